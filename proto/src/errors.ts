@@ -1,0 +1,65 @@
+/**
+ * Stable error codes with the user-facing text. Where specs/rooms.md section 8 gives a text we use it verbatim;
+ * the others are ours and are listed in docs/protocol.md.
+ */
+export const ERRORS = {
+  VALIDATION: 'Invalid request',
+  UNKNOWN_EVENT: 'Unknown event',
+  NOT_AUTHENTICATED: 'User not authenticated or no workspace',
+  WORKSPACE_NOT_FOUND: 'Workspace not found or has expired',
+  ROOM_NOT_FOUND: 'Room not found',
+  ROOM_NAME_TAKEN: 'Room name is already taken',
+  ROOM_NAME_RESERVED: 'This name is reserved',
+  ROOM_NAME_INVALID: 'Use letters, numbers, hyphens and underscores only',
+  USERNAME_REQUIRED: 'Please enter a username',
+  USERNAME_TAKEN: 'Username is already taken',
+  PASSWORD_REQUIRED: 'Please enter a password',
+  PASSWORD_WRONG: 'Incorrect password',
+  ROOM_FULL: 'This room is full',
+  JOIN_FAILED: 'Failed to join workspace',
+  CREATE_FAILED: 'Failed to create workspace',
+  CHANNEL_CREATE_FAILED: 'Failed to create channel',
+  CHANNEL_NAME_REQUIRED: 'Channel name is required',
+  CHANNEL_NOT_FOUND: 'Channel not found',
+  FORBIDDEN: 'You do not have permission to do that',
+  NOT_A_MEMBER: 'You are not a member of this channel',
+  MESSAGE_EMPTY: 'Message cannot be empty',
+  MESSAGE_TOO_LONG: 'Message is too long (2000 characters max)',
+  RATE_LIMITED: 'Too many requests, please slow down',
+  INTERNAL: 'Something went wrong, please try again',
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The error shape on every HTTP answer and every failed socket ack. */
+export interface ErrorBody {
+  success?: false;
+  code: ErrorCode;
+  message: string;
+  /** zod issues for VALIDATION errors */
+  issues?: { path: string; message: string }[];
+}
+
+export class DomainError extends Error {
+  constructor(public readonly code: ErrorCode, message?: string, public readonly status = statusFor(code)) {
+    super(message ?? ERRORS[code]);
+  }
+  toBody(): ErrorBody {
+    return { success: false, code: this.code, message: this.message };
+  }
+}
+
+export function statusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
+    case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'CHANNEL_NAME_REQUIRED':
+    case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG':
+      return 400;
+    case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': return 401;
+    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': return 403;
+    case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': return 404;
+    case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': return 409;
+    case 'RATE_LIMITED': return 429;
+    default: return 500;
+  }
+}

@@ -1,0 +1,55 @@
+/** HTTP bodies and answers of the room area (specs/rooms.md section 7). */
+import { z } from 'zod';
+import { RoomNameSchema, UsernameSchema, RoomPasswordSchema, TierSchema, type RoomUser, type WorkspaceSettings } from './models.ts';
+
+export const CreateWorkspaceBodySchema = z.object({
+  name: RoomNameSchema,
+  username: UsernameSchema,
+  password: RoomPasswordSchema.nullish(),
+  hasPassword: z.boolean().optional(),
+});
+export type CreateWorkspaceBody = z.input<typeof CreateWorkspaceBodySchema>;
+export interface CreateWorkspaceAnswer {
+  workspaceId: string;
+  workspace: { id: string; name: string };
+  userToken: string;
+  user: RoomUser;
+}
+
+export const JoinWorkspaceBodySchema = z.object({
+  username: UsernameSchema,
+  password: RoomPasswordSchema.nullish(),
+});
+export type JoinWorkspaceBody = z.input<typeof JoinWorkspaceBodySchema>;
+export interface JoinWorkspaceAnswer { workspaceId: string; userToken: string; user: RoomUser }
+
+export interface CheckNameAnswer { available: boolean; message: string }
+export interface CheckUsernameAnswer { available: boolean; message: string }
+
+export interface RoomLookupAnswer {
+  workspaceId: string;
+  name: string;
+  isPasswordProtected: boolean;
+  isNewRoom: false;
+  tier: z.infer<typeof TierSchema>;
+  expiresAt: string | null;
+}
+export interface WorkspaceInfoAnswer {
+  workspaceId: string;
+  name: string;
+  isPasswordProtected: boolean;
+  isNewRoom: boolean;
+  expiresAt: string | null;
+  createdAt: string;
+  settings: WorkspaceSettings;
+}
+
+/** API paths, shared by the room service's router, the gateway proxy and the frontend. */
+export const API = {
+  checkName: (name: string) => `/api/workspaces/check-name/${encodeURIComponent(name)}`,
+  roomByName: (roomName: string) => `/api/workspaces/room/${encodeURIComponent(roomName)}`,
+  info: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/info`,
+  checkUsername: (id: string, username: string) => `/api/workspaces/${encodeURIComponent(id)}/check-username/${encodeURIComponent(username)}`,
+  create: () => `/api/workspaces`,
+  join: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/join`,
+} as const;

@@ -1,0 +1,56 @@
+/**
+ * Service-to-service contracts. The gateway talks to room, messaging and presence only through these
+ * interfaces: in embedded mode they are the service objects themselves, in distributed mode HTTP clients
+ * (services/platform/src/service-client.ts) that call the internal routes below with trace headers.
+ * The actor always comes from the gateway's authenticated connection, never from a client payload.
+ */
+import type { z } from 'zod';
+import type { Workspace, RoomUser, Channel, Message } from './models.ts';
+import type { OnlineUser } from './socket.ts';
+import type { CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema } from './socket.ts';
+
+/** Who is acting, as established by join-workspace on this connection. */
+export interface SessionActor { workspaceId: string; userId: string; username: string }
+
+export interface RoomApi {
+  /** Verify a user token for a workspace; returns the user and the workspace as this user may see it. */
+  authenticate(input: { workspaceId: string; userToken: string; username: string; password?: string | null }): Promise<{ user: RoomUser; workspace: Workspace }>;
+  createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel>;
+  /** Channel visible to the actor, or throws NOT_A_MEMBER / CHANNEL_NOT_FOUND. */
+  getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel>;
+}
+
+export interface MessagingApi {
+  sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
+  fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
+  syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
+}
+
+export interface PresenceApi {
+  /** A connection of this user is now in the room; returns the online list after the change and whether the user was newly online. */
+  connect(input: { workspaceId: string; user: OnlineUser; connectionId: string; gatewayId: string }): Promise<{ firstConnection: boolean; online: OnlineUser[] }>;
+  disconnect(input: { workspaceId: string; userId: string; connectionId: string }): Promise<{ lastConnection: boolean }>;
+  online(workspaceId: string): Promise<OnlineUser[]>;
+  /** The gateway refreshes its live connections so a crashed replica's connections expire. */
+  heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }): Promise<void>;
+}
+
+/** Presence changes published on the ephemeral bus (Redis pub/sub or in-memory), fanned out by every gateway. */
+export const PRESENCE_CHANNEL = 'ephemera.presence';
+export type PresenceSignal =
+  | { kind: 'joined'; workspaceId: string; user: OnlineUser; online: OnlineUser[] }
+  | { kind: 'left'; workspaceId: string; userId: string; username: string; online: OnlineUser[] };
+
+/** Internal HTTP routes (distributed mode). */
+export const INTERNAL = {
+  authenticate: '/internal/authenticate',
+  createChannel: '/internal/create-channel',
+  getChannelForMember: '/internal/channel-for-member',
+  sendMessage: '/internal/send-message',
+  fetchMessages: '/internal/fetch-messages',
+  syncMessages: '/internal/sync-messages',
+  presenceConnect: '/internal/presence/connect',
+  presenceDisconnect: '/internal/presence/disconnect',
+  presenceOnline: '/internal/presence/online',
+  presenceHeartbeat: '/internal/presence/heartbeat',
+} as const;

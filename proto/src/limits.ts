@@ -1,0 +1,29 @@
+/** Business constants from specs/rooms.md section 9. One place, imported by server and client. */
+export const LIMITS = {
+  roomNameMax: 50,
+  roomNameCheckMin: 2,
+  usernameMin: 2,
+  usernameMax: 20,
+  channelNameMax: 30,
+  roomPasswordMax: 50,
+  messageMax: 2000,
+  messageCounterFrom: 1800,
+  defaultMaxUsers: 5,
+  historyPageSize: 50,
+  groupingWindowMs: 2 * 60 * 1000,
+} as const;
+
+export type Tier = 'free' | 'pro' | 'business';
+
+/** Room lifetime by tier; null means permanent. */
+export const LIFETIME_MS: Record<Tier, number | null> = {
+  free: 24 * 60 * 60 * 1000,
+  pro: 7 * 24 * 60 * 60 * 1000,
+  business: null,
+};
+
+/** Paths the app itself uses; a room cannot take one of these names. */
+export const RESERVED_ROOM_NAMES = [
+  'api', 'assets', 'socket.io', 'login', 'register', 'upgrade', 'dashboard', 'features', 'join',
+  'workspace', 'about', 'privacy', 'terms', 'contact', 'subscription', 'payment', 'admin', 'healthz', 'readyz', 'metrics',
+] as const;

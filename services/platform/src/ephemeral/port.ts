@@ -1,0 +1,24 @@
+/**
+ * The ephemeral store and bus: presence, typing and other signals that never enter the durable log.
+ * Adapters: Redis via ioredis (distributed) and in-memory (embedded). Same contract suite for both.
+ * Only the operations the services use are here, with Redis semantics.
+ */
+export interface EphemeralStore {
+  /** sorted set: add or update member with score */
+  zadd(key: string, score: number, member: string): Promise<void>;
+  zrem(key: string, member: string): Promise<number>;
+  /** members with score >= min, ascending by score */
+  zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]>;
+  /** remove members with score < max; returns the removed count */
+  zremRangeByScoreBelow(key: string, max: number): Promise<number>;
+  /** plain string values with optional TTL in ms */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  get(key: string): Promise<string | null>;
+  del(key: string): Promise<void>;
+  /** atomic increment with an expiry set on creation (rate limits) */
+  incrWithTtl(key: string, ttlMs: number): Promise<number>;
+  publish(channel: string, message: string): Promise<void>;
+  /** returns an unsubscribe function */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

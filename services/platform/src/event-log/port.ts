@@ -1,0 +1,47 @@
+/**
+ * The event-log port. Two adapters implement it: Kafka (kafkajs, distributed mode) and embedded (a Postgres table
+ * with in-process dispatch, `npm start`). Both pass the same contract suite (services/platform/test/event-log.contract.ts).
+ *
+ * Guarantees every adapter gives:
+ *  - append() resolves only once the records are durable (Kafka acks=all / Postgres commit).
+ *  - records with the same key keep their append order for every consumer (Kafka partition key / table order).
+ *  - delivery is at least once; a consumer group resumes after its last committed position on restart.
+ *  - a new group with fromBeginning: true sees the whole topic from the first record (replay).
+ */
+import type { AnyEventEnvelope, Topic } from '@ephemera/proto';
+
+export interface LogRecord {
+  topic: Topic;
+  /** partition key: the workspace id */
+  key: string;
+  event: AnyEventEnvelope;
+  /** trace headers (traceparent, tracestate) carried beside the event, like Kafka record headers */
+  headers?: Record<string, string>;
+}
+
+export interface Delivery extends LogRecord {
+  /** adapter-specific position, for logs and tests only */
+  position: string;
+}
+
+export interface SubscribeOptions {
+  /** consumers in one group share the work and the committed position; different groups each see every record */
+  groupId: string;
+  topics: Topic[];
+  /** where a group with no committed position starts: true = first record, false = records appended from now on */
+  fromBeginning: boolean;
+  /** called in key order; the position is committed after it resolves. Throwing retries the record. */
+  handler: (delivery: Delivery) => Promise<void>;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventLog {
+  /** create topics / tables; idempotent */
+  init(topics: Topic[]): Promise<void>;
+  append(records: LogRecord[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
