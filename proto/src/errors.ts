@@ -21,6 +21,7 @@ export const ERRORS = {
   CHANNEL_CREATE_FAILED: 'Failed to create channel',
   CHANNEL_NAME_REQUIRED: 'Channel name is required',
   CHANNEL_NOT_FOUND: 'Channel not found',
+  CHANNEL_NAME_TAKEN: 'A channel with that name already exists',
   FORBIDDEN: 'You do not have permission to do that',
   NOT_A_MEMBER: 'You are not a member of this channel',
   MESSAGE_EMPTY: 'Message cannot be empty',
@@ -58,7 +59,7 @@ export function statusFor(code: ErrorCode): number {
     case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': return 401;
     case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': return 403;
     case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': return 404;
-    case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': return 409;
+    case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
     case 'RATE_LIMITED': return 429;
     default: return 500;
   }

@@ -65,6 +65,15 @@ export const DOMAIN_EVENTS = {
   'message.sent': MessageSentSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
+
+/** The topic each event type is appended to (the owning service's topic). */
+export const TOPIC_OF: Record<DomainEventType, Topic> = {
+  'workspace.created': TOPICS.room,
+  'member.joined': TOPICS.room,
+  'channel.created': TOPICS.room,
+  'workspace.expired': TOPICS.room,
+  'message.sent': TOPICS.messaging,
+};
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 
 export const EVENT_VERSION = 1;

@@ -37,9 +37,10 @@ export interface PresenceApi {
 
 /** Presence changes published on the ephemeral bus (Redis pub/sub or in-memory), fanned out by every gateway. */
 export const PRESENCE_CHANNEL = 'ephemera.presence';
+/** One user per signal: a join costs O(1) per member (PERFORMANCE.md W4), never the whole list to everyone. */
 export type PresenceSignal =
-  | { kind: 'joined'; workspaceId: string; user: OnlineUser; online: OnlineUser[] }
-  | { kind: 'left'; workspaceId: string; userId: string; username: string; online: OnlineUser[] };
+  | { kind: 'joined'; workspaceId: string; user: OnlineUser }
+  | { kind: 'left'; workspaceId: string; userId: string; username: string };
 
 /** Internal HTTP routes (distributed mode). */
 export const INTERNAL = {

@@ -36,6 +36,11 @@ export interface SubscribeOptions {
 
 export interface Subscription {
   stop(): Promise<void>;
+  /**
+   * Resolves once this subscription has handled every record that was in the log when it was called. A service
+   * waits for it at start-up so its read model (sequence numbers, dedupe) is current before it takes commands.
+   */
+  caughtUp(): Promise<void>;
 }
 
 export interface EventLog {

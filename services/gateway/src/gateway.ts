@@ -1,0 +1,137 @@
+/**
+ * The gateway: uWebSockets.js with Socket.IO attached (io.attachApp), so the Socket.IO protocol the client expects
+ * runs on uWS. It authenticates connections (join-workspace), validates every payload against proto, forwards
+ * commands, and fans events out. No domain logic lives here.
+ */
+import uWS from 'uWebSockets.js';
+import { Server, type Socket } from 'socket.io';
+import {
+  CLIENT_EVENTS, DomainError, ERRORS, type ClientEventName, type ErrorBody, type RoomApi, type MessagingApi, type PresenceApi,
+} from '@ephemera/proto';
+import {
+  inSpan, SpanKind, validationError, errorBody, metrics, type EphemeralStore, type EventLog, type Logger,
+} from '@ephemera/platform';
+import { commandHandlers, type SocketData } from './commands.ts';
+import { startFanout } from './fanout.ts';
+import { proxyTo } from './http-proxy.ts';
+import { originAllowed } from './origin.ts';
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+  gatewayId: string;
+  rooms: RoomApi;
+  messaging: MessagingApi;
+  presence: PresenceApi;
+  log: EventLog;
+  bus: EphemeralStore;
+  logger: Logger;
+  allowedOrigins: string[];
+  /** embedded mode: every non-socket HTTP request goes to this origin (the express app) */
+  httpUpstream?: string;
+  ready?: () => Promise<boolean>;
+}
+
+export interface Gateway { port: number; io: Server; stop(): Promise<void> }
+
+const HEARTBEAT_MS = 20_000;
+
+const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
+
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const app = uWS.App();
+  const io = new Server({
+    path: '/socket.io/',
+    serveClient: false,
+    maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (SECURITY.md 10)
+    allowRequest: (req, callback) => callback(null, originAllowed(req.headers, opts.allowedOrigins)),
+  });
+  io.attachApp(app);
+
+  const handlers = commandHandlers(opts);
+  io.on('connection', (socket: Socket) => {
+    (socket.data as SocketData).session = null;
+    socket.onAny((event: string, ...args: unknown[]) => {
+      void handle(socket, event, args);
+    });
+    socket.on('disconnect', () => {
+      const session = (socket.data as SocketData).session;
+      if (session) {
+        opts.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id })
+          .catch((err) => opts.logger.warn({ err }, 'presence disconnect failed'));
+      }
+    });
+  });
+
+  async function handle(socket: Socket, event: string, args: unknown[]): Promise<void> {
+    const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (a: unknown) => void) : () => {};
+    if (!Object.hasOwn(CLIENT_EVENTS, event)) {
+      commandsTotal.inc({ event: 'unknown', outcome: 'refused' });
+      return ack({ success: false, code: 'UNKNOWN_EVENT', message: ERRORS.UNKNOWN_EVENT } satisfies ErrorBody);
+    }
+    const name = event as ClientEventName;
+    await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
+      try {
+        const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
+        if (!parsed.success) throw validationError(parsed.error);
+        const session = (socket.data as SocketData).session;
+        const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
+        commandsTotal.inc({ event: name, outcome: 'ok' });
+        ack({ success: true, ...data });
+      } catch (err) {
+        const { status, body } = errorBody(err);
+        commandsTotal.inc({ event: name, outcome: status >= 500 ? 'error' : 'refused' });
+        if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
+        ack(body);
+      }
+    });
+  }
+
+  // Liveness, readiness, metrics; everything else to the HTTP upstream (embedded) or 404.
+  app.get('/healthz', (res) => { res.writeHeader('content-type', 'application/json').end('{"ok":true}'); });
+  app.get('/readyz', (res) => {
+    let aborted = false;
+    res.onAborted(() => { aborted = true; });
+    (opts.ready ?? (async () => true))().catch(() => false).then((ok) => {
+      if (!aborted) res.cork(() => res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'application/json').end(JSON.stringify({ ok })));
+    });
+  });
+  if (!opts.httpUpstream) {
+    app.get('/metrics', (res) => {
+      let aborted = false;
+      res.onAborted(() => { aborted = true; });
+      metrics.register.metrics().then((text) => { if (!aborted) res.cork(() => res.writeHeader('content-type', metrics.register.contentType).end(text)); });
+    });
+  }
+  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream) : (res) => { res.writeStatus('404 Not Found').end('Not found'); });
+
+  const fanout = await startFanout(io, opts);
+
+  const heartbeat = setInterval(() => {
+    const connections = [...io.of('/').sockets.values()].flatMap((s) => {
+      const session = (s.data as SocketData).session;
+      return session ? [{ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id }] : [];
+    });
+    opts.presence.heartbeat({ gatewayId: opts.gatewayId, connections }).catch((err) => opts.logger.warn({ err }, 'presence heartbeat failed'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const { listenSocket, port } = await new Promise<{ listenSocket: uWS.us_listen_socket; port: number }>((resolve, reject) => {
+    app.listen(opts.host ?? '0.0.0.0', opts.port, (token) => {
+      if (!token) return reject(new Error(`gateway could not listen on port ${opts.port}`));
+      resolve({ listenSocket: token, port: uWS.us_socket_local_port(token) });
+    });
+  });
+
+  return {
+    port,
+    io,
+    async stop() {
+      clearInterval(heartbeat);
+      await fanout.stop();
+      io.disconnectSockets(true);
+      uWS.us_listen_socket_close(listenSocket);
+      await new Promise<void>((r) => io.close(() => r()));
+    },
+  };
+}

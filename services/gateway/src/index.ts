@@ -1,0 +1,1 @@
+export { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';

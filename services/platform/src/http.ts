@@ -1,0 +1,78 @@
+/**
+ * Express helpers shared by the services: body validation with the proto schemas, one error handler that turns
+ * DomainError into the ErrorBody shape, liveness/readiness and Prometheus metrics endpoints, and trace context
+ * extraction for incoming requests.
+ */
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import { context } from '@opentelemetry/api';
+import client from 'prom-client';
+import { z } from 'zod';
+import { DomainError, ERRORS, type ErrorBody } from '@ephemera/proto';
+import { contextFrom } from './telemetry.ts';
+import type { Logger } from './log.ts';
+
+export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+export function validationError(error: z.ZodError): DomainError & { issues: ErrorBody['issues'] } {
+  const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  // The first issue's message is the user-facing text (the schemas carry the spec's wording).
+  const err = new DomainError('VALIDATION', issues[0]?.message ?? ERRORS.VALIDATION) as DomainError & { issues: ErrorBody['issues'] };
+  err.issues = issues;
+  return err;
+}
+
+export function errorBody(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof DomainError) {
+    const body = err.toBody();
+    const issues = (err as { issues?: ErrorBody['issues'] }).issues;
+    return { status: err.status, body: issues ? { ...body, issues } : body };
+  }
+  return { status: 500, body: { success: false, code: 'INTERNAL', message: ERRORS.INTERNAL } };
+}
+
+/** Wrap an async route so a thrown error reaches the error handler (and runs inside the caller's trace). */
+export const route = (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
+  (req, res, next) => {
+    const ctx = contextFrom(req.headers as Record<string, string>);
+    context.with(ctx, () => fn(req, res)).catch(next);
+  };
+
+export function errorHandler(log: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // express.json() raises SyntaxError / 413 for bad bodies: they are the client's fault, not ours.
+    const e = err as { type?: string; status?: number };
+    if (e?.type === 'entity.parse.failed') return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed JSON body' });
+    if (e?.type === 'entity.too.large') return res.status(413).json({ success: false, code: 'VALIDATION', message: 'Request body too large' });
+    const { status, body } = errorBody(err);
+    if (status >= 500) log.error({ err }, 'request failed');
+    res.status(status).json(body);
+  };
+}
+
+/** /healthz (alive) and /readyz (dependencies reachable) plus /metrics. */
+export function opsRoutes(ready: () => Promise<boolean>): express.Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  router.get('/readyz', route(async (_req, res) => {
+    const ok = await ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ ok });
+  }));
+  router.get('/metrics', route(async (_req, res) => {
+    res.set('Content-Type', client.register.contentType).send(await client.register.metrics());
+  }));
+  return router;
+}
+
+let defaultMetricsStarted = false;
+export function startDefaultMetrics(service: string): void {
+  if (defaultMetricsStarted) return;
+  defaultMetricsStarted = true;
+  client.register.setDefaultLabels({ service });
+  client.collectDefaultMetrics();
+}
+
+export { client as metrics };

@@ -1,0 +1,14 @@
+export * from './config.ts';
+export * from './log.ts';
+export * from './pg.ts';
+export * from './ids.ts';
+export * from './telemetry.ts';
+export * from './http.ts';
+export * from './service-client.ts';
+export * from './mutex.ts';
+export * from './projection.ts';
+export type { EventLog, LogRecord, Delivery, SubscribeOptions, Subscription } from './event-log/port.ts';
+export type { EphemeralStore } from './ephemeral/port.ts';
+export { EmbeddedEventLog } from './event-log/embedded.ts';
+export * from './events.ts';
+export * from './web.ts';

@@ -1,0 +1,18 @@
+/** JSON logs (pino) carrying the active trace id, so a log line can be found from a trace and back. */
+import { pino, type Logger } from 'pino';
+import { trace } from '@opentelemetry/api';
+
+export type { Logger };
+
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    level,
+    base: { service },
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { traceId, spanId };
+    },
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * Idempotent projections. A service's read model is changed only by applying events through here: the event id is
+ * recorded in the same transaction as the change, so an event delivered twice (at-least-once log, or applied once
+ * by the command path and again by the consumer) changes the read model once. Replaying the log from the start
+ * into empty tables rebuilds the same read model.
+ */
+import type { AnyEventEnvelope } from '@ephemera/proto';
+import { inTransaction, type Pool, type PoolClient } from './pg.ts';
+
+export type Projector = (client: PoolClient, event: AnyEventEnvelope) => Promise<void>;
+
+/** SQL for the table every projecting service needs; the services' first migration includes it. */
+export const PROCESSED_EVENTS_DDL = (schema: string) => `
+  CREATE TABLE IF NOT EXISTS ${schema}.processed_events (
+    event_id uuid PRIMARY KEY,
+    processed_at timestamptz NOT NULL DEFAULT now()
+  );`;
+
+/** Apply events in order, each at most once; returns the events that were new. */
+export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnvelope[], project: Projector): Promise<AnyEventEnvelope[]> {
+  return inTransaction(pool, async (client) => {
+    const applied: AnyEventEnvelope[] = [];
+    for (const event of events) {
+      const r = await client.query(`INSERT INTO ${schema}.processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, [event.id]);
+      if (r.rowCount === 0) continue;
+      await project(client, event);
+      applied.push(event);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The web edge in embedded mode: security headers (SECURITY.md 13) and the built frontend with the SPA fallback
+ * (every path that is not a file or an API route serves index.html; the client routes /{roomName}).
+ * In distributed mode nginx serves the same files with the same headers (deploy/local/nginx.conf).
+ */
+import express from 'express';
+import helmet from 'helmet';
+import path from 'node:path';
+import fs from 'node:fs';
+
+export function securityHeaders(): express.RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"], // React style attributes; no inline scripts anywhere
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: false, // set by the TLS terminator (ingress), never over plain HTTP
+  });
+}
+
+/** API answers are never cached (they may carry tokens). */
+export function noStore(): express.RequestHandler {
+  return (_req, res, next) => { res.set('Cache-Control', 'no-store'); next(); };
+}
+
+export function frontendStatic(distDir: string): express.Router {
+  const router = express.Router();
+  const index = path.join(distDir, 'index.html');
+  router.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  router.use(express.static(distDir, { index: false }));
+  router.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
+    if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
+    res.set('Cache-Control', 'no-cache').sendFile(index);
+  });
+  return router;
+}

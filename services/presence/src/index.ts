@@ -1,0 +1,2 @@
+export { PresenceService, CONNECTION_TTL_MS } from './presence-service.ts';
+export { internalPresenceRouter, PresenceClient } from './http.ts';

@@ -1,0 +1,37 @@
+/** The room service as a module: composed in-process by services/embedded.ts, or as its own process by main.ts. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TOPICS } from '@ephemera/proto';
+import { applyOnce, migrate, type EventLog, type Logger, type Pool, type Subscription } from '@ephemera/platform';
+import { RoomService } from './room-service.ts';
+import { projectRoomEvent } from './projection.ts';
+
+export { RoomService } from './room-service.ts';
+export { publicRoomRouter, internalRoomRouter } from './http.ts';
+export { RoomClient } from './client.ts';
+
+export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+export interface RoomModule { service: RoomService; stop(): Promise<void> }
+
+export async function startRoomModule(deps: {
+  databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
+}): Promise<RoomModule> {
+  await migrate(deps.databaseUrl, ROOM_MIGRATIONS, 'room');
+  const service = new RoomService(deps);
+  // The projection consumer rebuilds the read model from the log (replay) and picks up anything this process
+  // appended but did not apply before a crash. It must be current before we take commands.
+  const projection: Subscription = await deps.log.subscribe({
+    groupId: 'room-projection', topics: [TOPICS.room], fromBeginning: true,
+    handler: async ({ event }) => { await applyOnce(deps.pool, 'room', [event], projectRoomEvent); },
+  });
+  await projection.caughtUp();
+  const sweep = setInterval(() => {
+    service.sweepExpired().catch((err) => deps.logger.error({ err }, 'expiry sweep failed'));
+  }, deps.sweepIntervalMs ?? 60_000);
+  sweep.unref();
+  return {
+    service,
+    async stop() { clearInterval(sweep); await projection.stop(); },
+  };
+}
