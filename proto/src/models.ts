@@ -4,11 +4,16 @@ import { LIMITS } from './limits.ts';
 
 export const TierSchema = z.enum(['free', 'pro', 'business']);
 
+/** Names are shown everywhere and stored as text: no control characters (PostgreSQL text cannot hold NUL). */
+const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
 /** A room name as typed in the landing form and used in the path: trimmed, 1-50 characters. */
 export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').max(LIMITS.roomNameMax);
 /** Username on join or setup: trimmed, 2-20 characters. */
-export const UsernameSchema = z.string().trim().min(LIMITS.usernameMin, 'Please enter a username').max(LIMITS.usernameMax);
-export const ChannelNameSchema = z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax);
+export const UsernameSchema = z.string().trim().min(LIMITS.usernameMin, 'Please enter a username').max(LIMITS.usernameMax)
+  .refine(noControlChars, 'Username contains invalid characters');
+export const ChannelNameSchema = z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax)
+  .refine(noControlChars, 'Channel name contains invalid characters');
 export const RoomPasswordSchema = z.string().trim().max(LIMITS.roomPasswordMax);
 export const IdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 

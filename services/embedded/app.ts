@@ -43,6 +43,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const logger = opts.logger ?? createLogger('embedded');
   startDefaultMetrics('embedded');
   fs.mkdirSync(opts.dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach its directory under DATA_DIR.
+  if (process.getuid?.() === 0) fs.chmodSync(opts.dataDir, 0o755);
 
   const pgDir = path.join(path.resolve(opts.dataDir), 'postgres');
   const pgPort = await freePort();

@@ -41,7 +41,7 @@ CREATE TABLE messaging.messages (
   channel_id text NOT NULL,
   client_message_id text NOT NULL,
   author_id text NOT NULL,
-  body jsonb NOT NULL,                      -- the Message as sent on the wire
+  body json NOT NULL,                       -- the Message as sent (json keeps \u0000 that jsonb refuses)
   created_at timestamptz NOT NULL,
   UNIQUE (workspace_id, seq),
   UNIQUE (workspace_id, author_id, client_message_id)

@@ -32,7 +32,7 @@ export class EmbeddedEventLog implements EventLog {
         topic text NOT NULL,
         key text NOT NULL,
         event_id uuid NOT NULL,
-        event jsonb NOT NULL,
+        event json NOT NULL,            -- json, not jsonb: keeps NUL escapes and key order exactly as written
         headers jsonb NOT NULL DEFAULT '{}',
         appended_at timestamptz NOT NULL DEFAULT now()
       );
