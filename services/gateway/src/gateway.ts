@@ -47,6 +47,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     allowRequest: (req, callback) => callback(null, originAllowed(req.headers, opts.allowedOrigins)),
   });
   io.attachApp(app);
+  // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
+  io.engine.on('initial_headers', (headers: Record<string, string>) => {
+    headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
+  });
 
   const handlers = commandHandlers(opts);
   io.on('connection', (socket: Socket) => {

@@ -1,1 +1,2 @@
 export { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+export { startGatewayServer } from './server.ts';

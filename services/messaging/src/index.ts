@@ -34,3 +34,4 @@ export async function startMessagingModule(deps: { databaseUrl: string; pool: Po
   service.roomProjection = rooms;
   return { service, async stop() { await Promise.all([rooms.stop(), messages.stop()]); } };
 }
+export { startMessagingServer } from './server.ts';

@@ -12,3 +12,7 @@ export type { EphemeralStore } from './ephemeral/port.ts';
 export { EmbeddedEventLog } from './event-log/embedded.ts';
 export * from './events.ts';
 export * from './web.ts';
+export * from './service-main.ts';
+export { KafkaEventLog } from './event-log/kafka.ts';
+export { RedisEphemeralStore } from './ephemeral/redis.ts';
+export { MemoryEphemeralStore } from './ephemeral/memory.ts';

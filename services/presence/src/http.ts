@@ -1,15 +1,23 @@
 /** Internal routes of the presence service (distributed mode) and the matching client. */
 import express from 'express';
 import { INTERNAL, type OnlineUser, type PresenceApi } from '@ephemera/proto';
-import { route, serviceClient } from '@ephemera/platform';
+import { z } from 'zod';
+import { parseOrThrow, route, serviceClient } from '@ephemera/platform';
 import type { PresenceService } from './presence-service.ts';
+
+const id = z.string().min(1).max(64);
+const OnlineUserSchema = z.object({ id, username: z.string().max(30), isAdmin: z.boolean(), presenceStatus: z.enum(['online', 'away', 'busy']) });
+const ConnectSchema = z.object({ workspaceId: id, user: OnlineUserSchema, connectionId: id, gatewayId: id });
+const DisconnectSchema = z.object({ workspaceId: id, userId: id, connectionId: id });
+const OnlineSchema = z.object({ workspaceId: id });
+const HeartbeatSchema = z.object({ gatewayId: id, connections: z.array(DisconnectSchema).max(200_000) });
 
 export function internalPresenceRouter(presence: PresenceService): express.Router {
   const r = express.Router();
-  r.post(INTERNAL.presenceConnect, route(async (req, res) => { res.json(await presence.connect(req.body)); }));
-  r.post(INTERNAL.presenceDisconnect, route(async (req, res) => { res.json(await presence.disconnect(req.body)); }));
-  r.post(INTERNAL.presenceOnline, route(async (req, res) => { res.json(await presence.online(String(req.body.workspaceId))); }));
-  r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { await presence.heartbeat(req.body); res.json({}); }));
+  r.post(INTERNAL.presenceConnect, route(async (req, res) => { res.json(await presence.connect(parseOrThrow(ConnectSchema, req.body))); }));
+  r.post(INTERNAL.presenceDisconnect, route(async (req, res) => { res.json(await presence.disconnect(parseOrThrow(DisconnectSchema, req.body))); }));
+  r.post(INTERNAL.presenceOnline, route(async (req, res) => { res.json(await presence.online(parseOrThrow(OnlineSchema, req.body).workspaceId)); }));
+  r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { await presence.heartbeat(parseOrThrow(HeartbeatSchema, req.body)); res.json({}); }));
   return r;
 }
 

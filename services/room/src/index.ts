@@ -35,3 +35,4 @@ export async function startRoomModule(deps: {
     async stop() { clearInterval(sweep); await projection.stop(); },
   };
 }
+export { startRoomServer } from './server.ts';

@@ -1,0 +1,131 @@
+/**
+ * The distributed topology on one machine, the way Kubernetes runs it (charts/ mirrors it): Postgres, Redis and
+ * Kafka as real servers, each service as its own process, two gateway replicas, and nginx in front routing by
+ * path like the ingress (/socket.io -> gateways, sticky by cookie; /api -> room service; the rest -> the built
+ * frontend). This process supervises them all: `bash deploy/local/up.sh` runs it in the background,
+ * `bash deploy/local/down.sh` stops it and with it everything it started.
+ *
+ * Pids go to deploy/local/.run/<name>.pid (benchmarks read CPU time from them; tests kill one to see recovery).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startKafka, startPostgres, startRedis } from './infra.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const runDir = process.env.EPHEMERA_RUN_DIR ?? path.join(here, '.run');
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const ports = {
+  http: env('PORT', 8080),
+  gateway1: env('GATEWAY_1_PORT', 8101),
+  gateway2: env('GATEWAY_2_PORT', 8102),
+  room: env('ROOM_PORT', 8201),
+  messaging: env('MESSAGING_PORT', 8202),
+  presence: env('PRESENCE_PORT', 8203),
+  postgres: env('POSTGRES_PORT', 55432),
+  redis: env('REDIS_PORT', 56379),
+  kafka: env('KAFKA_PORT', 59092),
+  kafkaController: env('KAFKA_CONTROLLER_PORT', 59093),
+};
+
+const children = new Map<string, ChildProcess>();
+const stops: (() => Promise<void>)[] = [];
+let stopping = false;
+
+async function main() {
+  fs.mkdirSync(runDir, { recursive: true, mode: 0o755 });
+  fs.chmodSync(runDir, 0o755);
+  const data = path.join(runDir, 'data');
+  fs.mkdirSync(data, { recursive: true, mode: 0o755 });
+  fs.chmodSync(data, 0o755);
+
+  const [pg, redis, kafka] = await Promise.all([
+    startPostgres({ dataDir: path.join(data, 'postgres'), port: ports.postgres, logFile: path.join(runDir, 'postgres.log') }),
+    startRedis({ dataDir: path.join(data, 'redis'), port: ports.redis, logFile: path.join(runDir, 'redis.log') }),
+    startKafka({ dataDir: path.join(data, 'kafka'), port: ports.kafka, controllerPort: ports.kafkaController, logFile: path.join(runDir, 'kafka.log') }),
+  ]);
+  stops.push(() => kafka.stop(), () => redis.stop(), () => pg.stop());
+  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+
+  // Room first: it creates the topics and its migrations; the others wait for it to be ready.
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url }, ports.room);
+  await Promise.all([
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url }, ports.messaging),
+    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
+  ]);
+  const gatewayEnv = (id: string, port: number) => ({
+    ...common, PORT: port, GATEWAY_ID: id, REDIS_URL: redis.url, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
+    ROOM_URL: `http://127.0.0.1:${ports.room}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`, PRESENCE_URL: `http://127.0.0.1:${ports.presence}`,
+  });
+  await Promise.all([
+    service('gateway-1', 'services/gateway/src/main.ts', gatewayEnv('gateway-1', ports.gateway1), ports.gateway1),
+    service('gateway-2', 'services/gateway/src/main.ts', gatewayEnv('gateway-2', ports.gateway2), ports.gateway2),
+  ]);
+  await startNginx();
+  fs.writeFileSync(path.join(runDir, 'ready'), `http://127.0.0.1:${ports.http}\n`);
+  console.log(`Ephemera (distributed) is running at http://localhost:${ports.http}`);
+}
+
+/** Start one service process and wait for its /healthz; restart it if it dies (like a Deployment would). */
+async function service(name: string, entry: string, vars: Record<string, string | number>, port: number): Promise<void> {
+  const log = fs.openSync(path.join(runDir, `${name}.log`), 'a');
+  const start = () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, entry)], {
+      cwd: repo, stdio: ['ignore', log, log], env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
+    });
+    children.set(name, child);
+    fs.writeFileSync(path.join(runDir, `${name}.pid`), String(child.pid));
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      fs.writeSync(log, `[stack] ${name} exited (${code ?? signal}); restarting in 1 s\n`);
+      setTimeout(() => { if (!stopping) start(); }, 1000);
+    });
+  };
+  start();
+  await waitHealthy(`http://127.0.0.1:${port}/healthz`, name);
+}
+
+async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not become healthy (see ${path.join(runDir, `${name}.log`)})`);
+}
+
+async function startNginx(): Promise<void> {
+  const conf = path.join(runDir, 'nginx.conf');
+  const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
+  const values: Record<string, string | number> = {
+    RUN_DIR: runDir, FRONTEND_DIST: path.join(repo, 'frontend', 'dist'), HTTP_PORT: ports.http,
+    GATEWAY_1: ports.gateway1, GATEWAY_2: ports.gateway2, ROOM: ports.room,
+    USER: process.getuid?.() === 0 ? 'user root;' : '',
+  };
+  fs.writeFileSync(conf, template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')));
+  const log = fs.openSync(path.join(runDir, 'nginx.log'), 'a');
+  const child = spawn('nginx', ['-c', conf, '-p', runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
+  children.set('nginx', child);
+  fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(child.pid));
+  await waitHealthy(`http://127.0.0.1:${ports.http}/healthz`, 'nginx');
+}
+
+async function stopAll(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const [name, child] of [...children].reverse()) {
+    child.kill('SIGTERM');
+    await new Promise((r) => { if (child.exitCode !== null || child.signalCode) r(null); else { child.once('exit', r); setTimeout(r, 10_000); } });
+    fs.rmSync(path.join(runDir, `${name}.pid`), { force: true });
+  }
+  for (const stop of stops) await stop().catch(() => {});
+  fs.rmSync(path.join(runDir, 'ready'), { force: true });
+  process.exit(code);
+}
+
+process.on('SIGTERM', () => void stopAll(0));
+process.on('SIGINT', () => void stopAll(0));
+main().catch((err) => { console.error(err); void stopAll(1); });

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { loadConfig, commonEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { startGatewayServer } from './server.ts';
+
+const config = loadConfig(z.object({
+  ...commonEnv,
+  PORT: port(8101),
+  GATEWAY_ID: z.string().min(1).default('gateway-1'),
+  ROOM_URL: z.string().url(),
+  MESSAGING_URL: z.string().url(),
+  PRESENCE_URL: z.string().url(),
+  KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
+  REDIS_URL: z.string().url(),
+  ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+}));
+startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
+const gateway = await startGatewayServer({
+  port: config.PORT, gatewayId: config.GATEWAY_ID, roomUrl: config.ROOM_URL, messagingUrl: config.MESSAGING_URL,
+  presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, redisUrl: config.REDIS_URL,
+  allowedOrigins: config.ALLOWED_ORIGINS, logger,
+});
+logger.info({ port: gateway.port }, 'gateway listening');
+stopOnSignals(gateway.stop, logger);

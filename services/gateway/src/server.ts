@@ -1,0 +1,24 @@
+/** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
+import { KafkaEventLog, RedisEphemeralStore, type Logger } from '@ephemera/platform';
+import { RoomClient } from '@ephemera/room/src/client.ts';
+import { MessagingClient } from '@ephemera/messaging/src/client.ts';
+import { PresenceClient } from '@ephemera/presence/src/http.ts';
+import { startGateway, type Gateway } from './gateway.ts';
+
+export async function startGatewayServer(opts: {
+  port: number; host?: string; gatewayId: string; roomUrl: string; messagingUrl: string; presenceUrl: string;
+  kafkaBrokers: string[]; redisUrl: string; allowedOrigins: string[]; logger: Logger;
+  /** route /api to the room service like the ingress does (tests without nginx) */
+  httpUpstream?: string;
+}): Promise<Gateway> {
+  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger });
+  const bus = new RedisEphemeralStore(opts.redisUrl);
+  const rooms = new RoomClient(opts.roomUrl);
+  const gateway = await startGateway({
+    port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
+    presence: new PresenceClient(opts.presenceUrl), log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
+    httpUpstream: opts.httpUpstream,
+    ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
+  });
+  return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); } };
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { loadConfig, commonEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { startMessagingServer } from './server.ts';
+
+const config = loadConfig(z.object({
+  ...commonEnv,
+  PORT: port(8202),
+  DATABASE_URL: z.string().url(),
+  KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
+}));
+startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger('messaging', config.LOG_LEVEL);
+const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, logger });
+logger.info({ port: server.port }, 'messaging service listening');
+stopOnSignals(server.stop, logger);

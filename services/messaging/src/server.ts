@@ -1,0 +1,20 @@
+/** The messaging service as its own process (distributed mode). */
+import { KafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
+import { TOPICS } from '@ephemera/proto';
+import { startMessagingModule } from './index.ts';
+import { internalMessagingRouter } from './http.ts';
+
+export async function startMessagingServer(opts: {
+  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; logger: Logger; now?: () => Date;
+}): Promise<ServiceServer> {
+  const pool = createPool(opts.databaseUrl);
+  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger });
+  await log.init(Object.values(TOPICS));
+  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now });
+  return serveHttp({
+    name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
+    routers: [internalMessagingRouter(module.service)],
+    ready: async () => (await pool.query('SELECT 1')).rowCount === 1,
+    onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The ephemeral store on Redis (distributed mode): every gateway and presence replica shares it.
+ * A connection in subscriber mode can run no other command, so pub/sub gets its own connection,
+ * opened on the first subscribe(); ioredis re-subscribes by itself after a reconnect.
+ */
+import { Redis } from 'ioredis';
+import type { EphemeralStore } from './port.ts';
+
+// INCR then set the expiry when the key has none, in one atomic step: a window counter can never be left
+// without a TTL (which would rate-limit a user forever) and later increments do not extend the window.
+const INCR_WITH_TTL = `
+local v = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return v`;
+
+type Handler = (message: string) => void;
+
+export class RedisEphemeralStore implements EphemeralStore {
+  private readonly redis: Redis;
+  private subscriber: Redis | undefined;
+  private readonly handlers = new Map<string, Set<Handler>>();
+
+  constructor(private readonly url: string) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 3 });
+  }
+
+  async zadd(key: string, score: number, member: string): Promise<void> {
+    await this.redis.zadd(key, score, member);
+  }
+
+  zrem(key: string, member: string): Promise<number> {
+    return this.redis.zrem(key, member);
+  }
+
+  async zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]> {
+    const flat = await this.redis.zrangebyscore(key, bound(min), '+inf', 'WITHSCORES');
+    const out: { member: string; score: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ member: flat[i], score: Number(flat[i + 1]) });
+    return out;
+  }
+
+  zremRangeByScoreBelow(key: string, max: number): Promise<number> {
+    return this.redis.zremrangebyscore(key, '-inf', `(${bound(max)}`); // "(" = exclusive: strictly below max
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs !== undefined) await this.redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+    else await this.redis.set(key, value);
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.redis.get(key);
+  }
+
+  async del(key: string): Promise<void> {
+    await this.redis.del(key);
+  }
+
+  async incrWithTtl(key: string, ttlMs: number): Promise<number> {
+    return Number(await this.redis.eval(INCR_WITH_TTL, 1, key, Math.max(1, Math.ceil(ttlMs))));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.publish(channel, message);
+  }
+
+  async subscribe(channel: string, onMessage: Handler): Promise<() => Promise<void>> {
+    const subscriber = this.getSubscriber();
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(onMessage);
+    // Resolve only once Redis confirmed the subscription, so a publish after this returns is received.
+    await subscriber.subscribe(channel);
+    return async () => {
+      const current = this.handlers.get(channel);
+      if (!current?.delete(onMessage) || current.size > 0) return;
+      this.handlers.delete(channel);
+      await subscriber.unsubscribe(channel);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    await Promise.all([this.redis.quit(), this.subscriber?.quit()]);
+  }
+
+  private getSubscriber(): Redis {
+    if (!this.subscriber) {
+      this.subscriber = new Redis(this.url, { maxRetriesPerRequest: 3 });
+      this.subscriber.on('message', (channel: string, message: string) => {
+        for (const handler of this.handlers.get(channel) ?? []) {
+          // A throwing handler must neither starve the others nor unwind into ioredis' reply parser.
+          try {
+            handler(message);
+          } catch (err) {
+            queueMicrotask(() => {
+              throw err;
+            });
+          }
+        }
+      });
+    }
+    return this.subscriber;
+  }
+}
+
+/** A score bound as Redis spells it: JavaScript's Infinity would be sent as "Infinity". */
+function bound(score: number): string {
+  if (score === Infinity) return '+inf';
+  if (score === -Infinity) return '-inf';
+  return String(score);
+}

@@ -1,0 +1,230 @@
+/**
+ * The event log on Kafka (distributed mode), via kafkajs.
+ *  - durability: an idempotent producer with acks=all; append() resolves when the broker has the records.
+ *  - order: the record key (workspace id) is the partition key, so one room's events stay in one partition.
+ *  - at-least-once: a handler that throws is retried in place (same record, same partition, backoff) until it
+ *    succeeds, so neither the record nor its successors on that partition are skipped; offsets are committed
+ *    only for records whose handler resolved.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { parseEnvelope, type Topic } from '@ephemera/proto';
+import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
+import { createLogger, type Logger } from '../log.ts';
+
+export interface KafkaEventLogOptions {
+  brokers: string[];
+  clientId: string;
+  logger?: Logger;
+  /** partitions for topics created by init(); rooms spread over them by key */
+  partitions?: number;
+}
+
+const RETRY_MIN_MS = 50;
+const RETRY_MAX_MS = 5_000;
+
+export class KafkaEventLog implements EventLog {
+  private readonly kafka: Kafka;
+  private readonly logger: Logger;
+  private producer: Promise<Producer> | undefined;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(private readonly options: KafkaEventLogOptions) {
+    this.logger = options.logger ?? createLogger(options.clientId).child({ component: 'kafka-event-log' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN, // kafkajs is chatty at INFO; warnings and errors still reach our JSON log
+      logCreator: () => (entry) => this.forwardKafkaLog(entry),
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+  }
+
+  async init(topics: Topic[]): Promise<void> {
+    await this.withAdmin(async (admin) => {
+      const existing = new Set(await admin.listTopics());
+      const missing = topics.filter((t) => !existing.has(t));
+      if (missing.length === 0) return;
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 4, replicationFactor: 1 })),
+        });
+      } catch (err) {
+        // Another process may have created it since listTopics.
+        if (!isOnlyTopicExists(err)) throw err;
+      }
+    });
+  }
+
+  async append(records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const producer = await this.getProducer();
+    const byTopic = new Map<Topic, LogRecord[]>();
+    for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, rs]) => ({
+          topic,
+          messages: rs.map((r) => ({ key: r.key, value: JSON.stringify(r.event), headers: r.headers })),
+        })),
+      });
+    } catch (err) {
+      // After retries ran out the broker may still have the batch, and this producer's sequence numbers may no
+      // longer match the broker's. Start the next append on a fresh producer id; the caller sees the error and
+      // retries the command, and a duplicate that results is absorbed by consumers deduping on event id.
+      this.dropProducer(producer);
+      throw err;
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      // Short timeouts so a crashed member's partitions move on quickly; the broker allows >= 3 s (server.properties).
+      sessionTimeout: 10_000,
+      rebalanceTimeout: 15_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: 50, // fetch latency bound when idle: events reach read models and sockets fast
+      allowAutoTopicCreation: false,
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+    let stopping = false;
+    const stopped = new AbortController(); // cuts a retry back-off short when the subscription stops
+    await consumer.connect();
+    try {
+      const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
+      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+      await consumer.run({
+        eachMessage: async ({ topic, partition, message, heartbeat }) => {
+          const delivery = this.toDelivery(topic as Topic, partition, message);
+          if (!delivery) return;
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await options.handler(delivery);
+              return; // kafkajs resolves the offset now and commits it (autoCommit)
+            } catch (err) {
+              // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
+              if (stopping) throw err;
+              this.logger.error({ err, groupId: options.groupId, position: delivery.position, eventId: delivery.event.id, attempt }, 'event handler failed; retrying');
+              await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => {
+                throw err;
+              });
+              await heartbeat(); // keep the partition while retrying; throws (-> rejoin) if the group rebalanced
+            }
+          }
+        },
+      });
+      // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
+      for (const seek of startAtEnd) consumer.seek(seek);
+    } catch (err) {
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    }
+    const subscription: Subscription = {
+      stop: async () => {
+        if (stopping) return;
+        stopping = true;
+        stopped.abort();
+        this.subscriptions.delete(subscription);
+        await consumer.disconnect(); // commits resolved offsets and leaves the group, so others rebalance at once
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    const producer = await this.producer?.catch(() => undefined);
+    this.producer = undefined;
+    await producer?.disconnect();
+  }
+
+  /** One producer per log, shared by concurrent appends; created on first use. */
+  private getProducer(): Promise<Producer> {
+    this.producer ??= (async () => {
+      const producer = this.kafka.producer({
+        idempotent: true, // broker drops a retried batch it already has: no duplicates from our own retries
+        maxInFlightRequests: 1, // kafkajs' idempotent sequence numbers are only safe with one request in flight
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner, // Java-compatible murmur2: same key, same partition
+      });
+      await producer.connect();
+      return producer;
+    })();
+    const pending = this.producer;
+    pending.catch(() => {
+      if (this.producer === pending) this.producer = undefined; // let the next append try to connect again
+    });
+    return pending;
+  }
+
+  private dropProducer(producer: Producer): void {
+    void this.producer?.then((current) => {
+      if (current !== producer) return;
+      this.producer = undefined;
+      producer.disconnect().catch(() => {});
+    }, () => {});
+  }
+
+  /**
+   * fromBeginning:false means "records appended after subscribe() resolved". kafkajs would resolve "latest" at
+   * its first fetch, after run() returns, and lose records appended in between. So read the end offsets now,
+   * for partitions where the group has no position yet, and seek there once the consumer runs.
+   * (admin.setOffsets would do it too, but it joins the group with a throwaway consumer: ~5 s per subscribe.)
+   */
+  private async endsOfUncommitted(groupId: string, topics: Topic[]): Promise<{ topic: string; partition: number; offset: string }[]> {
+    return this.withAdmin(async (admin) => {
+      const committed = await admin.fetchOffsets({ groupId, topics });
+      const seeks = await Promise.all(committed.map(async ({ topic, partitions }) => {
+        const unset = new Set(partitions.filter((p) => p.offset === '-1').map((p) => p.partition));
+        if (unset.size === 0) return [];
+        const ends = await admin.fetchTopicOffsets(topic);
+        return ends.filter((e) => unset.has(e.partition)).map((e) => ({ topic, partition: e.partition, offset: e.high }));
+      }));
+      return seeks.flat();
+    });
+  }
+
+  private toDelivery(topic: Topic, partition: number, message: KafkaMessage): Delivery | undefined {
+    const position = `${topic}/${partition}@${message.offset}`;
+    try {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(message.headers ?? {})) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.map(String).join(',') : value.toString();
+      }
+      const event = parseEnvelope(JSON.parse(message.value?.toString() ?? 'null'));
+      return { topic, key: message.key?.toString() ?? '', event, headers, position };
+    } catch (err) {
+      // A record no code version can parse would block its partition forever if retried: log it loudly and move on.
+      this.logger.error({ err, position }, 'malformed event in the log; skipped');
+      return undefined;
+    }
+  }
+
+  private async withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      return await fn(admin);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private forwardKafkaLog({ level, log }: LogEntry): void {
+    const { message, ...rest } = log;
+    // Bounded producer retries are deliberate (see append); kafkajs warns about them on every connect.
+    if (message.startsWith('Limiting retries for the idempotent producer')) return;
+    if (level === logLevel.ERROR) this.logger.error({ kafkajs: rest }, message);
+    else if (level === logLevel.WARN) this.logger.warn({ kafkajs: rest }, message);
+  }
+}
+
+function isOnlyTopicExists(err: unknown): boolean {
+  const e = err as { type?: string; errors?: { type?: string }[] };
+  if (e?.type === 'TOPIC_ALREADY_EXISTS') return true;
+  return Array.isArray(e?.errors) && e.errors.length > 0 && e.errors.every((x) => x.type === 'TOPIC_ALREADY_EXISTS');
+}

@@ -1,0 +1,52 @@
+/**
+ * What every deployable service process shares: an express app with ops routes, JSON bodies and the error
+ * handler; listening; graceful stop on SIGTERM/SIGINT (Kubernetes sends SIGTERM before killing a pod).
+ */
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorHandler, opsRoutes, startDefaultMetrics } from './http.ts';
+import type { Logger } from './log.ts';
+
+export interface ServiceServer { port: number; url: string; stop(): Promise<void> }
+
+export async function serveHttp(opts: {
+  name: string; port: number; host?: string; logger: Logger; routers: express.Router[];
+  ready: () => Promise<boolean>; onStop?: () => Promise<void>;
+  /** request body cap; the default suits commands, presence heartbeats list every connection of a replica */
+  jsonLimit?: string;
+}): Promise<ServiceServer> {
+  startDefaultMetrics(opts.name);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(opsRoutes(opts.ready));
+  app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
+  for (const r of opts.routers) app.use(r);
+  app.use(errorHandler(opts.logger));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await new Promise((r) => server.close(r));
+      server.closeAllConnections();
+      await opts.onStop?.();
+    },
+  };
+}
+
+/** Stop cleanly on SIGTERM/SIGINT, once. */
+export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'stopping');
+      stop().then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+    });
+  }
+}

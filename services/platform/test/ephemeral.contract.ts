@@ -1,0 +1,140 @@
+/**
+ * The behaviour every EphemeralStore adapter must show, with Redis semantics (see ../src/ephemeral/port.ts).
+ * Stores may share one server, so every test works on its own keys and channels.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EphemeralStore } from '../src/ephemeral/port.ts';
+
+export function ephemeralContract(name: string, makeStore: () => Promise<EphemeralStore>): void {
+  describe(`EphemeralStore contract: ${name}`, () => {
+    const opened: EphemeralStore[] = [];
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+    const open = async () => {
+      const store = await makeStore();
+      opened.push(store);
+      return store;
+    };
+    const key = (label: string) => `contract:${randomUUID()}:${label}`;
+
+    it('sorted sets: add, update, range from a minimum score, remove', async () => {
+      const s = await open();
+      const k = key('zset');
+      expect(await s.zrangeByScore(k, 0)).toEqual([]);
+      await s.zadd(k, 30, 'c');
+      await s.zadd(k, 10, 'a');
+      await s.zadd(k, 20, 'b');
+      await s.zadd(k, 20, 'aa'); // equal scores order by member
+      expect(await s.zrangeByScore(k, -Infinity)).toEqual([
+        { member: 'a', score: 10 }, { member: 'aa', score: 20 }, { member: 'b', score: 20 }, { member: 'c', score: 30 },
+      ]);
+      await s.zadd(k, 5, 'c'); // update moves the member
+      expect(await s.zrangeByScore(k, 10)).toEqual([{ member: 'a', score: 10 }, { member: 'aa', score: 20 }, { member: 'b', score: 20 }]);
+      expect(await s.zrangeByScore(k, 20.5)).toEqual([]);
+      expect(await s.zrem(k, 'aa')).toBe(1);
+      expect(await s.zrem(k, 'aa')).toBe(0);
+      expect(await s.zrem(key('missing'), 'x')).toBe(0);
+      // Scores are timestamps in practice: large values and fractions survive the round trip.
+      await s.zadd(k, 1_750_000_000_123.5, 'late');
+      expect((await s.zrangeByScore(k, 1_750_000_000_000)).at(-1)).toEqual({ member: 'late', score: 1_750_000_000_123.5 });
+    });
+
+    it('sorted sets: remove below a score (exclusive) and report how many went', async () => {
+      const s = await open();
+      const k = key('prune');
+      for (const [m, score] of [['a', 1], ['b', 2], ['c', 3], ['d', 4]] as const) await s.zadd(k, score, m);
+      expect(await s.zremRangeByScoreBelow(k, 3)).toBe(2);
+      expect((await s.zrangeByScore(k, 0)).map((e) => e.member)).toEqual(['c', 'd']);
+      expect(await s.zremRangeByScoreBelow(k, 3)).toBe(0);
+      expect(await s.zremRangeByScoreBelow(key('missing'), 100)).toBe(0);
+      expect(await s.zremRangeByScoreBelow(k, 100)).toBe(2);
+      expect(await s.zrangeByScore(k, -Infinity)).toEqual([]);
+    });
+
+    it('strings: set, get, del, and a TTL that expires', async () => {
+      const s = await open();
+      const k = key('str');
+      expect(await s.get(k)).toBeNull();
+      await s.set(k, 'v1');
+      expect(await s.get(k)).toBe('v1');
+      await s.del(k);
+      expect(await s.get(k)).toBeNull();
+      await s.del(k); // deleting a missing key is fine
+
+      const short = key('ttl');
+      await s.set(short, 'soon gone', 150);
+      expect(await s.get(short)).toBe('soon gone');
+      await sleep(400);
+      expect(await s.get(short)).toBeNull();
+
+      // SET without a TTL replaces the value and clears an earlier TTL, as in Redis.
+      const kept = key('kept');
+      await s.set(kept, 'first', 150);
+      await s.set(kept, 'second');
+      await sleep(400);
+      expect(await s.get(kept)).toBe('second');
+
+      // del also removes sorted sets
+      const z = key('zdel');
+      await s.zadd(z, 1, 'm');
+      await s.del(z);
+      expect(await s.zrangeByScore(z, -Infinity)).toEqual([]);
+    });
+
+    it('incrWithTtl counts atomically and expires the window from its first increment', async () => {
+      const s = await open();
+      const k = key('rate');
+      const results = await Promise.all(Array.from({ length: 50 }, () => s.incrWithTtl(k, 600)));
+      expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+
+      const w = key('window');
+      expect(await s.incrWithTtl(w, 400)).toBe(1);
+      await sleep(250);
+      expect(await s.incrWithTtl(w, 400)).toBe(2); // does not extend the window...
+      await sleep(300);
+      expect(await s.incrWithTtl(w, 400)).toBe(1); // ...so it has expired 400 ms after the first increment
+    });
+
+    it('pub/sub: subscribers get messages in order, asynchronously; unsubscribe stops delivery', async () => {
+      const s = await open();
+      const ch = key('chan');
+      const other = key('other');
+      const a: string[] = [];
+      const b: string[] = [];
+      const unsubA = await s.subscribe(ch, (m) => a.push(m));
+      const unsubB = await s.subscribe(ch, (m) => b.push(m));
+      const unsubOther = await s.subscribe(other, (m) => a.push(`other:${m}`));
+
+      const published = s.publish(ch, 'm1');
+      expect(a).toEqual([]); // never delivered inside publish()
+      await published;
+      for (let i = 2; i <= 20; i++) await s.publish(ch, `m${i}`);
+      const expected = Array.from({ length: 20 }, (_, i) => `m${i + 1}`);
+      await waitFor(() => a.length === 20 && b.length === 20);
+      expect(a).toEqual(expected);
+      expect(b).toEqual(expected);
+
+      await unsubA();
+      await s.publish(ch, 'after');
+      await waitFor(() => b.length === 21);
+      await sleep(50);
+      expect(a).toEqual(expected); // A unsubscribed; the other channel's handler saw nothing either
+      expect(b.at(-1)).toBe('after');
+      await unsubB();
+      await unsubOther();
+      await s.publish(ch, 'nobody listens'); // publishing to a channel without subscribers is fine
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}

@@ -1,0 +1,21 @@
+import { inject } from 'vitest';
+import { TOPICS } from '@ephemera/proto';
+import { KafkaEventLog } from '../src/event-log/kafka.ts';
+import { eventLogContract } from './event-log.contract.ts';
+
+async function connect(): Promise<KafkaEventLog> {
+  const log = new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'event-log-contract' });
+  await log.init(Object.values(TOPICS)); // idempotent: every call after the first finds the topics there
+  return log;
+}
+
+eventLogContract('kafka', async () => {
+  const log = await connect();
+  return {
+    log,
+    restart: async () => {
+      await log.close();
+      return connect();
+    },
+  };
+});

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { loadConfig, commonEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { startPresenceServer } from './server.ts';
+
+const config = loadConfig(z.object({ ...commonEnv, PORT: port(8203), REDIS_URL: z.string().url() }));
+startTelemetry('presence', { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger('presence', config.LOG_LEVEL);
+const server = await startPresenceServer({ port: config.PORT, redisUrl: config.REDIS_URL, logger });
+logger.info({ port: server.port }, 'presence service listening');
+stopOnSignals(server.stop, logger);

@@ -1,0 +1,16 @@
+/** The presence service as its own process (distributed mode): state and signals in Redis. */
+import { RedisEphemeralStore, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
+import { PresenceService } from './presence-service.ts';
+import { internalPresenceRouter } from './http.ts';
+
+export async function startPresenceServer(opts: { port: number; host?: string; redisUrl: string; logger: Logger }): Promise<ServiceServer> {
+  const store = new RedisEphemeralStore(opts.redisUrl);
+  const service = new PresenceService(store);
+  return serveHttp({
+    name: 'presence', port: opts.port, host: opts.host, logger: opts.logger,
+    routers: [internalPresenceRouter(service)],
+    jsonLimit: '16mb',
+    ready: async () => { await store.get('presence:ready-probe'); return true; },
+    onStop: async () => { await store.close(); },
+  });
+}

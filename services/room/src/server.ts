@@ -1,0 +1,23 @@
+/** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
+import {
+  KafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer,
+} from '@ephemera/platform';
+import { TOPICS } from '@ephemera/proto';
+import { startRoomModule } from './index.ts';
+import { publicRoomRouter, internalRoomRouter } from './http.ts';
+
+export async function startRoomServer(opts: {
+  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
+}): Promise<ServiceServer & { module: Awaited<ReturnType<typeof startRoomModule>> }> {
+  const pool = createPool(opts.databaseUrl);
+  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'room', logger: opts.logger });
+  await log.init(Object.values(TOPICS));
+  const module = await startRoomModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now });
+  const server = await serveHttp({
+    name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
+    routers: [publicRoomRouter(module.service), internalRoomRouter(module.service)],
+    ready: async () => (await pool.query('SELECT 1')).rowCount === 1,
+    onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
+  });
+  return { ...server, module };
+}
