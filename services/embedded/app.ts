@@ -54,6 +54,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     onLog: () => {}, onError: (e) => logger.warn({ err: e }, 'postgres'),
   });
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await postgres.initialise();
+  await stopOrphanedPostgres(pgDir, logger);
   await postgres.start();
   const admin = postgres.getPgClient();
   await admin.connect();
@@ -108,6 +109,26 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
       await postgres.stop();
     },
   };
+}
+
+/**
+ * If this app was killed (SIGKILL, power cut of the parent only), its PostgreSQL child lives on and still holds
+ * the data directory. One app owns one DATA_DIR, so a live postmaster there is ours: stop it (fast shutdown,
+ * which is crash-safe) before starting a new one.
+ */
+async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  logger.warn({ pid }, 'stopping a PostgreSQL left running by an earlier process on this data directory');
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
 }
 
 function freePort(): Promise<number> {
