@@ -11,7 +11,7 @@ import {
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  KeyedMutex, applyOnce, makeEvent, newId, toRecords, userActor, type EventLog, type Pool, type Subscription,
+  KeyedMutex, applyOnce, makeEvent, newId, appendEvents, userActor, type EventLog, type Pool, type Subscription,
 } from '@ephemera/platform';
 import { projectForMessaging } from './projection.ts';
 
@@ -48,7 +48,7 @@ export class MessagingService implements MessagingApi {
       };
       const audience: Audience = channel.is_private ? { kind: 'users', userIds: channel.member_ids } : { kind: 'workspace' };
       const event = makeEvent('message.sent', actor.workspaceId, seq, { message, audience }, userActor(actor.userId));
-      await this.deps.log.append(toRecords([event]));
+      await appendEvents(this.deps.log, [event]);
       this.lastSeq.set(actor.workspaceId, seq);
       await applyOnce(this.deps.pool, 'messaging', [event], projectForMessaging);
       return message;

@@ -3,8 +3,8 @@ import {
   EVENT_VERSION, TOPIC_OF, type Actor, type DomainEventType, type DomainEventPayload, type EventEnvelope, type AnyEventEnvelope,
 } from '@ephemera/proto';
 import { newEventId } from './ids.ts';
-import { traceHeaders } from './telemetry.ts';
-import type { LogRecord } from './event-log/port.ts';
+import { inSpan, SpanKind, traceHeaders } from './telemetry.ts';
+import type { EventLog, LogRecord } from './event-log/port.ts';
 
 export function makeEvent<T extends DomainEventType>(
   type: T, aggregateId: string, sequence: number, payload: DomainEventPayload<T>, actor: Actor,
@@ -21,3 +21,9 @@ export function toRecords(events: AnyEventEnvelope[]): LogRecord[] {
 
 export const systemActor: Actor = { kind: 'system', userId: null };
 export const userActor = (userId: string): Actor => ({ kind: 'user', userId });
+
+/** Append events durably inside a producer span; the records carry that span's context as headers. */
+export function appendEvents(log: EventLog, events: AnyEventEnvelope[]): Promise<void> {
+  const name = `append ${[...new Set(events.map((e) => e.type))].join(',')}`;
+  return inSpan(name, SpanKind.PRODUCER, () => log.append(toRecords(events)));
+}

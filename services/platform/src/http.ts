@@ -8,7 +8,7 @@ import { context } from '@opentelemetry/api';
 import client from 'prom-client';
 import { z } from 'zod';
 import { DomainError, ERRORS, type ErrorBody } from '@ephemera/proto';
-import { contextFrom } from './telemetry.ts';
+import { contextFrom, inSpan, SpanKind } from './telemetry.ts';
 import type { Logger } from './log.ts';
 
 export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
@@ -38,7 +38,8 @@ export function errorBody(err: unknown): { status: number; body: ErrorBody } {
 export const route = (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
   (req, res, next) => {
     const ctx = contextFrom(req.headers as Record<string, string>);
-    context.with(ctx, () => fn(req, res)).catch(next);
+    const name = `${req.method} ${req.route?.path ?? req.path}`;
+    context.with(ctx, () => inSpan(name, SpanKind.SERVER, () => fn(req, res), ctx)).catch(next);
   };
 
 export function errorHandler(log: Logger) {

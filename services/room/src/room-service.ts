@@ -12,7 +12,7 @@ import {
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  KeyedMutex, applyOnce, makeEvent, newId, newToken, parseOrThrow, sha256, systemActor, toRecords, userActor,
+  KeyedMutex, applyOnce, makeEvent, newId, newToken, parseOrThrow, sha256, systemActor, appendEvents, userActor,
   type EventLog, type Logger, type Pool,
 } from '@ephemera/platform';
 import { projectRoomEvent } from './projection.ts';
@@ -196,7 +196,7 @@ export class RoomService implements RoomApi {
 
   /** The one place events are recorded: durable in the log first, then applied to our read model. */
   private async record(events: AnyEventEnvelope[]): Promise<void> {
-    await this.deps.log.append(toRecords(events));
+    await appendEvents(this.deps.log, events);
     await applyOnce(this.deps.pool, 'room', events, projectRoomEvent);
   }
 

