@@ -1,18 +1,54 @@
 /**
- * The distributed topology in one test process: room, messaging and presence servers and two gateway replicas,
- * each with its own Kafka client, Redis connection and Postgres pool, talking real HTTP to each other, against the
- * Kafka, Redis and Postgres servers the global setup started. Users A and B connect to different replicas.
- * (deploy/local/up.sh runs the same servers as separate processes behind nginx.)
+ * The distributed topology for tests, against the Kafka, Redis and Postgres servers the global setup started:
+ * room, messaging and presence servers talking real HTTP, gateway 1 in this process (so tests can read its
+ * spans) and gateway 2 as a child process. Users A and B connect to different replicas.
+ * Two uWS-attached Socket.IO servers cannot share a process: socket.io's uWS integration patches the shared
+ * Adapter prototype with the last app attached, so replicas are separate processes, as in production.
+ * With `messagingProcess`, messaging is a child process too, so a test can SIGKILL it.
+ * (deploy/local/up.sh runs every server as its own process behind nginx.)
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { inject } from 'vitest';
-import { createLogger } from '@ephemera/platform';
+import { createLogger, type ServiceServer } from '@ephemera/platform';
 import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
 import { createTestDatabase } from '../helpers/db.ts';
+import { freePort } from '../../deploy/local/infra.ts';
 
-export async function startDistributedStack(options: { logLevel?: string } = {}) {
+const repo = path.resolve(import.meta.dirname, '..', '..');
+
+/** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
+export class ChildService {
+  private child: ChildProcess | null = null;
+  constructor(readonly name: string, private readonly entry: string, private readonly env: Record<string, string>, readonly port: number) {}
+  get url() { return `http://127.0.0.1:${this.port}`; }
+  get pid() { return this.child?.pid; }
+
+  async start(): Promise<void> {
+    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, this.entry)], {
+      cwd: repo, env: { ...process.env, ...this.env, PORT: String(this.port), LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'warn' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const end = Date.now() + 60_000;
+    while (Date.now() < end) {
+      if (this.child.exitCode !== null) throw new Error(`${this.name} exited with ${this.child.exitCode}`);
+      try { if ((await fetch(`${this.url}/healthz`)).ok) return; } catch { /* starting */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${this.name} did not become healthy`);
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode) return;
+    await new Promise((r) => { child.once('exit', r); child.kill(signal); setTimeout(r, 15_000); });
+  }
+}
+
+export async function startDistributedStack(options: { logLevel?: string; messagingProcess?: boolean } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const databaseUrl = await createTestDatabase();
   const kafkaBrokers = inject('kafkaBrokers').split(',');
@@ -21,28 +57,35 @@ export async function startDistributedStack(options: { logLevel?: string } = {})
   const now = () => new Date(Date.now() + offset);
 
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, sweepIntervalMs: 200, now });
-  let messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, now });
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
-  const messagingPort = messaging.port;
-  const gatewayOpts = (id: string) => ({
-    port: 0, host: '127.0.0.1', gatewayId: id, roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
+  let messaging: ServiceServer | ChildService;
+  if (options.messagingProcess) {
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(',') }, await freePort());
+    await messaging.start();
+  } else {
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, now });
+  }
+  const gateway1 = await startGatewayServer({
+    port: 0, host: '127.0.0.1', gatewayId: 'gw-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, redisUrl, allowedOrigins: [], logger, httpUpstream: room.url,
   });
-  const gateways = [await startGatewayServer(gatewayOpts('gw-1')), await startGatewayServer(gatewayOpts('gw-2'))];
+  const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
+    GATEWAY_ID: 'gw-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
+    KAFKA_BROKERS: kafkaBrokers.join(','), REDIS_URL: redisUrl, HTTP_UPSTREAM: room.url,
+  }, await freePort());
+  await gateway2.start();
 
   return {
-    urlA: `http://127.0.0.1:${gateways[0]!.port}`,
-    urlB: `http://127.0.0.1:${gateways[1]!.port}`,
-    gateways,
+    urlA: `http://127.0.0.1:${gateway1.port}`,
+    urlB: gateway2.url,
+    gateway1,
+    gateway2,
+    messaging,
     advanceClock: (ms: number) => { offset += ms; },
-    /** stop the messaging service and start it again on the same port (a crashed pod coming back) */
-    async restartMessaging() {
-      await messaging.stop();
-      messaging = await startMessagingServer({ port: messagingPort, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, now });
-    },
     async stop() {
-      for (const g of gateways) await g.stop().catch(() => {});
-      await messaging.stop().catch(() => {});
+      await gateway2.kill('SIGTERM').catch(() => {});
+      await gateway1.stop().catch(() => {});
+      await (messaging instanceof ChildService ? messaging.kill('SIGTERM') : messaging.stop()).catch(() => {});
       await presence.stop().catch(() => {});
       await room.stop().catch(() => {});
     },

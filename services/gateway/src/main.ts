@@ -12,13 +12,15 @@ const config = loadConfig(z.object({
   KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
   REDIS_URL: z.string().url(),
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+  /** optional: forward non-socket HTTP (the /api routes) to this origin, for running without an ingress */
+  HTTP_UPSTREAM: z.string().url().optional(),
 }));
 startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
 const gateway = await startGatewayServer({
   port: config.PORT, gatewayId: config.GATEWAY_ID, roomUrl: config.ROOM_URL, messagingUrl: config.MESSAGING_URL,
   presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, redisUrl: config.REDIS_URL,
-  allowedOrigins: config.ALLOWED_ORIGINS, logger,
+  allowedOrigins: config.ALLOWED_ORIGINS, logger, httpUpstream: config.HTTP_UPSTREAM,
 });
 logger.info({ port: gateway.port }, 'gateway listening');
 stopOnSignals(gateway.stop, logger);
