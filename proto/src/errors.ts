@@ -27,6 +27,7 @@ export const ERRORS = {
   MESSAGE_EMPTY: 'Message cannot be empty',
   MESSAGE_TOO_LONG: 'Message is too long (2000 characters max)',
   RATE_LIMITED: 'Too many requests, please slow down',
+  UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
 
@@ -61,6 +62,7 @@ export function statusFor(code: ErrorCode): number {
     case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': return 404;
     case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
     case 'RATE_LIMITED': return 429;
+    case 'UNAVAILABLE': return 503;
     default: return 500;
   }
 }

@@ -9,7 +9,7 @@ import {
   CLIENT_EVENTS, DomainError, ERRORS, type ClientEventName, type ErrorBody, type RoomApi, type MessagingApi, type PresenceApi,
 } from '@ephemera/proto';
 import {
-  inSpan, SpanKind, validationError, errorBody, metrics, type EphemeralStore, type EventLog, type Logger,
+  inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
 } from '@ephemera/platform';
 import { commandHandlers, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -85,7 +85,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       } catch (err) {
         const { status, body } = errorBody(err);
         commandsTotal.inc({ event: name, outcome: status >= 500 ? 'error' : 'refused' });
-        if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
+        // A service restarting is expected (the client retries); anything else unexpected is logged in full.
+        if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message }, 'service unavailable');
+        else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
         ack(body);
       }
     });

@@ -9,6 +9,7 @@ import client from 'prom-client';
 import { z } from 'zod';
 import { DomainError, ERRORS, type ErrorBody } from '@ephemera/proto';
 import { contextFrom, inSpan, SpanKind } from './telemetry.ts';
+import { ServiceUnavailableError } from './service-client.ts';
 import type { Logger } from './log.ts';
 
 export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
@@ -31,6 +32,7 @@ export function errorBody(err: unknown): { status: number; body: ErrorBody } {
     const issues = (err as { issues?: ErrorBody['issues'] }).issues;
     return { status: err.status, body: issues ? { ...body, issues } : body };
   }
+  if (err instanceof ServiceUnavailableError) return { status: 503, body: { success: false, code: 'UNAVAILABLE', message: ERRORS.UNAVAILABLE } };
   return { status: 500, body: { success: false, code: 'INTERNAL', message: ERRORS.INTERNAL } };
 }
 

@@ -54,7 +54,7 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
         await sub.stop();
       };
       cleanups.push(stop);
-      return { seen, stop };
+      return { seen, stop, caughtUp: () => sub.caughtUp() };
     }
 
     it('keeps per-key order across many interleaved keys and concurrent appends', async () => {
@@ -205,6 +205,22 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
       expect(Object.fromEntries(rebuilt.model)).toEqual(Object.fromEntries(live.model));
     });
 
+    it('caughtUp() resolves once every record already in the log has been handled', async () => {
+      const { log } = await open();
+      const [key] = ids('caught-up', 1);
+      for (let s = 1; s <= 20; s += 5) await log.append(range(s, s + 4).map((seq) => record(key, seq)));
+
+      // A slow handler: caughtUp must wait for it, not merely for the records to be fetched.
+      const slow = await watch(log, { groupId: group('caught-up'), fromBeginning: true }, [key], () => sleep(10));
+      await slow.caughtUp();
+      expect(firstOccurrences(slow.seen.map((d) => d.event.sequence))).toEqual(range(1, 20));
+
+      // A group that starts at the end has nothing to catch up on.
+      const tail = await watch(log, { groupId: group('caught-up-tail'), fromBeginning: false }, [key]);
+      await tail.caughtUp();
+      expect(tail.seen).toEqual([]);
+    });
+
     it('fromBeginning: false sees only records appended after subscribe resolved', async () => {
       const { log } = await open();
       const [key] = ids('tail', 1);
@@ -261,10 +277,12 @@ function expectAtLeastOnceOrder(sequences: number[]): void {
   });
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }

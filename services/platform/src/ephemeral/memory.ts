@@ -70,7 +70,7 @@ export class MemoryEphemeralStore implements EphemeralStore {
     const next = (current ? Number(current.value) : 0) + 1;
     if (!Number.isSafeInteger(next)) throw new Error(`ERR value is not an integer or out of range (${key})`);
     // Keep the window's original expiry: later increments must not extend it.
-    this.putString(key, String(next), Date.now() + ttlMs);
+    this.putString(key, String(next), current?.expiresAt ?? Date.now() + ttlMs);
     return next;
   }
 
@@ -78,7 +78,7 @@ export class MemoryEphemeralStore implements EphemeralStore {
     // Deliver on a later tick like Redis does; each listener separately, so one throwing handler (reported as
     // an uncaught exception, as with any EventEmitter) does not keep the message from the others.
     for (const listener of this.bus.listeners(channel) as ((m: string) => void)[]) {
-      listener(message);
+      setImmediate(listener, message);
     }
   }
 

@@ -7,7 +7,7 @@
  *    only for records whose handler resolved.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -22,6 +22,7 @@ export interface KafkaEventLogOptions {
 
 const RETRY_MIN_MS = 50;
 const RETRY_MAX_MS = 5_000;
+const CAUGHT_UP_POLL_MS = 25;
 
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
@@ -67,7 +68,7 @@ export class KafkaEventLog implements EventLog {
         acks: -1,
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,
-          messages: rs.map((r) => ({ key: r.key + Math.random(), value: JSON.stringify(r.event), headers: r.headers })),
+          messages: rs.map((r) => ({ key: r.key, value: JSON.stringify(r.event), headers: r.headers })),
         })),
       });
     } catch (err) {
@@ -106,7 +107,7 @@ export class KafkaEventLog implements EventLog {
               return; // kafkajs resolves the offset now and commits it (autoCommit)
             } catch (err) {
               // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
-              if (stopping || true) return;
+              if (stopping) throw err;
               this.logger.error({ err, groupId: options.groupId, position: delivery.position, eventId: delivery.event.id, attempt }, 'event handler failed; retrying');
               await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => {
                 throw err;
@@ -117,7 +118,7 @@ export class KafkaEventLog implements EventLog {
         },
       });
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
-      void startAtEnd;
+      for (const seek of startAtEnd) consumer.seek(seek);
     } catch (err) {
       await consumer.disconnect().catch(() => {});
       throw err;
@@ -130,6 +131,7 @@ export class KafkaEventLog implements EventLog {
         this.subscriptions.delete(subscription);
         await consumer.disconnect(); // commits resolved offsets and leaves the group, so others rebalance at once
       },
+      caughtUp: () => this.waitForCommitted(options.groupId, options.topics, () => stopping),
     };
     this.subscriptions.add(subscription);
     return subscription;
@@ -188,6 +190,29 @@ export class KafkaEventLog implements EventLog {
     });
   }
 
+  /**
+   * caughtUp(): wait until the group's committed offsets reach the end offsets read now. Committed offsets count
+   * only records whose handler resolved (kafkajs commits after each batch), and cover every member of the group.
+   */
+  private async waitForCommitted(groupId: string, topics: Topic[], isStopping: () => boolean): Promise<void> {
+    await this.withAdmin(async (admin) => {
+      const targets = (await Promise.all(topics.map(async (topic) =>
+        (await admin.fetchTopicOffsets(topic))
+          .filter((p) => p.high !== p.low) // nothing to handle in an empty partition
+          .map((p) => ({ id: `${topic}/${p.partition}`, end: BigInt(p.high) })),
+      ))).flat();
+      for (;;) {
+        if (isStopping()) throw new Error(`subscription ${groupId} stopped before it caught up`);
+        const committed = new Map<string, bigint>();
+        for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
+          for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
+        }
+        if (targets.every((t) => (committed.get(t.id) ?? -1n) >= t.end)) return;
+        await sleep(CAUGHT_UP_POLL_MS);
+      }
+    });
+  }
+
   private toDelivery(topic: Topic, partition: number, message: KafkaMessage): Delivery | undefined {
     const position = `${topic}/${partition}@${message.offset}`;
     try {
@@ -198,7 +223,8 @@ export class KafkaEventLog implements EventLog {
       const event = parseEnvelope(JSON.parse(message.value?.toString() ?? 'null'));
       return { topic, key: message.key?.toString() ?? '', event, headers, position };
     } catch (err) {
-      // A record no code version can parse would block its partition forever if retried: log it loudly and move on.
+      // Retrying cannot fix a record this code cannot parse, and waiting on it would stall every room on the
+      // partition: log it loudly and move on.
       this.logger.error({ err, position }, 'malformed event in the log; skipped');
       return undefined;
     }
