@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
+import { startIngress } from './ingress.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -98,19 +99,9 @@ async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Prom
 }
 
 async function startNginx(): Promise<void> {
-  const conf = path.join(runDir, 'nginx.conf');
-  const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
-  const values: Record<string, string | number> = {
-    RUN_DIR: runDir, FRONTEND_DIST: path.join(repo, 'frontend', 'dist'), HTTP_PORT: ports.http,
-    GATEWAY_1: ports.gateway1, GATEWAY_2: ports.gateway2, ROOM: ports.room,
-    USER: process.getuid?.() === 0 ? 'user root;' : '',
-  };
-  fs.writeFileSync(conf, template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')));
-  const log = fs.openSync(path.join(runDir, 'nginx.log'), 'a');
-  const child = spawn('nginx', ['-c', conf, '-p', runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
-  children.set('nginx', child);
-  fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(child.pid));
-  await waitHealthy(`http://127.0.0.1:${ports.http}/healthz`, 'nginx');
+  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room });
+  children.set('nginx', ingress.child);
+  fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
 }
 
 async function stopAll(code: number) {

@@ -66,11 +66,11 @@ export async function startDistributedStack(options: { logLevel?: string; messag
     messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, now });
   }
   const gateway1 = await startGatewayServer({
-    port: 0, host: '127.0.0.1', gatewayId: 'gw-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
+    port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, redisUrl, allowedOrigins: [], logger, httpUpstream: room.url,
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
-    GATEWAY_ID: 'gw-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
+    GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
     KAFKA_BROKERS: kafkaBrokers.join(','), REDIS_URL: redisUrl, HTTP_UPSTREAM: room.url,
   }, await freePort());
   await gateway2.start();
@@ -78,6 +78,9 @@ export async function startDistributedStack(options: { logLevel?: string; messag
   return {
     urlA: `http://127.0.0.1:${gateway1.port}`,
     urlB: gateway2.url,
+    roomPort: room.port,
+    gateway1Port: gateway1.port,
+    gateway2Port: gateway2.port,
     gateway1,
     gateway2,
     messaging,
