@@ -6,7 +6,8 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 
 const MAX_BODY = 1024 * 1024;
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host']);
+// Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date']);
 
 export function proxyTo(target: string) {
   return (res: HttpResponse, req: HttpRequest) => {

@@ -40,8 +40,10 @@ export function frontendStatic(distDir: string): express.Router {
   const index = path.join(distDir, 'index.html');
   router.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
   router.use(express.static(distDir, { index: false }));
-  router.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
+  router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
+    // Room pages are not for search engines (specs/rooms.md section 2); the landing page is.
+    if (req.path !== '/') res.set('X-Robots-Tag', 'noindex');
     res.set('Cache-Control', 'no-cache').sendFile(index);
   });
   return router;
