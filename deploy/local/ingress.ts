@@ -10,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** The same headers the embedded mode sets with helmet (services/platform/src/web.ts). */
+const SECURITY_HEADERS = `add_header Content-Security-Policy "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'" always;
+add_header X-Content-Type-Options nosniff always;
+add_header X-Frame-Options DENY always;
+add_header Referrer-Policy strict-origin-when-cross-origin always;
+`;
+
 export interface IngressOptions {
   runDir: string;
   port: number;
@@ -28,6 +35,7 @@ export async function startIngress(opts: IngressOptions): Promise<{ child: Child
     GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort,
     USER: process.getuid?.() === 0 ? 'user root;' : '',
   };
+  fs.writeFileSync(path.join(opts.runDir, 'security-headers.conf'), SECURITY_HEADERS);
   fs.writeFileSync(conf, template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')));
   const log = fs.openSync(path.join(opts.runDir, 'nginx.log'), 'a');
   const child = spawn('nginx', ['-c', conf, '-p', opts.runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
