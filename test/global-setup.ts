@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startKafka, startPostgres, startRedis } from '../deploy/local/infra.ts';
+import { freePort, startKafka, startPostgres, startRedis, type RunningKafka, type RunningPostgres, type RunningRedis } from '../deploy/local/infra.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,11 +29,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   fs.mkdirSync(root, { mode: 0o755 }); // the postgres OS user must be able to reach its data dir inside
 
   const started = Date.now();
-  const [pgPort, redisPort, kafkaPort, controllerPort] = await distinctFreePorts(4);
   const results = await Promise.allSettled([
-    startPostgres({ dataDir: path.join(root, 'pg'), port: pgPort }),
-    startRedis({ dataDir: path.join(root, 'redis'), port: redisPort }),
-    startKafka({ dataDir: path.join(root, 'kafka'), port: kafkaPort, controllerPort }),
+    onFreePorts(1, ([port]) => startPostgres({ dataDir: path.join(root, 'pg'), port })),
+    onFreePorts(1, ([port]) => startRedis({ dataDir: path.join(root, 'redis'), port })),
+    onFreePorts(2, ([port, controllerPort]) => startKafka({ dataDir: path.join(root, 'kafka'), port, controllerPort })),
   ] as const);
   const stopAll = async () => {
     await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
@@ -43,14 +42,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await stopAll();
     throw (failed as PromiseRejectedResult).reason;
   }
-  const [pg, redis, kafka] = results.map((r) => (r as PromiseFulfilledResult<never>).value) as [
-    Awaited<ReturnType<typeof startPostgres>>, Awaited<ReturnType<typeof startRedis>>, Awaited<ReturnType<typeof startKafka>>,
+  const [pg, redis, kafka] = results as unknown as [
+    PromiseFulfilledResult<RunningPostgres>, PromiseFulfilledResult<RunningRedis>, PromiseFulfilledResult<RunningKafka>,
   ];
   console.log(`[global-setup] postgres, redis, kafka ready in ${Date.now() - started} ms (data and logs in ${root})`);
 
-  project.provide('pgUrl', pg.url);
-  project.provide('redisUrl', redis.url);
-  project.provide('kafkaBrokers', kafka.brokers.join(','));
+  project.provide('pgUrl', pg.value.url);
+  project.provide('redisUrl', redis.value.url);
+  project.provide('kafkaBrokers', kafka.value.brokers.join(','));
 
   return async () => {
     await stopAll();
@@ -58,10 +57,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function distinctFreePorts(n: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < n) ports.add(await freePort());
-  return [...ports];
+/**
+ * A port is free when picked, but other test runs on the machine may bind it before a server does (a JVM takes
+ * seconds to bind): start again on fresh ports when that happens. Ports handed out here are never reused.
+ */
+const handedOut = new Set<number>();
+async function onFreePorts<T>(n: number, start: (ports: number[]) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    while (ports.length < n) {
+      const port = await freePort();
+      if (!handedOut.has(port)) ports.push(port);
+      handedOut.add(port);
+    }
+    try {
+      return await start(ports);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/i.test(String(err))) throw err;
+    }
+  }
 }
 
 /** Data dirs of earlier runs that were killed before their teardown (their pid is gone). */
