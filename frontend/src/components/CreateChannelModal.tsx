@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { LIMITS } from '@ephemera/proto';
+import { Modal } from './Modal.tsx';
+import { AlertIcon } from './Icons.tsx';
+
+interface Props {
+  onClose(): void;
+  onCreate(name: string, isPrivate: boolean): Promise<{ ok: true } | { ok: false; message: string }>;
+}
+
+export function CreateChannelModal({ onClose, onCreate }: Props) {
+  const [name, setName] = useState('');
+  const [isPrivate, setIsPrivate] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const trimmed = name.trim();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!trimmed || busy) return;
+    setBusy(true);
+    setError(null);
+    const result = await onCreate(trimmed, isPrivate);
+    if (result.ok) {
+      onClose();
+      return;
+    }
+    setBusy(false);
+    setError(result.message || 'Failed to create channel');
+  };
+
+  return (
+    <Modal title="Create Channel" onClose={busy ? undefined : onClose} testId="create-channel-modal">
+      <form onSubmit={submit} className="modal-form" noValidate>
+        <div className="field">
+          <div className="field-head">
+            <label htmlFor="channel-name">Channel name</label>
+            <span className="counter">{name.length}/{LIMITS.channelNameMax}</span>
+          </div>
+          <div className="input-with-prefix">
+            <span aria-hidden="true">#</span>
+            <input id="channel-name" data-testid="channel-name-input" type="text" value={name} maxLength={LIMITS.channelNameMax}
+              placeholder="e.g. planning" autoComplete="off" spellCheck={false}
+              onChange={(e) => { setName(e.target.value); setError(null); }} />
+          </div>
+          <p className="field-hint">Use lowercase letters, numbers, and hyphens</p>
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} data-testid="channel-private-checkbox" />
+          <span>Make private <small>Only invited members can see it</small></span>
+        </label>
+        {error && <div className="form-error" role="alert" data-testid="create-channel-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+        <div className="modal-actions">
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="button button-primary" disabled={!trimmed || busy} data-testid="create-channel-submit">
+            {busy ? 'Creating...' : 'Create'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

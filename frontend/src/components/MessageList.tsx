@@ -1,0 +1,95 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { DisplayMessage } from '../state/selectors.ts';
+import { buildMessageItems } from '../lib/grouping.ts';
+import { MessageItem } from './MessageItem.tsx';
+import { ArrowUpIcon, HashIcon } from './Icons.tsx';
+
+export const STICK_TO_BOTTOM_PX = 50;
+export const BACK_TO_TOP_AFTER_PX = 200;
+const LOAD_OLDER_AT_PX = 40;
+
+interface Props {
+  channelId: string;
+  channelName: string;
+  messages: DisplayMessage[];
+  hasMore: boolean;
+  /** the latest page has arrived */
+  ready: boolean;
+  loadingOlder: boolean;
+  onLoadOlder(): void;
+  onRetry(clientMessageId: string): void;
+  onDiscard(clientMessageId: string): void;
+}
+
+export function MessageList({ channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, onRetry, onDiscard }: Props) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0 });
+  const [showTop, setShowTop] = useState(false);
+  const items = useMemo(() => buildMessageItems(messages), [messages]);
+
+  const maybeLoadOlder = useCallback(() => {
+    const el = listRef.current;
+    if (!el || !ready || !hasMore || loadingOlder || messages.length === 0) return;
+    if (el.scrollTop <= LOAD_OLDER_AT_PX || el.scrollHeight <= el.clientHeight) onLoadOlder();
+  }, [ready, hasMore, loadingOlder, messages.length, onLoadOlder]);
+
+  const onScroll = () => {
+    const el = listRef.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
+    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    snapshot.current.height = el.scrollHeight;
+    snapshot.current.top = el.scrollTop;
+    maybeLoadOlder();
+  };
+
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const prev = snapshot.current;
+    const firstKey = messages[0]?.key ?? '';
+    const last = messages[messages.length - 1];
+    const lastKey = last?.key ?? '';
+    if (prev.channelId !== channelId) {
+      el.scrollTop = el.scrollHeight;
+      stick.current = true;
+    } else if (firstKey !== prev.firstKey && lastKey === prev.lastKey && prev.firstKey) {
+      // older page prepended: keep the same messages in view
+      el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+    } else if (lastKey !== prev.lastKey && (stick.current || (last?.own && last.status === 'sending'))) {
+      el.scrollTop = el.scrollHeight;
+      stick.current = true;
+    }
+    snapshot.current = { channelId, firstKey, lastKey, height: el.scrollHeight, top: el.scrollTop };
+    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+  }, [channelId, messages]);
+
+  // a short channel with older history: the list cannot scroll yet, so load more right away
+  useLayoutEffect(() => { maybeLoadOlder(); }, [maybeLoadOlder]);
+
+  return (
+    <div className="message-scroll" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" aria-relevant="additions">
+      <div className="message-list-inner">
+        {loadingOlder && <div className="list-loader" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
+        {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
+        {ready && !hasMore && !loadingOlder && (
+          <div className="channel-intro">
+            <div className="channel-intro-icon"><HashIcon size={26} /></div>
+            <h3>Welcome to #{channelName}</h3>
+            <p>{messages.length ? 'This is the very beginning of the channel.' : 'No messages yet. Say hello!'}</p>
+          </div>
+        )}
+        {items.map((item) => item.kind === 'day'
+          ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
+          : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} onRetry={onRetry} onDiscard={onDiscard} />)}
+      </div>
+      {showTop && (
+        <button type="button" className="back-to-top" onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })}
+          aria-label="Back to top" data-testid="back-to-top">
+          <ArrowUpIcon size={18} />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,286 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { C, S, type Message } from '@ephemera/proto';
+import { RoomSession, MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
+import type { RoomConnection, RoomSocket } from './socket.ts';
+import { channel, me, message, workspace } from '../state/testData.ts';
+
+const NO_ACK = Symbol('no ack');
+type Handler = (event: string, payload: any) => unknown;
+type Listener = (...args: any[]) => void;
+
+/** Enough of a Socket.IO client socket for the session: on, connected, timeout().emit, connect, disconnect. */
+class FakeSocket {
+  connected = false;
+  sendBuffer: unknown[] = [];
+  emitted: { event: string; payload: any }[] = [];
+  private listeners = new Map<string, Set<Listener>>();
+  constructor(public handler: Handler) {}
+  on(event: string, fn: Listener) {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)!.add(fn);
+    return this;
+  }
+  removeAllListeners() { this.listeners.clear(); return this; }
+  fire(event: string, ...args: unknown[]) { for (const l of [...(this.listeners.get(event) ?? [])]) l(...args); }
+  connect() { return this; }
+  disconnect() {
+    if (this.connected) { this.connected = false; this.fire('disconnect', 'io client disconnect'); }
+    return this;
+  }
+  timeout(ms: number) {
+    return {
+      emit: (event: string, payload: any, cb: (err: Error | null, ack?: unknown) => void) => {
+        this.emitted.push({ event, payload });
+        const answer = this.handler(event, payload);
+        if (answer === NO_ACK) setTimeout(() => cb(new Error('operation has timed out')), ms);
+        else Promise.resolve(answer).then((a) => cb(null, a));
+      },
+    };
+  }
+  // server side
+  up() { this.connected = true; this.fire('connect'); }
+  drop() { this.connected = false; this.fire('disconnect', 'transport close'); }
+  count(event: string) { return this.emitted.filter((e) => e.event === event).length; }
+  last(event: string) { return [...this.emitted].reverse().find((e) => e.event === event)?.payload; }
+}
+
+const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
+const ws = workspace([channel('c1', 'general'), channel('c2', 'random', { createdAt: '2025-02-01T00:00:00.000Z' })]);
+
+interface ServerOpts {
+  join?: unknown;
+  history?: Message[];
+  historyHasMore?: boolean;
+  sync?: (afterSeq: number) => unknown;
+  send?: (payload: any) => unknown;
+}
+
+function server(opts: ServerOpts = {}): Handler {
+  let seq = 100;
+  return (event, payload) => {
+    switch (event) {
+      case C.joinWorkspace: return opts.join ?? { success: true, user: me, workspace: ws };
+      case C.joinChannel: return { success: true, channelId: payload.channelId, messages: opts.history ?? [], hasMore: opts.historyHasMore ?? false };
+      case C.fetchMessages: return { success: true, channelId: payload.channelId, messages: [], hasMore: false };
+      case C.syncMessages: return opts.sync ? opts.sync(payload.afterSeq) : { success: true, messages: [], hasMore: false, lastSeq: payload.afterSeq };
+      case C.sendMessage: {
+        if (opts.send) return opts.send(payload);
+        seq += 1;
+        return { success: true, message: message(seq, { channelId: payload.channelId, clientMessageId: payload.clientMessageId, authorId: me.id, content: payload.content }) };
+      }
+      case C.createChannel: return { success: true, channel: channel('c9', payload.name) };
+      case C.leaveWorkspace: return { success: true };
+      default: return { success: false, code: 'UNKNOWN_EVENT', message: 'Unknown event' };
+    }
+  };
+}
+
+function setup(handler: Handler) {
+  const socket = new FakeSocket(handler);
+  const callbacks = { onJoinRefused: vi.fn(), onWorkspaceDeleted: vi.fn(), onKicked: vi.fn() };
+  const conn: RoomConnection = { socket: socket as unknown as RoomSocket, dispose: () => socket.removeAllListeners() };
+  const session = new RoomSession(auth, callbacks, () => conn);
+  session.start();
+  return { socket, session, callbacks };
+}
+
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+describe('RoomSession', () => {
+  beforeEach(() => { vi.useFakeTimers(); });
+  afterEach(() => { vi.useRealTimers(); });
+
+  it('joins with the stored auth on connect, opens the first channel and loads its history', async () => {
+    const { socket, session } = setup(server({ history: [message(1), message(2)] }));
+    socket.up();
+    await flush();
+    expect(socket.last(C.joinWorkspace)).toEqual({ workspaceId: 'w1', username: 'alice', password: null, userToken: auth.userToken });
+    expect(session.state.everJoined).toBe(true);
+    expect(session.state.currentChannelId).toBe('c1');
+    expect(socket.last(C.joinChannel)).toEqual({ channelId: 'c1' });
+    expect(session.state.messages.c1!.map((m) => m.seq)).toEqual([1, 2]);
+    expect(session.state.lastSeq).toBe(2);
+    // the other channel's preview
+    expect(socket.last(C.fetchMessages)).toEqual({ channelId: 'c2', limit: 1 });
+  });
+
+  it('a refused join reports the server message', async () => {
+    const { socket, callbacks } = setup(server({ join: { success: false, code: 'NOT_AUTHENTICATED', message: 'User not authenticated or no workspace' } }));
+    socket.up();
+    await flush();
+    expect(callbacks.onJoinRefused).toHaveBeenCalledWith('User not authenticated or no workspace');
+  });
+
+  it('a refused join without a message says Failed to join workspace', async () => {
+    const { socket, callbacks } = setup(server({ join: { success: false, code: 'WORKSPACE_NOT_FOUND', message: '' } }));
+    socket.up();
+    await flush();
+    expect(callbacks.onJoinRefused).toHaveBeenCalledWith('Failed to join workspace');
+  });
+
+  it('a join without an answer within 20 s times out', async () => {
+    const { socket, session } = setup(server({ join: NO_ACK }));
+    socket.up();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(session.state.connection.error).toBe(MSG_JOIN_TIMEOUT);
+  });
+
+  it('no connection within 10 s says so', async () => {
+    const { session } = setup(server());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(session.state.connection.error).toBe(MSG_CONNECT_FAILED);
+  });
+
+  it('after a reconnect it rejoins and resyncs from the highest seq seen, page by page', async () => {
+    const syncCalls: number[] = [];
+    const { socket, session } = setup(server({
+      history: [message(1), message(2)],
+      sync: (afterSeq) => {
+        syncCalls.push(afterSeq);
+        if (afterSeq === 2) return { success: true, messages: [message(3), message(4, { channelId: 'c2' })], hasMore: true, lastSeq: 4 };
+        return { success: true, messages: [message(5)], hasMore: false, lastSeq: 6 };
+      },
+    }));
+    socket.up();
+    await flush();
+    socket.drop();
+    expect(session.state.connection.status).toBe('reconnecting');
+    socket.up();
+    await flush();
+    expect(socket.count(C.joinWorkspace)).toBe(2);
+    expect(syncCalls).toEqual([2, 4]);
+    expect(session.state.messages.c1!.map((m) => m.seq)).toEqual([1, 2, 3, 5]);
+    expect(session.state.messages.c2!.map((m) => m.seq)).toEqual([4]);
+    expect(session.state.lastSeq).toBe(6);
+    expect(session.state.connection.status).toBe('joined');
+  });
+
+  it('a seq gap in live messages triggers a sync from the last seq seen', async () => {
+    const syncCalls: number[] = [];
+    const { socket, session } = setup(server({
+      history: [message(1), message(2)],
+      sync: (afterSeq) => { syncCalls.push(afterSeq); return { success: true, messages: [message(3), message(4)], hasMore: false, lastSeq: 4 }; },
+    }));
+    socket.up();
+    await flush();
+    socket.fire(S.message, message(3));
+    expect(syncCalls).toEqual([]);
+    socket.fire(S.message, message(5));
+    await flush();
+    expect(syncCalls).toEqual([3]);
+    expect(session.state.messages.c1!.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a message sent while offline stays pending and is sent after the rejoin with the same clientMessageId', async () => {
+    const { socket, session } = setup(server());
+    socket.up();
+    await flush();
+    socket.drop();
+    expect(session.sendMessage('  hello  ')).toBe(true);
+    expect(socket.count(C.sendMessage)).toBe(0);
+    const [pending] = session.state.pending;
+    expect(pending).toMatchObject({ content: 'hello', status: 'sending', channelId: 'c1' });
+    expect(pending!.clientMessageId).toMatch(/^[0-9a-f]{32}$/);
+    socket.up();
+    await flush();
+    expect(socket.last(C.sendMessage)).toEqual({ clientMessageId: pending!.clientMessageId, channelId: 'c1', content: 'hello', type: 'text' });
+    expect(session.state.pending).toEqual([]);
+    expect(session.state.messages.c1!.at(-1)!.clientMessageId).toBe(pending!.clientMessageId);
+  });
+
+  it('an unanswered send is retried with the same clientMessageId and its broadcast settles it once', async () => {
+    let calls = 0;
+    const { socket, session } = setup(server({ send: () => (++calls === 1 ? NO_ACK : undefined) }));
+    socket.up();
+    await flush();
+    session.sendMessage('hi');
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(socket.count(C.sendMessage)).toBe(2);
+    const ids = socket.emitted.filter((e) => e.event === C.sendMessage).map((e) => e.payload.clientMessageId);
+    expect(new Set(ids).size).toBe(1);
+    const stored = message(50, { clientMessageId: ids[0], authorId: me.id, content: 'hi' });
+    socket.fire(S.message, stored);
+    socket.fire(S.message, stored);
+    expect(session.state.pending).toEqual([]);
+    expect(session.state.messages.c1!.filter((m) => m.id === stored.id)).toHaveLength(1);
+  });
+
+  it('a refused send shows the server message', async () => {
+    const { socket, session } = setup(server({ send: () => ({ success: false, code: 'MESSAGE_TOO_LONG', message: 'Message is too long (2000 characters max)' }) }));
+    socket.up();
+    await flush();
+    session.sendMessage('hi');
+    await flush();
+    expect(session.state.pending[0]).toMatchObject({ status: 'failed', error: 'Message is too long (2000 characters max)' });
+  });
+
+  it('sends nothing without a channel or for whitespace', async () => {
+    const { socket, session } = setup(server());
+    expect(session.sendMessage('hello')).toBe(false); // not joined: no user, no channel
+    socket.up();
+    await flush();
+    expect(session.sendMessage('   \n ')).toBe(false);
+    session.selectChannel(null);
+    expect(session.sendMessage('hello')).toBe(false);
+    expect(socket.count(C.sendMessage)).toBe(0);
+  });
+
+  it('creating a channel selects it; everyone gets channel-created', async () => {
+    const { socket, session } = setup(server());
+    socket.up();
+    await flush();
+    const result = await session.createChannel('plans', true);
+    expect(result).toEqual({ ok: true });
+    expect(socket.last(C.createChannel)).toEqual({ workspaceId: 'w1', name: 'plans', type: 'topic', isPrivate: true });
+    expect(session.state.currentChannelId).toBe('c9');
+    socket.fire(S.channelCreated, channel('c9', 'plans'));
+    expect(session.state.channels.filter((c) => c.id === 'c9')).toHaveLength(1);
+  });
+
+  it('presence events update the online list', async () => {
+    const { socket, session } = setup(server());
+    socket.up();
+    await flush();
+    const u = (id: string) => ({ id, username: id, isAdmin: false, presenceStatus: 'online' as const });
+    socket.fire(S.onlineUsers, { workspaceId: 'w1', users: [u('a'), u('b')] });
+    socket.fire(S.userJoined, { workspaceId: 'w1', user: u('c') });
+    socket.fire(S.userLeft, { workspaceId: 'w1', userId: 'a', username: 'a' });
+    expect(session.state.online.map((x) => x.id)).toEqual(['b', 'c']);
+  });
+
+  it('workspace-deleted and kicked end the session', async () => {
+    const a = setup(server());
+    a.socket.up();
+    await flush();
+    a.socket.fire(S.workspaceDeleted, { workspaceId: 'w1', message: 'Chat room deleted successfully!' });
+    expect(a.callbacks.onWorkspaceDeleted).toHaveBeenCalledWith('Chat room deleted successfully!');
+    const b = setup(server());
+    b.socket.up();
+    await flush();
+    b.socket.fire(S.kicked, { reason: 'Bye' });
+    expect(b.callbacks.onKicked).toHaveBeenCalledWith('Bye');
+  });
+
+  it('older pages are fetched before the oldest loaded seq, only after the latest page arrived', async () => {
+    const { socket, session } = setup(server({ history: [message(60), message(61)], historyHasMore: true }));
+    await session.loadOlder('c1');
+    expect(socket.count(C.fetchMessages)).toBe(0);
+    socket.up();
+    await flush();
+    const before = socket.count(C.fetchMessages);
+    await session.loadOlder('c1');
+    expect(socket.count(C.fetchMessages)).toBe(before + 1);
+    expect(socket.last(C.fetchMessages)).toEqual({ channelId: 'c1', beforeSeq: 60, limit: 50 });
+    expect(session.state.hasMore.c1).toBe(false);
+    await session.loadOlder('c1');
+    expect(socket.count(C.fetchMessages)).toBe(before + 1);
+  });
+
+  it('leave tells the server', async () => {
+    const { socket, session } = setup(server());
+    socket.up();
+    await flush();
+    await session.leave();
+    expect(socket.last(C.leaveWorkspace)).toEqual({ workspaceId: 'w1' });
+  });
+});

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { JoinOverlay } from '../components/JoinOverlay.tsx';
+import { RoomView } from '../components/RoomView.tsx';
+import {
+  JoinFailedView, KickedModal, LoadErrorView, LoadingScreen, RoomNotFoundModal, WorkspaceDeletedModal,
+} from '../components/StatusScreens.tsx';
+import { RoomSession } from '../lib/session.ts';
+import { stripQueryParams } from '../lib/navigation.ts';
+import { roomPath } from '../lib/routes.ts';
+import type { AuthRecord } from '../lib/storage.ts';
+import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
+
+export const REDIRECT_HOME_MS = 3000;
+
+/** The room page is not indexed by search engines. */
+function useNoIndex(): void {
+  useEffect(() => {
+    const meta = document.createElement('meta');
+    meta.name = 'robots';
+    meta.content = 'noindex';
+    document.head.appendChild(meta);
+    return () => meta.remove();
+  }, []);
+}
+
+export function RoomPage({ target }: { target: RoomTarget }) {
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const targetKey = target.kind === 'room' ? `room:${target.roomName}:${target.create}:${target.via}` : `ws:${target.workspaceId}`;
+  useNoIndex();
+
+  useEffect(() => {
+    if (target.kind === 'room' && consumeTokenParams(window.location.search, target.roomName)) {
+      stripQueryParams(['workspaceId', 'username', 'token']);
+    }
+    const ctrl = new AbortController();
+    setPhase({ kind: 'loading' });
+    void resolveRoom(target, ctrl.signal).then((next) => {
+      if (!next || ctrl.signal.aborted) return;
+      stripQueryParams(['create']);
+      if (next.kind === 'redirect') window.location.replace(next.to);
+      else setPhase(next);
+    });
+    return () => ctrl.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [targetKey, attempt]);
+
+  const redirects = phase.kind === 'joinFailed' || phase.kind === 'deleted' || phase.kind === 'kicked'
+    || (phase.kind === 'notFound' && phase.redirectHome);
+  useEffect(() => {
+    if (!redirects) return;
+    const t = setTimeout(() => window.location.assign('/'), REDIRECT_HOME_MS);
+    return () => clearTimeout(t);
+  }, [redirects]);
+
+  switch (phase.kind) {
+    case 'loading':
+    case 'redirect':
+      return <LoadingScreen text="Loading room…" />;
+    case 'overlay':
+      return <JoinOverlay key={`${phase.mode}-${phase.roomName}`} mode={phase.mode} roomName={phase.roomName}
+        workspaceId={phase.workspaceId} isPasswordProtected={phase.isPasswordProtected} />;
+    case 'loadError':
+      return <LoadErrorView message={phase.message} onRetry={() => setAttempt((n) => n + 1)} />;
+    case 'notFound':
+      return (
+        <div className="overlay-screen">
+          <RoomNotFoundModal message={phase.message} redirecting={phase.redirectHome}
+            onCreate={() => {
+              const name = phase.roomName;
+              if (name) setPhase({ kind: 'overlay', mode: 'create', roomName: name, workspaceId: null, isPasswordProtected: false });
+              else window.location.assign('/');
+            }} />
+        </div>
+      );
+    case 'session':
+      return <SessionHost auth={phase.auth} onPhase={setPhase} />;
+    case 'joinFailed':
+      return <JoinFailedView message={phase.message} />;
+    case 'deleted':
+      return <div className="overlay-screen"><WorkspaceDeletedModal message={phase.message} /></div>;
+    case 'kicked':
+      return <div className="overlay-screen"><KickedModal reason={phase.reason} onHome={() => window.location.assign('/')} /></div>;
+  }
+}
+
+/** Owns the realtime session for a stored auth record while the room is open. */
+function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): void }) {
+  const [session] = useState(() => new RoomSession(auth, {
+    onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
+    onWorkspaceDeleted: (message) => onPhase({ kind: 'deleted', message }),
+    onKicked: (reason) => onPhase({ kind: 'kicked', reason }),
+  }));
+
+  useEffect(() => {
+    session.start();
+    return () => session.stop();
+  }, [session]);
+
+  // the address shows the room's own spelling once known
+  useEffect(() => {
+    const canonical = roomPath(auth.roomName);
+    if (window.location.pathname !== canonical && window.location.pathname.split('/').length === 2) {
+      window.history.replaceState(window.history.state, '', `${canonical}${window.location.search}${window.location.hash}`);
+    }
+  }, [auth.roomName]);
+
+  return <RoomView session={session} roomName={auth.roomName} />;
+}

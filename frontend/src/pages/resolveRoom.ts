@@ -1,0 +1,77 @@
+/**
+ * What the room page shows first (specs/rooms.md section 4 "Join flow"): a direct join from stored auth,
+ * the join overlay for an existing room, the setup overlay for a new one, or an error.
+ */
+import { api } from '../lib/api.ts';
+import { clearRoomData, readAuth, saveAuth, sameRoomName, type AuthRecord } from '../lib/storage.ts';
+
+export type RoomTarget =
+  | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
+  | { kind: 'workspace'; workspaceId: string; create: boolean };
+
+export type Phase =
+  | { kind: 'loading' }
+  | { kind: 'overlay'; mode: 'join' | 'create'; roomName: string; workspaceId: string | null; isPasswordProtected: boolean }
+  | { kind: 'loadError'; message: string }
+  | { kind: 'notFound'; message: string; roomName: string | null; redirectHome: boolean }
+  | { kind: 'session'; auth: AuthRecord }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'joinFailed'; message: string }
+  | { kind: 'deleted'; message: string }
+  | { kind: 'kicked'; reason: string };
+
+export const MSG_ROOM_INFO_FAILED = 'Failed to load room information';
+export const MSG_ROOM_INFO_NETWORK = 'Network error while loading room';
+export const MSG_WORKSPACE_NOT_FOUND = 'Workspace not found or has expired';
+export const MSG_WORKSPACE_INFO_FAILED = 'Failed to load workspace information';
+export const MSG_WORKSPACE_INFO_NETWORK = 'Failed to load workspace';
+
+/** ?workspaceId=&username=&token= (dashboard links): store them as the auth record. The caller strips them. */
+export function consumeTokenParams(search: string, roomName: string): boolean {
+  const params = new URLSearchParams(search);
+  const workspaceId = params.get('workspaceId');
+  const username = params.get('username');
+  const token = params.get('token');
+  if (!workspaceId || !username || !token) return false;
+  saveAuth({ workspaceId, username, userToken: token, roomName, password: null });
+  return true;
+}
+
+export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Promise<Phase | null> {
+  const auth = readAuth();
+
+  if (target.kind === 'workspace') {
+    if (auth && auth.workspaceId === target.workspaceId) return { kind: 'redirect', to: `/${encodeURIComponent(auth.roomName)}` };
+    const r = await api.info(target.workspaceId, { signal });
+    if (r.ok) {
+      if (auth) clearRoomData(auth.workspaceId);
+      return { kind: 'overlay', mode: 'join', roomName: r.data.name, workspaceId: r.data.workspaceId ?? target.workspaceId, isPasswordProtected: Boolean(r.data.isPasswordProtected) };
+    }
+    if (r.kind === 'aborted') return null;
+    if (r.kind === 'http' && r.status === 404) return { kind: 'notFound', message: MSG_WORKSPACE_NOT_FOUND, roomName: null, redirectHome: true };
+    return { kind: 'loadError', message: r.kind === 'http' ? MSG_WORKSPACE_INFO_FAILED : MSG_WORKSPACE_INFO_NETWORK };
+  }
+
+  const { roomName } = target;
+  if (auth) {
+    if (sameRoomName(auth.roomName, roomName)) return { kind: 'session', auth };
+    // stored auth of another room: forget it and its last channel
+    clearRoomData(auth.workspaceId);
+  }
+
+  const r = await api.roomByName(roomName, { signal });
+  if (r.ok) {
+    return { kind: 'overlay', mode: 'join', roomName: r.data.name || roomName, workspaceId: r.data.workspaceId, isPasswordProtected: Boolean(r.data.isPasswordProtected) };
+  }
+  if (r.kind === 'aborted') return null;
+  if (r.kind === 'http' && r.status === 404) {
+    if (target.via === 'join' && !target.create) {
+      return { kind: 'notFound', message: `The room "${roomName}" does not exist or has expired.`, roomName, redirectHome: false };
+    }
+    return { kind: 'overlay', mode: 'create', roomName, workspaceId: null, isPasswordProtected: false };
+  }
+  if (target.via === 'join' && !target.create) {
+    return { kind: 'notFound', message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK, roomName, redirectHome: false };
+  }
+  return { kind: 'loadError', message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK };
+}
