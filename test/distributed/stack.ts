@@ -8,6 +8,7 @@
  * (deploy/local/up.sh runs every server as its own process behind nginx.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { createLogger, type ServiceServer } from '@ephemera/platform';
@@ -53,25 +54,27 @@ export async function startDistributedStack(options: { logLevel?: string; messag
   const databaseUrl = await createTestDatabase();
   const kafkaBrokers = inject('kafkaBrokers').split(',');
   const redisUrl = inject('redisUrl');
+  // Test files run in parallel against one Kafka: each stack gets topics and consumer groups of its own.
+  const eventLogNamespace = `t${randomBytes(4).toString('hex')}`;
   let offset = 0;
   const now = () => new Date(Date.now() + offset);
 
-  const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, sweepIntervalMs: 200, now });
+  const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now });
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   let messaging: ServiceServer | ChildService;
   if (options.messagingProcess) {
-    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(',') }, await freePort());
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace }, await freePort());
     await messaging.start();
   } else {
-    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, logger, now });
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now });
   }
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
-    kafkaBrokers, redisUrl, allowedOrigins: [], logger, httpUpstream: room.url,
+    kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: room.url,
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
-    KAFKA_BROKERS: kafkaBrokers.join(','), REDIS_URL: redisUrl, HTTP_UPSTREAM: room.url,
+    KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: room.url,
   }, await freePort());
   await gateway2.start();
 

@@ -10,6 +10,8 @@ const config = loadConfig(z.object({
   MESSAGING_URL: z.string().url(),
   PRESENCE_URL: z.string().url(),
   KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
+  /** prefix for topics and consumer groups when several deployments share one Kafka */
+  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
   REDIS_URL: z.string().url(),
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
   /** optional: forward non-socket HTTP (the /api routes) to this origin, for running without an ingress */
@@ -19,7 +21,7 @@ startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
 const gateway = await startGatewayServer({
   port: config.PORT, gatewayId: config.GATEWAY_ID, roomUrl: config.ROOM_URL, messagingUrl: config.MESSAGING_URL,
-  presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, redisUrl: config.REDIS_URL,
+  presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, redisUrl: config.REDIS_URL,
   allowedOrigins: config.ALLOWED_ORIGINS, logger, httpUpstream: config.HTTP_UPSTREAM,
 });
 logger.info({ port: gateway.port }, 'gateway listening');

@@ -1,5 +1,5 @@
 /** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
-import { KafkaEventLog, RedisEphemeralStore, type Logger } from '@ephemera/platform';
+import { kafkaEventLog, RedisEphemeralStore, type Logger } from '@ephemera/platform';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
 import { PresenceClient } from '@ephemera/presence/src/http.ts';
@@ -7,11 +7,11 @@ import { startGateway, type Gateway } from './gateway.ts';
 
 export async function startGatewayServer(opts: {
   port: number; host?: string; gatewayId: string; roomUrl: string; messagingUrl: string; presenceUrl: string;
-  kafkaBrokers: string[]; redisUrl: string; allowedOrigins: string[]; logger: Logger;
+  kafkaBrokers: string[]; eventLogNamespace?: string; redisUrl: string; allowedOrigins: string[]; logger: Logger;
   /** route /api to the room service like the ingress does (tests without nginx) */
   httpUpstream?: string;
 }): Promise<Gateway> {
-  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger });
+  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace });
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = new RoomClient(opts.roomUrl);
   const gateway = await startGateway({

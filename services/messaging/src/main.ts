@@ -7,9 +7,11 @@ const config = loadConfig(z.object({
   PORT: port(8202),
   DATABASE_URL: z.string().url(),
   KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
+  /** prefix for topics and consumer groups when several deployments share one Kafka */
+  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
 }));
 startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('messaging', config.LOG_LEVEL);
-const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, logger });
+const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger });
 logger.info({ port: server.port }, 'messaging service listening');
 stopOnSignals(server.stop, logger);

@@ -1,14 +1,14 @@
 /** The messaging service as its own process (distributed mode). */
-import { KafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
+import { kafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
 
 export async function startMessagingServer(opts: {
-  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; logger: Logger; now?: () => Date;
+  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
-  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger });
+  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace });
   await log.init(Object.values(TOPICS));
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now });
   return serveHttp({

@@ -16,3 +16,5 @@ export * from './service-main.ts';
 export { KafkaEventLog } from './event-log/kafka.ts';
 export { RedisEphemeralStore } from './ephemeral/redis.ts';
 export { MemoryEphemeralStore } from './ephemeral/memory.ts';
+export { NamespacedEventLog } from './event-log/namespaced.ts';
+export { kafkaEventLog } from './event-log/kafka-factory.ts';

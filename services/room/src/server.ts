@@ -1,16 +1,16 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
-  KafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer,
+  kafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
 
 export async function startRoomServer(opts: {
-  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
+  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
 }): Promise<ServiceServer & { module: Awaited<ReturnType<typeof startRoomModule>> }> {
   const pool = createPool(opts.databaseUrl);
-  const log = new KafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'room', logger: opts.logger });
+  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'room', logger: opts.logger, namespace: opts.eventLogNamespace });
   await log.init(Object.values(TOPICS));
   const module = await startRoomModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now });
   const server = await serveHttp({
