@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
+import { freePort } from '../../services/platform/src/net.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const KAFKA_LIBS = path.join(here, '.kafka', 'libs');
@@ -24,18 +25,7 @@ export interface RunningPostgres extends Running { url: string }
 export interface RunningRedis extends Running { url: string }
 export interface RunningKafka extends Running { brokers: string[] }
 
-/** A port that was free a moment ago (the kernel picks it); good enough for a test run on one machine. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 // ---------------------------------------------------------------- Postgres
 

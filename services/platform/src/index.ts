@@ -18,3 +18,4 @@ export { RedisEphemeralStore } from './ephemeral/redis.ts';
 export { MemoryEphemeralStore } from './ephemeral/memory.ts';
 export { NamespacedEventLog } from './event-log/namespaced.ts';
 export { kafkaEventLog } from './event-log/kafka-factory.ts';
+export { freePort } from './net.ts';
