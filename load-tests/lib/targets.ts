@@ -1,0 +1,252 @@
+/**
+ * Starting and stopping the servers under test: the baselines and the embedded app as child processes pinned to
+ * core 0, the distributed stack through deploy/local/up.sh and down.sh. Each running target says which processes
+ * to watch for CPU time.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processTree, readProcStat, type Watched } from './stats.ts';
+import { assertLocal, type Config, type TargetName } from './config.ts';
+import type { TargetSpec } from '../generator/protocol.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0;
+
+export interface RunningTarget {
+  name: TargetName;
+  spec: TargetSpec;
+  watched: Watched[];
+  stop(): Promise<void>;
+}
+/** A target that could not run; the report says why instead of showing numbers. */
+export class NotRun extends Error {}
+
+/** `node <args>`, pinned to `core` when taskset exists and pinning is on. */
+export function spawnNode(args: string[], opts: { core: number | null; env?: NodeJS.ProcessEnv; ipc?: boolean }): ChildProcess {
+  const cmd = opts.core !== null && HAS_TASKSET ? 'taskset' : process.execPath;
+  const argv = cmd === 'taskset' ? ['-c', String(opts.core), process.execPath, ...args] : args;
+  return spawn(cmd, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.ipc ? ['ipc' as const] : [])],
+  });
+}
+export const pinned = (cfg: Config) => cfg.pin && HAS_TASKSET;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Keeps the last lines of a stream (for error reports) and calls onLine for each line. */
+function tail(stream: NodeJS.ReadableStream | null, keep: string[], onLine?: (l: string) => void): void {
+  let buf = '';
+  stream?.on('data', (d: Buffer) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      keep.push(line);
+      if (keep.length > 40) keep.shift();
+      onLine?.(line);
+    }
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; then kills descendants that outlived it (same pid and command name). */
+async function stopProcess(child: ChildProcess, graceMs = 10000): Promise<void> {
+  const pid = child.pid!;
+  const tree = processTree(pid);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const t0 = Date.now();
+    while (child.exitCode === null && child.signalCode === null && Date.now() - t0 < graceMs) await sleep(50);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  await sleep(200);
+  for (const p of tree) {
+    if (p.pid === pid) continue;
+    const now = readProcStat(p.pid);
+    if (now && now.comm === p.comm) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+}
+
+async function startBaseline(name: 'b0' | 'b1', cfg: Config): Promise<RunningTarget> {
+  const file = name === 'b0' ? 'load-tests/baselines/b0-uws-relay.ts' : 'load-tests/baselines/b1-socketio-uws.ts';
+  const child = spawnNode(['--import', 'tsx', file], { core: cfg.pin ? 0 : null, env: { PORT: '0' } });
+  const err: string[] = [];
+  tail(child.stderr, err);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in 20 s: ${err.join('\n')}`)), 20000);
+    tail(child.stdout, [], (l) => {
+      const m = /^LISTENING (\d+)/.exec(l);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    child.on('exit', (c) => { clearTimeout(timer); reject(new Error(`${name} exited (${c}): ${err.join('\n')}`)); });
+  });
+  const spec: TargetSpec = name === 'b0' ? { kind: 'b0', url: `ws://127.0.0.1:${port}/` } : { kind: 'b1', origin: `http://127.0.0.1:${port}` };
+  return { name, spec, watched: [{ label: 'node', pid: child.pid! }], stop: () => stopProcess(child) };
+}
+
+/** Polls the origin until it answers HTTP (readiness endpoint if it has one). */
+async function waitHttp(origin: string, timeoutMs: number, alive: () => string | null): Promise<void> {
+  const t0 = Date.now();
+  let last = '';
+  while (Date.now() - t0 < timeoutMs) {
+    const dead = alive();
+    if (dead) throw new Error(dead);
+    for (const path of ['/readyz', '/healthz']) {
+      try {
+        const r = await fetch(origin + path, { signal: AbortSignal.timeout(2000) });
+        if (r.ok) return;
+        last = `${path} -> HTTP ${r.status}`;
+        if (r.status === 404 && path === '/healthz') return; // answers HTTP but has no probe: take it as up
+      } catch (e) {
+        last = `${path} -> ${(e as Error).message}`;
+      }
+    }
+    await sleep(300);
+  }
+  throw new Error(`${origin} not ready after ${timeoutMs / 1000} s (${last})`);
+}
+
+async function startEmbedded(cfg: Config): Promise<RunningTarget> {
+  // the brief names services/embedded.ts; the app ships services/embedded/main.ts; BENCH_EMBEDDED_ENTRY overrides
+  const candidates = process.env.BENCH_EMBEDDED_ENTRY ? [process.env.BENCH_EMBEDDED_ENTRY] : ['services/embedded.ts', 'services/embedded/main.ts'];
+  const entry = candidates.find((c) => existsSync(join(ROOT, c)));
+  if (!entry) throw new NotRun(`no embedded entry point: ${candidates.join(' or ')} does not exist`);
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-'));
+  const child = spawnNode(['--import', 'tsx', entry], { core: cfg.pin ? 0 : null, env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir } });
+  console.log(`  node --import tsx ${entry} (PORT=${port} DATA_DIR=${dataDir})`);
+  const out: string[] = [];
+  tail(child.stdout, out);
+  tail(child.stderr, out);
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => { await stopProcess(child); rmSync(dataDir, { recursive: true, force: true }); };
+  try {
+    await waitHttp(origin, 120000, () => (child.exitCode !== null ? `${entry} exited with code ${child.exitCode}:\n${out.join('\n')}` : null));
+  } catch (e) {
+    await stop();
+    throw new NotRun((e as Error).message);
+  }
+  return { name: 'embedded', spec: { kind: 'app', origin }, watched: [{ label: 'node', pid: child.pid! }], stop };
+}
+
+// ---------------------------------------------------------------- distributed
+
+const UP = join(ROOT, 'deploy', 'local', 'up.sh');
+const DOWN = join(ROOT, 'deploy', 'local', 'down.sh');
+let distributedUp: { origin: string; ranUp: boolean; failed?: string; env: NodeJS.ProcessEnv; runDir: string } | null = null;
+
+/**
+ * By default the bench's stack gets its own run directory (fresh data) and free ports, so it neither collides with
+ * a stack or test suite someone else runs on the machine nor touches theirs (BENCH_STACK_ISOLATE=0: the defaults).
+ */
+async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; runDir: string }> {
+  if (!isolate) return { env: {}, runDir: process.env.EPHEMERA_RUN_DIR ?? join(ROOT, 'deploy', 'local', '.run') };
+  const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-stack-'));
+  const names = ['PORT', 'GATEWAY_1_PORT', 'GATEWAY_2_PORT', 'ROOM_PORT', 'MESSAGING_PORT', 'PRESENCE_PORT', 'POSTGRES_PORT', 'REDIS_PORT', 'KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'];
+  const ports = new Set<number>();
+  while (ports.size < names.length) ports.add(await freePort());
+  const list = [...ports];
+  return { env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) }, runDir };
+}
+
+function runScript(path: string, timeoutS: number, core: number | null, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string[] }> {
+  return new Promise((resolve) => {
+    const out: string[] = [];
+    const cmd = core !== null && HAS_TASKSET ? 'taskset' : 'bash';
+    const args = cmd === 'taskset' ? ['-c', String(core), 'bash', path] : [path];
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const show = (l: string) => console.log(`  | ${l}`);
+    tail(child.stdout, out, show);
+    tail(child.stderr, out, show);
+    const timer = setTimeout(() => { out.push(`(killed after ${timeoutS} s)`); child.kill('SIGTERM'); }, timeoutS * 1000);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
+  });
+}
+
+/** The service processes: deploy/local/.run/*.pid if present, else by command line. */
+function distributedProcesses(RUN_DIR: string): Watched[] {
+  const found: Watched[] = [];
+  if (existsSync(RUN_DIR)) {
+    // the supervisor (stack.pid) last: its tree then only adds what no service pid covers (postgres, redis, kafka)
+    const files = readdirSync(RUN_DIR).filter((f) => f.endsWith('.pid')).sort((a, b) => Number(a === 'stack.pid') - Number(b === 'stack.pid') || a.localeCompare(b));
+    for (const f of files) {
+      const pid = Number(readFileSync(join(RUN_DIR, f), 'utf8').trim());
+      if (pid > 0 && readProcStat(pid) && !found.some((w) => w.pid === pid)) found.push({ label: f.replace(/\.pid$/, ''), pid });
+    }
+    if (found.length) return found;
+  }
+  const pgrep = (args: string[]) => (spawnSync('pgrep', args, { encoding: 'utf8' }).stdout ?? '').split('\n').map(Number).filter((p) => p > 0 && p !== process.pid);
+  for (const s of ['gateway', 'room', 'messaging', 'presence', 'billing', 'admin-analytics']) {
+    for (const pid of pgrep(['-f', `services/${s}/`])) found.push({ label: s, pid });
+  }
+  for (const [label, args] of [['kafka', ['-f', 'kafka.Kafka']], ['postgres', ['-x', 'postgres']], ['redis', ['-x', 'redis-server']], ['nginx', ['-x', 'nginx']]] as const) {
+    // keep only the roots (a postmaster, the nginx master): their trees hold the rest
+    const pids = pgrep([...args]);
+    for (const pid of pids) if (!pids.includes(readProcStat(pid)?.ppid ?? -1)) found.push({ label, pid });
+  }
+  return found;
+}
+
+async function startDistributed(cfg: Config): Promise<RunningTarget> {
+  if (!distributedUp) {
+    if (cfg.distributedOrigin) distributedUp = { origin: cfg.distributedOrigin, ranUp: false, ...(await stackEnv(false)) };
+    else {
+      if (!existsSync(UP)) throw new NotRun('deploy/local/up.sh does not exist');
+      const se = await stackEnv(cfg.isolateStack);
+      const shown = Object.entries(se.env).map(([k, v]) => `${k}=${v}`).join(' ');
+      console.log(`  starting the distributed stack: ${shown} bash deploy/local/up.sh${cfg.pinDistributed ? ' (pinned to core 0)' : ''}`);
+      const r = await runScript(UP, cfg.upTimeoutS, cfg.pinDistributed && cfg.pin ? 0 : null, se.env);
+      // down.sh runs at the end even after a failed up.sh, but never on a stack someone else started
+      distributedUp = { origin: '', ranUp: !r.out.some((l) => l.includes('already running')), ...se };
+      if (r.code !== 0) {
+        distributedUp.failed = `deploy/local/up.sh failed (exit ${r.code}):\n${r.out.slice(-15).join('\n')}`;
+        throw new NotRun(distributedUp.failed);
+      }
+      const urls = r.out.join('\n').match(/https?:\/\/[^\s"'`)]+/g);
+      distributedUp.origin = (urls?.[urls.length - 1] ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+    }
+  }
+  if (distributedUp.failed) throw new NotRun(distributedUp.failed);
+  const origin = assertLocal(distributedUp.origin);
+  try {
+    await waitHttp(origin, 60000, () => null);
+  } catch (e) {
+    throw new NotRun((e as Error).message);
+  }
+  const watched = distributedProcesses(distributedUp.runDir);
+  if (watched.length === 0) throw new NotRun('no service process found (deploy/local/.run/*.pid or pgrep)');
+  return { name: 'distributed', spec: { kind: 'app', origin }, watched, stop: async () => {} };
+}
+
+/** Runs deploy/local/down.sh if the bench ran up.sh. */
+export async function shutdownDistributed(): Promise<void> {
+  const up = distributedUp;
+  distributedUp = null;
+  if (!up?.ranUp) return;
+  if (!existsSync(DOWN)) return console.log('  deploy/local/down.sh does not exist: stop the stack yourself');
+  console.log('  stopping the distributed stack: bash deploy/local/down.sh');
+  await runScript(DOWN, 180, null, up.env);
+  if (up.env.EPHEMERA_RUN_DIR) rmSync(up.runDir, { recursive: true, force: true });
+}
+
+export function startTarget(name: TargetName, cfg: Config): Promise<RunningTarget> {
+  if (name === 'b0' || name === 'b1') return startBaseline(name, cfg);
+  if (name === 'embedded') return startEmbedded(cfg);
+  return startDistributed(cfg);
+}
