@@ -69,7 +69,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const bus = new MemoryEphemeralStore();
 
   const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
-  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now });
+  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true });
   const presence = new PresenceService(bus);
 
   const ready = async () => (await pool.query('SELECT 1')).rowCount === 1;

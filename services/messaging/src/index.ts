@@ -14,7 +14,7 @@ export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.
 
 export interface MessagingModule { service: MessagingService; stop(): Promise<void> }
 
-export async function startMessagingModule(deps: { databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date }): Promise<MessagingModule> {
+export async function startMessagingModule(deps: { databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean }): Promise<MessagingModule> {
   await migrate(deps.databaseUrl, MESSAGING_MIGRATIONS, 'messaging');
   const service = new MessagingService(deps);
   const apply = (event: Parameters<typeof projectForMessaging>[1]) => applyOnce(deps.pool, 'messaging', [event], projectForMessaging);
@@ -28,10 +28,13 @@ export async function startMessagingModule(deps: { databaseUrl: string; pool: Po
   });
   const messages = await deps.log.subscribe({
     groupId: 'messaging-projection', topics: [TOPICS.messaging], fromBeginning: true,
-    handler: async ({ event }) => { await apply(event); },
+    // Events this process appended were applied on the command path already; skipping them here saves a
+    // transaction per message. Anything else (another process, a replay, a crash in between) is applied.
+    handler: async ({ event }) => { if (!service.takeAppliedHere(event.id)) await apply(event); },
   });
   await Promise.all([rooms.caughtUp(), messages.caughtUp()]);
   service.roomProjection = rooms;
+  service.ownProjection = messages;
   return { service, async stop() { await Promise.all([rooms.stop(), messages.stop()]); } };
 }
 export { startMessagingServer } from './server.ts';

@@ -16,9 +16,16 @@ export const PROCESSED_EVENTS_DDL = (schema: string) => `
     processed_at timestamptz NOT NULL DEFAULT now()
   );`;
 
-/** Apply events in order, each at most once; returns the events that were new. */
-export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnvelope[], project: Projector): Promise<AnyEventEnvelope[]> {
+/**
+ * Apply events in order, each at most once; returns the events that were new.
+ * `flush: false` lets the commit return before the WAL reaches disk (synchronous_commit off). That is safe only
+ * where the event log lives in the same PostgreSQL (embedded mode): WAL is replayed in order, so a crash that
+ * loses this commit also loses every later one, including the consumer offset that would have skipped the event,
+ * and the consumer applies it again. With Kafka holding the offsets it is not safe, so the default is to flush.
+ */
+export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnvelope[], project: Projector, options: { flush?: boolean } = {}): Promise<AnyEventEnvelope[]> {
   return inTransaction(pool, async (client) => {
+    if (options.flush === false) await client.query('SET LOCAL synchronous_commit TO OFF');
     const applied: AnyEventEnvelope[] = [];
     for (const event of events) {
       const r = await client.query(`INSERT INTO ${schema}.processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, [event.id]);

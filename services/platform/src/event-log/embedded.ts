@@ -3,9 +3,14 @@
  * (see port.ts), without a broker:
  *  - append() inserts the records in one transaction under an advisory lock, so positions are committed in
  *    position order and a reader that has seen position N has seen every committed record below N;
- *  - each subscription is a loop that reads rows after its group's committed position, hands them to the handler
- *    in order and commits the position after each batch (at-least-once; consumers dedupe by event id);
- *  - appends in this process wake the loops at once; a slow poll catches appends from other processes.
+ *  - group commit: appends that arrive while a write is in flight are written together in the next
+ *    transaction, so many rooms sending at once share one flush to disk instead of queueing one flush each;
+ *  - each subscription is a loop that reads rows after its group's position and hands them to the handler in
+ *    order; the position is committed at most once a second and at stop (at-least-once: after a crash a
+ *    consumer sees up to a second of records again, and consumers dedupe by event id);
+ *  - records this process appends are handed from memory to every subscription that has examined the log up to
+ *    just before them (the common case: no query per record); a subscription that is behind, or that failed,
+ *    reads from the table instead; a slow poll catches appends from other processes.
  * One active consumer per group at a time (one process hosts every service in embedded mode).
  */
 import { EventEmitter } from 'node:events';
@@ -16,16 +21,34 @@ import type { EventLog, LogRecord, SubscribeOptions, Subscription, Delivery } fr
 const APPEND_LOCK = 0x45504845; // 'EPHE'
 const BATCH = 500;
 const POLL_MS = 1000;
+const COMMIT_EVERY_MS = 1000;
+/** rows per INSERT statement: 5 parameters each, well under PostgreSQL's 65535 parameter limit */
+const ROWS_PER_INSERT = 2000;
+
+interface PendingAppend { records: LogRecord[]; resolve: () => void; reject: (err: unknown) => void }
+
+/** One committed write, as subscriptions receive it: everything in (after, last] that this process appended. */
+interface CommittedBatch { after: bigint; last: bigint; rows: { position: bigint; record: LogRecord }[] }
 
 export class EmbeddedEventLog implements EventLog {
   private readonly wake = new EventEmitter();
   private readonly subscriptions = new Set<EmbeddedSubscription>();
+  private readonly pending: PendingAppend[] = [];
+  private writing = false;
+  /** highest position this process has committed (or seen committed at init) */
+  private lastCommitted = 0n;
 
   constructor(private readonly pool: Pool) {
     this.wake.setMaxListeners(0);
   }
 
   async init(_topics: Topic[]): Promise<void> {
+    await this.createTables();
+    const { rows } = await this.pool.query('SELECT coalesce(max(position), 0) AS p FROM event_log');
+    this.lastCommitted = BigInt(rows[0].p);
+  }
+
+  private async createTables(): Promise<void> {
     await this.pool.query(`
       CREATE TABLE IF NOT EXISTS event_log (
         position bigserial PRIMARY KEY,
@@ -48,31 +71,69 @@ export class EmbeddedEventLog implements EventLog {
     });
   }
 
-  async append(records: LogRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  append(records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ records, resolve, reject });
+      if (!this.writing) void this.writeLoop();
+    });
+  }
+
+  /** The single writer: everything queued while a transaction was in flight goes into the next one. */
+  private async writeLoop(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0);
+        const records = batch.flatMap((p) => p.records);
+        let positions: Map<string, bigint>;
+        try {
+          positions = await this.insert(records);
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+          continue;
+        }
+        const rows = records.map((record) => ({ position: positions.get(record.event.id)!, record })).sort((a, b) => (a.position < b.position ? -1 : 1));
+        const committed: CommittedBatch = { after: this.lastCommitted, last: rows[rows.length - 1]!.position, rows };
+        this.lastCommitted = committed.last;
+        for (const p of batch) p.resolve();
+        this.wake.emit('appended', committed);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Insert in one transaction; answers each event id's position. */
+  private async insert(records: LogRecord[]): Promise<Map<string, bigint>> {
     const client = await this.pool.connect();
+    const positions = new Map<string, bigint>();
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-      const values: unknown[] = [];
-      const rows = records.map((r, i) => {
-        values.push(r.topic, r.key, r.event.id, JSON.stringify(r.event), JSON.stringify(r.headers ?? {}));
-        const b = i * 5;
-        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5})`;
-      });
-      await client.query(`INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ${rows.join(',')}`, values);
+      for (let from = 0; from < records.length; from += ROWS_PER_INSERT) {
+        const chunk = records.slice(from, from + ROWS_PER_INSERT);
+        const values: unknown[] = [];
+        const rows = chunk.map((r, i) => {
+          values.push(r.topic, r.key, r.event.id, JSON.stringify(r.event), JSON.stringify(r.headers ?? {}));
+          const b = i * 5;
+          return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5})`;
+        });
+        const inserted = await client.query(`INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ${rows.join(',')} RETURNING position, event_id`, values);
+        for (const r of inserted.rows) positions.set(r.event_id, BigInt(r.position));
+      }
       await client.query('COMMIT');
+      return positions;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
       client.release();
     }
-    this.wake.emit('appended');
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
-    const sub = new EmbeddedSubscription(this.pool, options, this.wake, () => this.subscriptions.delete(sub));
+    const sub = new EmbeddedSubscription(this.pool, options, this.wake, () => this.lastCommitted, () => this.subscriptions.delete(sub));
     await sub.start();
     this.subscriptions.add(sub);
     return sub;
@@ -84,22 +145,33 @@ export class EmbeddedEventLog implements EventLog {
 }
 
 class EmbeddedSubscription implements Subscription {
+  /** last record handed to the handler (committed as the group's position) */
   private position = 0n;
+  /** every committed record at or below this was handed over or is not ours: memory batches after it are safe */
+  private expected = -1n;
+  private readonly memory: CommittedBatch[] = [];
+  private needQuery = true;
+  private querying = false;
   private stopped = false;
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
-  private readonly onWake = () => this.kick();
+  private commitTimer: NodeJS.Timeout | null = null;
+  private readonly topics: Set<string>;
+  private readonly onWake = (batch?: CommittedBatch) => this.offer(batch);
 
   constructor(
     private readonly pool: Pool,
     private readonly options: SubscribeOptions,
     private readonly wake: EventEmitter,
+    private readonly lastCommitted: () => bigint,
     private readonly onStop: () => void,
-  ) {}
+  ) {
+    this.topics = new Set(options.topics);
+  }
 
   async start(): Promise<void> {
-    // One committed position per group, kept for the first topic (positions are global across topics).
+    // One committed position per group (positions are global across topics).
     const topicKey = this.options.topics.join(',');
     const found = await this.pool.query('SELECT position FROM event_log_offsets WHERE group_id = $1 AND topic = $2', [this.options.groupId, topicKey]);
     if (found.rows[0]) {
@@ -112,42 +184,96 @@ class EmbeddedSubscription implements Subscription {
       await this.commit();
     }
     this.wake.on('appended', this.onWake);
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer = setInterval(() => { this.needQuery = true; this.kick(); }, POLL_MS);
+    this.kick();
+  }
+
+  /** A batch this process just committed: take it from memory if we are exactly up to it, else read the table. */
+  private offer(batch?: CommittedBatch): void {
+    if (!batch || this.querying || this.needQuery || batch.after !== this.expected) this.needQuery = true;
+    else { this.memory.push(batch); this.expected = batch.last; }
     this.kick();
   }
 
   private kick(): void {
     if (this.stopped) return;
     if (this.running) { this.again = true; return; }
-    this.running = this.drain().finally(() => {
+    this.running = this.loop().finally(() => {
       this.running = null;
       if (this.again && !this.stopped) { this.again = false; this.kick(); }
     });
   }
 
-  /** Deliver every record after the position, batch by batch; retry a failed record after a pause. */
-  private async drain(): Promise<void> {
+  private async loop(): Promise<void> {
     while (!this.stopped) {
-      const { rows } = await this.pool.query(
-        'SELECT position, topic, key, event, headers FROM event_log WHERE position > $1 AND topic = ANY($2) ORDER BY position LIMIT $3',
-        [this.position.toString(), this.options.topics, BATCH],
-      ).catch(() => ({ rows: [] as any[] }));
-      if (rows.length === 0) return;
-      for (const row of rows) {
-        if (this.stopped) return;
-        const delivery: Delivery = { topic: row.topic, key: row.key, event: parseEnvelope(row.event), headers: row.headers, position: String(row.position) };
-        try {
-          await this.options.handler(delivery);
-        } catch {
-          await this.commit();
-          this.again = true; // redeliver from this record after a short pause
-          await new Promise((r) => setTimeout(r, 100));
-          return;
-        }
-        this.position = BigInt(row.position);
+      if (this.needQuery) {
+        this.needQuery = false;
+        this.memory.length = 0;
+        if (!(await this.drainTable())) return;
+        continue;
       }
-      await this.commit();
+      const batch = this.memory.shift();
+      if (!batch) return;
+      for (const { position, record } of batch.rows) {
+        if (!this.topics.has(record.topic)) continue;
+        if (!(await this.handle({ ...record, position: String(position) }, position))) return;
+      }
+      this.commitSoon();
     }
+  }
+
+  /** Read every record after the position from the table, batch by batch. False when a handler failed. */
+  private async drainTable(): Promise<boolean> {
+    this.querying = true;
+    try {
+      while (!this.stopped) {
+        const seen = this.lastCommitted(); // every record up to here is committed, so the query below sees it
+        const { rows } = await this.pool.query(
+          'SELECT position, topic, key, event, headers FROM event_log WHERE position > $1 AND topic = ANY($2) ORDER BY position LIMIT $3',
+          [this.position.toString(), this.options.topics, BATCH],
+        ).catch(() => ({ rows: null as any[] | null }));
+        if (!rows) { this.needQuery = true; return false; }
+        for (const row of rows) {
+          if (this.stopped) return false;
+          const delivery: Delivery = { topic: row.topic, key: row.key, event: parseEnvelope(row.event), headers: row.headers, position: String(row.position) };
+          if (!(await this.handle(delivery, BigInt(row.position)))) return false;
+        }
+        this.commitSoon();
+        if (rows.length < BATCH) {
+          this.expected = this.position > seen ? this.position : seen;
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      this.querying = false;
+    }
+  }
+
+  /** Hand one record over; on failure, go back to the table from this record after a short pause. */
+  private async handle(delivery: Delivery, position: bigint): Promise<boolean> {
+    try {
+      await this.options.handler(delivery);
+      this.position = position;
+      return true;
+    } catch {
+      this.needQuery = true;
+      this.memory.length = 0;
+      await this.commit();
+      await new Promise((r) => setTimeout(r, 100));
+      this.again = true;
+      return false;
+    }
+  }
+
+  /** Offsets are committed at most once a second: a commit is a durable write, and redelivery is harmless. */
+  private commitSoon(): void {
+    if (this.commitTimer || this.stopped) return;
+    this.commitTimer = setTimeout(() => {
+      this.commitTimer = null;
+      void this.commit();
+    }, COMMIT_EVERY_MS);
+    this.commitTimer.unref();
   }
 
   private async commit(): Promise<void> {
@@ -162,7 +288,7 @@ class EmbeddedSubscription implements Subscription {
     const { rows } = await this.pool.query('SELECT coalesce(max(position), 0) AS p FROM event_log WHERE topic = ANY($1)', [this.options.topics]);
     const target = BigInt(rows[0].p);
     while (!this.stopped && this.position < target) {
-      this.kick();
+      if (!this.running) { this.needQuery = true; this.kick(); }
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -171,6 +297,7 @@ class EmbeddedSubscription implements Subscription {
     this.stopped = true;
     this.wake.off('appended', this.onWake);
     if (this.timer) clearInterval(this.timer);
+    if (this.commitTimer) clearTimeout(this.commitTimer);
     await this.running;
     await this.commit();
     this.onStop();
