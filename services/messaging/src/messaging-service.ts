@@ -3,7 +3,7 @@
  *   a send joins its room's queue; one drain loop per room takes everything queued as a batch and
  *   checks each (room live, author a member, channel visible) -> dedupes by client id (one query) ->
  *   takes consecutive per-room sequence numbers -> appends all message.sent events at once (durable) ->
- *   applies them to the read model in one transaction -> answers each send.
+ *   answers each send -> applies them to the read model in one transaction before the room's next batch.
  * One batch at a time per room keeps sequence numbers gap-free and in log order; batching turns N sends that
  * arrive together into one durable write instead of N (a busy room is not capped by the disk's flush rate).
  * One messaging writer per room is assumed (partition ownership when scaled out; docs/architecture.md).
@@ -119,11 +119,10 @@ export class MessagingService implements MessagingApi {
     }
     if (events.length === 0) return;
 
-    // 4. durable, then applied, then answered
+    // 4. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
+    //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
     try {
       await appendEvents(this.deps.log, events);
-      this.lastSeq.set(workspaceId, seq);
-      await applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
     } catch (err) {
       // The events may or may not be in the log (an append can fail after the broker has them); the next batch
       // waits for our projection of the log before it dedupes or numbers anything.
@@ -131,9 +130,19 @@ export class MessagingService implements MessagingApi {
       this.lastSeq.delete(workspaceId);
       throw err;
     }
+    this.lastSeq.set(workspaceId, seq);
+    for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
+    try {
+      await applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+    } catch {
+      // Acknowledged and in the log, not yet in our read model: our own-events consumer will apply them, and
+      // the next batch waits for it.
+      this.uncertain.add(workspaceId);
+      this.lastSeq.delete(workspaceId);
+      return;
+    }
     for (const e of events) this.appliedHere.add(e.id);
     if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
-    for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
   }
 
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
