@@ -163,6 +163,28 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       a.socket.close(); b2.socket.close();
     });
 
+    it('presence: leaving (leave-workspace or a closed connection) tells the others with user-left; a left socket can no longer act', async () => {
+      const { socket, channelId, workspaceId, bobToken } = await roomWithChannel(A, true);
+      const bob = await socketJoin(B, workspaceId, 'bob', bobToken!);
+      const bobLeft = next(socket, S.userLeft, (p) => p.username === 'bob');
+      const left = await request(bob.socket, C.leaveWorkspace, { workspaceId });
+      expect(left.success).toBe(true);
+      expect((await bobLeft).workspaceId).toBe(workspaceId);
+      const after = await request(bob.socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'ghost', type: 'text' });
+      expect(after).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+      const heard = collect(bob.socket, S.message);
+      await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'after bob left', type: 'text' });
+      await sleep(300);
+      expect(heard).toHaveLength(0);
+
+      const back = await socketJoin(B, workspaceId, 'bob', bobToken!);
+      await next(socket, S.userJoined, (p) => p.user.username === 'bob');
+      const droppedOut = next(socket, S.userLeft, (p) => p.username === 'bob');
+      back.socket.close(); // a closed tab
+      expect((await droppedOut).username).toBe('bob');
+      bob.socket.close(); socket.close();
+    });
+
     it('P2 a retried send with the same client id is stored and delivered once', async () => {
       const { socket, channelId, workspaceId, token } = await roomWithChannel(A);
       const id = clientId();

@@ -38,6 +38,8 @@ export class MessagingService implements MessagingApi {
   private readonly lastSeq = new Map<string, number>();
   /** rooms whose last append failed: their sequence must be re-read from the caught-up read model */
   private readonly uncertain = new Set<string>();
+  /** a room's read-model write in flight after its sends were answered: reads of that room wait for it */
+  private readonly applying = new Map<string, Promise<unknown>>();
   /** ids of events this process applied itself, so its own-events consumer need not apply them again */
   private readonly appliedHere = new Set<string>();
   private readonly now: () => Date;
@@ -132,21 +134,32 @@ export class MessagingService implements MessagingApi {
     }
     this.lastSeq.set(workspaceId, seq);
     for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
+    const applying = applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+    this.applying.set(workspaceId, applying.catch(() => {}));
     try {
-      await applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+      await applying;
     } catch {
       // Acknowledged and in the log, not yet in our read model: our own-events consumer will apply them, and
       // the next batch waits for it.
       this.uncertain.add(workspaceId);
       this.lastSeq.delete(workspaceId);
       return;
+    } finally {
+      this.applying.delete(workspaceId);
     }
     for (const e of events) this.appliedHere.add(e.id);
     if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
   }
 
+  /** Read your writes: a message that was answered is in the read model before any read of its room. */
+  private async settled(workspaceId: string): Promise<void> {
+    await this.applying.get(workspaceId);
+    if (this.uncertain.has(workspaceId)) await this.ownProjection?.caughtUp(); // a failed apply: the consumer has it
+  }
+
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
     await this.checkCanRead(actor, input.channelId);
+    await this.settled(actor.workspaceId);
     const { rows } = await this.deps.pool.query(
       `SELECT body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
       [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1]);
@@ -158,6 +171,7 @@ export class MessagingService implements MessagingApi {
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
     if (input.workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
     await this.access(actor, null);
+    await this.settled(actor.workspaceId);
     const { rows } = await this.deps.pool.query(
       `SELECT m.body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
        WHERE m.workspace_id = $1 AND m.seq > $2 AND (NOT c.is_private OR $3 = ANY (c.member_ids))
