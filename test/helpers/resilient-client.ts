@@ -16,7 +16,7 @@ export class ResilientClient {
   private readonly pending = new Map<string, { channelId: string; content: string; resolve: (m: Message) => void }>();
   private joined = false;
 
-  constructor(private readonly url: string, private readonly auth: { workspaceId: string; username: string; userToken: string }) {
+  constructor(url: string, private readonly auth: { workspaceId: string; username: string; userToken: string }) {
     this.socket = io(url, { transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 1000, forceNew: true });
     this.socket.on('connect', () => void this.rejoin());
     this.socket.on('disconnect', () => { this.joined = false; });
