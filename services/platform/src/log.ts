@@ -1,10 +1,10 @@
 /** JSON logs (pino) carrying the active trace id, so a log line can be found from a trace and back. */
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type DestinationStream } from 'pino';
 import { trace } from '@opentelemetry/api';
 
 export type { Logger };
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   return pino({
     level,
     base: { service },
@@ -14,5 +14,5 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       const { traceId, spanId } = span.spanContext();
       return { traceId, spanId };
     },
-  });
+  }, destination);
 }

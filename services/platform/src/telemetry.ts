@@ -5,7 +5,7 @@
  * the hot path cheap.
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ConsoleSpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ConsoleSpanExporter, NoopSpanProcessor, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
   context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span,
 } from '@opentelemetry/api';
@@ -16,8 +16,13 @@ let sdk: NodeSDK | null = null;
 /** Start tracing for this process once. `spanProcessors` lets tests plug in an in-memory exporter. */
 export function startTelemetry(serviceName: string, options: { exporter?: 'none' | 'console' | 'otlp'; spanProcessors?: SpanProcessor[] } = {}): void {
   if (sdk) return;
-  const processors = options.spanProcessors ?? (options.exporter === 'console' ? [new SimpleSpanProcessor(new ConsoleSpanExporter())] : []);
-  sdk = new NodeSDK({ serviceName, spanProcessors: processors, instrumentations: [] });
+  // Always at least one processor: with none, NodeSDK registers no tracer provider, spans are not recorded and
+  // logs carry all-zero trace ids. 'none' records spans (ids for logs and propagation) and exports nothing.
+  const processors = options.spanProcessors
+    ?? [options.exporter === 'console' ? new SimpleSpanProcessor(new ConsoleSpanExporter()) : new NoopSpanProcessor()];
+  // Explicit empty metric readers and log processors: otherwise NodeSDK starts OTLP exporters from its defaults,
+  // pointing at a collector that is not there (metrics are served by prom-client on /metrics).
+  sdk = new NodeSDK({ serviceName, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
 }
 
