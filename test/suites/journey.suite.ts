@@ -177,8 +177,9 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       await sleep(300);
       expect(heard).toHaveLength(0);
 
+      const bobBack = next(socket, S.userJoined, (p) => p.user.username === 'bob');
       const back = await socketJoin(B, workspaceId, 'bob', bobToken!);
-      await next(socket, S.userJoined, (p) => p.user.username === 'bob');
+      await bobBack;
       const droppedOut = next(socket, S.userLeft, (p) => p.username === 'bob');
       back.socket.close(); // a closed tab
       expect((await droppedOut).username).toBe('bob');
@@ -193,7 +194,8 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const second = await request(socket, C.sendMessage, { clientMessageId: id, channelId, content: 'once', type: 'text' });
       if (!first.success || !second.success) throw new Error('send failed');
       expect(second.message.id).toBe(first.message.id);
-      await sleep(300);
+      await waitFor(() => got.some((m) => m.clientMessageId === id));
+      await sleep(500); // a second delivery would have arrived by now
       expect(got.filter((m) => m.clientMessageId === id)).toHaveLength(1);
       const page = await request(socket, C.fetchMessages, { channelId });
       if (!page.success) throw new Error(page.message);
