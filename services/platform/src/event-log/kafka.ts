@@ -7,7 +7,9 @@
  *    only for records whose handler resolved.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, Partitioners, logLevel, type Admin, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import net from 'node:net';
+import tls from 'node:tls';
+import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -19,6 +21,20 @@ export interface KafkaEventLogOptions {
   /** partitions for topics created by init(); rooms spread over them by key */
   partitions?: number;
 }
+
+/**
+ * kafkajs leaves Nagle's algorithm on. A consumer connection always has a long-polled fetch outstanding, so a
+ * request written behind it (a heartbeat, the next fetch) can wait for the broker's delayed ACK (up to 40 ms on
+ * Linux). Every request here is latency-sensitive and written whole, so send at once.
+ */
+const noDelaySocket: ISocketFactory = ({ host, port, ssl, onConnect }) => {
+  const socket = ssl
+    ? tls.connect({ host, port, ...(net.isIP(host) ? {} : { servername: host }), ...ssl }, onConnect)
+    : net.connect({ host, port, noDelay: true }, onConnect);
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true, 60_000);
+  return socket;
+};
 
 const RETRY_MIN_MS = 50;
 const RETRY_MAX_MS = 5_000;
@@ -38,6 +54,7 @@ export class KafkaEventLog implements EventLog {
       logLevel: logLevel.WARN, // kafkajs is chatty at INFO; warnings and errors still reach our JSON log
       logCreator: () => (entry) => this.forwardKafkaLog(entry),
       retry: { initialRetryTime: 100, retries: 8 },
+      socketFactory: noDelaySocket,
     });
   }
 
