@@ -3,7 +3,7 @@ import { afterAll } from 'vitest';
 import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog } from '../src/event-log/embedded.ts';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
-import { eventLogContract } from './event-log.contract.ts';
+import { eventLogContract, restartable } from './event-log.contract.ts';
 
 // One database for this file; each log instance gets its own pool, as a restarted process would.
 const url = createTestDatabase();
@@ -20,13 +20,4 @@ async function connect(): Promise<EmbeddedEventLog> {
   return log;
 }
 
-eventLogContract('embedded', async () => {
-  const log = await connect();
-  return {
-    log,
-    restart: async () => {
-      await log.close();
-      return connect();
-    },
-  };
-});
+eventLogContract('embedded', restartable(connect));

@@ -14,6 +14,14 @@ import type { Delivery, EventLog, LogRecord, SubscribeOptions } from '../src/eve
  */
 export type MakeLog = () => Promise<{ log: EventLog; restart?: () => Promise<EventLog> }>;
 
+/** An adapter whose restart is "close this instance, connect a new one", as a restarted process would. */
+export function restartable(connect: () => Promise<EventLog>): MakeLog {
+  return async () => {
+    const log = await connect();
+    return { log, restart: async () => { await log.close(); return connect(); } };
+  };
+}
+
 export function eventLogContract(name: string, makeLog: MakeLog): void {
   describe(`EventLog contract: ${name}`, () => {
     const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
-import { eventLogContract } from './event-log.contract.ts';
+import { eventLogContract, restartable } from './event-log.contract.ts';
 
 async function connect(): Promise<KafkaEventLog> {
   const log = new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'event-log-contract' });
@@ -9,13 +9,4 @@ async function connect(): Promise<KafkaEventLog> {
   return log;
 }
 
-eventLogContract('kafka', async () => {
-  const log = await connect();
-  return {
-    log,
-    restart: async () => {
-      await log.close();
-      return connect();
-    },
-  };
-});
+eventLogContract('kafka', restartable(connect));

@@ -15,7 +15,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
-import type { Pool } from '../pg.ts';
+import { inTransaction, type Pool } from '../pg.ts';
 import type { EventLog, LogRecord, SubscribeOptions, Subscription, Delivery } from './port.ts';
 
 const APPEND_LOCK = 0x45504845; // 'EPHE'
@@ -105,12 +105,10 @@ export class EmbeddedEventLog implements EventLog {
   }
 
   /** Insert in one transaction; answers each event id's position. */
-  private async insert(records: LogRecord[]): Promise<Map<string, bigint>> {
-    const client = await this.pool.connect();
-    const positions = new Map<string, bigint>();
-    try {
-      await client.query('BEGIN');
+  private insert(records: LogRecord[]): Promise<Map<string, bigint>> {
+    return inTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+      const positions = new Map<string, bigint>();
       for (let from = 0; from < records.length; from += ROWS_PER_INSERT) {
         const chunk = records.slice(from, from + ROWS_PER_INSERT);
         const values: unknown[] = [];
@@ -122,14 +120,8 @@ export class EmbeddedEventLog implements EventLog {
         const inserted = await client.query(`INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ${rows.join(',')} RETURNING position, event_id`, values);
         for (const r of inserted.rows) positions.set(r.event_id, BigInt(r.position));
       }
-      await client.query('COMMIT');
       return positions;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
