@@ -4,13 +4,14 @@
  * (services/platform/src/service-client.ts) that call the internal routes below with trace headers.
  * The actor always comes from the gateway's authenticated connection, never from a client payload.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Workspace, RoomUser, Channel, Message } from './models.ts';
 import type { OnlineUser } from './socket.ts';
 import type { CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema } from './socket.ts';
 
 /** Who is acting, as established by join-workspace on this connection. */
-export interface SessionActor { workspaceId: string; userId: string; username: string }
+export const SessionActorSchema = z.object({ workspaceId: z.string().min(1), userId: z.string().min(1), username: z.string().min(1) });
+export type SessionActor = z.infer<typeof SessionActorSchema>;
 
 export interface RoomApi {
   /** Verify a user token for a workspace; returns the user and the workspace as this user may see it. */

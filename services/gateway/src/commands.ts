@@ -3,7 +3,7 @@
  * established by join-workspace on this connection, calls the owning service, and returns the ack data.
  * Broadcasts do not happen here: they come from the event log (fanout.ts), so every replica sends the same thing.
  */
-import { C, S, DomainError, type ClientAcks, type ClientEventName, type ParsedClientPayload, type SessionActor,
+import { C, S, LIMITS, DomainError, type ClientAcks, type ClientEventName, type ParsedClientPayload, type SessionActor,
   type RoomApi, type MessagingApi, type PresenceApi } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
@@ -52,7 +52,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     },
 
     [C.joinChannel]: async (socket, payload, session) => {
-      const page = await messaging.fetchMessages(requireSession(session), { channelId: payload.channelId, limit: 50 });
+      const page = await messaging.fetchMessages(requireSession(session), { channelId: payload.channelId, limit: LIMITS.historyPageSize });
       socket.emit(S.messagesHistory, page);
       return page;
     },

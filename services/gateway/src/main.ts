@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startGatewayServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -9,9 +9,7 @@ const config = loadConfig(z.object({
   ROOM_URL: z.string().url(),
   MESSAGING_URL: z.string().url(),
   PRESENCE_URL: z.string().url(),
-  KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
-  /** prefix for topics and consumer groups when several deployments share one Kafka */
-  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
+  ...kafkaEnv,
   REDIS_URL: z.string().url(),
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
   /** optional: forward non-socket HTTP (the /api routes) to this origin, for running without an ingress */

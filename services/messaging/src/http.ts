@@ -1,12 +1,8 @@
 /** Internal routes the gateway calls in distributed mode. */
 import express from 'express';
-import { z } from 'zod';
-import { INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, type SessionActor } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
+import { INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema } from '@ephemera/proto';
+import { actorOf, parseOrThrow, route } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
-
-const ActorSchema = z.object({ workspaceId: z.string(), userId: z.string(), username: z.string() });
-const actorOf = (body: unknown): SessionActor => parseOrThrow(ActorSchema, (body as { actor?: unknown })?.actor);
 
 export function internalMessagingRouter(messaging: MessagingService): express.Router {
   const r = express.Router();

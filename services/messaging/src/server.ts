@@ -1,5 +1,5 @@
 /** The messaging service as its own process (distributed mode). */
-import { kafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
+import { kafkaEventLog, createPool, pgReady, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
@@ -14,7 +14,7 @@ export async function startMessagingServer(opts: {
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [internalMessagingRouter(module.service)],
-    ready: async () => (await pool.query('SELECT 1')).rowCount === 1,
+    ready: () => pgReady(pool),
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
   });
 }

@@ -15,5 +15,11 @@ export const commonEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
 };
+/** The event log settings of every service that uses Kafka. */
+export const kafkaEnv = {
+  KAFKA_BROKERS: z.string().min(1).transform((s) => s.split(',')),
+  /** prefix for topics and consumer groups when several deployments share one Kafka */
+  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
+};
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const url = z.string().url();

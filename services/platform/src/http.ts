@@ -7,7 +7,7 @@ import express, { type Request, type Response, type NextFunction, type RequestHa
 import { context } from '@opentelemetry/api';
 import client from 'prom-client';
 import { z } from 'zod';
-import { DomainError, ERRORS, type ErrorBody } from '@ephemera/proto';
+import { DomainError, ERRORS, SessionActorSchema, type ErrorBody, type SessionActor } from '@ephemera/proto';
 import { contextFrom, inSpan, SpanKind } from './telemetry.ts';
 import { ServiceUnavailableError } from './service-client.ts';
 import type { Logger } from './log.ts';
@@ -16,6 +16,11 @@ export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, input: unknown):
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(result.error);
   return result.data;
+}
+
+/** The actor of an internal command body ({ actor, input }), set by the gateway from its authenticated session. */
+export function actorOf(body: unknown): SessionActor {
+  return parseOrThrow(SessionActorSchema, (body as { actor?: unknown } | null)?.actor);
 }
 
 export function validationError(error: z.ZodError): DomainError & { issues: ErrorBody['issues'] } {

@@ -24,6 +24,11 @@ export async function migrate(databaseUrl: string, dir: string, service: string)
   } as Parameters<typeof runner>[0]);
 }
 
+/** Readiness: the database answers a query. */
+export async function pgReady(pool: pg.Pool): Promise<boolean> {
+  return (await pool.query('SELECT 1')).rowCount === 1;
+}
+
 /** Run fn in a transaction; rolls back on throw. */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

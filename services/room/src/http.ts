@@ -3,9 +3,8 @@
  * mode. Handlers translate only: parse, call one use case, answer.
  */
 import express from 'express';
-import { INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, type SessionActor } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
-import { z } from 'zod';
+import { INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema } from '@ephemera/proto';
+import { actorOf, parseOrThrow, route } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
 export function publicRoomRouter(rooms: RoomService): express.Router {
@@ -20,9 +19,6 @@ export function publicRoomRouter(rooms: RoomService): express.Router {
   r.post('/api/workspaces/:id/join', route(async (req, res) => { res.json(await rooms.joinWorkspace(String(req.params.id), req.body)); }));
   return r;
 }
-
-const ActorSchema = z.object({ workspaceId: z.string(), userId: z.string(), username: z.string() });
-const actorOf = (body: unknown): SessionActor => parseOrThrow(ActorSchema, (body as { actor?: unknown })?.actor);
 
 export function internalRoomRouter(rooms: RoomService): express.Router {
   const r = express.Router();

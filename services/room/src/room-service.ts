@@ -90,8 +90,8 @@ export class RoomService implements RoomApi {
     const nameKey = input.name.toLowerCase();
 
     return this.mutex.run(`name:${nameKey}`, async () => {
-      if (await this.liveWorkspaceByName(input.name)) throw new DomainError('ROOM_NAME_TAKEN');
       const existing = await this.repo.workspaceByName(input.name);
+      if (existing && this.isLive(existing)) throw new DomainError('ROOM_NAME_TAKEN');
       if (existing) await this.expire(existing); // expired but not yet swept: sweep it now so the name is free
 
       const now = this.now();

@@ -1,6 +1,6 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
-  kafkaEventLog, createPool, serveHttp, type Logger, type ServiceServer,
+  kafkaEventLog, createPool, pgReady, serveHttp, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
@@ -16,7 +16,7 @@ export async function startRoomServer(opts: {
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [publicRoomRouter(module.service), internalRoomRouter(module.service)],
-    ready: async () => (await pool.query('SELECT 1')).rowCount === 1,
+    ready: () => pgReady(pool),
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
   });
   return { ...server, module };
