@@ -47,14 +47,14 @@ describe('replay', () => {
     const bob = await rooms.joinWorkspace(kept.workspaceId, { username: 'bob', password: 'pw' });
     const aliceActor = { workspaceId: kept.workspaceId, userId: kept.user.id, username: 'alice' };
     const bobActor = { workspaceId: kept.workspaceId, userId: bob.user.id, username: 'bob' };
-    const general = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'general', type: 'topic', isPrivate: false });
-    const secret = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'secret', type: 'topic', isPrivate: true });
+    const general = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
+    const secret = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'secret', type: 'topic', isPrivate: true, memberIds: [] });
     for (let i = 0; i < 20; i++) {
       await msgs.sendMessage(i % 2 ? bobActor : aliceActor, { clientMessageId: clientId(), channelId: general.id, content: `m${i} 'quoted' \u0000 ✓`, type: 'text' });
     }
     await msgs.sendMessage(aliceActor, { clientMessageId: clientId(), channelId: secret.id, content: 'private', type: 'text' });
     const doomedActor = { workspaceId: doomed.workspaceId, userId: doomed.user.id, username: 'dora' };
-    const doomedChannel = await rooms.createChannel(doomedActor, { workspaceId: doomed.workspaceId, name: 'x', type: 'topic', isPrivate: false });
+    const doomedChannel = await rooms.createChannel(doomedActor, { workspaceId: doomed.workspaceId, name: 'x', type: 'topic', isPrivate: false, memberIds: [] });
     await msgs.sendMessage(doomedActor, { clientMessageId: clientId(), channelId: doomedChannel.id, content: 'bye', type: 'text' });
     // Expire only the doomed room: its expiry is moved into the past in the read model (the sweeper's input);
     // the expiry itself is recorded as a workspace.expired event like any other.

@@ -26,7 +26,16 @@ export const ERRORS = {
   NOT_A_MEMBER: 'You are not a member of this channel',
   MESSAGE_EMPTY: 'Message cannot be empty',
   MESSAGE_TOO_LONG: 'Message is too long (2000 characters max)',
+  MESSAGE_NOT_FOUND: 'Message not found',
+  NOT_AUTHOR: 'Only the author can change this message',
+  REPLY_TARGET_GONE: 'The message you are replying to no longer exists',
+  USER_NOT_FOUND: 'User not found',
+  NOT_A_DM: 'Channel is not a DM',
+  NOT_DM_MEMBER: 'You are not a member of this DM conversation',
+  PROFILE_USERNAME_REQUIRED: 'Username is required',
   RATE_LIMITED: 'Too many requests, please slow down',
+  LINK_PREVIEW_FAILED: 'Could not load a preview for this link',
+  LINK_PREVIEW_BLOCKED: 'This link cannot be previewed',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -55,13 +64,15 @@ export function statusFor(code: ErrorCode): number {
   switch (code) {
     case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
     case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'CHANNEL_NAME_REQUIRED':
-    case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG':
+    case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG': case 'NOT_A_DM': case 'PROFILE_USERNAME_REQUIRED':
       return 400;
     case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': return 401;
-    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': return 403;
-    case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': return 404;
+    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': case 'NOT_AUTHOR': case 'NOT_DM_MEMBER': return 403;
+    case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': case 'MESSAGE_NOT_FOUND': case 'USER_NOT_FOUND': return 404;
+    case 'REPLY_TARGET_GONE': return 409;
     case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
     case 'RATE_LIMITED': return 429;
+    case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
     case 'UNAVAILABLE': return 503;
     default: return 500;
   }

@@ -46,6 +46,22 @@ export const MemberJoinedSchema = z.object({
 });
 export const ChannelCreatedSchema = z.object({ workspaceId: z.string(), channel: ChannelSchema });
 export const WorkspaceExpiredSchema = z.object({ workspaceId: z.string(), name: z.string(), expiredAt: z.string() });
+/** channel: the channel after the rename */
+export const ChannelRenamedSchema = z.object({ workspaceId: z.string(), channel: ChannelSchema });
+/** memberIds/isPrivate: who must hear that it is gone when it was private */
+export const ChannelDeletedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), isPrivate: z.boolean(), memberIds: z.array(z.string()) });
+export const ChannelMembersChangedSchema = z.object({
+  workspaceId: z.string(), channel: ChannelSchema, added: z.array(z.string()), removed: z.array(z.string()),
+});
+/** A DM removed from one member's view only (delete-dm); the partner keeps it. */
+export const DmHiddenSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string() });
+/** A message arrived in a DM a member had hidden: it is back in their list (appended by the room service's policy). */
+export const DmReopenedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string(), channel: ChannelSchema });
+/** The member left (the spec's logout): the token is revoked and the username free again. */
+export const MemberLeftSchema = z.object({ workspaceId: z.string(), userId: z.string(), username: z.string(), leftAt: z.string() });
+export const MemberProfileUpdatedSchema = z.object({
+  workspaceId: z.string(), userId: z.string(), username: z.string(), profilePicture: z.string().nullable(),
+});
 
 // ---- messaging service events (topic messaging) ----
 /** Who receives a message: everyone in the room (public topic channel) or the listed users (private channel, DM). */
@@ -55,6 +71,21 @@ export const AudienceSchema = z.discriminatedUnion('kind', [
 ]);
 export type Audience = z.infer<typeof AudienceSchema>;
 export const MessageSentSchema = z.object({ message: MessageSchema, audience: AudienceSchema });
+/**
+ * The events below concern one message (or one member's read position): their aggregate is the message (or
+ * `{workspaceId}:{userId}:read`), their sequence that aggregate's version, and their partition key the workspace id
+ * (partitionKeyOf) so a room's events stay in one ordered stream. Message seq numbers stay gap-free (P1).
+ */
+export const MessageEditedSchema = z.object({
+  workspaceId: z.string(), channelId: z.string(), messageId: z.string(), content: z.string(), editedAt: z.string(), audience: AudienceSchema,
+});
+export const MessageDeletedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), messageId: z.string(), audience: AudienceSchema });
+/** emoji null: the user's reaction was removed. reactions: the whole map after the change. */
+export const ReactionChangedSchema = z.object({
+  workspaceId: z.string(), channelId: z.string(), messageId: z.string(), userId: z.string(), emoji: z.string().nullable(),
+  reactions: z.record(z.string(), z.array(z.string())), audience: AudienceSchema,
+});
+export const ReadMarkedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string(), seq: z.number().int(), audience: AudienceSchema });
 
 /** type -> payload schema. Adding an event means adding a row here. */
 export const DOMAIN_EVENTS = {
@@ -62,7 +93,18 @@ export const DOMAIN_EVENTS = {
   'member.joined': MemberJoinedSchema,
   'channel.created': ChannelCreatedSchema,
   'workspace.expired': WorkspaceExpiredSchema,
+  'channel.renamed': ChannelRenamedSchema,
+  'channel.deleted': ChannelDeletedSchema,
+  'channel.members-changed': ChannelMembersChangedSchema,
+  'dm.hidden': DmHiddenSchema,
+  'dm.reopened': DmReopenedSchema,
+  'member.left': MemberLeftSchema,
+  'member.profile-updated': MemberProfileUpdatedSchema,
   'message.sent': MessageSentSchema,
+  'message.edited': MessageEditedSchema,
+  'message.deleted': MessageDeletedSchema,
+  'reaction.changed': ReactionChangedSchema,
+  'read.marked': ReadMarkedSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -72,7 +114,18 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'member.joined': TOPICS.room,
   'channel.created': TOPICS.room,
   'workspace.expired': TOPICS.room,
+  'channel.renamed': TOPICS.room,
+  'channel.deleted': TOPICS.room,
+  'channel.members-changed': TOPICS.room,
+  'dm.hidden': TOPICS.room,
+  'dm.reopened': TOPICS.room,
+  'member.left': TOPICS.room,
+  'member.profile-updated': TOPICS.room,
   'message.sent': TOPICS.messaging,
+  'message.edited': TOPICS.messaging,
+  'message.deleted': TOPICS.messaging,
+  'reaction.changed': TOPICS.messaging,
+  'read.marked': TOPICS.messaging,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 
@@ -105,6 +158,12 @@ export const EnvelopeBaseSchema = z.object({
   trace: TraceContextSchema,
   payload: z.unknown(),
 });
+
+/** The partition key of an event: its workspace, so every event of a room keeps its order in the log (P1). */
+export function partitionKeyOf(event: AnyEventEnvelope): string {
+  const p = event.payload as { workspaceId?: string; message?: { workspaceId: string } };
+  return p.workspaceId ?? p.message?.workspaceId ?? event.aggregateId;
+}
 
 /** Parse an envelope read from the log; throws on a malformed one. */
 export function parseEnvelope(raw: unknown): AnyEventEnvelope {

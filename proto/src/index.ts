@@ -5,3 +5,5 @@ export * from './events.ts';
 export * from './socket.ts';
 export * from './http.ts';
 export * from './internal.ts';
+export * from './link-preview.ts';
+export * from './authz.ts';

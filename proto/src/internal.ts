@@ -5,9 +5,16 @@
  * The actor always comes from the gateway's authenticated connection, never from a client payload.
  */
 import { z } from 'zod';
-import type { Workspace, RoomUser, Channel, Message } from './models.ts';
-import type { OnlineUser } from './socket.ts';
-import type { CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema } from './socket.ts';
+import type { Workspace, RoomUser, Channel, Message, ChannelSummary } from './models.ts';
+import type { OnlineUser, PresenceStatus } from './socket.ts';
+import type {
+  CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
+  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, EditMessageSchema, DeleteMessageSchema,
+  AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema,
+} from './socket.ts';
+import type { Audience } from './events.ts';
+
+type In<S extends z.ZodTypeAny> = z.output<S>;
 
 /** Who is acting, as established by join-workspace on this connection. */
 export const SessionActorSchema = z.object({ workspaceId: z.string().min(1), userId: z.string().min(1), username: z.string().min(1) });
@@ -19,12 +26,28 @@ export interface RoomApi {
   createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel>;
   /** Channel visible to the actor, or throws NOT_A_MEMBER / CHANNEL_NOT_FOUND. */
   getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel>;
+  /** The DM between the actor and the target (created if there is none; reopened for the actor if hidden). */
+  createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel>;
+  deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>): Promise<{ channelId: string }>;
+  deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>): Promise<{ channelId: string }>;
+  renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel>;
+  updateChannelMembers(actor: SessionActor, input: In<typeof UpdateChannelMembersSchema>): Promise<Channel>;
+  updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser>;
+  /** The spec's logout: the member leaves, the token stops working, every socket of the user is dropped. */
+  leaveWorkspace(actor: SessionActor): Promise<void>;
 }
 
 export interface MessagingApi {
   sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
   fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
   syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
+  editMessage(actor: SessionActor, input: In<typeof EditMessageSchema>): Promise<Message>;
+  deleteMessage(actor: SessionActor, input: In<typeof DeleteMessageSchema>): Promise<{ messageId: string }>;
+  addReaction(actor: SessionActor, input: In<typeof AddReactionSchema>): Promise<{ messageId: string; reactions: Record<string, string[]> }>;
+  markRead(actor: SessionActor, input: In<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }>;
+  channelSummaries(actor: SessionActor): Promise<ChannelSummary[]>;
+  /** Newest first, at most LIMITS.searchResultsMax, only in channels the actor may read. */
+  searchMessages(actor: SessionActor, input: In<typeof SearchMessagesSchema>): Promise<Message[]>;
 }
 
 export interface PresenceApi {
@@ -34,6 +57,10 @@ export interface PresenceApi {
   online(workspaceId: string): Promise<OnlineUser[]>;
   /** The gateway refreshes its live connections so a crashed replica's connections expire. */
   heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }): Promise<void>;
+  /** online / away / busy for every connection of the user; signals user-presence-updated */
+  setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void>;
+  /** typing started (refreshed) or stopped in a channel; signals only to the channel's audience */
+  typing(input: { workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience }): Promise<void>;
 }
 
 /** Presence changes published on the ephemeral bus (Redis pub/sub or in-memory), fanned out by every gateway. */
@@ -41,13 +68,30 @@ export const PRESENCE_CHANNEL = 'ephemera.presence';
 /** One user per signal: a join costs O(1) per member (PERFORMANCE.md W4), never the whole list to everyone. */
 export type PresenceSignal =
   | { kind: 'joined'; workspaceId: string; user: OnlineUser }
-  | { kind: 'left'; workspaceId: string; userId: string; username: string };
+  | { kind: 'left'; workspaceId: string; userId: string; username: string }
+  | { kind: 'status'; workspaceId: string; userId: string; status: PresenceStatus }
+  | { kind: 'typing'; workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience };
 
 /** Internal HTTP routes (distributed mode). */
 export const INTERNAL = {
   authenticate: '/internal/authenticate',
   createChannel: '/internal/create-channel',
   getChannelForMember: '/internal/channel-for-member',
+  createDmChannel: '/internal/create-dm-channel',
+  deleteDm: '/internal/delete-dm',
+  deleteChannel: '/internal/delete-channel',
+  renameChannel: '/internal/rename-channel',
+  updateChannelMembers: '/internal/update-channel-members',
+  updateProfile: '/internal/update-profile',
+  leaveWorkspace: '/internal/leave-workspace',
+  editMessage: '/internal/edit-message',
+  deleteMessage: '/internal/delete-message',
+  addReaction: '/internal/add-reaction',
+  markRead: '/internal/mark-read',
+  channelSummaries: '/internal/channel-summaries',
+  searchMessages: '/internal/search-messages',
+  presenceStatus: '/internal/presence/status',
+  presenceTyping: '/internal/presence/typing',
   sendMessage: '/internal/send-message',
   fetchMessages: '/internal/fetch-messages',
   syncMessages: '/internal/sync-messages',

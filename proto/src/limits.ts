@@ -4,6 +4,7 @@ export const LIMITS = {
   roomNameCheckMin: 2,
   usernameMin: 2,
   usernameMax: 20,
+  profileUsernameMax: 30,
   channelNameMax: 30,
   roomPasswordMax: 50,
   messageMax: 2000,
@@ -11,6 +12,14 @@ export const LIMITS = {
   defaultMaxUsers: 5,
   historyPageSize: 50,
   groupingWindowMs: 2 * 60 * 1000,
+  searchResultsMax: 10,
+  searchQueryMax: 100,
+  emojiMax: 32,
+  /** typing: the client stops after 2 s idle; a receiver drops an indicator not refreshed within this */
+  typingStopMs: 2000,
+  typingExpireMs: 6000,
+  /** a client typing for long re-sends typing-start this often, so receivers keep the indicator */
+  typingRefreshMs: 3000,
 } as const;
 
 export type Tier = 'free' | 'pro' | 'business';

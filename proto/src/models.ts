@@ -7,11 +7,28 @@ export const TierSchema = z.enum(['free', 'pro', 'business']);
 /** Names are shown everywhere and stored as text: no control characters (PostgreSQL text cannot hold NUL). */
 const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
+/**
+ * Identity: a username is compared in NFKC form, case-insensitively, and may not contain characters that render as
+ * nothing or reorder text (controls, format characters such as zero-width joiners and bidirectional overrides,
+ * line/paragraph separators, and the blank letters that render like a space). Two names that look the same map to
+ * the same key, so nobody can take a name that renders like a member's.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800\u180E\u034F\u17B4\u17B5]/u;
+export const hasInvisibleCharacters = (s: string): boolean => INVISIBLE.test(s);
+/** The form a username is stored and shown in: NFKC, trimmed, inner runs of white space collapsed to one space. */
+export const normalizeUsername = (s: string): string => s.normalize('NFKC').trim().replace(/\s+/gu, ' ');
+/** The comparison key: two usernames are the same name when their keys are equal. */
+export const usernameKey = (s: string): string => normalizeUsername(s).toLowerCase().normalize('NFKC');
+const usernameOf = (max: number, required: string) => z.string().transform(normalizeUsername)
+  .pipe(z.string().min(LIMITS.usernameMin, required).max(max, `Username must be at most ${max} characters`))
+  .refine((s) => !hasInvisibleCharacters(s), 'Username contains invalid characters');
+
 /** A room name as typed in the landing form and used in the path: trimmed, 1-50 characters. */
 export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').max(LIMITS.roomNameMax);
 /** Username on join or setup: trimmed, 2-20 characters. */
-export const UsernameSchema = z.string().trim().min(LIMITS.usernameMin, 'Please enter a username').max(LIMITS.usernameMax)
-  .refine(noControlChars, 'Username contains invalid characters');
+export const UsernameSchema = usernameOf(LIMITS.usernameMax, 'Please enter a username');
+/** Username in profile editing: up to 30 characters (specs/rooms.md section 5). */
+export const ProfileUsernameSchema = usernameOf(LIMITS.profileUsernameMax, 'Username is required');
 export const ChannelNameSchema = z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax)
   .refine(noControlChars, 'Channel name contains invalid characters');
 export const RoomPasswordSchema = z.string().trim().max(LIMITS.roomPasswordMax);
@@ -70,11 +87,27 @@ export type Workspace = z.infer<typeof WorkspaceSchema>;
 
 export const MessageTypeSchema = z.enum(['text', 'file', 'image', 'video', 'voice', 'system']);
 
+/** A reply's quote as stored and shown: taken from the quoted message on the server, never from the client. */
 export const ReplyToSchema = z.object({
   messageId: z.string().max(64),
   content: z.string().max(LIMITS.messageMax),
-  authorName: z.string().max(30),
+  authorName: z.string().max(LIMITS.profileUsernameMax),
 });
+
+/** A link preview attached to a message (specs/rooms.md section 3 "Link preview"); filled by the server's fetcher. */
+export const MessageLinkPreviewSchema = z.object({
+  type: z.enum(['youtube', 'instagram', 'other']),
+  url: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  image: z.string().nullable(),
+  thumbnail: z.string().nullable(),
+  author: z.string().nullable(),
+  siteName: z.string().nullable(),
+  postId: z.string().nullable(),
+  videoId: z.string().nullable(),
+});
+export type MessageLinkPreview = z.infer<typeof MessageLinkPreviewSchema>;
 
 export const MessageSchema = z.object({
   id: z.string(),
@@ -92,9 +125,23 @@ export const MessageSchema = z.object({
   content: z.string(),
   isEdited: z.boolean(),
   replyTo: ReplyToSchema.nullable(),
+  /** emoji -> user ids; one reaction per user per message */
   reactions: z.record(z.string(), z.array(z.string())),
+  linkPreview: MessageLinkPreviewSchema.nullable().default(null),
+  editedAt: z.string().nullable().default(null),
 });
 export type Message = z.infer<typeof MessageSchema>;
+
+/** What the sidebar needs of one channel the user can see: the latest message, unread count and read positions. */
+export interface ChannelSummary {
+  channelId: string;
+  lastMessage: Message | null;
+  unreadCount: number;
+  /** the user's own read position (highest seq read in this channel) */
+  readSeq: number;
+  /** the highest read position of any other member: own messages up to it show as read */
+  othersReadSeq: number;
+}
 
 /** Settings for a tier (specs/rooms.md section 6). */
 export function settingsForTier(tier: z.infer<typeof TierSchema>, customMaxUsers: number | null = null): WorkspaceSettings {

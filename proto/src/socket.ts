@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import {
-  IdSchema, UsernameSchema, ChannelNameSchema, RoomPasswordSchema, MessageTypeSchema, ReplyToSchema,
-  type Workspace, type RoomUser, type Channel, type Message,
+  IdSchema, UsernameSchema, ProfileUsernameSchema, ChannelNameSchema, RoomPasswordSchema, MessageTypeSchema, PresenceStatusSchema,
+  type Workspace, type RoomUser, type Channel, type Message, type ChannelSummary,
 } from './models.ts';
 import type { ErrorBody } from './errors.ts';
 
-/** Client -> server event names. */
+/** Client -> server event names (specs/rooms.md section 7; ours are marked in docs/protocol.md). */
 export const C = {
   joinWorkspace: 'join-workspace',
   createChannel: 'create-channel',
@@ -20,6 +20,21 @@ export const C = {
   fetchMessages: 'fetch-messages',
   syncMessages: 'sync-messages',
   leaveWorkspace: 'leave-workspace',
+  createDmChannel: 'create-dm-channel',
+  deleteDm: 'delete-dm',
+  deleteChannel: 'delete-channel',
+  renameChannel: 'rename-channel',
+  updateChannelMembers: 'update-channel-members',
+  editMessage: 'edit-message',
+  deleteMessage: 'delete-message',
+  addReaction: 'add-reaction',
+  markRead: 'mark-read',
+  fetchChannelSummaries: 'fetch-channel-summaries',
+  searchMessages: 'search-messages',
+  typingStart: 'typing-start',
+  typingStop: 'typing-stop',
+  updatePresence: 'update-presence',
+  updateProfile: 'update-profile',
 } as const;
 
 /** Server -> client event names. */
@@ -27,13 +42,31 @@ export const S = {
   workspaceJoined: 'workspace-joined',
   messagesHistory: 'messages-history',
   message: 'message',
+  messageEdited: 'message-edited',
+  messageDeleted: 'message-deleted',
+  reactionAdded: 'reaction-added',
+  readPositionUpdated: 'read-position-updated',
   channelCreated: 'channel-created',
+  channelUpdated: 'channel-updated',
+  channelDeleted: 'channel-deleted',
+  dmDeletedForUser: 'dm-deleted-for-user',
+  autoOpenDm: 'auto-open-dm',
   onlineUsers: 'online-users',
   userJoined: 'user-joined',
   userLeft: 'user-left',
+  userPresenceUpdated: 'user-presence-updated',
+  userTyping: 'user-typing',
+  userStoppedTyping: 'user-stopped-typing',
+  userProfileUpdated: 'user-profile-updated',
   workspaceDeleted: 'workspace-deleted',
   kicked: 'kicked',
 } as const;
+
+/**
+ * Several spec payloads name the acting user (userId). Identity is the connection's (docs/protocol.md P5): the
+ * field is accepted for compatibility and, when present, must be the connection's own user (FORBIDDEN otherwise).
+ */
+const ClaimedUserId = IdSchema.optional();
 
 export const JoinWorkspaceSchema = z.object({
   workspaceId: IdSchema,
@@ -46,16 +79,22 @@ export const CreateChannelSchema = z.object({
   name: ChannelNameSchema,
   type: z.literal('topic').default('topic'),
   isPrivate: z.boolean().default(false),
+  /** a private channel's members picked by its creator (the creator is always one) */
+  memberIds: z.array(IdSchema).max(500).default([]),
 });
 export const JoinChannelSchema = z.object({ channelId: IdSchema });
+const MessageContentSchema = z.string().max(LIMITS.messageMax, `Message is too long (${LIMITS.messageMax} characters max)`)
+  .refine((s) => s.trim().length > 0, 'Message cannot be empty');
 export const SendMessageSchema = z.object({
   /** client-generated id; a retry with the same id is stored once and acked with the stored message */
   clientMessageId: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/),
   channelId: IdSchema,
-  content: z.string().max(LIMITS.messageMax, `Message is too long (${LIMITS.messageMax} characters max)`)
-    .refine((s) => s.trim().length > 0, 'Message cannot be empty'),
+  content: MessageContentSchema,
   type: MessageTypeSchema.exclude(['system']).default('text'),
-  replyTo: ReplyToSchema.nullish(),
+  /** only the quoted message's id is read: its author and text are taken from the stored message */
+  replyTo: z.object({ messageId: IdSchema }).nullish(),
+  /** only the url is read: the preview is the server's own fetch of it (POST /api/link-preview/fetch) */
+  linkPreview: z.object({ url: z.string().max(2048) }).nullish(),
 });
 /** Older history, page by page: messages of one channel with seq < beforeSeq, newest page first. */
 export const FetchMessagesSchema = z.object({
@@ -70,6 +109,47 @@ export const SyncMessagesSchema = z.object({
   limit: z.number().int().min(1).max(500).default(500),
 });
 export const LeaveWorkspaceSchema = z.object({ workspaceId: IdSchema });
+export const CreateDmChannelSchema = z.object({
+  workspaceId: IdSchema,
+  targetUserId: IdSchema,
+  /** the spec's client sends a display name; DMs are named by their two members, so it is not stored */
+  name: z.string().max(200).optional(),
+});
+export const DeleteDmSchema = z.object({ channelId: IdSchema, workspaceId: IdSchema, userId: ClaimedUserId });
+export const DeleteChannelSchema = z.object({ channelId: IdSchema, workspaceId: IdSchema });
+export const RenameChannelSchema = z.object({ channelId: IdSchema, workspaceId: IdSchema, newName: ChannelNameSchema });
+export const UpdateChannelMembersSchema = z.object({
+  channelId: IdSchema,
+  workspaceId: IdSchema,
+  add: z.array(IdSchema).max(500).default([]),
+  remove: z.array(IdSchema).max(500).default([]),
+});
+export const EditMessageSchema = z.object({
+  messageId: IdSchema,
+  newContent: z.string().trim().pipe(MessageContentSchema),
+  workspaceId: IdSchema,
+});
+export const DeleteMessageSchema = z.object({ messageId: IdSchema, workspaceId: IdSchema });
+export const EmojiSchema = z.string().min(1).max(LIMITS.emojiMax)
+  .refine((s) => !/[\p{Cc}\s]/u.test(s) && /\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3/u.test(s), 'Invalid emoji');
+export const AddReactionSchema = z.object({ messageId: IdSchema, emoji: EmojiSchema, workspaceId: IdSchema, userId: ClaimedUserId });
+/** The user has read the channel up to seq (ours: read positions are kept by the server). */
+export const MarkReadSchema = z.object({ channelId: IdSchema, seq: z.number().int().min(0) });
+export const FetchChannelSummariesSchema = z.object({ workspaceId: IdSchema });
+export const SearchMessagesSchema = z.object({
+  workspaceId: IdSchema,
+  query: z.string().trim().min(1, 'Search is empty').max(LIMITS.searchQueryMax),
+});
+export const TypingStartSchema = z.object({ channelId: IdSchema, userId: ClaimedUserId, username: z.string().max(100).optional() });
+export const TypingStopSchema = z.object({ channelId: IdSchema, userId: ClaimedUserId });
+export const UpdatePresenceSchema = z.object({ workspaceId: IdSchema, userId: ClaimedUserId, status: PresenceStatusSchema });
+export const UpdateProfileSchema = z.object({
+  workspaceId: IdSchema,
+  userId: ClaimedUserId,
+  username: ProfileUsernameSchema.optional(),
+  /** a stored picture's address (uploads come with the files issue); null removes it */
+  profilePicture: z.string().max(2048).regex(/^(https:\/\/|\/api\/)/, 'Please select an image file').nullish(),
+});
 
 export const CLIENT_EVENTS = {
   [C.joinWorkspace]: JoinWorkspaceSchema,
@@ -79,6 +159,21 @@ export const CLIENT_EVENTS = {
   [C.fetchMessages]: FetchMessagesSchema,
   [C.syncMessages]: SyncMessagesSchema,
   [C.leaveWorkspace]: LeaveWorkspaceSchema,
+  [C.createDmChannel]: CreateDmChannelSchema,
+  [C.deleteDm]: DeleteDmSchema,
+  [C.deleteChannel]: DeleteChannelSchema,
+  [C.renameChannel]: RenameChannelSchema,
+  [C.updateChannelMembers]: UpdateChannelMembersSchema,
+  [C.editMessage]: EditMessageSchema,
+  [C.deleteMessage]: DeleteMessageSchema,
+  [C.addReaction]: AddReactionSchema,
+  [C.markRead]: MarkReadSchema,
+  [C.fetchChannelSummaries]: FetchChannelSummariesSchema,
+  [C.searchMessages]: SearchMessagesSchema,
+  [C.typingStart]: TypingStartSchema,
+  [C.typingStop]: TypingStopSchema,
+  [C.updatePresence]: UpdatePresenceSchema,
+  [C.updateProfile]: UpdateProfileSchema,
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EVENTS)[E]>;
@@ -95,18 +190,49 @@ export interface ClientAcks {
   [C.fetchMessages]: Ack<{ channelId: string; messages: Message[]; hasMore: boolean }>;
   [C.syncMessages]: Ack<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
   [C.leaveWorkspace]: Ack<{}>;
+  [C.createDmChannel]: Ack<{ channel: Channel }>;
+  [C.deleteDm]: Ack<{ channelId: string }>;
+  [C.deleteChannel]: Ack<{ channelId: string }>;
+  [C.renameChannel]: Ack<{ channel: Channel }>;
+  [C.updateChannelMembers]: Ack<{ channel: Channel }>;
+  [C.editMessage]: Ack<{ message: Message }>;
+  [C.deleteMessage]: Ack<{ messageId: string }>;
+  [C.addReaction]: Ack<{ messageId: string; reactions: Record<string, string[]> }>;
+  [C.markRead]: Ack<{ channelId: string; seq: number }>;
+  [C.fetchChannelSummaries]: Ack<{ summaries: ChannelSummary[] }>;
+  [C.searchMessages]: Ack<{ messages: Message[] }>;
+  [C.typingStart]: Ack<{}>;
+  [C.typingStop]: Ack<{}>;
+  [C.updatePresence]: Ack<{ status: PresenceStatus }>;
+  [C.updateProfile]: Ack<{ user: RoomUser }>;
 }
 
-export interface OnlineUser { id: string; username: string; isAdmin: boolean; presenceStatus: 'online' | 'away' | 'busy' }
+export type PresenceStatus = z.infer<typeof PresenceStatusSchema>;
+export interface OnlineUser { id: string; username: string; isAdmin: boolean; presenceStatus: PresenceStatus }
 
 export interface ServerEvents {
   [S.workspaceJoined]: (p: { workspace: Workspace; user: RoomUser }) => void;
   [S.messagesHistory]: (p: { channelId: string; messages: Message[]; hasMore: boolean }) => void;
   [S.message]: (m: Message) => void;
+  [S.messageEdited]: (p: { workspaceId: string; channelId: string; messageId: string; content: string; isEdited: true; editedAt: string }) => void;
+  [S.messageDeleted]: (p: { workspaceId: string; channelId: string; messageId: string }) => void;
+  /** the message's whole reactions map after the change, so every client converges whatever it missed */
+  [S.reactionAdded]: (p: { workspaceId: string; channelId: string; messageId: string; emoji: string | null; userId: string; reactions: Record<string, string[]> }) => void;
+  [S.readPositionUpdated]: (p: { workspaceId: string; channelId: string; userId: string; seq: number }) => void;
   [S.channelCreated]: (c: Channel) => void;
+  [S.channelUpdated]: (c: Channel) => void;
+  /** also sent to a member removed from a private channel: it is gone for them */
+  [S.channelDeleted]: (p: { workspaceId: string; channelId: string }) => void;
+  [S.dmDeletedForUser]: (p: { workspaceId: string; channelId: string }) => void;
+  [S.autoOpenDm]: (p: { workspaceId: string; channelId: string; channel: Channel }) => void;
   [S.onlineUsers]: (p: { workspaceId: string; users: OnlineUser[] }) => void;
   [S.userJoined]: (p: { workspaceId: string; user: OnlineUser }) => void;
-  [S.userLeft]: (p: { workspaceId: string; userId: string; username: string }) => void;
+  /** membershipEnded: the user left the room for good (leave-workspace), not only went offline */
+  [S.userLeft]: (p: { workspaceId: string; userId: string; username: string; membershipEnded?: boolean }) => void;
+  [S.userPresenceUpdated]: (p: { workspaceId: string; userId: string; status: PresenceStatus }) => void;
+  [S.userTyping]: (p: { workspaceId: string; channelId: string; userId: string; username: string }) => void;
+  [S.userStoppedTyping]: (p: { workspaceId: string; channelId: string; userId: string }) => void;
+  [S.userProfileUpdated]: (p: { workspaceId: string; userId: string; username: string; profilePicture: string | null }) => void;
   [S.workspaceDeleted]: (p: { workspaceId: string; message: string }) => void;
   [S.kicked]: (p: { reason: string }) => void;
 }

@@ -1,16 +1,22 @@
 /**
  * The socket commands. The gateway has no domain logic: each handler takes the parsed payload and the session
  * established by join-workspace on this connection, calls the owning service, and returns the ack data.
- * Broadcasts do not happen here: they come from the event log (fanout.ts), so every replica sends the same thing.
+ * Broadcasts do not happen here: they come from the event log (fanout.ts) or the presence bus, so every replica
+ * sends the same thing. Who may call what is the authorization table (proto/src/authz.ts): the gateway refuses
+ * anonymous sockets (gateway.ts), the services check the rest.
  */
-import { C, S, LIMITS, DomainError, type ClientAcks, type ClientEventName, type ParsedClientPayload, type SessionActor,
-  type RoomApi, type MessagingApi, type PresenceApi } from '@ephemera/proto';
+import { C, S, LIMITS, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
+  type SessionActor, type RoomApi, type MessagingApi, type PresenceApi } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
 
 export interface CommandDeps { rooms: RoomApi; messaging: MessagingApi; presence: PresenceApi; gatewayId: string }
 
-export interface SocketData { session: SessionActor | null }
+export interface SocketData {
+  session: SessionActor | null;
+  /** channels this socket said it is typing in: a vanished client stops typing when its socket goes */
+  typingIn?: Map<string, Audience>;
+}
 
 type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
 type Handler<E extends ClientEventName> = (socket: Socket, payload: ParsedClientPayload<E>, session: SessionActor | null) => Promise<AckData<E>>;
@@ -20,14 +26,37 @@ function requireSession(session: SessionActor | null): SessionActor {
   return session;
 }
 
+/** The session's own room and user: payload fields that name them are never trusted, only compared. */
+function own(session: SessionActor | null, claimed: { workspaceId?: string; userId?: string }): SessionActor {
+  const s = requireSession(session);
+  if (claimed.workspaceId !== undefined && claimed.workspaceId !== s.workspaceId) throw new DomainError('FORBIDDEN');
+  if (claimed.userId !== undefined && claimed.userId !== s.userId) throw new DomainError('FORBIDDEN');
+  return s;
+}
+
+/** Who may hear about a channel: everyone in the room for a public topic channel, its members otherwise. */
+export function audienceOf(channel: Channel): Audience {
+  return channel.type === 'dm' || channel.isPrivate ? { kind: 'users', userIds: channel.memberIds } : { kind: 'workspace' };
+}
+
 export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Handler<E> } {
   const { rooms, messaging, presence } = deps;
 
   async function leave(socket: Socket, session: SessionActor): Promise<void> {
+    await stopTyping(socket, session, presence);
     (socket.data as SocketData).session = null;
     socket.leave(workspaceRoom(session.workspaceId));
     socket.leave(userRoom(session.userId));
     await presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id });
+  }
+
+  async function setTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
+    const data = socket.data as SocketData;
+    const channel = await rooms.getChannelForMember(actor, channelId);
+    const audience = audienceOf(channel);
+    data.typingIn ??= new Map();
+    if (typing) data.typingIn.set(channelId, audience); else data.typingIn.delete(channelId);
+    await presence.typing({ workspaceId: actor.workspaceId, channelId, userId: actor.userId, username: actor.username, typing, audience });
   }
 
   return {
@@ -46,10 +75,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return { user, workspace };
     },
 
-    [C.createChannel]: async (_socket, payload, session) => {
-      const channel = await rooms.createChannel(requireSession(session), payload);
-      return { channel };
-    },
+    [C.createChannel]: async (_socket, payload, session) => ({ channel: await rooms.createChannel(own(session, payload), payload) }),
 
     [C.joinChannel]: async (socket, payload, session) => {
       const page = await messaging.fetchMessages(requireSession(session), { channelId: payload.channelId, limit: LIMITS.historyPageSize });
@@ -57,20 +83,55 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return page;
     },
 
-    [C.sendMessage]: async (_socket, payload, session) => {
-      const message = await messaging.sendMessage(requireSession(session), payload);
-      return { message };
-    },
-
+    [C.sendMessage]: async (_socket, payload, session) => ({ message: await messaging.sendMessage(requireSession(session), payload) }),
     [C.fetchMessages]: async (_socket, payload, session) => messaging.fetchMessages(requireSession(session), payload),
-
-    [C.syncMessages]: async (_socket, payload, session) => messaging.syncMessages(requireSession(session), payload),
+    [C.syncMessages]: async (_socket, payload, session) => messaging.syncMessages(own(session, payload), payload),
 
     [C.leaveWorkspace]: async (socket, payload, session) => {
-      const s = requireSession(session);
-      if (payload.workspaceId !== s.workspaceId) throw new DomainError('FORBIDDEN');
+      const s = own(session, payload);
+      // This socket first: the member.left fan-out then ends the user's other sockets on every replica, not this one.
       await leave(socket, s);
+      await rooms.leaveWorkspace(s);
       return {};
     },
+
+    [C.createDmChannel]: async (_socket, payload, session) => ({ channel: await rooms.createDmChannel(own(session, payload), payload) }),
+    [C.deleteDm]: async (_socket, payload, session) => rooms.deleteDm(own(session, payload), payload),
+    [C.deleteChannel]: async (_socket, payload, session) => rooms.deleteChannel(own(session, payload), payload),
+    [C.renameChannel]: async (_socket, payload, session) => ({ channel: await rooms.renameChannel(own(session, payload), payload) }),
+    [C.updateChannelMembers]: async (_socket, payload, session) => ({ channel: await rooms.updateChannelMembers(own(session, payload), payload) }),
+
+    [C.editMessage]: async (_socket, payload, session) => ({ message: await messaging.editMessage(own(session, payload), payload) }),
+    [C.deleteMessage]: async (_socket, payload, session) => messaging.deleteMessage(own(session, payload), payload),
+    [C.addReaction]: async (_socket, payload, session) => messaging.addReaction(own(session, payload), payload),
+    [C.markRead]: async (_socket, payload, session) => messaging.markRead(requireSession(session), payload),
+    [C.fetchChannelSummaries]: async (_socket, payload, session) => ({ summaries: await messaging.channelSummaries(own(session, payload)) }),
+    [C.searchMessages]: async (_socket, payload, session) => ({ messages: await messaging.searchMessages(own(session, payload), payload) }),
+
+    [C.typingStart]: async (socket, payload, session) => { await setTyping(socket, own(session, payload), payload.channelId, true); return {}; },
+    [C.typingStop]: async (socket, payload, session) => { await setTyping(socket, own(session, payload), payload.channelId, false); return {}; },
+    [C.updatePresence]: async (_socket, payload, session) => {
+      const s = own(session, payload);
+      await presence.setStatus({ workspaceId: s.workspaceId, userId: s.userId, status: payload.status });
+      return { status: payload.status };
+    },
+    [C.updateProfile]: async (socket, payload, session) => {
+      const s = own(session, payload);
+      const user = await rooms.updateProfile(s, payload);
+      // Later commands on this connection act under the new name (typing indicators, message author names).
+      (socket.data as SocketData).session = { ...s, username: user.username };
+      return { user };
+    },
   };
+}
+
+/** A socket that goes (disconnect, leave) stops typing everywhere it was typing. */
+export async function stopTyping(socket: Socket, session: SessionActor, presence?: PresenceApi): Promise<void> {
+  const data = socket.data as SocketData;
+  const typingIn = data.typingIn;
+  if (!typingIn || typingIn.size === 0 || !presence) { data.typingIn?.clear(); return; }
+  data.typingIn = new Map();
+  await Promise.all([...typingIn].map(([channelId, audience]) => presence.typing({
+    workspaceId: session.workspaceId, channelId, userId: session.userId, username: session.username, typing: false, audience,
+  })));
 }

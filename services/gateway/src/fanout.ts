@@ -3,36 +3,122 @@
  * emits to the socket rooms of its own connections. Recipients are chosen here and only here.
  * A replica that was down misses nothing for good: clients resync by sequence number after reconnecting.
  */
-import { S, TOPICS, PRESENCE_CHANNEL, type AnyEventEnvelope, type PresenceSignal } from '@ephemera/proto';
+import { S, TOPICS, PRESENCE_CHANNEL, type Audience, type AnyEventEnvelope, type PresenceSignal } from '@ephemera/proto';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import type { SocketData } from './commands.ts';
+
+const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
+  audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
+
+const channelTarget = (c: { workspaceId: string; type: string; isPrivate: boolean; memberIds: string[] }) =>
+  c.type === 'dm' || c.isPrivate ? c.memberIds.map(userRoom) : workspaceRoom(c.workspaceId);
+
+/** Sockets of this replica in a socket room. */
+function socketsIn(io: Server, room: string): Socket[] {
+  const ns = io.of('/');
+  return [...(ns.adapter.rooms.get(room) ?? [])].flatMap((id) => { const s = ns.sockets.get(id); return s ? [s] : []; });
+}
+
+/** The session of these sockets ends: nothing more can be sent or received in the room's name. */
+function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean): void {
+  for (const s of sockets) {
+    const data = s.data as SocketData;
+    if (data.session?.workspaceId !== workspaceId) continue;
+    data.session = null;
+    s.rooms.forEach((r) => { if (r !== s.id) s.leave(r); });
+    if (disconnect) s.disconnect(true);
+  }
+}
 
 export function deliver(io: Server, event: AnyEventEnvelope): void {
   switch (event.type) {
     case 'message.sent': {
       const { message, audience } = event.payload;
-      const target = audience.kind === 'workspace' ? workspaceRoom(message.workspaceId) : audience.userIds.map(userRoom);
-      io.to(target).emit(S.message, message);
+      io.to(targetOf(message.workspaceId, audience)).emit(S.message, message);
+      return;
+    }
+    case 'message.edited': {
+      const { workspaceId, channelId, messageId, content, editedAt, audience } = event.payload;
+      io.to(targetOf(workspaceId, audience)).emit(S.messageEdited, { workspaceId, channelId, messageId, content, isEdited: true, editedAt });
+      return;
+    }
+    case 'message.deleted': {
+      const { workspaceId, channelId, messageId, audience } = event.payload;
+      io.to(targetOf(workspaceId, audience)).emit(S.messageDeleted, { workspaceId, channelId, messageId });
+      return;
+    }
+    case 'reaction.changed': {
+      const { audience, ...p } = event.payload;
+      io.to(targetOf(p.workspaceId, audience)).emit(S.reactionAdded, p);
+      return;
+    }
+    case 'read.marked': {
+      // Read receipts go live to DM and private-channel members only: in a public channel of a big room every
+      // read would reach everyone (quadratic); there the sidebar's summaries carry read positions (docs/protocol.md).
+      const { audience, ...p } = event.payload;
+      if (audience.kind === 'users') io.to(audience.userIds.map(userRoom)).emit(S.readPositionUpdated, p);
       return;
     }
     case 'channel.created': {
       const { channel } = event.payload;
-      const target = channel.isPrivate ? channel.memberIds.map(userRoom) : workspaceRoom(channel.workspaceId);
-      io.to(target).emit(S.channelCreated, channel);
+      if (channel.type === 'dm') {
+        // The creator's sockets learn of it (their other tabs), the partner's get auto-open-dm.
+        io.to(userRoom(channel.createdBy)).emit(S.channelCreated, channel);
+        const partners = channel.memberIds.filter((id) => id !== channel.createdBy).map(userRoom);
+        if (partners.length > 0) io.to(partners).emit(S.autoOpenDm, { workspaceId: channel.workspaceId, channelId: channel.id, channel });
+        return;
+      }
+      io.to(channelTarget(channel)).emit(S.channelCreated, channel);
+      return;
+    }
+    case 'channel.renamed': {
+      const { channel } = event.payload;
+      io.to(channelTarget(channel)).emit(S.channelUpdated, channel);
+      return;
+    }
+    case 'channel.deleted': {
+      const { workspaceId, channelId, isPrivate, memberIds } = event.payload;
+      io.to(isPrivate ? memberIds.map(userRoom) : workspaceRoom(workspaceId)).emit(S.channelDeleted, { workspaceId, channelId });
+      return;
+    }
+    case 'channel.members-changed': {
+      const { channel, added, removed } = event.payload;
+      const stayed = channel.memberIds.filter((id) => !added.includes(id));
+      if (stayed.length > 0) io.to(stayed.map(userRoom)).emit(S.channelUpdated, channel);
+      if (added.length > 0) io.to(added.map(userRoom)).emit(S.channelCreated, channel);
+      if (removed.length > 0) io.to(removed.map(userRoom)).emit(S.channelDeleted, { workspaceId: channel.workspaceId, channelId: channel.id });
+      return;
+    }
+    case 'dm.hidden': {
+      const { workspaceId, channelId, userId } = event.payload;
+      io.to(userRoom(userId)).emit(S.dmDeletedForUser, { workspaceId, channelId });
+      return;
+    }
+    case 'dm.reopened': {
+      const { workspaceId, channelId, userId, channel } = event.payload;
+      io.to(userRoom(userId)).emit(S.autoOpenDm, { workspaceId, channelId, channel });
+      return;
+    }
+    case 'member.profile-updated': {
+      const { workspaceId, userId, username, profilePicture } = event.payload;
+      io.to(workspaceRoom(workspaceId)).emit(S.userProfileUpdated, { workspaceId, userId, username, profilePicture });
+      return;
+    }
+    case 'member.left': {
+      // Session revocation on every replica: the user's remaining sockets in this room are ended and disconnected
+      // (their presence entries go with the disconnect); everyone else learns the member is gone.
+      const { workspaceId, userId, username } = event.payload;
+      endSessions(socketsIn(io, userRoom(userId)), workspaceId, true);
+      io.to(workspaceRoom(workspaceId)).emit(S.userLeft, { workspaceId, userId, username, membershipEnded: true });
       return;
     }
     case 'workspace.expired': {
       const room = workspaceRoom(event.payload.workspaceId);
       io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: 'This room has expired' });
       // The room is gone: its sockets lose their session so nothing more can be sent in its name.
-      for (const socket of io.of('/').adapter.rooms.get(room) ?? []) {
-        const s = io.of('/').sockets.get(socket);
-        if (!s) continue;
-        (s.data as SocketData).session = null;
-        s.rooms.forEach((r) => { if (r !== s.id) s.leave(r); });
-      }
+      endSessions(socketsIn(io, room), event.payload.workspaceId, false);
       return;
     }
     default:
@@ -41,9 +127,25 @@ export function deliver(io: Server, event: AnyEventEnvelope): void {
 }
 
 export function deliverPresence(io: Server, signal: PresenceSignal): void {
-  const room = workspaceRoom(signal.workspaceId);
-  if (signal.kind === 'joined') io.to(room).emit(S.userJoined, { workspaceId: signal.workspaceId, user: signal.user });
-  else io.to(room).emit(S.userLeft, { workspaceId: signal.workspaceId, userId: signal.userId, username: signal.username });
+  switch (signal.kind) {
+    case 'joined':
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userJoined, { workspaceId: signal.workspaceId, user: signal.user });
+      return;
+    case 'left':
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userLeft, { workspaceId: signal.workspaceId, userId: signal.userId, username: signal.username });
+      return;
+    case 'status':
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userPresenceUpdated, { workspaceId: signal.workspaceId, userId: signal.userId, status: signal.status });
+      return;
+    case 'typing': {
+      // Only those who can read the channel, and not the typer's own sockets.
+      const { workspaceId, channelId, userId, username } = signal;
+      const to = io.to(targetOf(workspaceId, signal.audience)).except(userRoom(userId));
+      if (signal.typing) to.emit(S.userTyping, { workspaceId, channelId, userId, username });
+      else to.emit(S.userStoppedTyping, { workspaceId, channelId, userId });
+      return;
+    }
+  }
 }
 
 export async function startFanout(io: Server, deps: { log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger }) {

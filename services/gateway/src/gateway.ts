@@ -6,12 +6,12 @@
 import uWS from 'uWebSockets.js';
 import { Server, type Socket } from 'socket.io';
 import {
-  CLIENT_EVENTS, DomainError, ERRORS, type ClientEventName, type ErrorBody, type RoomApi, type MessagingApi, type PresenceApi,
+  C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type RoomApi, type MessagingApi, type PresenceApi,
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
 } from '@ephemera/platform';
-import { commandHandlers, type SocketData } from './commands.ts';
+import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
 import { proxyTo } from './http-proxy.ts';
 import { originAllowed } from './origin.ts';
@@ -61,6 +61,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     socket.on('disconnect', () => {
       const session = (socket.data as SocketData).session;
       if (session) {
+        stopTyping(socket, session, opts.presence).catch((err) => opts.logger.warn({ err }, 'typing stop failed'));
         opts.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id })
           .catch((err) => opts.logger.warn({ err }, 'presence disconnect failed'));
       }
@@ -79,6 +80,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
         if (!parsed.success) throw validationError(parsed.error);
         const session = (socket.data as SocketData).session;
+        // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
+        if (!session && name !== C.joinWorkspace) authorize(SOCKET_AUTHZ[name], 'anonymous');
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
         commandsTotal.inc({ event: name, outcome: 'ok' });
         ack({ success: true, ...data });

@@ -1,19 +1,23 @@
-/** Internal routes the gateway calls in distributed mode. */
+/** Internal routes the gateway calls in distributed mode: parse { actor, input }, call one use case, answer. */
 import express from 'express';
-import { INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema } from '@ephemera/proto';
-import { actorOf, parseOrThrow, route } from '@ephemera/platform';
+import { z } from 'zod';
+import {
+  INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, EditMessageSchema, DeleteMessageSchema,
+  AddReactionSchema, MarkReadSchema, SearchMessagesSchema,
+} from '@ephemera/proto';
+import { commandRoute } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
 
 export function internalMessagingRouter(messaging: MessagingService): express.Router {
   const r = express.Router();
-  r.post(INTERNAL.sendMessage, route(async (req, res) => {
-    res.json(await messaging.sendMessage(actorOf(req.body), parseOrThrow(SendMessageSchema, req.body.input)));
-  }));
-  r.post(INTERNAL.fetchMessages, route(async (req, res) => {
-    res.json(await messaging.fetchMessages(actorOf(req.body), parseOrThrow(FetchMessagesSchema, req.body.input)));
-  }));
-  r.post(INTERNAL.syncMessages, route(async (req, res) => {
-    res.json(await messaging.syncMessages(actorOf(req.body), parseOrThrow(SyncMessagesSchema, req.body.input)));
-  }));
+  commandRoute(r, INTERNAL.sendMessage, SendMessageSchema, (a, i) => messaging.sendMessage(a, i));
+  commandRoute(r, INTERNAL.fetchMessages, FetchMessagesSchema, (a, i) => messaging.fetchMessages(a, i));
+  commandRoute(r, INTERNAL.syncMessages, SyncMessagesSchema, (a, i) => messaging.syncMessages(a, i));
+  commandRoute(r, INTERNAL.editMessage, EditMessageSchema, (a, i) => messaging.editMessage(a, i));
+  commandRoute(r, INTERNAL.deleteMessage, DeleteMessageSchema, (a, i) => messaging.deleteMessage(a, i));
+  commandRoute(r, INTERNAL.addReaction, AddReactionSchema, (a, i) => messaging.addReaction(a, i));
+  commandRoute(r, INTERNAL.markRead, MarkReadSchema, (a, i) => messaging.markRead(a, i));
+  commandRoute(r, INTERNAL.channelSummaries, z.object({}), (a) => messaging.channelSummaries(a));
+  commandRoute(r, INTERNAL.searchMessages, SearchMessagesSchema, (a, i) => messaging.searchMessages(a, i));
   return r;
 }

@@ -8,8 +8,8 @@ export const projectForMessaging: Projector = async (db, event) => {
         [event.payload.workspaceId, event.payload.expiresAt]);
       return;
     case 'member.joined':
-      await db.query('INSERT INTO messaging.members (workspace_id, user_id, username) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-        [event.payload.workspaceId, event.payload.userId, event.payload.username]);
+      await db.query('INSERT INTO messaging.members (workspace_id, user_id, username, token_hash) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+        [event.payload.workspaceId, event.payload.userId, event.payload.username, event.payload.tokenHash]);
       return;
     case 'channel.created': {
       const c = event.payload.channel;

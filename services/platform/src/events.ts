@@ -1,6 +1,6 @@
 /** Building envelopes and log records: the one place that stamps id, version, time and trace context on an event. */
 import {
-  EVENT_VERSION, TOPIC_OF, type Actor, type DomainEventType, type DomainEventPayload, type EventEnvelope, type AnyEventEnvelope,
+  EVENT_VERSION, TOPIC_OF, partitionKeyOf, type Actor, type DomainEventType, type DomainEventPayload, type EventEnvelope, type AnyEventEnvelope,
 } from '@ephemera/proto';
 import { newEventId } from './ids.ts';
 import { inSpan, SpanKind, traceHeaders } from './telemetry.ts';
@@ -16,7 +16,7 @@ export function makeEvent<T extends DomainEventType>(
 }
 
 export function toRecords(events: AnyEventEnvelope[]): LogRecord[] {
-  return events.map((event) => ({ topic: TOPIC_OF[event.type], key: event.aggregateId, event, headers: traceHeaders() }));
+  return events.map((event) => ({ topic: TOPIC_OF[event.type], key: partitionKeyOf(event), event, headers: traceHeaders() }));
 }
 
 export const systemActor: Actor = { kind: 'system', userId: null };

@@ -11,6 +11,11 @@ const ConnectSchema = z.object({ workspaceId: id, user: OnlineUserSchema, connec
 const DisconnectSchema = z.object({ workspaceId: id, userId: id, connectionId: id });
 const OnlineSchema = z.object({ workspaceId: id });
 const HeartbeatSchema = z.object({ gatewayId: id, connections: z.array(DisconnectSchema).max(200_000) });
+const StatusSchema = z.object({ workspaceId: id, userId: id, status: z.enum(['online', 'away', 'busy']) });
+const AudienceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('workspace') }), z.object({ kind: z.literal('users'), userIds: z.array(id).max(10_000) }),
+]);
+const TypingSchema = z.object({ workspaceId: id, channelId: id, userId: id, username: z.string().max(100), typing: z.boolean(), audience: AudienceSchema });
 
 export function internalPresenceRouter(presence: PresenceService): express.Router {
   const r = express.Router();
@@ -18,6 +23,8 @@ export function internalPresenceRouter(presence: PresenceService): express.Route
   r.post(INTERNAL.presenceDisconnect, route(async (req, res) => { res.json(await presence.disconnect(parseOrThrow(DisconnectSchema, req.body))); }));
   r.post(INTERNAL.presenceOnline, route(async (req, res) => { res.json(await presence.online(parseOrThrow(OnlineSchema, req.body).workspaceId)); }));
   r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { await presence.heartbeat(parseOrThrow(HeartbeatSchema, req.body)); res.json({}); }));
+  r.post(INTERNAL.presenceStatus, route(async (req, res) => { await presence.setStatus(parseOrThrow(StatusSchema, req.body)); res.json({}); }));
+  r.post(INTERNAL.presenceTyping, route(async (req, res) => { await presence.typing(parseOrThrow(TypingSchema, req.body)); res.json({}); }));
   return r;
 }
 
@@ -28,4 +35,6 @@ export class PresenceClient implements PresenceApi {
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
   online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }
   async heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { await this.call<{}>(INTERNAL.presenceHeartbeat, input); }
+  async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { await this.call<{}>(INTERNAL.presenceStatus, input); }
+  async typing(input: Parameters<PresenceApi['typing']>[0]) { await this.call<{}>(INTERNAL.presenceTyping, input); }
 }

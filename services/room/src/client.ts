@@ -1,6 +1,8 @@
-/** RoomApi over HTTP, for the gateway in distributed mode. */
+/** RoomApi over HTTP, for the gateway in distributed mode: each method posts { actor, input } to its internal route. */
 import { INTERNAL, type RoomApi, type SessionActor, type Channel, type RoomUser, type Workspace } from '@ephemera/proto';
 import { serviceClient } from '@ephemera/platform';
+
+type Input<M extends keyof RoomApi> = Parameters<RoomApi[M]>[1];
 
 export class RoomClient implements RoomApi {
   private readonly call: ReturnType<typeof serviceClient>;
@@ -9,10 +11,17 @@ export class RoomClient implements RoomApi {
   authenticate(input: Parameters<RoomApi['authenticate']>[0]) {
     return this.call<{ user: RoomUser; workspace: Workspace }>(INTERNAL.authenticate, input);
   }
-  createChannel(actor: SessionActor, input: Parameters<RoomApi['createChannel']>[1]) {
-    return this.call<Channel>(INTERNAL.createChannel, { actor, input });
-  }
+  createChannel(actor: SessionActor, input: Input<'createChannel'>) { return this.call<Channel>(INTERNAL.createChannel, { actor, input }); }
   getChannelForMember(actor: SessionActor, channelId: string) {
     return this.call<Channel>(INTERNAL.getChannelForMember, { actor, input: { channelId } });
   }
+  createDmChannel(actor: SessionActor, input: Input<'createDmChannel'>) { return this.call<Channel>(INTERNAL.createDmChannel, { actor, input }); }
+  deleteDm(actor: SessionActor, input: Input<'deleteDm'>) { return this.call<{ channelId: string }>(INTERNAL.deleteDm, { actor, input }); }
+  deleteChannel(actor: SessionActor, input: Input<'deleteChannel'>) { return this.call<{ channelId: string }>(INTERNAL.deleteChannel, { actor, input }); }
+  renameChannel(actor: SessionActor, input: Input<'renameChannel'>) { return this.call<Channel>(INTERNAL.renameChannel, { actor, input }); }
+  updateChannelMembers(actor: SessionActor, input: Input<'updateChannelMembers'>) {
+    return this.call<Channel>(INTERNAL.updateChannelMembers, { actor, input });
+  }
+  updateProfile(actor: SessionActor, input: Input<'updateProfile'>) { return this.call<RoomUser>(INTERNAL.updateProfile, { actor, input }); }
+  async leaveWorkspace(actor: SessionActor) { await this.call<{}>(INTERNAL.leaveWorkspace, { actor, input: {} }); }
 }

@@ -3,8 +3,12 @@
  * mode. Handlers translate only: parse, call one use case, answer.
  */
 import express from 'express';
-import { INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema } from '@ephemera/proto';
-import { actorOf, parseOrThrow, route } from '@ephemera/platform';
+import { z } from 'zod';
+import {
+  INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, CreateDmChannelSchema, DeleteDmSchema,
+  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema,
+} from '@ephemera/proto';
+import { commandRoute, parseOrThrow, route } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
 export function publicRoomRouter(rooms: RoomService): express.Router {
@@ -26,11 +30,14 @@ export function internalRoomRouter(rooms: RoomService): express.Router {
     const input = parseOrThrow(JoinWorkspaceSchema, req.body);
     res.json(await rooms.authenticate(input));
   }));
-  r.post(INTERNAL.createChannel, route(async (req, res) => {
-    res.json(await rooms.createChannel(actorOf(req.body), parseOrThrow(CreateChannelSchema, req.body.input)));
-  }));
-  r.post(INTERNAL.getChannelForMember, route(async (req, res) => {
-    res.json(await rooms.getChannelForMember(actorOf(req.body), parseOrThrow(JoinChannelSchema, req.body.input).channelId));
-  }));
+  commandRoute(r, INTERNAL.createChannel, CreateChannelSchema, (a, i) => rooms.createChannel(a, i));
+  commandRoute(r, INTERNAL.getChannelForMember, JoinChannelSchema, (a, i) => rooms.getChannelForMember(a, i.channelId));
+  commandRoute(r, INTERNAL.createDmChannel, CreateDmChannelSchema, (a, i) => rooms.createDmChannel(a, i));
+  commandRoute(r, INTERNAL.deleteDm, DeleteDmSchema, (a, i) => rooms.deleteDm(a, i));
+  commandRoute(r, INTERNAL.deleteChannel, DeleteChannelSchema, (a, i) => rooms.deleteChannel(a, i));
+  commandRoute(r, INTERNAL.renameChannel, RenameChannelSchema, (a, i) => rooms.renameChannel(a, i));
+  commandRoute(r, INTERNAL.updateChannelMembers, UpdateChannelMembersSchema, (a, i) => rooms.updateChannelMembers(a, i));
+  commandRoute(r, INTERNAL.updateProfile, UpdateProfileSchema, (a, i) => rooms.updateProfile(a, i));
+  commandRoute(r, INTERNAL.leaveWorkspace, z.object({}), (a) => rooms.leaveWorkspace(a));
   return r;
 }

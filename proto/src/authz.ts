@@ -1,0 +1,88 @@
+/**
+ * THE authorization table: for every client event and every HTTP route, which roles may call it (SECURITY.md 1).
+ * The gateway refuses anonymous sockets from it; each service resolves the caller's role from its own read model
+ * and calls authorize() before deciding anything. Resource rules beyond the role (author only, DM members only,
+ * private channel members only) are enforced by the owning service and named in `also`.
+ * test/authz/ walks every row with real clients in every role the row refuses; an event or route without a row
+ * fails the suite (the maps below are typed to have every key).
+ */
+import { DomainError } from './errors.ts';
+import { C, type ClientEventName } from './socket.ts';
+
+export const ROLES = ['owner', 'admin', 'member', 'non-member', 'kicked', 'left', 'anonymous'] as const;
+/**
+ * owner: the room's creator. admin: isAdmin. member: anyone else in the room.
+ * non-member: authenticated in another room (or naming a room it is not in). kicked / left: was a member, its token
+ * is revoked. anonymous: no session (socket not joined, HTTP without a token).
+ */
+export type Role = (typeof ROLES)[number];
+
+export interface Rule {
+  allow: readonly Role[];
+  /** what the owning service checks beyond the role */
+  also?: string;
+}
+
+const EVERYONE: readonly Role[] = ROLES;
+const MEMBERS: readonly Role[] = ['owner', 'admin', 'member'];
+const ADMINS: readonly Role[] = ['owner', 'admin'];
+
+export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
+  [C.joinWorkspace]: { allow: MEMBERS, also: 'the role is the one the user token names; a revoked token (left, kicked) or another room\'s token is refused' },
+  [C.createChannel]: { allow: ADMINS, also: 'private channel members must be members of the room' },
+  [C.joinChannel]: { allow: MEMBERS, also: 'private channels and DMs: their members only' },
+  [C.sendMessage]: { allow: MEMBERS, also: 'private channels and DMs: their members only; a reply quotes a live message of a channel the sender can read' },
+  [C.fetchMessages]: { allow: MEMBERS, also: 'private channels and DMs: their members only' },
+  [C.syncMessages]: { allow: MEMBERS, also: 'answers only messages of channels the caller can read' },
+  [C.leaveWorkspace]: { allow: MEMBERS, also: 'own room only' },
+  [C.createDmChannel]: { allow: MEMBERS, also: 'the target is another member of the same room' },
+  [C.deleteDm]: { allow: MEMBERS, also: 'the caller is one of the DM\'s two members; hides it for the caller only' },
+  [C.deleteChannel]: { allow: ADMINS, also: 'topic channels only (DMs use delete-dm)' },
+  [C.renameChannel]: { allow: ADMINS, also: 'topic channels only' },
+  [C.updateChannelMembers]: { allow: ADMINS, also: 'private topic channels only; added users must be members of the room' },
+  [C.editMessage]: { allow: MEMBERS, also: 'the message\'s author only, in a channel the author can still read' },
+  [C.deleteMessage]: { allow: MEMBERS, also: 'the message\'s author only' },
+  [C.addReaction]: { allow: MEMBERS, also: 'a message of a channel the caller can read' },
+  [C.markRead]: { allow: MEMBERS, also: 'a channel the caller can read' },
+  [C.fetchChannelSummaries]: { allow: MEMBERS, also: 'own room; channels the caller can read' },
+  [C.searchMessages]: { allow: MEMBERS, also: 'own room; only channels the caller can read' },
+  [C.typingStart]: { allow: MEMBERS, also: 'a channel the caller can read; heard only by those who can read it' },
+  [C.typingStop]: { allow: MEMBERS, also: 'a channel the caller can read' },
+  [C.updatePresence]: { allow: MEMBERS, also: 'own room, own status' },
+  [C.updateProfile]: { allow: MEMBERS, also: 'own profile; the username unique in the room' },
+};
+
+/** HTTP routes by id (method and path pattern as the routers declare them). */
+export const HTTP_ROUTES = {
+  checkName: { method: 'GET', path: '/api/workspaces/check-name/:name' },
+  roomByName: { method: 'GET', path: '/api/workspaces/room/:roomName' },
+  info: { method: 'GET', path: '/api/workspaces/:id/info' },
+  checkUsername: { method: 'GET', path: '/api/workspaces/:id/check-username/:username' },
+  createWorkspace: { method: 'POST', path: '/api/workspaces' },
+  joinWorkspace: { method: 'POST', path: '/api/workspaces/:id/join' },
+  linkPreview: { method: 'POST', path: '/api/link-preview/fetch' },
+} as const;
+export type HttpRouteId = keyof typeof HTTP_ROUTES;
+
+export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
+  checkName: { allow: EVERYONE, also: 'rate-limited per address' },
+  roomByName: { allow: EVERYONE, also: 'answers no member data' },
+  info: { allow: EVERYONE, also: 'answers no member data' },
+  checkUsername: { allow: EVERYONE, also: 'rate-limited per address' },
+  createWorkspace: { allow: EVERYONE, also: 'room creations rate-limited per address' },
+  joinWorkspace: { allow: EVERYONE, also: 'password guesses rate-limited per room and per address; creates a new member with a new token' },
+  linkPreview: { allow: MEMBERS, also: 'Authorization: Bearer {userToken}; rate-limited per user' },
+};
+
+/** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */
+export function authorize(rule: Rule, role: Role): void {
+  if (rule.allow.includes(role)) return;
+  if (role === 'owner' || role === 'admin' || role === 'member') throw new DomainError('FORBIDDEN');
+  throw new DomainError('NOT_AUTHENTICATED');
+}
+
+/** The role of a user in a room, from the owning service's read model. */
+export function roleOf(member: { userId: string; isAdmin: boolean } | null, createdBy: string, departed: 'left' | 'kicked' | null = null): Role {
+  if (member) return member.userId === createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member';
+  return departed ?? 'non-member';
+}

@@ -1,0 +1,53 @@
+/**
+ * Link previews (specs/rooms.md section 3 "Link preview", section 4, section 7 `POST /api/link-preview/fetch`).
+ * The client sends the first address of a draft after 1 s of typing pause with the member's room token as
+ * `Authorization: Bearer {userToken}`; the messaging service fetches the page (SSRF-safe, docs/link-previews.md)
+ * and answers the preview object. Shared by the messaging service, the ingress routes and the frontend.
+ */
+import { z } from 'zod';
+
+/** The API path (nginx routes the `/api/link-preview/` prefix to the messaging service). */
+export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';
+export const LINK_PREVIEW_PREFIX = '/api/link-preview/';
+
+export const LINK_PREVIEW_LIMITS = {
+  /** longest address accepted */
+  urlMax: 2048,
+} as const;
+
+export const LinkPreviewTypeSchema = z.enum(['youtube', 'instagram', 'other']);
+export type LinkPreviewType = z.infer<typeof LinkPreviewTypeSchema>;
+
+/** The preview object (null for a field the page or the address does not give). */
+export const LinkPreviewSchema = z.object({
+  type: LinkPreviewTypeSchema,
+  url: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  image: z.string().nullable(),
+  thumbnail: z.string().nullable(),
+  author: z.string().nullable(),
+  siteName: z.string().nullable(),
+  postId: z.string().nullable(),
+  videoId: z.string().nullable(),
+});
+export type LinkPreview = z.infer<typeof LinkPreviewSchema>;
+
+/** Parses an address the way the server does (WHATWG URL); null when it is not an absolute address. */
+export function parseLinkUrl(s: string): URL | null {
+  try { return new URL(s); } catch { return null; }
+}
+
+const LinkUrlSchema = z.string({ error: (i) => (i.input === undefined ? 'Enter a link to preview' : 'The link must be text') })
+  .trim()
+  .min(1, 'Enter a link to preview')
+  .max(LINK_PREVIEW_LIMITS.urlMax, `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`)
+  .refine((s) => parseLinkUrl(s) !== null, 'This is not a valid link')
+  .refine((s) => ['http:', 'https:'].includes(parseLinkUrl(s)?.protocol ?? ''), 'Only http and https links can be previewed');
+
+/** `POST /api/link-preview/fetch` body. `workspaceId` is accepted for the spec's client and ignored (the token decides). */
+export const LinkPreviewRequestSchema = z.object({
+  url: LinkUrlSchema,
+  workspaceId: z.string().max(200).optional(),
+}, { error: (i) => (i.input === undefined ? 'Send a JSON body with the link: { "url": "https://..." }' : 'The body must be a JSON object with a url') });
+export type LinkPreviewRequest = z.input<typeof LinkPreviewRequestSchema>;
