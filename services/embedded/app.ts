@@ -19,7 +19,7 @@ import {
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
-import { startMessagingModule } from '@ephemera/messaging';
+import { startMessagingModule, publicMessagingRouter } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway } from '@ephemera/gateway';
 
@@ -80,6 +80,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(publicRoomRouter(room.service));
+  web.use(publicMessagingRouter({ pool })); // POST /api/link-preview/fetch
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
   web.use(errorHandler(logger));

@@ -9,6 +9,7 @@ import { projectForMessaging } from './projection.ts';
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
 export { MessagingClient } from './client.ts';
+export { publicMessagingRouter, type PublicMessagingDeps } from './link-preview/index.ts';
 
 export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 

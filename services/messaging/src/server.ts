@@ -3,6 +3,7 @@ import { kafkaEventLog, createPool, pgReady, serveHttp, type Logger, type Servic
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
+import { publicMessagingRouter } from './link-preview/index.ts';
 
 export async function startMessagingServer(opts: {
   port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
@@ -13,7 +14,8 @@ export async function startMessagingServer(opts: {
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
-    routers: [internalMessagingRouter(module.service)],
+    // public: POST /api/link-preview/fetch (the ingress routes /api/link-preview/ here)
+    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool })],
     ready: () => pgReady(pool),
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
   });

@@ -1,0 +1,32 @@
+/** Link previews: the public HTTP routes messaging serves in both modes. */
+import type express from 'express';
+import type { Pool } from '@ephemera/platform';
+import { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
+import { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
+import { parseAllowHosts } from './fetcher.ts';
+
+export { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
+export { SafeFetcher, isPublicAddress, parseAllowHosts, type FetcherOptions, type FetchedPage } from './fetcher.ts';
+export { parsePage, type PageMeta } from './parser.ts';
+export { PreviewCache, type CacheOptions } from './cache.ts';
+export { normalizeUrl, recognize } from './url.ts';
+export { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
+
+export interface PublicMessagingDeps {
+  pool: Pool;
+  /** per-user limit; default 30 previews a minute per user in this process (rate-limiter-flexible, memory) */
+  limit?: RateLimit;
+  /** default: SSRF-safe defaults, with LINK_PREVIEW_ALLOW_HOSTS (test only) read from the environment */
+  linkPreview?: LinkPreviewService | LinkPreviewOptions;
+}
+
+/** Messaging's public routes (`/api/link-preview/...`), for the embedded app and the messaging server. */
+export function publicMessagingRouter(deps: PublicMessagingDeps): express.Router {
+  const service = deps.linkPreview instanceof LinkPreviewService
+    ? deps.linkPreview
+    : new LinkPreviewService({
+      ...deps.linkPreview,
+      fetcher: { allowHosts: parseAllowHosts(process.env.LINK_PREVIEW_ALLOW_HOSTS), ...deps.linkPreview?.fetcher },
+    });
+  return linkPreviewRouter({ pool: deps.pool, service, limit: deps.limit ?? memoryRateLimit() });
+}

@@ -1,0 +1,48 @@
+/**
+ * `POST /api/link-preview/fetch` (specs/rooms.md section 7): bearer-authenticated (the member's room token),
+ * rate-limited per user, then the preview. Mounted by the embedded app and by the messaging server
+ * (nginx routes `/api/link-preview/` there in distributed mode).
+ */
+import express from 'express';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { DomainError, LINK_PREVIEW_PATH, LinkPreviewRequestSchema } from '@ephemera/proto';
+import { parseOrThrow, route, type Pool } from '@ephemera/platform';
+import { memberByBearer } from '../auth/bearer.ts';
+import { LinkPreviewService } from './service.ts';
+
+/** Takes one unit for `key` or throws DomainError('RATE_LIMITED'). The seam for a shared (Redis) limiter. */
+export type RateLimit = (key: string) => Promise<void>;
+
+/** Per-process limiter (rate-limiter-flexible): `points` requests per `durationSec` for each key. */
+export function memoryRateLimit(points = 30, durationSec = 60): RateLimit {
+  const limiter = new RateLimiterMemory({ points, duration: durationSec });
+  return async (key) => {
+    try {
+      await limiter.consume(key);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw new DomainError('RATE_LIMITED');
+      throw e;
+    }
+  };
+}
+
+export interface LinkPreviewRouterDeps {
+  pool: Pool;
+  service: LinkPreviewService;
+  limit: RateLimit;
+}
+
+export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
+  const r = express.Router();
+  r.post(LINK_PREVIEW_PATH, route(async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const actor = await memberByBearer(deps.pool, req.headers.authorization);
+    await deps.limit(`link-preview:${actor.userId}`);
+    const { url } = parseOrThrow(LinkPreviewRequestSchema, req.body);
+    res.json(await deps.service.preview(url));
+  }));
+  r.all(LINK_PREVIEW_PATH, (_req, res) => {
+    res.status(405).set('Allow', 'POST').json({ success: false, code: 'VALIDATION', message: 'Use POST' });
+  });
+  return r;
+}
