@@ -1,0 +1,7 @@
+/** Placeholder: this suite is being written (issue 6). */
+import { describe } from 'vitest';
+import type { TargetRef } from './room-experience.ts';
+
+export function channelsSuite(_target: TargetRef) {
+  describe('channels', () => {});
+}

@@ -1,0 +1,7 @@
+/** Placeholder: this suite is being written (issue 6). */
+import { describe } from 'vitest';
+import type { TargetRef } from './room-experience.ts';
+
+export function messagesSuite(_target: TargetRef) {
+  describe('messages', () => {});
+}
