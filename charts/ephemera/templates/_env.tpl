@@ -1,0 +1,44 @@
+{{/*
+The environment of each service container, exactly the variables its src/main.ts reads (README "Configuration").
+Call with dict "root" $ "component" "<service>".
+*/}}
+{{- define "ephemera.env" -}}
+{{- $root := .root -}}
+{{- $cm := include "ephemera.name" (dict "root" $root "component" "config") -}}
+{{- $keys := dict
+  "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS")
+  "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE")
+  "presence" (list)
+  "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS") -}}
+- name: PORT
+  value: {{ (index $root.Values .component).port | quote }}
+{{- range $key := concat (list "LOG_LEVEL" "OTEL_TRACES_EXPORTER") (index $keys .component) }}
+- name: {{ $key }}
+  valueFrom:
+    configMapKeyRef: { name: {{ $cm }}, key: {{ $key }} }
+{{- end }}
+{{- if has .component (list "room" "messaging") }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.pgSecret" $root }}, key: {{ $root.Values.postgresql.existingSecretKey }} }
+{{- end }}
+{{- if has .component (list "presence" "gateway") }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.redisSecret" $root }}, key: {{ $root.Values.redis.existingSecretKey }} }
+{{- end }}
+{{- if eq .component "gateway" }}
+# Each replica is its own consumer group and presence source: the pod name is unique and stable for its life.
+- name: GATEWAY_ID
+  valueFrom:
+    fieldRef: { fieldPath: metadata.name }
+{{- if $root.Values.gateway.httpUpstream }}
+- name: HTTP_UPSTREAM
+  valueFrom:
+    configMapKeyRef: { name: {{ $cm }}, key: HTTP_UPSTREAM }
+{{- end }}
+{{- end }}
+{{- with $root.Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}

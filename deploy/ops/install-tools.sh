@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds the operations tools the chart check uses, from the Go module proxy, once; later runs reuse the binaries.
+#   helm, kubeconform, promtool: `go install` at pinned versions (promtool with -tags remove_all_sd: without it a
+#   cloud service-discovery dependency is not served by the proxy)
+#   kube-apiserver + etcd: built from the wrapper module in deploy/ops/kube (go install refuses k8s.io/kubernetes)
+#   compose-check: docker compose's loader (compose-go) as a small command, deploy/ops/compose-check
+#   Kubernetes JSON schemas for kubeconform: generated offline from k8s.io/kubernetes' swagger.json
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose]   (default: all). Prints nothing when cached.
+# Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tools="${EPHEMERA_TOOLS:-$here/../local/.tools}"
+mkdir -p "$tools/bin"
+tools="$(cd "$tools" && pwd)"
+echo '*' > "$tools/.gitignore"
+
+HELM_VERSION=v3.22.0
+KUBECONFORM_VERSION=v0.8.0
+PROMETHEUS_VERSION=v0.316.0
+KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
+
+# The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
+proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
+case "$proxy" in direct|off|"") proxy=https://proxy.golang.org ;; esac
+export GOPROXY="$proxy" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
+
+# Two checks at once (npm test beside a manual chart:check) must not build into the same directory.
+exec 9>"$tools/.lock"
+flock 9
+
+# stamp <name> <version>: true when <name> was built at <version> (a stamp is written only after a complete build)
+fresh() { [ -x "$tools/bin/$1" ] && [ "$(cat "$tools/.$1.version" 2>/dev/null)" = "$2" ]; }
+stamp() { echo "$2" > "$tools/.$1.version"; }
+timed() { local t=$SECONDS; "$@"; echo "install-tools: $1 ${*: -1} took $((SECONDS - t)) s" >&2; }
+
+want=("$@"); [ ${#want[@]} -gt 0 ] || want=(helm kubeconform promtool kube schemas compose)
+
+for tool in "${want[@]}"; do
+  case "$tool" in
+    helm)
+      fresh helm $HELM_VERSION || { timed env GOBIN="$tools/bin" go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION; stamp helm $HELM_VERSION; } ;;
+    kubeconform)
+      fresh kubeconform $KUBECONFORM_VERSION || { timed env GOBIN="$tools/bin" go install github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION; stamp kubeconform $KUBECONFORM_VERSION; } ;;
+    promtool)
+      fresh promtool $PROMETHEUS_VERSION || { timed env GOBIN="$tools/bin" go install -tags remove_all_sd github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION; stamp promtool $PROMETHEUS_VERSION; } ;;
+    kube)
+      # The version string is set so `kube-apiserver --version` and /version say what was built.
+      if ! fresh kube-apiserver $KUBERNETES_VERSION; then
+        (cd "$here/kube" && timed go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION" \
+          -o "$tools/bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+        stamp kube-apiserver $KUBERNETES_VERSION
+      fi
+      if ! fresh etcd $KUBERNETES_VERSION; then
+        (cd "$here/kube" && timed go build -trimpath -ldflags "-s -w" -o "$tools/bin/etcd" ./etcd)
+        stamp etcd $KUBERNETES_VERSION
+      fi ;;
+    compose)
+      # Rebuilt when its source changes (the stamp is a hash of go.mod and main.go).
+      sum="$(cat "$here/compose-check/go.mod" "$here/compose-check/main.go" | sha1sum | cut -c1-12)"
+      fresh compose-check "$sum" || { (cd "$here/compose-check" && timed go build -trimpath -o "$tools/bin/compose-check" .); stamp compose-check "$sum"; } ;;
+    schemas)
+      dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
+      if [ ! -f "$dir/.complete" ]; then
+        src="$(go mod download -json k8s.io/kubernetes@$KUBERNETES_VERSION | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')"
+        rm -rf "$dir"
+        python3 "$here/swagger2schemas.py" "$src/api/openapi-spec/swagger.json" "$dir" >&2
+        touch "$dir/.complete"
+      fi ;;
+    *) echo "install-tools: unknown tool $tool" >&2; exit 2 ;;
+  esac
+done
