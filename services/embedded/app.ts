@@ -70,7 +70,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
 
   const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true });
-  const presence = new PresenceService(bus);
+  const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
   const web = express();
@@ -100,6 +100,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     gateway,
     async stop() {
       await gateway.stop();
+      presence.stop();
       await new Promise((r) => httpServer.close(r));
       httpServer.closeAllConnections?.();
       await room.stop();

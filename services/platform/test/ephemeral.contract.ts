@@ -53,6 +53,41 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       expect(await s.zrangeByScore(k, -Infinity)).toEqual([]);
     });
 
+    it('sorted sets: take below a score removes and returns those members once, ascending', async () => {
+      const s = await open();
+      const k = key('take');
+      for (const [m, score] of [['c', 3], ['a', 1], ['b', 2], ['d', 4]] as const) await s.zadd(k, score, m);
+      expect(await s.ztakeBelow(k, 3)).toEqual([{ member: 'a', score: 1 }, { member: 'b', score: 2 }]);
+      expect(await s.ztakeBelow(k, 3)).toEqual([]);
+      expect((await s.zrangeByScore(k, 0)).map((e) => e.member)).toEqual(['c', 'd']);
+      expect(await s.ztakeBelow(key('missing'), 100)).toEqual([]);
+      // Concurrent takers (several sweeping replicas) split the members: each goes to exactly one.
+      const many = key('many');
+      for (let i = 0; i < 40; i++) await s.zadd(many, i, `m${i}`);
+      const takes = await Promise.all([s.ztakeBelow(many, 30), s.ztakeBelow(many, 30), s.ztakeBelow(many, 30)]);
+      const taken = takes.flat().map((e) => e.member).sort();
+      expect(taken).toEqual(Array.from({ length: 30 }, (_, i) => `m${i}`).sort());
+      expect((await s.zrangeByScore(many, -Infinity)).length).toBe(10);
+    });
+
+    it('hashes: set fields, read them all, delete one, del removes the hash', async () => {
+      const s = await open();
+      const k = key('hash');
+      expect(await s.hgetall(k)).toEqual({});
+      await s.hset(k, 'u1', 'away');
+      await s.hset(k, 'u2', 'busy');
+      await s.hset(k, 'u1', 'online'); // overwrite
+      expect(await s.hgetall(k)).toEqual({ u1: 'online', u2: 'busy' });
+      await s.hdel(k, 'u2');
+      await s.hdel(k, 'missing');
+      expect(await s.hgetall(k)).toEqual({ u1: 'online' });
+      await s.hdel(k, 'u1');
+      expect(await s.hgetall(k)).toEqual({});
+      await s.hset(k, 'u3', 'away');
+      await s.del(k);
+      expect(await s.hgetall(k)).toEqual({});
+    });
+
     it('strings: set, get, del, and a TTL that expires', async () => {
       const s = await open();
       const k = key('str');

@@ -5,12 +5,12 @@ import { internalPresenceRouter } from './http.ts';
 
 export async function startPresenceServer(opts: { port: number; host?: string; redisUrl: string; logger: Logger }): Promise<ServiceServer> {
   const store = new RedisEphemeralStore(opts.redisUrl);
-  const service = new PresenceService(store);
+  const service = new PresenceService(store, { onError: (err) => opts.logger.warn({ err }, 'typing sweep failed') });
   return serveHttp({
     name: 'presence', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [internalPresenceRouter(service)],
     jsonLimit: '16mb',
     ready: async () => { await store.get('presence:ready-probe'); return true; },
-    onStop: async () => { await store.close(); },
+    onStop: async () => { service.stop(); await store.close(); },
   });
 }

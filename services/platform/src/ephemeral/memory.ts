@@ -14,6 +14,7 @@ interface StringEntry { value: string; expiresAt: number | null; timer?: NodeJS.
 export class MemoryEphemeralStore implements EphemeralStore {
   private readonly strings = new Map<string, StringEntry>();
   private readonly zsets = new Map<string, Map<string, number>>();
+  private readonly hashes = new Map<string, Map<string, string>>();
   private readonly bus = new EventEmitter().setMaxListeners(0); // one listener per subscriber is expected
 
   async zadd(key: string, score: number, member: string): Promise<void> {
@@ -51,6 +52,33 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return removed;
   }
 
+  async ztakeBelow(key: string, max: number): Promise<{ member: string; score: number }[]> {
+    // No await between reading and removing: concurrent takers cannot interleave and take a member twice.
+    const set = this.zsets.get(key);
+    if (!set) return [];
+    const below = [...set].filter(([, score]) => score < max).map(([member, score]) => ({ member, score }))
+      .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+    for (const { member } of below) set.delete(member);
+    if (set.size === 0) this.zsets.delete(key);
+    return below;
+  }
+
+  async hset(key: string, field: string, value: string): Promise<void> {
+    let hash = this.hashes.get(key);
+    if (!hash) this.hashes.set(key, (hash = new Map()));
+    hash.set(field, value);
+  }
+
+  async hdel(key: string, field: string): Promise<void> {
+    const hash = this.hashes.get(key);
+    hash?.delete(field);
+    if (hash?.size === 0) this.hashes.delete(key); // an emptied hash disappears, as in Redis
+  }
+
+  async hgetall(key: string): Promise<Record<string, string>> {
+    return Object.fromEntries(this.hashes.get(key) ?? []);
+  }
+
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     this.zsets.delete(key);
     this.putString(key, value, ttlMs === undefined ? null : Date.now() + ttlMs);
@@ -63,6 +91,7 @@ export class MemoryEphemeralStore implements EphemeralStore {
   async del(key: string): Promise<void> {
     this.deleteString(key);
     this.zsets.delete(key);
+    this.hashes.delete(key);
   }
 
   async incrWithTtl(key: string, ttlMs: number): Promise<number> {
@@ -95,6 +124,7 @@ export class MemoryEphemeralStore implements EphemeralStore {
     for (const entry of this.strings.values()) clearTimeout(entry.timer);
     this.strings.clear();
     this.zsets.clear();
+    this.hashes.clear();
     this.bus.removeAllListeners();
   }
 

@@ -11,6 +11,15 @@ export interface EphemeralStore {
   zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]>;
   /** remove members with score < max; returns the removed count */
   zremRangeByScoreBelow(key: string, max: number): Promise<number>;
+  /**
+   * atomically remove and return the members with score < max, ascending by score: of several replicas sweeping
+   * the same set, each member goes to exactly one (expired typing indicators are announced once)
+   */
+  ztakeBelow(key: string, max: number): Promise<{ member: string; score: number }[]>;
+  /** hashes: one field per user (presence status of a room), read whole in one call */
+  hset(key: string, field: string, value: string): Promise<void>;
+  hdel(key: string, field: string): Promise<void>;
+  hgetall(key: string): Promise<Record<string, string>>;
   /** plain string values with optional TTL in ms */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   get(key: string): Promise<string | null>;

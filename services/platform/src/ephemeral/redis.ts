@@ -13,6 +13,12 @@ local v = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return v`;
 
+// ZRANGEBYSCORE then ZREMRANGEBYSCORE in one atomic step, so two sweepers never take the same member.
+const ZTAKE_BELOW = `
+local m = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'WITHSCORES')
+if #m > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) end
+return m`;
+
 type Handler = (message: string) => void;
 
 export class RedisEphemeralStore implements EphemeralStore {
@@ -41,6 +47,25 @@ export class RedisEphemeralStore implements EphemeralStore {
 
   zremRangeByScoreBelow(key: string, max: number): Promise<number> {
     return this.redis.zremrangebyscore(key, '-inf', `(${bound(max)}`); // "(" = exclusive: strictly below max
+  }
+
+  async ztakeBelow(key: string, max: number): Promise<{ member: string; score: number }[]> {
+    const flat = (await this.redis.eval(ZTAKE_BELOW, 1, key, bound(max))) as string[];
+    const out: { member: string; score: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ member: flat[i], score: Number(flat[i + 1]) });
+    return out;
+  }
+
+  async hset(key: string, field: string, value: string): Promise<void> {
+    await this.redis.hset(key, field, value);
+  }
+
+  async hdel(key: string, field: string): Promise<void> {
+    await this.redis.hdel(key, field);
+  }
+
+  hgetall(key: string): Promise<Record<string, string>> {
+    return this.redis.hgetall(key);
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
