@@ -1,6 +1,7 @@
 /**
  * nginx as the ingress of the distributed topology (what a Kubernetes ingress does): /socket.io to the gateway
- * replicas (sticky by the ephemera_gw cookie each gateway sets), /api to the room service, everything else to
+ * replicas (sticky by the ephemera_gw cookie each gateway sets), /api/link-preview/ to messaging, the rest of /api
+ * to the room service, everything else to
  * the built frontend. Used by stack.ts (npm run distributed:up) and by the browser tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +24,8 @@ export interface IngressOptions {
   gateway1Port: number;
   gateway2Port: number;
   roomPort: number;
+  /** where /api/link-preview/ goes; without it that prefix goes to room like the rest of /api (which answers 404) */
+  messagingPort?: number;
   frontendDist?: string;
 }
 
@@ -32,7 +35,7 @@ export async function startIngress(opts: IngressOptions): Promise<{ child: Child
   const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
   const values: Record<string, string | number> = {
     RUN_DIR: opts.runDir, FRONTEND_DIST: opts.frontendDist ?? path.join(here, '..', '..', 'frontend', 'dist'), HTTP_PORT: opts.port,
-    GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort,
+    GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort, MESSAGING: opts.messagingPort ?? opts.roomPort,
     USER: process.getuid?.() === 0 ? 'user root;' : '',
   };
   fs.writeFileSync(path.join(opts.runDir, 'security-headers.conf'), SECURITY_HEADERS);

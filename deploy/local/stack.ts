@@ -1,7 +1,8 @@
 /**
  * The distributed topology on one machine, the way Kubernetes runs it (charts/ mirrors it): Postgres, Redis and
  * Kafka as real servers, each service as its own process, two gateway replicas, and nginx in front routing by
- * path like the ingress (/socket.io -> gateways, sticky by cookie; /api -> room service; the rest -> the built
+ * path like the ingress (/socket.io -> gateways, sticky by cookie; /api/link-preview -> messaging; /api -> room
+ * service; the rest -> the built
  * frontend). This process supervises them all: `bash deploy/local/up.sh` runs it in the background,
  * `bash deploy/local/down.sh` stops it and with it everything it started.
  *
@@ -99,7 +100,7 @@ async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Prom
 }
 
 async function startNginx(): Promise<void> {
-  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room });
+  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging });
   children.set('nginx', ingress.child);
   fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
 }

@@ -16,7 +16,9 @@ import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
+import { LINK_PREVIEW_PREFIX } from '@ephemera/proto';
 import { createTestDatabase } from '../helpers/db.ts';
+import { startPathRouter } from './http-router.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
@@ -68,13 +70,15 @@ export async function startDistributedStack(options: { logLevel?: string; messag
   } else {
     messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now });
   }
+  // What the ingress does with plain HTTP: /api/link-preview/ to messaging, the rest of /api to room.
+  const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
-    kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: room.url,
+    kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url,
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
-    KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: room.url,
+    KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: httpRouter.url,
   }, await freePort());
   await gateway2.start();
 
@@ -82,6 +86,7 @@ export async function startDistributedStack(options: { logLevel?: string; messag
     urlA: `http://127.0.0.1:${gateway1.port}`,
     urlB: gateway2.url,
     roomPort: room.port,
+    messagingPort: messaging.port,
     gateway1Port: gateway1.port,
     gateway2Port: gateway2.port,
     gateway1,
@@ -94,6 +99,7 @@ export async function startDistributedStack(options: { logLevel?: string; messag
       await (messaging instanceof ChildService ? messaging.kill('SIGTERM') : messaging.stop()).catch(() => {});
       await presence.stop().catch(() => {});
       await room.stop().catch(() => {});
+      await httpRouter.stop().catch(() => {});
     },
   };
 }

@@ -19,7 +19,7 @@ export class LinkPreviewService {
   }
 
   /** The preview of `input`; DomainError VALIDATION (bad address), LINK_PREVIEW_BLOCKED or LINK_PREVIEW_FAILED. */
-  preview(input: string): Promise<LinkPreview> {
+  async preview(input: string): Promise<LinkPreview> {
     const url = normalizeUrl(input);
     return this.cache.get(url.href, () => this.load(url));
   }

@@ -1,0 +1,38 @@
+/**
+ * The test stack's stand-in for the ingress's HTTP routing (deploy/local/nginx.conf.template): requests whose path
+ * starts with a route's prefix go to that route's service, everything else to the fallback (room). The gateways'
+ * HTTP_UPSTREAM points here, so a test reaches every public route through a gateway as a browser would.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface PathRouter { url: string; port: number; stop(): Promise<void> }
+
+export async function startPathRouter(routes: { prefix: string; target: string }[], fallback: string): Promise<PathRouter> {
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const target = new URL(routes.find((r) => (req.url ?? '').startsWith(r.prefix))?.target ?? fallback);
+    const upstream = http.request({
+      hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent,
+    }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('Bad gateway');
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      agent.destroy();
+    },
+  };
+}
