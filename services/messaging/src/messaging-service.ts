@@ -9,18 +9,26 @@
  * One messaging writer per room is assumed (partition ownership when scaled out; docs/architecture.md).
  */
 import {
-  DomainError, type Audience, type Message, type MessagingApi, type SessionActor, type AnyEventEnvelope,
-  type SendMessageSchema, type FetchMessagesSchema, type SyncMessagesSchema,
+  C, DomainError, SOCKET_AUTHZ, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
+  type SessionActor, type AnyEventEnvelope, type SendMessageSchema, type FetchMessagesSchema, type SyncMessagesSchema,
+  type EditMessageSchema, type DeleteMessageSchema, type AddReactionSchema, type MarkReadSchema, type SearchMessagesSchema,
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
   applyOnce, makeEvent, newId, appendEvents, userActor, type EventLog, type Pool, type Subscription,
 } from '@ephemera/platform';
 import { projectForMessaging } from './projection.ts';
+import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
+import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
+import { channelSummaries, decideMarkRead } from './read-positions.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
-interface PendingSend { actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
-interface Access { username: string; expiresAt: Date | null; channel: { id: string; isPrivate: boolean; memberIds: string[] } | null }
+interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
+/** Any other write of the room (edit, delete, reaction, read mark): runs alone, in arrival order with the sends. */
+interface PendingCommand { kind: 'command'; run: () => Promise<void> }
+type Pending = PendingSend | PendingCommand;
+/** What a reply quotes, read from the stored message. */
+interface ReplyTarget { channelId: string; deleted: boolean; content: string; authorName: string }
 
 /** Upper bound of one batch: keeps one append and one transaction reasonably sized. */
 const MAX_BATCH = 256;
@@ -31,10 +39,12 @@ export interface MessagingServiceDeps {
   now?: () => Date;
   /** true only when the event log shares this PostgreSQL (embedded): see applyOnce's `flush` */
   logSharesDatabase?: boolean;
+  /** the link-preview cache: a sent message carries the server's own preview of its url, never the client's */
+  linkPreviews?: { cached(url: string): MessageLinkPreview | null };
 }
 
 export class MessagingService implements MessagingApi {
-  private readonly queues = new Map<string, PendingSend[]>();
+  private readonly queues = new Map<string, Pending[]>();
   private readonly lastSeq = new Map<string, number>();
   /** rooms whose last append failed: their sequence must be re-read from the caught-up read model */
   private readonly uncertain = new Set<string>();
@@ -48,25 +58,35 @@ export class MessagingService implements MessagingApi {
   /** set by the module: the projection of our own events, to recover after a failed append */
   ownProjection: Subscription | null = null;
 
+  private readonly access: AccessChecks;
+  private readonly ctx: CommandContext;
+
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.access = new AccessChecks(deps.pool, this.now, () => this.roomProjection);
+    this.ctx = { pool: deps.pool, now: this.now, access: this.access };
   }
 
   sendMessage(actor: SessionActor, input: SendInput): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const queue = this.queues.get(actor.workspaceId);
-      if (queue) { queue.push({ actor, input, resolve, reject }); return; }
-      this.queues.set(actor.workspaceId, [{ actor, input, resolve, reject }]);
-      void this.drain(actor.workspaceId);
-    });
+    return new Promise((resolve, reject) => this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject }));
   }
 
-  /** The room's single writer: runs while its queue has sends, one batch at a time. */
+  private enqueue(workspaceId: string, pending: Pending): void {
+    const queue = this.queues.get(workspaceId);
+    if (queue) { queue.push(pending); return; }
+    this.queues.set(workspaceId, [pending]);
+    void this.drain(workspaceId);
+  }
+
+  /** The room's single writer: runs while its queue has work, one batch of sends (or one other command) at a time. */
   private async drain(workspaceId: string): Promise<void> {
     const queue = this.queues.get(workspaceId)!;
     try {
       while (queue.length > 0) {
-        const batch = queue.splice(0, MAX_BATCH);
+        if (queue[0]!.kind === 'command') { await (queue.shift() as PendingCommand).run(); continue; }
+        let n = 1;
+        while (n < queue.length && n < MAX_BATCH && queue[n]!.kind === 'send') n += 1;
+        const batch = queue.splice(0, n) as PendingSend[];
         await this.sendBatch(workspaceId, batch).catch((err) => { for (const p of batch) p.reject(err); });
       }
     } finally {
@@ -74,20 +94,22 @@ export class MessagingService implements MessagingApi {
     }
   }
 
+  /** After a failed write our read model is trusted again only once it has caught up with our own events. */
+  private async trustReadModel(workspaceId: string): Promise<void> {
+    if (!this.uncertain.has(workspaceId)) return;
+    await this.ownProjection?.caughtUp();
+    this.uncertain.delete(workspaceId);
+    this.lastSeq.delete(workspaceId);
+  }
+
   private async sendBatch(workspaceId: string, batch: PendingSend[]): Promise<void> {
-    // 0. after a failed write, our read model is only trusted once it has caught up with our own events:
-    //    a retried send then finds its message (dedupe) and the sequence continues after it.
-    if (this.uncertain.has(workspaceId)) {
-      await this.ownProjection?.caughtUp();
-      this.uncertain.delete(workspaceId);
-      this.lastSeq.delete(workspaceId);
-    }
+    // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
+    await this.trustReadModel(workspaceId);
     // 1. checks, per (author, channel), each a single query
-    const access = new Map<string, Access | Error>();
+    const access = new Map<string, { channel: ChannelAccess } | Error>();
     for (const { actor, input } of batch) {
       const key = `${actor.userId}\u0000${input.channelId}`;
-      // Posting needs what reading needs in this slice (member of the room, channel visible).
-      if (!access.has(key)) access.set(key, await this.checkCanRead(actor, input.channelId).catch((e: Error) => e));
+      if (!access.has(key)) access.set(key, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e));
     }
     const allowed: PendingSend[] = [];
     for (const p of batch) {
@@ -98,6 +120,7 @@ export class MessagingService implements MessagingApi {
 
     // 2. dedupe: a retried send (same author and client id) answers the stored message, stored once
     const stored = await this.byClientIds(workspaceId, allowed);
+    const replyTargets = await this.replyTargets(workspaceId, allowed);
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
     const events: AnyEventEnvelope[] = [];
     let seq = await this.currentSeq(workspaceId);
@@ -108,21 +131,29 @@ export class MessagingService implements MessagingApi {
       const pending = fresh.get(key);
       if (pending) { pending.waiters.push(p); continue; } // the same send twice in one batch
 
-      // 3. the next sequence number and the event
-      const { channel } = access.get(`${p.actor.userId}\u0000${p.input.channelId}`) as Access;
+      // 3. a reply quotes a live message of the same channel, as stored (the client's quote is never read)
+      const { channel } = access.get(`${p.actor.userId}\u0000${p.input.channelId}`) as { channel: ChannelAccess };
+      let replyTo: Message['replyTo'] = null;
+      if (p.input.replyTo) {
+        const target = replyTargets.get(p.input.replyTo.messageId);
+        if (!target || target.deleted || target.channelId !== channel.id) { p.reject(new DomainError('REPLY_TARGET_GONE')); continue; }
+        replyTo = { messageId: p.input.replyTo.messageId, content: target.content, authorName: target.authorName };
+      }
+      // 4. the next sequence number and the event
       seq += 1;
       const message: Message = {
-        id: newId(), clientMessageId: p.input.clientMessageId, workspaceId, channelId: channel!.id, seq,
+        id: newId(), clientMessageId: p.input.clientMessageId, workspaceId, channelId: channel.id, seq,
         authorId: p.actor.userId, authorName: p.actor.username, profilePicture: null, timestamp: this.now().toISOString(),
-        type: p.input.type, content: p.input.content, isEdited: false, replyTo: p.input.replyTo ?? null, reactions: {},
+        type: p.input.type, content: p.input.content, isEdited: false, replyTo, reactions: {},
+        linkPreview: p.input.linkPreview ? this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null : null,
+        editedAt: null,
       };
-      const audience: Audience = channel!.isPrivate ? { kind: 'users', userIds: channel!.memberIds } : { kind: 'workspace' };
-      events.push(makeEvent('message.sent', workspaceId, seq, { message, audience }, userActor(p.actor.userId)));
+      events.push(makeEvent('message.sent', workspaceId, seq, { message, audience: audienceOf(channel) }, userActor(p.actor.userId)));
       fresh.set(key, { message, waiters: [p] });
     }
     if (events.length === 0) return;
 
-    // 4. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
+    // 5. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
     //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
     try {
       await appendEvents(this.deps.log, events);
@@ -152,6 +183,67 @@ export class MessagingService implements MessagingApi {
     if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
   }
 
+  // ---------- the other writes: edit, delete, react, mark read ----------
+
+  editMessage(actor: SessionActor, input: z.output<typeof EditMessageSchema>): Promise<Message> {
+    return this.command(actor.workspaceId, () => decideEdit(this.ctx, actor, input));
+  }
+
+  deleteMessage(actor: SessionActor, input: z.output<typeof DeleteMessageSchema>): Promise<{ messageId: string }> {
+    return this.command(actor.workspaceId, () => decideDelete(this.ctx, actor, input));
+  }
+
+  addReaction(actor: SessionActor, input: z.output<typeof AddReactionSchema>) {
+    return this.command(actor.workspaceId, () => decideReaction(this.ctx, actor, input));
+  }
+
+  markRead(actor: SessionActor, input: z.output<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }> {
+    return this.command(actor.workspaceId, () => decideMarkRead(this.ctx, actor, input));
+  }
+
+  /**
+   * Runs a decision in the room's queue (after the room's earlier sends and commands were applied, so a reaction
+   * on a message just sent sees it, and versions are read current), then records its events.
+   */
+  private command<T>(workspaceId: string, decide: () => Promise<Decision<T>>): Promise<T> {
+    return new Promise((resolve, reject) => this.enqueue(workspaceId, {
+      kind: 'command',
+      run: async () => {
+        try {
+          await this.trustReadModel(workspaceId);
+          const { events, answer } = await decide();
+          if (events.length > 0) await this.record(workspaceId, events);
+          resolve(answer);
+        } catch (err) { reject(err); }
+      },
+    }));
+  }
+
+  /**
+   * The record path of every write but sends (which batch): durable in the log, then applied to the read model,
+   * then answered. An apply that fails after a durable append still answers (the log has it): our own-events
+   * consumer applies it, and the room's next write and reads wait for that.
+   */
+  private async record(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
+    try {
+      await appendEvents(this.deps.log, events);
+    } catch (err) {
+      this.uncertain.add(workspaceId);
+      this.lastSeq.delete(workspaceId);
+      throw err;
+    }
+    try {
+      await applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+    } catch {
+      this.uncertain.add(workspaceId);
+      this.lastSeq.delete(workspaceId);
+      return;
+    }
+    for (const e of events) this.appliedHere.add(e.id);
+  }
+
+  // ---------- reads ----------
+
   /** Read your writes: a message that was answered is in the read model before any read of its room. */
   private async settled(workspaceId: string): Promise<void> {
     await this.applying.get(workspaceId);
@@ -159,10 +251,10 @@ export class MessagingService implements MessagingApi {
   }
 
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
-    await this.checkCanRead(actor, input.channelId);
+    await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.fetchMessages], input.channelId);
     await this.settled(actor.workspaceId);
     const { rows } = await this.deps.pool.query(
-      `SELECT body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+      `SELECT body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3`,
       [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1]);
     const hasMore = rows.length > input.limit;
     const messages = rows.slice(0, input.limit).map((r) => r.body as Message).reverse();
@@ -171,11 +263,12 @@ export class MessagingService implements MessagingApi {
 
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
     if (input.workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
-    await this.access(actor, null);
+    await this.access.check(actor, SOCKET_AUTHZ[C.syncMessages], null);
     await this.settled(actor.workspaceId);
+    // Deleted messages are left out; lastSeq still counts them, so a client's position moves past them.
     const { rows } = await this.deps.pool.query(
       `SELECT m.body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
-       WHERE m.workspace_id = $1 AND m.seq > $2 AND (NOT c.is_private OR $3 = ANY (c.member_ids))
+       WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND (NOT c.is_private OR $3 = ANY (c.member_ids))
        ORDER BY m.seq LIMIT $4`,
       [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1]);
     const hasMore = rows.length > input.limit;
@@ -184,41 +277,22 @@ export class MessagingService implements MessagingApi {
     return { messages, hasMore, lastSeq: Number(last.rows[0].seq) };
   }
 
-  // ---------- checks ----------
-
-  /** The actor's membership, the room's expiry and (optionally) the channel, in one query. */
-  private async access(actor: SessionActor, channelId: string | null): Promise<Access> {
-    const lookup = async (): Promise<Access | undefined> => {
-      const { rows } = await this.deps.pool.query(
-        `SELECT m.username, w.expires_at, c.id AS channel_id, c.is_private, c.member_ids
-         FROM messaging.members m
-         JOIN messaging.workspaces w ON w.id = m.workspace_id
-         LEFT JOIN messaging.channels c ON c.id = $3 AND c.workspace_id = m.workspace_id
-         WHERE m.workspace_id = $1 AND m.user_id = $2`, [actor.workspaceId, actor.userId, channelId]);
-      const r = rows[0];
-      if (!r) return undefined;
-      return {
-        username: r.username, expiresAt: r.expires_at,
-        channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,
-      };
-    };
-    let found = await lookup();
-    // Room events reach us asynchronously: a member or channel created a moment ago may not be projected yet.
-    if ((!found || (channelId && !found.channel)) && this.roomProjection) {
-      await this.roomProjection.caughtUp();
-      found = await lookup();
-    }
-    if (!found) throw new DomainError('WORKSPACE_NOT_FOUND');
-    if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime()) throw new DomainError('WORKSPACE_NOT_FOUND');
-    return found;
+  async channelSummaries(actor: SessionActor): Promise<ChannelSummary[]> {
+    await this.access.check(actor, SOCKET_AUTHZ[C.fetchChannelSummaries], null);
+    await this.settled(actor.workspaceId);
+    return channelSummaries(this.ctx, actor);
   }
 
-  private async checkCanRead(actor: SessionActor, channelId: string): Promise<Access> {
-    const found = await this.access(actor, channelId);
-    if (!found.channel) throw new DomainError('CHANNEL_NOT_FOUND');
-    if (found.channel.isPrivate && !found.channel.memberIds.includes(actor.userId)) throw new DomainError('NOT_A_MEMBER');
-    return found;
+  /** set by the module: the message search index (services/messaging/src/search/, docs/search.md) */
+  search: { search(actor: SessionActor, query: string): Promise<Message[]> } | null = null;
+
+  async searchMessages(actor: SessionActor, input: z.output<typeof SearchMessagesSchema>): Promise<Message[]> {
+    await this.access.check(actor, SOCKET_AUTHZ[C.searchMessages], null);
+    if (!this.search) throw new DomainError('UNAVAILABLE');
+    return this.search.search(actor, input.query);
   }
+
+  // ---------- helpers of the send path ----------
 
   private async byClientIds(workspaceId: string, sends: PendingSend[]): Promise<Map<string, Message>> {
     const { rows } = await this.deps.pool.query(
@@ -226,6 +300,18 @@ export class MessagingService implements MessagingApi {
        WHERE workspace_id = $1 AND (author_id, client_message_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
       [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)]);
     return new Map(rows.map((r) => { const m = r.body as Message; return [`${m.authorId}\u0000${m.clientMessageId}`, m]; }));
+  }
+
+  /** The messages this batch's replies quote, in one query (none when no send is a reply: the usual case). */
+  private async replyTargets(workspaceId: string, sends: PendingSend[]): Promise<Map<string, ReplyTarget>> {
+    const ids = [...new Set(sends.flatMap((s) => (s.input.replyTo ? [s.input.replyTo.messageId] : [])))];
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.deps.pool.query(
+      'SELECT id, channel_id, deleted, body FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)', [workspaceId, ids]);
+    return new Map(rows.map((r) => {
+      const m = r.body as Message;
+      return [r.id as string, { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName }];
+    }));
   }
 
   private async currentSeq(workspaceId: string): Promise<number> {

@@ -1,0 +1,79 @@
+/**
+ * Who may do what, from messaging's own read model of room events: the caller's role (roleOf) checked against THE
+ * authorization table (authorize(SOCKET_AUTHZ[event], role)), then the channel rule (private channels and DMs:
+ * their members only). One query per check; it is on the send hot path.
+ */
+import {
+  DomainError, authorize, roleOf, type Audience, type Role, type Rule, type SessionActor,
+} from '@ephemera/proto';
+import type { Pool, Subscription } from '@ephemera/platform';
+
+export interface ChannelAccess { id: string; isPrivate: boolean; memberIds: string[] }
+export interface Access { role: Role; username: string | null; channel: ChannelAccess | null }
+
+/** Who hears about a change in this channel: the whole room, or a private channel's / DM's members. */
+export const audienceOf = (channel: ChannelAccess): Audience =>
+  channel.isPrivate ? { kind: 'users', userIds: channel.memberIds } : { kind: 'workspace' };
+
+/** The channel rule: the channel exists in the caller's room and is public or has the caller as a member. */
+export function requireReadable(actor: SessionActor, access: Access): Access & { channel: ChannelAccess } {
+  const channel = access.channel;
+  if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
+  if (channel.isPrivate && !channel.memberIds.includes(actor.userId)) throw new DomainError('NOT_A_MEMBER');
+  return { ...access, channel };
+}
+
+interface Found extends Access { expiresAt: Date | null; memberKnown: boolean }
+
+export class AccessChecks {
+  constructor(
+    private readonly pool: Pool,
+    private readonly now: () => Date,
+    /** the room-events projection, to wait for room events not seen yet (set once the module is started) */
+    private readonly roomProjection: () => Subscription | null,
+  ) {}
+
+  /**
+   * The caller's role in the room, authorized for `rule`, and (optionally) the channel. Refuses an expired or
+   * unknown room (WORKSPACE_NOT_FOUND) and a role the rule does not allow (NOT_AUTHENTICATED / FORBIDDEN).
+   */
+  async check(actor: SessionActor, rule: Rule, channelId: string | null): Promise<Access> {
+    let found = await this.lookup(actor, channelId);
+    // Room events reach us asynchronously: a room, member or channel created a moment ago may not be projected yet.
+    const projection = this.roomProjection();
+    if ((!found || !found.memberKnown || (channelId && !found.channel)) && projection) {
+      await projection.caughtUp();
+      found = await this.lookup(actor, channelId);
+    }
+    if (!found) throw new DomainError('WORKSPACE_NOT_FOUND');
+    if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime()) throw new DomainError('WORKSPACE_NOT_FOUND');
+    authorize(rule, found.role);
+    return { role: found.role, username: found.username, channel: found.channel };
+  }
+
+  /** check() plus the channel rule: the channel exists in this room and the caller may read it. */
+  async checkCanRead(actor: SessionActor, rule: Rule, channelId: string): Promise<Access & { channel: ChannelAccess }> {
+    return requireReadable(actor, await this.check(actor, rule, channelId));
+  }
+
+  private async lookup(actor: SessionActor, channelId: string | null): Promise<Found | undefined> {
+    const { rows } = await this.pool.query(
+      `SELECT w.expires_at, w.created_by, m.user_id AS member_id, m.username, m.is_admin,
+              EXISTS (SELECT 1 FROM messaging.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $2) AS departed,
+              c.id AS channel_id, c.is_private, c.member_ids
+       FROM messaging.workspaces w
+       LEFT JOIN messaging.members m ON m.workspace_id = w.id AND m.user_id = $2
+       LEFT JOIN messaging.channels c ON c.id = $3 AND c.workspace_id = w.id
+       WHERE w.id = $1`, [actor.workspaceId, actor.userId, channelId]);
+    const r = rows[0];
+    if (!r) return undefined;
+    const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;
+    return {
+      role: roleOf(member, r.created_by ?? '', r.departed ? 'left' : null),
+      username: r.username ?? null,
+      expiresAt: r.expires_at,
+      memberKnown: Boolean(member) || r.departed,
+      channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,
+    };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Commands on one sent message: edit, delete, react. Each decides from the read model (role, then the resource
+ * rule) and returns the events to record and the answer; the service records them (messaging-service.ts).
+ * A message is its own aggregate once sent: aggregateId = message id, sequence = its version + 1. The service runs
+ * these in the room's queue, after the room's earlier send batches were applied, so the version read here is current.
+ */
+import {
+  C, DomainError, SOCKET_AUTHZ, type AnyEventEnvelope, type EditMessageSchema, type DeleteMessageSchema,
+  type AddReactionSchema, type Message, type SessionActor,
+} from '@ephemera/proto';
+import { makeEvent, userActor, type Pool } from '@ephemera/platform';
+import type { z } from 'zod';
+import { audienceOf, requireReadable, type AccessChecks } from './access.ts';
+import { react } from './reactions.ts';
+
+export interface Decision<T> { events: AnyEventEnvelope[]; answer: T }
+export interface CommandContext { pool: Pool; now: () => Date; access: AccessChecks }
+
+interface StoredMessage { message: Message; version: number; deleted: boolean }
+
+async function loadMessage(ctx: CommandContext, workspaceId: string, messageId: string): Promise<StoredMessage | null> {
+  const { rows } = await ctx.pool.query(
+    'SELECT body, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2', [messageId, workspaceId]);
+  const r = rows[0];
+  return r ? { message: r.body as Message, version: r.version, deleted: r.deleted } : null;
+}
+
+/** The role first (an outsider learns nothing about message ids), then the message must exist and be live. */
+async function liveMessage(ctx: CommandContext, actor: SessionActor, messageId: string, rule: (typeof SOCKET_AUTHZ)[keyof typeof SOCKET_AUTHZ]) {
+  const stored = await loadMessage(ctx, actor.workspaceId, messageId);
+  const access = await ctx.access.check(actor, rule, stored?.message.channelId ?? null);
+  if (!stored || stored.deleted) throw new DomainError('MESSAGE_NOT_FOUND');
+  return { ...stored, access };
+}
+
+const ensureAuthor = (actor: SessionActor, message: Message) => {
+  if (message.authorId !== actor.userId) throw new DomainError('NOT_AUTHOR');
+};
+
+export async function decideEdit(ctx: CommandContext, actor: SessionActor, input: z.output<typeof EditMessageSchema>): Promise<Decision<Message>> {
+  const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.editMessage]);
+  ensureAuthor(actor, message);
+  // ...in a channel the author can still read (a member removed from a private channel cannot rewrite history there)
+  const { channel } = requireReadable(actor, access);
+  const content = input.newContent.trim(); // the schema trims too: this rule holds for every caller
+  if (content.length === 0) throw new DomainError('MESSAGE_EMPTY');
+  if (content === message.content) return { events: [], answer: message }; // nothing changed: nothing recorded
+  const editedAt = ctx.now().toISOString();
+  const event = makeEvent('message.edited', message.id, version + 1, {
+    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, content, editedAt, audience: audienceOf(channel),
+  }, userActor(actor.userId));
+  return { events: [event], answer: { ...message, content, isEdited: true, editedAt } };
+}
+
+export async function decideDelete(ctx: CommandContext, actor: SessionActor, input: z.output<typeof DeleteMessageSchema>): Promise<Decision<{ messageId: string }>> {
+  const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.deleteMessage]);
+  ensureAuthor(actor, message);
+  // Everyone who could see the message hears that it is gone (the channel exists while its messages do).
+  const audience = access.channel ? audienceOf(access.channel) : { kind: 'users' as const, userIds: [actor.userId] };
+  const event = makeEvent('message.deleted', message.id, version + 1, {
+    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, audience,
+  }, userActor(actor.userId));
+  return { events: [event], answer: { messageId: message.id } };
+}
+
+export async function decideReaction(
+  ctx: CommandContext, actor: SessionActor, input: z.output<typeof AddReactionSchema>,
+): Promise<Decision<{ messageId: string; reactions: Record<string, string[]> }>> {
+  const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.addReaction]);
+  // a message of a channel the caller can read
+  const { channel } = requireReadable(actor, access);
+  const { reactions, emoji } = react(message.reactions ?? {}, actor.userId, input.emoji);
+  const event = makeEvent('reaction.changed', message.id, version + 1, {
+    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, userId: actor.userId, emoji,
+    reactions, audience: audienceOf(channel),
+  }, userActor(actor.userId));
+  return { events: [event], answer: { messageId: message.id, reactions } };
+}

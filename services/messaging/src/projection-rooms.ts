@@ -1,0 +1,78 @@
+/**
+ * Room events -> what messaging must know of rooms: who is in the room and with which role, which channels exist
+ * and who may read them. No decisions; every statement is idempotent (a replay gives the same rows).
+ */
+import type { AnyEventEnvelope } from '@ephemera/proto';
+import type { PoolClient } from '@ephemera/platform';
+
+/** A DM is private to its two members whatever its isPrivate flag says. */
+const isPrivateChannel = (c: { type: string; isPrivate: boolean }) => c.type === 'dm' || c.isPrivate;
+
+/** Tables that hold rows of a room, emptied when it expires. */
+const ROOM_TABLES = ['messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
+
+export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
+  switch (event.type) {
+    case 'workspace.created':
+      await db.query('INSERT INTO messaging.workspaces (id, expires_at, created_by) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+        [event.payload.workspaceId, event.payload.expiresAt, event.payload.createdBy]);
+      return;
+    case 'member.joined':
+      await db.query(
+        `INSERT INTO messaging.members (workspace_id, user_id, username, token_hash, is_admin) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT DO NOTHING`,
+        [event.payload.workspaceId, event.payload.userId, event.payload.username, event.payload.tokenHash, event.payload.isAdmin]);
+      return;
+    case 'member.profile-updated':
+      await db.query('UPDATE messaging.members SET username = $3 WHERE workspace_id = $1 AND user_id = $2',
+        [event.payload.workspaceId, event.payload.userId, event.payload.username]);
+      return;
+    case 'member.left': {
+      // The member can no longer post or read; their read positions no longer count for others' read marks.
+      const { workspaceId, userId } = event.payload;
+      await db.query('DELETE FROM messaging.members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
+      await db.query('DELETE FROM messaging.read_positions WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
+      await db.query('INSERT INTO messaging.departed_members (workspace_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [workspaceId, userId]);
+      return;
+    }
+    case 'channel.created': {
+      const c = event.payload.channel;
+      await db.query(
+        `INSERT INTO messaging.channels (id, workspace_id, is_private, member_ids) SELECT $1, $2, $3, $4
+         WHERE NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $1)
+         ON CONFLICT (id) DO NOTHING`,
+        [c.id, c.workspaceId, isPrivateChannel(c), c.memberIds]);
+      return;
+    }
+    case 'channel.members-changed': {
+      const c = event.payload.channel;
+      await db.query('UPDATE messaging.channels SET is_private = $2, member_ids = $3 WHERE id = $1', [c.id, isPrivateChannel(c), c.memberIds]);
+      // A removed member's read position would otherwise keep counting as "read by someone else".
+      if (event.payload.removed.length > 0) {
+        await db.query('DELETE FROM messaging.read_positions WHERE channel_id = $1 AND user_id = ANY ($2)', [c.id, event.payload.removed]);
+      }
+      return;
+    }
+    case 'channel.deleted': {
+      // The channel goes with its messages and read positions; the tombstone keeps a replayed message out.
+      const { workspaceId, channelId } = event.payload;
+      for (const table of ['messages', 'read_positions']) {
+        await db.query(`DELETE FROM messaging.${table} WHERE channel_id = $1`, [channelId]);
+      }
+      await db.query('DELETE FROM messaging.channels WHERE id = $1', [channelId]);
+      await db.query('INSERT INTO messaging.deleted_channels (id, workspace_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [channelId, workspaceId]);
+      return;
+    }
+    case 'workspace.expired': {
+      // An expired room is removed with everything in it.
+      const id = event.payload.workspaceId;
+      for (const table of ROOM_TABLES) await db.query(`DELETE FROM messaging.${table} WHERE workspace_id = $1`, [id]);
+      await db.query('DELETE FROM messaging.workspaces WHERE id = $1', [id]);
+      await db.query('INSERT INTO messaging.expired_workspaces (id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+      return;
+    }
+    default:
+      // channel.renamed, dm.hidden, dm.reopened: nothing messaging decides depends on them.
+      return;
+  }
+}
