@@ -32,7 +32,7 @@ export async function startPageServer(): Promise<PageServer> {
 export async function expectLinkPreviewRoute(roomBase: string, base: string, pages: PageServer): Promise<void> {
   const url = `${pages.origin}/og`;
   // Unauthenticated: 401 with the error body, before anything is fetched.
-  for (const headers of [{}, { authorization: 'Bearer not-a-member-token-0123456789' }, { authorization: 'Basic dXNlcjpwYXNz' }]) {
+  for (const headers of [{}, { authorization: 'Bearer not-a-member-token-0123456789' }, { authorization: 'Basic dXNlcjpwYXNz' }] as Record<string, string>[]) {
     const res = await call(base, LINK_PREVIEW_PATH, { body: { url }, headers });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, code: 'NOT_AUTHENTICATED', message: ERRORS.NOT_AUTHENTICATED });
