@@ -100,8 +100,9 @@ describe('RoomSession', () => {
     expect(socket.last(C.joinChannel)).toEqual({ channelId: 'c1' });
     expect(session.state.messages.c1!.map((m) => m.seq)).toEqual([1, 2]);
     expect(session.state.lastSeq).toBe(2);
-    // the other channel's preview
-    expect(socket.last(C.fetchMessages)).toEqual({ channelId: 'c2', limit: 1 });
+    // previews, unread counts and read positions of every conversation come from one summaries request
+    expect(socket.last(C.fetchChannelSummaries)).toEqual({ workspaceId: 'w1' });
+    expect(socket.count(C.fetchMessages)).toBe(0);
   });
 
   it('a refused join reports the server message', async () => {
@@ -231,7 +232,7 @@ describe('RoomSession', () => {
     await flush();
     const result = await session.createChannel('plans', true);
     expect(result).toEqual({ ok: true });
-    expect(socket.last(C.createChannel)).toEqual({ workspaceId: 'w1', name: 'plans', type: 'topic', isPrivate: true });
+    expect(socket.last(C.createChannel)).toEqual({ workspaceId: 'w1', name: 'plans', type: 'topic', isPrivate: true, memberIds: [] });
     expect(session.state.currentChannelId).toBe('c9');
     socket.fire(S.channelCreated, channel('c9', 'plans'));
     expect(session.state.channels.filter((c) => c.id === 'c9')).toHaveLength(1);

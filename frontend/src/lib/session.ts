@@ -3,12 +3,15 @@
  * keeps the room store up to date, resyncs missed messages by per-room seq and resends pending messages.
  * React components read the store and call the methods; nothing here touches the DOM.
  */
-import { C, S, LIMITS, CLIENT_CONNECTION, type Message } from '@ephemera/proto';
+import { C, S, LIMITS, CLIENT_CONNECTION, type Message, type PresenceStatus } from '@ephemera/proto';
 import { connectRoomSocket, request, RequestTimeoutError, type RoomConnection, type RoomSocket } from './socket.ts';
 import { clearRoomData, getLastChannel, setLastChannel, type AuthRecord } from './storage.ts';
 import { newClientMessageId } from './ids.ts';
 import { createStore, type Store } from '../state/store.ts';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from '../state/roomState.ts';
+import { tailSeq } from '../state/conversationsSlice.ts';
+import { bindConversationEvents } from './sessionEvents.ts';
+import { ConversationCommands, type Result } from './conversationCommands.ts';
 
 export const MSG_JOIN_TIMEOUT = 'Connection timed out. Please check if the server is running and try again.';
 export const MSG_CONNECT_FAILED = 'Failed to connect to server. Please check your connection and try again.';
@@ -21,7 +24,8 @@ const SEND_TIMEOUT_MS = 15_000;
 const MAX_SEND_ATTEMPTS = 3;
 const JOIN_RETRY_MS = 3_000;
 const MAX_SYNC_ROUNDS = 20;
-const MAX_PREVIEW_CHANNELS = 30;
+/** how often stale typing indicators are dropped (a typer whose connection vanished sends no stop) */
+const TYPING_SWEEP_MS = 1_000;
 const MOBILE_QUERY = '(max-width: 767px)';
 
 export interface SessionCallbacks {
@@ -46,11 +50,29 @@ export class RoomSession {
   private sendAttempts = new Map<string, number>();
   private stopped = false;
 
+  private typingSweep: ReturnType<typeof setInterval> | null = null;
+  /** the presence the user should have (the presence tracker sets it); re-sent after a reconnect */
+  private desiredPresence: PresenceStatus = 'online';
+  /** DMs, channel management, read positions, search, presence and profile (conversationCommands.ts) */
+  private readonly commands: ConversationCommands;
+
   constructor(
     readonly auth: AuthRecord,
     private readonly callbacks: SessionCallbacks,
     private readonly connect: () => RoomConnection = connectRoomSocket,
-  ) {}
+  ) {
+    this.commands = new ConversationCommands({
+      workspaceId: auth.workspaceId,
+      state: () => this.state,
+      dispatch: (a) => this.dispatch(a),
+      socket: () => (this.joined ? this.socket : null),
+      selectChannel: (id) => this.selectChannel(id),
+      removeChannel: (id) => this.removeChannel(id),
+      notice: (message) => this.dispatch({ type: 'notice', message }),
+    });
+    // Viewing a channel reads it: whenever the open channel holds a message above our read position, mark it read.
+    this.store.subscribe(() => this.readOpenChannel());
+  }
 
   get state(): RoomState {
     return this.store.getState();
@@ -101,6 +123,15 @@ export class RoomSession {
     socket.on(S.kicked, (p) => {
       this.fail(() => this.callbacks.onKicked(p?.reason || 'You have been removed from this chat room.'));
     });
+    bindConversationEvents(socket, {
+      workspaceId: this.auth.workspaceId,
+      dispatch: (a) => this.dispatch(a),
+      removeChannel: (id) => this.removeChannel(id),
+    });
+    // DM rows show typing... for any conversation, not only the open one: drop stale indicators everywhere
+    this.typingSweep = setInterval(() => {
+      if (Object.keys(this.state.typing).length) this.dispatch({ type: 'typingExpired', now: Date.now() });
+    }, TYPING_SWEEP_MS);
     this.armWatchdog();
   }
 
@@ -146,8 +177,11 @@ export class RoomSession {
   private clearTimers(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
     if (this.joinRetry) clearTimeout(this.joinRetry);
+    if (this.typingSweep) clearInterval(this.typingSweep);
+    this.commands.dispose();
     this.watchdog = null;
     this.joinRetry = null;
+    this.typingSweep = null;
   }
 
   /** Not connected within 10 s: say so (the connection keeps trying). */
@@ -175,6 +209,7 @@ export class RoomSession {
     if (this.watchdog) clearTimeout(this.watchdog);
     this.watchdog = null;
     this.joined = false;
+    this.commands.reset();
     const attempt = ++this.joinAttempt;
     const isRejoin = this.state.everJoined;
     this.dispatch({ type: 'connection', status: isRejoin ? 'reconnecting' : 'joining', error: this.state.connection.error });
@@ -209,12 +244,14 @@ export class RoomSession {
     this.dispatch({ type: 'joined', workspace: ack.workspace, user: ack.user, now: Date.now() });
     if (!isRejoin) {
       this.openInitialChannel();
-      void this.prefetchPreviews();
     } else {
       void this.syncFrom(this.state.lastSeq);
       const current = this.state.currentChannelId;
       if (current) void this.loadLatest(current);
     }
+    // unread counts, last-message previews and read positions of every conversation, from the server
+    void this.loadSummaries();
+    if (this.desiredPresence !== 'online') this.commands.setPresence(this.desiredPresence);
     this.resendPending();
   }
 
@@ -272,28 +309,38 @@ export class RoomSession {
     const topics = state.channels
       .filter((c) => c.type === 'topic')
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    const remembered = getLastChannel(this.auth.workspaceId);
+    // the last channel of this room (a topic channel or a DM), else the first topic channel
+    const remembered = state.channels.find((c) => c.id === getLastChannel(this.auth.workspaceId));
     const isMobile = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
-    const target = topics.find((c) => c.id === remembered) ?? (isMobile ? undefined : topics[0]);
+    const target = remembered ?? (isMobile ? undefined : topics[0]);
     if (target) this.selectChannel(target.id);
   }
 
-  /** The last message of each other channel, for the conversation list. */
-  private async prefetchPreviews(): Promise<void> {
-    const ids = this.state.channels
-      .filter((c) => c.type === 'topic' && c.id !== this.state.currentChannelId)
-      .slice(0, MAX_PREVIEW_CHANNELS)
-      .map((c) => c.id);
-    await Promise.all(ids.map(async (channelId) => {
-      const socket = this.socket;
-      if (!socket || !this.joined) return;
-      try {
-        const ack = await request(socket, C.fetchMessages, { channelId, limit: 1 }, REQUEST_TIMEOUT_MS);
-        if (ack.success) {
-          this.dispatch({ type: 'messagesMerged', messages: ack.messages, source: 'preview', page: { channelId, hasMore: ack.hasMore } });
-        }
-      } catch { /* previews are best effort */ }
-    }));
+  /** fetch-channel-summaries: per conversation the last message, unread count and read positions. */
+  private async loadSummaries(): Promise<void> {
+    const socket = this.socket;
+    if (!socket || !this.joined) return;
+    try {
+      const ack = await request(socket, C.fetchChannelSummaries, { workspaceId: this.auth.workspaceId }, REQUEST_TIMEOUT_MS);
+      if (ack.success && Array.isArray(ack.summaries)) this.dispatch({ type: 'summariesLoaded', summaries: ack.summaries });
+    } catch { /* the next join loads them again */ }
+  }
+
+  private readOpenChannel(): void {
+    const state = this.state;
+    const channelId = state.currentChannelId;
+    if (!channelId || !this.joined) return;
+    if (tailSeq(state, channelId) > (state.readSeq[channelId] ?? 0)) this.commands.markRead(channelId);
+  }
+
+  /** A channel left our view: the store applies the selection rule; a newly selected channel is remembered and loaded. */
+  private removeChannel(channelId: string): void {
+    const before = this.state.currentChannelId;
+    this.dispatch({ type: 'channelRemoved', channelId });
+    const after = this.state.currentChannelId;
+    if (after === before) return;
+    setLastChannel(this.auth.workspaceId, after);
+    if (after) void this.loadLatest(after);
   }
 
   /** Open a channel (null: back to the list on mobile). */
@@ -336,11 +383,14 @@ export class RoomSession {
     }
   }
 
-  async createChannel(name: string, isPrivate: boolean): Promise<{ ok: true } | { ok: false; message: string }> {
+  /** A topic channel; a private one is visible to its members only (the creator and memberIds). */
+  async createChannel(name: string, isPrivate: boolean, memberIds: string[] = []): Promise<{ ok: true } | { ok: false; message: string }> {
     const socket = this.socket;
     if (!socket || !this.joined) return { ok: false, message: MSG_CREATE_CHANNEL_FAILED };
     try {
-      const ack = await request(socket, C.createChannel, { workspaceId: this.auth.workspaceId, name, type: 'topic', isPrivate }, REQUEST_TIMEOUT_MS);
+      const ack = await request(socket, C.createChannel, {
+        workspaceId: this.auth.workspaceId, name, type: 'topic', isPrivate, memberIds: isPrivate ? memberIds : [],
+      }, REQUEST_TIMEOUT_MS);
       if (!ack.success) return { ok: false, message: ack.message || MSG_CREATE_CHANNEL_FAILED };
       this.dispatch({ type: 'channelAdded', channel: ack.channel });
       this.selectChannel(ack.channel.id);
@@ -349,6 +399,26 @@ export class RoomSession {
       return { ok: false, message: MSG_CREATE_CHANNEL_FAILED };
     }
   }
+
+  // ---- conversations (conversationCommands.ts; errors also show as the notice where the spec says so) ----
+
+  /** Open the DM with a user (create-dm-channel), or the one we already have. */
+  startDm(targetUserId: string): Promise<Result> { return this.commands.startDm(targetUserId); }
+  /** Delete Conversation: removed from our view at once, even if the server fails. */
+  deleteDm(channelId: string): Promise<Result> { return this.commands.deleteDm(channelId); }
+  renameChannel(channelId: string, newName: string): Promise<Result> { return this.commands.renameChannel(channelId, newName); }
+  deleteChannel(channelId: string): Promise<Result> { return this.commands.deleteChannel(channelId); }
+  updateChannelMembers(channelId: string, add: string[], remove: string[]): Promise<Result> {
+    return this.commands.updateChannelMembers(channelId, add, remove);
+  }
+  /** Mark as Read: everything held in the channel is read (sent to the server, throttled). */
+  markRead(channelId: string): void { this.commands.markRead(channelId); }
+  searchMessages(query: string): Promise<Result<{ messages: Message[] }>> { return this.commands.searchMessages(query); }
+  setPresence(status: PresenceStatus): void {
+    this.desiredPresence = status;
+    this.commands.setPresence(status);
+  }
+  updateProfile(username: string): Promise<Result> { return this.commands.updateProfile(username); }
 
   // ---- messages ----
 

@@ -1,5 +1,13 @@
-/** The room's client state: a pure reducer (messages by channel, dedupe by id, pending sends, unread, presence). */
+/**
+ * The room's client state: a pure reducer (messages by channel, dedupe by id, pending sends, unread, presence).
+ * roomReducer runs the core cases below, then each slice (conversationsSlice.ts: channels, DMs, read positions and
+ * summaries; peopleSlice.ts: presence, profiles, typing; messageEventsSlice.ts: edits, deletions, reactions).
+ * A new feature adds its actions to a slice (or a new slice in SLICES) rather than to the core switch.
+ */
 import type { Channel, Message, OnlineUser, RoomUser, Workspace } from '@ephemera/proto';
+import { conversationsReducer, type ConversationsAction } from './conversationsSlice.ts';
+import { peopleReducer, type PeopleAction } from './peopleSlice.ts';
+import { messageEventsReducer, type MessageEventsAction } from './messageEventsSlice.ts';
 
 export type ConnectionStatus = 'connecting' | 'joining' | 'joined' | 'reconnecting';
 
@@ -10,6 +18,10 @@ export interface PendingMessage {
   createdAt: string;
   status: 'sending' | 'failed';
   error: string | null;
+  /** send-message's replyTo: only the quoted message's id (the server stores the quote) */
+  replyTo?: { messageId: string } | null;
+  /** send-message's linkPreview: only the address (the server fetches the preview itself) */
+  linkPreview?: { url: string } | null;
 }
 
 export interface RoomState {
@@ -34,6 +46,12 @@ export interface RoomState {
   /** when this page session first joined (ms); resynced messages older than this never count as unread */
   sessionStartedAt: number;
   notice: string | null;
+  /** the user's own read position per channel (highest seq read), from summaries, mark-read and other devices */
+  readSeq: Record<string, number>;
+  /** the highest read position of any other member per channel (delivery marks: own messages up to it are read) */
+  othersReadSeq: Record<string, number>;
+  /** who is typing where: channelId -> userId -> { username, at (ms) }; entries expire after LIMITS.typingExpireMs */
+  typing: Record<string, Record<string, { username: string; at: number }>>;
 }
 
 /**
@@ -43,7 +61,7 @@ export interface RoomState {
  */
 export type MessageSource = 'live' | 'ack' | 'sync' | 'history' | 'older' | 'preview';
 
-export type RoomAction =
+export type CoreAction =
   | { type: 'connection'; status: ConnectionStatus; error?: string | null }
   | { type: 'connectionError'; error: string | null }
   | { type: 'joined'; workspace: Workspace; user: RoomUser; now: number }
@@ -59,6 +77,8 @@ export type RoomAction =
   | { type: 'userJoined'; user: OnlineUser }
   | { type: 'userLeft'; userId: string }
   | { type: 'notice'; message: string | null };
+
+export type RoomAction = CoreAction | ConversationsAction | PeopleAction | MessageEventsAction;
 
 export function initialRoomState(): RoomState {
   return {
@@ -78,10 +98,23 @@ export function initialRoomState(): RoomState {
     lastSeq: 0,
     sessionStartedAt: 0,
     notice: null,
+    readSeq: {},
+    othersReadSeq: {},
+    typing: {},
   };
 }
 
+type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
+/** Each slice returns the state unchanged for actions it does not handle. */
+const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer];
+
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
+  let next = state;
+  for (const slice of SLICES) next = slice(next, action);
+  return next;
+}
+
+function coreReducer(state: RoomState, action: RoomAction): RoomState {
   switch (action.type) {
     case 'connection':
       return { ...state, connection: { status: action.status, error: action.error ?? null } };
@@ -138,16 +171,18 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         : state;
     case 'notice':
       return { ...state, notice: action.message };
+    default:
+      return state;
   }
 }
 
-function mergeChannels(existing: Channel[], incoming: Channel[]): Channel[] {
+export function mergeChannels(existing: Channel[], incoming: Channel[]): Channel[] {
   const byId = new Map(existing.map((c) => [c.id, c]));
   for (const c of incoming) byId.set(c.id, c);
   return [...byId.values()];
 }
 
-function dedupeUsers(users: OnlineUser[]): OnlineUser[] {
+export function dedupeUsers(users: OnlineUser[]): OnlineUser[] {
   const byId = new Map<string, OnlineUser>();
   for (const u of users) byId.set(u.id, u);
   return [...byId.values()];
