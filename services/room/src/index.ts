@@ -26,13 +26,22 @@ export async function startRoomModule(deps: {
     handler: async ({ event }) => { await applyOnce(deps.pool, 'room', [event], projectRoomEvent); },
   });
   await projection.caughtUp();
+  // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
+  // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless.
+  const dmPolicy: Subscription = await deps.log.subscribe({
+    groupId: 'room-dm-policy', topics: [TOPICS.messaging], fromBeginning: true,
+    handler: async ({ event }) => {
+      // Only messages to a listed audience can be in a DM; public-channel messages cost nothing here.
+      if (event.type === 'message.sent' && event.payload.audience.kind === 'users') await service.reopenDmAfterMessage(event.payload.message);
+    },
+  });
   const sweep = setInterval(() => {
     service.sweepExpired().catch((err) => deps.logger.error({ err }, 'expiry sweep failed'));
   }, deps.sweepIntervalMs ?? 60_000);
   sweep.unref();
   return {
     service,
-    async stop() { clearInterval(sweep); await projection.stop(); },
+    async stop() { clearInterval(sweep); await dmPolicy.stop(); await projection.stop(); },
   };
 }
 export { startRoomServer } from './server.ts';

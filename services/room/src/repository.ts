@@ -1,15 +1,27 @@
 /** Read queries over the room read model. Parameterized SQL only. */
 import type { Pool } from '@ephemera/platform';
-import { settingsForTier, type Channel, type RoomUser, type Tier, type Workspace } from '@ephemera/proto';
+import { settingsForTier, usernameKey, type Channel, type RoomUser, type Tier, type Workspace } from '@ephemera/proto';
+import { visibleTo } from './rules.ts';
+
+export { visibleTo } from './rules.ts';
 
 export interface WorkspaceRow {
   id: string; name: string; tier: Tier; createdAt: Date; expiresAt: Date | null;
   passwordHash: string | null; createdBy: string; lastSeq: number;
 }
-export interface MemberRow { userId: string; username: string; isAdmin: boolean; joinedAt: Date }
+export interface MemberRow { userId: string; username: string; isAdmin: boolean; joinedAt: Date; profilePicture: string | null }
+export interface DepartureRow { userId: string; username: string; reason: 'left' | 'kicked' }
 
 const WORKSPACE_COLUMNS = `id, name, tier, created_at AS "createdAt", expires_at AS "expiresAt",
   password_hash AS "passwordHash", created_by AS "createdBy", last_seq AS "lastSeq"`;
+const MEMBER_COLUMNS = `user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt", profile_picture AS "profilePicture"`;
+const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.type, c.is_private AS "isPrivate", c.member_ids AS "memberIds",
+  c.created_by AS "createdBy", c.created_at AS "createdAt"`;
+
+const toChannel = (r: Channel & { createdAt: string | Date }): Channel => ({
+  id: r.id, workspaceId: r.workspaceId, name: r.name, type: r.type, isPrivate: r.isPrivate, memberIds: r.memberIds,
+  createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(),
+});
 
 export class RoomRepository {
   constructor(private readonly pool: Pool) {}
@@ -25,41 +37,97 @@ export class RoomRepository {
   }
 
   async members(workspaceId: string): Promise<MemberRow[]> {
-    const { rows } = await this.pool.query(
-      `SELECT user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt"
-       FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [workspaceId]);
+    const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [workspaceId]);
     return rows;
   }
 
+  async memberIds(workspaceId: string): Promise<Set<string>> {
+    const { rows } = await this.pool.query('SELECT user_id FROM room.members WHERE workspace_id = $1', [workspaceId]);
+    return new Set(rows.map((r) => r.user_id as string));
+  }
+
   async memberByToken(workspaceId: string, tokenHash: string): Promise<MemberRow | null> {
-    const { rows } = await this.pool.query(
-      `SELECT user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt"
-       FROM room.members WHERE workspace_id = $1 AND token_hash = $2`, [workspaceId, tokenHash]);
+    const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 AND token_hash = $2`, [workspaceId, tokenHash]);
     return rows[0] ?? null;
   }
 
   async memberById(workspaceId: string, userId: string): Promise<MemberRow | null> {
-    const { rows } = await this.pool.query(
-      `SELECT user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt"
-       FROM room.members WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
+    const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
     return rows[0] ?? null;
   }
 
-  async usernameTaken(workspaceId: string, username: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('SELECT 1 FROM room.members WHERE workspace_id = $1 AND username_key = $2', [workspaceId, username.toLowerCase()]);
+  /** A former member (left; kicked with issue 7): roleOf() needs it to tell 'left' from 'non-member'. */
+  async departure(workspaceId: string, userId: string): Promise<DepartureRow | null> {
+    const { rows } = await this.pool.query(
+      'SELECT user_id AS "userId", username, reason FROM room.departed_members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
+    return rows[0] ?? null;
+  }
+
+  /** Is the name (by its NFKC, case-insensitive key) a current member's, other than exceptUserId's? */
+  async usernameTaken(workspaceId: string, username: string, exceptUserId: string | null = null): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM room.members WHERE workspace_id = $1 AND username_key = $2 AND user_id IS DISTINCT FROM $3',
+      [workspaceId, usernameKey(username), exceptUserId]);
     return (rowCount ?? 0) > 0;
   }
 
   async channels(workspaceId: string): Promise<Channel[]> {
-    const { rows } = await this.pool.query(
-      `SELECT id, workspace_id AS "workspaceId", name, type, is_private AS "isPrivate", member_ids AS "memberIds",
-              created_by AS "createdBy", created_at AS "createdAt"
-       FROM room.channels WHERE workspace_id = $1 ORDER BY created_at`, [workspaceId]);
-    return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() }));
+    const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.workspace_id = $1 ORDER BY c.created_at`, [workspaceId]);
+    return rows.map(toChannel);
   }
 
-  async channelNameTaken(workspaceId: string, name: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('SELECT 1 FROM room.channels WHERE workspace_id = $1 AND name_key = $2', [workspaceId, name.toLowerCase()]);
+  /** The channel list one member sees: public topics, private channels and DMs they are in, minus DMs they hid. */
+  async channelsVisibleTo(workspaceId: string, userId: string): Promise<Channel[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${CHANNEL_COLUMNS} FROM room.channels c
+       WHERE c.workspace_id = $1 AND ((c.type = 'topic' AND NOT c.is_private) OR $2 = ANY (c.member_ids))
+         AND NOT EXISTS (SELECT 1 FROM room.hidden_dms h WHERE h.channel_id = c.id AND h.user_id = $2)
+       ORDER BY c.created_at`, [workspaceId, userId]);
+    return rows.map(toChannel);
+  }
+
+  async channelById(workspaceId: string, channelId: string): Promise<Channel | null> {
+    const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.id = $1 AND c.workspace_id = $2`, [channelId, workspaceId]);
+    return rows[0] ? toChannel(rows[0]) : null;
+  }
+
+  /**
+   * The hot path of typing (one call per typing event): one query over primary keys answers the channel, whether
+   * the room is live at `now` and whether the user is a current member.
+   */
+  async channelForMember(workspaceId: string, channelId: string, userId: string, now: Date): Promise<{ channel: Channel | null; live: boolean; member: boolean }> {
+    const { rows } = await this.pool.query(
+      `SELECT (w.expires_at IS NULL OR w.expires_at > $4) AS live, (m.user_id IS NOT NULL) AS member, ${CHANNEL_COLUMNS}
+       FROM room.workspaces w
+       LEFT JOIN room.members m ON m.workspace_id = w.id AND m.user_id = $3
+       LEFT JOIN room.channels c ON c.id = $2 AND c.workspace_id = w.id
+       WHERE w.id = $1`, [workspaceId, channelId, userId, now]);
+    const r = rows[0];
+    if (!r) return { channel: null, live: false, member: false };
+    return { channel: r.id ? toChannel(r) : null, live: r.live, member: r.member };
+  }
+
+  async dmByKey(workspaceId: string, dmKey: string): Promise<Channel | null> {
+    const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.workspace_id = $1 AND c.dm_key = $2`, [workspaceId, dmKey]);
+    return rows[0] ? toChannel(rows[0]) : null;
+  }
+
+  /** Members who hid this DM before `before` (a message at that time reopens it for them). */
+  async hiddenBefore(channelId: string, before: Date): Promise<string[]> {
+    const { rows } = await this.pool.query('SELECT user_id FROM room.hidden_dms WHERE channel_id = $1 AND hidden_at <= $2', [channelId, before]);
+    return rows.map((r) => r.user_id as string);
+  }
+
+  async isHidden(channelId: string, userId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM room.hidden_dms WHERE channel_id = $1 AND user_id = $2', [channelId, userId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Topic channel names are unique per room, case-insensitively (DMs all share one stable name). */
+  async channelNameTaken(workspaceId: string, name: string, exceptChannelId: string | null = null): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM room.channels WHERE workspace_id = $1 AND type = 'topic' AND name_key = $2 AND id IS DISTINCT FROM $3`,
+      [workspaceId, name.toLowerCase(), exceptChannelId]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -73,14 +141,11 @@ export class RoomRepository {
 export function toRoomUser(m: MemberRow, ws: WorkspaceRow): RoomUser {
   return {
     id: m.userId, username: m.username, isAdmin: m.isAdmin, isOwner: m.userId === ws.createdBy,
-    profilePicture: null, presenceStatus: 'online', joinedAt: new Date(m.joinedAt).toISOString(),
+    profilePicture: m.profilePicture ?? null, presenceStatus: 'online', joinedAt: new Date(m.joinedAt).toISOString(),
   };
 }
 
-export function visibleTo(channel: Channel, userId: string): boolean {
-  return !channel.isPrivate || channel.memberIds.includes(userId);
-}
-
+/** The workspace as one member sees it: `channels` already holds only what that member may list. */
 export function toWorkspace(ws: WorkspaceRow, members: MemberRow[], channels: Channel[], viewerId: string): Workspace {
   return {
     id: ws.id, workspaceId: ws.id, name: ws.name, createdBy: ws.createdBy,

@@ -1,42 +1,45 @@
 /**
- * The room service's use cases. Each command checks (check*), decides the events, appends them to the log
- * (durable) and applies them to the read model before answering: decide-then-record, one place (record()).
- * Commands for one workspace (or one name, for creation) run one at a time through the keyed mutex, which keeps
- * the per-workspace sequence gap-free. One room-service writer per workspace is assumed (see docs/architecture.md).
+ * The room service's use cases. Each command checks (role from the read model against the authorization table,
+ * then the resource rules), decides the events and records them through RoomCore.record(), the one write path
+ * (durable in the log, then applied to the read model), before answering. Commands for one workspace (or one name,
+ * for creation) run one at a time through the keyed mutex, which keeps the per-workspace sequence gap-free. One
+ * room-service writer per workspace is assumed (see docs/architecture.md). The room experience's use cases live
+ * by feature in channels.ts, dms.ts and members.ts.
  */
 import {
-  DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema, settingsForTier,
+  C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
+  UsernameSchema, authorize, settingsForTier,
   type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
-  type JoinWorkspaceAnswer, type RoomApi, type RoomLookupAnswer, type SessionActor, type Tier, type WorkspaceInfoAnswer,
-  type CreateChannelSchema,
+  type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
+  type WorkspaceInfoAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
+  type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema,
 } from '@ephemera/proto';
 import type { z } from 'zod';
-import {
-  KeyedMutex, applyOnce, makeEvent, newId, newToken, parseOrThrow, sha256, systemActor, appendEvents, userActor,
-  type EventLog, type Logger, type Pool,
-} from '@ephemera/platform';
-import { projectRoomEvent } from './projection.ts';
+import { makeEvent, newId, newToken, parseOrThrow, sha256, systemActor, userActor, type KeyedMutex } from '@ephemera/platform';
+import { RoomCore, type RoomDeps } from './core.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { RoomRepository, toRoomUser, toWorkspace, visibleTo, type WorkspaceRow } from './repository.ts';
+import { RoomRepository, toRoomUser, toWorkspace, type WorkspaceRow } from './repository.ts';
+import * as channels from './channels.ts';
+import * as dms from './dms.ts';
+import * as members from './members.ts';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
 const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 
-export interface RoomServiceDeps {
-  pool: Pool;
-  log: EventLog;
-  logger: Logger;
-  now?: () => Date;
-}
+export type RoomServiceDeps = RoomDeps;
+type In<S extends z.ZodTypeAny> = z.output<S>;
 
 export class RoomService implements RoomApi {
   readonly repo: RoomRepository;
-  private readonly mutex = new KeyedMutex();
+  private readonly core: RoomCore;
+  private readonly mutex: KeyedMutex;
   private readonly now: () => Date;
 
   constructor(private readonly deps: RoomServiceDeps) {
-    this.repo = new RoomRepository(deps.pool);
-    this.now = deps.now ?? (() => new Date());
+    this.core = new RoomCore(deps);
+    this.repo = this.core.repo;
+    this.mutex = this.core.mutex;
+    this.now = this.core.now;
   }
 
   // ---------- queries ----------
@@ -70,11 +73,10 @@ export class RoomService implements RoomApi {
 
   async checkUsername(workspaceId: string, rawUsername: string): Promise<CheckUsernameAnswer> {
     const ws = await this.liveWorkspace(workspaceId);
-    const username = rawUsername.trim();
-    if (username.length < LIMITS.usernameMin || username.length > LIMITS.usernameMax) {
-      return { available: false, message: `Username must be ${LIMITS.usernameMin}-${LIMITS.usernameMax} characters` };
-    }
-    return (await this.repo.usernameTaken(ws.id, username))
+    // The same rules as joining: NFKC, no invisible characters, 2-20; taken compares usernameKey (case-insensitive).
+    const parsed = UsernameSchema.safeParse(rawUsername);
+    if (!parsed.success) return { available: false, message: parsed.error.issues[0]?.message ?? 'Invalid username' };
+    return (await this.repo.usernameTaken(ws.id, parsed.data))
       ? { available: false, message: 'Username is already taken' }
       : { available: true, message: 'Username is available' };
   }
@@ -145,36 +147,28 @@ export class RoomService implements RoomApi {
 
   async authenticate(input: { workspaceId: string; userToken: string; username: string }) {
     const ws = await this.liveWorkspace(input.workspaceId);
+    // The token names the member; a revoked token (left, kicked) names nobody any more.
     const member = await this.repo.memberByToken(ws.id, sha256(input.userToken));
     if (!member) throw new DomainError('NOT_AUTHENTICATED', 'Failed to join workspace');
-    const [members, channels] = await Promise.all([this.repo.members(ws.id), this.repo.channels(ws.id)]);
-    return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, members, channels, member.userId) };
+    authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
+    const [roomMembers, visible] = await Promise.all([this.repo.members(ws.id), this.repo.channelsVisibleTo(ws.id, member.userId)]);
+    return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
   }
 
-  async createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel> {
-    if (input.workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
-    return this.mutex.run(`ws:${actor.workspaceId}`, async () => {
-      const ws = await this.liveWorkspace(actor.workspaceId);
-      const member = await this.repo.memberById(ws.id, actor.userId);
-      if (!member) throw new DomainError('NOT_AUTHENTICATED');
-      if (!member.isAdmin && member.userId !== ws.createdBy) throw new DomainError('FORBIDDEN');
-      if (await this.repo.channelNameTaken(ws.id, input.name)) throw new DomainError('CHANNEL_NAME_TAKEN');
-      const channel: Channel = {
-        id: newId(), workspaceId: ws.id, name: input.name, type: 'topic', isPrivate: input.isPrivate,
-        memberIds: input.isPrivate ? [actor.userId] : [], createdBy: actor.userId, createdAt: this.now().toISOString(),
-      };
-      await this.record([makeEvent('channel.created', ws.id, ws.lastSeq + 1, { workspaceId: ws.id, channel }, userActor(actor.userId))]);
-      return channel;
-    });
+  createChannel(actor: SessionActor, input: In<typeof CreateChannelSchema>): Promise<Channel> { return channels.createChannel(this.core, actor, input); }
+  getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel> { return channels.getChannelForMember(this.core, actor, channelId); }
+  renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel> { return channels.renameChannel(this.core, actor, input); }
+  deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>) { return channels.deleteChannel(this.core, actor, input); }
+  updateChannelMembers(actor: SessionActor, input: In<typeof UpdateChannelMembersSchema>): Promise<Channel> {
+    return channels.updateChannelMembers(this.core, actor, input);
   }
+  createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel> { return dms.createDmChannel(this.core, actor, input); }
+  deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>) { return dms.deleteDm(this.core, actor, input); }
+  updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser> { return members.updateProfile(this.core, actor, input); }
+  leaveWorkspace(actor: SessionActor): Promise<void> { return members.leaveWorkspace(this.core, actor); }
 
-  async getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel> {
-    await this.liveWorkspace(actor.workspaceId);
-    const channel = (await this.repo.channels(actor.workspaceId)).find((c) => c.id === channelId);
-    if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
-    if (!visibleTo(channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
-    return channel;
-  }
+  /** The DM policy (index.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
+  reopenDmAfterMessage(message: Message): Promise<number> { return dms.reopenAfterMessage(this.core, message); }
 
   // ---------- expiry ----------
 
@@ -194,21 +188,9 @@ export class RoomService implements RoomApi {
 
   // ---------- helpers ----------
 
-  /** The one place events are recorded: durable in the log first, then applied to our read model. */
-  private async record(events: AnyEventEnvelope[]): Promise<void> {
-    await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'room', events, projectRoomEvent);
-  }
-
-  private isLive(ws: WorkspaceRow): boolean {
-    return ws.expiresAt === null || ws.expiresAt.getTime() > this.now().getTime();
-  }
-
-  private async liveWorkspace(workspaceId: string): Promise<WorkspaceRow> {
-    const ws = await this.repo.workspaceById(workspaceId);
-    if (!ws || !this.isLive(ws)) throw new DomainError('WORKSPACE_NOT_FOUND');
-    return ws;
-  }
+  private record(events: AnyEventEnvelope[]): Promise<void> { return this.core.record(events); }
+  private isLive(ws: WorkspaceRow): boolean { return this.core.isLive(ws); }
+  private liveWorkspace(workspaceId: string): Promise<WorkspaceRow> { return this.core.liveWorkspace(workspaceId); }
 
   private async liveWorkspaceByName(name: string): Promise<WorkspaceRow | null> {
     const ws = await this.repo.workspaceByName(name);

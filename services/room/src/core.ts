@@ -1,0 +1,98 @@
+/**
+ * The room service's one write path, shared by every use case: a command for a room runs under that room's lock
+ * (one writer per room: sequences stay gap-free), checks the caller's role against the authorization table, builds
+ * its events with the next sequence numbers, and records them (durable in the log, then applied to the read model).
+ */
+import {
+  DomainError, SOCKET_AUTHZ, authorize, roleOf,
+  type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
+  type SessionActor, type Actor,
+} from '@ephemera/proto';
+import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool } from '@ephemera/platform';
+import { projectRoomEvent } from './projection.ts';
+import { RoomRepository, type MemberRow, type WorkspaceRow } from './repository.ts';
+
+export interface RoomDeps {
+  pool: Pool;
+  log: EventLog;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** One command's view of its room: the room as it is, and how to build and record its events. */
+export interface RoomCommand {
+  ws: WorkspaceRow;
+  /** the caller's row; null for system commands (policies, expiry) */
+  member: MemberRow | null;
+  role: Role | null;
+  /** the next event of this room, stamped with the service clock (sequence = last + 1, + 2, ... in one command) */
+  event<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): EventEnvelope<T>;
+  record(events: AnyEventEnvelope[]): Promise<void>;
+}
+
+export class RoomCore {
+  readonly repo: RoomRepository;
+  readonly mutex = new KeyedMutex();
+  readonly now: () => Date;
+
+  constructor(readonly deps: RoomDeps) {
+    this.repo = new RoomRepository(deps.pool);
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The one place events are recorded: durable in the log first, then applied to our read model. */
+  async record(events: AnyEventEnvelope[]): Promise<void> {
+    if (events.length === 0) return;
+    await appendEvents(this.deps.log, events);
+    await applyOnce(this.deps.pool, 'room', events, projectRoomEvent);
+  }
+
+  isLive(ws: WorkspaceRow): boolean {
+    return ws.expiresAt === null || ws.expiresAt.getTime() > this.now().getTime();
+  }
+
+  async liveWorkspace(workspaceId: string): Promise<WorkspaceRow> {
+    const ws = await this.repo.workspaceById(workspaceId);
+    if (!ws || !this.isLive(ws)) throw new DomainError('WORKSPACE_NOT_FOUND');
+    return ws;
+  }
+
+  /** The caller's role in the room, from our read model (authz.ts roleOf): owner, admin, member, left, kicked or non-member. */
+  async roleIn(ws: WorkspaceRow, userId: string): Promise<{ role: Role; member: MemberRow | null }> {
+    const member = await this.repo.memberById(ws.id, userId);
+    const departed = member ? null : await this.repo.departure(ws.id, userId);
+    return { role: roleOf(member, ws.createdBy, departed?.reason ?? null), member };
+  }
+
+  /**
+   * A user's command on their own room under the event's authorization rule. `workspaceId` is the room the payload
+   * names (when it names one): it must be the session's.
+   */
+  userCommand<T>(actor: SessionActor, event: ClientEventName, workspaceId: string | undefined, fn: (cmd: RoomCommand) => Promise<T>): Promise<T> {
+    if (workspaceId !== undefined && workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
+    return this.mutex.run(`ws:${actor.workspaceId}`, async () => {
+      const ws = await this.liveWorkspace(actor.workspaceId);
+      const { role, member } = await this.roleIn(ws, actor.userId);
+      authorize(SOCKET_AUTHZ[event], role);
+      return fn(this.commandFor(ws, member, role, userActor(actor.userId)));
+    });
+  }
+
+  /** A command the service decides itself (a policy): no caller, no role. Resolves to null when the room is gone. */
+  systemCommand<T>(workspaceId: string, fn: (cmd: RoomCommand) => Promise<T>): Promise<T | null> {
+    return this.mutex.run(`ws:${workspaceId}`, async () => {
+      const ws = await this.repo.workspaceById(workspaceId);
+      if (!ws || !this.isLive(ws)) return null;
+      return fn(this.commandFor(ws, null, null, systemActor));
+    });
+  }
+
+  private commandFor(ws: WorkspaceRow, member: MemberRow | null, role: Role | null, actor: Actor): RoomCommand {
+    let seq = ws.lastSeq;
+    return {
+      ws, member, role,
+      event: (type, payload) => ({ ...makeEvent(type, ws.id, ++seq, payload, actor), occurredAt: this.now().toISOString() }),
+      record: (events) => this.record(events),
+    };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Pure rules of the room experience (no I/O), unit-tested in services/room/test/room-experience-rules.test.ts.
+ * The use cases (channels.ts, dms.ts, members.ts) call these after the role check.
+ */
+import { DomainError, type Channel } from '@ephemera/proto';
+
+/** The one key of a pair's DM, whoever started it: the two user ids sorted. */
+export function dmKeyOf(memberIds: readonly string[]): string {
+  return [...memberIds].sort().join(' ');
+}
+
+/** Who may see a channel: everyone in the room for a public topic channel, its members for a private one or a DM. */
+export function visibleTo(channel: Pick<Channel, 'type' | 'isPrivate' | 'memberIds'>, userId: string): boolean {
+  return (channel.type === 'topic' && !channel.isPrivate) || channel.memberIds.includes(userId);
+}
+
+/** rename-channel and delete-channel manage topic channels; a DM is removed per member with delete-dm. */
+export function requireTopic(channel: Channel): void {
+  if (channel.type !== 'topic') throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');
+}
+
+/** delete-dm: the spec's two refusals (specs/rooms.md section 5 "Delete DM", section 8). */
+export function checkDmMember(channel: Channel, userId: string): void {
+  if (channel.type !== 'dm') throw new DomainError('NOT_A_DM');
+  if (!channel.memberIds.includes(userId)) throw new DomainError('NOT_DM_MEMBER');
+}
+
+/**
+ * A private channel's members picked by its creator: unique, the creator always one, every one a current member
+ * of the room (USER_NOT_FOUND names the first that is not). A public channel lists no members.
+ */
+export function initialMembers(isPrivate: boolean, creatorId: string, picked: readonly string[], roomMemberIds: ReadonlySet<string>): string[] {
+  if (!isPrivate) return [];
+  const ids = [...new Set([creatorId, ...picked])];
+  const stranger = ids.find((id) => !roomMemberIds.has(id));
+  if (stranger) throw new DomainError('USER_NOT_FOUND', `User not found: ${stranger}`);
+  return ids;
+}
+
+/**
+ * update-channel-members: the membership after adding and removing, and what actually changed. Added users must be
+ * members of the room; a user may not be both added and removed; the channel keeps at least one member.
+ */
+export function changeMembers(
+  current: readonly string[], add: readonly string[], remove: readonly string[], roomMemberIds: ReadonlySet<string>,
+): { memberIds: string[]; added: string[]; removed: string[] } {
+  const both = add.find((id) => remove.includes(id));
+  if (both) throw new DomainError('VALIDATION', 'A user cannot be added and removed at once');
+  const stranger = add.find((id) => !roomMemberIds.has(id));
+  if (stranger) throw new DomainError('USER_NOT_FOUND', `User not found: ${stranger}`);
+  const added = [...new Set(add)].filter((id) => !current.includes(id));
+  const removed = [...new Set(remove)].filter((id) => current.includes(id));
+  const memberIds = [...current.filter((id) => !removed.includes(id)), ...added];
+  if (memberIds.length === 0) throw new DomainError('VALIDATION', 'A private channel needs at least one member');
+  return { memberIds, added, removed };
+}
