@@ -28,7 +28,10 @@ async function dump(pool: Pool) {
     workspaces: await q('SELECT * FROM room.workspaces ORDER BY id'),
     members: await q('SELECT * FROM room.members ORDER BY workspace_id, user_id'),
     channels: await q('SELECT * FROM room.channels ORDER BY id'),
-    messages: await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, body::text AS body, created_at FROM messaging.messages ORDER BY workspace_id, seq'),
+    messages: await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, body::text AS body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq'),
+    readPositions: await q('SELECT * FROM messaging.read_positions ORDER BY channel_id, user_id'),
+    readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),
+    deletedChannels: await q('SELECT * FROM messaging.deleted_channels ORDER BY id'),
     messagingMembers: await q('SELECT * FROM messaging.members ORDER BY workspace_id, user_id'),
     messagingChannels: await q('SELECT * FROM messaging.channels ORDER BY id'),
     tombstones: await q('SELECT * FROM messaging.expired_workspaces ORDER BY id'),
@@ -53,6 +56,20 @@ describe('replay', () => {
       await msgs.sendMessage(i % 2 ? bobActor : aliceActor, { clientMessageId: clientId(), channelId: general.id, content: `m${i} 'quoted' \u0000 ✓`, type: 'text' });
     }
     await msgs.sendMessage(aliceActor, { clientMessageId: clientId(), channelId: secret.id, content: 'private', type: 'text' });
+    // The room experience's message events: edits, deletes, reactions, read positions, a DM, a deleted channel.
+    const [first, second] = (await msgs.fetchMessages(aliceActor, { channelId: general.id, limit: 2, beforeSeq: 3 })).messages;
+    await msgs.editMessage(aliceActor, { workspaceId: kept.workspaceId, messageId: first!.id, newContent: 'edited \u0000 ✓' });
+    await msgs.addReaction(aliceActor, { workspaceId: kept.workspaceId, messageId: second!.id, emoji: '👍' });
+    await msgs.addReaction(bobActor, { workspaceId: kept.workspaceId, messageId: second!.id, emoji: '❤️' });
+    await msgs.deleteMessage(bobActor, { workspaceId: kept.workspaceId, messageId: second!.id });
+    await msgs.markRead(bobActor, { channelId: general.id, seq: 10 });
+    const dm = await rooms.createDmChannel(aliceActor, { workspaceId: kept.workspaceId, targetUserId: bob.user.id });
+    const inDm = await msgs.sendMessage(aliceActor, { clientMessageId: clientId(), channelId: dm.id, content: 'dm', type: 'text' });
+    await msgs.markRead(bobActor, { channelId: dm.id, seq: inDm.seq });
+    const doomedChannel2 = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'gone', type: 'topic', isPrivate: false, memberIds: [] });
+    await msgs.sendMessage(bobActor, { clientMessageId: clientId(), channelId: doomedChannel2.id, content: 'gone with it', type: 'text' });
+    await msgs.markRead(aliceActor, { channelId: doomedChannel2.id, seq: 1000 });
+    await rooms.deleteChannel(aliceActor, { workspaceId: kept.workspaceId, channelId: doomedChannel2.id });
     const doomedActor = { workspaceId: doomed.workspaceId, userId: doomed.user.id, username: 'dora' };
     const doomedChannel = await rooms.createChannel(doomedActor, { workspaceId: doomed.workspaceId, name: 'x', type: 'topic', isPrivate: false, memberIds: [] });
     await msgs.sendMessage(doomedActor, { clientMessageId: clientId(), channelId: doomedChannel.id, content: 'bye', type: 'text' });
@@ -63,7 +80,10 @@ describe('replay', () => {
     await new Promise((r) => setTimeout(r, 300)); // messaging applies workspace.expired from the log
     const before = await dump(live.pool);
     expect(before.workspaces).toHaveLength(1);
-    expect(before.messages).toHaveLength(21);
+    expect(before.messages).toHaveLength(22); // 20 + private + DM (the deleted message's tombstone stays; the deleted channel's go)
+    expect(before.messages.filter((m) => m.deleted)).toHaveLength(1);
+    expect(before.readPositions).toHaveLength(2);
+    expect(before.deletedChannels).toHaveLength(1);
 
     // Copy the log, nothing else, into an empty database and let the services rebuild from offset zero.
     const replayUrl = await createTestDatabase();
