@@ -14,6 +14,11 @@
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import dns from 'node:dns';
 import http from 'node:http';
+import https from 'node:https';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { DomainError } from '@ephemera/proto';
@@ -256,6 +261,47 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
     });
     expect(lookups).toContain('www.youtube.com');
     expect(target.seen).toEqual([]);
+  });
+});
+
+describe('https: the filtering agent for TLS, and certificates verified', () => {
+  let tls: https.Server;
+  let port: number;
+  let connections = 0;
+  let dir: string;
+  beforeAll(async () => {
+    // a self-signed certificate for 127.0.0.1, made for this run
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-link-preview-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:loopback.test', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+    tls = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+      (_req, res) => html(res, '<title>internal over tls</title>'));
+    tls.on('connection', () => { connections++; });
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+    port = (tls.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    tls?.closeAllConnections();
+    await new Promise((r) => tls?.close(r));
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => { connections = 0; });
+
+  it('refuses https to loopback by literal, by name and by redirect, without opening a connection', async () => {
+    const f = fetcher({ allowPorts: [80, 443, port], allowHosts: [`127.0.0.1:${allowed.port}`] });
+    for (const url of [`https://127.0.0.1:${port}/`, `https://loopback.test:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`,
+      `${allowed.origin}/r?to=${encodeURIComponent(`https://loopback.test:${port}/`)}`]) {
+      const err = await refusal(f.fetch(new URL(url)));
+      expect([err.code, err.message], url).toEqual(['LINK_PREVIEW_BLOCKED', BLOCKED_ADDRESS]);
+    }
+    expect(connections).toBe(0);
+  });
+
+  it('verifies certificates (an allowlisted page with a self-signed certificate is not read)', async () => {
+    const f = fetcher({ allowHosts: [`127.0.0.1:${port}`] });
+    const err = await refusal(f.fetch(new URL(`https://127.0.0.1:${port}/`)));
+    expect([err.code, err.message]).toEqual(['LINK_PREVIEW_FAILED', 'The page\'s secure connection could not be verified']);
+    expect(connections).toBe(1); // it was reached: only the certificate stopped it
   });
 });
 
