@@ -22,6 +22,11 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.pgSecret" $root }}, key: {{ $root.Values.postgresql.existingSecretKey }} }
 {{- end }}
+{{- if eq .component "messaging" }}
+- name: ROOM_MASTER_KEY
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: {{ $root.Values.messaging.roomMasterKey.existingSecretKey }} }
+{{- end }}
 {{- if has .component (list "presence" "gateway") }}
 - name: REDIS_URL
   valueFrom:

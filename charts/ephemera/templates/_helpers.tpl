@@ -36,6 +36,9 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.pgSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.postgresql.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.masterKeySecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.messaging.roomMasterKey.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.redisSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.redis.existingSecret -}}
 {{- end -}}

@@ -1,0 +1,128 @@
+/**
+ * The Helm chart and the alerting rules: `npm run chart:check` must pass (helm lint --strict, helm template with
+ * each value set, kubeconform -strict, a server-side dry run with strict field validation on a real
+ * kube-apiserver, promtool), and each of those layers must be able to fail: broken copies are shown to each.
+ * The first run on a fresh machine builds the tools (several minutes); later runs reuse deploy/local/.tools.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployableServices, exportedMetrics, read, readmeConfig, repo, run, serviceConfig, tools } from './code-facts.ts';
+
+const bin = (name: string) => path.join(tools, 'bin', name);
+const KUBE = '1.37.2';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chart-test-'));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+/** Render the chart (or a copy) with a value set; returns the manifest text. */
+function render(chart: string, valuesFile?: string, set: string[] = []): string {
+  const args = ['template', 'ephemera', chart, '--namespace', 'ephemera', '--kube-version', KUBE, ...(valuesFile ? ['-f', valuesFile] : []), ...set.flatMap((s) => ['--set', s])];
+  const r = run(bin('helm'), args);
+  expect(r.code, r.out).toBe(0);
+  return r.out;
+}
+
+let checkOutput = '';
+beforeAll(() => {
+  const r = run('npm', ['run', '--silent', 'chart:check'], { timeoutMs: 1_500_000 });
+  checkOutput = r.out;
+  expect(r.code, r.out).toBe(0);
+}, 1_600_000);
+
+describe('npm run chart:check', () => {
+  it('ran every layer: promtool, lint, template, kubeconform, the API server dry run', () => {
+    expect(checkOutput).toMatch(/promtool: rules valid, unit tests pass, dashboard queries parse/);
+    expect(checkOutput).toMatch(/helm lint --strict and helm template: default .*production-values.*/);
+    expect(checkOutput).toMatch(/Summary: \d+ resources found in \d+ files - Valid: \d+, Invalid: 0, Errors: 0, Skipped: 0/);
+    expect(checkOutput).toMatch(/apiserver-dry-run: (\d+) of \1 objects accepted/);
+  });
+});
+
+describe('each layer rejects a broken chart', () => {
+  it('values.schema.json: helm lint --strict refuses a misspelt or unsafe value', () => {
+    for (const set of ['gateway.replicaz=2', 'room.replicas=2', 'logLevel=loud']) {
+      const r = run(bin('helm'), ['lint', '--strict', '--kube-version', KUBE, 'charts/ephemera', '--set', set]);
+      expect(r.code, `${set}\n${r.out}`).not.toBe(0);
+    }
+  });
+
+  it('kubeconform -strict and the API server (fieldValidation=Strict) refuse an unknown field and a wrong type', () => {
+    const chart = path.join(work, 'ephemera');
+    fs.cpSync(path.join(repo, 'charts', 'ephemera'), chart, { recursive: true });
+    const file = path.join(chart, 'templates', 'services.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8')
+      .replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  progressDeadlineSecondz: 600')
+      .replace('timeoutSeconds: 3', 'timeoutSeconds: "three"'));
+    const rendered = path.join(work, 'broken.yaml');
+    fs.writeFileSync(rendered, render(chart));
+    const schemas = path.join(tools, 'k8s-schemas', `v${KUBE}`, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
+    const kc = run(bin('kubeconform'), ['-strict', '-summary', '-schema-location', schemas, rendered]);
+    expect(kc.code).not.toBe(0);
+    expect(kc.out).toMatch(/progressDeadlineSecondz/);
+    const dry = run('node', ['--import', 'tsx', 'deploy/ops/apiserver-dry-run.ts', rendered], { timeoutMs: 180_000 });
+    expect(dry.code, dry.out).not.toBe(0);
+    expect(dry.out).toMatch(/REJECTED .*Deployment ephemera-gateway: 4\d\d .*(progressDeadlineSecondz|three)/);
+  }, 240_000);
+
+  it('promtool: a rule that no longer matches its unit test fails', () => {
+    const dir = path.join(work, 'prom');
+    fs.mkdirSync(path.join(dir, 'rules'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'rules', 'alerts.yaml'), read('charts/ephemera/files/prometheus/alerts.yaml').replace('> 1000', '> 100000'));
+    fs.writeFileSync(path.join(dir, 'alerts.test.yaml'), read('deploy/ops/prometheus/alerts.test.yaml').replace('../../../charts/ephemera/files/prometheus/alerts.yaml', 'rules/alerts.yaml'));
+    const r = run(bin('promtool'), ['test', 'rules', 'alerts.test.yaml'], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(/EphemeraConsumerLagHigh/);
+  });
+});
+
+describe('the chart against the code', () => {
+  const sets = () => [undefined, 'charts/ephemera/ci/production-values.yaml', 'charts/ephemera/ci/features-values.yaml'];
+
+  it('wires every variable of the README and the code for each service, and nothing the code does not read', () => {
+    const readme = readmeConfig();
+    // variables documented as test-only are not for a deployment
+    const testOnly = new Set([...read('README.md').matchAll(/^\| `([A-Z_]+)` \|[^|]*\| TEST ONLY/gm)].map((m) => m[1]));
+    const wired = new Map<string, Set<string>>();
+    for (const values of sets()) {
+      for (const doc of render('charts/ephemera', values).split(/^---$/m)) {
+        const component = /app\.kubernetes\.io\/component: (\S+)/.exec(doc)?.[1];
+        if (!/^kind: Deployment$/m.test(doc) || !component || component === 'frontend') continue;
+        const names = [...doc.matchAll(/^ {12}- name: ([A-Z][A-Z0-9_]*)$/gm)].map((m) => m[1]);
+        wired.set(component, new Set([...(wired.get(component) ?? []), ...names]));
+      }
+    }
+    expect([...wired.keys()].sort()).toEqual(deployableServices());
+    const extra = new Set(['NODE_OPTIONS']); // ci/features-values.yaml's extraEnv example: read by Node itself
+    for (const service of deployableServices()) {
+      const code = serviceConfig(service).vars;
+      const set = wired.get(service)!;
+      for (const v of set) if (!extra.has(v)) expect(code, `chart sets ${v} for ${service}`).toContain(v);
+      for (const v of [...(readme.perService.get(service) ?? []), ...readme.everyService]) {
+        if (!testOnly.has(v)) expect(set, `${service}: README variable ${v} not wired`).toContain(v);
+      }
+      const { defaultPort } = serviceConfig(service);
+      expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  port: ${defaultPort}$`, 'm'));
+    }
+  });
+
+  it('alerts and the dashboard use only metrics that exist (the services, prom-client, or the named exporters)', () => {
+    const external = new Set(['up', 'kafka_consumergroup_lag', 'kafka_consumergroup_members', 'kubelet_volume_stats_available_bytes', 'kubelet_volume_stats_capacity_bytes']);
+    const known = new Set([...exportedMetrics(), ...external]);
+    const exprs = [
+      ...[...read('charts/ephemera/files/prometheus/alerts.yaml').matchAll(/expr: (?:\|\n)?([\s\S]*?)\n\s+(?:for|labels):/g)].map((m) => m[1]),
+      ...[...read('charts/ephemera/files/grafana/ephemera.json').matchAll(/"expr": "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)),
+    ];
+    expect(exprs.length).toBeGreaterThan(20);
+    const keywords = new Set(['and', 'or', 'unless', 'bool', 'offset']);
+    for (const expr of exprs) {
+      // Metric names are the identifiers left once strings, grouping clauses, matchers and ranges are gone,
+      // that are not functions (followed by "(") or keywords.
+      const bare = expr.replace(/"[^"]*"/g, '').replace(/\b(by|on|without|ignoring)\s*\([^)]*\)/g, '')
+        .replace(/\{[^}]*\}/g, '').replace(/\[[^\]]*\]/g, '');
+      const names = [...bare.matchAll(/\b([a-zA-Z_][a-zA-Z0-9_:]*)\b(?!\s*\()/g)].map((m) => m[1]).filter((n) => !keywords.has(n));
+      expect(names.length, expr).toBeGreaterThan(0);
+      for (const n of names) expect(known, `${n} in: ${expr}`).toContain(n);
+    }
+  });
+});
