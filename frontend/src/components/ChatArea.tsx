@@ -1,29 +1,91 @@
-import { useCallback, useMemo } from 'react';
+/** The chat area of the open channel or DM: header, messages, who is typing, reply bar and composer. */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Channel } from '@ephemera/proto';
 import type { RoomState } from '../state/roomState.ts';
-import { currentChannel, displayMessages, membersOnline } from '../state/selectors.ts';
+import { currentChannel, membersOnline } from '../state/selectors.ts';
+import { chatMessages, chatMessagesOf, type ChatMessage } from '../state/chatMessages.ts';
 import type { RoomSession } from '../lib/session.ts';
 import { canManageChannels } from '../lib/format.ts';
+import { useTypingNames } from '../hooks/useTypingNames.ts';
 import { MessageList } from './MessageList.tsx';
-import { Composer } from './Composer.tsx';
-import { ArrowLeftIcon, LockIcon, MessageIcon } from './Icons.tsx';
+import { Composer, type ReplyTarget, type SendExtras } from './Composer.tsx';
+import { ChatHeader } from './ChatHeader.tsx';
+import { TypingIndicator } from './TypingIndicator.tsx';
+import type { MessageHandlers } from './MessageItem.tsx';
+import { MessageIcon } from './Icons.tsx';
+import './chat.css';
 
 interface Props {
   session: RoomSession;
   state: RoomState;
+  /** mobile back arrow (RoomView: clears the current channel) */
+  onBack?: () => void;
 }
 
-export function ChatArea({ session, state }: Props) {
+/** The DM's other member, by name and presence. */
+function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
+  const selfId = state.user?.id;
+  const partnerId = channel.memberIds.find((id) => id !== selfId) ?? null;
+  const online = state.online.find((u) => u.id === partnerId);
+  const member = state.workspace?.users.find((u) => u.id === partnerId);
+  return {
+    name: online?.username ?? member?.username ?? channel.name,
+    status: online ? online.presenceStatus : 'offline' as const,
+    typing: typingNow,
+  };
+}
+
+export function ChatArea({ session, state, onBack }: Props) {
   const channel = currentChannel(state);
   const channelId = channel?.id ?? null;
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [reply, setReply] = useState<(ReplyTarget & { channelId: string }) | null>(null);
+  const input = chatMessagesOf(state, channel);
+  const messages = useMemo(() => chatMessages(input),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [input.channel, input.confirmed, input.pending, input.me, input.online, input.othersReadSeq]);
+
+  // the latest state for the handlers, which stay one object for the list's lifetime
+  const latest = useRef(state);
+  latest.current = state;
+
+  const typers = useTypingNames(state.typing, channelId, state.user?.id);
   const onLoadOlder = useCallback(() => { if (channelId) void session.loadOlder(channelId); }, [session, channelId]);
-  const onRetry = useCallback((id: string) => session.retryMessage(id), [session]);
-  const onDiscard = useCallback((id: string) => session.discardMessage(id), [session]);
-  const onSend = useCallback((content: string) => session.sendMessage(content), [session]);
-  const channelMessages = channelId ? state.messages[channelId] : undefined;
-  const messages = useMemo(
-    () => displayMessages(channelId, channelMessages, state.pending, state.user),
-    [channelId, channelMessages, state.pending, state.user],
-  );
+  const onTyping = useCallback((id: string, typing: boolean) => session.chat.typing(id, typing), [session]);
+  const fetchPreview = useCallback((url: string, signal: AbortSignal) => session.chat.fetchLinkPreview(url, signal), [session]);
+  const onSend = useCallback((content: string, extra: SendExtras) => session.sendMessage(content, extra), [session]);
+  const cancelReply = useCallback(() => setReply(null), []);
+
+  const handlers = useMemo<MessageHandlers>(() => ({
+    selfId: null,
+    nameOf: (userId) => {
+      const s = latest.current;
+      return s.online.find((u) => u.id === userId)?.username ?? s.workspace?.users.find((u) => u.id === userId)?.username ?? 'Someone';
+    },
+    onRetry: (id) => session.retryMessage(id),
+    onDiscard: (id) => session.discardMessage(id),
+    onReply: (m: ChatMessage) => { if (m.id) setReply({ channelId: m.channelId, messageId: m.id, authorName: m.authorName, content: m.content }); },
+    onCopy: (m: ChatMessage) => {
+      void navigator.clipboard?.writeText(m.content).catch(() => session.store.dispatch({ type: 'notice', message: 'Failed to copy message' }));
+    },
+    onStartEdit: (id) => setEditingId(id),
+    onCancelEdit: () => setEditingId(null),
+    onSaveEdit: (m: ChatMessage, content: string) => {
+      setEditingId(null);
+      if (m.id) void session.chat.editMessage(m.channelId, m.id, content);
+    },
+    onDelete: (m: ChatMessage) => { if (m.id) void session.chat.deleteMessage(m.channelId, m.id); },
+    onReact: (m: ChatMessage, emoji: string) => { if (m.id) void session.chat.react(m.channelId, m.id, emoji); },
+  }), [session]);
+  const selfId = state.user?.id ?? null;
+  const listHandlers = useMemo(() => ({ ...handlers, selfId }), [handlers, selfId]);
+
+  // a new channel starts without an edit or a reply; a deleted message cannot be edited or quoted
+  useEffect(() => { setEditingId(null); }, [channelId]);
+  useEffect(() => {
+    if (reply && (reply.channelId !== channelId || !messages.some((m) => m.id === reply.messageId))) setReply(null);
+    if (editingId && !messages.some((m) => m.id === editingId)) setEditingId(null);
+  }, [channelId, messages, reply, editingId]);
 
   if (!channel) {
     const hasChannels = state.channels.some((c) => c.type === 'topic');
@@ -42,29 +104,19 @@ export function ChatArea({ session, state }: Props) {
     );
   }
 
-  const online = membersOnline(state, channel);
+  const isDm = channel.type === 'dm';
+  const partner = isDm ? dmPartner(state, channel, typers.length > 0) : undefined;
+  const replyTarget = reply && reply.channelId === channel.id ? reply : null;
 
   return (
     <section className="chat" data-testid="chat-area" data-channel-id={channel.id}>
-      <header className="chat-header" data-testid="chat-header">
-        <button type="button" className="icon-button back-button" onClick={() => session.selectChannel(null)}
-          aria-label="Back to conversations" data-testid="back-button">
-          <ArrowLeftIcon size={20} />
-        </button>
-        <div className="chat-header-main">
-          <h2 className="chat-title">
-            <span data-testid="channel-title"># {channel.name}</span>
-            {channel.isPrivate && <span className="private-chip" title="Private channel"><LockIcon size={13} /> Private</span>}
-          </h2>
-          <span className="chat-subtitle" data-testid="members-online">
-            <span className="online-dot" aria-hidden="true" /> {online} {online === 1 ? 'member' : 'members'} online
-          </span>
-        </div>
-      </header>
-      <MessageList key={channel.id} channelId={channel.id} channelName={channel.name} messages={messages}
+      <ChatHeader channel={channel} onBack={onBack ?? (() => session.selectChannel(null))} online={membersOnline(state, channel)} partner={partner} />
+      <MessageList key={channel.id} channelId={channel.id} channelName={partner?.name ?? channel.name} messages={messages}
         hasMore={state.hasMore[channel.id] !== false} ready={Boolean(state.latestLoaded[channel.id])} loadingOlder={Boolean(state.loadingOlder[channel.id])}
-        onLoadOlder={onLoadOlder} onRetry={onRetry} onDiscard={onDiscard} />
-      <Composer key={`composer-${channel.id}`} channelName={channel.name} disabled={!state.user} onSend={onSend} />
+        onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId} />
+      <TypingIndicator names={typers} />
+      <Composer key={`composer-${channel.id}`} channelId={channel.id} placeholderName={partner ? partner.name : `#${channel.name}`}
+        disabled={!state.user} onSend={onSend} replyTo={replyTarget} onCancelReply={cancelReply} onTyping={onTyping} fetchPreview={fetchPreview} />
     </section>
   );
 }

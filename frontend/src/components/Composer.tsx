@@ -1,18 +1,51 @@
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+/**
+ * The composer (specs/rooms.md sections 2, 4, 5, 9): text area up to 80 px high, max 2000 characters with a
+ * counter above 1800, Enter sends and Shift+Enter adds a line, empty or blank is not sent; the reply bar, the
+ * draft's link preview (dismissible), typing signals and an emoji picker that inserts at the cursor.
+ */
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '@ephemera/proto';
+import { useTyping } from '../hooks/useTyping.ts';
+import { useLinkPreview } from '../hooks/useLinkPreview.ts';
+import type { PreviewResult } from '../lib/chatCommands.ts';
+import { Popover } from './ui/Popover.tsx';
+import { LazyEmojiPicker } from './LazyEmojiPicker.tsx';
+import { LinkPreviewCard } from './LinkPreviewCard.tsx';
+import { ReplyBar } from './ReplyBar.tsx';
 import { SendIcon } from './Icons.tsx';
+import { SmileIcon } from './ChatIcons.tsx';
 
 export const COMPOSER_MAX_HEIGHT_PX = 80;
 
-interface Props {
-  channelName: string;
-  disabled: boolean;
-  onSend(content: string): boolean;
+export interface ReplyTarget {
+  messageId: string;
+  authorName: string;
+  content: string;
 }
 
-export function Composer({ channelName, disabled, onSend }: Props) {
+export interface SendExtras {
+  replyTo?: { messageId: string } | null;
+  linkPreview?: { url: string } | null;
+}
+
+interface Props {
+  channelId: string;
+  /** "#general" or the DM partner's name */
+  placeholderName: string;
+  disabled: boolean;
+  onSend(content: string, extra: SendExtras): boolean;
+  replyTo: ReplyTarget | null;
+  onCancelReply(): void;
+  onTyping(channelId: string, typing: boolean): void;
+  fetchPreview(url: string, signal: AbortSignal): Promise<PreviewResult>;
+}
+
+export function Composer({ channelId, placeholderName, disabled, onSend, replyTo, onCancelReply, onTyping, fetchPreview }: Props) {
   const [value, setValue] = useState('');
+  const [emojiOpen, setEmojiOpen] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const typing = useTyping(channelId, onTyping);
+  const link = useLinkPreview(value, fetchPreview);
   const canSend = !disabled && value.trim().length > 0 && value.length <= LIMITS.messageMax;
 
   useLayoutEffect(() => {
@@ -23,9 +56,25 @@ export function Composer({ channelName, disabled, onSend }: Props) {
     el.style.overflowY = el.scrollHeight > COMPOSER_MAX_HEIGHT_PX ? 'auto' : 'hidden';
   }, [value]);
 
+  // choosing Reply puts the cursor here
+  useEffect(() => { if (replyTo) ref.current?.focus(); }, [replyTo]);
+
+  const change = (next: string) => {
+    setValue(next);
+    typing.input(next);
+  };
+
   const send = () => {
     if (!canSend) return;
-    if (onSend(value)) setValue('');
+    const extra: SendExtras = {
+      replyTo: replyTo ? { messageId: replyTo.messageId } : null,
+      linkPreview: link.preview ? { url: link.preview.url } : null,
+    };
+    if (onSend(value, extra)) {
+      setValue('');
+      typing.stop();
+      onCancelReply();
+    }
     ref.current?.focus();
   };
 
@@ -34,6 +83,9 @@ export function Composer({ channelName, disabled, onSend }: Props) {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       send();
+    } else if (e.key === 'Escape' && replyTo) {
+      e.preventDefault();
+      onCancelReply();
     }
   };
 
@@ -42,14 +94,38 @@ export function Composer({ channelName, disabled, onSend }: Props) {
     send();
   };
 
+  const insertEmoji = (emoji: string) => {
+    const el = ref.current;
+    const start = el?.selectionStart ?? value.length;
+    const end = el?.selectionEnd ?? value.length;
+    const next = (value.slice(0, start) + emoji + value.slice(end)).slice(0, LIMITS.messageMax);
+    change(next);
+    setEmojiOpen(false);
+    requestAnimationFrame(() => {
+      el?.focus();
+      const at = Math.min(start + emoji.length, next.length);
+      el?.setSelectionRange(at, at);
+    });
+  };
+
   const showCounter = value.length > LIMITS.messageCounterFrom;
 
   return (
     <form className="composer" onSubmit={onSubmit}>
+      {replyTo && <ReplyBar authorName={replyTo.authorName} content={replyTo.content} onCancel={onCancelReply} />}
+      {link.preview && <LinkPreviewCard preview={link.preview} onDismiss={link.dismiss} testId="composer-link-preview" />}
       <div className="composer-box">
+        <Popover label="Emoji" open={emojiOpen} onOpenChange={setEmojiOpen} side="top" align="start" className="emoji-popover"
+          trigger={(
+            <button type="button" className="icon-button composer-emoji" aria-label="Insert emoji" data-testid="composer-emoji">
+              <SmileIcon size={20} />
+            </button>
+          )}>
+          {emojiOpen && <LazyEmojiPicker onPick={insertEmoji} />}
+        </Popover>
         <textarea ref={ref} value={value} rows={1} maxLength={LIMITS.messageMax}
-          placeholder={`Message #${channelName}`} aria-label={`Message #${channelName}`}
-          onChange={(e) => setValue(e.target.value)} onKeyDown={onKeyDown} data-testid="composer-textarea" />
+          placeholder={`Message ${placeholderName}`} aria-label={`Message ${placeholderName}`}
+          onChange={(e) => change(e.target.value)} onKeyDown={onKeyDown} data-testid="composer-textarea" />
         {showCounter && (
           <span className={`char-counter${value.length >= LIMITS.messageMax ? ' at-limit' : ''}`} data-testid="char-counter">
             {value.length}/{LIMITS.messageMax}

@@ -1,25 +1,43 @@
+/**
+ * One message: author and time (when it starts a group), reply quote, text or the inline editor, "(edited)",
+ * link preview, reactions, delivery mark on own messages, and the actions toolbar (hover or keyboard focus).
+ */
 import { memo } from 'react';
-import type { DisplayMessage } from '../state/selectors.ts';
+import type { ChatMessage } from '../state/chatMessages.ts';
+import { myReaction } from '../state/reactions.ts';
 import { formatTime } from '../lib/format.ts';
 import { Avatar } from './Avatar.tsx';
 import { MessageText } from './MessageText.tsx';
-import { AlertIcon, CheckIcon, ClockIcon } from './Icons.tsx';
+import { MessageActions } from './MessageActions.tsx';
+import { MessageEditor } from './MessageEditor.tsx';
+import { ReactionBar } from './ReactionBar.tsx';
+import { LinkPreviewCard } from './LinkPreviewCard.tsx';
+import { ReplyQuote } from './ReplyBar.tsx';
+import { DeliveryMark } from './DeliveryMark.tsx';
 
-interface Props {
-  message: DisplayMessage;
-  showHeader: boolean;
+/** What a message can do; one stable object for the whole list, so unchanged rows do not re-render. */
+export interface MessageHandlers {
+  selfId: string | null;
+  nameOf(userId: string): string;
   onRetry(clientMessageId: string): void;
   onDiscard(clientMessageId: string): void;
+  onReply(message: ChatMessage): void;
+  onCopy(message: ChatMessage): void;
+  onStartEdit(messageId: string): void;
+  onSaveEdit(message: ChatMessage, content: string): void;
+  onCancelEdit(): void;
+  onDelete(message: ChatMessage): void;
+  onReact(message: ChatMessage, emoji: string): void;
 }
 
-function StatusMark({ status }: { status: DisplayMessage['status'] }) {
-  if (status === 'sending') return <span className="message-status" title="Sending" aria-label="Sending"><ClockIcon size={12} /></span>;
-  if (status === 'sent') return <span className="message-status" title="Sent" aria-label="Sent"><CheckIcon size={12} /></span>;
-  if (status === 'failed') return <span className="message-status failed" title="Not sent" aria-label="Not sent"><AlertIcon size={12} /></span>;
-  return null;
+interface Props {
+  message: ChatMessage;
+  showHeader: boolean;
+  editing: boolean;
+  handlers: MessageHandlers;
 }
 
-export const MessageItem = memo(function MessageItem({ message: m, showHeader, onRetry, onDiscard }: Props) {
+export const MessageItem = memo(function MessageItem({ message: m, showHeader, editing, handlers: h }: Props) {
   const common = {
     'data-testid': 'message-item',
     'data-seq': m.seq ?? undefined,
@@ -32,8 +50,9 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, o
     return <div className="message-system" {...common}><span>{m.content}</span></div>;
   }
   const time = formatTime(m.timestamp);
+  const stored = m.id !== null;
   return (
-    <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}`} {...common}>
+    <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}`} {...common}>
       {!m.own && (showHeader ? <Avatar name={m.authorName} size={34} /> : <span className="avatar-spacer" />)}
       <div className="message-body">
         {showHeader && (
@@ -42,19 +61,31 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, o
             <time dateTime={m.timestamp}>{time}</time>
           </div>
         )}
-        <div className="bubble">
-          <MessageText content={m.content} />
-          <span className="bubble-foot">
-            {m.isEdited && <span className="edited">edited</span>}
-            <time dateTime={m.timestamp} data-testid="message-time">{time}</time>
-            {m.own && <StatusMark status={m.status} />}
-          </span>
+        <div className="bubble-row">
+          <div className="bubble">
+            {m.replyTo && <ReplyQuote authorName={m.replyTo.authorName} content={m.replyTo.content} />}
+            {editing
+              ? <MessageEditor initial={m.content} onSave={(text) => h.onSaveEdit(m, text)} onCancel={h.onCancelEdit} />
+              : <MessageText content={m.content} />}
+            <span className="bubble-foot">
+              {m.isEdited && <span className="edited" data-testid="edited-mark">(edited)</span>}
+              <time dateTime={m.timestamp} data-testid="message-time">{time}</time>
+              {m.own && <DeliveryMark status={m.status} />}
+            </span>
+            {m.linkPreview && <LinkPreviewCard preview={m.linkPreview} testId="message-link-preview" />}
+          </div>
+          {stored && !editing && (
+            <MessageActions own={m.own} myReaction={myReaction(m.reactions, h.selfId)}
+              onReact={(emoji) => h.onReact(m, emoji)} onReply={() => h.onReply(m)} onCopy={() => h.onCopy(m)}
+              onEdit={() => h.onStartEdit(m.id!)} onDelete={() => h.onDelete(m)} />
+          )}
         </div>
+        <ReactionBar reactions={m.reactions} selfId={h.selfId} nameOf={h.nameOf} onToggle={(emoji) => h.onReact(m, emoji)} disabled={!stored} />
         {m.status === 'failed' && (
           <div className="message-error" role="alert" data-testid="message-error">
             <span>{m.error ?? 'Message could not be sent'}</span>
-            <button type="button" className="link-button" onClick={() => onRetry(m.clientMessageId)}>Retry</button>
-            <button type="button" className="link-button" onClick={() => onDiscard(m.clientMessageId)}>Discard</button>
+            <button type="button" className="link-button" onClick={() => h.onRetry(m.clientMessageId)}>Retry</button>
+            <button type="button" className="link-button" onClick={() => h.onDiscard(m.clientMessageId)}>Discard</button>
           </div>
         )}
       </div>

@@ -1,8 +1,9 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { DisplayMessage } from '../state/selectors.ts';
+import type { ChatMessage } from '../state/chatMessages.ts';
 import { buildMessageItems } from '../lib/grouping.ts';
-import { MessageItem } from './MessageItem.tsx';
-import { ArrowUpIcon, HashIcon } from './Icons.tsx';
+import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
+import { BackToTop } from './BackToTop.tsx';
+import { HashIcon } from './Icons.tsx';
 
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
@@ -11,17 +12,18 @@ const LOAD_OLDER_AT_PX = 40;
 interface Props {
   channelId: string;
   channelName: string;
-  messages: DisplayMessage[];
+  messages: ChatMessage[];
   hasMore: boolean;
   /** the latest page has arrived */
   ready: boolean;
   loadingOlder: boolean;
   onLoadOlder(): void;
-  onRetry(clientMessageId: string): void;
-  onDiscard(clientMessageId: string): void;
+  handlers: MessageHandlers;
+  /** the message being edited inline */
+  editingId: string | null;
 }
 
-export function MessageList({ channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, onRetry, onDiscard }: Props) {
+export function MessageList({ channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0 });
@@ -57,7 +59,8 @@ export function MessageList({ channelId, channelName, messages, hasMore, ready, 
     } else if (firstKey !== prev.firstKey && lastKey === prev.lastKey && prev.firstKey) {
       // older page prepended: keep the same messages in view
       el.scrollTop = prev.top + (el.scrollHeight - prev.height);
-    } else if (lastKey !== prev.lastKey && (stick.current || (last?.own && last.status === 'sending'))) {
+    } else if (stick.current || (lastKey !== prev.lastKey && last?.own && last.status === 'sending')) {
+      // within 50 px of the bottom: stay there (new message, reaction, edit, preview); my own send always scrolls
       el.scrollTop = el.scrollHeight;
       stick.current = true;
     }
@@ -82,14 +85,10 @@ export function MessageList({ channelId, channelName, messages, hasMore, ready, 
         )}
         {items.map((item) => item.kind === 'day'
           ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
-          : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} onRetry={onRetry} onDiscard={onDiscard} />)}
+          : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
+            editing={editingId !== null && item.message.id === editingId} />)}
       </div>
-      {showTop && (
-        <button type="button" className="back-to-top" onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })}
-          aria-label="Back to top" data-testid="back-to-top">
-          <ArrowUpIcon size={18} />
-        </button>
-      )}
+      {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { C, S, LIMITS, CLIENT_CONNECTION, type Message, type PresenceStatus } fr
 import { connectRoomSocket, request, RequestTimeoutError, type RoomConnection, type RoomSocket } from './socket.ts';
 import { clearRoomData, getLastChannel, setLastChannel, type AuthRecord } from './storage.ts';
 import { newClientMessageId } from './ids.ts';
+import { ChatCommands } from './chatCommands.ts';
 import { createStore, type Store } from '../state/store.ts';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from '../state/roomState.ts';
 import { tailSeq } from '../state/conversationsSlice.ts';
@@ -49,6 +50,14 @@ export class RoomSession {
   private syncFromSeq: number | null = null;
   private sendAttempts = new Map<string, number>();
   private stopped = false;
+  /** the chat's commands and live events (edit, delete, react, typing, link previews): chatCommands.ts */
+  readonly chat = new ChatCommands({
+    socket: () => (this.joined && this.socket?.connected ? this.socket : null),
+    state: () => this.state,
+    dispatch: (action) => this.dispatch(action),
+    workspaceId: () => this.auth.workspaceId,
+    userToken: () => this.auth.userToken,
+  });
 
   private typingSweep: ReturnType<typeof setInterval> | null = null;
   /** the presence the user should have (the presence tracker sets it); re-sent after a reconnect */
@@ -120,6 +129,7 @@ export class RoomSession {
     socket.on(S.workspaceDeleted, (p) => {
       this.fail(() => this.callbacks.onWorkspaceDeleted(p?.message || 'This chat room has been deleted.'));
     });
+    this.chat.attach(socket);
     socket.on(S.kicked, (p) => {
       this.fail(() => this.callbacks.onKicked(p?.reason || 'You have been removed from this chat room.'));
     });
@@ -422,15 +432,18 @@ export class RoomSession {
 
   // ---- messages ----
 
-  /** Queue a text message in the current channel; false when nothing was sent. */
-  sendMessage(content: string): boolean {
+  /** Queue a text message in the current channel (optionally a reply, with a link preview); false when nothing was sent. */
+  sendMessage(content: string, extra: { replyTo?: { messageId: string } | null; linkPreview?: { url: string } | null } = {}): boolean {
     const { user, currentChannelId } = this.state;
     const text = content.trim();
     if (!user || !currentChannelId || !text || text.length > LIMITS.messageMax) return false;
     const clientMessageId = newClientMessageId();
     this.dispatch({
       type: 'pendingAdded',
-      pending: { clientMessageId, channelId: currentChannelId, content: text, createdAt: new Date().toISOString(), status: 'sending', error: null },
+      pending: {
+        clientMessageId, channelId: currentChannelId, content: text, createdAt: new Date().toISOString(), status: 'sending', error: null,
+        replyTo: extra.replyTo ?? null, linkPreview: extra.linkPreview ?? null,
+      },
     });
     this.transmit(clientMessageId);
     return true;
@@ -463,7 +476,11 @@ export class RoomSession {
     if (!socket || !socket.connected || !this.joined) return; // resent after the next rejoin
     const attempt = (this.sendAttempts.get(clientMessageId) ?? 0) + 1;
     this.sendAttempts.set(clientMessageId, attempt);
-    request(socket, C.sendMessage, { clientMessageId, channelId: pending.channelId, content: pending.content, type: 'text' }, SEND_TIMEOUT_MS)
+    const { replyTo, linkPreview } = pending;
+    request(socket, C.sendMessage, {
+      clientMessageId, channelId: pending.channelId, content: pending.content, type: 'text',
+      ...(replyTo ? { replyTo } : {}), ...(linkPreview ? { linkPreview } : {}),
+    }, SEND_TIMEOUT_MS)
       .then((ack) => {
         if (ack.success) {
           this.sendAttempts.delete(clientMessageId);

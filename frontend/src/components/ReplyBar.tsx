@@ -1,0 +1,37 @@
+/** Above the composer while replying: "Replying to {author}", the quoted text, and a cancel button. */
+import { truncate } from '../lib/format.ts';
+import { CloseIcon } from './Icons.tsx';
+import { ReplyIcon } from './ChatIcons.tsx';
+
+const QUOTE_PREVIEW_CHARS = 120;
+
+interface Props {
+  authorName: string;
+  content: string;
+  onCancel(): void;
+}
+
+export function ReplyBar({ authorName, content, onCancel }: Props) {
+  return (
+    <div className="reply-bar" data-testid="reply-bar">
+      <ReplyIcon size={16} />
+      <div className="reply-bar-text">
+        <span className="reply-bar-title" data-testid="reply-bar-title">Replying to {authorName}</span>
+        <span className="reply-bar-quote">{truncate(content, QUOTE_PREVIEW_CHARS)}</span>
+      </div>
+      <button type="button" className="icon-button" onClick={onCancel} aria-label="Cancel reply" data-testid="reply-cancel">
+        <CloseIcon size={16} />
+      </button>
+    </div>
+  );
+}
+
+/** The quote inside a reply, as the server stored it. */
+export function ReplyQuote({ authorName, content }: { authorName: string; content: string }) {
+  return (
+    <div className="reply-quote" data-testid="reply-quote">
+      <span className="reply-quote-author" data-testid="reply-quote-author">{authorName}</span>
+      <span className="reply-quote-text" data-testid="reply-quote-text">{truncate(content, QUOTE_PREVIEW_CHARS)}</span>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+/** Who is typing, as the chat shows it (the entries are RoomState.typing, kept by peopleSlice.ts). */
+import { LIMITS } from '@ephemera/proto';
+import type { RoomState } from './roomState.ts';
+
+/** Names typing in a channel (not me, not expired), in the order they started. */
+export function typingNames(typing: RoomState['typing'], channelId: string | null, selfId: string | null | undefined, now: number): string[] {
+  const typers = channelId ? typing[channelId] : undefined;
+  if (!typers) return [];
+  return Object.entries(typers)
+    .filter(([userId, e]) => userId !== selfId && now - e.at < LIMITS.typingExpireMs)
+    .sort(([, a], [, b]) => a.at - b.at)
+    .map(([, e]) => e.username);
+}
+
+/** The chat's line: "{name} is typing...", two names, or several. */
+export function typingText(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  if (names.length === 1) return `${names[0]} is typing...`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing...`;
+  return 'Several people are typing...';
+}
