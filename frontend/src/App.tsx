@@ -1,36 +1,18 @@
-import { useEffect, useState } from 'react';
+import { Component, lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigationType, useParams } from 'react-router';
 import { Landing } from './pages/Landing.tsx';
 import { RoomPage } from './pages/RoomPage.tsx';
-import { PlaceholderPage } from './pages/PlaceholderPage.tsx';
-import { NAVIGATE_EVENT } from './lib/navigation.ts';
-import { parseRoute } from './lib/routes.ts';
+import { CenteredScreen, LoadingScreen } from './components/StatusScreens.tsx';
+import { resolveMatch, ROUTE_TABLE, type RouteId } from './lib/routes.ts';
 
-function useLocation(): { pathname: string; search: string } {
-  const read = () => ({ pathname: window.location.pathname, search: window.location.search });
-  const [loc, setLoc] = useState(read);
-  useEffect(() => {
-    const update = () => setLoc((prev) => {
-      const next = read();
-      return next.pathname === prev.pathname && next.search === prev.search ? prev : next;
-    });
-    window.addEventListener('popstate', update);
-    window.addEventListener(NAVIGATE_EVENT, update);
-    return () => {
-      window.removeEventListener('popstate', update);
-      window.removeEventListener(NAVIGATE_EVENT, update);
-    };
-  }, []);
-  return loc;
-}
+// Pages other than the landing and the room page load on demand (their own chunk, not in the initial JS).
+const PlaceholderPage = lazy(() => import('./pages/PlaceholderPage.tsx').then((m) => ({ default: m.PlaceholderPage })));
 
-/** A tiny router on window.location.pathname. */
-export function App() {
+/** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */
+function RouteScreen({ id }: { id: RouteId }) {
+  const params = useParams();
   const { pathname, search } = useLocation();
-  const route = parseRoute(pathname, search);
-
-  useEffect(() => {
-    if (route.kind === 'redirect') window.location.replace(route.to);
-  }, [route]);
+  const route = resolveMatch(id, params, pathname, search);
 
   switch (route.kind) {
     case 'landing':
@@ -44,6 +26,56 @@ export function App() {
     case 'notFound':
       return <PlaceholderPage page={null} />;
     case 'redirect':
-      return null;
+      return <Navigate to={route.to} replace />;
   }
+}
+
+/** A new page starts at the top (back and forward keep the browser's own scroll restoration). */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type !== 'POP') window.scrollTo(0, 0);
+  }, [pathname, type]);
+  return null;
+}
+
+function RouteError() {
+  return (
+    <CenteredScreen testId="route-error">
+      <h1 className="overlay-title">Something went wrong</h1>
+      <p className="overlay-sub" role="alert">This page failed to load.</p>
+      <div className="button-row">
+        <a className="button button-primary" href="/">Back to home</a>
+      </div>
+    </CenteredScreen>
+  );
+}
+
+/** A page that throws (or a lazy chunk that fails to load) shows an error screen, not a blank page. */
+class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() { return { failed: true }; }
+  render() { return this.state.failed ? <RouteError /> : this.props.children; }
+}
+
+/**
+ * The app: react-router (declarative mode, <BrowserRouter>) over the route table of lib/routes.ts. Declarative
+ * mode keeps the data-router code (loaders, actions, fetchers) out of the initial JavaScript.
+ */
+export function App() {
+  return (
+    <BrowserRouter>
+      <ScrollToTop />
+      <ErrorBoundary>
+        <Suspense fallback={<LoadingScreen text="Loading…" />}>
+          <Routes>
+            {ROUTE_TABLE.map((r) => (
+              <Route key={r.id} path={r.path} caseSensitive={r.caseSensitive} element={<RouteScreen id={r.id} />} />
+            ))}
+          </Routes>
+        </Suspense>
+      </ErrorBoundary>
+    </BrowserRouter>
+  );
 }

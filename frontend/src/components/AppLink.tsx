@@ -1,13 +1,10 @@
-import type { AnchorHTMLAttributes, MouseEvent } from 'react';
-import { navigate } from '../lib/navigation.ts';
+import type { AnchorHTMLAttributes } from 'react';
+import { Link } from 'react-router';
 
-/** An in-app link: plain clicks navigate without a reload; modified clicks behave like normal links. */
-export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
-  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
-    onClick?.(e);
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || rest.target) return;
-    e.preventDefault();
-    navigate(href);
-  };
-  return <a href={href} onClick={handle} {...rest} />;
+/**
+ * An in-app link (react-router's Link): plain clicks navigate without a reload; modified clicks, other buttons
+ * and links with a target behave like normal links.
+ */
+export function AppLink({ href, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  return <Link to={href} {...rest} />;
 }

@@ -1,4 +1,13 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+/**
+ * The app's modal dialog, on Radix Dialog: focus trapped inside, Escape and a click outside close it (when it can
+ * be closed), focus returns to where it was when the modal goes away, the page behind is inert to assistive
+ * technology, the title labels the dialog (aria-labelledby).
+ *
+ * Render it while it should be open and unmount it to close it (it is always `open`):
+ *   {open && <Modal title="Create Channel" onClose={() => setOpen(false)}>...</Modal>}
+ */
+import { useRef, useState, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
 import { CloseIcon } from './Icons.tsx';
 
 interface ModalProps {
@@ -13,39 +22,54 @@ interface ModalProps {
   size?: 'sm' | 'md';
 }
 
+/** First field or action inside the dialog, else the dialog itself (the close button is not a good first stop). */
+const FIRST_FOCUS = 'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([data-modal-close]):not([disabled]), [href]';
+
 export function Modal({ title, children, onClose, footer, tone = 'default', icon, testId, size = 'sm' }: ModalProps) {
-  const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const dialog = dialogRef.current;
-    const focusable = dialog?.querySelector<HTMLElement>('input, textarea, button:not([data-modal-close]), [href]');
-    (focusable ?? dialog)?.focus();
-    return () => previous?.focus?.();
-  }, []);
-
-  useEffect(() => {
-    if (!onClose) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const contentRef = useRef<HTMLDivElement>(null);
+  // there is no Dialog.Trigger (callers mount the modal to open it): focus goes back to what had it before
+  const [returnFocus] = useState(() => (typeof document === 'undefined' ? null : document.activeElement as HTMLElement | null));
+  // status dialogs (success, danger, warning) are announced with their text; forms are not read out whole
+  const describe = tone !== 'default';
+  const block = (e: Event) => { if (!onClose) e.preventDefault(); };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose?.(); }}>
-      <div ref={dialogRef} className={`modal modal-${size} tone-${tone}`} role="dialog" aria-modal="true"
-        aria-labelledby={titleId} tabIndex={-1} data-testid={testId}>
-        {onClose && (
-          <button type="button" className="icon-button modal-close" onClick={onClose} aria-label="Close" data-modal-close>
-            <CloseIcon size={18} />
-          </button>
-        )}
-        {icon && <div className={`modal-icon tone-${tone}`}>{icon}</div>}
-        <h2 id={titleId} className="modal-title">{title}</h2>
-        <div className="modal-body">{children}</div>
-        {footer && <div className="modal-footer">{footer}</div>}
-      </div>
-    </div>
+    <Dialog.Root open onOpenChange={(open) => { if (!open) onClose?.(); }}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="modal-backdrop">
+          <Dialog.Content
+            ref={contentRef}
+            className={`modal modal-${size} tone-${tone}`}
+            aria-modal="true"
+            data-testid={testId}
+            {...(describe ? {} : { 'aria-describedby': undefined })}
+            onOpenAutoFocus={(e) => {
+              e.preventDefault();
+              const el = contentRef.current;
+              (el?.querySelector<HTMLElement>(FIRST_FOCUS) ?? el)?.focus();
+            }}
+            onCloseAutoFocus={(e) => {
+              e.preventDefault();
+              if (returnFocus?.isConnected) returnFocus.focus();
+            }}
+            onEscapeKeyDown={block}
+            onPointerDownOutside={block}
+            onInteractOutside={block}
+          >
+            {onClose && (
+              <Dialog.Close className="icon-button modal-close" aria-label="Close" data-modal-close>
+                <CloseIcon size={18} />
+              </Dialog.Close>
+            )}
+            {icon && <div className={`modal-icon tone-${tone}`} aria-hidden="true">{icon}</div>}
+            <Dialog.Title className="modal-title">{title}</Dialog.Title>
+            {describe
+              ? <Dialog.Description asChild><div className="modal-body">{children}</div></Dialog.Description>
+              : <div className="modal-body">{children}</div>}
+            {footer && <div className="modal-footer">{footer}</div>}
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { LIMITS } from '@ephemera/proto';
 import { useNameAvailability } from '../hooks/useNameAvailability.ts';
 import { canCreateRoom, type NameAvailability } from '../lib/availability.ts';
-import { navigate } from '../lib/navigation.ts';
+import { useNavigate } from 'react-router';
 import { roomPath } from '../lib/routes.ts';
 import { AlertIcon, CheckIcon } from './Icons.tsx';
 
@@ -20,6 +20,7 @@ function statusText(a: NameAvailability, name: string): string {
 export function RoomNameForm() {
   const [name, setName] = useState('');
   const availability = useNameAvailability(name);
+  const navigate = useNavigate();
   const host = typeof window !== 'undefined' ? window.location.host : '';
   const ready = canCreateRoom(availability);
 

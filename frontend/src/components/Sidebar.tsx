@@ -2,6 +2,7 @@ import type { RoomState } from '../state/roomState.ts';
 import { channelSummaries } from '../state/selectors.ts';
 import { canManageChannels, formatCapacity, roleOf } from '../lib/format.ts';
 import { AppLink } from './AppLink.tsx';
+import { SoundToggle } from './SoundToggle.tsx';
 import { Avatar } from './Avatar.tsx';
 import { ChannelList } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
@@ -26,6 +27,7 @@ export function Sidebar({ state, roomName, onSelectChannel, onOpenCreateChannel,
     <aside className="sidebar" data-testid="sidebar">
       <div className="sidebar-header">
         <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home"><LogoMark size={28} /></AppLink>
+        <SoundToggle />
         <div className="sidebar-room">
           <div className="sidebar-room-line">
             <h1 className="sidebar-room-name" title={name} data-testid="room-name">{name}</h1>

@@ -1,14 +1,10 @@
-/** Client-side navigation for the tiny router in App.tsx. */
-export const NAVIGATE_EVENT = 'ephemera:navigate';
-
-export function navigate(to: string, { replace = false }: { replace?: boolean } = {}): void {
-  if (replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  window.dispatchEvent(new Event(NAVIGATE_EVENT));
-  window.scrollTo(0, 0);
-}
-
-/** Remove query parameters from the address bar without navigating. */
+/**
+ * Address-bar helpers beside react-router (navigation itself: react-router's Link / useNavigate).
+ *
+ * stripQueryParams removes one-shot flags (create, token, openExtend, ...) with history.replaceState and keeps the
+ * router's history state, without a router navigation: the room page reads its flags once, when it opens, and a
+ * navigation would make it resolve the room again with the flags gone.
+ */
 export function stripQueryParams(names: string[]): void {
   const url = new URL(window.location.href);
   let changed = false;

@@ -1,4 +1,11 @@
-/** The app's routes (specs/admin-and-overlays.md route table), parsed from the address. */
+/**
+ * The app's routes (specs/admin-and-overlays.md route table) as react-router route objects, and the rules
+ * react-router's matcher does not know: reserved room names, bad percent-encoding, blank names, ?create=true.
+ *
+ * App.tsx gives each route object of ROUTE_TABLE its element; `parseRoute` runs the same table through
+ * react-router's own `matchRoutes`, so the unit tests prove what the browser router does.
+ */
+import { matchRoutes, type Params } from 'react-router';
 import { RESERVED_ROOM_NAMES } from '@ephemera/proto';
 
 export const STATIC_PAGES = [
@@ -15,43 +22,102 @@ export type Route =
   | { kind: 'redirect'; to: string }
   | { kind: 'notFound' };
 
-function decode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
+/** What a matched route object stands for (its `id` in react-router, unique). */
+export type RouteId =
+  | 'landing' | 'register' | `page:${StaticPage}` | 'joinRoom' | 'joinWorkspace' | 'workspace' | 'room'
+  | 'joinHome' | 'joinRoomHome' | 'workspaceHome' | 'notFound';
+
+export interface RouteDef {
+  id: RouteId;
+  path: string;
+  /** '/Login' is a (reserved) room name, not the login page, as before the router */
+  caseSensitive: true;
+}
+
+const def = (id: RouteId, path: string): RouteDef => ({ id, path, caseSensitive: true });
+
+/** Matched by react-router's ranking (static segments beat dynamic ones, splats come last). */
+export const ROUTE_TABLE: RouteDef[] = [
+  def('landing', '/'),
+  def('register', '/register'),
+  ...STATIC_PAGES.map((p) => def(`page:${p}`, `/${p}`)),
+  def('joinRoom', '/join/room/:roomName'),
+  def('joinWorkspace', '/join/:workspaceId'),
+  def('workspace', '/workspace/:workspaceId'),
+  // an entry point without its name or id (or with extra segments): home
+  def('joinRoomHome', '/join/room'),
+  def('joinHome', '/join/*'),
+  def('workspaceHome', '/workspace/*'),
+  def('room', '/:roomName'),
+  def('notFound', '*'),
+];
+
+/** The path's segments decoded, or null when one has a bad percent-encoding. */
+export function decodeSegments(pathname: string): string[] | null {
+  const out: string[] = [];
+  for (const segment of pathname.split('/')) {
+    try {
+      out.push(decodeURIComponent(segment));
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * A path segment that decodeURIComponent refuses (react-router then leaves the whole path undecoded).
+ * (The decoded value is used, so that no minifier drops the call as free of side effects.)
+ */
+export function hasBadEncoding(pathname: string): boolean {
+  return decodeSegments(pathname) === null;
+}
+
+export function isReservedRoomName(name: string): boolean {
+  return (RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase());
+}
+
+/** The route a matched route object means, given its (decoded) params and the address. */
+export function resolveMatch(id: RouteId, params: Params, pathname: string, search: string): Route {
+  if (hasBadEncoding(pathname)) return { kind: 'notFound' };
+  const create = new URLSearchParams(search).get('create') === 'true';
+  if (id.startsWith('page:')) return { kind: 'page', page: id.slice('page:'.length) as StaticPage };
+  switch (id) {
+    case 'landing':
+      return { kind: 'landing' };
+    case 'register':
+      return { kind: 'redirect', to: '/login' };
+    case 'joinRoom': {
+      const name = params.roomName ?? '';
+      return name ? { kind: 'room', roomName: name, create, via: 'join' } : { kind: 'redirect', to: '/' };
+    }
+    case 'joinWorkspace':
+    case 'workspace': {
+      const workspaceId = params.workspaceId ?? '';
+      return workspaceId ? { kind: 'workspace', workspaceId, create } : { kind: 'redirect', to: '/' };
+    }
+    case 'joinHome':
+    case 'joinRoomHome':
+    case 'workspaceHome':
+      return { kind: 'redirect', to: '/' };
+    case 'room': {
+      const raw = params.roomName ?? '';
+      if (isReservedRoomName(raw)) return { kind: 'notFound' };
+      const name = raw.trim();
+      return name ? { kind: 'room', roomName: name, create, via: 'path' } : { kind: 'redirect', to: '/' };
+    }
+    default:
+      return { kind: 'notFound' };
   }
 }
 
+/** The route of an address, through react-router's matcher and ROUTE_TABLE (tests and non-React callers). */
 export function parseRoute(pathname: string, search = ''): Route {
-  const params = new URLSearchParams(search);
-  const create = params.get('create') === 'true';
-  const raw = pathname.split('/').filter(Boolean);
-  const segments = raw.map(decode);
-  if (segments.some((s) => s === null)) return { kind: 'notFound' };
-  const seg = segments as string[];
-  if (seg.length === 0) return { kind: 'landing' };
-
-  const joined = seg.join('/');
-  if ((STATIC_PAGES as readonly string[]).includes(joined)) return { kind: 'page', page: joined as StaticPage };
-  if (joined === 'register') return { kind: 'redirect', to: '/login' };
-
-  const [first, second, third] = seg;
-  if (first === 'join') {
-    if (second === 'room') {
-      return third && seg.length === 3 ? { kind: 'room', roomName: third, create, via: 'join' } : { kind: 'redirect', to: '/' };
-    }
-    return second && seg.length === 2 ? { kind: 'workspace', workspaceId: second, create } : { kind: 'redirect', to: '/' };
-  }
-  if (first === 'workspace') {
-    return second && seg.length === 2 ? { kind: 'workspace', workspaceId: second, create } : { kind: 'redirect', to: '/' };
-  }
-  if (seg.length === 1 && first) {
-    if ((RESERVED_ROOM_NAMES as readonly string[]).includes(first.toLowerCase())) return { kind: 'notFound' };
-    const name = first.trim();
-    return name ? { kind: 'room', roomName: name, create, via: 'path' } : { kind: 'redirect', to: '/' };
-  }
-  return { kind: 'notFound' };
+  if (hasBadEncoding(pathname)) return { kind: 'notFound' };
+  const matches = matchRoutes(ROUTE_TABLE, pathname);
+  const leaf = matches?.[matches.length - 1];
+  if (!leaf) return { kind: 'notFound' };
+  return resolveMatch((leaf.route as RouteDef).id, leaf.params, pathname, search);
 }
 
 /** Path of a room page. */

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { JoinOverlay } from '../components/JoinOverlay.tsx';
 import { RoomView } from '../components/RoomView.tsx';
 import {
@@ -26,6 +27,7 @@ function useNoIndex(): void {
 export function RoomPage({ target }: { target: RoomTarget }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const navigate = useNavigate();
   const targetKey = target.kind === 'room' ? `room:${target.roomName}:${target.create}:${target.via}` : `ws:${target.workspaceId}`;
   useNoIndex();
 
@@ -38,7 +40,7 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     void resolveRoom(target, ctrl.signal).then((next) => {
       if (!next || ctrl.signal.aborted) return;
       stripQueryParams(['create']);
-      if (next.kind === 'redirect') window.location.replace(next.to);
+      if (next.kind === 'redirect') void navigate(next.to, { replace: true });
       else setPhase(next);
     });
     return () => ctrl.abort();
