@@ -1,13 +1,8 @@
 -- Up Migration
--- The message search index (services/messaging/src/search/): a projection of its own, with its own consumer group
--- and processed-events table. It holds no text: each normalized word of a message is a 64-bit keyed hash (HMAC
+-- The message search index (services/messaging/src/search/), kept by messaging's projection in the same
+-- transaction as the messages. It holds no text: each normalized word of a message is a 64-bit keyed hash (HMAC
 -- under the room's search key), so the index matches exact words and says nothing without the key.
 CREATE SCHEMA IF NOT EXISTS messaging_search;
-
-CREATE TABLE messaging_search.processed_events (
-  event_id uuid PRIMARY KEY,
-  processed_at timestamptz NOT NULL DEFAULT now()
-);
 
 CREATE TABLE messaging_search.entries (
   message_id text PRIMARY KEY,

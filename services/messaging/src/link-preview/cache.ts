@@ -46,6 +46,12 @@ export class PreviewCache {
     return p;
   }
 
+  /** The cached answer for `key`, without fetching (a message carries only a preview the server already made). */
+  peek(key: string): LinkPreview | null {
+    const hit = this.lru.get(key);
+    return hit?.ok ? hit.preview : null;
+  }
+
   get size(): number { return this.lru.size; }
   clear(): void { this.lru.clear(); }
 }

@@ -20,13 +20,16 @@ export interface PublicMessagingDeps {
   linkPreview?: LinkPreviewService | LinkPreviewOptions;
 }
 
+/** The process's link-preview service: SSRF-safe defaults, LINK_PREVIEW_ALLOW_HOSTS (test only) from the environment. */
+export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): LinkPreviewService {
+  return new LinkPreviewService({
+    ...options,
+    fetcher: { allowHosts: parseAllowHosts(process.env.LINK_PREVIEW_ALLOW_HOSTS), ...options.fetcher },
+  });
+}
+
 /** Messaging's public routes (`/api/link-preview/...`), for the embedded app and the messaging server. */
 export function publicMessagingRouter(deps: PublicMessagingDeps): express.Router {
-  const service = deps.linkPreview instanceof LinkPreviewService
-    ? deps.linkPreview
-    : new LinkPreviewService({
-      ...deps.linkPreview,
-      fetcher: { allowHosts: parseAllowHosts(process.env.LINK_PREVIEW_ALLOW_HOSTS), ...deps.linkPreview?.fetcher },
-    });
+  const service = deps.linkPreview instanceof LinkPreviewService ? deps.linkPreview : linkPreviewServiceFromEnv(deps.linkPreview);
   return linkPreviewRouter({ pool: deps.pool, service, limit: deps.limit ?? memoryRateLimit() });
 }

@@ -24,6 +24,11 @@ export class LinkPreviewService {
     return this.cache.get(url.href, () => this.load(url));
   }
 
+  /** The preview this server already fetched for `input`, or null: what a sent message may carry. */
+  cached(input: string): LinkPreview | null {
+    try { return this.cache.peek(normalizeUrl(input).href); } catch { return null; }
+  }
+
   private async load(url: URL): Promise<LinkPreview> {
     const kind = recognize(url);
     let page: PageMeta = EMPTY;

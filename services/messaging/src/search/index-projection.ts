@@ -1,7 +1,7 @@
 /**
- * The search index projection: message events -> messaging_search.entries (tokens only, never text). It runs as
- * its own consumer group over the messaging and room topics, so the hot send path does no extra work and a
- * replay rebuilds it like any read model.
+ * The search index projection: message events -> messaging_search.entries (tokens only, never text). It runs
+ * after projectForMessaging in the same transaction (composeProjectors), so a send batch stays one transaction
+ * and a replay rebuilds the index like the rest of the read model.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';

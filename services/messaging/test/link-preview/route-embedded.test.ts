@@ -9,10 +9,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ERRORS, LINK_PREVIEW_PATH } from '@ephemera/proto';
+import { C, ERRORS, LINK_PREVIEW_PATH } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../../embedded/app.ts';
-import { http as call, createRoom, joinRoom } from '../../../../test/helpers/clients.ts';
+import { http as call, createRoom, joinRoom, socketJoin, request, clientId } from '../../../../test/helpers/clients.ts';
 import { expectLinkPreviewRoute, startPageServer, type PageServer } from './route.shared.ts';
 
 let app: EmbeddedApp;
@@ -76,5 +76,27 @@ describe('link preview route: embedded (npm start)', () => {
     }
     expect(ok).toBe(30);
     expect((await ask(userToken)).status).toBe(200);
+  });
+
+  it('a sent message carries the preview this server fetched for its url, never one the client made up', async () => {
+    const room = await createRoom(app.url);
+    const { socket } = await socketJoin(app.url, room.workspaceId, room.user.username, room.userToken);
+    try {
+      const channel = await request(socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      if (!channel.success) throw new Error(channel.message);
+      const url = `${pages.origin}/og?sent=1`;
+      const auth = { authorization: `Bearer ${room.userToken}` };
+      await expect.poll(async () => (await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth })).status, { timeout: 15_000 }).toBe(200);
+      const forged = { url, title: 'Forged', description: 'made up', image: 'https://evil.example/x.png', type: 'other' };
+      const sent = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: `look ${url}`, type: 'text', linkPreview: forged });
+      expect(sent.success).toBe(true);
+      if (sent.success) expect(sent.message.linkPreview).toMatchObject({ url, title: 'Local page', image: 'https://cdn.example/cover.png' });
+      const unfetched = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(), channelId: channel.channel.id, content: 'never previewed', type: 'text', linkPreview: { ...forged, url: `${pages.origin}/never` },
+      });
+      expect(unfetched.success && unfetched.message.linkPreview).toBe(null);
+    } finally {
+      socket.disconnect();
+    }
   });
 });
