@@ -15,20 +15,19 @@ import {
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  applyOnce, makeEvent, newId, appendEvents, userActor, type EventLog, type Pool, type Subscription,
+  applyOnce, makeEvent, newId, appendEvents, userActor, type EventLog, type Pool, type Projector, type Subscription,
 } from '@ephemera/platform';
 import { projectForMessaging } from './projection.ts';
 import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
 import { channelSummaries, decideMarkRead } from './read-positions.ts';
+import { replyTargets, storedByClientIds } from './send-lookups.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
 interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
 /** Any other write of the room (edit, delete, reaction, read mark): runs alone, in arrival order with the sends. */
 interface PendingCommand { kind: 'command'; run: () => Promise<void> }
 type Pending = PendingSend | PendingCommand;
-/** What a reply quotes, read from the stored message. */
-interface ReplyTarget { channelId: string; deleted: boolean; content: string; authorName: string }
 
 /** Upper bound of one batch: keeps one append and one transaction reasonably sized. */
 const MAX_BATCH = 256;
@@ -39,6 +38,8 @@ export interface MessagingServiceDeps {
   now?: () => Date;
   /** true only when the event log shares this PostgreSQL (embedded): see applyOnce's `flush` */
   logSharesDatabase?: boolean;
+  /** the read-model projection (projectForMessaging plus the search index); defaults to projectForMessaging */
+  project?: Projector;
   /** the link-preview cache: a sent message carries the server's own preview of its url, never the client's */
   linkPreviews?: { cached(url: string): MessageLinkPreview | null };
 }
@@ -61,8 +62,11 @@ export class MessagingService implements MessagingApi {
   private readonly access: AccessChecks;
   private readonly ctx: CommandContext;
 
+  private readonly project: Projector;
+
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.project = deps.project ?? projectForMessaging;
     this.access = new AccessChecks(deps.pool, this.now, () => this.roomProjection);
     this.ctx = { pool: deps.pool, now: this.now, access: this.access };
   }
@@ -119,8 +123,8 @@ export class MessagingService implements MessagingApi {
     if (allowed.length === 0) return;
 
     // 2. dedupe: a retried send (same author and client id) answers the stored message, stored once
-    const stored = await this.byClientIds(workspaceId, allowed);
-    const replyTargets = await this.replyTargets(workspaceId, allowed);
+    const stored = await storedByClientIds(this.deps.pool, workspaceId, allowed);
+    const quoted = await replyTargets(this.deps.pool, workspaceId, allowed);
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
     const events: AnyEventEnvelope[] = [];
     let seq = await this.currentSeq(workspaceId);
@@ -135,7 +139,7 @@ export class MessagingService implements MessagingApi {
       const { channel } = access.get(`${p.actor.userId}\u0000${p.input.channelId}`) as { channel: ChannelAccess };
       let replyTo: Message['replyTo'] = null;
       if (p.input.replyTo) {
-        const target = replyTargets.get(p.input.replyTo.messageId);
+        const target = quoted.get(p.input.replyTo.messageId);
         if (!target || target.deleted || target.channelId !== channel.id) { p.reject(new DomainError('REPLY_TARGET_GONE')); continue; }
         replyTo = { messageId: p.input.replyTo.messageId, content: target.content, authorName: target.authorName };
       }
@@ -166,7 +170,7 @@ export class MessagingService implements MessagingApi {
     }
     this.lastSeq.set(workspaceId, seq);
     for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
-    const applying = applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+    const applying = applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
     this.applying.set(workspaceId, applying.catch(() => {}));
     try {
       await applying;
@@ -233,7 +237,7 @@ export class MessagingService implements MessagingApi {
       throw err;
     }
     try {
-      await applyOnce(this.deps.pool, 'messaging', events, projectForMessaging, { flush: !this.deps.logSharesDatabase });
+      await applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
     } catch {
       this.uncertain.add(workspaceId);
       this.lastSeq.delete(workspaceId);
@@ -289,30 +293,11 @@ export class MessagingService implements MessagingApi {
   async searchMessages(actor: SessionActor, input: z.output<typeof SearchMessagesSchema>): Promise<Message[]> {
     await this.access.check(actor, SOCKET_AUTHZ[C.searchMessages], null);
     if (!this.search) throw new DomainError('UNAVAILABLE');
+    await this.settled(actor.workspaceId); // a message acknowledged before the search is found
     return this.search.search(actor, input.query);
   }
 
   // ---------- helpers of the send path ----------
-
-  private async byClientIds(workspaceId: string, sends: PendingSend[]): Promise<Map<string, Message>> {
-    const { rows } = await this.deps.pool.query(
-      `SELECT body FROM messaging.messages
-       WHERE workspace_id = $1 AND (author_id, client_message_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-      [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)]);
-    return new Map(rows.map((r) => { const m = r.body as Message; return [`${m.authorId}\u0000${m.clientMessageId}`, m]; }));
-  }
-
-  /** The messages this batch's replies quote, in one query (none when no send is a reply: the usual case). */
-  private async replyTargets(workspaceId: string, sends: PendingSend[]): Promise<Map<string, ReplyTarget>> {
-    const ids = [...new Set(sends.flatMap((s) => (s.input.replyTo ? [s.input.replyTo.messageId] : [])))];
-    if (ids.length === 0) return new Map();
-    const { rows } = await this.deps.pool.query(
-      'SELECT id, channel_id, deleted, body FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)', [workspaceId, ids]);
-    return new Map(rows.map((r) => {
-      const m = r.body as Message;
-      return [r.id as string, { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName }];
-    }));
-  }
 
   private async currentSeq(workspaceId: string): Promise<number> {
     const cached = this.lastSeq.get(workspaceId);
