@@ -1,8 +1,10 @@
 /**
  * Vite plugin: the initial JavaScript budget (../shared/PERFORMANCE.md: frontend initial JS <= 200 KB gzipped).
- * "Initial" = the entry chunk and every chunk it imports statically (what index.html loads before the app runs);
- * chunks loaded with import() (React.lazy pages, the emoji picker, ...) are listed apart and do not count.
- * Prints the figure at the end of `vite build` and fails the build above the budget.
+ * "Initial" = the entry chunk and every chunk it imports statically (what index.html loads before the app runs).
+ * A route page loaded with React.lazy (the room page) is checked as well: entry + that page's chunks is what a
+ * visitor opening /{roomName} downloads before the room shows, and it must fit the same budget.
+ * Other import() chunks (the emoji picker and its data, ...) load on demand and are listed apart.
+ * Prints the figures at the end of `vite build` and fails the build above the budget.
  */
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -10,24 +12,33 @@ import type { Plugin } from 'vite';
 /** 200 KB as Vite's own report counts it (1 KB = 1000 bytes, zlib's default level). */
 export const INITIAL_JS_BUDGET_BYTES = 200_000;
 
-interface ChunkLike { type: 'chunk'; fileName: string; code: string; isEntry: boolean; imports: string[]; dynamicImports: string[] }
+interface ChunkLike {
+  type: 'chunk'; fileName: string; code: string; isEntry: boolean; facadeModuleId: string | null;
+  imports: string[]; dynamicImports: string[];
+}
 
 const gz = (code: string) => gzipSync(code).length;
 const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
 
-/** The files of the initial JS: entries and their static imports, transitively. */
-export function initialChunks(chunks: Map<string, ChunkLike>): string[] {
+/** The given chunks and their static imports, transitively. */
+export function staticClosure(chunks: Map<string, ChunkLike>, roots: string[]): string[] {
   const seen = new Set<string>();
   const visit = (name: string) => {
-    if (seen.has(name)) return;
+    if (seen.has(name) || !chunks.has(name)) return;
     seen.add(name);
-    for (const dep of chunks.get(name)?.imports ?? []) visit(dep);
+    for (const dep of chunks.get(name)!.imports) visit(dep);
   };
-  for (const c of chunks.values()) if (c.isEntry) visit(c.fileName);
-  return [...seen].filter((n) => chunks.has(n));
+  roots.forEach(visit);
+  return [...seen];
 }
 
-export function bundleBudget(budget = INITIAL_JS_BUDGET_BYTES): Plugin {
+export interface BudgetOptions {
+  budget?: number;
+  /** lazy route pages checked together with the initial JS (matched against the chunk's module id) */
+  routePages?: RegExp[];
+}
+
+export function bundleBudget({ budget = INITIAL_JS_BUDGET_BYTES, routePages = [] }: BudgetOptions = {}): Plugin {
   let report: string[] = [];
   return {
     name: 'ephemera-bundle-budget',
@@ -36,16 +47,28 @@ export function bundleBudget(budget = INITIAL_JS_BUDGET_BYTES): Plugin {
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkLike>();
       for (const out of Object.values(bundle)) if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
-      const initial = initialChunks(chunks);
-      const initialBytes = initial.reduce((sum, n) => sum + gz(chunks.get(n)!.code), 0);
-      const lazy = [...chunks.keys()].filter((n) => !initial.includes(n));
-      const lines = [
-        `initial JS: ${kb(initialBytes)} gzipped (budget ${kb(budget)}) in ${initial.join(', ')}`,
-        ...lazy.map((n) => `  on demand: ${n} ${kb(gz(chunks.get(n)!.code))} gzipped`),
+      const size = new Map([...chunks].map(([n, c]) => [n, gz(c.code)]));
+      const total = (names: string[]) => names.reduce((sum, n) => sum + size.get(n)!, 0);
+
+      const initial = staticClosure(chunks, [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
+      const checks: { label: string; bytes: number; files: string[] }[] = [{ label: 'initial JS', bytes: total(initial), files: initial }];
+      const counted = new Set(initial);
+      for (const page of routePages) {
+        const chunk = [...chunks.values()].find((c) => !c.isEntry && c.facadeModuleId && page.test(c.facadeModuleId));
+        if (!chunk) {
+          this.error(`bundle budget: no lazy chunk for route page ${page}`);
+        }
+        const files = staticClosure(chunks, [...initial, chunk.fileName]);
+        files.forEach((f) => counted.add(f));
+        checks.push({ label: `initial JS + ${chunk.facadeModuleId!.replace(/^.*\/src\//, '')}`, bytes: total(files), files });
+      }
+      report = [
+        ...checks.map((c) => `${c.label}: ${kb(c.bytes)} gzipped (budget ${kb(budget)})`),
+        ...[...chunks.keys()].filter((n) => !counted.has(n)).map((n) => `  on demand: ${n} ${kb(size.get(n)!)} gzipped`),
       ];
-      report = lines;
-      if (initialBytes > budget) {
-        this.error(`initial JS is ${kb(initialBytes)} gzipped, over the ${kb(budget)} budget (PERFORMANCE.md): load more on demand`);
+      const over = checks.filter((c) => c.bytes > budget);
+      if (over.length) {
+        this.error(`${over.map((c) => `${c.label} is ${kb(c.bytes)} gzipped`).join('; ')}: over the ${kb(budget)} budget (PERFORMANCE.md); load more on demand`);
       }
     },
     closeBundle() {

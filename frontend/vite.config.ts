@@ -5,7 +5,7 @@ import { bundleBudget } from './bundle-budget.ts';
 const backend = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), bundleBudget()],
+  plugins: [react(), bundleBudget({ routePages: [/\/pages\/RoomPage\.tsx$/] })],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
