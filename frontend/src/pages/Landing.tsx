@@ -23,6 +23,11 @@ const TIERS = [
 
 export function Landing() {
   useEffect(() => { document.title = 'Ephemera · Instant temporary chat rooms'; }, []);
+  // the room page is its own chunk (App.tsx): fetch it while the visitor picks a name, so Create opens at once
+  useEffect(() => {
+    const t = setTimeout(() => { void import('./RoomPage.tsx').catch(() => {}); }, 1500);
+    return () => clearTimeout(t);
+  }, []);
   const saved = readAuth();
 
   return (
