@@ -1,19 +1,30 @@
-import type { ChannelSummary } from '../state/selectors.ts';
-import { formatBadge, formatTime, truncate } from '../lib/format.ts';
-import { HashIcon, LockIcon } from './Icons.tsx';
+/**
+ * The conversation list (specs/rooms.md section 2 "Sidebar"): topic channels and DMs, latest activity first; each
+ * row with its unread badge (99+), 24-hour time, preview (DM 30 / channel 25 characters) and, in DMs, typing...
+ * and the partner's presence. Channel rows carry rename (inline), members and delete for an owner or admin; DM rows
+ * a hover/context menu (Mark as Read, Delete Conversation) and, on touch, a swipe that reveals Delete Conversation.
+ */
+import type { ConversationItem } from '../state/conversationSelectors.ts';
+import { ChannelRow } from './sidebar/ChannelRow.tsx';
+import { DmRow } from './sidebar/DmRow.tsx';
 
-export const CHANNEL_PREVIEW_MAX = 25;
-export const EMPTY_CHANNEL_PREVIEW = 'No messages yet • Tap to start chatting';
-
-interface ChannelListProps {
-  items: ChannelSummary[];
-  currentChannelId: string | null;
-  canManage: boolean;
-  selfId: string | null;
-  onSelect(channelId: string): void;
+export interface ConversationActions {
+  select(channelId: string): void;
+  markRead(channelId: string): void;
+  askDeleteDm(channelId: string): void;
+  rename(channelId: string, name: string): Promise<{ ok: true } | { ok: false; message: string }>;
+  askDeleteChannel(channelId: string): void;
+  editMembers(channelId: string): void;
 }
 
-export function ChannelList({ items, currentChannelId, canManage, selfId, onSelect }: ChannelListProps) {
+interface ChannelListProps {
+  items: ConversationItem[];
+  currentChannelId: string | null;
+  canManage: boolean;
+  actions: ConversationActions;
+}
+
+export function ChannelList({ items, currentChannelId, canManage, actions }: ChannelListProps) {
   if (items.length === 0) {
     return (
       <div className="channel-empty" data-testid="channel-list-empty">
@@ -28,30 +39,9 @@ export function ChannelList({ items, currentChannelId, canManage, selfId, onSele
   }
   return (
     <ul className="channel-list" data-testid="channel-list">
-      {items.map(({ channel, lastMessage, unread }) => {
-        const active = channel.id === currentChannelId;
-        const preview = lastMessage ? truncate(lastMessage.content, CHANNEL_PREVIEW_MAX) : EMPTY_CHANNEL_PREVIEW;
-        const fromSelf = Boolean(lastMessage && selfId && lastMessage.authorId === selfId);
-        return (
-          <li key={channel.id}>
-            <button type="button" className={`channel-row${active ? ' active' : ''}${unread ? ' has-unread' : ''}`}
-              onClick={() => onSelect(channel.id)} aria-current={active ? 'true' : undefined}
-              data-testid="channel-row" data-channel-id={channel.id} data-channel-name={channel.name}>
-              <span className="channel-icon">{channel.isPrivate ? <LockIcon size={16} /> : <HashIcon size={16} />}</span>
-              <span className="channel-main">
-                <span className="channel-line">
-                  <span className="channel-name">{channel.name}</span>
-                  {lastMessage && <time className="channel-time" dateTime={lastMessage.timestamp}>{formatTime(lastMessage.timestamp)}</time>}
-                </span>
-                <span className="channel-line">
-                  <span className="channel-preview" data-testid="channel-preview" title={fromSelf ? 'You' : lastMessage?.authorName}>{preview}</span>
-                  {unread > 0 && <span className="badge-unread" data-testid="unread-badge" aria-label={`${unread} unread`}>{formatBadge(unread)}</span>}
-                </span>
-              </span>
-            </button>
-          </li>
-        );
-      })}
+      {items.map((item) => item.kind === 'dm'
+        ? <DmRow key={item.channel.id} item={item} active={item.channel.id === currentChannelId} actions={actions} />
+        : <ChannelRow key={item.channel.id} item={item} active={item.channel.id === currentChannelId} canManage={canManage} actions={actions} />)}
     </ul>
   );
 }

@@ -1,16 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS, type RoomUser } from '@ephemera/proto';
 import { Modal } from './Modal.tsx';
 import { AlertIcon } from './Icons.tsx';
+import { MemberPicker } from './sidebar/MemberPicker.tsx';
 
 interface Props {
   onClose(): void;
-  onCreate(name: string, isPrivate: boolean): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** memberIds: a private channel's members picked here (the creator is always one) */
+  onCreate(name: string, isPrivate: boolean, memberIds: string[]): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** the room's members, for the private channel's member picker */
+  users?: readonly RoomUser[];
+  selfId?: string | null;
 }
 
-export function CreateChannelModal({ onClose, onCreate }: Props) {
+export function CreateChannelModal({ onClose, onCreate, users = [], selfId = null }: Props) {
   const [name, setName] = useState('');
   const [isPrivate, setIsPrivate] = useState(false);
+  const [members, setMembers] = useState<ReadonlySet<string>>(() => new Set());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const trimmed = name.trim();
@@ -20,7 +26,7 @@ export function CreateChannelModal({ onClose, onCreate }: Props) {
     if (!trimmed || busy) return;
     setBusy(true);
     setError(null);
-    const result = await onCreate(trimmed, isPrivate);
+    const result = await onCreate(trimmed, isPrivate, isPrivate ? [...members] : []);
     if (result.ok) {
       onClose();
       return;
@@ -49,6 +55,17 @@ export function CreateChannelModal({ onClose, onCreate }: Props) {
           <input type="checkbox" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} data-testid="channel-private-checkbox" />
           <span>Make private <small>Only invited members can see it</small></span>
         </label>
+        {isPrivate && (
+          <div className="field">
+            <span className="field-label">Members</span>
+            <MemberPicker users={users} selfId={selfId} selected={members} disabled={busy}
+              onToggle={(id) => setMembers((prev) => {
+                const next = new Set(prev);
+                if (next.has(id)) next.delete(id); else next.add(id);
+                return next;
+              })} />
+          </div>
+        )}
         {error && <div className="form-error" role="alert" data-testid="create-channel-error"><AlertIcon size={16} /> <span>{error}</span></div>}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>

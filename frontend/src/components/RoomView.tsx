@@ -129,12 +129,13 @@ export function RoomView({ session, roomName }: Props) {
           <span>{state.connection.error ?? 'Connection lost. Reconnecting…'}</span>
         </div>
       )}
-      <Sidebar state={state} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
+      <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
         onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} />
       <ChatArea session={session} state={state} onBack={onBack} />
       {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
       {createOpen && canCreate && (
-        <CreateChannelModal onClose={() => setCreateOpen(false)} onCreate={(n, isPrivate) => session.createChannel(n, isPrivate)} />
+        <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}
+          onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)} />
       )}
       {state.notice && (
         <div className="toast" role="alert" data-testid="notice">

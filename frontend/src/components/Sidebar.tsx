@@ -1,27 +1,68 @@
+/**
+ * The room's sidebar (specs/rooms.md section 2 "Sidebar"): header, search, conversation list (channels and DMs),
+ * Available to message, invite card and the user footer with Edit Profile. Also sets the user's presence from
+ * the tab's visibility and focus (sidebar/presence.ts) while the room is open.
+ */
+import { useCallback, useMemo, useState } from 'react';
 import type { RoomState } from '../state/roomState.ts';
-import { channelSummaries } from '../state/selectors.ts';
+import type { RoomSession } from '../lib/session.ts';
+import { availableToMessage, conversationList } from '../state/conversationSelectors.ts';
 import { canManageChannels, formatCapacity, roleOf } from '../lib/format.ts';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
-import { Avatar } from './Avatar.tsx';
-import { ChannelList } from './ChannelList.tsx';
+import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
 import { LockIcon, LogOutIcon, LogoMark, PlusIcon, UsersIcon } from './Icons.tsx';
+import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
+import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
+import { DeleteChannelModal, DeleteConversationModal } from './sidebar/ConfirmModals.tsx';
+import { ChannelMembersModal } from './sidebar/ChannelMembersModal.tsx';
+import { EditProfileModal } from './sidebar/EditProfileModal.tsx';
+import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
+import { PencilIcon } from './sidebar/icons.tsx';
+import { usePresenceTracker } from './sidebar/presence.ts';
+import './sidebar/sidebar.css';
 
 interface Props {
   state: RoomState;
+  session: RoomSession;
   roomName: string;
   onSelectChannel(channelId: string): void;
   onOpenCreateChannel(): void;
   onLeave(): void;
 }
 
-export function Sidebar({ state, roomName, onSelectChannel, onOpenCreateChannel, onLeave }: Props) {
+type Dialog =
+  | { kind: 'deleteDm'; channelId: string; name: string }
+  | { kind: 'deleteChannel'; channelId: string; name: string }
+  | { kind: 'members'; channelId: string }
+  | { kind: 'profile' };
+
+export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreateChannel, onLeave }: Props) {
   const { workspace, user } = state;
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
   const role = roleOf(user);
   const name = workspace?.name ?? roomName;
+  const [query, setQuery] = useState('');
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  usePresenceTracker(useCallback((status) => session.setPresence(status), [session]));
+
+  const items = useMemo(() => conversationList(state), [state]);
+  const available = useMemo(() => availableToMessage(state), [state]);
+  const search = useCallback((q: string) => session.searchMessages(q), [session]);
+
+  const actions: ConversationActions = {
+    select: onSelectChannel,
+    markRead: (id) => session.markRead(id),
+    askDeleteDm: (id) => setDialog({ kind: 'deleteDm', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? 'this user' }),
+    rename: (id, newName) => session.renameChannel(id, newName),
+    askDeleteChannel: (id) => setDialog({ kind: 'deleteChannel', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? '' }),
+    editMembers: (id) => setDialog({ kind: 'members', channelId: id }),
+  };
+  const openFromSearch = (open: () => void) => { setQuery(''); open(); };
+  const membersChannel = dialog?.kind === 'members' ? state.channels.find((c) => c.id === dialog.channelId) : undefined;
 
   return (
     <aside className="sidebar" data-testid="sidebar">
@@ -48,32 +89,61 @@ export function Sidebar({ state, roomName, onSelectChannel, onOpenCreateChannel,
         </div>
       </div>
 
-      <div className="sidebar-section-head">
-        <span>Channels</span>
-        {canManage && (
-          <button type="button" className="icon-button icon-button-dark" onClick={onOpenCreateChannel}
-            aria-label="Create channel" title="Create channel" data-testid="create-channel-button">
-            <PlusIcon size={18} />
-          </button>
-        )}
-      </div>
+      <SidebarSearchInput query={query} onQuery={setQuery} />
 
-      <div className="sidebar-scroll">
-        <ChannelList items={channelSummaries(state)} currentChannelId={state.currentChannelId} canManage={canManage}
-          selfId={user?.id ?? null} onSelect={onSelectChannel} />
-        <InviteCard roomName={name} />
-      </div>
+      {query.trim() ? (
+        <div className="sidebar-scroll">
+          <SidebarSearchResults state={state} query={query} search={search}
+            onOpenChannel={(id) => openFromSearch(() => onSelectChannel(id))}
+            onOpenUser={(id) => openFromSearch(() => void session.startDm(id))} />
+        </div>
+      ) : (
+        <>
+          <div className="sidebar-section-head">
+            <span>Conversations</span>
+            {canManage && (
+              <button type="button" className="icon-button icon-button-dark" onClick={onOpenCreateChannel}
+                aria-label="Create channel" title="Create channel" data-testid="create-channel-button">
+                <PlusIcon size={18} />
+              </button>
+            )}
+          </div>
+          <div className="sidebar-scroll">
+            <ChannelList items={items} currentChannelId={state.currentChannelId} canManage={canManage} actions={actions} />
+            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={(id) => void session.startDm(id)} />
+            <InviteCard roomName={name} />
+          </div>
+        </>
+      )}
 
       <div className="sidebar-footer">
-        <Avatar name={user?.username ?? '?'} size={36} />
+        <PersonAvatar name={user?.username ?? '?'} picture={user?.profilePicture} size={36} />
         <div className="sidebar-user">
           <span className="sidebar-username" data-testid="current-username">{user?.username}</span>
           <span className={`role-badge role-${role.toLowerCase()}`} data-testid="role-badge">{role}</span>
         </div>
+        <button type="button" className="icon-button icon-button-dark" onClick={() => setDialog({ kind: 'profile' })}
+          aria-label="Edit Profile" title="Edit Profile" data-testid="edit-profile-button">
+          <PencilIcon size={18} />
+        </button>
         <button type="button" className="icon-button icon-button-dark" onClick={onLeave} aria-label="Leave room" title="Leave room" data-testid="leave-button">
           <LogOutIcon size={18} />
         </button>
       </div>
+
+      {dialog?.kind === 'deleteDm' && (
+        <DeleteConversationModal name={dialog.name} onClose={() => setDialog(null)} onConfirm={() => session.deleteDm(dialog.channelId)} />
+      )}
+      {dialog?.kind === 'deleteChannel' && canManage && (
+        <DeleteChannelModal name={dialog.name} onClose={() => setDialog(null)} onConfirm={() => session.deleteChannel(dialog.channelId)} />
+      )}
+      {membersChannel && canManage && (
+        <ChannelMembersModal channel={membersChannel} users={workspace?.users ?? []} selfId={user?.id ?? null} onClose={() => setDialog(null)}
+          onSave={(add, remove) => session.updateChannelMembers(membersChannel.id, add, remove)} />
+      )}
+      {dialog?.kind === 'profile' && user && (
+        <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u) => session.updateProfile(u)} />
+      )}
     </aside>
   );
 }

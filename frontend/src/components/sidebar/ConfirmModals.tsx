@@ -1,0 +1,54 @@
+/** The two confirmations of the sidebar: Delete Conversation (own view only) and Delete channel (everyone). */
+import { useState } from 'react';
+import { Modal } from '../Modal.tsx';
+import { AlertIcon } from '../Icons.tsx';
+import { TrashIcon } from './icons.tsx';
+
+interface ConfirmProps {
+  name: string;
+  onClose(): void;
+  onConfirm(): Promise<{ ok: true } | { ok: false; message: string }>;
+}
+
+export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmProps) {
+  return (
+    <Modal title="Delete Conversation" onClose={onClose} tone="danger" icon={<TrashIcon size={22} />} testId="delete-conversation-modal"
+      footer={(
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>Cancel</button>
+          <button type="button" className="button button-danger" data-testid="delete-conversation-confirm"
+            onClick={() => { onClose(); void onConfirm(); }}>Delete</button>
+        </>
+      )}>
+      <p>Delete your conversation with <strong>{name}</strong>?</p>
+      <p>It is removed from your view only; {name} keeps it. A new message from {name} brings it back.</p>
+    </Modal>
+  );
+}
+
+export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    const result = await onConfirm();
+    if (result.ok) { onClose(); return; }
+    setBusy(false);
+    setError(result.message || 'Failed to delete channel');
+  };
+  return (
+    <Modal title="Delete channel" onClose={busy ? undefined : onClose} tone="danger" icon={<TrashIcon size={22} />} testId="delete-channel-modal"
+      footer={(
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="button button-danger" onClick={() => void confirm()} disabled={busy} data-testid="delete-channel-confirm">
+            {busy ? 'Deleting...' : 'Delete channel'}
+          </button>
+        </>
+      )}>
+      <p>Delete <strong>#{name}</strong> for everyone? All of its messages are lost.</p>
+      {error && <div className="form-error" role="alert" data-testid="delete-channel-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+    </Modal>
+  );
+}

@@ -1,0 +1,24 @@
+/** A person's avatar (picture when it is a stored address, else the initial) with an optional presence dot. */
+import { Avatar } from '../Avatar.tsx';
+import type { UserStatus } from '../../state/conversationSelectors.ts';
+
+export const STATUS_LABEL: Record<UserStatus, string> = { online: 'Online', away: 'Away', busy: 'Busy', offline: 'Offline' };
+
+/** Only our own stored pictures or https addresses are shown (never javascript:, data: from others, ...). */
+const safePicture = (src: string | null | undefined): string | null =>
+  src && (/^https:\/\//.test(src) || src.startsWith('/api/')) ? src : null;
+
+export function PersonAvatar({ name, picture, status, size = 32 }: { name: string; picture?: string | null; status?: UserStatus; size?: number }) {
+  const src = safePicture(picture);
+  return (
+    <span className="person-avatar" style={{ width: size, height: size }}>
+      {src
+        ? <img className="avatar avatar-img" src={src} alt="" width={size} height={size} referrerPolicy="no-referrer" />
+        : <Avatar name={name} size={size} />}
+      {status && (
+        <span className={`presence-dot presence-${status}`} data-testid="presence-dot" data-status={status}
+          role="img" aria-label={STATUS_LABEL[status]} title={STATUS_LABEL[status]} />
+      )}
+    </span>
+  );
+}
