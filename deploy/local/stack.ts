@@ -50,7 +50,8 @@ async function main() {
     startKafka({ dataDir: path.join(data, 'kafka'), port: ports.kafka, controllerPort: ports.kafkaController, logFile: path.join(runDir, 'kafka.log') }),
   ]);
   stops.push(() => kafka.stop(), () => redis.stop(), () => pg.stop());
-  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+  // nginx (on loopback) is the trusted proxy whose X-Forwarded-For names the client; rate-limit counters in Redis.
+  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url };
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url }, ports.room);
@@ -59,7 +60,7 @@ async function main() {
     service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
   ]);
   const gatewayEnv = (id: string, port: number) => ({
-    ...common, PORT: port, GATEWAY_ID: id, REDIS_URL: redis.url, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
+    ...common, PORT: port, METRICS_PORT: port + 1000, GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
     ROOM_URL: `http://127.0.0.1:${ports.room}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`, PRESENCE_URL: `http://127.0.0.1:${ports.presence}`,
   });
   await Promise.all([

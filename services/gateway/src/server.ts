@@ -1,5 +1,5 @@
 /** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
-import { kafkaEventLog, RedisEphemeralStore, type Logger } from '@ephemera/platform';
+import { kafkaEventLog, RedisEphemeralStore, createRateLimits, type LimitConfig, type Logger } from '@ephemera/platform';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
 import { PresenceClient } from '@ephemera/presence/src/http.ts';
@@ -10,15 +10,20 @@ export async function startGatewayServer(opts: {
   kafkaBrokers: string[]; eventLogNamespace?: string; redisUrl: string; allowedOrigins: string[]; logger: Logger;
   /** route /api to the room service like the ingress does (tests without nginx) */
   httpUpstream?: string;
+  trustedProxies?: string[];
+  metrics?: { port: number; host?: string };
+  /** limits (default: RATE_LIMIT_* from the environment); counters shared through Redis by every replica */
+  rateLimits?: LimitConfig;
 }): Promise<Gateway> {
   const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace });
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = new RoomClient(opts.roomUrl);
+  const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
     presence: new PresenceClient(opts.presenceUrl), log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
-    httpUpstream: opts.httpUpstream,
+    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
   });
-  return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); } };
+  return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); await limits.close(); } };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startMessagingServer } from './server.ts';
 import { parseMasterKey } from './search/keys.ts';
 
@@ -11,11 +11,16 @@ const config = loadConfig(z.object({
   /** 32 bytes (hex or base64); the room search keys derive from it. Required when NODE_ENV=production. */
   ROOM_MASTER_KEY: z.string().optional(),
   NODE_ENV: z.string().optional(),
+  /** rate-limit counters shared with every replica; without it each process counts alone */
+  REDIS_URL: z.string().url().optional(),
+  ...trustedProxiesEnv,
+  ...metricsEnv(9202),
 }));
 if (!config.ROOM_MASTER_KEY && config.NODE_ENV === 'production') throw new Error('ROOM_MASTER_KEY is required in production');
 startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('messaging', config.LOG_LEVEL);
 const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger,
-  masterKey: config.ROOM_MASTER_KEY ? parseMasterKey(config.ROOM_MASTER_KEY) : undefined });
+  masterKey: config.ROOM_MASTER_KEY ? parseMasterKey(config.ROOM_MASTER_KEY) : undefined,
+  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });
 logger.info({ port: server.port }, 'messaging service listening');
 stopOnSignals(server.stop, logger);

@@ -1,5 +1,5 @@
 /** The messaging service as its own process (distributed mode). */
-import { kafkaEventLog, createPool, pgReady, serveHttp, type Logger, type ServiceServer } from '@ephemera/platform';
+import { kafkaEventLog, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
@@ -7,16 +7,20 @@ import { publicMessagingRouter } from './link-preview/index.ts';
 
 export async function startMessagingServer(opts: {
   port: number; masterKey?: Buffer; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
+  /** shared rate-limit counters (link previews per user); absent: this process's memory */
+  redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
   const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace });
   await log.init(Object.values(TOPICS));
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, masterKey: opts.masterKey });
+  const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch (the ingress routes /api/link-preview/ here)
-    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool })],
+    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool, limit: (key) => limits.consume('linkPreviewsPerUser', key) })],
     ready: () => pgReady(pool),
-    onStop: async () => { await module.stop(); await log.close(); await pool.end(); },
+    trustProxy: opts.trustedProxies, metrics: opts.metrics,
+    onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });
 }

@@ -21,5 +21,9 @@ export const kafkaEnv = {
   /** prefix for topics and consumer groups when several deployments share one Kafka */
   EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
 };
+/** Peers whose X-Forwarded-For is believed (comma-separated addresses, CIDRs, or loopback/linklocal/uniquelocal). */
+export const trustedProxiesEnv = {
+  TRUSTED_PROXIES: z.string().default('').transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean)),
+};
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const url = z.string().url();

@@ -11,6 +11,7 @@ import { DomainError, ERRORS, SessionActorSchema, type ErrorBody, type SessionAc
 import { contextFrom, inSpan, SpanKind } from './telemetry.ts';
 import { ServiceUnavailableError } from './service-client.ts';
 import type { Logger } from './log.ts';
+import { RateLimitedError, type LimitName, type RateLimits } from './rate-limit.ts';
 
 export function parseOrThrow<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -68,22 +69,29 @@ export function errorHandler(log: Logger) {
     const e = err as { type?: string; status?: number };
     if (e?.type === 'entity.parse.failed') return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed JSON body' });
     if (e?.type === 'entity.too.large') return res.status(413).json({ success: false, code: 'VALIDATION', message: 'Request body too large' });
+    // A malformed percent-encoding in a path parameter (express decodes them with decodeURIComponent).
+    if (err instanceof URIError || (e?.status === 400 && !(err instanceof DomainError))) {
+      return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed request' });
+    }
     const { status, body } = errorBody(err);
+    if (err instanceof RateLimitedError) res.set('Retry-After', String(err.retryAfterSec));
     if (status >= 500) log.error({ err }, 'request failed');
     res.status(status).json(body);
   };
 }
 
-/** /healthz (alive) and /readyz (dependencies reachable) plus /metrics. */
+/** Take one point of a limit per request, keyed by the client address (req.ip, with the app's trust proxy). */
+export function rateLimited(limits: RateLimits, name: LimitName, keyOf: (req: Request) => string = (req) => req.ip ?? 'unknown'): RequestHandler {
+  return (req, _res, next) => { limits.consume(name, keyOf(req)).then(() => next(), next); };
+}
+
+/** /healthz (alive) and /readyz (dependencies reachable). /metrics is on its own listener (metrics-server.ts). */
 export function opsRoutes(ready: () => Promise<boolean>): express.Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   router.get('/readyz', route(async (_req, res) => {
     const ok = await ready().catch(() => false);
     res.status(ok ? 200 : 503).json({ ok });
-  }));
-  router.get('/metrics', route(async (_req, res) => {
-    res.set('Content-Type', client.register.contentType).send(await client.register.metrics());
   }));
   return router;
 }

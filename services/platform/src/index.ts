@@ -19,3 +19,6 @@ export { MemoryEphemeralStore } from './ephemeral/memory.ts';
 export { NamespacedEventLog } from './event-log/namespaced.ts';
 export { kafkaEventLog } from './event-log/kafka-factory.ts';
 export { freePort } from './net.ts';
+export * from './rate-limit.ts';
+export * from './client-address.ts';
+export * from './metrics-server.ts';

@@ -7,18 +7,24 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorHandler, opsRoutes, startDefaultMetrics } from './http.ts';
 import type { Logger } from './log.ts';
+import { startMetricsServer } from './metrics-server.ts';
 
-export interface ServiceServer { port: number; url: string; stop(): Promise<void> }
+export interface ServiceServer { port: number; url: string; metricsPort?: number; stop(): Promise<void> }
 
 export async function serveHttp(opts: {
   name: string; port: number; host?: string; logger: Logger; routers: express.Router[];
   ready: () => Promise<boolean>; onStop?: () => Promise<void>;
   /** request body cap; the default suits commands, presence heartbeats list every connection of a replica */
   jsonLimit?: string;
+  /** Prometheus /metrics on its own listener (METRICS_PORT); absent: not served */
+  metrics?: { port: number; host?: string };
+  /** TRUSTED_PROXIES: whose X-Forwarded-For gives req.ip (the ingress, the gateway's HTTP forwarding) */
+  trustProxy?: string[];
 }): Promise<ServiceServer> {
   startDefaultMetrics(opts.name);
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false);
   app.use(opsRoutes(opts.ready));
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);
@@ -27,10 +33,13 @@ export async function serveHttp(opts: {
     const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  const metrics = opts.metrics ? await startMetricsServer(opts.metrics) : null;
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    metricsPort: metrics?.port,
     async stop() {
+      await metrics?.stop();
       await new Promise((r) => server.close(r));
       server.closeAllConnections();
       await opts.onStop?.();

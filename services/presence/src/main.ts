@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, metricsEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startPresenceServer } from './server.ts';
 
-const config = loadConfig(z.object({ ...commonEnv, PORT: port(8203), REDIS_URL: z.string().url() }));
+const config = loadConfig(z.object({ ...commonEnv, PORT: port(8203), REDIS_URL: z.string().url(), ...metricsEnv(9203) }));
 startTelemetry('presence', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('presence', config.LOG_LEVEL);
-const server = await startPresenceServer({ port: config.PORT, redisUrl: config.REDIS_URL, logger });
+const server = await startPresenceServer({ port: config.PORT, redisUrl: config.REDIS_URL, logger, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });
 logger.info({ port: server.port }, 'presence service listening');
 stopOnSignals(server.stop, logger);

@@ -6,21 +6,39 @@ import express from 'express';
 import { z } from 'zod';
 import {
   INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, CreateDmChannelSchema, DeleteDmSchema,
-  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema,
+  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError,
 } from '@ephemera/proto';
-import { commandRoute, parseOrThrow, route } from '@ephemera/platform';
+import { commandRoute, parseOrThrow, route, rateLimited, createRateLimits, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
-export function publicRoomRouter(rooms: RoomService): express.Router {
+/**
+ * Rate limits (SECURITY.md 6) by client address (req.ip: the app's trust proxy decides whose X-Forwarded-For
+ * counts): name checks, room creations, and wrong passwords per address and per room (only failures count).
+ */
+export function publicRoomRouter(rooms: RoomService, limits: RateLimits = createRateLimits()): express.Router {
   const r = express.Router();
-  r.get('/api/workspaces/check-name/:name', route(async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }));
+  const checks = rateLimited(limits, 'nameChecksPerAddress');
+  r.get('/api/workspaces/check-name/:name', checks, route(async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }));
   r.get('/api/workspaces/room/:roomName', route(async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); }));
   r.get('/api/workspaces/:id/info', route(async (req, res) => { res.json(await rooms.info(String(req.params.id))); }));
-  r.get('/api/workspaces/:id/check-username/:username', route(async (req, res) => {
+  r.get('/api/workspaces/:id/check-username/:username', checks, route(async (req, res) => {
     res.json(await rooms.checkUsername(String(req.params.id), String(req.params.username)));
   }));
-  r.post('/api/workspaces', route(async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); }));
-  r.post('/api/workspaces/:id/join', route(async (req, res) => { res.json(await rooms.joinWorkspace(String(req.params.id), req.body)); }));
+  r.post('/api/workspaces', rateLimited(limits, 'roomCreationsPerAddress'), route(async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); }));
+  r.post('/api/workspaces/:id/join', route(async (req, res) => {
+    const roomId = String(req.params.id);
+    const address = req.ip ?? 'unknown';
+    await limits.check('passwordFailuresPerAddress', address);
+    await limits.check('passwordFailuresPerRoom', roomId);
+    try {
+      res.json(await rooms.joinWorkspace(roomId, req.body));
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'PASSWORD_WRONG') {
+        await Promise.all([limits.penalize('passwordFailuresPerAddress', address), limits.penalize('passwordFailuresPerRoom', roomId)]);
+      }
+      throw err;
+    }
+  }));
   return r;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startRoomServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -8,9 +8,14 @@ const config = loadConfig(z.object({
   DATABASE_URL: z.string().url(),
   ...kafkaEnv,
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** rate-limit counters shared with every replica; without it each process counts alone */
+  REDIS_URL: z.string().url().optional(),
+  ...trustedProxiesEnv,
+  ...metricsEnv(9201),
 }));
 startTelemetry('room', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('room', config.LOG_LEVEL);
-const server = await startRoomServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger, sweepIntervalMs: config.SWEEP_INTERVAL_MS });
+const server = await startRoomServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger, sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });
 logger.info({ port: server.port }, 'room service listening');
 stopOnSignals(server.stop, logger);

@@ -1,0 +1,36 @@
+/**
+ * The client's address for per-address limits: the peer address of the connection, or the address a trusted
+ * proxy (TRUSTED_PROXIES, e.g. the ingress's address) put in X-Forwarded-For. A client-supplied X-Forwarded-For
+ * from anyone else is ignored (SECURITY.md 6), so nobody escapes a limit by inventing addresses.
+ * proxy-addr is the library express itself uses for `trust proxy`; the same list configures both.
+ */
+import proxyAddr from 'proxy-addr';
+import type { IncomingHttpHeaders } from 'node:http';
+
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/** TRUSTED_PROXIES: comma-separated addresses, CIDR ranges or proxy-addr names (loopback, linklocal, uniquelocal). */
+export function parseTrustedProxies(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function trustProxy(list: string[]): TrustProxy {
+  if (list.length === 0) return () => false;
+  return proxyAddr.compile(list);
+}
+
+/** The client's address given the peer and the headers; x-forwarded-for is read only through trusted hops. */
+export function clientAddress(peer: string, headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>, trust: TrustProxy): string {
+  const req = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers } as unknown as Parameters<typeof proxyAddr>[0];
+  return normalize(proxyAddr(req, trust));
+}
+
+/** Whether the peer itself is a trusted proxy (whose forwarded headers, e.g. X-Forwarded-Host, may be believed). */
+export function fromTrustedProxy(peer: string, trust: TrustProxy): boolean {
+  return trust(normalize(peer), 0);
+}
+
+/** One spelling per address: "::ffff:127.0.0.1" and "127.0.0.1" are one client. */
+function normalize(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}

@@ -1,0 +1,152 @@
+/**
+ * Rate limits (SECURITY.md 6), shared by every gateway and service replica: rate-limiter-flexible with Redis
+ * (RateLimiterRedis over ioredis) when REDIS_URL is configured, in process memory (RateLimiterMemory) when
+ * embedded. If Redis is unreachable a per-process memory limiter stands in (the library's insurance limiter), so
+ * an outage degrades the limits instead of failing every request.
+ *
+ * Every limit is named configuration with a default that a normal user never reaches, overridden per deployment
+ * with RATE_LIMIT_<NAME>=<points>/<seconds> (e.g. RATE_LIMIT_MESSAGES_PER_USER=20/10), documented in the README.
+ * When a limit is reached: a socket ack { success: false, code: 'RATE_LIMITED', message }, HTTP 429 with the same
+ * body and Retry-After; the command does nothing.
+ */
+import { Redis } from 'ioredis';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { DomainError } from '@ephemera/proto';
+
+export interface LimitSpec {
+  points: number;
+  durationSec: number;
+  /** extra points drawn once the main window is used up, refilled over their own (longer) window */
+  burst?: { points: number; durationSec: number };
+}
+
+/** The named limits with their defaults. */
+export const RATE_LIMIT_DEFAULTS = {
+  /** new socket connections (handshakes) per client address: reconnect storms and NAT'd offices stay well below */
+  connectionsPerAddress: { points: 600, durationSec: 60 },
+  /** every socket command of one user (typing refreshes every 3 s, presence, reads...) */
+  eventsPerUser: { points: 200, durationSec: 10 },
+  /** send-message of one user: 20 per 10 s, with a burst of 20 more a minute (a pasted list, a quick exchange) */
+  messagesPerUser: { points: 20, durationSec: 10, burst: { points: 20, durationSec: 60 } },
+  /** wrong room passwords per client address (only failures count: a typo or two never shows) */
+  passwordFailuresPerAddress: { points: 10, durationSec: 900 },
+  /** wrong passwords for one room from everywhere: slows a distributed guesser without locking the room quickly */
+  passwordFailuresPerRoom: { points: 100, durationSec: 900 },
+  /** POST /api/workspaces per client address */
+  roomCreationsPerAddress: { points: 100, durationSec: 3600 },
+  /** check-name and check-username per client address (the forms debounce to one check per pause) */
+  nameChecksPerAddress: { points: 300, durationSec: 60 },
+  /** POST /api/link-preview/fetch per user (the composer asks after a 1 s typing pause) */
+  linkPreviewsPerUser: { points: 30, durationSec: 60 },
+} satisfies Record<string, LimitSpec>;
+
+export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;
+export type LimitConfig = Record<LimitName, LimitSpec>;
+
+const envName = (name: string) => `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+/** RATE_LIMIT_<NAME>=<points>/<seconds> overrides; a malformed value fails at start-up with its variable's name. */
+export function rateLimitConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<LimitConfig> = {}): LimitConfig {
+  const config = { ...RATE_LIMIT_DEFAULTS } as LimitConfig;
+  for (const name of Object.keys(RATE_LIMIT_DEFAULTS) as LimitName[]) {
+    const raw = env[envName(name)];
+    if (raw === undefined || raw === '') continue;
+    const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`Invalid configuration: ${envName(name)} must be <points>/<seconds>, e.g. 20/10 (got "${raw}")`);
+    // An explicit setting replaces the default's burst too: what is configured is what applies.
+    config[name] = { points: Number(m[1]), durationSec: Number(m[2]) };
+  }
+  return { ...config, ...overrides };
+}
+
+/** The env variable of each limit, for docs and error messages. */
+export const rateLimitEnvNames = (): Record<LimitName, string> =>
+  Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, envName(n)])) as Record<LimitName, string>;
+
+/** A refusal: RATE_LIMITED with how long to wait (Retry-After). */
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSec: number) { super('RATE_LIMITED'); }
+}
+
+interface Limiter { consume(key: string): Promise<RateLimiterRes>; main: RateLimiterAbstract }
+
+export interface RateLimits {
+  readonly config: LimitConfig;
+  /** take one point for key, or throw RateLimitedError */
+  consume(name: LimitName, key: string): Promise<void>;
+  /** throw RateLimitedError if key has used up its points, without taking one (failure-counted limits) */
+  check(name: LimitName, key: string): Promise<void>;
+  /** count one failure for key (never throws for being over the limit: the next check refuses) */
+  penalize(name: LimitName, key: string): Promise<void>;
+  /** forget key's count (e.g. a right password after a typo); tests and the benchmark use it too */
+  reset(name: LimitName, key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RateLimitOptions {
+  /** shared counters for every replica; absent: per-process memory */
+  redisUrl?: string;
+  /** key prefix: deployments (or test stacks) sharing one Redis keep separate counters */
+  namespace?: string;
+  config?: LimitConfig;
+}
+
+export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
+  const config = options.config ?? rateLimitConfig();
+  // Commands wait for the connection at start-up (offline queue), and fail after one retry when Redis is down,
+  // so the insurance limiter answers instead of requests hanging.
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : null;
+  redis?.on('error', () => { /* the insurance limiter covers an outage; ioredis reconnects by itself */ });
+  const prefix = `${options.namespace ? `${options.namespace}:` : ''}rl`;
+
+  const make = (name: string, spec: { points: number; durationSec: number }): RateLimiterAbstract => {
+    const base = { keyPrefix: `${prefix}:${name}`, points: spec.points, duration: spec.durationSec };
+    if (!redis) return new RateLimiterMemory(base);
+    return new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: new RateLimiterMemory(base) });
+  };
+
+  const limiters = new Map<LimitName, Limiter>();
+  for (const name of Object.keys(config) as LimitName[]) {
+    const spec = config[name];
+    const main = make(name, spec);
+    if (spec.burst) {
+      const bursty = new BurstyRateLimiter(main, make(`${name}:burst`, spec.burst));
+      limiters.set(name, { main, consume: (key) => bursty.consume(key) });
+    } else {
+      limiters.set(name, { main, consume: (key) => main.consume(key) });
+    }
+  }
+  const limiter = (name: LimitName) => limiters.get(name)!;
+
+  const refuse = (e: unknown): never => {
+    if (e instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+    throw e;
+  };
+
+  return {
+    config,
+    async consume(name, key) {
+      await limiter(name).consume(key).catch(refuse);
+    },
+    async check(name, key) {
+      const res = await limiter(name).main.get(key);
+      if (res && res.consumedPoints >= config[name].points) refuse(res);
+    },
+    async penalize(name, key) {
+      await limiter(name).main.penalty(key, 1);
+    },
+    async reset(name, key) {
+      await limiter(name).main.delete(key);
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Limits that never refuse (tools that must not be limited, e.g. internal callers in unit tests). */
+export function unlimited(): RateLimits {
+  const config = Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, { points: Number.MAX_SAFE_INTEGER, durationSec: 1 }])) as LimitConfig;
+  const none = async () => {};
+  return { config, consume: none, check: none, penalize: none, reset: none, close: none };
+}

@@ -1,0 +1,15 @@
+/**
+ * The rate-limit tests (and the bad-input and metrics checks) against the distributed stack with low limits:
+ * counters in Redis, shared by the two gateway replicas (A in this process, B a child process reading the same
+ * RATE_LIMIT_* variables) and the services.
+ */
+import { startDistributedStack } from '../distributed/stack.ts';
+import { rateLimitSuite, lowLimitEnv } from './rate-limits.suite.ts';
+
+// Every process of the stack reads its limits from the environment (this test file runs in a process of its own).
+Object.assign(process.env, lowLimitEnv());
+
+rateLimitSuite('distributed (Redis; A and B on different gateway replicas)', async () => {
+  const stack = await startDistributedStack({ trustedProxies: ['loopback'], metrics: true });
+  return { A: stack.urlA, B: stack.urlB, metricsPorts: stack.metricsPorts, stop: stack.stop };
+});
