@@ -8,6 +8,7 @@ import type { Channel, Message, OnlineUser, RoomUser, Workspace } from '@ephemer
 import { conversationsReducer, type ConversationsAction } from './conversationsSlice.ts';
 import { peopleReducer, type PeopleAction } from './peopleSlice.ts';
 import { messageEventsReducer, type MessageEventsAction } from './messageEventsSlice.ts';
+import { messageRefreshReducer } from './messageRefreshSlice.ts';
 
 export type ConnectionStatus = 'connecting' | 'joining' | 'joined' | 'reconnecting';
 
@@ -106,7 +107,7 @@ export function initialRoomState(): RoomState {
 
 type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
 /** Each slice returns the state unchanged for actions it does not handle. */
-const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer];
+const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer];
 
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   let next = state;
