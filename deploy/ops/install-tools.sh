@@ -24,10 +24,6 @@ proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
 case "$proxy" in direct|off|"") proxy=https://proxy.golang.org ;; esac
 export GOPROXY="$proxy" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
 
-# Two checks at once (npm test beside a manual chart:check) must not build into the same directory.
-exec 9>"$tools/.lock"
-flock 9
-
 # stamp <name> <version>: true when <name> was built at <version> (a stamp is written only after a complete build)
 fresh() { [ -x "$tools/bin/$1" ] && [ "$(cat "$tools/.$1.version" 2>/dev/null)" = "$2" ]; }
 stamp() { echo "$2" > "$tools/.$1.version"; }
@@ -36,6 +32,10 @@ timed() { local t=$SECONDS; "$@"; echo "install-tools: $1 ${*: -1} took $((SECON
 want=("$@"); [ ${#want[@]} -gt 0 ] || want=(helm kubeconform promtool kube schemas compose)
 
 for tool in "${want[@]}"; do
+  # Two runs at once (test files in parallel, npm test beside a manual chart:check) must not build the same tool
+  # into the same place; different tools build side by side (Go's caches are safe to share).
+  exec 9>"$tools/.lock-$tool"
+  flock 9
   case "$tool" in
     helm)
       fresh helm $HELM_VERSION || { timed env GOBIN="$tools/bin" go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION; stamp helm $HELM_VERSION; } ;;
@@ -68,4 +68,5 @@ for tool in "${want[@]}"; do
       fi ;;
     *) echo "install-tools: unknown tool $tool" >&2; exit 2 ;;
   esac
+  exec 9>&-
 done

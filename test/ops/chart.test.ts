@@ -47,22 +47,26 @@ describe('each layer rejects a broken chart', () => {
     }
   });
 
-  it('kubeconform -strict and the API server (fieldValidation=Strict) refuse an unknown field and a wrong type', () => {
+  it('kubeconform -strict and the API server (fieldValidation=Strict) refuse an unknown field and a wrong type; the API server also an invalid value', () => {
     const chart = path.join(work, 'ephemera');
     fs.cpSync(path.join(repo, 'charts', 'ephemera'), chart, { recursive: true });
     const file = path.join(chart, 'templates', 'services.yaml');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8')
       .replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  progressDeadlineSecondz: 600')
-      .replace('timeoutSeconds: 3', 'timeoutSeconds: "three"'));
+      .replace('timeoutSeconds: 3', 'timeoutSeconds: "three"')
+      // well-typed but not a valid port name (IANA_SVC_NAME): only the server's validation knows
+      .replace('    - name: http\n      port: {{ $svc.port }}', '    - name: http_port\n      port: {{ $svc.port }}'));
     const rendered = path.join(work, 'broken.yaml');
     fs.writeFileSync(rendered, render(chart));
     const schemas = path.join(tools, 'k8s-schemas', `v${KUBE}`, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
     const kc = run(bin('kubeconform'), ['-strict', '-summary', '-schema-location', schemas, rendered]);
     expect(kc.code).not.toBe(0);
     expect(kc.out).toMatch(/progressDeadlineSecondz/);
+    expect(kc.out).not.toMatch(/Service ephemera-gateway is invalid/);
     const dry = run('node', ['--import', 'tsx', 'deploy/ops/apiserver-dry-run.ts', rendered], { timeoutMs: 180_000 });
     expect(dry.code, dry.out).not.toBe(0);
-    expect(dry.out).toMatch(/REJECTED .*Deployment ephemera-gateway: 4\d\d .*(progressDeadlineSecondz|three)/);
+    expect(dry.out).toMatch(/REJECTED .*Deployment ephemera-gateway: 4\d\d .*(progressDeadlineSecondz|timeoutSeconds)/);
+    expect(dry.out).toMatch(/REJECTED .*Service ephemera-gateway: 422 .*http_port/);
   }, 240_000);
 
   it('promtool: a rule that no longer matches its unit test fails', () => {

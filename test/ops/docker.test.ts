@@ -149,9 +149,9 @@ describe('nginx configurations (the frontend image and the compose proxy)', () =
     for (const f of ['security-headers.conf', 'static.conf']) {
       fs.writeFileSync(path.join(dir, f), read(`deploy/docker/nginx/${f}`).replaceAll('/etc/nginx/', `${dir}/`).replace('/usr/share/nginx/html', path.join(dir, 'html')));
     }
-    const text = read(rel).replaceAll('/etc/nginx/mime.types', '/etc/nginx/mime.types.keep').replaceAll('/etc/nginx/', `${dir}/`)
-      .replace('/etc/nginx/mime.types.keep', '/etc/nginx/mime.types').replaceAll('/tmp/', `${dir}/`).replace('listen 8080', `listen 127.0.0.1:${port}`)
-      .replace(/server [a-z0-9-]+:(\d+)/g, 'server 127.0.0.1:$1');
+    // One pass: Debian's mime.types stays, the image's /etc/nginx files and /tmp move to the scratch dir.
+    const text = read(rel).replace(/\/etc\/nginx\/mime\.types|\/etc\/nginx\/|\/tmp\//g, (m) => (m.endsWith('mime.types') ? m : `${dir}/`))
+      .replace('listen 8080', `listen 127.0.0.1:${port}`).replace(/server [a-z0-9-]+:(\d+)/g, 'server 127.0.0.1:$1');
     fs.writeFileSync(conf, (process.getuid?.() === 0 ? 'user root;\n' : '') + text);
     return conf;
   }
