@@ -4,8 +4,8 @@
  * what every other member sees (and what a non-member never sees), and the refusal for each role that may not call it.
  */
 import { describe, it, expect, afterEach } from 'vitest';
-import { C, S, ERRORS, type Channel } from '@ephemera/proto';
-import { collect, next, request, joinRoom, connect } from '../helpers/clients.ts';
+import { API, C, S, ERRORS, type Channel } from '@ephemera/proto';
+import { collect, next, request, joinRoom, connect, http } from '../helpers/clients.ts';
 import type { TargetRef } from './room-experience.ts';
 import { TestRoom, expectRefused } from './channels.setup.ts';
 
@@ -279,6 +279,8 @@ export function channelsSuite(target: TargetRef) {
         expect((await update({ username: 'y'.repeat(30) })).success).toBe(true); // profile names may be up to 30
         // The same identity rule on joining the room.
         await expect(joinRoom(bob.base, r.workspaceId, 'ＡＬＩＣＥ')).rejects.toThrow(/already taken/);
+        expect((await http(bob.base, API.checkUsername(r.workspaceId, 'ＡＬＩＣＥ'))).body).toEqual({ available: false, message: ERRORS.USERNAME_TAKEN });
+        expect((await http(bob.base, API.checkUsername(r.workspaceId, 'ali\u200bce'))).body).toEqual({ available: false, message: 'Username contains invalid characters' });
         const join = await r.freshJoin(r.owner);
         expect(join.success && join.workspace.users.map((u) => u.username).sort()).toEqual(['alice', 'y'.repeat(30)]);
       });
