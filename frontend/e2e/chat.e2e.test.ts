@@ -71,6 +71,8 @@ describe('browser: chat features (embedded)', () => {
   let browser: Browser | undefined;
   let alice: User | undefined;
   let bob: User | undefined;
+  /** for messages sent outside the browsers (bob's second connection) */
+  let api: { base: string; workspaceId: string; bobToken: string } | undefined;
   const users = () => {
     if (!alice || !bob) throw new Error('setup failed; see beforeAll');
     return { a: alice, b: bob };
@@ -101,6 +103,7 @@ describe('browser: chat features (embedded)', () => {
     socket.close();
     if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
     const joined = await joinRoom(base, workspaceId, 'bob');
+    api = { base, workspaceId, bobToken: joined.userToken };
 
     const open = async (label: string, username: string, userToken: string) => {
       const u = await User.open(browser!, label, base);
@@ -258,6 +261,8 @@ describe('browser: chat features (embedded)', () => {
       expect(await card.locator('img[src="x"]').count()).toBe(0);
       expect(u.dialogs).toEqual([]);
     }
+    // for a person to look at (not asserted)
+    await b.page.screenshot({ path: path.join(os.tmpdir(), 'ephemera-e2e-chat.png') });
     // dismissed: sent without a preview
     await a.byTestId('composer-textarea').fill(`again ${url}`);
     await draftCard.waitFor({ timeout: WAIT_MS });
@@ -266,6 +271,45 @@ describe('browser: chat features (embedded)', () => {
     await a.byTestId('composer-textarea').press('Enter');
     await expect.poll(() => messageRow(b, `again ${url}`).count(), { timeout: WAIT_MS }).toBe(1);
     expect(await messageRow(b, `again ${url}`).getByTestId('message-link-preview').count()).toBe(0);
+  });
+
+  it('list: grouping within 2 minutes, stays at the bottom for new messages, keeps the place when scrolled up, back-to-top after 200 px', async () => {
+    const { a } = users();
+    if (!api) throw new Error('setup failed');
+    const general = (await a.page.locator('[data-testid="chat-area"]').getAttribute('data-channel-id'))!;
+    const { socket } = await socketJoin(api.base, api.workspaceId, 'bob', api.bobToken);
+    try {
+      // ten tall messages (well within the per-user message rate limit)
+      const tail = '\n.'.repeat(8);
+      for (let i = 1; i <= 10; i++) {
+        const ack = await request(socket, C.sendMessage, { clientMessageId: `burst${Date.now().toString(36)}n${i}`, channelId: general, content: `burst line ${i}${tail}`, type: 'text' });
+        if (!ack.success) throw new Error(ack.message);
+      }
+      await expect.poll(() => a.page.locator('[data-testid="message-content"]', { hasText: /^burst line 10/ }).count(), { timeout: WAIT_MS }).toBe(1);
+      // one author, seconds apart: one group, one header
+      const burstHeaders = await a.page.locator('[data-testid="message-item"]').evaluateAll((els) =>
+        els.filter((e) => /^burst line/.test(e.querySelector('[data-testid="message-content"]')?.textContent ?? '')).map((e) => e.querySelector('[data-testid="message-author"]') !== null));
+      expect(burstHeaders.filter(Boolean)).toHaveLength(1);
+      expect(burstHeaders[0]).toBe(true);
+
+      const list = a.byTestId('message-list');
+      const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+      await expect.poll(gap, { timeout: WAIT_MS, message: 'A followed the burst to the bottom' }).toBeLessThanOrEqual(50);
+      expect(await a.byTestId('back-to-top').count()).toBe(1); // far more than 200 px down
+
+      // scrolled up: a new message does not move the view
+      await list.evaluate((el) => { el.scrollTop = 250; el.dispatchEvent(new Event('scroll')); });
+      const before = await list.evaluate((el) => el.scrollTop);
+      await request(socket, C.sendMessage, { clientMessageId: `late${Date.now().toString(36)}xx`, channelId: general, content: 'while you were reading', type: 'text' });
+      await messageRow(a, 'while you were reading').waitFor({ timeout: WAIT_MS });
+      expect(Math.abs((await list.evaluate((el) => el.scrollTop)) - before)).toBeLessThan(5);
+
+      await a.byTestId('back-to-top').click();
+      await expect.poll(() => list.evaluate((el) => el.scrollTop), { timeout: WAIT_MS, message: 'back to the top' }).toBeLessThan(5);
+      await a.byTestId('back-to-top').waitFor({ state: 'detached', timeout: WAIT_MS });
+    } finally {
+      socket.close();
+    }
   });
 
   it('delivery marks: delivered while the other member is online; read once they have read it (public channel: from the summaries on load)', async () => {
