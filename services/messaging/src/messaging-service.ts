@@ -15,17 +15,17 @@ import {
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  applyOnce, makeEvent, newId, appendEvents, userActor, type EventLog, type Pool, type Projector, type Subscription,
+  applyOnce, makeEvent, newId, appendEvents, userActor, KeyedMutex, type EventLog, type Pool, type Projector, type Subscription,
 } from '@ephemera/platform';
 import { projectForMessaging } from './projection.ts';
 import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
-import { channelSummaries, decideMarkRead } from './read-positions.ts';
+import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
 interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
-/** Any other write of the room (edit, delete, reaction, read mark): runs alone, in arrival order with the sends. */
+/** A write on a sent message (edit, delete, reaction): runs alone, in arrival order with the sends. */
 interface PendingCommand { kind: 'command'; run: () => Promise<void> }
 type Pending = PendingSend | PendingCommand;
 
@@ -63,6 +63,8 @@ export class MessagingService implements MessagingApi {
   private readonly ctx: CommandContext;
 
   private readonly project: Projector;
+  /** one read mark at a time per reader (its read aggregate's version is read, then incremented) */
+  private readonly readers = new KeyedMutex();
 
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -187,7 +189,7 @@ export class MessagingService implements MessagingApi {
     if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
   }
 
-  // ---------- the other writes: edit, delete, react, mark read ----------
+  // ---------- the other writes: edit, delete, react (in the room's queue), mark read (per reader) ----------
 
   editMessage(actor: SessionActor, input: z.output<typeof EditMessageSchema>): Promise<Message> {
     return this.command(actor.workspaceId, () => decideEdit(this.ctx, actor, input));
@@ -201,8 +203,18 @@ export class MessagingService implements MessagingApi {
     return this.command(actor.workspaceId, () => decideReaction(this.ctx, actor, input));
   }
 
+  /**
+   * Read marks are frequent (every member, every channel they look at) and touch only the reader's own aggregate,
+   * so they do not queue behind the room's sends: they are serialized per reader, after the room's answered sends
+   * are applied (so a mark up to a message just received is not capped below it).
+   */
   markRead(actor: SessionActor, input: z.output<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }> {
-    return this.command(actor.workspaceId, () => decideMarkRead(this.ctx, actor, input));
+    return this.readers.run(readAggregateId(actor.workspaceId, actor.userId), async () => {
+      await this.settled(actor.workspaceId);
+      const { events, answer } = await decideMarkRead(this.ctx, actor, input);
+      if (events.length > 0) await this.record(actor.workspaceId, events);
+      return answer;
+    });
   }
 
   /**

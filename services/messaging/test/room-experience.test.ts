@@ -67,6 +67,7 @@ describe('messaging service: room experience', () => {
     const r = await setup(`left-${Date.now().toString(36)}`);
     const m = await send(messaging.service, r.alice, r.general, 'before');
     await room.service.leaveWorkspace(r.bob);
+    await messaging.service.roomProjection!.caughtUp(); // member.left reaches messaging's read model through the log
     const stranger: SessionActor = { ...r.bob, userId: 'nobody-here' };
     for (const actor of [r.bob, stranger]) {
       const calls = [
@@ -121,6 +122,21 @@ describe('messaging service: room experience', () => {
     const last = (answers.at(-2) as { reactions: Record<string, string[]> }).reactions;
     expect(last['🔥']!.sort()).toEqual(members.map((a) => a.userId).sort());
     expect((await eventsOf(m.id)).map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('concurrent read marks of one reader are serialized: the position only moves forward, versions gap-free', async () => {
+    const r = await setup(`marks-${Date.now().toString(36)}`);
+    const sent = [];
+    for (let i = 0; i < 5; i++) sent.push(await send(messaging.service, r.alice, r.general, `m${i}`));
+    const seqs = [3, 1, 4, 0, 2].map((i) => sent[i]!.seq);
+    const answers = await Promise.all(seqs.map((seq) => messaging.service.markRead(r.bob, { channelId: r.general, seq })));
+    // each answer is the position after that mark: never below an earlier one
+    expect(answers.map((a) => a.seq)).toEqual([sent[3]!.seq, sent[3]!.seq, sent[4]!.seq, sent[4]!.seq, sent[4]!.seq]);
+    const reads = await eventsOf(`${r.bob.workspaceId}:${r.bob.userId}:read`);
+    expect(reads.map((e) => e.sequence)).toEqual([1, 2]);
+    const summary = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
+    expect(summary).toMatchObject({ readSeq: sent[4]!.seq, unreadCount: 0 });
+    expect((await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq).toBe(sent[4]!.seq);
   });
 
   it('a sent message carries the server\'s cached preview of its url, never the client\'s, and null without one', async () => {
