@@ -1,0 +1,212 @@
+/**
+ * The sidebar in a real browser against embedded mode (specs/rooms.md sections 2, 4, 5, 8): a DM opened from
+ * Available to message and seen by the partner, unread badges and the tab title (surviving a reload, from the
+ * server's read positions), search finding a message, presence away on a hidden tab seen by the other user, and
+ * renaming and deleting a channel. Two browser contexts = two people; assertions are on what each one sees.
+ * The room with #general and #random is set up over the API; the browsers start from the stored auth record.
+ * The tests run in order and build on each other.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Locator } from 'playwright-core';
+import { C } from '@ephemera/proto';
+import { createLogger } from '@ephemera/platform';
+import { startEmbedded } from '../../services/embedded/app.ts';
+import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
+import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+
+const channelRow = (u: User, name: string): Locator => u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
+const dmRow = (u: User, partner: string): Locator => u.page.locator(`[data-testid="dm-row"][data-partner-name="${partner}"]`);
+const badgeOf = (row: Locator): Locator => row.getByTestId('unread-badge');
+
+async function openChannel(u: User, name: string): Promise<void> {
+  await channelRow(u, name).click();
+  await u.page.locator('[data-testid="channel-title"]', { hasText: `# ${name}` }).waitFor({ timeout: WAIT_MS });
+}
+
+/** The page believes its tab is hidden (headless tabs are always visible) or visible again. */
+async function setTabHidden(u: User, hidden: boolean): Promise<void> {
+  await u.page.evaluate((h) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+describe('browser: sidebar (embedded)', () => {
+  let app: Awaited<ReturnType<typeof startEmbedded>> | undefined;
+  let dataDir = '';
+  let browser: Browser | undefined;
+  let alice: User | undefined;
+  let bob: User | undefined;
+  let roomName = '';
+  const users = () => {
+    if (!alice || !bob) throw new Error('setup failed; see beforeAll');
+    return { a: alice, b: bob };
+  };
+
+  beforeAll(async () => {
+    assertFrontendBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-sidebar-'));
+    [app, browser] = await Promise.all([
+      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-sidebar', 'silent') }),
+      launchBrowser(),
+    ]);
+    const base = app.url;
+    roomName = uniqueRoomName('side');
+    const created = await createRoom(base, roomName, 'alice');
+    const workspaceId = created.workspaceId as string;
+    const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
+    for (const name of ['general', 'random']) {
+      const ch = await request(socket, C.createChannel, { workspaceId, name, type: 'topic', isPrivate: false });
+      if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
+    }
+    socket.close();
+    const joined = await joinRoom(base, workspaceId, 'bob');
+
+    const open = async (label: string, username: string, userToken: string) => {
+      const u = await User.open(browser!, label, base);
+      const record = JSON.stringify({ workspaceId, userToken, username, roomName, password: null });
+      await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
+      await u.goto(`/${roomName}`);
+      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
+      return u;
+    };
+    alice = await open('alice', 'alice', created.userToken);
+    bob = await open('bob', 'bob', joined.userToken);
+  });
+
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+    await browser?.close().catch(() => {});
+    await app?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a DM opened from Available to message is seen by the partner, with preview and unread badge', async () => {
+    const { a, b } = users();
+    const available = a.page.locator('[data-testid="available-user"][data-username="bob"]');
+    await available.waitFor({ timeout: WAIT_MS });
+    await available.click();
+    await expect.poll(() => dmRow(a, 'bob').getAttribute('aria-current'), { timeout: WAIT_MS, message: "alice's DM with bob is open" }).toBe('true');
+    await available.waitFor({ state: 'detached', timeout: WAIT_MS }); // bob has a DM now: no longer "available"
+    await a.send('Hi Bob, this is a direct message');
+
+    const row = dmRow(b, 'alice');
+    await row.waitFor({ timeout: WAIT_MS });
+    await expectText(row.getByTestId('channel-preview'), 'Hi Bob, this is a direct messa...', "bob's DM preview (cut at 30)");
+    await expectText(badgeOf(row), '1', "bob's DM unread badge");
+    await expect.poll(() => row.getByTestId('presence-dot').getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+    await row.click();
+    await b.waitForMessages(['Hi Bob, this is a direct message']);
+    await badgeOf(row).waitFor({ state: 'detached', timeout: WAIT_MS });
+    expect(a.pageErrors).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  });
+
+  it('a message in another channel raises its unread badge and the tab title; reading it survives a reload', async () => {
+    const { a, b } = users();
+    await openChannel(b, 'general');
+    await openChannel(a, 'random');
+    await a.send('news in random');
+    await expectText(badgeOf(channelRow(b, 'random')), '1', "bob's #random badge");
+    await expect.poll(() => b.page.title(), { timeout: WAIT_MS, message: "bob's tab title" }).toMatch(/^\(1\) /);
+    await expectText(channelRow(b, 'random').getByTestId('channel-preview'), 'news in random', "bob's #random preview");
+
+    // unread counts come from the server's read positions: a reload keeps the badge until bob reads it
+    await b.page.reload({ waitUntil: 'domcontentloaded' });
+    await b.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+    await expectText(badgeOf(channelRow(b, 'random')), '1', "bob's #random badge after a reload");
+    await openChannel(b, 'random');
+    await badgeOf(channelRow(b, 'random')).waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expect.poll(() => b.page.title(), { timeout: WAIT_MS }).not.toMatch(/^\(\d+\+?\) /);
+    await b.page.waitForTimeout(1500); // the throttled mark-read goes out
+    await b.page.reload({ waitUntil: 'domcontentloaded' });
+    await b.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+    await channelRow(b, 'random').waitFor({ timeout: WAIT_MS });
+    await b.page.waitForTimeout(1000); // summaries arrive after the join
+    expect(await badgeOf(channelRow(b, 'random')).count()).toBe(0);
+  });
+
+  it('search finds a message (Messages group), lists users and channels, says No results found, and Escape clears', async () => {
+    const { a, b } = users();
+    await openChannel(a, 'general');
+    await openChannel(b, 'general');
+    await a.send('the quarterly zebrafish report is ready');
+    await b.page.locator('[data-testid="message-content"]', { hasText: 'the quarterly zebrafish report is ready' }).waitFor({ timeout: WAIT_MS });
+
+    const search = b.page.locator('#sidebar-search');
+    await expect(await search.getAttribute('placeholder')).toBe('Search chats, users...');
+    await b.page.locator('body').click();
+    await b.page.keyboard.press('/');
+    await expect.poll(() => b.page.evaluate(() => document.activeElement?.id)).toBe('sidebar-search');
+    await search.fill('zebrafish');
+    const hit = b.byTestId('search-group-messages').getByTestId('search-snippet');
+    await expectText(hit, 'the quarterly zebrafish report is ready', 'message hit');
+    await search.fill('ali');
+    await b.byTestId('search-group-users').locator('[data-username="alice"]').waitFor({ timeout: WAIT_MS });
+    await search.fill('rand');
+    await b.byTestId('search-group-chats').getByText('random').waitFor({ timeout: WAIT_MS });
+    await search.fill('qqxxnothing');
+    await expectText(b.byTestId('search-empty'), 'No results found', 'empty search');
+    await search.press('Escape');
+    await expect.poll(() => search.inputValue()).toBe('');
+    await channelRow(b, 'general').waitFor({ timeout: WAIT_MS });
+  });
+
+  it("a hidden tab makes the user away for the others; visible again, online", async () => {
+    const { a, b } = users();
+    const bobDot = dmRow(a, 'bob').getByTestId('presence-dot');
+    await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+    await b.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await setTabHidden(b, true);
+    await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" }).toBe('away');
+    await setTabHidden(b, false);
+    await b.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+  });
+
+  it('the owner renames a channel inline (Escape cancels, Enter commits) and deletes it; the member follows', async () => {
+    const { a, b } = users();
+    expect(await b.byTestId('channel-more').count()).toBe(0); // members get no channel menu
+    await openChannel(b, 'random');
+
+    const openMenu = async () => {
+      const row = a.page.locator('[data-testid="channel-item"]', { has: channelRow(a, 'random') });
+      await row.hover();
+      await row.getByTestId('channel-more').click();
+    };
+    await openMenu();
+    await a.byTestId('channel-menu-rename').click();
+    const input = a.byTestId('channel-rename-input');
+    await input.fill('ignored');
+    await input.press('Escape');
+    await channelRow(a, 'random').waitFor({ timeout: WAIT_MS });
+
+    await openMenu();
+    await a.byTestId('channel-menu-rename').click();
+    await input.fill('  chatter ');
+    await input.press('Enter');
+    await channelRow(a, 'chatter').waitFor({ timeout: WAIT_MS });
+    await channelRow(b, 'chatter').waitFor({ timeout: WAIT_MS });
+    await expectText(b.byTestId('channel-title'), '# chatter', "bob's open channel header follows the rename");
+
+    const row = a.page.locator('[data-testid="channel-item"]', { has: channelRow(a, 'chatter') });
+    await row.hover();
+    await row.getByTestId('channel-more').click();
+    await a.byTestId('channel-menu-delete').click();
+    await a.byTestId('delete-channel-modal').waitFor({ timeout: WAIT_MS });
+    await a.byTestId('delete-channel-confirm').click();
+    await a.byTestId('delete-channel-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await channelRow(a, 'chatter').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await channelRow(b, 'chatter').waitFor({ state: 'detached', timeout: WAIT_MS });
+    // bob was in it: the first topic channel opens
+    await expectText(b.byTestId('channel-title'), '# general', "bob moved to the first channel");
+    expect(a.dialogs).toEqual([]);
+    expect(b.dialogs).toEqual([]);
+  });
+});
