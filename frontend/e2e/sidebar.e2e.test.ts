@@ -209,4 +209,92 @@ describe('browser: sidebar (embedded)', () => {
     expect(a.dialogs).toEqual([]);
     expect(b.dialogs).toEqual([]);
   });
+
+  it("the DM menu's Mark as Read clears the badge", async () => {
+    const { a, b } = users();
+    await openChannel(b, 'general');
+    await dmRow(a, 'bob').click();
+    await a.send('are you there?');
+    const row = dmRow(b, 'alice');
+    await expectText(badgeOf(row), '1', "bob's DM badge");
+    const item = b.page.locator('[data-testid="dm-item"]', { has: row });
+    await item.hover();
+    await item.getByTestId('dm-more').click();
+    expect((await b.byTestId('dm-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Mark as Read', 'Delete Conversation']);
+    await b.byTestId('dm-menu-mark-read').click();
+    await badgeOf(row).waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expect.poll(() => b.page.title(), { timeout: WAIT_MS }).not.toMatch(/^\(\d+\+?\) /);
+  });
+
+  it('Edit Profile: Username is required, then a new name everyone sees', async () => {
+    const { a, b } = users();
+    await b.byTestId('edit-profile-button').click();
+    const input = b.byTestId('profile-username-input');
+    await input.fill('   ');
+    await b.byTestId('profile-save').click();
+    await expectText(b.byTestId('profile-error'), 'Username is required', 'empty username');
+    await input.fill('bobby');
+    await b.byTestId('profile-save').click();
+    await b.byTestId('edit-profile-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expectText(b.byTestId('current-username'), 'bobby', "bob's footer");
+    await dmRow(a, 'bobby').waitFor({ timeout: WAIT_MS });
+  });
+
+  it('a private channel is seen only by the members its owner picks; the members modal adds one', async () => {
+    const { a, b } = users();
+    await a.byTestId('create-channel-button').click();
+    await a.byTestId('channel-name-input').fill('secret');
+    await a.byTestId('channel-private-checkbox').check();
+    await a.byTestId('member-picker').waitFor({ timeout: WAIT_MS });
+    await a.byTestId('create-channel-submit').click();
+    await a.byTestId('create-channel-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await channelRow(a, 'secret').waitFor({ timeout: WAIT_MS });
+    await a.send('only for the chosen');
+    await b.page.waitForTimeout(1000);
+    expect(await channelRow(b, 'secret').count()).toBe(0);
+
+    const item = a.page.locator('[data-testid="channel-item"]', { has: channelRow(a, 'secret') });
+    await item.hover();
+    await item.getByTestId('channel-more').click();
+    await a.byTestId('channel-menu-members').click();
+    await a.byTestId('channel-members-modal').locator('[data-testid="member-option"][data-username="bobby"]').check();
+    await a.byTestId('channel-members-save').click();
+    await a.byTestId('channel-members-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await channelRow(b, 'secret').waitFor({ timeout: WAIT_MS });
+  });
+
+  it('on a phone, swiping a DM row right reveals Delete Conversation (no Kick User); deleting hides it for me only, a new message brings it back', async () => {
+    const { a, b } = users();
+    await b.page.setViewportSize({ width: 375, height: 760 });
+    const back = b.byTestId('back-button');
+    if (await back.isVisible()) await back.click();
+    const row = dmRow(b, 'alice');
+    await row.waitFor({ state: 'visible', timeout: WAIT_MS });
+    const box = (await row.boundingBox())!;
+    await row.evaluate((el, { x, y }) => {
+      const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
+      fire('pointerdown', x);
+      fire('pointermove', x + 30);
+      fire('pointermove', x + 70);
+      fire('pointerup', x + 70);
+    }, { x: box.x + 20, y: box.y + box.height / 2 });
+    const actions = b.byTestId('swipe-actions');
+    await actions.waitFor({ timeout: WAIT_MS });
+    expect(await actions.getByRole('button', { name: 'Delete Conversation' }).count()).toBe(1);
+    expect(await actions.getByRole('button', { name: /Kick/ }).count()).toBe(0);
+    await b.byTestId('swipe-delete').click();
+    await b.byTestId('delete-conversation-modal').waitFor({ timeout: WAIT_MS });
+    await b.byTestId('delete-conversation-confirm').click();
+    await row.waitFor({ state: 'detached', timeout: WAIT_MS });
+    // alice keeps it
+    await dmRow(a, 'bobby').waitFor({ timeout: WAIT_MS });
+    await b.page.waitForTimeout(500);
+    expect(await row.count()).toBe(0);
+    // and a later message reopens it for bob
+    await dmRow(a, 'bobby').click();
+    await a.send('still there?');
+    await row.waitFor({ timeout: WAIT_MS });
+    await expectText(badgeOf(row), '1', "bob's reopened DM");
+    expect(b.pageErrors).toEqual([]);
+  });
 });
