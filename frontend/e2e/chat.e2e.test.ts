@@ -322,4 +322,23 @@ describe('browser: chat features (embedded)', () => {
     await a.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
     await expect.poll(mark, { timeout: WAIT_MS, message: 'A\'s last message after B read it' }).toBe('read');
   });
+  it('DM: the header shows the partner with Online and "typing..." while they type; read marks arrive live in a DM', async () => {
+    const { a, b } = users();
+    const available = a.page.locator('[data-testid="available-user"][data-username="bob"]');
+    await available.click();
+    await expectText(a.byTestId('channel-title'), 'bob', 'the DM header names the partner');
+    await expectText(a.byTestId('dm-status'), 'Online', 'the partner is online');
+    await a.send('a direct hello');
+    const row = b.page.locator('[data-testid="dm-row"][data-partner-name="alice"]');
+    await row.click();
+    await b.waitForMessages(['a direct hello']);
+    await b.byTestId('composer-textarea').fill('typing back');
+    await expectText(a.byTestId('dm-typing'), 'typing...', 'A sees B typing in the DM header');
+    await b.byTestId('composer-textarea').fill('');
+    await a.byTestId('dm-typing').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expectText(a.byTestId('dm-status'), 'Online', 'back to the presence');
+    // B has the DM open: B's read position reaches A live (DM read receipts go to its members)
+    const mark = () => messageRow(a, 'a direct hello').getByTestId('delivery-mark').getAttribute('data-status');
+    await expect.poll(mark, { timeout: WAIT_MS, message: 'A\'s DM message read by B' }).toBe('read');
+  });
 });
