@@ -7,6 +7,8 @@
  * One batch at a time per room keeps sequence numbers gap-free and in log order; batching turns N sends that
  * arrive together into one durable write instead of N (a busy room is not capped by the disk's flush rate).
  * One messaging writer per room is assumed (partition ownership when scaled out; docs/architecture.md).
+ * Edits, deletes and reactions (message-commands.ts) join the same queue and run alone between batches, so they see
+ * every message answered before them; read marks (read-positions.ts) run per reader. Checks: access.ts.
  */
 import {
   C, DomainError, SOCKET_AUTHZ, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
@@ -22,6 +24,7 @@ import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
+import { historyPage, messagesAfter } from './history.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
 interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
@@ -269,28 +272,14 @@ export class MessagingService implements MessagingApi {
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
     await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.fetchMessages], input.channelId);
     await this.settled(actor.workspaceId);
-    const { rows } = await this.deps.pool.query(
-      `SELECT body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3`,
-      [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1]);
-    const hasMore = rows.length > input.limit;
-    const messages = rows.slice(0, input.limit).map((r) => r.body as Message).reverse();
-    return { channelId: input.channelId, messages, hasMore };
+    return historyPage(this.deps.pool, input);
   }
 
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
     if (input.workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
     await this.access.check(actor, SOCKET_AUTHZ[C.syncMessages], null);
     await this.settled(actor.workspaceId);
-    // Deleted messages are left out; lastSeq still counts them, so a client's position moves past them.
-    const { rows } = await this.deps.pool.query(
-      `SELECT m.body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
-       WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND (NOT c.is_private OR $3 = ANY (c.member_ids))
-       ORDER BY m.seq LIMIT $4`,
-      [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1]);
-    const hasMore = rows.length > input.limit;
-    const messages = rows.slice(0, input.limit).map((r) => r.body as Message);
-    const last = await this.deps.pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [actor.workspaceId]);
-    return { messages, hasMore, lastSeq: Number(last.rows[0].seq) };
+    return messagesAfter(this.deps.pool, actor, input);
   }
 
   async channelSummaries(actor: SessionActor): Promise<ChannelSummary[]> {

@@ -5,7 +5,7 @@
  * The end-to-end behaviour with real clients is test/suites/messages.suite.ts (both modes).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { TOPICS, type AnyEventEnvelope, type Audience, type MessageLinkPreview, type SessionActor } from '@ephemera/proto';
+import { TOPICS, type AnyEventEnvelope, type Audience, type Message, type MessageLinkPreview, type SessionActor } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, type Pool } from '@ephemera/platform';
 import { startRoomModule, type RoomModule } from '@ephemera/room';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
@@ -126,7 +126,7 @@ describe('messaging service: room experience', () => {
 
   it('concurrent read marks of one reader are serialized: the position only moves forward, versions gap-free', async () => {
     const r = await setup(`marks-${Date.now().toString(36)}`);
-    const sent = [];
+    const sent: Message[] = [];
     for (let i = 0; i < 5; i++) sent.push(await send(messaging.service, r.alice, r.general, `m${i}`));
     const seqs = [3, 1, 4, 0, 2].map((i) => sent[i]!.seq);
     const answers = await Promise.all(seqs.map((seq) => messaging.service.markRead(r.bob, { channelId: r.general, seq })));
