@@ -158,7 +158,7 @@ describe('app shell (embedded)', () => {
     expect(await u.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   });
 
-  it('axe: the landing page, the setup overlay, the room page and the Create Channel dialog have no serious or critical violations', async () => {
+  it('axe: the landing page, the setup overlay, the room page (channel, Create Channel dialog, DM) have no serious or critical violations', async () => {
     const u = await open('axe');
     await u.goto('/');
     await u.byTestId('room-name-input').waitFor({ timeout: WAIT_MS });
@@ -183,6 +183,17 @@ describe('app shell (embedded)', () => {
     expect(await seriousViolations(u.page), 'Create Channel dialog').toEqual([]);
     await u.page.keyboard.press('Escape');
     await u.byTestId('create-channel-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+
+    // a DM open (from Available to message), with a message each way
+    const b = await open('axe-partner');
+    await joinAsMember(b, room, 'bea');
+    const available = u.page.locator('[data-testid="available-user"][data-username="bea"]');
+    await available.click();
+    await expectText(u.byTestId('chat-header'), /bea/, 'DM header');
+    await u.byTestId('composer-textarea').waitFor({ timeout: WAIT_MS });
+    await u.send('hi bea');
+    await u.waitForMessages(['hi bea']);
+    expect(await seriousViolations(u.page), 'room page with a DM open').toEqual([]);
   });
 
   it('the modal: labelled dialog, focus starts in its field, stays inside on Tab, Escape closes it and focus returns', async () => {
@@ -203,7 +214,7 @@ describe('app shell (embedded)', () => {
     await expect.poll(() => u.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: WAIT_MS }).toBe('create-channel-button');
   });
 
-  it('keyboard: Ctrl+S toggles the settings panel, Escape closes it, Ctrl+N opens Create Channel for the owner only; not inside text fields', async () => {
+  it('keyboard: Ctrl+S toggles the settings panel, Escape closes it, / focuses the search and Escape clears it, Ctrl+N opens Create Channel for the owner only; not inside text fields', async () => {
     const owner = await open('keys-owner');
     const room = uniqueRoomName('shell-keys');
     await createRoomAsOwner(owner, room, 'olga');
@@ -218,6 +229,17 @@ describe('app shell (embedded)', () => {
     await panel.waitFor({ timeout: WAIT_MS });
     await owner.page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached', timeout: WAIT_MS });
+
+    // '/' focuses the sidebar search (and is not typed into it); Escape there clears the query and leaves the field
+    const search = owner.page.locator('#sidebar-search');
+    await owner.page.keyboard.press('/');
+    await expect.poll(() => owner.page.evaluate(() => document.activeElement?.id), { timeout: WAIT_MS }).toBe('sidebar-search');
+    expect(await search.inputValue()).toBe('');
+    await owner.page.keyboard.type('zz');
+    expect(await search.inputValue()).toBe('zz');
+    await owner.page.keyboard.press('Escape');
+    await expect.poll(() => search.inputValue(), { timeout: WAIT_MS }).toBe('');
+    expect(await owner.page.evaluate(() => document.activeElement?.id)).not.toBe('sidebar-search');
 
     await owner.page.keyboard.press('Control+n');
     await owner.byTestId('create-channel-modal').waitFor({ timeout: WAIT_MS });
