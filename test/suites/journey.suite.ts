@@ -177,12 +177,19 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       await sleep(300);
       expect(heard).toHaveLength(0);
 
-      const bobBack = next(socket, S.userJoined, (p) => p.user.username === 'bob');
-      const back = await socketJoin(B, workspaceId, 'bob', bobToken!);
-      await bobBack;
-      const droppedOut = next(socket, S.userLeft, (p) => p.username === 'bob');
-      back.socket.close(); // a closed tab
-      expect((await droppedOut).username).toBe('bob');
+      // P10: leaving is the spec's logout: the token is revoked, so it cannot come back with it.
+      const revoked = await request(bob.socket, C.joinWorkspace, { workspaceId, username: 'bob', userToken: bobToken! });
+      expect(revoked.success).toBe(false);
+
+      // A closed connection (a closed tab) is only offline: user-left without the membership ending.
+      const carol = await joinRoom(A, workspaceId, 'carol');
+      const carolBack = next(socket, S.userJoined, (p) => p.user.username === 'carol');
+      const tab = await socketJoin(B, workspaceId, 'carol', carol.userToken);
+      await carolBack;
+      const droppedOut = next(socket, S.userLeft, (p) => p.username === 'carol');
+      tab.socket.close();
+      const dropped = await droppedOut;
+      expect(dropped.membershipEnded).toBeUndefined();
       bob.socket.close(); socket.close();
     });
 
