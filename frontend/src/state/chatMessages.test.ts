@@ -69,3 +69,24 @@ describe('chatMessages rows', () => {
     expect(chatMessages({ channel: null, confirmed: [quoted], pending: [pending], me, online: [], othersReadSeq: 0 })).toEqual([]);
   });
 });
+
+describe('grouping the chat rows (same author within 2 minutes; Today/Yesterday separators)', () => {
+  it('a pending send right after my stored message continues its group; another author or a 2-minute gap starts one', async () => {
+    const { buildMessageItems } = await import('../lib/grouping.ts');
+    const at = (min: number, sec = 0) => new Date(2030, 0, 1, 10, min, sec).toISOString(); // local time, as the labels are
+    const mine1 = message(1, { authorId: me.id, authorName: me.username, timestamp: at(0) });
+    const bob = message(2, { timestamp: at(0, 30) });
+    const bob2 = message(3, { timestamp: at(2, 30) }); // exactly 2 minutes later: same group
+    const bob3 = message(4, { timestamp: at(4, 31) }); // 2 minutes and 1 second: new group
+    const mine2 = message(5, { authorId: me.id, authorName: me.username, timestamp: at(5) });
+    const pending: PendingMessage = { clientMessageId: 'p1', channelId: 'c1', content: 'x', createdAt: at(5, 20), status: 'sending', error: null };
+    const rows = chatMessages({ channel: channel('c1'), confirmed: [mine1, bob, bob2, bob3, mine2], pending: [pending], me, online: [], othersReadSeq: 0 });
+    const now = new Date(2030, 0, 1, 12);
+    const items = buildMessageItems(rows, now);
+    expect(items[0]).toMatchObject({ kind: 'day', label: 'Today' });
+    expect(items.filter((i) => i.kind === 'message').map((i) => (i.kind === 'message' ? i.showHeader : null)))
+      .toEqual([true, true, false, true, true, false]);
+    const tomorrow = new Date(2030, 0, 2, 12);
+    expect(buildMessageItems(rows, tomorrow)[0]).toMatchObject({ kind: 'day', label: 'Yesterday' });
+  });
+});
