@@ -40,17 +40,24 @@ export async function decideMarkRead(
 }
 
 /**
+ * Unread counts stop counting here: the badge shows 99+ above 99 (rooms.md section 9), and a member new to a room
+ * with a long history should not make the server count all of it.
+ */
+export const UNREAD_COUNT_CAP = 100;
+
+/**
  * One summary per channel the member can read, in one query: the newest live message, the unread count (live
  * messages after the member's position by other authors: own messages never count), the member's position and
- * the highest position of any other member.
+ * the highest position of any other member. unreadCount is at most UNREAD_COUNT_CAP.
  */
 export async function channelSummaries(ctx: CommandContext, actor: SessionActor): Promise<ChannelSummary[]> {
   const { rows } = await ctx.pool.query(
     `SELECT c.id,
             coalesce(own.seq, 0) AS read_seq,
             (SELECT coalesce(max(o.seq), 0) FROM messaging.read_positions o WHERE o.channel_id = c.id AND o.user_id <> $2) AS others_read_seq,
-            (SELECT count(*) FROM messaging.messages u
-              WHERE u.channel_id = c.id AND u.seq > coalesce(own.seq, 0) AND NOT u.deleted AND u.author_id <> $2) AS unread,
+            (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
+              WHERE u.channel_id = c.id AND u.seq > coalesce(own.seq, 0) AND NOT u.deleted AND u.author_id <> $2
+              LIMIT $3) capped) AS unread,
             last.body AS last_message
      FROM messaging.channels c
      LEFT JOIN messaging.read_positions own ON own.channel_id = c.id AND own.user_id = $2
@@ -58,7 +65,7 @@ export async function channelSummaries(ctx: CommandContext, actor: SessionActor)
                         ORDER BY m.seq DESC LIMIT 1) last ON true
      WHERE c.workspace_id = $1 AND (NOT c.is_private OR $2 = ANY (c.member_ids))
      ORDER BY c.id`,
-    [actor.workspaceId, actor.userId]);
+    [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP]);
   return rows.map((r) => ({
     channelId: r.id,
     lastMessage: (r.last_message as Message | null) ?? null,

@@ -12,6 +12,7 @@ import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { clientId } from '../../../test/helpers/clients.ts';
 import { startMessagingModule, MessagingService, type MessagingModule } from '../src/index.ts';
 import { react } from '../src/reactions.ts';
+import { UNREAD_COUNT_CAP } from '../src/read-positions.ts';
 
 const logger = createLogger('test', 'silent');
 /** Every message-scoped event carries its audience. */
@@ -137,6 +138,16 @@ describe('messaging service: room experience', () => {
     const summary = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
     expect(summary).toMatchObject({ readSeq: sent[4]!.seq, unreadCount: 0 });
     expect((await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq).toBe(sent[4]!.seq);
+  });
+
+  it('unread counts stop at the cap (the badge shows 99+), counting only others\' live messages', async () => {
+    const r = await setup(`cap-${Date.now().toString(36)}`);
+    const sends = Array.from({ length: UNREAD_COUNT_CAP + 5 }, (_, i) => send(messaging.service, r.alice, r.general, `flood ${i}`));
+    await Promise.all(sends); // concurrent sends: batched, all answered
+    const bob = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
+    expect(bob.unreadCount).toBe(UNREAD_COUNT_CAP);
+    expect(bob.lastMessage?.content).toMatch(/^flood /);
+    expect((await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.unreadCount).toBe(0);
   });
 
   it('a sent message carries the server\'s cached preview of its url, never the client\'s, and null without one', async () => {
