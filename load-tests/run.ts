@@ -12,6 +12,16 @@ import { NotRun, pinned, ROOT, shutdownDistributed, startTarget, type RunningTar
 import { coreBusyPct, coreTimes, cpuDeltaUs, sampleCpu, type CpuSample } from './lib/stats.ts';
 import { medianStep, passes, stepFigures, stepLine, summarize, summaryText, type StepFigures } from './lib/report.ts';
 import { Generator } from './generator/control.ts';
+import { raiseRateLimitsForBench } from './lib/limits.ts';
+
+// The servers this run starts read their limits from the environment: raise them (and say so) for W2 and W3.
+const limitsLine = raiseRateLimitsForBench();
+// `--workload=w2` (BENCH_WORKLOAD=w2): typing and presence churn instead of the W3 sweep (w2.ts; load-tests/README.md).
+if ((process.argv.find((a) => a.startsWith('--workload='))?.slice(11) ?? process.env.BENCH_WORKLOAD ?? 'w3') === 'w2') {
+  console.log(limitsLine);
+  await import('./w2.ts');
+  process.exit(0);
+}
 
 const cfg = loadConfig();
 const t0 = Date.now();
@@ -19,6 +29,7 @@ const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 
 console.log(`W3 fan-out sweep: ${cfg.connections} connections in one room, rates ${cfg.rates.join(', ')} sends/s, ${cfg.senders} senders, ${cfg.msgBytes}-byte messages`);
 console.log(`  warm-up ${cfg.warmupS} s, steady ${cfg.steadyS} s, ${cfg.reps} repetition(s)${cfg.full ? ' (BENCH_FULL)' : ''}; targets ${cfg.targets.join(', ')}`);
+console.log(`  ${limitsLine}`);
 console.log(`  generator: ${cfg.client} client, latency sampled on 1 socket in ${cfg.sampleEvery}; pinning ${pinned(cfg) ? 'server core 0, generator core 1' : 'off'}; ${cpus().length} cores, node ${process.version}`);
 
 const raw: StepFigures[] = [];

@@ -50,7 +50,19 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     await presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id });
   }
 
-  async function setTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
+  /**
+   * One socket's typing commands are applied in the order they came: each waits for the one before, since the
+   * channel lookup of a start could otherwise finish after the stop that followed it (the stop then finds nothing
+   * to stop, and the indicator stays until it expires).
+   */
+  function setTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
+    const data = socket.data as SocketData & { typingQueue?: Promise<unknown> };
+    const run = (data.typingQueue ?? Promise.resolve()).catch(() => {}).then(() => applyTyping(socket, actor, channelId, typing));
+    data.typingQueue = run;
+    return run;
+  }
+
+  async function applyTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
     const data = socket.data as SocketData;
     const channel = await rooms.getChannelForMember(actor, channelId);
     const audience = audienceOf(channel);
