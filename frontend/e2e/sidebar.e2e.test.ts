@@ -101,6 +101,8 @@ describe('browser: sidebar (embedded)', () => {
     await expectText(row.getByTestId('channel-preview'), 'Hi Bob, this is a direct messa...', "bob's DM preview (cut at 30)");
     await expectText(badgeOf(row), '1', "bob's DM unread badge");
     await expect.poll(() => row.getByTestId('presence-dot').getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+    // for a person to look at (not asserted)
+    await b.page.screenshot({ path: path.join(os.tmpdir(), 'ephemera-e2e-sidebar-dm.png') });
     await row.click();
     await b.waitForMessages(['Hi Bob, this is a direct message']);
     await badgeOf(row).waitFor({ state: 'detached', timeout: WAIT_MS });
@@ -147,6 +149,7 @@ describe('browser: sidebar (embedded)', () => {
     await search.fill('zebrafish');
     const hit = b.byTestId('search-group-messages').getByTestId('search-snippet');
     await expectText(hit, 'the quarterly zebrafish report is ready', 'message hit');
+    await b.page.screenshot({ path: path.join(os.tmpdir(), 'ephemera-e2e-sidebar-search.png') });
     await search.fill('ali');
     await b.byTestId('search-group-users').locator('[data-username="alice"]').waitFor({ timeout: WAIT_MS });
     await search.fill('rand');
@@ -280,6 +283,7 @@ describe('browser: sidebar (embedded)', () => {
     }, { x: box.x + 20, y: box.y + box.height / 2 });
     const actions = b.byTestId('swipe-actions');
     await actions.waitFor({ timeout: WAIT_MS });
+    await b.page.screenshot({ path: path.join(os.tmpdir(), 'ephemera-e2e-sidebar-swipe.png') });
     expect(await actions.getByRole('button', { name: 'Delete Conversation' }).count()).toBe(1);
     expect(await actions.getByRole('button', { name: /Kick/ }).count()).toBe(0);
     await b.byTestId('swipe-delete').click();

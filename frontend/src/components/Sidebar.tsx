@@ -3,7 +3,7 @@
  * Available to message, invite card and the user footer with Edit Profile. Also sets the user's presence from
  * the tab's visibility and focus (sidebar/presence.ts) while the room is open.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { RoomState } from '../state/roomState.ts';
 import type { RoomSession } from '../lib/session.ts';
 import { availableToMessage, conversationList } from '../state/conversationSelectors.ts';
@@ -15,13 +15,16 @@ import { InviteCard } from './InviteCard.tsx';
 import { LockIcon, LogOutIcon, LogoMark, PlusIcon, UsersIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
-import { DeleteChannelModal, DeleteConversationModal } from './sidebar/ConfirmModals.tsx';
-import { ChannelMembersModal } from './sidebar/ChannelMembersModal.tsx';
-import { EditProfileModal } from './sidebar/EditProfileModal.tsx';
 import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
 import { PencilIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
+
+// The sidebar's dialogs load on first use (the room page's initial JavaScript stays small).
+const DeleteConversationModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteConversationModal })));
+const DeleteChannelModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })));
+const ChannelMembersModal = lazy(() => import('./sidebar/ChannelMembersModal.tsx').then((m) => ({ default: m.ChannelMembersModal })));
+const EditProfileModal = lazy(() => import('./sidebar/EditProfileModal.tsx').then((m) => ({ default: m.EditProfileModal })));
 
 interface Props {
   state: RoomState;
@@ -131,6 +134,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
         </button>
       </div>
 
+      <Suspense fallback={null}>
       {dialog?.kind === 'deleteDm' && (
         <DeleteConversationModal name={dialog.name} onClose={() => setDialog(null)} onConfirm={() => session.deleteDm(dialog.channelId)} />
       )}
@@ -144,6 +148,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
       {dialog?.kind === 'profile' && user && (
         <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u) => session.updateProfile(u)} />
       )}
+      </Suspense>
     </aside>
   );
 }

@@ -16,7 +16,7 @@ export function PersonAvatar({ name, picture, status, size = 32 }: { name: strin
         ? <img className="avatar avatar-img" src={src} alt="" width={size} height={size} referrerPolicy="no-referrer" />
         : <Avatar name={name} size={size} />}
       {status && (
-        <span className={`presence-dot presence-${status}`} data-testid="presence-dot" data-status={status}
+        <span className="person-presence" data-testid="presence-dot" data-status={status}
           role="img" aria-label={STATUS_LABEL[status]} title={STATUS_LABEL[status]} />
       )}
     </span>
