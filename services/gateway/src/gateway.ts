@@ -135,7 +135,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf) : (res) => { res.writeStatus('404 Not Found').end('Not found'); });
 
   const fanout = await startFanout(io, opts);
-  const metricsServer = opts.metrics ? await startMetricsServer(opts.metrics) : null;
+  // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
+  const metricsServer = opts.metrics
+    ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
+    : null;
 
   const heartbeat = setInterval(() => {
     const connections = [...io.of('/').sockets.values()].flatMap((s) => {

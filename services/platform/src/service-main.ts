@@ -33,7 +33,10 @@ export async function serveHttp(opts: {
     const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
-  const metrics = opts.metrics ? await startMetricsServer(opts.metrics) : null;
+  // A taken metrics port must not take the service down with it: logged, and the service serves on.
+  const metrics = opts.metrics
+    ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
+    : null;
   return {
     port,
     url: `http://127.0.0.1:${port}`,
