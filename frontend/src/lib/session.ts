@@ -255,12 +255,13 @@ export class RoomSession {
     if (!isRejoin) {
       this.openInitialChannel();
     } else {
-      void this.syncFrom(this.state.lastSeq);
+      // summaries after the resync: the server's counts then replace what the resynced messages added
+      void this.syncFrom(this.state.lastSeq).finally(() => void this.loadSummaries());
       const current = this.state.currentChannelId;
       if (current) void this.loadLatest(current);
     }
     // unread counts, last-message previews and read positions of every conversation, from the server
-    void this.loadSummaries();
+    if (!isRejoin) void this.loadSummaries();
     if (this.desiredPresence !== 'online') this.commands.setPresence(this.desiredPresence);
     this.resendPending();
   }

@@ -84,6 +84,13 @@ describe('summaries and read positions', () => {
     expect(s.othersReadSeq.c2).toBe(9);
     expect(s.lastSeq).toBe(10);
   });
+  it('messages that arrived after the server counted are added to its count', () => {
+    const s = run([
+      { type: 'messagesMerged', messages: [message(8, { channelId: 'c2' }), message(9, { channelId: 'c2' })], source: 'live' },
+      { type: 'summariesLoaded', summaries: [summary('c2', { unreadCount: 2, lastMessage: message(8, { channelId: 'c2' }) })] },
+    ], joined());
+    expect(s.unread.c2).toBe(3);
+  });
   it('summaries replace a stale local count (read on another device)', () => {
     const s = run([
       { type: 'messagesMerged', messages: [message(3, { channelId: 'c2' })], source: 'live' },

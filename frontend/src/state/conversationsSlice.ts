@@ -79,7 +79,12 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
       for (const s of summaries) {
         readSeq[s.channelId] = Math.max(readSeq[s.channelId] ?? 0, s.readSeq ?? 0);
         othersReadSeq[s.channelId] = Math.max(othersReadSeq[s.channelId] ?? 0, s.othersReadSeq ?? 0);
-        const count = s.channelId === state.currentChannelId ? 0 : Math.max(0, Math.floor(s.unreadCount ?? 0));
+        // messages that arrived after the server counted (above its last message) are added to its count
+        const countedTo = s.lastMessage?.seq ?? 0;
+        const later = countedTo > 0
+          ? (merged.messages[s.channelId] ?? []).filter((m) => m.seq > countedTo && m.authorId !== state.user?.id && m.type !== 'system').length
+          : 0;
+        const count = s.channelId === state.currentChannelId ? 0 : Math.max(0, Math.floor(s.unreadCount ?? 0)) + later;
         if (count > 0) unread[s.channelId] = count;
         else delete unread[s.channelId];
       }
