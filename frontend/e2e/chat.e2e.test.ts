@@ -247,9 +247,20 @@ describe('browser: chat features (embedded)', () => {
   it('link preview: a local page previewed under the composer after a pause, sent with the message, rendered as text for both', async () => {
     const { a, b } = users();
     const url = `http://${pageHost}/article`;
-    await a.byTestId('composer-textarea').fill(`have a look ${url}`);
+    const previewRequests: string[] = [];
+    const onRequest = (r: { url(): string; method(): string; headers(): Record<string, string> }) => {
+      if (new URL(r.url()).pathname === '/api/link-preview/fetch') previewRequests.push(`${r.method()} ${r.headers().authorization ? 'bearer' : 'anonymous'}`);
+    };
+    a.page.on('request', onRequest);
+    // typed key by key (under the 1 s pause): one request, for the whole address, once the typing stops
+    const box = a.byTestId('composer-textarea');
+    await box.fill('have a look ');
+    await box.pressSequentially(url, { delay: 60 });
+    expect(previewRequests).toEqual([]);
     const draftCard = a.byTestId('composer-link-preview');
     await expectText(draftCard.getByTestId('link-preview-title'), OG_TITLE, 'draft preview title');
+    expect(previewRequests).toEqual(['POST bearer']);
+    a.page.off('request', onRequest);
     await a.byTestId('composer-textarea').press('Enter');
     await draftCard.waitFor({ state: 'detached', timeout: WAIT_MS });
     for (const u of [a, b]) {
