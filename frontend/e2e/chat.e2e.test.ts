@@ -1,131 +1,32 @@
 /**
  * The chat's message features in a real browser against embedded mode (specs/rooms.md sections 2, 4, 5, 8):
- * reply, inline edit, delete, reactions (toggle, move, full picker), typing seen by the other user, delivery marks
- * and a link preview from a local page. Two browser contexts = two people; assertions are on what each one sees.
- * The room and its #general are set up over the API (the journey tests cover doing that through the UI); the
- * users' browsers start from the stored auth record, as after a join.
+ * reply, inline edit, delete, reactions (toggle, move, full picker), typing seen by the other user, link preview
+ * from a local page, list grouping and scrolling, delivery marks, the DM header. Two browser contexts = two people;
+ * assertions are on what each one sees. Setup and helpers: chat.setup.ts.
  */
-import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator } from 'playwright-core';
 import { C } from '@ephemera/proto';
-import { createLogger } from '@ephemera/platform';
-import { startEmbedded } from '../../services/embedded/app.ts';
-import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
-
-/** A page with Open Graph tags; its title tries markup, which must show as text. */
-const OG_TITLE = 'Local <img src=x onerror=alert(7)> article';
-const OG_DESCRIPTION = 'A page served by the test, previewed through the server.';
-function ogPage(): string {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return `<!doctype html><html><head><title>fallback</title>
-<meta property="og:title" content="${esc(OG_TITLE)}">
-<meta property="og:description" content="${esc(OG_DESCRIPTION)}">
-<meta property="og:site_name" content="Test Site">
-</head><body>hello</body></html>`;
-}
-
-/** The message row whose own text (not a quote) is exactly `text`. */
-const messageRow = (u: User, text: string): Locator =>
-  u.page.locator('[data-testid="message-item"]').filter({ has: u.page.locator('[data-testid="message-content"]', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
-
-async function openMenu(u: User, row: Locator): Promise<void> {
-  await row.hover();
-  await row.getByTestId('message-menu-button').click();
-  await u.page.getByTestId('message-menu').waitFor({ timeout: WAIT_MS });
-}
-
-async function menuItems(u: User): Promise<string[]> {
-  const items = await u.page.getByTestId('message-menu').getByRole('menuitem').allTextContents();
-  await u.page.keyboard.press('Escape');
-  await u.page.getByTestId('message-menu').waitFor({ state: 'detached', timeout: WAIT_MS });
-  return items.map((s) => s.trim());
-}
-
-async function react(u: User, row: Locator, emoji: string): Promise<void> {
-  await row.hover();
-  await row.getByTestId('react-button').click();
-  await u.page.getByTestId('reaction-popover').locator(`[data-testid="quick-reaction"][data-emoji="${emoji}"]`).click();
-  await u.page.getByTestId('reaction-popover').waitFor({ state: 'detached', timeout: WAIT_MS });
-}
-
-/** The chips of a message as "emoji count[*]" (* = mine). */
-async function chips(row: Locator): Promise<string[]> {
-  return row.getByTestId('reaction-chip').evaluateAll((els) => els.map((e) =>
-    `${e.getAttribute('data-emoji')} ${e.getAttribute('data-count')}${e.getAttribute('data-mine') === 'true' ? '*' : ''}`));
-}
-
-const pollChips = (row: Locator, expected: string[], what: string) =>
-  expect.poll(() => chips(row), { timeout: WAIT_MS, interval: 100, message: what }).toEqual(expected);
+import { request, socketJoin } from '../../test/helpers/clients.ts';
+import { expectText, WAIT_MS } from './browser.ts';
+import {
+  messageRow, menuItems, openMenu, OG_DESCRIPTION, OG_TITLE, pollChips, react, startChatTarget, type ChatTarget,
+} from './chat.setup.ts';
 
 describe('browser: chat features (embedded)', () => {
-  let page: http.Server | undefined;
-  let pageHost = '';
-  let app: Awaited<ReturnType<typeof startEmbedded>> | undefined;
-  let dataDir = '';
-  let browser: Browser | undefined;
-  let alice: User | undefined;
-  let bob: User | undefined;
-  /** for messages sent outside the browsers (bob's second connection) */
-  let api: { base: string; workspaceId: string; bobToken: string } | undefined;
+  let target: ChatTarget | undefined;
   const users = () => {
-    if (!alice || !bob) throw new Error('setup failed; see beforeAll');
-    return { a: alice, b: bob };
+    if (!target) throw new Error('setup failed; see beforeAll');
+    return { a: target.alice, b: target.bob };
   };
 
   beforeAll(async () => {
-    assertFrontendBuilt();
-    page = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(req.url === '/article' ? ogPage() : '<!doctype html><title>other</title>');
-    });
-    await new Promise<void>((resolve) => page!.listen(0, '127.0.0.1', resolve));
-    pageHost = `127.0.0.1:${(page.address() as AddressInfo).port}`;
-    // the test-only allowlist: the preview fetcher may reach this one local page
-    process.env.LINK_PREVIEW_ALLOW_HOSTS = pageHost;
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-chat-'));
-    [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-chat', 'silent') }),
-      launchBrowser(),
-    ]);
-    const base = app.url;
-
-    const roomName = uniqueRoomName('chat');
-    const created = await createRoom(base, roomName, 'alice');
-    const workspaceId = created.workspaceId as string;
-    const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
-    const ch = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
-    socket.close();
-    if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
-    const joined = await joinRoom(base, workspaceId, 'bob');
-    api = { base, workspaceId, bobToken: joined.userToken };
-
-    const open = async (label: string, username: string, userToken: string) => {
-      const u = await User.open(browser!, label, base);
-      const record = JSON.stringify({ workspaceId, userToken, username, roomName, password: null });
-      await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-      await u.goto(`/${roomName}`);
-      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
-      await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
-      return u;
-    };
-    alice = await open('alice', 'alice', created.userToken);
-    bob = await open('bob', 'bob', joined.userToken);
+    target = await startChatTarget();
   });
 
   afterAll(async () => {
-    await alice?.close();
-    await bob?.close();
-    await browser?.close().catch(() => {});
-    await app?.stop();
-    await new Promise((r) => page?.close(r));
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    delete process.env.LINK_PREVIEW_ALLOW_HOSTS;
+    await target?.stop();
   });
 
   it('actions: Reply and Copy on the other\'s message, Edit and Delete on my own; reply bar, quote from the stored message', async () => {
@@ -246,7 +147,7 @@ describe('browser: chat features (embedded)', () => {
 
   it('link preview: a local page previewed under the composer after a pause, sent with the message, rendered as text for both', async () => {
     const { a, b } = users();
-    const url = `http://${pageHost}/article`;
+    const url = `http://${target!.pageHost}/article`;
     const previewRequests: string[] = [];
     const onRequest = (r: { url(): string; method(): string; headers(): Record<string, string> }) => {
       if (new URL(r.url()).pathname === '/api/link-preview/fetch') previewRequests.push(`${r.method()} ${r.headers().authorization ? 'bearer' : 'anonymous'}`);
@@ -286,7 +187,7 @@ describe('browser: chat features (embedded)', () => {
 
   it('list: grouping within 2 minutes, stays at the bottom for new messages, keeps the place when scrolled up, back-to-top after 200 px', async () => {
     const { a } = users();
-    if (!api) throw new Error('setup failed');
+    const { api } = target!;
     const general = (await a.page.locator('[data-testid="chat-area"]').getAttribute('data-channel-id'))!;
     const { socket } = await socketJoin(api.base, api.workspaceId, 'bob', api.bobToken);
     try {
