@@ -39,6 +39,12 @@ describe('browser: chat features (embedded)', () => {
     await openMenu(a, messageRow(a, 'Hello Bob'));
     expect(await menuItems(a)).toEqual(['Edit', 'Delete']);
 
+    // Copy puts the message text on the clipboard
+    await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.base });
+    await openMenu(b, messageRow(b, 'Hello Bob'));
+    await b.page.getByTestId('action-copy').click();
+    await expect.poll(() => b.page.evaluate(() => navigator.clipboard.readText()), { timeout: WAIT_MS, message: 'clipboard' }).toBe('Hello Bob');
+
     await openMenu(b, messageRow(b, 'Hello Bob'));
     await b.page.getByTestId('action-reply').click();
     await expectText(b.byTestId('reply-bar-title'), 'Replying to alice', 'reply bar');

@@ -15,6 +15,8 @@ import type { MessageHandlers } from './MessageItem.tsx';
 import { MessageIcon } from './Icons.tsx';
 import './chat.css';
 
+export const MSG_COPY_FAILED = 'Failed to copy message';
+
 interface Props {
   session: RoomSession;
   state: RoomState;
@@ -66,7 +68,10 @@ export function ChatArea({ session, state, onBack }: Props) {
     onDiscard: (id) => session.discardMessage(id),
     onReply: (m: ChatMessage) => { if (m.id) setReply({ channelId: m.channelId, messageId: m.id, authorName: m.authorName, content: m.content }); },
     onCopy: (m: ChatMessage) => {
-      void navigator.clipboard?.writeText(m.content).catch(() => session.store.dispatch({ type: 'notice', message: 'Failed to copy message' }));
+      const failed = () => session.store.dispatch({ type: 'notice', message: MSG_COPY_FAILED });
+      // the Clipboard API exists only in secure contexts (https, localhost)
+      if (!navigator.clipboard) failed();
+      else navigator.clipboard.writeText(m.content).catch(failed);
     },
     onStartEdit: (id) => setEditingId(id),
     onCancelEdit: () => setEditingId(null),
