@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from './roomState.ts';
-import { channelSummaries, displayMessages, membersOnline, totalUnread } from './selectors.ts';
+import { displayMessages, membersOnline, totalUnread } from './selectors.ts';
 import { channel, me, message, workspace } from './testData.ts';
 
 const run = (actions: RoomAction[], start: RoomState = initialRoomState()) => actions.reduce(roomReducer, start);
@@ -15,14 +15,6 @@ describe('selectors', () => {
     ]),
   }]);
 
-  it('conversation list: topic channels, latest activity first', () => {
-    expect(channelSummaries(base).map((s) => s.channel.id)).toEqual(['c2', 'c1']);
-    const s = run([{ type: 'messagesMerged', messages: [message(1, { channelId: 'c1' })], source: 'live' }], base);
-    const rows = channelSummaries(s);
-    expect(rows.map((r) => r.channel.id)).toEqual(['c1', 'c2']);
-    expect(rows[0]!.lastMessage?.seq).toBe(1);
-    expect(rows[0]!.unread).toBe(1);
-  });
   it('total unread sums the channels', () => {
     const s = run([
       { type: 'messagesMerged', messages: [message(1, { channelId: 'c1' }), message(2, { channelId: 'c2' }), message(3, { channelId: 'c2' })], source: 'live' },

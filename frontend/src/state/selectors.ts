@@ -1,35 +1,6 @@
-/** Derived views of the room state. */
+/** Derived views of the room state (the sidebar's conversation list is in conversationSelectors.ts). */
 import type { Channel, Message, RoomUser } from '@ephemera/proto';
 import type { PendingMessage, RoomState } from './roomState.ts';
-
-export interface ChannelSummary {
-  channel: Channel;
-  lastMessage: Message | null;
-  unread: number;
-  lastActivity: number;
-}
-
-const time = (iso: string | undefined) => {
-  const t = iso ? Date.parse(iso) : NaN;
-  return Number.isFinite(t) ? t : 0;
-};
-
-/** Topic channels, most recent activity first (last message, else creation time). */
-export function channelSummaries(state: RoomState): ChannelSummary[] {
-  return state.channels
-    .filter((c) => c.type === 'topic')
-    .map((channel) => {
-      const list = state.messages[channel.id];
-      const lastMessage = list && list.length ? list[list.length - 1]! : null;
-      return {
-        channel,
-        lastMessage,
-        unread: state.unread[channel.id] ?? 0,
-        lastActivity: Math.max(time(lastMessage?.timestamp), time(channel.createdAt)),
-      };
-    })
-    .sort((a, b) => b.lastActivity - a.lastActivity || a.channel.name.localeCompare(b.channel.name));
-}
 
 export function totalUnread(state: RoomState): number {
   let n = 0;
