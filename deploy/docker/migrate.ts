@@ -15,7 +15,7 @@ try {
   for (const [service, dir] of [['room', ROOM_MIGRATIONS], ['messaging', MESSAGING_MIGRATIONS]] as const) {
     const started = Date.now();
     await migrate(config.DATABASE_URL, dir, service);
-    logger.info({ service, ms: Date.now() - started }, 'migrations applied');
+    logger.info({ migrations: service, ms: Date.now() - started }, 'migrations applied');
   }
 } catch (err) {
   logger.error({ err }, 'migration failed');

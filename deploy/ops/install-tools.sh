@@ -22,7 +22,7 @@ KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
 proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
 case "$proxy" in direct|off|"") proxy=https://proxy.golang.org ;; esac
-export GOPROXY="$proxy" GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
+export GOPROXY="$proxy" GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local CGO_ENABLED=0
 
 # stamp <name> <version>: true when <name> was built at <version> (a stamp is written only after a complete build)
 fresh() { [ -x "$tools/bin/$1" ] && [ "$(cat "$tools/.$1.version" 2>/dev/null)" = "$2" ]; }
@@ -44,20 +44,19 @@ for tool in "${want[@]}"; do
     promtool)
       fresh promtool $PROMETHEUS_VERSION || { timed env GOBIN="$tools/bin" go install -tags remove_all_sd github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION; stamp promtool $PROMETHEUS_VERSION; } ;;
     kube)
-      # The version string is set so `kube-apiserver --version` and /version say what was built.
-      if ! fresh kube-apiserver $KUBERNETES_VERSION; then
-        (cd "$here/kube" && timed go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION" \
-          -o "$tools/bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+      # One go build for both (shared packages compile once, the two links run side by side); no -trimpath, so
+      # the standard library and common modules compiled for helm/promtool are reused from the build cache.
+      # The version string is set so kube-apiserver's /version says what was built.
+      if ! fresh kube-apiserver $KUBERNETES_VERSION || ! fresh etcd $KUBERNETES_VERSION; then
+        (cd "$here/kube" && timed go build -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION" \
+          -o "$tools/bin/" k8s.io/kubernetes/cmd/kube-apiserver ./etcd)
         stamp kube-apiserver $KUBERNETES_VERSION
-      fi
-      if ! fresh etcd $KUBERNETES_VERSION; then
-        (cd "$here/kube" && timed go build -trimpath -ldflags "-s -w" -o "$tools/bin/etcd" ./etcd)
         stamp etcd $KUBERNETES_VERSION
       fi ;;
     compose)
       # Rebuilt when its source changes (the stamp is a hash of go.mod and main.go).
       sum="$(cat "$here/compose-check/go.mod" "$here/compose-check/main.go" | sha1sum | cut -c1-12)"
-      fresh compose-check "$sum" || { (cd "$here/compose-check" && timed go build -trimpath -o "$tools/bin/compose-check" .); stamp compose-check "$sum"; } ;;
+      fresh compose-check "$sum" || { (cd "$here/compose-check" && timed go build -o "$tools/bin/compose-check" .); stamp compose-check "$sum"; } ;;
     schemas)
       dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
       if [ ! -f "$dir/.complete" ]; then
