@@ -110,6 +110,16 @@ describe('browser: sidebar (embedded)', () => {
     expect(b.pageErrors).toEqual([]);
   });
 
+  it('the DM row shows typing... while the partner types, and the preview again when they stop', async () => {
+    const { a, b } = users();
+    const row = dmRow(b, 'alice');
+    await a.byTestId('composer-textarea').fill('typing something');
+    await expectText(row.getByTestId('dm-typing'), 'typing...', "bob sees alice typing in the DM row");
+    await a.byTestId('composer-textarea').fill('');
+    await row.getByTestId('dm-typing').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await row.getByTestId('channel-preview').waitFor({ timeout: WAIT_MS });
+  });
+
   it('a message in another channel raises its unread badge and the tab title; reading it survives a reload', async () => {
     const { a, b } = users();
     await openChannel(b, 'general');
@@ -224,6 +234,16 @@ describe('browser: sidebar (embedded)', () => {
     await item.hover();
     await item.getByTestId('dm-more').click();
     expect((await b.byTestId('dm-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Mark as Read', 'Delete Conversation']);
+    // Escape closes the menu; a right click opens the same actions
+    await b.page.keyboard.press('Escape');
+    await b.byTestId('dm-menu').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await row.click({ button: 'right' });
+    expect((await b.byTestId('dm-context-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Mark as Read', 'Delete Conversation']);
+    await b.page.keyboard.press('Escape');
+    await b.byTestId('dm-context-menu').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expectText(badgeOf(row), '1', 'still unread');
+    await item.hover();
+    await item.getByTestId('dm-more').click();
     await b.byTestId('dm-menu-mark-read').click();
     await badgeOf(row).waitFor({ state: 'detached', timeout: WAIT_MS });
     await expect.poll(() => b.page.title(), { timeout: WAIT_MS }).not.toMatch(/^\(\d+\+?\) /);
