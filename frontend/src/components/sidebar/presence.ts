@@ -68,6 +68,8 @@ export function usePresenceTracker(send: (status: PresenceStatus) => void): void
     const onFocus = () => tracker.attention(document.visibilityState !== 'hidden');
     const onFocusIn = (e: FocusEvent) => { if (isTextField(e.target)) tracker.fieldFocused(); };
     const onFocusOut = (e: FocusEvent) => { if (isTextField(e.target)) tracker.fieldBlurred(); };
+    // a room opened in a background tab starts away
+    if (document.visibilityState === 'hidden') tracker.attention(false);
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('blur', onBlur);
     window.addEventListener('focus', onFocus);
