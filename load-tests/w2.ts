@@ -31,14 +31,29 @@ function flag(name: string): string | undefined {
 
 type Kind = 'pub' | 'presence' | 'priv';
 interface Counters {
-  received: Record<Kind, number>; expected: Record<Kind, number>; violations: number; ownTyping: number; refused: number; firstRefusal?: string;
+  received: Record<Kind, number>; expected: Record<Kind, number>; violations: number; ownTyping: number; refused: number; firstRefusal?: string; ackMs: number[]; typingAckMs: number[]; loopLagMs: number;
 }
-const zero = (): Counters => ({ received: { pub: 0, presence: 0, priv: 0 }, expected: { pub: 0, presence: 0, priv: 0 }, violations: 0, ownTyping: 0, refused: 0 });
+const zero = (): Counters => ({ received: { pub: 0, presence: 0, priv: 0 }, expected: { pub: 0, presence: 0, priv: 0 }, violations: 0, ownTyping: 0, refused: 0, ackMs: [], typingAckMs: [], loopLagMs: 0 });
 
 interface Room {
   sockets: { conn: SioConn; user: number }[];
   /** sends one event of `kind` as `user` on one of that user's sockets; returns how many sockets should get it */
   act(kind: Kind, user: number, on: boolean): number;
+}
+
+/**
+ * Which socket acts: each start (or away) goes out on the user's next socket in turn and its stop (or online) on
+ * the same one, as N/5 tabs would: no one socket carries a user's whole stream (a person sends typing-start about
+ * every 3 s per tab), and one session's start and stop keep their order on their socket.
+ */
+function senders(sockets: { conn: SioConn; user: number }[]) {
+  const byUser = Array.from({ length: USERS }, (_, u) => sockets.filter((s) => s.user === u).map((s) => s.conn));
+  const turn = new Array<number>(USERS).fill(0);
+  const open = new Map<string, SioConn>();
+  return (user: number, key: string, on: boolean): SioConn => {
+    if (on || !open.has(key)) open.set(key, byUser[user][turn[user]++ % byUser[user].length]);
+    return open.get(key)!;
+  };
 }
 
 /** Socket i belongs to user i % USERS; every user has N / USERS sockets. */
@@ -52,19 +67,20 @@ async function b1Room(origin: string, counters: () => Counters): Promise<Room> {
     await conn.request('join', PUBLIC);
     if (user === 1) await conn.request('join', PRIVATE);
     conn.onDelivery = (d) => {
-      const { content } = (JSON.parse(String(d).slice(2)) as [string, { content: string }])[1];
-      const kind = content.split(':')[0] as Kind;
+      const f = String(d);
+      const kind: Kind = f.includes('"content":"priv:') ? 'priv' : f.includes('"content":"presence:') ? 'presence' : 'pub';
       counters().received[kind]++;
       if (kind === 'priv' && user !== 1) counters().violations++;
     };
     sockets.push({ conn, user });
   }
-  const sender = (user: number) => sockets.find((s) => s.user === user)!.conn;
+  const sender = senders(sockets);
   return {
     sockets,
     act(kind, user, on) {
       const room = kind === 'priv' ? PRIVATE : PUBLIC;
-      sender(kind === 'priv' ? 0 : user).emit('msg', { room, content: `${kind}:${user}:${on}` });
+      const from = kind === 'priv' ? 0 : user;
+      sender(from, `${kind}:${from}`, on).emit('msg', { room, content: `${kind}:${user}:${on}` });
       return kind === 'priv' ? socketsOf(1) : N; // B1's room includes the sender's own socket
     },
   };
@@ -96,33 +112,38 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
       publicId = pub.channel.id;
       privateId = priv.channel.id;
     }
+    // Classified by substrings, not parsed: the generator must not be what limits the rate (ids are unique strings).
     conn.onDelivery = (d) => {
-      const [name, p] = JSON.parse(String(d).slice(2)) as [string, { channelId?: string; userId: string }];
-      if (name === 'user-presence-updated') { counters().received.presence++; return; }
-      if (name !== 'user-typing' && name !== 'user-stopped-typing') return; // joins and leaves: not this workload
-      if (p.userId === userIds[user]) counters().ownTyping++;
-      if (p.channelId === privateId) {
+      const f = String(d);
+      if (f.startsWith('42["user-presence-updated"')) { counters().received.presence++; return; }
+      if (!f.startsWith('42["user-typing"') && !f.startsWith('42["user-stopped-typing"')) return; // joins, leaves
+      if (f.includes(`"userId":"${userIds[user]}"`)) counters().ownTyping++;
+      if (f.includes(`"channelId":"${privateId}"`)) {
         counters().received.priv++;
         if (user !== 1) counters().violations++;
       } else counters().received.pub++;
     };
     sockets.push({ conn, user });
   }
-  const sender = (user: number) => sockets.find((s) => s.user === user)!.conn;
+  const sender = senders(sockets);
   const workspaceId = created.workspaceId;
-  const emit = (conn: SioConn, event: string, payload: object) => conn.emitWithAck(event, payload, ([ack]) => {
+  const emit = (conn: SioConn, event: string, payload: object) => {
+    const sentAt = performance.now();
+    conn.emitWithAck(event, payload, ([ack]) => {
+    (event === 'update-presence' ? counters().ackMs : counters().typingAckMs).push(performance.now() - sentAt);
     const a = ack as { success?: boolean; code?: string; message?: string };
     if (!a?.success) { counters().refused++; counters().firstRefusal ??= `${event}: ${a?.code} ${a?.message}`; }
-  });
+    });
+  };
   return {
     sockets,
     act(kind, user, on) {
       if (kind === 'presence') {
-        emit(sender(user), 'update-presence', { workspaceId, status: on ? 'away' : 'online' });
+        emit(sender(user, `presence:${user}`, on), 'update-presence', { workspaceId, status: on ? 'away' : 'online' });
         return N;
       }
       const typer = kind === 'priv' ? 0 : user;
-      emit(sender(typer), on ? 'typing-start' : 'typing-stop', { channelId: kind === 'priv' ? privateId : publicId });
+      emit(sender(typer, `${kind}:${typer}`, on), on ? 'typing-start' : 'typing-stop', { channelId: kind === 'priv' ? privateId : publicId });
       return kind === 'priv' ? socketsOf(1) : N - socketsOf(typer);
     },
   };
@@ -135,6 +156,7 @@ const total = (r: Record<Kind, number>) => r.pub + r.presence + r.priv;
 async function churn(room: Room, counters: () => Counters, seconds: number, state: { i: number; next: Record<Kind, number>; on: Map<string, boolean> }): Promise<number> {
   const start = Date.now();
   let sent = 0;
+  let last = performance.now();
   while (Date.now() - start < seconds * 1000) {
     const due = Math.floor(((Date.now() - start) / 1000) * RATE);
     for (; sent < due; sent++) {
@@ -149,6 +171,9 @@ async function churn(room: Room, counters: () => Counters, seconds: number, stat
       counters().expected[kind] += room.act(kind, user, on);
     }
     await sleep(5);
+    const now = performance.now();
+    counters().loopLagMs = Math.max(counters().loopLagMs, now - last - 5);
+    last = now;
   }
   return sent;
 }
@@ -188,6 +213,13 @@ async function runTarget(name: TargetName): Promise<Record<string, unknown> | nu
     };
     console.log(`  ${fig.eventsPerS.toFixed(0)} events/s -> ${fig.deliveriesPerS.toFixed(0)} deliveries/s; ratio public typing ${fig.ratio.pub.toFixed(4)}, presence ${fig.ratio.presence.toFixed(4)}, private typing ${fig.ratio.priv.toFixed(4)}`);
     console.log(`  audience: ${c.violations} private-typing frames on non-members' sockets (must be 0); ${c.ownTyping} typing frames back to the typer's own sockets${name === 'b1' ? ' (B1 echoes to the sender by design)' : ' (must be 0)'}`);
+    for (const [label, xs] of [['presence', c.ackMs], ['typing', c.typingAckMs]] as const) {
+      if (!xs.length) continue;
+      const sorted = [...xs].sort((x, y) => x - y);
+      const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1);
+      console.log(`  ${label} ack ms: p50 ${at(0.5)}, p99 ${at(0.99)} (${sorted.length} acks)`);
+    }
+    console.log(`  generator event-loop lag: max ${c.loopLagMs.toFixed(0)} ms (above ~50 ms the generator, not the server, sets the pace)`);
     if (c.refused) console.log(`  ${c.refused} commands refused; first: ${c.firstRefusal}`);
     console.log(`  server CPU: ${fig.serverUsPerDelivery.toFixed(2)} us/delivery, ${fig.serverUsPerEvent.toFixed(0)} us/event, ${fig.serverCorePct.toFixed(0)}% of a core [${Object.entries(fig.perProcess).map(([k, v]) => `${k} ${v}`).join(', ')} us/delivery]`);
     room.sockets.forEach((s) => s.conn.close());

@@ -64,8 +64,10 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
 
   async function applyTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
     const data = socket.data as SocketData;
-    const channel = await rooms.getChannelForMember(actor, channelId);
-    const audience = audienceOf(channel);
+    // A stop of what this socket started reuses the audience checked at the start (it tells nobody anything new and
+    // needs no lookup); every start, and a stop of anything else, is checked against the room's membership.
+    const started = typing ? undefined : data.typingIn?.get(channelId);
+    const audience = started ?? audienceOf(await rooms.getChannelForMember(actor, channelId));
     data.typingIn ??= new Map();
     if (typing) data.typingIn.set(channelId, audience); else data.typingIn.delete(channelId);
     await presence.typing({ workspaceId: actor.workspaceId, channelId, userId: actor.userId, username: actor.username, typing, audience });
