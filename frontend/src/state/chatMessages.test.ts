@@ -90,3 +90,19 @@ describe('grouping the chat rows (same author within 2 minutes; Today/Yesterday 
     expect(buildMessageItems(rows, tomorrow)[0]).toMatchObject({ kind: 'day', label: 'Yesterday' });
   });
 });
+
+describe('row identity (so unchanged messages do not re-render)', () => {
+  it('the same stored message with the same mark is the same row; a changed message or mark is a new one', () => {
+    const c1 = channel('c1');
+    const a = message(1);
+    const mine = message(2, { authorId: me.id, authorName: me.username });
+    const first = chatMessages({ channel: c1, confirmed: [a, mine], pending: [], me, online: [], othersReadSeq: 0 });
+    const again = chatMessages({ channel: c1, confirmed: [a, mine], pending: [], me, online: [onlineUser('u-x')], othersReadSeq: 0 });
+    expect(again[0]).toBe(first[0]); // someone came online: the other's row is untouched
+    expect(again[1]).not.toBe(first[1]); // my row's mark went from sent to delivered
+    expect(again[1]!.status).toBe('delivered');
+    const edited = chatMessages({ channel: c1, confirmed: [{ ...a, content: 'new' }, mine], pending: [], me, online: [onlineUser('u-x')], othersReadSeq: 0 });
+    expect(edited[0]!.content).toBe('new');
+    expect(edited[1]).toBe(again[1]);
+  });
+});

@@ -54,6 +54,9 @@ export function otherMemberOnline(online: readonly OnlineUser[], channel: Channe
   return online.some((u) => u.id !== selfId && (!members || members.has(u.id)));
 }
 
+/** Rows of stored messages by message object (messages are immutable in the store: a change is a new object). */
+const rowCache = new WeakMap<Message, ChatMessage>();
+
 export interface ChatMessagesInput {
   channel: Channel | null;
   confirmed: readonly Message[] | undefined;
@@ -70,7 +73,12 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
   const list = confirmed ?? [];
   const rows = list.map((m): ChatMessage => {
     const own = Boolean(selfId && m.authorId === selfId);
-    return {
+    const status = own ? deliveryStatus({ seq: m.seq, othersReadSeq, othersOnline }) : null;
+    // the same stored message with the same mark gives the same row object, so its MessageItem (memo) does not
+    // re-render when something else changes (presence churn in a big room, another message's reaction)
+    const cached = rowCache.get(m);
+    if (cached && cached.status === status && cached.own === own) return cached;
+    const row: ChatMessage = {
       key: m.id,
       id: m.id,
       clientMessageId: m.clientMessageId,
@@ -83,12 +91,14 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       content: m.content,
       isEdited: m.isEdited,
       own,
-      status: own ? deliveryStatus({ seq: m.seq, othersReadSeq, othersOnline }) : null,
+      status,
       error: null,
       replyTo: m.replyTo ?? null,
       reactions: m.reactions ?? {},
       linkPreview: m.linkPreview ?? null,
     };
+    rowCache.set(m, row);
+    return row;
   });
   for (const p of pending) {
     if (p.channelId !== channel.id) continue;
