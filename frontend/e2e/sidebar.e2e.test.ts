@@ -202,8 +202,10 @@ describe('browser: sidebar (embedded)', () => {
 
     await openMenu();
     await a.byTestId('channel-menu-rename').click();
-    await input.fill('  chatter ');
-    await input.press('Enter');
+    // the field has the focus with the old name selected: typing replaces it
+    await expect.poll(() => a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('channel-rename-input');
+    await a.page.keyboard.type('  chatter ');
+    await a.page.keyboard.press('Enter');
     await channelRow(a, 'chatter').waitFor({ timeout: WAIT_MS });
     await channelRow(b, 'chatter').waitFor({ timeout: WAIT_MS });
     await expectText(b.byTestId('channel-title'), '# chatter', "bob's open channel header follows the rename");
