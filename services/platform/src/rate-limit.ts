@@ -26,8 +26,8 @@ export const RATE_LIMIT_DEFAULTS = {
   connectionsPerAddress: { points: 600, durationSec: 60 },
   /** every socket command of one user (typing refreshes every 3 s, presence, reads...) */
   eventsPerUser: { points: 200, durationSec: 10 },
-  /** send-message of one user: 20 per 10 s, with a burst of 20 more a minute (a pasted list, a quick exchange) */
-  messagesPerUser: { points: 20, durationSec: 10, burst: { points: 20, durationSec: 60 } },
+  /** send-message of one user: 30 per 10 s, with a burst of 60 more a minute (a pasted list, a quick exchange) */
+  messagesPerUser: { points: 30, durationSec: 10, burst: { points: 60, durationSec: 60 } },
   /** wrong room passwords per client address (only failures count: a typo or two never shows) */
   passwordFailuresPerAddress: { points: 10, durationSec: 900 },
   /** wrong passwords for one room from everywhere: slows a distributed guesser without locking the room quickly */
