@@ -114,6 +114,11 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
     <form className="composer" onSubmit={onSubmit}>
       {replyTo && <ReplyBar authorName={replyTo.authorName} content={replyTo.content} onCancel={onCancelReply} />}
       {link.preview && <LinkPreviewCard preview={link.preview} onDismiss={link.dismiss} testId="composer-link-preview" />}
+      {link.loading && !link.preview && (
+        <div className="link-preview-loading" role="status" data-testid="link-preview-loading">
+          <span className="spinner spinner-sm" aria-hidden="true" /> Loading link preview…
+        </div>
+      )}
       <div className="composer-box">
         <Popover label="Emoji" open={emojiOpen} onOpenChange={setEmojiOpen} side="top" align="start" className="emoji-popover"
           trigger={(
