@@ -19,7 +19,7 @@ import {
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
-import { startMessagingModule, publicMessagingRouter } from '@ephemera/messaging';
+import { startMessagingModule, publicMessagingRouter, masterKeyFile, linkPreviewServiceFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway } from '@ephemera/gateway';
 
@@ -76,7 +76,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const limits = createRateLimits({ config: opts.rateLimits });
 
   const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
-  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true });
+  const linkPreviews = linkPreviewServiceFromEnv();
+  const messaging = await startMessagingModule({
+    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, masterKey: masterKeyFile(opts.dataDir), linkPreviews,
+  });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
@@ -87,7 +90,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(publicRoomRouter(room.service, limits));
-  web.use(publicMessagingRouter({ pool, limit: (key) => limits.consume('linkPreviewsPerUser', key) })); // POST /api/link-preview/fetch
+  web.use(publicMessagingRouter({ pool, linkPreview: linkPreviews, limit: (key) => limits.consume('linkPreviewsPerUser', key) })); // POST /api/link-preview/fetch
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });

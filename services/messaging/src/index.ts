@@ -1,24 +1,37 @@
 /** The messaging service as a module (embedded in-process, or its own process via main.ts). */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TOPICS } from '@ephemera/proto';
+import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
 import { applyOnce, migrate, type EventLog, type Logger, type Pool } from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
 import { projectForMessaging } from './projection.ts';
+import { messageSearch, composeProjectors, roomSearchKeys, DEV_MASTER_KEY, type MessageSearch } from './search/index.ts';
 
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
 export { MessagingClient } from './client.ts';
-export { publicMessagingRouter, type PublicMessagingDeps } from './link-preview/index.ts';
+export { publicMessagingRouter, linkPreviewServiceFromEnv, type PublicMessagingDeps } from './link-preview/index.ts';
 
 export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export interface MessagingModule { service: MessagingService; stop(): Promise<void> }
+export { masterKeyFile, parseMasterKey } from './search/index.ts';
 
-export async function startMessagingModule(deps: { databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean }): Promise<MessagingModule> {
+export interface MessagingModule { service: MessagingService; search: MessageSearch; stop(): Promise<void> }
+
+export async function startMessagingModule(deps: {
+  databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean;
+  /** ROOM_MASTER_KEY (distributed) or DATA_DIR/master.key (embedded); the room search keys derive from it */
+  masterKey?: Buffer;
+  /** the link-preview service whose cache a sent message's preview comes from (the same one the route uses) */
+  linkPreviews?: { cached(url: string): MessageLinkPreview | null };
+}): Promise<MessagingModule> {
   await migrate(deps.databaseUrl, MESSAGING_MIGRATIONS, 'messaging');
-  const service = new MessagingService(deps);
-  const apply = (event: Parameters<typeof projectForMessaging>[1]) => applyOnce(deps.pool, 'messaging', [event], projectForMessaging);
+  if (!deps.masterKey) deps.logger.warn('ROOM_MASTER_KEY is not set: using the insecure development key (never do this in production)');
+  const search = messageSearch(deps.pool, roomSearchKeys(deps.masterKey ?? DEV_MASTER_KEY));
+  const project = composeProjectors(projectForMessaging, search.projector);
+  const service = new MessagingService({ ...deps, project });
+  service.search = search;
+  const apply = (event: Parameters<typeof projectForMessaging>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,
@@ -36,6 +49,6 @@ export async function startMessagingModule(deps: { databaseUrl: string; pool: Po
   await Promise.all([rooms.caughtUp(), messages.caughtUp()]);
   service.roomProjection = rooms;
   service.ownProjection = messages;
-  return { service, async stop() { await Promise.all([rooms.stop(), messages.stop()]); } };
+  return { service, search, async stop() { await Promise.all([rooms.stop(), messages.stop()]); } };
 }
 export { startMessagingServer } from './server.ts';

@@ -3,7 +3,7 @@ import { kafkaEventLog, createPool, pgReady, serveHttp, createRateLimits, type L
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
-import { publicMessagingRouter } from './link-preview/index.ts';
+import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
 
 export async function startMessagingServer(opts: {
   port: number; masterKey?: Buffer; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
@@ -13,12 +13,13 @@ export async function startMessagingServer(opts: {
   const pool = createPool(opts.databaseUrl);
   const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace });
   await log.init(Object.values(TOPICS));
-  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, masterKey: opts.masterKey });
+  const linkPreviews = linkPreviewServiceFromEnv();
+  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, masterKey: opts.masterKey, linkPreviews });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch (the ingress routes /api/link-preview/ here)
-    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool, limit: (key) => limits.consume('linkPreviewsPerUser', key) })],
+    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool, linkPreview: linkPreviews, limit: (key) => limits.consume('linkPreviewsPerUser', key) })],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
