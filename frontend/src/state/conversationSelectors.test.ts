@@ -57,6 +57,18 @@ describe('conversation list', () => {
   });
 });
 
+describe('a DM whose partner left the room', () => {
+  it('is titled by the name on their messages, else Former member', () => {
+    const withMessage = room([
+      { type: 'messagesMerged', messages: [message(1, { channelId: 'd1' })], source: 'live' },
+      { type: 'memberLeft', userId: other.id },
+    ]);
+    expect(conversationList(withMessage).find((c) => c.kind === 'dm')?.title).toBe('bob');
+    const without = room([{ type: 'memberLeft', userId: other.id }]);
+    expect(conversationList(without).find((c) => c.kind === 'dm')).toMatchObject({ title: 'Former member', partner: null });
+  });
+});
+
 describe('available to message', () => {
   it('online users with no DM yet: the creator first, then admins, then by username; not ourselves', () => {
     expect(availableToMessage(room()).map((p) => p.username)).toEqual(['zed', 'amy', 'Carl']);

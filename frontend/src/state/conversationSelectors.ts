@@ -96,6 +96,16 @@ export function dmPartner(state: RoomState, channel: Channel): PersonView | null
   return o ? { id: o.id, username: o.username, profilePicture: null, isAdmin: o.isAdmin, isOwner: false, status: o.presenceStatus } : null;
 }
 
+export const FORMER_MEMBER = 'Former member';
+
+/** A DM partner who left the room: the name on their messages we hold, else "Former member" (DMs have no name). */
+function departedName(state: RoomState, channel: Channel): string {
+  const selfId = state.user?.id;
+  const partnerId = channel.memberIds.find((id) => id !== selfId);
+  const theirs = [...(state.messages[channel.id] ?? [])].reverse().find((m) => m.authorId === partnerId);
+  return theirs?.authorName ?? FORMER_MEMBER;
+}
+
 /** Usernames typing in a channel now (entries older than LIMITS.typingExpireMs are stale). */
 export function typingNames(state: RoomState, channelId: string, now = Date.now()): string[] {
   const typers = state.typing[channelId];
@@ -116,7 +126,7 @@ export function conversationList(state: RoomState, now = Date.now()): Conversati
       return {
         channel,
         kind,
-        title: kind === 'dm' ? partner?.username ?? channel.name : channel.name,
+        title: kind === 'dm' ? partner?.username ?? departedName(state, channel) : channel.name,
         partner,
         lastMessage,
         preview: previewText(lastMessage, kind),
