@@ -1,6 +1,6 @@
 /** `npm start`: the whole product in one process on embedded defaults. */
 import { z } from 'zod';
-import { loadConfig, commonEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry } from '@ephemera/platform';
+import { loadConfig, commonEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry } from '@ephemera/platform';
 import { startEmbedded } from './app.ts';
 
 const config = loadConfig(z.object({
@@ -9,8 +9,9 @@ const config = loadConfig(z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
-  ...trustedProxiesEnv,
-  ...metricsEnv(9464),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9464),
+  METRICS_HOST: metricsHost,
 }));
 
 startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startGatewayServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -14,8 +14,9 @@ const config = loadConfig(z.object({
   ALLOWED_ORIGINS: z.string().default('').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
   /** optional: forward non-socket HTTP (the /api routes) to this origin, for running without an ingress */
   HTTP_UPSTREAM: z.string().url().optional(),
-  ...trustedProxiesEnv,
-  ...metricsEnv(9101),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9101),
+  METRICS_HOST: metricsHost,
 }));
 startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);

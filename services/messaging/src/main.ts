@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startMessagingServer } from './server.ts';
 import { parseMasterKey } from './search/keys.ts';
 
@@ -13,8 +13,9 @@ const config = loadConfig(z.object({
   NODE_ENV: z.string().optional(),
   /** rate-limit counters shared with every replica; without it each process counts alone */
   REDIS_URL: z.string().url().optional(),
-  ...trustedProxiesEnv,
-  ...metricsEnv(9202),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9202),
+  METRICS_HOST: metricsHost,
 }));
 if (!config.ROOM_MASTER_KEY && config.NODE_ENV === 'production') throw new Error('ROOM_MASTER_KEY is required in production');
 startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });

@@ -21,9 +21,9 @@ export const kafkaEnv = {
   /** prefix for topics and consumer groups when several deployments share one Kafka */
   EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).optional(),
 };
-/** Peers whose X-Forwarded-For is believed (comma-separated addresses, CIDRs, or loopback/linklocal/uniquelocal). */
-export const trustedProxiesEnv = {
-  TRUSTED_PROXIES: z.string().default('').transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean)),
-};
+/** TRUSTED_PROXIES: peers whose X-Forwarded-For is believed (comma-separated addresses, CIDRs, or loopback/linklocal/uniquelocal). */
+export const trustedProxies = z.string().default('').transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+/** METRICS_HOST: where the /metrics listener binds; 0.0.0.0 in a pod so Prometheus reaches it. */
+export const metricsHost = z.string().min(1).default('127.0.0.1');
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const url = z.string().url();

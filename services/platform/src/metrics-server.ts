@@ -6,15 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
-import { z } from 'zod';
 
 export interface MetricsServer { port: number; stop(): Promise<void> }
-
-/** METRICS_PORT (0: any free port) and METRICS_HOST, for every service's config schema. */
-export const metricsEnv = (defaultPort: number) => ({
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(defaultPort),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-});
 
 export async function startMetricsServer(opts: { port: number; host?: string }): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {

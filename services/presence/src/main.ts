@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, metricsEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startPresenceServer } from './server.ts';
 
-const config = loadConfig(z.object({ ...commonEnv, PORT: port(8203), REDIS_URL: z.string().url(), ...metricsEnv(9203) }));
+const config = loadConfig(z.object({ ...commonEnv, PORT: port(8203), REDIS_URL: z.string().url(), METRICS_PORT: port(9203), METRICS_HOST: metricsHost }));
 startTelemetry('presence', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('presence', config.LOG_LEVEL);
 const server = await startPresenceServer({ port: config.PORT, redisUrl: config.REDIS_URL, logger, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, metricsEnv, trustedProxiesEnv, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import { loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startRoomServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -10,8 +10,9 @@ const config = loadConfig(z.object({
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** rate-limit counters shared with every replica; without it each process counts alone */
   REDIS_URL: z.string().url().optional(),
-  ...trustedProxiesEnv,
-  ...metricsEnv(9201),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9201),
+  METRICS_HOST: metricsHost,
 }));
 startTelemetry('room', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('room', config.LOG_LEVEL);
