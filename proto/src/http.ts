@@ -44,12 +44,4 @@ export interface WorkspaceInfoAnswer {
   settings: WorkspaceSettings;
 }
 
-/** API paths, shared by the room service's router, the gateway proxy and the frontend. */
-export const API = {
-  checkName: (name: string) => `/api/workspaces/check-name/${encodeURIComponent(name)}`,
-  roomByName: (roomName: string) => `/api/workspaces/room/${encodeURIComponent(roomName)}`,
-  info: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/info`,
-  checkUsername: (id: string, username: string) => `/api/workspaces/${encodeURIComponent(id)}/check-username/${encodeURIComponent(username)}`,
-  create: () => `/api/workspaces`,
-  join: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/join`,
-} as const;
+export { API } from './paths.ts';

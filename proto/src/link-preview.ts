@@ -6,14 +6,8 @@
  */
 import { z } from 'zod';
 
-/** The API path (nginx routes the `/api/link-preview/` prefix to the messaging service). */
-export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';
-export const LINK_PREVIEW_PREFIX = '/api/link-preview/';
-
-export const LINK_PREVIEW_LIMITS = {
-  /** longest address accepted */
-  urlMax: 2048,
-} as const;
+export { LINK_PREVIEW_PATH, LINK_PREVIEW_PREFIX, LINK_PREVIEW_LIMITS } from './paths.ts';
+import { LINK_PREVIEW_LIMITS } from './paths.ts';
 
 export const LinkPreviewTypeSchema = z.enum(['youtube', 'instagram', 'other']);
 export type LinkPreviewType = z.infer<typeof LinkPreviewTypeSchema>;

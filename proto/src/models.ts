@@ -143,14 +143,4 @@ export interface ChannelSummary {
   othersReadSeq: number;
 }
 
-/** Settings for a tier (specs/rooms.md section 6). */
-export function settingsForTier(tier: z.infer<typeof TierSchema>, customMaxUsers: number | null = null): WorkspaceSettings {
-  switch (tier) {
-    case 'free':
-      return { tier, maxUsers: LIMITS.defaultMaxUsers, customMaxUsers: null, canUseThemes: false, maxFileSize: 10, canUseVoiceCalls: false, canUseVideoCalls: false };
-    case 'pro':
-      return { tier, maxUsers: customMaxUsers ?? 25, customMaxUsers, canUseThemes: true, maxFileSize: 100, canUseVoiceCalls: true, canUseVideoCalls: true };
-    case 'business':
-      return { tier, maxUsers: customMaxUsers, customMaxUsers, canUseThemes: true, maxFileSize: 500, canUseVoiceCalls: true, canUseVideoCalls: true };
-  }
-}
+export { settingsForTier } from './tiers.ts';

@@ -11,56 +11,8 @@ import {
 } from './models.ts';
 import type { ErrorBody } from './errors.ts';
 
-/** Client -> server event names (specs/rooms.md section 7; ours are marked in docs/protocol.md). */
-export const C = {
-  joinWorkspace: 'join-workspace',
-  createChannel: 'create-channel',
-  joinChannel: 'join-channel',
-  sendMessage: 'send-message',
-  fetchMessages: 'fetch-messages',
-  syncMessages: 'sync-messages',
-  leaveWorkspace: 'leave-workspace',
-  createDmChannel: 'create-dm-channel',
-  deleteDm: 'delete-dm',
-  deleteChannel: 'delete-channel',
-  renameChannel: 'rename-channel',
-  updateChannelMembers: 'update-channel-members',
-  editMessage: 'edit-message',
-  deleteMessage: 'delete-message',
-  addReaction: 'add-reaction',
-  markRead: 'mark-read',
-  fetchChannelSummaries: 'fetch-channel-summaries',
-  searchMessages: 'search-messages',
-  typingStart: 'typing-start',
-  typingStop: 'typing-stop',
-  updatePresence: 'update-presence',
-  updateProfile: 'update-profile',
-} as const;
-
-/** Server -> client event names. */
-export const S = {
-  workspaceJoined: 'workspace-joined',
-  messagesHistory: 'messages-history',
-  message: 'message',
-  messageEdited: 'message-edited',
-  messageDeleted: 'message-deleted',
-  reactionAdded: 'reaction-added',
-  readPositionUpdated: 'read-position-updated',
-  channelCreated: 'channel-created',
-  channelUpdated: 'channel-updated',
-  channelDeleted: 'channel-deleted',
-  dmDeletedForUser: 'dm-deleted-for-user',
-  autoOpenDm: 'auto-open-dm',
-  onlineUsers: 'online-users',
-  userJoined: 'user-joined',
-  userLeft: 'user-left',
-  userPresenceUpdated: 'user-presence-updated',
-  userTyping: 'user-typing',
-  userStoppedTyping: 'user-stopped-typing',
-  userProfileUpdated: 'user-profile-updated',
-  workspaceDeleted: 'workspace-deleted',
-  kicked: 'kicked',
-} as const;
+export { C, S, CLIENT_CONNECTION } from './names.ts';
+import { C, S } from './names.ts';
 
 /**
  * Several spec payloads name the acting user (userId). Identity is the connection's (docs/protocol.md P5): the
@@ -241,15 +193,3 @@ export type ClientEvents = {
   [E in ClientEventName]: (payload: ClientPayload<E>, ack: (a: ClientAcks[E]) => void) => void;
 };
 
-/** Spec's client connection settings (specs/rooms.md section 4 "Connection"). */
-export const CLIENT_CONNECTION = {
-  transports: ['polling', 'websocket'] as string[],
-  reconnectionDelay: 1000,
-  reconnectionDelayMax: 5000,
-  randomizationFactor: 0.5,
-  timeout: 20000,
-  maxConsecutiveErrors: 5,
-  manualRetryAfterMs: 3000,
-  joinTimeoutMs: 20000,
-  waitForConnectionMs: 10000,
-};
