@@ -4,7 +4,7 @@
  * draft's link preview (dismissible), typing signals and an emoji picker that inserts at the cursor.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { useTyping } from '../hooks/useTyping.ts';
 import { useLinkPreview } from '../hooks/useLinkPreview.ts';
 import type { PreviewResult } from '../lib/chatCommands.ts';

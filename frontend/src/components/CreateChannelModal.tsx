@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { LIMITS, type RoomUser } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
+import type { RoomUser } from '@ephemera/proto';
 import { Modal } from './Modal.tsx';
 import { AlertIcon } from './Icons.tsx';
 import { MemberPicker } from './sidebar/MemberPicker.tsx';

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { useUsernameAvailability } from '../hooks/useUsernameAvailability.ts';
 import { createRoom, joinRoom } from '../lib/joinRoom.ts';
 import { saveAuth } from '../lib/storage.ts';

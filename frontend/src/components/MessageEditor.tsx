@@ -3,7 +3,7 @@
  * saves; the content is trimmed, and an empty or unchanged edit is not saved.
  */
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 
 interface Props {
   initial: string;

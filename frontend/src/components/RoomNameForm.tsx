@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { useNameAvailability } from '../hooks/useNameAvailability.ts';
 import { canCreateRoom, type NameAvailability } from '../lib/availability.ts';
 import { useNavigate } from 'react-router';

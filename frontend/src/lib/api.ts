@@ -1,9 +1,6 @@
 /** Typed fetch helpers for the room-area HTTP API (specs/rooms.md section 7). */
-import {
-  API,
-  type CheckNameAnswer, type CheckUsernameAnswer, type RoomLookupAnswer, type WorkspaceInfoAnswer,
-  type CreateWorkspaceBody, type CreateWorkspaceAnswer, type JoinWorkspaceBody, type JoinWorkspaceAnswer,
-} from '@ephemera/proto';
+import { API } from '@ephemera/proto/client';
+import type { CheckNameAnswer, CheckUsernameAnswer, RoomLookupAnswer, WorkspaceInfoAnswer, CreateWorkspaceBody, CreateWorkspaceAnswer, JoinWorkspaceBody, JoinWorkspaceAnswer } from '@ephemera/proto';
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }

@@ -2,7 +2,8 @@
  * Availability checks of the landing form (room name) and the join overlay (username), as pure mappings
  * from an HTTP answer to a display state (specs/rooms.md section 4 "Landing form", "Username availability").
  */
-import { LIMITS, type CheckNameAnswer, type CheckUsernameAnswer } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
+import type { CheckNameAnswer, CheckUsernameAnswer } from '@ephemera/proto';
 import type { ApiResult } from './api.ts';
 
 export const NAME_CHECK_DEBOUNCE_MS = 1000;

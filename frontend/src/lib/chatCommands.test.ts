@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { C, S } from '@ephemera/proto';
+import { C, S } from '@ephemera/proto/client';
 import { ChatCommands, MSG_DELETE_FAILED, MSG_EDIT_FAILED } from './chatCommands.ts';
 import { RoomSession } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { C, S } from '@ephemera/proto';
+import { C, S } from '@ephemera/proto/client';
 import { RoomSession } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';
 import { MARK_READ_THROTTLE_MS, MSG_DELETE_DM_TIMEOUT, MSG_NOT_A_DM } from './conversationCommands.ts';

@@ -2,7 +2,8 @@
  * The sidebar's commands over the room socket (DMs, channel rename/delete/members, read positions, search,
  * presence, profile), with the error texts of specs/rooms.md section 8. RoomSession exposes them as methods.
  */
-import { C, LIMITS, type Message, type PresenceStatus } from '@ephemera/proto';
+import { C, LIMITS } from '@ephemera/proto/client';
+import type { Message, PresenceStatus } from '@ephemera/proto';
 import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { tailSeq } from '../state/conversationsSlice.ts';

@@ -1,5 +1,5 @@
 /** Message list layout: day separators and author grouping (same author within 2 minutes). */
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { dayKey, dayLabel } from './format.ts';
 
 export interface GroupableMessage {

@@ -2,7 +2,7 @@
  * Which address of a draft gets a link preview (specs/rooms.md section 4: "the first address found in the draft"),
  * and which preview fields may be shown as links or images (http and https only; SECURITY.md 12).
  */
-import { LINK_PREVIEW_LIMITS } from '@ephemera/proto';
+import { LINK_PREVIEW_LIMITS } from '@ephemera/proto/client';
 import { safeHref, splitLinks } from './links.ts';
 
 /** The first http(s) address in the text, as the message renders it (same detection as links), or null. */

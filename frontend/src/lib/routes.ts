@@ -6,7 +6,7 @@
  * react-router's own `matchRoutes`, so the unit tests prove what the browser router does.
  */
 import { matchRoutes, type Params } from 'react-router';
-import { RESERVED_ROOM_NAMES } from '@ephemera/proto';
+import { RESERVED_ROOM_NAMES } from '@ephemera/proto/client';
 
 export const STATIC_PAGES = [
   'login', 'upgrade', 'dashboard', 'features', 'about', 'privacy', 'terms', 'contact', 'subscription',

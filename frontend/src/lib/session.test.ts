@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { C, S, type Message } from '@ephemera/proto';
+import { C, S } from '@ephemera/proto/client';
+import type { Message } from '@ephemera/proto';
 import { RoomSession, MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';
 import { channel, me, message, workspace } from '../state/testData.ts';

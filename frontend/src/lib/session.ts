@@ -3,7 +3,8 @@
  * keeps the room store up to date, resyncs missed messages by per-room seq and resends pending messages.
  * React components read the store and call the methods; nothing here touches the DOM.
  */
-import { C, S, LIMITS, CLIENT_CONNECTION, type Message, type PresenceStatus } from '@ephemera/proto';
+import { C, S, LIMITS, CLIENT_CONNECTION } from '@ephemera/proto/client';
+import type { Message, PresenceStatus } from '@ephemera/proto';
 import { connectRoomSocket, request, RequestTimeoutError, type RoomConnection, type RoomSocket } from './socket.ts';
 import { clearRoomData, getLastChannel, setLastChannel, type AuthRecord } from './storage.ts';
 import { newClientMessageId } from './ids.ts';

@@ -4,7 +4,7 @@
  * and typing, are registered by chatCommands.ts.) Payloads for another workspace are ignored: a socket carries one room, but a late event from a
  * previous session must not leak into this one.
  */
-import { S } from '@ephemera/proto';
+import { S } from '@ephemera/proto/client';
 import type { RoomSocket } from './socket.ts';
 import type { RoomAction } from '../state/roomState.ts';
 

@@ -4,10 +4,8 @@
  * consecutive connect errors wait 3 s, then disconnect and reconnect manually.
  */
 import { io, type Socket } from 'socket.io-client';
-import {
-  CLIENT_CONNECTION,
-  type ServerEvents, type ClientEvents, type ClientEventName, type ClientPayload, type ClientAcks,
-} from '@ephemera/proto';
+import { CLIENT_CONNECTION } from '@ephemera/proto/client';
+import type { ServerEvents, ClientEvents, ClientEventName, ClientPayload, ClientAcks } from '@ephemera/proto';
 
 export type RoomSocket = Socket<ServerEvents, ClientEvents>;
 

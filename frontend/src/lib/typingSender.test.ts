@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { TypingSender } from './typingSender.ts';
 
 describe('TypingSender (specs/rooms.md 4 "Typing")', () => {

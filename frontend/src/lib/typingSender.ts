@@ -4,7 +4,7 @@
  * refreshed), typing-stop after LIMITS.typingStopMs without typing, when the input is emptied, and on send.
  * Timers are injected so the rules can be tested with fake time.
  */
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 
 export interface TypingClock {
   now(): number;

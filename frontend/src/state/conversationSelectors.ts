@@ -3,7 +3,8 @@
  * latest activity first, with previews, times and unread counts), Available to message, presence of a user, who
  * is typing, and the local part of the sidebar search.
  */
-import { LIMITS, type Channel, type Message, type PresenceStatus, type RoomUser } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
+import type { Channel, Message, PresenceStatus, RoomUser } from '@ephemera/proto';
 import { formatTime, truncate } from '../lib/format.ts';
 import type { RoomState } from './roomState.ts';
 

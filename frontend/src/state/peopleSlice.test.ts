@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from './roomState.ts';
 import { channel, me, message, other, workspace } from './testData.ts';
 

@@ -1,5 +1,6 @@
 /** The room's people: presence status, profile changes, members who left for good, and who is typing where. */
-import { LIMITS, type PresenceStatus } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
+import type { PresenceStatus } from '@ephemera/proto';
 import type { RoomState } from './roomState.ts';
 
 export type PeopleAction =

@@ -1,6 +1,6 @@
 /** Test factories for room state tests. */
 import type { Channel, Message, RoomUser, Workspace } from '@ephemera/proto';
-import { settingsForTier } from '@ephemera/proto';
+import { settingsForTier } from '@ephemera/proto/client';
 
 export const me: RoomUser = { id: 'u-me', username: 'alice', isAdmin: true, isOwner: true, profilePicture: null, presenceStatus: 'online', joinedAt: '2025-01-01T00:00:00.000Z' };
 export const other: RoomUser = { id: 'u-bob', username: 'bob', isAdmin: false, isOwner: false, profilePicture: null, presenceStatus: 'online', joinedAt: '2025-01-01T00:00:00.000Z' };

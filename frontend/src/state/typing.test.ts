@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { typingNames, typingText } from './typing.ts';
 import { initialRoomState, roomReducer } from './roomState.ts';
 

@@ -1,5 +1,5 @@
 /** Who is typing, as the chat shows it (the entries are RoomState.typing, kept by peopleSlice.ts). */
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import type { RoomState } from './roomState.ts';
 
 /** Names typing in a channel (not me, not expired), in the order they started. */

@@ -3,7 +3,7 @@
  * Delete); rename is inline: Enter commits, Escape cancels, blur commits, max 30, empty or unchanged cancels.
  */
 import { useEffect, useRef, useState } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import type { ConversationItem } from '../../state/conversationSelectors.ts';
 import { formatBadge } from '../../lib/format.ts';
 import { Menu, type MenuEntry } from '../ui/Menu.tsx';

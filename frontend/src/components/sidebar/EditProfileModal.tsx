@@ -3,7 +3,7 @@
  * closes without saving, Failed to update profile on failure. The picture upload comes with the files issue.
  */
 import { useState, type FormEvent } from 'react';
-import { LIMITS } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { MSG_USERNAME_REQUIRED } from '../../lib/conversationCommands.ts';
