@@ -11,5 +11,5 @@ Object.assign(process.env, lowLimitEnv());
 
 rateLimitSuite('distributed (Redis; A and B on different gateway replicas)', async () => {
   const stack = await startDistributedStack({ trustedProxies: ['loopback'], metrics: true });
-  return { A: stack.urlA, B: stack.urlB, metricsPorts: stack.metricsPorts, stop: stack.stop };
-});
+  return { A: stack.urlA, B: stack.urlB, metricsPorts: stack.metricsPorts, stop: stack.stop, crashB: () => stack.gateway2.kill('SIGKILL') };
+}, { replicas: true });

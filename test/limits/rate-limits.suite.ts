@@ -7,9 +7,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { API, C, ERRORS, LINK_PREVIEW_PATH, type Message } from '@ephemera/proto';
+import { API, C, S, ERRORS, LIMITS, LINK_PREVIEW_PATH, type Message } from '@ephemera/proto';
 import type { LimitConfig } from '@ephemera/platform';
-import { http, connect, request, joinRoom, uniqueName, clientId } from '../helpers/clients.ts';
+import { http, connect, request, next, joinRoom, uniqueName, clientId } from '../helpers/clients.ts';
 import { hardeningSuite } from '../hardening/hardening.suite.ts';
 
 export const LOW_LIMITS: LimitConfig = {
@@ -30,7 +30,11 @@ export function lowLimitEnv(): Record<string, string> {
 }
 
 /** metricsPorts: the separate /metrics listeners, for the hardening checks that share this server start */
-interface LimitTarget { A: string; B: string; metricsPorts: number[]; stop(): Promise<void> }
+interface LimitTarget {
+  A: string; B: string; metricsPorts: number[]; stop(): Promise<void>;
+  /** distributed only: SIGKILL the replica behind B (the last test: typers on a crashed gateway expire) */
+  crashB?: () => Promise<void>;
+}
 
 const RATE_LIMITED = { success: false, code: 'RATE_LIMITED', message: ERRORS.RATE_LIMITED };
 /** A client address of its own for each test (documentation range 198.18.0.0/15, never routed). */
@@ -50,7 +54,8 @@ async function socketJoin(base: string, workspaceId: string, username: string, u
   return { socket, ack };
 }
 
-export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>) {
+/** replicas: the target has a second gateway replica that the last test may kill (distributed mode) */
+export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>, options: { replicas?: boolean } = {}) {
   describe(`rate limits: ${name}`, () => {
     let t: LimitTarget;
     beforeAll(async () => { t = await start(); });
@@ -197,5 +202,25 @@ export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>) 
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual(RATE_LIMITED);
     });
+
+    // Runs last: it kills replica B. Nobody says typing-stop for a typer whose gateway crashed; the presence
+    // service's sweep announces it once the indicator was not refreshed for LIMITS.typingExpireMs.
+    if (options.replicas) it('a typer on a crashed gateway stops typing for the others within seconds (sweep of expired indicators)', async () => {
+      const room = await createRoom(t.A, uniqueName('crash'), 'alice', undefined, as(address()));
+      const bob = await joinRoom(t.A, room.workspaceId, 'bob');
+      const alice = await socketJoin(t.A, room.workspaceId, 'alice', room.userToken, as(address()));
+      const onB = await socketJoin(t.B, room.workspaceId, 'bob', bob.userToken, as(address()));
+      const created = await request(alice.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      if (!created.success) throw new Error(created.message);
+      const typing = next(alice.socket, S.userTyping);
+      expect(await request(onB.socket, C.typingStart, { channelId: created.channel.id })).toEqual({ success: true });
+      await typing;
+      const stopped = next(alice.socket, S.userStoppedTyping, () => true, LIMITS.typingExpireMs + 8_000);
+      const crashedAt = Date.now();
+      await t.crashB!();
+      expect((await stopped).channelId).toBe(created.channel.id);
+      expect(Date.now() - crashedAt).toBeLessThan(LIMITS.typingExpireMs + 3_000);
+      alice.socket.close();
+    }, 30_000);
   });
 }
