@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployableServices, exportedMetrics, read, readmeConfig, repo, run, serviceConfig, tools } from './code-facts.ts';
+import { deployableServices, exportedMetrics, rateLimitVars, read, readmeConfig, repo, run, serviceConfig, tools } from './code-facts.ts';
 
 const bin = (name: string) => path.join(tools, 'bin', name);
 const KUBE = '1.37.2';
@@ -105,8 +105,11 @@ describe('the chart against the code', () => {
       for (const v of [...(readme.perService.get(service) ?? []), ...readme.everyService]) {
         if (!testOnly.has(v)) expect(set, `${service}: README variable ${v} not wired`).toContain(v);
       }
-      const { defaultPort } = serviceConfig(service);
+      const { defaultPort, defaultMetricsPort } = serviceConfig(service);
       expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  port: ${defaultPort}$`, 'm'));
+      if (defaultMetricsPort) expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  metricsPort: ${defaultMetricsPort}\\b`, 'm'));
+      // every RATE_LIMIT_* the code reads can be set (ci/features-values.yaml sets them all)
+      for (const v of rateLimitVars()) expect(set, `${service}: ${v} not wired`).toContain(v);
     }
   });
 

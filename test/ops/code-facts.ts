@@ -28,7 +28,15 @@ function objectKeys(source: string, name: string): string[] {
   return [...body.matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
 }
 
-export interface ServiceConfig { vars: Set<string>; defaultPort: number }
+export interface ServiceConfig { vars: Set<string>; defaultPort: number; defaultMetricsPort?: number }
+
+/** RATE_LIMIT_<NAME> variables every process reads (services/platform/src/rate-limit.ts: camelCase keys). */
+export function rateLimitVars(): string[] {
+  const file = path.join(repo, 'services', 'platform', 'src', 'rate-limit.ts');
+  if (!fs.existsSync(file)) return [];
+  const body = /export const RATE_LIMIT_DEFAULTS = \{([\s\S]*?)\n\}/.exec(fs.readFileSync(file, 'utf8'))?.[1] ?? '';
+  return [...body.matchAll(/^ {2}([a-z][A-Za-z0-9]*):/gm)].map((m) => `RATE_LIMIT_${m[1].replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`);
+}
 
 /** Environment variables each service's main.ts reads, and the PORT default. */
 export function serviceConfig(service: string): ServiceConfig {
@@ -44,9 +52,11 @@ export function serviceConfig(service: string): ServiceConfig {
     const grep = run('grep', ['-rhoE', 'process\\.env\\.[A-Z][A-Z0-9_]*', dir, '--include=*.ts']);
     for (const m of grep.out.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)) vars.add(m[1]);
   }
-  const defaultPort = Number(/PORT:\s*port\((\d+)\)/.exec(main)?.[1]);
+  rateLimitVars().forEach((v) => vars.add(v));
+  const defaultPort = Number(/\bPORT:\s*port\((\d+)\)/.exec(main)?.[1]);
   if (!defaultPort) throw new Error(`services/${service}/src/main.ts: no PORT: port(<default>)`);
-  return { vars, defaultPort };
+  const metrics = /\bMETRICS_PORT:\s*port\((\d+)\)/.exec(main)?.[1];
+  return { vars, defaultPort, defaultMetricsPort: metrics ? Number(metrics) : undefined };
 }
 
 /** README "Distributed services" table: service -> variables named in its row, plus the ones every service reads. */

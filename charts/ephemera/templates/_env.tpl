@@ -6,13 +6,17 @@ Call with dict "root" $ "component" "<service>".
 {{- $root := .root -}}
 {{- $cm := include "ephemera.name" (dict "root" $root "component" "config") -}}
 {{- $keys := dict
-  "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS")
-  "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE")
+  "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES")
+  "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES")
   "presence" (list)
-  "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS") -}}
+  "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES") -}}
+{{- $limits := list -}}
+{{- range $name, $_ := $root.Values.rateLimits }}{{ $limits = append $limits (printf "RATE_LIMIT_%s" $name) }}{{ end -}}
 - name: PORT
   value: {{ (index $root.Values .component).port | quote }}
-{{- range $key := concat (list "LOG_LEVEL" "OTEL_TRACES_EXPORTER") (index $keys .component) }}
+- name: METRICS_PORT
+  value: {{ (index $root.Values .component).metricsPort | quote }}
+{{- range $key := concat (list "LOG_LEVEL" "OTEL_TRACES_EXPORTER" "METRICS_HOST") (index $keys .component) $limits }}
 - name: {{ $key }}
   valueFrom:
     configMapKeyRef: { name: {{ $cm }}, key: {{ $key }} }
@@ -27,11 +31,10 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: {{ $root.Values.messaging.roomMasterKey.existingSecretKey }} }
 {{- end }}
-{{- if has .component (list "presence" "gateway") }}
+{{- /* presence and gateway need Redis; room and messaging share their rate-limit counters through it */}}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.redisSecret" $root }}, key: {{ $root.Values.redis.existingSecretKey }} }
-{{- end }}
 {{- if eq .component "gateway" }}
 # Each replica is its own consumer group and presence source: the pod name is unique and stable for its life.
 - name: GATEWAY_ID
