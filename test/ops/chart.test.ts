@@ -88,8 +88,10 @@ describe('the chart against the code', () => {
     // variables documented as test-only are not for a deployment
     const testOnly = new Set([...read('README.md').matchAll(/^\| `([A-Z_]+)` \|[^|]*\| TEST ONLY/gm)].map((m) => m[1]));
     const wired = new Map<string, Set<string>>();
+    // every RATE_LIMIT_* the code reads, set through the chart's rateLimits map
+    const limits = rateLimitVars().map((v) => `rateLimits.${v.replace(/^RATE_LIMIT_/, '')}=1/1`);
     for (const values of sets()) {
-      for (const doc of render('charts/ephemera', values).split(/^---$/m)) {
+      for (const doc of render('charts/ephemera', values, limits).split(/^---$/m)) {
         const component = /app\.kubernetes\.io\/component: (\S+)/.exec(doc)?.[1];
         if (!/^kind: Deployment$/m.test(doc) || !component || component === 'frontend') continue;
         const names = [...doc.matchAll(/^ {12}- name: ([A-Z][A-Z0-9_]*)$/gm)].map((m) => m[1]);
@@ -108,7 +110,7 @@ describe('the chart against the code', () => {
       const { defaultPort, defaultMetricsPort } = serviceConfig(service);
       expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  port: ${defaultPort}$`, 'm'));
       if (defaultMetricsPort) expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  metricsPort: ${defaultMetricsPort}\\b`, 'm'));
-      // every RATE_LIMIT_* the code reads can be set (ci/features-values.yaml sets them all)
+      // every RATE_LIMIT_* the code reads can be set
       for (const v of rateLimitVars()) expect(set, `${service}: ${v} not wired`).toContain(v);
     }
   });
