@@ -115,6 +115,35 @@ describe('the chart against the code', () => {
     }
   });
 
+  it('hardens every workload and gives each service its probes, account, Service, and the gateway its HPA and PDB', () => {
+    for (const values of sets()) {
+      const docs = render('charts/ephemera', values).split(/^---$/m);
+      const named = (kind: string) => docs.filter((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d)).map((d) => /^ {2}name: (\S+)$/m.exec(d)![1]);
+      for (const doc of docs.filter((d) => /^kind: (Deployment|Job)$/m.test(d))) {
+        const name = /^ {2}name: (\S+)$/m.exec(doc)![1];
+        for (const must of ['runAsNonRoot: true', 'readOnlyRootFilesystem: true', 'allowPrivilegeEscalation: false', '- ALL', 'limits:', 'automountServiceAccountToken: false']) {
+          expect(doc, `${values ?? 'default'}: ${name} lacks ${must}`).toContain(must);
+        }
+      }
+      for (const service of deployableServices()) {
+        const deployment = docs.find((d) => /^kind: Deployment$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d));
+        expect(deployment, service).toBeDefined();
+        expect(deployment).toMatch(/readinessProbe:\n\s+httpGet: \{ path: \/readyz/);
+        expect(deployment).toMatch(/livenessProbe:\n\s+httpGet: \{ path: \/healthz/);
+        expect(named('Service')).toContain(`ephemera-${service}`);
+        expect(named('ServiceAccount')).toContain(`ephemera-${service}`);
+      }
+      if (!values?.includes('features')) {
+        expect(named('HorizontalPodAutoscaler')).toContain('ephemera-gateway');
+        expect(named('PodDisruptionBudget')).toContain('ephemera-gateway');
+        expect(named('NetworkPolicy').length).toBeGreaterThanOrEqual(deployableServices().length);
+        expect(docs.some((d) => /^kind: Job$/m.test(d) && /helm\.sh\/hook: pre-install,pre-upgrade/.test(d))).toBe(true);
+      } else {
+        expect(named('HorizontalPodAutoscaler')).toContain('ephemera-messaging');
+      }
+    }
+  });
+
   it('alerts and the dashboard use only metrics that exist (the services, prom-client, or the named exporters)', () => {
     const external = new Set(['up', 'kafka_consumergroup_lag', 'kafka_consumergroup_members', 'kubelet_volume_stats_available_bytes', 'kubelet_volume_stats_capacity_bytes']);
     const known = new Set([...exportedMetrics(), ...external]);
