@@ -56,4 +56,19 @@ describe('search index (PostgreSQL)', async () => {
     expect((await search.search(actor, CANARY)).map((m) => m.seq)).toEqual([3]);
     expect((await search.search(actor, 'different')).map((m) => m.seq)).toEqual([1]);
   });
+
+  it('answers the newest matches whether they are recent (newest-first walk) or older than the walk (GIN index)', async () => {
+    const base = 1000;
+    const events = [];
+    for (let i = 0; i < 2100; i++) {
+      const seq = base + i;
+      const content = i < 15 ? `rareword early ${i}` : `commonword filler ${i}`;
+      events.push(makeEvent('message.sent', workspaceId, seq, { message: message(seq, content), audience }, userActor(userId)));
+    }
+    await applyOnce(pool, 'messaging', events, project);
+    // rare: all 15 matches are older than the newest 2000 entries, so the walk finds none and the index answers
+    expect((await search.search(actor, 'rareword')).map((m) => m.seq)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5].map((i) => base + i));
+    // common: the walk finds a full page among the newest entries
+    expect((await search.search(actor, 'commonword')).map((m) => m.seq)).toEqual(Array.from({ length: 10 }, (_, k) => base + 2099 - k));
+  });
 });
