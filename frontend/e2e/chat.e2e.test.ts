@@ -177,6 +177,11 @@ describe('browser: chat features (embedded)', () => {
       await expectText(card.getByTestId('link-preview-description'), OG_DESCRIPTION, `${u.label} sees the description`);
       await expectText(card.getByTestId('link-preview-site'), 'Test Site', `${u.label} sees the site`);
       expect(await card.locator('img[src="x"]').count()).toBe(0);
+      // the og:image through our origin's signed image path (the page's CSP allows 'self' only), and loaded
+      const img = card.locator('img');
+      await img.waitFor({ timeout: WAIT_MS });
+      expect(await img.getAttribute('src')).toMatch(/^\/api\/link-preview\/image\?u=[^&]+&s=[\w-]{43}$/);
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: WAIT_MS, message: `${u.label} sees the image` }).toBe(1);
       expect(u.dialogs).toEqual([]);
     }
     // for a person to look at (not asserted)

@@ -25,8 +25,12 @@ function ogPage(): string {
 <meta property="og:title" content="${esc(OG_TITLE)}">
 <meta property="og:description" content="${esc(OG_DESCRIPTION)}">
 <meta property="og:site_name" content="Test Site">
+<meta property="og:image" content="/cover.png">
 </head><body>hello</body></html>`;
 }
+
+/** The page's og:image (a 1x1 PNG): the browser gets it only through our origin's image proxy. */
+const COVER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** The message row whose own text (not a quote) is exactly `text`. */
 export const messageRow = (u: User, text: string): Locator =>
@@ -74,6 +78,7 @@ export interface ChatTarget {
 export async function startChatTarget(): Promise<ChatTarget> {
   assertFrontendBuilt();
   const page = http.createServer((req, res) => {
+    if (req.url === '/cover.png') { res.writeHead(200, { 'content-type': 'image/png' }); res.end(COVER_PNG); return; }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.url === '/article' ? ogPage() : '<!doctype html><title>other</title>');
   });

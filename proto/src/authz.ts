@@ -61,6 +61,7 @@ export const HTTP_ROUTES = {
   createWorkspace: { method: 'POST', path: '/api/workspaces' },
   joinWorkspace: { method: 'POST', path: '/api/workspaces/:id/join' },
   linkPreview: { method: 'POST', path: '/api/link-preview/fetch' },
+  linkPreviewImage: { method: 'GET', path: '/api/link-preview/image' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -72,6 +73,9 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   createWorkspace: { allow: EVERYONE, also: 'room creations rate-limited per address' },
   joinWorkspace: { allow: EVERYONE, also: 'password guesses rate-limited per room and per address; creates a new member with a new token' },
   linkPreview: { allow: MEMBERS, also: 'Authorization: Bearer {userToken}; rate-limited per user' },
+  // An <img> sends no Authorization header: the HMAC signature over the image address (made only by our own
+  // preview answers) is the authorization, so the route is no open proxy.
+  linkPreviewImage: { allow: EVERYONE, also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

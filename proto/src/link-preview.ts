@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-export { LINK_PREVIEW_PATH, LINK_PREVIEW_PREFIX, LINK_PREVIEW_LIMITS } from './paths.ts';
+export { LINK_PREVIEW_PATH, LINK_PREVIEW_PREFIX, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_LIMITS } from './paths.ts';
 import { LINK_PREVIEW_LIMITS } from './paths.ts';
 
 export const LinkPreviewTypeSchema = z.enum(['youtube', 'instagram', 'other']);

@@ -13,6 +13,12 @@ export const API = {
 /** The API path (nginx routes the `/api/link-preview/` prefix to the messaging service). */
 export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';
 export const LINK_PREVIEW_PREFIX = '/api/link-preview/';
+/**
+ * Preview images through our origin (SECURITY.md 15): `GET {path}?u={image address}&s={signature}`. The messaging
+ * service writes these paths into the previews it answers; the signature is the authorization (an <img> sends no
+ * token), so only images of our own previews are fetched. The browser loads preview images from this path only.
+ */
+export const LINK_PREVIEW_IMAGE_PATH = '/api/link-preview/image';
 
 export const LINK_PREVIEW_LIMITS = {
   /** longest address accepted */

@@ -76,9 +76,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const limits = createRateLimits({ config: opts.rateLimits });
 
   const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
-  const linkPreviews = linkPreviewServiceFromEnv();
+  const masterKey = masterKeyFile(opts.dataDir);
+  const linkPreviews = linkPreviewServiceFromEnv({ masterKey }); // preview images are signed with a key derived from it
   const messaging = await startMessagingModule({
-    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, masterKey: masterKeyFile(opts.dataDir), linkPreviews,
+    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, masterKey, linkPreviews,
   });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
@@ -90,7 +91,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(publicRoomRouter(room.service, limits));
-  web.use(publicMessagingRouter({ pool, linkPreview: linkPreviews, limit: (key) => limits.consume('linkPreviewsPerUser', key) })); // POST /api/link-preview/fetch
+  web.use(publicMessagingRouter({ // POST /api/link-preview/fetch, GET /api/link-preview/image
+    pool, linkPreview: linkPreviews,
+    limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
+  }));
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });

@@ -3,6 +3,7 @@
  *  - through nginx (deploy/local/ingress.ts with nginx.conf.template: the path a browser uses with
  *    `npm run distributed:up`, /api/link-preview/ -> messaging, the rest of /api -> room), and
  *  - through each gateway replica's HTTP_UPSTREAM (the test stack's path router, the same split).
+ * GET /api/link-preview/image (the previews' images through our origin) the same two ways.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import { startDistributedStack } from './stack.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import { http as call, createRoom } from '../helpers/clients.ts';
-import { expectLinkPreviewRoute, startPageServer, type PageServer } from '../../services/messaging/test/link-preview/route.shared.ts';
+import { expectImageProxyRoute, expectLinkPreviewRoute, PNG, startPageServer, type PageServer } from '../../services/messaging/test/link-preview/route.shared.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 let ingress: Awaited<ReturnType<typeof startIngress>>;
@@ -57,5 +58,22 @@ describe('link preview route: distributed', () => {
     }
     // the room API still goes to room through the same router
     expect((await call(stack.urlB, `/api/workspaces/check-name/${'free-name-' + Date.now()}`)).status).toBe(200);
+  });
+
+  it('preview images through the nginx ingress and both gateway replicas: signed paths only, images only', async () => {
+    await expectImageProxyRoute(ingress.url, ingress.url, pages);
+    const { userToken } = await createRoom(stack.urlA);
+    let image = '';
+    await expect.poll(async () => {
+      const res = await call(stack.urlA, LINK_PREVIEW_PATH, { body: { url: `${pages.origin}/og?via=gateways` }, headers: { authorization: `Bearer ${userToken}` } });
+      image = res.body?.image ?? '';
+      return res.status;
+    }, { timeout: 15_000 }).toBe(200);
+    for (const base of [stack.urlA, stack.urlB]) {
+      const res = await fetch(base + image);
+      expect([res.status, res.headers.get('content-type'), res.headers.get('content-security-policy')], base).toEqual([200, 'image/png', "default-src 'none'; sandbox"]);
+      expect(Buffer.from(await res.arrayBuffer()).equals(PNG), base).toBe(true);
+      expect((await fetch(`${base}${image.replace(/&s=.*/, '')}`)).status, base).toBe(403);
+    }
   });
 });

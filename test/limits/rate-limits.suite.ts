@@ -21,6 +21,7 @@ export const LOW_LIMITS: LimitConfig = {
   roomCreationsPerAddress: { points: 3, durationSec: 60 },
   nameChecksPerAddress: { points: 5, durationSec: 60 },
   linkPreviewsPerUser: { points: 3, durationSec: 60 },
+  linkPreviewImagesPerAddress: { points: 3, durationSec: 60 },
 };
 
 /** The same limits as RATE_LIMIT_* variables, for processes that read the environment (gateway replica 2). */

@@ -1,11 +1,12 @@
 /**
  * A link preview card (specs/rooms.md section 3 "Link preview"): youtube, instagram or other. Every field is
- * rendered as text; links and images only from http(s) addresses; images load without a referrer and hide
- * themselves when they cannot load (e.g. refused by the page's Content-Security-Policy).
+ * rendered as text; links only to http(s) addresses; images only from our own origin's image proxy path (the
+ * server writes it into every preview: `/api/link-preview/image?u=...&s=...`, SECURITY.md 15), never a third-party
+ * address; images load without a referrer and hide themselves when they cannot load (refused, gone).
  */
 import { useState } from 'react';
 import type { MessageLinkPreview } from '@ephemera/proto';
-import { httpUrl } from '../lib/previewUrl.ts';
+import { httpUrl, proxiedImageSrc } from '../lib/previewUrl.ts';
 import { truncate } from '../lib/format.ts';
 import { CloseIcon } from './Icons.tsx';
 
@@ -13,7 +14,7 @@ const DESCRIPTION_CHARS = 200;
 
 function PreviewImage({ src, className }: { src: string | null; className: string }) {
   const [failed, setFailed] = useState(false);
-  const safe = httpUrl(src);
+  const safe = proxiedImageSrc(src);
   if (!safe || failed) return null;
   return <img className={className} src={safe} alt="" loading="lazy" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
 }

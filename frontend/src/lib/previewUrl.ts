@@ -1,8 +1,9 @@
 /**
  * Which address of a draft gets a link preview (specs/rooms.md section 4: "the first address found in the draft"),
- * and which preview fields may be shown as links or images (http and https only; SECURITY.md 12).
+ * and which preview fields may be shown as links (http and https only; SECURITY.md 12) or images (our own image
+ * proxy's path only; SECURITY.md 15).
  */
-import { LINK_PREVIEW_LIMITS } from '@ephemera/proto/client';
+import { LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_LIMITS } from '@ephemera/proto/client';
 import { safeHref, splitLinks } from './links.ts';
 
 /** The first http(s) address in the text, as the message renders it (same detection as links), or null. */
@@ -21,4 +22,18 @@ export function httpUrl(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const href = safeHref(raw);
   return href && /^https?:/i.test(href) ? href : null;
+}
+
+/**
+ * A preview image source: only the same-origin path of our image proxy (`/api/link-preview/image?u=...&s=...`, which
+ * the server writes into every preview it makes), else null. A third-party address (an older stored preview, or
+ * anything else) is never loaded: the page's CSP would refuse it, and the browser must not contact it.
+ */
+export function proxiedImageSrc(raw: string | null | undefined): string | null {
+  if (!raw || !raw.startsWith(`${LINK_PREVIEW_IMAGE_PATH}?`)) return null;
+  const base = 'https://same-origin.invalid';
+  let url: URL;
+  try { url = new URL(raw, base); } catch { return null; }
+  if (url.origin !== base || url.pathname !== LINK_PREVIEW_IMAGE_PATH) return null;
+  return `${url.pathname}${url.search}`;
 }

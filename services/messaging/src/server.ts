@@ -13,13 +13,16 @@ export async function startMessagingServer(opts: {
   const pool = createPool(opts.databaseUrl);
   const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace });
   await log.init(Object.values(TOPICS));
-  const linkPreviews = linkPreviewServiceFromEnv();
+  const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, masterKey: opts.masterKey, linkPreviews });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
-    // public: POST /api/link-preview/fetch (the ingress routes /api/link-preview/ here)
-    routers: [internalMessagingRouter(module.service), publicMessagingRouter({ pool, linkPreview: linkPreviews, limit: (key) => limits.consume('linkPreviewsPerUser', key) })],
+    // public: POST /api/link-preview/fetch, GET /api/link-preview/image (the ingress routes /api/link-preview/ here)
+    routers: [internalMessagingRouter(module.service), publicMessagingRouter({
+      pool, linkPreview: linkPreviews,
+      limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
+    })],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },

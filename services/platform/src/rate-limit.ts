@@ -38,6 +38,8 @@ export const RATE_LIMIT_DEFAULTS = {
   nameChecksPerAddress: { points: 300, durationSec: 60 },
   /** POST /api/link-preview/fetch per user (the composer asks after a 1 s typing pause) */
   linkPreviewsPerUser: { points: 30, durationSec: 60 },
+  /** GET /api/link-preview/image fetches (cache misses) per client address: a room page shows many previews at once */
+  linkPreviewImagesPerAddress: { points: 120, durationSec: 60 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;

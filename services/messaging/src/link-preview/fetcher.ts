@@ -14,6 +14,8 @@
  * - Redirects are followed by hand (at most `maxRedirects`), each hop re-checked from the start.
  * - One deadline for the whole fetch (every hop, DNS, connect, body); the body is read up to `maxBytes` (after
  *   decompression) and the connection dropped there; only HTML content types are read.
+ * - `fetchImage` (the image proxy, image-proxy.ts) goes through the same hops and checks; it reads only `image/*`
+ *   answers (never SVG) and refuses, instead of cutting, a body longer than its cap.
  */
 import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -53,7 +55,16 @@ export interface FetchedPage {
   redirects: number;
 }
 
-export const DEFAULTS = { timeoutMs: 5000, maxBytes: 1024 * 1024, maxRedirects: 3 } as const;
+export interface FetchedImage {
+  /** the address of the image finally read (after redirects) */
+  finalUrl: URL;
+  body: Buffer;
+  /** the media type the server claimed (image/*); what is served is decided from the bytes */
+  declaredType: string;
+  redirects: number;
+}
+
+export const DEFAULTS = { timeoutMs: 5000, maxBytes: 1024 * 1024, maxRedirects: 3, maxImageBytes: 5 * 1024 * 1024 } as const;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -62,6 +73,44 @@ const failed = (message: string) => new DomainError('LINK_PREVIEW_FAILED', messa
 export const BLOCKED_ADDRESS = 'Links to local or private network addresses cannot be previewed';
 export const BLOCKED_SCHEME = 'Only http and https links can be previewed';
 export const BLOCKED_PORT = 'Only links on the standard web ports (80 and 443) can be previewed';
+
+/** The words of the refusals: a page (the preview) or an image (the image proxy). */
+interface Texts {
+  blockedAddress: string; blockedScheme: string; blockedPort: string;
+  noLocation: string; badLocation: string; tooManyRedirects: (n: number) => string; status: (s: number) => string;
+  wrongType: string; tooLarge: (max: number) => string; encoding: string; unreadable: string;
+  slow: string; notFound: string; tls: string; connect: string;
+}
+const PAGE_TEXTS: Texts = {
+  blockedAddress: BLOCKED_ADDRESS, blockedScheme: BLOCKED_SCHEME, blockedPort: BLOCKED_PORT,
+  noLocation: 'The page redirects without saying where', badLocation: 'The page redirects to an invalid address',
+  tooManyRedirects: (n) => `The link redirects more than ${n} times`, status: (s) => `The page answered with an error (${s})`,
+  wrongType: 'The link does not point to a web page', tooLarge: () => 'The page is too large', encoding: 'The page uses an unsupported encoding',
+  unreadable: 'The page could not be read', slow: 'The page took too long to answer', notFound: 'The address could not be found',
+  tls: 'The page\'s secure connection could not be verified', connect: 'Could not connect to the page',
+};
+export const IMAGE_BLOCKED_ADDRESS = 'Images on local or private network addresses are not served';
+export const IMAGE_NOT_AN_IMAGE = 'The address does not point to an image';
+export const IMAGE_TEXTS: Texts = {
+  blockedAddress: IMAGE_BLOCKED_ADDRESS, blockedScheme: 'Only http and https images are served',
+  blockedPort: 'Only images on the standard web ports (80 and 443) are served',
+  noLocation: 'The image redirects without saying where', badLocation: 'The image redirects to an invalid address',
+  tooManyRedirects: (n) => `The image redirects more than ${n} times`, status: (s) => `The image server answered with an error (${s})`,
+  wrongType: IMAGE_NOT_AN_IMAGE, tooLarge: (max) => `The image is too large (${Math.round(max / 1024 / 1024)} MB max)`,
+  encoding: 'The image uses an unsupported encoding', unreadable: 'The image could not be read',
+  slow: 'The image took too long to load', notFound: 'The image\'s address could not be found',
+  tls: 'The image server\'s secure connection could not be verified', connect: 'Could not connect to the image server',
+};
+
+/** What one retrieval reads: the accepted media types, the cap and what happens past it, the words. */
+interface Retrieval {
+  accept: string;
+  accepts(mediaType: string): boolean;
+  maxBytes: number;
+  /** past maxBytes: keep what was read (a page: its head is enough) or refuse (an image cut short is no image) */
+  overflow: 'cut' | 'refuse';
+  texts: Texts;
+}
 
 /** Refused by our own lookup guard (the agent's refusals are recognized by their message). */
 class AddressRefused extends Error { readonly refused = true; }
@@ -131,54 +180,80 @@ export class SafeFetcher {
 
   /** Fetch an HTML page under every rule above; DomainError LINK_PREVIEW_BLOCKED / LINK_PREVIEW_FAILED otherwise. */
   async fetch(start: URL): Promise<FetchedPage> {
+    const got = await this.retrieve(start, {
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', accepts: (t) => HTML_TYPES.has(t),
+      maxBytes: this.maxBytes, overflow: 'cut', texts: PAGE_TEXTS,
+    });
+    return { finalUrl: got.finalUrl, html: decode(got.body, got.contentType), truncated: got.truncated, redirects: got.redirects };
+  }
+
+  /**
+   * Fetch an image under the same rules (every hop checked at connect time, redirects limited, one deadline):
+   * only `image/*` answers other than SVG are read, and a body longer than `maxBytes` is refused (the
+   * Content-Length is checked first, the count after decompression stops the read). The caller decides the type
+   * from the bytes. DomainError LINK_PREVIEW_BLOCKED / LINK_PREVIEW_FAILED otherwise.
+   */
+  async fetchImage(start: URL, maxBytes: number = DEFAULTS.maxImageBytes): Promise<FetchedImage> {
+    const got = await this.retrieve(start, {
+      accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9', accepts: (t) => t.startsWith('image/') && !t.startsWith('image/svg'),
+      maxBytes, overflow: 'refuse', texts: IMAGE_TEXTS,
+    });
+    return { finalUrl: got.finalUrl, body: got.body, declaredType: got.mediaType, redirects: got.redirects };
+  }
+
+  private async retrieve(start: URL, what: Retrieval): Promise<{ finalUrl: URL; body: Buffer; truncated: boolean; contentType: string; mediaType: string; redirects: number }> {
+    const t = what.texts;
     const signal = AbortSignal.timeout(this.timeoutMs);
     let url = new URL(start.href);
     try {
       for (let redirects = 0; ; redirects++) {
-        const allowlisted = this.check(url);
-        const res = await this.request(url, allowlisted, signal);
+        const allowlisted = this.check(url, t);
+        const res = await this.request(url, allowlisted, signal, what.accept);
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status)) {
           res.destroy();
           const location = res.headers.location;
-          if (!location) throw failed('The page redirects without saying where');
-          if (redirects >= this.maxRedirects) throw failed(`The link redirects more than ${this.maxRedirects} times`);
+          if (!location) throw failed(t.noLocation);
+          if (redirects >= this.maxRedirects) throw failed(t.tooManyRedirects(this.maxRedirects));
           let next: URL;
-          try { next = new URL(location, url); } catch { throw failed('The page redirects to an invalid address'); }
+          try { next = new URL(location, url); } catch { throw failed(t.badLocation); }
           next.hash = '';
           url = next;
           continue;
         }
-        if (status < 200 || status >= 300) { res.destroy(); throw failed(`The page answered with an error (${status})`); }
-        const mediaType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!HTML_TYPES.has(mediaType)) { res.destroy(); throw failed('The link does not point to a web page'); }
-        const { body, truncated } = await this.readBody(res, signal);
-        return { finalUrl: url, html: decode(body, String(res.headers['content-type'] ?? '')), truncated, redirects };
+        if (status < 200 || status >= 300) { res.destroy(); throw failed(t.status(status)); }
+        const contentType = String(res.headers['content-type'] ?? '');
+        const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+        if (!what.accepts(mediaType)) { res.destroy(); throw failed(t.wrongType); }
+        const declared = Number(res.headers['content-length']);
+        if (what.overflow === 'refuse' && Number.isFinite(declared) && declared > what.maxBytes) { res.destroy(); throw failed(t.tooLarge(what.maxBytes)); }
+        const { body, truncated } = await this.readBody(res, signal, what);
+        return { finalUrl: url, body, truncated, contentType, mediaType, redirects };
       }
     } catch (e) {
       if (e instanceof DomainError) throw e;
-      if (signal.aborted) throw failed('The page took too long to answer');
-      if (isRefusal(e)) throw blocked(BLOCKED_ADDRESS);
+      if (signal.aborted) throw failed(t.slow);
+      if (isRefusal(e)) throw blocked(t.blockedAddress);
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') throw failed('The address could not be found');
-      if (/CERT|TLS|SSL/.test(code)) throw failed('The page\'s secure connection could not be verified');
-      throw failed('Could not connect to the page');
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') throw failed(t.notFound);
+      if (/CERT|TLS|SSL/.test(code)) throw failed(t.tls);
+      throw failed(t.connect);
     }
   }
 
   /** The checks made before a hop's request; true when the hop is on the test allowlist. */
-  private check(url: URL): boolean {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(BLOCKED_SCHEME);
+  private check(url: URL, t: Texts): boolean {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(t.blockedScheme);
     if (url.username || url.password) { url.username = ''; url.password = ''; }
     const port = effectivePort(url);
     if (this.allowHosts.has(`${url.hostname}:${port}`)) return true;
-    if (!this.allowPorts.has(port)) throw blocked(BLOCKED_PORT);
+    if (!this.allowPorts.has(port)) throw blocked(t.blockedPort);
     const host = bare(url.hostname);
-    if (net.isIP(host) !== 0 && !isPublicAddress(host)) throw blocked(BLOCKED_ADDRESS);
+    if (net.isIP(host) !== 0 && !isPublicAddress(host)) throw blocked(t.blockedAddress);
     return false;
   }
 
-  private request(url: URL, allowlisted: boolean, signal: AbortSignal): Promise<IncomingMessage> {
+  private request(url: URL, allowlisted: boolean, signal: AbortSignal, accept: string): Promise<IncomingMessage> {
     const secure = url.protocol === 'https:';
     const agent = allowlisted ? (secure ? this.plainHttps : this.plainHttp) : (secure ? this.safeHttps : this.safeHttp);
     return new Promise((resolve, reject) => {
@@ -189,7 +264,7 @@ export class SafeFetcher {
         lookup: allowlisted ? this.lookup : guardedLookup(this.lookup),
         headers: {
           'user-agent': this.userAgent,
-          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+          accept,
           'accept-encoding': 'gzip, deflate, br',
           'accept-language': 'en',
           connection: 'close',
@@ -201,15 +276,16 @@ export class SafeFetcher {
     });
   }
 
-  /** Read at most maxBytes of the decompressed body, then drop the connection. */
-  private readBody(res: IncomingMessage, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
+  /** Read at most maxBytes of the decompressed body, then drop the connection (and cut or refuse, as asked). */
+  private readBody(res: IncomingMessage, signal: AbortSignal, what: Retrieval): Promise<{ body: Buffer; truncated: boolean }> {
+    const { maxBytes, texts: t } = what;
     const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     let stream: Readable;
     if (encoding === 'identity' || encoding === '') stream = res;
     else if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
     else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
     else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-    else { res.destroy(); return Promise.reject(failed('The page uses an unsupported encoding')); }
+    else { res.destroy(); return Promise.reject(failed(t.encoding)); }
 
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -229,10 +305,14 @@ export class SafeFetcher {
         if (done) return;
         chunks.push(chunk);
         size += chunk.length;
-        if (size >= this.maxBytes) settle(() => resolve({ body: Buffer.concat(chunks).subarray(0, this.maxBytes), truncated: true }));
+        if (what.overflow === 'refuse' ? size > maxBytes : size >= maxBytes) {
+          settle(() => (what.overflow === 'refuse'
+            ? reject(failed(t.tooLarge(maxBytes)))
+            : resolve({ body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true })));
+        }
       });
       stream.on('end', () => settle(() => resolve({ body: Buffer.concat(chunks), truncated: false })));
-      const onError = () => settle(() => reject(failed('The page could not be read')));
+      const onError = () => settle(() => reject(failed(t.unreadable)));
       stream.on('error', onError);
       if (stream !== res) res.on('error', onError);
       res.on('close', () => { if (!res.complete) onError(); });

@@ -11,16 +11,22 @@ export { parsePage, type PageMeta } from './parser.ts';
 export { PreviewCache, type CacheOptions } from './cache.ts';
 export { normalizeUrl, recognize } from './url.ts';
 export { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
+export { ImageProxy, ImageSigner, IMAGE_RESPONSE_HEADERS, SERVED_IMAGE_TYPES, type ImageProxyOptions, type ProxiedImage } from './image-proxy.ts';
 
 export interface PublicMessagingDeps {
   pool: Pool;
   /** per-user limit; default 30 previews a minute per user in this process (rate-limiter-flexible, memory) */
   limit?: RateLimit;
+  /** image fetches (cache misses) per client address; default 120 a minute in this process */
+  imageLimit?: RateLimit;
   /** default: SSRF-safe defaults, with LINK_PREVIEW_ALLOW_HOSTS (test only) read from the environment */
   linkPreview?: LinkPreviewService | LinkPreviewOptions;
 }
 
-/** The process's link-preview service: SSRF-safe defaults, LINK_PREVIEW_ALLOW_HOSTS (test only) from the environment. */
+/**
+ * The process's link-preview service: SSRF-safe defaults, LINK_PREVIEW_ALLOW_HOSTS (test only) from the environment.
+ * Pass `masterKey` (the one the messaging module gets): preview images are signed with a key derived from it.
+ */
 export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): LinkPreviewService {
   return new LinkPreviewService({
     ...options,
@@ -31,5 +37,5 @@ export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): Lin
 /** Messaging's public routes (`/api/link-preview/...`), for the embedded app and the messaging server. */
 export function publicMessagingRouter(deps: PublicMessagingDeps): express.Router {
   const service = deps.linkPreview instanceof LinkPreviewService ? deps.linkPreview : linkPreviewServiceFromEnv(deps.linkPreview);
-  return linkPreviewRouter({ pool: deps.pool, service, limit: deps.limit ?? memoryRateLimit() });
+  return linkPreviewRouter({ pool: deps.pool, service, limit: deps.limit ?? memoryRateLimit(), imageLimit: deps.imageLimit ?? memoryRateLimit(120, 60) });
 }

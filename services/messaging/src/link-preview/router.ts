@@ -1,14 +1,16 @@
 /**
  * `POST /api/link-preview/fetch` (specs/rooms.md section 7): bearer-authenticated (the member's room token),
- * rate-limited per user, then the preview. Mounted by the embedded app and by the messaging server
- * (nginx routes `/api/link-preview/` there in distributed mode).
+ * rate-limited per user, then the preview. `GET /api/link-preview/image?u=&s=`: the previews' images through our
+ * origin, authorized by the signature alone (image-proxy.ts), fetches rate-limited per client address. Mounted by
+ * the embedded app and by the messaging server (nginx routes `/api/link-preview/` there in distributed mode).
  */
 import express from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DomainError, LINK_PREVIEW_PATH, LinkPreviewRequestSchema } from '@ephemera/proto';
+import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema } from '@ephemera/proto';
 import { parseOrThrow, route, type Pool } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import { LinkPreviewService } from './service.ts';
+import { IMAGE_RESPONSE_HEADERS } from './image-proxy.ts';
 
 /** Takes one unit for `key` or throws DomainError('RATE_LIMITED'). The seam for a shared (Redis) limiter. */
 export type RateLimit = (key: string) => Promise<void>;
@@ -30,6 +32,8 @@ export interface LinkPreviewRouterDeps {
   pool: Pool;
   service: LinkPreviewService;
   limit: RateLimit;
+  /** image fetches (cache misses) per client address */
+  imageLimit: RateLimit;
 }
 
 export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
@@ -43,6 +47,15 @@ export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   }));
   r.all(LINK_PREVIEW_PATH, (_req, res) => {
     res.status(405).set('Allow', 'POST').json({ success: false, code: 'VALIDATION', message: 'Use POST' });
+  });
+  r.get(LINK_PREVIEW_IMAGE_PATH, route(async (req, res) => {
+    res.set('Cache-Control', 'no-store'); // refusals are not kept; a served image says otherwise
+    const { u, s } = req.query as Record<string, unknown>;
+    const image = await deps.service.images.serve(u, s, () => deps.imageLimit(`link-preview-image:${req.ip ?? 'unknown'}`));
+    res.status(200).set(IMAGE_RESPONSE_HEADERS).set('Content-Type', image.type).send(image.body);
+  }));
+  r.all(LINK_PREVIEW_IMAGE_PATH, (_req, res) => {
+    res.status(405).set('Allow', 'GET, HEAD').json({ success: false, code: 'VALIDATION', message: 'Use GET' });
   });
   return r;
 }

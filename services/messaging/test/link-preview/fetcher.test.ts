@@ -24,6 +24,11 @@ import zlib from 'node:zlib';
 import { DomainError } from '@ephemera/proto';
 import { SafeFetcher, BLOCKED_ADDRESS, BLOCKED_PORT, BLOCKED_SCHEME, type FetcherOptions } from '../../src/link-preview/fetcher.ts';
 import { LinkPreviewService } from '../../src/link-preview/service.ts';
+import { ImageSigner } from '../../src/link-preview/image-proxy.ts';
+import { DEV_MASTER_KEY } from '../../src/search/keys.ts';
+
+/** A preview's image: the signed same-origin path of the image proxy (the services here use the development key). */
+const proxied = (address: string) => new ImageSigner(DEV_MASTER_KEY).path(address);
 
 interface Local { port: number; seen: string[]; origin: string; server: http.Server; close(): Promise<void> }
 
@@ -257,7 +262,7 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
     const p = await s.preview('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     expect(p).toEqual({
       type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', title: null, description: null, image: null,
-      thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg', author: null, siteName: 'YouTube', postId: null, videoId: 'dQw4w9WgXcQ',
+      thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'), author: null, siteName: 'YouTube', postId: null, videoId: 'dQw4w9WgXcQ',
     });
     expect(lookups).toContain('www.youtube.com');
     expect(target.seen).toEqual([]);
@@ -369,7 +374,7 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
     const s = previews(allow());
     expect(await s.preview(`${page.origin}/og#section`)).toEqual({
       type: 'other', url: `${page.origin}/og`, title: 'Local & Open Graph', description: 'A page served by the test',
-      image: `${page.origin}/cover.png`, thumbnail: null, author: 'Ada', siteName: 'Test Site', postId: null, videoId: null,
+      image: proxied(`${page.origin}/cover.png`), thumbnail: null, author: 'Ada', siteName: 'Test Site', postId: null, videoId: null,
     });
     expect((await s.preview(`${page.origin}/xhtml`)).title).toBe('Local & Open Graph');
     expect((await s.preview(`${page.origin}/latin1`)).title).toBe('Café crème');
@@ -380,11 +385,11 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
     const s = previews({ allowHosts: [`www.youtube.com:${page.port}`, `www.instagram.com:${page.port}`] });
     expect(await s.preview(`http://www.youtube.com:${page.port}/watch?v=dQw4w9WgXcQ`)).toEqual({
       type: 'youtube', url: `http://www.youtube.com:${page.port}/watch?v=dQw4w9WgXcQ`, title: 'Never Gonna Give You Up',
-      description: null, image: null, thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg', author: null, siteName: 'YouTube',
+      description: null, image: null, thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'), author: null, siteName: 'YouTube',
       postId: null, videoId: 'dQw4w9WgXcQ',
     });
     expect(await s.preview(`http://www.instagram.com:${page.port}/p/C1a2B3c4D5e/`)).toMatchObject({
-      type: 'instagram', title: 'A post', image: `http://www.instagram.com:${page.port}/post.jpg`, siteName: 'Instagram',
+      type: 'instagram', title: 'A post', image: proxied(`http://www.instagram.com:${page.port}/post.jpg`), siteName: 'Instagram',
       postId: 'C1a2B3c4D5e', videoId: null, thumbnail: null,
     });
     expect(hits['/watch']).toBe(1);

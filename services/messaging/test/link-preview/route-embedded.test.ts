@@ -13,7 +13,7 @@ import { C, ERRORS, LINK_PREVIEW_PATH } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../../embedded/app.ts';
 import { http as call, createRoom, joinRoom, socketJoin, request, clientId } from '../../../../test/helpers/clients.ts';
-import { expectLinkPreviewRoute, startPageServer, type PageServer } from './route.shared.ts';
+import { expectImageProxyRoute, expectLinkPreviewRoute, proxiedImage, startPageServer, type PageServer } from './route.shared.ts';
 
 let app: EmbeddedApp;
 let pages: PageServer;
@@ -41,6 +41,10 @@ afterAll(async () => {
 describe('link preview route: embedded (npm start)', () => {
   it('answers 401, 400, 422 and 200 as specified', async () => {
     await expectLinkPreviewRoute(app.url, app.url, pages);
+  });
+
+  it('serves the previews\' images through this origin (signed paths only, images only, SSRF-safe)', async () => {
+    await expectImageProxyRoute(app.url, app.url, pages, { port: internal.port, seen: () => internal.seen });
   });
 
   it('refuses a local address that is not on the allowlist and never contacts it', async () => {
@@ -90,7 +94,7 @@ describe('link preview route: embedded (npm start)', () => {
       const forged = { url, title: 'Forged', description: 'made up', image: 'https://evil.example/x.png', type: 'other' };
       const sent = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: `look ${url}`, type: 'text', linkPreview: forged });
       expect(sent.success).toBe(true);
-      if (sent.success) expect(sent.message.linkPreview).toMatchObject({ url, title: 'Local page', image: 'https://cdn.example/cover.png' });
+      if (sent.success) expect(sent.message.linkPreview).toMatchObject({ url, title: 'Local page', image: proxiedImage(`${pages.origin}/cover.png`) });
       const unfetched = await request(socket, C.sendMessage, {
         clientMessageId: clientId(), channelId: channel.channel.id, content: 'never previewed', type: 'text', linkPreview: { ...forged, url: `${pages.origin}/never` },
       });
