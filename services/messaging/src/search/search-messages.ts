@@ -30,8 +30,13 @@ export async function searchMessages(pool: Pool, keyOf: RoomKeyOf, actor: Sessio
      ) s ${VISIBLE}
      ORDER BY s.seq DESC LIMIT $4`, params);
   if (recent.rows.length === LIMITS.searchResultsMax) return recent.rows.map((r) => r.body as Message);
+  // Few matches: take them all through the GIN index (MATERIALIZED keeps the planner from walking seq order
+  // instead, which reads the whole room when the word is rare), then order the handful.
   const all = await pool.query(
-    `SELECT m.body FROM messaging_search.entries s ${VISIBLE} AND s.workspace_id = $1
+    `WITH hits AS MATERIALIZED (
+       SELECT message_id, channel_id, seq, tokens FROM messaging_search.entries WHERE workspace_id = $1 AND tokens @> $2::bigint[]
+     )
+     SELECT m.body FROM hits s ${VISIBLE}
      ORDER BY s.seq DESC LIMIT $4`, params);
   return all.rows.map((r) => r.body as Message);
 }
