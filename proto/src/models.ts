@@ -1,6 +1,7 @@
 /** The read shapes that go over the wire (specs/rooms.md section 3). */
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
+import { LinkPreviewSchema, type LinkPreview } from './link-preview.ts';
 
 export const TierSchema = z.enum(['free', 'pro', 'business']);
 
@@ -94,20 +95,9 @@ export const ReplyToSchema = z.object({
   authorName: z.string().max(LIMITS.profileUsernameMax),
 });
 
-/** A link preview attached to a message (specs/rooms.md section 3 "Link preview"); filled by the server's fetcher. */
-export const MessageLinkPreviewSchema = z.object({
-  type: z.enum(['youtube', 'instagram', 'other']),
-  url: z.string(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  image: z.string().nullable(),
-  thumbnail: z.string().nullable(),
-  author: z.string().nullable(),
-  siteName: z.string().nullable(),
-  postId: z.string().nullable(),
-  videoId: z.string().nullable(),
-});
-export type MessageLinkPreview = z.infer<typeof MessageLinkPreviewSchema>;
+/** A link preview attached to a message: the server's own fetch (proto/src/link-preview.ts, docs/link-previews.md). */
+export const MessageLinkPreviewSchema = LinkPreviewSchema;
+export type MessageLinkPreview = LinkPreview;
 
 export const MessageSchema = z.object({
   id: z.string(),

@@ -1,15 +1,9 @@
 /** Icons of the chat's message actions (24x24 stroke, currentColor), beside the app's Icons.tsx. */
-import type { SVGProps } from 'react';
+import { Svg as Frame, type IconProps } from './Icons.tsx';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 16, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2}
-      strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
-      {children}
-    </svg>
-  );
+/** This file's icons default to 16 px. */
+function Svg(props: IconProps) {
+  return <Frame size={16} {...props} />;
 }
 
 export const SmileIcon = (p: IconProps) => <Svg {...p}><circle cx="12" cy="12" r="9" /><path d="M8 14s1.5 2 4 2 4-2 4-2M9 9h.01M15 9h.01" /></Svg>;

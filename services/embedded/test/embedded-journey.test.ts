@@ -1,17 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createLogger } from '@ephemera/platform';
-import { startEmbedded } from '../app.ts';
 import { journeySuite } from '../../../test/suites/journey.suite.ts';
+import { startEmbeddedTarget } from './target.ts';
 
-journeySuite('embedded (npm start)', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-embedded-'));
-  let offset = 0;
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset), sweepIntervalMs: 200 });
-  return {
-    url: app.url,
-    advanceClock: (ms) => { offset += ms; },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
-  };
-});
+journeySuite('embedded (npm start)', startEmbeddedTarget);

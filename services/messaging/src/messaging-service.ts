@@ -164,15 +164,7 @@ export class MessagingService implements MessagingApi {
 
     // 5. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
     //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
-    try {
-      await appendEvents(this.deps.log, events);
-    } catch (err) {
-      // The events may or may not be in the log (an append can fail after the broker has them); the next batch
-      // waits for our projection of the log before it dedupes or numbers anything.
-      this.uncertain.add(workspaceId);
-      this.lastSeq.delete(workspaceId);
-      throw err;
-    }
+    await this.appendDurably(workspaceId, events);
     this.lastSeq.set(workspaceId, seq);
     for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
     const applying = applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
@@ -239,11 +231,11 @@ export class MessagingService implements MessagingApi {
   }
 
   /**
-   * The record path of every write but sends (which batch): durable in the log, then applied to the read model,
-   * then answered. An apply that fails after a durable append still answers (the log has it): our own-events
-   * consumer applies it, and the room's next write and reads wait for that.
+   * Append and wait until durable. The events may or may not be in the log when this throws (an append can fail
+   * after the broker has them): the room becomes uncertain, and its next write and reads first wait for our
+   * projection of the log, so a retry dedupes and numbering continues after what is really there.
    */
-  private async record(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
+  private async appendDurably(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
     try {
       await appendEvents(this.deps.log, events);
     } catch (err) {
@@ -251,6 +243,15 @@ export class MessagingService implements MessagingApi {
       this.lastSeq.delete(workspaceId);
       throw err;
     }
+  }
+
+  /**
+   * The record path of every write but sends (which batch): durable in the log, then applied to the read model,
+   * then answered. An apply that fails after a durable append still answers (the log has it): our own-events
+   * consumer applies it, and the room's next write and reads wait for that.
+   */
+  private async record(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
+    await this.appendDurably(workspaceId, events);
     try {
       await applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
     } catch {

@@ -1,15 +1,9 @@
 /** Sidebar-only stroke icons (same 24x24 grid and style as ../Icons.tsx). */
-import type { SVGProps } from 'react';
+import { Svg as Frame, type IconProps } from '../Icons.tsx';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 18, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2}
-      strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
-      {children}
-    </svg>
-  );
+/** This file's icons default to 18 px. */
+function Svg(props: IconProps) {
+  return <Frame size={18} {...props} />;
 }
 
 export const MoreIcon = (p: IconProps) => <Svg {...p}><circle cx="5" cy="12" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="19" cy="12" r="1" /></Svg>;

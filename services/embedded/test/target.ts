@@ -1,0 +1,18 @@
+/** The embedded app as a test target (journey and room-experience suites): a temp DATA_DIR and a clock tests can move. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@ephemera/platform';
+import { startEmbedded } from '../app.ts';
+import type { Target } from '../../../test/suites/journey.suite.ts';
+
+export async function startEmbeddedTarget(): Promise<Target> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-embedded-'));
+  let offset = 0;
+  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset), sweepIntervalMs: 200 });
+  return {
+    url: app.url,
+    advanceClock: (ms) => { offset += ms; },
+    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+  };
+}
