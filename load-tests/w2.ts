@@ -4,7 +4,8 @@
  * private channel whose members are users 0 and 1. The generator sends, round robin at BENCH_W2_RATE events/s:
  * typing-start/stop in the public channel (each user toggling), update-presence away/online, and typing of user 0
  * in the private channel. Each socket counts what it receives, and the run checks who received it:
- *   public typing -> every socket except the typer's own (N - N/5),  presence -> every socket (N),
+ *   public typing -> every socket (N; one room broadcast, the typer's own copies included and ignored by clients),
+ *   presence -> every socket (N),
  *   private typing -> the sockets of user 1 only (N/5): a frame on any other socket is a VIOLATION.
  * B1 relays the same events with io.to(room).emit (the public room holds every socket, sender included; the private
  * room holds user 1's sockets), so its ratios are against the same audiences but count the sender's own copies.
@@ -117,9 +118,9 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
       const f = String(d);
       if (f.startsWith('42["user-presence-updated"')) { counters().received.presence++; return; }
       if (!f.startsWith('42["user-typing"') && !f.startsWith('42["user-stopped-typing"')) return; // joins, leaves
-      if (f.includes(`"userId":"${userIds[user]}"`)) counters().ownTyping++;
       if (f.includes(`"channelId":"${privateId}"`)) {
         counters().received.priv++;
+        if (f.includes(`"userId":"${userIds[user]}"`)) counters().ownTyping++;
         if (user !== 1) counters().violations++;
       } else counters().received.pub++;
     };
@@ -144,7 +145,7 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
       }
       const typer = kind === 'priv' ? 0 : user;
       emit(sender(typer, `${kind}:${typer}`, on), on ? 'typing-start' : 'typing-stop', { channelId: kind === 'priv' ? privateId : publicId });
-      return kind === 'priv' ? socketsOf(1) : N - socketsOf(typer);
+      return kind === 'priv' ? socketsOf(1) : N;
     },
   };
 }
@@ -212,7 +213,7 @@ async function runTarget(name: TargetName): Promise<Record<string, unknown> | nu
       perProcess: Object.fromEntries(Object.entries(cpu).map(([k, us]) => [k, Math.round(us / Math.max(1, delivered) * 100) / 100])),
     };
     console.log(`  ${fig.eventsPerS.toFixed(0)} events/s -> ${fig.deliveriesPerS.toFixed(0)} deliveries/s; ratio public typing ${fig.ratio.pub.toFixed(4)}, presence ${fig.ratio.presence.toFixed(4)}, private typing ${fig.ratio.priv.toFixed(4)}`);
-    console.log(`  audience: ${c.violations} private-typing frames on non-members' sockets (must be 0); ${c.ownTyping} typing frames back to the typer's own sockets${name === 'b1' ? ' (B1 echoes to the sender by design)' : ' (must be 0)'}`);
+    console.log(`  audience: ${c.violations} private-typing frames on non-members' sockets (must be 0); ${c.ownTyping} private-typing frames back to the typer's own sockets (must be 0)`);
     for (const [label, xs] of [['presence', c.ackMs], ['typing', c.typingAckMs]] as const) {
       if (!xs.length) continue;
       const sorted = [...xs].sort((x, y) => x - y);

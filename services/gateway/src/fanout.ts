@@ -138,9 +138,13 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
       io.to(workspaceRoom(signal.workspaceId)).emit(S.userPresenceUpdated, { workspaceId: signal.workspaceId, userId: signal.userId, status: signal.status });
       return;
     case 'typing': {
-      // Only those who can read the channel, and not the typer's own sockets.
+      // Only those who can read the channel. A public channel's typing goes to the whole room in one broadcast,
+      // the typer's own sockets included (clients drop their own): socket.io's uWS fast path publishes once only
+      // without an `except` (PERFORMANCE.md W2). A private channel or DM names its few members, minus the typer.
       const { workspaceId, channelId, userId, username } = signal;
-      const to = io.to(targetOf(workspaceId, signal.audience)).except(userRoom(userId));
+      const to = signal.audience.kind === 'workspace'
+        ? io.to(workspaceRoom(workspaceId))
+        : io.to(signal.audience.userIds.filter((id) => id !== userId).map(userRoom));
       if (signal.typing) to.emit(S.userTyping, { workspaceId, channelId, userId, username });
       else to.emit(S.userStoppedTyping, { workspaceId, channelId, userId });
       return;
