@@ -5,7 +5,8 @@
 #   kube-apiserver + etcd: built from the wrapper module in deploy/ops/kube (go install refuses k8s.io/kubernetes)
 #   compose-check: docker compose's loader (compose-go) as a small command, deploy/ops/compose-check
 #   Kubernetes JSON schemas for kubeconform: generated offline from k8s.io/kubernetes' swagger.json
-# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose]   (default: all). Prints nothing when cached.
+#   k6: the load generator of load-tests/k6 (`npm run bench:k6`), `go install` at a pinned version
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6]   (default: all). Prints nothing when cached.
 # Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -18,6 +19,7 @@ HELM_VERSION=v3.22.0
 KUBECONFORM_VERSION=v0.8.0
 PROMETHEUS_VERSION=v0.316.0
 KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
+K6_VERSION=v1.8.1
 
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
 proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
@@ -30,7 +32,7 @@ stamp() { echo "$2" > "$tools/.$1.version"; }
 # Builds run niced: in `npm test` they share two cores with the other test files, whose timings must not suffer.
 timed() { local t=$SECONDS; nice -n 10 "$@"; echo "install-tools: $1 ${*: -1} took $((SECONDS - t)) s" >&2; }
 
-want=("$@"); [ ${#want[@]} -gt 0 ] || want=(helm kubeconform promtool kube schemas compose)
+want=("$@"); [ ${#want[@]} -gt 0 ] || want=(helm kubeconform promtool kube schemas compose k6)
 
 for tool in "${want[@]}"; do
   # Two runs at once (test files in parallel, npm test beside a manual chart:check) must not build the same tool
@@ -58,6 +60,8 @@ for tool in "${want[@]}"; do
       # Rebuilt when its source changes (the stamp is a hash of go.mod and main.go).
       sum="$(cat "$here/compose-check/go.mod" "$here/compose-check/main.go" | sha1sum | cut -c1-12)"
       fresh compose-check "$sum" || { (cd "$here/compose-check" && timed go build -o "$tools/bin/compose-check" .); stamp compose-check "$sum"; } ;;
+    k6)
+      fresh k6 $K6_VERSION || { timed env GOBIN="$tools/bin" go install go.k6.io/k6@$K6_VERSION; stamp k6 $K6_VERSION; } ;;
     schemas)
       dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
       if [ ! -f "$dir/.complete" ]; then

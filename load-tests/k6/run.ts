@@ -1,0 +1,226 @@
+/**
+ * `npm run bench:k6 -- --target=embedded|distributed --workloads=w1,w2,...`: the k6 scenarios of PERFORMANCE.md
+ * (W1-W6, load-tests/k6/*.js) against the embedded app or the distributed stack, one after the other, each printing
+ * its figures block; then all blocks together and load-tests/results/k6-latest.json.
+ *
+ * - k6 is built once from its Go module at a pinned version by deploy/ops/install-tools.sh (`k6` tool, cached in
+ *   deploy/local/.tools/bin).
+ * - embedded: the app started as the W3 bench does (load-tests/lib/targets.ts: fresh DATA_DIR, free port, core 0);
+ *   distributed: deploy/local/up.sh (isolated run dir and ports unless BENCH_STACK_ISOLATE=0), down.sh at the end;
+ *   --origin=http://127.0.0.1:PORT uses a server that already runs (no start, no RSS reading unless --pids=).
+ * - Every RATE_LIMIT_<NAME> of services/platform/src/rate-limit.ts is raised to 100000000/1 for the servers it
+ *   starts (unless set in the environment), and it says so.
+ * - A small control HTTP server on 127.0.0.1 gives the scripts the server processes' RSS (W1) and a barrier
+ *   (every VU's sockets joined) through K6_CONTROL.
+ * - k6 runs pinned to core 1 (the server on core 0) when pinning is on (BENCH_PIN=0 disables it), with
+ *   --no-usage-report. A scenario that fails is reported and the others still run; the command exits 0 unless
+ *   its arguments are wrong.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import { rateLimitEnvNames } from '../../services/platform/src/rate-limit.ts';
+import { loadConfig } from '../lib/config.ts';
+import { NotRun, ROOT, shutdownDistributed, startTarget, type RunningTarget } from '../lib/targets.ts';
+import type { Watched } from '../lib/stats.ts';
+
+export const WORKLOADS: Record<string, string> = {
+  w1: 'w1-idle.js', w2: 'w2-chat.js', w3: 'w3-fanout.js', w4: 'w4-bigroom.js', w5: 'w5-reconnect.js', w6: 'w6-history.js',
+};
+const HERE = import.meta.dirname;
+const RAISED = '100000000/1';
+
+export interface K6Options { targets: string[]; workloads: string[]; origin: string | null; out: string; pin: boolean }
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): K6Options {
+  const v: Record<string, string> = {};
+  for (const a of argv) {
+    const m = /^--([a-z0-9-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`unknown argument ${a} (use --target=embedded|distributed --workloads=w1,w2,...)`);
+    v[m[1]] = m[2] ?? '1';
+  }
+  const targets = (v.target ?? v.targets ?? env.K6_TARGETS ?? 'embedded').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const t of targets) if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
+  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? Object.keys(WORKLOADS).join(',')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const w of workloads) if (!WORKLOADS[w]) throw new Error(`unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
+  return { targets, workloads, origin: v.origin ?? env.K6_ORIGIN ?? null, out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json', pin: (env.BENCH_PIN ?? '1') !== '0' };
+}
+
+/** Raises every rate limit the servers read (RATE_LIMIT_DEFAULTS), unless the environment sets it; the line to print. */
+export function raiseAllRateLimits(env: NodeJS.ProcessEnv = process.env): string {
+  const raised: string[] = [];
+  for (const key of Object.values(rateLimitEnvNames())) {
+    if (env[key]) continue;
+    env[key] = RAISED;
+    raised.push(key);
+  }
+  return raised.length === 0
+    ? 'rate limits: as set in the environment (RATE_LIMIT_*)'
+    : `rate limits RAISED for this run (${RAISED} points/seconds): ${raised.join(', ')}; the product's defaults are in the README`;
+}
+
+/** The k6 binary, built by deploy/ops/install-tools.sh k6 when missing (prints nothing when cached). */
+export function ensureK6(): string {
+  const tools = process.env.EPHEMERA_TOOLS ?? join(ROOT, 'deploy', 'local', '.tools');
+  const r = spawnSync('bash', [join(ROOT, 'deploy', 'ops', 'install-tools.sh'), 'k6'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, EPHEMERA_TOOLS: tools } });
+  const bin = join(tools, 'bin', 'k6');
+  if (r.status !== 0 || !existsSync(bin)) throw new Error(`could not build k6 (deploy/ops/install-tools.sh k6 exited ${r.status})`);
+  return bin;
+}
+
+function rssKb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The processes whose RSS is "the server's" for W1: embedded = the app; distributed = the gateways (nginx apart). */
+function memoryProcesses(target: RunningTarget | null, extra: Watched[]): { counted: Watched[]; shown: Watched[] } {
+  const all = [...(target?.watched ?? []), ...extra];
+  const gateways = all.filter((w) => w.label.startsWith('gateway'));
+  const counted = gateways.length ? gateways : all.filter((w) => w.label === 'node' || w.label === 'server');
+  const shown = all.filter((w) => counted.includes(w) || w.label === 'nginx');
+  return { counted, shown };
+}
+
+/** The control endpoint the k6 scripts call (K6_CONTROL): RSS, and a join barrier with an RSS reading at it. */
+function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }): Promise<{ server: Server; url: string }> {
+  let state = { expected: 0, settleMs: 3000, ready: 0, failed: 0, start: 0, end: 0, measured: null as unknown };
+  const rss = () => {
+    const { counted, shown } = getProcs();
+    const byLabel: Record<string, number | null> = {};
+    for (const w of shown) byLabel[`${w.label}:${w.pid}`] = rssKb(w.pid);
+    const totalKb = counted.reduce((a, w) => a + (rssKb(w.pid) ?? 0), 0);
+    return { totalKb, counted: counted.map((w) => `${w.label}:${w.pid}`), byLabel, at: Date.now() };
+  };
+  const server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const q = (k: string) => Number(u.searchParams.get(k) ?? 0);
+    const send = (body: unknown) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); };
+    req.resume();
+    if (u.pathname === '/rss') return send(rss());
+    if (u.pathname === '/reset') {
+      state = { expected: q('expected'), settleMs: u.searchParams.has('settleMs') ? q('settleMs') : 3000, ready: 0, failed: 0, start: 0, end: 0, measured: null };
+      return send({ ok: true });
+    }
+    if (u.pathname === '/ready') {
+      state.ready += q('n');
+      state.failed += q('failed');
+      if (q('start') > 0) state.start = state.start ? Math.min(state.start, q('start')) : q('start');
+      if (q('end') > 0) state.end = Math.max(state.end, q('end'));
+      if (state.expected > 0 && state.ready + state.failed >= state.expected && !state.measured) {
+        const s = state;
+        setTimeout(() => { if (s === state) s.measured = rss(); }, state.settleMs);
+      }
+      return send({ ok: true });
+    }
+    if (u.pathname === '/status') return send({ ...state, windowMs: state.end && state.start ? state.end - state.start : 0 });
+    res.statusCode = 404;
+    res.end();
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+}
+
+interface Ran { target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number; loadBefore?: number }
+
+function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean): Promise<number | null> {
+  const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0;
+  const args = ['run', '--no-usage-report', '--quiet', join(HERE, script)];
+  const [cmd, argv] = pin && hasTaskset && cpus().length > 1 ? ['taskset', ['-c', '1', bin, ...args]] : [bin, args];
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv as string[], { cwd: HERE, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('exit', (code) => resolve(code));
+    child.on('error', () => resolve(-1));
+  });
+}
+
+export async function main(argv: string[]): Promise<Ran[]> {
+  const opts = parseArgs(argv);
+  const limitsLine = raiseAllRateLimits();
+  const bin = ensureK6();
+  const version = spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  console.log(`k6 scenarios ${opts.workloads.join(', ')} against ${opts.origin ?? opts.targets.join(', ')} (${version})`);
+  console.log(`  ${limitsLine}`);
+  console.log(`  scale: each scenario prints its own; set it with the W<n>_* variables (load-tests/README.md)`);
+  const cfg = loadConfig([], process.env);
+  cfg.pin = opts.pin;
+  const ran: Ran[] = [];
+  let current: RunningTarget | null = null;
+  let procs: Watched[] = [];
+  const control = await startControl(() => memoryProcesses(current, procs));
+  const stopAll = async () => { await current?.stop().catch(() => {}); current = null; await shutdownDistributed(); control.server.close(); };
+  let stopping = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`\n${sig}: stopping`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  const targets = opts.origin ? [`origin`] : opts.targets;
+  try {
+    for (const t of targets) {
+      if (stopping) break;
+      let origin = opts.origin;
+      if (!origin) {
+        console.log(`\n== ${t}: starting`);
+        try {
+          current = await startTarget(t as 'embedded' | 'distributed', cfg);
+        } catch (e) {
+          console.log(`  ${t} NOT RUN: ${e instanceof NotRun ? e.message : (e as Error).stack}`);
+          for (const w of opts.workloads) ran.push({ target: t, workload: w, code: null, summary: null, seconds: 0 });
+          continue;
+        }
+        origin = (current.spec as { origin: string }).origin;
+        console.log(`  ${t} at ${origin}; server processes for RSS: ${memoryProcesses(current, []).counted.map((w) => `${w.label}=${w.pid}`).join(', ') || 'none'}`);
+      } else {
+        procs = (process.env.K6_PIDS ?? '').split(',').filter(Boolean).map((p) => ({ label: 'server', pid: Number(p) }));
+      }
+      for (const w of opts.workloads) {
+        if (stopping) break;
+        const outFile = join(ROOT, 'load-tests', 'results', `k6-${t}-${w}.json`);
+        mkdirSync(dirname(outFile), { recursive: true });
+        writeFileSync(outFile, '');
+        const t0 = Date.now();
+        // the machine is shared: say how busy it was (2.0 = both cores) so noisy figures can be told apart
+        const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+        console.log(`\n-- ${w} (${WORKLOADS[w]}) against ${t} (load average before: ${load} on ${cpus().length} cores)`);
+        const code = await runK6(bin, WORKLOADS[w], { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile }, opts.pin && !opts.origin);
+        let summary = null;
+        try { summary = JSON.parse(readFileSync(outFile, 'utf8')); } catch { /* k6 failed before its summary */ }
+        if (code !== 0) console.log(`  ${w}: k6 exited with ${code}${summary ? '' : ' and printed no figures'}`);
+        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load) });
+      }
+      await current?.stop().catch(() => {});
+      current = null;
+    }
+  } finally {
+    if (!stopping) await stopAll();
+  }
+  console.log('\n==== k6 figures (every block above, together)');
+  for (const r of ran) {
+    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
+    else console.log(`== k6 ${r.workload} [${r.target}] NOT RUN or no figures (k6 exit ${r.code})`);
+  }
+  const out = isAbsolute(opts.out) ? opts.out : join(ROOT, opts.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ startedAt: new Date().toISOString(), k6: version, limits: limitsLine, runs: ran }, null, 2));
+  console.log(`\nwrote ${out}`);
+  return ran;
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  try {
+    await main(process.argv.slice(2));
+    process.exit(0);
+  } catch (e) {
+    console.error(`bench:k6: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
