@@ -24,7 +24,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { rateLimitEnvNames } from '../../services/platform/src/rate-limit.ts';
 import { loadConfig } from '../lib/config.ts';
 import { NotRun, ROOT, shutdownDistributed, startTarget, type RunningTarget } from '../lib/targets.ts';
-import type { Watched } from '../lib/stats.ts';
+import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
 
 export const WORKLOADS: Record<string, string> = {
   w1: 'w1-idle.js', w2: 'w2-chat.js', w3: 'w3-fanout.js', w4: 'w4-bigroom.js', w5: 'w5-reconnect.js', w6: 'w6-history.js',
@@ -126,16 +126,35 @@ function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }):
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
 }
 
-interface Ran { target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number; loadBefore?: number }
+interface Ran { target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number; loadBefore?: number; cpuLine?: string; k6Pct?: number | null; serverPct?: Record<string, number> }
 
-function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean): Promise<number | null> {
+/** Runs one script; returns its exit code and the CPU used over the run (% of one core): k6, and each server label. */
+function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean, watched: Watched[]): Promise<{ code: number | null; k6Pct: number | null; serverPct: Record<string, number> }> {
   const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0;
   const args = ['run', '--no-usage-report', '--quiet', join(HERE, script)];
   const [cmd, argv] = pin && hasTaskset && cpus().length > 1 ? ['taskset', ['-c', '1', bin, ...args]] : [bin, args];
   return new Promise((resolve) => {
+    const t0 = Date.now();
+    const s0 = sampleCpu(watched);
+    let s1 = s0;
+    let k6Us = 0;
+    let t1 = t0;
     const child = spawn(cmd, argv as string[], { cwd: HERE, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code) => resolve(code));
-    child.on('error', () => resolve(-1));
+    // k6's own CPU, read while it runs (taskset execs k6 in place, so the pid is k6's); the last second is lost
+    const poll = setInterval(() => {
+      const st = readProcStat(child.pid!);
+      if (st) k6Us = (st.cpuTicks * 1e6) / CLK_TCK;
+      s1 = sampleCpu(watched);
+      t1 = Date.now();
+    }, 1000);
+    const done = (code: number | null) => {
+      clearInterval(poll);
+      const ms = Math.max(1, t1 - t0);
+      const serverPct = Object.fromEntries(Object.entries(cpuDeltaUs(s0, s1)).map(([k, us]) => [k, us / (ms * 10)]));
+      resolve({ code, k6Pct: k6Us ? k6Us / (ms * 10) : null, serverPct });
+    };
+    child.on('exit', (code) => done(code));
+    child.on('error', () => done(-1));
   });
 }
 
@@ -191,11 +210,15 @@ export async function main(argv: string[]): Promise<Ran[]> {
         // the machine is shared: say how busy it was (2.0 = both cores) so noisy figures can be told apart
         const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
         console.log(`\n-- ${w} (${WORKLOADS[w]}) against ${t} (load average before: ${load} on ${cpus().length} cores)`);
-        const code = await runK6(bin, WORKLOADS[w], { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile }, opts.pin && !opts.origin);
+        const watched = current?.watched ?? procs;
+        const { code, k6Pct, serverPct } = await runK6(bin, WORKLOADS[w], { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile }, opts.pin && !opts.origin, watched);
+        const total = Object.values(serverPct).reduce((a, b) => a + b, 0);
+        const cpuLine = `   CPU over the script (setup and joins included), % of one core: server ${total.toFixed(0)}%${Object.keys(serverPct).length > 1 ? ` (${Object.entries(serverPct).map(([k, v]) => `${k} ${v.toFixed(0)}%`).join(', ')})` : ''}, k6 ${k6Pct === null ? 'n/a' : `${k6Pct.toFixed(0)}%`}${k6Pct !== null && k6Pct > 85 ? ' (k6 near a full core: latencies include the generator)' : ''}`;
+        console.log(cpuLine);
         let summary = null;
         try { summary = JSON.parse(readFileSync(outFile, 'utf8')); } catch { /* k6 failed before its summary */ }
         if (code !== 0) console.log(`  ${w}: k6 exited with ${code}${summary ? '' : ' and printed no figures'}`);
-        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load) });
+        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load), cpuLine, k6Pct, serverPct });
       }
       await current?.stop().catch(() => {});
       current = null;
@@ -205,7 +228,7 @@ export async function main(argv: string[]): Promise<Ran[]> {
   }
   console.log('\n==== k6 figures (every block above, together)');
   for (const r of ran) {
-    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
+    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n${r.cpuLine}\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
     else console.log(`== k6 ${r.workload} [${r.target}] NOT RUN or no figures (k6 exit ${r.code})`);
   }
   const out = isAbsolute(opts.out) ? opts.out : join(ROOT, opts.out);
