@@ -2,8 +2,9 @@
  * W5 reconnect storm (PERFORMANCE.md): N clients in a room while a sender (its own socket, never dropped) sends
  * W5_RATE messages/s. At once every client socket is dropped (closed by the client: the same storm a gateway
  * restart causes, without killing a process); each client reconnects at a random moment within W5_WINDOW_S,
- * sends join-workspace with its token, then sync-messages { afterSeq: highest seq it has } while hasMore
- * (docs/protocol.md P3), deduping by seq. Sending goes on during and after the storm.
+ * sends join-workspace with its token, then sync-messages { afterSeq: highest seq it holds without a gap } while
+ * hasMore, and syncs again whenever a live message shows a gap (docs/protocol.md P3), deduping by seq. Sending goes
+ * on during and after the storm.
  * Figures: time from the drop until every client rejoined (join-workspace acked) and until every client caught up
  * (sync done), per-client reconnect time (its own start -> caught up) p50/p99, messages recovered by the sync, and
  * messages missed: per client, every seq the sender had acknowledged (first to last) that the client received
@@ -31,6 +32,7 @@ const gAllCaughtUp = new Gauge('w5_all_caught_up_ms');
 const missed = new Counter('w5_missed');
 const clientsMissing = new Counter('w5_clients_missing');
 const recovered = new Counter('w5_recovered_by_sync');
+const gapSyncs = new Counter('w5_gap_syncs');
 const reconnectFailed = new Counter('w5_reconnect_failed');
 const joinFailed = new Counter('w5_join_failed');
 const sentC = new Counter('w5_sent');
@@ -49,12 +51,49 @@ export async function setup() {
 export default async function (data) {
   const room = data.room;
   const clients = [];
-  const track = (c) => (name, raw) => { if (name === 'message') { const s = readSeq(raw); if (s !== null) { c.seqs.add(s); if (s > c.maxSeq) c.maxSeq = s; } } };
+  // c.contig: the highest seq with every seq from 1 to it received (the room is new: its messages start at 1)
+  const add = (c, seq) => {
+    if (c.seqs.has(seq)) return false;
+    c.seqs.add(seq);
+    while (c.seqs.has(c.contig + 1)) c.contig++;
+    return true;
+  };
+  // P3: sync from the contiguous high-water mark, repeating while hasMore; one sync at a time per client
+  const sync = async (c, s) => {
+    if (c.syncing) { c.syncAgain = true; return; }
+    c.syncing = true;
+    try {
+      do {
+        c.syncAgain = false;
+        let after = c.contig;
+        for (;;) {
+          const r = await s.request('sync-messages', { workspaceId: room.workspaceId, afterSeq: after });
+          if (!r.success) throw new Error(`sync-messages refused: ${JSON.stringify(r).slice(0, 200)}`);
+          for (const m of r.messages) {
+            if (add(c, m.seq)) recovered.add(1);
+            if (m.seq > after) after = m.seq;
+          }
+          if (!r.hasMore || r.messages.length === 0) break;
+        }
+      } while (c.syncAgain);
+    } finally {
+      c.syncing = false;
+    }
+  };
+  // live messages; a seq beyond contig + 1 is a gap: sync (P3), once the client has rejoined
+  const track = (c) => (name, raw) => {
+    if (name !== 'message') return;
+    const seq = readSeq(raw);
+    if (seq === null) return;
+    add(c, seq);
+    if (c.live && seq > c.contig + 1) { gapSyncs.add(1); sync(c, c.socket).catch((e) => console.warn(`w5 gap sync: ${e.message}`)); }
+  };
   let bad = 0;
   await pool(N, CONC, async (i) => {
-    const c = { user: room.users[i % room.users.length], seqs: new Set(), maxSeq: 0, socket: null };
+    const c = { user: room.users[i % room.users.length], seqs: new Set(), contig: 0, socket: null, live: false, syncing: false, syncAgain: false };
     try {
       c.socket = (await joinSocket(ORIGIN, room, c.user, { onEvent: track(c) })).socket;
+      c.live = true; // joined before the first send: nothing to sync yet
       clients.push(c);
     } catch (e) {
       if (++bad === 1) console.warn(`w5: ${e.message}`);
@@ -80,7 +119,7 @@ export default async function (data) {
 
   await sleep(BEFORE_S * 1000);
   const dropAt = Date.now();
-  for (const c of clients) { c.socket.onEvent = null; c.socket.close(); }
+  for (const c of clients) { c.socket.onEvent = null; c.live = false; c.socket.close(); }
 
   let lastRejoin = 0;
   let lastCaughtUp = 0;
@@ -94,17 +133,9 @@ export default async function (data) {
       if (!j.success) throw new Error(`join-workspace refused: ${JSON.stringify(j).slice(0, 200)}`);
       lastRejoin = Math.max(lastRejoin, Date.now());
       c.socket = s;
-      let after = c.maxSeq;
-      for (;;) {
-        const r = await s.request('sync-messages', { workspaceId: room.workspaceId, afterSeq: after });
-        if (!r.success) throw new Error(`sync-messages refused: ${JSON.stringify(r).slice(0, 200)}`);
-        for (const m of r.messages) {
-          if (!c.seqs.has(m.seq)) { c.seqs.add(m.seq); recovered.add(1); }
-          if (m.seq > c.maxSeq) c.maxSeq = m.seq;
-          if (m.seq > after) after = m.seq;
-        }
-        if (!r.hasMore || r.messages.length === 0) break;
-      }
+      await sync(c, s);
+      c.live = true;
+      if (c.seqs.size > c.contig) await sync(c, s); // a gap seen while the first sync ran
       const done = Date.now();
       lastCaughtUp = Math.max(lastCaughtUp, done);
       reconnectMs.add(done - start);
@@ -144,7 +175,7 @@ export const handleSummary = makeSummary(
     { key: 'allCaughtUp', label: 'drop -> all caught up (synced)', value: m('w5_all_caught_up_ms', 'value'), unit: 'ms' },
     { key: 'recP50', label: 'reconnect + join + sync p50', value: m('w5_reconnect_ms', 'med'), unit: 'ms' },
     { key: 'recP99', label: 'reconnect + join + sync p99', value: m('w5_reconnect_ms', 'p(99)'), unit: 'ms' },
-    { key: 'recovered', label: 'messages recovered by sync-messages', value: m('w5_recovered_by_sync', 'count') || 0 },
+    { key: 'recovered', label: 'messages recovered by sync-messages', value: m('w5_recovered_by_sync', 'count') || 0, note: `gap-triggered syncs after the rejoin: ${m('w5_gap_syncs', 'count') || 0}` },
     { key: 'missed', label: 'messages missed', value: m('w5_missed', 'count'), note: `clients missing any: ${m('w5_clients_missing', 'count') || 0}` },
   ],
   (m, f) => [
