@@ -249,6 +249,8 @@ describe('browser: chat features (embedded)', () => {
     const { a, b } = users();
     const available = a.page.locator('[data-testid="available-user"][data-username="bob"]');
     await available.click();
+    await a.byTestId('start-dm-confirm').click(); // DM confirm
+    await a.byTestId('start-dm-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
     await expectText(a.byTestId('channel-title'), 'bob', 'the DM header names the partner');
     await expectText(a.byTestId('dm-status'), 'Online', 'the partner is online');
     await a.send('a direct hello');

@@ -51,7 +51,9 @@ async function createChannel(u: User, name: string): Promise<void> {
   await u.byTestId('channel-name-input').fill(name);
   await u.byTestId('create-channel-submit').click();
   await u.byTestId('create-channel-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
-  await u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`).waitFor({ timeout: WAIT_MS });
+  // creating a channel opens it: its row is the current one. Not "visible": below 768 px the list slides away and is
+  // visibility: hidden .25 s later, so a visibility check raced the slide (it failed on a busy machine)
+  await u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"][aria-current="true"]`).waitFor({ state: 'attached', timeout: WAIT_MS });
 }
 
 async function joinAsMember(u: User, room: string, username: string): Promise<void> {
@@ -189,6 +191,12 @@ describe('app shell (embedded)', () => {
     await joinAsMember(b, room, 'bea');
     const available = u.page.locator('[data-testid="available-user"][data-username="bea"]');
     await available.click();
+    // DM confirm: a labelled dialog first (checked by axe too), Start creates the DM
+    const confirmDm = u.page.getByRole('dialog', { name: 'Start a direct message with bea?' });
+    await confirmDm.waitFor({ timeout: WAIT_MS });
+    expect(await seriousViolations(u.page), 'DM confirm dialog').toEqual([]);
+    await u.byTestId('start-dm-confirm').click();
+    await confirmDm.waitFor({ state: 'detached', timeout: WAIT_MS });
     await expectText(u.byTestId('chat-header'), /bea/, 'DM header');
     await u.byTestId('composer-textarea').waitFor({ timeout: WAIT_MS });
     await u.send('hi bea');

@@ -1,7 +1,8 @@
 /**
  * The sidebar in a real browser against embedded mode (specs/rooms.md sections 2, 4, 5, 8): a DM opened from
- * Available to message and seen by the partner, unread badges and the tab title (surviving a reload, from the
- * server's read positions), search finding a message, presence away on a hidden tab seen by the other user, and
+ * Available to message (after the DM confirm) and seen by the partner, unread badges and the tab title (surviving a
+ * reload, from the server's read positions), search finding a message and revealing it in its channel (older pages
+ * loaded, scrolled into view, highlighted), presence away on a hidden tab seen by the other user, and
  * renaming and deleting a channel. Two browser contexts = two people; assertions are on what each one sees.
  * The room with #general and #random is set up over the API; the browsers start from the stored auth record.
  * The tests run in order and build on each other. Registered once per way of running the product
@@ -43,6 +44,8 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
     let alice: User | undefined;
     let bob: User | undefined;
     let roomName = '';
+    /** for seeding messages over the API */
+    let seed = { base: '', workspaceId: '', channels: {} as Record<string, string> };
     const users = () => {
       if (!alice || !bob) throw new Error('setup failed; see beforeAll');
       return { a: alice, b: bob };
@@ -57,9 +60,11 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const created = await createRoom(base, roomName, 'alice');
       const workspaceId = created.workspaceId as string;
       const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
+      seed = { base, workspaceId, channels: {} };
       for (const name of ['general', 'random']) {
         const ch = await request(socket, C.createChannel, { workspaceId, name, type: 'topic', isPrivate: false });
         if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
+        seed.channels[name] = ch.channel.id;
       }
       socket.close();
       const joined = await joinRoom(base, workspaceId, 'bob');
@@ -90,7 +95,17 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const { a, b } = users();
       const available = a.page.locator('[data-testid="available-user"][data-username="bob"]');
       await available.waitFor({ timeout: WAIT_MS });
+      // DM confirm: Cancel creates nothing; Start creates the DM and opens it
       await available.click();
+      const confirm = a.page.getByRole('dialog', { name: 'Start a direct message with bob?' });
+      await confirm.waitFor({ timeout: WAIT_MS });
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await confirm.waitFor({ state: 'detached', timeout: WAIT_MS });
+      expect(await dmRow(a, 'bob').count()).toBe(0);
+      await available.click();
+      await confirm.waitFor({ timeout: WAIT_MS });
+      await a.byTestId('start-dm-confirm').click();
+      await confirm.waitFor({ state: 'detached', timeout: WAIT_MS });
       await expect.poll(() => dmRow(a, 'bob').getAttribute('aria-current'), { timeout: WAIT_MS, message: "alice's DM with bob is open" }).toBe('true');
       await available.waitFor({ state: 'detached', timeout: WAIT_MS }); // bob has a DM now: no longer "available"
       await a.send('Hi Bob, this is a direct message');
@@ -168,6 +183,46 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await search.press('Escape');
       await expect.poll(() => search.inputValue()).toBe('');
       await channelRow(b, 'general').waitFor({ timeout: WAIT_MS });
+    });
+
+    it('a message hit opens its channel at the message: older pages load until it is there, it is scrolled into view and highlighted briefly', async () => {
+      const { b } = users();
+      // in #random: the target, then more than a page (50) of later messages, from two more people (the send rate
+      // limit is per user)
+      const senders: Awaited<ReturnType<typeof socketJoin>>['socket'][] = [];
+      for (const name of ['carl', 'dora']) {
+        const joined = await joinRoom(seed.base, seed.workspaceId, name);
+        senders.push((await socketJoin(seed.base, seed.workspaceId, name, joined.userToken)).socket);
+      }
+      const send = async (socket: (typeof senders)[number], content: string, n: number) => {
+        const ack = await request(socket, C.sendMessage, { clientMessageId: `seed-${Date.now()}-${n}`, channelId: seed.channels.random!, content, type: 'text' });
+        if (!ack.success) throw new Error(`send-message: ${ack.message}`);
+        return ack.message!.id;
+      };
+      const targetId = await send(senders[0]!, 'the forgotten narwhal memo', 0);
+      for (let i = 1; i <= 52; i += 1) await send(senders[i % 2]!, `filler ${i}`, i);
+      for (const socket of senders) socket.close();
+
+      // a fresh page: only the latest page of #random will be loaded when it opens
+      await b.page.reload({ waitUntil: 'domcontentloaded' });
+      await b.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      await b.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
+      const search = b.page.locator('#sidebar-search');
+      await search.fill('narwhal');
+      const hit = b.byTestId('search-group-messages').locator(`[data-testid="search-message"][data-message-id="${targetId}"]`);
+      await hit.click();
+      await expectText(b.byTestId('channel-title'), '# random', 'the hit opens its channel');
+      const row = b.page.locator(`[data-testid="message-item"][data-message-id="${targetId}"]`);
+      await row.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlighted' }).toBe('true');
+      // in view inside the message list (the list was opened at the bottom, 52 messages later)
+      const list = await b.byTestId('message-list').boundingBox();
+      const box = await row.boundingBox();
+      expect(list && box && box.y >= list.y && box.y + box.height <= list.y + list.height, 'the message is inside the visible list').toBe(true);
+      expect(await b.page.locator('[data-testid="message-item"]', { hasText: 'filler 52' }).count()).toBe(1);
+      // briefly: the highlight goes after about 2 s
+      await expect.poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlight ends' }).toBe(null);
+      expect(b.pageErrors).toEqual([]);
     });
 
     it("a hidden tab makes the user away for the others; visible again, online", async () => {

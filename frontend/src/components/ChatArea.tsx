@@ -22,6 +22,9 @@ interface Props {
   state: RoomState;
   /** mobile back arrow (RoomView: clears the current channel) */
   onBack?: () => void;
+  /** a message to scroll into view and highlight briefly (a search hit); onFocusDone once it was shown */
+  focusMessageId?: string | null;
+  onFocusDone?: () => void;
 }
 
 /** The DM's other member, by name and presence. */
@@ -37,7 +40,7 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
   };
 }
 
-export function ChatArea({ session, state, onBack }: Props) {
+export function ChatArea({ session, state, onBack, focusMessageId = null, onFocusDone }: Props) {
   const channel = currentChannel(state);
   const channelId = channel?.id ?? null;
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -118,7 +121,8 @@ export function ChatArea({ session, state, onBack }: Props) {
       <ChatHeader channel={channel} onBack={onBack ?? (() => session.selectChannel(null))} online={membersOnline(state, channel)} partner={partner} />
       <MessageList key={channel.id} channelId={channel.id} channelName={partner?.name ?? channel.name} messages={messages}
         hasMore={state.hasMore[channel.id] !== false} ready={Boolean(state.latestLoaded[channel.id])} loadingOlder={Boolean(state.loadingOlder[channel.id])}
-        onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId} />
+        onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId}
+        focusMessageId={focusMessageId} onFocusDone={onFocusDone} />
       <TypingIndicator names={typers} />
       <Composer key={`composer-${channel.id}`} channelId={channel.id} placeholderName={partner ? partner.name : `#${channel.name}`}
         disabled={!state.user} onSend={onSend} replyTo={replyTarget} onCancelReply={cancelReply} onTyping={onTyping} fetchPreview={fetchPreview} />

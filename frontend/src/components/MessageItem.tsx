@@ -35,9 +35,11 @@ interface Props {
   showHeader: boolean;
   editing: boolean;
   handlers: MessageHandlers;
+  /** just revealed from the search: highlighted briefly */
+  highlighted?: boolean;
 }
 
-export const MessageItem = memo(function MessageItem({ message: m, showHeader, editing, handlers: h }: Props) {
+export const MessageItem = memo(function MessageItem({ message: m, showHeader, editing, handlers: h, highlighted = false }: Props) {
   const common = {
     'data-testid': 'message-item',
     'data-seq': m.seq ?? undefined,
@@ -45,14 +47,16 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
     'data-client-id': m.clientMessageId,
     'data-status': m.status ?? undefined,
     'data-author': m.authorName,
+    'data-highlighted': highlighted ? 'true' : undefined,
   };
+  const hl = highlighted ? ' highlighted' : '';
   if (m.type === 'system') {
-    return <div className="message-system" {...common}><span>{m.content}</span></div>;
+    return <div className={`message-system${hl}`} {...common}><span>{m.content}</span></div>;
   }
   const time = formatTime(m.timestamp);
   const stored = m.id !== null;
   return (
-    <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}`} {...common}>
+    <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}${hl}`} {...common}>
       {!m.own && (showHeader ? <Avatar name={m.authorName} size={34} /> : <span className="avatar-spacer" />)}
       <div className="message-body">
         {showHeader && (

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../state/chatMessages.ts';
 import { buildMessageItems } from '../lib/grouping.ts';
 import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
@@ -8,6 +8,8 @@ import { HashIcon } from './Icons.tsx';
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
 const LOAD_OLDER_AT_PX = 40;
+/** how long a revealed message (a search hit) stays highlighted */
+export const HIGHLIGHT_MS = 2000;
 
 interface Props {
   channelId: string;
@@ -21,13 +23,20 @@ interface Props {
   handlers: MessageHandlers;
   /** the message being edited inline */
   editingId: string | null;
+  /** scroll this message into view and highlight it briefly once it is in the list (a search hit) */
+  focusMessageId?: string | null;
+  /** the focused message was scrolled into view */
+  onFocusDone?: () => void;
 }
 
-export function MessageList({ channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId }: Props) {
+export function MessageList({
+  channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId, focusMessageId = null, onFocusDone,
+}: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0 });
   const [showTop, setShowTop] = useState(false);
+  const [highlightId, setHighlightId] = useState<string | null>(null);
   const items = useMemo(() => buildMessageItems(messages), [messages]);
 
   const maybeLoadOlder = useCallback(() => {
@@ -68,6 +77,29 @@ export function MessageList({ channelId, channelName, messages, hasMore, ready, 
     setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
   }, [channelId, messages]);
 
+  // a message to reveal: once its row is rendered (older pages may still be loading), centre it and highlight it;
+  // after the effects above, so it wins over the jump to the bottom of a newly opened channel
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!focusMessageId || !el) return;
+    const row = [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find((r) => r.dataset.messageId === focusMessageId);
+    if (!row) return;
+    const box = el.getBoundingClientRect();
+    const at = row.getBoundingClientRect();
+    el.scrollTop += at.top - box.top - Math.max(0, (el.clientHeight - at.height) / 2);
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
+    snapshot.current.height = el.scrollHeight;
+    snapshot.current.top = el.scrollTop;
+    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    setHighlightId(focusMessageId);
+    onFocusDone?.();
+  }, [focusMessageId, messages, onFocusDone]);
+  useEffect(() => {
+    if (!highlightId) return;
+    const t = setTimeout(() => setHighlightId(null), HIGHLIGHT_MS);
+    return () => clearTimeout(t);
+  }, [highlightId]);
+
   // a short channel with older history: the list cannot scroll yet, so load more right away
   useLayoutEffect(() => { maybeLoadOlder(); }, [maybeLoadOlder]);
 
@@ -86,7 +118,8 @@ export function MessageList({ channelId, channelName, messages, hasMore, ready, 
         {items.map((item) => item.kind === 'day'
           ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
           : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
-            editing={editingId !== null && item.message.id === editingId} />)}
+            editing={editingId !== null && item.message.id === editingId}
+            highlighted={highlightId !== null && item.message.id === highlightId} />)}
       </div>
       {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}
     </div>

@@ -74,6 +74,8 @@ export function RoomView({ session, roomName }: Props) {
   const state = useStore(session.store);
   const [createOpen, setCreateOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  /** a search hit being revealed: the chat scrolls to it and highlights it briefly */
+  const [focus, setFocus] = useState<{ channelId: string; messageId: string } | null>(null);
   const name = state.workspace?.name ?? roomName;
   const unread = totalUnread(state);
   const canCreate = canManageChannels(state.user);
@@ -89,6 +91,14 @@ export function RoomView({ session, roomName }: Props) {
     const t = setTimeout(() => session.dismissNotice(), 5000);
     return () => clearTimeout(t);
   }, [state.notice, session]);
+
+  const openMessage = useCallback((channelId: string, messageId: string) => {
+    setFocus({ channelId, messageId });
+    void session.revealMessage(channelId, messageId).then((held) => {
+      if (!held) setFocus((f) => (f?.messageId === messageId ? null : f));
+    });
+  }, [session]);
+  const focusDone = useCallback(() => setFocus(null), []);
 
   /** Mobile back arrow: clear the current channel, the list slides back in. */
   const onBack = useCallback(() => session.selectChannel(null), [session]);
@@ -130,8 +140,10 @@ export function RoomView({ session, roomName }: Props) {
         </div>
       )}
       <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
+        onOpenMessage={openMessage}
         onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} />
-      <ChatArea session={session} state={state} onBack={onBack} />
+      <ChatArea session={session} state={state} onBack={onBack}
+        focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone} />
       {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
       {createOpen && canCreate && (
         <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}

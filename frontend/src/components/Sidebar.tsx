@@ -6,7 +6,7 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { RoomState } from '../state/roomState.ts';
 import type { RoomSession } from '../lib/session.ts';
-import { availableToMessage, conversationList } from '../state/conversationSelectors.ts';
+import { availableToMessage, conversationList, dmWith } from '../state/conversationSelectors.ts';
 import { canManageChannels, formatCapacity, roleOf } from '../lib/format.ts';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
@@ -23,6 +23,7 @@ import './sidebar/sidebar.css';
 // The sidebar's dialogs load on first use (the room page's initial JavaScript stays small).
 const DeleteConversationModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteConversationModal })));
 const DeleteChannelModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })));
+const StartDmModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.StartDmModal })));
 const ChannelMembersModal = lazy(() => import('./sidebar/ChannelMembersModal.tsx').then((m) => ({ default: m.ChannelMembersModal })));
 const EditProfileModal = lazy(() => import('./sidebar/EditProfileModal.tsx').then((m) => ({ default: m.EditProfileModal })));
 
@@ -31,6 +32,8 @@ interface Props {
   session: RoomSession;
   roomName: string;
   onSelectChannel(channelId: string): void;
+  /** a hit of the search's Messages group: open its conversation at that message */
+  onOpenMessage(channelId: string, messageId: string): void;
   onOpenCreateChannel(): void;
   onLeave(): void;
 }
@@ -39,9 +42,10 @@ type Dialog =
   | { kind: 'deleteDm'; channelId: string; name: string }
   | { kind: 'deleteChannel'; channelId: string; name: string }
   | { kind: 'members'; channelId: string }
+  | { kind: 'startDm'; userId: string; username: string }
   | { kind: 'profile' };
 
-export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreateChannel, onLeave }: Props) {
+export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave }: Props) {
   const { workspace, user } = state;
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
@@ -65,6 +69,13 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
     editMembers: (id) => setDialog({ kind: 'members', channelId: id }),
   };
   const openFromSearch = (open: () => void) => { setQuery(''); open(); };
+  /** our DM with the user opens at once; a new one is confirmed first (DM confirm) */
+  const startDm = (userId: string) => {
+    if (dmWith(state, userId)) { void session.startDm(userId); return; }
+    const username = state.workspace?.users.find((u) => u.id === userId)?.username ?? state.online.find((u) => u.id === userId)?.username;
+    if (!username) { void session.startDm(userId); return; } // reports User not found
+    setDialog({ kind: 'startDm', userId, username });
+  };
   const membersChannel = dialog?.kind === 'members' ? state.channels.find((c) => c.id === dialog.channelId) : undefined;
 
   return (
@@ -98,7 +109,8 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
         <div className="sidebar-scroll">
           <SidebarSearchResults state={state} query={query} search={search}
             onOpenChannel={(id) => openFromSearch(() => onSelectChannel(id))}
-            onOpenUser={(id) => openFromSearch(() => void session.startDm(id))} />
+            onOpenMessage={(channelId, messageId) => openFromSearch(() => onOpenMessage(channelId, messageId))}
+            onOpenUser={(id) => openFromSearch(() => startDm(id))} />
         </div>
       ) : (
         <>
@@ -113,7 +125,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
           </div>
           <div className="sidebar-scroll">
             <ChannelList items={items} currentChannelId={state.currentChannelId} canManage={canManage} actions={actions} />
-            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={(id) => void session.startDm(id)} />
+            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={startDm} />
             <InviteCard roomName={name} />
           </div>
         </>
@@ -144,6 +156,9 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenCreat
       {membersChannel && canManage && (
         <ChannelMembersModal channel={membersChannel} users={workspace?.users ?? []} selfId={user?.id ?? null} onClose={() => setDialog(null)}
           onSave={(add, remove) => session.updateChannelMembers(membersChannel.id, add, remove)} />
+      )}
+      {dialog?.kind === 'startDm' && (
+        <StartDmModal username={dialog.username} onClose={() => setDialog(null)} onConfirm={() => session.startDm(dialog.userId)} />
       )}
       {dialog?.kind === 'profile' && user && (
         <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u) => session.updateProfile(u)} />

@@ -7,6 +7,7 @@ import type { Message, PresenceStatus } from '@ephemera/proto';
 import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { tailSeq } from '../state/conversationsSlice.ts';
+import { dmWith } from '../state/conversationSelectors.ts';
 
 export const MSG_DELETE_DM_TIMEOUT = 'Delete DM request timed out';
 export const MSG_NOT_DM_MEMBER = 'You are not a member of this DM conversation';
@@ -96,10 +97,10 @@ export class ConversationCommands {
 
   // ---- DMs ----
 
+  /** Open our DM with a user, or create it (the sidebar asks first: StartDmModal) and open it. */
   async startDm(targetUserId: string): Promise<Result> {
     const state = this.link.state();
-    const selfId = state.user?.id;
-    const existing = state.channels.find((c) => c.type === 'dm' && c.memberIds.includes(targetUserId) && c.memberIds.includes(selfId ?? ''));
+    const existing = dmWith(state, targetUserId);
     if (existing) { this.link.selectChannel(existing.id); return { ok: true }; }
     const target = state.workspace?.users.find((u) => u.id === targetUserId) ?? state.online.find((u) => u.id === targetUserId);
     if (!target) return this.report(MSG_USER_NOT_FOUND);

@@ -278,6 +278,39 @@ describe('RoomSession', () => {
     expect(socket.count(C.fetchMessages)).toBe(before + 1);
   });
 
+  it('revealMessage (a search hit): opens the channel and pages back until the message is held, or says it is not there', async () => {
+    // #random holds seq 1..120; pages of 50, newest first
+    const all = Array.from({ length: 120 }, (_, i) => message(i + 1, { channelId: 'c2' }));
+    const base = server();
+    const { socket, session } = setup((event, payload) => {
+      if (payload?.channelId !== 'c2') return base(event, payload);
+      if (event === C.joinChannel) return { success: true, channelId: 'c2', messages: all.slice(-50), hasMore: true };
+      if (event === C.fetchMessages) {
+        const older = all.filter((m) => m.seq < payload.beforeSeq);
+        const page = older.slice(-payload.limit);
+        return { success: true, channelId: 'c2', messages: page, hasMore: older.length > page.length };
+      }
+      return base(event, payload);
+    });
+    socket.up();
+    await flush();
+    expect(session.state.currentChannelId).toBe('c1');
+
+    const found = session.revealMessage('c2', 'm5');
+    await flush();
+    expect(await found).toBe(true);
+    expect(session.state.currentChannelId).toBe('c2');
+    expect(socket.count(C.fetchMessages)).toBe(2); // 71..120 from join-channel, then 21..70, then 1..20
+    expect(session.state.messages.c2!.some((m) => m.id === 'm5')).toBe(true);
+
+    // already held: nothing more is fetched
+    expect(await session.revealMessage('c2', 'm100')).toBe(true);
+    expect(socket.count(C.fetchMessages)).toBe(2);
+    // not in the channel (deleted since the search): every page is held, the answer is false
+    expect(await session.revealMessage('c2', 'gone')).toBe(false);
+    expect(socket.count(C.fetchMessages)).toBe(2);
+  });
+
   it('leave tells the server', async () => {
     const { socket, session } = setup(server());
     socket.up();

@@ -29,6 +29,8 @@ const MAX_SYNC_ROUNDS = 20;
 /** how often stale typing indicators are dropped (a typer whose connection vanished sends no stop) */
 const TYPING_SWEEP_MS = 1_000;
 const MOBILE_QUERY = '(max-width: 767px)';
+/** revealMessage pages back at most this many times (50 messages a page) */
+const MAX_REVEAL_PAGES = 40;
 
 export interface SessionCallbacks {
   /** join-workspace refused for the stored record: storage is already cleared */
@@ -393,6 +395,38 @@ export class RoomSession {
     } catch { /* the user can scroll up again */ } finally {
       this.dispatch({ type: 'olderLoading', channelId, loading: false });
     }
+  }
+
+  /**
+   * Open a conversation at one message (a hit of the sidebar search): select it, then load older pages
+   * (fetch-messages, as scrolling up does) until the message is held or the channel has no more. True when held.
+   */
+  async revealMessage(channelId: string, messageId: string): Promise<boolean> {
+    if (this.state.currentChannelId !== channelId) this.selectChannel(channelId);
+    const held = (s: RoomState) => (s.messages[channelId] ?? []).some((m) => m.id === messageId);
+    for (let page = 0; page <= MAX_REVEAL_PAGES; page++) {
+      if (held(this.state)) return true;
+      // the latest page comes first, and no older page may be in flight (the list loads them too)
+      const settled = await this.until((s) => held(s) || (Boolean(s.latestLoaded[channelId]) && !s.loadingOlder[channelId]), REQUEST_TIMEOUT_MS);
+      const s = this.state;
+      if (held(s)) return true;
+      if (!settled || this.stopped || s.currentChannelId !== channelId || s.hasMore[channelId] === false) return false;
+      const before = s.messages[channelId];
+      await this.loadOlder(channelId);
+      // nothing came (offline, or the request failed) and nothing else is loading: give up
+      if (this.state.messages[channelId] === before && !this.state.loadingOlder[channelId] && this.state.hasMore[channelId] !== false) return false;
+    }
+    return held(this.state);
+  }
+
+  /** Resolves true as soon as the store's state satisfies `ok`, false after timeoutMs. */
+  private until(ok: (s: RoomState) => boolean, timeoutMs: number): Promise<boolean> {
+    if (ok(this.state)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (result: boolean) => { clearTimeout(timer); unsubscribe(); resolve(result); };
+      const unsubscribe = this.store.subscribe(() => { if (ok(this.state)) finish(true); });
+      const timer = setTimeout(() => finish(false), timeoutMs);
+    });
   }
 
   /** A topic channel; a private one is visible to its members only (the creator and memberIds). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OnlineUser, RoomUser } from '@ephemera/proto';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from './roomState.ts';
 import {
-  availableToMessage, conversationList, EMPTY_CHANNEL_PREVIEW, EMPTY_DM_PREVIEW, messageHits, previewText, searchLocal, typingNames,
+  availableToMessage, conversationList, dmWith, EMPTY_CHANNEL_PREVIEW, EMPTY_DM_PREVIEW, messageHits, previewText, searchLocal, typingNames,
 } from './conversationSelectors.ts';
 import { channel, me, message, other, workspace } from './testData.ts';
 
@@ -72,6 +72,15 @@ describe('a DM whose partner left the room', () => {
 describe('available to message', () => {
   it('online users with no DM yet: the creator first, then admins, then by username; not ourselves', () => {
     expect(availableToMessage(room()).map((p) => p.username)).toEqual(['zed', 'amy', 'Carl']);
+  });
+  it('dmWith: our DM with a user opens directly; anyone else needs a new DM (DM confirm)', () => {
+    const s = room();
+    expect(dmWith(s, other.id)?.id).toBe('d1');
+    expect(dmWith(s, 'u-amy')).toBeNull();
+    expect(dmWith(initialRoomState(), other.id)).toBeNull();
+    // a DM between two other people is not ours
+    const theirs = channel('d9', 'x', { type: 'dm', memberIds: ['u-amy', 'u-zed'] });
+    expect(dmWith(run([{ type: 'channelAdded', channel: theirs }], s), 'u-amy')).toBeNull();
   });
   it('hiding the DM makes its partner available again; offline users are not listed', () => {
     const s = room([{ type: 'channelRemoved', channelId: 'd1' }, { type: 'userLeft', userId: 'u-carl' }]);

@@ -140,6 +140,13 @@ export function conversationList(state: RoomState, now = Date.now()): Conversati
     .sort((a, b) => b.lastActivity - a.lastActivity || a.title.localeCompare(b.title));
 }
 
+/** Our DM with a user, if we have one (opening it needs no confirmation; a new one is confirmed first: "DM confirm"). */
+export function dmWith(state: RoomState, userId: string): Channel | null {
+  const selfId = state.user?.id;
+  if (!selfId) return null;
+  return state.channels.find((c) => c.type === 'dm' && c.memberIds.includes(userId) && c.memberIds.includes(selfId)) ?? null;
+}
+
 /** Online users with no DM yet: the room creator first, then admins, then by username. */
 export function availableToMessage(state: RoomState): PersonView[] {
   const selfId = state.user?.id;

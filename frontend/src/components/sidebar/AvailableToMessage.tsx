@@ -1,4 +1,4 @@
-/** Available to message: online users with no DM yet (creator first, then admins, then by username); a tap opens a DM. */
+/** Available to message: online users with no DM yet (creator first, then admins, then by username); a tap asks to start a DM (DM confirm). */
 import type { PersonView } from '../../state/conversationSelectors.ts';
 import { PersonAvatar } from './PersonAvatar.tsx';
 

@@ -5,11 +5,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import type { ConversationItem } from '../../state/conversationSelectors.ts';
-import { formatBadge } from '../../lib/format.ts';
 import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { HashIcon, LockIcon } from '../Icons.tsx';
 import { MoreIcon, PencilIcon, TrashIcon, UserPlusIcon } from './icons.tsx';
 import type { ConversationActions } from '../ChannelList.tsx';
+import { UnreadBadge } from './UnreadBadge.tsx';
 
 interface Props {
   item: ConversationItem;
@@ -49,7 +49,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
             </span>
             <span className="channel-line">
               <span className="channel-preview" data-testid="channel-preview">{item.preview}</span>
-              {unread > 0 && <span className="badge-unread" data-testid="unread-badge" aria-label={`${unread} unread`}>{formatBadge(unread)}</span>}
+              <UnreadBadge count={unread} />
             </span>
           </span>
         </button>

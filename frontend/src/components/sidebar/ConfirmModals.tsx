@@ -1,4 +1,4 @@
-/** The two confirmations of the sidebar: Delete Conversation (own view only) and Delete channel (everyone). */
+/** The sidebar's confirmations: Delete Conversation (own view only), Delete channel (everyone) and DM confirm (Start a direct message). */
 import { useState } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
@@ -49,6 +49,40 @@ export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
       )}>
       <p>Delete <strong>#{name}</strong> for everyone? All of its messages are lost.</p>
       {error && <div className="form-error" role="alert" data-testid="delete-channel-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+    </Modal>
+  );
+}
+
+interface StartDmProps {
+  username: string;
+  onClose(): void;
+  onConfirm(): Promise<{ ok: true } | { ok: false; message: string }>;
+}
+
+/** DM confirm (specs/rooms.md section 2, Modals): a new DM is created only after Start; an existing one opens directly. */
+export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    const result = await onConfirm();
+    if (result.ok) { onClose(); return; }
+    setBusy(false);
+    setError(result.message || 'Failed to start conversation');
+  };
+  return (
+    <Modal title={`Start a direct message with ${username}?`} onClose={busy ? undefined : onClose} testId="start-dm-modal"
+      footer={(
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy} data-testid="start-dm-cancel">Cancel</button>
+          <button type="button" className="button button-primary" onClick={() => void confirm()} disabled={busy} data-testid="start-dm-confirm">
+            {busy ? 'Starting...' : 'Start'}
+          </button>
+        </>
+      )}>
+      <p>Only you and <strong>{username}</strong> can see the messages of a direct conversation.</p>
+      {error && <div className="form-error" role="alert" data-testid="start-dm-error"><AlertIcon size={16} /> <span>{error}</span></div>}
     </Modal>
   );
 }

@@ -5,11 +5,11 @@
  */
 import { useRef, useState, type PointerEvent } from 'react';
 import type { ConversationItem } from '../../state/conversationSelectors.ts';
-import { formatBadge } from '../../lib/format.ts';
 import { ContextMenu, Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { CheckCircleIcon, MoreIcon, TrashIcon } from './icons.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
 import type { ConversationActions } from '../ChannelList.tsx';
+import { UnreadBadge } from './UnreadBadge.tsx';
 
 export const SWIPE_THRESHOLD_PX = 50;
 
@@ -77,7 +77,7 @@ export function DmRow({ item, active, actions }: Props) {
               {item.typing
                 ? <span className="channel-preview typing" data-testid="dm-typing">typing...</span>
                 : <span className="channel-preview" data-testid="channel-preview">{item.preview}</span>}
-              {unread > 0 && <span className="badge-unread" data-testid="unread-badge" aria-label={`${unread} unread`}>{formatBadge(unread)}</span>}
+              <UnreadBadge count={unread} />
             </span>
           </span>
         </button>

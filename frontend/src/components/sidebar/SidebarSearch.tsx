@@ -25,6 +25,8 @@ interface Props {
   search(query: string): Promise<{ ok: true; messages: Message[] } | { ok: false; message: string }>;
   onOpenChannel(channelId: string): void;
   onOpenUser(userId: string): void;
+  /** a message hit: its conversation opens scrolled to the message, which is highlighted briefly */
+  onOpenMessage(channelId: string, messageId: string): void;
 }
 
 export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'onQuery'>) {
@@ -43,7 +45,7 @@ export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'on
   );
 }
 
-export function SidebarSearchResults({ state, query, search, onOpenChannel, onOpenUser }: Omit<Props, 'onQuery'>) {
+export function SidebarSearchResults({ state, query, search, onOpenChannel, onOpenUser, onOpenMessage }: Omit<Props, 'onQuery'>) {
   const [remote, setRemote] = useState<Remote | null>(null);
   const q = query.trim();
 
@@ -97,8 +99,8 @@ export function SidebarSearchResults({ state, query, search, onOpenChannel, onOp
         <Group title="Messages" testId="search-group-messages">
           {hits.map((h) => (
             <li key={h.message.id}>
-              <button type="button" className="channel-row search-message" onClick={() => onOpenChannel(h.message.channelId)}
-                data-testid="search-message" data-channel-id={h.message.channelId}>
+              <button type="button" className="channel-row search-message" onClick={() => onOpenMessage(h.message.channelId, h.message.id)}
+                data-testid="search-message" data-channel-id={h.message.channelId} data-message-id={h.message.id}>
                 <span className="channel-main">
                   <span className="channel-line">
                     <span className="channel-name">{h.message.authorName} <small className="search-where">{h.where}</small></span>
