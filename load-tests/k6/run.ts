@@ -16,12 +16,12 @@
  *   --no-usage-report. A scenario that fails is reported and the others still run; the command exits 0 unless
  *   its arguments are wrong.
  */
+import { raiseRateLimitsForBench } from '../lib/limits.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { rateLimitEnvNames } from '../../services/platform/src/rate-limit.ts';
 import { loadConfig } from '../lib/config.ts';
 import { NotRun, ROOT, shutdownDistributed, startTarget, type RunningTarget } from '../lib/targets.ts';
 import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
@@ -30,7 +30,6 @@ export const WORKLOADS: Record<string, string> = {
   w1: 'w1-idle.js', w2: 'w2-chat.js', w3: 'w3-fanout.js', w4: 'w4-bigroom.js', w5: 'w5-reconnect.js', w6: 'w6-history.js',
 };
 const HERE = import.meta.dirname;
-const RAISED = '100000000/1';
 
 export interface K6Options { targets: string[]; workloads: string[]; origin: string | null; out: string; pin: boolean }
 
@@ -48,18 +47,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   return { targets, workloads, origin: v.origin ?? env.K6_ORIGIN ?? null, out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json', pin: (env.BENCH_PIN ?? '1') !== '0' };
 }
 
-/** Raises every rate limit the servers read (RATE_LIMIT_DEFAULTS), unless the environment sets it; the line to print. */
-export function raiseAllRateLimits(env: NodeJS.ProcessEnv = process.env): string {
-  const raised: string[] = [];
-  for (const key of Object.values(rateLimitEnvNames())) {
-    if (env[key]) continue;
-    env[key] = RAISED;
-    raised.push(key);
-  }
-  return raised.length === 0
-    ? 'rate limits: as set in the environment (RATE_LIMIT_*)'
-    : `rate limits RAISED for this run (${RAISED} points/seconds): ${raised.join(', ')}; the product's defaults are in the README`;
-}
+/** Raises every rate limit the servers read, unless the environment sets it (the W3 bench's own helper). */
+export const raiseAllRateLimits = raiseRateLimitsForBench;
 
 /** The k6 binary, built by deploy/ops/install-tools.sh k6 when missing (prints nothing when cached). */
 export function ensureK6(): string {
