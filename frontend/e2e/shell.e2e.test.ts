@@ -18,6 +18,11 @@ type Impact = 'minor' | 'moderate' | 'serious' | 'critical' | null | undefined;
 
 /** Serious and critical axe violations of the page as it is now, one line each (rule, impact, first targets). */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // Contrast is computed from what is painted: a dialog still fading in (opacity < 1) reads as low contrast.
+  // Let every running CSS animation and transition that ends (not a spinner's endless one) finish first.
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+    .map((a) => a.finished.catch(() => undefined))));
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return result.violations
     .filter((v) => (['serious', 'critical'] as Impact[]).includes(v.impact as Impact))
