@@ -7,7 +7,24 @@ import { TrashIcon } from './icons.tsx';
 interface ConfirmProps {
   name: string;
   onClose(): void;
-  onConfirm(): Promise<{ ok: true } | { ok: false; message: string }>;
+  onConfirm(): Promise<ConfirmResult>;
+}
+
+type ConfirmResult = { ok: true } | { ok: false; message: string };
+
+/** A confirm button's life: busy while the server answers, closed on success, the reason shown on failure. */
+function useConfirm(onConfirm: () => Promise<ConfirmResult>, onClose: () => void, fallback: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    const result = await onConfirm();
+    if (result.ok) { onClose(); return; }
+    setBusy(false);
+    setError(result.message || fallback);
+  };
+  return { busy, error, confirm };
 }
 
 export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmProps) {
@@ -27,16 +44,7 @@ export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmPro
 }
 
 export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    const result = await onConfirm();
-    if (result.ok) { onClose(); return; }
-    setBusy(false);
-    setError(result.message || 'Failed to delete channel');
-  };
+  const { busy, error, confirm } = useConfirm(onConfirm, onClose, 'Failed to delete channel');
   return (
     <Modal title="Delete channel" onClose={busy ? undefined : onClose} tone="danger" icon={<TrashIcon size={22} />} testId="delete-channel-modal"
       footer={(
@@ -56,21 +64,12 @@ export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
 interface StartDmProps {
   username: string;
   onClose(): void;
-  onConfirm(): Promise<{ ok: true } | { ok: false; message: string }>;
+  onConfirm(): Promise<ConfirmResult>;
 }
 
 /** DM confirm (specs/rooms.md section 2, Modals): a new DM is created only after Start; an existing one opens directly. */
 export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    const result = await onConfirm();
-    if (result.ok) { onClose(); return; }
-    setBusy(false);
-    setError(result.message || 'Failed to start conversation');
-  };
+  const { busy, error, confirm } = useConfirm(onConfirm, onClose, 'Failed to start conversation');
   return (
     <Modal title={`Start a direct message with ${username}?`} onClose={busy ? undefined : onClose} testId="start-dm-modal"
       footer={(
