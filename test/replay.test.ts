@@ -8,7 +8,7 @@ import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, type Pool } from '@ephemera/platform';
 import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
-import { createTestDatabase } from './helpers/db.ts';
+import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
 
 const logger = createLogger('test', 'silent');
@@ -86,14 +86,7 @@ describe('replay', () => {
     expect(before.deletedChannels).toHaveLength(1);
 
     // Copy the log, nothing else, into an empty database and let the services rebuild from offset zero.
-    const replayUrl = await createTestDatabase();
-    const replayPool = createPool(replayUrl);
-    await new EmbeddedEventLog(replayPool).init(Object.values(TOPICS));
-    const { rows } = await live.pool.query('SELECT topic, key, event_id, event::text AS event, headers FROM event_log ORDER BY position');
-    for (const r of rows) {
-      await replayPool.query('INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ($1, $2, $3, $4::json, $5)', [r.topic, r.key, r.event_id, r.event, r.headers]);
-    }
-    await replayPool.end();
+    const replayUrl = await databaseWithLogOf(live.pool);
     const rebuilt = await boot(replayUrl, now);
     const after = await dump(rebuilt.pool);
     expect(after).toEqual(before);

@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { TOPICS } from '@ephemera/proto';
+import { EmbeddedEventLog, createPool } from '@ephemera/platform';
 
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = inject('pgUrl');
@@ -25,4 +27,23 @@ export async function createTestDatabase(): Promise<string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A new test database holding a copy of `from`'s embedded event log and nothing else: a replay target. Services
+ * booted on it rebuild every read model from offset zero.
+ */
+export async function databaseWithLogOf(from: pg.Pool): Promise<string> {
+  const url = await createTestDatabase();
+  const pool = createPool(url);
+  try {
+    await new EmbeddedEventLog(pool).init(Object.values(TOPICS));
+    const { rows } = await from.query('SELECT topic, key, event_id, event::text AS event, headers FROM event_log ORDER BY position');
+    for (const r of rows) {
+      await pool.query('INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ($1, $2, $3, $4::json, $5)', [r.topic, r.key, r.event_id, r.event, r.headers]);
+    }
+  } finally {
+    await pool.end();
+  }
+  return url;
 }

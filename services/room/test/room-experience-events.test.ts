@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { TOPICS, type Message, type SessionActor } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, makeEvent, toRecords, userActor, type Pool } from '@ephemera/platform';
 import { startRoomModule, type RoomModule } from '../src/index.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.ts';
 
 const logger = createLogger('test', 'silent');
 let offset = 0;
@@ -101,14 +101,7 @@ describe('room experience events', () => {
     expect(liveRows.channels.map((c) => c.name).sort()).toEqual(['Secret-2', 'dm', 'dm']);
 
     // Replay: copy the log into an empty database and rebuild. The policy sees both messages again and appends nothing.
-    const replayUrl = await createTestDatabase();
-    const replayPool = createPool(replayUrl);
-    await new EmbeddedEventLog(replayPool).init(Object.values(TOPICS));
-    const { rows } = await live.pool.query('SELECT topic, key, event_id, event::text AS event, headers FROM event_log ORDER BY position');
-    for (const r of rows) {
-      await replayPool.query('INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ($1, $2, $3, $4::json, $5)', [r.topic, r.key, r.event_id, r.event, r.headers]);
-    }
-    await replayPool.end();
+    const replayUrl = await databaseWithLogOf(live.pool);
     const rebuilt = await boot(replayUrl);
     booted.push(rebuilt);
     expect(await dump(rebuilt.pool)).toEqual(liveRows);
