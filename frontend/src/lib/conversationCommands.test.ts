@@ -5,41 +5,7 @@ import type { RoomConnection, RoomSocket } from './socket.ts';
 import { MARK_READ_THROTTLE_MS, MSG_DELETE_DM_TIMEOUT, MSG_NOT_A_DM } from './conversationCommands.ts';
 import { lastChannelKey } from './storage.ts';
 import { channel, me, message, other, workspace } from '../state/testData.ts';
-
-const NO_ACK = Symbol('no ack');
-type Handler = (event: string, payload: any) => unknown;
-type Listener = (...args: any[]) => void;
-
-/** The client half of a socket, answered by a handler (as in session.test.ts). */
-class FakeSocket {
-  connected = false;
-  sendBuffer: unknown[] = [];
-  emitted: { event: string; payload: any }[] = [];
-  private listeners = new Map<string, Set<Listener>>();
-  constructor(public handler: Handler) {}
-  on(event: string, fn: Listener) {
-    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
-    this.listeners.get(event)!.add(fn);
-    return this;
-  }
-  removeAllListeners() { this.listeners.clear(); return this; }
-  fire(event: string, ...args: unknown[]) { for (const l of [...(this.listeners.get(event) ?? [])]) l(...args); }
-  connect() { return this; }
-  disconnect() { this.connected = false; return this; }
-  timeout(ms: number) {
-    return {
-      emit: (event: string, payload: any, cb: (err: Error | null, ack?: unknown) => void) => {
-        this.emitted.push({ event, payload });
-        const answer = this.handler(event, payload);
-        if (answer === NO_ACK) setTimeout(() => cb(new Error('operation has timed out')), ms);
-        else Promise.resolve(answer).then((a) => cb(null, a));
-      },
-    };
-  }
-  up() { this.connected = true; this.fire('connect'); }
-  drop() { this.connected = false; this.fire('disconnect', 'transport close'); }
-  all(event: string) { return this.emitted.filter((e) => e.event === event).map((e) => e.payload); }
-}
+import { FakeSocket, NO_ACK, type Handler } from './testing/fakeSocket.ts';
 
 const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
 const dm = channel('d1', 'dm', { type: 'dm', memberIds: [me.id, other.id] });
