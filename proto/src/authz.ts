@@ -26,6 +26,7 @@ export interface Rule {
 const EVERYONE: readonly Role[] = ROLES;
 const MEMBERS: readonly Role[] = ['owner', 'admin', 'member'];
 const ADMINS: readonly Role[] = ['owner', 'admin'];
+const OWNER: readonly Role[] = ['owner'];
 
 export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.joinWorkspace]: { allow: MEMBERS, also: 'the role is the one the user token names; a revoked token (left, kicked) or another room\'s token is refused' },
@@ -50,6 +51,13 @@ export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.typingStop]: { allow: MEMBERS, also: 'a channel the caller can read' },
   [C.updatePresence]: { allow: MEMBERS, also: 'own room, own status' },
   [C.updateProfile]: { allow: MEMBERS, also: 'own profile; the username unique in the room' },
+  [C.renameWorkspace]: { allow: ADMINS, also: 'own room; the new name free and not reserved' },
+  [C.setWorkspacePassword]: { allow: ADMINS, also: 'own room' },
+  [C.setWorkspaceMaxUsers]: { allow: ADMINS, also: 'own room; the tier must allow a custom cap (and "unlimited": business)' },
+  [C.extendWorkspace]: { allow: OWNER, also: 'own room; free of charge for pro and business (ENTITLEMENTS.freeExtension), else payment' },
+  [C.deleteWorkspace]: { allow: OWNER, also: 'own room' },
+  [C.kickUser]: { allow: ADMINS, also: 'own room; not oneself; an admin cannot kick the owner' },
+  [C.broadcastTheme]: { allow: ADMINS, also: 'own room; a theme the room\'s tier includes (custom: business)' },
 };
 
 /** HTTP routes by id (method and path pattern as the routers declare them). */
@@ -62,6 +70,7 @@ export const HTTP_ROUTES = {
   joinWorkspace: { method: 'POST', path: '/api/workspaces/:id/join' },
   linkPreview: { method: 'POST', path: '/api/link-preview/fetch' },
   linkPreviewImage: { method: 'GET', path: '/api/link-preview/image' },
+  extendRoom: { method: 'POST', path: '/api/workspaces/extend-room' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -76,12 +85,15 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   // An <img> sends no Authorization header: the HMAC signature over the image address (made only by our own
   // preview answers) is the authorization, so the route is no open proxy.
   linkPreviewImage: { allow: EVERYONE, also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address' },
+  // The spec's body names userEmail: identity is the bearer token's member, never the body (accounts: issue 9).
+  extendRoom: { allow: OWNER, also: 'Authorization: Bearer {userToken} of the room named by workspaceId; as extend-workspace' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */
 export function authorize(rule: Rule, role: Role): void {
   if (rule.allow.includes(role)) return;
   if (role === 'owner' || role === 'admin' || role === 'member') throw new DomainError('FORBIDDEN');
+  if (role === 'kicked') throw new DomainError('KICKED');
   throw new DomainError('NOT_AUTHENTICATED');
 }
 

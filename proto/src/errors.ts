@@ -36,6 +36,16 @@ export const ERRORS = {
   RATE_LIMITED: 'Too many requests, please slow down',
   LINK_PREVIEW_FAILED: 'Could not load a preview for this link',
   LINK_PREVIEW_BLOCKED: 'This link cannot be previewed',
+  CANNOT_KICK_SELF: 'You cannot kick yourself',
+  CANNOT_KICK_OWNER: 'The room owner cannot be removed',
+  KICKED: 'You were removed from this room',
+  MAX_USERS_INVALID: 'Please enter a number 2 or higher, or "unlimited"',
+  MAX_USERS_NOT_IN_TIER: 'Upgrade to Pro or Business to set the maximum number of users',
+  UNLIMITED_USERS_NOT_IN_TIER: 'Unlimited users need the Business plan',
+  THEME_NOT_IN_TIER: 'This theme is not available on your plan',
+  CUSTOM_THEME_REQUIRED: 'Custom theme settings are missing',
+  EXTENSION_NEEDS_PAYMENT: 'Extending a free room needs a paid plan',
+  NEVER_EXPIRES: 'This room never expires',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -65,9 +75,11 @@ export function statusFor(code: ErrorCode): number {
     case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
     case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'CHANNEL_NAME_REQUIRED':
     case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG': case 'NOT_A_DM': case 'PROFILE_USERNAME_REQUIRED':
+    case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES':
       return 400;
-    case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': return 401;
-    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': case 'NOT_AUTHOR': case 'NOT_DM_MEMBER': return 403;
+    case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': case 'KICKED': return 401;
+    case 'EXTENSION_NEEDS_PAYMENT': case 'MAX_USERS_NOT_IN_TIER': case 'UNLIMITED_USERS_NOT_IN_TIER': case 'THEME_NOT_IN_TIER': return 402;
+    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': case 'NOT_AUTHOR': case 'NOT_DM_MEMBER': case 'CANNOT_KICK_OWNER': return 403;
     case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': case 'MESSAGE_NOT_FOUND': case 'USER_NOT_FOUND': return 404;
     case 'REPLY_TARGET_GONE': return 409;
     case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;

@@ -63,6 +63,31 @@ export const MemberProfileUpdatedSchema = z.object({
   workspaceId: z.string(), userId: z.string(), username: z.string(), profilePicture: z.string().nullable(),
 });
 
+// ---- room administration (topic room) ----
+/** The new name takes the address; the old one stops resolving. */
+export const WorkspaceRenamedSchema = z.object({ workspaceId: z.string(), name: z.string(), nameKey: z.string(), previousName: z.string() });
+/** passwordHash null: the password was removed. Members already inside stay. */
+export const WorkspacePasswordChangedSchema = z.object({ workspaceId: z.string(), passwordHash: z.string().nullable() });
+/** customMaxUsers null: the tier's default (unlimited on business) */
+export const WorkspaceMaxUsersChangedSchema = z.object({ workspaceId: z.string(), customMaxUsers: z.number().int().nullable() });
+export const WorkspaceExtendedSchema = z.object({ workspaceId: z.string(), additionalHours: z.number().int(), expiresAt: z.string() });
+/**
+ * RoomTierChanged: the room's tier (and so its limits, lifetime and themes) changed. Emitted by billing from verified
+ * payments (issue 9) and by the internal change-tier command until then.
+ */
+export const WorkspaceTierChangedSchema = z.object({
+  workspaceId: z.string(), tier: TierSchema, previousTier: TierSchema, expiresAt: z.string().nullable(), reason: z.string(),
+});
+export const WorkspaceThemeChangedSchema = z.object({
+  workspaceId: z.string(), themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
+});
+/** The owner deleted the room: like expiry, everything of it goes; its key is destroyed first (docs/crypto.md). */
+export const WorkspaceDeletedSchema = z.object({ workspaceId: z.string(), name: z.string(), deletedBy: z.string(), deletedAt: z.string() });
+/** An owner or admin removed the member: the token is revoked for good (role 'kicked'), the username free again. */
+export const MemberKickedSchema = z.object({
+  workspaceId: z.string(), userId: z.string(), username: z.string(), kickedBy: z.string(), reason: z.string(), kickedAt: z.string(),
+});
+
 // ---- messaging service events (topic messaging) ----
 /** Who receives a message: everyone in the room (public topic channel) or the listed users (private channel, DM). */
 export const AudienceSchema = z.discriminatedUnion('kind', [
@@ -100,6 +125,14 @@ export const DOMAIN_EVENTS = {
   'dm.reopened': DmReopenedSchema,
   'member.left': MemberLeftSchema,
   'member.profile-updated': MemberProfileUpdatedSchema,
+  'workspace.renamed': WorkspaceRenamedSchema,
+  'workspace.password-changed': WorkspacePasswordChangedSchema,
+  'workspace.max-users-changed': WorkspaceMaxUsersChangedSchema,
+  'workspace.extended': WorkspaceExtendedSchema,
+  'workspace.tier-changed': WorkspaceTierChangedSchema,
+  'workspace.theme-changed': WorkspaceThemeChangedSchema,
+  'workspace.deleted': WorkspaceDeletedSchema,
+  'member.kicked': MemberKickedSchema,
   'message.sent': MessageSentSchema,
   'message.edited': MessageEditedSchema,
   'message.deleted': MessageDeletedSchema,
@@ -121,6 +154,14 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'dm.reopened': TOPICS.room,
   'member.left': TOPICS.room,
   'member.profile-updated': TOPICS.room,
+  'workspace.renamed': TOPICS.room,
+  'workspace.password-changed': TOPICS.room,
+  'workspace.max-users-changed': TOPICS.room,
+  'workspace.extended': TOPICS.room,
+  'workspace.tier-changed': TOPICS.room,
+  'workspace.theme-changed': TOPICS.room,
+  'workspace.deleted': TOPICS.room,
+  'member.kicked': TOPICS.room,
   'message.sent': TOPICS.messaging,
   'message.edited': TOPICS.messaging,
   'message.deleted': TOPICS.messaging,

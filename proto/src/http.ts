@@ -44,4 +44,13 @@ export interface WorkspaceInfoAnswer {
   settings: WorkspaceSettings;
 }
 
+/** POST /api/workspaces/extend-room (bearer): the spec's body; userEmail is accepted and ignored (identity = token). */
+export const ExtendRoomBodySchema = z.object({
+  workspaceId: z.string().min(1).max(64),
+  userEmail: z.string().max(320).optional(),
+  /** 7 or 30 */
+  extensionDays: z.union([z.literal(7), z.literal(30)]),
+});
+export interface ExtendRoomAnswer { success: true; workspaceId: string; expiresAt: string | null; message: string }
+
 export { API } from './paths.ts';

@@ -10,8 +10,11 @@ import type { OnlineUser, PresenceStatus } from './socket.ts';
 import type {
   CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
   DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, EditMessageSchema, DeleteMessageSchema,
-  AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema,
+  AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema, RenameWorkspaceSchema, SetWorkspacePasswordSchema,
+  SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema, BroadcastThemeSchema,
 } from './socket.ts';
+import type { WorkspaceUpdate, RoomTheme } from './socket.ts';
+import type { Tier } from './limits.ts';
 import type { Audience } from './events.ts';
 
 type In<S extends z.ZodTypeAny> = z.output<S>;
@@ -35,6 +38,17 @@ export interface RoomApi {
   updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser>;
   /** The spec's logout: the member leaves, the token stops working, every socket of the user is dropped. */
   leaveWorkspace(actor: SessionActor): Promise<void>;
+  // room administration (room-admin.ts)
+  renameWorkspace(actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate>;
+  setWorkspacePassword(actor: SessionActor, input: In<typeof SetWorkspacePasswordSchema>): Promise<WorkspaceUpdate>;
+  setWorkspaceMaxUsers(actor: SessionActor, input: In<typeof SetWorkspaceMaxUsersSchema>): Promise<WorkspaceUpdate>;
+  extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate>;
+  /** destroys the room key first, then records workspace.deleted; every service removes its rows */
+  deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }>;
+  kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }>;
+  broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme>;
+  /** internal only (billing, superadmin, tests): RoomTierChanged */
+  changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate>;
 }
 
 export interface MessagingApi {
@@ -84,6 +98,14 @@ export const INTERNAL = {
   updateChannelMembers: '/internal/update-channel-members',
   updateProfile: '/internal/update-profile',
   leaveWorkspace: '/internal/leave-workspace',
+  renameWorkspace: '/internal/rename-workspace',
+  setWorkspacePassword: '/internal/set-workspace-password',
+  setWorkspaceMaxUsers: '/internal/set-workspace-max-users',
+  extendWorkspace: '/internal/extend-workspace',
+  deleteWorkspace: '/internal/delete-workspace',
+  kickUser: '/internal/kick-user',
+  broadcastTheme: '/internal/broadcast-theme',
+  changeTier: '/internal/change-tier',
   editMessage: '/internal/edit-message',
   deleteMessage: '/internal/delete-message',
   addReaction: '/internal/add-reaction',

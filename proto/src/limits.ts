@@ -24,12 +24,24 @@ export const LIMITS = {
 
 export type Tier = 'free' | 'pro' | 'business';
 
-/** Room lifetime by tier; null means permanent. */
+/** Room lifetime by tier; null means permanent. (Also ENTITLEMENTS[tier].lifetimeMs in tiers.ts, the entitlement table.) */
 export const LIFETIME_MS: Record<Tier, number | null> = {
   free: 24 * 60 * 60 * 1000,
   pro: 7 * 24 * 60 * 60 * 1000,
   business: null,
 };
+
+/** Expiry banner and countdown (specs/rooms.md sections 4 and 9). */
+export const EXPIRY = {
+  bannerHiddenFromMs: 4 * 60 * 60 * 1000,
+  warningAtMs: 6 * 60 * 60 * 1000,
+  criticalAtMs: 60 * 60 * 1000,
+  recomputeMs: 60_000,
+  countdownTickMs: 1000,
+  countdownChipUnderMs: 24 * 60 * 60 * 1000,
+  /** the extend modal's "Hurry!" line */
+  hurryUnderMs: 2 * 60 * 60 * 1000,
+} as const;
 
 /** Paths the app itself uses; a room cannot take one of these names. */
 export const RESERVED_ROOM_NAMES = [

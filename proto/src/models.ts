@@ -83,6 +83,10 @@ export const WorkspaceSchema = z.object({
   settings: WorkspaceSettingsSchema,
   users: z.array(RoomUserSchema),
   channels: z.array(ChannelSchema),
+  /** the theme last broadcast to the room by an admin (broadcast-theme); null = none */
+  theme: z.object({
+    themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
+  }).nullable().default(null),
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 

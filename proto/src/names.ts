@@ -26,6 +26,14 @@ export const C = {
   typingStop: 'typing-stop',
   updatePresence: 'update-presence',
   updateProfile: 'update-profile',
+  // room administration (specs/rooms.md section 7)
+  renameWorkspace: 'rename-workspace',
+  setWorkspacePassword: 'set-workspace-password',
+  setWorkspaceMaxUsers: 'set-workspace-max-users',
+  extendWorkspace: 'extend-workspace',
+  deleteWorkspace: 'delete-workspace',
+  kickUser: 'kick-user',
+  broadcastTheme: 'broadcast-theme',
 } as const;
 
 /** Server -> client event names. */
@@ -51,6 +59,9 @@ export const S = {
   userProfileUpdated: 'user-profile-updated',
   workspaceDeleted: 'workspace-deleted',
   kicked: 'kicked',
+  userKicked: 'user-kicked',
+  workspaceUpdated: 'workspace-updated',
+  themeChanged: 'theme-changed',
 } as const;
 
 /** Spec's client connection settings (specs/rooms.md section 4 "Connection"). */

@@ -8,6 +8,7 @@ export const API = {
   checkUsername: (id: string, username: string) => `/api/workspaces/${encodeURIComponent(id)}/check-username/${encodeURIComponent(username)}`,
   create: () => `/api/workspaces`,
   join: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/join`,
+  extendRoom: () => `/api/workspaces/extend-room`,
 } as const;
 
 /** The API path (nginx routes the `/api/link-preview/` prefix to the messaging service). */

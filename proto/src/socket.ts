@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
+import type { Tier } from './limits.ts';
+import { CUSTOM_THEME_FONTS, EXTENSION_HOURS, THEME_IDS, type CustomTheme, type ThemeId } from './tiers.ts';
 import {
   IdSchema, UsernameSchema, ProfileUsernameSchema, ChannelNameSchema, RoomPasswordSchema, MessageTypeSchema, PresenceStatusSchema,
-  type Workspace, type RoomUser, type Channel, type Message, type ChannelSummary,
+  RoomNameSchema, type Workspace, type RoomUser, type Channel, type Message, type ChannelSummary, type WorkspaceSettings,
 } from './models.ts';
 import type { ErrorBody } from './errors.ts';
 
@@ -103,6 +105,49 @@ export const UpdateProfileSchema = z.object({
   profilePicture: z.string().max(2048).regex(/^(https:\/\/|\/api\/)/, 'Please select an image file').nullish(),
 });
 
+// ---- room administration ----
+export const RenameWorkspaceSchema = z.object({ workspaceId: IdSchema, newName: RoomNameSchema });
+/** password null (or empty after trimming) removes it; members already inside stay */
+export const SetWorkspacePasswordSchema = z.object({
+  workspaceId: IdSchema,
+  password: RoomPasswordSchema.nullable().transform((p) => (p ? p : null)),
+});
+export const MAX_USERS_MESSAGE = 'Please enter a number 2 or higher, or "unlimited"';
+/** an integer >= 2, or "unlimited" (case-insensitive) / null for no cap; which of these the tier allows is the room service's rule */
+export const SetWorkspaceMaxUsersSchema = z.object({
+  workspaceId: IdSchema,
+  maxUsers: z.union([
+    z.number().int(MAX_USERS_MESSAGE).min(2, MAX_USERS_MESSAGE).max(100_000, MAX_USERS_MESSAGE),
+    z.string().trim().regex(/^unlimited$/i, MAX_USERS_MESSAGE).transform(() => null),
+    z.null(),
+  ]),
+});
+export const ExtendWorkspaceSchema = z.object({
+  workspaceId: IdSchema,
+  additionalHours: z.number().int().refine((h) => (EXTENSION_HOURS as readonly number[]).includes(h), 'Choose 7 days or 30 days'),
+});
+export const DeleteWorkspaceSchema = z.object({ workspaceId: IdSchema });
+export const KickUserSchema = z.object({
+  workspaceId: IdSchema,
+  userId: IdSchema,
+  reason: z.string().trim().max(200).optional(),
+});
+const HexColour = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'Use a colour like #3B82F6');
+export const CustomThemeSchema = z.object({
+  primaryColor: HexColour, sentMessageColor: HexColour, receivedMessageColor: HexColour, sentTextColor: HexColour,
+  receivedTextColor: HexColour, chatBackgroundColor: HexColour,
+  /** https only (or empty): shown as an <img> in every member's browser */
+  logoUrl: z.string().max(2048).refine((u) => u === '' || /^https:\/\/[^\s"'<>]+$/.test(u), 'The logo must be an https address'),
+  fontFamily: z.enum(CUSTOM_THEME_FONTS),
+}) satisfies z.ZodType<CustomTheme>;
+export const BroadcastThemeSchema = z.object({
+  workspaceId: IdSchema,
+  themeId: z.enum(THEME_IDS),
+  userId: ClaimedUserId,
+  /** required with themeId custom (business rooms only) */
+  customTheme: CustomThemeSchema.nullish(),
+});
+
 export const CLIENT_EVENTS = {
   [C.joinWorkspace]: JoinWorkspaceSchema,
   [C.createChannel]: CreateChannelSchema,
@@ -126,6 +171,13 @@ export const CLIENT_EVENTS = {
   [C.typingStop]: TypingStopSchema,
   [C.updatePresence]: UpdatePresenceSchema,
   [C.updateProfile]: UpdateProfileSchema,
+  [C.renameWorkspace]: RenameWorkspaceSchema,
+  [C.setWorkspacePassword]: SetWorkspacePasswordSchema,
+  [C.setWorkspaceMaxUsers]: SetWorkspaceMaxUsersSchema,
+  [C.extendWorkspace]: ExtendWorkspaceSchema,
+  [C.deleteWorkspace]: DeleteWorkspaceSchema,
+  [C.kickUser]: KickUserSchema,
+  [C.broadcastTheme]: BroadcastThemeSchema,
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EVENTS)[E]>;
@@ -157,7 +209,26 @@ export interface ClientAcks {
   [C.typingStop]: Ack<{}>;
   [C.updatePresence]: Ack<{ status: PresenceStatus }>;
   [C.updateProfile]: Ack<{ user: RoomUser }>;
+  [C.renameWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
+  [C.setWorkspacePassword]: Ack<{ workspace: WorkspaceUpdate }>;
+  [C.setWorkspaceMaxUsers]: Ack<{ workspace: WorkspaceUpdate }>;
+  [C.extendWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
+  [C.deleteWorkspace]: Ack<{ workspaceId: string }>;
+  [C.kickUser]: Ack<{ userId: string }>;
+  [C.broadcastTheme]: Ack<{ theme: RoomTheme }>;
 }
+
+/** A room's changeable properties, sent whole after any change (workspace-updated) so a client converges. */
+export interface WorkspaceUpdate {
+  workspaceId: string;
+  name: string;
+  isPasswordProtected: boolean;
+  expiresAt: string | null;
+  tier: Tier;
+  settings: WorkspaceSettings;
+}
+/** The theme an admin broadcast to the room (kept by the room service; new members get it on join). */
+export interface RoomTheme { themeId: ThemeId; customTheme: CustomTheme | null; changedBy: string; changedByName: string }
 
 export type PresenceStatus = z.infer<typeof PresenceStatusSchema>;
 export interface OnlineUser { id: string; username: string; isAdmin: boolean; presenceStatus: PresenceStatus }
@@ -186,7 +257,12 @@ export interface ServerEvents {
   [S.userStoppedTyping]: (p: { workspaceId: string; channelId: string; userId: string }) => void;
   [S.userProfileUpdated]: (p: { workspaceId: string; userId: string; username: string; profilePicture: string | null }) => void;
   [S.workspaceDeleted]: (p: { workspaceId: string; message: string }) => void;
-  [S.kicked]: (p: { reason: string }) => void;
+  /** to the kicked user's sockets only (then they are disconnected) */
+  [S.kicked]: (p: { workspaceId: string; reason: string; kickedBy: string }) => void;
+  /** to everyone else in the room */
+  [S.userKicked]: (p: { workspaceId: string; userId: string; kickedBy: string }) => void;
+  [S.workspaceUpdated]: (p: WorkspaceUpdate) => void;
+  [S.themeChanged]: (p: { workspaceId: string } & RoomTheme) => void;
 }
 
 export type ClientEvents = {

@@ -12,7 +12,7 @@ export function channel(id: string, name = id, extra: Partial<Channel> = {}): Ch
 export function workspace(channels: Channel[] = [channel('c1', 'general')]): Workspace {
   return {
     id: 'w1', workspaceId: 'w1', name: 'team', createdBy: me.id, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null,
-    isPasswordProtected: false, tier: 'free', settings: settingsForTier('free'), users: [me, other], channels,
+    isPasswordProtected: false, tier: 'free', settings: settingsForTier('free'), users: [me, other], channels, theme: null,
   };
 }
 

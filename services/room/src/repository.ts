@@ -154,5 +154,6 @@ export function toWorkspace(ws: WorkspaceRow, members: MemberRow[], channels: Ch
     isPasswordProtected: ws.passwordHash !== null, tier: ws.tier, settings: settingsForTier(ws.tier),
     users: members.map((m) => toRoomUser(m, ws)),
     channels: channels.filter((c) => visibleTo(c, viewerId)),
+    theme: null, // room-admin: the read model's theme (issue 7)
   };
 }
