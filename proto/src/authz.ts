@@ -57,6 +57,7 @@ export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.extendWorkspace]: { allow: OWNER, also: 'own room; free of charge for pro and business (ENTITLEMENTS.freeExtension), else payment' },
   [C.deleteWorkspace]: { allow: OWNER, also: 'own room' },
   [C.kickUser]: { allow: ADMINS, also: 'own room; not oneself; an admin cannot kick the owner' },
+  [C.setMemberRole]: { allow: OWNER, also: 'own room; another member (the owner stays owner)' },
   [C.broadcastTheme]: { allow: ADMINS, also: 'own room; a theme the room\'s tier includes (custom: business)' },
 };
 

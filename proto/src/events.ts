@@ -87,6 +87,8 @@ export const WorkspaceDeletedSchema = z.object({ workspaceId: z.string(), name: 
 export const MemberKickedSchema = z.object({
   workspaceId: z.string(), userId: z.string(), username: z.string(), kickedBy: z.string(), reason: z.string(), kickedAt: z.string(),
 });
+/** The owner made a member an admin (isAdmin true) or took it back. */
+export const MemberRoleChangedSchema = z.object({ workspaceId: z.string(), userId: z.string(), isAdmin: z.boolean() });
 
 // ---- messaging service events (topic messaging) ----
 /** Who receives a message: everyone in the room (public topic channel) or the listed users (private channel, DM). */
@@ -133,6 +135,7 @@ export const DOMAIN_EVENTS = {
   'workspace.theme-changed': WorkspaceThemeChangedSchema,
   'workspace.deleted': WorkspaceDeletedSchema,
   'member.kicked': MemberKickedSchema,
+  'member.role-changed': MemberRoleChangedSchema,
   'message.sent': MessageSentSchema,
   'message.edited': MessageEditedSchema,
   'message.deleted': MessageDeletedSchema,
@@ -162,6 +165,7 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'workspace.theme-changed': TOPICS.room,
   'workspace.deleted': TOPICS.room,
   'member.kicked': TOPICS.room,
+  'member.role-changed': TOPICS.room,
   'message.sent': TOPICS.messaging,
   'message.edited': TOPICS.messaging,
   'message.deleted': TOPICS.messaging,

@@ -11,7 +11,7 @@ import type {
   CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
   DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, EditMessageSchema, DeleteMessageSchema,
   AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema, RenameWorkspaceSchema, SetWorkspacePasswordSchema,
-  SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema, BroadcastThemeSchema,
+  SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema, BroadcastThemeSchema, SetMemberRoleSchema,
 } from './socket.ts';
 import type { WorkspaceUpdate, RoomTheme } from './socket.ts';
 import type { Tier } from './limits.ts';
@@ -46,6 +46,7 @@ export interface RoomApi {
   /** destroys the room key first, then records workspace.deleted; every service removes its rows */
   deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }>;
   kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }>;
+  setMemberRole(actor: SessionActor, input: In<typeof SetMemberRoleSchema>): Promise<RoomUser>;
   broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme>;
   /** internal only (billing, superadmin, tests): RoomTierChanged */
   changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate>;
@@ -105,6 +106,7 @@ export const INTERNAL = {
   deleteWorkspace: '/internal/delete-workspace',
   kickUser: '/internal/kick-user',
   broadcastTheme: '/internal/broadcast-theme',
+  setMemberRole: '/internal/set-member-role',
   changeTier: '/internal/change-tier',
   editMessage: '/internal/edit-message',
   deleteMessage: '/internal/delete-message',

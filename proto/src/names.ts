@@ -34,6 +34,8 @@ export const C = {
   deleteWorkspace: 'delete-workspace',
   kickUser: 'kick-user',
   broadcastTheme: 'broadcast-theme',
+  /** ours: the owner makes a member an admin or back (the spec's Admin role needs a way in; docs/protocol.md) */
+  setMemberRole: 'set-member-role',
 } as const;
 
 /** Server -> client event names. */
@@ -62,6 +64,7 @@ export const S = {
   userKicked: 'user-kicked',
   workspaceUpdated: 'workspace-updated',
   themeChanged: 'theme-changed',
+  userUpdated: 'user-updated',
 } as const;
 
 /** Spec's client connection settings (specs/rooms.md section 4 "Connection"). */

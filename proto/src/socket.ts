@@ -147,6 +147,7 @@ export const BroadcastThemeSchema = z.object({
   /** required with themeId custom (business rooms only) */
   customTheme: CustomThemeSchema.nullish(),
 });
+export const SetMemberRoleSchema = z.object({ workspaceId: IdSchema, userId: IdSchema, isAdmin: z.boolean() });
 
 export const CLIENT_EVENTS = {
   [C.joinWorkspace]: JoinWorkspaceSchema,
@@ -178,6 +179,7 @@ export const CLIENT_EVENTS = {
   [C.deleteWorkspace]: DeleteWorkspaceSchema,
   [C.kickUser]: KickUserSchema,
   [C.broadcastTheme]: BroadcastThemeSchema,
+  [C.setMemberRole]: SetMemberRoleSchema,
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EVENTS)[E]>;
@@ -216,6 +218,7 @@ export interface ClientAcks {
   [C.deleteWorkspace]: Ack<{ workspaceId: string }>;
   [C.kickUser]: Ack<{ userId: string }>;
   [C.broadcastTheme]: Ack<{ theme: RoomTheme }>;
+  [C.setMemberRole]: Ack<{ user: RoomUser }>;
 }
 
 /** A room's changeable properties, sent whole after any change (workspace-updated) so a client converges. */
@@ -263,6 +266,8 @@ export interface ServerEvents {
   [S.userKicked]: (p: { workspaceId: string; userId: string; kickedBy: string }) => void;
   [S.workspaceUpdated]: (p: WorkspaceUpdate) => void;
   [S.themeChanged]: (p: { workspaceId: string } & RoomTheme) => void;
+  /** a member's role changed (set-member-role) */
+  [S.userUpdated]: (p: { workspaceId: string; user: RoomUser }) => void;
 }
 
 export type ClientEvents = {
