@@ -3,7 +3,7 @@
  * and appended to a topic of the event log with the workspace id as the partition key.
  */
 import { z } from 'zod';
-import { TierSchema, ChannelSchema, MessageSchema } from './models.ts';
+import { TierSchema, ChannelSchema, MessageSchema, RoomUserSchema, WorkspaceSettingsSchema } from './models.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
@@ -64,19 +64,32 @@ export const MemberProfileUpdatedSchema = z.object({
 });
 
 // ---- room administration (topic room) ----
+/**
+ * The room's changeable properties after the change (socket.ts WorkspaceUpdate): the gateways fan it out whole as
+ * workspace-updated, as channel events carry the channel after the change (gateways keep no read model).
+ */
+export const WorkspaceUpdateSchema = z.object({
+  workspaceId: z.string(), name: z.string(), isPasswordProtected: z.boolean(), expiresAt: z.string().nullable(), tier: TierSchema,
+  settings: WorkspaceSettingsSchema,
+});
 /** The new name takes the address; the old one stops resolving. */
-export const WorkspaceRenamedSchema = z.object({ workspaceId: z.string(), name: z.string(), nameKey: z.string(), previousName: z.string() });
+export const WorkspaceRenamedSchema = z.object({
+  workspaceId: z.string(), name: z.string(), nameKey: z.string(), previousName: z.string(), workspace: WorkspaceUpdateSchema,
+});
 /** passwordHash null: the password was removed. Members already inside stay. */
-export const WorkspacePasswordChangedSchema = z.object({ workspaceId: z.string(), passwordHash: z.string().nullable() });
+export const WorkspacePasswordChangedSchema = z.object({ workspaceId: z.string(), passwordHash: z.string().nullable(), workspace: WorkspaceUpdateSchema });
 /** customMaxUsers null: the tier's default (unlimited on business) */
-export const WorkspaceMaxUsersChangedSchema = z.object({ workspaceId: z.string(), customMaxUsers: z.number().int().nullable() });
-export const WorkspaceExtendedSchema = z.object({ workspaceId: z.string(), additionalHours: z.number().int(), expiresAt: z.string() });
+export const WorkspaceMaxUsersChangedSchema = z.object({ workspaceId: z.string(), customMaxUsers: z.number().int().nullable(), workspace: WorkspaceUpdateSchema });
+export const WorkspaceExtendedSchema = z.object({
+  workspaceId: z.string(), additionalHours: z.number().int(), expiresAt: z.string(), workspace: WorkspaceUpdateSchema,
+});
 /**
  * RoomTierChanged: the room's tier (and so its limits, lifetime and themes) changed. Emitted by billing from verified
  * payments (issue 9) and by the internal change-tier command until then.
  */
 export const WorkspaceTierChangedSchema = z.object({
   workspaceId: z.string(), tier: TierSchema, previousTier: TierSchema, expiresAt: z.string().nullable(), reason: z.string(),
+  workspace: WorkspaceUpdateSchema,
 });
 export const WorkspaceThemeChangedSchema = z.object({
   workspaceId: z.string(), themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
@@ -87,8 +100,8 @@ export const WorkspaceDeletedSchema = z.object({ workspaceId: z.string(), name: 
 export const MemberKickedSchema = z.object({
   workspaceId: z.string(), userId: z.string(), username: z.string(), kickedBy: z.string(), reason: z.string(), kickedAt: z.string(),
 });
-/** The owner made a member an admin (isAdmin true) or took it back. */
-export const MemberRoleChangedSchema = z.object({ workspaceId: z.string(), userId: z.string(), isAdmin: z.boolean() });
+/** The owner made a member an admin (isAdmin true) or took it back. user: the member after the change (user-updated). */
+export const MemberRoleChangedSchema = z.object({ workspaceId: z.string(), userId: z.string(), isAdmin: z.boolean(), user: RoomUserSchema });
 
 // ---- messaging service events (topic messaging) ----
 /** Who receives a message: everyone in the room (public topic channel) or the listed users (private channel, DM). */
@@ -210,9 +223,26 @@ export function partitionKeyOf(event: AnyEventEnvelope): string {
   return p.workspaceId ?? p.message?.workspaceId ?? event.aggregateId;
 }
 
-/** Parse an envelope read from the log; throws on a malformed one. */
+/**
+ * A payload sealed under its room's key (docs/crypto.md): only the partition key stays readable. The event-log's
+ * sealing decorator (services/platform/src/event-log/sealed.ts) seals on append and opens (then validates) on
+ * delivery; after the room's key is destroyed the payload can never be read again.
+ */
+export interface SealedPayload { workspaceId: string; sealed: string }
+export const SealedPayloadSchema = z.object({ workspaceId: z.string().min(1), sealed: z.string().startsWith('e1.') }).strict();
+export const isSealedPayload = (p: unknown): p is SealedPayload => SealedPayloadSchema.safeParse(p).success;
+
+/**
+ * Parse an envelope read from the log; throws on a malformed one. A sealed payload is returned as it is (typed as
+ * the event's payload only after the sealing decorator opened and validated it).
+ */
 export function parseEnvelope(raw: unknown): AnyEventEnvelope {
   const base = EnvelopeBaseSchema.parse(raw);
-  const payload = DOMAIN_EVENTS[base.type].parse(base.payload);
+  const payload = isSealedPayload(base.payload) ? base.payload : DOMAIN_EVENTS[base.type].parse(base.payload);
   return { ...base, payload } as AnyEventEnvelope;
+}
+
+/** Validate a payload after opening it. */
+export function parsePayload<T extends DomainEventType>(type: T, payload: unknown): DomainEventPayload<T> {
+  return DOMAIN_EVENTS[type].parse(payload) as DomainEventPayload<T>;
 }

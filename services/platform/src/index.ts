@@ -22,3 +22,6 @@ export { freePort } from './net.ts';
 export * from './rate-limit.ts';
 export * from './client-address.ts';
 export * from './metrics-server.ts';
+export * from './metrics-http.ts';
+export * from './metrics-consumer-lag.ts';
+export * from './crypto/index.ts';

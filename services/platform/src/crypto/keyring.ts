@@ -1,0 +1,45 @@
+/**
+ * A process's view of room keys: fetched once from the owner (the room service's key store; in distributed mode
+ * over its internal route) and kept in memory, forgotten when the room is deleted or expires. A destroyed key
+ * answers null: the caller treats the room's content as gone.
+ */
+import type { RoomKey } from './room-key.ts';
+
+export type RoomKeySource = (workspaceId: string) => Promise<RoomKey | null>;
+
+export class RoomKeyring {
+  private readonly cache = new Map<string, RoomKey>();
+  private readonly pending = new Map<string, Promise<RoomKey | null>>();
+  /** rooms whose key is known to be destroyed (bounded; a miss only costs one lookup) */
+  private readonly gone = new Set<string>();
+
+  constructor(private readonly source: RoomKeySource, private readonly maxCached = 50_000) {}
+
+  /** the room's key, or null when the room has none any more */
+  async key(workspaceId: string): Promise<RoomKey | null> {
+    const hit = this.cache.get(workspaceId);
+    if (hit) return hit;
+    if (this.gone.has(workspaceId)) return null;
+    let p = this.pending.get(workspaceId);
+    if (!p) {
+      p = this.source(workspaceId).finally(() => this.pending.delete(workspaceId));
+      this.pending.set(workspaceId, p);
+    }
+    const key = await p;
+    if (key) {
+      if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(workspaceId, key);
+    }
+    return key;
+  }
+
+  /** the cached key only (hot paths that must not wait); null when not cached */
+  cached(workspaceId: string): RoomKey | null { return this.cache.get(workspaceId) ?? null; }
+
+  /** the room was deleted or expired: drop the key from memory */
+  forget(workspaceId: string): void {
+    this.cache.delete(workspaceId);
+    if (this.gone.size > 100_000) this.gone.clear();
+    this.gone.add(workspaceId);
+  }
+}
