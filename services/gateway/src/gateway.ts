@@ -10,7 +10,7 @@ import {
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
-  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, type RateLimits,
+  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, type RateLimits,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -44,6 +44,13 @@ export interface Gateway { port: number; metricsPort?: number; io: Server; stop(
 const HEARTBEAT_MS = 20_000;
 
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
+/** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
+const servers = new Set<Server>();
+new metrics.Gauge({
+  name: 'gateway_connected_sockets',
+  help: 'Socket.IO connections currently open on this gateway (joined or not)',
+  collect() { this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0)); },
+});
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const app = uWS.App();
@@ -122,19 +129,31 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   }
 
   // Liveness and readiness; everything else to the HTTP upstream (embedded) or 404. Metrics: their own port.
-  app.get('/healthz', (res) => { res.writeHeader('content-type', 'application/json').end('{"ok":true}'); });
+  // The routes answered here are timed into http_request_duration_seconds; proxied requests are timed by the
+  // server that answers them (the express app in embedded mode), so none is counted twice.
+  app.get('/healthz', (res) => {
+    const started = performance.now();
+    res.writeHeader('content-type', 'application/json').end('{"ok":true}');
+    observeHttpRequest('GET', '/healthz', 200, (performance.now() - started) / 1000);
+  });
   app.get('/readyz', (res) => {
+    const started = performance.now();
     let aborted = false;
     res.onAborted(() => { aborted = true; });
     (opts.ready ?? (async () => true))().catch(() => false).then((ok) => {
       if (!aborted) res.cork(() => res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'application/json').end(JSON.stringify({ ok })));
+      observeHttpRequest('GET', '/readyz', ok ? 200 : 503, (performance.now() - started) / 1000);
     });
   });
   // The upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
   const addressOf = (peer: string, headers: Record<string, string>) => clientAddress(peer, headers, trust);
-  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf) : (res) => { res.writeStatus('404 Not Found').end('Not found'); });
+  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf) : (res, req) => {
+    res.writeStatus('404 Not Found').end('Not found');
+    observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
+  });
 
   const fanout = await startFanout(io, opts);
+  servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
   const metricsServer = opts.metrics
     ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
@@ -161,6 +180,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     metricsPort: metricsServer?.port,
     io,
     async stop() {
+      servers.delete(io);
       clearInterval(heartbeat);
       await metricsServer?.stop();
       await fanout.stop();

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { errorHandler, opsRoutes, startDefaultMetrics } from './http.ts';
 import type { Logger } from './log.ts';
 import { startMetricsServer } from './metrics-server.ts';
+import { httpMetrics } from './metrics-http.ts';
+import { stopTelemetry } from './telemetry.ts';
 
 export interface ServiceServer { port: number; url: string; metricsPort?: number; stop(): Promise<void> }
 
@@ -25,6 +27,7 @@ export async function serveHttp(opts: {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false);
+  app.use(httpMetrics()); // first, so every answer (ops routes, refusals, errors) is timed
   app.use(opsRoutes(opts.ready));
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);
@@ -58,7 +61,8 @@ export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'stopping');
-      stop().then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+      // Spans still buffered for the OTLP exporter are flushed before the process ends.
+      stop().then(stopTelemetry).then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
     });
   }
 }

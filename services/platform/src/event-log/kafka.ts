@@ -13,6 +13,7 @@ import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type Ka
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { registerLagSource, type LagReading } from '../metrics-consumer-lag.ts';
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -45,6 +46,8 @@ export class KafkaEventLog implements EventLog {
   private readonly logger: Logger;
   private producer: Promise<Producer> | undefined;
   private readonly subscriptions = new Set<Subscription>();
+  /** one admin connection for the lag gauge, opened at the first scrape */
+  private lagAdmin: Promise<Admin> | undefined;
 
   constructor(private readonly options: KafkaEventLogOptions) {
     this.logger = options.logger ?? createLogger(options.clientId).child({ component: 'kafka-event-log' });
@@ -112,6 +115,10 @@ export class KafkaEventLog implements EventLog {
     });
     let stopping = false;
     const stopped = new AbortController(); // cuts a retry back-off short when the subscription stops
+    // For the lag gauge: the partitions this member owns (from each rebalance) and the next offset it will handle.
+    let assigned: Record<string, number[]> = {};
+    const handledUpTo = new Map<string, bigint>();
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => { assigned = payload.memberAssignment; });
     await consumer.connect();
     try {
       const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
@@ -123,6 +130,7 @@ export class KafkaEventLog implements EventLog {
           for (let attempt = 0; ; attempt++) {
             try {
               await options.handler(delivery);
+              handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n);
               return; // kafkajs resolves the offset now and commits it (autoCommit)
             } catch (err) {
               // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
@@ -142,11 +150,13 @@ export class KafkaEventLog implements EventLog {
       await consumer.disconnect().catch(() => {});
       throw err;
     }
+    const unregisterLag = registerLagSource(() => this.lagOf(options, assigned, handledUpTo));
     const subscription: Subscription = {
       stop: async () => {
         if (stopping) return;
         stopping = true;
         stopped.abort();
+        unregisterLag();
         this.subscriptions.delete(subscription);
         await consumer.disconnect(); // commits resolved offsets and leaves the group, so others rebalance at once
       },
@@ -158,6 +168,9 @@ export class KafkaEventLog implements EventLog {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    const admin = await this.lagAdmin?.catch(() => undefined);
+    this.lagAdmin = undefined;
+    await admin?.disconnect().catch(() => {});
     const producer = await this.producer?.catch(() => undefined);
     this.producer = undefined;
     await producer?.disconnect();
@@ -246,6 +259,39 @@ export class KafkaEventLog implements EventLog {
       // partition: log it loudly and move on.
       this.logger.error({ err, position }, 'malformed event in the log; skipped');
       return undefined;
+    }
+  }
+
+  /**
+   * Lag of this member, per topic: over the partitions it owns, the log end offset minus the next offset it will
+   * handle (what it handled, else the group's committed offset, else where a new group starts). Read when
+   * /metrics is scraped, on one admin connection kept for it.
+   */
+  private async lagOf(options: SubscribeOptions, assigned: Record<string, number[]>, handledUpTo: Map<string, bigint>): Promise<LagReading[]> {
+    this.lagAdmin ??= (async () => { const admin = this.kafka.admin(); await admin.connect(); return admin; })();
+    const pending = this.lagAdmin;
+    try {
+      const admin = await pending;
+      const committed = new Map<string, bigint>();
+      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: options.groupId, topics: options.topics })) {
+        for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
+      }
+      return await Promise.all(options.topics.map(async (topic) => {
+        const owned = new Set(assigned[topic] ?? []);
+        let lag = 0n;
+        for (const p of await admin.fetchTopicOffsets(topic)) {
+          if (!owned.has(p.partition)) continue;
+          const id = `${topic}/${p.partition}`;
+          const committedAt = committed.get(id) ?? -1n;
+          const position = handledUpTo.get(id) ?? (committedAt >= 0n ? committedAt : BigInt(options.fromBeginning ? p.low : p.high));
+          if (BigInt(p.high) > position) lag += BigInt(p.high) - position;
+        }
+        return { group: options.groupId, topic, lag: Number(lag) };
+      }));
+    } catch (err) {
+      if (this.lagAdmin === pending) this.lagAdmin = undefined; // reconnect at the next scrape
+      void pending.then((a) => a.disconnect(), () => {}).catch(() => {});
+      throw err;
     }
   }
 
