@@ -7,3 +7,4 @@ export * from './http.ts';
 export * from './internal.ts';
 export * from './link-preview.ts';
 export * from './authz.ts';
+export * from './tiers.ts';

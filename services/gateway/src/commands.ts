@@ -129,6 +129,16 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       await presence.setStatus({ workspaceId: s.workspaceId, userId: s.userId, status: payload.status });
       return { status: payload.status };
     },
+    // room administration: the room service decides; fan-out tells the room (workspace-updated, kicked, ...)
+    [C.renameWorkspace]: async (_socket, payload, session) => ({ workspace: await rooms.renameWorkspace(own(session, payload), payload) }),
+    [C.setWorkspacePassword]: async (_socket, payload, session) => ({ workspace: await rooms.setWorkspacePassword(own(session, payload), payload) }),
+    [C.setWorkspaceMaxUsers]: async (_socket, payload, session) => ({ workspace: await rooms.setWorkspaceMaxUsers(own(session, payload), payload) }),
+    [C.extendWorkspace]: async (_socket, payload, session) => ({ workspace: await rooms.extendWorkspace(own(session, payload), payload) }),
+    [C.deleteWorkspace]: async (_socket, payload, session) => rooms.deleteWorkspace(own(session, payload)),
+    [C.kickUser]: async (_socket, payload, session) => rooms.kickUser(own(session, { workspaceId: payload.workspaceId }), payload),
+    [C.setMemberRole]: async (_socket, payload, session) => ({ user: await rooms.setMemberRole(own(session, { workspaceId: payload.workspaceId }), payload) }),
+    [C.broadcastTheme]: async (_socket, payload, session) => ({ theme: await rooms.broadcastTheme(own(session, payload), payload) }),
+
     [C.updateProfile]: async (socket, payload, session) => {
       const s = own(session, payload);
       const user = await rooms.updateProfile(s, payload);

@@ -3,11 +3,13 @@
  * emits to the socket rooms of its own connections. Recipients are chosen here and only here.
  * A replica that was down misses nothing for good: clients resync by sequence number after reconnecting.
  */
-import { S, TOPICS, PRESENCE_CHANNEL, type Audience, type AnyEventEnvelope, type PresenceSignal } from '@ephemera/proto';
+import {
+  S, TOPICS, PRESENCE_CHANNEL, type Audience, type AnyEventEnvelope, type CustomTheme, type PresenceApi, type PresenceSignal, type ThemeId,
+} from '@ephemera/proto';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
 import type { Server, Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
-import type { SocketData } from './commands.ts';
+import { stopTyping, type SocketData } from './commands.ts';
 
 const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
   audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
@@ -32,7 +34,10 @@ function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean
   }
 }
 
-export function deliver(io: Server, event: AnyEventEnvelope): void {
+/** Before sessions end: their presence connections go (the gateway's disconnect handler sees no session after). */
+export type SessionsEnding = (sockets: Socket[]) => void;
+
+export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEnding): void {
   switch (event.type) {
     case 'message.sent': {
       const { message, audience } = event.payload;
@@ -114,6 +119,44 @@ export function deliver(io: Server, event: AnyEventEnvelope): void {
       io.to(workspaceRoom(workspaceId)).emit(S.userLeft, { workspaceId, userId, username, membershipEnded: true });
       return;
     }
+    case 'workspace.renamed':
+    case 'workspace.password-changed':
+    case 'workspace.max-users-changed':
+    case 'workspace.extended':
+    case 'workspace.tier-changed':
+      // The room after the change, whole: a client that missed one converges on the next.
+      io.to(workspaceRoom(event.payload.workspaceId)).emit(S.workspaceUpdated, event.payload.workspace);
+      return;
+    case 'workspace.theme-changed': {
+      const { workspaceId, themeId, customTheme, changedBy, changedByName } = event.payload;
+      io.to(workspaceRoom(workspaceId)).emit(S.themeChanged, {
+        workspaceId, themeId: themeId as ThemeId, customTheme: customTheme as CustomTheme | null, changedBy, changedByName,
+      });
+      return;
+    }
+    case 'member.role-changed':
+      io.to(workspaceRoom(event.payload.workspaceId)).emit(S.userUpdated, { workspaceId: event.payload.workspaceId, user: event.payload.user });
+      return;
+    case 'member.kicked': {
+      // Revocation on every replica (SECURITY.md 2): the kicked user's sockets here hear why, lose their session and
+      // are disconnected; then everyone still in the room learns who was removed.
+      const { workspaceId, userId, reason, kickedBy } = event.payload;
+      const sockets = socketsIn(io, userRoom(userId)).filter((s) => (s.data as SocketData).session?.workspaceId === workspaceId);
+      for (const s of sockets) s.emit(S.kicked, { workspaceId, reason, kickedBy });
+      ends?.(sockets);
+      endSessions(sockets, workspaceId, true);
+      io.to(workspaceRoom(workspaceId)).emit(S.userKicked, { workspaceId, userId, kickedBy });
+      return;
+    }
+    case 'workspace.deleted': {
+      const { workspaceId } = event.payload;
+      const room = workspaceRoom(workspaceId);
+      io.to(room).emit(S.workspaceDeleted, { workspaceId, message: 'Chat room deleted successfully!' });
+      const sockets = socketsIn(io, room);
+      ends?.(sockets);
+      endSessions(sockets, workspaceId, false);
+      return;
+    }
     case 'workspace.expired': {
       const room = workspaceRoom(event.payload.workspaceId);
       io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: 'This room has expired' });
@@ -152,14 +195,24 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
   }
 }
 
-export async function startFanout(io: Server, deps: { log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger }) {
+export async function startFanout(io: Server, deps: { log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi }) {
+  // A kicked user's or a deleted room's connections leave presence now, not when their entries expire.
+  const ends: SessionsEnding = (sockets) => {
+    for (const s of sockets) {
+      const session = (s.data as SocketData).session;
+      if (!session || !deps.presence) continue;
+      stopTyping(s, session, deps.presence).catch((err) => deps.logger.warn({ err }, 'typing stop failed'));
+      deps.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id })
+        .catch((err) => deps.logger.warn({ err }, 'presence disconnect failed'));
+    }
+  };
   const subscription = await deps.log.subscribe({
     // A group of our own per boot: every replica sees every event, starting from now.
     groupId: `gateway-${deps.gatewayId}-${process.pid}-${Date.now()}`,
     topics: [TOPICS.room, TOPICS.messaging],
     fromBeginning: false,
     handler: async (delivery) => {
-      await inSpan(`fan-out ${delivery.event.type}`, SpanKind.CONSUMER, async () => deliver(io, delivery.event),
+      await inSpan(`fan-out ${delivery.event.type}`, SpanKind.CONSUMER, async () => deliver(io, delivery.event, ends),
         contextFrom(delivery.headers), { 'ephemera.workspace': delivery.key });
     },
   });

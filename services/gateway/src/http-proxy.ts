@@ -14,6 +14,8 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
   return (res: HttpResponse, req: HttpRequest) => {
     // uWS request data is only valid synchronously: copy what we need first.
     const method = req.getMethod().toUpperCase();
+    // Service-to-service routes (/internal/..., e.g. change-tier) are for callers inside the cluster, never a browser.
+    if (/^\/+internal(\/|$)/i.test(req.getUrl())) { res.writeStatus('404 Not Found').end('Not found'); return; }
     const url = req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : '');
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });

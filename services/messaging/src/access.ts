@@ -59,7 +59,7 @@ export class AccessChecks {
   private async lookup(actor: SessionActor, channelId: string | null): Promise<Found | undefined> {
     const { rows } = await this.pool.query(
       `SELECT w.expires_at, w.created_by, m.user_id AS member_id, m.username, m.is_admin,
-              EXISTS (SELECT 1 FROM messaging.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $2) AS departed,
+              (SELECT d.reason FROM messaging.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $2) AS departed,
               c.id AS channel_id, c.is_private, c.member_ids
        FROM messaging.workspaces w
        LEFT JOIN messaging.members m ON m.workspace_id = w.id AND m.user_id = $2
@@ -69,10 +69,10 @@ export class AccessChecks {
     if (!r) return undefined;
     const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;
     return {
-      role: roleOf(member, r.created_by ?? '', r.departed ? 'left' : null),
+      role: roleOf(member, r.created_by ?? '', (r.departed as 'left' | 'kicked' | null) ?? null),
       username: r.username ?? null,
       expiresAt: r.expires_at,
-      memberKnown: Boolean(member) || r.departed,
+      memberKnown: Boolean(member) || Boolean(r.departed),
       channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,
     };
   }

@@ -37,7 +37,7 @@ export async function startMessagingModule(deps: {
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,
     handler: async ({ event }) => {
       await apply(event);
-      if (event.type === 'workspace.expired') service.forgetWorkspace(event.payload.workspaceId);
+      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') service.forgetWorkspace(event.payload.workspaceId);
     },
   });
   const messages = await deps.log.subscribe({

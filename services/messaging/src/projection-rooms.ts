@@ -8,7 +8,7 @@ import type { PoolClient } from '@ephemera/platform';
 /** A DM is private to its two members whatever its isPrivate flag says. */
 const isPrivateChannel = (c: { type: string; isPrivate: boolean }) => c.type === 'dm' || c.isPrivate;
 
-/** Tables that hold rows of a room, emptied when it expires. */
+/** Tables that hold rows of a room, emptied when it expires or is deleted. */
 const ROOM_TABLES = ['messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
 
 export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
@@ -27,14 +27,26 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       await db.query('UPDATE messaging.members SET username = $3 WHERE workspace_id = $1 AND user_id = $2',
         [event.payload.workspaceId, event.payload.userId, event.payload.username]);
       return;
-    case 'member.left': {
+    case 'member.left':
+    case 'member.kicked': {
       // The member can no longer post or read; their read positions no longer count for others' read marks.
       const { workspaceId, userId } = event.payload;
+      const reason = event.type === 'member.kicked' ? 'kicked' : 'left';
       await db.query('DELETE FROM messaging.members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
       await db.query('DELETE FROM messaging.read_positions WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
-      await db.query('INSERT INTO messaging.departed_members (workspace_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [workspaceId, userId]);
+      await db.query('INSERT INTO messaging.departed_members (workspace_id, user_id, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [workspaceId, userId, reason]);
       return;
     }
+    case 'member.role-changed':
+      await db.query('UPDATE messaging.members SET is_admin = $3 WHERE workspace_id = $1 AND user_id = $2',
+        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
+      return;
+    case 'workspace.extended':
+    case 'workspace.tier-changed':
+      // Messaging refuses sends in an expired room by its own copy of the expiry.
+      await db.query('UPDATE messaging.workspaces SET expires_at = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.expiresAt]);
+      return;
     case 'channel.created': {
       const c = event.payload.channel;
       await db.query(
@@ -63,8 +75,9 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       await db.query('INSERT INTO messaging.deleted_channels (id, workspace_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [channelId, workspaceId]);
       return;
     }
-    case 'workspace.expired': {
-      // An expired room is removed with everything in it.
+    case 'workspace.expired':
+    case 'workspace.deleted': {
+      // An expired or deleted room is removed with everything in it; the tombstone keeps a replayed message out.
       const id = event.payload.workspaceId;
       for (const table of ROOM_TABLES) await db.query(`DELETE FROM messaging.${table} WHERE workspace_id = $1`, [id]);
       await db.query('DELETE FROM messaging.workspaces WHERE id = $1', [id]);

@@ -1,5 +1,7 @@
 /** RoomApi over HTTP, for the gateway in distributed mode: each method posts { actor, input } to its internal route. */
-import { INTERNAL, type RoomApi, type SessionActor, type Channel, type RoomUser, type Workspace } from '@ephemera/proto';
+import {
+  INTERNAL, type RoomApi, type SessionActor, type Channel, type RoomTheme, type RoomUser, type Workspace, type WorkspaceUpdate,
+} from '@ephemera/proto';
 import { serviceClient } from '@ephemera/platform';
 
 type Input<M extends keyof RoomApi> = Parameters<RoomApi[M]>[1];
@@ -24,4 +26,18 @@ export class RoomClient implements RoomApi {
   }
   updateProfile(actor: SessionActor, input: Input<'updateProfile'>) { return this.call<RoomUser>(INTERNAL.updateProfile, { actor, input }); }
   async leaveWorkspace(actor: SessionActor) { await this.call<{}>(INTERNAL.leaveWorkspace, { actor, input: {} }); }
+  renameWorkspace(actor: SessionActor, input: Input<'renameWorkspace'>) { return this.call<WorkspaceUpdate>(INTERNAL.renameWorkspace, { actor, input }); }
+  setWorkspacePassword(actor: SessionActor, input: Input<'setWorkspacePassword'>) {
+    return this.call<WorkspaceUpdate>(INTERNAL.setWorkspacePassword, { actor, input });
+  }
+  setWorkspaceMaxUsers(actor: SessionActor, input: Input<'setWorkspaceMaxUsers'>) {
+    return this.call<WorkspaceUpdate>(INTERNAL.setWorkspaceMaxUsers, { actor, input });
+  }
+  extendWorkspace(actor: SessionActor, input: Input<'extendWorkspace'>) { return this.call<WorkspaceUpdate>(INTERNAL.extendWorkspace, { actor, input }); }
+  deleteWorkspace(actor: SessionActor) { return this.call<{ workspaceId: string }>(INTERNAL.deleteWorkspace, { actor, input: {} }); }
+  kickUser(actor: SessionActor, input: Input<'kickUser'>) { return this.call<{ userId: string }>(INTERNAL.kickUser, { actor, input }); }
+  setMemberRole(actor: SessionActor, input: Input<'setMemberRole'>) { return this.call<RoomUser>(INTERNAL.setMemberRole, { actor, input }); }
+  broadcastTheme(actor: SessionActor, input: Input<'broadcastTheme'>) { return this.call<RoomTheme>(INTERNAL.broadcastTheme, { actor, input }); }
+  /** internal only: billing and tests inside the cluster */
+  changeTier(input: Parameters<RoomApi['changeTier']>[0]) { return this.call<WorkspaceUpdate>(INTERNAL.changeTier, input); }
 }

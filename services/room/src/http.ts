@@ -6,10 +6,16 @@ import express from 'express';
 import { z } from 'zod';
 import {
   INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, CreateDmChannelSchema, DeleteDmSchema,
-  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError,
+  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError, HTTP_ROUTES,
+  RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
+  SetMemberRoleSchema, BroadcastThemeSchema,
 } from '@ephemera/proto';
 import { commandRoute, parseOrThrow, route, rateLimited, createRateLimits, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
+import { ChangeTierSchema } from './room-admin.ts';
+
+/** The bearer token of `Authorization: Bearer {userToken}`, or null. */
+const bearerToken = (header: string | undefined) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(header ?? '')?.[1] ?? null;
 
 /**
  * Rate limits (SECURITY.md 6) by client address (req.ip: the app's trust proxy decides whose X-Forwarded-For
@@ -18,6 +24,8 @@ import type { RoomService } from './room-service.ts';
 export function publicRoomRouter(rooms: RoomService, limits: RateLimits = createRateLimits()): express.Router {
   const r = express.Router();
   const checks = rateLimited(limits, 'nameChecksPerAddress');
+  // Before /:id routes; identity is the bearer token's member (HTTP_AUTHZ.extendRoom), never the body's userEmail.
+  r.post(HTTP_ROUTES.extendRoom.path, route(async (req, res) => { res.json(await rooms.extendRoom(bearerToken(req.get('authorization')), req.body)); }));
   r.get('/api/workspaces/check-name/:name', checks, route(async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }));
   r.get('/api/workspaces/room/:roomName', route(async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); }));
   r.get('/api/workspaces/:id/info', route(async (req, res) => { res.json(await rooms.info(String(req.params.id))); }));
@@ -57,5 +65,16 @@ export function internalRoomRouter(rooms: RoomService): express.Router {
   commandRoute(r, INTERNAL.updateChannelMembers, UpdateChannelMembersSchema, (a, i) => rooms.updateChannelMembers(a, i));
   commandRoute(r, INTERNAL.updateProfile, UpdateProfileSchema, (a, i) => rooms.updateProfile(a, i));
   commandRoute(r, INTERNAL.leaveWorkspace, z.object({}), (a) => rooms.leaveWorkspace(a));
+  commandRoute(r, INTERNAL.renameWorkspace, RenameWorkspaceSchema, (a, i) => rooms.renameWorkspace(a, i));
+  commandRoute(r, INTERNAL.setWorkspacePassword, SetWorkspacePasswordSchema, (a, i) => rooms.setWorkspacePassword(a, i));
+  commandRoute(r, INTERNAL.setWorkspaceMaxUsers, SetWorkspaceMaxUsersSchema, (a, i) => rooms.setWorkspaceMaxUsers(a, i));
+  commandRoute(r, INTERNAL.extendWorkspace, ExtendWorkspaceSchema, (a, i) => rooms.extendWorkspace(a, i));
+  commandRoute(r, INTERNAL.deleteWorkspace, z.object({}), (a) => rooms.deleteWorkspace(a));
+  commandRoute(r, INTERNAL.kickUser, KickUserSchema, (a, i) => rooms.kickUser(a, i));
+  commandRoute(r, INTERNAL.setMemberRole, SetMemberRoleSchema, (a, i) => rooms.setMemberRole(a, i));
+  commandRoute(r, INTERNAL.broadcastTheme, BroadcastThemeSchema, (a, i) => rooms.broadcastTheme(a, i));
+  // RoomTierChanged: for billing and tests inside the cluster; no public route leads here (the ingress and the
+  // gateways forward /api only).
+  r.post(INTERNAL.changeTier, route(async (req, res) => { res.json(await rooms.changeTier(parseOrThrow(ChangeTierSchema, req.body))); }));
   return r;
 }

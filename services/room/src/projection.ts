@@ -68,9 +68,47 @@ export const projectRoomEvent: Projector = async (db, event) => {
       break;
     }
     case 'workspace.expired':
-      // Deleting the workspace cascades to members, channels, departures and hidden DMs: nothing is left behind.
+    case 'workspace.deleted':
+      // Deleting the workspace cascades to members, channels, departures and hidden DMs: nothing is left behind,
+      // and the name is free again.
       await db.query('DELETE FROM room.workspaces WHERE id = $1', [event.payload.workspaceId]);
       return;
+    case 'workspace.renamed':
+      await db.query('UPDATE room.workspaces SET name = $2, name_key = $3 WHERE id = $1', [event.payload.workspaceId, event.payload.name, event.payload.nameKey]);
+      break;
+    case 'workspace.password-changed':
+      await db.query('UPDATE room.workspaces SET password_hash = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.passwordHash]);
+      break;
+    case 'workspace.max-users-changed':
+      await db.query('UPDATE room.workspaces SET custom_max_users = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.customMaxUsers]);
+      break;
+    case 'workspace.extended':
+      await db.query('UPDATE room.workspaces SET expires_at = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.expiresAt]);
+      break;
+    case 'workspace.tier-changed':
+      await db.query('UPDATE room.workspaces SET tier = $2, expires_at = $3 WHERE id = $1', [event.payload.workspaceId, event.payload.tier, event.payload.expiresAt]);
+      break;
+    case 'workspace.theme-changed': {
+      const { workspaceId, themeId, customTheme, changedBy, changedByName } = event.payload;
+      await db.query('UPDATE room.workspaces SET theme = $2 WHERE id = $1', [workspaceId, JSON.stringify({ themeId, customTheme, changedBy, changedByName })]);
+      break;
+    }
+    case 'member.role-changed':
+      await db.query('UPDATE room.members SET is_admin = $3 WHERE workspace_id = $1 AND user_id = $2',
+        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
+      break;
+    case 'member.kicked': {
+      const p = event.payload;
+      // Like member.left, but the departure keeps the token's hash: joining with it answers KICKED.
+      await db.query(
+        `INSERT INTO room.departed_members (workspace_id, user_id, username, reason, departed_at, token_hash)
+         SELECT w.id, $2, $3, 'kicked', $4, m.token_hash FROM room.workspaces w
+         LEFT JOIN room.members m ON m.workspace_id = w.id AND m.user_id = $2
+         WHERE w.id = $1 ON CONFLICT (workspace_id, user_id) DO NOTHING`,
+        [p.workspaceId, p.userId, p.username, p.kickedAt]);
+      await db.query('DELETE FROM room.members WHERE workspace_id = $1 AND user_id = $2', [p.workspaceId, p.userId]);
+      break;
+    }
     default:
       return;
   }

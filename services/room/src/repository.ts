@@ -1,6 +1,6 @@
 /** Read queries over the room read model. Parameterized SQL only. */
 import type { Pool } from '@ephemera/platform';
-import { settingsForTier, usernameKey, type Channel, type RoomUser, type Tier, type Workspace } from '@ephemera/proto';
+import { settingsForTier, usernameKey, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
 
 export { visibleTo } from './rules.ts';
@@ -8,12 +8,16 @@ export { visibleTo } from './rules.ts';
 export interface WorkspaceRow {
   id: string; name: string; tier: Tier; createdAt: Date; expiresAt: Date | null;
   passwordHash: string | null; createdBy: string; lastSeq: number;
+  /** the owner's cap (pro, business); null = the tier's default */
+  customMaxUsers: number | null;
+  /** the theme an admin last broadcast; null = none */
+  theme: RoomTheme | null;
 }
 export interface MemberRow { userId: string; username: string; isAdmin: boolean; joinedAt: Date; profilePicture: string | null }
 export interface DepartureRow { userId: string; username: string; reason: 'left' | 'kicked' }
 
 const WORKSPACE_COLUMNS = `id, name, tier, created_at AS "createdAt", expires_at AS "expiresAt",
-  password_hash AS "passwordHash", created_by AS "createdBy", last_seq AS "lastSeq"`;
+  password_hash AS "passwordHash", created_by AS "createdBy", last_seq AS "lastSeq", custom_max_users AS "customMaxUsers", theme`;
 const MEMBER_COLUMNS = `user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt", profile_picture AS "profilePicture"`;
 const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.type, c.is_private AS "isPrivate", c.member_ids AS "memberIds",
   c.created_by AS "createdBy", c.created_at AS "createdAt"`;
@@ -61,6 +65,18 @@ export class RoomRepository {
     const { rows } = await this.pool.query(
       'SELECT user_id AS "userId", username, reason FROM room.departed_members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
     return rows[0] ?? null;
+  }
+
+  /** Was this token a kicked member's? (join-workspace with it answers KICKED) */
+  async kickedByToken(workspaceId: string, tokenHash: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM room.departed_members WHERE workspace_id = $1 AND token_hash = $2 AND reason = 'kicked'`, [workspaceId, tokenHash]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async memberCount(workspaceId: string): Promise<number> {
+    const { rows } = await this.pool.query('SELECT count(*)::int AS n FROM room.members WHERE workspace_id = $1', [workspaceId]);
+    return rows[0].n as number;
   }
 
   /** Is the name (by its NFKC, case-insensitive key) a current member's, other than exceptUserId's? */
@@ -151,9 +167,18 @@ export function toWorkspace(ws: WorkspaceRow, members: MemberRow[], channels: Ch
     id: ws.id, workspaceId: ws.id, name: ws.name, createdBy: ws.createdBy,
     createdAt: new Date(ws.createdAt).toISOString(),
     expiresAt: ws.expiresAt ? new Date(ws.expiresAt).toISOString() : null,
-    isPasswordProtected: ws.passwordHash !== null, tier: ws.tier, settings: settingsForTier(ws.tier),
+    isPasswordProtected: ws.passwordHash !== null, tier: ws.tier, settings: settingsForTier(ws.tier, ws.customMaxUsers),
     users: members.map((m) => toRoomUser(m, ws)),
     channels: channels.filter((c) => visibleTo(c, viewerId)),
-    theme: null, // room-admin: the read model's theme (issue 7)
+    theme: ws.theme,
+  };
+}
+
+/** The room's changeable properties (workspace-updated), as every member sees them. */
+export function toWorkspaceUpdate(ws: WorkspaceRow): WorkspaceUpdate {
+  return {
+    workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null,
+    expiresAt: ws.expiresAt ? new Date(ws.expiresAt).toISOString() : null, tier: ws.tier,
+    settings: settingsForTier(ws.tier, ws.customMaxUsers),
   };
 }

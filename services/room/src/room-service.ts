@@ -4,24 +4,27 @@
  * (durable in the log, then applied to the read model), before answering. Commands for one workspace (or one name,
  * for creation) run one at a time through the keyed mutex, which keeps the per-workspace sequence gap-free. One
  * room-service writer per workspace is assumed (see docs/architecture.md). The room experience's use cases live
- * by feature in channels.ts, dms.ts and members.ts.
+ * by feature in channels.ts, dms.ts and members.ts; room administration (issue 7) in room-admin.ts.
  */
 import {
   C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
   UsernameSchema, authorize, settingsForTier,
   type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
   type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
-  type WorkspaceInfoAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
-  type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema,
+  type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
+  type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
+  type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
+  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate,
 } from '@ephemera/proto';
 import type { z } from 'zod';
-import { makeEvent, newId, newToken, parseOrThrow, sha256, systemActor, userActor, type KeyedMutex } from '@ephemera/platform';
+import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type KeyedMutex } from '@ephemera/platform';
 import { RoomCore, type RoomDeps } from './core.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { RoomRepository, toRoomUser, toWorkspace, type WorkspaceRow } from './repository.ts';
 import * as channels from './channels.ts';
 import * as dms from './dms.ts';
 import * as members from './members.ts';
+import * as admin from './room-admin.ts';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
 const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
@@ -67,7 +70,7 @@ export class RoomService implements RoomApi {
     return {
       workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null, isNewRoom: members.length === 0,
       expiresAt: ws.expiresAt ? ws.expiresAt.toISOString() : null, createdAt: ws.createdAt.toISOString(),
-      settings: settingsForTier(ws.tier),
+      settings: settingsForTier(ws.tier, ws.customMaxUsers),
     };
   }
 
@@ -112,7 +115,14 @@ export class RoomService implements RoomApi {
           workspaceId, userId, username: input.username, isAdmin: true, tokenHash: sha256(token), joinedAt: now.toISOString(),
         }, actor),
       ];
-      await this.record(events);
+      // The room's key exists before its first event: every event of the room is sealed under it (docs/crypto.md).
+      await this.deps.roomKeys?.create(workspaceId);
+      try {
+        await this.record(events);
+      } catch (err) {
+        await this.deps.roomKeys?.destroy(workspaceId).catch(() => {}); // the room was never created
+        throw err;
+      }
       const ws = (await this.repo.workspaceById(workspaceId))!;
       const member = (await this.repo.memberById(workspaceId, userId))!;
       return { workspaceId, workspace: { id: workspaceId, name: ws.name }, userToken: token, user: toRoomUser(member, ws) };
@@ -129,9 +139,9 @@ export class RoomService implements RoomApi {
         if (!(await verifyPassword(password, ws.passwordHash))) throw new DomainError('PASSWORD_WRONG');
       }
       if (await this.repo.usernameTaken(ws.id, input.username)) throw new DomainError('USERNAME_TAKEN');
-      const members = await this.repo.members(ws.id);
-      const maxUsers = settingsForTier(ws.tier).maxUsers;
-      if (maxUsers !== null && members.length >= maxUsers) throw new DomainError('ROOM_FULL');
+      // The cap counts the members in the room now (left and kicked members no longer count).
+      const maxUsers = settingsForTier(ws.tier, ws.customMaxUsers).maxUsers;
+      if (maxUsers !== null && (await this.repo.memberCount(ws.id)) >= maxUsers) throw new DomainError('ROOM_FULL');
 
       const userId = newId();
       const token = newToken();
@@ -148,7 +158,9 @@ export class RoomService implements RoomApi {
   async authenticate(input: { workspaceId: string; userToken: string; username: string }) {
     const ws = await this.liveWorkspace(input.workspaceId);
     // The token names the member; a revoked token (left, kicked) names nobody any more.
-    const member = await this.repo.memberByToken(ws.id, sha256(input.userToken));
+    const tokenHash = sha256(input.userToken);
+    const member = await this.repo.memberByToken(ws.id, tokenHash);
+    if (!member && (await this.repo.kickedByToken(ws.id, tokenHash))) throw new DomainError('KICKED');
     if (!member) throw new DomainError('NOT_AUTHENTICATED', 'Failed to join workspace');
     authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
     const [roomMembers, visible] = await Promise.all([this.repo.members(ws.id), this.repo.channelsVisibleTo(ws.id, member.userId)]);
@@ -167,6 +179,31 @@ export class RoomService implements RoomApi {
   updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser> { return members.updateProfile(this.core, actor, input); }
   leaveWorkspace(actor: SessionActor): Promise<void> { return members.leaveWorkspace(this.core, actor); }
 
+  // ---------- room administration (room-admin.ts) ----------
+
+  renameWorkspace(actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate> { return admin.renameWorkspace(this.core, actor, input); }
+  setWorkspacePassword(actor: SessionActor, input: In<typeof SetWorkspacePasswordSchema>): Promise<WorkspaceUpdate> {
+    return admin.setWorkspacePassword(this.core, actor, input);
+  }
+  setWorkspaceMaxUsers(actor: SessionActor, input: In<typeof SetWorkspaceMaxUsersSchema>): Promise<WorkspaceUpdate> {
+    return admin.setWorkspaceMaxUsers(this.core, actor, input);
+  }
+  extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> { return admin.extendWorkspace(this.core, actor, input); }
+  deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }> { return admin.deleteWorkspace(this.core, actor); }
+  kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }> { return admin.kickUser(this.core, actor, input); }
+  setMemberRole(actor: SessionActor, input: In<typeof SetMemberRoleSchema>): Promise<RoomUser> { return admin.setMemberRole(this.core, actor, input); }
+  broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme> { return admin.broadcastTheme(this.core, actor, input); }
+  /** Internal only (billing, superadmin, tests): never on a public route. */
+  changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate> {
+    return admin.changeTier(this.core, parseOrThrow(admin.ChangeTierSchema, input));
+  }
+
+  /**
+   * POST /api/workspaces/extend-room (bearer): the member is the token's, never the body's userEmail; then the
+   * same rules as extend-workspace (owner only; pro and business free; free rooms need payment).
+   */
+  extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> { return admin.extendRoom(this.core, userToken, body); }
+
   /** The DM policy (index.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
   reopenDmAfterMessage(message: Message): Promise<number> { return dms.reopenAfterMessage(this.core, message); }
 
@@ -180,9 +217,7 @@ export class RoomService implements RoomApi {
   }
 
   private async expire(ws: WorkspaceRow): Promise<void> {
-    await this.record([makeEvent('workspace.expired', ws.id, ws.lastSeq + 1, {
-      workspaceId: ws.id, name: ws.name, expiredAt: this.now().toISOString(),
-    }, systemActor)]);
+    await admin.expireRoom(this.core, ws); // the room key first, then workspace.expired
     this.deps.logger.info({ workspaceId: ws.id }, 'room expired');
   }
 

@@ -36,6 +36,7 @@ export function searchIndexProjector(keyOf: RoomKeyOf) {
         await db.query('DELETE FROM messaging_search.entries WHERE channel_id = $1', [event.payload.channelId]);
         return;
       case 'workspace.expired':
+      case 'workspace.deleted':
         await db.query('DELETE FROM messaging_search.entries WHERE workspace_id = $1', [event.payload.workspaceId]);
         return;
       default:
