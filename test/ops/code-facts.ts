@@ -76,7 +76,11 @@ export function readmeConfig(): { perService: Map<string, Set<string>>; everySer
 export function exportedMetrics(): Set<string> {
   const names = new Set<string>();
   const grep = execFileSync('grep', ['-rhoE', "new (metrics|client|prom)\\.(Counter|Gauge|Histogram|Summary)\\(\\{ *name: *'[a-z_:]+'", 'services', '--include=*.ts'], { cwd: repo, encoding: 'utf8' });
-  for (const m of grep.matchAll(/name: *'([a-z_:]+)'/g)) names.add(m[1]);
+  for (const m of grep.matchAll(/(Counter|Gauge|Histogram|Summary)\(\{ *name: *'([a-z_:]+)'/g)) {
+    names.add(m[2]);
+    // A histogram is queried through its series: name_bucket, name_count, name_sum.
+    if (m[1] === 'Histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(m[2] + suffix);
+  }
   const defaults = path.join(repo, 'node_modules', 'prom-client', 'lib', 'metrics');
   for (const file of fs.readdirSync(defaults).filter((f) => f.endsWith('.js'))) {
     for (const m of fs.readFileSync(path.join(defaults, file), 'utf8').matchAll(/'((?:nodejs|process)_[a-z0-9_]+)'/g)) names.add(m[1]);

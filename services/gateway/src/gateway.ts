@@ -10,7 +10,7 @@ import {
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
-  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, type RateLimits,
+  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -46,13 +46,13 @@ const HEARTBEAT_MS = 20_000;
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
 const servers = new Set<Server>();
-new metrics.Gauge({
-  name: 'gateway_connected_sockets',
+new metrics.Gauge({ name: 'gateway_connected_sockets',
   help: 'Socket.IO connections currently open on this gateway (joined or not)',
   collect() { this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0)); },
 });
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  startDefaultMetrics('gateway'); // process CPU, memory and event-loop delay, like every service (no-op if started)
   const app = uWS.App();
   const limits = opts.limits ?? createRateLimits();
   const trust = trustProxy(opts.trustedProxies ?? []);

@@ -40,8 +40,7 @@ export async function readConsumerLag(): Promise<LagReading[]> {
   return [...sums.values()];
 }
 
-export const consumerLagGauge = new client.Gauge({
-  name: 'ephemera_consumer_lag_records',
+export const consumerLagGauge = new client.Gauge({ name: 'ephemera_consumer_lag_records',
   help: 'records in the event log after the position this process has handled, per consumer group and topic',
   labelNames: ['group', 'topic'] as const,
   async collect() {

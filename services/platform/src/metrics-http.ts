@@ -7,8 +7,7 @@
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
 
-export const httpRequestDuration = new client.Histogram({
-  name: 'http_request_duration_seconds',
+export const httpRequestDuration = new client.Histogram({ name: 'http_request_duration_seconds',
   help: 'HTTP request latency by method, route pattern and status class',
   labelNames: ['method', 'route', 'status_class'] as const,
   // Chat commands answer in milliseconds; the alert's threshold (p99 > 0.5 s) sits between two buckets.
