@@ -21,6 +21,7 @@ export const MSG_USERNAME_REQUIRED = 'Username is required';
 export const MSG_USER_NOT_FOUND = 'User not found';
 export const MSG_START_DM_FAILED = 'Failed to start conversation';
 export const MSG_SEARCH_FAILED = 'Search failed';
+export const MSG_CREATE_CHANNEL_FAILED = 'Failed to create channel';
 
 const DELETE_DM_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -135,6 +136,19 @@ export class ConversationCommands {
   }
 
   // ---- channels ----
+
+  /** A topic channel; a private one is visible to its members only (the creator and memberIds); opened once created. */
+  async createChannel(name: string, isPrivate: boolean, memberIds: string[]): Promise<Result> {
+    return this.call(MSG_CREATE_CHANNEL_FAILED, async (socket) => {
+      const ack = await request(socket, C.createChannel, {
+        workspaceId: this.link.workspaceId, name, type: 'topic', isPrivate, memberIds: isPrivate ? memberIds : [],
+      }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(ack.message || MSG_CREATE_CHANNEL_FAILED);
+      this.link.dispatch({ type: 'channelAdded', channel: ack.channel });
+      this.link.selectChannel(ack.channel.id);
+      return { ok: true };
+    });
+  }
 
   async renameChannel(channelId: string, newName: string): Promise<Result> {
     const name = newName.trim();

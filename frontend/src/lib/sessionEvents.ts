@@ -1,12 +1,26 @@
 /**
- * The sidebar's server events (channels, DMs, read positions, presence, profiles, members who left), turned into
- * store actions; the session registers them once per connection. (The chat's events, edits, deletions, reactions
- * and typing, are registered by chatCommands.ts.) Payloads for another workspace are ignored: a socket carries one room, but a late event from a
+ * The room's server events turned into store actions, registered by the session once per connection:
+ * bindRoomEvents (the join's snapshot, messages, who is online, the room's end: deleted or kicked) and
+ * bindConversationEvents (channels, DMs, read positions, presence, profiles, members who left). The chat's events
+ * are registered by chatCommands.ts, the administration events by adminCommands.ts. Payloads for another workspace are ignored: a socket carries one room, but a late event from a
  * previous session must not leak into this one.
  */
 import { S } from '@ephemera/proto/client';
+import type { Message } from '@ephemera/proto';
 import type { RoomSocket } from './socket.ts';
 import type { RoomAction } from '../state/roomState.ts';
+
+export const MSG_ROOM_DELETED = 'This chat room has been deleted.';
+export const MSG_REMOVED = 'You have been removed from this chat room.';
+
+export interface RoomEventSink {
+  readonly workspaceId: string;
+  dispatch(action: RoomAction): void;
+  /** a live message (the session checks the per-room seq for a gap) */
+  liveMessage(m: Message): void;
+  /** the room is over for this user: deleted (or expired) for everyone, or the user was kicked */
+  ended(end: { kind: 'deleted' | 'kicked'; message: string }): void;
+}
 
 export interface EventSink {
   readonly workspaceId: string;
@@ -18,6 +32,38 @@ export interface EventSink {
 const ours = (sink: EventSink, p: { workspaceId?: string } | null | undefined): boolean =>
   Boolean(p) && (!p!.workspaceId || p!.workspaceId === sink.workspaceId);
 const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** The room's core events: the join's snapshot, history pages, live messages, new channels, who is online, the end. */
+export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
+  const { dispatch } = sink;
+  const mine = (p: { workspaceId?: string } | null | undefined) => !p?.workspaceId || p.workspaceId === sink.workspaceId;
+  socket.on(S.workspaceJoined, (p) => {
+    if (p?.workspace && p?.user) dispatch({ type: 'joined', workspace: p.workspace, user: p.user, now: Date.now() });
+  });
+  socket.on(S.messagesHistory, (p) => {
+    if (!p || !Array.isArray(p.messages)) return;
+    dispatch({ type: 'messagesMerged', messages: p.messages, source: 'history', page: { channelId: p.channelId, hasMore: Boolean(p.hasMore) } });
+  });
+  socket.on(S.message, (m) => sink.liveMessage(m));
+  socket.on(S.channelCreated, (channel) => {
+    if (channel?.id) dispatch({ type: 'channelAdded', channel });
+  });
+  socket.on(S.onlineUsers, (p) => {
+    if (p && Array.isArray(p.users) && mine(p)) dispatch({ type: 'onlineUsers', users: p.users });
+  });
+  socket.on(S.userJoined, (p) => {
+    if (p?.user?.id) dispatch({ type: 'userJoined', user: p.user });
+  });
+  socket.on(S.userLeft, (p) => {
+    if (p?.userId) dispatch({ type: 'userLeft', userId: p.userId });
+  });
+  socket.on(S.workspaceDeleted, (p) => {
+    if (mine(p)) sink.ended({ kind: 'deleted', message: p?.message || MSG_ROOM_DELETED });
+  });
+  socket.on(S.kicked, (p) => {
+    if (mine(p)) sink.ended({ kind: 'kicked', message: p?.reason || MSG_REMOVED });
+  });
+}
 
 export function bindConversationEvents(socket: RoomSocket, sink: EventSink): void {
   const { dispatch } = sink;

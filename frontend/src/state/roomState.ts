@@ -9,6 +9,7 @@ import { conversationsReducer, type ConversationsAction } from './conversationsS
 import { peopleReducer, type PeopleAction } from './peopleSlice.ts';
 import { messageEventsReducer, type MessageEventsAction } from './messageEventsSlice.ts';
 import { messageRefreshReducer } from './messageRefreshSlice.ts';
+import { roomAdminReducer, type RoomAdminAction } from './roomAdminSlice.ts';
 
 export type ConnectionStatus = 'connecting' | 'joining' | 'joined' | 'reconnecting';
 
@@ -79,7 +80,7 @@ export type CoreAction =
   | { type: 'userLeft'; userId: string }
   | { type: 'notice'; message: string | null };
 
-export type RoomAction = CoreAction | ConversationsAction | PeopleAction | MessageEventsAction;
+export type RoomAction = CoreAction | ConversationsAction | PeopleAction | MessageEventsAction | RoomAdminAction;
 
 export function initialRoomState(): RoomState {
   return {
@@ -107,7 +108,7 @@ export function initialRoomState(): RoomState {
 
 type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
 /** Each slice returns the state unchanged for actions it does not handle. */
-const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer];
+const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer, roomAdminReducer];
 
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   let next = state;

@@ -1,0 +1,176 @@
+/**
+ * Room administration over the room socket (specs/rooms.md sections 2, 5, 6, 7): rename, password, max users,
+ * extend, delete, kick, member roles and the room theme, with the error texts of section 8; and the live events
+ * every member receives (workspace-updated, user-kicked, user-updated, theme-changed). RoomSession exposes the
+ * commands as `session.admin`. The server decides every change; these only send and apply its answers.
+ */
+import { C, S, EXTENSION_HOURS, type CustomTheme, type ExtensionHours, type ThemeId } from '@ephemera/proto/client';
+import type { ClientPayload, RoomTheme } from '@ephemera/proto';
+import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
+import type { RoomAction, RoomState } from '../state/roomState.ts';
+import { renameTarget } from './roomRules.ts';
+import { THEMES, isThemeId } from './themes.ts';
+import type { Result } from './conversationCommands.ts';
+
+export const MSG_RENAME_WORKSPACE_FAILED = 'Failed to rename workspace';
+export const kickFailed = (reason: string) => `Failed to kick user: ${reason}`;
+export const passwordFailed = (reason: string) => `Failed to set/remove password: ${reason}`;
+export const maxUsersFailed = (reason: string) => `Failed to update max users: ${reason}`;
+export const MSG_EXTEND_FAILED = 'Failed to extend room. Please try again.';
+export const MSG_DELETE_ROOM_FAILED = 'Failed to delete chat room';
+export const MSG_THEME_FAILED = 'Failed to change the room theme';
+export const MSG_ROLE_FAILED = 'Failed to change the member\'s role';
+const NOT_CONNECTED = 'Not connected';
+const TIMED_OUT = 'Request timed out';
+
+const REQUEST_TIMEOUT_MS = 15_000;
+/** the wire's record names its font from CUSTOM_THEME_FONTS; the editor offers only those and the server checks it */
+type WireCustomTheme = NonNullable<ClientPayload<typeof C.broadcastTheme>['customTheme']>;
+
+export interface AdminLink {
+  readonly workspaceId: string;
+  state(): RoomState;
+  dispatch(action: RoomAction): void;
+  /** the socket when joined, else null */
+  socket(): RoomSocket | null;
+  /** the room is gone for us (delete-workspace acknowledged): same path as workspace-deleted */
+  deleted(message: string): void;
+}
+
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+export class AdminCommands {
+  constructor(private readonly link: AdminLink) {}
+
+  /** Click the room name to rename: trimmed; empty or unchanged cancels; at most 50 characters. */
+  async renameWorkspace(input: string): Promise<Result> {
+    const current = this.link.state().workspace?.name ?? '';
+    const { name, error } = renameTarget(input, current);
+    if (error) return fail(error);
+    if (!name) return { ok: true };
+    return this.call((reason) => (reason ? reason : MSG_RENAME_WORKSPACE_FAILED), async (socket) => {
+      const ack = await request(socket, C.renameWorkspace, { workspaceId: this.link.workspaceId, newName: name }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(ack.message || MSG_RENAME_WORKSPACE_FAILED);
+      this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
+      return { ok: true };
+    });
+  }
+
+  /** null removes the password (members already inside stay). */
+  async setPassword(password: string | null): Promise<Result> {
+    return this.call(passwordFailed, async (socket) => {
+      const ack = await request(socket, C.setWorkspacePassword, { workspaceId: this.link.workspaceId, password }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(passwordFailed(ack.message || 'Unknown error'));
+      this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
+      return { ok: true };
+    });
+  }
+
+  async setMaxUsers(maxUsers: number | 'unlimited'): Promise<Result> {
+    return this.call(maxUsersFailed, async (socket) => {
+      const ack = await request(socket, C.setWorkspaceMaxUsers, { workspaceId: this.link.workspaceId, maxUsers }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(maxUsersFailed(ack.message || 'Unknown error'));
+      this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
+      return { ok: true };
+    });
+  }
+
+  /** Extend Room Duration (pro and business: free): 7 days = 168 hours, 30 days = 720 hours. */
+  async extend(days: 7 | 30): Promise<Result<{ code?: string }>> {
+    const additionalHours: ExtensionHours = days === 7 ? EXTENSION_HOURS[0] : EXTENSION_HOURS[1];
+    const socket = this.link.socket();
+    if (!socket) return fail(MSG_EXTEND_FAILED);
+    try {
+      const ack = await request(socket, C.extendWorkspace, { workspaceId: this.link.workspaceId, additionalHours }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return { ok: false, message: ack.code === 'EXTENSION_NEEDS_PAYMENT' ? ack.message : MSG_EXTEND_FAILED };
+      this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
+      return { ok: true };
+    } catch {
+      return fail(MSG_EXTEND_FAILED);
+    }
+  }
+
+  /** Delete Chat Room: on success the room is gone for us as for everyone (workspace-deleted). */
+  async deleteWorkspace(): Promise<Result> {
+    return this.call((reason) => reason || MSG_DELETE_ROOM_FAILED, async (socket) => {
+      const ack = await request(socket, C.deleteWorkspace, { workspaceId: this.link.workspaceId }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(ack.message || MSG_DELETE_ROOM_FAILED);
+      this.link.deleted('Chat room deleted successfully!');
+      return { ok: true };
+    });
+  }
+
+  /** Kick User (owner and admins; never oneself). */
+  async kickUser(userId: string): Promise<Result> {
+    if (userId === this.link.state().user?.id) return fail(kickFailed('You cannot kick yourself'));
+    return this.call(kickFailed, async (socket) => {
+      const ack = await request(socket, C.kickUser, { workspaceId: this.link.workspaceId, userId }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(kickFailed(ack.message || 'Unknown error'));
+      this.link.dispatch({ type: 'memberKicked', userId });
+      return { ok: true };
+    });
+  }
+
+  /** Make admin / remove admin (owner only). */
+  async setMemberRole(userId: string, isAdmin: boolean): Promise<Result> {
+    return this.call((reason) => reason || MSG_ROLE_FAILED, async (socket) => {
+      const ack = await request(socket, C.setMemberRole, { workspaceId: this.link.workspaceId, userId, isAdmin }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(ack.message || MSG_ROLE_FAILED);
+      this.link.dispatch({ type: 'memberUpdated', user: ack.user });
+      return { ok: true };
+    });
+  }
+
+  /** Apply Theme by an admin or the room creator: the whole room gets it (theme-changed). */
+  async broadcastTheme(themeId: ThemeId, customTheme: CustomTheme | null = null): Promise<Result> {
+    return this.call((reason) => reason || MSG_THEME_FAILED, async (socket) => {
+      const ack = await request(socket, C.broadcastTheme, {
+        workspaceId: this.link.workspaceId, themeId, ...(themeId === 'custom' ? { customTheme: customTheme as WireCustomTheme | null } : {}),
+      }, REQUEST_TIMEOUT_MS);
+      if (!ack.success) return fail(ack.message || MSG_THEME_FAILED);
+      this.link.dispatch({ type: 'themeBroadcast', theme: ack.theme });
+      return { ok: true };
+    });
+  }
+
+  /** `describe` turns the server's reason (or a timeout / no connection) into the spec's text. */
+  private async call(describe: (reason: string) => string, run: (socket: RoomSocket) => Promise<Result>): Promise<Result> {
+    const socket = this.link.socket();
+    if (!socket) return fail(describe(NOT_CONNECTED));
+    try {
+      return await run(socket);
+    } catch (err) {
+      return fail(describe(err instanceof RequestTimeoutError ? TIMED_OUT : NOT_CONNECTED));
+    }
+  }
+}
+
+export interface AdminEventSink {
+  readonly workspaceId: string;
+  selfId(): string | null;
+  dispatch(action: RoomAction): void;
+  /** a line for everyone when an admin changes the room's theme (who changed it) */
+  notice(message: string): void;
+}
+
+const ours = (sink: AdminEventSink, p: { workspaceId?: string } | null | undefined): boolean =>
+  Boolean(p) && (!p!.workspaceId || p!.workspaceId === sink.workspaceId);
+
+/** The administration events every member of the room receives. */
+export function bindAdminEvents(socket: RoomSocket, sink: AdminEventSink): void {
+  socket.on(S.workspaceUpdated, (p) => {
+    if (ours(sink, p) && typeof p.name === 'string' && p.settings) sink.dispatch({ type: 'workspaceUpdated', update: p });
+  });
+  socket.on(S.userKicked, (p) => {
+    if (ours(sink, p) && typeof p.userId === 'string') sink.dispatch({ type: 'memberKicked', userId: p.userId });
+  });
+  socket.on(S.userUpdated, (p) => {
+    if (ours(sink, p) && p.user && typeof p.user.id === 'string') sink.dispatch({ type: 'memberUpdated', user: p.user });
+  });
+  socket.on(S.themeChanged, (p) => {
+    if (!ours(sink, p) || !isThemeId(p.themeId)) return;
+    const theme: RoomTheme = { themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: p.changedBy, changedByName: p.changedByName };
+    sink.dispatch({ type: 'themeBroadcast', theme });
+    if (p.changedBy !== sink.selfId()) sink.notice(`${p.changedByName || 'An admin'} changed the room theme to ${THEMES[p.themeId].name}`);
+  });
+}
