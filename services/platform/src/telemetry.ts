@@ -3,9 +3,16 @@
  * service-client.ts) and the event log (record headers + the envelope's trace field). No auto-instrumentation:
  * we open spans at the few places that matter (socket command, service command, append, fan-out), which keeps
  * the hot path cheap.
+ *
+ * Export (OTEL_TRACES_EXPORTER): none (spans are recorded for ids in logs and propagation, never sent), console,
+ * or otlp: OTLP over HTTP with JSON bodies to the collector named by the standard variables
+ * (OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is; _HEADERS, _TIMEOUT),
+ * batched by a BatchSpanProcessor (OTEL_BSP_SCHEDULE_DELAY, OTEL_BSP_MAX_QUEUE_SIZE...), so a slow or absent
+ * collector costs a bounded queue, never a request. The batch is flushed when the process stops (stopTelemetry).
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ConsoleSpanExporter, NoopSpanProcessor, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, ConsoleSpanExporter, NoopSpanProcessor, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
   context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span,
 } from '@opentelemetry/api';
@@ -18,14 +25,21 @@ export function startTelemetry(serviceName: string, options: { exporter?: 'none'
   if (sdk) return;
   // Always at least one processor: with none, NodeSDK registers no tracer provider, spans are not recorded and
   // logs carry all-zero trace ids. 'none' records spans (ids for logs and propagation) and exports nothing.
-  const processors = options.spanProcessors
-    ?? [options.exporter === 'console' ? new SimpleSpanProcessor(new ConsoleSpanExporter()) : new NoopSpanProcessor()];
+  const processors = options.spanProcessors ?? [processorFor(options.exporter ?? 'none')];
   // Explicit empty metric readers and log processors: otherwise NodeSDK starts OTLP exporters from its defaults,
   // pointing at a collector that is not there (metrics are served by prom-client on /metrics).
   sdk = new NodeSDK({ serviceName, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
 }
 
+function processorFor(exporter: 'none' | 'console' | 'otlp'): SpanProcessor {
+  // The OTLP exporter reads its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables itself.
+  if (exporter === 'otlp') return new BatchSpanProcessor(new OTLPTraceExporter());
+  if (exporter === 'console') return new SimpleSpanProcessor(new ConsoleSpanExporter());
+  return new NoopSpanProcessor();
+}
+
+/** Flush buffered spans (OTLP batches) and stop tracing; called when the process stops. */
 export async function stopTelemetry(): Promise<void> {
   await sdk?.shutdown().catch(() => {});
   sdk = null;
