@@ -5,7 +5,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { TOPICS } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, type Pool } from '@ephemera/platform';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, sealedEventLog, type Pool } from '@ephemera/platform';
 import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
@@ -13,12 +17,17 @@ import { clientId } from './helpers/clients.ts';
 
 const logger = createLogger('test', 'silent');
 
+/** The room keys of the test (docs/crypto.md): the live services and the replay read the same key directory. */
+const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'replay-room-keys-'));
+const masterKey = randomBytes(32);
+
 async function boot(databaseUrl: string, now: () => Date) {
   const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
+  const keys = fileRoomKeys(keyDir, masterKey);
+  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
   await log.init(Object.values(TOPICS));
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000 });
-  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now });
+  const room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now, keyring: keys.keyring });
   return { pool, log, room, messaging, async stop() { await room.stop(); await messaging.stop(); await log.close(); await pool.end(); } };
 }
 

@@ -54,9 +54,10 @@ async function main() {
   const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url };
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url }, ports.room);
+  // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys') }, ports.room);
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url }, ports.messaging),
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}` }, ports.messaging),
     service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
   ]);
   const gatewayEnv = (id: string, port: number) => ({

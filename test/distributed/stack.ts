@@ -9,6 +9,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { createLogger, type ServiceServer } from '@ephemera/platform';
@@ -69,15 +71,17 @@ export async function startDistributedStack(options: {
 
   // Rate-limit counters in Redis as deployed; the room service sits behind the gateways (loopback), whose
   // X-Forwarded-For names the client.
+  // The room service's key volume: a directory of this stack's own (docs/crypto.md).
+  const roomKeyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-room-keys-'));
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
-    metrics: options.metrics ? { port: 0 } : undefined });
+    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir });
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   let messaging: ServiceServer | ChildService;
   if (options.messagingProcess) {
-    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0' }, await freePort());
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0', ROOM_URL: room.url }, await freePort());
     await messaging.start();
   } else {
-    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl });
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url });
   }
   // What the ingress does with plain HTTP: /api/link-preview/ to messaging, the rest of /api to room.
   const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }], room.url);
@@ -97,6 +101,9 @@ export async function startDistributedStack(options: {
     urlA: `http://127.0.0.1:${gateway1.port}`,
     urlB: gateway2.url,
     roomPort: room.port,
+    roomKeyDir,
+    databaseUrl,
+    eventLogNamespace,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,
     metricsPorts: [gateway1.metricsPort, room.metricsPort].filter((p): p is number => p !== undefined),
@@ -112,6 +119,7 @@ export async function startDistributedStack(options: {
       await presence.stop().catch(() => {});
       await room.stop().catch(() => {});
       await httpRouter.stop().catch(() => {});
+      fs.rmSync(roomKeyDir, { recursive: true, force: true });
     },
   };
 }

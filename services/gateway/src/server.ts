@@ -1,5 +1,6 @@
 /** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
-import { kafkaEventLog, RedisEphemeralStore, createRateLimits, type LimitConfig, type Logger } from '@ephemera/platform';
+import { kafkaEventLog, sealedEventLog, RoomKeyring, RedisEphemeralStore, createRateLimits, type LimitConfig, type Logger } from '@ephemera/platform';
+import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
 import { PresenceClient } from '@ephemera/presence/src/http.ts';
@@ -15,7 +16,11 @@ export async function startGatewayServer(opts: {
   /** limits (default: RATE_LIMIT_* from the environment); counters shared through Redis by every replica */
   rateLimits?: LimitConfig;
 }): Promise<Gateway> {
-  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace });
+  // The gateway only reads the log: it opens each room's events with the key the room service hands out.
+  const log = sealedEventLog(
+    kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace }),
+    new RoomKeyring(roomKeyClient(opts.roomUrl)), { logger: opts.logger },
+  );
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = new RoomClient(opts.roomUrl);
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });

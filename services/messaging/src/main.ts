@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
 import { startMessagingServer } from './server.ts';
-import { parseMasterKey } from './search/keys.ts';
+import { parseMasterKey } from '@ephemera/platform';
 
 const config = loadConfig(z.object({
   ...commonEnv,
@@ -16,12 +16,15 @@ const config = loadConfig(z.object({
   TRUSTED_PROXIES: trustedProxies,
   METRICS_PORT: port(9202),
   METRICS_HOST: metricsHost,
+  /** the room service: room keys come from its internal route (docs/crypto.md) */
+  ROOM_URL: z.string().url(),
 }));
 if (!config.ROOM_MASTER_KEY && config.NODE_ENV === 'production') throw new Error('ROOM_MASTER_KEY is required in production');
 startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('messaging', config.LOG_LEVEL);
 const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger,
   masterKey: config.ROOM_MASTER_KEY ? parseMasterKey(config.ROOM_MASTER_KEY) : undefined,
-  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });
+  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  roomUrl: config.ROOM_URL });
 logger.info({ port: server.port }, 'messaging service listening');
 stopOnSignals(server.stop, logger);

@@ -1,5 +1,8 @@
 /** The messaging service as its own process (distributed mode). */
-import { kafkaEventLog, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer } from '@ephemera/platform';
+import {
+  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer,
+} from '@ephemera/platform';
+import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
@@ -9,12 +12,18 @@ export async function startMessagingServer(opts: {
   port: number; masterKey?: Buffer; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
   /** shared rate-limit counters (link previews per user); absent: this process's memory */
   redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
+  /** ROOM_URL: the room service, which hands out room keys (docs/crypto.md) */
+  roomUrl: string;
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
-  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace });
+  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
+  const log = sealedEventLog(
+    kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace }),
+    keyring, { logger: opts.logger },
+  );
   await log.init(Object.values(TOPICS));
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
-  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, masterKey: opts.masterKey, linkPreviews });
+  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,

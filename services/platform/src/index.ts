@@ -17,6 +17,7 @@ export { KafkaEventLog } from './event-log/kafka.ts';
 export { RedisEphemeralStore } from './ephemeral/redis.ts';
 export { MemoryEphemeralStore } from './ephemeral/memory.ts';
 export { NamespacedEventLog } from './event-log/namespaced.ts';
+export { SealedEventLog, sealedEventLog, type SealedEventLogOptions } from './event-log/sealed.ts';
 export { kafkaEventLog } from './event-log/kafka-factory.ts';
 export { freePort } from './net.ts';
 export * from './rate-limit.ts';

@@ -8,7 +8,7 @@ import {
   type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
   type SessionActor, type Actor,
 } from '@ephemera/proto';
-import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool } from '@ephemera/platform';
+import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
 import { projectRoomEvent } from './projection.ts';
 import { RoomRepository, type MemberRow, type WorkspaceRow } from './repository.ts';
 
@@ -17,6 +17,13 @@ export interface RoomDeps {
   log: EventLog;
   logger: Logger;
   now?: () => Date;
+  /**
+   * Each room's data key (docs/crypto.md): created before workspace.created, destroyed before workspace.deleted or
+   * workspace.expired. Absent: rooms get no key (unit tests of the read model that use the log without sealing).
+   */
+  roomKeys?: RoomKeyStore;
+  /** the same keys, cached in memory, for sealing and opening read-model values */
+  keyring?: RoomKeyring;
 }
 
 /** One command's view of its room: the room as it is, and how to build and record its events. */
@@ -45,6 +52,14 @@ export class RoomCore {
     if (events.length === 0) return;
     await appendEvents(this.deps.log, events);
     await applyOnce(this.deps.pool, 'room', events, projectRoomEvent);
+  }
+
+  /**
+   * Crypto-shredding (docs/crypto.md): the room's data key is destroyed before workspace.deleted or workspace.expired
+   * is recorded, so the room's content is unreadable even if the removal of its rows is interrupted.
+   */
+  async destroyRoomKey(workspaceId: string): Promise<void> {
+    await this.deps.roomKeys?.destroy(workspaceId);
   }
 
   isLive(ws: WorkspaceRow): boolean {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
-import { applyOnce, migrate, type EventLog, type Logger, type Pool, type Subscription } from '@ephemera/platform';
+import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { projectRoomEvent } from './projection.ts';
 
@@ -16,6 +16,10 @@ export interface RoomModule { service: RoomService; stop(): Promise<void> }
 
 export async function startRoomModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
+  /** the room data keys this service owns (docs/crypto.md) */
+  roomKeys?: RoomKeyStore;
+  /** the same keys, cached in memory (read-model values are sealed under them) */
+  keyring?: RoomKeyring;
 }): Promise<RoomModule> {
   await migrate(deps.databaseUrl, ROOM_MIGRATIONS, 'room');
   const service = new RoomService(deps);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals } from '@ephemera/platform';
+import {
+  loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
+  parsePreviousMasterKeys,
+} from '@ephemera/platform';
 import { startRoomServer } from './server.ts';
 
 const config = loadConfig(z.object({
@@ -13,10 +16,20 @@ const config = loadConfig(z.object({
   TRUSTED_PROXIES: trustedProxies,
   METRICS_PORT: port(9201),
   METRICS_HOST: metricsHost,
+  /** the room data keys: a volume of this service only (docs/crypto.md) */
+  ROOM_KEY_DIR: z.string().min(1).default('./data/room-keys'),
+  /** 32 bytes (hex or base64): wraps every room key. Required when NODE_ENV=production. */
+  ROOM_MASTER_KEY: z.string().optional(),
+  /** during a rotation: the old master keys, comma-separated; keys are re-wrapped under ROOM_MASTER_KEY at start */
+  ROOM_MASTER_KEYS_PREVIOUS: z.string().optional(),
+  NODE_ENV: z.string().optional(),
 }));
+if (!config.ROOM_MASTER_KEY && config.NODE_ENV === 'production') throw new Error('ROOM_MASTER_KEY is required in production');
 startTelemetry('room', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('room', config.LOG_LEVEL);
 const server = await startRoomServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger, sweepIntervalMs: config.SWEEP_INTERVAL_MS,
-  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST } });
+  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  roomKeyDir: config.ROOM_KEY_DIR, masterKey: config.ROOM_MASTER_KEY ? parseMasterKey(config.ROOM_MASTER_KEY) : undefined,
+  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS) });
 logger.info({ port: server.port }, 'room service listening');
 stopOnSignals(server.stop, logger);

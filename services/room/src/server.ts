@@ -1,24 +1,39 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
-  kafkaEventLog, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer,
+  kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
+  type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
+import { internalRoomKeyRouter } from './room-keys-http.ts';
 
 export async function startRoomServer(opts: {
   port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
   /** shared rate-limit counters (password guesses, creations, name checks); absent: this process's memory */
   redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
+  /** ROOM_KEY_DIR: where the room data keys live (a volume of this service only; docs/crypto.md) */
+  roomKeyDir: string;
+  /** ROOM_MASTER_KEY and, during a rotation, ROOM_MASTER_KEYS_PREVIOUS; absent: the development key */
+  masterKey?: Buffer; previousMasterKeys?: Buffer[];
 }): Promise<ServiceServer & { module: Awaited<ReturnType<typeof startRoomModule>> }> {
   const pool = createPool(opts.databaseUrl);
-  const log = kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'room', logger: opts.logger, namespace: opts.eventLogNamespace });
+  if (!opts.masterKey) opts.logger.warn('ROOM_MASTER_KEY is not set: room keys are wrapped by the insecure development key');
+  const keys = fileRoomKeys(opts.roomKeyDir, opts.masterKey ?? DEV_MASTER_KEY, opts.previousMasterKeys);
+  // Rotation: with previous master keys configured, every key is re-wrapped under the current one at start.
+  if (opts.previousMasterKeys?.length) opts.logger.info({ rewrapped: await keys.files.rewrapAll() }, 'room keys re-wrapped under the current master key');
+  const log = sealedEventLog(
+    kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'room', logger: opts.logger, namespace: opts.eventLogNamespace }),
+    keys.keyring, { logger: opts.logger },
+  );
   await log.init(Object.values(TOPICS));
-  const module = await startRoomModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now });
+  const module = await startRoomModule({
+    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now, roomKeys: keys.store, keyring: keys.keyring,
+  });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
-    routers: [publicRoomRouter(module.service, limits), internalRoomRouter(module.service)],
+    routers: [publicRoomRouter(module.service, limits), internalRoomRouter(module.service), internalRoomKeyRouter(keys.store)],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },

@@ -2,3 +2,4 @@ export { RoomKey, isSealed } from './room-key.ts';
 export { MasterKeys, DEV_MASTER_KEY, parseMasterKey, masterKeyFile, masterKeyId, type WrappedKey } from './master-key.ts';
 export { FileRoomKeyStore, type RoomKeyStore } from './key-store.ts';
 export { RoomKeyring, type RoomKeySource } from './keyring.ts';
+export { ownedRoomKeys, fileRoomKeys, parsePreviousMasterKeys, encodeRoomKey, type OwnedRoomKeys } from './owned.ts';

@@ -26,12 +26,20 @@ export class RoomKeyring {
       this.pending.set(workspaceId, p);
     }
     const key = await p;
+    if (this.gone.has(workspaceId)) return null; // forgotten while the lookup was in flight
     if (key) {
       if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(workspaceId, key);
+    } else {
+      // A room's key is created before its first event, so "no key" is final: the room was deleted or expired.
+      // Remembering it spares a replay of a deleted room one lookup per record.
+      this.markGone(workspaceId);
     }
     return key;
   }
+
+  /** true when the room's key is known to be destroyed (its content is gone) */
+  isGone(workspaceId: string): boolean { return this.gone.has(workspaceId); }
 
   /** the cached key only (hot paths that must not wait); null when not cached */
   cached(workspaceId: string): RoomKey | null { return this.cache.get(workspaceId) ?? null; }
@@ -39,6 +47,10 @@ export class RoomKeyring {
   /** the room was deleted or expired: drop the key from memory */
   forget(workspaceId: string): void {
     this.cache.delete(workspaceId);
+    this.markGone(workspaceId);
+  }
+
+  private markGone(workspaceId: string): void {
     if (this.gone.size > 100_000) this.gone.clear();
     this.gone.add(workspaceId);
   }

@@ -1,0 +1,106 @@
+/**
+ * Crypto-shredding of the event log (docs/crypto.md). A decorator, like namespaced.ts, so every adapter gets it and
+ * the services never see a sealed payload:
+ *  - append: every event's payload is replaced by `{ workspaceId, sealed }`, the payload sealed under its room's key
+ *    (AES-256-GCM, the event id as AAD so a ciphertext cannot be moved to another record). Only workspace.deleted and
+ *    workspace.expired stay readable: they are recorded after the key is destroyed and every consumer must act on
+ *    them. An event for a room whose key is gone is refused (WORKSPACE_NOT_FOUND): the room no longer exists.
+ *  - delivery: the payload is opened and validated (parsePayload) before the handler sees it. A record whose key is
+ *    gone belongs to a deleted room: it is skipped (handler not called, position committed), which is also what a
+ *    replay of the log does for every deleted room. If the key source is unavailable (the room service is down) the
+ *    lookup throws and the adapter delivers the record again later.
+ *  - every process forgets a room's key when workspace.deleted / workspace.expired reaches it.
+ * Records this process just appended are handed to its own subscribers from memory (their plaintext, by event id),
+ * so the embedded mode does not open what it sealed a moment ago.
+ */
+import {
+  DomainError, isSealedPayload, parsePayload, partitionKeyOf,
+  type AnyEventEnvelope, type DomainEventType, type SealedPayload, type Topic,
+} from '@ephemera/proto';
+import type { RoomKeyring } from '../crypto/keyring.ts';
+import type { Logger } from '../log.ts';
+import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
+
+/** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
+const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired']);
+
+export interface SealedEventLogOptions {
+  /** plaintext payloads of this process's own recent appends kept for its subscribers (by event id) */
+  recentPlaintext?: number;
+  /** a record that does not open under its room's key (tampered, or sealed under another key) is logged and skipped */
+  logger?: Logger;
+}
+
+interface Plain { workspaceId: string; payload: unknown }
+
+export class SealedEventLog implements EventLog {
+  private readonly recent = new Map<string, Plain>();
+  private readonly maxRecent: number;
+
+  constructor(private readonly inner: EventLog, private readonly keyring: RoomKeyring, private readonly options: SealedEventLogOptions = {}) {
+    this.maxRecent = options.recentPlaintext ?? 20_000;
+  }
+
+  init(topics: Topic[]): Promise<void> { return this.inner.init(topics); }
+
+  async append(records: LogRecord[]): Promise<void> {
+    const sealed = await Promise.all(records.map((r) => this.seal(r)));
+    await this.inner.append(sealed);
+  }
+
+  private async seal(record: LogRecord): Promise<LogRecord> {
+    const event = record.event;
+    if (CLEAR_TYPES.has(event.type)) return record;
+    const workspaceId = partitionKeyOf(event);
+    const key = await this.keyring.key(workspaceId);
+    if (!key) throw new DomainError('WORKSPACE_NOT_FOUND'); // destroyed: the room was deleted or expired
+    // Remembered before the append: the embedded log hands committed records to subscribers as it resolves.
+    this.remember(event.id, { workspaceId, payload: event.payload });
+    const payload: SealedPayload = { workspaceId, sealed: key.sealJson(event.payload, event.id) };
+    return { ...record, event: { ...event, payload } as unknown as AnyEventEnvelope };
+  }
+
+  private remember(eventId: string, plain: Plain): void {
+    if (this.maxRecent <= 0) return;
+    if (this.recent.size >= this.maxRecent) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(eventId, plain);
+  }
+
+  subscribe(options: SubscribeOptions): Promise<Subscription> {
+    return this.inner.subscribe({ ...options, handler: (delivery) => this.deliver(delivery, options.handler) });
+  }
+
+  private async deliver(delivery: Delivery, handler: SubscribeOptions['handler']): Promise<void> {
+    const event = delivery.event;
+    if (!isSealedPayload(event.payload)) {
+      // workspace.deleted / workspace.expired (or a record written before rooms had keys): as it is
+      await handler(delivery);
+      if (CLEAR_TYPES.has(event.type)) this.keyring.forget(partitionKeyOf(event));
+      return;
+    }
+    const { workspaceId, sealed } = event.payload;
+    if (this.keyring.isGone(workspaceId)) return; // a deleted room's record: nothing to hand over
+    let payload = this.recent.get(event.id)?.payload;
+    if (payload === undefined) {
+      const key = await this.keyring.key(workspaceId); // throws when the key source is down: delivered again later
+      if (!key) return;
+      try {
+        payload = parsePayload(event.type, key.openJson(sealed, event.id));
+      } catch (err) {
+        this.options.logger?.error({ err: { message: (err as Error).message }, eventId: event.id, type: event.type, workspaceId }, 'sealed event does not open under its room key; skipped');
+        return;
+      }
+    }
+    await handler({ ...delivery, event: { ...event, payload } as AnyEventEnvelope });
+  }
+
+  close(): Promise<void> { return this.inner.close(); }
+}
+
+/**
+ * The event log with the room's payloads sealed, unless ROOM_ENCRYPTION=off: that switch exists only so the
+ * benchmark can measure what encryption costs (load-tests/README.md); never set it in a deployment.
+ */
+export function sealedEventLog(inner: EventLog, keyring: RoomKeyring, options: SealedEventLogOptions = {}): EventLog {
+  return process.env.ROOM_ENCRYPTION === 'off' ? inner : new SealedEventLog(inner, keyring, options);
+}
