@@ -1,7 +1,15 @@
 import { roomExperienceSuites } from '../suites/room-experience.ts';
+import { INTERNAL, type Tier } from '@ephemera/proto';
 import { startDistributedStack } from './stack.ts';
 
 roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different gateway replicas)', async () => {
   const stack = await startDistributedStack();
-  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, stop: stack.stop };
+  // change-tier is an internal route of the room service: called here as billing would, from inside the cluster.
+  const changeTier = async (workspaceId: string, tier: Tier) => {
+    const res = await fetch(`http://127.0.0.1:${stack.roomPort}${INTERNAL.changeTier}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier, reason: 'test' }),
+    });
+    if (!res.ok) throw new Error(`change-tier failed: ${res.status} ${await res.text()}`);
+  };
+  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, stop: stack.stop };
 });

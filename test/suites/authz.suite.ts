@@ -1,11 +1,10 @@
 /**
  * The authorization table (proto/src/authz.ts), walked with real clients: for every client event, every role the
- * table refuses (among those a test can produce today: anonymous, non-member, left, member) sends a valid payload
- * and must be refused, while an observer in the room receives nothing (the refusal changed nothing that anyone
- * sees). An event without a table row or without a fixture here fails the suite, so a new event cannot ship
- * without its authorization.
- * Roles not produced here: 'admin' as distinct from the owner (no event grants it yet) and 'kicked' (kick-user
- * comes with the room-administration issue); their rows are enforced by the same authorize() calls.
+ * table refuses (anonymous, non-member, left, kicked, member, admin) sends a valid payload and must be refused,
+ * while an observer in the room receives nothing (the refusal changed nothing that anyone sees). An event without a
+ * table row or without a fixture here fails the suite, so a new event cannot ship without its authorization.
+ * The admin is a member the owner promoted (set-member-role); the kicked user's socket was disconnected by the kick
+ * and its token refused (KICKED) on a fresh connection, so what it sends next is refused too.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
@@ -16,7 +15,7 @@ import { connect, request, createRoom, joinRoom, socketJoin, clientId, http } fr
 import type { TargetRef } from './room-experience.ts';
 
 /** The ids a fixture can use: all of them belong to room 1. */
-interface Ctx { workspaceId: string; channelId: string; privateChannelId: string; dmChannelId: string; messageId: string; ownerId: string; memberId: string }
+interface Ctx { workspaceId: string; channelId: string; privateChannelId: string; dmChannelId: string; messageId: string; ownerId: string; memberId: string; name: string }
 
 const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.joinWorkspace]: (c) => ({ workspaceId: c.workspaceId, username: 'someone', userToken: 'x'.repeat(43) }),
@@ -41,12 +40,20 @@ const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.typingStop]: (c) => ({ channelId: c.channelId }),
   [C.updatePresence]: (c) => ({ workspaceId: c.workspaceId, status: 'busy' }),
   [C.updateProfile]: (c) => ({ workspaceId: c.workspaceId, username: 'renamed-user' }),
+  [C.renameWorkspace]: (c) => ({ workspaceId: c.workspaceId, newName: `${c.name}-renamed` }),
+  [C.setWorkspacePassword]: (c) => ({ workspaceId: c.workspaceId, password: 'not-allowed' }),
+  [C.setWorkspaceMaxUsers]: (c) => ({ workspaceId: c.workspaceId, maxUsers: 3 }),
+  [C.extendWorkspace]: (c) => ({ workspaceId: c.workspaceId, additionalHours: 168 }),
+  [C.deleteWorkspace]: (c) => ({ workspaceId: c.workspaceId }),
+  [C.kickUser]: (c) => ({ workspaceId: c.workspaceId, userId: c.memberId }),
+  [C.setMemberRole]: (c) => ({ workspaceId: c.workspaceId, userId: c.memberId, isAdmin: true }),
+  [C.broadcastTheme]: (c) => ({ workspaceId: c.workspaceId, themeId: 'dark' }),
 };
 
 /** Events everyone in the room would see if a refused call had changed something. */
 const OBSERVED = Object.values(S);
-const REFUSALS = ['NOT_AUTHENTICATED', 'FORBIDDEN', 'NOT_A_MEMBER', 'CHANNEL_NOT_FOUND', 'MESSAGE_NOT_FOUND', 'WORKSPACE_NOT_FOUND', 'NOT_DM_MEMBER', 'USER_NOT_FOUND'];
-const TESTED_ROLES: Role[] = ['anonymous', 'non-member', 'left', 'member'];
+const REFUSALS = ['NOT_AUTHENTICATED', 'FORBIDDEN', 'NOT_A_MEMBER', 'CHANNEL_NOT_FOUND', 'MESSAGE_NOT_FOUND', 'WORKSPACE_NOT_FOUND', 'NOT_DM_MEMBER', 'USER_NOT_FOUND', 'KICKED'];
+const TESTED_ROLES: Role[] = ['anonymous', 'non-member', 'left', 'kicked', 'member', 'admin'];
 
 export function authzSuite(target: TargetRef) {
   describe('authorization table', () => {
@@ -58,6 +65,14 @@ export function authzSuite(target: TargetRef) {
     let outsider: Socket;
     /** joined room 1, then left: its socket's session is revoked and its token useless */
     let leaver: { socket: Socket; token: string; username: string };
+    /** promoted by the owner (set-member-role) */
+    let admin: Socket;
+    /** kicked by the owner: a fresh connection whose join with the revoked token was refused */
+    let kicked: { socket: Socket; token: string; username: string };
+    let ownerToken: string;
+    let adminToken: string;
+    let memberToken: string;
+    let outsiderToken: string;
     const sockets: Socket[] = [];
 
     beforeAll(async () => {
@@ -70,7 +85,12 @@ export function authzSuite(target: TargetRef) {
       const other = await createRoom(B);
       outsider = (await socketJoin(B, other.workspaceId, other.user.username, other.userToken)).socket;
       const carolSocket = (await socketJoin(A, room.workspaceId, 'carol', carol.userToken)).socket;
-      sockets.push(owner, member, outsider, carolSocket);
+      const dave = await joinRoom(B, room.workspaceId, 'dave');
+      const erin = await joinRoom(A, room.workspaceId, 'erin');
+      admin = (await socketJoin(B, room.workspaceId, 'dave', dave.userToken)).socket;
+      const erinSocket = (await socketJoin(A, room.workspaceId, 'erin', erin.userToken)).socket;
+      sockets.push(owner, member, outsider, carolSocket, admin, erinSocket);
+      ownerToken = room.userToken; adminToken = dave.userToken; memberToken = bob.userToken; outsiderToken = other.userToken;
 
       const general = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
       const secret = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: 'secret', type: 'topic', isPrivate: true });
@@ -81,9 +101,18 @@ export function authzSuite(target: TargetRef) {
       const left = await request(carolSocket, C.leaveWorkspace, { workspaceId: room.workspaceId });
       if (!left.success) throw new Error(`setup leave failed: ${left.message}`);
       leaver = { socket: carolSocket, token: carol.userToken, username: 'carol' };
+      const promoted = await request(owner, C.setMemberRole, { workspaceId: room.workspaceId, userId: dave.user.id, isAdmin: true });
+      if (!promoted.success) throw new Error(`setup promote failed: ${promoted.message}`);
+      const removed = await request(owner, C.kickUser, { workspaceId: room.workspaceId, userId: erin.user.id });
+      if (!removed.success) throw new Error(`setup kick failed: ${removed.message}`);
+      const again = await connect(A);
+      sockets.push(again);
+      const rejoin = await request(again, C.joinWorkspace, { workspaceId: room.workspaceId, username: 'erin', userToken: erin.userToken });
+      if (rejoin.success || rejoin.code !== 'KICKED') throw new Error(`setup: the kicked token was not refused: ${JSON.stringify(rejoin)}`);
+      kicked = { socket: again, token: erin.userToken, username: 'erin' };
       ctx = {
         workspaceId: room.workspaceId, channelId: general.channel.id, privateChannelId: secret.channel.id, dmChannelId: dm.channel.id,
-        messageId: sent.message.id, ownerId: room.user.id, memberId: bob.user.id,
+        messageId: sent.message.id, ownerId: room.user.id, memberId: bob.user.id, name: room.name,
       };
       await new Promise((r) => setTimeout(r, 500)); // let the setup's own broadcasts arrive before observing
     });
@@ -107,6 +136,8 @@ export function authzSuite(target: TargetRef) {
         case 'non-member': return outsider;
         case 'left': return leaver.socket;
         case 'member': return member;
+        case 'admin': return admin;
+        case 'kicked': return kicked.socket;
         default: throw new Error(`no socket for ${role}`);
       }
     }
@@ -145,6 +176,40 @@ export function authzSuite(target: TargetRef) {
       const ack = await request(member, C.updatePresence, { workspaceId: ctx.workspaceId, userId: ctx.ownerId, status: 'busy' });
       expect(ack.success).toBe(false);
       if (!ack.success) expect(ack.code).toBe('FORBIDDEN');
+    });
+
+    it('join-workspace: a kicked user\'s token is refused with KICKED on every replica', async () => {
+      for (const url of [target().A, target().B]) {
+        const s = await connect(url);
+        sockets.push(s);
+        const ack = await request(s, C.joinWorkspace, { workspaceId: ctx.workspaceId, username: kicked.username, userToken: kicked.token });
+        expect(ack.success).toBe(false);
+        if (!ack.success) expect(ack.code).toBe('KICKED');
+      }
+    });
+
+    it('HTTP: extend-room refuses every role but the owner, identity from the bearer token only', async () => {
+      const path = HTTP_ROUTES.extendRoom.path;
+      const body = { workspaceId: ctx.workspaceId, userEmail: 'owner@example.com', extensionDays: 7 };
+      const as = (token: string | null) => http(target().A, path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const cases: [Role, string | null, number, string][] = [
+        ['anonymous', null, 401, 'NOT_AUTHENTICATED'],
+        ['non-member', outsiderToken, 401, 'NOT_AUTHENTICATED'],
+        ['left', leaver.token, 401, 'NOT_AUTHENTICATED'],
+        ['kicked', kicked.token, 401, 'KICKED'],
+        ['member', memberToken, 403, 'FORBIDDEN'],
+        ['admin', adminToken, 403, 'FORBIDDEN'],
+      ];
+      for (const [role, token, status, code] of cases) {
+        expect(HTTP_AUTHZ.extendRoom.allow).not.toContain(role);
+        const res = await as(token);
+        expect(res.status, `${role}: ${JSON.stringify(res.body)}`).toBe(status);
+        expect(res.body.code).toBe(code);
+      }
+      // The owner passes authorization; a free room then needs payment (the billing issue completes that path).
+      const owner = await as(ownerToken);
+      expect(owner.status).toBe(402);
+      expect(owner.body.code).toBe('EXTENSION_NEEDS_PAYMENT');
     });
 
     it('HTTP: the link-preview route refuses an anonymous caller', async () => {

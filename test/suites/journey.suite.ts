@@ -3,7 +3,7 @@
  * create a room, open a channel, chat. Each test names the rule it proves (docs/protocol.md rule ids: P1...).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { API, C, S, ERRORS, type Message } from '@ephemera/proto';
+import { API, C, S, ERRORS, type Message, type Tier } from '@ephemera/proto';
 import { http, connect, request, next, collect, createRoom, joinRoom, socketJoin, uniqueName, clientId } from '../helpers/clients.ts';
 
 export interface Target {
@@ -13,6 +13,8 @@ export interface Target {
   urlB?: string;
   /** move the services' clock forward */
   advanceClock(ms: number): void;
+  /** RoomTierChanged through the room service's internal command (billing's path; no browser route reaches it) */
+  changeTier?(workspaceId: string, tier: Tier): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The room-experience suites (issue 6), run against every way of running the product with ONE server start per
+ * The room-experience suites (issue 6) and room administration (issue 7), run against every way of running the product with ONE server start per
  * mode (services/embedded/test/embedded-room-experience.test.ts, test/distributed/distributed-room-experience.test.ts).
  * Each suite file exports a function that registers its tests and reads the running target through `target()`.
  */
@@ -10,6 +10,7 @@ import { messagesSuite } from './messages.suite.ts';
 import { presenceSuite } from './presence.suite.ts';
 import { searchSuite } from './search.suite.ts';
 import { authzSuite } from './authz.suite.ts';
+import { roomAdminSuite } from './room-admin.suite.ts';
 
 export type TargetRef = () => Target & { A: string; B: string };
 
@@ -27,5 +28,6 @@ export function roomExperienceSuites(name: string, start: () => Promise<Target>)
     presenceSuite(target);
     searchSuite(target);
     authzSuite(target);
+    roomAdminSuite(target); // last: its expiry test moves the clock
   });
 }

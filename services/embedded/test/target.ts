@@ -13,6 +13,7 @@ export async function startEmbeddedTarget(): Promise<Target> {
   return {
     url: app.url,
     advanceClock: (ms) => { offset += ms; },
+    changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'test' }); },
     stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };
 }
