@@ -9,7 +9,7 @@ import {
 import type { Pool, Subscription } from '@ephemera/platform';
 
 export interface ChannelAccess { id: string; isPrivate: boolean; memberIds: string[] }
-export interface Access { role: Role; username: string | null; channel: ChannelAccess | null }
+export interface Access { role: Role; channel: ChannelAccess | null }
 
 /** Who hears about a change in this channel: the whole room, or a private channel's / DM's members. */
 export const audienceOf = (channel: ChannelAccess): Audience =>
@@ -48,7 +48,7 @@ export class AccessChecks {
     if (!found) throw new DomainError('WORKSPACE_NOT_FOUND');
     if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime()) throw new DomainError('WORKSPACE_NOT_FOUND');
     authorize(rule, found.role);
-    return { role: found.role, username: found.username, channel: found.channel };
+    return { role: found.role, channel: found.channel };
   }
 
   /** check() plus the channel rule: the channel exists in this room and the caller may read it. */
@@ -58,7 +58,7 @@ export class AccessChecks {
 
   private async lookup(actor: SessionActor, channelId: string | null): Promise<Found | undefined> {
     const { rows } = await this.pool.query(
-      `SELECT w.expires_at, w.created_by, m.user_id AS member_id, m.username, m.is_admin,
+      `SELECT w.expires_at, w.created_by, m.user_id AS member_id, m.is_admin,
               (SELECT d.reason FROM messaging.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $2) AS departed,
               c.id AS channel_id, c.is_private, c.member_ids
        FROM messaging.workspaces w
@@ -70,7 +70,6 @@ export class AccessChecks {
     const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;
     return {
       role: roleOf(member, r.created_by ?? '', (r.departed as 'left' | 'kicked' | null) ?? null),
-      username: r.username ?? null,
       expiresAt: r.expires_at,
       memberKnown: Boolean(member) || Boolean(r.departed),
       channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,

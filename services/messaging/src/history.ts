@@ -3,28 +3,29 @@
  * out of both; the room's lastSeq still counts them, so a client's position moves past them.
  */
 import type { FetchMessagesSchema, Message, SessionActor, SyncMessagesSchema } from '@ephemera/proto';
-import type { Pool } from '@ephemera/platform';
+import type { Pool, RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
+import { openMessage } from './sealed-messages.ts';
 
 /** Messages of one channel with seq < beforeSeq, newest page first (answered oldest first). */
-export async function historyPage(pool: Pool, input: z.output<typeof FetchMessagesSchema>) {
+export async function historyPage(pool: Pool, key: RoomKey, input: z.output<typeof FetchMessagesSchema>) {
   const { rows } = await pool.query(
-    'SELECT body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3',
+    'SELECT id, sealed_body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3',
     [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1]);
   const hasMore = rows.length > input.limit;
-  const messages = rows.slice(0, input.limit).map((r) => r.body as Message).reverse();
+  const messages = rows.slice(0, input.limit).map((r) => openMessage(key, r)).reverse();
   return { channelId: input.channelId, messages, hasMore };
 }
 
 /** Every message of the room the actor can read with seq > afterSeq, in order, and the room's last seq. */
-export async function messagesAfter(pool: Pool, actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
+export async function messagesAfter(pool: Pool, key: RoomKey, actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
   const { rows } = await pool.query(
-    `SELECT m.body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
+    `SELECT m.id, m.sealed_body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
      WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND (NOT c.is_private OR $3 = ANY (c.member_ids))
      ORDER BY m.seq LIMIT $4`,
     [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1]);
   const hasMore = rows.length > input.limit;
-  const messages = rows.slice(0, input.limit).map((r) => r.body as Message);
+  const messages: Message[] = rows.slice(0, input.limit).map((r) => openMessage(key, r));
   const last = await pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [actor.workspaceId]);
   return { messages, hasMore, lastSeq: Number(last.rows[0].seq) };
 }

@@ -2,10 +2,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
-import { applyOnce, migrate, type EventLog, type Logger, type Pool } from '@ephemera/platform';
+import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
-import { projectForMessaging } from './projection.ts';
-import { messageSearch, composeProjectors, roomSearchKeys, DEV_MASTER_KEY, type MessageSearch } from './search/index.ts';
+import { messagingProjector } from './projection.ts';
+import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
 
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
@@ -14,24 +14,24 @@ export { publicMessagingRouter, linkPreviewServiceFromEnv, type PublicMessagingD
 
 export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export { masterKeyFile, parseMasterKey } from './search/index.ts';
+/** The master key helpers live in the platform (docs/crypto.md); re-exported for the composition roots. */
+export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 
 export interface MessagingModule { service: MessagingService; search: MessageSearch; stop(): Promise<void> }
 
 export async function startMessagingModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean;
-  /** ROOM_MASTER_KEY (distributed) or DATA_DIR/master.key (embedded); the room search keys derive from it */
-  masterKey?: Buffer;
+  /** room keys (docs/crypto.md): the read model and the search index are sealed / keyed under each room's key */
+  keyring: RoomKeyring;
   /** the link-preview service whose cache a sent message's preview comes from (the same one the route uses) */
   linkPreviews?: { cached(url: string): MessageLinkPreview | null };
 }): Promise<MessagingModule> {
   await migrate(deps.databaseUrl, MESSAGING_MIGRATIONS, 'messaging');
-  if (!deps.masterKey) deps.logger.warn('ROOM_MASTER_KEY is not set: using the insecure development key (never do this in production)');
-  const search = messageSearch(deps.pool, roomSearchKeys(deps.masterKey ?? DEV_MASTER_KEY));
-  const project = composeProjectors(projectForMessaging, search.projector);
+  const search = messageSearch(deps.pool, deps.keyring);
+  const project = composeProjectors(messagingProjector(deps.keyring), search.projector);
   const service = new MessagingService({ ...deps, project });
   service.search = search;
-  const apply = (event: Parameters<typeof projectForMessaging>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
+  const apply = (event: Parameters<typeof project>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,

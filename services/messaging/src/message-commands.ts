@@ -8,21 +8,23 @@ import {
   C, DomainError, SOCKET_AUTHZ, type AnyEventEnvelope, type EditMessageSchema, type DeleteMessageSchema,
   type AddReactionSchema, type Message, type SessionActor,
 } from '@ephemera/proto';
-import { makeEvent, userActor, type Pool } from '@ephemera/platform';
+import { makeEvent, userActor, type Pool, type RoomKeyring } from '@ephemera/platform';
 import type { z } from 'zod';
 import { audienceOf, requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
+import { openMessage, servingKey } from './sealed-messages.ts';
 
 export interface Decision<T> { events: AnyEventEnvelope[]; answer: T }
-export interface CommandContext { pool: Pool; now: () => Date; access: AccessChecks }
+export interface CommandContext { pool: Pool; now: () => Date; access: AccessChecks; keyring: RoomKeyring }
 
 interface StoredMessage { message: Message; version: number; deleted: boolean }
 
 async function loadMessage(ctx: CommandContext, workspaceId: string, messageId: string): Promise<StoredMessage | null> {
   const { rows } = await ctx.pool.query(
-    'SELECT body, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2', [messageId, workspaceId]);
+    'SELECT id, sealed_body, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2', [messageId, workspaceId]);
   const r = rows[0];
-  return r ? { message: r.body as Message, version: r.version, deleted: r.deleted } : null;
+  if (!r) return null;
+  return { message: openMessage(await servingKey(ctx.keyring, workspaceId), r), version: r.version, deleted: r.deleted };
 }
 
 /** The role first (an outsider learns nothing about message ids), then the message must exist and be live. */

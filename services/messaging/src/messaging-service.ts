@@ -18,8 +18,10 @@ import {
 import type { z } from 'zod';
 import {
   applyOnce, makeEvent, newId, appendEvents, userActor, KeyedMutex, type EventLog, type Pool, type Projector, type Subscription,
+  type RoomKeyring,
 } from '@ephemera/platform';
-import { projectForMessaging } from './projection.ts';
+import { messagingProjector } from './projection.ts';
+import { servingKey } from './sealed-messages.ts';
 import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
@@ -41,7 +43,9 @@ export interface MessagingServiceDeps {
   now?: () => Date;
   /** true only when the event log shares this PostgreSQL (embedded): see applyOnce's `flush` */
   logSharesDatabase?: boolean;
-  /** the read-model projection (projectForMessaging plus the search index); defaults to projectForMessaging */
+  /** room keys (docs/crypto.md): messages are sealed in the read model and opened for members with them */
+  keyring: RoomKeyring;
+  /** the read-model projection (messagingProjector plus the search index); defaults to messagingProjector */
   project?: Projector;
   /** the link-preview cache: a sent message carries the server's own preview of its url, never the client's */
   linkPreviews?: { cached(url: string): MessageLinkPreview | null };
@@ -71,9 +75,9 @@ export class MessagingService implements MessagingApi {
 
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.project = deps.project ?? projectForMessaging;
+    this.project = deps.project ?? messagingProjector(deps.keyring);
     this.access = new AccessChecks(deps.pool, this.now, () => this.roomProjection);
-    this.ctx = { pool: deps.pool, now: this.now, access: this.access };
+    this.ctx = { pool: deps.pool, now: this.now, access: this.access, keyring: deps.keyring };
   }
 
   sendMessage(actor: SessionActor, input: SendInput): Promise<Message> {
@@ -128,8 +132,9 @@ export class MessagingService implements MessagingApi {
     if (allowed.length === 0) return;
 
     // 2. dedupe: a retried send (same author and client id) answers the stored message, stored once
-    const stored = await storedByClientIds(this.deps.pool, workspaceId, allowed);
-    const quoted = await replyTargets(this.deps.pool, workspaceId, allowed);
+    const key = await servingKey(this.deps.keyring, workspaceId); // cached after the room's first send
+    const stored = await storedByClientIds(this.deps.pool, key, workspaceId, allowed);
+    const quoted = await replyTargets(this.deps.pool, key, workspaceId, allowed);
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
     const events: AnyEventEnvelope[] = [];
     let seq = await this.currentSeq(workspaceId);
@@ -273,20 +278,20 @@ export class MessagingService implements MessagingApi {
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
     await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.fetchMessages], input.channelId);
     await this.settled(actor.workspaceId);
-    return historyPage(this.deps.pool, input);
+    return historyPage(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), input);
   }
 
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
     if (input.workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
     await this.access.check(actor, SOCKET_AUTHZ[C.syncMessages], null);
     await this.settled(actor.workspaceId);
-    return messagesAfter(this.deps.pool, actor, input);
+    return messagesAfter(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), actor, input);
   }
 
   async channelSummaries(actor: SessionActor): Promise<ChannelSummary[]> {
     await this.access.check(actor, SOCKET_AUTHZ[C.fetchChannelSummaries], null);
     await this.settled(actor.workspaceId);
-    return channelSummaries(this.ctx, actor);
+    return channelSummaries(this.ctx, await servingKey(this.deps.keyring, actor.workspaceId), actor);
   }
 
   /** set by the module: the message search index (services/messaging/src/search/, docs/search.md) */

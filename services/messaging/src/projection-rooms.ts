@@ -19,13 +19,10 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     case 'member.joined':
       await db.query(
-        `INSERT INTO messaging.members (workspace_id, user_id, username, token_hash, is_admin) VALUES ($1, $2, $3, $4, $5)
+        // No username: messaging never shows one (a message carries its author's name, sealed with it), so none is kept.
+        `INSERT INTO messaging.members (workspace_id, user_id, token_hash, is_admin) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING`,
-        [event.payload.workspaceId, event.payload.userId, event.payload.username, event.payload.tokenHash, event.payload.isAdmin]);
-      return;
-    case 'member.profile-updated':
-      await db.query('UPDATE messaging.members SET username = $3 WHERE workspace_id = $1 AND user_id = $2',
-        [event.payload.workspaceId, event.payload.userId, event.payload.username]);
+        [event.payload.workspaceId, event.payload.userId, event.payload.tokenHash, event.payload.isAdmin]);
       return;
     case 'member.left':
     case 'member.kicked': {
@@ -85,7 +82,7 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     }
     default:
-      // channel.renamed, dm.hidden, dm.reopened: nothing messaging decides depends on them.
+      // channel.renamed, dm.hidden, dm.reopened, member.profile-updated: nothing messaging decides depends on them.
       return;
   }
 }

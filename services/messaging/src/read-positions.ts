@@ -4,11 +4,12 @@
  * sent/read marks). Positions survive a reload and follow the user to another device.
  */
 import {
-  C, SOCKET_AUTHZ, type ChannelSummary, type MarkReadSchema, type Message, type SessionActor,
+  C, SOCKET_AUTHZ, type ChannelSummary, type MarkReadSchema, type SessionActor,
 } from '@ephemera/proto';
-import { makeEvent, userActor } from '@ephemera/platform';
+import { makeEvent, userActor, type RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
 import { audienceOf } from './access.ts';
+import { openMessage } from './sealed-messages.ts';
 import type { CommandContext, Decision } from './message-commands.ts';
 
 /** The aggregate of one member's read positions in a room (all channels): its sequence is a version counter. */
@@ -50,7 +51,7 @@ export const UNREAD_COUNT_CAP = 100;
  * messages after the member's position by other authors: own messages never count), the member's position and
  * the highest position of any other member. unreadCount is at most UNREAD_COUNT_CAP.
  */
-export async function channelSummaries(ctx: CommandContext, actor: SessionActor): Promise<ChannelSummary[]> {
+export async function channelSummaries(ctx: CommandContext, key: RoomKey, actor: SessionActor): Promise<ChannelSummary[]> {
   const { rows } = await ctx.pool.query(
     `SELECT c.id,
             coalesce(own.seq, 0) AS read_seq,
@@ -58,17 +59,17 @@ export async function channelSummaries(ctx: CommandContext, actor: SessionActor)
             (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
               WHERE u.channel_id = c.id AND u.seq > coalesce(own.seq, 0) AND NOT u.deleted AND u.author_id <> $2
               LIMIT $3) capped) AS unread,
-            last.body AS last_message
+            last.id AS last_id, last.sealed_body AS last_body
      FROM messaging.channels c
      LEFT JOIN messaging.read_positions own ON own.channel_id = c.id AND own.user_id = $2
-     LEFT JOIN LATERAL (SELECT m.body FROM messaging.messages m WHERE m.channel_id = c.id AND NOT m.deleted
+     LEFT JOIN LATERAL (SELECT m.id, m.sealed_body FROM messaging.messages m WHERE m.channel_id = c.id AND NOT m.deleted
                         ORDER BY m.seq DESC LIMIT 1) last ON true
      WHERE c.workspace_id = $1 AND (NOT c.is_private OR $2 = ANY (c.member_ids))
      ORDER BY c.id`,
     [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP]);
   return rows.map((r) => ({
     channelId: r.id,
-    lastMessage: (r.last_message as Message | null) ?? null,
+    lastMessage: r.last_id ? openMessage(key, { id: r.last_id, sealed_body: r.last_body }) : null,
     unreadCount: Number(r.unread),
     readSeq: Number(r.read_seq),
     othersReadSeq: Number(r.others_read_seq),

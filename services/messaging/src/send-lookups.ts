@@ -1,10 +1,11 @@
 /**
  * The send batch's lookups, one query each for the whole batch (messaging-service.ts sendBatch): messages already
  * stored under the batch's client ids (a retried send is answered with its stored message), and the messages the
- * batch's replies quote.
+ * batch's replies quote. Both open the stored rows with the room's key (the quote is sealed again in the reply).
  */
 import type { Message, SessionActor } from '@ephemera/proto';
-import type { Pool } from '@ephemera/platform';
+import type { Pool, RoomKey } from '@ephemera/platform';
+import { openMessage } from './sealed-messages.ts';
 
 interface Send { actor: SessionActor; input: { clientMessageId: string; replyTo?: { messageId: string } | null } }
 /** What a reply quotes, read from the stored message. */
@@ -13,22 +14,22 @@ export interface ReplyTarget { channelId: string; deleted: boolean; content: str
 export const clientKey = (authorId: string, clientMessageId: string) => `${authorId}\u0000${clientMessageId}`;
 
 /** Stored messages by (author, client id). */
-export async function storedByClientIds(pool: Pool, workspaceId: string, sends: Send[]): Promise<Map<string, Message>> {
+export async function storedByClientIds(pool: Pool, key: RoomKey, workspaceId: string, sends: Send[]): Promise<Map<string, Message>> {
   const { rows } = await pool.query(
-    `SELECT body FROM messaging.messages
+    `SELECT id, sealed_body FROM messaging.messages
      WHERE workspace_id = $1 AND (author_id, client_message_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
     [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)]);
-  return new Map(rows.map((r) => { const m = r.body as Message; return [clientKey(m.authorId, m.clientMessageId), m]; }));
+  return new Map(rows.map((r) => { const m = openMessage(key, r); return [clientKey(m.authorId, m.clientMessageId), m]; }));
 }
 
 /** The messages the batch's replies quote (no query when no send is a reply: the usual case). */
-export async function replyTargets(pool: Pool, workspaceId: string, sends: Send[]): Promise<Map<string, ReplyTarget>> {
+export async function replyTargets(pool: Pool, key: RoomKey, workspaceId: string, sends: Send[]): Promise<Map<string, ReplyTarget>> {
   const ids = [...new Set(sends.flatMap((s) => (s.input.replyTo ? [s.input.replyTo.messageId] : [])))];
   if (ids.length === 0) return new Map();
   const { rows } = await pool.query(
-    'SELECT id, channel_id, deleted, body FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)', [workspaceId, ids]);
+    'SELECT id, channel_id, deleted, sealed_body FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)', [workspaceId, ids]);
   return new Map(rows.map((r) => {
-    const m = r.body as Message;
+    const m = openMessage(key, r);
     return [r.id as string, { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName }];
   }));
 }

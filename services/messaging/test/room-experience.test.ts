@@ -10,6 +10,7 @@ import { EmbeddedEventLog, createLogger, createPool, type Pool } from '@ephemera
 import { startRoomModule, type RoomModule } from '@ephemera/room';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { clientId } from '../../../test/helpers/clients.ts';
+import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
 import { startMessagingModule, MessagingService, type MessagingModule } from '../src/index.ts';
 import { react } from '../src/reactions.ts';
 import { UNREAD_COUNT_CAP } from '../src/read-positions.ts';
@@ -36,14 +37,15 @@ describe('messaging service: room experience', () => {
   let room: RoomModule;
   let messaging: MessagingModule;
   const now = () => new Date();
+  const keys = testRoomKeys();
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();
     pool = createPool(databaseUrl);
     log = new EmbeddedEventLog(pool);
     await log.init(Object.values(TOPICS));
-    room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000 });
-    messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now, logSharesDatabase: true });
+    room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+    messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now, logSharesDatabase: true, keyring: keys.keyring });
   });
   afterAll(async () => { await messaging?.stop(); await room?.stop(); await log?.close(); await pool?.end(); });
 
@@ -158,7 +160,7 @@ describe('messaging service: room experience', () => {
       author: null, siteName: 'example.com', postId: null, videoId: null,
     };
     // A second service instance on the same database, with a preview cache (this room has no other writer).
-    const withCache = new MessagingService({ pool, log, linkPreviews: { cached: (url) => (url === preview.url ? preview : null) } });
+    const withCache = new MessagingService({ pool, log, keyring: keys.keyring, linkPreviews: { cached: (url) => (url === preview.url ? preview : null) } });
     const cached = await send(withCache, r.alice, r.general, 'look https://example.com/a', { linkPreview: { url: preview.url, title: 'forged' } });
     expect(cached.linkPreview).toEqual(preview);
     const uncached = await send(withCache, r.alice, r.general, 'and https://example.com/b', { linkPreview: { url: 'https://example.com/b' } });

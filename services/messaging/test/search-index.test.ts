@@ -1,15 +1,15 @@
 /**
  * The search index against a real PostgreSQL: what it stores is keyed hashes only (no word of a message appears in
- * the index table), edits and deletions change it, and applying the same events again changes nothing.
+ * the index table, nor in the sealed message rows), edits and deletions change it, applying the same events again
+ * changes nothing, and the tokens are keyed by the room's own key (without it, search finds nothing).
  */
 import { describe, it, expect, afterAll } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import type { Message } from '@ephemera/proto';
-import { applyOnce, createPool, makeEvent, migrate, newId, userActor } from '@ephemera/platform';
+import { applyOnce, createPool, makeEvent, migrate, newId, userActor, RoomKey, RoomKeyring } from '@ephemera/platform';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { MESSAGING_MIGRATIONS } from '../src/index.ts';
-import { projectForMessaging } from '../src/projection.ts';
-import { messageSearch, composeProjectors, roomSearchKeys } from '../src/search/index.ts';
+import { messagingProjector } from '../src/projection.ts';
+import { messageSearch, composeProjectors } from '../src/search/index.ts';
 
 const CANARY = 'zebracanary';
 
@@ -18,10 +18,12 @@ describe('search index (PostgreSQL)', async () => {
   await migrate(url, MESSAGING_MIGRATIONS, 'messaging');
   const pool = createPool(url, 4);
   afterAll(async () => { await pool.end(); });
-  const search = messageSearch(pool, roomSearchKeys(randomBytes(32)));
-  const project = composeProjectors(projectForMessaging, search.projector);
-
   const workspaceId = newId();
+  const roomKey = RoomKey.generate(workspaceId);
+  const keyring = new RoomKeyring(async (id) => (id === workspaceId ? roomKey : null));
+  const search = messageSearch(pool, keyring);
+  const project = composeProjectors(messagingProjector(keyring), search.projector);
+
   const channelId = newId();
   const userId = newId();
   const actor = { workspaceId, userId, username: 'alice' };
@@ -43,6 +45,9 @@ describe('search index (PostgreSQL)', async () => {
     const stored = await rows();
     expect(stored).toHaveLength(3);
     for (const r of stored) { expect(r).not.toContain(CANARY); expect(r).not.toContain('hello'); }
+    const messageRows = (await pool.query('SELECT row_to_json(m)::text AS row FROM messaging.messages m')).rows.map((r) => r.row as string);
+    expect(messageRows).toHaveLength(3);
+    for (const r of messageRows) { expect(r).not.toContain(CANARY); expect(r).not.toContain('alice'); }
     expect((await search.search(actor, CANARY)).map((m) => m.seq)).toEqual([3, 2, 1]);
 
     await applyOnce(pool, 'messaging', sent, project); // delivered again: nothing changes
@@ -70,5 +75,16 @@ describe('search index (PostgreSQL)', async () => {
     expect((await search.search(actor, 'rareword')).map((m) => m.seq)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5].map((i) => base + i));
     // common: the walk finds a full page among the newest entries
     expect((await search.search(actor, 'commonword')).map((m) => m.seq)).toEqual(Array.from({ length: 10 }, (_, k) => base + 2099 - k));
+  });
+
+  it('is keyed by the room\'s own key: another key finds nothing; once the key is destroyed the room reads as gone', async () => {
+    const otherKey = new RoomKeyring(async () => RoomKey.generate(workspaceId));
+    expect(await messageSearch(pool, otherKey).search(actor, 'commonword')).toEqual([]);
+    keyring.forget(workspaceId); // what destroying the key does to this process's keyring
+    await expect(search.search(actor, 'commonword')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    const late = makeEvent('message.sent', workspaceId, 9999, { message: message(9999, `late ${CANARY}`), audience }, userActor(userId));
+    await applyOnce(pool, 'messaging', [late], project);
+    const { rowCount } = await pool.query('SELECT 1 FROM messaging.messages WHERE seq = 9999');
+    expect(rowCount).toBe(0); // nothing of a room without a key is stored again
   });
 });

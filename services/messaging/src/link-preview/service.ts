@@ -8,7 +8,7 @@ import { parsePage, type PageMeta } from './parser.ts';
 import { PreviewCache, type CacheOptions } from './cache.ts';
 import { normalizeUrl, recognize, youtubeThumbnail } from './url.ts';
 import { ImageProxy, ImageSigner, type ImageProxyOptions } from './image-proxy.ts';
-import { DEV_MASTER_KEY } from '../search/keys.ts';
+import { DEV_MASTER_KEY } from '@ephemera/platform';
 
 export interface LinkPreviewOptions {
   fetcher?: FetcherOptions;

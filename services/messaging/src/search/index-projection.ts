@@ -1,20 +1,22 @@
 /**
  * The search index projection: message events -> messaging_search.entries (tokens only, never text). It runs
- * after projectForMessaging in the same transaction (composeProjectors), so a send batch stays one transaction
- * and a replay rebuilds the index like the rest of the read model.
+ * after messaging's own projector in the same transaction (composeProjectors), so a send batch stays one transaction
+ * and a replay rebuilds the index like the rest of the read model. Tokens are keyed by the room's own key: a room
+ * whose key was destroyed is gone, and nothing of it is indexed again.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import type { PoolClient } from '@ephemera/platform';
+import type { PoolClient, RoomKeyring } from '@ephemera/platform';
 import { searchTokens } from './tokens.ts';
-import type { RoomKeyOf } from './keys.ts';
 
-export function searchIndexProjector(keyOf: RoomKeyOf) {
+export function searchIndexProjector(keyring: RoomKeyring) {
   return async (db: PoolClient, event: AnyEventEnvelope): Promise<void> => {
     switch (event.type) {
       case 'message.sent': {
         const m = event.payload.message;
         if (m.type === 'system') return;
-        const tokens = searchTokens(keyOf(m.workspaceId), m.content);
+        const key = await keyring.key(m.workspaceId);
+        if (!key) return;
+        const tokens = searchTokens(key, m.content);
         await db.query(
           `INSERT INTO messaging_search.entries (message_id, workspace_id, channel_id, seq, tokens)
            SELECT $1, $2, $3, $4, $5::bigint[]
@@ -25,8 +27,10 @@ export function searchIndexProjector(keyOf: RoomKeyOf) {
       }
       case 'message.edited': {
         const p = event.payload;
+        const key = await keyring.key(p.workspaceId);
+        if (!key) return;
         await db.query('UPDATE messaging_search.entries SET tokens = $2::bigint[] WHERE message_id = $1',
-          [p.messageId, searchTokens(keyOf(p.workspaceId), p.content).map(String)]);
+          [p.messageId, searchTokens(key, p.content).map(String)]);
         return;
       }
       case 'message.deleted':

@@ -4,21 +4,19 @@
  * rebuilds the index with everything else), and the query runs on the result.
  */
 import type { Message, SessionActor } from '@ephemera/proto';
-import type { Pool, Projector } from '@ephemera/platform';
+import type { Pool, Projector, RoomKeyring } from '@ephemera/platform';
 import { searchIndexProjector } from './index-projection.ts';
 import { searchMessages } from './search-messages.ts';
-import type { RoomKeyOf } from './keys.ts';
-
-export { roomSearchKeys, parseMasterKey, masterKeyFile, DEV_MASTER_KEY, type RoomKeyOf } from './keys.ts';
 
 export interface MessageSearch {
-  /** the index's projector, to run after projectForMessaging in the same transaction */
+  /** the index's projector, to run after messagingProjector in the same transaction */
   projector: Projector;
   search(actor: SessionActor, query: string): Promise<Message[]>;
 }
 
-export function messageSearch(pool: Pool, keyOf: RoomKeyOf): MessageSearch {
-  return { projector: searchIndexProjector(keyOf), search: (actor, query) => searchMessages(pool, keyOf, actor, query) };
+/** Tokens and results under each room's own key (the keyring: docs/crypto.md, docs/search.md). */
+export function messageSearch(pool: Pool, keyring: RoomKeyring): MessageSearch {
+  return { projector: searchIndexProjector(keyring), search: (actor, query) => searchMessages(pool, keyring, actor, query) };
 }
 
 /** Several projectors applied one after the other to each event (inside one applyOnce transaction). */

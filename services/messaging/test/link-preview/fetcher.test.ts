@@ -25,7 +25,7 @@ import { DomainError } from '@ephemera/proto';
 import { SafeFetcher, BLOCKED_ADDRESS, BLOCKED_PORT, BLOCKED_SCHEME, type FetcherOptions } from '../../src/link-preview/fetcher.ts';
 import { LinkPreviewService } from '../../src/link-preview/service.ts';
 import { ImageSigner } from '../../src/link-preview/image-proxy.ts';
-import { DEV_MASTER_KEY } from '../../src/search/keys.ts';
+import { DEV_MASTER_KEY } from '@ephemera/platform';
 
 /** A preview's image: the signed same-origin path of the image proxy (the services here use the development key). */
 const proxied = (address: string) => new ImageSigner(DEV_MASTER_KEY).path(address);

@@ -19,7 +19,7 @@ import { LinkPreviewService, type LinkPreviewOptions } from '../../src/link-prev
 import { ImageSigner, IMAGE_RESPONSE_HEADERS, NOT_SIGNED, UNSUPPORTED_IMAGE } from '../../src/link-preview/image-proxy.ts';
 import { IMAGE_BLOCKED_ADDRESS, IMAGE_NOT_AN_IMAGE } from '../../src/link-preview/fetcher.ts';
 import { linkPreviewRouter, memoryRateLimit, type RateLimit } from '../../src/link-preview/router.ts';
-import { DEV_MASTER_KEY } from '../../src/search/keys.ts';
+import { DEV_MASTER_KEY } from '@ephemera/platform';
 
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
