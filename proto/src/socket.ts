@@ -120,7 +120,7 @@ export const SetWorkspaceMaxUsersSchema = z.object({
     z.number().int(MAX_USERS_MESSAGE).min(2, MAX_USERS_MESSAGE).max(100_000, MAX_USERS_MESSAGE),
     z.string().trim().regex(/^unlimited$/i, MAX_USERS_MESSAGE).transform(() => null),
     z.null(),
-  ]),
+  ], { error: MAX_USERS_MESSAGE }), // a value of no branch (1.5, 'lots', true) gets the spec's text, not 'Invalid input'
 });
 export const ExtendWorkspaceSchema = z.object({
   workspaceId: IdSchema,
