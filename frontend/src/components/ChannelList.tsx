@@ -2,9 +2,11 @@
  * The conversation list (specs/rooms.md section 2 "Sidebar"): topic channels and DMs, latest activity first; each
  * row with its unread badge (99+), 24-hour time, preview (DM 30 / channel 25 characters) and, in DMs, typing...
  * and the partner's presence. Channel rows carry rename (inline), members and delete for an owner or admin; DM rows
- * a hover/context menu (Mark as Read, Delete Conversation) and, on touch, a swipe that reveals Delete Conversation.
+ * a hover/context menu (Mark as Read, Delete Conversation; for an owner or admin also Make admin and Kick User) and,
+ * on touch, a swipe that reveals Kick User and Delete Conversation.
  */
-import type { ConversationItem } from '../state/conversationSelectors.ts';
+import type { ConversationItem, PersonView } from '../state/conversationSelectors.ts';
+import type { MenuEntry } from './ui/Menu.tsx';
 import { ChannelRow } from './sidebar/ChannelRow.tsx';
 import { DmRow } from './sidebar/DmRow.tsx';
 
@@ -15,6 +17,8 @@ export interface ConversationActions {
   rename(channelId: string, name: string): Promise<{ ok: true } | { ok: false; message: string }>;
   askDeleteChannel(channelId: string): void;
   editMembers(channelId: string): void;
+  /** administration entries for a person's row (Make admin / Remove admin, Kick User); none for a plain member */
+  memberActions?(person: PersonView): MenuEntry[];
 }
 
 interface ChannelListProps {

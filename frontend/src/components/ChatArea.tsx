@@ -1,5 +1,5 @@
 /** The chat area of the open channel or DM: header, messages, who is typing, reply bar and composer. */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Channel } from '@ephemera/proto';
 import type { RoomState } from '../state/roomState.ts';
 import { currentChannel, membersOnline } from '../state/selectors.ts';
@@ -25,6 +25,8 @@ interface Props {
   /** a message to scroll into view and highlight briefly (a search hit); onFocusDone once it was shown */
   focusMessageId?: string | null;
   onFocusDone?: () => void;
+  /** shown under the header (the expiry banner) */
+  banner?: ReactNode;
 }
 
 /** The DM's other member, by name and presence. */
@@ -40,7 +42,7 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
   };
 }
 
-export function ChatArea({ session, state, onBack, focusMessageId = null, onFocusDone }: Props) {
+export function ChatArea({ session, state, onBack, focusMessageId = null, onFocusDone, banner }: Props) {
   const channel = currentChannel(state);
   const channelId = channel?.id ?? null;
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -99,6 +101,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
     const hasChannels = state.channels.some((c) => c.type === 'topic');
     return (
       <section className="chat chat-empty" data-testid="chat-empty">
+        {banner}
         <div className="empty-illustration"><MessageIcon size={36} /></div>
         <h2>{hasChannels ? 'Pick a conversation' : 'No conversations yet'}</h2>
         <p>
@@ -119,6 +122,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
   return (
     <section className="chat" data-testid="chat-area" data-channel-id={channel.id}>
       <ChatHeader channel={channel} onBack={onBack ?? (() => session.selectChannel(null))} online={membersOnline(state, channel)} partner={partner} />
+      {banner}
       <MessageList key={channel.id} channelId={channel.id} channelName={partner?.name ?? channel.name} messages={messages}
         hasMore={state.hasMore[channel.id] !== false} ready={Boolean(state.latestLoaded[channel.id])} loadingOlder={Boolean(state.loadingOlder[channel.id])}
         onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId}

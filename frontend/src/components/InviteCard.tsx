@@ -1,25 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { roomPath } from '../lib/routes.ts';
+import { copyText } from '../lib/clipboard.ts';
 import { CheckIcon, CopyIcon } from './Icons.tsx';
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    try {
-      await navigator.clipboard.writeText(text);
-      return;
-    } catch { /* fall through to the legacy path */ }
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('copy failed');
-}
 
 export function InviteCard({ roomName }: { roomName: string }) {
   const [copied, setCopied] = useState(false);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { RoomSession } from '../lib/session.ts';
 import { useStore } from '../hooks/useStore.ts';
 import { useShortcuts, SIDEBAR_SEARCH_ID } from '../hooks/useShortcuts.ts';
@@ -8,7 +8,14 @@ import { canManageChannels, titleWithUnread } from '../lib/format.ts';
 import {
   getSoundEnabled, hasUserInteracted, newIncomingMessages, playNotificationSound, shouldPlay, trackUserInteraction,
 } from '../lib/notificationSound.ts';
+import { useRoomTheme } from '../hooks/useRoomTheme.ts';
+import { readAuth, saveAuth } from '../lib/storage.ts';
+import { roomPath } from '../lib/routes.ts';
+import { stripQueryParams } from '../lib/navigation.ts';
+import { adminControls } from '../lib/roomRules.ts';
 import { Sidebar } from './Sidebar.tsx';
+import { ExpiryBanner } from './ExpiryBanner.tsx';
+import type { AdminDialog } from './admin/adminDialog.ts';
 import { ChatArea } from './ChatArea.tsx';
 import { CreateChannelModal } from './CreateChannelModal.tsx';
 import { LoadingScreen } from './StatusScreens.tsx';
@@ -19,7 +26,13 @@ interface Props {
   roomName: string;
 }
 
+// The settings panel and the administration dialogs load on first use (the room page's initial JavaScript stays small).
+const SettingsPanel = lazy(() => import('./admin/SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
+const AdminDialogs = lazy(() => import('./admin/AdminDialogs.tsx').then((m) => ({ default: m.AdminDialogs })));
+
 const MOBILE_QUERY = '(max-width: 767px)';
+/** specs/rooms.md section 9: a dialog opened by an address flag waits 0.5 s */
+const MODAL_OPEN_DELAY_MS = 500;
 const isMobile = () => typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
 
 /** Beep for messages that arrive while the room is open (compares consecutive store states; see notificationSound.ts). */
@@ -44,29 +57,33 @@ function useNotificationSound(session: RoomSession): void {
   }, [session]);
 }
 
-/** The room's settings (Settings - Manage your chat room). Its sections come with the room-administration work. */
-function SettingsPanel({ onClose }: { onClose(): void }) {
-  const titleId = useId();
-  const panelRef = useRef<HTMLElement>(null);
+/** The address follows the room's name (a rename): /{newName}, and the stored auth record learns it too. */
+function useAddressFollowsName(workspaceId: string | null, name: string | null): void {
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    panelRef.current?.focus();
-    return () => { if (previous?.isConnected) previous.focus(); };
-  }, []);
-  return (
-    <section ref={panelRef} className="settings-panel" role="region" aria-labelledby={titleId} tabIndex={-1}
-      data-testid="settings-panel">
-      <header className="settings-panel-header">
-        <h2 id={titleId} className="settings-panel-title">Settings - Manage your chat room</h2>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close settings" data-testid="settings-close">
-          <CloseIcon size={18} />
-        </button>
-      </header>
-      <div className="settings-panel-body">
-        <p className="muted">Room settings will appear here.</p>
-      </div>
-    </section>
-  );
+    if (!workspaceId || !name) return;
+    const auth = readAuth();
+    if (auth && auth.workspaceId === workspaceId && auth.roomName !== name) saveAuth({ ...auth, roomName: name });
+    const path = roomPath(name);
+    if (window.location.pathname !== path && window.location.pathname.split('/').length === 2) {
+      window.history.replaceState(window.history.state, '', `${path}${window.location.search}${window.location.hash}`);
+    }
+  }, [workspaceId, name]);
+}
+
+/** openExtend / resumeExtension and openUpgrade / resumeUpgrade: the dialog opens 0.5 s after joining; the flags go. */
+function useOpenFlags(joined: boolean, open: (d: AdminDialog) => void): void {
+  useEffect(() => {
+    if (!joined) return;
+    const params = new URLSearchParams(window.location.search);
+    const flag = (n: string) => params.get(n) === 'true';
+    const dialog: AdminDialog | null = flag('openExtend') || flag('resumeExtension') ? { kind: 'extend' }
+      : flag('openUpgrade') || flag('resumeUpgrade') ? { kind: 'upgrade', feature: 'plan' } : null;
+    stripQueryParams(['openExtend', 'resumeExtension', 'openUpgrade', 'resumeUpgrade']);
+    if (!dialog) return;
+    const t = setTimeout(() => open(dialog), MODAL_OPEN_DELAY_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [joined]);
 }
 
 /** The joined room: sidebar and chat; below 768 px they slide over each other. */
@@ -74,6 +91,10 @@ export function RoomView({ session, roomName }: Props) {
   const state = useStore(session.store);
   const [createOpen, setCreateOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [adminDialog, setAdminDialog] = useState<AdminDialog | null>(null);
+  const theme = useRoomTheme(state.workspace?.theme);
+  useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
+  useOpenFlags(state.everJoined, setAdminDialog);
   /** a search hit being revealed: the chat scrolls to it and highlights it briefly */
   const [focus, setFocus] = useState<{ channelId: string; messageId: string } | null>(null);
   const name = state.workspace?.name ?? roomName;
@@ -130,6 +151,10 @@ export function RoomView({ session, roomName }: Props) {
   };
 
   const offline = state.connection.status !== 'joined';
+  const ws = state.workspace;
+  const can = adminControls(state.user, ws?.tier ?? 'free', ws?.expiresAt ?? null);
+  const shownTheme = theme.preview ?? theme.active;
+  const banner = <ExpiryBanner expiresAt={ws?.expiresAt ?? null} onExtend={can.extend ? () => setAdminDialog({ kind: 'extend' }) : undefined} />;
 
   return (
     <div className={`room-layout${state.currentChannelId ? ' show-chat' : ''}${settingsOpen ? ' settings-open' : ''}`} data-testid="room-view">
@@ -141,10 +166,17 @@ export function RoomView({ session, roomName }: Props) {
       )}
       <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
         onOpenMessage={openMessage}
-        onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} />
+        onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} onAdminDialog={setAdminDialog}
+        logoUrl={shownTheme.themeId === 'custom' ? shownTheme.custom?.logoUrl || undefined : undefined} />
       <ChatArea session={session} state={state} onBack={onBack}
-        focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone} />
-      {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
+        focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone}
+        banner={banner} />
+      <Suspense fallback={null}>
+        {settingsOpen && <SettingsPanel state={state} roomName={roomName} open={setAdminDialog} onClose={() => setSettingsOpen(false)} />}
+        {adminDialog && (
+          <AdminDialogs dialog={adminDialog} state={state} session={session} theme={theme} open={setAdminDialog} close={() => setAdminDialog(null)} />
+        )}
+      </Suspense>
       {createOpen && canCreate && (
         <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}
           onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)} />

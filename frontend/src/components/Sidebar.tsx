@@ -7,16 +7,21 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { RoomState } from '../state/roomState.ts';
 import type { RoomSession } from '../lib/session.ts';
 import { availableToMessage, conversationList, dmWith } from '../state/conversationSelectors.ts';
-import { canManageChannels, formatCapacity, roleOf } from '../lib/format.ts';
+import { canManageChannels, roleOf } from '../lib/format.ts';
+import { adminControls } from '../lib/roomRules.ts';
+import type { PersonView } from '../state/conversationSelectors.ts';
+import type { MenuEntry } from './ui/Menu.tsx';
+import type { AdminDialog } from './admin/adminDialog.ts';
+import { RoomHeader } from './sidebar/RoomHeader.tsx';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
 import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
-import { LockIcon, LogOutIcon, LogoMark, PlusIcon, UsersIcon } from './Icons.tsx';
+import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
 import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
-import { PencilIcon } from './sidebar/icons.tsx';
+import { PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
 
@@ -36,6 +41,10 @@ interface Props {
   onOpenMessage(channelId: string, messageId: string): void;
   onOpenCreateChannel(): void;
   onLeave(): void;
+  /** open an administration dialog (Kick User confirm, the upgrade prompt) */
+  onAdminDialog(d: AdminDialog): void;
+  /** the custom theme's logo (business), shown in place of ours */
+  logoUrl?: string;
 }
 
 type Dialog =
@@ -45,12 +54,13 @@ type Dialog =
   | { kind: 'startDm'; userId: string; username: string }
   | { kind: 'profile' };
 
-export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave }: Props) {
+export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, logoUrl }: Props) {
   const { workspace, user } = state;
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
   const role = roleOf(user);
   const name = workspace?.name ?? roomName;
+  const can = adminControls(user, tier, workspace?.expiresAt ?? null);
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
@@ -67,7 +77,24 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
     rename: (id, newName) => session.renameChannel(id, newName),
     askDeleteChannel: (id) => setDialog({ kind: 'deleteChannel', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? '' }),
     editMembers: (id) => setDialog({ kind: 'members', channelId: id }),
+    memberActions: (p) => memberActions(p),
   };
+  /** Make admin / Remove admin (owner), Kick User (owner and admins; not oneself; an admin cannot kick the owner) */
+  function memberActions(p: PersonView): MenuEntry[] {
+    if (!user || p.id === user.id) return [];
+    const out: MenuEntry[] = [];
+    if (can.setRole && !p.isOwner) {
+      out.push({
+        label: p.isAdmin ? 'Remove admin' : 'Make admin', icon: <UserPlusIcon size={16} />, testId: 'member-menu-role',
+        onSelect: () => void session.admin.setMemberRole(p.id, !p.isAdmin).then((r) => { if (!r.ok) session.showNotice(r.message); }),
+      });
+    }
+    if (can.kick && !(p.isOwner && !user.isOwner)) {
+      out.push({ label: 'Kick User', icon: <TrashIcon size={16} />, danger: true, testId: 'member-menu-kick',
+        onSelect: () => onAdminDialog({ kind: 'kick', userId: p.id, username: p.username }) });
+    }
+    return out;
+  }
   const openFromSearch = (open: () => void) => { setQuery(''); open(); };
   /** our DM with the user opens at once; a new one is confirmed first (DM confirm) */
   const startDm = (userId: string) => {
@@ -81,26 +108,14 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
   return (
     <aside className="sidebar" data-testid="sidebar">
       <div className="sidebar-header">
-        <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home"><LogoMark size={28} /></AppLink>
+        <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home">
+          {logoUrl ? <img src={logoUrl} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" /> : <LogoMark size={28} />}
+        </AppLink>
         <SoundToggle />
-        <div className="sidebar-room">
-          <div className="sidebar-room-line">
-            <h1 className="sidebar-room-name" title={name} data-testid="room-name">{name}</h1>
-            {tier === 'free'
-              ? <a href="/upgrade" target="_blank" rel="noopener noreferrer" className="tier-badge tier-free" data-testid="tier-badge" title="Upgrade this room">FREE</a>
-              : <span className={`tier-badge tier-${tier}`} data-testid="tier-badge">{tier.toUpperCase()}</span>}
-          </div>
-          <div className="sidebar-room-meta">
-            <span className="online-pill" title="People online / room limit">
-              <span className="online-dot" aria-hidden="true" />
-              <UsersIcon size={14} />
-              <span data-testid="online-count">{formatCapacity(state.online.length, workspace?.settings?.maxUsers)}</span>
-            </span>
-            {workspace?.isPasswordProtected && (
-              <span className="lock-pill" title="Password protected" data-testid="lock-icon"><LockIcon size={13} /> Protected</span>
-            )}
-          </div>
-        </div>
+        <RoomHeader name={name} tier={tier} online={state.online.length} maxUsers={workspace?.settings?.maxUsers}
+          isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}
+          canRename={can.rename} rename={(n) => session.admin.renameWorkspace(n)} notice={(m) => session.showNotice(m)}
+          onUpgrade={() => onAdminDialog({ kind: 'upgrade', feature: 'plan' })} />
       </div>
 
       <SidebarSearchInput query={query} onQuery={setQuery} />
@@ -125,7 +140,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
           </div>
           <div className="sidebar-scroll">
             <ChannelList items={items} currentChannelId={state.currentChannelId} canManage={canManage} actions={actions} />
-            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={startDm} />
+            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={startDm} memberActions={memberActions} />
             <InviteCard roomName={name} />
           </div>
         </>

@@ -369,6 +369,11 @@ export class RoomSession {
   retryMessage(clientMessageId: string): void { this.sender.retry(clientMessageId); }
   discardMessage(clientMessageId: string): void { this.sender.discard(clientMessageId); }
 
+  /** A line in the room's toast (errors of actions whose dialog is already gone). */
+  showNotice(message: string): void {
+    this.dispatch({ type: 'notice', message });
+  }
+
   dismissNotice(): void {
     this.dispatch({ type: 'notice', message: null });
   }

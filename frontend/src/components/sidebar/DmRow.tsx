@@ -1,7 +1,8 @@
 /**
  * One DM in the conversation list: partner avatar with presence dot, typing... while the partner types, the hover
  * menu and the right-click menu (Mark as Read, Delete Conversation), and on touch screens a left-to-right swipe
- * beyond 50 px that reveals Delete Conversation (Kick User comes with room administration).
+ * beyond 50 px that reveals Kick User (owner and admins) and Delete Conversation. Owners and admins also find the
+ * partner's administration entries (Make admin / Remove admin, Kick User) in the menus.
  */
 import { useRef, useState, type PointerEvent } from 'react';
 import type { ConversationItem } from '../../state/conversationSelectors.ts';
@@ -54,10 +55,13 @@ export function DmRow({ item, active, actions }: Props) {
   const { channel, unread, partner } = item;
   const [revealed, setRevealed] = useState(false);
   const swipe = useSwipe(() => setRevealed(true));
-  const menu: MenuEntry[] = [
+  const menu: (MenuEntry | 'separator')[] = [
     { label: 'Mark as Read', icon: <CheckCircleIcon size={16} />, onSelect: () => actions.markRead(channel.id), testId: 'dm-menu-mark-read' },
     { label: 'Delete Conversation', icon: <TrashIcon size={16} />, danger: true, onSelect: () => actions.askDeleteDm(channel.id), testId: 'dm-menu-delete' },
   ];
+  const admin = partner ? actions.memberActions?.(partner) ?? [] : [];
+  if (admin.length) menu.push('separator', ...admin);
+  const kick = admin.find((a) => a.testId === 'member-menu-kick');
 
   return (
     <ContextMenu label={`Conversation with ${item.title}`} items={menu} testId="dm-context-menu">
@@ -85,6 +89,10 @@ export function DmRow({ item, active, actions }: Props) {
           trigger={<button type="button" className="conv-more" aria-label={`More actions for ${item.title}`} data-testid="dm-more"><MoreIcon /></button>} />
         {revealed && (
           <div className="swipe-actions" data-testid="swipe-actions">
+            {kick && (
+              <button type="button" className="button button-sm button-danger" data-testid="swipe-kick"
+                onClick={() => { setRevealed(false); kick.onSelect(); }}>Kick User</button>
+            )}
             <button type="button" className="button button-sm button-danger" data-testid="swipe-delete"
               onClick={() => { setRevealed(false); actions.askDeleteDm(channel.id); }}>Delete Conversation</button>
             <button type="button" className="button button-sm button-ghost" onClick={() => setRevealed(false)}>Cancel</button>

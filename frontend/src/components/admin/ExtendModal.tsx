@@ -1,0 +1,99 @@
+/**
+ * Extend Room Duration (specs/rooms.md sections 4 "Extension", 5 and 8): 7 days (168 hours) or 30 days (720).
+ * Pro and business rooms extend free (extend-workspace). A free room needs payment: a guest first stores
+ * pendingExtension and registers (/login?redirect=...), a signed-in user goes to payment (/upgrade until the billing
+ * issue adds checkout). The server decides in every case; this only picks the path.
+ */
+import { useState } from 'react';
+import { ENTITLEMENTS, type Tier } from '@ephemera/proto/client';
+import { Modal } from '../Modal.tsx';
+import { AlertIcon, CheckIcon, ClockIcon } from '../Icons.tsx';
+import { isHurry } from '../../lib/expiry.ts';
+import { hasAccountSession, savePendingExtension } from '../../lib/roomPrefs.ts';
+import { roomPath } from '../../lib/routes.ts';
+import type { Result } from '../../lib/conversationCommands.ts';
+
+export const MSG_REGISTER_TO_EXTEND = '🔐 Please register first to extend room duration';
+export const MSG_HURRY = 'Hurry! Room expires in less than 2 hours';
+export const extendedText = (days: number) => `Your room has been extended by ${days} days.`;
+
+interface Props {
+  tier: Tier;
+  expiresAt: string | null;
+  roomName: string;
+  workspaceId: string;
+  onClose(): void;
+  extend(days: 7 | 30): Promise<Result>;
+}
+
+type Outcome = { kind: 'choose' } | { kind: 'done'; days: number } | { kind: 'failed' };
+
+/** Where a free room's extension goes: registration first for a guest, else payment. */
+function paidPath(roomName: string): { href: string; guest: boolean } {
+  if (!hasAccountSession()) {
+    const back = `${roomPath(roomName)}?resumeExtension=true`;
+    return { href: `/login?redirect=${encodeURIComponent(back)}`, guest: true };
+  }
+  return { href: '/upgrade', guest: false };
+}
+
+export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, extend }: Props) {
+  const [days, setDays] = useState<7 | 30>(7);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'choose' });
+  const free = ENTITLEMENTS[tier].freeExtension;
+  const paid = free ? null : paidPath(roomName);
+
+  if (outcome.kind === 'done') {
+    return (
+      <Modal title="Room Extended!" onClose={onClose} tone="success" icon={<CheckIcon size={22} />} testId="extend-success-modal"
+        footer={<button type="button" className="button button-primary" onClick={onClose}>Done</button>}>
+        <p>{extendedText(outcome.days)}</p>
+      </Modal>
+    );
+  }
+  if (outcome.kind === 'failed') {
+    return (
+      <Modal title="Extension Failed" onClose={onClose} tone="danger" icon={<AlertIcon size={22} />} testId="extend-failed-modal"
+        footer={<button type="button" className="button button-primary" onClick={() => setOutcome({ kind: 'choose' })}>Try again</button>}>
+        <p>Failed to extend room. Please try again.</p>
+      </Modal>
+    );
+  }
+
+  const submit = async () => {
+    if (paid) {
+      if (paid.guest) savePendingExtension({ workspaceId, roomName, days, returnUrl: roomPath(roomName) });
+      window.location.assign(paid.href);
+      return;
+    }
+    setBusy(true);
+    const r = await extend(days);
+    setBusy(false);
+    setOutcome(r.ok ? { kind: 'done', days } : { kind: 'failed' });
+  };
+
+  return (
+    <Modal title="Extend Room Duration" onClose={busy ? undefined : onClose} icon={<ClockIcon size={22} />} testId="extend-modal">
+      <div className="modal-form">
+        {isHurry(expiresAt, Date.now()) && <p className="hurry-line" role="alert" data-testid="extend-hurry">{MSG_HURRY}</p>}
+        <div className="extend-options" role="radiogroup" aria-label="Extension">
+          {([7, 30] as const).map((d) => (
+            <button key={d} type="button" role="radio" aria-checked={days === d} className={`extend-option${days === d ? ' selected' : ''}`}
+              onClick={() => setDays(d)} data-testid={`extend-${d}`}>
+              <strong>{d} days</strong>
+              <span className="muted">{free ? 'Included in your plan' : d === 7 ? '$2.99 one-time' : '$8.99 one-time'}</span>
+            </button>
+          ))}
+        </div>
+        {paid?.guest && <p className="field-hint" data-testid="extend-register-prompt">{MSG_REGISTER_TO_EXTEND}</p>}
+        <div className="modal-actions">
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" className="button button-primary" onClick={() => void submit()} disabled={busy} data-testid="extend-submit">
+            {busy ? 'Extending...' : paid ? (paid.guest ? 'Register to extend' : 'Continue to payment') : `Extend by ${days} days`}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * Settings - Manage your chat room (specs/rooms.md section 2 "Settings panel"): the register banner for an
+ * unregistered owner, Room Information (collapsible), Quick Actions, Owner Controls and the Danger Zone. Controls
+ * are hidden by role and tier (lib/roomRules.ts adminControls); the server refuses anything else anyway.
+ */
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { RoomState } from '../../state/roomState.ts';
+import { adminControls } from '../../lib/roomRules.ts';
+import { copyText } from '../../lib/clipboard.ts';
+import { roomPath } from '../../lib/routes.ts';
+import { hasAccountSession } from '../../lib/roomPrefs.ts';
+import { AlertIcon, CheckIcon, ClockIcon, CloseIcon, CopyIcon, LockIcon, SparkIcon, UsersIcon } from '../Icons.tsx';
+import { TrashIcon } from '../sidebar/icons.tsx';
+import type { AdminDialog } from './adminDialog.ts';
+import './admin.css';
+
+interface Props {
+  state: RoomState;
+  roomName: string;
+  open(d: AdminDialog): void;
+  onClose(): void;
+}
+
+const dateTime = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
+};
+
+function Section({ title, children, tone }: { title: string; children: ReactNode; tone?: 'danger' }) {
+  return (
+    <section className={`settings-section${tone ? ` tone-${tone}` : ''}`} aria-label={title}>
+      <h3 className="settings-section-title">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Action({ icon, label, hint, onClick, testId, premium, danger }: {
+  icon: ReactNode; label: string; hint?: string; onClick(): void; testId: string; premium?: string; danger?: boolean;
+}) {
+  return (
+    <button type="button" className={`settings-action${danger ? ' danger' : ''}`} onClick={onClick} data-testid={testId}>
+      <span className="settings-action-icon" aria-hidden="true">{icon}</span>
+      <span className="settings-action-text">
+        <span>{label}{premium && <span className="premium-mark" data-testid={`${testId}-premium`}><SparkIcon size={12} /> {premium}</span>}</span>
+        {hint && <small>{hint}</small>}
+      </span>
+    </button>
+  );
+}
+
+function CopyInvite({ roomName }: { roomName: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); }, []);
+  const copy = async () => {
+    try {
+      await copyText(`${window.location.origin}${roomPath(roomName)}`);
+      setCopied(true);
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), 2000);
+    } catch {
+      window.alert('Failed to copy link');
+    }
+  };
+  return <Action icon={copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />} label={copied ? '✓ Copied!' : 'Copy Invite Link'} onClick={() => void copy()} testId="settings-copy-invite" />;
+}
+
+export function SettingsPanel({ state, roomName, open, onClose }: Props) {
+  const titleId = useId();
+  const panelRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    panelRef.current?.focus();
+    return () => { if (previous?.isConnected) previous.focus(); };
+  }, []);
+  const ws = state.workspace;
+  const tier = ws?.tier ?? 'free';
+  const name = ws?.name ?? roomName;
+  const can = adminControls(state.user, tier, ws?.expiresAt ?? null);
+  const limit = ws?.settings.maxUsers ?? null;
+
+  return (
+    <section ref={panelRef} className="settings-panel" role="region" aria-labelledby={titleId} tabIndex={-1} data-testid="settings-panel">
+      <header className="settings-panel-header">
+        <h2 id={titleId} className="settings-panel-title">Settings - Manage your chat room</h2>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close settings" data-testid="settings-close">
+          <CloseIcon size={18} />
+        </button>
+      </header>
+      <div className="settings-panel-body">
+        {state.user?.isOwner && !hasAccountSession() && (
+          <div className="register-banner" data-testid="register-banner">
+            <strong>Register to Keep Your Room!</strong>
+            <p>Your ownership lives in this browser only. Register to manage the room from any device.</p>
+            <a className="button button-sm button-primary" href={`/login?redirect=${encodeURIComponent(roomPath(name))}`}>Register</a>
+          </div>
+        )}
+
+        <details className="settings-section settings-info" open data-testid="room-info">
+          <summary className="settings-section-title">Room Information</summary>
+          <dl className="settings-facts">
+            <dt>Room Name</dt><dd data-testid="info-room-name">{name}</dd>
+            <dt>Created</dt><dd data-testid="info-created">{ws ? dateTime(ws.createdAt) : ''}</dd>
+            <dt>Expires</dt><dd data-testid="info-expires">{ws?.expiresAt ? dateTime(ws.expiresAt) : 'Never (Business tier)'}</dd>
+            <dt>Active Users</dt><dd data-testid="info-active-users">{`${state.online.length} / ${limit === null ? 'Unlimited' : limit}`}</dd>
+          </dl>
+        </details>
+
+        <Section title="Quick Actions">
+          <CopyInvite roomName={name} />
+          <Action icon={<SparkIcon size={18} />} label="Change Theme" onClick={() => open({ kind: 'theme' })} testId="settings-change-theme"
+            premium={tier === 'free' ? 'Premium' : undefined} />
+        </Section>
+
+        {can.ownerControls && (
+          <Section title="Owner Controls">
+            <Action icon={<LockIcon size={18} />} label={ws?.isPasswordProtected ? 'Remove Password' : 'Set Password'}
+              hint="Security" onClick={() => open({ kind: 'password' })} testId="settings-password" />
+            {can.maxUsers
+              ? <Action icon={<UsersIcon size={18} />} label="Set Max Users" hint={`Capacity: ${limit === null ? 'unlimited' : `${limit} users`}`}
+                  onClick={() => open({ kind: 'maxUsers' })} testId="settings-max-users" />
+              : <Action icon={<UsersIcon size={18} />} label="Set Max Users" hint="Capacity" premium="Pro"
+                  onClick={() => open({ kind: 'upgrade', feature: 'maxUsers' })} testId="settings-max-users-locked" />}
+            {can.extend && (
+              <Action icon={<ClockIcon size={18} />} label="Extend Room Duration" hint="7 or 30 more days" onClick={() => open({ kind: 'extend' })} testId="settings-extend" />
+            )}
+            {can.upgrade && (
+              <Action icon={<SparkIcon size={18} />} label="Upgrade Plan" hint="More time, people and themes"
+                onClick={() => { window.location.assign('/upgrade'); }} testId="settings-upgrade" />
+            )}
+          </Section>
+        )}
+
+        {can.deleteRoom && (
+          <Section title="Danger Zone" tone="danger">
+            <p className="settings-warning"><AlertIcon size={16} /> Deleting the room is permanent: all messages and data are lost permanently.</p>
+            <Action icon={<TrashIcon size={18} />} label="Delete Chat Room" onClick={() => open({ kind: 'deleteRoom' })} testId="settings-delete-room" danger />
+          </Section>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+/** Which administration dialog is open (one at a time); the settings panel and the sidebar open them. */
+export type UpgradeFeature = 'plan' | 'themes' | 'customTheme' | 'maxUsers' | 'extension';
+
+export type AdminDialog =
+  | { kind: 'password' }
+  | { kind: 'maxUsers' }
+  | { kind: 'extend' }
+  | { kind: 'deleteRoom' }
+  | { kind: 'upgrade'; feature: UpgradeFeature }
+  | { kind: 'theme' }
+  | { kind: 'customTheme' }
+  | { kind: 'kick'; userId: string; username: string };
+
+/** The Upgrade required dialog's sentence per gated control. */
+export const UPGRADE_REASONS: Record<UpgradeFeature, string> = {
+  plan: 'Upgrade to keep your room longer, invite more people and unlock every theme.',
+  themes: 'This theme is a premium theme. Upgrade to Pro or Business to use all 10 themes.',
+  customTheme: 'Custom themes with your own colours, font and logo are part of the Business plan.',
+  maxUsers: 'Setting the maximum number of users needs the Pro or Business plan.',
+  extension: 'Extending a free room needs a paid plan. Upgrade, or pay once for a 7 or 30 day extension.',
+};
