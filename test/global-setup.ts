@@ -17,6 +17,8 @@ declare module 'vitest' {
     redisUrl: string;
     /** comma-separated host:port list */
     kafkaBrokers: string;
+    /** where the three servers keep their data: pg/ (with pg_wal), redis/, kafka/logs/ (the canary tests read the raw bytes) */
+    infraDataDir: string;
   }
 }
 
@@ -50,6 +52,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgUrl', pg.value.url);
   project.provide('redisUrl', redis.value.url);
   project.provide('kafkaBrokers', kafka.value.brokers.join(','));
+  project.provide('infraDataDir', root);
 
   return async () => {
     await stopAll();

@@ -4,10 +4,24 @@ import { trace } from '@opentelemetry/api';
 
 export type { Logger };
 
+/**
+ * Fields that may carry what a room says or a secret (docs/crypto.md: logs never contain message content or
+ * passwords), at any of the first three levels of a log object. PostgreSQL errors name the offending values in
+ * `detail` (a unique violation shows the key), so that goes too.
+ */
+const SECRET_FIELDS = [
+  'content', 'newContent', 'password', 'passwordHash', 'userToken', 'token', 'username', 'profilePicture', 'sealed', 'quote',
+];
+export const REDACTED_PATHS = [
+  ...SECRET_FIELDS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
+  'err.detail', 'err.where', '*.err.detail', 'err.cause.detail', 'headers.authorization', '*.headers.authorization',
+];
+
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   return pino({
     level,
     base: { service },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin() {
       const span = trace.getActiveSpan();
       if (!span) return {};
