@@ -14,6 +14,7 @@ import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
+import { openMemberRows, openMessageRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 
@@ -31,13 +32,15 @@ async function boot(databaseUrl: string, now: () => Date) {
   return { pool, log, room, messaging, async stop() { await room.stop(); await messaging.stop(); await log.close(); await pool.end(); } };
 }
 
+/** The read models with their sealed values opened: a replay seals them again under new nonces (docs/crypto.md). */
 async function dump(pool: Pool) {
   const q = async (sql: string) => (await pool.query(sql)).rows;
+  const { keyring } = fileRoomKeys(keyDir, masterKey);
   return {
-    workspaces: await q('SELECT * FROM room.workspaces ORDER BY id'),
-    members: await q('SELECT * FROM room.members ORDER BY workspace_id, user_id'),
+    workspaces: await openWorkspaceRows(keyring, await q('SELECT * FROM room.workspaces ORDER BY id')),
+    members: await openMemberRows(keyring, await q('SELECT * FROM room.members ORDER BY workspace_id, user_id')),
     channels: await q('SELECT * FROM room.channels ORDER BY id'),
-    messages: await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, body::text AS body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq'),
+    messages: await openMessageRows(keyring, await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq')),
     readPositions: await q('SELECT * FROM messaging.read_positions ORDER BY channel_id, user_id'),
     readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),
     deletedChannels: await q('SELECT * FROM messaging.deleted_channels ORDER BY id'),

@@ -8,8 +8,8 @@ import {
   type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
   type SessionActor, type Actor,
 } from '@ephemera/proto';
-import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
-import { projectRoomEvent } from './projection.ts';
+import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
+import { roomProjector } from './projection.ts';
 import { RoomRepository, type MemberRow, type WorkspaceRow } from './repository.ts';
 
 export interface RoomDeps {
@@ -19,11 +19,11 @@ export interface RoomDeps {
   now?: () => Date;
   /**
    * Each room's data key (docs/crypto.md): created before workspace.created, destroyed before workspace.deleted or
-   * workspace.expired. Absent: rooms get no key (unit tests of the read model that use the log without sealing).
+   * workspace.expired. Required: the read model seals members' names and pictures under it (member-crypto.ts).
    */
-  roomKeys?: RoomKeyStore;
+  roomKeys: RoomKeyStore;
   /** the same keys, cached in memory, for sealing and opening read-model values */
-  keyring?: RoomKeyring;
+  keyring: RoomKeyring;
 }
 
 /** One command's view of its room: the room as it is, and how to build and record its events. */
@@ -41,9 +41,11 @@ export class RoomCore {
   readonly repo: RoomRepository;
   readonly mutex = new KeyedMutex();
   readonly now: () => Date;
+  private readonly project: Projector;
 
   constructor(readonly deps: RoomDeps) {
-    this.repo = new RoomRepository(deps.pool);
+    this.repo = new RoomRepository(deps.pool, deps.keyring);
+    this.project = roomProjector(deps.keyring);
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -51,7 +53,7 @@ export class RoomCore {
   async record(events: AnyEventEnvelope[]): Promise<void> {
     if (events.length === 0) return;
     await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'room', events, projectRoomEvent);
+    await applyOnce(this.deps.pool, 'room', events, this.project);
   }
 
   /**

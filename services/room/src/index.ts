@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
 import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
-import { projectRoomEvent } from './projection.ts';
+import { roomProjector } from './projection.ts';
 
 export { RoomService } from './room-service.ts';
 export { publicRoomRouter, internalRoomRouter } from './http.ts';
@@ -17,17 +17,18 @@ export interface RoomModule { service: RoomService; stop(): Promise<void> }
 export async function startRoomModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
   /** the room data keys this service owns (docs/crypto.md) */
-  roomKeys?: RoomKeyStore;
+  roomKeys: RoomKeyStore;
   /** the same keys, cached in memory (read-model values are sealed under them) */
-  keyring?: RoomKeyring;
+  keyring: RoomKeyring;
 }): Promise<RoomModule> {
   await migrate(deps.databaseUrl, ROOM_MIGRATIONS, 'room');
   const service = new RoomService(deps);
+  const project = roomProjector(deps.keyring);
   // The projection consumer rebuilds the read model from the log (replay) and picks up anything this process
   // appended but did not apply before a crash. It must be current before we take commands.
   const projection: Subscription = await deps.log.subscribe({
     groupId: 'room-projection', topics: [TOPICS.room], fromBeginning: true,
-    handler: async ({ event }) => { await applyOnce(deps.pool, 'room', [event], projectRoomEvent); },
+    handler: async ({ event }) => { await applyOnce(deps.pool, 'room', [event], project); },
   });
   await projection.caughtUp();
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,

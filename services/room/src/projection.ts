@@ -1,9 +1,14 @@
-/** Applies room events to the room service's read model (schema room). Pure translation, no decisions. */
-import { usernameKey, type Channel } from '@ephemera/proto';
-import type { Projector, PoolClient } from '@ephemera/platform';
+/**
+ * Applies room events to the room service's read model (schema room). Pure translation, no decisions. Members'
+ * usernames and profile pictures are sealed under the room's key on the way in (member-crypto.ts); a room whose key
+ * is destroyed is gone, and no member of it is stored again.
+ */
+import type { Channel } from '@ephemera/proto';
+import type { Projector, PoolClient, RoomKeyring } from '@ephemera/platform';
 import { dmKeyOf } from './rules.ts';
+import { sealPicture, sealThemeAuthor, sealUsername, usernameHash } from './member-crypto.ts';
 
-export const projectRoomEvent: Projector = async (db, event) => {
+export const roomProjector = (keyring: RoomKeyring): Projector => async (db, event) => {
   switch (event.type) {
     case 'workspace.created': {
       const p = event.payload;
@@ -15,10 +20,12 @@ export const projectRoomEvent: Projector = async (db, event) => {
     }
     case 'member.joined': {
       const p = event.payload;
+      const key = await keyring.key(p.workspaceId);
+      if (!key) return;
       await db.query(
-        `INSERT INTO room.members (workspace_id, user_id, username, username_key, is_admin, token_hash, joined_at)
+        `INSERT INTO room.members (workspace_id, user_id, username, username_hash, is_admin, token_hash, joined_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [p.workspaceId, p.userId, p.username, usernameKey(p.username), p.isAdmin, p.tokenHash, p.joinedAt]);
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), p.isAdmin, p.tokenHash, p.joinedAt]);
       break;
     }
     case 'channel.created':
@@ -52,19 +59,23 @@ export const projectRoomEvent: Projector = async (db, event) => {
       break;
     case 'member.profile-updated': {
       const p = event.payload;
+      const key = await keyring.key(p.workspaceId);
+      if (!key) return;
       await db.query(
-        'UPDATE room.members SET username = $3, username_key = $4, profile_picture = $5 WHERE workspace_id = $1 AND user_id = $2',
-        [p.workspaceId, p.userId, p.username, usernameKey(p.username), p.profilePicture]);
+        'UPDATE room.members SET username = $3, username_hash = $4, profile_picture = $5 WHERE workspace_id = $1 AND user_id = $2',
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), sealPicture(key, p.userId, p.profilePicture)]);
       break;
     }
     case 'member.left': {
       const p = event.payload;
       // The row (and with it the token hash and the username) goes; the departure stays so the role reads 'left'.
       await db.query('DELETE FROM room.members WHERE workspace_id = $1 AND user_id = $2', [p.workspaceId, p.userId]);
+      const key = await keyring.key(p.workspaceId);
+      if (!key) return;
       await db.query(
         `INSERT INTO room.departed_members (workspace_id, user_id, username, reason, departed_at)
          SELECT id, $2, $3, 'left', $4 FROM room.workspaces WHERE id = $1 ON CONFLICT (workspace_id, user_id) DO NOTHING`,
-        [p.workspaceId, p.userId, p.username, p.leftAt]);
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), p.leftAt]);
       break;
     }
     case 'workspace.expired':
@@ -90,7 +101,10 @@ export const projectRoomEvent: Projector = async (db, event) => {
       break;
     case 'workspace.theme-changed': {
       const { workspaceId, themeId, customTheme, changedBy, changedByName } = event.payload;
-      await db.query('UPDATE room.workspaces SET theme = $2 WHERE id = $1', [workspaceId, JSON.stringify({ themeId, customTheme, changedBy, changedByName })]);
+      const key = await keyring.key(workspaceId);
+      if (!key) return;
+      const theme = sealThemeAuthor(key, { themeId, customTheme, changedBy, changedByName });
+      await db.query('UPDATE room.workspaces SET theme = $2 WHERE id = $1', [workspaceId, JSON.stringify(theme)]);
       break;
     }
     case 'member.role-changed':
@@ -99,13 +113,15 @@ export const projectRoomEvent: Projector = async (db, event) => {
       break;
     case 'member.kicked': {
       const p = event.payload;
+      const key = await keyring.key(p.workspaceId);
+      if (!key) return;
       // Like member.left, but the departure keeps the token's hash: joining with it answers KICKED.
       await db.query(
         `INSERT INTO room.departed_members (workspace_id, user_id, username, reason, departed_at, token_hash)
          SELECT w.id, $2, $3, 'kicked', $4, m.token_hash FROM room.workspaces w
          LEFT JOIN room.members m ON m.workspace_id = w.id AND m.user_id = $2
          WHERE w.id = $1 ON CONFLICT (workspace_id, user_id) DO NOTHING`,
-        [p.workspaceId, p.userId, p.username, p.kickedAt]);
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), p.kickedAt]);
       await db.query('DELETE FROM room.members WHERE workspace_id = $1 AND user_id = $2', [p.workspaceId, p.userId]);
       break;
     }

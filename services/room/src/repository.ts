@@ -1,7 +1,12 @@
-/** Read queries over the room read model. Parameterized SQL only. */
-import type { Pool } from '@ephemera/platform';
-import { settingsForTier, usernameKey, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
+/**
+ * Read queries over the room read model. Parameterized SQL only. Members' usernames and profile pictures (and the
+ * name on a broadcast theme) are stored sealed under the room's key and opened here (member-crypto.ts), so every
+ * caller sees plain rows.
+ */
+import type { Pool, RoomKeyring } from '@ephemera/platform';
+import { settingsForTier, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
+import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
 
 export { visibleTo } from './rules.ts';
 
@@ -28,21 +33,36 @@ const toChannel = (r: Channel & { createdAt: string | Date }): Channel => ({
 });
 
 export class RoomRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Pool, private readonly keyring: RoomKeyring) {}
+
+  /** The stored rows opened with the room's key (none: no key lookup). */
+  private async openMembers(workspaceId: string, rows: MemberRow[]): Promise<MemberRow[]> {
+    if (rows.length === 0) return rows;
+    const key = await memberKey(this.keyring, workspaceId);
+    return rows.map((r) => ({ ...r, username: openUsername(key, r.userId, r.username), profilePicture: openPicture(key, r.userId, r.profilePicture) }));
+  }
+
+  /** The theme's author name opened; a room whose key is already destroyed (being swept) shows no theme. */
+  private async openWorkspace(row: WorkspaceRow | undefined): Promise<WorkspaceRow | null> {
+    if (!row) return null;
+    if (!row.theme) return row;
+    const key = await this.keyring.key(row.id);
+    return { ...row, theme: key ? openThemeAuthor(key, row.theme) : null };
+  }
 
   async workspaceById(id: string): Promise<WorkspaceRow | null> {
     const { rows } = await this.pool.query(`SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE id = $1`, [id]);
-    return rows[0] ?? null;
+    return this.openWorkspace(rows[0]);
   }
 
   async workspaceByName(name: string): Promise<WorkspaceRow | null> {
     const { rows } = await this.pool.query(`SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE name_key = $1`, [name.toLowerCase()]);
-    return rows[0] ?? null;
+    return this.openWorkspace(rows[0]);
   }
 
   async members(workspaceId: string): Promise<MemberRow[]> {
     const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [workspaceId]);
-    return rows;
+    return this.openMembers(workspaceId, rows);
   }
 
   async memberIds(workspaceId: string): Promise<Set<string>> {
@@ -52,19 +72,21 @@ export class RoomRepository {
 
   async memberByToken(workspaceId: string, tokenHash: string): Promise<MemberRow | null> {
     const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 AND token_hash = $2`, [workspaceId, tokenHash]);
-    return rows[0] ?? null;
+    return (await this.openMembers(workspaceId, rows))[0] ?? null;
   }
 
   async memberById(workspaceId: string, userId: string): Promise<MemberRow | null> {
     const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId]);
-    return rows[0] ?? null;
+    return (await this.openMembers(workspaceId, rows))[0] ?? null;
   }
 
   /** A former member (left; kicked with issue 7): roleOf() needs it to tell 'left' from 'non-member'. */
   async departure(workspaceId: string, userId: string): Promise<DepartureRow | null> {
     const { rows } = await this.pool.query(
       'SELECT user_id AS "userId", username, reason FROM room.departed_members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
-    return rows[0] ?? null;
+    const row = rows[0] as DepartureRow | undefined;
+    if (!row) return null;
+    return { ...row, username: openUsername(await memberKey(this.keyring, workspaceId), row.userId, row.username) };
   }
 
   /** Was this token a kicked member's? (join-workspace with it answers KICKED) */
@@ -79,11 +101,12 @@ export class RoomRepository {
     return rows[0].n as number;
   }
 
-  /** Is the name (by its NFKC, case-insensitive key) a current member's, other than exceptUserId's? */
+  /** Is the name (by the keyed hash of its NFKC, case-insensitive key) a current member's, other than exceptUserId's? */
   async usernameTaken(workspaceId: string, username: string, exceptUserId: string | null = null): Promise<boolean> {
+    const key = await memberKey(this.keyring, workspaceId);
     const { rowCount } = await this.pool.query(
-      'SELECT 1 FROM room.members WHERE workspace_id = $1 AND username_key = $2 AND user_id IS DISTINCT FROM $3',
-      [workspaceId, usernameKey(username), exceptUserId]);
+      'SELECT 1 FROM room.members WHERE workspace_id = $1 AND username_hash = $2 AND user_id IS DISTINCT FROM $3',
+      [workspaceId, usernameHash(key, username), exceptUserId]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -150,7 +173,7 @@ export class RoomRepository {
   async expiredBefore(now: Date, limit = 100): Promise<WorkspaceRow[]> {
     const { rows } = await this.pool.query(
       `SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, [now, limit]);
-    return rows;
+    return Promise.all(rows.map(async (r: WorkspaceRow) => (await this.openWorkspace(r))!));
   }
 }
 

@@ -8,27 +8,34 @@ import { TOPICS, type Message, type SessionActor } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, makeEvent, toRecords, userActor, type Pool } from '@ephemera/platform';
 import { startRoomModule, type RoomModule } from '../src/index.ts';
 import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.ts';
+import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { openMemberRows, openWorkspaceRows } from '../../../test/helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 let offset = 0;
 const now = () => new Date(Date.now() + offset);
+/** one key directory for the live services and the replay (the log itself is not sealed here) */
+const keys = testRoomKeys();
 
 async function boot(databaseUrl: string) {
   const pool = createPool(databaseUrl);
   const log = new EmbeddedEventLog(pool);
   await log.init(Object.values(TOPICS));
-  const room: RoomModule = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000 });
+  const room: RoomModule = await startRoomModule({
+    databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring,
+  });
   return { pool, log, room, async stop() { await room.stop(); await log.close(); await pool.end(); } };
 }
 type Booted = Awaited<ReturnType<typeof boot>>;
 
+/** The read model with its sealed values opened (a replay seals them again under new nonces). */
 async function dump(pool: Pool) {
   const q = async (sql: string) => (await pool.query(sql)).rows;
   return {
-    workspaces: await q('SELECT * FROM room.workspaces ORDER BY id'),
-    members: await q('SELECT * FROM room.members ORDER BY workspace_id, user_id'),
+    workspaces: await openWorkspaceRows(keys.keyring, await q('SELECT * FROM room.workspaces ORDER BY id')),
+    members: await openMemberRows(keys.keyring, await q('SELECT * FROM room.members ORDER BY workspace_id, user_id')),
     channels: await q('SELECT * FROM room.channels ORDER BY id'),
-    departed: await q('SELECT * FROM room.departed_members ORDER BY workspace_id, user_id'),
+    departed: await openMemberRows(keys.keyring, await q('SELECT * FROM room.departed_members ORDER BY workspace_id, user_id')),
     hidden: await q('SELECT * FROM room.hidden_dms ORDER BY channel_id, user_id'),
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * Members at rest in the room read model (docs/crypto.md): usernames and profile pictures are sealed under the
+ * room's key (AES-256-GCM; the AAD binds each value to its member and field), and username uniqueness is decided
+ * on a keyed hash of the name's usernameKey (NFKC, case-insensitive) instead of the name itself. Once the room's
+ * key is destroyed, no copy of these rows (WAL, backups) says who was in the room.
+ */
+import { DomainError, usernameKey } from '@ephemera/proto';
+import type { RoomKey, RoomKeyring } from '@ephemera/platform';
+
+/** The room key's purpose for username hashes (RoomKey.hash). A new version means rebuilt rows. */
+export const USERNAME_PURPOSE = 'username-v1';
+
+const usernameAad = (userId: string) => `member:${userId}:username`;
+const pictureAad = (userId: string) => `member:${userId}:profile-picture`;
+const THEME_AUTHOR_AAD = 'workspace:theme:changed-by-name';
+
+/** What the uniqueness constraint compares: equal for names that render alike, meaningless without the key. */
+export const usernameHash = (key: RoomKey, username: string): string => key.hash(USERNAME_PURPOSE, usernameKey(username));
+
+export const sealUsername = (key: RoomKey, userId: string, username: string): string => key.seal(username, usernameAad(userId));
+export const openUsername = (key: RoomKey, userId: string, sealed: string): string => key.open(sealed, usernameAad(userId));
+
+export const sealPicture = (key: RoomKey, userId: string, picture: string | null): string | null =>
+  picture === null ? null : key.seal(picture, pictureAad(userId));
+export const openPicture = (key: RoomKey, userId: string, sealed: string | null): string | null =>
+  sealed === null ? null : key.open(sealed, pictureAad(userId));
+
+interface ThemeAuthor { changedByName: string }
+
+/** The broadcast theme names who applied it: that name is sealed like every other username. */
+export const sealThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({ ...theme, changedByName: key.seal(theme.changedByName, THEME_AUTHOR_AAD) });
+export const openThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({ ...theme, changedByName: key.open(theme.changedByName, THEME_AUTHOR_AAD) });
+
+/** The room's key for reading its members: a destroyed key means the room is gone (deleted or expired). */
+export async function memberKey(keyring: RoomKeyring, workspaceId: string): Promise<RoomKey> {
+  const key = await keyring.key(workspaceId);
+  if (!key) throw new DomainError('WORKSPACE_NOT_FOUND');
+  return key;
+}

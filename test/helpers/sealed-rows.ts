@@ -1,0 +1,41 @@
+/**
+ * Read-model rows with their sealed values opened, for replay comparisons: a value is sealed under a fresh random
+ * nonce each time, so a rebuilt read model holds different ciphertext for the same plaintext (docs/crypto.md).
+ * Keyed hashes (username_hash, search tokens) are deterministic and compare as they are.
+ */
+import type { RoomKeyring } from '@ephemera/platform';
+import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
+import { openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
+
+type Row = Record<string, unknown>;
+
+async function keyOf(keyring: RoomKeyring, workspaceId: unknown) {
+  const key = await keyring.key(String(workspaceId));
+  if (!key) throw new Error(`no key for room ${String(workspaceId)}`);
+  return key;
+}
+
+/** room.members and room.departed_members rows (username; profile_picture when the table has it). */
+export async function openMemberRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(rows.map(async (r) => {
+    const key = await keyOf(keyring, r.workspace_id);
+    const userId = String(r.user_id);
+    const opened: Row = { ...r, username: openUsername(key, userId, String(r.username)) };
+    if ('profile_picture' in r) opened.profile_picture = openPicture(key, userId, (r.profile_picture as string | null) ?? null);
+    return opened;
+  }));
+}
+
+/** room.workspaces rows (the broadcast theme's author name). */
+export async function openWorkspaceRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(rows.map(async (r) => (r.theme
+    ? { ...r, theme: openThemeAuthor(await keyOf(keyring, r.id), r.theme as { changedByName: string }) }
+    : r)));
+}
+
+/** messaging.messages rows: sealed_body becomes the Message. */
+export async function openMessageRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(rows.map(async (r) => ({
+    ...r, sealed_body: openMessage(await keyOf(keyring, r.workspace_id), { id: String(r.id), sealed_body: String(r.sealed_body) }),
+  })));
+}
