@@ -160,8 +160,10 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     case 'workspace.expired': {
       const room = workspaceRoom(event.payload.workspaceId);
       io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: 'This room has expired' });
-      // The room is gone: its sockets lose their session so nothing more can be sent in its name.
-      endSessions(socketsIn(io, room), event.payload.workspaceId, false);
+      // The room is gone: its sockets lose their session (and presence) so nothing more can be sent in its name.
+      const sockets = socketsIn(io, room);
+      ends?.(sockets);
+      endSessions(sockets, event.payload.workspaceId, false);
       return;
     }
     default:
