@@ -166,7 +166,7 @@ export function RoomView({ session, roomName }: Props) {
       )}
       <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
         onOpenMessage={openMessage}
-        onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} onAdminDialog={setAdminDialog}
+        onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} onAdminDialog={setAdminDialog} onToggleSettings={() => setSettingsOpen((open) => !open)}
         logoUrl={shownTheme.themeId === 'custom' ? shownTheme.custom?.logoUrl || undefined : undefined} />
       <ChatArea session={session} state={state} onBack={onBack}
         focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone}

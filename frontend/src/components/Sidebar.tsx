@@ -21,7 +21,7 @@ import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
 import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
-import { PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
+import { GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
 
@@ -43,6 +43,8 @@ interface Props {
   onLeave(): void;
   /** open an administration dialog (Kick User confirm, the upgrade prompt) */
   onAdminDialog(d: AdminDialog): void;
+  /** the header's settings button (as Ctrl/Cmd+S) */
+  onToggleSettings(): void;
   /** the custom theme's logo (business), shown in place of ours */
   logoUrl?: string;
 }
@@ -54,7 +56,7 @@ type Dialog =
   | { kind: 'startDm'; userId: string; username: string }
   | { kind: 'profile' };
 
-export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, logoUrl }: Props) {
+export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, onToggleSettings, logoUrl }: Props) {
   const { workspace, user } = state;
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
@@ -116,6 +118,10 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
           isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}
           canRename={can.rename} rename={(n) => session.admin.renameWorkspace(n)} notice={(m) => session.showNotice(m)}
           onUpgrade={() => onAdminDialog({ kind: 'upgrade', feature: 'plan' })} />
+        <button type="button" className="icon-button icon-button-dark sidebar-settings" onClick={onToggleSettings}
+          aria-label="Settings" title="Settings (Ctrl+S)" data-testid="settings-button">
+          <GearIcon size={18} />
+        </button>
       </div>
 
       <SidebarSearchInput query={query} onQuery={setQuery} />

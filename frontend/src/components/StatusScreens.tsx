@@ -83,6 +83,7 @@ export function KickedModal({ reason, onHome }: { reason: string; onHome(): void
     <Modal title="Removed from Chat Room" tone="danger" icon={<AlertIcon size={24} />} testId="kicked-modal"
       footer={<button type="button" className="button button-primary" onClick={onHome}>Go to Homepage</button>}>
       <p>{reason}</p>
+      <p className="muted">You can rejoin with the invitation link unless you were permanently banned.</p>
       <p className="muted">Redirecting to home page...</p>
     </Modal>
   );
