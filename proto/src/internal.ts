@@ -71,7 +71,11 @@ export interface PresenceApi {
   disconnect(input: { workspaceId: string; userId: string; connectionId: string }): Promise<{ lastConnection: boolean }>;
   online(workspaceId: string): Promise<OnlineUser[]>;
   /** The gateway refreshes its live connections so a crashed replica's connections expire. */
-  heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }): Promise<void>;
+  /**
+   * Answers the connections the store no longer holds (Redis restarted and lost them): the gateway connects them
+   * again, so presence comes back without the users reconnecting.
+   */
+  heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }): Promise<{ missing: string[] }>;
   /** online / away / busy for every connection of the user; signals user-presence-updated */
   setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void>;
   /** typing started (refreshed) or stopped in a channel; signals only to the channel's audience */

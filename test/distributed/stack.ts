@@ -59,11 +59,13 @@ export async function startDistributedStack(options: {
   trustedProxies?: string[];
   /** serve /metrics on their own ports (gateway 1 and room), listed in metricsPorts */
   metrics?: boolean;
+  /** servers of the stack's own instead of the suite's shared ones (failure drills stop and restart them) */
+  infra?: { pgUrl: string; kafkaBrokers: string[]; redisUrl: string };
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
-  const databaseUrl = await createTestDatabase();
-  const kafkaBrokers = inject('kafkaBrokers').split(',');
-  const redisUrl = inject('redisUrl');
+  const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
+  const kafkaBrokers = options.infra?.kafkaBrokers ?? inject('kafkaBrokers').split(',');
+  const redisUrl = options.infra?.redisUrl ?? inject('redisUrl');
   // Test files run in parallel against one Kafka: each stack gets topics and consumer groups of its own.
   const eventLogNamespace = `t${randomBytes(4).toString('hex')}`;
   let offset = 0;

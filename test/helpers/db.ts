@@ -5,8 +5,7 @@ import { inject } from 'vitest';
 import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog, createPool } from '@ephemera/platform';
 
-export async function createTestDatabase(): Promise<string> {
-  const adminUrl = inject('pgUrl');
+export async function createTestDatabase(adminUrl: string = inject('pgUrl')): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

@@ -13,6 +13,8 @@ export class ResilientClient {
   /** raw deliveries (before dedupe), to prove the server sent no duplicates of one message live */
   liveDeliveries = 0;
   lastSeq = 0;
+  /** sends answered with an error, by code (TIMEOUT: no answer in 5 s), for the failure drills' figures */
+  readonly refusals = new Map<string, number>();
   private readonly pending = new Map<string, { channelId: string; content: string; resolve: (m: Message) => void }>();
   private joined = false;
 
@@ -68,8 +70,10 @@ export class ResilientClient {
     const ack: any = await this.socket.timeout(5_000).emitWithAck(C.sendMessage, { clientMessageId: id, channelId, content, type: 'text' }).catch(() => null);
     const p = this.pending.get(id);
     if (!p) return;
-    if (ack?.success) { this.pending.delete(id); p.resolve(ack.message); }
-    else if (this.joined && this.socket.connected) setTimeout(() => void this.trySend(id, channelId, content), 300);
+    if (ack?.success) { this.pending.delete(id); p.resolve(ack.message); return; }
+    const code: string = ack?.code ?? 'TIMEOUT';
+    this.refusals.set(code, (this.refusals.get(code) ?? 0) + 1);
+    if (this.joined && this.socket.connected) setTimeout(() => void this.trySend(id, channelId, content), 300);
   }
 
   close() { this.socket.close(); }

@@ -6,7 +6,7 @@
  * anonymous sockets (gateway.ts), the services check the rest.
  */
 import { C, S, LIMITS, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
-  type SessionActor, type RoomApi, type MessagingApi, type PresenceApi } from '@ephemera/proto';
+  type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
 
@@ -16,6 +16,8 @@ export interface SocketData {
   session: SessionActor | null;
   /** channels this socket said it is typing in: a vanished client stops typing when its socket goes */
   typingIn?: Map<string, Audience>;
+  /** as given to presence.connect: the heartbeat connects the socket again if the presence store lost it */
+  presenceUser?: OnlineUser;
 }
 
 type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
@@ -80,10 +82,9 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       const session: SessionActor = { workspaceId: workspace.id, userId: user.id, username: user.username };
       (socket.data as SocketData).session = session;
       socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
-      const { online } = await presence.connect({
-        workspaceId: workspace.id, connectionId: socket.id, gatewayId: deps.gatewayId,
-        user: { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' },
-      });
+      const presenceUser: OnlineUser = { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' };
+      (socket.data as SocketData).presenceUser = presenceUser;
+      const { online } = await presence.connect({ workspaceId: workspace.id, connectionId: socket.id, gatewayId: deps.gatewayId, user: presenceUser });
       socket.emit(S.workspaceJoined, { workspace, user });
       socket.emit(S.onlineUsers, { workspaceId: workspace.id, users: online });
       return { user, workspace };

@@ -14,6 +14,7 @@ import {
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
+import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { proxyTo } from './http-proxy.ts';
 import { originAllowed } from './origin.ts';
 
@@ -41,7 +42,6 @@ export interface GatewayOptions {
 
 export interface Gateway { port: number; metricsPort?: number; io: Server; stop(): Promise<void> }
 
-const HEARTBEAT_MS = 20_000;
 
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
@@ -159,14 +159,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
     : null;
 
-  const heartbeat = setInterval(() => {
-    const connections = [...io.of('/').sockets.values()].flatMap((s) => {
-      const session = (s.data as SocketData).session;
-      return session ? [{ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id }] : [];
-    });
-    opts.presence.heartbeat({ gatewayId: opts.gatewayId, connections }).catch((err) => opts.logger.warn({ err }, 'presence heartbeat failed'));
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const heartbeat = presenceHeartbeat(io, opts);
 
   const { listenSocket, port } = await new Promise<{ listenSocket: uWS.us_listen_socket; port: number }>((resolve, reject) => {
     app.listen(opts.host ?? '0.0.0.0', opts.port, (token) => {
@@ -181,7 +174,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     io,
     async stop() {
       servers.delete(io);
-      clearInterval(heartbeat);
+      heartbeat.stop();
       await metricsServer?.stop();
       await fanout.stop();
       io.disconnectSockets(true);

@@ -22,7 +22,7 @@ export function internalPresenceRouter(presence: PresenceService): express.Route
   r.post(INTERNAL.presenceConnect, route(async (req, res) => { res.json(await presence.connect(parseOrThrow(ConnectSchema, req.body))); }));
   r.post(INTERNAL.presenceDisconnect, route(async (req, res) => { res.json(await presence.disconnect(parseOrThrow(DisconnectSchema, req.body))); }));
   r.post(INTERNAL.presenceOnline, route(async (req, res) => { res.json(await presence.online(parseOrThrow(OnlineSchema, req.body).workspaceId)); }));
-  r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { await presence.heartbeat(parseOrThrow(HeartbeatSchema, req.body)); res.json({}); }));
+  r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { res.json(await presence.heartbeat(parseOrThrow(HeartbeatSchema, req.body))); }));
   r.post(INTERNAL.presenceStatus, route(async (req, res) => { await presence.setStatus(parseOrThrow(StatusSchema, req.body)); res.json({}); }));
   r.post(INTERNAL.presenceTyping, route(async (req, res) => { await presence.typing(parseOrThrow(TypingSchema, req.body)); res.json({}); }));
   return r;
@@ -34,7 +34,7 @@ export class PresenceClient implements PresenceApi {
   connect(input: Parameters<PresenceApi['connect']>[0]) { return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input); }
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
   online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }
-  async heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { await this.call<{}>(INTERNAL.presenceHeartbeat, input); }
+  heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { return this.call<{ missing: string[] }>(INTERNAL.presenceHeartbeat, input); }
   async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { await this.call<{}>(INTERNAL.presenceStatus, input); }
   async typing(input: Parameters<PresenceApi['typing']>[0]) { await this.call<{}>(INTERNAL.presenceTyping, input); }
 }

@@ -107,13 +107,15 @@ export class PresenceService implements PresenceApi {
 
   async heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }) {
     const expiry = this.now() + CONNECTION_TTL_MS;
+    const missing: string[] = [];
     for (const c of input.connections) {
       const raw = await this.store.get(connKey(c.connectionId));
-      if (!raw) continue;
+      if (!raw) { missing.push(c.connectionId); continue; } // lost with the store (or expired): the gateway reconnects it
       const { workspaceId, member } = JSON.parse(raw) as { workspaceId: string; member: string };
       await this.store.zadd(roomKey(workspaceId), expiry, member);
       await this.store.set(connKey(c.connectionId), raw, CONNECTION_TTL_MS);
     }
+    return { missing };
   }
 
   private async live(workspaceId: string): Promise<Entry[]> {

@@ -30,4 +30,9 @@ export interface EphemeralStore {
   /** returns an unsubscribe function */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * Called each time the store's connection comes back after it was lost (a Redis restart loses every key):
+   * owners of ephemeral state write theirs again. Absent in stores that cannot lose it (memory).
+   */
+  onReconnect?(listener: () => void): void;
 }

@@ -28,6 +28,17 @@ export class RedisEphemeralStore implements EphemeralStore {
 
   constructor(private readonly url: string) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 3 });
+    // While Redis is away ioredis reconnects by itself and each command rejects to its caller, who logs it; without
+    // a listener every reconnect attempt would also print an "Unhandled error event" to stderr.
+    this.redis.on('error', () => {});
+  }
+
+  onReconnect(listener: () => void): void {
+    let connectedBefore = this.redis.status === 'ready';
+    this.redis.on('ready', () => {
+      if (connectedBefore) listener();
+      connectedBefore = true;
+    });
   }
 
   async zadd(key: string, score: number, member: string): Promise<void> {
