@@ -7,7 +7,7 @@ Call with dict "root" $ "component" "<service>".
 {{- $cm := include "ephemera.name" (dict "root" $root "component" "config") -}}
 {{- $keys := dict
   "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES")
-  "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES")
+  "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL")
   "presence" (list)
   "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES") -}}
 {{- $limits := list -}}
@@ -26,10 +26,18 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.pgSecret" $root }}, key: {{ $root.Values.postgresql.existingSecretKey }} }
 {{- end }}
-{{- if eq .component "messaging" }}
+{{- if has .component (list "room" "messaging") }}
 - name: ROOM_MASTER_KEY
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: {{ $root.Values.messaging.roomMasterKey.existingSecretKey }} }
+{{- end }}
+{{- if eq .component "room" }}
+# The room data keys (docs/crypto.md); during a rotation the old master keys sit in the same Secret.
+- name: ROOM_KEY_DIR
+  value: {{ $root.Values.room.keyStore.mountPath | quote }}
+- name: ROOM_MASTER_KEYS_PREVIOUS
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: ROOM_MASTER_KEYS_PREVIOUS, optional: true }
 {{- end }}
 {{- /* presence and gateway need Redis; room and messaging share their rate-limit counters through it */}}
 - name: REDIS_URL
