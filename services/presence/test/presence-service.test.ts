@@ -32,6 +32,15 @@ for (const [name, makeStore] of adapters) {
       return { presence, signals, ws, user, advance: (ms: number) => { clock += ms; } };
     }
 
+    it('heartbeat refreshes the connections it holds and names the ones the store lost (a Redis restart)', async () => {
+      const { presence, ws, user } = await setup();
+      await presence.connect({ workspaceId: ws, user: user('ann'), connectionId: `h1-${ws}`, gatewayId: 'g1' });
+      const held = { workspaceId: ws, userId: 'ann', connectionId: `h1-${ws}` };
+      const lost = { workspaceId: ws, userId: 'bob', connectionId: `h2-${ws}` }; // never stored: as after a restart
+      expect(await presence.heartbeat({ gatewayId: 'g1', connections: [held, lost] })).toEqual({ missing: [`h2-${ws}`] });
+      expect((await presence.online(ws)).map((u) => u.id)).toEqual(['ann']);
+    });
+
     it('status belongs to the user: every connection shows it, a new tab keeps it, a later return starts online', async () => {
       const { presence, signals, ws, user } = await setup();
       await presence.connect({ workspaceId: ws, user: user('ann'), connectionId: `c1-${ws}`, gatewayId: 'g1' });
