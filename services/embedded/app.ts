@@ -120,7 +120,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const webPort = (httpServer.address() as net.AddressInfo).port;
 
   const gateway = await startGateway({
-    port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence,
+    port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
     limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
   });

@@ -197,7 +197,11 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
   }
 }
 
-export async function startFanout(io: Server, deps: { log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi }) {
+export async function startFanout(io: Server, deps: {
+  log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi;
+  /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
+  openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
+}) {
   // A kicked user's or a deleted room's connections leave presence now, not when their entries expire.
   const ends: SessionsEnding = (sockets) => {
     for (const s of sockets) {
@@ -219,7 +223,11 @@ export async function startFanout(io: Server, deps: { log: EventLog; bus: Epheme
     },
   });
   const unsubscribe = await deps.bus.subscribe(PRESENCE_CHANNEL, (raw) => {
-    try { deliverPresence(io, JSON.parse(raw) as PresenceSignal); } catch (err) { deps.logger.warn({ err }, 'bad presence signal'); }
+    let signal: PresenceSignal;
+    try { signal = JSON.parse(raw) as PresenceSignal; } catch (err) { deps.logger.warn({ err }, 'bad presence signal'); return; }
+    // The room's key is cached after its first signal, so signals of one room are delivered in arrival order.
+    deps.openPresenceSignal(signal).then((opened) => { if (opened) deliverPresence(io, opened); })
+      .catch((err) => deps.logger.warn({ err }, 'bad presence signal'));
   });
   return { async stop() { await subscription.stop(); await unsubscribe(); } };
 }

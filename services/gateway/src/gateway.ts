@@ -11,9 +11,11 @@ import {
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
   createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
+  type RoomKeyring,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
+import { SealedPresence } from './sealed-presence.ts';
 import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { proxyTo } from './http-proxy.ts';
 import { originAllowed } from './origin.ts';
@@ -25,6 +27,8 @@ export interface GatewayOptions {
   rooms: RoomApi;
   messaging: MessagingApi;
   presence: PresenceApi;
+  /** room keys: usernames are sealed before they reach the presence store and opened on the way back */
+  keyring: RoomKeyring;
   log: EventLog;
   bus: EphemeralStore;
   logger: Logger;
@@ -51,7 +55,10 @@ new metrics.Gauge({ name: 'gateway_connected_sockets',
   collect() { this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0)); },
 });
 
-export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  // Every presence call of this gateway seals names first (sealed-presence.ts); the fan-out opens presence signals.
+  const sealedPresence = new SealedPresence(options.presence, options.keyring);
+  const opts: GatewayOptions = { ...options, presence: sealedPresence };
   startDefaultMetrics('gateway'); // process CPU, memory and event-loop delay, like every service (no-op if started)
   const app = uWS.App();
   const limits = opts.limits ?? createRateLimits();
@@ -152,7 +159,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
   });
 
-  const fanout = await startFanout(io, opts);
+  const fanout = await startFanout(io, { ...opts, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
   servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
   const metricsServer = opts.metrics

@@ -16,17 +16,19 @@ export async function startGatewayServer(opts: {
   /** limits (default: RATE_LIMIT_* from the environment); counters shared through Redis by every replica */
   rateLimits?: LimitConfig;
 }): Promise<Gateway> {
-  // The gateway only reads the log: it opens each room's events with the key the room service hands out.
+  // The gateway only reads the log: it opens each room's events with the key the room service hands out (and seals
+  // the names it stores in presence with the same keys).
+  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
   const log = sealedEventLog(
     kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace }),
-    new RoomKeyring(roomKeyClient(opts.roomUrl)), { logger: opts.logger },
+    keyring, { logger: opts.logger },
   );
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = new RoomClient(opts.roomUrl);
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
-    presence: new PresenceClient(opts.presenceUrl), log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
+    presence: new PresenceClient(opts.presenceUrl), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
     httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
   });
