@@ -71,7 +71,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const joined = await joinRoom(base, workspaceId, 'bob');
       alice = await open('alice', created.userToken, { name: roomName, id: workspaceId });
       bob = await open('bob', joined.userToken, { name: roomName, id: workspaceId });
-      await expectText(alice.byTestId('online-count'), '2/5', 'alice sees both online');
+      await alice.page.locator('[data-testid="online-count"]', { hasText: /^2\/5$/ }).waitFor({ timeout: WAIT_MS });
     });
 
     afterAll(async () => {
@@ -278,11 +278,10 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
         const modal = u.byTestId('workspace-deleted-modal');
         await expectText(modal.getByRole('heading'), 'Chat Room Deleted', `${u.label} sees Chat Room Deleted`);
         await expectText(modal.locator('p').first(), 'Chat room deleted successfully!', `${u.label} sees the message`);
+        // (checked before the redirect: the test's init script stores the record again on every page load)
+        expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth')), `${u.label}'s stored room data is cleared`).toBeNull();
       }
-      for (const u of [alice, carol]) {
-        await u.page.waitForURL((url) => url.pathname === '/', { timeout: WAIT_MS });
-        expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth'))).toBeNull();
-      }
+      for (const u of [alice, carol]) await u.page.waitForURL((url) => url.pathname === '/', { timeout: WAIT_MS });
       expect((await http(base, API.roomByName(roomName))).status).toBe(404);
     });
 
