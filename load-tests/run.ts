@@ -17,9 +17,16 @@ import { raiseRateLimitsForBench } from './lib/limits.ts';
 // The servers this run starts read their limits from the environment: raise them (and say so) for W2 and W3.
 const limitsLine = raiseRateLimitsForBench();
 // `--workload=w2` (BENCH_WORKLOAD=w2): typing and presence churn instead of the W3 sweep (w2.ts; load-tests/README.md).
-if ((process.argv.find((a) => a.startsWith('--workload='))?.slice(11) ?? process.env.BENCH_WORKLOAD ?? 'w3') === 'w2') {
+// `--workload=crypto`: deleting a 100,000-message room and encryption's CPU cost (crypto-bench.ts; docs/crypto.md).
+const workload = process.argv.find((a) => a.startsWith('--workload='))?.slice(11) ?? process.env.BENCH_WORKLOAD ?? 'w3';
+if (workload === 'w2') {
   console.log(limitsLine);
   await import('./w2.ts');
+  process.exit(0);
+}
+if (workload === 'crypto') {
+  console.log(limitsLine);
+  await import('./crypto-bench.ts');
   process.exit(0);
 }
 
