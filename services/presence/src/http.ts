@@ -6,7 +6,9 @@ import { parseOrThrow, route, serviceClient } from '@ephemera/platform';
 import type { PresenceService } from './presence-service.ts';
 
 const id = z.string().min(1).max(64);
-const OnlineUserSchema = z.object({ id, username: z.string().max(30), isAdmin: z.boolean(), presenceStatus: z.enum(['online', 'away', 'busy']) });
+/** Names arrive sealed by the gateway (sealed-presence.ts): `e1.` + base64url(nonce, name, tag), ~200 characters at most. */
+const sealedName = z.string().max(512);
+const OnlineUserSchema = z.object({ id, username: sealedName, isAdmin: z.boolean(), presenceStatus: z.enum(['online', 'away', 'busy']) });
 const ConnectSchema = z.object({ workspaceId: id, user: OnlineUserSchema, connectionId: id, gatewayId: id });
 const DisconnectSchema = z.object({ workspaceId: id, userId: id, connectionId: id });
 const OnlineSchema = z.object({ workspaceId: id });
@@ -15,7 +17,7 @@ const StatusSchema = z.object({ workspaceId: id, userId: id, status: z.enum(['on
 const AudienceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('workspace') }), z.object({ kind: z.literal('users'), userIds: z.array(id).max(10_000) }),
 ]);
-const TypingSchema = z.object({ workspaceId: id, channelId: id, userId: id, username: z.string().max(100), typing: z.boolean(), audience: AudienceSchema });
+const TypingSchema = z.object({ workspaceId: id, channelId: id, userId: id, username: sealedName, typing: z.boolean(), audience: AudienceSchema });
 
 export function internalPresenceRouter(presence: PresenceService): express.Router {
   const r = express.Router();
