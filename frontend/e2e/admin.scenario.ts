@@ -9,7 +9,8 @@
  * The tests run in order and build on each other.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { API, C, type Tier } from '@ephemera/proto';
 import { createRoom, http, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
 import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
@@ -26,6 +27,17 @@ const M = 60_000;
 /** CSS variable on the document root, as the theme set it ('' when the stylesheet's own value applies). */
 const rootVar = (u: User, name: string) => u.page.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
 const rootTheme = (u: User) => u.page.evaluate(() => document.documentElement.dataset.theme ?? '');
+
+/** Serious and critical axe violations of the page as it is now (after finishing CSS animations; as shell.e2e does). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+    .map((a) => a.finished.catch(() => undefined))));
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 async function openSettings(u: User): Promise<Locator> {
   const panel = u.byTestId('settings-panel');
@@ -108,6 +120,16 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       }
       await bob.byTestId('settings-close').click();
       await bob.byTestId('settings-panel').waitFor({ state: 'detached' });
+    });
+
+    it('axe: the room with the settings panel open, and Choose Theme, have no serious or critical violations', async () => {
+      await openSettings(alice);
+      expect(await seriousViolations(alice.page)).toEqual([]);
+      await alice.byTestId('settings-change-theme').click();
+      await alice.byTestId('theme-modal').waitFor();
+      expect(await seriousViolations(alice.page)).toEqual([]);
+      await alice.page.keyboard.press('Escape');
+      await alice.byTestId('theme-modal').waitFor({ state: 'detached' });
     });
 
     it('rename: the owner clicks the name (Escape cancels, Enter commits); everyone sees it and the address follows; a member cannot', async () => {
@@ -202,6 +224,15 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('max-users-modal').waitFor({ state: 'detached' });
       await expectText(bob.byTestId('online-count'), '2/7', 'bob sees the new cap');
       await expectText(alice.byTestId('info-active-users'), '2 / 7', 'settings panel');
+      // Extend Room Duration on pro: free of charge, 30 days = 720 hours more
+      const before = Date.parse((await http<{ expiresAt: string }>(base, API.info(workspaceId))).body.expiresAt);
+      await alice.byTestId('settings-extend').click();
+      await alice.byTestId('extend-30').click();
+      await alice.byTestId('extend-submit').click();
+      await expectText(alice.byTestId('extend-success-modal').locator('p'), 'Your room has been extended by 30 days.', 'Room Extended!');
+      await alice.page.keyboard.press('Escape');
+      const after = Date.parse((await http<{ expiresAt: string }>(base, API.info(workspaceId))).body.expiresAt);
+      expect(after - before).toBe(720 * H);
       // the theme list followed the tier: premium themes open, custom still business only
       await alice.byTestId('settings-change-theme').click();
       const modal = alice.byTestId('theme-modal');
@@ -320,6 +351,19 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await expect.poll(() => level(recompute), { timeout: WAIT_MS, message: 'recomputed after 60 s' }).toBe('critical');
       await expectText(recompute.byTestId('expiry-text'), /^This room expires in (59|\d) minutes?$/, 'critical text');
       await recompute.close();
+
+      // a guest owner of a free room extends: the pending extension is stored and registration comes first
+      const hurry = await at(90 * M);
+      await hurry.byTestId('expiry-extend').click();
+      await expectText(hurry.byTestId('extend-hurry'), 'Hurry! Room expires in less than 2 hours', 'Hurry!');
+      await expectText(hurry.byTestId('extend-register-prompt'), '🔐 Please register first to extend room duration', 'register first');
+      await hurry.byTestId('extend-30').click();
+      await hurry.byTestId('extend-submit').click();
+      await hurry.page.waitForURL((u) => u.pathname === '/login', { timeout: WAIT_MS });
+      expect(new URL(hurry.page.url()).searchParams.get('redirect')).toBe(`/${name}?resumeExtension=true`);
+      expect(JSON.parse(await hurry.page.evaluate(() => localStorage.getItem('pendingExtension') ?? 'null')))
+        .toEqual({ workspaceId: room.id, roomName: name, days: 30, returnUrl: `/${name}` });
+      await hurry.close();
 
       const past = await at(-M);
       await expectText(past.byTestId('expiry-text'), 'Room has expired', 'expired');
