@@ -157,6 +157,7 @@ async function startLoad(origin: string, sockets: Socket[]) {
 // ---------------------------------------------------------------- 2. CPU per delivery, encryption on vs off
 
 async function cpuBench(): Promise<void> {
+  // ROOM_ENCRYPTION=off switches the event log's sealing only; the read models' sealing (messaging, room) stays on.
   console.log(`\n== W3 server CPU per delivery, embedded, event-log encryption on vs off (rates ${W3_RATES})`);
   const figures: Record<string, Record<number, number>> = {};
   for (const mode of ['off', 'on'] as const) {
@@ -165,7 +166,7 @@ async function cpuBench(): Promise<void> {
     const child = spawnNode(['--import', 'tsx', path.join(ROOT, 'load-tests', 'run.ts'), '--targets=embedded', `--rates=${W3_RATES}`, `--out=${out}`], {
       core: null, env: { ROOM_ENCRYPTION: mode === 'off' ? 'off' : '' },
     });
-    child.stdout?.on('data', (d: Buffer) => process.stdout.write(d.toString().replace(/^/gm, '     ')));
+    child.stdout?.on('data', (d: Buffer) => process.stdout.write(d.toString().replace(/^(?=.)/gm, '     ')));
     child.stderr?.pipe(process.stderr);
     const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
     if (code !== 0 || !fs.existsSync(out)) { console.log(`  W3 run with encryption ${mode} failed (exit ${code})`); return; }
