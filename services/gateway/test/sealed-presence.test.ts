@@ -24,7 +24,7 @@ describe('presence through the gateway holds sealed names only', () => {
     for (const key of await raw.keys('presence:*')) {
       const type = await raw.type(key);
       if (type === 'string') parts.push((await raw.get(key)) ?? '');
-      else if (type === 'zset') parts.push(...(await raw.zrange(key, 0, -1)));
+      else if (type === 'zset') parts.push(...(await raw.zrange(key, '0', '-1')));
       else if (type === 'hash') parts.push(JSON.stringify(await raw.hgetall(key)));
     }
     return parts.join('\n');
