@@ -9,41 +9,16 @@
  * The tests run in order and build on each other.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
 import { API, C, type Tier } from '@ephemera/proto';
 import { createRoom, http, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
 import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import type { E2ETarget } from './journey.scenario.ts';
+import { H, M, openSettings, rootTheme, rootVar, seriousViolations } from './admin.helpers.ts';
 
 export interface AdminTarget extends E2ETarget {
   /** the room service's internal change-tier (RoomTierChanged), as billing will call it */
   changeTier(workspaceId: string, tier: Tier): Promise<void>;
-}
-
-const H = 3_600_000;
-const M = 60_000;
-
-/** CSS variable on the document root, as the theme set it ('' when the stylesheet's own value applies). */
-const rootVar = (u: User, name: string) => u.page.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
-const rootTheme = (u: User) => u.page.evaluate(() => document.documentElement.dataset.theme ?? '');
-
-/** Serious and critical axe violations of the page as it is now (after finishing CSS animations; as shell.e2e does). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-    .map((a) => a.finished.catch(() => undefined))));
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
-}
-
-async function openSettings(u: User): Promise<Locator> {
-  const panel = u.byTestId('settings-panel');
-  if (await panel.count() === 0) await u.byTestId('settings-button').click();
-  await panel.waitFor({ timeout: WAIT_MS });
-  return panel;
 }
 
 export function registerAdminScenario(label: string, start: () => Promise<AdminTarget>): void {
