@@ -41,6 +41,7 @@ export const ERRORS = {
   KICKED: 'You were removed from this room',
   MAX_USERS_INVALID: 'Please enter a number 2 or higher, or "unlimited"',
   MAX_USERS_NOT_IN_TIER: 'Upgrade to Pro or Business to set the maximum number of users',
+  MAX_USERS_ABOVE_TIER: 'Your plan does not allow that many users: upgrade to Business for more',
   UNLIMITED_USERS_NOT_IN_TIER: 'Unlimited users need the Business plan',
   THEME_NOT_IN_TIER: 'This theme is not available on your plan',
   CUSTOM_THEME_REQUIRED: 'Custom theme settings are missing',
@@ -78,7 +79,7 @@ export function statusFor(code: ErrorCode): number {
     case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES':
       return 400;
     case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': case 'KICKED': return 401;
-    case 'EXTENSION_NEEDS_PAYMENT': case 'MAX_USERS_NOT_IN_TIER': case 'UNLIMITED_USERS_NOT_IN_TIER': case 'THEME_NOT_IN_TIER': return 402;
+    case 'EXTENSION_NEEDS_PAYMENT': case 'MAX_USERS_NOT_IN_TIER': case 'MAX_USERS_ABOVE_TIER': case 'UNLIMITED_USERS_NOT_IN_TIER': case 'THEME_NOT_IN_TIER': return 402;
     case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': case 'NOT_AUTHOR': case 'NOT_DM_MEMBER': case 'CANNOT_KICK_OWNER': return 403;
     case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': case 'MESSAGE_NOT_FOUND': case 'USER_NOT_FOUND': return 404;
     case 'REPLY_TARGET_GONE': return 409;

@@ -105,6 +105,7 @@ export function roomAdminSuite(target: TargetRef) {
       expect(await upgraded).toMatchObject({ tier: 'pro', settings: { tier: 'pro', maxUsers: 25 } });
       expectRefused(await set('Unlimited'), 'UNLIMITED_USERS_NOT_IN_TIER');
       expectRefused(await set(3, bob), 'FORBIDDEN');
+      expectRefused(await set(26), 'MAX_USERS_ABOVE_TIER', 'Your plan allows up to 25 users: upgrade to Business for more');
       const capped = next<WorkspaceUpdate>(bob.socket, S.workspaceUpdated);
       const ack = await set(3);
       expect(ack.success && ack.workspace.settings).toMatchObject({ maxUsers: 3, customMaxUsers: 3 });

@@ -66,6 +66,10 @@ export function setWorkspaceMaxUsers(core: RoomCore, actor: SessionActor, input:
     const entitled = ENTITLEMENTS[cmd.ws.tier];
     if (!entitled.customMaxUsers) throw new DomainError('MAX_USERS_NOT_IN_TIER');
     if (input.maxUsers === null && !entitled.unlimitedUsers) throw new DomainError('UNLIMITED_USERS_NOT_IN_TIER');
+    // a custom cap lowers the tier's limit (pro: up to 25); only business has none
+    if (input.maxUsers !== null && entitled.usersPerRoom !== null && input.maxUsers > entitled.usersPerRoom) {
+      throw new DomainError('MAX_USERS_ABOVE_TIER', `Your plan allows up to ${entitled.usersPerRoom} users: upgrade to Business for more`);
+    }
     if (input.maxUsers === cmd.ws.customMaxUsers) return toWorkspaceUpdate(cmd.ws);
     const after = { ...cmd.ws, customMaxUsers: input.maxUsers };
     await cmd.record([cmd.event('workspace.max-users-changed', {
