@@ -242,7 +242,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       expect(await bob.page.evaluate(() => getComputedStyle(document.querySelector('.chat')!).backgroundColor)).toBe('rgb(253, 246, 227)');
     });
 
-    it('roles: the owner makes bob an admin and back (live badge); then kicks him: the Removed from Chat Room modal, storage cleared, home', async () => {
+    it('roles: the owner makes bob an admin and back (live badge); then kicks him (phone swipe on his DM row): the Removed from Chat Room modal, storage cleared, home', async () => {
       const bobRow = alice.page.locator('[data-testid="available-to-message"] li').filter({ has: alice.page.locator('[data-username="bob"]') });
       await bobRow.getByTestId('member-more').click();
       await expectText(alice.byTestId('member-menu-role'), 'Make admin', 'Make admin');
@@ -254,8 +254,26 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('member-menu-role').click();
       await expectText(bob.byTestId('role-badge'), 'Member', 'bob is a member again');
 
-      await bobRow.getByTestId('member-more').click();
-      await alice.byTestId('member-menu-kick').click();
+      // a DM with bob, then on a phone: swiping his row right reveals Kick User beside Delete Conversation
+      await bobRow.getByTestId('available-user').click();
+      await alice.byTestId('start-dm-confirm').click();
+      const dm = alice.page.locator('[data-testid="dm-row"][data-partner-name="bob"]');
+      await dm.waitFor({ timeout: WAIT_MS });
+      if (await alice.byTestId('settings-panel').count()) await alice.byTestId('settings-close').click();
+      await alice.page.setViewportSize({ width: 375, height: 760 });
+      const back = alice.byTestId('back-button');
+      if (await back.isVisible()) await back.click();
+      await dm.waitFor({ state: 'visible', timeout: WAIT_MS });
+      const box = (await dm.boundingBox())!;
+      await dm.evaluate((el, { x, y }) => {
+        const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
+        fire('pointerdown', x);
+        fire('pointermove', x + 30);
+        fire('pointermove', x + 70);
+        fire('pointerup', x + 70);
+      }, { x: box.x + 20, y: box.y + box.height / 2 });
+      await alice.byTestId('swipe-actions').getByRole('button', { name: 'Delete Conversation' }).waitFor();
+      await alice.byTestId('swipe-kick').click();
       await expectText(alice.byTestId('kick-user-modal').getByRole('heading'), 'Kick User', 'Kick User confirm');
       await alice.byTestId('kick-user-confirm').click();
       const removed = bob.byTestId('kicked-modal');
@@ -263,6 +281,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await expectText(removed.locator('p').first(), 'You were removed from the room by alice', 'the reason');
       expect(await bob.page.evaluate(() => localStorage.getItem('ephemera.auth'))).toBeNull();
       await expectText(alice.byTestId('online-count'), '1/7', 'bob is gone for alice');
+      await alice.page.setViewportSize({ width: 1280, height: 800 });
       await bob.page.waitForURL((u) => u.pathname === '/', { timeout: WAIT_MS });
     });
 
