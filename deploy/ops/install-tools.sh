@@ -6,7 +6,8 @@
 #   compose-check: docker compose's loader (compose-go) as a small command, deploy/ops/compose-check
 #   Kubernetes JSON schemas for kubeconform: generated offline from k8s.io/kubernetes' swagger.json
 #   k6: the load generator of load-tests/k6 (`npm run bench:k6`), `go install` at a pinned version
-# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6]   (default: all). Prints nothing when cached.
+#   versitygw: the S3-compatible server (S3 over a folder) the file storage tests start, `go install` at a pinned version
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw]   (default: all). Prints nothing when cached.
 # Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +21,7 @@ KUBECONFORM_VERSION=v0.8.0
 PROMETHEUS_VERSION=v0.316.0
 KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
 K6_VERSION=v1.8.1
+VERSITYGW_VERSION=v1.8.0
 
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
 proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
@@ -62,6 +64,8 @@ for tool in "${want[@]}"; do
       fresh compose-check "$sum" || { (cd "$here/compose-check" && timed go build -o "$tools/bin/compose-check" .); stamp compose-check "$sum"; } ;;
     k6)
       fresh k6 $K6_VERSION || { timed env GOBIN="$tools/bin" go install go.k6.io/k6@$K6_VERSION; stamp k6 $K6_VERSION; } ;;
+    versitygw)
+      fresh versitygw $VERSITYGW_VERSION || { timed env GOBIN="$tools/bin" go install github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION; stamp versitygw $VERSITYGW_VERSION; } ;;
     schemas)
       dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
       if [ ! -f "$dir/.complete" ]; then
