@@ -36,6 +36,8 @@ export const RATE_LIMIT_DEFAULTS = {
   roomCreationsPerAddress: { points: 100, durationSec: 3600 },
   /** check-name and check-username per client address (the forms debounce to one check per pause) */
   nameChecksPerAddress: { points: 300, durationSec: 60 },
+  /** POST /api/workspaces/extend-room per client address (an owner extends a room a few times at most) */
+  roomExtensionsPerAddress: { points: 30, durationSec: 3600 },
   /** POST /api/link-preview/fetch per user (the composer asks after a 1 s typing pause) */
   linkPreviewsPerUser: { points: 30, durationSec: 60 },
   /** GET /api/link-preview/image fetches (cache misses) per client address: a room page shows many previews at once */

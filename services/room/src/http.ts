@@ -25,7 +25,7 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
   const r = express.Router();
   const checks = rateLimited(limits, 'nameChecksPerAddress');
   // Before /:id routes; identity is the bearer token's member (HTTP_AUTHZ.extendRoom), never the body's userEmail.
-  r.post(HTTP_ROUTES.extendRoom.path, route(async (req, res) => { res.json(await rooms.extendRoom(bearerToken(req.get('authorization')), req.body)); }));
+  r.post(HTTP_ROUTES.extendRoom.path, rateLimited(limits, 'roomExtensionsPerAddress'), route(async (req, res) => { res.json(await rooms.extendRoom(bearerToken(req.get('authorization')), req.body)); }));
   r.get('/api/workspaces/check-name/:name', checks, route(async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }));
   r.get('/api/workspaces/room/:roomName', route(async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); }));
   r.get('/api/workspaces/:id/info', route(async (req, res) => { res.json(await rooms.info(String(req.params.id))); }));
