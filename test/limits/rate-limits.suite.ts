@@ -20,6 +20,7 @@ export const LOW_LIMITS: LimitConfig = {
   passwordFailuresPerRoom: { points: 6, durationSec: 60 },
   roomCreationsPerAddress: { points: 3, durationSec: 60 },
   nameChecksPerAddress: { points: 5, durationSec: 60 },
+  roomExtensionsPerAddress: { points: 2, durationSec: 60 },
   linkPreviewsPerUser: { points: 3, durationSec: 60 },
   linkPreviewImagesPerAddress: { points: 3, durationSec: 60 },
 };
@@ -185,6 +186,18 @@ export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>, 
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual(RATE_LIMITED);
       expect((await http(origin(5), API.checkName(uniqueName('n')), { headers: as(address()) })).status).toBe(200);
+    });
+
+    it('room extensions per address: the third extend-room is refused (429) before the room or the token is looked at', async () => {
+      const addr = address();
+      const body = { workspaceId: 'w-none', extensionDays: 7 };
+      for (let i = 0; i < 2; i++) {
+        const r = await http(origin(i), API.extendRoom(), { body, headers: { ...as(addr), authorization: 'Bearer not-a-token-at-all-000' } });
+        expect(r.body.code).toBe('WORKSPACE_NOT_FOUND'); // answered, not limited
+      }
+      const refused = await http(origin(2), API.extendRoom(), { body, headers: { ...as(addr), authorization: 'Bearer not-a-token-at-all-000' } });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual(RATE_LIMITED);
     });
 
     it('link previews per user: the fourth request is refused before any fetch', async () => {
