@@ -174,7 +174,8 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await modal.waitFor({ state: 'detached' });
       await expect.poll(() => rootTheme(bob), { timeout: WAIT_MS, message: 'bob gets the broadcast theme' }).toBe('dark');
       expect(await rootVar(bob, '--chat-bg')).toBe('#0b1220');
-      await expectText(bob.byTestId('notice'), 'alice changed the room theme to Dark', 'who changed it');
+      await expectText(bob.byTestId('theme-toast'), 'alice changed the room theme to Dark', 'who changed it');
+      expect(await alice.byTestId('theme-toast').count(), 'not to the changer').toBe(0);
       // a new page of bob's starts with the room's theme (Workspace.theme), not the default
       await bob.page.reload();
       await bob.byTestId('room-view').waitFor();

@@ -9,6 +9,7 @@ import {
   getSoundEnabled, hasUserInteracted, newIncomingMessages, playNotificationSound, shouldPlay, trackUserInteraction,
 } from '../lib/notificationSound.ts';
 import { useRoomTheme } from '../hooks/useRoomTheme.ts';
+import { useThemeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
 import { readAuth, saveAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
@@ -19,7 +20,7 @@ import type { AdminDialog } from './admin/adminDialog.ts';
 import { ChatArea } from './ChatArea.tsx';
 import { CreateChannelModal } from './CreateChannelModal.tsx';
 import { LoadingScreen } from './StatusScreens.tsx';
-import { AlertIcon, CloseIcon } from './Icons.tsx';
+import { AlertIcon, CloseIcon, SparkIcon } from './Icons.tsx';
 
 interface Props {
   session: RoomSession;
@@ -93,6 +94,7 @@ export function RoomView({ session, roomName }: Props) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [adminDialog, setAdminDialog] = useState<AdminDialog | null>(null);
   const theme = useRoomTheme(state.workspace?.theme);
+  const [themeNews, dismissThemeNews] = useThemeAnnouncement(session);
   useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
   useOpenFlags(state.everJoined, setAdminDialog);
   /** a search hit being revealed: the chat scrolls to it and highlights it briefly */
@@ -180,6 +182,13 @@ export function RoomView({ session, roomName }: Props) {
       {createOpen && canCreate && (
         <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}
           onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)} />
+      )}
+      {themeNews && (
+        <div className="toast toast-info" role="status" data-testid="theme-toast">
+          <SparkIcon size={16} />
+          <span>{themeNews}</span>
+          <button type="button" className="icon-button" onClick={dismissThemeNews} aria-label="Dismiss"><CloseIcon size={14} /></button>
+        </div>
       )}
       {state.notice && (
         <div className="toast" role="alert" data-testid="notice">

@@ -6,6 +6,7 @@ import { RoomSession } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';
 import { channel, me, other, workspace } from '../state/testData.ts';
 import { FakeSocket, NO_ACK, type Handler } from './testing/fakeSocket.ts';
+import { themeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
 
 const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
 const update = (extra: Partial<WorkspaceUpdate> = {}): WorkspaceUpdate => ({
@@ -146,18 +147,23 @@ describe('room administration events', () => {
     expect(callbacks.onKicked).toHaveBeenCalledWith('You were removed from the room by alice');
   });
 
-  it('theme-changed applies for everyone and says who changed it (not to the changer)', async () => {
+  it('theme-changed applies for everyone and is announced with who changed it (not to the changer, not on the first join)', async () => {
     const { socket, session } = setup();
+    const before = session.state; // not joined yet: no workspace
     socket.up();
     await flush();
+    expect(themeAnnouncement(before, session.state)).toBeNull();
+    let prev = session.state;
     socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'forest', customTheme: null, changedBy: other.id, changedByName: 'bob' });
     expect(session.state.workspace?.theme?.themeId).toBe('forest');
-    expect(session.state.notice).toBe('bob changed the room theme to Forest');
-    session.dismissNotice();
+    expect(themeAnnouncement(prev, session.state)).toBe('bob changed the room theme to Forest');
+    expect(themeAnnouncement(session.state, session.state)).toBeNull();
+    prev = session.state;
     socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'dark', customTheme: null, changedBy: me.id, changedByName: 'alice' });
     expect(session.state.workspace?.theme?.themeId).toBe('dark');
-    expect(session.state.notice).toBeNull();
+    expect(themeAnnouncement(prev, session.state)).toBeNull();
     socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'no-such-theme', customTheme: null, changedBy: other.id, changedByName: 'bob' });
     expect(session.state.workspace?.theme?.themeId).toBe('dark');
+    expect(session.state.notice).toBeNull();
   });
 });

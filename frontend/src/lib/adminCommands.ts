@@ -9,7 +9,7 @@ import type { ClientPayload, RoomTheme } from '@ephemera/proto';
 import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { renameTarget } from './roomRules.ts';
-import { THEMES, isThemeId } from './themes.ts';
+import { isThemeId } from './themes.ts';
 import type { Result } from './conversationCommands.ts';
 
 export const MSG_RENAME_WORKSPACE_FAILED = 'Failed to rename workspace';
@@ -147,10 +147,7 @@ export class AdminCommands {
 
 export interface AdminEventSink {
   readonly workspaceId: string;
-  selfId(): string | null;
   dispatch(action: RoomAction): void;
-  /** a line for everyone when an admin changes the room's theme (who changed it) */
-  notice(message: string): void;
 }
 
 const ours = (sink: AdminEventSink, p: { workspaceId?: string } | null | undefined): boolean =>
@@ -171,6 +168,5 @@ export function bindAdminEvents(socket: RoomSocket, sink: AdminEventSink): void 
     if (!ours(sink, p) || !isThemeId(p.themeId)) return;
     const theme: RoomTheme = { themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: p.changedBy, changedByName: p.changedByName };
     sink.dispatch({ type: 'themeBroadcast', theme });
-    if (p.changedBy !== sink.selfId()) sink.notice(`${p.changedByName || 'An admin'} changed the room theme to ${THEMES[p.themeId].name}`);
   });
 }

@@ -139,12 +139,7 @@ export class RoomSession {
       dispatch: (a) => this.dispatch(a),
       removeChannel: (id) => this.removeChannel(id),
     });
-    bindAdminEvents(socket, {
-      workspaceId: this.auth.workspaceId,
-      selfId: () => this.state.user?.id ?? null,
-      dispatch: (a) => this.dispatch(a),
-      notice: (message) => this.dispatch({ type: 'notice', message }),
-    });
+    bindAdminEvents(socket, { workspaceId: this.auth.workspaceId, dispatch: (a) => this.dispatch(a) });
     // DM rows show typing... for any conversation, not only the open one: drop stale indicators everywhere
     this.typingSweep = setInterval(() => {
       if (Object.keys(this.state.typing).length) this.dispatch({ type: 'typingExpired', now: Date.now() });
