@@ -12,6 +12,7 @@ import { isHurry } from '../../lib/expiry.ts';
 import { hasAccountSession, savePendingExtension } from '../../lib/roomPrefs.ts';
 import { roomPath } from '../../lib/routes.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
+import { UPGRADE_REASONS } from './adminDialog.ts';
 
 export const MSG_REGISTER_TO_EXTEND = '🔐 Please register first to extend room duration';
 export const MSG_HURRY = 'Hurry! Room expires in less than 2 hours';
@@ -86,6 +87,7 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
             </button>
           ))}
         </div>
+        {paid && <p className="field-hint" data-testid="extend-upgrade-reason">{UPGRADE_REASONS.extension}</p>}
         {paid?.guest && <p className="field-hint" data-testid="extend-register-prompt">{MSG_REGISTER_TO_EXTEND}</p>}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
