@@ -20,6 +20,8 @@ export function makeCanaries() {
     edit: `cnryedit${hex()}`,
     username: `cn${randomBytes(6).toString('hex')}`, // usernames are at most 20 characters
     password: `cnrypw${hex()}`,
+    profileName: `cp${randomBytes(6).toString('hex')}`,
+    picture: `cnrypic${hex()}`,
   };
 }
 export type Canaries = ReturnType<typeof makeCanaries>;
@@ -71,8 +73,9 @@ export interface CanaryRoom {
 
 /**
  * The owner (username and password are canaries) on A, bob on B. The owner says the message canary, bob replies
- * quoting it, the owner edits it to the edit canary; bob has seen the edit when this returns, so every process
- * that consumes the log has had the room's events.
+ * quoting it, the owner edits it to the edit canary, bob renames himself and sets a picture (canaries); bob has seen
+ * the edit and a fresh join sees his profile when this returns, so every process that consumes the log has had the
+ * room's events.
  */
 export async function saySecrets(A: string, B: string, c: Canaries): Promise<CanaryRoom> {
   const name = uniqueName('canary');
@@ -94,12 +97,23 @@ export async function saySecrets(A: string, B: string, c: Canaries): Promise<Can
   const edit = await request(owner, C.editMessage, { workspaceId: created.workspaceId, messageId: said.message.id, newContent: `now ${c.edit}` });
   if (!edit.success) throw new Error(`edit failed: ${edit.message}`);
   expect((await edited).content).toContain(c.edit);
+  // Profile data: bob renames himself and sets a picture.
+  const profile = await request(bob, C.updateProfile, {
+    workspaceId: created.workspaceId, userId: joined.user.id, username: c.profileName, profilePicture: `https://example.com/${c.picture}.png`,
+  });
+  if (!profile.success) throw new Error(`update-profile failed: ${profile.message}`);
   // What members are served is still the plaintext: encryption is invisible to them.
   const history = await request(bob, C.fetchMessages, { channelId, limit: 50 });
   if (!history.success) throw new Error(`fetch failed: ${history.message}`);
   const text = JSON.stringify(history.messages);
   expect(text).toContain(c.edit);
   expect(text).toContain(c.username);
+  const probe = await connect(A);
+  const rejoin = await request(probe, C.joinWorkspace, { workspaceId: created.workspaceId, username: c.username, userToken: created.userToken });
+  probe.disconnect();
+  if (!rejoin.success) throw new Error(`rejoin failed: ${rejoin.message}`);
+  expect(JSON.stringify(rejoin.workspace)).toContain(c.profileName);
+  expect(JSON.stringify(rejoin.workspace)).toContain(c.picture);
   return {
     workspaceId: created.workspaceId, name, ownerToken: created.userToken, owner, bob, bobToken: joined.userToken, channelId,
     close() { owner.disconnect(); bob.disconnect(); },
