@@ -8,6 +8,8 @@
  * Several browser contexts = several people; assertions are on what each one sees, and on what the server answers.
  * The tests run in order and build on each other.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { API, C, type Tier } from '@ephemera/proto';
@@ -22,6 +24,8 @@ export interface AdminTarget extends E2ETarget {
 }
 
 export function registerAdminScenario(label: string, start: () => Promise<AdminTarget>): void {
+  /** screenshots for a person to look at (not asserted) */
+  const shot = (name: string) => path.join(os.tmpdir(), `ephemera-e2e-admin-${label}-${name}.png`);
   describe(`browser: room administration (${label})`, () => {
     let target: AdminTarget | undefined;
     let browser: Browser | undefined;
@@ -81,6 +85,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       expect(await alice.byTestId('settings-max-users').count()).toBe(0);
       await alice.byTestId('settings-extend').waitFor();
       await alice.byTestId('settings-delete-room').waitFor();
+      await alice.page.screenshot({ path: shot('settings') });
 
       await alice.byTestId('settings-max-users-locked').click();
       await expectText(alice.byTestId('upgrade-modal').getByRole('heading'), 'Upgrade required', 'upgrade prompt');
@@ -169,11 +174,14 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('settings-change-theme').click();
       await modal.locator('[data-theme-id="dark"]').click();
       await expect.poll(() => rootTheme(alice), { timeout: WAIT_MS, message: 'alice previews dark' }).toBe('dark');
+      await alice.page.waitForTimeout(300); // colour transitions end
+      await alice.page.screenshot({ path: shot('theme-preview') });
       expect(await rootTheme(bob)).not.toBe('dark');
       await alice.byTestId('theme-apply').click();
       await modal.waitFor({ state: 'detached' });
       await expect.poll(() => rootTheme(bob), { timeout: WAIT_MS, message: 'bob gets the broadcast theme' }).toBe('dark');
       expect(await rootVar(bob, '--chat-bg')).toBe('#0b1220');
+      expect(await seriousViolations(bob.page), 'axe on the dark theme').toEqual([]);
       await expectText(bob.byTestId('theme-toast'), 'alice changed the room theme to Dark', 'who changed it');
       expect(await alice.byTestId('theme-toast').count(), 'not to the changer').toBe(0);
       // a new page of bob's starts with the room's theme (Workspace.theme), not the default
@@ -234,6 +242,8 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('custom-chatBackgroundColor').fill('#fdf6e3');
       await alice.byTestId('custom-fontFamily').selectOption('Georgia');
       await expect.poll(() => rootVar(alice, '--primary'), { timeout: WAIT_MS, message: 'alice previews' }).toBe('#AA3300');
+      await alice.page.waitForTimeout(300); // colour transitions end
+      await alice.page.screenshot({ path: shot('custom-theme') });
       await alice.byTestId('custom-theme-save').click();
       await alice.byTestId('custom-theme-modal').waitFor({ state: 'detached' });
       await expect.poll(() => rootTheme(bob), { timeout: WAIT_MS, message: 'bob gets custom' }).toBe('custom');
@@ -332,6 +342,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const warn = await at(2 * H + 30_000);
       await expectText(warn.byTestId('expiry-text'), 'This room expires in 2 hours 0 minutes', 'warning text');
       expect(await level(warn)).toBe('warning');
+      await warn.page.screenshot({ path: shot('expiry-warning') });
       await expectText(warn.byTestId('countdown-chip'), /^02:00:[0-3]\d$/, 'the chip counts down');
       const first = await warn.byTestId('countdown-chip').textContent();
       await warn.page.clock.runFor(2000);
