@@ -55,6 +55,14 @@ export function findInFiles(roots: string[], needles: Record<string, string>, sk
   return found;
 }
 
+/** How much a scan read: files and megabytes under the roots (printed, the canary test's figures). */
+export function scanned(roots: string[]): string {
+  let files = 0;
+  let bytes = 0;
+  for (const root of roots) for (const f of filesUnder(root)) { files++; try { bytes += fs.statSync(f).size; } catch { /* gone */ } }
+  return `${files} files, ${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /** The assertion every store check ends with: nothing found, or the list of files that hold what. */
 export function expectNoCanary(found: Record<string, string[]>, where: string): void {
   expect(found, `canaries found in ${where}: ${JSON.stringify(found, null, 1)}`).toEqual({});

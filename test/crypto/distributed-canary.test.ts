@@ -16,7 +16,7 @@ import { kafkaEventLog, newId, sealedEventLog, RoomKeyring, createLogger, type D
 import { roomKeyClient, ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
 import { startDistributedStack } from '../distributed/stack.ts';
 import { createRoom, uniqueName } from '../helpers/clients.ts';
-import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets } from './canary.ts';
+import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets, scanned } from './canary.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 const infra = () => inject('infraDataDir');
@@ -54,7 +54,10 @@ describe('crypto-shredding canaries: distributed', () => {
     for (const [store, dir] of Object.entries(s)) {
       expect(findInFiles([dir], control).workspaceId?.length ?? 0, `${store} scan finds the room id`).toBeGreaterThan(0);
     }
-    for (const [store, dir] of Object.entries(s)) expectNoCanary(findInFiles([dir], c), `${store} (${dir}) while the room lives`);
+    for (const [store, dir] of Object.entries(s)) {
+      expectNoCanary(findInFiles([dir], c), `${store} (${dir}) while the room lives`);
+      console.log(`[canary] distributed ${store}: ${Object.keys(c).length} canaries absent (${scanned([dir])})`);
+    }
     expectNoCanary(findInFiles([stack.roomKeyDir], c), 'the room key directory');
 
     const roomUrl = `http://127.0.0.1:${stack.roomPort}`;

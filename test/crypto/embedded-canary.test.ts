@@ -15,7 +15,7 @@ import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { databaseWithLogOf } from '../helpers/db.ts';
-import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets } from './canary.ts';
+import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets, scanned } from './canary.ts';
 
 let dataDir = '';
 let app: EmbeddedApp;
@@ -54,6 +54,7 @@ describe('crypto-shredding canaries: embedded', () => {
     // The scan sees what PostgreSQL wrote: the room's name (a public identifier) is in the data directory.
     expect(findInFiles([dataDir], { name: room.name }).name?.length ?? 0).toBeGreaterThan(0);
     expectNoCanary(findInFiles([dataDir], c), `DATA_DIR ${dataDir} while the room lives`);
+    console.log(`[canary] embedded: ${Object.keys(c).length} canaries absent from DATA_DIR (${scanned([dataDir])})`);
     expect(fs.existsSync(path.join(dataDir, 'keys', `${room.workspaceId}.key`))).toBe(true);
 
     await deleteRoom(app.url, room);
