@@ -113,15 +113,17 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
         <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home">
           {logoUrl ? <img src={logoUrl} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" /> : <LogoMark size={28} />}
         </AppLink>
-        <SoundToggle />
         <RoomHeader name={name} tier={tier} online={state.online.length} maxUsers={workspace?.settings?.maxUsers}
           isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}
           canRename={can.rename} rename={(n) => session.admin.renameWorkspace(n)} notice={(m) => session.showNotice(m)}
           onUpgrade={() => onAdminDialog({ kind: 'upgrade', feature: 'plan' })} />
-        <button type="button" className="icon-button icon-button-dark sidebar-settings" onClick={onToggleSettings}
-          aria-label="Settings" title="Settings (Ctrl+S)" data-testid="settings-button">
-          <GearIcon size={18} />
-        </button>
+        <div className="sidebar-tools">
+          <SoundToggle />
+          <button type="button" className="icon-button icon-button-dark" onClick={onToggleSettings}
+            aria-label="Settings" title="Settings (Ctrl+S)" data-testid="settings-button">
+            <GearIcon size={18} />
+          </button>
+        </div>
       </div>
 
       <SidebarSearchInput query={query} onQuery={setQuery} />
