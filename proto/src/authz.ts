@@ -72,6 +72,9 @@ export const HTTP_ROUTES = {
   linkPreview: { method: 'POST', path: '/api/link-preview/fetch' },
   linkPreviewImage: { method: 'GET', path: '/api/link-preview/image' },
   extendRoom: { method: 'POST', path: '/api/workspaces/extend-room' },
+  uploadFile: { method: 'POST', path: '/api/workspaces/:workspaceId/files' },
+  fileLink: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId/link' },
+  downloadFile: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -88,6 +91,12 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   linkPreviewImage: { allow: EVERYONE, also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address' },
   // The spec's body names userEmail: identity is the bearer token's member, never the body (accounts: issue 9).
   extendRoom: { allow: OWNER, also: 'Authorization: Bearer {userToken} of the room named by workspaceId; as extend-workspace' },
+  // Files (docs/protocol.md, Files): the bearer token's member, in the room the path names.
+  uploadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} of this room; a channel the uploader can read; size by tier; rate-limited per user' },
+  fileLink: { allow: MEMBERS, also: 'Authorization: Bearer {userToken}; the file\'s channel readable by the caller (a profile picture: any member)' },
+  // An <img>/<video> sends no Authorization header: a signed link (made by fileLink for one member, minutes long)
+  // stands for the token, and the member it names must still be able to read the channel when it is used.
+  downloadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} or a signed link of a member; the file\'s channel readable by that member' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

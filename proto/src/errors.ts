@@ -47,6 +47,12 @@ export const ERRORS = {
   CUSTOM_THEME_REQUIRED: 'Custom theme settings are missing',
   EXTENSION_NEEDS_PAYMENT: 'Extending a free room needs a paid plan',
   NEVER_EXPIRES: 'This room never expires',
+  FILE_TOO_LARGE: 'Failed to send file. File might be too large.',
+  FILE_TYPE_NOT_SUPPORTED: 'File type not supported',
+  FILE_NOT_FOUND: 'File not found',
+  FILE_REQUIRED: 'Upload failed',
+  PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
+  PROFILE_IMAGE_TYPE: 'Please select an image file',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -76,7 +82,7 @@ export function statusFor(code: ErrorCode): number {
     case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
     case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'CHANNEL_NAME_REQUIRED':
     case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG': case 'NOT_A_DM': case 'PROFILE_USERNAME_REQUIRED':
-    case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES':
+    case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES': case 'FILE_REQUIRED':
       return 400;
     case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': case 'KICKED': return 401;
     case 'EXTENSION_NEEDS_PAYMENT': case 'MAX_USERS_NOT_IN_TIER': case 'MAX_USERS_ABOVE_TIER': case 'UNLIMITED_USERS_NOT_IN_TIER': case 'THEME_NOT_IN_TIER': return 402;
@@ -85,6 +91,9 @@ export function statusFor(code: ErrorCode): number {
     case 'REPLY_TARGET_GONE': return 409;
     case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
     case 'RATE_LIMITED': return 429;
+    case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': return 413;
+    case 'FILE_TYPE_NOT_SUPPORTED': case 'PROFILE_IMAGE_TYPE': return 415;
+    case 'FILE_NOT_FOUND': return 404;
     case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
     case 'UNAVAILABLE': return 503;
     default: return 500;

@@ -127,6 +127,29 @@ export const ReactionChangedSchema = z.object({
 });
 export const ReadMarkedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string(), seq: z.number().int(), audience: AudienceSchema });
 
+/**
+ * A file was uploaded and stored (messaging owns files; aggregate: the file id). The payload is sealed in the log
+ * like every room event; `fileKey` is the file's own data key, itself sealed under the room key (docs/crypto.md).
+ * channelId null: a profile picture.
+ */
+export const FileUploadedSchema = z.object({
+  workspaceId: z.string(),
+  fileId: z.string(),
+  channelId: z.string().nullable(),
+  uploaderId: z.string(),
+  purpose: z.enum(['message', 'voice', 'avatar']),
+  kind: z.enum(['image', 'video', 'file', 'voice']),
+  name: z.string(), mime: z.string(), size: z.number().int().nonnegative(), caption: z.string().nullable(),
+  durationMs: z.number().int().nullable(), width: z.number().int().nullable(), height: z.number().int().nullable(),
+  storageKey: z.string(), thumbnailKey: z.string().nullable(), thumbnailSize: z.number().int().nullable(),
+  fileKey: z.string(),
+  uploadedAt: z.string(),
+  /** the tier's retention (ENTITLEMENTS.fileRetentionMs) from the upload; null = kept as long as the room */
+  expiresAt: z.string().nullable(),
+});
+/** A stored file was removed (retention); its bytes are deleted from storage after this is recorded. */
+export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.string(), reason: z.enum(['retention']) });
+
 /** type -> payload schema. Adding an event means adding a row here. */
 export const DOMAIN_EVENTS = {
   'workspace.created': WorkspaceCreatedSchema,
@@ -154,6 +177,8 @@ export const DOMAIN_EVENTS = {
   'message.deleted': MessageDeletedSchema,
   'reaction.changed': ReactionChangedSchema,
   'read.marked': ReadMarkedSchema,
+  'file.uploaded': FileUploadedSchema,
+  'file.removed': FileRemovedSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -184,6 +209,8 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'message.deleted': TOPICS.messaging,
   'reaction.changed': TOPICS.messaging,
   'read.marked': TOPICS.messaging,
+  'file.uploaded': TOPICS.messaging,
+  'file.removed': TOPICS.messaging,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

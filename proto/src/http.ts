@@ -53,4 +53,9 @@ export const ExtendRoomBodySchema = z.object({
 });
 export interface ExtendRoomAnswer { success: true; workspaceId: string; expiresAt: string | null; message: string }
 
-export { API } from './paths.ts';
+export { API, FILE_ROUTE_PATTERN, UPLOAD_FIELDS, UPLOAD_PURPOSES, PROFILE_IMAGE_MAX_BYTES, VOICE_MAX_MS, CAPTION_MAX, type UploadPurpose } from './paths.ts';
+
+/** POST /api/workspaces/{id}/files answers the stored file (then sent with send-message { fileId }). */
+export interface UploadAnswer { success: true; file: import('./models.ts').MessageFile & { expiresAt: string | null } }
+/** GET /api/workspaces/{id}/files/{fileId}/link: signed addresses an <img>/<video> can use, valid until expiresAt. */
+export interface FileLinkAnswer { success: true; url: string; thumbnailUrl: string | null; expiresAt: string }

@@ -103,6 +103,27 @@ export const ReplyToSchema = z.object({
 export const MessageLinkPreviewSchema = LinkPreviewSchema;
 export type MessageLinkPreview = LinkPreview;
 
+/**
+ * A file attached to a message (image, video, file, voice), as the server stored it (docs/protocol.md, Files). Never
+ * the client's: send-message names the upload by `fileId` only and the server copies the stored description here.
+ * `url` and `thumbnailUrl` are API paths that need the member's bearer token, or a signed link from the link route.
+ */
+export const MessageFileSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['image', 'video', 'file', 'voice']),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number().int().nonnegative(),
+  caption: z.string().nullable(),
+  url: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  /** voice and video: length in milliseconds when the uploader's client measured it (shown, never trusted for limits) */
+  durationMs: z.number().int().nonnegative().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type MessageFile = z.infer<typeof MessageFileSchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   /** client-generated id: a retried send carries the same one and is stored once */
@@ -123,6 +144,8 @@ export const MessageSchema = z.object({
   reactions: z.record(z.string(), z.array(z.string())),
   linkPreview: MessageLinkPreviewSchema.nullable().default(null),
   editedAt: z.string().nullable().default(null),
+  /** image, video, file and voice messages: the stored file (null for text) */
+  file: MessageFileSchema.nullable().default(null),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

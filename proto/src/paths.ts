@@ -9,7 +9,22 @@ export const API = {
   create: () => `/api/workspaces`,
   join: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/join`,
   extendRoom: () => `/api/workspaces/extend-room`,
+  uploadFile: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files`,
+  file: (workspaceId: string, fileId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}`,
+  fileLink: (workspaceId: string, fileId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}/link`,
 } as const;
+
+/** Upload routes: matched by the ingress (nginx regex) and the test router, which send them to messaging. */
+export const FILE_ROUTE_PATTERN = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\/|\?|$)/;
+/** The upload's form fields (multipart/form-data): the fields must come before the file part. */
+export const UPLOAD_FIELDS = { file: 'file', channelId: 'channelId', caption: 'caption', purpose: 'purpose', durationMs: 'durationMs' } as const;
+/** message: a file for a message in channelId; avatar: a profile picture (images only, 5 MB) */
+export const UPLOAD_PURPOSES = ['message', 'voice', 'avatar'] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+/** Profile pictures: 5 MB (specs/rooms.md, Validation rules). Voice messages: 5 minutes at most (the recorder stops). */
+export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const VOICE_MAX_MS = 5 * 60 * 1000;
+export const CAPTION_MAX = 200;
 
 /** The API path (nginx routes the `/api/link-preview/` prefix to the messaging service). */
 export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';

@@ -49,6 +49,11 @@ export const SendMessageSchema = z.object({
   replyTo: z.object({ messageId: IdSchema }).nullish(),
   /** only the url is read: the preview is the server's own fetch of it (POST /api/link-preview/fetch) */
   linkPreview: z.object({ url: z.string().max(2048) }).nullish(),
+  /**
+   * image, video, file, voice: the id the upload route answered. The server checks it is this sender's upload to
+   * this channel, takes the message type from the stored file and the content from its caption or name.
+   */
+  fileId: IdSchema.nullish(),
 });
 /** Older history, page by page: messages of one channel with seq < beforeSeq, newest page first. */
 export const FetchMessagesSchema = z.object({

@@ -19,7 +19,7 @@ import {
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
-import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv } from '@ephemera/messaging';
+import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway } from '@ephemera/gateway';
 
@@ -91,8 +91,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs, roomKeys: keys.store, keyring: keys.keyring,
   });
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey }); // preview images are signed with a key derived from it
+  // Uploaded files: DATA_DIR/files (or S3 when S3_BUCKET is set), encrypted under each room's key (docs/crypto.md).
+  const storage = await storageFromEnv(process.env, opts.dataDir);
   const messaging = await startMessagingModule({
-    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews,
+    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews, storage,
+    fileSweepIntervalMs: opts.sweepIntervalMs,
   });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
@@ -109,6 +112,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     pool, linkPreview: linkPreviews,
     limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
   }));
+  if (messaging.files) web.use(fileRouter({ pool, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key) }));
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });

@@ -23,6 +23,7 @@ export const LOW_LIMITS: LimitConfig = {
   roomExtensionsPerAddress: { points: 2, durationSec: 60 },
   linkPreviewsPerUser: { points: 3, durationSec: 60 },
   linkPreviewImagesPerAddress: { points: 3, durationSec: 60 },
+  uploadsPerUser: { points: 3, durationSec: 60 },
 };
 
 /** The same limits as RATE_LIMIT_* variables, for processes that read the environment (gateway replica 2). */

@@ -23,6 +23,6 @@ export function message(seq: number, extra: Partial<Message> = {}): Message {
     id: `m${seq}`, clientMessageId: `cm${seq}x${n}`, workspaceId: 'w1', channelId: 'c1', seq,
     authorId: other.id, authorName: other.username, profilePicture: null,
     timestamp: new Date(Date.UTC(2030, 0, 1, 0, 0, seq)).toISOString(),
-    type: 'text', content: `message ${seq}`, isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null, ...extra,
+    type: 'text', content: `message ${seq}`, isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null, file: null, ...extra,
   };
 }

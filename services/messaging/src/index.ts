@@ -6,18 +6,24 @@ import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKey
 import { MessagingService } from './messaging-service.ts';
 import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
+import { AccessChecks } from './access.ts';
+import { FileService, type FileStorage } from './files/index.ts';
 
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
 export { MessagingClient } from './client.ts';
 export { publicMessagingRouter, linkPreviewServiceFromEnv, type PublicMessagingDeps } from './link-preview/index.ts';
+export { FileService, fileRouter, storageFromEnv, LocalDiskStorage, S3Storage, type FileStorage, type S3Env } from './files/index.ts';
 
 export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
 /** The master key helpers live in the platform (docs/crypto.md); re-exported for the composition roots. */
 export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 
-export interface MessagingModule { service: MessagingService; search: MessageSearch; stop(): Promise<void> }
+export interface MessagingModule { service: MessagingService; search: MessageSearch; files: FileService | null; stop(): Promise<void> }
+
+/** How often expired files (ENTITLEMENTS.fileRetentionMs) are looked for. */
+const FILE_SWEEP_MS = 60_000;
 
 export async function startMessagingModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean;
@@ -25,6 +31,10 @@ export async function startMessagingModule(deps: {
   keyring: RoomKeyring;
   /** the link-preview service whose cache a sent message's preview comes from (the same one the route uses) */
   linkPreviews?: { cached(url: string): MessageLinkPreview | null };
+  /** where uploaded files live (local disk embedded, S3 distributed); absent: no file routes */
+  storage?: FileStorage;
+  /** the retention sweeper's period (tests shorten it) */
+  fileSweepIntervalMs?: number;
 }): Promise<MessagingModule> {
   await migrate(deps.databaseUrl, MESSAGING_MIGRATIONS, 'messaging');
   const search = messageSearch(deps.pool, deps.keyring);
@@ -32,12 +42,20 @@ export async function startMessagingModule(deps: {
   const service = new MessagingService({ ...deps, project });
   service.search = search;
   const apply = (event: Parameters<typeof project>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
+  const files = deps.storage ? new FileService({
+    pool: deps.pool, log: deps.log, keyring: deps.keyring, storage: deps.storage, project, now: deps.now ?? (() => new Date()),
+    access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection), logSharesDatabase: deps.logSharesDatabase,
+  }) : null;
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,
     handler: async ({ event }) => {
       await apply(event);
-      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') service.forgetWorkspace(event.payload.workspaceId);
+      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') {
+        service.forgetWorkspace(event.payload.workspaceId);
+        // The room's files go with it (their key is already destroyed, so what a failure leaves is unreadable).
+        await files?.removeRoom(event.payload.workspaceId).catch((err) => deps.logger.warn({ err }, 'removing a room\'s files failed'));
+      }
     },
   });
   const messages = await deps.log.subscribe({
@@ -49,6 +67,16 @@ export async function startMessagingModule(deps: {
   await Promise.all([rooms.caughtUp(), messages.caughtUp()]);
   service.roomProjection = rooms;
   service.ownProjection = messages;
-  return { service, search, async stop() { await Promise.all([rooms.stop(), messages.stop()]); } };
+  let sweeping = false;
+  const sweeper = files ? setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    files.sweep().catch((err) => deps.logger.warn({ err }, 'file retention sweep failed')).finally(() => { sweeping = false; });
+  }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS) : null;
+  sweeper?.unref();
+  return {
+    service, search, files,
+    async stop() { if (sweeper) clearInterval(sweeper); await Promise.all([rooms.stop(), messages.stop()]); await deps.storage?.close?.(); },
+  };
 }
 export { startMessagingServer } from './server.ts';

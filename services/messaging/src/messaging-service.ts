@@ -27,6 +27,7 @@ import { decideDelete, decideEdit, decideReaction, type CommandContext, type Dec
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
 import { historyPage, messagesAfter } from './history.ts';
+import { describeFile, filesByIds } from './files/index.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
 interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
@@ -135,6 +136,8 @@ export class MessagingService implements MessagingApi {
     const key = await servingKey(this.deps.keyring, workspaceId); // cached after the room's first send
     const stored = await storedByClientIds(this.deps.pool, key, workspaceId, allowed);
     const quoted = await replyTargets(this.deps.pool, key, workspaceId, allowed);
+    const uploads = await filesByIds(this.deps.pool, key, workspaceId, allowed.flatMap((p) => (p.input.fileId ? [p.input.fileId] : [])));
+    const attached = new Set<string>();
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
     const events: AnyEventEnvelope[] = [];
     let seq = await this.currentSeq(workspaceId);
@@ -153,14 +156,31 @@ export class MessagingService implements MessagingApi {
         if (!target || target.deleted || target.channelId !== channel.id) { p.reject(new DomainError('REPLY_TARGET_GONE')); continue; }
         replyTo = { messageId: p.input.replyTo.messageId, content: target.content, authorName: target.authorName };
       }
+      // 3b. a file message names the sender's own upload to this channel, not yet sent; its type and text are the
+      //     stored file's (the client's type, url or size is never taken)
+      let file: Message['file'] = null;
+      let type = p.input.type;
+      let content = p.input.content;
+      if (p.input.fileId) {
+        const f = uploads.get(p.input.fileId);
+        if (!f || f.uploaderId !== p.actor.userId || f.channelId !== channel.id || f.purpose === 'avatar' || f.messageId || attached.has(f.id)) {
+          p.reject(new DomainError('FILE_NOT_FOUND')); continue;
+        }
+        attached.add(f.id);
+        file = describeFile(f);
+        type = f.kind;
+        content = f.meta.caption ?? f.meta.name;
+      } else if (type !== 'text') {
+        p.reject(new DomainError('FILE_REQUIRED', 'A file message needs an uploaded file (fileId)')); continue;
+      }
       // 4. the next sequence number and the event
       seq += 1;
       const message: Message = {
         id: newId(), clientMessageId: p.input.clientMessageId, workspaceId, channelId: channel.id, seq,
         authorId: p.actor.userId, authorName: p.actor.username, profilePicture: null, timestamp: this.now().toISOString(),
-        type: p.input.type, content: p.input.content, isEdited: false, replyTo, reactions: {},
+        type, content, isEdited: false, replyTo, reactions: {},
         linkPreview: p.input.linkPreview ? this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null : null,
-        editedAt: null,
+        editedAt: null, file,
       };
       events.push(makeEvent('message.sent', workspaceId, seq, { message, audience: audienceOf(channel) }, userActor(p.actor.userId)));
       fresh.set(key, { message, waiters: [p] });

@@ -9,13 +9,13 @@ import type { PoolClient } from '@ephemera/platform';
 const isPrivateChannel = (c: { type: string; isPrivate: boolean }) => c.type === 'dm' || c.isPrivate;
 
 /** Tables that hold rows of a room, emptied when it expires or is deleted. */
-const ROOM_TABLES = ['messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
+const ROOM_TABLES = ['files', 'messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
 
 export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
   switch (event.type) {
     case 'workspace.created':
-      await db.query('INSERT INTO messaging.workspaces (id, expires_at, created_by) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
-        [event.payload.workspaceId, event.payload.expiresAt, event.payload.createdBy]);
+      await db.query('INSERT INTO messaging.workspaces (id, expires_at, created_by, tier) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [event.payload.workspaceId, event.payload.expiresAt, event.payload.createdBy, event.payload.tier]);
       return;
     case 'member.joined':
       await db.query(
@@ -40,9 +40,13 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
         [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
       return;
     case 'workspace.extended':
-    case 'workspace.tier-changed':
       // Messaging refuses sends in an expired room by its own copy of the expiry.
       await db.query('UPDATE messaging.workspaces SET expires_at = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.expiresAt]);
+      return;
+    case 'workspace.tier-changed':
+      // ... and limits uploads by the tier (file size, retention).
+      await db.query('UPDATE messaging.workspaces SET expires_at = $2, tier = $3 WHERE id = $1',
+        [event.payload.workspaceId, event.payload.expiresAt, event.payload.tier]);
       return;
     case 'channel.created': {
       const c = event.payload.channel;

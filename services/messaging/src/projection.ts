@@ -8,6 +8,7 @@ import type { Message } from '@ephemera/proto';
 import type { PoolClient, Projector, RoomKey, RoomKeyring } from '@ephemera/platform';
 import { projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
+import { attachFile, projectFileEvent } from './files/projection.ts';
 
 export function messagingProjector(keyring: RoomKeyring): Projector {
   return async (db, event) => {
@@ -24,6 +25,7 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
              AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $4)
            ON CONFLICT DO NOTHING`,
           [m.id, m.workspaceId, m.seq, m.channelId, m.clientMessageId, m.authorId, sealMessage(key, m), m.timestamp]);
+        if (m.file) await attachFile(db, m.file.id, m.id);
         return;
       }
       case 'message.edited': {
@@ -34,7 +36,7 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
       case 'message.deleted':
         // A tombstone: the seq stays taken (numbering, dedupe of a retried send), the content does not stay.
         await updateMessage(db, await keyring.key(event.payload.workspaceId), event.payload.messageId, event.sequence, true,
-          (m) => ({ ...m, content: '', replyTo: null, reactions: {}, linkPreview: null }));
+          (m) => ({ ...m, content: '', replyTo: null, reactions: {}, linkPreview: null, file: null }));
         return;
       case 'reaction.changed': {
         const { workspaceId, messageId, reactions } = event.payload;
@@ -59,6 +61,7 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         return;
       }
       default:
+        if (await projectFileEvent(db, keyring, event)) return;
         await projectRoomEvent(db, event);
     }
   };

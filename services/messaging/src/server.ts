@@ -1,4 +1,5 @@
 /** The messaging service as its own process (distributed mode). */
+import express from 'express';
 import {
   kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
@@ -7,6 +8,7 @@ import { TOPICS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
+import { fileRouter, type FileStorage } from './files/index.ts';
 
 export async function startMessagingServer(opts: {
   port: number; masterKey?: Buffer; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
@@ -14,6 +16,8 @@ export async function startMessagingServer(opts: {
   redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
   /** ROOM_URL: the room service, which hands out room keys (docs/crypto.md) */
   roomUrl: string;
+  /** uploaded files (S3_* settings: an S3-compatible bucket); absent: the file routes answer UNAVAILABLE */
+  storage?: FileStorage;
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
   const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
@@ -23,7 +27,7 @@ export async function startMessagingServer(opts: {
   );
   await log.init(Object.values(TOPICS));
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
-  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews });
+  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews, storage: opts.storage });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
@@ -31,9 +35,21 @@ export async function startMessagingServer(opts: {
     routers: [internalMessagingRouter(module.service), publicMessagingRouter({
       pool, linkPreview: linkPreviews,
       limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
-    })],
+    }), module.files
+      // public: /api/workspaces/{id}/files... (the ingress routes them here)
+      ? fileRouter({ pool, files: module.files, limit: (key) => limits.consume('uploadsPerUser', key) })
+      : noFileStorage()],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });
+}
+
+/** Without S3 settings the file routes exist but say so, rather than falling through to a 404. */
+function noFileStorage(): express.Router {
+  const r = express.Router();
+  r.all(/^\/api\/workspaces\/[^/]+\/files/, (_req, res) => {
+    res.status(503).json({ success: false, code: 'UNAVAILABLE', message: 'File storage is not configured (S3_BUCKET)' });
+  });
+  return r;
 }

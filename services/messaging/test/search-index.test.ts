@@ -30,7 +30,7 @@ describe('search index (PostgreSQL)', async () => {
   const audience = { kind: 'workspace' } as const;
   const message = (seq: number, content: string): Message => ({
     id: newId(), clientMessageId: newId(), workspaceId, channelId, seq, authorId: userId, authorName: 'alice', profilePicture: null,
-    timestamp: new Date().toISOString(), type: 'text', content, isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null,
+    timestamp: new Date().toISOString(), type: 'text', content, isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null, file: null,
   });
   const rows = async () => (await pool.query('SELECT row_to_json(e)::text AS row FROM messaging_search.entries e ORDER BY seq')).rows.map((r) => r.row as string);
 

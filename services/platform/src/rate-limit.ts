@@ -42,6 +42,8 @@ export const RATE_LIMIT_DEFAULTS = {
   linkPreviewsPerUser: { points: 30, durationSec: 60 },
   /** GET /api/link-preview/image fetches (cache misses) per client address: a room page shows many previews at once */
   linkPreviewImagesPerAddress: { points: 120, durationSec: 60 },
+  /** POST /api/workspaces/{id}/files per user (files, voice messages, profile pictures) */
+  uploadsPerUser: { points: 30, durationSec: 60 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;

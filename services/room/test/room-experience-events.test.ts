@@ -45,7 +45,7 @@ async function appendMessage(live: Booted, actor: SessionActor, channelId: strin
   const message: Message = {
     id: `m${Math.random().toString(36).slice(2)}`, clientMessageId: `c${Math.random().toString(36).slice(2)}`, workspaceId: actor.workspaceId,
     channelId, seq: 1, authorId: actor.userId, authorName: actor.username, profilePicture: null, timestamp: sentAt.toISOString(),
-    type: 'text', content: 'hi', isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null,
+    type: 'text', content: 'hi', isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null, file: null,
   };
   await live.log.append(toRecords([makeEvent('message.sent', message.id, 1, { message, audience: { kind: 'users', userIds: memberIds } }, userActor(actor.userId))]));
   return message;

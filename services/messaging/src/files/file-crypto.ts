@@ -1,0 +1,133 @@
+/**
+ * File content at rest (docs/crypto.md, Files): every file has its own data key (32 random bytes) and nonce prefix,
+ * sealed under the room's key (AAD `file-key:{fileId}`) and kept in the file's sealed metadata. Destroying the room
+ * key therefore makes every stored file unreadable, wherever copies of the objects remain.
+ *
+ * The bytes are encrypted as a stream of fixed-size chunks (AES-256-GCM, 64 KiB of plaintext each, 16-byte tag
+ * after each): memory stays bounded whatever the file size, and a byte range can be served by decrypting only the
+ * chunks it touches (video and voice seeking). Chunk i uses nonce = prefix(8) | i (uint32 BE) and AAD
+ * `{objectId}:{i}:{last}`, so chunks cannot be reordered, moved to another file or cut off at the end unnoticed.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import type { RoomKey } from '@ephemera/platform';
+
+export const CHUNK = 64 * 1024;
+const TAG = 16;
+
+export interface FileKey { key: Buffer; prefix: Buffer }
+
+export const newFileKey = (): FileKey => ({ key: randomBytes(32), prefix: randomBytes(8) });
+
+export const sealFileKey = (room: RoomKey, fileId: string, k: FileKey): string =>
+  room.sealJson({ k: k.key.toString('base64'), p: k.prefix.toString('base64') }, `file-key:${fileId}`);
+
+export function openFileKey(room: RoomKey, fileId: string, sealed: string): FileKey {
+  const { k, p } = room.openJson<{ k: string; p: string }>(sealed, `file-key:${fileId}`);
+  return { key: Buffer.from(k, 'base64'), prefix: Buffer.from(p, 'base64') };
+}
+
+/** Chunks a plaintext of `size` bytes is stored in (an empty file is one empty chunk). */
+export const chunkCount = (size: number) => Math.max(1, Math.ceil(size / CHUNK));
+/** Stored (encrypted) size of a plaintext of `size` bytes. */
+export const storedSize = (size: number) => size + chunkCount(size) * TAG;
+
+function nonce(k: FileKey, index: number): Buffer {
+  const n = Buffer.alloc(12);
+  k.prefix.copy(n, 0, 0, 8);
+  n.writeUInt32BE(index, 8);
+  return n;
+}
+const aad = (objectId: string, index: number, last: boolean) => Buffer.from(`${objectId}:${index}:${last ? 1 : 0}`, 'utf8');
+
+function sealChunk(k: FileKey, objectId: string, index: number, last: boolean, plain: Buffer): Buffer {
+  const c = createCipheriv('aes-256-gcm', k.key, nonce(k, index));
+  c.setAAD(aad(objectId, index, last));
+  return Buffer.concat([c.update(plain), c.final(), c.getAuthTag()]);
+}
+
+function openChunk(k: FileKey, objectId: string, index: number, last: boolean, sealed: Buffer): Buffer {
+  const d = createDecipheriv('aes-256-gcm', k.key, nonce(k, index));
+  d.setAAD(aad(objectId, index, last));
+  d.setAuthTag(sealed.subarray(sealed.length - TAG));
+  return Buffer.concat([d.update(sealed.subarray(0, sealed.length - TAG)), d.final()]);
+}
+
+/** Plaintext in, sealed chunks out. One full chunk is held back until it is known whether it is the last. */
+export function encryptStream(k: FileKey, objectId: string): Transform {
+  let buffered: Buffer[] = [];
+  let bufferedLength = 0;
+  let held: Buffer | null = null;
+  let index = 0;
+  const emitHeld = (t: Transform, last: boolean) => {
+    if (held) { t.push(sealChunk(k, objectId, index, last, held)); index += 1; held = null; }
+  };
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      buffered.push(chunk);
+      bufferedLength += chunk.length;
+      while (bufferedLength >= CHUNK) {
+        const all = Buffer.concat(buffered);
+        emitHeld(this, false);
+        held = all.subarray(0, CHUNK);
+        const rest = all.subarray(CHUNK);
+        buffered = rest.length ? [rest] : [];
+        bufferedLength = rest.length;
+      }
+      done();
+    },
+    flush(done: TransformCallback) {
+      if (bufferedLength > 0 || !held) {
+        emitHeld(this, false);
+        this.push(sealChunk(k, objectId, index, true, Buffer.concat(buffered)));
+      } else {
+        emitHeld(this, true);
+      }
+      done();
+    },
+  });
+}
+
+/**
+ * The stored byte range that holds plaintext bytes [start, end] of a file of `size` bytes, and the decrypting
+ * transform that turns that stored range back into exactly those plaintext bytes.
+ */
+export function decryptRange(k: FileKey, objectId: string, size: number, start: number, end: number): { stored: { start: number; end: number }; transform: Transform } {
+  const total = chunkCount(size);
+  const first = Math.floor(start / CHUNK);
+  const lastIndex = Math.min(total - 1, Math.floor(Math.max(end, 0) / CHUNK));
+  const storedStart = first * (CHUNK + TAG);
+  const storedEnd = Math.min(storedSize(size), (lastIndex + 1) * (CHUNK + TAG)) - 1;
+  let index = first;
+  let pending: Buffer = Buffer.alloc(0);
+  let skip = start - first * CHUNK;
+  let remaining = size === 0 ? 0 : end - start + 1;
+  const emit = (t: Transform, sealed: Buffer) => {
+    const plain = openChunk(k, objectId, index, index === total - 1, sealed);
+    index += 1;
+    const part = plain.subarray(skip, skip + remaining);
+    skip = 0;
+    remaining -= part.length;
+    if (part.length) t.push(part);
+  };
+  const transform = new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      try {
+        pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        while (pending.length >= CHUNK + TAG) {
+          emit(this, pending.subarray(0, CHUNK + TAG));
+          pending = pending.subarray(CHUNK + TAG);
+        }
+        done();
+      } catch (err) { done(err as Error); }
+    },
+    flush(done: TransformCallback) {
+      try {
+        if (pending.length) emit(this, pending);
+        if (index <= lastIndex) throw new Error('stored file is truncated');
+        done();
+      } catch (err) { done(err as Error); }
+    },
+  });
+  return { stored: { start: storedStart, end: storedEnd }, transform };
+}

@@ -1,0 +1,246 @@
+/**
+ * Files and voice messages (messaging owns them): upload -> stored encrypted -> file.uploaded (durable) -> applied;
+ * signed links; downloads with Range; retention by tier; removal with the room. Checks come from the same read
+ * model and authorization table as messages (access.ts): a member who may read the file's channel.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  C, DomainError, ENTITLEMENTS, PROFILE_IMAGE_MAX_BYTES, SOCKET_AUTHZ, type MessageFile, type SessionActor, type Tier,
+} from '@ephemera/proto';
+import {
+  applyOnce, appendEvents, makeEvent, newId, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKey, type RoomKeyring,
+} from '@ephemera/platform';
+import type { AccessChecks } from '../access.ts';
+import { servingKey } from '../sealed-messages.ts';
+import type { FileStorage } from './storage/port.ts';
+import { decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from './file-crypto.ts';
+import { INLINE_MIMES } from './file-types.ts';
+import { describe, expiredFiles, fileById, roomTier, type StoredFile } from './repository.ts';
+import { makeThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnail.ts';
+import { parseUpload, type IncomingFile, type UploadFields } from './upload.ts';
+
+/** Signed links live this long: long enough to load a page of media, short enough that a leaked one soon dies. */
+export const LINK_TTL_MS = 15 * 60 * 1000;
+
+export interface FileServiceDeps {
+  pool: Pool; log: EventLog; keyring: RoomKeyring; storage: FileStorage; access: AccessChecks; project: Projector;
+  now: () => Date; logger?: Logger; logSharesDatabase?: boolean;
+}
+
+export interface Download {
+  status: 200 | 206; headers: Record<string, string>; body: Readable;
+}
+
+export class FileService {
+  constructor(private readonly deps: FileServiceDeps) {}
+
+  /** The byte limit of an upload in this room for this purpose (ENTITLEMENTS[tier].fileSizeMb; avatars 5 MB). */
+  async limitFor(workspaceId: string, purpose: UploadFields['purpose']): Promise<number> {
+    if (purpose === 'avatar') return PROFILE_IMAGE_MAX_BYTES;
+    const tier = await this.tierOf(workspaceId);
+    return ENTITLEMENTS[tier].fileSizeMb * 1024 * 1024;
+  }
+
+  private async tierOf(workspaceId: string): Promise<Tier> {
+    const tier = await roomTier(this.deps.pool, workspaceId);
+    if (!tier) throw new DomainError('WORKSPACE_NOT_FOUND');
+    return tier;
+  }
+
+  /** POST /api/workspaces/{id}/files: the caller is a member of the room (bearer), checked again per channel here. */
+  async upload(actor: SessionActor, req: Readable & { headers: import('node:http').IncomingHttpHeaders }): Promise<MessageFile & { expiresAt: string | null }> {
+    await this.deps.access.check(actor, SOCKET_AUTHZ[C.sendMessage], null);
+    const key = await servingKey(this.deps.keyring, actor.workspaceId);
+    const result = await parseUpload(req, async (fields) => {
+      if (fields.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
+      return this.limitFor(actor.workspaceId, fields.purpose);
+    }, (fields, file) => this.store(actor, key, fields, file));
+    return result as MessageFile & { expiresAt: string | null };
+  }
+
+  private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
+    const fileId = newId();
+    const storageKey = `${actor.workspaceId}/${fileId}`;
+    const fileKey = newFileKey();
+    // Small images are also kept in memory for the thumbnail; everything else only streams through.
+    const copy: Buffer[] = [];
+    let copied = 0;
+    const tap = new PassThrough();
+    if (file.detected.kind === 'image') {
+      tap.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(c); copied += c.length; } });
+    }
+    let size = 0;
+    tap.on('data', (c: Buffer) => { size += c.length; });
+    const encrypted = encryptStream(fileKey, fileId);
+    const stored = this.deps.storage.put(storageKey, encrypted);
+    try {
+      await Promise.all([pipeline(file.body, tap, encrypted), stored]);
+    } catch (err) {
+      await stored.catch(() => {});
+      await this.deps.storage.delete(storageKey).catch(() => {});
+      if (file.truncated()) throw new DomainError(fields.purpose === 'avatar' ? 'PROFILE_IMAGE_TOO_LARGE' : 'FILE_TOO_LARGE', await this.tooLargeText(actor.workspaceId, fields.purpose));
+      throw err;
+    }
+    let thumbnailKey: string | null = null;
+    let thumbnailSize: number | null = null;
+    let width: number | null = null;
+    let height: number | null = null;
+    if (file.detected.kind === 'image' && copied <= THUMBNAIL_MAX_BYTES) {
+      const thumb = await makeThumbnail(Buffer.concat(copy));
+      if (thumb) {
+        thumbnailKey = `${storageKey}.thumb`;
+        thumbnailSize = thumb.data.length;
+        width = thumb.width; height = thumb.height;
+        await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKey, `${fileId}.thumb`)));
+      }
+    }
+    const tier = await this.tierOf(actor.workspaceId);
+    const retention = ENTITLEMENTS[tier].fileRetentionMs;
+    const now = this.deps.now();
+    const payload = {
+      workspaceId: actor.workspaceId, fileId, channelId: fields.channelId, uploaderId: actor.userId, purpose: fields.purpose,
+      kind: file.detected.kind, name: file.name, mime: file.detected.mime, size, caption: fields.caption,
+      durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null, width, height,
+      storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKey(key, fileId, fileKey),
+      uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
+    };
+    const event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
+    try {
+      await appendEvents(this.deps.log, [event]);
+    } catch (err) {
+      await this.deps.storage.delete(storageKey).catch(() => {});
+      if (thumbnailKey) await this.deps.storage.delete(thumbnailKey).catch(() => {});
+      throw err;
+    }
+    // Read your writes: a send-message naming this file right after the answer finds it.
+    await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project, { flush: !this.deps.logSharesDatabase });
+    return {
+      ...describe({ id: fileId, workspaceId: actor.workspaceId, kind: payload.kind, size, thumbnailKey,
+        meta: { name: payload.name, mime: payload.mime, caption: payload.caption, durationMs: payload.durationMs, width, height, fileKey: '' } }),
+      expiresAt: payload.expiresAt,
+    };
+  }
+
+  private async tooLargeText(workspaceId: string, purpose: UploadFields['purpose']): Promise<string> {
+    if (purpose === 'avatar') return 'Image size must be less than 5MB';
+    const tier = await this.tierOf(workspaceId).catch(() => 'free' as Tier);
+    return `File Size Limit Exceeded: files in this room can be up to ${ENTITLEMENTS[tier].fileSizeMb} MB`;
+  }
+
+  /** The stored file, if the caller may read it: its channel readable (a profile picture: any member). */
+  async readable(actor: SessionActor, fileId: string): Promise<{ file: StoredFile; key: RoomKey }> {
+    await this.deps.access.check(actor, SOCKET_AUTHZ[C.fetchMessages], null);
+    const key = await servingKey(this.deps.keyring, actor.workspaceId);
+    const file = await fileById(this.deps.pool, key, actor.workspaceId, fileId);
+    if (!file) throw new DomainError('FILE_NOT_FOUND');
+    if (file.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.fetchMessages], file.channelId);
+    return { file, key };
+  }
+
+  /** Signed addresses for <img>/<video>/<audio>, bound to the member (checked again on use) and to a time. */
+  async link(actor: SessionActor, fileId: string): Promise<{ url: string; thumbnailUrl: string | null; expiresAt: string }> {
+    const { file, key } = await this.readable(actor, fileId);
+    const exp = this.deps.now().getTime() + LINK_TTL_MS;
+    const base = describe(file);
+    const sign = (variant: string) => `u=${encodeURIComponent(actor.userId)}&exp=${exp}&sig=${signature(key, fileId, variant, actor.userId, exp)}`;
+    return {
+      url: `${base.url}?${sign('file')}`,
+      thumbnailUrl: file.thumbnailKey ? `${base.url}?variant=thumb&${sign('thumb')}` : null,
+      expiresAt: new Date(exp).toISOString(),
+    };
+  }
+
+  /** Checks a signed link: the signature under the room's key, not expired; answers the member it names. */
+  async verifyLink(workspaceId: string, fileId: string, variant: string, q: { u?: unknown; exp?: unknown; sig?: unknown }): Promise<string> {
+    const userId = typeof q.u === 'string' ? q.u : '';
+    const exp = Number(q.exp);
+    const sig = typeof q.sig === 'string' ? q.sig : '';
+    if (!userId || !Number.isFinite(exp) || !sig) throw new DomainError('NOT_AUTHENTICATED');
+    if (exp < this.deps.now().getTime()) throw new DomainError('NOT_AUTHENTICATED', 'This link has expired');
+    const key = await this.deps.keyring.key(workspaceId);
+    if (!key) throw new DomainError('WORKSPACE_NOT_FOUND');
+    const want = Buffer.from(signature(key, fileId, variant, userId, exp));
+    const got = Buffer.from(sig);
+    if (want.length !== got.length || !timingSafeEqual(want, got)) throw new DomainError('NOT_AUTHENTICATED');
+    return userId;
+  }
+
+  /** The file's bytes (or a range), decrypted as they stream, with safe headers. */
+  async download(actor: SessionActor, fileId: string, variant: 'file' | 'thumb', rangeHeader: string | undefined): Promise<Download> {
+    const { file, key } = await this.readable(actor, fileId);
+    const fileKey = openFileKey(key, file.id, file.meta.fileKey);
+    const thumb = variant === 'thumb';
+    if (thumb && !file.thumbnailKey) throw new DomainError('FILE_NOT_FOUND');
+    const size = thumb ? file.thumbnailSize ?? 0 : file.size;
+    const mime = thumb ? 'image/webp' : file.meta.mime;
+    const range = thumb ? null : parseRange(rangeHeader, size);
+    const start = range?.start ?? 0;
+    const end = range?.end ?? size - 1;
+    const objectId = thumb ? `${file.id}.thumb` : file.id;
+    const plan = decryptRange(fileKey, objectId, size, start, end);
+    const source = await this.deps.storage.get(thumb ? file.thumbnailKey! : file.storageKey,
+      size === 0 ? undefined : plan.stored.end < storedSize(size) - 1 || plan.stored.start > 0 ? plan.stored : undefined);
+    const body = source.pipe(plan.transform);
+    source.on('error', (err) => plan.transform.destroy(err));
+    const inline = INLINE_MIMES.has(mime);
+    const name = thumb ? `${file.meta.name}.webp` : file.meta.name;
+    const headers: Record<string, string> = {
+      'Content-Type': mime.startsWith('text/') ? `${mime}; charset=utf-8` : mime,
+      'Content-Length': String(size === 0 ? 0 : end - start + 1),
+      'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'X-Content-Type-Options': 'nosniff',
+      // Even if a browser were talked into rendering it, a served file runs nothing and reaches nothing.
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Cache-Control': 'private, no-store',
+      'Accept-Ranges': thumb ? 'none' : 'bytes',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    };
+    if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    return { status: range ? 206 : 200, headers, body };
+  }
+
+  /** The room is gone (deleted or expired): every object under it goes too. Its key is already destroyed. */
+  async removeRoom(workspaceId: string): Promise<number> {
+    return this.deps.storage.deletePrefix(`${workspaceId}/`);
+  }
+
+  /** Retention (ENTITLEMENTS.fileRetentionMs): file.removed for each expired file, then its bytes are deleted. */
+  async sweep(): Promise<number> {
+    const due = await expiredFiles(this.deps.pool, this.deps.now());
+    let removed = 0;
+    for (const f of due) {
+      const event = makeEvent('file.removed', f.id, 2, { workspaceId: f.workspaceId, fileId: f.id, reason: 'retention' }, systemActor);
+      try {
+        await appendEvents(this.deps.log, [event]);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') { await this.removeRoom(f.workspaceId); continue; }
+        throw err;
+      }
+      await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project);
+      await this.deps.storage.delete(f.storageKey);
+      if (f.thumbnailKey) await this.deps.storage.delete(f.thumbnailKey);
+      removed += 1;
+    }
+    return removed;
+  }
+}
+
+function signature(key: RoomKey, fileId: string, variant: string, userId: string, exp: number): string {
+  return key.hash('file-link-v1', `${fileId}\u0000${variant}\u0000${userId}\u0000${exp}`);
+}
+
+const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+
+/** One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`; anything else (several ranges, nonsense): the whole file. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m || size === 0 || (m[1] === '' && m[2] === '')) return null;
+  let start: number; let end: number;
+  if (m[1] === '') { start = Math.max(0, size - Number(m[2])); end = size - 1; } else {
+    start = Number(m[1]); end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end || start >= size) throw new DomainError('VALIDATION', 'Range Not Satisfiable');
+  return { start, end };
+}

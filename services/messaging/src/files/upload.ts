@@ -1,0 +1,132 @@
+/**
+ * The multipart upload, streamed (busboy): the form's fields come first (purpose, channelId, caption, durationMs),
+ * then the one file part. Nothing of the file is held in memory beyond the first SNIFF_BYTES (type detection) and,
+ * for small images, the copy the thumbnail is made from. The size limit is counted as the bytes arrive: one byte past
+ * it fails the upload with 413 (the storage adapter throws away what it had written) and the rest of the request is
+ * read and dropped, so the client always gets the answer.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { CAPTION_MAX, DomainError, UPLOAD_FIELDS, UPLOAD_PURPOSES, VOICE_MAX_MS, type UploadPurpose } from '@ephemera/proto';
+import { detectType, SNIFF_BYTES, textCheck, type Detected } from './file-types.ts';
+
+export interface UploadFields { purpose: UploadPurpose; channelId: string | null; caption: string | null; durationMs: number | null }
+export interface IncomingFile { name: string; declaredType: string; detected: Detected; body: Readable; truncated: () => boolean }
+
+/**
+ * Parses the request; `onFile` runs once with the fields read so far and the file (its body must be consumed or
+ * destroyed). `limitFor` gives the byte limit once the fields are known (the purpose changes it).
+ */
+export function parseUpload(
+  req: Readable & { headers: IncomingHttpHeaders },
+  limitFor: (fields: UploadFields) => Promise<number>,
+  onFile: (fields: UploadFields, file: IncomingFile) => Promise<unknown>,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fields: 8, fieldSize: 1024, parts: 10, fieldNameSize: 32 } });
+    } catch {
+      reject(new DomainError('FILE_REQUIRED', 'Use multipart/form-data with a file'));
+      return;
+    }
+    const raw: Record<string, string> = {};
+    let handled: Promise<unknown> | null = null;
+    let failed: unknown = null;
+    const fail = (err: unknown) => { failed ??= err; };
+
+    bb.on('field', (name, value) => { raw[name] = value; });
+    bb.on('file', (_name, stream, info) => {
+      if (handled || _name !== UPLOAD_FIELDS.file) { stream.resume(); return; }
+      let limited: ReturnType<typeof limitStream> | null = null;
+      handled = (async () => {
+        const fields = parseFields(raw);
+        const limit = await limitFor(fields);
+        // busboy's own limit cannot change after construction: count here, one byte past the limit is enough.
+        limited = limitStream(stream, limit);
+        const head = await readHead(limited.body, SNIFF_BYTES);
+        const detected = await detectType(head.bytes, info.filename ?? '', info.mimeType ?? '', fields.purpose);
+        let body: Readable = head.rest;
+        if (detected.text) body = body.pipe(textCheck());
+        return onFile(fields, { name: cleanName(info.filename ?? '', detected.ext), declaredType: info.mimeType ?? '', detected, body, truncated: limited.exceeded });
+      })().catch((err) => {
+        // Whatever failed, the rest of the part is read and dropped so busboy can finish the request.
+        limited?.body.destroy();
+        stream.resume();
+        throw err;
+      });
+      handled.catch(fail);
+    });
+    bb.on('error', (err) => fail(new DomainError('FILE_REQUIRED', `Upload failed: ${(err as Error).message}`)));
+    bb.on('close', () => {
+      if (!handled) { reject(failed ?? new DomainError('FILE_REQUIRED', 'No file in the upload')); return; }
+      handled.then(resolve, reject);
+    });
+    req.pipe(bb);
+  });
+}
+
+function parseFields(raw: Record<string, string>): UploadFields {
+  const purpose = (raw[UPLOAD_FIELDS.purpose] ?? 'message') as UploadPurpose;
+  if (!UPLOAD_PURPOSES.includes(purpose)) throw new DomainError('VALIDATION', 'Unknown upload purpose');
+  const channelId = raw[UPLOAD_FIELDS.channelId]?.trim() || null;
+  if (purpose !== 'avatar' && !channelId) throw new DomainError('VALIDATION', 'channelId is required (before the file in the form)');
+  if (channelId && !/^[A-Za-z0-9_-]{1,64}$/.test(channelId)) throw new DomainError('VALIDATION', 'Invalid id');
+  const caption = raw[UPLOAD_FIELDS.caption]?.trim() || null;
+  if (caption && [...caption].length > CAPTION_MAX) throw new DomainError('VALIDATION', `Caption is too long (${CAPTION_MAX} characters max)`);
+  const d = raw[UPLOAD_FIELDS.durationMs];
+  const durationMs = d && /^\d{1,9}$/.test(d) ? Number(d) : null;
+  if (purpose === 'voice' && durationMs !== null && durationMs > VOICE_MAX_MS + 2000) throw new DomainError('VALIDATION', 'A voice message is 5 minutes at most');
+  return { purpose, channelId: purpose === 'avatar' ? null : channelId, caption: purpose === 'avatar' ? null : caption, durationMs };
+}
+
+/** The user's name is metadata only: no path, no control characters, at most 200 characters, an extension kept. */
+function cleanName(name: string, ext: string): string {
+  const base = name.replace(/^.*[\\/]/, '').replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 200);
+  return base || `file.${ext}`;
+}
+
+/** Passes at most `limit` bytes; one more destroys the stream with FILE_TOO_LARGE. */
+function limitStream(stream: Readable, limit: number): { body: Readable; exceeded: () => boolean } {
+  let seen = 0;
+  let exceeded = false;
+  const body = new Readable({
+    read() { stream.resume(); },
+    destroy(err, cb) { stream.resume(); cb(err); },
+  });
+  stream.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (body.destroyed) return; // the consumer gave up: the rest is dropped
+    if (seen > limit) { exceeded = true; stream.resume(); body.destroy(new DomainError('FILE_TOO_LARGE')); return; }
+    if (!body.push(chunk)) stream.pause();
+  });
+  stream.on('end', () => { if (!exceeded) body.push(null); });
+  stream.on('error', (err) => body.destroy(err));
+  return { body, exceeded: () => exceeded };
+}
+
+/** The first `n` bytes (or all, if shorter), and a stream of the whole content (head included) to go on with. */
+async function readHead(stream: Readable, n: number): Promise<{ bytes: Buffer; rest: Readable }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const iterator = stream[Symbol.asyncIterator]();
+  let done = false;
+  while (length < n) {
+    const next = await iterator.next();
+    if (next.done) { done = true; break; }
+    chunks.push(next.value as Buffer);
+    length += (next.value as Buffer).length;
+  }
+  const bytes = Buffer.concat(chunks);
+  async function* all() {
+    yield bytes;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value as Buffer;
+    }
+  }
+  return { bytes: bytes.subarray(0, n), rest: Readable.from(all(), { objectMode: false }) };
+}
