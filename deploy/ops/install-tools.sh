@@ -7,7 +7,9 @@
 #   Kubernetes JSON schemas for kubeconform: generated offline from k8s.io/kubernetes' swagger.json
 #   k6: the load generator of load-tests/k6 (`npm run bench:k6`), `go install` at a pinned version
 #   versitygw: the S3-compatible server (S3 over a folder) the file storage tests start, `go install` at a pinned version
-# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw]   (default: all). Prints nothing when cached.
+#   mailpit: the SMTP catcher the sign-in tests read one-time codes from; built from the wrapper module in
+#   deploy/ops/mailpit (plain `go install` is refused: the proxy lists no versions of it)
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw mailpit]   (default: all). Prints nothing when cached.
 # Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,6 +24,7 @@ PROMETHEUS_VERSION=v0.316.0
 KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
 K6_VERSION=v1.8.1
 VERSITYGW_VERSION=v1.8.0
+MAILPIT_VERSION=v1.27.11   # must match deploy/ops/mailpit/go.mod
 
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
 proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
@@ -66,6 +69,9 @@ for tool in "${want[@]}"; do
       fresh k6 $K6_VERSION || { timed env GOBIN="$tools/bin" go install go.k6.io/k6@$K6_VERSION; stamp k6 $K6_VERSION; } ;;
     versitygw)
       fresh versitygw $VERSITYGW_VERSION || { timed env GOBIN="$tools/bin" go install github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION; stamp versitygw $VERSITYGW_VERSION; } ;;
+    mailpit)
+      # `go mod tidy` writes go.sum into the wrapper directory; the binary never calls `mailpit version` (it phones home).
+      fresh mailpit $MAILPIT_VERSION || { (cd "$here/mailpit" && go mod tidy && timed go build -o "$tools/bin/mailpit" github.com/axllent/mailpit); stamp mailpit $MAILPIT_VERSION; } ;;
     schemas)
       dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
       if [ ! -f "$dir/.complete" ]; then

@@ -9,11 +9,14 @@
 import { DomainError } from './errors.ts';
 import { C, type ClientEventName } from './socket.ts';
 
-export const ROLES = ['owner', 'admin', 'member', 'non-member', 'kicked', 'left', 'anonymous'] as const;
+export const ROLES = ['owner', 'admin', 'member', 'non-member', 'kicked', 'left', 'anonymous', 'account', 'room-owner-account', 'superadmin'] as const;
 /**
  * owner: the room's creator. admin: isAdmin. member: anyone else in the room.
  * non-member: authenticated in another room (or naming a room it is not in). kicked / left: was a member, its token
  * is revoked. anonymous: no session (socket not joined, HTTP without a token).
+ * Accounts (issue 9; billing): account: a signed-in account session (Bearer session token, proven by an e-mail code
+ * or Google). room-owner-account: the account that claimed the room the route names. superadmin: the account of
+ * SUPERADMIN_EMAIL, signed in.
  */
 export type Role = (typeof ROLES)[number];
 
@@ -27,6 +30,8 @@ const EVERYONE: readonly Role[] = ROLES;
 const MEMBERS: readonly Role[] = ['owner', 'admin', 'member'];
 const ADMINS: readonly Role[] = ['owner', 'admin'];
 const OWNER: readonly Role[] = ['owner'];
+const ACCOUNTS: readonly Role[] = ['account', 'room-owner-account', 'superadmin'];
+const ROOM_OWNER_ACCOUNT: readonly Role[] = ['room-owner-account'];
 
 export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.joinWorkspace]: { allow: MEMBERS, also: 'the role is the one the user token names; a revoked token (left, kicked) or another room\'s token is refused' },
@@ -75,6 +80,25 @@ export const HTTP_ROUTES = {
   uploadFile: { method: 'POST', path: '/api/workspaces/:workspaceId/files' },
   fileLink: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId/link' },
   downloadFile: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId' },
+  // accounts (billing; specs/accounts-and-payments.md section 7 and ours)
+  requestCode: { method: 'POST', path: '/api/auth/request-code' },
+  register: { method: 'POST', path: '/api/auth/register' },
+  login: { method: 'POST', path: '/api/auth/login' },
+  googleStart: { method: 'GET', path: '/api/auth/google/start' },
+  googleCallback: { method: 'GET', path: '/api/auth/google/callback' },
+  googleAuth: { method: 'POST', path: '/api/auth/google-auth' },
+  recoverUsername: { method: 'POST', path: '/api/auth/recover-username' },
+  profile: { method: 'GET', path: '/api/auth/profile' },
+  updateUsername: { method: 'POST', path: '/api/auth/update-username' },
+  autoRenewal: { method: 'POST', path: '/api/auth/auto-renewal' },
+  exportData: { method: 'GET', path: '/api/auth/export-data' },
+  generateRoomToken: { method: 'POST', path: '/api/auth/generate-room-token' },
+  deleteAccount: { method: 'DELETE', path: '/api/auth/delete-account' },
+  removeDashboardRoom: { method: 'DELETE', path: '/api/auth/rooms/:roomId' },
+  logout: { method: 'POST', path: '/api/auth/logout' },
+  logoutAll: { method: 'POST', path: '/api/auth/logout-all' },
+  claimOwnership: { method: 'POST', path: '/api/workspaces/:id/claim-ownership' },
+  deleteWorkspace: { method: 'DELETE', path: '/api/workspaces/:id' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -97,6 +121,26 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   // An <img>/<video> sends no Authorization header: a signed link (made by fileLink for one member, minutes long)
   // stands for the token, and the member it names must still be able to read the channel when it is used.
   downloadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} or a signed link of a member; the file\'s channel readable by that member' },
+  // Accounts: identity is the session token (Authorization: Bearer), issued only after an e-mail code or a verified
+  // Google ID token; e-mail addresses and Google ids in bodies identify nobody.
+  requestCode: { allow: EVERYONE, also: 'rate-limited per address and per e-mail; answers the same whether or not an account exists' },
+  register: { allow: EVERYONE, also: 'needs a valid unused code mailed to the address; claiming a room needs that room\'s owner token' },
+  login: { allow: EVERYONE, also: 'needs a valid unused code mailed to the address; wrong codes rate-limited per address' },
+  googleStart: { allow: EVERYONE, also: 'OIDC authorization code flow with PKCE, state and nonce' },
+  googleCallback: { allow: EVERYONE, also: 'the state of a flow this service started; the ID token verified (issuer, audience, nonce); links by e-mail only when email_verified' },
+  googleAuth: { allow: EVERYONE, also: 'the httpOnly hand-off cookie of a verified callback; the body\'s email/googleId are ignored' },
+  recoverUsername: { allow: EVERYONE, also: 'mails the username to the address; answers the same whether or not it exists; rate-limited per address' },
+  profile: { allow: ACCOUNTS },
+  updateUsername: { allow: ACCOUNTS },
+  autoRenewal: { allow: ACCOUNTS },
+  exportData: { allow: ACCOUNTS, also: 'the caller\'s own data only' },
+  generateRoomToken: { allow: ROOM_OWNER_ACCOUNT, also: 'a room the session\'s account claimed' },
+  deleteAccount: { allow: ACCOUNTS, also: 'body { confirmation: "DELETE" }; the account\'s rooms are deleted (keys destroyed), then its key' },
+  removeDashboardRoom: { allow: ACCOUNTS, also: 'the caller\'s own dashboard list' },
+  logout: { allow: ACCOUNTS, also: 'revokes the presented session' },
+  logoutAll: { allow: ACCOUNTS, also: 'revokes every session of the account' },
+  claimOwnership: { allow: ACCOUNTS, also: 'body { userToken } of the room\'s guest owner; a room claimed by another account is refused' },
+  deleteWorkspace: { allow: ROOM_OWNER_ACCOUNT, also: 'the account that claimed the room (in the room, delete-workspace is the owner member\'s)' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

@@ -53,6 +53,20 @@ export const ERRORS = {
   FILE_REQUIRED: 'Upload failed',
   PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
   PROFILE_IMAGE_TYPE: 'Please select an image file',
+  // accounts (specs/accounts-and-payments.md section 8 where it has a text; sign-in codes and sessions are ours)
+  AUTH_FIELDS_REQUIRED: 'Please fill in all fields',
+  NO_AUTH_TOKEN: 'No authentication token',
+  SESSION_INVALID: 'Your session has ended. Please sign in again.',
+  SIGN_IN_CODE_INVALID: 'That code is wrong or has expired. Request a new one.',
+  ACCOUNT_NOT_FOUND: 'No account with this email. Register first.',
+  ACCOUNT_GONE: 'Failed to get profile',
+  CLAIM_FAILED: 'Registration successful but failed to claim room ownership',
+  ROOM_ALREADY_CLAIMED: 'This room already belongs to an account',
+  NOT_ROOM_OWNER: 'Only the room\'s owner account can do that',
+  ROOM_LIMIT_REACHED: 'Your plan does not allow more rooms: upgrade for more',
+  GOOGLE_AUTH_FAILED: 'Google authentication failed',
+  GOOGLE_NOT_CONFIGURED: 'Google sign-in is not configured',
+  DELETE_CONFIRMATION_REQUIRED: 'Please type DELETE to confirm',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -94,6 +108,13 @@ export function statusFor(code: ErrorCode): number {
     case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': return 413;
     case 'FILE_TYPE_NOT_SUPPORTED': case 'PROFILE_IMAGE_TYPE': return 415;
     case 'FILE_NOT_FOUND': return 404;
+    case 'AUTH_FIELDS_REQUIRED': case 'DELETE_CONFIRMATION_REQUIRED': return 400;
+    case 'NO_AUTH_TOKEN': case 'SESSION_INVALID': case 'SIGN_IN_CODE_INVALID': case 'GOOGLE_AUTH_FAILED': return 401;
+    case 'ACCOUNT_NOT_FOUND': case 'ACCOUNT_GONE': return 404;
+    case 'CLAIM_FAILED': case 'NOT_ROOM_OWNER': return 403;
+    case 'ROOM_ALREADY_CLAIMED': return 409;
+    case 'ROOM_LIMIT_REACHED': return 402;
+    case 'GOOGLE_NOT_CONFIGURED': return 503;
     case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
     case 'UNAVAILABLE': return 503;
     default: return 500;

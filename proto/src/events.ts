@@ -4,11 +4,17 @@
  */
 import { z } from 'zod';
 import { TierSchema, ChannelSchema, MessageSchema, RoomUserSchema, WorkspaceSettingsSchema } from './models.ts';
+import {
+  AccountRegisteredSchema, AccountUsernameChangedSchema, AccountGoogleLinkedSchema, AccountAutoRenewalChangedSchema, AccountDeletedSchema,
+  WorkspaceClaimedSchema, OwnerTokenIssuedSchema,
+} from './accounts.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
   room: 'ephemera.room-events',
   messaging: 'ephemera.message-events',
+  /** accounts (issue 9): the billing service's; key = account id */
+  billing: 'ephemera.billing-events',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -179,6 +185,13 @@ export const DOMAIN_EVENTS = {
   'read.marked': ReadMarkedSchema,
   'file.uploaded': FileUploadedSchema,
   'file.removed': FileRemovedSchema,
+  'workspace.claimed': WorkspaceClaimedSchema,
+  'workspace.owner-token-issued': OwnerTokenIssuedSchema,
+  'account.registered': AccountRegisteredSchema,
+  'account.username-changed': AccountUsernameChangedSchema,
+  'account.google-linked': AccountGoogleLinkedSchema,
+  'account.auto-renewal-changed': AccountAutoRenewalChangedSchema,
+  'account.deleted': AccountDeletedSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -211,6 +224,13 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'read.marked': TOPICS.messaging,
   'file.uploaded': TOPICS.messaging,
   'file.removed': TOPICS.messaging,
+  'workspace.claimed': TOPICS.room,
+  'workspace.owner-token-issued': TOPICS.room,
+  'account.registered': TOPICS.billing,
+  'account.username-changed': TOPICS.billing,
+  'account.google-linked': TOPICS.billing,
+  'account.auto-renewal-changed': TOPICS.billing,
+  'account.deleted': TOPICS.billing,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

@@ -8,3 +8,4 @@ export * from './internal.ts';
 export * from './link-preview.ts';
 export * from './authz.ts';
 export * from './tiers.ts';
+export * from './accounts.ts';

@@ -24,6 +24,10 @@ export const LOW_LIMITS: LimitConfig = {
   linkPreviewsPerUser: { points: 3, durationSec: 60 },
   linkPreviewImagesPerAddress: { points: 3, durationSec: 60 },
   uploadsPerUser: { points: 3, durationSec: 60 },
+  signInCodesPerAddress: { points: 3, durationSec: 60 },
+  signInCodesPerEmail: { points: 3, durationSec: 60 },
+  signInFailuresPerAddress: { points: 3, durationSec: 60 },
+  usernameRecoveriesPerAddress: { points: 3, durationSec: 60 },
 };
 
 /** The same limits as RATE_LIMIT_* variables, for processes that read the environment (gateway replica 2). */

@@ -44,6 +44,14 @@ export const RATE_LIMIT_DEFAULTS = {
   linkPreviewImagesPerAddress: { points: 120, durationSec: 60 },
   /** POST /api/workspaces/{id}/files per user (files, voice messages, profile pictures) */
   uploadsPerUser: { points: 30, durationSec: 60 },
+  /** sign-in codes mailed per client address (POST /api/auth/request-code) */
+  signInCodesPerAddress: { points: 20, durationSec: 3600 },
+  /** sign-in codes mailed to one address: a stranger cannot flood someone's inbox */
+  signInCodesPerEmail: { points: 5, durationSec: 3600 },
+  /** wrong sign-in codes per client address (only failures count) */
+  signInFailuresPerAddress: { points: 20, durationSec: 900 },
+  /** username recovery mails per client address */
+  usernameRecoveriesPerAddress: { points: 10, durationSec: 3600 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;

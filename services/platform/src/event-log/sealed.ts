@@ -22,7 +22,8 @@ import type { Logger } from '../log.ts';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 
 /** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
-const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired']);
+/** account.deleted likewise, after the account's key (billing seals account events under one key per account). */
+const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted']);
 
 export interface SealedEventLogOptions {
   /** plaintext payloads of this process's own recent appends kept for its subscribers (by event id) */

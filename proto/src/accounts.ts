@@ -1,0 +1,151 @@
+/**
+ * Accounts (specs/accounts-and-payments.md sections 3 and 7; issue 9): the billing service owns them. Request bodies,
+ * answers, the account events' payloads and the internal calls between billing and the room service.
+ * Sign-in proves control of the e-mail (a one-time code) or of the Google account (OIDC): no body that merely names
+ * an e-mail or a Google id signs anyone in (SECURITY.md 8).
+ */
+import { z } from 'zod';
+import { TierSchema } from './models.ts';
+import type { Tier } from './limits.ts';
+import type { Entitlements } from './tiers.ts';
+
+export const EMAIL_MAX = 254;
+/** the profile's limit (the join/setup form's is 20: models.ts UsernameSchema) */
+export const ACCOUNT_USERNAME_MAX = 30;
+/** one-time sign-in codes: 6 digits, valid for 10 minutes, used once, 5 wrong tries burn it */
+export const SIGN_IN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxAttempts: 5 } as const;
+/** sessions last 30 days unless revoked (sign-out, sign-out everywhere, account deletion) */
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+/** what the user types to delete the account (spec section 5) */
+export const DELETE_CONFIRMATION = 'DELETE';
+
+export const PAYMENT_STATUSES = ['active', 'past_due', 'cancelled', 'trial'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+const trimmed = z.string().transform((s) => s.trim());
+export const EmailSchema = z.string({ error: 'Please enter your email' }).trim().toLowerCase()
+  .min(1, 'Please enter your email').max(EMAIL_MAX, 'Please enter a valid email address')
+  .pipe(z.email('Please enter a valid email address'));
+export const AccountUsernameSchema = trimmed.pipe(z.string().min(1, 'Please enter a new username').max(ACCOUNT_USERNAME_MAX, `Username must be ${ACCOUNT_USERNAME_MAX} characters or less`));
+export const SignInCodeSchema = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
+
+/** POST /api/auth/request-code (ours): mails a one-time code; answers the same whether or not an account exists. */
+export const RequestCodeBodySchema = z.object({ email: EmailSchema });
+/**
+ * POST /api/auth/register (the spec's, plus the code): signs in the address's account or creates it. A guest who
+ * created a room claims it with claimWorkspaceId and that room's owner token (claimUserToken): the room id alone
+ * proves nothing.
+ */
+export const RegisterBodySchema = z.object({
+  email: EmailSchema,
+  username: AccountUsernameSchema,
+  code: SignInCodeSchema,
+  claimWorkspaceId: z.string().min(1).max(64).optional(),
+  claimUserToken: z.string().min(16).max(200).optional(),
+});
+/** POST /api/auth/login (ours): an existing account, by code. */
+export const LoginBodySchema = z.object({ email: EmailSchema, code: SignInCodeSchema, username: z.string().max(100).optional() });
+export const RecoverUsernameBodySchema = z.object({ email: EmailSchema });
+export const UpdateUsernameBodySchema = z.object({ username: AccountUsernameSchema });
+export const AutoRenewalBodySchema = z.object({ autoRenewal: z.boolean() });
+export const DeleteAccountBodySchema = z.object({ confirmation: z.literal(DELETE_CONFIRMATION, 'Please type DELETE to confirm') });
+export const GenerateRoomTokenBodySchema = z.object({ roomName: z.string().trim().min(1).max(64) });
+/** POST /api/workspaces/{id}/claim-ownership (bearer: the account): the guest owner's room token proves the claim. */
+export const ClaimOwnershipBodySchema = z.object({ userToken: z.string().min(16).max(200) });
+
+/** The spec's account user (section 3). */
+export interface AccountUser {
+  id: string;
+  email: string;
+  username: string;
+  subscriptionTier: Tier;
+  paymentStatus: PaymentStatus;
+  /** absent/null: never */
+  subscriptionExpiresAt: string | null;
+  autoRenewal: boolean;
+  googleId: string | null;
+  picture: string | null;
+  createdAt: string;
+  /** the account named by SUPERADMIN_EMAIL: the dashboard shows the admin-area button (the server checks again) */
+  isSuperadmin: boolean;
+}
+/** The spec's limits object (section 3): -1 = permanent / unlimited. */
+export interface AccountLimits { roomExpiryHours: number; maxUsersPerRoom: number; themesAvailable: string[] }
+export type DashboardRole = 'owner' | 'admin' | 'other';
+export interface DashboardRoom { id: string; roomId: string; workspaceId: string; role: DashboardRole; createdAt: string; expiresAt: string | null; tier: Tier }
+export interface ProfileAnswer { success: true; user: AccountUser; rooms: DashboardRoom[]; limits: AccountLimits }
+export interface SessionAnswer { success: true; token: string; user: AccountUser; newUserToken?: string; workspaceId?: string; claimError?: string }
+export interface ClaimAnswer { success: true; newUserToken: string; workspaceId: string; roomName: string; message: string }
+
+export function limitsOf(e: Entitlements): AccountLimits {
+  return {
+    roomExpiryHours: e.lifetimeMs === null ? -1 : Math.round(e.lifetimeMs / 3600_000),
+    maxUsersPerRoom: e.usersPerRoom === null ? -1 : e.usersPerRoom,
+    themesAvailable: [...e.themes],
+  };
+}
+
+// ---- account events (topic billing; aggregate and partition key: the account id) ----
+// Every payload but account.deleted is sealed under the account's own key (docs/crypto.md), destroyed when the
+// account is deleted: the e-mail and names in the log become unreadable with it.
+export const AccountRegisteredSchema = z.object({
+  accountId: z.string(), email: z.string(), username: z.string(), tier: TierSchema,
+  googleId: z.string().nullable(), picture: z.string().nullable(), registeredAt: z.string(),
+});
+export const AccountUsernameChangedSchema = z.object({ accountId: z.string(), username: z.string() });
+export const AccountGoogleLinkedSchema = z.object({ accountId: z.string(), googleId: z.string(), picture: z.string().nullable() });
+export const AccountAutoRenewalChangedSchema = z.object({ accountId: z.string(), autoRenewal: z.boolean() });
+/** The tombstone: recorded after the account's key is destroyed, so it carries nothing personal. */
+export const AccountDeletedSchema = z.object({ accountId: z.string(), deletedAt: z.string() });
+/** room events (topic room, sealed under the room key): a registered account became the room's owner */
+export const WorkspaceClaimedSchema = z.object({ workspaceId: z.string(), accountId: z.string(), userId: z.string(), tokenHash: z.string(), claimedAt: z.string() });
+/** the owner account asked for the room from a device: the owner member's token was replaced (hash only) */
+export const OwnerTokenIssuedSchema = z.object({ workspaceId: z.string(), accountId: z.string(), userId: z.string(), tokenHash: z.string() });
+
+// ---- internal calls (never routed from outside: gateways and the ingress refuse /internal/) ----
+export const ACCOUNT_INTERNAL = {
+  /** billing: the account a session token names, or null */
+  resolveSession: '/internal/accounts/resolve-session',
+  /** room: claim a room for an account with its owner token */
+  claimWorkspace: '/internal/rooms/claim',
+  /** room: the rooms an account owns */
+  roomsOfAccount: '/internal/rooms/of-account',
+  /** room: a fresh owner token for the account's room (generate-room-token) */
+  ownerToken: '/internal/rooms/owner-token',
+  /** room: delete every room of an account (account deletion: their keys are destroyed) */
+  deleteRoomsOfAccount: '/internal/rooms/delete-of-account',
+} as const;
+
+export interface SessionAccount { accountId: string; email: string; username: string; tier: Tier }
+/** What the room service asks billing. */
+export interface AccountSessionsApi { resolveSession(token: string): Promise<SessionAccount | null> }
+/** What billing asks the room service. */
+export interface AccountRoomsApi {
+  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string }): Promise<ClaimAnswer>;
+  roomsOfAccount(input: { accountId: string }): Promise<DashboardRoom[]>;
+  ownerToken(input: { accountId: string; roomName: string }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }>;
+  deleteRoomsOfAccount(input: { accountId: string }): Promise<{ deleted: string[] }>;
+}
+
+/** Account API paths (the ingress sends /api/auth/ to billing). */
+export const AUTH_PREFIX = '/api/auth/';
+export const AUTH_API = {
+  requestCode: '/api/auth/request-code',
+  register: '/api/auth/register',
+  login: '/api/auth/login',
+  googleStart: '/api/auth/google/start',
+  googleCallback: '/api/auth/google/callback',
+  googleAuth: '/api/auth/google-auth',
+  profile: '/api/auth/profile',
+  recoverUsername: '/api/auth/recover-username',
+  updateUsername: '/api/auth/update-username',
+  autoRenewal: '/api/auth/auto-renewal',
+  exportData: '/api/auth/export-data',
+  generateRoomToken: '/api/auth/generate-room-token',
+  deleteAccount: '/api/auth/delete-account',
+  logout: '/api/auth/logout',
+  logoutAll: '/api/auth/logout-all',
+  dashboardRoom: (roomId: string) => `/api/auth/rooms/${encodeURIComponent(roomId)}`,
+  claimOwnership: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/claim-ownership`,
+  deleteWorkspace: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}`,
+} as const;
