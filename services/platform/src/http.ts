@@ -101,7 +101,10 @@ export function startDefaultMetrics(service: string): void {
   if (defaultMetricsStarted) return;
   defaultMetricsStarted = true;
   client.register.setDefaultLabels({ service });
-  client.collectDefaultMetrics();
+  // The event-loop delay histogram samples every 10 ms by default: 100 wakeups a second, about 0.5 % of a core in
+  // an idle process (half the idle budget). Sampled every 100 ms it costs ~0.04 % and still shows a stalled loop
+  // (the alert's threshold is 100 ms).
+  client.collectDefaultMetrics({ eventLoopMonitoringPrecision: 100 });
 }
 
 export { client as metrics };

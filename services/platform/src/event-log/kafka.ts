@@ -14,6 +14,7 @@ import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { registerLagSource, type LagReading } from '../metrics-consumer-lag.ts';
+import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -106,9 +107,11 @@ export class KafkaEventLog implements EventLog {
       // Short timeouts so a crashed member's partitions move on quickly; the broker allows >= 3 s (server.properties).
       sessionTimeout: 10_000,
       rebalanceTimeout: 15_000,
-      heartbeatInterval: 1_000,
-      // The broker answers a fetch as soon as data arrives (minBytes 1), so a long wait adds no latency; it only
-      // means fewer empty polls while idle (each consumer polled 20 times a second at 50 ms).
+      // An idle consumer costs a fetch per maxWait and a heartbeat per interval, here and in the broker. The broker
+      // answers a fetch as soon as data arrives (minBytes 1), so the wait adds no delivery latency, but kafkajs also
+      // sleeps maxWait before the first fetch of a new assignment: 3 s made every subscribe (service start, caughtUp)
+      // seconds slower, so it stays at 500 ms. Heartbeats: a third of the session timeout, the usual ratio.
+      heartbeatInterval: 3_000,
       maxWaitTimeInMs: 500,
       allowAutoTopicCreation: false,
       retry: { initialRetryTime: 100, retries: 8 },
