@@ -15,6 +15,8 @@ export interface Target {
   advanceClock(ms: number): void;
   /** RoomTierChanged through the room service's internal command (billing's path; no browser route reaches it) */
   changeTier?(workspaceId: string, tier: Tier): Promise<void>;
+  /** the keys the file storage holds for a room (local disk or the S3 bucket): files tests see what is really kept */
+  storedObjects?(workspaceId: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 

@@ -14,6 +14,12 @@ export async function startEmbeddedTarget(): Promise<Target> {
     url: app.url,
     advanceClock: (ms) => { offset += ms; },
     changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'test' }); },
+    // embedded stores files on local disk: DATA_DIR/files/{workspaceId}/
+    storedObjects: async (workspaceId) => {
+      const dir = path.join(dataDir, 'files', workspaceId);
+      if (!fs.existsSync(dir)) return [];
+      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `${workspaceId}/${e.name}`).sort();
+    },
     stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };
 }

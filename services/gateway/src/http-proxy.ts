@@ -1,9 +1,12 @@
 /**
  * Embedded mode serves everything on one port: uWS takes the socket traffic and hands every other HTTP request
- * to the express app (API + built frontend) listening on a loopback port. Bodies are capped (files will be
- * streamed to their own route later).
+ * to the express app (API + built frontend) listening on a loopback port. Bodies are capped, except the file
+ * routes (/api/workspaces/{id}/files...), which stream both ways with backpressure (streamFiles): an upload of
+ * hundreds of MB passes through in bounded memory and the service enforces the tier's size limit.
  */
+import http from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { FILE_ROUTE_PATTERN } from '@ephemera/proto';
 
 const MAX_BODY = 1024 * 1024;
 // Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself.
@@ -20,6 +23,7 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
+    if (FILE_ROUTE_PATTERN.test(url)) { streamFiles(target, url, method, headers, res); return; }
     let aborted = false;
     res.onAborted(() => { aborted = true; });
 
@@ -52,4 +56,48 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
       if (isLast && !aborted) void forward();
     });
   };
+}
+
+const agent = new http.Agent({ keepAlive: true });
+
+/** Streams a file route's request body up and its answer down, pausing whichever side is faster. */
+function streamFiles(target: string, url: string, method: string, headers: Record<string, string>, res: HttpResponse): void {
+  let aborted = false;
+  let answered = false;
+  const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
+    if (aborted) { answer.destroy(); return; }
+    answered = true;
+    res.cork(() => {
+      res.writeStatus(`${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`.trim());
+      for (const [k, v] of Object.entries(answer.headers)) {
+        if (v === undefined || HOP_BY_HOP.has(k) || k === 'content-encoding') continue;
+        for (const value of Array.isArray(v) ? v : [v]) res.writeHeader(k, value);
+      }
+    });
+    answer.on('data', (chunk: Buffer) => {
+      if (aborted) return;
+      let ok = true;
+      res.cork(() => { ok = res.write(chunk); });
+      if (!ok) {
+        answer.pause();
+        res.onWritable(() => { answer.resume(); return true; });
+      }
+    });
+    answer.on('end', () => { if (!aborted) res.cork(() => res.end()); });
+    answer.on('error', () => { if (!aborted) { aborted = true; res.close(); } });
+  });
+  upstream.on('error', () => {
+    if (aborted) return;
+    aborted = true;
+    if (answered) res.close(); else res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
+  });
+  res.onAborted(() => { aborted = true; upstream.destroy(); });
+  if (method === 'GET' || method === 'HEAD') { upstream.end(); return; }
+  res.onData((chunk, isLast) => {
+    if (aborted) return;
+    // uWS reuses the chunk's memory after this callback: copy before handing it on.
+    const ok = upstream.write(Buffer.from(chunk.slice(0)));
+    if (isLast) { upstream.end(); return; }
+    if (!ok) { res.pause(); upstream.once('drain', () => { if (!aborted) res.resume(); }); }
+  });
 }
