@@ -69,7 +69,7 @@ export function allowedSamples(): Promise<Sample[]> {
 
 async function makeSamples(): Promise<Sample[]> {
   // Noise: the images are hundreds of KB, so downloads and ranges cross the 64 KiB encryption chunks.
-  const picture = sharp({ create: { width: 640, height: 480, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
+  const picture = sharp({ create: { width: 640, height: 480, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
   return [
     { name: 'photo.jpg', type: 'image/jpeg', bytes: await picture.clone().jpeg().toBuffer(), kind: 'image', mime: 'image/jpeg' },
     { name: 'photo.png', type: 'image/png', bytes: await picture.clone().png().toBuffer(), kind: 'image', mime: 'image/png' },
