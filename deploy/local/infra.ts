@@ -136,7 +136,8 @@ export async function startKafka(opts: { dataDir: string; port: number; controll
   ];
   // KRaft needs its metadata log formatted once with a cluster id (22-char base64url of 16 random bytes).
   if (!fs.existsSync(path.join(logDirs, 'meta.properties'))) {
-    const clusterId = randomBytes(16).toString('base64url');
+    // A leading '-' would be read as an option by kafka-storage's argument parser (1 run in 64 failed to start).
+    const clusterId = randomBytes(16).toString('base64url').replace(/^-/, 'A');
     await runToEnd('java', java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', props, '--ignore-formatted']), { logFile });
   }
   const child = launch('java', java('kafka.Kafka', [props]), { logFile });
