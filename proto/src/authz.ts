@@ -64,6 +64,12 @@ export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.kickUser]: { allow: ADMINS, also: 'own room; not oneself; an admin cannot kick the owner' },
   [C.setMemberRole]: { allow: OWNER, also: 'own room; another member (the owner stays owner)' },
   [C.broadcastTheme]: { allow: ADMINS, also: 'own room; a theme the room\'s tier includes (custom: business)' },
+  // calls: the room service checks the DM and the tier (authorizeCall); the call state (gateway calls.ts) the parties
+  [C.startCall]: { allow: MEMBERS, also: 'the two members of a DM only, the target being the other one; the tier allows the call type (ENTITLEMENTS voiceCalls/videoCalls); neither party in another call' },
+  [C.acceptCall]: { allow: MEMBERS, also: 'the DM\'s other member, while the caller\'s call to them rings' },
+  [C.rejectCall]: { allow: MEMBERS, also: 'the DM\'s other member, while the caller\'s call to them rings' },
+  [C.endCall]: { allow: MEMBERS, also: 'a party of the DM\'s call (ringing or active)' },
+  [C.webrtcSignal]: { allow: MEMBERS, also: 'a party of the DM\'s active call, to the other party only' },
 };
 
 /** HTTP routes by id (method and path pattern as the routers declare them). */

@@ -53,6 +53,12 @@ export const ERRORS = {
   FILE_REQUIRED: 'Upload failed',
   PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
   PROFILE_IMAGE_TYPE: 'Please select an image file',
+  // calls (specs/rooms.md: the upgrade dialog's titles; the rest are ours)
+  VOICE_CALLS_UNAVAILABLE: 'Voice Calls Unavailable',
+  VIDEO_CALLS_UNAVAILABLE: 'Video Calls Unavailable',
+  USER_BUSY: 'This user is in another call',
+  ALREADY_IN_CALL: 'You are already in a call',
+  CALL_NOT_FOUND: 'This call has ended',
   // accounts (specs/accounts-and-payments.md section 8 where it has a text; sign-in codes and sessions are ours)
   AUTH_FIELDS_REQUIRED: 'Please fill in all fields',
   NO_AUTH_TOKEN: 'No authentication token',
@@ -108,6 +114,9 @@ export function statusFor(code: ErrorCode): number {
     case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': return 413;
     case 'FILE_TYPE_NOT_SUPPORTED': case 'PROFILE_IMAGE_TYPE': return 415;
     case 'FILE_NOT_FOUND': return 404;
+    case 'VOICE_CALLS_UNAVAILABLE': case 'VIDEO_CALLS_UNAVAILABLE': return 402;
+    case 'USER_BUSY': case 'ALREADY_IN_CALL': return 409;
+    case 'CALL_NOT_FOUND': return 404;
     case 'AUTH_FIELDS_REQUIRED': case 'DELETE_CONFIRMATION_REQUIRED': return 400;
     case 'NO_AUTH_TOKEN': case 'SESSION_INVALID': case 'SIGN_IN_CODE_INVALID': case 'GOOGLE_AUTH_FAILED': return 401;
     case 'ACCOUNT_NOT_FOUND': case 'ACCOUNT_GONE': return 404;

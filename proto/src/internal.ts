@@ -50,7 +50,22 @@ export interface RoomApi {
   broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme>;
   /** internal only (billing, superadmin, tests): RoomTierChanged */
   changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate>;
+  /**
+   * May the actor call (or answer) the other member of this DM? The role (SOCKET_AUTHZ[event]), the channel a DM
+   * the actor is in, the peer its other member, and with a callType the room's tier (ENTITLEMENTS). Decides nothing.
+   */
+  authorizeCall(actor: SessionActor, input: AuthorizeCallInput): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }>;
 }
+
+export const AuthorizeCallSchema = z.object({
+  event: z.enum(['start-call', 'accept-call', 'reject-call', 'end-call', 'webrtc-signal']),
+  channelId: z.string().min(1).max(64),
+  /** the other party as the client names it (start, accept): must be the DM's other member, still in the room */
+  peerId: z.string().min(1).max(64).optional(),
+  /** checked against the room's tier when given (start-call, accept-call) */
+  callType: z.enum(['audio', 'video']).optional(),
+});
+export type AuthorizeCallInput = z.infer<typeof AuthorizeCallSchema>;
 
 export interface MessagingApi {
   sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
@@ -91,6 +106,25 @@ export type PresenceSignal =
   | { kind: 'status'; workspaceId: string; userId: string; status: PresenceStatus }
   | { kind: 'typing'; workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience };
 
+/**
+ * Call signaling between gateway replicas (services/gateway/src/calls.ts): every replica subscribes and emits to
+ * its own sockets of `toUserId` (all of them, or the one socket in the call).
+ */
+export const CALL_CHANNEL = 'ephemera.calls';
+export interface CallBusMessage {
+  workspaceId: string;
+  toUserId: string;
+  /** only this socket of the user (the one in the call); absent: every socket of the user */
+  toSocketId?: string;
+  /** every socket of the user but this one */
+  exceptSocketId?: string;
+  /** the call it is about (call-ended: the sockets still holding that call let go of it) */
+  callId?: string;
+  event: 'incoming-call' | 'call-accepted' | 'call-rejected' | 'call-ended' | 'webrtc-signal';
+  /** the event's payload sealed whole under the room key (names, SDP with addresses): Redis sees none of it */
+  sealed: string;
+}
+
 /** Internal HTTP routes (distributed mode). */
 export const INTERNAL = {
   authenticate: '/internal/authenticate',
@@ -112,6 +146,7 @@ export const INTERNAL = {
   broadcastTheme: '/internal/broadcast-theme',
   setMemberRole: '/internal/set-member-role',
   changeTier: '/internal/change-tier',
+  authorizeCall: '/internal/authorize-call',
   editMessage: '/internal/edit-message',
   deleteMessage: '/internal/delete-message',
   addReaction: '/internal/add-reaction',

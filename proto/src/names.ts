@@ -36,6 +36,12 @@ export const C = {
   broadcastTheme: 'broadcast-theme',
   /** ours: the owner makes a member an admin or back (the spec's Admin role needs a way in; docs/protocol.md) */
   setMemberRole: 'set-member-role',
+  // 1:1 calls in a DM (specs/rooms.md section 7; relayed, never stored in the log: docs/protocol.md "Calls")
+  startCall: 'start-call',
+  acceptCall: 'accept-call',
+  rejectCall: 'reject-call',
+  endCall: 'end-call',
+  webrtcSignal: 'webrtc-signal',
 } as const;
 
 /** Server -> client event names. */
@@ -65,6 +71,12 @@ export const S = {
   workspaceUpdated: 'workspace-updated',
   themeChanged: 'theme-changed',
   userUpdated: 'user-updated',
+  // calls (specs/rooms.md section 7)
+  incomingCall: 'incoming-call',
+  callAccepted: 'call-accepted',
+  callRejected: 'call-rejected',
+  callEnded: 'call-ended',
+  webrtcSignal: 'webrtc-signal',
 } as const;
 
 /** Spec's client connection settings (specs/rooms.md section 4 "Connection"). */

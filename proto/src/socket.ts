@@ -154,6 +154,39 @@ export const BroadcastThemeSchema = z.object({
 });
 export const SetMemberRoleSchema = z.object({ workspaceId: IdSchema, userId: IdSchema, isAdmin: z.boolean() });
 
+// ---- calls (1:1 in a DM; docs/protocol.md "Calls") ----
+export const CALL_TYPES = ['audio', 'video'] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+/** An SDP is a few KB (a video call with screen sharing stays under 16 KB); the socket frame cap is 64 KB. */
+export const SDP_MAX = 32_000;
+/**
+ * What RTCPeerConnection produces, as JSON: a session description (offer, answer) or an ICE candidate. The server
+ * only relays it between the two parties of an active call; it reads nothing in it but its size.
+ */
+export const WebrtcSignalPayloadSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('offer'), sdp: z.string().min(1).max(SDP_MAX) }),
+  z.object({ type: z.literal('answer'), sdp: z.string().min(1).max(SDP_MAX) }),
+  z.object({
+    type: z.literal('candidate'),
+    candidate: z.object({
+      candidate: z.string().max(1024),
+      sdpMid: z.string().max(64).nullish(),
+      sdpMLineIndex: z.number().int().min(0).max(64).nullish(),
+      usernameFragment: z.string().max(256).nullish(),
+    }),
+  }),
+]);
+export type WebrtcSignalPayload = z.infer<typeof WebrtcSignalPayloadSchema>;
+export const StartCallSchema = z.object({ channelId: IdSchema, targetUserId: IdSchema, callType: z.enum(CALL_TYPES) });
+export const AcceptCallSchema = z.object({ channelId: IdSchema, callerId: IdSchema });
+export const RejectCallSchema = z.object({ channelId: IdSchema, callerId: IdSchema });
+export const EndCallSchema = z.object({ channelId: IdSchema });
+export const WebrtcSignalSchema = z.object({ channelId: IdSchema, targetUserId: IdSchema, signal: WebrtcSignalPayloadSchema });
+/** RTCIceServer as the browser takes it: STUN/TURN addresses, TURN with time-limited REST credentials. */
+export interface IceServer { urls: string[]; username?: string; credential?: string }
+/** Why a call ended (call-ended.reason). */
+export type CallEndReason = 'ended' | 'timeout' | 'disconnected' | 'left' | 'answered-elsewhere' | 'room-deleted';
+
 export const CLIENT_EVENTS = {
   [C.joinWorkspace]: JoinWorkspaceSchema,
   [C.createChannel]: CreateChannelSchema,
@@ -185,6 +218,11 @@ export const CLIENT_EVENTS = {
   [C.kickUser]: KickUserSchema,
   [C.broadcastTheme]: BroadcastThemeSchema,
   [C.setMemberRole]: SetMemberRoleSchema,
+  [C.startCall]: StartCallSchema,
+  [C.acceptCall]: AcceptCallSchema,
+  [C.rejectCall]: RejectCallSchema,
+  [C.endCall]: EndCallSchema,
+  [C.webrtcSignal]: WebrtcSignalSchema,
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EVENTS)[E]>;
@@ -224,6 +262,12 @@ export interface ClientAcks {
   [C.kickUser]: Ack<{ userId: string }>;
   [C.broadcastTheme]: Ack<{ theme: RoomTheme }>;
   [C.setMemberRole]: Ack<{ user: RoomUser }>;
+  /** the caller's ICE servers (TURN credentials valid for the call) and how long the callee has to answer */
+  [C.startCall]: Ack<{ channelId: string; callType: CallType; iceServers: IceServer[]; ringTimeoutMs: number }>;
+  [C.acceptCall]: Ack<{ channelId: string; callType: CallType; iceServers: IceServer[] }>;
+  [C.rejectCall]: Ack<{ channelId: string }>;
+  [C.endCall]: Ack<{ channelId: string }>;
+  [C.webrtcSignal]: Ack<{}>;
 }
 
 /** A room's changeable properties, sent whole after any change (workspace-updated) so a client converges. */
@@ -273,6 +317,15 @@ export interface ServerEvents {
   [S.themeChanged]: (p: { workspaceId: string } & RoomTheme) => void;
   /** a member's role changed (set-member-role) */
   [S.userUpdated]: (p: { workspaceId: string; user: RoomUser }) => void;
+  /** to every socket of the callee */
+  [S.incomingCall]: (p: { workspaceId: string; channelId: string; callerId: string; callerName: string; callType: CallType }) => void;
+  /** to every socket of the caller (the callee's other sockets get call-ended 'answered-elsewhere') */
+  [S.callAccepted]: (p: { channelId: string; accepterId: string; accepterName: string }) => void;
+  [S.callRejected]: (p: { channelId: string; rejecterId: string; rejecterName: string }) => void;
+  /** to both parties' sockets: the call is over (hang-up, no answer in time, a party gone) */
+  [S.callEnded]: (p: { channelId: string; reason: CallEndReason; endedBy: string | null }) => void;
+  /** from the other party of the active call */
+  [S.webrtcSignal]: (p: { channelId: string; fromUserId: string; signal: WebrtcSignalPayload }) => void;
 }
 
 export type ClientEvents = {

@@ -21,7 +21,7 @@ import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts
 import { startRoomModule, publicRoomRouter } from '@ephemera/room';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
-import { startGateway, type Gateway } from '@ephemera/gateway';
+import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -43,6 +43,8 @@ export interface EmbeddedOptions {
   rateLimits?: LimitConfig;
   /** ROOM_MASTER_KEYS_PREVIOUS: after DATA_DIR/master.key was replaced, the old keys (room keys are re-wrapped at start) */
   previousMasterKeys?: Buffer[];
+  /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
+  calls?: GatewayOptions['calls'];
 }
 
 export interface EmbeddedApp {
@@ -126,7 +128,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
-    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
+    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls,
   });
 
   return {

@@ -23,6 +23,7 @@ import { createTestDatabase } from '../helpers/db.ts';
 import { startPathRouter } from './http-router.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 
+import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../helpers/call-config.ts';
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
@@ -90,7 +91,7 @@ export async function startDistributedStack(options: {
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
-    metrics: options.metrics ? { port: 0 } : undefined,
+    metrics: options.metrics ? { port: 0 } : undefined, calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE },
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
@@ -108,6 +109,8 @@ export async function startDistributedStack(options: {
     eventLogNamespace,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,
+    CALL_RING_TIMEOUT_MS: String(CALL_TEST_RING_TIMEOUT_MS), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
+    TURN_SECRET: CALL_TEST_ICE.turnSecret, TURN_CREDENTIAL_TTL_SECONDS: String(CALL_TEST_ICE.turnCredentialTtlSeconds),
     metricsPorts: [gateway1.metricsPort, room.metricsPort].filter((p): p is number => p !== undefined),
     gateway2Port: gateway2.port,
     gateway1,

@@ -48,6 +48,12 @@ const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.kickUser]: (c) => ({ workspaceId: c.workspaceId, userId: c.memberId }),
   [C.setMemberRole]: (c) => ({ workspaceId: c.workspaceId, userId: c.memberId, isAdmin: true }),
   [C.broadcastTheme]: (c) => ({ workspaceId: c.workspaceId, themeId: 'dark' }),
+  // calls: the DM is the owner's with the member; a refused caller rings nobody (no incoming-call reaches the owner)
+  [C.startCall]: (c) => ({ channelId: c.dmChannelId, targetUserId: c.ownerId, callType: 'audio' }),
+  [C.acceptCall]: (c) => ({ channelId: c.dmChannelId, callerId: c.ownerId }),
+  [C.rejectCall]: (c) => ({ channelId: c.dmChannelId, callerId: c.ownerId }),
+  [C.endCall]: (c) => ({ channelId: c.dmChannelId }),
+  [C.webrtcSignal]: (c) => ({ channelId: c.dmChannelId, targetUserId: c.ownerId, signal: { type: 'offer', sdp: 'v=0' } }),
 };
 
 /** Events everyone in the room would see if a refused call had changed something. */

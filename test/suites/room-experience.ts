@@ -11,6 +11,7 @@ import { presenceSuite } from './presence.suite.ts';
 import { searchSuite } from './search.suite.ts';
 import { authzSuite } from './authz.suite.ts';
 import { roomAdminSuite } from './room-admin.suite.ts';
+import { callsSuite } from './calls.suite.ts';
 import { filesSuite } from './files.suite.ts';
 
 export type TargetRef = () => Target & { A: string; B: string };
@@ -29,6 +30,7 @@ export function roomExperienceSuites(name: string, start: () => Promise<Target>)
     presenceSuite(target);
     searchSuite(target);
     authzSuite(target);
+    callsSuite(target);
     roomAdminSuite(target); // its expiry test moves the clock
     filesSuite(target); // after it: its retention test moves the clock by a week
   });

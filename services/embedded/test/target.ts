@@ -5,11 +5,13 @@ import path from 'node:path';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded } from '../app.ts';
 import type { Target } from '../../../test/suites/journey.suite.ts';
+import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../../../test/helpers/call-config.ts';
 
 export async function startEmbeddedTarget(): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-embedded-'));
   let offset = 0;
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset), sweepIntervalMs: 200 });
+  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset), sweepIntervalMs: 200,
+    calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE } });
   return {
     url: app.url,
     advanceClock: (ms) => { offset += ms; },

@@ -9,8 +9,9 @@ import { C, S, LIMITS, DomainError, type Audience, type Channel, type ClientAcks
   type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
+import type { Calls } from './calls.ts';
 
-export interface CommandDeps { rooms: RoomApi; messaging: MessagingApi; presence: PresenceApi; gatewayId: string }
+export interface CommandDeps { rooms: RoomApi; messaging: MessagingApi; presence: PresenceApi; gatewayId: string; calls: Calls }
 
 export interface SocketData {
   session: SessionActor | null;
@@ -42,7 +43,7 @@ export function audienceOf(channel: Channel): Audience {
 }
 
 export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Handler<E> } {
-  const { rooms, messaging, presence } = deps;
+  const { rooms, messaging, presence, calls } = deps;
 
   async function leave(socket: Socket, session: SessionActor): Promise<void> {
     await stopTyping(socket, session, presence);
@@ -139,6 +140,13 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     [C.kickUser]: async (_socket, payload, session) => rooms.kickUser(own(session, { workspaceId: payload.workspaceId }), payload),
     [C.setMemberRole]: async (_socket, payload, session) => ({ user: await rooms.setMemberRole(own(session, { workspaceId: payload.workspaceId }), payload) }),
     [C.broadcastTheme]: async (_socket, payload, session) => ({ theme: await rooms.broadcastTheme(own(session, payload), payload) }),
+
+    // calls: the call module keeps the call (ephemeral store) and relays over the bus (calls.ts)
+    [C.startCall]: async (socket, payload, session) => calls.startCall(socket, requireSession(session), payload),
+    [C.acceptCall]: async (socket, payload, session) => calls.acceptCall(socket, requireSession(session), payload),
+    [C.rejectCall]: async (socket, payload, session) => calls.rejectCall(socket, requireSession(session), payload),
+    [C.endCall]: async (socket, payload, session) => calls.endCall(socket, requireSession(session), payload),
+    [C.webrtcSignal]: async (socket, payload, session) => calls.signal(socket, requireSession(session), payload),
 
     [C.updateProfile]: async (socket, payload, session) => {
       const s = own(session, payload);

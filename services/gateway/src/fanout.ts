@@ -10,6 +10,7 @@ import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type
 import type { Server, Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import { stopTyping, type SocketData } from './commands.ts';
+import type { Calls } from './calls.ts';
 
 const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
   audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
@@ -197,8 +198,25 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
   }
 }
 
+/** Before the sessions end (the room's sockets are still in its socket room): the calls of those leaving end. */
+function endCalls(io: Server, event: AnyEventEnvelope, calls: Calls | undefined, logger: Logger): void {
+  if (!calls) return;
+  const gone = (userId: string, reason: 'left' | 'room-deleted') => calls.userGone(userId, reason).catch((err) => logger.warn({ err }, 'call end failed'));
+  switch (event.type) {
+    case 'member.left': case 'member.kicked': void gone(event.payload.userId, 'left'); return;
+    case 'workspace.deleted': case 'workspace.expired': {
+      const users = new Set(socketsIn(io, workspaceRoom(event.payload.workspaceId)).map((s) => (s.data as SocketData).session?.userId));
+      for (const userId of users) if (userId) void gone(userId, 'room-deleted');
+      return;
+    }
+    default:
+  }
+}
+
 export async function startFanout(io: Server, deps: {
   log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi;
+  /** calls end when a party leaves, is kicked, or the room goes (calls.ts) */
+  calls?: Calls;
   /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
   openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
 }) {
@@ -218,6 +236,7 @@ export async function startFanout(io: Server, deps: {
     topics: [TOPICS.room, TOPICS.messaging],
     fromBeginning: false,
     handler: async (delivery) => {
+      endCalls(io, delivery.event, deps.calls, deps.logger);
       await inSpan(`fan-out ${delivery.event.type}`, SpanKind.CONSUMER, async () => deliver(io, delivery.event, ends),
         contextFrom(delivery.headers), { 'ephemera.workspace': delivery.key });
     },

@@ -19,6 +19,8 @@ import { SealedPresence } from './sealed-presence.ts';
 import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { proxyTo } from './http-proxy.ts';
 import { originAllowed } from './origin.ts';
+import { Calls, type CallOptions } from './calls.ts';
+import { iceConfigFromEnv } from './ice.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -42,6 +44,8 @@ export interface GatewayOptions {
   trustedProxies?: string[];
   /** Prometheus /metrics on its own listener (METRICS_PORT), never on the public port; absent: not served */
   metrics?: { port: number; host?: string };
+  /** calls: ring timeout and ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
+  calls?: Partial<CallOptions>;
 }
 
 export interface Gateway { port: number; metricsPort?: number; io: Server; stop(): Promise<void> }
@@ -87,7 +91,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
   });
 
-  const handlers = commandHandlers(opts);
+  const calls = new Calls(io, {
+    rooms: opts.rooms, store: opts.bus, keyring: opts.keyring, logger: opts.logger,
+    options: { ringTimeoutMs: Number(process.env.CALL_RING_TIMEOUT_MS) || 30_000, ice: iceConfigFromEnv(), ...opts.calls },
+  });
+  await calls.start();
+  const handlers = commandHandlers({ ...opts, calls });
   io.on('connection', (socket: Socket) => {
     (socket.data as SocketData).session = null;
     socket.onAny((event: string, ...args: unknown[]) => {
@@ -95,6 +104,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
     socket.on('disconnect', () => {
       const session = (socket.data as SocketData).session;
+      calls.socketGone(socket, session?.userId ?? null).catch((err) => opts.logger.warn({ err }, 'call end on disconnect failed'));
       if (session) {
         stopTyping(socket, session, opts.presence).catch((err) => opts.logger.warn({ err }, 'typing stop failed'));
         opts.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id })
@@ -159,7 +169,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
   });
 
-  const fanout = await startFanout(io, { ...opts, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
+  const fanout = await startFanout(io, { ...opts, calls, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
   servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
   const metricsServer = opts.metrics
@@ -182,6 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     async stop() {
       servers.delete(io);
       heartbeat.stop();
+      await calls.stop();
       await metricsServer?.stop();
       await fanout.stop();
       io.disconnectSockets(true);

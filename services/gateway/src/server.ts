@@ -4,7 +4,7 @@ import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
 import { PresenceClient } from '@ephemera/presence/src/http.ts';
-import { startGateway, type Gateway } from './gateway.ts';
+import { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 
 export async function startGatewayServer(opts: {
   port: number; host?: string; gatewayId: string; roomUrl: string; messagingUrl: string; presenceUrl: string;
@@ -15,6 +15,8 @@ export async function startGatewayServer(opts: {
   metrics?: { port: number; host?: string };
   /** limits (default: RATE_LIMIT_* from the environment); counters shared through Redis by every replica */
   rateLimits?: LimitConfig;
+  /** calls (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
+  calls?: GatewayOptions['calls'];
 }): Promise<Gateway> {
   // The gateway only reads the log: it opens each room's events with the key the room service hands out (and seals
   // the names it stores in presence with the same keys).
@@ -29,7 +31,7 @@ export async function startGatewayServer(opts: {
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
     presence: new PresenceClient(opts.presenceUrl), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
-    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
+    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls,
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
   });
   return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); await limits.close(); } };

@@ -38,6 +38,9 @@ export class RoomClient implements RoomApi {
   kickUser(actor: SessionActor, input: Input<'kickUser'>) { return this.call<{ userId: string }>(INTERNAL.kickUser, { actor, input }); }
   setMemberRole(actor: SessionActor, input: Input<'setMemberRole'>) { return this.call<RoomUser>(INTERNAL.setMemberRole, { actor, input }); }
   broadcastTheme(actor: SessionActor, input: Input<'broadcastTheme'>) { return this.call<RoomTheme>(INTERNAL.broadcastTheme, { actor, input }); }
+  authorizeCall(actor: SessionActor, input: Input<'authorizeCall'>) {
+    return this.call<{ workspaceId: string; channelId: string; memberIds: string[] }>(INTERNAL.authorizeCall, { actor, input });
+  }
   /** internal only: billing and tests inside the cluster */
   changeTier(input: Parameters<RoomApi['changeTier']>[0]) { return this.call<WorkspaceUpdate>(INTERNAL.changeTier, input); }
 }

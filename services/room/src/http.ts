@@ -8,7 +8,7 @@ import {
   INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, CreateDmChannelSchema, DeleteDmSchema,
   DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError, HTTP_ROUTES,
   RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
-  SetMemberRoleSchema, BroadcastThemeSchema,
+  SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema,
 } from '@ephemera/proto';
 import { commandRoute, parseOrThrow, route, rateLimited, createRateLimits, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
@@ -73,6 +73,7 @@ export function internalRoomRouter(rooms: RoomService): express.Router {
   commandRoute(r, INTERNAL.kickUser, KickUserSchema, (a, i) => rooms.kickUser(a, i));
   commandRoute(r, INTERNAL.setMemberRole, SetMemberRoleSchema, (a, i) => rooms.setMemberRole(a, i));
   commandRoute(r, INTERNAL.broadcastTheme, BroadcastThemeSchema, (a, i) => rooms.broadcastTheme(a, i));
+  commandRoute(r, INTERNAL.authorizeCall, AuthorizeCallSchema, (a, i) => rooms.authorizeCall(a, i));
   // RoomTierChanged: for billing and tests inside the cluster; no public route leads here (the ingress and the
   // gateways forward /api only).
   r.post(INTERNAL.changeTier, route(async (req, res) => { res.json(await rooms.changeTier(parseOrThrow(ChangeTierSchema, req.body))); }));

@@ -14,7 +14,7 @@ import {
   type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
   type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
   type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
-  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate,
+  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate, type AuthorizeCallInput,
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type KeyedMutex } from '@ephemera/platform';
@@ -25,6 +25,7 @@ import * as channels from './channels.ts';
 import * as dms from './dms.ts';
 import * as members from './members.ts';
 import * as admin from './room-admin.ts';
+import * as calls from './calls.ts';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
 const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
@@ -203,6 +204,9 @@ export class RoomService implements RoomApi {
    * same rules as extend-workspace (owner only; pro and business free; free rooms need payment).
    */
   extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> { return admin.extendRoom(this.core, userToken, body); }
+
+  /** May the actor call or answer the DM's other member (calls.ts)? Records nothing. */
+  authorizeCall(actor: SessionActor, input: AuthorizeCallInput) { return calls.authorizeCall(this.core, actor, input); }
 
   /** The DM policy (index.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
   reopenDmAfterMessage(message: Message): Promise<number> { return dms.reopenAfterMessage(this.core, message); }
