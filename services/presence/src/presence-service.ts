@@ -17,6 +17,8 @@ import { TypingIndicators, type TypingInput } from './typing.ts';
 export const CONNECTION_TTL_MS = 60_000;
 /** How often expired typing indicators are looked for: a vanished typer stops within typingExpireMs + this. */
 export const TYPING_SWEEP_MS = 1_000;
+/** connections a heartbeat refreshes at once */
+const HEARTBEAT_CONCURRENCY = 256;
 
 const roomKey = (workspaceId: string) => `presence:room:${workspaceId}`;
 const connKey = (connectionId: string) => `presence:conn:${connectionId}`;
@@ -108,12 +110,17 @@ export class PresenceService implements PresenceApi {
   async heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }) {
     const expiry = this.now() + CONNECTION_TTL_MS;
     const missing: string[] = [];
-    for (const c of input.connections) {
+    const refresh = async (c: { connectionId: string }) => {
       const raw = await this.store.get(connKey(c.connectionId));
-      if (!raw) { missing.push(c.connectionId); continue; } // lost with the store (or expired): the gateway reconnects it
+      if (!raw) { missing.push(c.connectionId); return; } // lost with the store (or expired): the gateway reconnects it
       const { workspaceId, member } = JSON.parse(raw) as { workspaceId: string; member: string };
       await this.store.zadd(roomKey(workspaceId), expiry, member);
       await this.store.set(connKey(c.connectionId), raw, CONNECTION_TTL_MS);
+    };
+    // Many commands in flight at once share the store's round trips (ioredis writes them back to back): one at a
+    // time, a replica's heartbeat of 500 connections was 1,500 round trips, the largest idle cost of this service.
+    for (let i = 0; i < input.connections.length; i += HEARTBEAT_CONCURRENCY) {
+      await Promise.all(input.connections.slice(i, i + HEARTBEAT_CONCURRENCY).map(refresh));
     }
     return { missing };
   }

@@ -8,10 +8,21 @@
  *
  * The fix keeps kafkajs' own logic and skips the timer when nothing is pending (a request queued later schedules
  * its own check in push()). Applied once, on load, to the RequestQueue kafkajs itself uses (same CommonJS module).
+ *
+ * Second, smaller: each connection checks its in-flight requests for a timeout every min(requestTimeout, 100 ms),
+ * 10 wakeups a second per connection for the life of the process (a service holds several). The timeout is 30 s
+ * (kafkajs' default); checking once a second enforces it at most a second late.
  */
 import { createRequire } from 'node:module';
 
-interface RequestQueueLike { pending: unknown[]; scheduleCheckPendingRequests(): void }
+interface InflightRequest { sentAt: number; requestTimeout: number; timeoutRequest(): void }
+interface RequestQueueLike {
+  pending: unknown[]; inflight: Map<number, InflightRequest>; enforceRequestTimeout: boolean; requestTimeout: number;
+  requestTimeoutIntervalId?: NodeJS.Timeout; scheduleCheckPendingRequests(): void; scheduleRequestTimeoutCheck(): void;
+  destroy(): void; isConnected(): boolean;
+}
+
+const TIMEOUT_CHECK_MS = 1_000;
 
 const require = createRequire(import.meta.url);
 const version = (require('kafkajs/package.json') as { version: string }).version;
@@ -23,6 +34,18 @@ if (!RequestQueue.prototype.idleFixed) {
   RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleOnlyWhenPending(this: RequestQueueLike) {
     if (this.pending.length === 0) return;
     schedule.call(this);
+  };
+  if (typeof RequestQueue.prototype.scheduleRequestTimeoutCheck !== 'function') throw new Error(`kafkajs ${version}: RequestQueue.scheduleRequestTimeoutCheck not found; review kafkajs-idle-fix.ts`);
+  // kafkajs' own body (src/network/requestQueue/index.js), with the check interval raised.
+  RequestQueue.prototype.scheduleRequestTimeoutCheck = function checkTimeoutsEverySecond(this: RequestQueueLike) {
+    if (!this.enforceRequestTimeout) return;
+    this.destroy();
+    this.requestTimeoutIntervalId = setInterval(() => {
+      this.inflight.forEach((request) => {
+        if (Date.now() - request.sentAt > request.requestTimeout) request.timeoutRequest();
+      });
+      if (!this.isConnected()) this.destroy();
+    }, Math.min(this.requestTimeout, TIMEOUT_CHECK_MS));
   };
   RequestQueue.prototype.idleFixed = true;
 }
