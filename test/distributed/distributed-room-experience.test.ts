@@ -1,9 +1,12 @@
 import { roomExperienceSuites } from '../suites/room-experience.ts';
 import { INTERNAL, type Tier } from '@ephemera/proto';
 import { startDistributedStack } from './stack.ts';
+import { startVersitygw } from '../helpers/versitygw.ts';
 
 roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different gateway replicas)', async () => {
-  const stack = await startDistributedStack();
+  // Files live in S3 when distributed: a real S3-compatible server (versitygw) of this stack's own.
+  const s3 = await startVersitygw();
+  const stack = await startDistributedStack({ s3 });
   // change-tier is an internal route of the room service: called here as billing would, from inside the cluster.
   const changeTier = async (workspaceId: string, tier: Tier) => {
     const res = await fetch(`http://127.0.0.1:${stack.roomPort}${INTERNAL.changeTier}`, {
@@ -11,5 +14,8 @@ roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different 
     });
     if (!res.ok) throw new Error(`change-tier failed: ${res.status} ${await res.text()}`);
   };
-  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, stop: stack.stop };
+  return {
+    url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, storedObjects: stack.storedObjects,
+    stop: async () => { await stack.stop(); await s3.stop(); },
+  };
 });

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 
 export interface PathRouter { url: string; port: number; stop(): Promise<void> }
 
-export async function startPathRouter(routes: { prefix: string; target: string }[], fallback: string): Promise<PathRouter> {
+export async function startPathRouter(routes: { prefix?: string; pattern?: RegExp; target: string }[], fallback: string): Promise<PathRouter> {
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
-    const target = new URL(routes.find((r) => (req.url ?? '').startsWith(r.prefix))?.target ?? fallback);
+    const url = req.url ?? '';
+    const target = new URL(routes.find((r) => (r.prefix !== undefined && url.startsWith(r.prefix)) || r.pattern?.test(url))?.target ?? fallback);
     const upstream = http.request({
       hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent,
     }, (answer) => {

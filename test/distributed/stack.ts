@@ -15,15 +15,16 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { createLogger, type ServiceServer } from '@ephemera/platform';
 import { startRoomServer } from '@ephemera/room';
-import { startMessagingServer } from '@ephemera/messaging';
+import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
-import { LINK_PREVIEW_PREFIX } from '@ephemera/proto';
+import { FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX } from '@ephemera/proto';
+import type { S3Server } from '../helpers/versitygw.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { startPathRouter } from './http-router.ts';
 import { freePort } from '../../deploy/local/infra.ts';
-
 import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../helpers/call-config.ts';
+
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
@@ -62,6 +63,8 @@ export async function startDistributedStack(options: {
   metrics?: boolean;
   /** servers of the stack's own instead of the suite's shared ones (failure drills stop and restart them) */
   infra?: { pgUrl: string; kafkaBrokers: string[]; redisUrl: string };
+  /** an S3 server (test/helpers/versitygw.ts) for uploaded files, as deployed; absent: the file routes answer 503 */
+  s3?: S3Server;
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
@@ -79,15 +82,24 @@ export async function startDistributedStack(options: {
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
     metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir });
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
+  const bucket = `files-${eventLogNamespace}`;
+  const s3Env: Record<string, string> = options.s3 ? {
+    S3_ENDPOINT: options.s3.endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: options.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: options.s3.secretAccessKey, S3_REGION: options.s3.region, S3_FORCE_PATH_STYLE: 'true',
+  } : {};
+  const s3 = () => new S3Storage({ endpoint: options.s3!.endpoint, bucket, region: options.s3!.region, accessKeyId: options.s3!.accessKeyId,
+    secretAccessKey: options.s3!.secretAccessKey, forcePathStyle: true });
+  let storage: S3Storage | undefined;
+  if (options.s3) { storage = s3(); await storage.ensureBucket(); }
   let messaging: ServiceServer | ChildService;
   if (options.messagingProcess) {
-    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0', ROOM_URL: room.url }, await freePort());
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0', ROOM_URL: room.url, ...s3Env }, await freePort());
     await messaging.start();
   } else {
-    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url });
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url, storage, fileSweepIntervalMs: 200 });
   }
-  // What the ingress does with plain HTTP: /api/link-preview/ to messaging, the rest of /api to room.
-  const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }], room.url);
+  // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, the rest of /api to room.
+  const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url }], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
@@ -97,6 +109,8 @@ export async function startDistributedStack(options: {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
     KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: httpRouter.url,
     TRUSTED_PROXIES: (options.trustedProxies ?? []).join(','), METRICS_PORT: '0',
+    CALL_RING_TIMEOUT_MS: String(CALL_TEST_RING_TIMEOUT_MS), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
+    TURN_SECRET: CALL_TEST_ICE.turnSecret, TURN_CREDENTIAL_TTL_SECONDS: String(CALL_TEST_ICE.turnCredentialTtlSeconds),
   }, await freePort());
   await gateway2.start();
 
@@ -109,14 +123,18 @@ export async function startDistributedStack(options: {
     eventLogNamespace,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,
-    CALL_RING_TIMEOUT_MS: String(CALL_TEST_RING_TIMEOUT_MS), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
-    TURN_SECRET: CALL_TEST_ICE.turnSecret, TURN_CREDENTIAL_TTL_SECONDS: String(CALL_TEST_ICE.turnCredentialTtlSeconds),
     metricsPorts: [gateway1.metricsPort, room.metricsPort].filter((p): p is number => p !== undefined),
     gateway2Port: gateway2.port,
     gateway1,
     gateway2,
     messaging,
     advanceClock: (ms: number) => { offset += ms; },
+    /** the bucket's keys under a room (files tests check what S3 really keeps) */
+    storedObjects: async (workspaceId: string) => {
+      if (!options.s3) return [];
+      const reader = s3();
+      try { return await reader.list(`${workspaceId}/`); } finally { await reader.close(); }
+    },
     async stop() {
       await gateway2.kill('SIGTERM').catch(() => {});
       await gateway1.stop().catch(() => {});

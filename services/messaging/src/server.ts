@@ -18,6 +18,8 @@ export async function startMessagingServer(opts: {
   roomUrl: string;
   /** uploaded files (S3_* settings: an S3-compatible bucket); absent: the file routes answer UNAVAILABLE */
   storage?: FileStorage;
+  /** the file retention sweeper's period (default a minute; tests shorten it) */
+  fileSweepIntervalMs?: number;
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
   const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
@@ -27,7 +29,7 @@ export async function startMessagingServer(opts: {
   );
   await log.init(Object.values(TOPICS));
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
-  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews, storage: opts.storage });
+  const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews, storage: opts.storage, fileSweepIntervalMs: opts.fileSweepIntervalMs });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
