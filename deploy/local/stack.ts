@@ -1,13 +1,14 @@
 /**
  * The distributed topology on one machine, the way Kubernetes runs it (charts/ mirrors it): Postgres, Redis and
  * Kafka as real servers, each service as its own process, two gateway replicas, and nginx in front routing by
- * path like the ingress (/socket.io -> gateways, sticky by cookie; /api/link-preview -> messaging; /api -> room
+ * path like the ingress (/socket.io -> gateways, sticky by cookie; /api/link-preview and the file routes -> messaging; /api -> room
  * service; the rest -> the built
  * frontend). This process supervises them all: `bash deploy/local/up.sh` runs it in the background,
  * `bash deploy/local/down.sh` stops it and with it everything it started.
  *
  * Pids go to deploy/local/.run/<name>.pid (benchmarks read CPU time from them; tests kill one to see recovery).
  */
+import { startVersitygw } from './versitygw.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,7 @@ const ports = {
   redis: env('REDIS_PORT', 56379),
   kafka: env('KAFKA_PORT', 59092),
   kafkaController: env('KAFKA_CONTROLLER_PORT', 59093),
+  s3: env('S3_PORT', 57070),
 };
 
 const children = new Map<string, ChildProcess>();
@@ -50,6 +52,11 @@ async function main() {
     startKafka({ dataDir: path.join(data, 'kafka'), port: ports.kafka, controllerPort: ports.kafkaController, logFile: path.join(runDir, 'kafka.log') }),
   ]);
   stops.push(() => kafka.stop(), () => redis.stop(), () => pg.stop());
+  // Uploaded files: an S3-compatible server (versitygw) over a folder of the stack's data, as S3 is in a cluster.
+  const s3 = await startVersitygw({ dir: path.join(data, 's3'), port: ports.s3, accessKeyId: 'ephemera', secretAccessKey: 'ephemera-local-s3-secret' });
+  stops.unshift(() => s3.stop());
+  const s3Env = { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'ephemera-files', S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_REGION: s3.region, S3_FORCE_PATH_STYLE: 'true' };
   // nginx (on loopback) is the trusted proxy whose X-Forwarded-For names the client; rate-limit counters in Redis.
   const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url };
 
@@ -57,7 +64,7 @@ async function main() {
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
   await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys') }, ports.room);
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}` }, ports.messaging),
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
     service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
   ]);
   const gatewayEnv = (id: string, port: number) => ({
