@@ -31,6 +31,23 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: {{ $root.Values.messaging.roomMasterKey.existingSecretKey }} }
 {{- end }}
+{{- if eq .component "messaging" }}
+# Uploaded files: the S3 bucket; the credentials (when set) from a Secret.
+{{- $s3 := $root.Values.messaging.s3 }}
+- name: S3_ENDPOINT
+  value: {{ $s3.endpoint | quote }}
+- name: S3_BUCKET
+  value: {{ $s3.bucket | quote }}
+- name: S3_REGION
+  value: {{ $s3.region | quote }}
+- name: S3_FORCE_PATH_STYLE
+  value: {{ $s3.forcePathStyle | toString | quote }}
+{{- range $key := list "S3_ACCESS_KEY_ID" "S3_SECRET_ACCESS_KEY" }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.s3Secret" $root }}, key: {{ $key }}, optional: true }
+{{- end }}
+{{- end }}
 {{- if eq .component "room" }}
 # The room data keys (docs/crypto.md); during a rotation the old master keys sit in the same Secret.
 - name: ROOM_KEY_DIR

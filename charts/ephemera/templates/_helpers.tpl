@@ -39,6 +39,9 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.masterKeySecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.messaging.roomMasterKey.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.s3Secret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.messaging.s3.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.redisSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.redis.existingSecret -}}
 {{- end -}}
