@@ -36,6 +36,7 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
   const online = state.online.find((u) => u.id === partnerId);
   const member = state.workspace?.users.find((u) => u.id === partnerId);
   return {
+    id: partnerId ?? undefined,
     name: online?.username ?? member?.username ?? channel.name,
     status: online ? online.presenceStatus : 'offline' as const,
     typing: typingNow,

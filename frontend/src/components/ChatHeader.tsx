@@ -4,6 +4,7 @@
  */
 import type { Channel, PresenceStatus } from '@ephemera/proto';
 import { ArrowLeftIcon, LockIcon } from './Icons.tsx';
+import { CallButtons } from './calls/CallButtons.tsx';
 
 const STATUS_TEXT: Record<PresenceStatus | 'offline', string> = { online: 'Online', away: 'Away', busy: 'Busy', offline: 'Offline' };
 
@@ -13,7 +14,7 @@ interface Props {
   /** channels: members online */
   online: number;
   /** DMs: the partner */
-  partner?: { name: string; status: PresenceStatus | 'offline'; typing: boolean };
+  partner?: { id?: string; name: string; status: PresenceStatus | 'offline'; typing: boolean };
 }
 
 export function ChatHeader({ channel, onBack, online, partner }: Props) {
@@ -44,6 +45,7 @@ export function ChatHeader({ channel, onBack, online, partner }: Props) {
           </>
         )}
       </div>
+      {partner?.id && <CallButtons channelId={channel.id} peerId={partner.id} peerName={partner.name} />}
     </header>
   );
 }

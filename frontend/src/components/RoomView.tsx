@@ -21,6 +21,9 @@ import { ChatArea } from './ChatArea.tsx';
 import { CreateChannelModal } from './CreateChannelModal.tsx';
 import { LoadingScreen } from './StatusScreens.tsx';
 import { AlertIcon, CloseIcon, SparkIcon } from './Icons.tsx';
+import { CallContext } from './calls/callContext.ts';
+import { useCalls } from './calls/useCalls.ts';
+import { CallUpgradeModal } from './calls/CallUpgradeModal.tsx';
 
 interface Props {
   session: RoomSession;
@@ -30,6 +33,8 @@ interface Props {
 // The settings panel and the administration dialogs load on first use (the room page's initial JavaScript stays small).
 const SettingsPanel = lazy(() => import('./admin/SettingsPanel.tsx').then((m) => ({ default: m.SettingsPanel })));
 const AdminDialogs = lazy(() => import('./admin/AdminDialogs.tsx').then((m) => ({ default: m.AdminDialogs })));
+// The call window and its WebRTC code load when a call starts or rings.
+const CallWindow = lazy(() => import('./calls/CallWindow.tsx').then((m) => ({ default: m.CallWindow })));
 
 const MOBILE_QUERY = '(max-width: 767px)';
 /** specs/rooms.md section 9: a dialog opened by an address flag waits 0.5 s */
@@ -95,6 +100,7 @@ export function RoomView({ session, roomName }: Props) {
   const [adminDialog, setAdminDialog] = useState<AdminDialog | null>(null);
   const theme = useRoomTheme(state.workspace?.theme);
   const [themeNews, dismissThemeNews] = useThemeAnnouncement(session);
+  const calls = useCalls(session, state.workspace?.tier ?? 'free');
   useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
   useOpenFlags(state.everJoined, setAdminDialog);
   /** a search hit being revealed: the chat scrolls to it and highlights it briefly */
@@ -159,6 +165,7 @@ export function RoomView({ session, roomName }: Props) {
   const banner = <ExpiryBanner expiresAt={ws?.expiresAt ?? null} onExtend={can.extend ? () => setAdminDialog({ kind: 'extend' }) : undefined} />;
 
   return (
+    <CallContext.Provider value={calls.actions}>
     <div className={`room-layout${state.currentChannelId ? ' show-chat' : ''}${settingsOpen ? ' settings-open' : ''}`} data-testid="room-view">
       {offline && (
         <div className="connection-banner" role="status" data-testid="connection-banner">
@@ -197,6 +204,20 @@ export function RoomView({ session, roomName }: Props) {
           <button type="button" className="icon-button" onClick={() => session.dismissNotice()} aria-label="Dismiss"><CloseIcon size={14} /></button>
         </div>
       )}
+      {calls.launch && session.realtime && (
+        <Suspense fallback={null}>
+          <CallWindow key={`${calls.launch.direction}-${calls.launch.channelId}`} socket={session.realtime} launch={calls.launch} onClose={calls.close} />
+        </Suspense>
+      )}
+      {calls.upgrade && <CallUpgradeModal callType={calls.upgrade} onClose={calls.closeUpgrade} />}
+      {calls.toast && (
+        <div className="toast toast-info" role="status" data-testid="call-toast">
+          <AlertIcon size={16} />
+          <span><strong>{calls.toast.title}</strong> {calls.toast.text}</span>
+          <button type="button" className="icon-button" onClick={calls.dismissToast} aria-label="Dismiss"><CloseIcon size={14} /></button>
+        </div>
+      )}
     </div>
+    </CallContext.Provider>
   );
 }

@@ -113,6 +113,11 @@ export class RoomSession {
     return this.conn?.socket ?? null;
   }
 
+  /** The room's connection, for calls (lib/calls): they listen and emit on it while the room is open; null when stopped. */
+  get realtime(): RoomSocket | null {
+    return this.socket;
+  }
+
   private dispatch(action: RoomAction): void {
     this.store.dispatch(action);
   }

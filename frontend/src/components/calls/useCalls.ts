@@ -1,0 +1,58 @@
+/**
+ * Calls in the room page (RoomView): listens for incoming-call on the room's connection, offers the header's call
+ * buttons (callContext.ts), and says what to show: the call window (loaded lazily), the upgrade dialog of a free
+ * room, the Call Declined toast, or an alert when the camera or microphone was refused.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { S, ENTITLEMENTS, type Tier } from '@ephemera/proto/client';
+import type { CallType, ServerEvents } from '@ephemera/proto';
+import type { RoomSession } from '../../lib/session.ts';
+import type { CallActions } from './callContext.ts';
+import type { CallLaunch, CallOutcome } from './CallWindow.tsx';
+
+export const CALL_DECLINED_TOAST = 'Call Declined';
+const TOAST_MS = 4000;
+
+export function useCalls(session: RoomSession, tier: Tier) {
+  const [launch, setLaunch] = useState<CallLaunch | null>(null);
+  const [upgrade, setUpgrade] = useState<CallType | null>(null);
+  const [toast, setToast] = useState<{ title: string; text: string } | null>(null);
+
+  useEffect(() => {
+    const socket = session.realtime as unknown as { on(e: string, h: (...a: never[]) => void): void; off(e: string, h: (...a: never[]) => void): void } | null;
+    if (!socket) return;
+    const incoming: ServerEvents[typeof S.incomingCall] = (p) => {
+      setLaunch((current) => current ?? { direction: 'incoming', channelId: p.channelId, peerId: p.callerId, peerName: p.callerName, callType: p.callType });
+    };
+    // also before the lazily loaded window listens itself: a call that ends while its code loads goes away
+    const ended: ServerEvents[typeof S.callEnded] = (p) => { setLaunch((current) => (current?.channelId === p.channelId ? null : current)); };
+    socket.on(S.incomingCall, incoming);
+    socket.on(S.callEnded, ended);
+    return () => { socket.off(S.incomingCall, incoming); socket.off(S.callEnded, ended); };
+  }, [session]);
+
+  useEffect(() => {
+    if (!toast) return;
+    const t = setTimeout(() => setToast(null), TOAST_MS);
+    return () => clearTimeout(t);
+  }, [toast]);
+
+  const actions = useMemo<CallActions>(() => ({
+    allowed: (callType) => (callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls),
+    call: (input) => {
+      const allowed = input.callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls;
+      if (!allowed) { setUpgrade(input.callType); return; }
+      setLaunch((current) => current ?? { direction: 'outgoing', ...input });
+    },
+    busy: launch !== null,
+  }), [tier, launch]);
+
+  const close = (outcome: CallOutcome) => {
+    setLaunch(null);
+    if (outcome.declined) setToast({ title: CALL_DECLINED_TOAST, text: `${outcome.peerName} declined the call` });
+    else if (outcome.mediaDenied && outcome.error) window.alert(outcome.error); // the spec's alert
+    else if (outcome.error) setToast({ title: 'Call ended', text: outcome.error });
+  };
+
+  return { actions, launch, close, upgrade, closeUpgrade: () => setUpgrade(null), toast, dismissToast: () => setToast(null) };
+}

@@ -1,0 +1,268 @@
+/**
+ * One 1:1 call (specs/rooms.md section 4 "Calls"; docs/protocol.md "Calls"): media, signaling over the room's
+ * socket, the RTCPeerConnection, and the call's state for the call window. No DOM beyond media APIs.
+ *
+ * Outgoing: Preparing... (media) -> start-call -> Waiting for response... (ringing tone) -> call-accepted: the peer
+ * connection is created as offerer -> Connecting... -> Connected when the remote stream arrives.
+ * Incoming: ringtone -> accept (media, accept-call; the caller's offer is answered) or reject.
+ * It ends on hang-up (either side), decline, no answer, a party gone, or the connection failing.
+ */
+import { C, S } from '@ephemera/proto/client';
+import type { CallType, IceServer, WebrtcSignalPayload, ServerEvents } from '@ephemera/proto';
+import { request, type RoomSocket } from '../socket.ts';
+import { playRingback, playRingtone, type Tone } from './callTones.ts';
+
+export type CallPhase = 'preparing' | 'outgoing' | 'incoming' | 'connecting' | 'connected' | 'ended';
+
+export interface CallView {
+  phase: CallPhase;
+  direction: 'outgoing' | 'incoming';
+  callType: CallType;
+  channelId: string;
+  peerId: string;
+  peerName: string;
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+  isAudioEnabled: boolean;
+  isVideoEnabled: boolean;
+  isScreenSharing: boolean;
+  /** why it ended, for the window's last words or an alert (null: a plain hang-up) */
+  error: string | null;
+  /** the other side declined (the room shows the Call Declined toast) */
+  declined: boolean;
+  /** camera or microphone refused (the room alerts: the spec's Failed to access camera/microphone) */
+  mediaDenied: boolean;
+}
+
+export const MSG_MEDIA_FAILED = 'Failed to access camera/microphone. Please check your permissions and try again.';
+export const MSG_MIC_FAILED = 'Failed to access microphone. Please check your permissions and try again.';
+export const MSG_CONNECTION_FAILED = 'Connection failed. Please try again.';
+const ACK_TIMEOUT_MS = 10_000;
+
+type Events = ServerEvents;
+
+export class CallController {
+  private view: CallView;
+  private readonly listeners = new Set<() => void>();
+  private pc: RTCPeerConnection | null = null;
+  private iceServers: IceServer[] = [];
+  private tone: Tone | null = null;
+  private cameraTrack: MediaStreamTrack | null = null;
+  private screenTrack: MediaStreamTrack | null = null;
+  /** candidates that came before the remote description */
+  private pendingCandidates: RTCIceCandidateInit[] = [];
+  private readonly off: (() => void)[] = [];
+
+  constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'>) {
+    this.view = {
+      ...init, phase: init.direction === 'incoming' ? 'incoming' : 'preparing', localStream: null, remoteStream: null,
+      isAudioEnabled: true, isVideoEnabled: init.callType === 'video', isScreenSharing: false, error: null, declined: false, mediaDenied: false,
+    };
+    this.on(S.callAccepted, (p) => { if (p.channelId === this.view.channelId) void this.onAccepted(); });
+    this.on(S.callRejected, (p) => { if (p.channelId === this.view.channelId) this.finish({ declined: true }); });
+    this.on(S.callEnded, (p) => { if (p.channelId === this.view.channelId) this.finish({}); });
+    this.on(S.webrtcSignal, (p) => { if (p.channelId === this.view.channelId) void this.onSignal(p.signal); });
+    this.on('disconnect' as keyof Events, () => this.finish({ error: MSG_CONNECTION_FAILED }));
+    if (init.direction === 'incoming') this.tone = playRingtone();
+  }
+
+  get state(): CallView { return this.view; }
+  subscribe(listener: () => void): () => void { this.listeners.add(listener); return () => { this.listeners.delete(listener); }; }
+
+  // ---------- the user's actions ----------
+
+  async startOutgoing(): Promise<void> {
+    if (!(await this.acquireMedia())) return;
+    const ack = await request(this.socket, C.startCall, { channelId: this.view.channelId, targetUserId: this.view.peerId, callType: this.view.callType }, ACK_TIMEOUT_MS)
+      .catch(() => null);
+    if (this.view.phase === 'ended') return;
+    if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
+    this.iceServers = ack.iceServers;
+    this.set({ phase: 'outgoing' });
+    this.tone = playRingback();
+  }
+
+  async accept(): Promise<void> {
+    this.stopTone();
+    this.set({ phase: 'preparing' });
+    if (!(await this.acquireMedia())) {
+      void request(this.socket, C.rejectCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => {});
+      return;
+    }
+    const ack = await request(this.socket, C.acceptCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => null);
+    if (this.view.phase === 'ended') return;
+    if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
+    this.iceServers = ack.iceServers;
+    this.createPeer(); // the answerer: the caller's offer comes next
+    this.set({ phase: 'connecting' });
+  }
+
+  reject(): void {
+    void request(this.socket, C.rejectCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => {});
+    this.finish({});
+  }
+
+  hangUp(): void {
+    void request(this.socket, C.endCall, { channelId: this.view.channelId }, ACK_TIMEOUT_MS).catch(() => {});
+    this.finish({});
+  }
+
+  toggleAudio(): void {
+    const enabled = !this.view.isAudioEnabled;
+    this.view.localStream?.getAudioTracks().forEach((t) => { t.enabled = enabled; });
+    this.set({ isAudioEnabled: enabled });
+  }
+
+  toggleVideo(): void {
+    const enabled = !this.view.isVideoEnabled;
+    if (this.cameraTrack) this.cameraTrack.enabled = enabled;
+    this.set({ isVideoEnabled: enabled });
+  }
+
+  /** Screen sharing: the display's track replaces the camera's on the same sender; when sharing stops, the camera is back. */
+  async toggleScreenShare(): Promise<void> {
+    if (this.screenTrack) return this.stopScreenShare();
+    let display: MediaStream;
+    try { display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }); } catch { return; }
+    const track = display.getVideoTracks()[0];
+    const sender = this.videoSender();
+    if (!track || !sender || this.view.phase === 'ended') { display.getTracks().forEach((t) => t.stop()); return; }
+    await sender.replaceTrack(track);
+    this.screenTrack = track;
+    track.onended = () => { void this.stopScreenShare(); }; // the browser's own "Stop sharing" button
+    this.set({ isScreenSharing: true, localStream: new MediaStream([track, ...(this.view.localStream?.getAudioTracks() ?? [])]) });
+  }
+
+  private async stopScreenShare(): Promise<void> {
+    const track = this.screenTrack;
+    if (!track) return;
+    this.screenTrack = null;
+    track.onended = null;
+    track.stop();
+    const sender = this.videoSender();
+    if (sender && this.cameraTrack) await sender.replaceTrack(this.cameraTrack).catch(() => {});
+    const audio = this.view.localStream?.getAudioTracks() ?? [];
+    this.set({ isScreenSharing: false, localStream: new MediaStream([...(this.cameraTrack ? [this.cameraTrack] : []), ...audio]) });
+  }
+
+  /** The call window went away (unmount): whatever state the call is in, it ends. */
+  dispose(): void {
+    if (this.view.phase !== 'ended') this.hangUp();
+    for (const off of this.off) off();
+  }
+
+  // ---------- signaling ----------
+
+  private async onAccepted(): Promise<void> {
+    if (this.view.phase !== 'outgoing') return;
+    this.stopTone();
+    this.set({ phase: 'connecting' });
+    const pc = this.createPeer();
+    const offer = await pc.createOffer();
+    await pc.setLocalDescription(offer);
+    this.signal({ type: 'offer', sdp: offer.sdp ?? '' });
+  }
+
+  private async onSignal(signal: WebrtcSignalPayload): Promise<void> {
+    const pc = this.pc;
+    if (!pc) return;
+    try {
+      if (signal.type === 'offer') {
+        await pc.setRemoteDescription({ type: 'offer', sdp: signal.sdp });
+        await this.flushCandidates();
+        const answer = await pc.createAnswer();
+        await pc.setLocalDescription(answer);
+        this.signal({ type: 'answer', sdp: answer.sdp ?? '' });
+      } else if (signal.type === 'answer') {
+        await pc.setRemoteDescription({ type: 'answer', sdp: signal.sdp });
+        await this.flushCandidates();
+      } else {
+        const c = signal.candidate;
+        // the spec: candidates without a candidate string and a media line index or id are skipped
+        if (!c.candidate || (c.sdpMid == null && c.sdpMLineIndex == null)) return;
+        const init: RTCIceCandidateInit = { candidate: c.candidate, sdpMid: c.sdpMid ?? null, sdpMLineIndex: c.sdpMLineIndex ?? null };
+        if (pc.remoteDescription) await pc.addIceCandidate(init); else this.pendingCandidates.push(init);
+      }
+    } catch {
+      this.failConnection();
+    }
+  }
+
+  private async flushCandidates(): Promise<void> {
+    const queued = this.pendingCandidates;
+    this.pendingCandidates = [];
+    for (const c of queued) await this.pc?.addIceCandidate(c).catch(() => {});
+  }
+
+  private createPeer(): RTCPeerConnection {
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers });
+    this.pc = pc;
+    for (const track of this.view.localStream?.getTracks() ?? []) pc.addTrack(track, this.view.localStream!);
+    pc.onicecandidate = (e) => {
+      if (e.candidate?.candidate) {
+        const j = e.candidate.toJSON();
+        this.signal({ type: 'candidate', candidate: { candidate: j.candidate ?? '', sdpMid: j.sdpMid ?? null, sdpMLineIndex: j.sdpMLineIndex ?? null } });
+      }
+    };
+    pc.ontrack = (e) => {
+      const stream = e.streams[0] ?? new MediaStream([e.track]);
+      this.set({ remoteStream: stream, phase: this.view.phase === 'ended' ? 'ended' : 'connected' });
+    };
+    pc.onconnectionstatechange = () => { if (pc.connectionState === 'failed') this.failConnection(); };
+    return pc;
+  }
+
+  private signal(signal: WebrtcSignalPayload): void {
+    void request(this.socket, C.webrtcSignal, { channelId: this.view.channelId, targetUserId: this.view.peerId, signal }, ACK_TIMEOUT_MS).catch(() => {});
+  }
+
+  private failConnection(): void {
+    if (this.view.phase === 'ended') return;
+    void request(this.socket, C.endCall, { channelId: this.view.channelId }, ACK_TIMEOUT_MS).catch(() => {});
+    this.finish({ error: MSG_CONNECTION_FAILED });
+  }
+
+  // ---------- media and state ----------
+
+  private async acquireMedia(): Promise<boolean> {
+    const video = this.view.callType === 'video';
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video });
+      if (this.view.phase === 'ended') { stream.getTracks().forEach((t) => t.stop()); return false; }
+      this.cameraTrack = stream.getVideoTracks()[0] ?? null;
+      this.set({ localStream: stream });
+      return true;
+    } catch {
+      this.finish({ error: video ? MSG_MEDIA_FAILED : MSG_MIC_FAILED, mediaDenied: true });
+      return false;
+    }
+  }
+
+  private finish(how: { error?: string; declined?: boolean; mediaDenied?: boolean }): void {
+    if (this.view.phase === 'ended') return;
+    this.stopTone();
+    this.screenTrack?.stop();
+    this.view.localStream?.getTracks().forEach((t) => t.stop());
+    this.cameraTrack?.stop();
+    this.pc?.close();
+    this.pc = null;
+    this.set({ phase: 'ended', error: how.error ?? null, declined: how.declined ?? false, mediaDenied: how.mediaDenied ?? false, localStream: null, remoteStream: null });
+  }
+
+  private stopTone(): void { this.tone?.stop(); this.tone = null; }
+
+  private videoSender(): RTCRtpSender | undefined {
+    return this.pc?.getSenders().find((s) => s.track?.kind === 'video');
+  }
+
+  private on<E extends keyof Events>(event: E, handler: Events[E]): void {
+    const s = this.socket as unknown as { on(e: string, h: unknown): void; off(e: string, h: unknown): void };
+    s.on(event, handler);
+    this.off.push(() => s.off(event, handler));
+  }
+
+  private set(patch: Partial<CallView>): void {
+    this.view = { ...this.view, ...patch };
+    for (const l of this.listeners) l();
+  }
+}
