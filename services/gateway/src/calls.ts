@@ -133,10 +133,10 @@ export class Calls {
     await this.deps.rooms.authorizeCall(actor, { event: C.rejectCall, channelId: p.channelId });
     const call = await this.ringingFor(actor, p.channelId, p.callerId);
     if (!(await this.claimEnd(call))) throw new DomainError('CALL_NOT_FOUND');
+    await this.release(call);
     await this.send(call.workspaceId, { toUserId: call.callerId, event: S.callRejected },
       { channelId: call.channelId, rejecterId: actor.userId, rejecterName: actor.username });
     await this.send(call.workspaceId, { toUserId: call.calleeId, callId: call.id, event: S.callEnded }, { channelId: call.channelId, reason: 'ended', endedBy: actor.userId });
-    await this.release(call);
     return { channelId: call.channelId };
   }
 
@@ -200,10 +200,13 @@ export class Calls {
 
   private async end(call: CallState, reason: CallEndReason, endedBy: string | null, claimed = false): Promise<void> {
     if (!claimed && !(await this.claimEnd(call))) return;
-    const payload = { channelId: call.channelId, reason, endedBy };
-    await this.send(call.workspaceId, { toUserId: call.callerId, callId: call.id, event: S.callEnded }, payload);
-    await this.send(call.workspaceId, { toUserId: call.calleeId, callId: call.id, event: S.callEnded }, payload);
+    // Free both users first: telling them can fail (a deleted room's key is gone, and its members hear workspace-deleted).
     await this.release(call);
+    const payload = { channelId: call.channelId, reason, endedBy };
+    for (const toUserId of [call.callerId, call.calleeId]) {
+      await this.send(call.workspaceId, { toUserId, callId: call.id, event: S.callEnded }, payload)
+        .catch((err) => this.deps.logger.warn({ err, channelId: call.channelId }, 'call end not announced'));
+    }
   }
 
   private async release(call: CallState): Promise<void> {
