@@ -7,7 +7,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { API, C, S, ERRORS, type Message } from '@ephemera/proto';
+import { API, C, S, ERRORS, HTTP_AUTHZ, type Message, type Role } from '@ephemera/proto';
 import { createRoom, joinRoom, socketJoin, request, next, clientId } from '../helpers/clients.ts';
 import { allowedSamples, renamedExecutable, voiceNote, type Sample } from './files.fixtures.ts';
 import type { TargetRef } from './room-experience.ts';
@@ -161,6 +161,32 @@ export function filesSuite(target: TargetRef) {
       expect((await upload(target().B, room.workspaceId, bob.userToken, { channelId: secret }, sample)).status).toBe(403);
       expect((await upload(target().B, room.workspaceId, other.userToken, { channelId: general }, sample)).status).toBe(401);
       expect((await upload(target().B, room.workspaceId, null, { channelId: general }, sample)).status).toBe(401);
+    });
+
+    it('authorization table (P9): every role the file routes refuse is refused on each of them', async () => {
+      const sample = (await allowedSamples()).find((s) => s.name === 'notes.txt')!;
+      const up = await upload(target().A, room.workspaceId, room.userToken, { channelId: general }, sample);
+      const carol = await joinRoom(target().A, room.workspaceId, 'carol');
+      const carolSocket = (await socketJoin(target().A, room.workspaceId, 'carol', carol.userToken)).socket;
+      const erin = await joinRoom(target().A, room.workspaceId, 'erin');
+      sockets.push(carolSocket);
+      expect((await request(carolSocket, C.leaveWorkspace, { workspaceId: room.workspaceId })).success).toBe(true);
+      expect((await request(owner, C.kickUser, { workspaceId: room.workspaceId, userId: erin.user.id })).success).toBe(true);
+      const other = await createRoom(target().B);
+      const cases: [Role, string | null, number][] = [
+        ['anonymous', null, 401], ['non-member', other.userToken, 401], ['left', carol.userToken, 401], ['kicked', erin.userToken, 401],
+      ];
+      for (const [role, token, status] of cases) {
+        for (const id of ['uploadFile', 'fileLink', 'downloadFile'] as const) expect(HTTP_AUTHZ[id].allow).not.toContain(role);
+        await until(async () => (await download(target().B, up.body.file.url, token)).status === status, 5000);
+        expect((await upload(target().B, room.workspaceId, token, { channelId: general }, sample)).status, `${role} upload`).toBe(status);
+        expect((await download(target().B, API.fileLink(room.workspaceId, up.body.file.id), token)).status, `${role} link`).toBe(status);
+        expect((await download(target().B, up.body.file.url, token)).status, `${role} download`).toBe(status);
+      }
+      for (const token of [room.userToken, bob.userToken]) {
+        expect((await download(target().B, up.body.file.url, token)).status).toBe(200);
+        expect((await download(target().B, API.fileLink(room.workspaceId, up.body.file.id), token)).status).toBe(200);
+      }
     });
 
     it('forged file messages are refused: no upload, another member\'s upload, an upload sent twice', async () => {
