@@ -126,6 +126,7 @@ export class RedisEphemeralStore implements EphemeralStore {
   private getSubscriber(): Redis {
     if (!this.subscriber) {
       this.subscriber = new Redis(this.url, { maxRetriesPerRequest: 3 });
+      this.subscriber.on('error', () => {}); // as the command connection: ioredis reconnects and re-subscribes itself
       this.subscriber.on('message', (channel: string, message: string) => {
         for (const handler of this.handlers.get(channel) ?? []) {
           // A throwing handler must neither starve the others nor unwind into ioredis' reply parser.
