@@ -13,6 +13,8 @@ export interface Chat {
   workspaceId: string; channelId: string; usernames: string[];
   tokens: Map<string, string>;
   clients: ResilientClient[];
+  /** the username of each client, by index */
+  clientUsers: string[];
 }
 
 /** One room, `users` members (free rooms hold 5), `tabsPerUser` sockets each, all through `url`. */
@@ -26,13 +28,15 @@ export async function startChat(url: string, users = 4, tabsPerUser = 2): Promis
   const created = await request(owner.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
   if (!created.success) throw new Error(created.message);
   const clients = [owner];
+  const clientUsers = [usernames[0]!];
   for (const name of usernames) {
     for (let tab = name === usernames[0] ? 1 : 0; tab < tabsPerUser; tab++) {
       clients.push(new ResilientClient(url, { workspaceId: room.workspaceId, username: name, userToken: tokens.get(name)! }));
+      clientUsers.push(name);
     }
   }
   await Promise.all(clients.map((c) => c.waitJoined()));
-  return { workspaceId: room.workspaceId, channelId: created.channel.id, usernames, tokens, clients };
+  return { workspaceId: room.workspaceId, channelId: created.channel.id, usernames, tokens, clients, clientUsers };
 }
 
 export interface Sent { content: string; sentAt: number; ackedAt?: number; message?: Message }
@@ -106,6 +110,25 @@ export async function onlineAsSeenBy(url: string, chat: Chat, username: string):
     const ack = await request(socket, C.joinWorkspace, { workspaceId: chat.workspaceId, username, userToken: chat.tokens.get(username)! });
     if (!ack.success) throw new Error(ack.message);
     return (await online).users.map((u) => u.username).sort();
+  } finally {
+    socket.close();
+  }
+}
+
+/** Time until a typing-start from a new tab of `from` reaches a client of another user (typing as users see it). */
+export async function typingDelivered(url: string, chat: Chat, from: string, timeoutMs = 5_000): Promise<number> {
+  const socket = await connect(url);
+  try {
+    const ack = await request(socket, C.joinWorkspace, { workspaceId: chat.workspaceId, username: from, userToken: chat.tokens.get(from)! });
+    if (!ack.success) throw new Error(ack.message);
+    const userId = ack.user.id;
+    const other = chat.clients[chat.clientUsers.findIndex((u) => u !== from)]!;
+    const started = Date.now();
+    const heard = next<{ userId: string; channelId: string }>(other.socket, S.userTyping, (p) => p.userId === userId && p.channelId === chat.channelId, timeoutMs);
+    const sent = await request(socket, C.typingStart, { channelId: chat.channelId, userId });
+    if (!sent.success) throw new Error(sent.message);
+    await heard;
+    return Date.now() - started;
   } finally {
     socket.close();
   }

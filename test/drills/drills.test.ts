@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { raiseRateLimitsForBench } from '../../load-tests/lib/limits.ts';
 import { http } from '../helpers/clients.ts';
 import { startDrillStack } from './drill-stack.ts';
-import { deliveredToAll, judge, onlineAsSeenBy, startChat, steadyChat, until, type Chat, type Verdict } from './chat.ts';
+import { deliveredToAll, judge, onlineAsSeenBy, startChat, steadyChat, typingDelivered, until, type Chat, type Verdict } from './chat.ts';
 
 let drill: Awaited<ReturnType<typeof startDrillStack>>;
 let chat: Chat;
@@ -63,7 +63,7 @@ async function readyz(url: string): Promise<number> {
 }
 
 describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
-  it('Redis restarted: presence comes back, rate limits hold (per process) while it is down, nothing lost', async () => {
+  it('Redis restarted: presence and typing come back within 5 s, rate limits hold (per process) while it is down, nothing lost', async () => {
     const { v, f } = await duringChat('redis', async () => {
       await drill.stopRedis();
       // While Redis is down each process limits on its own (rate-limiter-flexible's insurance limiter).
@@ -76,15 +76,17 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
       const everyone = [...chat.usernames].sort().join();
       await until(async () => (await onlineAsSeenBy(drill.url, chat, 'alice').catch(() => [])).join() === everyone, 30_000, 'presence not back', 250);
       const presenceMs = Date.now() - up;
+      const typingMs = await typingDelivered(drill.url, chat, 'alice');
       const probeMs = await deliveredToAll(chat, 'after redis');
       return {
         nameChecksWhileDown: `${statuses.filter((x) => x === 200).length} ok, ${statuses.filter((x) => x === 429).length} limited, ${statuses.filter((x) => x >= 500).length} failed`,
-        presenceBackAfterMs: presenceMs, probeDeliveredAfterMs: probeMs,
+        presenceBackAfterMs: presenceMs, typingDeliveredInMs: typingMs, probeDeliveredAfterMs: probeMs,
       };
     });
     expectNothingLost(v);
     expect(f.nameChecksWhileDown).toBe(`${NAME_CHECKS} ok, 1 limited, 0 failed`);
     expect(f.presenceBackAfterMs).toBeLessThan(5_000);
+    expect(f.typingDeliveredInMs).toBeLessThan(5_000);
   }, 120_000);
 
   it('a gateway replica killed: its clients reconnect to the other one and miss nothing', async () => {
