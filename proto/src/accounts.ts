@@ -121,7 +121,8 @@ export interface SessionAccount { accountId: string; email: string; username: st
 export interface AccountSessionsApi { resolveSession(token: string): Promise<SessionAccount | null> }
 /** What billing asks the room service. */
 export interface AccountRoomsApi {
-  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string }): Promise<ClaimAnswer>;
+  /** tier: the account's, for its room allowance (ENTITLEMENTS.roomsPerAccount) */
+  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }): Promise<ClaimAnswer>;
   roomsOfAccount(input: { accountId: string }): Promise<DashboardRoom[]>;
   ownerToken(input: { accountId: string; roomName: string }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }>;
   deleteRoomsOfAccount(input: { accountId: string }): Promise<{ deleted: string[] }>;

@@ -18,7 +18,8 @@ import {
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
-import { startRoomModule, publicRoomRouter } from '@ephemera/room';
+import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
+import { startBillingModule, publicBillingRouter, type GoogleConfig } from '@ephemera/billing';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
@@ -43,6 +44,10 @@ export interface EmbeddedOptions {
   rateLimits?: LimitConfig;
   /** ROOM_MASTER_KEYS_PREVIOUS: after DATA_DIR/master.key was replaced, the old keys (room keys are re-wrapped at start) */
   previousMasterKeys?: Buffer[];
+  /** accounts (billing): SMTP_URL (absent: sign-in codes go to the log), SUPERADMIN_EMAIL, Google OIDC; default: the environment */
+  smtpUrl?: string;
+  superadminEmail?: string;
+  google?: GoogleConfig | null;
   /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
   calls?: GatewayOptions['calls'];
 }
@@ -99,6 +104,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews, storage,
     fileSweepIntervalMs: opts.sweepIntervalMs,
   });
+  // Accounts (billing): account events sealed under per-account keys in the same key store; rooms through the room
+  // service's ownership calls, sessions through billing itself (distributed: the same calls over HTTP).
+  const billing = await startBillingModule({
+    databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: room.service.ownership, now: opts.now,
+    smtpUrl: opts.smtpUrl ?? (process.env.SMTP_URL || undefined), mailFrom: process.env.MAIL_FROM || undefined,
+    superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null),
+    google: opts.google !== undefined ? opts.google : googleFromEnv(),
+  });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
@@ -109,7 +122,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(securityHeaders());
   web.use(opsRoutes(ready));
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
+  web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
   web.use(publicRoomRouter(room.service, limits));
+  web.use(publicBillingRouter(billing.service, billing.google, limits));
   web.use(publicMessagingRouter({ // POST /api/link-preview/fetch, GET /api/link-preview/image
     pool, linkPreview: linkPreviews,
     limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
@@ -142,6 +157,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
       presence.stop();
       await new Promise((r) => httpServer.close(r));
       httpServer.closeAllConnections?.();
+      await billing.stop();
       await room.stop();
       await messaging.stop();
       await log.close();
@@ -166,6 +182,12 @@ async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** OIDC_ISSUER (default Google), GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_REDIRECT_URI; all three: Google sign-in on. */
+function googleFromEnv(env = process.env): GoogleConfig | null {
+  if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET || !env.GOOGLE_REDIRECT_URI) return null;
+  return { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, redirectUri: env.GOOGLE_REDIRECT_URI };
 }
 
 function alive(pid: number): boolean {

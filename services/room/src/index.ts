@@ -9,6 +9,7 @@ import { roomProjector } from './projection.ts';
 export { RoomService } from './room-service.ts';
 export { publicRoomRouter, internalRoomRouter } from './http.ts';
 export { RoomClient } from './client.ts';
+export { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.ts';
 
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 

@@ -23,6 +23,8 @@ const config = loadConfig(z.object({
   /** during a rotation: the old master keys, comma-separated; keys are re-wrapped under ROOM_MASTER_KEY at start */
   ROOM_MASTER_KEYS_PREVIOUS: z.string().optional(),
   NODE_ENV: z.string().optional(),
+  /** the billing service (accounts): resolves the dashboard's session tokens */
+  BILLING_URL: z.string().url().optional(),
 }));
 if (!config.ROOM_MASTER_KEY && config.NODE_ENV === 'production') throw new Error('ROOM_MASTER_KEY is required in production');
 startTelemetry('room', { exporter: config.OTEL_TRACES_EXPORTER });
@@ -30,6 +32,6 @@ const logger = createLogger('room', config.LOG_LEVEL);
 const server = await startRoomServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger, sweepIntervalMs: config.SWEEP_INTERVAL_MS,
   redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
   roomKeyDir: config.ROOM_KEY_DIR, masterKey: config.ROOM_MASTER_KEY ? parseMasterKey(config.ROOM_MASTER_KEY) : undefined,
-  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS) });
+  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS), billingUrl: config.BILLING_URL });
 logger.info({ port: server.port }, 'room service listening');
 stopOnSignals(server.stop, logger);

@@ -25,6 +25,7 @@ import * as channels from './channels.ts';
 import * as dms from './dms.ts';
 import * as members from './members.ts';
 import * as admin from './room-admin.ts';
+import { RoomOwnership } from './ownership.ts';
 import * as calls from './calls.ts';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
@@ -35,6 +36,8 @@ type In<S extends z.ZodTypeAny> = z.output<S>;
 
 export class RoomService implements RoomApi {
   readonly repo: RoomRepository;
+  /** rooms and accounts (issue 9): claims, owner tokens, the dashboard's rooms */
+  readonly ownership: RoomOwnership;
   private readonly core: RoomCore;
   private readonly mutex: KeyedMutex;
   private readonly now: () => Date;
@@ -44,6 +47,7 @@ export class RoomService implements RoomApi {
     this.repo = this.core.repo;
     this.mutex = this.core.mutex;
     this.now = this.core.now;
+    this.ownership = new RoomOwnership(this.core, deps.pool, (body, tier) => this.createWorkspace(body, tier));
   }
 
   // ---------- queries ----------

@@ -7,6 +7,8 @@ import { TOPICS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
 import { internalRoomKeyRouter } from './room-keys-http.ts';
+import { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.ts';
+import { AccountSessionsClient, noAccountSessions } from './account-sessions.ts';
 
 export async function startRoomServer(opts: {
   port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
@@ -16,6 +18,8 @@ export async function startRoomServer(opts: {
   roomKeyDir: string;
   /** ROOM_MASTER_KEY and, during a rotation, ROOM_MASTER_KEYS_PREVIOUS; absent: the development key */
   masterKey?: Buffer; previousMasterKeys?: Buffer[];
+  /** BILLING_URL: where account sessions are resolved (dashboard routes); absent: no account session is valid */
+  billingUrl?: string;
 }): Promise<ServiceServer & { module: Awaited<ReturnType<typeof startRoomModule>> }> {
   const pool = createPool(opts.databaseUrl);
   if (!opts.masterKey) opts.logger.warn('ROOM_MASTER_KEY is not set: room keys are wrapped by the insecure development key');
@@ -33,7 +37,10 @@ export async function startRoomServer(opts: {
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
-    routers: [publicRoomRouter(module.service, limits), internalRoomRouter(module.service), internalRoomKeyRouter(keys.store)],
+    routers: [
+      accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl) : noAccountSessions, limits), // before the room router: same paths
+      publicRoomRouter(module.service, limits), internalRoomRouter(module.service), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
+    ],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },

@@ -1,0 +1,218 @@
+/**
+ * The billing service's account use cases (issue 9, part 1): sign-in by e-mail code, sessions, profile, username,
+ * export, deletion, and the room calls that need an account (claim, owner token). Each use case checks, decides its
+ * events and records them in one place (record: durable in the log, then applied to billing.accounts).
+ * Every account's events are sealed under a key of its own, destroyed on deletion (docs/crypto.md).
+ */
+import {
+  DomainError, ENTITLEMENTS, limitsOf, parsePayload,
+  type AccountRoomsApi, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
+  type SessionAnswer, type Tier,
+} from '@ephemera/proto';
+import {
+  KeyedMutex, appendEvents, applyOnce, makeEvent, newId, parseOrThrow, systemActor, userActor,
+  type EventLog, type Logger, type Pool, type RoomKeyStore,
+} from '@ephemera/platform';
+import {
+  RegisterBodySchema, LoginBodySchema, RequestCodeBodySchema, RecoverUsernameBodySchema, UpdateUsernameBodySchema, AutoRenewalBodySchema,
+  DeleteAccountBodySchema, GenerateRoomTokenBodySchema,
+} from '@ephemera/proto';
+import { AccountsRepository, presentAccount, type AccountRow } from './accounts-repository.ts';
+import { SignInCodes, Sessions } from './credentials.ts';
+import { projectAccount } from './projection.ts';
+import type { Mailer } from './mailer.ts';
+
+export interface BillingDeps {
+  pool: Pool; log: EventLog; logger: Logger; mailer: Mailer;
+  /** one key per account: created before account.registered, destroyed before account.deleted */
+  accountKeys: RoomKeyStore;
+  rooms: AccountRoomsApi;
+  /** SUPERADMIN_EMAIL: this account sees the admin-area button */
+  superadminEmail?: string | null;
+  now?: () => Date;
+}
+
+/** Google's verified claims (google.ts): only an ID token checked by openid-client gets here. */
+export interface VerifiedGoogleIdentity { sub: string; email: string | null; emailVerified: boolean; name: string | null; picture: string | null }
+
+export class BillingService {
+  readonly accounts: AccountsRepository;
+  readonly codes: SignInCodes;
+  readonly sessions: Sessions;
+  private readonly mutex = new KeyedMutex();
+  private readonly now: () => Date;
+  private readonly superadmin: string | null;
+
+  constructor(private readonly deps: BillingDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.accounts = new AccountsRepository(deps.pool);
+    this.codes = new SignInCodes(deps.pool, this.now);
+    this.sessions = new Sessions(deps.pool, this.now);
+    this.superadmin = deps.superadminEmail?.trim().toLowerCase() || null;
+  }
+
+  /** Mails a one-time code. The answer is the same whether or not an account exists for the address. */
+  async requestCode(body: unknown): Promise<{ success: true; message: string }> {
+    const { email } = parseOrThrow(RequestCodeBodySchema, body);
+    const code = await this.codes.issue(email);
+    await this.deps.mailer.send({
+      to: email, subject: `Your Ephemera sign-in code: ${code}`,
+      text: `Your sign-in code is ${code}\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    });
+    return { success: true, message: `We sent a sign-in code to ${email}` };
+  }
+
+  /**
+   * The spec's register (e-mail + username), with proof: the code mailed to the address. An existing account is
+   * signed in (the spec's login/register page is one form); a new one is created. `previousToken`: the session the
+   * browser held, revoked by the rotation.
+   */
+  async register(body: unknown, previousToken: string | null): Promise<SessionAnswer> {
+    const input = parseOrThrow(RegisterBodySchema, body);
+    await this.codes.consume(input.email, input.code);
+    const account = await this.mutex.run(`email:${input.email}`, async () =>
+      (await this.accounts.byEmail(input.email)) ?? this.createAccount({ email: input.email, username: input.username, googleId: null, picture: null }));
+    const answer = await this.openSession(account, previousToken);
+    if (!input.claimWorkspaceId) return answer;
+    if (!input.claimUserToken) return { ...answer, claimError: 'CLAIM_FAILED: the room\'s owner token is missing' };
+    try {
+      const claim = await this.deps.rooms.claimWorkspace({ workspaceId: input.claimWorkspaceId, userToken: input.claimUserToken, accountId: account.id, tier: account.tier });
+      return { ...answer, newUserToken: claim.newUserToken, workspaceId: claim.workspaceId };
+    } catch (err) {
+      // The account exists and is signed in either way; the page shows the spec's text with the reason.
+      const reason = err instanceof DomainError ? err.message : 'please try again';
+      return { ...answer, claimError: `Registration successful but failed to claim room ownership: ${reason}` };
+    }
+  }
+
+  /** Sign-in of an existing account by code (ours; the spec's form posts to register). */
+  async login(body: unknown, previousToken: string | null): Promise<SessionAnswer> {
+    const input = parseOrThrow(LoginBodySchema, body);
+    await this.codes.consume(input.email, input.code);
+    const account = await this.accounts.byEmail(input.email);
+    if (!account) throw new DomainError('ACCOUNT_NOT_FOUND');
+    return this.openSession(account, previousToken);
+  }
+
+  /** Google (google.ts verified the ID token): by Google id, else by e-mail only when Google verified it, else new. */
+  async signInWithGoogle(identity: VerifiedGoogleIdentity): Promise<AccountRow> {
+    const byGoogle = await this.accounts.byGoogleId(identity.sub);
+    if (byGoogle) return byGoogle;
+    if (!identity.email || !identity.emailVerified) throw new DomainError('GOOGLE_AUTH_FAILED', 'Google did not confirm this e-mail address');
+    const email = identity.email.trim().toLowerCase();
+    return this.mutex.run(`email:${email}`, async () => {
+      const existing = await this.accounts.byEmail(email);
+      if (existing) {
+        await this.recordFor(existing, 'account.google-linked', { accountId: existing.id, googleId: identity.sub, picture: identity.picture });
+        return (await this.accounts.byId(existing.id))!;
+      }
+      const username = (identity.name ?? email.split('@')[0] ?? 'user').trim().slice(0, 30) || 'user';
+      return this.createAccount({ email, username, googleId: identity.sub, picture: identity.picture });
+    });
+  }
+
+  async openSession(account: AccountRow, previousToken: string | null): Promise<SessionAnswer> {
+    const token = await this.sessions.open(account.id, previousToken);
+    return { success: true, token, user: presentAccount(account, this.superadmin) };
+  }
+
+  /** The account behind a bearer token: NO_AUTH_TOKEN without one, SESSION_INVALID for a revoked or unknown one. */
+  async accountOfToken(token: string | null): Promise<AccountRow> {
+    if (!token) throw new DomainError('NO_AUTH_TOKEN');
+    const id = await this.sessions.accountOf(token);
+    const account = id ? await this.accounts.byId(id) : null;
+    if (!account) throw new DomainError('SESSION_INVALID');
+    return account;
+  }
+
+  /** For the room service (claim, dashboard room creation, owner token): null when the token names no live session. */
+  async resolveSession(token: string): Promise<SessionAccount | null> {
+    const id = await this.sessions.accountOf(token);
+    const account = id ? await this.accounts.byId(id) : null;
+    return account ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier } : null;
+  }
+
+  async profile(account: AccountRow): Promise<ProfileAnswer> {
+    const rooms = await this.deps.rooms.roomsOfAccount({ accountId: account.id });
+    return { success: true, user: presentAccount(account, this.superadmin), rooms, limits: limitsOf(ENTITLEMENTS[account.tier as Tier] ?? ENTITLEMENTS.free) };
+  }
+
+  /** Mails the username; the answer never says whether the address has an account. */
+  async recoverUsername(body: unknown): Promise<{ success: true; message: string }> {
+    const { email } = parseOrThrow(RecoverUsernameBodySchema, body);
+    const account = await this.accounts.byEmail(email);
+    if (account) {
+      await this.deps.mailer.send({ to: email, subject: 'Your Ephemera username', text: `The username of your account is: ${account.username}` });
+    }
+    return { success: true, message: 'If an account uses this address, we sent its username there.' };
+  }
+
+  async updateUsername(account: AccountRow, body: unknown) {
+    const { username } = parseOrThrow(UpdateUsernameBodySchema, body);
+    await this.recordFor(account, 'account.username-changed', { accountId: account.id, username });
+    return { success: true as const, user: presentAccount((await this.accounts.byId(account.id))!, this.superadmin) };
+  }
+
+  async setAutoRenewal(account: AccountRow, body: unknown) {
+    const { autoRenewal } = parseOrThrow(AutoRenewalBodySchema, body);
+    await this.recordFor(account, 'account.auto-renewal-changed', { accountId: account.id, autoRenewal });
+    return { success: true as const, autoRenewal };
+  }
+
+  async generateRoomToken(account: AccountRow, body: unknown) {
+    const { roomName } = parseOrThrow(GenerateRoomTokenBodySchema, body);
+    const t = await this.deps.rooms.ownerToken({ accountId: account.id, roomName });
+    return { success: true as const, ...t, userToken: t.ownerToken };
+  }
+
+  /** Everything stored about the user (the spec's export): the account, its rooms, its sessions (no tokens). */
+  async exportData(account: AccountRow) {
+    const [rooms, sessions] = await Promise.all([this.deps.rooms.roomsOfAccount({ accountId: account.id }), this.sessions.list(account.id)]);
+    return { exportedAt: this.now().toISOString(), account: presentAccount(account, this.superadmin), rooms, sessions };
+  }
+
+  /**
+   * Account deletion: the account's rooms are deleted (the room service destroys their keys), every session ends,
+   * then the account's key is destroyed and the tombstone recorded; the projection removes the row. From then on
+   * nothing personal of the account can be read from the log, a replay or a backup of it.
+   */
+  async deleteAccount(account: AccountRow, body: unknown): Promise<{ success: true; deletedRooms: string[] }> {
+    parseOrThrow(DeleteAccountBodySchema, body ?? {});
+    const { deleted } = await this.deps.rooms.deleteRoomsOfAccount({ accountId: account.id });
+    await this.sessions.revokeAll(account.id);
+    await this.mutex.run(`account:${account.id}`, async () => {
+      await this.deps.accountKeys.destroy(account.id);
+      const current = await this.accounts.byId(account.id);
+      await this.record([makeEvent('account.deleted', account.id, (current?.lastSeq ?? account.lastSeq) + 1, {
+        accountId: account.id, deletedAt: this.now().toISOString(),
+      }, userActor(account.id))]);
+    });
+    return { success: true, deletedRooms: deleted };
+  }
+
+  private async createAccount(input: { email: string; username: string; googleId: string | null; picture: string | null }): Promise<AccountRow> {
+    const accountId = `acc_${newId(20)}`;
+    await this.deps.accountKeys.create(accountId);
+    await this.record([makeEvent('account.registered', accountId, 1, {
+      accountId, email: input.email, username: input.username, tier: 'free', googleId: input.googleId, picture: input.picture,
+      registeredAt: this.now().toISOString(),
+    }, systemActor)]);
+    this.deps.logger.info({ accountId }, 'account registered');
+    return (await this.accounts.byId(accountId))!;
+  }
+
+  private recordFor<T extends DomainEventType>(account: AccountRow, type: T, payload: DomainEventPayload<T>): Promise<void> {
+    return this.mutex.run(`account:${account.id}`, async () => {
+      const current = await this.accounts.byId(account.id);
+      if (!current) throw new DomainError('SESSION_INVALID');
+      parsePayload(type, payload);
+      await this.record([makeEvent(type, account.id, current.lastSeq + 1, payload, userActor(account.id)) as AnyEventEnvelope]);
+    });
+  }
+
+  /** The one write path: durable in the log, then applied to our read model. */
+  private async record(events: AnyEventEnvelope[]): Promise<void> {
+    await appendEvents(this.deps.log, events);
+    await applyOnce(this.deps.pool, 'billing', events, projectAccount);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Sign-in codes and sessions (SECURITY.md 7, 8): what proves who the caller is. Only hashes are stored; every check
+ * is one conditional UPDATE, so two requests racing with one code cannot both win (single use).
+ */
+import { createHash, randomInt, randomBytes } from 'node:crypto';
+import { DomainError, SESSION_TTL_MS, SIGN_IN_CODE } from '@ephemera/proto';
+import { inTransaction, type Pool } from '@ephemera/platform';
+
+const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+/** The code is bound to its address: a code mailed to one address is worth nothing for another. */
+const codeHash = (email: string, code: string) => hash(`sign-in:${email}:${code}`);
+
+export class SignInCodes {
+  constructor(private readonly pool: Pool, private readonly now: () => Date) {}
+
+  /** A new code for the address; earlier unused codes of the address stop working (only the newest mail counts). */
+  async issue(email: string): Promise<string> {
+    const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
+    const now = this.now();
+    await inTransaction(this.pool, async (c) => {
+      await c.query('UPDATE billing.sign_in_codes SET used_at = $2 WHERE email = $1 AND used_at IS NULL', [email, now]);
+      await c.query('DELETE FROM billing.sign_in_codes WHERE expires_at < $1', [new Date(now.getTime() - SIGN_IN_CODE.ttlMs)]);
+      await c.query('INSERT INTO billing.sign_in_codes (email, code_hash, expires_at) VALUES ($1, $2, $3)',
+        [email, codeHash(email, code), new Date(now.getTime() + SIGN_IN_CODE.ttlMs)]);
+    });
+    return code;
+  }
+
+  /**
+   * Spends the code: valid only if it is the address's live code, unused, unexpired and not burnt by wrong tries.
+   * A wrong code counts a try against the live code. Throws SIGN_IN_CODE_INVALID otherwise.
+   */
+  async consume(email: string, code: string): Promise<void> {
+    const now = this.now();
+    const used = await this.pool.query(
+      `UPDATE billing.sign_in_codes SET used_at = $3
+       WHERE email = $1 AND code_hash = $2 AND used_at IS NULL AND expires_at > $3 AND attempts < $4 RETURNING id`,
+      [email, codeHash(email, code), now, SIGN_IN_CODE.maxAttempts]);
+    if (used.rowCount === 1) return;
+    await this.pool.query('UPDATE billing.sign_in_codes SET attempts = attempts + 1 WHERE email = $1 AND used_at IS NULL AND expires_at > $2', [email, now]);
+    throw new DomainError('SIGN_IN_CODE_INVALID');
+  }
+}
+
+export class Sessions {
+  constructor(private readonly pool: Pool, private readonly now: () => Date) {}
+
+  /**
+   * A new session (a fresh token on every sign-in: rotation). `replacing`: the token the browser held before, if
+   * any, is revoked in the same step, so a token from before the sign-in cannot ride along.
+   */
+  async open(accountId: string, replacing?: string | null): Promise<string> {
+    const token = `ses_${randomBytes(32).toString('base64url')}`;
+    const now = this.now();
+    await inTransaction(this.pool, async (c) => {
+      if (replacing) await c.query('UPDATE billing.sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hash(replacing), now]);
+      await c.query('INSERT INTO billing.sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+        [hash(token), accountId, now, new Date(now.getTime() + SESSION_TTL_MS)]);
+    });
+    return token;
+  }
+
+  /** The account of a live session, or null (unknown, expired, revoked). */
+  async accountOf(token: string): Promise<string | null> {
+    const { rows } = await this.pool.query(
+      'SELECT account_id FROM billing.sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2', [hash(token), this.now()]);
+    return rows[0]?.account_id ?? null;
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.pool.query('UPDATE billing.sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hash(token), this.now()]);
+  }
+
+  /** Sign-out everywhere: every session of the account ends now. */
+  async revokeAll(accountId: string): Promise<number> {
+    const r = await this.pool.query('UPDATE billing.sessions SET revoked_at = $2 WHERE account_id = $1 AND revoked_at IS NULL', [accountId, this.now()]);
+    return r.rowCount ?? 0;
+  }
+
+  /** For the data export: when the account's sessions were opened (never the tokens). */
+  async list(accountId: string): Promise<{ createdAt: string; expiresAt: string; revokedAt: string | null }[]> {
+    const { rows } = await this.pool.query(
+      'SELECT created_at, expires_at, revoked_at FROM billing.sessions WHERE account_id = $1 ORDER BY created_at', [accountId]);
+    return rows.map((r) => ({ createdAt: r.created_at.toISOString(), expiresAt: r.expires_at.toISOString(), revokedAt: r.revoked_at?.toISOString() ?? null }));
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Sign-in with Google: OpenID Connect authorization code flow with PKCE, state and nonce against a configurable
+ * issuer (OIDC_ISSUER, Google by default), by openid-client, which verifies the ID token (signature from the
+ * issuer's JWKS, issuer, audience, expiry, nonce). The browser never hands us an e-mail or a Google id: the
+ * callback gets the identity from the verified token, then passes the new session to the page through a
+ * single-use httpOnly cookie (no token in any address: SECURITY.md 5), which POST /api/auth/google-auth spends.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { DomainError } from '@ephemera/proto';
+import { inTransaction, type Logger, type Pool } from '@ephemera/platform';
+import type { VerifiedGoogleIdentity } from './billing-service.ts';
+
+export interface GoogleConfig {
+  /** OIDC_ISSUER: https://accounts.google.com in production; tests run oidc-provider on loopback */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** the public address of GET /api/auth/google/callback, exactly as registered with the provider */
+  redirectUri: string;
+}
+
+const FLOW_TTL_MS = 10 * 60_000;
+const HANDOFF_TTL_MS = 2 * 60_000;
+export const HANDOFF_COOKIE = 'ephemera_google_handoff';
+const hash = (v: string) => createHash('sha256').update(v).digest('hex');
+
+/** Same-origin paths only (SECURITY.md 9): '//evil', '/\evil', 'javascript:' all land on the default. */
+export function safeRedirect(value: unknown, fallback = '/dashboard'): string {
+  if (typeof value !== 'string' || !/^\/(?![/\\])[\x21-\x7e]*$/.test(value)) return fallback;
+  return value;
+}
+
+export class GoogleSignIn {
+  private config: Promise<oidc.Configuration> | null = null;
+
+  constructor(private readonly settings: GoogleConfig | null, private readonly pool: Pool, private readonly logger: Logger, private readonly now: () => Date) {}
+
+  get configured(): boolean { return this.settings !== null; }
+
+  private configuration(): Promise<oidc.Configuration> {
+    const s = this.settings;
+    if (!s) throw new DomainError('GOOGLE_NOT_CONFIGURED');
+    if (!this.config) {
+      const insecure = new URL(s.issuer).protocol === 'http:'; // a local test issuer only; Google is https
+      this.config = oidc.discovery(new URL(s.issuer), s.clientId, s.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+      this.config.catch(() => { this.config = null; }); // retry discovery on the next sign-in
+    }
+    return this.config;
+  }
+
+  /** The provider's authorization address for a new flow (state, nonce and PKCE verifier kept here, 10 minutes). */
+  async start(redirectAfter: string): Promise<string> {
+    const config = await this.configuration();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    await this.pool.query('DELETE FROM billing.oidc_flows WHERE expires_at < $1', [this.now()]);
+    await this.pool.query('INSERT INTO billing.oidc_flows (state, code_verifier, nonce, redirect, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [state, codeVerifier, nonce, safeRedirect(redirectAfter), new Date(this.now().getTime() + FLOW_TTL_MS)]);
+    return oidc.buildAuthorizationUrl(config, {
+      redirect_uri: this.settings!.redirectUri, scope: 'openid email profile', state, nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+    }).href;
+  }
+
+  /**
+   * The callback: the flow named by `state` (spent here, single use), the code exchanged with its PKCE verifier,
+   * the ID token verified. Returns the identity and where the page wanted to go.
+   */
+  async callback(query: URLSearchParams): Promise<{ identity: VerifiedGoogleIdentity; redirect: string }> {
+    const config = await this.configuration();
+    const state = query.get('state') ?? '';
+    const flow = await this.pool.query('DELETE FROM billing.oidc_flows WHERE state = $1 AND expires_at > $2 RETURNING code_verifier, nonce, redirect', [state, this.now()]);
+    const row = flow.rows[0];
+    if (!row) throw new DomainError('GOOGLE_AUTH_FAILED');
+    const current = new URL(this.settings!.redirectUri);
+    current.search = query.toString();
+    try {
+      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: row.code_verifier, expectedState: state, expectedNonce: row.nonce, idTokenExpected: true });
+      const claims = tokens.claims();
+      if (!claims?.sub) throw new Error('no ID token claims');
+      return {
+        redirect: row.redirect,
+        identity: {
+          sub: String(claims.sub), email: typeof claims.email === 'string' ? claims.email : null, emailVerified: claims.email_verified === true,
+          name: typeof claims.name === 'string' ? claims.name : null, picture: typeof claims.picture === 'string' ? claims.picture : null,
+        },
+      };
+    } catch (err) {
+      this.logger.warn({ err: { message: (err as Error).message } }, 'Google sign-in callback refused');
+      throw new DomainError('GOOGLE_AUTH_FAILED');
+    }
+  }
+
+  /** A single-use id (the cookie's value) that stands for the signed-in account for two minutes. */
+  async handoff(accountId: string): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    await this.pool.query('INSERT INTO billing.oidc_handoffs (id_hash, account_id, expires_at) VALUES ($1, $2, $3)',
+      [hash(id), accountId, new Date(this.now().getTime() + HANDOFF_TTL_MS)]);
+    return id;
+  }
+
+  async spendHandoff(id: string | null): Promise<string> {
+    if (!id) throw new DomainError('GOOGLE_AUTH_FAILED');
+    return inTransaction(this.pool, async (c) => {
+      await c.query('DELETE FROM billing.oidc_handoffs WHERE expires_at < $1', [this.now()]);
+      const r = await c.query('DELETE FROM billing.oidc_handoffs WHERE id_hash = $1 AND expires_at > $2 RETURNING account_id', [hash(id), this.now()]);
+      if (!r.rows[0]) throw new DomainError('GOOGLE_AUTH_FAILED');
+      return r.rows[0].account_id as string;
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/** The billing service as a module: composed in-process by services/embedded, or as its own process by main.ts. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
+import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import { BillingService } from './billing-service.ts';
+import { GoogleSignIn, type GoogleConfig } from './google.ts';
+import { createMailer } from './mailer.ts';
+import { projectAccount } from './projection.ts';
+
+export { BillingService } from './billing-service.ts';
+export { GoogleSignIn, type GoogleConfig } from './google.ts';
+export { publicBillingRouter, internalBillingRouter } from './http.ts';
+export { AccountRoomsClient } from './clients.ts';
+
+export const BILLING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+export interface BillingModule { service: BillingService; google: GoogleSignIn; stop(): Promise<void> }
+
+export interface BillingOptions {
+  databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
+  /** the account keys (a key store of billing's own when distributed; the process's store when embedded) */
+  accountKeys: RoomKeyStore;
+  rooms: AccountRoomsApi;
+  /** SMTP_URL; absent: mails go to the log (embedded development) */
+  smtpUrl?: string;
+  mailFrom?: string;
+  superadminEmail?: string | null;
+  google?: GoogleConfig | null;
+  now?: () => Date;
+}
+
+export async function startBillingModule(opts: BillingOptions): Promise<BillingModule> {
+  await migrate(opts.databaseUrl, BILLING_MIGRATIONS, 'billing');
+  const now = opts.now ?? (() => new Date());
+  const mailer = createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Ephemera <no-reply@ephemera.local>', logger: opts.logger });
+  const service = new BillingService({ pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now });
+  const google = new GoogleSignIn(opts.google ?? null, opts.pool, opts.logger, now);
+  if (!google.configured) opts.logger.info('Google sign-in is off (GOOGLE_CLIENT_ID not set)');
+  // The read model is a projection of the billing topic: current before we take requests (replay after a restore).
+  const projection: Subscription = await opts.log.subscribe({
+    groupId: 'billing-projection', topics: [TOPICS.billing], fromBeginning: true,
+    handler: async ({ event }) => { await applyOnce(opts.pool, 'billing', [event], projectAccount); },
+  });
+  await projection.caughtUp();
+  return { service, google, async stop() { await projection.stop(); } };
+}
+
+export { startBillingServer } from './server.ts';

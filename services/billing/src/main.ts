@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
+} from '@ephemera/platform';
+import { startBillingServer } from './server.ts';
+
+const config = loadConfig(z.object({
+  ...commonEnv,
+  PORT: port(8204),
+  DATABASE_URL: z.string().url(),
+  ...kafkaEnv,
+  ROOM_URL: z.string().url(),
+  REDIS_URL: z.string().url().optional(),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9204),
+  METRICS_HOST: metricsHost,
+  /** the account keys: a volume of this service only (docs/crypto.md) */
+  ACCOUNT_KEY_DIR: z.string().min(1).default('./data/account-keys'),
+  /** 32 bytes (hex or base64) wrapping every account key. Required when NODE_ENV=production. */
+  ACCOUNT_MASTER_KEY: z.string().optional(),
+  /** smtp(s)://user:pass@host:port; absent: e-mails are written to the log (never in production) */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Ephemera <no-reply@ephemera.local>'),
+  SUPERADMIN_EMAIL: z.string().optional(),
+  OIDC_ISSUER: z.string().url().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** the public address of /api/auth/google/callback, as registered with Google */
+  GOOGLE_REDIRECT_URI: z.string().url().optional(),
+  NODE_ENV: z.string().optional(),
+}));
+if (config.NODE_ENV === 'production' && !config.ACCOUNT_MASTER_KEY) throw new Error('ACCOUNT_MASTER_KEY is required in production');
+if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new Error('SMTP_URL is required in production: sign-in codes must be mailed');
+startTelemetry('billing', { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger('billing', config.LOG_LEVEL);
+const google = config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET && config.GOOGLE_REDIRECT_URI
+  ? { issuer: config.OIDC_ISSUER, clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, redirectUri: config.GOOGLE_REDIRECT_URI }
+  : null;
+const server = await startBillingServer({
+  port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined,
+  logger, roomUrl: config.ROOM_URL, redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST }, accountKeyDir: config.ACCOUNT_KEY_DIR,
+  masterKey: config.ACCOUNT_MASTER_KEY ? parseMasterKey(config.ACCOUNT_MASTER_KEY) : undefined,
+  smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, superadminEmail: config.SUPERADMIN_EMAIL ?? null, google,
+});
+logger.info({ port: server.port }, 'billing service listening');
+stopOnSignals(server.stop, logger);

@@ -1,0 +1,35 @@
+/** Account events -> billing.accounts (applied through applyOnce, so a replay rebuilds the same table). */
+import type { AnyEventEnvelope } from '@ephemera/proto';
+import type { PoolClient } from '@ephemera/platform';
+
+export async function projectAccount(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
+  switch (event.type) {
+    case 'account.registered': {
+      const p = event.payload;
+      await client.query(
+        `INSERT INTO billing.accounts (id, email, username, tier, google_id, picture, created_at, last_seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+        [p.accountId, p.email, p.username, p.tier, p.googleId, p.picture, p.registeredAt, event.sequence],
+      );
+      return;
+    }
+    case 'account.username-changed':
+      await client.query('UPDATE billing.accounts SET username = $2, last_seq = $3 WHERE id = $1', [event.payload.accountId, event.payload.username, event.sequence]);
+      return;
+    case 'account.google-linked':
+      await client.query('UPDATE billing.accounts SET google_id = $2, picture = COALESCE($3, picture), last_seq = $4 WHERE id = $1',
+        [event.payload.accountId, event.payload.googleId, event.payload.picture, event.sequence]);
+      return;
+    case 'account.auto-renewal-changed':
+      await client.query('UPDATE billing.accounts SET auto_renewal = $2, last_seq = $3 WHERE id = $1', [event.payload.accountId, event.payload.autoRenewal, event.sequence]);
+      return;
+    case 'account.deleted':
+      // Personal data goes with the row; sessions go too (every device is signed out at once).
+      await client.query('DELETE FROM billing.sessions WHERE account_id = $1', [event.payload.accountId]);
+      await client.query('DELETE FROM billing.oidc_handoffs WHERE account_id = $1', [event.payload.accountId]);
+      await client.query('DELETE FROM billing.accounts WHERE id = $1', [event.payload.accountId]);
+      return;
+    default:
+      return;
+  }
+}

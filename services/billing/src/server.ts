@@ -1,0 +1,37 @@
+/** The billing service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
+import {
+  kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
+  type LimitConfig, type Logger, type ServiceServer,
+} from '@ephemera/platform';
+import { TOPICS } from '@ephemera/proto';
+import { startBillingModule, type BillingModule } from './index.ts';
+import { AccountRoomsClient } from './clients.ts';
+import { publicBillingRouter, internalBillingRouter } from './http.ts';
+import type { GoogleConfig } from './google.ts';
+
+export async function startBillingServer(opts: {
+  port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger;
+  roomUrl: string; redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
+  /** ACCOUNT_KEY_DIR: the account keys (a volume of this service only) and ACCOUNT_MASTER_KEY, which wraps them */
+  accountKeyDir: string; masterKey?: Buffer;
+  smtpUrl?: string; mailFrom?: string; superadminEmail?: string | null; google?: GoogleConfig | null; now?: () => Date;
+}): Promise<ServiceServer & { module: BillingModule }> {
+  const pool = createPool(opts.databaseUrl);
+  if (!opts.masterKey) opts.logger.warn('ACCOUNT_MASTER_KEY is not set: account keys are wrapped by the insecure development key');
+  const keys = fileRoomKeys(opts.accountKeyDir, opts.masterKey ?? DEV_MASTER_KEY);
+  // Account events are sealed under each account's key, like room events under the room's (docs/crypto.md).
+  const log = sealedEventLog(kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'billing', logger: opts.logger, namespace: opts.eventLogNamespace }), keys.keyring, { logger: opts.logger });
+  await log.init(Object.values(TOPICS));
+  const module = await startBillingModule({
+    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl),
+    smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, superadminEmail: opts.superadminEmail, google: opts.google, now: opts.now,
+  });
+  const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
+  const server = await serveHttp({
+    name: 'billing', port: opts.port, host: opts.host, logger: opts.logger,
+    routers: [publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service)],
+    ready: () => pgReady(pool), trustProxy: opts.trustedProxies, metrics: opts.metrics,
+    onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
+  });
+  return { ...server, module };
+}

@@ -1,0 +1,73 @@
+/**
+ * HTTP for rooms and accounts (issue 9). Public routes that act for a signed-in account (Authorization: Bearer
+ * {session token}, resolved by billing: AccountSessionsApi), mounted before the room router so that the same paths
+ * without an account session fall through to it unchanged:
+ *   GET    /api/workspaces/room/{roomName}?email=   + ownerToken when the session's account owns the room
+ *   POST   /api/workspaces                          the dashboard's create (tier of the account, claimed at once)
+ *   POST   /api/workspaces/{id}/claim-ownership     body { userToken } of the guest owner
+ *   DELETE /api/workspaces/{id}                     the claiming account only
+ * and the internal routes billing calls (ACCOUNT_INTERNAL).
+ */
+import express, { type Request, type NextFunction, type Response } from 'express';
+import { z } from 'zod';
+import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, DomainError, HTTP_ROUTES, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
+import { parseOrThrow, rateLimited, route, type RateLimits } from '@ephemera/platform';
+import type { RoomService } from './room-service.ts';
+
+const bearer = (req: Request) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(req.get('authorization') ?? '')?.[1] ?? null;
+/** Billing's session tokens carry a prefix; room user tokens do not (they never reach billing). */
+const sessionToken = (req: Request) => { const t = bearer(req); return t?.startsWith('ses_') ? t : null; };
+
+export function accountRoomRouter(rooms: RoomService, sessions: AccountSessionsApi, limits: RateLimits): express.Router {
+  const r = express.Router();
+  const accountOf = async (req: Request): Promise<SessionAccount> => {
+    const token = bearer(req);
+    if (!token) throw new DomainError('NO_AUTH_TOKEN');
+    const account = await sessions.resolveSession(token);
+    if (!account) throw new DomainError('SESSION_INVALID');
+    return account;
+  };
+
+  r.get(HTTP_ROUTES.roomByName.path, (req: Request, res: Response, next: NextFunction) => {
+    if (!sessionToken(req)) { next(); return; }
+    route(async () => {
+      const answer = await rooms.lookupByName(String(req.params.roomName));
+      const account = await sessions.resolveSession(sessionToken(req)!);
+      // ?email= names nobody: the token is only for the session's own account, and only if it owns the room.
+      if (!account || !(await rooms.ownership.isOwnedBy(answer.workspaceId, account.accountId))) { res.json(answer); return; }
+      const { ownerToken } = await rooms.ownership.ownerToken({ accountId: account.accountId, roomName: answer.name });
+      res.json({ ...answer, ownerToken });
+    })(req, res, next);
+  });
+  r.post(HTTP_ROUTES.createWorkspace.path, (req: Request, res: Response, next: NextFunction) => {
+    if (!sessionToken(req)) { next(); return; }
+    rateLimited(limits, 'roomCreationsPerAddress')(req, res, () => route(async () => {
+      res.status(201).json(await rooms.ownership.createForAccount(await accountOf(req), req.body));
+    })(req, res, next));
+  });
+  r.post(HTTP_ROUTES.claimOwnership.path, route(async (req, res) => {
+    const account = await accountOf(req);
+    const { userToken } = parseOrThrow(ClaimOwnershipBodySchema, req.body);
+    res.json(await rooms.ownership.claim({ workspaceId: String(req.params.id), userToken, accountId: account.accountId, tier: account.tier }));
+  }));
+  r.delete(HTTP_ROUTES.deleteWorkspace.path, route(async (req, res) => {
+    const account = await accountOf(req);
+    res.json(await rooms.ownership.deleteAsAccount(account.accountId, String(req.params.id)));
+  }));
+  return r;
+}
+
+export function internalAccountRoomRouter(rooms: RoomService): express.Router {
+  const r = express.Router();
+  const account = z.object({ accountId: z.string().min(1).max(100) });
+  r.post(ACCOUNT_INTERNAL.claimWorkspace, route(async (req, res) => {
+    const input = parseOrThrow(account.extend({ workspaceId: z.string().min(1).max(64), userToken: z.string().min(16).max(200), tier: TierSchema.optional() }), req.body);
+    res.json(await rooms.ownership.claim(input));
+  }));
+  r.post(ACCOUNT_INTERNAL.roomsOfAccount, route(async (req, res) => { res.json(await rooms.ownership.roomsOf(parseOrThrow(account, req.body).accountId)); }));
+  r.post(ACCOUNT_INTERNAL.ownerToken, route(async (req, res) => {
+    res.json(await rooms.ownership.ownerToken(parseOrThrow(account.extend({ roomName: z.string().min(1).max(64) }), req.body)));
+  }));
+  r.post(ACCOUNT_INTERNAL.deleteRoomsOfAccount, route(async (req, res) => { res.json(await rooms.ownership.deleteAllOf(parseOrThrow(account, req.body).accountId)); }));
+  return r;
+}

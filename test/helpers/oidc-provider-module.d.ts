@@ -1,0 +1,2 @@
+// oidc-provider ships no type declarations; the test helper uses a handful of its calls (helpers/oidc-provider.ts).
+declare module 'oidc-provider';
