@@ -13,6 +13,7 @@ import { ChatHeader } from './ChatHeader.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import type { MessageHandlers } from './MessageItem.tsx';
 import { MessageIcon } from './Icons.tsx';
+import { useFileSending } from './files/useFileSending.tsx';
 import './chat.css';
 
 export const MSG_COPY_FAILED = 'Failed to copy message';
@@ -63,6 +64,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
   const fetchPreview = useCallback((url: string, signal: AbortSignal) => session.chat.fetchLinkPreview(url, signal), [session]);
   const onSend = useCallback((content: string, extra: SendExtras) => session.sendMessage(content, extra), [session]);
   const cancelReply = useCallback(() => setReply(null), []);
+  const files = useFileSending(session, channelId, state.workspace?.settings.maxFileSize ?? 10);
 
   const handlers = useMemo<MessageHandlers>(() => ({
     selfId: null,
@@ -87,6 +89,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
     },
     onDelete: (m: ChatMessage) => { if (m.id) void session.chat.deleteMessage(m.channelId, m.id); },
     onReact: (m: ChatMessage, emoji: string) => { if (m.id) void session.chat.react(m.channelId, m.id, emoji); },
+    fileAccess: () => session.fileAccess(),
   }), [session]);
   const selfId = state.user?.id ?? null;
   const listHandlers = useMemo(() => ({ ...handlers, selfId }), [handlers, selfId]);
@@ -130,7 +133,9 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         focusMessageId={focusMessageId} onFocusDone={onFocusDone} />
       <TypingIndicator names={typers} />
       <Composer key={`composer-${channel.id}`} channelId={channel.id} placeholderName={partner ? partner.name : `#${channel.name}`}
-        disabled={!state.user} onSend={onSend} replyTo={replyTarget} onCancelReply={cancelReply} onTyping={onTyping} fetchPreview={fetchPreview} />
+        disabled={!state.user} onSend={onSend} replyTo={replyTarget} onCancelReply={cancelReply} onTyping={onTyping} fetchPreview={fetchPreview}
+        onAttach={files.onAttach} onVoice={files.onVoice} onMicError={files.onMicError} />
+      {files.modal}
     </section>
   );
 }

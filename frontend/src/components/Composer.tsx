@@ -14,6 +14,8 @@ import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReplyBar } from './ReplyBar.tsx';
 import { SendIcon } from './Icons.tsx';
 import { SmileIcon } from './ChatIcons.tsx';
+import { VoiceRecorder } from './files/VoiceRecorder.tsx';
+import { ACCEPT_ATTRIBUTE } from '../lib/fileUpload.ts';
 
 export const COMPOSER_MAX_HEIGHT_PX = 80;
 
@@ -38,10 +40,15 @@ interface Props {
   onCancelReply(): void;
   onTyping(channelId: string, typing: boolean): void;
   fetchPreview(url: string, signal: AbortSignal): Promise<PreviewResult>;
+  /** a file chosen for upload (the upload dialog), a finished voice recording, a refused microphone */
+  onAttach?(file: File): void;
+  onVoice?(blob: Blob, durationMs: number): void;
+  onMicError?(message: string): void;
 }
 
-export function Composer({ channelId, placeholderName, disabled, onSend, replyTo, onCancelReply, onTyping, fetchPreview }: Props) {
+export function Composer({ channelId, placeholderName, disabled, onSend, replyTo, onCancelReply, onTyping, fetchPreview, onAttach, onVoice, onMicError }: Props) {
   const [value, setValue] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const typing = useTyping(channelId, onTyping);
@@ -128,6 +135,15 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
           )}>
           {emojiOpen && <LazyEmojiPicker onPick={insertEmoji} />}
         </Popover>
+        {onAttach && (
+          <>
+            <button type="button" className="icon-button" aria-label="Attach a file" onClick={() => fileInput.current?.click()} disabled={disabled} data-testid="composer-attach">
+              <span aria-hidden="true">📎</span>
+            </button>
+            <input ref={fileInput} type="file" hidden accept={ACCEPT_ATTRIBUTE} data-testid="composer-file-input"
+              onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) onAttach(f); }} />
+          </>
+        )}
         <textarea ref={ref} value={value} rows={1} maxLength={LIMITS.messageMax}
           placeholder={`Message ${placeholderName}`} aria-label={`Message ${placeholderName}`}
           onChange={(e) => change(e.target.value)} onKeyDown={onKeyDown} data-testid="composer-textarea" />
@@ -136,6 +152,7 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
             {value.length}/{LIMITS.messageMax}
           </span>
         )}
+        {onVoice && <VoiceRecorder disabled={disabled} onRecorded={onVoice} onError={(m) => onMicError?.(m)} />}
         <button type="submit" className="send-button" disabled={!canSend} aria-label="Send message" data-testid="send-button">
           <SendIcon size={18} />
         </button>

@@ -14,6 +14,7 @@ import { ReactionBar } from './ReactionBar.tsx';
 import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReplyQuote } from './ReplyBar.tsx';
 import { DeliveryMark } from './DeliveryMark.tsx';
+import { MessageAttachment } from './files/MessageAttachment.tsx';
 
 /** What a message can do; one stable object for the whole list, so unchanged rows do not re-render. */
 export interface MessageHandlers {
@@ -28,6 +29,8 @@ export interface MessageHandlers {
   onCancelEdit(): void;
   onDelete(message: ChatMessage): void;
   onReact(message: ChatMessage, emoji: string): void;
+  /** the room and token a file attachment loads its signed link with */
+  fileAccess?(): { workspaceId: string; userToken: string };
 }
 
 interface Props {
@@ -68,9 +71,10 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
         <div className="bubble-row">
           <div className="bubble">
             {m.replyTo && <ReplyQuote authorName={m.replyTo.authorName} content={m.replyTo.content} />}
+            {m.file && h.fileAccess && <MessageAttachment file={m.file} {...h.fileAccess()} />}
             {editing
               ? <MessageEditor initial={m.content} onSave={(text) => h.onSaveEdit(m, text)} onCancel={h.onCancelEdit} />
-              : <MessageText content={m.content} />}
+              : (!m.file || m.file.caption) && <MessageText content={m.content} />}
             <span className="bubble-foot">
               {m.isEdited && <span className="edited" data-testid="edited-mark">(edited)</span>}
               <time dateTime={m.timestamp} data-testid="message-time">{time}</time>

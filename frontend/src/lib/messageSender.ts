@@ -22,13 +22,20 @@ export interface SenderLink {
   stopped(): boolean;
 }
 
+/** A reply, a link preview, or an uploaded file (whose message type the server takes from the upload). */
+export interface SendExtra {
+  replyTo?: { messageId: string } | null;
+  linkPreview?: { url: string } | null;
+  file?: { id: string; type: 'file' | 'image' | 'video' | 'voice' } | null;
+}
+
 export class MessageSender {
   private sendAttempts = new Map<string, number>();
 
   constructor(private readonly link: SenderLink) {}
 
   /** Queue a text message in the current channel (optionally a reply, with a link preview); false when nothing was sent. */
-  send(content: string, extra: { replyTo?: { messageId: string } | null; linkPreview?: { url: string } | null } = {}): boolean {
+  send(content: string, extra: SendExtra = {}): boolean {
     const { user, currentChannelId } = this.link.state();
     const text = content.trim();
     if (!user || !currentChannelId || !text || text.length > LIMITS.messageMax) return false;
@@ -37,7 +44,7 @@ export class MessageSender {
       type: 'pendingAdded',
       pending: {
         clientMessageId, channelId: currentChannelId, content: text, createdAt: new Date().toISOString(), status: 'sending', error: null,
-        replyTo: extra.replyTo ?? null, linkPreview: extra.linkPreview ?? null,
+        replyTo: extra.replyTo ?? null, linkPreview: extra.linkPreview ?? null, file: extra.file ?? null,
       },
     });
     this.transmit(clientMessageId);
@@ -72,10 +79,10 @@ export class MessageSender {
     if (!socket || !socket.connected || !this.link.joined()) return; // resent after the next rejoin
     const attempt = (this.sendAttempts.get(clientMessageId) ?? 0) + 1;
     this.sendAttempts.set(clientMessageId, attempt);
-    const { replyTo, linkPreview } = pending;
+    const { replyTo, linkPreview, file } = pending;
     request(socket, C.sendMessage, {
-      clientMessageId, channelId: pending.channelId, content: pending.content, type: 'text',
-      ...(replyTo ? { replyTo } : {}), ...(linkPreview ? { linkPreview } : {}),
+      clientMessageId, channelId: pending.channelId, content: pending.content, type: file?.type ?? 'text',
+      ...(replyTo ? { replyTo } : {}), ...(linkPreview ? { linkPreview } : {}), ...(file ? { fileId: file.id } : {}),
     }, SEND_TIMEOUT_MS)
       .then((ack) => {
         if (ack.success) {

@@ -13,7 +13,7 @@ import { initialRoomState, roomReducer, type RoomAction, type RoomState } from '
 import { tailSeq } from '../state/conversationsSlice.ts';
 import { bindConversationEvents, bindRoomEvents } from './sessionEvents.ts';
 import { ConversationCommands, type Result } from './conversationCommands.ts';
-import { MessageSender } from './messageSender.ts';
+import { MessageSender, type SendExtra } from './messageSender.ts';
 import { HistoryLoader } from './historyLoader.ts';
 import { AdminCommands, bindAdminEvents } from './adminCommands.ts';
 
@@ -363,8 +363,12 @@ export class RoomSession {
   // ---- messages (messageSender.ts) ----
 
   /** Queue a text message in the current channel (optionally a reply, with a link preview); false when nothing was sent. */
-  sendMessage(content: string, extra: { replyTo?: { messageId: string } | null; linkPreview?: { url: string } | null } = {}): boolean {
+  sendMessage(content: string, extra: SendExtra = {}): boolean {
     return this.sender.send(content, extra);
+  }
+  /** The room and token the file routes take (lib/fileUpload.ts): Authorization: Bearer {userToken}. */
+  fileAccess(): { workspaceId: string; userToken: string } {
+    return { workspaceId: this.auth.workspaceId, userToken: this.auth.userToken };
   }
   retryMessage(clientMessageId: string): void { this.sender.retry(clientMessageId); }
   discardMessage(clientMessageId: string): void { this.sender.discard(clientMessageId); }

@@ -2,7 +2,7 @@
  * The rows of the chat's message list: confirmed messages (with reply quote, reactions, link preview, edit mark)
  * followed by our own pending sends, each own message with its delivery mark (specs/rooms.md section 4).
  */
-import type { Channel, Message, MessageLinkPreview, OnlineUser, RoomUser } from '@ephemera/proto';
+import type { Channel, Message, MessageFile, MessageLinkPreview, OnlineUser, RoomUser } from '@ephemera/proto';
 import type { PendingMessage, RoomState } from './roomState.ts';
 import type { Reactions } from './reactions.ts';
 
@@ -28,6 +28,8 @@ export interface ChatMessage {
   replyTo: { messageId: string; content: string; authorName: string } | null;
   reactions: Reactions;
   linkPreview: MessageLinkPreview | null;
+  /** image, video, file, voice: the stored file (docs/protocol.md Files) */
+  file: MessageFile | null;
 }
 
 export interface DeliveryInput {
@@ -96,6 +98,7 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       replyTo: m.replyTo ?? null,
       reactions: m.reactions ?? {},
       linkPreview: m.linkPreview ?? null,
+      file: m.file ?? null,
     };
     rowCache.set(m, row);
     return row;
@@ -113,7 +116,7 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       authorId: selfId ?? '',
       authorName: me?.username ?? '',
       timestamp: p.createdAt,
-      type: 'text',
+      type: p.file?.type ?? 'text',
       content: p.content,
       isEdited: false,
       own: true,
@@ -122,6 +125,7 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       replyTo: quoted ? { messageId: quoted.id, content: quoted.content, authorName: quoted.authorName } : null,
       reactions: {},
       linkPreview: null,
+      file: null,
     });
   }
   return rows;

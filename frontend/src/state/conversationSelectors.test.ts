@@ -48,6 +48,14 @@ describe('conversation list', () => {
     expect(previewText(message(1, { type: 'file', content: file('application/pdf') }), 'dm')).toBe('📄 report.pdf');
     expect(previewText(message(1, { type: 'image', content: file('image/png', 'the view') }), 'dm')).toBe('📷 the view');
     expect(previewText(message(1, { type: 'video', content: file('video/mp4') }), 'topic')).toBe('🎥 report.pdf');
+    // our server's file messages: the stored file's caption, else its name
+    const stored = (kind: 'image' | 'video' | 'file', caption: string | null) => ({
+      id: 'f1', kind, name: 'clip.mp4', mime: kind === 'image' ? 'image/png' : kind === 'video' ? 'video/mp4' : 'application/pdf', size: 1, caption,
+      url: '/api/workspaces/w1/files/f1', thumbnailUrl: null, durationMs: null, width: null, height: null,
+    });
+    expect(previewText(message(1, { type: 'video', content: 'clip.mp4', file: stored('video', null) }), 'dm')).toBe('🎥 clip.mp4');
+    expect(previewText(message(1, { type: 'image', content: 'sunset', file: stored('image', 'sunset') }), 'dm')).toBe('📷 sunset');
+    expect(previewText(message(1, { type: 'file', content: 'x', file: stored('file', null) }), 'dm')).toBe('📄 clip.mp4');
   });
   it('a DM shows typing... while its partner types (not after expiry)', () => {
     const s = room([{ type: 'typingStarted', channelId: 'd1', userId: other.id, username: 'bob', now: 1000 }]);

@@ -48,6 +48,8 @@ const time = (iso: string | undefined) => {
 
 /** Caption or file name of a file message (content is structured text: JSON with name, type, size, data, caption). */
 function fileLabel(m: Message): { mime: string; label: string } {
+  // our server's file messages carry the stored file (docs/protocol.md Files)
+  if (m.file) return { mime: m.file.mime, label: m.file.caption?.trim() || m.file.name };
   try {
     const f = JSON.parse(m.content) as { name?: unknown; type?: unknown; caption?: unknown };
     const caption = typeof f.caption === 'string' ? f.caption.trim() : '';

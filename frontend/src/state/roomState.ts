@@ -24,6 +24,8 @@ export interface PendingMessage {
   replyTo?: { messageId: string } | null;
   /** send-message's linkPreview: only the address (the server fetches the preview itself) */
   linkPreview?: { url: string } | null;
+  /** an uploaded file's message (docs/protocol.md Files): the upload's id and the message type */
+  file?: { id: string; type: 'file' | 'image' | 'video' | 'voice' } | null;
 }
 
 export interface RoomState {

@@ -1,0 +1,89 @@
+/**
+ * File upload (specs/rooms.md, Chat area and Validation rules): preview, optional caption (200), upload with a
+ * progress bar and Cancel; the server's error text when it refuses. A file above the room's maxFileSize opens
+ * File Size Limit Exceeded (an upgrade dialog) before anything is sent; a type outside the list shows
+ * File type not supported.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { CAPTION_MAX } from '@ephemera/proto/client';
+import { Modal } from '../Modal.tsx';
+import { SparkIcon } from '../Icons.tsx';
+import { formatSize, precheck, uploadFile, type StoredFile, type UploadHandle } from '../../lib/fileUpload.ts';
+
+interface Props {
+  file: File;
+  workspaceId: string;
+  userToken: string;
+  channelId: string;
+  maxFileSizeMb: number;
+  onUploaded(file: StoredFile): void;
+  onClose(): void;
+}
+
+export function FileSizeLimitModal({ maxFileSizeMb, onClose }: { maxFileSizeMb: number; onClose(): void }) {
+  return (
+    <Modal title="File Size Limit Exceeded" onClose={onClose} tone="warning" icon={<SparkIcon size={22} />} testId="file-size-limit-modal"
+      footer={(
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>Not now</button>
+          <a className="button button-primary" href="/upgrade" data-testid="file-upgrade-link">View Plans</a>
+        </>
+      )}>
+      <p>Files in this room can be up to {maxFileSizeMb} MB. Upgrade to Pro (100 MB) or Business (500 MB) to share larger files.</p>
+    </Modal>
+  );
+}
+
+export function FileUploadModal({ file, workspaceId, userToken, channelId, maxFileSizeMb, onUploaded, onClose }: Props) {
+  const problem = precheck(file, maxFileSizeMb);
+  const [caption, setCaption] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(problem === 'type' ? 'File type not supported' : null);
+  const upload = useRef<UploadHandle | null>(null);
+  const [preview] = useState(() => (file.type.startsWith('image/') || file.type.startsWith('video/') ? URL.createObjectURL(file) : null));
+  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); upload.current?.abort(); }, [preview]);
+
+  if (problem === 'too-large') return <FileSizeLimitModal maxFileSizeMb={maxFileSizeMb} onClose={onClose} />;
+
+  const start = async () => {
+    setError(null);
+    setProgress(0);
+    upload.current = uploadFile({ workspaceId, userToken, purpose: 'message', channelId, caption, file, name: file.name, onProgress: setProgress });
+    const result = await upload.current.done;
+    upload.current = null;
+    if (result.ok) { onUploaded(result.file); return; }
+    setProgress(null);
+    if (result.code !== 'ABORTED') setError(result.message || 'Upload failed');
+  };
+  const cancel = () => { upload.current?.abort(); upload.current = null; setProgress(null); };
+  const busy = progress !== null;
+
+  return (
+    <Modal title="Upload file" onClose={busy ? undefined : onClose} size="md" testId="file-upload-modal"
+      footer={busy ? (
+        <button type="button" className="button button-ghost" onClick={cancel} data-testid="upload-cancel">Cancel</button>
+      ) : (
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>Close</button>
+          <button type="button" className="button button-primary" onClick={start} disabled={problem === 'type'} data-testid="upload-start">Upload</button>
+        </>
+      )}>
+      <div className="file-upload-preview">
+        {preview && file.type.startsWith('image/') && <img src={preview} alt={`Preview of ${file.name}`} />}
+        {preview && file.type.startsWith('video/') && <video src={preview} controls muted />}
+        <p className="file-upload-name"><span aria-hidden="true">📄</span> {file.name} <span className="muted">({formatSize(file.size)})</span></p>
+      </div>
+      <label className="field">
+        <span>Caption (optional)</span>
+        <input value={caption} maxLength={CAPTION_MAX} onChange={(e) => setCaption(e.target.value)} disabled={busy} data-testid="upload-caption" />
+      </label>
+      {busy && (
+        <div className="upload-progress" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100}
+          aria-valuenow={Math.round((progress ?? 0) * 100)} data-testid="upload-progress">
+          <span style={{ width: `${Math.round((progress ?? 0) * 100)}%` }} />
+        </div>
+      )}
+      {error && <p className="form-error" role="alert" data-testid="upload-error">{error}</p>}
+    </Modal>
+  );
+}

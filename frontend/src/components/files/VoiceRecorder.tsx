@@ -1,0 +1,62 @@
+/**
+ * Voice messages (specs/rooms.md, Chat area): the microphone button starts recording (MediaRecorder, webm/opus),
+ * stop sends it as a file of purpose voice, with its duration. Recording stops by itself at 5 minutes
+ * (VOICE_MAX_MS, docs/protocol.md). A refused microphone shows the spec's text.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { VOICE_MAX_MS } from '@ephemera/proto/client';
+import { formatDuration } from '../../lib/fileUpload.ts';
+
+export const MIC_DENIED = 'Unable to access microphone. Please check your browser permissions.';
+
+interface Props { disabled: boolean; onRecorded(blob: Blob, durationMs: number): void; onError(message: string): void }
+
+export function VoiceRecorder({ disabled, onRecorded, onError }: Props) {
+  const [recording, setRecording] = useState(false);
+  const [elapsed, setElapsed] = useState(0);
+  const recorder = useRef<MediaRecorder | null>(null);
+  const timer = useRef<ReturnType<typeof setInterval> | null>(null);
+  useEffect(() => () => { if (timer.current) clearInterval(timer.current); recorder.current?.stream.getTracks().forEach((t) => t.stop()); }, []);
+
+  const start = async () => {
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      onError(MIC_DENIED);
+      return;
+    }
+    const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
+    const rec = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
+    const chunks: Blob[] = [];
+    const began = performance.now();
+    rec.ondataavailable = (e) => { if (e.data.size > 0) chunks.push(e.data); };
+    rec.onstop = () => {
+      stream.getTracks().forEach((t) => t.stop());
+      if (timer.current) clearInterval(timer.current);
+      setRecording(false);
+      const durationMs = Math.min(performance.now() - began, VOICE_MAX_MS);
+      if (chunks.length) onRecorded(new Blob(chunks, { type: rec.mimeType || 'audio/webm' }), durationMs);
+    };
+    rec.start(1000);
+    recorder.current = rec;
+    setRecording(true);
+    setElapsed(0);
+    timer.current = setInterval(() => {
+      const ms = performance.now() - began;
+      setElapsed(ms);
+      if (ms >= VOICE_MAX_MS && rec.state === 'recording') rec.stop();
+    }, 250);
+  };
+  const stop = () => { if (recorder.current?.state === 'recording') recorder.current.stop(); };
+
+  return recording ? (
+    <button type="button" className="icon-button voice-recording" onClick={stop} aria-label="Stop recording and send" data-testid="voice-stop">
+      <span className="rec-dot" aria-hidden="true" /> {formatDuration(elapsed)}
+    </button>
+  ) : (
+    <button type="button" className="icon-button" onClick={start} disabled={disabled} aria-label="Record a voice message" data-testid="voice-record">
+      <span aria-hidden="true">🎤</span>
+    </button>
+  );
+}
