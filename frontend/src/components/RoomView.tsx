@@ -100,7 +100,7 @@ export function RoomView({ session, roomName }: Props) {
   const [adminDialog, setAdminDialog] = useState<AdminDialog | null>(null);
   const theme = useRoomTheme(state.workspace?.theme);
   const [themeNews, dismissThemeNews] = useThemeAnnouncement(session);
-  const calls = useCalls(session, state.workspace?.tier ?? 'free');
+  const calls = useCalls(session, state.workspace?.tier ?? 'free', state.everJoined);
   useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
   useOpenFlags(state.everJoined, setAdminDialog);
   /** a search hit being revealed: the chat scrolls to it and highlights it briefly */

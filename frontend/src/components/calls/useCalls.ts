@@ -13,7 +13,8 @@ import type { CallLaunch, CallOutcome } from './CallWindow.tsx';
 export const CALL_DECLINED_TOAST = 'Call Declined';
 const TOAST_MS = 4000;
 
-export function useCalls(session: RoomSession, tier: Tier) {
+/** `joined`: the room was joined once (the session's connection exists from then on; RoomView's parent starts it after the first render). */
+export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
   const [launch, setLaunch] = useState<CallLaunch | null>(null);
   const [upgrade, setUpgrade] = useState<CallType | null>(null);
   const [toast, setToast] = useState<{ title: string; text: string } | null>(null);
@@ -29,7 +30,7 @@ export function useCalls(session: RoomSession, tier: Tier) {
     socket.on(S.incomingCall, incoming);
     socket.on(S.callEnded, ended);
     return () => { socket.off(S.incomingCall, incoming); socket.off(S.callEnded, ended); };
-  }, [session]);
+  }, [session, joined]);
 
   useEffect(() => {
     if (!toast) return;

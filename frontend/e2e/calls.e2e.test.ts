@@ -1,0 +1,178 @@
+/**
+ * Calls in real browsers (issue 8): Chromium's fake camera and microphone (--use-fake-device-for-media-stream,
+ * --use-fake-ui-for-media-stream), host candidates on loopback (--allow-loopback-in-peer-connection; no TURN needed).
+ * On a pro room alice video-calls bob from the DM header; bob accepts; both reach Connected with the other's video
+ * playing (videoWidth > 0, currentTime advancing). Alice shares her screen (getDisplayMedia, auto-selected) and bob's
+ * remote video switches to it, then back to the camera when she stops. A free room's call buttons open the upgrade
+ * dialog. Embedded mode, and distributed mode with alice on gateway-1 and bob on gateway-2 behind the ingress.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { C, INTERNAL, type Tier } from '@ephemera/proto';
+import { createLogger } from '@ephemera/platform';
+import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
+import { startEmbedded } from '../../services/embedded/app.ts';
+import { startDistributedStack } from '../../test/distributed/stack.ts';
+import { startIngress } from '../../deploy/local/ingress.ts';
+import { freePort } from '../../deploy/local/infra.ts';
+import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
+
+const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
+const MEDIA_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--allow-loopback-in-peer-connection',
+  '--auto-select-desktop-capture-source=Entire screen', '--autoplay-policy=no-user-gesture-required',
+];
+
+interface CallTarget {
+  base: string; cookiesA: CookieSpec[]; cookiesB: CookieSpec[]; replicaA?: string; replicaB?: string;
+  changeTier(workspaceId: string, tier: Tier): Promise<void>; stop(): Promise<void>;
+}
+
+async function embedded(): Promise<CallTarget> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-calls-'));
+  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-calls', 'silent'), frontendDist: DIST,
+    calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 } } });
+  return {
+    base: app.url, cookiesA: [], cookiesB: [],
+    changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' }); },
+    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+  };
+}
+
+async function distributed(): Promise<CallTarget> {
+  const stack = await startDistributedStack();
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-calls-ingress-'));
+  const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort, messagingPort: stack.messagingPort, frontendDist: DIST });
+  const pin = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
+  return {
+    base: ingress.url, cookiesA: pin('gateway-1'), cookiesB: pin('gateway-2'), replicaA: 'gateway-1', replicaB: 'gateway-2',
+    changeTier: async (workspaceId, tier) => {
+      const res = await fetch(`http://127.0.0.1:${stack.roomPort}${INTERNAL.changeTier}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier, reason: 'browser test' }),
+      });
+      if (!res.ok) throw new Error(`change-tier: ${res.status}`);
+    },
+    stop: async () => { await ingress.stop(); await stack.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
+  };
+}
+
+/** The remote video's frame size and playback time, from bob's or alice's page. */
+const remoteVideo = (u: User) => u.byTestId('call-remote-video').evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight, t: v.currentTime }));
+
+async function expectPlaying(u: User, what: string): Promise<{ w: number; h: number }> {
+  await expect.poll(async () => (await remoteVideo(u)).w, { timeout: WAIT_MS, message: `${what}: remote video has frames` }).toBeGreaterThan(0);
+  const first = await remoteVideo(u);
+  await expect.poll(async () => (await remoteVideo(u)).t, { timeout: WAIT_MS, message: `${what}: remote video advances` }).toBeGreaterThan(first.t + 0.5);
+  return { w: first.w, h: first.h };
+}
+
+function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
+  describe(`browser: calls (${label})`, () => {
+    let target: CallTarget | undefined;
+    let browser: Browser | undefined;
+    const users: User[] = [];
+
+    /** A room of this tier with alice (owner) and bob, their DM, and both browsers open on it. */
+    async function room(tier: Tier) {
+      const t = target!;
+      const name = uniqueRoomName(`call${tier}`);
+      const created = await createRoom(t.base, name, 'alice');
+      const workspaceId = created.workspaceId as string;
+      if (tier !== 'free') await t.changeTier(workspaceId, tier);
+      const joined = await joinRoom(t.base, workspaceId, 'bob');
+      const { socket } = await socketJoin(t.base, workspaceId, 'alice', created.userToken);
+      const dm = await request(socket, C.createDmChannel, { workspaceId, targetUserId: joined.user.id });
+      socket.close();
+      if (!dm.success) throw new Error(dm.message);
+      const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
+        const u = await User.open(browser!, username, t.base, cookies, replica);
+        users.push(u);
+        await u.context.grantPermissions(['camera', 'microphone']);
+        const record = JSON.stringify({ workspaceId, userToken: token, username, roomName: name, password: null });
+        await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
+        await u.goto(`/${name}`);
+        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await u.page.locator(`[data-testid="dm-row"][data-channel-id="${dm.channel.id}"]`).click();
+        await u.byTestId('chat-header').waitFor();
+        return u;
+      };
+      const alice = await open('alice', created.userToken, t.cookiesA, t.replicaA);
+      const bob = await open('bob', joined.userToken, t.cookiesB, t.replicaB);
+      return { alice, bob };
+    }
+
+    beforeAll(async () => {
+      if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+      [target, browser] = await Promise.all([start(), chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: MEDIA_ARGS })]);
+    });
+    afterAll(async () => {
+      for (const u of users) await u.close();
+      await browser?.close().catch(() => {});
+      await target?.stop();
+    });
+
+    it('a pro room: alice video-calls bob, bob accepts, both reach Connected with the other\'s video playing; screen share and back; hang up', async () => {
+      const { alice, bob } = await room('pro');
+      await alice.byTestId('video-call-button').click();
+      await bob.byTestId('call-window').waitFor();
+      await expectText(bob.byTestId('call-status'), 'Incoming video call...', 'bob rings');
+      await expectText(alice.byTestId('call-status'), 'Waiting for response...', 'alice waits');
+      await bob.byTestId('call-accept').click();
+      await expectText(alice.byTestId('call-status'), 'Connected', 'alice connected');
+      await expectText(bob.byTestId('call-status'), 'Connected', 'bob connected');
+      const camera = await expectPlaying(bob, 'bob sees alice');
+      await expectPlaying(alice, 'alice sees bob');
+      const preview = await alice.byTestId('call-local-video').boundingBox();
+      expect([Math.round(preview!.width), Math.round(preview!.height)]).toEqual([192, 144]);
+
+      // Screen sharing: the display track replaces the camera's on the same sender; bob's frames change size.
+      await alice.byTestId('call-screen').click();
+      await expect.poll(() => alice.byTestId('call-screen').getAttribute('aria-pressed'), { timeout: WAIT_MS, message: 'alice is sharing' }).toBe('true');
+      await expect.poll(async () => { const v = await remoteVideo(bob); return `${v.w}x${v.h}`; }, { timeout: WAIT_MS, message: 'bob sees the screen' })
+        .not.toBe(`${camera.w}x${camera.h}`);
+      await alice.byTestId('call-screen').click();
+      await expect.poll(async () => { const v = await remoteVideo(bob); return `${v.w}x${v.h}`; }, { timeout: WAIT_MS, message: 'bob sees the camera again' })
+        .toBe(`${camera.w}x${camera.h}`);
+
+      await alice.byTestId('call-mute').click();
+      expect(await alice.byTestId('call-mute').getAttribute('aria-pressed')).toBe('true');
+      await bob.byTestId('call-end').click();
+      await alice.byTestId('call-window').waitFor({ state: 'detached' });
+      await bob.byTestId('call-window').waitFor({ state: 'detached' });
+      // distributed: every realtime answer came from the replica each was pinned to (the relay crossed replicas)
+      if (target!.replicaA) {
+        expect(new Set(alice.gatewaySetCookies)).toEqual(new Set([target!.replicaA]));
+        expect(new Set(bob.gatewaySetCookies)).toEqual(new Set([target!.replicaB]));
+      }
+    });
+
+    it('declining: the caller sees the Call Declined toast', async () => {
+      const { alice, bob } = await room('pro');
+      await alice.byTestId('voice-call-button').click();
+      await bob.byTestId('call-reject').click();
+      await expectText(alice.byTestId('call-toast'), /Call Declined/, 'declined toast');
+      await alice.byTestId('call-window').waitFor({ state: 'detached' });
+    });
+
+    it('a free room: the call buttons open the upgrade dialog (Voice Calls Unavailable / Video Calls Unavailable); nothing rings', async () => {
+      const { alice, bob } = await room('free');
+      await alice.byTestId('voice-call-button').click();
+      await expectText(alice.byTestId('call-upgrade-modal').getByRole('heading'), 'Voice Calls Unavailable', 'voice upgrade dialog');
+      await alice.page.keyboard.press('Escape');
+      await alice.byTestId('video-call-button').click();
+      await expectText(alice.byTestId('call-upgrade-modal').getByRole('heading'), 'Video Calls Unavailable', 'video upgrade dialog');
+      await alice.page.keyboard.press('Escape');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await bob.byTestId('call-window').count()).toBe(0);
+      expect(await alice.byTestId('call-window').count()).toBe(0);
+    });
+  });
+}
+
+registerCallScenario('embedded', embedded);
+registerCallScenario('distributed: alice on gateway-1, bob on gateway-2', distributed);
