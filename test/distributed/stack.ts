@@ -18,7 +18,9 @@ import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
-import { FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX } from '@ephemera/proto';
+import { startBillingServer, type GoogleConfig } from '@ephemera/billing';
+import { AUTH_PREFIX, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX } from '@ephemera/proto';
+import type { LimitConfig } from '@ephemera/platform';
 import type { S3Server } from '../helpers/versitygw.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { startPathRouter } from './http-router.ts';
@@ -65,6 +67,8 @@ export async function startDistributedStack(options: {
   infra?: { pgUrl: string; kafkaBrokers: string[]; redisUrl: string };
   /** an S3 server (test/helpers/versitygw.ts) for uploaded files, as deployed; absent: the file routes answer 503 */
   s3?: S3Server;
+  /** start the billing service (accounts) on this port, mailing through smtpUrl; /api/auth/ is routed to it */
+  accounts?: { port: number; smtpUrl: string; superadminEmail: string; google: GoogleConfig; rateLimits?: LimitConfig };
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
@@ -79,8 +83,16 @@ export async function startDistributedStack(options: {
   // X-Forwarded-For names the client.
   // The room service's key volume: a directory of this stack's own (docs/crypto.md).
   const roomKeyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-room-keys-'));
+  const billingUrl = options.accounts ? `http://127.0.0.1:${options.accounts.port}` : undefined;
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
-    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir });
+    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir , billingUrl });
+  // Billing (accounts) has a key volume of its own, like the room service (docs/crypto.md).
+  const accountKeyDir = options.accounts ? fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-account-keys-')) : null;
+  const billing = options.accounts && accountKeyDir ? await startBillingServer({
+    port: options.accounts.port, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, roomUrl: room.url, redisUrl, now,
+    trustedProxies: ['loopback'], accountKeyDir, smtpUrl: options.accounts.smtpUrl, superadminEmail: options.accounts.superadminEmail,
+    google: options.accounts.google, rateLimits: options.accounts.rateLimits,
+  }) : null;
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   const bucket = `files-${eventLogNamespace}`;
   const s3Env: Record<string, string> = options.s3 ? {
@@ -99,7 +111,10 @@ export async function startDistributedStack(options: {
     messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url, storage, fileSweepIntervalMs: 200 });
   }
   // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, the rest of /api to room.
-  const httpRouter = await startPathRouter([{ prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url }], room.url);
+  const httpRouter = await startPathRouter([
+    { prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url },
+    ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }] : []), // accounts: /api/auth/ to billing
+  ], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
@@ -140,7 +155,9 @@ export async function startDistributedStack(options: {
       await gateway1.stop().catch(() => {});
       await (messaging instanceof ChildService ? messaging.kill('SIGTERM') : messaging.stop()).catch(() => {});
       await presence.stop().catch(() => {});
+      await billing?.stop().catch(() => {});
       await room.stop().catch(() => {});
+      if (accountKeyDir) fs.rmSync(accountKeyDir, { recursive: true, force: true });
       await httpRouter.stop().catch(() => {});
       fs.rmSync(roomKeyDir, { recursive: true, force: true });
     },
