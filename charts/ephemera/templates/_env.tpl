@@ -6,10 +6,12 @@ Call with dict "root" $ "component" "<service>".
 {{- $root := .root -}}
 {{- $cm := include "ephemera.name" (dict "root" $root "component" "config") -}}
 {{- $keys := dict
-  "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES")
+  "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES" "BILLING_URL")
   "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL")
   "presence" (list)
-  "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES") -}}
+  "billing" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "MAIL_FROM" "SUPERADMIN_EMAIL" "OIDC_ISSUER" "GOOGLE_CLIENT_ID" "GOOGLE_REDIRECT_URI")
+  "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES"
+    "CALL_RING_TIMEOUT_MS" "STUN_URLS" "TURN_URLS" "TURN_CREDENTIAL_TTL_SECONDS") -}}
 {{- $limits := list -}}
 {{- range $name, $_ := $root.Values.rateLimits }}{{ $limits = append $limits (printf "RATE_LIMIT_%s" $name) }}{{ end -}}
 - name: PORT
@@ -21,7 +23,7 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     configMapKeyRef: { name: {{ $cm }}, key: {{ $key }} }
 {{- end }}
-{{- if has .component (list "room" "messaging") }}
+{{- if has .component (list "room" "messaging" "billing") }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.pgSecret" $root }}, key: {{ $root.Values.postgresql.existingSecretKey }} }
@@ -56,6 +58,20 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.masterKeySecret" $root }}, key: ROOM_MASTER_KEYS_PREVIOUS, optional: true }
 {{- end }}
+{{- if eq .component "billing" }}
+# Accounts: the account keys (docs/crypto.md), the SMTP server, Google's client secret (when Google sign-in is on).
+- name: ACCOUNT_KEY_DIR
+  value: {{ $root.Values.billing.keyStore.mountPath | quote }}
+- name: ACCOUNT_MASTER_KEY
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.accountMasterKeySecret" $root }}, key: {{ $root.Values.billing.accountMasterKey.existingSecretKey }} }
+- name: SMTP_URL
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.smtpSecret" $root }}, key: {{ $root.Values.billing.smtp.existingSecretKey }}, optional: true }
+- name: GOOGLE_CLIENT_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.googleSecret" $root }}, key: {{ $root.Values.billing.google.existingSecretKey }}, optional: true }
+{{- end }}
 {{- /* presence and gateway need Redis; room and messaging share their rate-limit counters through it */}}
 - name: REDIS_URL
   valueFrom:
@@ -65,6 +81,12 @@ Call with dict "root" $ "component" "<service>".
 - name: GATEWAY_ID
   valueFrom:
     fieldRef: { fieldPath: metadata.name }
+{{- with $root.Values.calls.turnSecret.existingSecret }}
+# The TURN server's shared secret: the gateway mints time-limited TURN credentials with it (docs/deployment.md "TURN").
+- name: TURN_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ . }}, key: {{ $root.Values.calls.turnSecret.existingSecretKey }} }
+{{- end }}
 {{- if $root.Values.gateway.httpUpstream }}
 - name: HTTP_UPSTREAM
   valueFrom:

@@ -20,12 +20,16 @@ export const DEFAULT_STUN_URLS = ['stun:stun.l.google.com:19302', 'stun:stun1.l.
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
-/** STUN_URLS (comma-separated; "none" for none), TURN_URLS, TURN_SECRET, TURN_CREDENTIAL_TTL_SECONDS (default 1 h). */
-export function iceConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IceConfig {
-  const stun = env.STUN_URLS === undefined ? DEFAULT_STUN_URLS : env.STUN_URLS.trim() === 'none' ? [] : list(env.STUN_URLS);
-  const ttl = Number(env.TURN_CREDENTIAL_TTL_SECONDS ?? 3600);
+/**
+ * STUN_URLS (comma-separated; unset: the two public ones; "none" or empty: none), TURN_URLS, TURN_SECRET,
+ * TURN_CREDENTIAL_TTL_SECONDS (default 1 h). Read from process.env by name (test/ops/code-facts.ts finds them there).
+ */
+export function iceConfigFromEnv(): IceConfig {
+  const stunEnv = process.env.STUN_URLS;
+  const stun = stunEnv === undefined ? DEFAULT_STUN_URLS : stunEnv.trim() === 'none' ? [] : list(stunEnv);
+  const ttl = Number(process.env.TURN_CREDENTIAL_TTL_SECONDS ?? 3600);
   return {
-    stunUrls: stun, turnUrls: list(env.TURN_URLS), turnSecret: env.TURN_SECRET || undefined,
+    stunUrls: stun, turnUrls: list(process.env.TURN_URLS), turnSecret: process.env.TURN_SECRET || undefined,
     turnCredentialTtlSeconds: Number.isInteger(ttl) && ttl > 0 ? ttl : 3600,
   };
 }
