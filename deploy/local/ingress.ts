@@ -26,6 +26,8 @@ export interface IngressOptions {
   roomPort: number;
   /** where /api/link-preview/ goes; without it that prefix goes to room like the rest of /api (which answers 404) */
   messagingPort?: number;
+  /** where /api/auth/ goes (billing); without it that prefix goes to room like the rest of /api */
+  billingPort?: number;
   frontendDist?: string;
 }
 
@@ -35,7 +37,7 @@ export async function startIngress(opts: IngressOptions): Promise<{ child: Child
   const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
   const values: Record<string, string | number> = {
     RUN_DIR: opts.runDir, FRONTEND_DIST: opts.frontendDist ?? path.join(here, '..', '..', 'frontend', 'dist'), HTTP_PORT: opts.port,
-    GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort, MESSAGING: opts.messagingPort ?? opts.roomPort,
+    GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort, MESSAGING: opts.messagingPort ?? opts.roomPort, BILLING: opts.billingPort ?? opts.roomPort,
     USER: process.getuid?.() === 0 ? 'user root;' : '',
   };
   fs.writeFileSync(path.join(opts.runDir, 'security-headers.conf'), SECURITY_HEADERS);

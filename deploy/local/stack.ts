@@ -28,6 +28,7 @@ const ports = {
   room: env('ROOM_PORT', 8201),
   messaging: env('MESSAGING_PORT', 8202),
   presence: env('PRESENCE_PORT', 8203),
+  billing: env('BILLING_PORT', 8204),
   postgres: env('POSTGRES_PORT', 55432),
   redis: env('REDIS_PORT', 56379),
   kafka: env('KAFKA_PORT', 59092),
@@ -62,9 +63,14 @@ async function main() {
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys') }, ports.room);
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
   await Promise.all([
     service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
+    // Accounts: its own key volume; SMTP_URL, SUPERADMIN_EMAIL and the Google (OIDC) settings pass through from the
+    // environment (without SMTP_URL the sign-in codes are written to .run/billing.log).
+    service('billing', 'services/billing/src/main.ts', {
+      ...common, PORT: ports.billing, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
+    }, ports.billing),
     service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
   ]);
   const gatewayEnv = (id: string, port: number) => ({
@@ -109,7 +115,7 @@ async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Prom
 }
 
 async function startNginx(): Promise<void> {
-  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging });
+  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging, billingPort: ports.billing });
   children.set('nginx', ingress.child);
   fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
 }

@@ -34,7 +34,7 @@ beforeAll(() => {
 describe('docker-compose.yml', () => {
   it('passes the Compose specification schema and consistency checks (docker compose\'s loader)', () => {
     expect(Object.keys(project.services).sort()).toEqual(
-      ['gateway-1', 'gateway-2', 'kafka', 'messaging', 'postgres', 'presence', 'proxy', 'redis', 'room'],
+      ['billing', 'gateway-1', 'gateway-2', 'kafka', 'mailpit', 'messaging', 'postgres', 'presence', 'proxy', 'redis', 'room'],
     );
   });
 
@@ -68,7 +68,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('points every service URL and broker address at a compose service on its port', () => {
-    const portOf = (svc: string) => Number(project.services[svc]?.environment?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379 }[svc]);
+    const portOf = (svc: string) => Number(project.services[svc]?.environment?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379, mailpit: 1025 }[svc]);
     for (const [name, s] of Object.entries(project.services)) {
       for (const [key, value] of Object.entries(s.environment ?? {})) {
         if (!value || !/_URL$|^KAFKA_BROKERS$/.test(key)) continue;

@@ -42,6 +42,15 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.s3Secret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.messaging.s3.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.accountMasterKeySecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.accountMasterKey.existingSecret -}}
+{{- end -}}
+{{- define "ephemera.smtpSecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.smtp.existingSecret -}}
+{{- end -}}
+{{- define "ephemera.googleSecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.google.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.redisSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.redis.existingSecret -}}
 {{- end -}}
