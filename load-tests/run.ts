@@ -24,6 +24,12 @@ if (workload === 'w2') {
   await import('./w2.ts');
   process.exit(0);
 }
+// `--workload=calls`: call setup time across gateway replicas (calls-bench.ts; docs/architecture.md "Calls").
+if (workload === 'calls') {
+  console.log(limitsLine);
+  await import('./calls-bench.ts');
+  process.exit(0);
+}
 if (workload === 'crypto') {
   console.log(limitsLine);
   await import('./crypto-bench.ts');

@@ -234,6 +234,15 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
   return { name: 'distributed', spec: { kind: 'app', origin }, watched, stop: async () => {} };
 }
 
+/**
+ * The running distributed stack's ports (up.sh's variables; its defaults when the bench did not choose them): the
+ * calls bench reaches each gateway replica directly and the room service's internal change-tier.
+ */
+export function distributedPorts(): { gateway1: number; gateway2: number; room: number } {
+  const env = { ...process.env, ...(distributedUp?.env ?? {}) };
+  return { gateway1: Number(env.GATEWAY_1_PORT ?? 8101), gateway2: Number(env.GATEWAY_2_PORT ?? 8102), room: Number(env.ROOM_PORT ?? 8201) };
+}
+
 /** Runs deploy/local/down.sh if the bench ran up.sh. */
 export async function shutdownDistributed(): Promise<void> {
   const up = distributedUp;
