@@ -245,6 +245,20 @@ export function filesSuite(target: TargetRef) {
       expect(await until(async () => (await target().storedObjects!(doomed.workspaceId)).length === 0)).toBe(true);
     });
 
+    it('deleting a channel removes its files from storage; the room\'s other files stay', async () => {
+      const c = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: `temp-${Date.now().toString(36)}`, type: 'topic', isPrivate: false });
+      if (!c.success) throw new Error('setup');
+      const pdf = (await allowedSamples()).find((f) => f.name === 'paper.pdf')!;
+      const up = await upload(target().A, room.workspaceId, room.userToken, { channelId: c.channel.id }, pdf);
+      const key = `${room.workspaceId}/${up.body.file.id}`;
+      const others = (await target().storedObjects!(room.workspaceId)).filter((k) => k !== key);
+      expect(await target().storedObjects!(room.workspaceId)).toContain(key);
+      expect((await request(owner, C.deleteChannel, { workspaceId: room.workspaceId, channelId: c.channel.id })).success).toBe(true);
+      expect(await until(async () => !(await target().storedObjects!(room.workspaceId)).includes(key))).toBe(true);
+      expect(await target().storedObjects!(room.workspaceId)).toEqual(others);
+      expect((await download(target().A, up.body.file.url, room.userToken)).status).toBe(404);
+    });
+
     it('retention by tier: a pro room\'s file is removed after 7 days while the extended room lives on', async () => {
       const pro = await createRoom(target().A);
       await target().changeTier!(pro.workspaceId, 'pro');

@@ -50,7 +50,10 @@ export async function startMessagingModule(deps: {
   const rooms = await deps.log.subscribe({
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,
     handler: async ({ event }) => {
+      // A deleted channel's files: their storage keys are read before the projection drops the rows.
+      const channelFiles = event.type === 'channel.deleted' && files ? await files.storageKeysOfChannel(event.payload.channelId) : [];
       await apply(event);
+      if (channelFiles.length) await files?.removeObjects(channelFiles).catch((err) => deps.logger.warn({ err }, 'removing a channel\'s files failed'));
       if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') {
         service.forgetWorkspace(event.payload.workspaceId);
         // The room's files go with it (their key is already destroyed, so what a failure leaves is unreadable).

@@ -67,9 +67,10 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     }
     case 'channel.deleted': {
-      // The channel goes with its messages and read positions; the tombstone keeps a replayed message out.
+      // The channel goes with its messages, read positions and files (their bytes: files/service.ts removeChannel);
+      // the tombstone keeps a replayed message out.
       const { workspaceId, channelId } = event.payload;
-      for (const table of ['messages', 'read_positions']) {
+      for (const table of ['messages', 'read_positions', 'files']) {
         await db.query(`DELETE FROM messaging.${table} WHERE channel_id = $1`, [channelId]);
       }
       await db.query('DELETE FROM messaging.channels WHERE id = $1', [channelId]);

@@ -201,6 +201,16 @@ export class FileService {
     return { status: range ? 206 : 200, headers, body };
   }
 
+  /** The storage keys (files and thumbnails) of a channel's files. */
+  async storageKeysOfChannel(channelId: string): Promise<string[]> {
+    const { rows } = await this.deps.pool.query('SELECT storage_key, thumbnail_key FROM messaging.files WHERE channel_id = $1', [channelId]);
+    return rows.flatMap((r) => [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])]);
+  }
+
+  async removeObjects(keys: string[]): Promise<void> {
+    for (const key of keys) await this.deps.storage.delete(key);
+  }
+
   /** The room is gone (deleted or expired): every object under it goes too. Its key is already destroyed. */
   async removeRoom(workspaceId: string): Promise<number> {
     return this.deps.storage.deletePrefix(`${workspaceId}/`);
