@@ -16,8 +16,7 @@ export const ACCOUNT_USERNAME_MAX = 30;
 export const SIGN_IN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxAttempts: 5 } as const;
 /** sessions last 30 days unless revoked (sign-out, sign-out everywhere, account deletion) */
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
-/** what the user types to delete the account (spec section 5) */
-export const DELETE_CONFIRMATION = 'DELETE';
+import { DELETE_CONFIRMATION } from './account-paths.ts';
 
 export const PAYMENT_STATUSES = ['active', 'past_due', 'cancelled', 'trial'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -128,25 +127,4 @@ export interface AccountRoomsApi {
   deleteRoomsOfAccount(input: { accountId: string }): Promise<{ deleted: string[] }>;
 }
 
-/** Account API paths (the ingress sends /api/auth/ to billing). */
-export const AUTH_PREFIX = '/api/auth/';
-export const AUTH_API = {
-  requestCode: '/api/auth/request-code',
-  register: '/api/auth/register',
-  login: '/api/auth/login',
-  googleStart: '/api/auth/google/start',
-  googleCallback: '/api/auth/google/callback',
-  googleAuth: '/api/auth/google-auth',
-  profile: '/api/auth/profile',
-  recoverUsername: '/api/auth/recover-username',
-  updateUsername: '/api/auth/update-username',
-  autoRenewal: '/api/auth/auto-renewal',
-  exportData: '/api/auth/export-data',
-  generateRoomToken: '/api/auth/generate-room-token',
-  deleteAccount: '/api/auth/delete-account',
-  logout: '/api/auth/logout',
-  logoutAll: '/api/auth/logout-all',
-  dashboardRoom: (roomId: string) => `/api/auth/rooms/${encodeURIComponent(roomId)}`,
-  claimOwnership: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/claim-ownership`,
-  deleteWorkspace: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}`,
-} as const;
+export { AUTH_PREFIX, AUTH_API, DELETE_CONFIRMATION } from './account-paths.ts';

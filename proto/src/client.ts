@@ -6,5 +6,6 @@
 export * from './limits.ts';
 export * from './names.ts';
 export * from './paths.ts';
+export * from './account-paths.ts';
 export * from './tiers.ts';
 export { ERRORS, DomainError, statusFor } from './errors.ts';

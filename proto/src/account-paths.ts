@@ -1,0 +1,27 @@
+/** Account API paths and constants without zod: shared by billing, the ingress, the tests and the browser bundle. */
+
+/** what the user types to delete the account (spec section 5) */
+export const DELETE_CONFIRMATION = 'DELETE';
+
+/** Account API paths (the ingress sends /api/auth/ to billing). */
+export const AUTH_PREFIX = '/api/auth/';
+export const AUTH_API = {
+  requestCode: '/api/auth/request-code',
+  register: '/api/auth/register',
+  login: '/api/auth/login',
+  googleStart: '/api/auth/google/start',
+  googleCallback: '/api/auth/google/callback',
+  googleAuth: '/api/auth/google-auth',
+  profile: '/api/auth/profile',
+  recoverUsername: '/api/auth/recover-username',
+  updateUsername: '/api/auth/update-username',
+  autoRenewal: '/api/auth/auto-renewal',
+  exportData: '/api/auth/export-data',
+  generateRoomToken: '/api/auth/generate-room-token',
+  deleteAccount: '/api/auth/delete-account',
+  logout: '/api/auth/logout',
+  logoutAll: '/api/auth/logout-all',
+  dashboardRoom: (roomId: string) => `/api/auth/rooms/${encodeURIComponent(roomId)}`,
+  claimOwnership: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/claim-ownership`,
+  deleteWorkspace: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}`,
+} as const;
