@@ -1,0 +1,138 @@
+/**
+ * Files and voice messages in real browsers (issue 8): alice picks an image, sees its preview, adds a caption and
+ * uploads it with the progress bar; bob, on the other replica when distributed, sees the image (loaded through a
+ * signed link) with the caption and the sidebar preview. Alice records a voice message with Chromium's fake
+ * microphone; bob's player loads it and shows its duration. A file over the free room's 10 MB opens
+ * File Size Limit Exceeded before anything is sent, and an executable shows File type not supported.
+ * Embedded mode, and distributed mode (files in S3 on versitygw, behind the nginx ingress).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { C } from '@ephemera/proto';
+import { createLogger } from '@ephemera/platform';
+import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
+import { startEmbedded } from '../../services/embedded/app.ts';
+import { startDistributedStack } from '../../test/distributed/stack.ts';
+import { startVersitygw } from '../../test/helpers/versitygw.ts';
+import { startIngress } from '../../deploy/local/ingress.ts';
+import { freePort } from '../../deploy/local/infra.ts';
+import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
+
+const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
+const ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required',
+];
+
+interface FilesTarget { base: string; cookiesA: CookieSpec[]; cookiesB: CookieSpec[]; replicaA?: string; replicaB?: string; stop(): Promise<void> }
+
+async function embedded(): Promise<FilesTarget> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-'));
+  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-files', 'silent'), frontendDist: DIST });
+  return { base: app.url, cookiesA: [], cookiesB: [], stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+async function distributed(): Promise<FilesTarget> {
+  const s3 = await startVersitygw();
+  const stack = await startDistributedStack({ s3 });
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-ingress-'));
+  const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort, messagingPort: stack.messagingPort, frontendDist: DIST });
+  const pin = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
+  return {
+    base: ingress.url, cookiesA: pin('gateway-1'), cookiesB: pin('gateway-2'), replicaA: 'gateway-1', replicaB: 'gateway-2',
+    stop: async () => { await ingress.stop(); await stack.stop(); await s3.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
+  };
+}
+
+function registerFilesScenario(label: string, start: () => Promise<FilesTarget>) {
+  describe(`browser: files and voice messages (${label})`, () => {
+    let target: FilesTarget | undefined;
+    let browser: Browser | undefined;
+    const users: User[] = [];
+
+    async function room() {
+      const t = target!;
+      const name = uniqueRoomName('files');
+      const created = await createRoom(t.base, name, 'alice');
+      const workspaceId = created.workspaceId as string;
+      const joined = await joinRoom(t.base, workspaceId, 'bob');
+      const { socket } = await socketJoin(t.base, workspaceId, 'alice', created.userToken);
+      const general = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      socket.close();
+      if (!general.success) throw new Error(general.message);
+      const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
+        const u = await User.open(browser!, username, t.base, cookies, replica);
+        users.push(u);
+        await u.context.grantPermissions(['microphone']);
+        const record = JSON.stringify({ workspaceId, userToken: token, username, roomName: name, password: null });
+        await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
+        await u.goto(`/${name}`);
+        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
+        await u.byTestId('composer-textarea').waitFor();
+        return u;
+      };
+      return { alice: await open('alice', created.userToken, t.cookiesA, t.replicaA), bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB) };
+    }
+
+    beforeAll(async () => {
+      if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+      [target, browser] = await Promise.all([start(), chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS })]);
+    }, 240_000);
+    afterAll(async () => {
+      for (const u of users) await u.close();
+      await browser?.close().catch(() => {});
+      await target?.stop();
+    });
+
+    it('an image with a caption and progress reaches bob; a voice message plays for bob with its duration; limits before sending', async () => {
+      const { alice, bob } = await room();
+      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).png().toBuffer();
+      await alice.byTestId('composer-file-input').setInputFiles({ name: 'team.png', mimeType: 'image/png', buffer: png });
+      await alice.byTestId('file-upload-modal').waitFor();
+      await expect.poll(() => alice.page.locator('.file-upload-preview img').evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS }).toBe(800);
+      await alice.byTestId('upload-caption').fill('our team photo');
+      // the progress bar shows while the upload runs (XMLHttpRequest upload progress)
+      const progressSeen = alice.byTestId('upload-progress').waitFor({ state: 'attached', timeout: WAIT_MS }).then(() => true, () => false);
+      await alice.byTestId('upload-start').click();
+      expect(await progressSeen).toBe(true);
+      await alice.byTestId('file-upload-modal').waitFor({ state: 'detached' });
+
+      const image = bob.byTestId('attachment-image').locator('img');
+      await image.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS, message: 'bob\'s image loads' }).toBeGreaterThan(0);
+      await expectText(bob.byTestId('message-content').last(), 'our team photo', 'bob sees the caption');
+      await expectText(bob.byTestId('channel-preview').first(), /📷 our team photo/, 'bob\'s sidebar preview');
+
+      // voice: record ~1.5 s of Chromium's fake microphone, stop sends it
+      await alice.byTestId('voice-record').click();
+      await alice.byTestId('voice-stop').waitFor();
+      await alice.page.waitForTimeout(1500);
+      await alice.byTestId('voice-stop').click();
+      const voice = bob.byTestId('attachment-voice');
+      await voice.waitFor({ timeout: WAIT_MS });
+      await expectText(voice.getByTestId('voice-duration'), /^0:0[1-3]$/, 'bob sees the duration');
+      await expect.poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: WAIT_MS, message: 'bob\'s player loads it' })
+        .toBeGreaterThanOrEqual(1);
+      await voice.locator('audio').evaluate((a: HTMLAudioElement) => a.play());
+      await expect.poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: WAIT_MS, message: 'it plays' }).toBeGreaterThan(0);
+
+      // a free room: 11 MB opens File Size Limit Exceeded before anything is sent; an executable is refused
+      await alice.byTestId('composer-file-input').setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) });
+      await alice.byTestId('file-size-limit-modal').waitFor();
+      await alice.page.keyboard.press('Escape');
+      await alice.byTestId('composer-file-input').setInputFiles({ name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') });
+      await expectText(alice.byTestId('upload-error'), 'File type not supported', 'alice sees the refusal');
+      expect(alice.pageErrors).toEqual([]);
+      expect(await bob.cspViolations()).toEqual([]);
+    }, 120_000);
+  });
+}
+
+registerFilesScenario('embedded', embedded);
+registerFilesScenario('distributed, alice and bob on different gateway replicas, files in S3', distributed);
