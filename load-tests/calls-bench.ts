@@ -27,7 +27,8 @@ const CALLS = Number(process.env.CALLS_BENCH_CALLS ?? 500);
 const targetArg = process.argv.find((a) => a.startsWith('--targets='))?.slice(10) ?? process.env.BENCH_TARGETS ?? 'embedded,distributed';
 const targets = targetArg.split(',').filter((t) => t === 'embedded' || t === 'distributed');
 
-interface Site { caller: string; callee: string; changeTier(workspaceId: string): Promise<void> }
+/** http: where /api answers (the ingress when distributed); caller, callee: the origins their sockets connect to */
+interface Site { http: string; caller: string; callee: string; changeTier(workspaceId: string): Promise<void> }
 
 raiseRateLimitsForBench(); // run.ts printed it when it dispatched here
 console.log(`calls: ${PAIRS} pairs, ${CALLS} calls in all; setup = start-call emitted -> call-accepted received by the caller`);
@@ -47,7 +48,7 @@ async function embedded(): Promise<void> {
   const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('calls-bench', 'warn') });
   try {
     await measure('embedded (one process)', {
-      caller: app.url, callee: app.url,
+      http: app.url, caller: app.url, callee: app.url,
       changeTier: async (workspaceId) => { await app.rooms.changeTier({ workspaceId, tier: 'pro', reason: 'bench' }); },
     });
   } finally {
@@ -57,10 +58,11 @@ async function embedded(): Promise<void> {
 }
 
 async function distributed(): Promise<void> {
-  await startTarget('distributed', loadConfig());
+  const target = await startTarget('distributed', loadConfig());
   const ports = distributedPorts();
+  const origin = target.spec.kind === 'app' ? target.spec.origin : '';
   await measure('distributed (caller on gateway 1, callee on gateway 2)', {
-    caller: `http://127.0.0.1:${ports.gateway1}`, callee: `http://127.0.0.1:${ports.gateway2}`,
+    http: origin, caller: `http://127.0.0.1:${ports.gateway1}`, callee: `http://127.0.0.1:${ports.gateway2}`,
     changeTier: async (workspaceId) => {
       const res = await fetch(`http://127.0.0.1:${ports.room}${INTERNAL.changeTier}`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier: 'pro', reason: 'bench' }),
@@ -71,14 +73,14 @@ async function distributed(): Promise<void> {
 }
 
 async function measure(label: string, site: Site): Promise<void> {
-  const room = await createRoom(site.caller, `calls-bench-${Date.now().toString(36)}`, 'owner');
+  const room = await createRoom(site.http, `calls-bench-${Date.now().toString(36)}`, 'owner');
   await site.changeTier(room.workspaceId);
   const sockets: Socket[] = [];
   const pairs: { caller: Socket; callee: Socket; calleeId: string; channelId: string }[] = [];
   try {
     for (let i = 0; i < PAIRS; i++) {
-      const a = await joinRoom(site.caller, room.workspaceId, `caller${i}`);
-      const b = await joinRoom(site.callee, room.workspaceId, `callee${i}`);
+      const a = await joinRoom(site.http, room.workspaceId, `caller${i}`);
+      const b = await joinRoom(site.http, room.workspaceId, `callee${i}`);
       const caller = (await socketJoin(site.caller, room.workspaceId, `caller${i}`, a.userToken)).socket;
       const callee = (await socketJoin(site.callee, room.workspaceId, `callee${i}`, b.userToken)).socket;
       sockets.push(caller, callee);
