@@ -9,6 +9,9 @@ import { resolveMatch, ROUTE_TABLE, type RouteId } from './lib/routes.ts';
 // (bundle-budget.ts). The other pages are placeholders until their issues.
 const RoomPage = lazy(() => import('./pages/RoomPage.tsx').then((m) => ({ default: m.RoomPage })));
 const PlaceholderPage = lazy(() => import('./pages/PlaceholderPage.tsx').then((m) => ({ default: m.PlaceholderPage })));
+// Accounts (issue 9): their own chunks, like the room page.
+const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
 
 /** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */
 function RouteScreen({ id }: { id: RouteId }) {
@@ -24,6 +27,8 @@ function RouteScreen({ id }: { id: RouteId }) {
     case 'workspace':
       return <RoomPage key={`ws:${route.workspaceId}`} target={route} />;
     case 'page':
+      if (route.page === 'login') return <LoginPage />;
+      if (route.page === 'dashboard') return <DashboardPage />;
       return <PlaceholderPage page={route.page} />;
     case 'notFound':
       return <PlaceholderPage page={null} />;

@@ -1,0 +1,131 @@
+/**
+ * /login (and /register): sign in or register with an e-mail code, or with Google (specs/accounts-and-payments.md
+ * section 2 "Login/register page"). Query: redirect (same-origin path, default /dashboard), plan (pro or business
+ * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session).
+ * The code step is ours: the server signs nobody in on an e-mail alone.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { AUTH_API } from '@ephemera/proto/client';
+import { SiteNav } from '../components/SiteNav.tsx';
+import { SiteFooter } from '../components/SiteFooter.tsx';
+import { readAuth, clearRoomData } from '../lib/storage.ts';
+import { accountApi, readAccount, safeRedirect, saveAccount } from '../lib/account.ts';
+import './accounts.css';
+
+type Step = 'details' | 'code' | 'recover';
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const redirect = safeRedirect(params.get('redirect'));
+  const plan = params.get('plan')?.toLowerCase();
+  const claimWorkspace = params.get('claimWorkspace');
+  const [step, setStep] = useState<Step>('details');
+  const [email, setEmail] = useState('');
+  const [username, setUsername] = useState('');
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => { document.title = 'Login / Sign Up · Ephemera'; }, []);
+  useEffect(() => {
+    if (plan === 'pro' || plan === 'business') try { localStorage.setItem('pendingUpgrade', JSON.stringify({ plan, returnUrl: redirect })); } catch { /* ignore */ }
+  }, [plan, redirect]);
+  // Already signed in: straight to the target. Back from Google: spend the hand-off cookie for a session.
+  useEffect(() => {
+    const google = params.get('google');
+    if (google === 'failed') { setError('Google login was cancelled or failed'); return; }
+    if (google === '1') {
+      void accountApi.googleAuth().then((r) => {
+        if (!r.ok) { setError(r.message || 'Google login failed'); return; }
+        saveAccount({ token: r.data.token, user: r.data.user });
+        navigate(redirect, { replace: true });
+      });
+      return;
+    }
+    if (readAccount()) navigate(redirect, { replace: true });
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const sendCode = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!email.trim() || !username.trim()) { setError('Please fill in all fields'); return; }
+    setBusy(true); setError(null);
+    const r = await accountApi.requestCode(email.trim());
+    setBusy(false);
+    if (!r.ok) { setError(r.message); return; }
+    setNotice(r.data.message);
+    setStep('code');
+  };
+
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return; // duplicate submissions are ignored
+    setBusy(true); setError(null);
+    const guest = readAuth();
+    const claim = claimWorkspace && guest?.workspaceId === claimWorkspace ? { claimWorkspaceId: claimWorkspace, claimUserToken: guest.userToken } : {};
+    const r = await accountApi.register({ email: email.trim(), username: username.trim(), code: code.trim(), ...claim }, readAccount()?.token ?? null);
+    setBusy(false);
+    if (!r.ok) { setError(r.message); return; }
+    saveAccount({ token: r.data.token, user: r.data.user });
+    if (r.data.claimError) { setError(r.data.claimError); setNotice(null); setTimeout(() => navigate(redirect, { replace: true }), 2500); return; }
+    if (r.data.newUserToken) clearRoomData(claimWorkspace); // the spec: a successful claim deletes the guest session
+    navigate(redirect, { replace: true });
+  };
+
+  const recover = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim()) { setError('Please enter your email address'); return; }
+    setBusy(true); setError(null);
+    const r = await accountApi.recoverUsername(email.trim());
+    setBusy(false);
+    if (!r.ok) { setError(r.message || 'Username recovery failed'); return; }
+    setNotice(r.data.message);
+  };
+
+  return (
+    <div className="landing">
+      <SiteNav />
+      <main className="account-page" data-testid="login-page">
+        <section className="account-card">
+          <h1>{step === 'recover' ? 'Recover your username' : 'Sign in or create an account'}</h1>
+          {claimWorkspace && step !== 'recover' && <p className="account-hint" data-testid="claim-hint">Register to keep your room: it will be claimed for your account.</p>}
+          {error && <p className="account-error" role="alert" data-testid="login-error">{error}</p>}
+          {notice && <p className="account-notice" role="status" data-testid="login-notice">{notice}</p>}
+          {step === 'details' && (
+            <form onSubmit={sendCode} noValidate>
+              <label>E-mail<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="login-email" /></label>
+              <label>Username<input autoComplete="username" maxLength={30} value={username} onChange={(e) => setUsername(e.target.value)} data-testid="login-username" /></label>
+              <button className="button button-primary" disabled={busy} data-testid="login-send-code">{busy ? 'Sending…' : 'Email me a sign-in code'}</button>
+            </form>
+          )}
+          {step === 'code' && (
+            <form onSubmit={verify} noValidate>
+              <label>The 6-digit code we e-mailed to {email}
+                <input inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} data-testid="login-code" />
+              </label>
+              <button className="button button-primary" disabled={busy || code.trim().length !== 6} data-testid="login-verify">{busy ? 'Signing in…' : 'Sign in'}</button>
+              <button type="button" className="button button-ghost" onClick={() => { setStep('details'); setCode(''); }}>Use another address</button>
+            </form>
+          )}
+          {step === 'recover' && (
+            <form onSubmit={recover} noValidate>
+              <label>E-mail<input type="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="recover-email" /></label>
+              <button className="button button-primary" disabled={busy} data-testid="recover-submit">Send my username</button>
+              <button type="button" className="button button-ghost" onClick={() => { setStep('details'); setNotice(null); }}>Back to sign in</button>
+            </form>
+          )}
+          {step !== 'recover' && (
+            <div className="account-alt">
+              <a className="button button-ghost" href={`${AUTH_API.googleStart}?redirect=${encodeURIComponent(redirect)}`} data-testid="login-google">Continue with Google</a>
+              <button type="button" className="link-button" onClick={() => { setStep('recover'); setError(null); setNotice(null); }}>Forgot your username?</button>
+            </div>
+          )}
+        </section>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
