@@ -1,0 +1,72 @@
+/**
+ * Accounts in a real browser against embedded mode with a real SMTP server (Mailpit): a guest creates a room,
+ * registers by the e-mail code read from Mailpit with claimWorkspace, and sees the room on the dashboard with the
+ * owner's crown; opening it from there signs this browser into the room as its owner.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { createLogger } from '@ephemera/platform';
+import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
+import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
+import { assertFrontendBuilt, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+
+describe('accounts in the browser (embedded, Mailpit)', () => {
+  let browser: Browser;
+  let app: EmbeddedApp;
+  let mail: Mailpit;
+  let dataDir: string;
+  beforeAll(async () => {
+    assertFrontendBuilt();
+    mail = await startMailpit();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-accounts-'));
+    app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-accounts', 'silent'), smtpUrl: mail.smtpUrl, google: null });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await mail?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a guest creates a room, registers by e-mail code with claimWorkspace, and the dashboard shows the room with the crown', async () => {
+    const u = await User.open(browser, 'guest', app.url);
+    try {
+      const room = uniqueRoomName('acct');
+      await u.goto(`/${room}`);
+      await u.page.locator('[data-testid="join-overlay"][data-mode="create"]').waitFor({ timeout: WAIT_MS });
+      await u.byTestId('username-input').fill('guest');
+      await u.byTestId('overlay-submit').click();
+      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      const workspaceId = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}').workspaceId as string);
+      expect(workspaceId).toBeTruthy();
+
+      await u.goto(`/login?claimWorkspace=${encodeURIComponent(workspaceId)}`);
+      await u.byTestId('claim-hint').waitFor({ timeout: WAIT_MS });
+      const email = `browser-${Date.now()}@example.test`;
+      await u.byTestId('login-email').fill(email);
+      await u.byTestId('login-username').fill('Owner');
+      const since = Date.now();
+      await u.byTestId('login-send-code').click();
+      await u.byTestId('login-code').waitFor({ timeout: WAIT_MS });
+      const code = /\b(\d{6})\b/.exec((await mail.latestTo(email, { since })).text)![1]!;
+      await u.byTestId('login-code').fill(code);
+      await u.byTestId('login-verify').click();
+
+      await u.byTestId('dashboard-page').waitFor({ timeout: WAIT_MS });
+      const row = u.byTestId('room-row').filter({ hasText: room });
+      await row.waitFor({ timeout: WAIT_MS });
+      await expect(row.getByTestId('owner-crown').textContent()).resolves.toContain('Owner');
+      await expect(u.byTestId('profile-tier').textContent()).resolves.toBe('free');
+      // the claim replaced the guest's session (the spec deletes it); opening from the dashboard signs in as owner
+      expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth'))).toBeNull();
+      await row.getByRole('button', { name: 'Open' }).click();
+      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+    } finally {
+      await u.close();
+    }
+  });
+});
