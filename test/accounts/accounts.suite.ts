@@ -4,7 +4,7 @@
  * Google sign-in: google.suite.ts. Each test signs up its own addresses.
  */
 import { describe, it, expect } from 'vitest';
-import { API, AUTH_API, C, ERRORS, type ClaimAnswer, type ProfileAnswer } from '@ephemera/proto';
+import { API, AUTH_API, C, ERRORS, HTTP_AUTHZ, HTTP_ROUTES, type ClaimAnswer, type HttpRouteId, type ProfileAnswer } from '@ephemera/proto';
 import { http, connect, request, createRoom, uniqueName } from '../helpers/clients.ts';
 import { bearer, mailedCode, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
 
@@ -81,6 +81,26 @@ export function accountsSuite(target: () => AccountTarget) {
       const fourth = await register(t, email);
       expect((await http(t.url, AUTH_API.logoutAll, { method: 'POST', headers: bearer(third.token) })).body).toMatchObject({ success: true, revoked: 2 });
       for (const token of [third.token, fourth.token]) expect((await http(other, AUTH_API.profile, { headers: bearer(token) })).status).toBe(401);
+    });
+
+    it('every account route of the authorization table that excludes anonymous refuses no session and a revoked one', async () => {
+      const t = target();
+      const revoked = await register(t, uniqueEmail('revoked'));
+      await http(t.url, AUTH_API.logout, { method: 'POST', headers: bearer(revoked.token) });
+      const accountRoutes = (Object.keys(HTTP_ROUTES) as HttpRouteId[])
+        .filter((id) => HTTP_AUTHZ[id].allow.some((r) => r === 'account' || r === 'room-owner-account') && !HTTP_AUTHZ[id].allow.includes('anonymous'));
+      expect(accountRoutes.length).toBeGreaterThanOrEqual(11); // profile ... delete-workspace
+      for (const id of accountRoutes) {
+        const { method, path } = HTTP_ROUTES[id];
+        const url = path.replace(/:[A-Za-z]+/g, 'x');
+        const body = method === 'GET' ? undefined : {};
+        const none = await http(t.url, url, { method, body });
+        expect(none.status, `${id} anonymous`).toBe(401);
+        expect(none.body.code, `${id} anonymous`).toBe('NO_AUTH_TOKEN');
+        const old = await http(t.url, url, { method, body, headers: bearer(revoked.token) });
+        expect(old.status, `${id} revoked`).toBe(401);
+        expect(old.body.code, `${id} revoked`).toBe('SESSION_INVALID');
+      }
     });
 
     it('bearer routes refuse no token (No authentication token) and a forged one', async () => {
