@@ -7,9 +7,11 @@
 #   Kubernetes JSON schemas for kubeconform: generated offline from k8s.io/kubernetes' swagger.json
 #   k6: the load generator of load-tests/k6 (`npm run bench:k6`), `go install` at a pinned version
 #   versitygw: the S3-compatible server (S3 over a folder) the file storage tests start, `go install` at a pinned version
+#   turn: a TURN server on pion/turn (pinned) checking TURN REST (shared-secret) credentials, as pion-turn, for the
+#   calls browser test: deploy/ops/pion-turn, a few lines of Go (pion's own example checks another username form)
 #   mailpit: the SMTP catcher the sign-in tests read one-time codes from; built from the wrapper module in
 #   deploy/ops/mailpit (plain `go install` is refused: the proxy lists no versions of it)
-# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw mailpit]   (default: all). Prints nothing when cached.
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw mailpit turn]   (default: all). Prints nothing when cached.
 # Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +26,7 @@ PROMETHEUS_VERSION=v0.316.0
 KUBERNETES_VERSION=v1.37.2   # must match deploy/ops/kube/go.mod
 K6_VERSION=v1.8.1
 VERSITYGW_VERSION=v1.8.0
+PION_TURN_VERSION=v4.1.4   # must match deploy/ops/pion-turn/go.mod
 MAILPIT_VERSION=v1.27.11   # must match deploy/ops/mailpit/go.mod
 
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
@@ -69,6 +72,8 @@ for tool in "${want[@]}"; do
       fresh k6 $K6_VERSION || { timed env GOBIN="$tools/bin" go install go.k6.io/k6@$K6_VERSION; stamp k6 $K6_VERSION; } ;;
     versitygw)
       fresh versitygw $VERSITYGW_VERSION || { timed env GOBIN="$tools/bin" go install github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION; stamp versitygw $VERSITYGW_VERSION; } ;;
+    turn)
+      fresh pion-turn $PION_TURN_VERSION || { (cd "$here/pion-turn" && timed go build -o "$tools/bin/pion-turn" .); stamp pion-turn $PION_TURN_VERSION; } ;;
     mailpit)
       # `go mod tidy` writes go.sum into the wrapper directory; the binary never calls `mailpit version` (it phones home).
       fresh mailpit $MAILPIT_VERSION || { (cd "$here/mailpit" && go mod tidy && timed go build -o "$tools/bin/mailpit" github.com/axllent/mailpit); stamp mailpit $MAILPIT_VERSION; } ;;

@@ -18,6 +18,7 @@ import { startEmbedded } from '../../services/embedded/app.ts';
 import { startDistributedStack } from '../../test/distributed/stack.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
+import { startPionTurn, type TurnServer } from '../../deploy/local/pion-turn.ts';
 import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
 
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
@@ -173,6 +174,84 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
     });
   });
 }
+
+/**
+ * In one page, two peer connections allowed to use relay candidates only, with the ICE servers a start-call answered:
+ * they connect only if the TURN server accepted the credential (TURN REST: expiry:userId, HMAC-SHA1 of the secret).
+ */
+function relayedPair(iceServers: unknown): Promise<{ relayCandidates: number; state: string }> {
+  return new Promise((resolve) => {
+    const config = { iceServers: iceServers as RTCIceServer[], iceTransportPolicy: 'relay' as const };
+    const a = new RTCPeerConnection(config);
+    const b = new RTCPeerConnection(config);
+    let relayCandidates = 0;
+    const done = (state: string) => { a.close(); b.close(); resolve({ relayCandidates, state }); };
+    const timer = setTimeout(() => done(a.connectionState), 15_000);
+    a.onicecandidate = (e) => { if (e.candidate) { if (/ typ relay /.test(e.candidate.candidate)) relayCandidates++; void b.addIceCandidate(e.candidate); } };
+    b.onicecandidate = (e) => { if (e.candidate) void a.addIceCandidate(e.candidate); };
+    // gathering over without a relay candidate: the TURN server refused the credential (no point waiting longer)
+    a.onicegatheringstatechange = () => { if (a.iceGatheringState === 'complete' && relayCandidates === 0) { clearTimeout(timer); done('no-relay'); } };
+    a.onconnectionstatechange = () => {
+      if (a.connectionState === 'connected' || a.connectionState === 'failed') { clearTimeout(timer); done(a.connectionState); }
+    };
+    a.createDataChannel('probe');
+    void (async () => {
+      await a.setLocalDescription(await a.createOffer());
+      await b.setRemoteDescription(a.localDescription!);
+      await b.setLocalDescription(await b.createAnswer());
+      await a.setRemoteDescription(b.localDescription!);
+    })();
+  });
+}
+
+describe('browser: calls through a real TURN server (pion, TURN REST credentials)', () => {
+  let turn: TurnServer | undefined;
+  let target: CallTarget | undefined;
+  let browser: Browser | undefined;
+  let user: User | undefined;
+  beforeAll(async () => {
+    turn = await startPionTurn('e2e-turn-secret');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-turn-'));
+    const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-turn', 'silent'), frontendDist: DIST,
+      calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [turn.url], turnSecret: turn.secret, turnCredentialTtlSeconds: 600 } } });
+    target = {
+      base: app.url, cookiesA: [], cookiesB: [],
+      changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' }); },
+      stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    };
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: MEDIA_ARGS });
+  });
+  afterAll(async () => {
+    await user?.close();
+    await browser?.close().catch(() => {});
+    await target?.stop();
+    await turn?.stop();
+  });
+
+  it('the ICE servers of a start-call ack relay a connection through TURN; a forged credential gets no relay', async () => {
+    const t = target!;
+    const created = await createRoom(t.base, uniqueRoomName('turn'), 'alice');
+    await t.changeTier(created.workspaceId as string, 'pro');
+    const bob = await joinRoom(t.base, created.workspaceId as string, 'bob');
+    const { socket } = await socketJoin(t.base, created.workspaceId as string, 'alice', created.userToken);
+    const dm = await request(socket, C.createDmChannel, { workspaceId: created.workspaceId, targetUserId: bob.user.id });
+    if (!dm.success) throw new Error(dm.message);
+    const ack = await request(socket, C.startCall, { channelId: dm.channel.id, targetUserId: bob.user.id, callType: 'video' });
+    if (!ack.success) throw new Error(ack.message);
+    await request(socket, C.endCall, { channelId: dm.channel.id });
+    socket.close();
+    expect(ack.iceServers).toEqual([{ urls: [turn!.url], username: expect.stringMatching(/^\d+:/), credential: expect.any(String) }]);
+
+    user = await User.open(browser!, 'probe', t.base);
+    await user.goto('/');
+    const relayed = await user.page.evaluate(relayedPair, ack.iceServers);
+    expect(relayed.relayCandidates, 'relay candidates with the served credential').toBeGreaterThan(0);
+    expect(relayed.state).toBe('connected');
+    const forged = ack.iceServers.map((s) => ({ ...s, credential: Buffer.from('not the secret').toString('base64') }));
+    const refused = await user.page.evaluate(relayedPair, forged);
+    expect(refused.relayCandidates, 'a forged credential gets no relay candidate').toBe(0);
+  });
+});
 
 registerCallScenario('embedded', embedded);
 registerCallScenario('distributed: alice on gateway-1, bob on gateway-2', distributed);
