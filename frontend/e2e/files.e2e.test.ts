@@ -3,7 +3,8 @@
  * uploads it with the progress bar; bob, on the other replica when distributed, sees the image (loaded through a
  * signed link) with the caption and the sidebar preview. Alice records a voice message with Chromium's fake
  * microphone; bob's player loads it and shows its duration. A file over the free room's 10 MB opens
- * File Size Limit Exceeded before anything is sent, and an executable shows File type not supported.
+ * File Size Limit Exceeded before anything is sent, and an executable shows File type not supported. Bob's profile
+ * picture, uploaded in Edit Profile, shows beside his name on alice's page.
  * Embedded mode, and distributed mode (files in S3 on versitygw, behind the nginx ingress).
  */
 import fs from 'node:fs';
@@ -128,6 +129,15 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       await alice.page.keyboard.press('Escape');
       await alice.byTestId('composer-file-input').setInputFiles({ name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') });
       await expectText(alice.byTestId('upload-error'), 'File type not supported', 'alice sees the refusal');
+
+      // a profile picture: bob uploads one in Edit Profile; alice sees it (through a signed link) beside his name
+      await bob.byTestId('edit-profile-button').click();
+      await bob.byTestId('profile-picture-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+      await bob.byTestId('profile-save').click();
+      await bob.byTestId('edit-profile-modal').waitFor({ state: 'detached' });
+      const bobsPicture = alice.page.locator('[data-testid="available-user"][data-username="bob"] img.avatar-img');
+      await expect.poll(() => bobsPicture.evaluate((i: HTMLImageElement) => i.naturalWidth).catch(() => 0), { timeout: WAIT_MS, message: 'alice sees bob\'s picture' })
+        .toBeGreaterThan(0);
       expect(alice.pageErrors).toEqual([]);
       expect(await bob.cspViolations()).toEqual([]);
     }, 120_000);

@@ -222,6 +222,9 @@ export function filesSuite(target: TargetRef) {
       expect((await download(target().A, up.body.file.url, room.userToken)).status).toBe(200);
       const profile = await request(member, C.updateProfile, { workspaceId: room.workspaceId, profilePicture: up.body.file.url });
       expect(profile.success).toBe(true);
+      // one of this room's files only: another API path is refused
+      const other = await request(member, C.updateProfile, { workspaceId: room.workspaceId, profilePicture: '/api/link-preview/image?u=x' });
+      expect(other.success).toBe(false);
       const pdf = await upload(target().B, room.workspaceId, bob.userToken, { purpose: 'avatar' }, (await allowedSamples()).find((s) => s.name === 'paper.pdf')!);
       expect(pdf.status).toBe(415);
       expect(pdf.body.message).toBe(ERRORS.PROFILE_IMAGE_TYPE);

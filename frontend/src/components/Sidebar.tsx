@@ -3,7 +3,8 @@
  * Available to message, invite card and the user footer with Edit Profile. Also sets the user's presence from
  * the tab's visibility and focus (sidebar/presence.ts) while the room is open.
  */
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { registerFileAccess } from '../lib/fileLinks.ts';
 import type { RoomState } from '../state/roomState.ts';
 import type { RoomSession } from '../lib/session.ts';
 import { availableToMessage, conversationList, dmWith } from '../state/conversationSelectors.ts';
@@ -58,6 +59,8 @@ type Dialog =
 
 export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, onToggleSettings, logoUrl }: Props) {
   const { workspace, user } = state;
+  // profile pictures are stored files: PersonAvatar loads them through signed links with this room's token
+  useEffect(() => { registerFileAccess(() => session.fileAccess()); return () => registerFileAccess(null); }, [session]);
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
   const role = roleOf(user);
@@ -184,7 +187,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
         <StartDmModal username={dialog.username} onClose={() => setDialog(null)} onConfirm={() => session.startDm(dialog.userId)} />
       )}
       {dialog?.kind === 'profile' && user && (
-        <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u) => session.updateProfile(u)} />
+        <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u, p) => session.updateProfile(u, p)} fileAccess={session.fileAccess()} />
       )}
       </Suspense>
     </aside>

@@ -207,15 +207,18 @@ export class ConversationCommands {
       .catch(() => { this.presenceSent = null; });
   }
 
-  async updateProfile(username: string): Promise<Result> {
+  /** profilePicture: an uploaded picture's address (lib/fileUpload.ts, purpose avatar); undefined keeps the current one */
+  async updateProfile(username: string, profilePicture?: string): Promise<Result> {
     const user = this.link.state().user;
     if (!user) return fail(MSG_PROFILE_FAILED);
     const name = username.trim();
     if (!name) return fail(MSG_USERNAME_REQUIRED);
-    if (name === user.username) return { ok: true }; // unchanged: close without saving
+    if (name === user.username && profilePicture === undefined) return { ok: true }; // unchanged: close without saving
     if (Array.from(name).length > LIMITS.profileUsernameMax) return fail(`Username must be at most ${LIMITS.profileUsernameMax} characters`);
     return this.call(MSG_PROFILE_FAILED, async (socket) => {
-      const ack = await request(socket, C.updateProfile, { workspaceId: this.link.workspaceId, userId: user.id, username: name }, REQUEST_TIMEOUT_MS);
+      const ack = await request(socket, C.updateProfile, {
+        workspaceId: this.link.workspaceId, userId: user.id, username: name, ...(profilePicture !== undefined ? { profilePicture } : {}),
+      }, REQUEST_TIMEOUT_MS);
       if (!ack.success) return fail(ack.message || MSG_PROFILE_FAILED);
       this.link.dispatch({ type: 'profileUpdated', userId: ack.user.id, username: ack.user.username, profilePicture: ack.user.profilePicture });
       return { ok: true };

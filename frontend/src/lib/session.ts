@@ -358,7 +358,7 @@ export class RoomSession {
     this.desiredPresence = status;
     this.commands.setPresence(status);
   }
-  updateProfile(username: string): Promise<Result> { return this.commands.updateProfile(username); }
+  updateProfile(username: string, profilePicture?: string): Promise<Result> { return this.commands.updateProfile(username, profilePicture); }
 
   // ---- messages (messageSender.ts) ----
 

@@ -2,7 +2,7 @@
  * A member's own profile (update-profile) and the spec's logout (leave-workspace). Usernames are compared by
  * usernameKey (NFKC, case-insensitive): a name that renders like a member's is taken.
  */
-import { C, DomainError, type RoomUser, type SessionActor, type UpdateProfileSchema } from '@ephemera/proto';
+import { API, C, DomainError, type RoomUser, type SessionActor, type UpdateProfileSchema } from '@ephemera/proto';
 import type { z } from 'zod';
 import type { RoomCore } from './core.ts';
 import { toRoomUser } from './repository.ts';
@@ -13,11 +13,18 @@ export async function updateProfile(core: RoomCore, actor: SessionActor, input: 
     const username = input.username ?? member.username;
     const profilePicture = input.profilePicture === undefined ? member.profilePicture : input.profilePicture;
     if (username === member.username && profilePicture === member.profilePicture) return toRoomUser(member, cmd.ws); // unchanged: no event
+    // An uploaded picture is one of this room's stored files (POST .../files with purpose=avatar), nothing else of ours.
+    if (profilePicture?.startsWith('/api/') && !isRoomFile(profilePicture, cmd.ws.id)) throw new DomainError('PROFILE_IMAGE_TYPE');
     if (await core.repo.usernameTaken(cmd.ws.id, username, actor.userId)) throw new DomainError('USERNAME_TAKEN');
     await cmd.record([cmd.event('member.profile-updated', { workspaceId: cmd.ws.id, userId: actor.userId, username, profilePicture })]);
     return toRoomUser({ ...member, username, profilePicture }, cmd.ws);
   });
 }
+
+const isRoomFile = (path: string, workspaceId: string) => {
+  const prefix = API.file(workspaceId, '');
+  return path.startsWith(prefix) && /^[A-Za-z0-9_-]{1,64}$/.test(path.slice(prefix.length));
+};
 
 /**
  * The member leaves for good: the row and its token go (the token can no longer join-workspace), the username is

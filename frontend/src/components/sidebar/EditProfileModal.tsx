@@ -1,21 +1,29 @@
 /**
  * Edit Profile (specs/rooms.md sections 2, 5, 8): username required (Username is required), max 30, unchanged
- * closes without saving, Failed to update profile on failure. The picture upload comes with the files issue.
+ * closes without saving, Failed to update profile on failure. A profile picture (images, 5 MB: Please select an
+ * image file, Image size must be less than 5MB) is uploaded first (purpose avatar), then saved with the name.
  */
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { MSG_USERNAME_REQUIRED } from '../../lib/conversationCommands.ts';
+import { uploadFile } from '../../lib/fileUpload.ts';
+import { PROFILE_IMAGE_MAX_BYTES } from '@ephemera/proto/client';
 
 interface Props {
   username: string;
   onClose(): void;
-  onSave(username: string): Promise<{ ok: true } | { ok: false; message: string }>;
+  onSave(username: string, profilePicture?: string): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** the room and token the upload takes; absent: no picture field */
+  fileAccess?: { workspaceId: string; userToken: string };
 }
 
-export function EditProfileModal({ username, onClose, onSave }: Props) {
+const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+export function EditProfileModal({ username, onClose, onSave, fileAccess }: Props) {
   const [value, setValue] = useState(username);
+  const [picture, setPicture] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,10 +32,16 @@ export function EditProfileModal({ username, onClose, onSave }: Props) {
     if (busy) return;
     const name = value.trim();
     if (!name) { setError(MSG_USERNAME_REQUIRED); return; }
-    if (name === username) { onClose(); return; } // unchanged: close without saving
+    if (name === username && !picture) { onClose(); return; } // unchanged: close without saving
     setBusy(true);
     setError(null);
-    const result = await onSave(name);
+    let pictureUrl: string | undefined;
+    if (picture && fileAccess) {
+      const up = await uploadFile({ ...fileAccess, purpose: 'avatar', file: picture, name: picture.name }).done;
+      if (!up.ok) { setBusy(false); setError(up.message || 'Failed to upload image'); return; }
+      pictureUrl = up.file.url;
+    }
+    const result = await onSave(name, pictureUrl);
     if (result.ok) { onClose(); return; }
     setBusy(false);
     setError(result.message || 'Failed to update profile');
@@ -45,6 +59,19 @@ export function EditProfileModal({ username, onClose, onSave }: Props) {
             spellCheck={false} aria-invalid={error ? true : undefined} data-testid="profile-username-input"
             onChange={(e) => { setValue(e.target.value); setError(null); }} />
         </div>
+        {fileAccess && (
+          <div className="field">
+            <label htmlFor="profile-picture">Profile picture</label>
+            <input id="profile-picture" type="file" accept={PICTURE_TYPES.join(',')} data-testid="profile-picture-input"
+              onChange={(e) => {
+                const f = e.target.files?.[0] ?? null;
+                setError(null);
+                if (f && !PICTURE_TYPES.includes(f.type)) { setError('Please select an image file'); setPicture(null); return; }
+                if (f && f.size > PROFILE_IMAGE_MAX_BYTES) { setError('Image size must be less than 5MB'); setPicture(null); return; }
+                setPicture(f);
+              }} />
+          </div>
+        )}
         {error && <div className="form-error" role="alert" data-testid="profile-error"><AlertIcon size={16} /> <span>{error}</span></div>}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>

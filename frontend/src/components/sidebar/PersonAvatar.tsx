@@ -1,6 +1,7 @@
 /** A person's avatar (picture when it is a stored address, else the initial) with an optional presence dot. */
 import { Avatar } from '../Avatar.tsx';
 import type { UserStatus } from '../../state/conversationSelectors.ts';
+import { useSignedUrl } from '../../lib/fileLinks.ts';
 
 export const STATUS_LABEL: Record<UserStatus, string> = { online: 'Online', away: 'Away', busy: 'Busy', offline: 'Offline' };
 
@@ -9,7 +10,8 @@ const safePicture = (src: string | null | undefined): string | null =>
   src && (/^https:\/\//.test(src) || src.startsWith('/api/')) ? src : null;
 
 export function PersonAvatar({ name, picture, status, size = 32 }: { name: string; picture?: string | null; status?: UserStatus; size?: number }) {
-  const src = safePicture(picture);
+  // our uploaded pictures load through a signed link (an <img> sends no token)
+  const src = useSignedUrl(safePicture(picture));
   return (
     <span className="person-avatar" style={{ width: size, height: size }}>
       {src
