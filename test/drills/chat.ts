@@ -115,20 +115,26 @@ export async function onlineAsSeenBy(url: string, chat: Chat, username: string):
   }
 }
 
-/** Time until a typing-start from a new tab of `from` reaches a client of another user (typing as users see it). */
-export async function typingDelivered(url: string, chat: Chat, from: string, timeoutMs = 5_000): Promise<number> {
+/**
+ * Typing as users see it: a new tab of `from` sends typing-start once a second (the frontend refreshes it every
+ * few seconds; a signal published while a gateway's bus connection is still coming back is gone, like any typing
+ * signal) until a client of another user hears it. Resolves when it is heard.
+ */
+export async function typingHeard(url: string, chat: Chat, from: string, timeoutMs = 10_000): Promise<void> {
   const socket = await connect(url);
   try {
     const ack = await request(socket, C.joinWorkspace, { workspaceId: chat.workspaceId, username: from, userToken: chat.tokens.get(from)! });
     if (!ack.success) throw new Error(ack.message);
     const userId = ack.user.id;
     const other = chat.clients[chat.clientUsers.findIndex((u) => u !== from)]!;
-    const started = Date.now();
     const heard = next<{ userId: string; channelId: string }>(other.socket, S.userTyping, (p) => p.userId === userId && p.channelId === chat.channelId, timeoutMs);
-    const sent = await request(socket, C.typingStart, { channelId: chat.channelId, userId });
-    if (!sent.success) throw new Error(sent.message);
+    let done = false;
+    void heard.finally(() => { done = true; }).catch(() => {});
+    while (!done) {
+      await request(socket, C.typingStart, { channelId: chat.channelId, userId }).catch(() => undefined);
+      await Promise.race([heard.catch(() => undefined), new Promise((r) => setTimeout(r, 1_000))]);
+    }
     await heard;
-    return Date.now() - started;
   } finally {
     socket.close();
   }
