@@ -17,7 +17,8 @@ import { EventEmitter } from 'node:events';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import { inTransaction, type Pool } from '../pg.ts';
 import type { EventLog, LogRecord, SubscribeOptions, Subscription, Delivery } from './port.ts';
-import { registerLagSource, type LagReading } from '../metrics-consumer-lag.ts';
+import { registerLagSource } from '../metrics-consumer-lag.ts';
+import { embeddedLag } from './lag.ts';
 
 const APPEND_LOCK = 0x45504845; // 'EPHE'
 const BATCH = 500;
@@ -178,7 +179,7 @@ class EmbeddedSubscription implements Subscription {
       await this.commit();
     }
     this.wake.on('appended', this.onWake);
-    this.unregisterLag = registerLagSource(() => this.lag());
+    this.unregisterLag = registerLagSource(() => embeddedLag(this.pool, this.options, this.position));
     this.timer = setInterval(() => { this.needQuery = true; this.kick(); }, POLL_MS);
     this.kick();
   }
@@ -286,16 +287,6 @@ class EmbeddedSubscription implements Subscription {
       if (!this.running) { this.needQuery = true; this.kick(); }
       await new Promise((r) => setTimeout(r, 5));
     }
-  }
-
-  /** Records of each topic after the position handed over (read at scrape time, on the topic/position index). */
-  private async lag(): Promise<LagReading[]> {
-    const { rows } = await this.pool.query(
-      'SELECT topic, count(*)::int AS n FROM event_log WHERE position > $1 AND topic = ANY($2) GROUP BY topic',
-      [this.position.toString(), this.options.topics],
-    );
-    const byTopic = new Map<string, number>(rows.map((r) => [r.topic as string, r.n as number]));
-    return this.options.topics.map((topic) => ({ group: this.options.groupId, topic, lag: byTopic.get(topic) ?? 0 }));
   }
 
   async stop(): Promise<void> {

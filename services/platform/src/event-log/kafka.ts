@@ -13,7 +13,8 @@ import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type Ka
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
-import { registerLagSource, type LagReading } from '../metrics-consumer-lag.ts';
+import { registerLagSource } from '../metrics-consumer-lag.ts';
+import { KafkaLagReader } from './lag.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 export interface KafkaEventLogOptions {
@@ -47,8 +48,8 @@ export class KafkaEventLog implements EventLog {
   private readonly logger: Logger;
   private producer: Promise<Producer> | undefined;
   private readonly subscriptions = new Set<Subscription>();
-  /** one admin connection for the lag gauge, opened at the first scrape */
-  private lagAdmin: Promise<Admin> | undefined;
+  /** the lag gauge's reader (one admin connection, opened at the first scrape) */
+  private readonly lag: KafkaLagReader;
 
   constructor(private readonly options: KafkaEventLogOptions) {
     this.logger = options.logger ?? createLogger(options.clientId).child({ component: 'kafka-event-log' });
@@ -60,6 +61,7 @@ export class KafkaEventLog implements EventLog {
       retry: { initialRetryTime: 100, retries: 8 },
       socketFactory: noDelaySocket,
     });
+    this.lag = new KafkaLagReader(this.kafka);
   }
 
   async init(topics: Topic[]): Promise<void> {
@@ -153,7 +155,7 @@ export class KafkaEventLog implements EventLog {
       await consumer.disconnect().catch(() => {});
       throw err;
     }
-    const unregisterLag = registerLagSource(() => this.lagOf(options, assigned, handledUpTo));
+    const unregisterLag = registerLagSource(() => this.lag.read(options, assigned, handledUpTo));
     const subscription: Subscription = {
       stop: async () => {
         if (stopping) return;
@@ -171,9 +173,7 @@ export class KafkaEventLog implements EventLog {
 
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    const admin = await this.lagAdmin?.catch(() => undefined);
-    this.lagAdmin = undefined;
-    await admin?.disconnect().catch(() => {});
+    await this.lag.close();
     const producer = await this.producer?.catch(() => undefined);
     this.producer = undefined;
     await producer?.disconnect();
@@ -262,39 +262,6 @@ export class KafkaEventLog implements EventLog {
       // partition: log it loudly and move on.
       this.logger.error({ err, position }, 'malformed event in the log; skipped');
       return undefined;
-    }
-  }
-
-  /**
-   * Lag of this member, per topic: over the partitions it owns, the log end offset minus the next offset it will
-   * handle (what it handled, else the group's committed offset, else where a new group starts). Read when
-   * /metrics is scraped, on one admin connection kept for it.
-   */
-  private async lagOf(options: SubscribeOptions, assigned: Record<string, number[]>, handledUpTo: Map<string, bigint>): Promise<LagReading[]> {
-    this.lagAdmin ??= (async () => { const admin = this.kafka.admin(); await admin.connect(); return admin; })();
-    const pending = this.lagAdmin;
-    try {
-      const admin = await pending;
-      const committed = new Map<string, bigint>();
-      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: options.groupId, topics: options.topics })) {
-        for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
-      }
-      return await Promise.all(options.topics.map(async (topic) => {
-        const owned = new Set(assigned[topic] ?? []);
-        let lag = 0n;
-        for (const p of await admin.fetchTopicOffsets(topic)) {
-          if (!owned.has(p.partition)) continue;
-          const id = `${topic}/${p.partition}`;
-          const committedAt = committed.get(id) ?? -1n;
-          const position = handledUpTo.get(id) ?? (committedAt >= 0n ? committedAt : BigInt(options.fromBeginning ? p.low : p.high));
-          if (BigInt(p.high) > position) lag += BigInt(p.high) - position;
-        }
-        return { group: options.groupId, topic, lag: Number(lag) };
-      }));
-    } catch (err) {
-      if (this.lagAdmin === pending) this.lagAdmin = undefined; // reconnect at the next scrape
-      void pending.then((a) => a.disconnect(), () => {}).catch(() => {});
-      throw err;
     }
   }
 
