@@ -49,6 +49,18 @@ export function accountsSuite(target: () => AccountTarget) {
       expect((await http(t.url, AUTH_API.requestCode, { body: { email: '' } })).body.message).toBe('Please enter your email');
     });
 
+    it('codes to one address are rate-limited (RATE_LIMIT_SIGN_IN_CODES_PER_EMAIL, 5 an hour): the 6th is refused and not mailed', async () => {
+      const t = target();
+      const email = uniqueEmail('flood');
+      for (let i = 0; i < 5; i++) expect((await http(t.url, AUTH_API.requestCode, { body: { email } })).status).toBe(200);
+      const refused = await http(t.url, AUTH_API.requestCode, { body: { email: email.toUpperCase() } });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await t.mail.countTo(email)).toBe(5);
+    });
+
     it('request-code and username recovery answer the same for unknown addresses; recovery mails the username', async () => {
       const t = target();
       const email = uniqueEmail();
