@@ -30,6 +30,12 @@ if (workload === 'calls') {
   await import('./calls-bench.ts');
   process.exit(0);
 }
+// `--workload=files`: upload throughput to local disk vs a plain file copy, and to S3 (files-bench.ts).
+if (workload === 'files') {
+  console.log(limitsLine);
+  await import('./files-bench.ts');
+  process.exit(0);
+}
 if (workload === 'crypto') {
   console.log(limitsLine);
   await import('./crypto-bench.ts');
