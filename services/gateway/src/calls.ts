@@ -144,7 +144,7 @@ export class Calls {
     await this.deps.rooms.authorizeCall(actor, { event: C.endCall, channelId: p.channelId });
     const call = await this.load(p.channelId);
     if (!call || (call.callerId !== actor.userId && call.calleeId !== actor.userId)) throw new DomainError('CALL_NOT_FOUND');
-    await this.end(call, 'ended', actor.userId);
+    await this.endSurely(call, 'ended', actor.userId);
     return { channelId: call.channelId };
   }
 
@@ -169,7 +169,7 @@ export class Calls {
     if (!held) return;
     delete (socket.data as Data).call;
     const call = await this.load(held.channelId);
-    if (call?.id === held.callId) await this.end(call, 'disconnected', userId);
+    if (call?.id === held.callId) await this.endSurely(call, 'disconnected', userId);
   }
 
   /** The user left the room or was removed, or the room is gone: their call ends (ringing or not). */
@@ -177,7 +177,7 @@ export class Calls {
     const channelId = await this.deps.store.get(ofKey(userId));
     if (!channelId) return;
     const call = await this.load(channelId);
-    if (call && (call.callerId === userId || call.calleeId === userId)) await this.end(call, reason, userId);
+    if (call && (call.callerId === userId || call.calleeId === userId)) await this.endSurely(call, reason, userId);
   }
 
   // ---------- internals ----------
@@ -198,8 +198,20 @@ export class Calls {
     return (await this.deps.store.zrem(LEASES, leaseOf(call))) === 1;
   }
 
-  private async end(call: CallState, reason: CallEndReason, endedBy: string | null, claimed = false): Promise<void> {
-    if (!claimed && !(await this.claimEnd(call))) return;
+  /**
+   * End a call that may be changing hands: an accept takes the ringing lease before it adds the active one, so an end
+   * in between finds no lease. Look once more after the accept had time to finish; an ended call is gone by then.
+   */
+  private async endSurely(call: CallState, reason: CallEndReason, endedBy: string | null): Promise<void> {
+    if (await this.end(call, reason, endedBy)) return;
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await this.load(call.channelId);
+    if (again?.id === call.id) await this.end(again, reason, endedBy);
+  }
+
+  /** True when this caller ended it (took the lease); false when someone else had. */
+  private async end(call: CallState, reason: CallEndReason, endedBy: string | null, claimed = false): Promise<boolean> {
+    if (!claimed && !(await this.claimEnd(call))) return false;
     // Free both users first: telling them can fail (a deleted room's key is gone, and its members hear workspace-deleted).
     await this.release(call);
     const payload = { channelId: call.channelId, reason, endedBy };
@@ -207,6 +219,7 @@ export class Calls {
       await this.send(call.workspaceId, { toUserId, callId: call.id, event: S.callEnded }, payload)
         .catch((err) => this.deps.logger.warn({ err, channelId: call.channelId }, 'call end not announced'));
     }
+    return true;
   }
 
   private async release(call: CallState): Promise<void> {

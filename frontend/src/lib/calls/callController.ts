@@ -38,6 +38,8 @@ export const MSG_MEDIA_FAILED = 'Failed to access camera/microphone. Please chec
 export const MSG_MIC_FAILED = 'Failed to access microphone. Please check your permissions and try again.';
 export const MSG_CONNECTION_FAILED = 'Connection failed. Please try again.';
 const ACK_TIMEOUT_MS = 10_000;
+/** Connecting... that never connects (no offer came, ICE found no path) ends as a failed connection. */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 type Events = ServerEvents;
 
@@ -52,6 +54,7 @@ export class CallController {
   /** candidates that came before the remote description */
   private pendingCandidates: RTCIceCandidateInit[] = [];
   private readonly off: (() => void)[] = [];
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'>) {
     this.view = {
@@ -94,7 +97,7 @@ export class CallController {
     if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
     this.iceServers = ack.iceServers;
     this.createPeer(); // the answerer: the caller's offer comes next
-    this.set({ phase: 'connecting' });
+    this.connecting();
   }
 
   reject(): void {
@@ -156,7 +159,7 @@ export class CallController {
   private async onAccepted(): Promise<void> {
     if (this.view.phase !== 'outgoing') return;
     this.stopTone();
-    this.set({ phase: 'connecting' });
+    this.connecting();
     const pc = this.createPeer();
     const offer = await pc.createOffer();
     await pc.setLocalDescription(offer);
@@ -212,6 +215,11 @@ export class CallController {
     return pc;
   }
 
+  private connecting(): void {
+    this.set({ phase: 'connecting' });
+    this.connectTimer = setTimeout(() => { if (this.view.phase === 'connecting') this.failConnection(); }, CONNECT_TIMEOUT_MS);
+  }
+
   private signal(signal: WebrtcSignalPayload): void {
     void request(this.socket, C.webrtcSignal, { channelId: this.view.channelId, targetUserId: this.view.peerId, signal }, ACK_TIMEOUT_MS).catch(() => {});
   }
@@ -241,6 +249,7 @@ export class CallController {
   private finish(how: { error?: string; declined?: boolean; mediaDenied?: boolean }): void {
     if (this.view.phase === 'ended') return;
     this.stopTone();
+    if (this.connectTimer) clearTimeout(this.connectTimer);
     this.screenTrack?.stop();
     this.view.localStream?.getTracks().forEach((t) => t.stop());
     this.cameraTrack?.stop();
