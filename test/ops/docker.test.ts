@@ -135,7 +135,7 @@ describe('the service image, built on this machine stage by stage', () => {
     await client.connect();
     const { rows } = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'pgmigrations_%' ORDER BY 1`);
     await client.end();
-    expect(rows.map((row) => row.table_name)).toEqual(['pgmigrations_messaging', 'pgmigrations_room']);
+    expect(rows.map((row) => row.table_name)).toEqual(['pgmigrations_billing', 'pgmigrations_messaging', 'pgmigrations_room']);
     const bad = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], { cwd: app, env: { DATABASE_URL: 'postgres://x:y@127.0.0.1:1/none' } });
     expect(bad.code).not.toBe(0);
   }, 120_000);
