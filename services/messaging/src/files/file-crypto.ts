@@ -53,36 +53,40 @@ function openChunk(k: FileKey, objectId: string, index: number, last: boolean, s
   return Buffer.concat([d.update(sealed.subarray(0, sealed.length - TAG)), d.final()]);
 }
 
-/** Plaintext in, sealed chunks out. One full chunk is held back until it is known whether it is the last. */
+/**
+ * Plaintext in, sealed chunks out. One full chunk is held back until it is known whether it is the last. Each call
+ * pushes what it sealed as one buffer (fewer, larger writes to the storage).
+ */
 export function encryptStream(k: FileKey, objectId: string): Transform {
-  let buffered: Buffer[] = [];
-  let bufferedLength = 0;
+  let pending: Buffer = Buffer.alloc(0);
   let held: Buffer | null = null;
   let index = 0;
-  const emitHeld = (t: Transform, last: boolean) => {
-    if (held) { t.push(sealChunk(k, objectId, index, last, held)); index += 1; held = null; }
+  const seal = (out: Buffer[], last: boolean) => {
+    if (held) { out.push(sealChunk(k, objectId, index, last, held)); index += 1; held = null; }
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      buffered.push(chunk);
-      bufferedLength += chunk.length;
-      while (bufferedLength >= CHUNK) {
-        const all = Buffer.concat(buffered);
-        emitHeld(this, false);
-        held = all.subarray(0, CHUNK);
-        const rest = all.subarray(CHUNK);
-        buffered = rest.length ? [rest] : [];
-        bufferedLength = rest.length;
+      const data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const out: Buffer[] = [];
+      let at = 0;
+      while (data.length - at >= CHUNK) {
+        seal(out, false);
+        held = data.subarray(at, at + CHUNK);
+        at += CHUNK;
       }
+      pending = data.subarray(at);
+      if (out.length) this.push(out.length === 1 ? out[0] : Buffer.concat(out));
       done();
     },
     flush(done: TransformCallback) {
-      if (bufferedLength > 0 || !held) {
-        emitHeld(this, false);
-        this.push(sealChunk(k, objectId, index, true, Buffer.concat(buffered)));
+      const out: Buffer[] = [];
+      if (pending.length > 0 || !held) {
+        seal(out, false);
+        out.push(sealChunk(k, objectId, index, true, pending));
       } else {
-        emitHeld(this, true);
+        seal(out, true);
       }
+      this.push(Buffer.concat(out));
       done();
     },
   });

@@ -24,7 +24,7 @@ export class LocalDiskStorage implements FileStorage {
     let size = 0;
     body.on('data', (chunk: Buffer) => { size += chunk.length; });
     try {
-      await pipeline(body, fs.createWriteStream(temp, { mode: 0o600 }));
+      await pipeline(body, fs.createWriteStream(temp, { mode: 0o600, highWaterMark: 512 * 1024 }));
       await fsp.rename(temp, target);
       return { size };
     } catch (err) {
