@@ -6,9 +6,15 @@
  */
 import { z } from 'zod';
 import { loadConfig, commonEnv, createLogger, migrate } from '@ephemera/platform';
-import { ROOM_MIGRATIONS } from '@ephemera/room';
-import { MESSAGING_MIGRATIONS } from '@ephemera/messaging';
-import { BILLING_MIGRATIONS } from '@ephemera/billing';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The SQL directories by path, not through the services' modules: importing @ephemera/messaging would load its
+// image library (sharp), whose native binary the image leaves out (--omit=optional), and the hook only needs SQL.
+const services = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'services');
+const ROOM_MIGRATIONS = path.join(services, 'room', 'migrations');
+const MESSAGING_MIGRATIONS = path.join(services, 'messaging', 'migrations');
+const BILLING_MIGRATIONS = path.join(services, 'billing', 'migrations');
 
 const config = loadConfig(z.object({ LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: z.string().url() }));
 const logger = createLogger('migrate', config.LOG_LEVEL);
