@@ -189,6 +189,38 @@ export function filesSuite(target: TargetRef) {
       }
     });
 
+    it('bad input gets a clear 4xx, never a 500: not multipart, no file, broken parts, unknown fields, bad ranges', async () => {
+      const url = target().A + API.uploadFile(room.workspaceId);
+      const auth = { authorization: `Bearer ${room.userToken}` };
+      const raw = async (body: string, contentType?: string) => {
+        const res = await fetch(url, { method: 'POST', body, headers: { ...auth, ...(contentType ? { 'content-type': contentType } : {}) } });
+        return { status: res.status, body: await res.json().catch(() => null) };
+      };
+      const cases = [
+        await raw('{"file":"x"}', 'application/json'),
+        await raw('hello'),
+        await raw('--b\r\nContent-Disposition: form-data; name="channelId"\r\n\r\nabc', 'multipart/form-data; boundary=b'),
+        await raw('garbage without boundary', 'multipart/form-data'),
+        await raw(`--b\r\nContent-Disposition: form-data; name="channelId"\r\n\r\n${general}\r\n--b--\r\n`, 'multipart/form-data; boundary=b'),
+      ];
+      for (const c of cases) {
+        expect(c.status, JSON.stringify(c.body)).toBeGreaterThanOrEqual(400);
+        expect(c.status).toBeLessThan(500);
+        expect(typeof c.body?.message).toBe('string');
+      }
+      const sample = (await allowedSamples()).find((s) => s.name === 'notes.txt')!;
+      for (const fields of [{ channelId: general, purpose: 'exe' }, { channelId: general, caption: 'x'.repeat(201) }, { channelId: '../../etc' }, {}]) {
+        const res = await upload(target().A, room.workspaceId, room.userToken, fields as Record<string, string>, sample);
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+      }
+      const up = await upload(target().A, room.workspaceId, room.userToken, { channelId: general }, sample);
+      for (const range of ['bytes=999999-', 'bytes=5-2', 'bytes=abc', 'items=0-1']) {
+        const res = await download(target().A, up.body.file.url, room.userToken, { range });
+        expect(res.status, range).toBeLessThan(500);
+      }
+      expect((await download(target().A, `${API.file(room.workspaceId, 'no-such-file')}`, room.userToken)).status).toBe(404);
+    });
+
     it('forged file messages are refused: no upload, another member\'s upload, an upload sent twice', async () => {
       const bare = await request(owner, C.sendMessage, { clientMessageId: clientId(), channelId: general, content: 'https://evil.example/x.png', type: 'image' });
       expect(bare.success).toBe(false);
