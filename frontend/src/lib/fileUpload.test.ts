@@ -1,0 +1,26 @@
+import { describe, it, expect } from 'vitest';
+import { precheck, formatDuration, formatSize } from './fileUpload.ts';
+
+const file = (name: string, type: string, size: number) => ({ name, type, size }) as File;
+
+describe('file precheck (before uploading; the server decides from the bytes)', () => {
+  it('a file above the room\'s maxFileSize is too large (File Size Limit Exceeded), at the limit it goes', () => {
+    expect(precheck(file('a.pdf', 'application/pdf', 10 * 1024 * 1024 + 1), 10)).toBe('too-large');
+    expect(precheck(file('a.pdf', 'application/pdf', 10 * 1024 * 1024), 10)).toBeNull();
+    expect(precheck(file('a.pdf', 'application/pdf', 50 * 1024 * 1024), 100)).toBeNull();
+  });
+  it('types outside the spec\'s list are refused (File type not supported), by type or extension', () => {
+    expect(precheck(file('setup.exe', 'application/x-msdownload', 10), 10)).toBe('type');
+    expect(precheck(file('page.html', 'text/html', 10), 10)).toBe('type');
+    expect(precheck(file('pic.svg', 'image/svg+xml', 10), 10)).toBe('type');
+    expect(precheck(file('notes.csv', '', 10), 10)).toBeNull();
+    expect(precheck(file('letter.docx', 'application/octet-stream', 10), 10)).toBeNull();
+  });
+  it('formats sizes and durations', () => {
+    expect(formatSize(512)).toBe('512 B');
+    expect(formatSize(1536)).toBe('1.5 KB');
+    expect(formatSize(5 * 1024 * 1024)).toBe('5.0 MB');
+    expect(formatDuration(4200)).toBe('0:04');
+    expect(formatDuration(300_000)).toBe('5:00');
+  });
+});
