@@ -19,6 +19,7 @@ import { startDistributedStack } from '../../test/distributed/stack.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import { startPionTurn, type TurnServer } from '../../deploy/local/pion-turn.ts';
+import { seriousViolations } from './admin.helpers.ts';
 import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
 
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
@@ -123,11 +124,13 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       await bob.byTestId('call-window').waitFor();
       await expectText(bob.byTestId('call-status'), 'Incoming video call...', 'bob rings');
       await expectText(alice.byTestId('call-status'), 'Waiting for response...', 'alice waits');
+      expect(await seriousViolations(bob.page), 'axe: the incoming call window').toEqual([]);
       await bob.byTestId('call-accept').click();
       await expectText(alice.byTestId('call-status'), 'Connected', 'alice connected');
       await expectText(bob.byTestId('call-status'), 'Connected', 'bob connected');
       const camera = await expectPlaying(bob, 'bob sees alice');
       await expectPlaying(alice, 'alice sees bob');
+      expect(await seriousViolations(alice.page), 'axe: the call window in a call').toEqual([]);
       const preview = await alice.byTestId('call-local-video').boundingBox();
       expect([Math.round(preview!.width), Math.round(preview!.height)]).toEqual([192, 144]);
 
