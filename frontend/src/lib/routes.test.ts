@@ -30,6 +30,7 @@ describe('parseRoute', () => {
     for (const page of STATIC_PAGES) expect(parseRoute(`/${page}`)).toEqual({ kind: 'page', page });
     expect(parseRoute('/register')).toEqual({ kind: 'redirect', to: '/login' });
     expect(parseRoute('/register/')).toEqual({ kind: 'redirect', to: '/login' });
+    expect(parseRoute('/register', '?claimWorkspace=abc&redirect=%2Fdashboard')).toEqual({ kind: 'redirect', to: '/login?claimWorkspace=abc&redirect=%2Fdashboard' });
   });
   it('reserved names, unknown deeper paths and bad percent-encoding are not found', () => {
     expect(parseRoute('/api')).toEqual({ kind: 'notFound' });

@@ -85,8 +85,8 @@ export function resolveMatch(id: RouteId, params: Params, pathname: string, sear
   switch (id) {
     case 'landing':
       return { kind: 'landing' };
-    case 'register':
-      return { kind: 'redirect', to: '/login' };
+    case 'register': // the query (redirect, plan, claimWorkspace) goes along
+      return { kind: 'redirect', to: `/login${search}` };
     case 'joinRoom': {
       const name = params.roomName ?? '';
       return name ? { kind: 'room', roomName: name, create, via: 'join' } : { kind: 'redirect', to: '/' };
