@@ -5,11 +5,16 @@
  */
 import { startDistributedStack } from '../distributed/stack.ts';
 import { rateLimitSuite, lowLimitEnv } from './rate-limits.suite.ts';
+import { startVersitygw } from '../helpers/versitygw.ts';
 
 // Every process of the stack reads its limits from the environment (this test file runs in a process of its own).
 Object.assign(process.env, lowLimitEnv());
 
 rateLimitSuite('distributed (Redis; A and B on different gateway replicas)', async () => {
-  const stack = await startDistributedStack({ trustedProxies: ['loopback'], metrics: true });
-  return { A: stack.urlA, B: stack.urlB, metricsPorts: stack.metricsPorts, stop: stack.stop, crashB: () => stack.gateway2.kill('SIGKILL') };
+  const s3 = await startVersitygw(); // uploads are stored in S3 when distributed
+  const stack = await startDistributedStack({ trustedProxies: ['loopback'], metrics: true, s3 });
+  return {
+    A: stack.urlA, B: stack.urlB, metricsPorts: stack.metricsPorts, crashB: () => stack.gateway2.kill('SIGKILL'),
+    stop: async () => { await stack.stop(); await s3.stop(); },
+  };
 }, { replicas: true });

@@ -222,6 +222,25 @@ export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>, 
       expect(refused.body).toEqual(RATE_LIMITED);
     });
 
+    it('uploads per user: the fourth upload in a minute is refused (429) before anything is read or stored', async () => {
+      const room = await createRoom(t.A, uniqueName('up'), 'alice', undefined, as(address()));
+      const form = () => {
+        const f = new FormData();
+        f.append('channelId', 'none-such-channel'); // refused after the limit took its point: nothing is stored
+        f.append('file', new Blob(['hello']), 'a.txt');
+        return f;
+      };
+      const post = (i: number) => fetch(origin(i) + API.uploadFile(room.workspaceId), {
+        method: 'POST', body: form(), headers: { authorization: `Bearer ${room.userToken}`, ...as(address()) },
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      // Messaging learns the member from the room's events: until then the token is unknown (401, not counted).
+      await expect.poll(async () => (await post(0)).status, { timeout: 10_000 }).toBe(404);
+      for (let i = 1; i < 3; i++) expect((await post(i)).status).toBe(404);
+      const refused = await post(3);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual(RATE_LIMITED);
+    });
+
     // Runs last: it kills replica B. Nobody says typing-stop for a typer whose gateway crashed; the presence
     // service's sweep announces it once the indicator was not refreshed for LIMITS.typingExpireMs.
     if (options.replicas) it('a typer on a crashed gateway stops typing for the others within seconds (sweep of expired indicators)', async () => {
