@@ -15,7 +15,7 @@ roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different 
     if (!res.ok) throw new Error(`change-tier failed: ${res.status} ${await res.text()}`);
   };
   return {
-    url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, storedObjects: stack.storedObjects,
+    url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, storedObjects: stack.storedObjects, readStoredObject: stack.readStoredObject,
     stop: async () => { await stack.stop(); await s3.stop(); },
   };
 });

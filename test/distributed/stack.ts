@@ -144,6 +144,15 @@ export async function startDistributedStack(options: {
     gateway2,
     messaging,
     advanceClock: (ms: number) => { offset += ms; },
+    /** one object's raw bytes in the bucket */
+    readStoredObject: async (key: string) => {
+      const reader = s3();
+      try {
+        const parts: Buffer[] = [];
+        for await (const c of await reader.get(key)) parts.push(c as Buffer);
+        return Buffer.concat(parts);
+      } finally { await reader.close(); }
+    },
     /** the bucket's keys under a room (files tests check what S3 really keeps) */
     storedObjects: async (workspaceId: string) => {
       if (!options.s3) return [];

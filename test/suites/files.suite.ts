@@ -72,6 +72,17 @@ export function filesSuite(target: TargetRef) {
       }
     });
 
+    it('what storage keeps is ciphertext: a canary in a file and its name are nowhere in the stored object', async () => {
+      const canary = `canary-${Date.now().toString(36)}-file-content`;
+      const text = Buffer.from(`${canary}\n`.repeat(5000));
+      const up = await upload(target().A, room.workspaceId, room.userToken, { channelId: general, caption: canary }, { name: `${canary}.txt`, type: 'text/plain', bytes: text });
+      expect(up.status).toBe(201);
+      const stored = await target().readStoredObject!(`${room.workspaceId}/${up.body.file.id}`);
+      expect(stored.length).toBe(text.length + Math.ceil(text.length / 65536) * 16); // chunks of 64 KiB, a 16-byte tag each
+      expect(stored.includes(Buffer.from('canary-'))).toBe(false);
+      expect((await download(target().A, up.body.file.url, room.userToken)).bytes.equals(text)).toBe(true);
+    });
+
     it('refuses an executable named .png and text with a NUL: File type not supported, nothing kept', async () => {
       const before = await target().storedObjects!(room.workspaceId);
       const exe = await upload(target().A, room.workspaceId, room.userToken, { channelId: general }, renamedExecutable());

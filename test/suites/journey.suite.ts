@@ -17,6 +17,8 @@ export interface Target {
   changeTier?(workspaceId: string, tier: Tier): Promise<void>;
   /** the keys the file storage holds for a room (local disk or the S3 bucket): files tests see what is really kept */
   storedObjects?(workspaceId: string): Promise<string[]>;
+  /** the raw stored bytes of one object (what a disk or bucket reader sees) */
+  readStoredObject?(key: string): Promise<Buffer>;
   stop(): Promise<void>;
 }
 

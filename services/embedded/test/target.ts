@@ -17,6 +17,7 @@ export async function startEmbeddedTarget(): Promise<Target> {
     advanceClock: (ms) => { offset += ms; },
     changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'test' }); },
     // embedded stores files on local disk: DATA_DIR/files/{workspaceId}/
+    readStoredObject: async (key) => fs.readFileSync(path.join(dataDir, 'files', ...key.split('/'))),
     storedObjects: async (workspaceId) => {
       const dir = path.join(dataDir, 'files', workspaceId);
       if (!fs.existsSync(dir)) return [];
