@@ -4,7 +4,7 @@
  * signed link) with the caption and the sidebar preview. Alice records a voice message with Chromium's fake
  * microphone; bob's player loads it and shows its duration. A file over the free room's 10 MB opens
  * File Size Limit Exceeded before anything is sent, and an executable shows File type not supported. Bob's profile
- * picture, uploaded in Edit Profile, shows beside his name on alice's page.
+ * picture, uploaded in Edit Profile, shows beside his name on alice's page. Cancel aborts an upload in flight: nothing is sent.
  * Embedded mode, and distributed mode (files in S3 on versitygw, behind the nginx ingress).
  */
 import fs from 'node:fs';
@@ -122,6 +122,19 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
         .toBeGreaterThanOrEqual(1);
       await voice.locator('audio').evaluate((a: HTMLAudioElement) => a.play());
       await expect.poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: WAIT_MS, message: 'it plays' }).toBeGreaterThan(0);
+
+      // Cancel: the upload is held at the network for a moment, Cancel aborts it; nothing is sent, the dialog stays
+      await alice.page.route('**/files', async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.continue().catch(() => {}); });
+      await alice.byTestId('composer-file-input').setInputFiles({ name: 'later.png', mimeType: 'image/png', buffer: png });
+      await alice.byTestId('upload-start').click();
+      await alice.byTestId('upload-progress').waitFor();
+      await alice.byTestId('upload-cancel').click();
+      await alice.byTestId('upload-start').waitFor();
+      await alice.page.keyboard.press('Escape');
+      await alice.byTestId('file-upload-modal').waitFor({ state: 'detached' });
+      await alice.page.unroute('**/files');
+      await alice.page.waitForTimeout(3500);
+      expect(await bob.byTestId('attachment-image').count()).toBe(1); // still only the first picture
 
       // a free room: 11 MB opens File Size Limit Exceeded before anything is sent; an executable is refused
       await alice.byTestId('composer-file-input').setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) });
