@@ -12,6 +12,7 @@ import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { assertFrontendBuilt, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { seriousViolations } from './admin.helpers.ts';
 
 describe('accounts in the browser (embedded, Mailpit)', () => {
   let browser: Browser;
@@ -46,6 +47,7 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
 
       await u.goto(`/login?claimWorkspace=${encodeURIComponent(workspaceId)}`);
       await u.byTestId('claim-hint').waitFor({ timeout: WAIT_MS });
+      expect(await seriousViolations(u.page), 'axe on /login').toEqual([]);
       const email = `browser-${Date.now()}@example.test`;
       await u.byTestId('login-email').fill(email);
       await u.byTestId('login-username').fill('Owner');
@@ -61,6 +63,7 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       await row.waitFor({ timeout: WAIT_MS });
       await expect(row.getByTestId('owner-crown').textContent()).resolves.toContain('Owner');
       await expect(u.byTestId('profile-tier').textContent()).resolves.toBe('free');
+      expect(await seriousViolations(u.page), 'axe on /dashboard').toEqual([]);
       // the claim replaced the guest's session (the spec deletes it); opening from the dashboard signs in as owner
       expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth'))).toBeNull();
       await row.getByRole('button', { name: 'Open' }).click();
