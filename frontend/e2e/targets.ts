@@ -22,6 +22,10 @@ export async function embeddedTarget(name: string) {
     return {
       urlA: app.url,
       urlB: app.url,
+      /** the room service's internal change-tier in the same process (EmbeddedApp.rooms), as billing will call it */
+      changeTier: async (workspaceId: string, tier: 'free' | 'pro' | 'business') => {
+        await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' });
+      },
       stop: async () => {
         await app.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });
