@@ -2,13 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, S, settingsForTier } from '@ephemera/proto/client';
 import type { WorkspaceUpdate } from '@ephemera/proto';
-import { RoomSession } from './session.ts';
-import type { RoomConnection, RoomSocket } from './socket.ts';
 import { channel, me, other, workspace } from '../state/testData.ts';
-import { FakeSocket, NO_ACK, type Handler } from './testing/fakeSocket.ts';
+import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
+import { startFakeSession, testAuth } from './testing/fakeSession.ts';
 import { themeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
 
-const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
+const auth = testAuth;
 const update = (extra: Partial<WorkspaceUpdate> = {}): WorkspaceUpdate => ({
   workspaceId: 'w1', name: 'team', isPasswordProtected: false, expiresAt: '2030-01-02T00:00:00.000Z', tier: 'free', settings: settingsForTier('free'), ...extra,
 });
@@ -20,12 +19,7 @@ function setup(answer: (event: string, payload: any) => unknown = () => undefine
     if (event === C.fetchChannelSummaries) return { success: true, summaries: [] };
     return answer(event, payload) ?? { success: false, code: 'UNKNOWN_EVENT', message: 'Unknown event' };
   };
-  const socket = new FakeSocket(handler);
-  const callbacks = { onJoinRefused: vi.fn(), onWorkspaceDeleted: vi.fn(), onKicked: vi.fn() };
-  const conn: RoomConnection = { socket: socket as unknown as RoomSocket, dispose: () => socket.removeAllListeners() };
-  const session = new RoomSession(auth, callbacks, () => conn);
-  session.start();
-  return { socket, session, callbacks };
+  return startFakeSession(handler);
 }
 const flush = () => vi.advanceTimersByTimeAsync(0);
 

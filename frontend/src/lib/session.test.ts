@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
-import { RoomSession, MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
-import type { RoomConnection, RoomSocket } from './socket.ts';
+import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
 import { channel, me, message, workspace } from '../state/testData.ts';
-import { FakeSocket, NO_ACK, type Handler } from './testing/fakeSocket.ts';
+import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
+import { startFakeSession, testAuth } from './testing/fakeSession.ts';
 
-const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
+const auth = testAuth;
 const ws = workspace([channel('c1', 'general'), channel('c2', 'random', { createdAt: '2025-02-01T00:00:00.000Z' })]);
 
 interface ServerOpts {
@@ -37,14 +37,7 @@ function server(opts: ServerOpts = {}): Handler {
   };
 }
 
-function setup(handler: Handler) {
-  const socket = new FakeSocket(handler);
-  const callbacks = { onJoinRefused: vi.fn(), onWorkspaceDeleted: vi.fn(), onKicked: vi.fn() };
-  const conn: RoomConnection = { socket: socket as unknown as RoomSocket, dispose: () => socket.removeAllListeners() };
-  const session = new RoomSession(auth, callbacks, () => conn);
-  session.start();
-  return { socket, session, callbacks };
-}
+const setup = (handler: Handler) => startFakeSession(handler);
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
