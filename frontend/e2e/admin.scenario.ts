@@ -14,7 +14,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { API, C, type Tier } from '@ephemera/proto';
 import { createRoom, http, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { assertFrontendBuilt, expectText, launchBrowser, swipeRight, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import type { E2ETarget } from './journey.scenario.ts';
 import { H, M, openSettings, rootTheme, rootVar, seriousViolations } from './admin.helpers.ts';
 
@@ -275,14 +275,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const back = alice.byTestId('back-button');
       if (await back.isVisible()) await back.click();
       await dm.waitFor({ state: 'visible', timeout: WAIT_MS });
-      const box = (await dm.boundingBox())!;
-      await dm.evaluate((el, { x, y }) => {
-        const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
-        fire('pointerdown', x);
-        fire('pointermove', x + 30);
-        fire('pointermove', x + 70);
-        fire('pointerup', x + 70);
-      }, { x: box.x + 20, y: box.y + box.height / 2 });
+      await swipeRight(dm);
       await alice.byTestId('swipe-actions').getByRole('button', { name: 'Delete Conversation' }).waitFor();
       await alice.byTestId('swipe-kick').click();
       await expectText(alice.byTestId('kick-user-modal').getByRole('heading'), 'Kick User', 'Kick User confirm');

@@ -136,6 +136,18 @@ export class User {
 }
 
 /** Visible text of a locator, whitespace-normalised, once it is visible. */
+/** A touch swipe left-to-right of 70 px across a row (the spec's 50 px threshold), as pointer events. */
+export async function swipeRight(row: Locator): Promise<void> {
+  const box = (await row.boundingBox())!;
+  await row.evaluate((el, { x, y }) => {
+    const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
+    fire('pointerdown', x);
+    fire('pointermove', x + 30);
+    fire('pointermove', x + 70);
+    fire('pointerup', x + 70);
+  }, { x: box.x + 20, y: box.y + box.height / 2 });
+}
+
 export async function textOf(locator: Locator): Promise<string> {
   await locator.waitFor({ state: 'visible', timeout: WAIT_MS });
   return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();

@@ -14,7 +14,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { C } from '@ephemera/proto';
 import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { assertFrontendBuilt, expectText, launchBrowser, swipeRight, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import type { E2ETarget } from './journey.scenario.ts';
 
 const channelRow = (u: User, name: string): Locator => u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
@@ -349,14 +349,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       if (await back.isVisible()) await back.click();
       const row = dmRow(b, 'alice');
       await row.waitFor({ state: 'visible', timeout: WAIT_MS });
-      const box = (await row.boundingBox())!;
-      await row.evaluate((el, { x, y }) => {
-        const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
-        fire('pointerdown', x);
-        fire('pointermove', x + 30);
-        fire('pointermove', x + 70);
-        fire('pointerup', x + 70);
-      }, { x: box.x + 20, y: box.y + box.height / 2 });
+      await swipeRight(row);
       const actions = b.byTestId('swipe-actions');
       await actions.waitFor({ timeout: WAIT_MS });
       await b.page.screenshot({ path: shot('swipe') });
