@@ -45,6 +45,7 @@ export async function startMessagingModule(deps: {
   const files = deps.storage ? new FileService({
     pool: deps.pool, log: deps.log, keyring: deps.keyring, storage: deps.storage, project, now: deps.now ?? (() => new Date()),
     access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection), logSharesDatabase: deps.logSharesDatabase,
+    roomEventsCaughtUp: async () => { await service.roomProjection?.caughtUp(); },
   }) : null;
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({

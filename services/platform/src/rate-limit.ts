@@ -42,8 +42,8 @@ export const RATE_LIMIT_DEFAULTS = {
   linkPreviewsPerUser: { points: 30, durationSec: 60 },
   /** GET /api/link-preview/image fetches (cache misses) per client address: a room page shows many previews at once */
   linkPreviewImagesPerAddress: { points: 120, durationSec: 60 },
-  /** POST /api/workspaces/{id}/files per user (files, voice messages, profile pictures) */
-  uploadsPerUser: { points: 30, durationSec: 60 },
+  /** POST /api/workspaces/{id}/files per user (files, voice messages, profile pictures): a batch of photos fits */
+  uploadsPerUser: { points: 60, durationSec: 60 },
   /** sign-in codes mailed per client address (POST /api/auth/request-code) */
   signInCodesPerAddress: { points: 20, durationSec: 3600 },
   /** sign-in codes mailed to one address: a stranger cannot flood someone's inbox */

@@ -16,9 +16,17 @@ import type { FileService } from './service.ts';
 
 export interface FileRouterDeps { pool: Pool; files: FileService; limit: RateLimit }
 
-/** The bearer's member, who must be in the room the path names (another room's token is a non-member here). */
-async function actorFor(pool: Pool, authorization: string | undefined, workspaceId: string): Promise<SessionActor> {
-  const member = await memberByBearer(pool, authorization);
+/**
+ * The bearer's member, who must be in the room the path names (another room's token is a non-member here). Members
+ * reach messaging's read model through the room events: a token not known yet (someone who joined a moment ago and
+ * uploads at once) is looked up again once that projection has caught up.
+ */
+async function actorFor(deps: FileRouterDeps, authorization: string | undefined, workspaceId: string): Promise<SessionActor> {
+  const member = await memberByBearer(deps.pool, authorization).catch(async (err) => {
+    if (!(err instanceof DomainError) || err.code !== 'NOT_AUTHENTICATED' || !/^Bearer /.test(authorization ?? '')) throw err;
+    await deps.files.roomEventsCaughtUp();
+    return memberByBearer(deps.pool, authorization);
+  });
   if (member.workspaceId !== workspaceId) throw new DomainError('NOT_AUTHENTICATED');
   return { ...member, username: '-' };
 }
@@ -27,21 +35,21 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
   const r = express.Router();
   r.post(HTTP_ROUTES.uploadFile.path, route(async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    const actor = await actorFor(deps.pool, req.headers.authorization, String(req.params.workspaceId));
+    const actor = await actorFor(deps, req.headers.authorization, String(req.params.workspaceId));
     await deps.limit(`upload:${actor.userId}`);
     const file = await deps.files.upload(actor, req);
     res.status(201).json({ success: true, file });
   }));
   r.get(HTTP_ROUTES.fileLink.path, route(async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    const actor = await actorFor(deps.pool, req.headers.authorization, String(req.params.workspaceId));
+    const actor = await actorFor(deps, req.headers.authorization, String(req.params.workspaceId));
     res.json({ success: true, ...(await deps.files.link(actor, String(req.params.fileId))) });
   }));
   r.get(HTTP_ROUTES.downloadFile.path, route(async (req, res) => {
     const { workspaceId, fileId } = req.params as { workspaceId: string; fileId: string };
     const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
     const actor: SessionActor = req.headers.authorization
-      ? await actorFor(deps.pool, req.headers.authorization, workspaceId)
+      ? await actorFor(deps, req.headers.authorization, workspaceId)
       : { workspaceId, userId: await deps.files.verifyLink(workspaceId, fileId, variant, req.query as Record<string, unknown>), username: '-' };
     const download = await deps.files.download(actor, fileId, variant, req.headers.range);
     res.status(download.status).set(download.headers);
