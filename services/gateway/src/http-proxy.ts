@@ -64,6 +64,9 @@ const agent = new http.Agent({ keepAlive: true });
 function streamFiles(target: string, url: string, method: string, headers: Record<string, string>, res: HttpResponse): void {
   let aborted = false;
   let answered = false;
+  // The answer can end before the request body does (an upload refused early: 401, 413, 415). From then on uWS
+  // throws on any use of `res` (pause/resume included), so the rest of the body is dropped without touching it.
+  let finished = false;
   const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
     if (aborted) { answer.destroy(); return; }
     answered = true;
@@ -83,21 +86,23 @@ function streamFiles(target: string, url: string, method: string, headers: Recor
         res.onWritable(() => { answer.resume(); return true; });
       }
     });
-    answer.on('end', () => { if (!aborted) res.cork(() => res.end()); });
+    answer.on('end', () => { if (!aborted && !finished) { finished = true; res.cork(() => res.end()); } });
     answer.on('error', () => { if (!aborted) { aborted = true; res.close(); } });
   });
   upstream.on('error', () => {
     if (aborted) return;
     aborted = true;
+    if (finished) return;
+    finished = true;
     if (answered) res.close(); else res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
   });
   res.onAborted(() => { aborted = true; upstream.destroy(); });
   if (method === 'GET' || method === 'HEAD') { upstream.end(); return; }
   res.onData((chunk, isLast) => {
-    if (aborted) return;
+    if (aborted || finished || upstream.destroyed || upstream.writableEnded) return;
     // uWS reuses the chunk's memory after this callback: copy before handing it on.
     const ok = upstream.write(Buffer.from(chunk.slice(0)));
     if (isLast) { upstream.end(); return; }
-    if (!ok) { res.pause(); upstream.once('drain', () => { if (!aborted) res.resume(); }); }
+    if (!ok) { res.pause(); upstream.once('drain', () => { if (!aborted && !finished) res.resume(); }); }
   });
 }
