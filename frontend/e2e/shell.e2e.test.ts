@@ -105,7 +105,7 @@ describe('app shell (embedded)', () => {
     const u = await open('router');
     await u.goto('/register');
     await u.page.waitForURL((url) => url.pathname === '/login', { timeout: WAIT_MS });
-    await expectText(u.page.locator('[data-testid="placeholder-page"] h1'), 'Login / Sign Up', 'login page title');
+    await expectText(u.page.locator('[data-testid="login-page"] h1'), 'Sign in or create an account', 'login page title');
 
     for (const p of ['/admin', '/Admin', '/a/b', '/payment', '/%E0%A4%A']) {
       await u.goto(p);
