@@ -6,6 +6,7 @@
 import type { CustomTheme, ThemeId } from '@ephemera/proto/client';
 import { isThemeId, normaliseCustomTheme } from './themes.ts';
 import type { KeyValueStore } from './storage.ts';
+import { ACCOUNT_KEY } from './account.ts';
 
 export const THEME_KEY = 'theme';
 export const CUSTOM_THEME_KEY = 'customTheme';
@@ -57,9 +58,8 @@ export function readPendingExtension(store = defaultStore()): PendingExtension |
   }
 }
 
-/** A signed-in account (the accounts issue stores its session under this key); a room's guest has none. */
-export const ACCOUNT_TOKEN_KEY = 'authToken';
-
 export function hasAccountSession(store = defaultStore()): boolean {
-  return Boolean(get(ACCOUNT_TOKEN_KEY, store));
+  const raw = get(ACCOUNT_KEY, store); // lib/account.ts's session record; a room's guest has none
+  if (!raw) return false;
+  try { return typeof (JSON.parse(raw) as { token?: unknown }).token === 'string'; } catch { return false; }
 }
