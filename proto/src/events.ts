@@ -99,6 +99,8 @@ export const WorkspaceTierChangedSchema = z.object({
 });
 export const WorkspaceThemeChangedSchema = z.object({
   workspaceId: z.string(), themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
+  /** the custom logo as a signed image-proxy path, made by the room service (never from a client); events before it: null */
+  logoSrc: z.string().nullable().default(null),
 });
 /** The owner deleted the room: like expiry, everything of it goes; its key is destroyed first (docs/crypto.md). */
 export const WorkspaceDeletedSchema = z.object({ workspaceId: z.string(), name: z.string(), deletedBy: z.string(), deletedAt: z.string() });

@@ -86,6 +86,7 @@ export const WorkspaceSchema = z.object({
   /** the theme last broadcast to the room by an admin (broadcast-theme); null = none */
   theme: z.object({
     themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
+    logoSrc: z.string().nullable().default(null),
   }).nullable().default(null),
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;

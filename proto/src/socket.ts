@@ -141,7 +141,7 @@ const HexColour = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'Use a colour like #3B82
 export const CustomThemeSchema = z.object({
   primaryColor: HexColour, sentMessageColor: HexColour, receivedMessageColor: HexColour, sentTextColor: HexColour,
   receivedTextColor: HexColour, chatBackgroundColor: HexColour,
-  /** https only (or empty): shown as an <img> in every member's browser */
+  /** https only (or empty): members' browsers load it through the signed image proxy (RoomTheme.logoSrc), never directly */
   logoUrl: z.string().max(2048).refine((u) => u === '' || /^https:\/\/[^\s"'<>]+$/.test(u), 'The logo must be an https address'),
   fontFamily: z.enum(CUSTOM_THEME_FONTS),
 }) satisfies z.ZodType<CustomTheme>;
@@ -279,8 +279,12 @@ export interface WorkspaceUpdate {
   tier: Tier;
   settings: WorkspaceSettings;
 }
-/** The theme an admin broadcast to the room (kept by the room service; new members get it on join). */
-export interface RoomTheme { themeId: ThemeId; customTheme: CustomTheme | null; changedBy: string; changedByName: string }
+/**
+ * The theme an admin broadcast to the room (kept by the room service; new members get it on join). `logoSrc` is the
+ * custom logo as a same-origin signed image-proxy path (`/api/link-preview/image?u=...&s=...`), made by the server;
+ * null without a logo. Clients show `logoSrc`, never `customTheme.logoUrl` (img-src 'self').
+ */
+export interface RoomTheme { themeId: ThemeId; customTheme: CustomTheme | null; changedBy: string; changedByName: string; logoSrc: string | null }
 
 export type PresenceStatus = z.infer<typeof PresenceStatusSchema>;
 export interface OnlineUser { id: string; username: string; isAdmin: boolean; presenceStatus: PresenceStatus }

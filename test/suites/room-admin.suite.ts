@@ -5,7 +5,7 @@
  * role the table refuses, and bad input (VALIDATION, nothing changes).
  */
 import { describe, it, expect, afterEach } from 'vitest';
-import { API, C, ERRORS, INTERNAL, S, type Tier, type WorkspaceUpdate } from '@ephemera/proto';
+import { API, C, ERRORS, INTERNAL, LINK_PREVIEW_IMAGE_PATH, S, type RoomTheme, type Tier, type WorkspaceUpdate } from '@ephemera/proto';
 import { collect, createRoom, http, next, request, socketJoin, uniqueName } from '../helpers/clients.ts';
 import type { TargetRef } from './room-experience.ts';
 import { TestRoom, expectRefused, type Person } from './channels.setup.ts';
@@ -161,8 +161,8 @@ export function roomAdminSuite(target: TargetRef) {
         request(by.socket, C.broadcastTheme, { workspaceId: r.workspaceId, themeId, customTheme });
       const seen = next(bob.socket, S.themeChanged);
       const dark = await theme('dark');
-      expect(dark.success && dark.theme).toMatchObject({ themeId: 'dark', changedBy: r.owner.id, changedByName: 'alice', customTheme: null });
-      expect(await seen).toMatchObject({ workspaceId: r.workspaceId, themeId: 'dark', changedBy: r.owner.id, changedByName: 'alice' });
+      expect(dark.success && dark.theme).toMatchObject({ themeId: 'dark', changedBy: r.owner.id, changedByName: 'alice', customTheme: null, logoSrc: null });
+      expect(await seen).toMatchObject({ workspaceId: r.workspaceId, themeId: 'dark', changedBy: r.owner.id, changedByName: 'alice', logoSrc: null });
       const joined = await r.freshJoin(carol);
       expect(joined.success && joined.workspace.theme).toMatchObject({ themeId: 'dark', changedByName: 'alice' });
 
@@ -187,7 +187,52 @@ export function roomAdminSuite(target: TargetRef) {
       expectRefused(await theme('custom', r.owner, { ...custom, logoUrl: 'javascript:alert(1)' }), 'VALIDATION');
       const customSeen = next(bob.socket, S.themeChanged, (p: { themeId: string }) => p.themeId === 'custom');
       expect((await theme('custom', r.owner, custom)).success).toBe(true);
-      expect(await customSeen).toMatchObject({ customTheme: custom });
+      expect(await customSeen).toMatchObject({ customTheme: custom, logoSrc: null }); // no logo: nothing to load
+    });
+
+    it('broadcast-theme: the custom logo reaches members only as a server-signed image-proxy path that the image route honours', async () => {
+      const r = await room(['bob', 'carol']);
+      const [bob, carol] = r.members;
+      await changeTier(r.workspaceId, 'business');
+      // A loopback address: the proxy's fetcher refuses it (SSRF), so a signature it honours gives 422, never a fetch.
+      const logoUrl = 'https://127.0.0.1/brand/logo.png';
+      const customTheme = {
+        primaryColor: '#112233', sentMessageColor: '#DCF8C6', receivedMessageColor: '#FFFFFF', sentTextColor: '#000000',
+        receivedTextColor: '#000000', chatBackgroundColor: '#F9FAFB', logoUrl, fontFamily: 'Inter',
+      };
+      const seen = next<RoomTheme>(bob.socket, S.themeChanged, (p) => p.themeId === 'custom');
+      // A client cannot choose the path: a logoSrc it sends is not taken.
+      const ack = await request(r.owner.socket, C.broadcastTheme, { workspaceId: r.workspaceId, themeId: 'custom', customTheme, logoSrc: '/evil' });
+      const event = await seen;
+      const logoSrc = event.logoSrc ?? '';
+      // Same-origin (img-src 'self'): a path of our image route naming exactly this logo, with a signature.
+      const src = new URL(logoSrc, 'http://same.origin');
+      expect(logoSrc.startsWith(`${LINK_PREVIEW_IMAGE_PATH}?`)).toBe(true);
+      expect([...src.searchParams.keys()]).toEqual(['u', 's']);
+      expect(src.searchParams.get('u')).toBe(logoUrl);
+      expect(src.searchParams.get('s')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(ack.success && ack.theme.logoSrc).toBe(event.logoSrc);
+      const joined = await r.freshJoin(carol);
+      expect(joined.success && joined.workspace.theme?.logoSrc).toBe(event.logoSrc);
+
+      // The image route (messaging; in distributed mode another process) honours the room service's signature ...
+      const image = (path: string) => http(target().A, path);
+      const honoured = await image(logoSrc);
+      expect(honoured.status).toBe(422);
+      expect(honoured.body.code).toBe('LINK_PREVIEW_BLOCKED');
+      // ... and refuses a tampered one, or the signature moved to another address, before fetching anything.
+      const signature = src.searchParams.get('s')!;
+      const tampered = `${LINK_PREVIEW_IMAGE_PATH}?u=${encodeURIComponent(logoUrl)}&s=${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+      const moved = `${LINK_PREVIEW_IMAGE_PATH}?u=${encodeURIComponent('https://127.0.0.1/other.png')}&s=${signature}`;
+      for (const path of [tampered, moved]) {
+        const refused = await image(path);
+        expect(refused.status, path).toBe(403);
+        expect(refused.body.code, path).toBe('FORBIDDEN');
+      }
+
+      const cleared = next<RoomTheme>(bob.socket, S.themeChanged, (p) => p.themeId === 'dark');
+      await request(r.owner.socket, C.broadcastTheme, { workspaceId: r.workspaceId, themeId: 'dark' });
+      expect((await cleared).logoSrc).toBe(null);
     });
 
     it('change-tier (internal) reaches open clients as workspace-updated; no public route leads to it', async () => {

@@ -162,6 +162,10 @@ export function RoomView({ session, roomName }: Props) {
   const ws = state.workspace;
   const can = adminControls(state.user, ws?.tier ?? 'free', ws?.expiresAt ?? null);
   const shownTheme = theme.preview ?? theme.active;
+  // The custom logo only ever loads through the server-signed image-proxy path of the room's broadcast theme
+  // (img-src 'self'); a logo address not broadcast yet (a preview, a theme applied for oneself) shows our mark.
+  const logoSrc = shownTheme.themeId === 'custom' && ws?.theme?.logoSrc && ws.theme.customTheme?.logoUrl === shownTheme.custom?.logoUrl
+    ? ws.theme.logoSrc : undefined;
   const banner = <ExpiryBanner expiresAt={ws?.expiresAt ?? null} onExtend={can.extend ? () => setAdminDialog({ kind: 'extend' }) : undefined} />;
 
   return (
@@ -176,7 +180,7 @@ export function RoomView({ session, roomName }: Props) {
       <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
         onOpenMessage={openMessage}
         onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} onAdminDialog={setAdminDialog} onToggleSettings={() => setSettingsOpen((open) => !open)}
-        logoUrl={shownTheme.themeId === 'custom' ? shownTheme.custom?.logoUrl || undefined : undefined} />
+        logoSrc={logoSrc} />
       <ChatArea session={session} state={state} onBack={onBack}
         focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone}
         banner={banner} />

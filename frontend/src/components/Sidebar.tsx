@@ -46,8 +46,8 @@ interface Props {
   onAdminDialog(d: AdminDialog): void;
   /** the header's settings button (as Ctrl/Cmd+S) */
   onToggleSettings(): void;
-  /** the custom theme's logo (business), shown in place of ours */
-  logoUrl?: string;
+  /** the custom theme's logo (business), shown in place of ours: the server-signed same-origin image-proxy path */
+  logoSrc?: string;
 }
 
 type Dialog =
@@ -57,7 +57,7 @@ type Dialog =
   | { kind: 'startDm'; userId: string; username: string }
   | { kind: 'profile' };
 
-export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, onToggleSettings, logoUrl }: Props) {
+export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, onToggleSettings, logoSrc }: Props) {
   const { workspace, user } = state;
   // profile pictures are stored files: PersonAvatar loads them through signed links with this room's token
   useEffect(() => { registerFileAccess(() => session.fileAccess()); return () => registerFileAccess(null); }, [session]);
@@ -114,7 +114,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
     <aside className="sidebar" data-testid="sidebar">
       <div className="sidebar-header">
         <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home">
-          {logoUrl ? <img src={logoUrl} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" /> : <LogoMark size={28} />}
+          {logoSrc ? <img src={logoSrc} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" /> : <LogoMark size={28} />}
         </AppLink>
         <RoomHeader name={name} tier={tier} online={state.online.length} maxUsers={workspace?.settings?.maxUsers}
           isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}

@@ -166,7 +166,10 @@ export function bindAdminEvents(socket: RoomSocket, sink: AdminEventSink): void 
   });
   socket.on(S.themeChanged, (p) => {
     if (!ours(sink, p) || !isThemeId(p.themeId)) return;
-    const theme: RoomTheme = { themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: p.changedBy, changedByName: p.changedByName };
+    const theme: RoomTheme = {
+      themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: p.changedBy, changedByName: p.changedByName,
+      logoSrc: typeof p.logoSrc === 'string' ? p.logoSrc : null,
+    };
     sink.dispatch({ type: 'themeBroadcast', theme });
   });
 }

@@ -62,9 +62,9 @@ describe('themes (specs/rooms.md section 3)', () => {
 
   it('on load: the broadcast theme of the room, else the default', () => {
     expect(initialTheme(null)).toEqual({ themeId: 'default', custom: null });
-    expect(initialTheme({ themeId: 'slack', customTheme: null, changedBy: 'u', changedByName: 'bob' })).toEqual({ themeId: 'slack', custom: null });
-    expect(initialTheme({ themeId: 'custom', customTheme: { primaryColor: '#010203' }, changedBy: 'u', changedByName: 'bob' }))
+    expect(initialTheme({ themeId: 'slack', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null })).toEqual({ themeId: 'slack', custom: null });
+    expect(initialTheme({ themeId: 'custom', customTheme: { primaryColor: '#010203' }, changedBy: 'u', changedByName: 'bob', logoSrc: null }))
       .toEqual({ themeId: 'custom', custom: { ...CUSTOM_THEME_DEFAULTS, primaryColor: '#010203' } });
-    expect(initialTheme({ themeId: 'bogus', customTheme: null, changedBy: 'u', changedByName: 'bob' })).toEqual({ themeId: 'default', custom: null });
+    expect(initialTheme({ themeId: 'bogus', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null })).toEqual({ themeId: 'default', custom: null });
   });
 });

@@ -129,9 +129,9 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       io.to(workspaceRoom(event.payload.workspaceId)).emit(S.workspaceUpdated, event.payload.workspace);
       return;
     case 'workspace.theme-changed': {
-      const { workspaceId, themeId, customTheme, changedBy, changedByName } = event.payload;
+      const { workspaceId, themeId, customTheme, changedBy, changedByName, logoSrc } = event.payload;
       io.to(workspaceRoom(workspaceId)).emit(S.themeChanged, {
-        workspaceId, themeId: themeId as ThemeId, customTheme: customTheme as CustomTheme | null, changedBy, changedByName,
+        workspaceId, themeId: themeId as ThemeId, customTheme: customTheme as CustomTheme | null, changedBy, changedByName, logoSrc: logoSrc ?? null,
       });
       return;
     }

@@ -8,7 +8,7 @@ import {
   type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
   type SessionActor, type Actor,
 } from '@ephemera/proto';
-import { KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
+import { DEV_MASTER_KEY, ImageSigner, KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
 import { roomProjector } from './projection.ts';
 import { RoomRepository, type MemberRow, type WorkspaceRow } from './repository.ts';
 
@@ -24,6 +24,11 @@ export interface RoomDeps {
   roomKeys: RoomKeyStore;
   /** the same keys, cached in memory, for sealing and opening read-model values */
   keyring: RoomKeyring;
+  /**
+   * Signs the custom theme's logo for messaging's image proxy (img-src 'self'): keyed by the same master key as
+   * messaging's (ROOM_MASTER_KEY / DATA_DIR/master.key). Absent: the development key, as messaging's default.
+   */
+  imageSigner?: ImageSigner;
 }
 
 /** One command's view of its room: the room as it is, and how to build and record its events. */
@@ -41,12 +46,14 @@ export class RoomCore {
   readonly repo: RoomRepository;
   readonly mutex = new KeyedMutex();
   readonly now: () => Date;
+  readonly imageSigner: ImageSigner;
   private readonly project: Projector;
 
   constructor(readonly deps: RoomDeps) {
     this.repo = new RoomRepository(deps.pool, deps.keyring);
     this.project = roomProjector(deps.keyring);
     this.now = deps.now ?? (() => new Date());
+    this.imageSigner = deps.imageSigner ?? new ImageSigner(DEV_MASTER_KEY);
   }
 
   /** The one place events are recorded: durable in the log first, then applied to our read model. */

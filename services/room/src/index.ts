@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
-import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
+import { applyOnce, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
 
@@ -21,6 +21,8 @@ export async function startRoomModule(deps: {
   roomKeys: RoomKeyStore;
   /** the same keys, cached in memory (read-model values are sealed under them) */
   keyring: RoomKeyring;
+  /** signs the custom theme's logo for messaging's image proxy (same master key as messaging); absent: the development key */
+  imageSigner?: ImageSigner;
 }): Promise<RoomModule> {
   await migrate(deps.databaseUrl, ROOM_MIGRATIONS, 'room');
   const service = new RoomService(deps);

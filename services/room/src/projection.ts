@@ -100,10 +100,10 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       await db.query('UPDATE room.workspaces SET tier = $2, expires_at = $3 WHERE id = $1', [event.payload.workspaceId, event.payload.tier, event.payload.expiresAt]);
       break;
     case 'workspace.theme-changed': {
-      const { workspaceId, themeId, customTheme, changedBy, changedByName } = event.payload;
+      const { workspaceId, themeId, customTheme, changedBy, changedByName, logoSrc } = event.payload;
       const key = await keyring.key(workspaceId);
       if (!key) return;
-      const theme = sealThemeAuthor(key, { themeId, customTheme, changedBy, changedByName });
+      const theme = sealThemeAuthor(key, { themeId, customTheme, changedBy, changedByName, logoSrc: logoSrc ?? null });
       await db.query('UPDATE room.workspaces SET theme = $2 WHERE id = $1', [workspaceId, JSON.stringify(theme)]);
       break;
     }

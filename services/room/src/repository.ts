@@ -193,7 +193,8 @@ export function toWorkspace(ws: WorkspaceRow, members: MemberRow[], channels: Ch
     isPasswordProtected: ws.passwordHash !== null, tier: ws.tier, settings: settingsForTier(ws.tier, ws.customMaxUsers),
     users: members.map((m) => toRoomUser(m, ws)),
     channels: channels.filter((c) => visibleTo(c, viewerId)),
-    theme: ws.theme,
+    // A theme stored before logoSrc existed has none: no logo is shown rather than the third-party address.
+    theme: ws.theme ? { ...ws.theme, logoSrc: ws.theme.logoSrc ?? null } : null,
   };
 }
 

@@ -172,7 +172,10 @@ export function broadcastTheme(core: RoomCore, actor: SessionActor, input: In<ty
     if (!themeAllowed(cmd.ws.tier, input.themeId)) throw new DomainError('THEME_NOT_IN_TIER');
     const customTheme = input.themeId === 'custom' ? input.customTheme ?? null : null;
     if (input.themeId === 'custom' && !customTheme) throw new DomainError('CUSTOM_THEME_REQUIRED');
-    const theme: RoomTheme = { themeId: input.themeId, customTheme, changedBy: actor.userId, changedByName: cmd.member!.username };
+    // The logo is shown through messaging's signed image proxy (img-src 'self': members' browsers never contact the
+    // logo's host); only the server makes that path, so a client cannot get any other address signed.
+    const logoSrc = customTheme?.logoUrl ? core.imageSigner.path(customTheme.logoUrl) : null;
+    const theme: RoomTheme = { themeId: input.themeId, customTheme, changedBy: actor.userId, changedByName: cmd.member!.username, logoSrc };
     await cmd.record([cmd.event('workspace.theme-changed', { workspaceId: cmd.ws.id, ...theme })]);
     return theme;
   });

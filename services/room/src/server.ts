@@ -1,6 +1,6 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
-  kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
+  kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, ImageSigner, createPool, pgReady, serveHttp, createRateLimits,
   type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
@@ -33,6 +33,7 @@ export async function startRoomServer(opts: {
   await log.init(Object.values(TOPICS));
   const module = await startRoomModule({
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now, roomKeys: keys.store, keyring: keys.keyring,
+    imageSigner: new ImageSigner(opts.masterKey ?? DEV_MASTER_KEY), // messaging signs preview images with the same key
   });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const server = await serveHttp({

@@ -133,7 +133,9 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
           <label htmlFor="custom-logo">Logo address (https)</label>
           <input id="custom-logo" type="text" value={theme.logoUrl} placeholder="https://…" autoComplete="off" spellCheck={false}
             aria-invalid={logoOk ? undefined : true} onChange={(e) => update({ logoUrl: e.target.value.trim() })} data-testid="custom-logoUrl" />
-          <p className="field-hint">Suggested size 200x50 px.</p>
+          <p className="field-hint" data-testid="custom-logo-note">
+            Suggested size 200x50 px. The logo shows once saved for the room: everyone's browser loads it through this server, never from its host (JPEG, PNG, GIF or WebP).
+          </p>
         </div>
         {!logoOk && <div className="form-error" role="alert"><AlertIcon size={16} /> <span>The logo must be an https address</span></div>}
         <p className="field-hint">{canBroadcast ? 'Saving applies this theme for everyone in the room.' : 'Saving applies this theme for you only.'}</p>

@@ -16,11 +16,14 @@
  * - **Cached** in a bounded LRU (by total bytes, 64 MB by default), failures briefly; concurrent requests for one
  *   image share one fetch. Only fetches (cache misses) take a point of the per-address rate limit.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { LRUCache } from 'lru-cache';
-import { DomainError, LINK_PREVIEW_IMAGE_PATH } from '@ephemera/proto';
+import { DomainError } from '@ephemera/proto';
+import { ImageSigner } from '@ephemera/platform';
 import { DEFAULTS, IMAGE_NOT_AN_IMAGE, type SafeFetcher } from './fetcher.ts';
+
+// The signer lives in platform (crypto/image-signer.ts): the room service signs the custom theme's logo with it too.
+export { ImageSigner };
 
 /** The formats served, by the type file-type reads from the bytes. No SVG: it is a document that can run script. */
 export const SERVED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -39,31 +42,6 @@ export const IMAGE_RESPONSE_HEADERS = {
   'Cache-Control': 'public, max-age=86400, immutable',
   'Cross-Origin-Resource-Policy': 'same-origin',
 } as const;
-
-/** HMAC signatures of image addresses: the key derives from the master key, separately from every other use. */
-export class ImageSigner {
-  private readonly key: Buffer;
-
-  constructor(masterKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'ephemera link-preview image v1', 32));
-  }
-
-  sign(url: string): string {
-    return createHmac('sha256', this.key).update(url, 'utf8').digest('base64url');
-  }
-
-  /** Constant-time comparison of `signature` with the signature of exactly `url`. */
-  verify(url: string, signature: string): boolean {
-    const expected = Buffer.from(this.sign(url), 'utf8');
-    const given = Buffer.from(signature, 'utf8');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
-
-  /** The same-origin path a preview carries instead of the image's own address. */
-  path(url: string): string {
-    return `${LINK_PREVIEW_IMAGE_PATH}?u=${encodeURIComponent(url)}&s=${this.sign(url)}`;
-  }
-}
 
 export interface ImageProxyOptions {
   /** bytes of one image at most (default 5 MB); a longer one is refused */

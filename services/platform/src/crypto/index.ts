@@ -3,3 +3,4 @@ export { MasterKeys, DEV_MASTER_KEY, parseMasterKey, masterKeyFile, masterKeyId,
 export { FileRoomKeyStore, type RoomKeyStore } from './key-store.ts';
 export { RoomKeyring, type RoomKeySource } from './keyring.ts';
 export { ownedRoomKeys, fileRoomKeys, parsePreviousMasterKeys, encodeRoomKey, type OwnedRoomKeys } from './owned.ts';
+export { ImageSigner } from './image-signer.ts';
