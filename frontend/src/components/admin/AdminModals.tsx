@@ -6,7 +6,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { LIMITS, type Tier } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
-import { AlertIcon, LockIcon, SparkIcon, UsersIcon } from '../Icons.tsx';
+import { AlertIcon, LockIcon, UsersIcon } from '../Icons.tsx';
+import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import { TrashIcon } from '../sidebar/icons.tsx';
 import { checkRoomPassword, parseMaxUsers } from '../../lib/roomRules.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
@@ -159,15 +160,9 @@ export function KickUserModal({ username, onClose, kick }: { username: string; o
 /** Upgrade required: the gated control's reason and the room's current plan. */
 export function UpgradeModal({ feature, tier, onClose }: { feature: UpgradeFeature; tier: Tier; onClose(): void }) {
   return (
-    <Modal title="Upgrade required" onClose={onClose} tone="warning" icon={<SparkIcon size={22} />} testId="upgrade-modal"
-      footer={(
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose}>Not now</button>
-          <a className="button button-primary" href="/upgrade" data-testid="upgrade-link">View Plans</a>
-        </>
-      )}>
+    <UpgradePromptModal title="Upgrade required" testId="upgrade-modal" linkTestId="upgrade-link" onClose={onClose}>
       <p data-testid="upgrade-reason">{UPGRADE_REASONS[feature]}</p>
       <p className="muted">Current plan: {TIER_NAMES[tier]}</p>
-    </Modal>
+    </UpgradePromptModal>
   );
 }

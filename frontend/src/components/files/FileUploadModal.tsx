@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CAPTION_MAX } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
-import { SparkIcon } from '../Icons.tsx';
+import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import { formatSize, precheck, uploadFile, type StoredFile, type UploadHandle } from '../../lib/fileUpload.ts';
 
 interface Props {
@@ -22,15 +22,9 @@ interface Props {
 
 export function FileSizeLimitModal({ maxFileSizeMb, onClose }: { maxFileSizeMb: number; onClose(): void }) {
   return (
-    <Modal title="File Size Limit Exceeded" onClose={onClose} tone="warning" icon={<SparkIcon size={22} />} testId="file-size-limit-modal"
-      footer={(
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose}>Not now</button>
-          <a className="button button-primary" href="/upgrade" data-testid="file-upgrade-link">View Plans</a>
-        </>
-      )}>
+    <UpgradePromptModal title="File Size Limit Exceeded" testId="file-size-limit-modal" linkTestId="file-upgrade-link" onClose={onClose}>
       <p>Files in this room can be up to {maxFileSizeMb} MB. Upgrade to Pro (100 MB) or Business (500 MB) to share larger files.</p>
-    </Modal>
+    </UpgradePromptModal>
   );
 }
 
