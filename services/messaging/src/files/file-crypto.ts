@@ -40,10 +40,14 @@ function nonce(k: FileKey, index: number): Buffer {
 }
 const aad = (objectId: string, index: number, last: boolean) => Buffer.from(`${objectId}:${index}:${last ? 1 : 0}`, 'utf8');
 
-function sealChunk(k: FileKey, objectId: string, index: number, last: boolean, plain: Buffer): Buffer {
+/** Seals one chunk given as pieces (the input is never copied into one buffer): ciphertext pieces, then the tag. */
+function sealChunk(k: FileKey, objectId: string, index: number, last: boolean, plain: Buffer[], out: Buffer[]): void {
   const c = createCipheriv('aes-256-gcm', k.key, nonce(k, index));
   c.setAAD(aad(objectId, index, last));
-  return Buffer.concat([c.update(plain), c.final(), c.getAuthTag()]);
+  for (const piece of plain) out.push(c.update(piece));
+  const rest = c.final();
+  if (rest.length) out.push(rest);
+  out.push(c.getAuthTag());
 }
 
 function openChunk(k: FileKey, objectId: string, index: number, last: boolean, sealed: Buffer): Buffer {
@@ -54,39 +58,43 @@ function openChunk(k: FileKey, objectId: string, index: number, last: boolean, s
 }
 
 /**
- * Plaintext in, sealed chunks out. One full chunk is held back until it is known whether it is the last. Each call
- * pushes what it sealed as one buffer (fewer, larger writes to the storage).
+ * Plaintext in, sealed chunks out. One full chunk is held back until it is known whether it is the last. The input
+ * is cut into chunks by reference (subarray), never concatenated: a chunk is a list of pieces fed to one cipher, and
+ * every sealed piece is pushed as it is (the file writer gathers them into one writev).
  */
 export function encryptStream(k: FileKey, objectId: string): Transform {
-  let pending: Buffer = Buffer.alloc(0);
-  let held: Buffer | null = null;
+  let pending: Buffer[] = []; // the current chunk's pieces, fewer than CHUNK bytes in all
+  let pendingLength = 0;
+  let held: Buffer[] | null = null; // a full chunk, sealed when the next byte (or the end) arrives
   let index = 0;
   const seal = (out: Buffer[], last: boolean) => {
-    if (held) { out.push(sealChunk(k, objectId, index, last, held)); index += 1; held = null; }
+    if (held) { sealChunk(k, objectId, index, last, held, out); index += 1; held = null; }
   };
+  const pushAll = (t: Transform, out: Buffer[]) => { for (const b of out) t.push(b); };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      const data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       const out: Buffer[] = [];
       let at = 0;
-      while (data.length - at >= CHUNK) {
-        seal(out, false);
-        held = data.subarray(at, at + CHUNK);
-        at += CHUNK;
+      while (at < chunk.length) {
+        const take = Math.min(CHUNK - pendingLength, chunk.length - at);
+        if (held) seal(out, false); // more bytes follow the held chunk: it was not the last
+        pending.push(at === 0 && take === chunk.length ? chunk : chunk.subarray(at, at + take));
+        pendingLength += take;
+        at += take;
+        if (pendingLength === CHUNK) { held = pending; pending = []; pendingLength = 0; }
       }
-      pending = data.subarray(at);
-      if (out.length) this.push(out.length === 1 ? out[0] : Buffer.concat(out));
+      pushAll(this, out);
       done();
     },
     flush(done: TransformCallback) {
       const out: Buffer[] = [];
-      if (pending.length > 0 || !held) {
+      if (pendingLength > 0 || !held) {
         seal(out, false);
-        out.push(sealChunk(k, objectId, index, true, pending));
+        sealChunk(k, objectId, index, true, pending, out);
       } else {
         seal(out, true);
       }
-      this.push(Buffer.concat(out));
+      pushAll(this, out);
       done();
     },
   });

@@ -92,7 +92,11 @@ function cleanName(name: string, ext: string): string {
 function limitStream(stream: Readable, limit: number): { body: Readable; exceeded: () => boolean } {
   let seen = 0;
   let exceeded = false;
+  // Object mode: each read hands on one of busboy's buffers as it is (a byte-mode read() joins all it holds into a
+  // new buffer: one more copy of the whole file). At most 8 buffers wait here before busboy is paused.
   const body = new Readable({
+    objectMode: true,
+    highWaterMark: 8,
     read() { stream.resume(); },
     destroy(err, cb) { stream.resume(); cb(err); },
   });

@@ -1,6 +1,6 @@
 /** File content at rest: chunked AES-256-GCM under a per-file key sealed by the room key (docs/crypto.md, Files). */
 import { describe, it, expect } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { RoomKey } from '@ephemera/platform';
 import { CHUNK, decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from '../../src/files/file-crypto.ts';
@@ -42,6 +42,20 @@ describe('file encryption', () => {
     await expect(decrypt(k, 'other', bytes.length, stored)).rejects.toThrow();
     const truncated = stored.subarray(0, 2 * (CHUNK + 16));
     await expect(decrypt(k, 'f3', 2 * CHUNK, truncated)).rejects.toThrow();
+  });
+
+  it('stores the same bytes however the input is split (the documented format: old files still open)', async () => {
+    const k = newFileKey();
+    const bytes = randomBytes(3 * CHUNK + 999);
+    const whole = await encrypt(k, 'f6', bytes);
+    const cuts = [1, CHUNK - 3, CHUNK, CHUNK + 1, 2 * CHUNK + 500, 3 * CHUNK];
+    const pieces = cuts.map((c, i) => bytes.subarray(i ? cuts[i - 1] : 0, c)).concat(bytes.subarray(cuts.at(-1)));
+    expect((await collect(Readable.from(pieces).pipe(encryptStream(k, 'f6')))).equals(whole)).toBe(true);
+    // Chunk 0 sealed by hand as docs/crypto.md says: nonce = prefix | 0 (uint32 BE), AAD "f6:0:0", tag after.
+    const nonce = Buffer.concat([k.prefix, Buffer.alloc(4)]);
+    const c = createCipheriv('aes-256-gcm', k.key, nonce).setAAD(Buffer.from('f6:0:0'));
+    const chunk0 = Buffer.concat([c.update(bytes.subarray(0, CHUNK)), c.final(), c.getAuthTag()]);
+    expect(whole.subarray(0, CHUNK + 16).equals(chunk0)).toBe(true);
   });
 
   it('the file key opens only under its room key and file id', () => {
