@@ -291,6 +291,51 @@ export function filesSuite(target: TargetRef) {
       expect(await until(async () => (await target().storedObjects!(doomed.workspaceId)).length === 0)).toBe(true);
     });
 
+    it('a room deleted while a member is uploading: the upload ends with a 4xx or a closed connection, never a 500; nothing of it is kept; the others get workspace-deleted', async () => {
+      const doomed = await createRoom(target().A);
+      const guest = await joinRoom(target().B, doomed.workspaceId, 'uploader');
+      const s = (await socketJoin(target().A, doomed.workspaceId, doomed.user.username, doomed.userToken)).socket;
+      const g = (await socketJoin(target().B, doomed.workspaceId, 'uploader', guest.userToken)).socket;
+      sockets.push(s, g);
+      const c = await request(s, C.createChannel, { workspaceId: doomed.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      if (!c.success) throw new Error('setup');
+      // A multipart body written slowly: the fields, the file's first bytes, then (after the deletion) the rest.
+      const boundary = `----ephemera${clientId()}`;
+      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="channelId"\r\n\r\n${c.channel.id}\r\n`
+        + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`);
+      let pushRest!: () => void;
+      const rest = new Promise<void>((r) => { pushRest = r; });
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new Uint8Array(head));
+          for (let i = 0; i < 4; i++) controller.enqueue(new Uint8Array(256 * 1024));
+          await rest;
+          try {
+            for (let i = 0; i < 8; i++) controller.enqueue(new Uint8Array(256 * 1024));
+            controller.enqueue(new Uint8Array(Buffer.from(`\r\n--${boundary}--\r\n`)));
+            controller.close();
+          } catch { /* the server already closed the request */ }
+        },
+      });
+      const answer = fetch(target().B + API.uploadFile(doomed.workspaceId), {
+        method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${guest.userToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      } as RequestInit).then(async (r) => ({ status: r.status, text: await r.text() }), (err: Error) => ({ status: 0, text: String(err) }));
+      await new Promise((r) => setTimeout(r, 400));
+      const seen = next(g, S.workspaceDeleted);
+      const deleted = await request(s, C.deleteWorkspace, { workspaceId: doomed.workspaceId });
+      expect(deleted.success).toBe(true);
+      expect(await seen).toMatchObject({ workspaceId: doomed.workspaceId });
+      pushRest();
+      const result = await answer;
+      // 0: the server closed the connection mid-body; otherwise a clear refusal, never a 5xx
+      expect(result.status === 0 || (result.status >= 400 && result.status < 500), `${result.status} ${result.text}`).toBe(true);
+      const gone = await until(async () => (await target().storedObjects!(doomed.workspaceId)).length === 0);
+      expect(gone, `left in storage: ${JSON.stringify(await target().storedObjects!(doomed.workspaceId))}; answer ${result.status} ${result.text}`).toBe(true);
+      const after = await upload(target().A, doomed.workspaceId, guest.userToken, { channelId: c.channel.id }, (await allowedSamples())[0]!);
+      expect(after.status).toBeGreaterThanOrEqual(400);
+      expect(after.status).toBeLessThan(500);
+    });
+
     it('deleting a channel removes its files from storage; the room\'s other files stay', async () => {
       const c = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: `temp-${Date.now().toString(36)}`, type: 'topic', isPrivate: false });
       if (!c.success) throw new Error('setup');

@@ -7,7 +7,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { timingSafeEqual } from 'node:crypto';
 import {
-  C, DomainError, ENTITLEMENTS, PROFILE_IMAGE_MAX_BYTES, SOCKET_AUTHZ, type MessageFile, type SessionActor, type Tier,
+  C, DomainError, ENTITLEMENTS, PROFILE_IMAGE_MAX_BYTES, SOCKET_AUTHZ, type DomainEventPayload, type EventEnvelope, type MessageFile,
+  type SessionActor, type Tier,
 } from '@ephemera/proto';
 import {
   applyOnce, appendEvents, makeEvent, newId, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKey, type RoomKeyring,
@@ -57,11 +58,20 @@ export class FileService {
   async upload(actor: SessionActor, req: Readable & { headers: import('node:http').IncomingHttpHeaders }): Promise<MessageFile & { expiresAt: string | null }> {
     await this.deps.access.check(actor, SOCKET_AUTHZ[C.sendMessage], null);
     const key = await servingKey(this.deps.keyring, actor.workspaceId);
-    const result = await parseUpload(req, async (fields) => {
-      if (fields.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
-      return this.limitFor(actor.workspaceId, fields.purpose);
-    }, (fields, file) => this.store(actor, key, fields, file));
-    return result as MessageFile & { expiresAt: string | null };
+    try {
+      const result = await parseUpload(req, async (fields) => {
+        if (fields.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
+        return this.limitFor(actor.workspaceId, fields.purpose);
+      }, (fields, file) => this.store(actor, key, fields, file));
+      return result as MessageFile & { expiresAt: string | null };
+    } catch (err) {
+      // The room was deleted (or expired) mid-upload: its purge may have removed the folder being written, or its
+      // key is gone. That is the room's end, not a server fault: the uploader gets the room's answer, not a 500.
+      if (!(err instanceof DomainError) && !(await this.deps.keyring.key(actor.workspaceId).catch(() => key))) {
+        throw new DomainError('WORKSPACE_NOT_FOUND');
+      }
+      throw err;
+    }
   }
 
   private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
@@ -91,27 +101,31 @@ export class FileService {
     let thumbnailSize: number | null = null;
     let width: number | null = null;
     let height: number | null = null;
-    if (file.detected.kind === 'image' && copied <= THUMBNAIL_MAX_BYTES) {
-      const thumb = await makeThumbnail(Buffer.concat(copy));
-      if (thumb) {
-        thumbnailKey = `${storageKey}.thumb`;
-        thumbnailSize = thumb.data.length;
-        width = thumb.width; height = thumb.height;
-        await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKey, `${fileId}.thumb`)));
-      }
-    }
-    const tier = await this.tierOf(actor.workspaceId);
-    const retention = ENTITLEMENTS[tier].fileRetentionMs;
-    const now = this.deps.now();
-    const payload = {
-      workspaceId: actor.workspaceId, fileId, channelId: fields.channelId, uploaderId: actor.userId, purpose: fields.purpose,
-      kind: file.detected.kind, name: file.name, mime: file.detected.mime, size, caption: fields.caption,
-      durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null, width, height,
-      storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKey(key, fileId, fileKey),
-      uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
-    };
-    const event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
+    // From here on the object exists: any failure (the room deleted meanwhile, the log refusing) removes it again,
+    // so nothing is left in storage that no event describes.
+    let payload: DomainEventPayload<'file.uploaded'>;
+    let event: EventEnvelope<'file.uploaded'>;
     try {
+      if (file.detected.kind === 'image' && copied <= THUMBNAIL_MAX_BYTES) {
+        const thumb = await makeThumbnail(Buffer.concat(copy));
+        if (thumb) {
+          thumbnailKey = `${storageKey}.thumb`;
+          thumbnailSize = thumb.data.length;
+          width = thumb.width; height = thumb.height;
+          await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKey, `${fileId}.thumb`)));
+        }
+      }
+      const tier = await this.tierOf(actor.workspaceId);
+      const retention = ENTITLEMENTS[tier].fileRetentionMs;
+      const now = this.deps.now();
+      payload = {
+        workspaceId: actor.workspaceId, fileId, channelId: fields.channelId, uploaderId: actor.userId, purpose: fields.purpose,
+        kind: file.detected.kind, name: file.name, mime: file.detected.mime, size, caption: fields.caption,
+        durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null, width, height,
+        storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKey(key, fileId, fileKey),
+        uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
+      };
+      event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
       await appendEvents(this.deps.log, [event]);
     } catch (err) {
       await this.deps.storage.delete(storageKey).catch(() => {});
