@@ -41,10 +41,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const u = await User.open(browser!, username, base);
       users.push(u);
       if (clockAt !== undefined) await u.page.clock.install({ time: clockAt });
-      const record = JSON.stringify({ workspaceId: room.id, userToken, username, roomName: room.name, password: null });
-      await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-      await u.goto(`/${room.name}`);
-      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      await u.enterRoom({ workspaceId: room.id, userToken, username, roomName: room.name });
       return u;
     };
 

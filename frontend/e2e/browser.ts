@@ -97,6 +97,17 @@ export class User {
     return this.page.getByTestId(id);
   }
 
+  /**
+   * Open the room as a member whose join answer is already known: the stored auth record (kept across reloads unless
+   * the page itself changed it) makes the page join directly, as after a real join; resolves once the room shows.
+   */
+  async enterRoom(auth: { workspaceId: string; userToken: string; username: string; roomName: string }): Promise<void> {
+    const record = JSON.stringify({ ...auth, password: null });
+    await this.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
+    await this.goto(`/${auth.roomName}`);
+    await this.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+  }
+
   /** The ephemera_gw cookies the browser holds for the socket path (normally exactly one). */
   async gatewayCookies(): Promise<string[]> {
     const cookies = await this.context.cookies(new URL('/socket.io/', this.base).toString());

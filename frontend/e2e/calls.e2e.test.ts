@@ -95,10 +95,7 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
         const u = await User.open(browser!, username, t.base, cookies, replica);
         users.push(u);
         await u.context.grantPermissions(['camera', 'microphone']);
-        const record = JSON.stringify({ workspaceId, userToken: token, username, roomName: name, password: null });
-        await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-        await u.goto(`/${name}`);
-        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await u.enterRoom({ workspaceId, userToken: token, username, roomName: name });
         await u.page.locator(`[data-testid="dm-row"][data-channel-id="${dm.channel.id}"]`).click();
         await u.byTestId('chat-header').waitFor();
         return u;

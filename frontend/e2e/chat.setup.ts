@@ -116,10 +116,7 @@ export async function startChatTarget(): Promise<ChatTarget> {
     const open = async (username: string, userToken: string) => {
       const u = await User.open(browser!, username, base);
       users.push(u);
-      const record = JSON.stringify({ workspaceId, userToken, username, roomName, password: null });
-      await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-      await u.goto(`/${roomName}`);
-      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      await u.enterRoom({ workspaceId, userToken, username, roomName });
       await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
       return u;
     };

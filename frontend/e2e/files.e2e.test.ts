@@ -70,10 +70,7 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
         const u = await User.open(browser!, username, t.base, cookies, replica);
         users.push(u);
         await u.context.grantPermissions(['microphone']);
-        const record = JSON.stringify({ workspaceId, userToken: token, username, roomName: name, password: null });
-        await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-        await u.goto(`/${name}`);
-        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await u.enterRoom({ workspaceId, userToken: token, username, roomName: name });
         await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
         await u.byTestId('composer-textarea').waitFor();
         return u;

@@ -73,10 +73,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
         const u = who === 'A'
           ? await User.open(browser!, username, t.urlA, t.cookiesA, t.replicaA)
           : await User.open(browser!, username, t.urlB, t.cookiesB, t.replicaB);
-        const record = JSON.stringify({ workspaceId, userToken, username, roomName, password: null });
-        await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
-        await u.goto(`/${roomName}`);
-        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await u.enterRoom({ workspaceId, userToken, username, roomName });
         await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
         return u;
       };
