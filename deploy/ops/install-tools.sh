@@ -11,7 +11,9 @@
 #   calls browser test: deploy/ops/pion-turn, a few lines of Go (pion's own example checks another username form)
 #   mailpit: the SMTP catcher the sign-in tests read one-time codes from; built from the wrapper module in
 #   deploy/ops/mailpit (plain `go install` is refused: the proxy lists no versions of it)
-# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw mailpit turn]   (default: all). Prints nothing when cached.
+#   stripe-mock: Stripe's own mock API server (OpenAPI spec + fixtures embedded) the payment tests call through the
+#   stripe SDK, `go install` at a pinned version
+# Usage: install-tools.sh [helm kubeconform promtool kube schemas compose k6 versitygw mailpit turn stripe-mock]   (default: all). Prints nothing when cached.
 # Binaries go to $EPHEMERA_TOOLS (default deploy/local/.tools), which keeps its own .gitignore.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,6 +30,7 @@ K6_VERSION=v1.8.1
 VERSITYGW_VERSION=v1.8.0
 PION_TURN_VERSION=v4.1.4   # must match deploy/ops/pion-turn/go.mod
 MAILPIT_VERSION=v1.27.11   # must match deploy/ops/mailpit/go.mod
+STRIPE_MOCK_VERSION=v0.203.0
 
 # The proxy alone: a module it does not serve must fail fast, not fall back to the origin host (no network here).
 proxy="${EPHEMERA_GOPROXY:-$(go env GOPROXY | cut -d, -f1)}"
@@ -77,6 +80,8 @@ for tool in "${want[@]}"; do
     mailpit)
       # `go mod tidy` writes go.sum into the wrapper directory; the binary never calls `mailpit version` (it phones home).
       fresh mailpit $MAILPIT_VERSION || { (cd "$here/mailpit" && go mod tidy && timed go build -o "$tools/bin/mailpit" github.com/axllent/mailpit); stamp mailpit $MAILPIT_VERSION; } ;;
+    stripe-mock)
+      fresh stripe-mock $STRIPE_MOCK_VERSION || { timed env GOBIN="$tools/bin" go install github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION; stamp stripe-mock $STRIPE_MOCK_VERSION; } ;;
     schemas)
       dir="$tools/k8s-schemas/$KUBERNETES_VERSION"
       if [ ! -f "$dir/.complete" ]; then

@@ -113,6 +113,10 @@ export const ACCOUNT_INTERNAL = {
   ownerToken: '/internal/rooms/owner-token',
   /** room: delete every room of an account (account deletion: their keys are destroyed) */
   deleteRoomsOfAccount: '/internal/rooms/delete-of-account',
+  /** room: every live room of an account takes the account's new tier (RoomTierChanged; payments) */
+  changeTierOfAccount: '/internal/rooms/change-tier-of-account',
+  /** room: a paid extension of one room (workspace.extended by the system; payments) */
+  extendPaid: '/internal/rooms/extend-paid',
 } as const;
 
 export interface SessionAccount { accountId: string; email: string; username: string; tier: Tier }
@@ -125,6 +129,10 @@ export interface AccountRoomsApi {
   roomsOfAccount(input: { accountId: string }): Promise<DashboardRoom[]>;
   ownerToken(input: { accountId: string; roomName: string }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }>;
   deleteRoomsOfAccount(input: { accountId: string }): Promise<{ deleted: string[] }>;
+  /** payments: the account's live rooms take this tier (no-op for rooms already on it); the rooms that changed */
+  changeTierOfAccount(input: { accountId: string; tier: Tier; reason: string }): Promise<{ changed: string[] }>;
+  /** payments: a paid extension of a live room (from its current expiry); NEVER_EXPIRES for a permanent room */
+  extendPaid(input: { roomId: string; additionalHours: number; reason: string }): Promise<{ workspaceId: string; roomName: string; expiresAt: string | null }>;
 }
 
 export { AUTH_PREFIX, AUTH_API, DELETE_CONFIRMATION } from './account-paths.ts';

@@ -105,6 +105,15 @@ export const HTTP_ROUTES = {
   logoutAll: { method: 'POST', path: '/api/auth/logout-all' },
   claimOwnership: { method: 'POST', path: '/api/workspaces/:id/claim-ownership' },
   deleteWorkspace: { method: 'DELETE', path: '/api/workspaces/:id' },
+  // payments (billing; specs/accounts-and-payments.md section 7, proto/src/payments.ts)
+  createCheckoutSession: { method: 'POST', path: '/api/payments/create-checkout-session' },
+  createRoomExtensionPayment: { method: 'POST', path: '/api/payments/create-room-extension-payment' },
+  completeRoomExtension: { method: 'POST', path: '/api/payments/complete-room-extension/:orderId' },
+  subscriptionStatus: { method: 'GET', path: '/api/payments/subscription-status/:email' },
+  createPortalSession: { method: 'POST', path: '/api/payments/create-portal-session' },
+  verifyPayment: { method: 'GET', path: '/api/payments/verify-session/:sessionId' },
+  paymentWebhook: { method: 'POST', path: '/api/payments/webhook' },
+  subscriptionUpdate: { method: 'POST', path: '/api/auth/subscription/update' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -147,6 +156,18 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   logoutAll: { allow: ACCOUNTS, also: 'revokes every session of the account' },
   claimOwnership: { allow: ACCOUNTS, also: 'body { userToken } of the room\'s guest owner; a room claimed by another account is refused' },
   deleteWorkspace: { allow: ROOM_OWNER_ACCOUNT, also: 'the account that claimed the room (in the room, delete-workspace is the owner member\'s)' },
+  // Payments: the account is the session's; e-mails in bodies and paths (userEmail, /subscription-status/{email})
+  // name nobody. Tiers change only from provider data billing verified itself.
+  createCheckoutSession: { allow: ACCOUNTS, also: 'return addresses of this site only' },
+  createRoomExtensionPayment: { allow: ROOM_OWNER_ACCOUNT, also: 'a live free room the session\'s account claimed; return addresses of this site only' },
+  completeRoomExtension: { allow: ACCOUNTS, also: 'the provider\'s record of the session says paid, and names this account; applied once per session' },
+  subscriptionStatus: { allow: ACCOUNTS, also: 'the session\'s own account (the path\'s e-mail is ignored); also without the segment' },
+  createPortalSession: { allow: ACCOUNTS, also: 'the session\'s account\'s provider customer only' },
+  verifyPayment: { allow: ACCOUNTS, also: 'read back from the provider by session id; a session of another account is not verified' },
+  paymentWebhook: { allow: EVERYONE, also: 'the provider only: Stripe-Signature (HMAC over the raw body with STRIPE_WEBHOOK_SECRET, 5-minute tolerance); each event id once' },
+  // The spec's browser call that set a tier from a body: nobody may call it (tiers change only through verified
+  // provider events); answered 403 before anything is read.
+  subscriptionUpdate: { allow: [], also: 'refused to every caller' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

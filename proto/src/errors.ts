@@ -73,6 +73,18 @@ export const ERRORS = {
   GOOGLE_AUTH_FAILED: 'Google authentication failed',
   GOOGLE_NOT_CONFIGURED: 'Google sign-in is not configured',
   DELETE_CONFIRMATION_REQUIRED: 'Please type DELETE to confirm',
+  // payments (specs/accounts-and-payments.md section 8 where it has a text)
+  PAYMENTS_NOT_CONFIGURED: 'Payments are not configured on this server',
+  PLAN_REQUIRED: 'Please select a plan first',
+  PAYMENT_SESSION_FAILED: 'Failed to create checkout session',
+  EXTENSION_PAYMENT_FAILED: 'Failed to create room extension payment',
+  PAYMENT_NOT_VERIFIED: 'We couldn\'t verify your payment. Please contact support if you believe this is an error.',
+  EXTENSION_NOT_COMPLETED: 'Failed to complete room extension',
+  EXTENSION_FREE_FOR_TIER: 'Pro and Business rooms are extended free of charge',
+  PORTAL_FAILED: 'Failed to create billing portal session',
+  NO_BILLING_ACCOUNT: 'Unable to open billing portal. Please contact support.',
+  WEBHOOK_SIGNATURE_INVALID: 'Invalid webhook signature',
+  SUBSCRIPTION_UPDATE_REFUSED: 'Subscriptions change only through verified payments',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -125,7 +137,12 @@ export function statusFor(code: ErrorCode): number {
     case 'ROOM_LIMIT_REACHED': return 402;
     case 'GOOGLE_NOT_CONFIGURED': return 503;
     case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
-    case 'UNAVAILABLE': return 503;
+    case 'PLAN_REQUIRED': case 'WEBHOOK_SIGNATURE_INVALID': return 400;
+    case 'PAYMENT_NOT_VERIFIED': return 402;
+    case 'SUBSCRIPTION_UPDATE_REFUSED': return 403;
+    case 'EXTENSION_FREE_FOR_TIER': case 'NO_BILLING_ACCOUNT': case 'EXTENSION_NOT_COMPLETED': return 409;
+    case 'PAYMENT_SESSION_FAILED': case 'EXTENSION_PAYMENT_FAILED': case 'PORTAL_FAILED': return 502;
+    case 'PAYMENTS_NOT_CONFIGURED': case 'UNAVAILABLE': return 503;
     default: return 500;
   }
 }

@@ -8,6 +8,9 @@ import {
   AccountRegisteredSchema, AccountUsernameChangedSchema, AccountGoogleLinkedSchema, AccountAutoRenewalChangedSchema, AccountDeletedSchema,
   WorkspaceClaimedSchema, OwnerTokenIssuedSchema,
 } from './accounts.ts';
+import {
+  SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema,
+} from './payments.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
@@ -194,6 +197,11 @@ export const DOMAIN_EVENTS = {
   'account.google-linked': AccountGoogleLinkedSchema,
   'account.auto-renewal-changed': AccountAutoRenewalChangedSchema,
   'account.deleted': AccountDeletedSchema,
+  'account.subscription-activated': SubscriptionActivatedSchema,
+  'account.subscription-past-due': SubscriptionPastDueSchema,
+  'account.subscription-cancelled': SubscriptionCancelledSchema,
+  'account.subscription-expired': SubscriptionExpiredSchema,
+  'account.extension-paid': ExtensionPaidSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -233,6 +241,11 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'account.google-linked': TOPICS.billing,
   'account.auto-renewal-changed': TOPICS.billing,
   'account.deleted': TOPICS.billing,
+  'account.subscription-activated': TOPICS.billing,
+  'account.subscription-past-due': TOPICS.billing,
+  'account.subscription-cancelled': TOPICS.billing,
+  'account.subscription-expired': TOPICS.billing,
+  'account.extension-paid': TOPICS.billing,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

@@ -9,3 +9,4 @@ export * from './link-preview.ts';
 export * from './authz.ts';
 export * from './tiers.ts';
 export * from './accounts.ts';
+export * from './payments.ts';

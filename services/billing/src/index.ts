@@ -7,15 +7,18 @@ import { BillingService } from './billing-service.ts';
 import { GoogleSignIn, type GoogleConfig } from './google.ts';
 import { createMailer } from './mailer.ts';
 import { projectAccount } from './projection.ts';
+import { createPayments, type Payments, type PaymentsOptions } from './payments/index.ts';
 
 export { BillingService } from './billing-service.ts';
 export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';
+export { paymentsFromEnv, paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
+  type CheckoutState, type SubscriptionState } from './payments/index.ts';
 
 export const BILLING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export interface BillingModule { service: BillingService; google: GoogleSignIn; stop(): Promise<void> }
+export interface BillingModule { service: BillingService; google: GoogleSignIn; payments: Payments; stop(): Promise<void> }
 
 export interface BillingOptions {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
@@ -27,6 +30,8 @@ export interface BillingOptions {
   mailFrom?: string;
   superadminEmail?: string | null;
   google?: GoogleConfig | null;
+  /** Stripe (STRIPE_*); absent or stripe null: payments are off, their routes answer 503 */
+  payments?: PaymentsOptions;
   now?: () => Date;
 }
 
@@ -43,7 +48,8 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
     handler: async ({ event }) => { await applyOnce(opts.pool, 'billing', [event], projectAccount); },
   });
   await projection.caughtUp();
-  return { service, google, async stop() { await projection.stop(); } };
+  const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, now });
+  return { service, google, payments, async stop() { payments.stop(); await projection.stop(); } };
 }
 
 export { startBillingServer } from './server.ts';

@@ -3,6 +3,7 @@ import {
   loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
 } from '@ephemera/platform';
 import { startBillingServer } from './server.ts';
+import { paymentsFromEnv } from './payments/index.ts';
 
 const config = loadConfig(z.object({
   ...commonEnv,
@@ -28,6 +29,15 @@ const config = loadConfig(z.object({
   /** the public address of /api/auth/google/callback, as registered with Google */
   GOOGLE_REDIRECT_URI: z.string().url().optional(),
   NODE_ENV: z.string().optional(),
+  /** payments (Stripe): without the secret key the payment routes answer 503 */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** another Stripe API server, e.g. http://127.0.0.1:12111 (stripe-mock); empty: Stripe */
+  STRIPE_API_BASE: z.union([z.literal(''), z.string().url()]).optional(),
+  STRIPE_PRICE_PRO: z.string().optional(),
+  STRIPE_PRICE_BUSINESS: z.string().optional(),
+  /** the site's public address, for the provider's return links (https://chat.example.com) */
+  PUBLIC_URL: z.union([z.literal(''), z.string().url()]).optional(),
 }));
 if (config.NODE_ENV === 'production' && !config.ACCOUNT_MASTER_KEY) throw new Error('ACCOUNT_MASTER_KEY is required in production');
 if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new Error('SMTP_URL is required in production: sign-in codes must be mailed');
@@ -42,6 +52,7 @@ const server = await startBillingServer({
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST }, accountKeyDir: config.ACCOUNT_KEY_DIR,
   masterKey: config.ACCOUNT_MASTER_KEY ? parseMasterKey(config.ACCOUNT_MASTER_KEY) : undefined,
   smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, superadminEmail: config.SUPERADMIN_EMAIL ?? null, google,
+  payments: paymentsFromEnv({ ...config } as unknown as NodeJS.ProcessEnv),
 });
 logger.info({ port: server.port }, 'billing service listening');
 stopOnSignals(server.stop, logger);

@@ -23,6 +23,39 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
     case 'account.auto-renewal-changed':
       await client.query('UPDATE billing.accounts SET auto_renewal = $2, last_seq = $3 WHERE id = $1', [event.payload.accountId, event.payload.autoRenewal, event.sequence]);
       return;
+    // payments (payments/outcomes.ts decides them from the provider's verified state)
+    case 'account.subscription-activated': {
+      const p = event.payload;
+      await client.query(
+        `UPDATE billing.accounts SET tier = $2, payment_status = 'active', subscription_expires_at = $3, subscription_id = $4,
+           customer_id = COALESCE($5, customer_id), cancel_at_period_end = $6, last_seq = $7 WHERE id = $1`,
+        [p.accountId, p.tier, p.currentPeriodEnd, p.subscriptionId, p.customerId, p.cancelAtPeriodEnd, event.sequence]);
+      return;
+    }
+    case 'account.subscription-past-due': {
+      const p = event.payload;
+      await client.query(
+        `UPDATE billing.accounts SET tier = $2, payment_status = 'past_due', subscription_expires_at = COALESCE($3, subscription_expires_at),
+           subscription_id = $4, last_seq = $5 WHERE id = $1`,
+        [p.accountId, p.tier, p.currentPeriodEnd, p.subscriptionId, event.sequence]);
+      return;
+    }
+    case 'account.subscription-cancelled': {
+      const p = event.payload;
+      await client.query(
+        `UPDATE billing.accounts SET tier = $2, payment_status = 'cancelled', subscription_expires_at = $3, subscription_id = $4,
+           cancel_at_period_end = false, last_seq = $5 WHERE id = $1`,
+        [p.accountId, p.tier, p.accessUntil, p.subscriptionId, event.sequence]);
+      return;
+    }
+    case 'account.subscription-expired':
+      await client.query(
+        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, last_seq = $2 WHERE id = $1`,
+        [event.payload.accountId, event.sequence]);
+      return;
+    case 'account.extension-paid':
+      await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);
+      return;
     case 'account.deleted':
       // Personal data goes with the row; sessions go too (every device is signed out at once).
       await client.query('DELETE FROM billing.sessions WHERE account_id = $1', [event.payload.accountId]);

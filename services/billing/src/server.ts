@@ -8,6 +8,7 @@ import { startBillingModule, type BillingModule } from './index.ts';
 import { AccountRoomsClient } from './clients.ts';
 import { publicBillingRouter, internalBillingRouter } from './http.ts';
 import type { GoogleConfig } from './google.ts';
+import { paymentsRouter, paymentWebhookRouter, type PaymentsOptions } from './payments/index.ts';
 
 export async function startBillingServer(opts: {
   port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger;
@@ -15,6 +16,8 @@ export async function startBillingServer(opts: {
   /** ACCOUNT_KEY_DIR: the account keys (a volume of this service only) and ACCOUNT_MASTER_KEY, which wraps them */
   accountKeyDir: string; masterKey?: Buffer;
   smtpUrl?: string; mailFrom?: string; superadminEmail?: string | null; google?: GoogleConfig | null; now?: () => Date;
+  /** Stripe (STRIPE_*); absent: payments are off */
+  payments?: PaymentsOptions;
 }): Promise<ServiceServer & { module: BillingModule }> {
   const pool = createPool(opts.databaseUrl);
   if (!opts.masterKey) opts.logger.warn('ACCOUNT_MASTER_KEY is not set: account keys are wrapped by the insecure development key');
@@ -25,11 +28,13 @@ export async function startBillingServer(opts: {
   const module = await startBillingModule({
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl),
     smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, superadminEmail: opts.superadminEmail, google: opts.google, now: opts.now,
+    payments: opts.payments,
   });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const server = await serveHttp({
     name: 'billing', port: opts.port, host: opts.host, logger: opts.logger,
-    routers: [publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service)],
+    rawBodyRouters: [paymentWebhookRouter(module.payments.provider, module.payments.outcomes)], // the signature is over the raw body
+    routers: [paymentsRouter(module.service, module.payments.service), publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service)],
     ready: () => pgReady(pool), trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });

@@ -22,6 +22,8 @@ const noRooms: AccountRoomsApi = {
   roomsOfAccount: async () => [],
   ownerToken: async () => { throw new Error('not in this test'); },
   deleteRoomsOfAccount: async () => ({ deleted: [] }),
+  changeTierOfAccount: async () => ({ changed: [] }),
+  extendPaid: async () => { throw new Error('not in this test'); },
 };
 
 async function boot(databaseUrl: string) {

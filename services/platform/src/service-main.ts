@@ -15,6 +15,8 @@ export interface ServiceServer { port: number; url: string; metricsPort?: number
 
 export async function serveHttp(opts: {
   name: string; port: number; host?: string; logger: Logger; routers: express.Router[];
+  /** routers that read the raw body themselves (a signed webhook), mounted before the JSON parser */
+  rawBodyRouters?: express.Router[];
   ready: () => Promise<boolean>; onStop?: () => Promise<void>;
   /** request body cap; the default suits commands, presence heartbeats list every connection of a replica */
   jsonLimit?: string;
@@ -29,6 +31,7 @@ export async function serveHttp(opts: {
   app.set('trust proxy', opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false);
   app.use(httpMetrics()); // first, so every answer (ops routes, refusals, errors) is timed
   app.use(opsRoutes(opts.ready));
+  for (const r of opts.rawBodyRouters ?? []) app.use(r);
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);
   app.use(errorHandler(opts.logger));

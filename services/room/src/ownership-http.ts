@@ -68,6 +68,14 @@ export function internalAccountRoomRouter(rooms: RoomService): express.Router {
   r.post(ACCOUNT_INTERNAL.ownerToken, route(async (req, res) => {
     res.json(await rooms.ownership.ownerToken(parseOrThrow(account.extend({ roomName: z.string().min(1).max(64) }), req.body)));
   }));
+  r.post(ACCOUNT_INTERNAL.changeTierOfAccount, route(async (req, res) => {
+    res.json(await rooms.ownership.changeTierOfAccount(parseOrThrow(account.extend({ tier: TierSchema, reason: z.string().min(1).max(200) }), req.body)));
+  }));
+  r.post(ACCOUNT_INTERNAL.extendPaid, route(async (req, res) => {
+    res.json(await rooms.ownership.extendPaid(parseOrThrow(z.object({
+      roomId: z.string().min(1).max(64), additionalHours: z.number().int().positive().max(24 * 366), reason: z.string().min(1).max(200),
+    }), req.body)));
+  }));
   r.post(ACCOUNT_INTERNAL.deleteRoomsOfAccount, route(async (req, res) => { res.json(await rooms.ownership.deleteAllOf(parseOrThrow(account, req.body).accountId)); }));
   return r;
 }

@@ -8,6 +8,7 @@
 import { C, DomainError, ENTITLEMENTS, type AccountRoomsApi, type ClaimAnswer, type DashboardRoom, type SessionAccount, type Tier } from '@ephemera/proto';
 import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
+import { changeTier, extendPaid } from './room-admin.ts';
 
 /** Also billing's AccountRoomsApi when embedded (the same calls go over ACCOUNT_INTERNAL when distributed). */
 export class RoomOwnership implements AccountRoomsApi {
@@ -102,6 +103,26 @@ export class RoomOwnership implements AccountRoomsApi {
       }
     }
     return { deleted };
+  }
+
+  /** Payments: every live room of the account takes the account's tier (RoomTierChanged; open rooms see it live). */
+  async changeTierOfAccount(input: { accountId: string; tier: Tier; reason: string }): Promise<{ changed: string[] }> {
+    const changed: string[] = [];
+    for (const room of await this.roomsOf(input.accountId)) {
+      try {
+        await changeTier(this.core, { workspaceId: room.workspaceId, tier: input.tier, reason: input.reason });
+        if (room.tier !== input.tier) changed.push(room.workspaceId);
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND')) throw err; // expired meanwhile
+      }
+    }
+    return { changed };
+  }
+
+  /** Payments: a paid extension of one room (the provider confirmed the payment; billing applies it once). */
+  async extendPaid(input: { roomId: string; additionalHours: number; reason: string }) {
+    const update = await extendPaid(this.core, input);
+    return { workspaceId: update.workspaceId, roomName: update.roomName, expiresAt: update.expiresAt };
   }
 
   claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }) { return this.claim(input); }

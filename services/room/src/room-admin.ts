@@ -96,6 +96,25 @@ export function extendWorkspace(core: RoomCore, actor: SessionActor, input: In<t
 }
 
 /**
+ * A paid extension (billing, after the provider confirmed the one-time payment): the system records
+ * workspace.extended from the current expiry, whatever the room's tier. WORKSPACE_NOT_FOUND when the room is gone.
+ */
+export async function extendPaid(core: RoomCore, input: { roomId: string; additionalHours: number; reason: string }): Promise<WorkspaceUpdate & { roomName: string }> {
+  const answer = await core.systemCommand(input.roomId, async (cmd) => {
+    if (cmd.ws.expiresAt === null) return { ...toWorkspaceUpdate(cmd.ws), roomName: cmd.ws.name }; // permanent already
+    const from = Math.max(new Date(cmd.ws.expiresAt).getTime(), core.now().getTime());
+    const expiresAt = new Date(from + input.additionalHours * HOUR_MS);
+    const after = { ...cmd.ws, expiresAt };
+    await cmd.record([cmd.event('workspace.extended', {
+      workspaceId: cmd.ws.id, additionalHours: input.additionalHours, expiresAt: expiresAt.toISOString(), workspace: toWorkspaceUpdate(after),
+    })]);
+    return { ...toWorkspaceUpdate(after), roomName: cmd.ws.name };
+  });
+  if (!answer) throw new DomainError('WORKSPACE_NOT_FOUND');
+  return answer;
+}
+
+/**
  * POST /api/workspaces/extend-room (bearer): the caller is the token's member, never the body's userEmail; then the
  * rules of extend-workspace (owner only; pro and business free; a free room needs payment).
  */

@@ -1,0 +1,177 @@
+/**
+ * Payments (specs/accounts-and-payments.md sections 3, 4, 7, 9; issue 9 part 2): plans and prices, the payment and
+ * subscription calls' bodies and answers, renewal status, and the payment events' payloads (topic billing, sealed
+ * under the account's key). The billing service talks to the payment provider (Stripe) through a port; tiers change
+ * only from verified provider data (a signed webhook, or a checkout session read back from the provider), never from
+ * a browser's body or query string.
+ * Payloads name a room `roomId`, never `workspaceId`: the sealed log picks the key by workspaceId, and these events
+ * are the account's (sealed under the account key).
+ */
+import { z } from 'zod';
+import { TierSchema } from './models.ts';
+import type { Tier } from './limits.ts';
+import type { PaymentStatus } from './accounts.ts';
+
+export const PAID_PLANS = ['pro', 'business'] as const;
+export type PaidPlan = (typeof PAID_PLANS)[number];
+/** section 9: pro $9/month, business $19/month (amounts in cents) */
+export const PLAN_PRICES: { readonly [P in PaidPlan]: { name: string; amountCents: number; interval: 'month' } } = {
+  pro: { name: 'Pro', amountCents: 900, interval: 'month' },
+  business: { name: 'Business', amountCents: 1900, interval: 'month' },
+};
+/** section 9: room extension one-time prices by days; 7 days is the default */
+export const EXTENSION_PRICES: { readonly [days: number]: number } = { 3: 199, 7: 299, 14: 499, 30: 899 };
+export const EXTENSION_DAYS = [3, 7, 14, 30] as const;
+export const DEFAULT_EXTENSION_DAYS = 7;
+/** section 9: grace period 7 days; renewal thresholds 7, 3, 1 days */
+export const RENEWAL = { graceDays: 7, reminderDays: 7, warningDays: 3, urgentDays: 1 } as const;
+
+/** The ingress sends /api/payments/ to billing (as /api/auth/). */
+export const PAYMENTS_PREFIX = '/api/payments/';
+export const PAYMENTS_API = {
+  createCheckoutSession: '/api/payments/create-checkout-session',
+  createRoomExtensionPayment: '/api/payments/create-room-extension-payment',
+  completeRoomExtension: (orderId: string) => `/api/payments/complete-room-extension/${encodeURIComponent(orderId)}`,
+  subscriptionStatus: (email?: string) => `/api/payments/subscription-status${email ? `/${encodeURIComponent(email)}` : ''}`,
+  createPortalSession: '/api/payments/create-portal-session',
+  verifySession: (sessionId: string) => `/api/payments/verify-session/${encodeURIComponent(sessionId)}`,
+  webhook: '/api/payments/webhook',
+  /** the spec's subscription/update: refused (403) to everyone; tiers change only through verified provider events */
+  subscriptionUpdate: '/api/auth/subscription/update',
+} as const;
+
+/** A return address: a path of this site ("/payment/success"), or an absolute address of this site's origin. */
+const ReturnUrlSchema = z.string().trim().min(1).max(500).optional();
+const PlanSchema = z.string({ error: 'Please select a plan first' }).trim().toLowerCase()
+  .pipe(z.enum(PAID_PLANS, 'Please select a plan first'));
+
+/**
+ * POST /api/payments/create-checkout-session (bearer). The spec's email, username and isExistingUser are accepted and
+ * ignored: the account is the session's.
+ */
+export const CreateCheckoutBodySchema = z.object({
+  plan: PlanSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+});
+/** extensionType: the days as text ("7") or a number; one of 3, 7, 14, 30; default 7 */
+export const ExtensionDaysSchema = z.union([z.string().trim(), z.number()]).optional()
+  .transform((v) => (v === undefined || v === '' ? DEFAULT_EXTENSION_DAYS : Number(v)))
+  .pipe(z.number().refine((d) => (EXTENSION_DAYS as readonly number[]).includes(d), 'Choose an extension of 3, 7, 14 or 30 days'));
+/** POST /api/payments/create-room-extension-payment (bearer). userEmail is ignored. */
+export const CreateExtensionPaymentBodySchema = z.object({
+  workspaceId: z.string({ error: 'workspaceId is required' }).trim().min(1, 'workspaceId is required').max(64),
+  extensionType: ExtensionDaysSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+});
+/** POST /api/payments/create-portal-session (bearer). email is ignored. */
+export const PortalBodySchema = z.object({ returnUrl: ReturnUrlSchema });
+/** a provider checkout session id as it appears in paths (Stripe: cs_...) */
+export const CheckoutSessionIdSchema = z.string().trim().regex(/^[A-Za-z0-9_]{3,255}$/, 'Unknown payment session');
+
+export interface CheckoutAnswer { success: true; url: string; sessionId: string }
+export interface PortalAnswer { success: true; url: string }
+
+export type RenewalUrgency = 'none' | 'reminder' | 'warning' | 'urgent' | 'expired';
+/** section 3's renewal status, plus what the banner shows */
+export interface RenewalStatus {
+  needsRenewal: boolean; renewalUrgency: RenewalUrgency; isInGracePeriod: boolean;
+  /** active: full access (grace counts as active, read-only); expired: access suspended */
+  status: 'active' | 'expired';
+  /** rounded up; null without an expiry */
+  daysUntilExpiry: number | null;
+  /** days of grace left (in grace only) */
+  graceDaysLeft: number | null;
+  message: string | null;
+  buttonLabel: 'Renew Subscription' | 'Reactivate Subscription';
+}
+
+/** GET /api/payments/subscription-status (bearer): section 3's subscription status response, and renewal. */
+export interface SubscriptionStatusAnswer {
+  success: true;
+  subscriptionTier: Tier;
+  paymentStatus: PaymentStatus;
+  hasActiveSubscription: boolean;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  subscriptionExpiresAt: string | null;
+  /** price per month of the tier in cents (0 for free) */
+  amountCents: number;
+  renewal: RenewalStatus;
+}
+
+/** GET /api/payments/verify-session/{sessionId} (bearer): section 3's payment result, from the provider's record. */
+export interface PaymentVerificationAnswer {
+  success: true;
+  type: 'subscription' | 'room_extension';
+  plan: PaidPlan | null;
+  /** dollars, e.g. 9 or 2.99 */
+  amount: number;
+  email: string;
+  username: string;
+  subscriptionId: string | null;
+  extensionDays: number | null;
+  newExpiryDate: string | null;
+  roomName: string | null;
+  workspaceId: string | null;
+}
+
+/** POST /api/payments/complete-room-extension/{orderId} (bearer) */
+export interface CompleteExtensionAnswer {
+  success: true; newExpiryDate: string | null; roomName: string; workspaceId: string; extensionDays: number;
+}
+
+/**
+ * Section 4: the status from tier, payment status and expiry. Free: always active. Paid without expiry: active when
+ * the payment status is active, else urgent. Otherwise days until expiry rounded up; under 0 expired, but the first
+ * 7 days after expiry are a grace period that still counts as active (urgent). Urgency: urgent in grace or at 1 day
+ * or less, warning at 3 or less, reminder at 7 or less (not shown for pro: none).
+ */
+export function renewalStatus(account: { tier: Tier; paymentStatus: PaymentStatus; expiresAt: Date | string | null }, now: Date): RenewalStatus {
+  const base = { needsRenewal: false, renewalUrgency: 'none' as RenewalUrgency, isInGracePeriod: false, status: 'active' as const,
+    daysUntilExpiry: null, graceDaysLeft: null, message: null, buttonLabel: 'Renew Subscription' as const };
+  if (account.tier === 'free') return base;
+  if (account.expiresAt === null) {
+    if (account.paymentStatus === 'active') return base;
+    return { ...base, needsRenewal: true, renewalUrgency: 'urgent', message: 'Renew now to avoid interruption.' };
+  }
+  const expiry = typeof account.expiresAt === 'string' ? new Date(account.expiresAt) : account.expiresAt;
+  const days = Math.ceil((expiry.getTime() - now.getTime()) / 86_400_000) || 0; // no -0
+  if (days < 0) {
+    const graceLeft = RENEWAL.graceDays + days;
+    if (graceLeft >= 0) {
+      return { ...base, needsRenewal: true, renewalUrgency: 'urgent', isInGracePeriod: true, daysUntilExpiry: days, graceDaysLeft: graceLeft,
+        message: `Grace period: ${graceLeft} day(s) left. Renew now to keep your data.` };
+    }
+    return { ...base, needsRenewal: true, renewalUrgency: 'expired', status: 'expired', daysUntilExpiry: days,
+      message: 'Your subscription has expired. Renew now to regain full access.', buttonLabel: 'Reactivate Subscription' };
+  }
+  if (days <= RENEWAL.urgentDays) return { ...base, needsRenewal: true, renewalUrgency: 'urgent', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew now to avoid interruption.` };
+  if (days <= RENEWAL.warningDays) return { ...base, needsRenewal: true, renewalUrgency: 'warning', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew soon to maintain access.` };
+  if (days <= RENEWAL.reminderDays && account.tier !== 'pro') {
+    return { ...base, needsRenewal: true, renewalUrgency: 'reminder', daysUntilExpiry: days, message: `Expires in ${days} days. Consider renewing to avoid any interruption.` };
+  }
+  return { ...base, daysUntilExpiry: days };
+}
+
+// ---- payment events (topic billing; aggregate: the account; sealed under the account's key) ----
+const ProviderRef = { provider: z.literal('stripe'), providerEventId: z.string().nullable() };
+/** the provider says the subscription is active (paid): the account gets the plan's tier until the period's end */
+export const SubscriptionActivatedSchema = z.object({
+  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), customerId: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(), cancelAtPeriodEnd: z.boolean(), ...ProviderRef,
+});
+/** a renewal payment failed: the tier stays while the provider retries; the page asks for a new payment method */
+export const SubscriptionPastDueSchema = z.object({
+  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), currentPeriodEnd: z.string().nullable(), ...ProviderRef,
+});
+/** the subscription ended with paid time left: the tier stays until accessUntil (then grace, then expired) */
+export const SubscriptionCancelledSchema = z.object({
+  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), accessUntil: z.string().nullable(), ...ProviderRef,
+});
+/** no paid time (and no grace) left: the account and its rooms are free again */
+export const SubscriptionExpiredSchema = z.object({
+  accountId: z.string(), previousTier: TierSchema, subscriptionId: z.string().nullable(), expiredAt: z.string(), ...ProviderRef,
+});
+/** a one-time room extension was paid (the room service records workspace.extended for it) */
+export const ExtensionPaidSchema = z.object({
+  accountId: z.string(), roomId: z.string(), days: z.number().int().positive(), orderId: z.string(), amountCents: z.number().int().nullable(),
+  ...ProviderRef,
+});

@@ -1,0 +1,159 @@
+/**
+ * The payment calls of specs/accounts-and-payments.md section 7 (issue 9 part 2), for the account of a verified
+ * session (the caller resolved it; e-mails in bodies and paths name nobody). Checkout sessions and the billing
+ * portal are the provider's pages; what a payment changes is decided only from the provider's own record
+ * (webhooks.ts), read back by id here too when the success page asks (verify, complete-room-extension).
+ */
+import {
+  CheckoutSessionIdSchema, CreateCheckoutBodySchema, CreateExtensionPaymentBodySchema, DomainError, EXTENSION_PRICES, PLAN_PRICES, PortalBodySchema,
+  renewalStatus, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer, type PaymentVerificationAnswer, type PortalAnswer,
+  type SubscriptionStatusAnswer,
+} from '@ephemera/proto';
+import { parseOrThrow, type Logger } from '@ephemera/platform';
+import type { AccountRow } from '../accounts-repository.ts';
+import type { PaymentProvider, ProviderStateReader } from './provider.ts';
+import type { PaymentOutcomes } from './webhooks.ts';
+
+export interface PaymentsDeps {
+  /** null: STRIPE_SECRET_KEY is not set; every payment call answers PAYMENTS_NOT_CONFIGURED (503) */
+  provider: PaymentProvider | null;
+  state: ProviderStateReader | null;
+  outcomes: PaymentOutcomes | null;
+  rooms: AccountRoomsApi; logger: Logger; now: () => Date;
+  /** PUBLIC_URL: the site's address for the provider's return links; absent: the request's origin */
+  publicUrl: string | null;
+}
+
+/** Where the request came from, for return addresses: PUBLIC_URL, else the browser's Origin, else the Host. */
+export interface RequestOrigin { origin: string | null; host: string | null; protocol: string }
+
+export class PaymentsService {
+  constructor(private readonly deps: PaymentsDeps) {}
+
+  get configured(): boolean { return this.deps.provider !== null; }
+
+  private need(): { provider: PaymentProvider; state: ProviderStateReader; outcomes: PaymentOutcomes } {
+    const { provider, state, outcomes } = this.deps;
+    if (!provider || !state || !outcomes) throw new DomainError('PAYMENTS_NOT_CONFIGURED');
+    return { provider, state, outcomes };
+  }
+
+  async createCheckout(account: AccountRow, body: unknown, from: RequestOrigin): Promise<CheckoutAnswer> {
+    const { provider } = this.need();
+    if (!body || typeof body !== 'object' || !(body as { plan?: unknown }).plan) throw new DomainError('PLAN_REQUIRED');
+    const input = parseOrThrow(CreateCheckoutBodySchema, body);
+    const base = this.baseOf(from);
+    const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?plan=${input.plan}`, base));
+    const cancel = this.returnUrl(input.cancelUrl, '/payment/cancelled', base);
+    const checkout = await this.provider('PAYMENT_SESSION_FAILED', () => provider.createSubscriptionCheckout({
+      accountId: account.id, email: account.email, customerId: account.customerId, plan: input.plan, successUrl: success, cancelUrl: cancel,
+    }));
+    return { success: true, url: checkout.url, sessionId: checkout.id };
+  }
+
+  async createExtensionPayment(account: AccountRow, body: unknown, from: RequestOrigin): Promise<CheckoutAnswer> {
+    const { provider } = this.need();
+    const input = parseOrThrow(CreateExtensionPaymentBodySchema, body);
+    const room = (await this.deps.rooms.roomsOfAccount({ accountId: account.id })).find((r) => r.workspaceId === input.workspaceId);
+    if (!room) throw new DomainError('NOT_ROOM_OWNER');
+    if (room.tier !== 'free') throw new DomainError('EXTENSION_FREE_FOR_TIER');
+    if (room.expiresAt === null) throw new DomainError('NEVER_EXPIRES');
+    const days = input.extensionType;
+    const base = this.baseOf(from);
+    const query = `type=room_extension&workspaceId=${encodeURIComponent(room.workspaceId)}&extensionType=${days}`;
+    const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?${query}`, base));
+    const cancel = this.returnUrl(input.cancelUrl, `/${encodeURIComponent(room.roomId)}`, base);
+    const checkout = await this.provider('EXTENSION_PAYMENT_FAILED', () => provider.createExtensionCheckout({
+      accountId: account.id, email: account.email, customerId: account.customerId, roomId: room.workspaceId, roomName: room.roomId, days,
+      successUrl: success, cancelUrl: cancel,
+    }));
+    return { success: true, url: checkout.url, sessionId: checkout.id };
+  }
+
+  /** The success page of an extension: the provider's record of the session must say paid, for this account. */
+  async completeExtension(account: AccountRow, orderId: string): Promise<CompleteExtensionAnswer> {
+    const { state, outcomes } = this.need();
+    const id = parseOrThrow(CheckoutSessionIdSchema, orderId);
+    const session = await this.provider('EXTENSION_NOT_COMPLETED', () => state.checkoutSession(id));
+    if (!session || session.kind !== 'room_extension' || session.accountId !== account.id || !session.complete || !session.paid) {
+      throw new DomainError('PAYMENT_NOT_VERIFIED');
+    }
+    const result = await outcomes.applyExtension(session, null);
+    if (!result) throw new DomainError('EXTENSION_NOT_COMPLETED');
+    return { success: true, newExpiryDate: result.newExpiryDate, roomName: result.roomName, workspaceId: result.workspaceId, extensionDays: result.days };
+  }
+
+  /** The success page: what the provider says about the session (never the query string), for this account. */
+  async verify(account: AccountRow, sessionId: string): Promise<PaymentVerificationAnswer> {
+    const { state, outcomes } = this.need();
+    const id = parseOrThrow(CheckoutSessionIdSchema, sessionId);
+    const session = await this.provider('UNAVAILABLE', () => state.checkoutSession(id));
+    if (!session || session.accountId !== account.id || !session.complete || !session.paid) throw new DomainError('PAYMENT_NOT_VERIFIED');
+    const who = { email: account.email, username: account.username };
+    if (session.kind === 'room_extension') {
+      const result = await outcomes.applyExtension(session, null);
+      if (!result) throw new DomainError('PAYMENT_NOT_VERIFIED');
+      return { success: true, type: 'room_extension', plan: null, amount: (session.amountTotalCents ?? EXTENSION_PRICES[result.days] ?? 0) / 100, ...who,
+        subscriptionId: null, extensionDays: result.days, newExpiryDate: result.newExpiryDate, roomName: result.roomName, workspaceId: result.workspaceId };
+    }
+    if (session.mode !== 'subscription' || !session.subscriptionId) throw new DomainError('PAYMENT_NOT_VERIFIED');
+    // The webhook may not have arrived yet: the same sync, from the provider's record of the subscription.
+    await outcomes.syncSubscription(session.subscriptionId, { accountId: account.id, providerEventId: null });
+    const plan = session.plan ?? 'pro';
+    return { success: true, type: 'subscription', plan, amount: PLAN_PRICES[plan].amountCents / 100, ...who,
+      subscriptionId: session.subscriptionId, extensionDays: null, newExpiryDate: null, roomName: null, workspaceId: null };
+  }
+
+  /** Section 3's subscription status and section 4's renewal status, from billing's read model. */
+  subscriptionStatus(account: AccountRow): SubscriptionStatusAnswer {
+    const paymentStatus = (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
+    const renewal = renewalStatus({ tier: account.tier, paymentStatus, expiresAt: account.subscriptionExpiresAt }, this.deps.now());
+    const paid = account.tier !== 'free';
+    return {
+      success: true, subscriptionTier: account.tier, paymentStatus,
+      hasActiveSubscription: paid && account.subscriptionId !== null && (paymentStatus === 'active' || paymentStatus === 'past_due'),
+      currentPeriodEnd: paid ? account.subscriptionExpiresAt?.toISOString() ?? null : null,
+      cancelAtPeriodEnd: account.cancelAtPeriodEnd, subscriptionExpiresAt: account.subscriptionExpiresAt?.toISOString() ?? null,
+      amountCents: paid ? PLAN_PRICES[account.tier as 'pro' | 'business'].amountCents : 0, renewal,
+    };
+  }
+
+  async portal(account: AccountRow, body: unknown, from: RequestOrigin): Promise<PortalAnswer> {
+    const { provider } = this.need();
+    const input = parseOrThrow(PortalBodySchema, body ?? {});
+    if (!account.customerId) throw new DomainError('NO_BILLING_ACCOUNT');
+    const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.baseOf(from));
+    const portal = await this.provider('PORTAL_FAILED', () => provider.createPortalSession({ customerId: account.customerId!, returnUrl }));
+    return { success: true, url: portal.url };
+  }
+
+  private baseOf(from: RequestOrigin): string {
+    if (this.deps.publicUrl) return new URL(this.deps.publicUrl).origin;
+    if (from.origin && /^https?:\/\/[^/]+$/i.test(from.origin)) return from.origin;
+    return `${from.protocol}://${from.host ?? 'localhost'}`;
+  }
+
+  /** A path of this site, or an absolute address on its origin; anything else is refused (no open redirect). */
+  private returnUrl(given: string | undefined, fallback: string, base: string): string {
+    const wanted = given ?? fallback;
+    if (wanted.startsWith('//') || wanted.startsWith('/\\')) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    let url: URL;
+    try { url = new URL(wanted, base); } catch { throw new DomainError('VALIDATION', 'Return addresses must be on this site'); }
+    if (url.origin !== base) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    return url.href;
+  }
+
+  /** A provider failure is a 502 with the spec's text, never a 500; the detail goes to the log. */
+  private async provider<T>(code: 'PAYMENT_SESSION_FAILED' | 'EXTENSION_PAYMENT_FAILED' | 'PORTAL_FAILED' | 'EXTENSION_NOT_COMPLETED' | 'UNAVAILABLE', fn: () => Promise<T>): Promise<T> {
+    try { return await fn(); } catch (err) {
+      if (err instanceof DomainError) throw err;
+      this.deps.logger.warn({ err }, 'payment provider call failed');
+      throw new DomainError(code);
+    }
+  }
+}
+
+/** The provider puts the session id in the success address (Stripe: {CHECKOUT_SESSION_ID}, unencoded). */
+function withSessionId(url: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
+}
