@@ -131,12 +131,12 @@ export class PaymentOutcomes {
       case 'canceled': {
         if (replaced || (current.subscriptionId === null && current.tier === 'free')) return { event: null, roomTier: null };
         const now = this.deps.now().getTime();
-        const accessUntil = sub.currentPeriodEnd && sub.currentPeriodEnd.getTime() > now ? sub.currentPeriodEnd : null;
-        if (accessUntil || (current.subscriptionExpiresAt && current.subscriptionExpiresAt.getTime() + GRACE_MS > now && current.tier !== 'free')) {
-          const same = current.paymentStatus === 'cancelled';
-          const paidTier = current.tier !== 'free' ? current.tier : tier;
-          return { roomTier: paidTier, event: same ? null : { type: 'account.subscription-cancelled', payload: {
-            accountId: current.id, tier: paidTier, subscriptionId: sub.id, accessUntil: (accessUntil ?? current.subscriptionExpiresAt)?.toISOString() ?? null, ...ref,
+        // the provider's end of the paid period wins; our row's only when the provider's record has none
+        const end = sub.currentPeriodEnd ?? current.subscriptionExpiresAt;
+        if (end && end.getTime() + GRACE_MS > now && current.tier !== 'free') {
+          const same = current.paymentStatus === 'cancelled' && current.subscriptionExpiresAt?.getTime() === end.getTime();
+          return { roomTier: current.tier, event: same ? null : { type: 'account.subscription-cancelled', payload: {
+            accountId: current.id, tier: current.tier, subscriptionId: sub.id, accessUntil: end.toISOString(), ...ref,
           } } };
         }
         return { roomTier: 'free', event: current.tier === 'free' ? null : { type: 'account.subscription-expired', payload: {

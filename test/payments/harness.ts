@@ -1,0 +1,77 @@
+/**
+ * One start per mode for the payment suite: Mailpit (sign-in codes), stripe-mock (Stripe's own mock server, the
+ * SDK talks to it for real), then the product with STRIPE_* pointed at it and the provider's state read through
+ * ProviderState (stripe-mock is stateless). Webhook bodies are signed here with the SDK's generateTestHeaderString.
+ */
+import { describe, beforeAll, afterAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import type { PaymentsOptions } from '@ephemera/billing';
+import { PAYMENTS_API } from '@ephemera/proto';
+import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
+import { startStripeMock, STRIPE_MOCK_KEY } from '../helpers/stripe-mock.ts';
+import { accountTestLimits } from '../accounts/harness.ts';
+import type { AccountTarget } from '../accounts/account-clients.ts';
+import { ProviderState } from './provider-state.ts';
+import { paymentsSuite } from './payments.suite.ts';
+import type { LimitConfig } from '@ephemera/platform';
+
+export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+
+export interface PaymentEnv { smtpUrl: string; rateLimits: LimitConfig; payments: PaymentsOptions }
+export interface PaymentProduct { url: string; advanceClock(ms: number): void; stop(): Promise<void> }
+
+export interface PaymentTarget {
+  url: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
+  /** the account helpers' view (register, mailedCode use url and mail) */
+  accounts: AccountTarget;
+  advanceClock(ms: number): void;
+  /** a Stripe event envelope around `object`, as Stripe posts it */
+  event(type: string, object: Record<string, unknown>, opts?: { id?: string; created?: number }): string;
+  /** POST the body to the webhook, signed (or with the header given) */
+  deliver(body: string, opts?: { secret?: string; timestamp?: number; header?: string | null }): Promise<{ status: number; body: any }>;
+}
+
+const signer = new Stripe('sk_test_signer');
+
+export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<PaymentProduct>) {
+  describe(`payments: ${name}`, () => {
+    let t: (PaymentTarget & { stop(): Promise<void> }) | null = null;
+    beforeAll(async () => {
+      const [mail, stripeMock] = await Promise.all([startMailpit(), startStripeMock()]);
+      const state = new ProviderState();
+      const product = await start({
+        smtpUrl: mail.smtpUrl, rateLimits: accountTestLimits(),
+        payments: {
+          stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },
+          stateReader: (provider) => state.reader(provider), expirySweepMs: 0,
+        },
+      });
+      const accounts = { url: product.url, mail, superadminEmail: '', advanceClock: product.advanceClock, stop: async () => {} } as unknown as AccountTarget;
+      t = {
+        url: product.url, mail, state, stripeMockUrl: stripeMock.url, accounts, advanceClock: product.advanceClock,
+        event(type, object, opts = {}) {
+          return JSON.stringify({
+            id: opts.id ?? `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-10-29', type, livemode: false,
+            created: opts.created ?? Math.floor(Date.now() / 1000), pending_webhooks: 1, request: { id: null, idempotency_key: null },
+            data: { object },
+          });
+        },
+        async deliver(body, opts = {}) {
+          const header = opts.header !== undefined ? opts.header
+            : signer.webhooks.generateTestHeaderString({ payload: body, secret: opts.secret ?? WEBHOOK_SECRET, timestamp: opts.timestamp });
+          const res = await fetch(product.url + PAYMENTS_API.webhook, {
+            method: 'POST', body, headers: { 'content-type': 'application/json; charset=utf-8', ...(header === null ? {} : { 'stripe-signature': header }) },
+          });
+          const text = await res.text();
+          let json: unknown = text;
+          try { json = JSON.parse(text); } catch { /* not JSON */ }
+          return { status: res.status, body: json };
+        },
+        async stop() { await product.stop(); await stripeMock.stop(); await mail.stop(); },
+      };
+    });
+    afterAll(async () => { await t?.stop(); });
+    paymentsSuite(() => { if (!t) throw new Error('target not started'); return t; });
+  });
+}
