@@ -5,7 +5,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { API, AUTH_API, C, ERRORS, HTTP_AUTHZ, HTTP_ROUTES, type ClaimAnswer, type HttpRouteId, type ProfileAnswer } from '@ephemera/proto';
+import { API, AUTH_API, C, ERRORS, HTTP_AUTHZ, HTTP_ROUTES, PAYMENTS_API, type ClaimAnswer, type HttpRouteId, type ProfileAnswer } from '@ephemera/proto';
 import { http, connect, request, createRoom, uniqueName } from '../helpers/clients.ts';
 import { bearer, mailedCode, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
 
@@ -216,6 +216,27 @@ export function accountsSuite(target: () => AccountTarget) {
       expect((await http(t.url, AUTH_API.deleteWorkspace(created.body.workspaceId), { method: 'DELETE', headers: bearer(owner.token) })).body).toMatchObject({ success: true });
       expect((await http(t.url, API.roomByName(name))).status).toBe(404);
       expect((await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(owner.token) })).body.rooms).toEqual([]);
+    });
+  });
+
+  describe('payments not configured (no STRIPE_SECRET_KEY here)', () => {
+    it('the payment routes answer 503 "Payments are not configured" to a signed-in account, 401 to anyone else; nothing crashes', async () => {
+      const t = target();
+      const s = await register(t, uniqueEmail('nopay'));
+      for (const [method, path, body] of [
+        ['POST', PAYMENTS_API.createCheckoutSession, { plan: 'pro' }], ['POST', PAYMENTS_API.createRoomExtensionPayment, { workspaceId: 'x' }],
+        ['POST', PAYMENTS_API.createPortalSession, {}], ['GET', PAYMENTS_API.verifySession('cs_test_x'), undefined],
+      ] as const) {
+        expect((await http(t.url, path, { method, body })).status, path).toBe(401);
+        const res = await http(t.url, path, { method, body, headers: bearer(s.token) });
+        expect(res.status, path).toBe(503);
+        expect(res.body).toMatchObject({ code: 'PAYMENTS_NOT_CONFIGURED', message: ERRORS.PAYMENTS_NOT_CONFIGURED });
+      }
+      const hook = await http(t.url, PAYMENTS_API.webhook, { body: '{"id":"evt_1"}', headers: { 'stripe-signature': 't=1,v1=00' } });
+      expect(hook.body.code).toBe('PAYMENTS_NOT_CONFIGURED');
+      // the status needs no provider: free and active
+      const status = await http(t.url, PAYMENTS_API.subscriptionStatus(), { headers: bearer(s.token) });
+      expect(status.body).toMatchObject({ subscriptionTier: 'free', paymentStatus: 'active', hasActiveSubscription: false, renewal: { renewalUrgency: 'none' } });
     });
   });
 

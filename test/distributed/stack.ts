@@ -18,8 +18,8 @@ import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
-import { startBillingServer, type GoogleConfig } from '@ephemera/billing';
-import { AUTH_PREFIX, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX } from '@ephemera/proto';
+import { startBillingServer, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
+import { AUTH_PREFIX, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX, PAYMENTS_PREFIX } from '@ephemera/proto';
 import type { LimitConfig } from '@ephemera/platform';
 import type { S3Server } from '../helpers/versitygw.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -68,7 +68,9 @@ export async function startDistributedStack(options: {
   /** an S3 server (test/helpers/versitygw.ts) for uploaded files, as deployed; absent: the file routes answer 503 */
   s3?: S3Server;
   /** start the billing service (accounts) on this port, mailing through smtpUrl; /api/auth/ is routed to it */
-  accounts?: { port: number; smtpUrl: string; superadminEmail: string; google: GoogleConfig; rateLimits?: LimitConfig };
+  accounts?: { port: number; smtpUrl: string; superadminEmail: string; google?: GoogleConfig; rateLimits?: LimitConfig;
+    /** payments (Stripe, e.g. against stripe-mock); /api/payments/ is routed to billing too */
+    payments?: PaymentsOptions };
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
@@ -91,7 +93,7 @@ export async function startDistributedStack(options: {
   const billing = options.accounts && accountKeyDir ? await startBillingServer({
     port: options.accounts.port, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, roomUrl: room.url, redisUrl, now,
     trustedProxies: ['loopback'], accountKeyDir, smtpUrl: options.accounts.smtpUrl, superadminEmail: options.accounts.superadminEmail,
-    google: options.accounts.google, rateLimits: options.accounts.rateLimits,
+    google: options.accounts.google, rateLimits: options.accounts.rateLimits, payments: options.accounts.payments,
   }) : null;
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   const bucket = `files-${eventLogNamespace}`;
@@ -113,7 +115,7 @@ export async function startDistributedStack(options: {
   // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, the rest of /api to room.
   const httpRouter = await startPathRouter([
     { prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url },
-    ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }] : []), // accounts: /api/auth/ to billing
+    ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }, { prefix: PAYMENTS_PREFIX, target: billing.url }] : []), // accounts and payments: billing
   ], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,

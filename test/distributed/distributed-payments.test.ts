@@ -1,0 +1,15 @@
+/**
+ * Payments (issue 9 part 2) distributed: billing its own server (Kafka, Postgres) with Stripe's SDK against
+ * stripe-mock, the room service changing tiers and extending rooms on billing's internal calls, requests and sockets
+ * through a gateway replica (the path router sends /api/payments/ to billing, as the ingress does).
+ */
+import { freePort } from '../../deploy/local/infra.ts';
+import { paymentSuites } from '../payments/harness.ts';
+import { startDistributedStack } from './stack.ts';
+
+paymentSuites('distributed (Kafka, Postgres, Redis; billing its own server)', async (env) => {
+  const stack = await startDistributedStack({
+    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: 'root@example.test', rateLimits: env.rateLimits, payments: env.payments },
+  });
+  return { url: stack.urlA, advanceClock: stack.advanceClock, stop: stack.stop };
+});
