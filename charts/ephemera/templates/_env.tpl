@@ -9,7 +9,8 @@ Call with dict "root" $ "component" "<service>".
   "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES" "BILLING_URL")
   "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL")
   "presence" (list)
-  "billing" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "MAIL_FROM" "SUPERADMIN_EMAIL" "OIDC_ISSUER" "GOOGLE_CLIENT_ID" "GOOGLE_REDIRECT_URI")
+  "billing" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "MAIL_FROM" "SUPERADMIN_EMAIL" "OIDC_ISSUER" "GOOGLE_CLIENT_ID" "GOOGLE_REDIRECT_URI"
+    "STRIPE_API_BASE" "STRIPE_PRICE_PRO" "STRIPE_PRICE_BUSINESS" "PUBLIC_URL")
   "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES"
     "CALL_RING_TIMEOUT_MS" "STUN_URLS" "TURN_URLS" "TURN_CREDENTIAL_TTL_SECONDS") -}}
 {{- $limits := list -}}
@@ -71,6 +72,13 @@ Call with dict "root" $ "component" "<service>".
 - name: GOOGLE_CLIENT_SECRET
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.googleSecret" $root }}, key: {{ $root.Values.billing.google.existingSecretKey }}, optional: true }
+# Payments: Stripe's secret key and the webhook's signing secret (optional: without them payments are off).
+- name: STRIPE_SECRET_KEY
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.stripeSecret" $root }}, key: {{ $root.Values.billing.stripe.existingSecretKey }}, optional: true }
+- name: STRIPE_WEBHOOK_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.stripeSecret" $root }}, key: {{ $root.Values.billing.stripe.existingWebhookSecretKey }}, optional: true }
 {{- end }}
 {{- /* presence and gateway need Redis; room and messaging share their rate-limit counters through it */}}
 - name: REDIS_URL

@@ -51,6 +51,9 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.googleSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.google.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.stripeSecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.stripe.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.redisSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.redis.existingSecret -}}
 {{- end -}}
