@@ -258,9 +258,11 @@ describe('browser: chat features (embedded)', () => {
     await row.click();
     await b.waitForMessages(['a direct hello']);
     await b.byTestId('composer-textarea').fill('typing back');
-    await expectText(a.byTestId('dm-typing'), 'typing...', 'A sees B typing in the DM header');
+    // the DM row in the sidebar says typing... too: this is the header's
+    const headerTyping = a.byTestId('dm-status').getByTestId('dm-typing');
+    await expectText(headerTyping, 'typing...', 'A sees B typing in the DM header');
     await b.byTestId('composer-textarea').fill('');
-    await a.byTestId('dm-typing').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await headerTyping.waitFor({ state: 'detached', timeout: WAIT_MS });
     await expectText(a.byTestId('dm-status'), 'Online', 'back to the presence');
     // B has the DM open: B's read position reaches A live (DM read receipts go to its members)
     const mark = () => messageRow(a, 'a direct hello').getByTestId('delivery-mark').getAttribute('data-status');
