@@ -26,7 +26,7 @@ export interface IngressOptions {
   roomPort: number;
   /** where /api/link-preview/ goes; without it that prefix goes to room like the rest of /api (which answers 404) */
   messagingPort?: number;
-  /** where /api/auth/ and /api/payments/ go (billing); without it those prefixes go to room like the rest of /api */
+  /** where /api/auth/, /api/payments/ and /api/contact go (billing); without it they go to room like the rest of /api */
   billingPort?: number;
   frontendDist?: string;
 }

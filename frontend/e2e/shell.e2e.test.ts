@@ -119,10 +119,10 @@ describe('app shell (embedded)', () => {
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
     await expectText(u.page.locator('[data-testid="not-found-page"] h1'), 'Page not found', 'not found for a bad percent-encoding');
-    for (const p of ['/terms', '/payment/cancelled']) {
-      await u.goto(p);
-      await u.byTestId('placeholder-page').waitFor({ timeout: WAIT_MS });
-    }
+    await u.goto('/terms');
+    await u.byTestId('terms-page').waitFor({ timeout: WAIT_MS });
+    await u.goto('/payment/cancelled');
+    await u.byTestId('payment-cancelled-page').waitFor({ timeout: WAIT_MS });
 
     const room = uniqueRoomName('shell-route');
     await u.goto(`/${room}`);
@@ -150,7 +150,7 @@ describe('app shell (embedded)', () => {
     await u.page.evaluate(() => { (window as unknown as { __sameDocument: boolean }).__sameDocument = true; });
     await u.page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'About' }).click();
     await u.page.waitForURL((url) => url.pathname === '/about', { timeout: WAIT_MS });
-    await expectText(u.page.locator('[data-testid="placeholder-page"] h1'), 'About', 'about page');
+    await expectText(u.page.locator('[data-testid="about-page"] h1'), 'About Ephemera', 'about page');
     expect(await u.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await u.page.goBack();
     await u.byTestId('room-name-input').waitFor({ timeout: WAIT_MS });

@@ -6,12 +6,23 @@ import { resolveMatch, ROUTE_TABLE, type RouteId } from './lib/routes.ts';
 
 // Everything but the landing page loads on demand. The room page (session, socket, chat, menus) is its own chunk:
 // the landing's initial JS stays small, and the build checks landing + room page against the budget too
-// (bundle-budget.ts). The other pages are placeholders until their issues.
+// (bundle-budget.ts). Every other page is a chunk of its own too; PlaceholderPage is left for unknown paths (404).
 const RoomPage = lazy(() => import('./pages/RoomPage.tsx').then((m) => ({ default: m.RoomPage })));
 const PlaceholderPage = lazy(() => import('./pages/PlaceholderPage.tsx').then((m) => ({ default: m.PlaceholderPage })));
 // Accounts (issue 9): their own chunks, like the room page.
 const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
+// Payments (issue 9 part 2): pricing, subscription and the payment return pages, each its own chunk.
+const UpgradePage = lazy(() => import('./pages/UpgradePage.tsx').then((m) => ({ default: m.UpgradePage })));
+const SubscriptionPage = lazy(() => import('./pages/SubscriptionPage.tsx').then((m) => ({ default: m.SubscriptionPage })));
+const PaymentSuccessPage = lazy(() => import('./pages/PaymentSuccessPage.tsx').then((m) => ({ default: m.PaymentSuccessPage })));
+const PaymentCancelledPage = lazy(() => import('./pages/PaymentCancelledPage.tsx').then((m) => ({ default: m.PaymentCancelledPage })));
+// The static pages (About, Privacy, Terms, Features, Contact): each its own chunk.
+const AboutPage = lazy(() => import('./pages/AboutPage.tsx').then((m) => ({ default: m.AboutPage })));
+const PrivacyPage = lazy(() => import('./pages/PrivacyPage.tsx').then((m) => ({ default: m.PrivacyPage })));
+const TermsPage = lazy(() => import('./pages/TermsPage.tsx').then((m) => ({ default: m.TermsPage })));
+const FeaturesPage = lazy(() => import('./pages/FeaturesPage.tsx').then((m) => ({ default: m.FeaturesPage })));
+const ContactPage = lazy(() => import('./pages/ContactPage.tsx').then((m) => ({ default: m.ContactPage })));
 
 /** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */
 function RouteScreen({ id }: { id: RouteId }) {
@@ -29,6 +40,15 @@ function RouteScreen({ id }: { id: RouteId }) {
     case 'page':
       if (route.page === 'login') return <LoginPage />;
       if (route.page === 'dashboard') return <DashboardPage />;
+      if (route.page === 'upgrade') return <UpgradePage />;
+      if (route.page === 'subscription') return <SubscriptionPage />;
+      if (route.page === 'payment/success') return <PaymentSuccessPage />;
+      if (route.page === 'payment/cancelled') return <PaymentCancelledPage />;
+      if (route.page === 'about') return <AboutPage />;
+      if (route.page === 'privacy') return <PrivacyPage />;
+      if (route.page === 'terms') return <TermsPage />;
+      if (route.page === 'features') return <FeaturesPage />;
+      if (route.page === 'contact') return <ContactPage />;
       return <PlaceholderPage page={route.page} />;
     case 'notFound':
       return <PlaceholderPage page={null} />;

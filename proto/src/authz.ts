@@ -114,6 +114,8 @@ export const HTTP_ROUTES = {
   verifyPayment: { method: 'GET', path: '/api/payments/verify-session/:sessionId' },
   paymentWebhook: { method: 'POST', path: '/api/payments/webhook' },
   subscriptionUpdate: { method: 'POST', path: '/api/auth/subscription/update' },
+  // the contact form (billing; specs/accounts-and-payments.md section 7, proto/src/contact.ts)
+  contact: { method: 'POST', path: '/api/contact' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -168,6 +170,8 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   // The spec's browser call that set a tier from a body: nobody may call it (tiers change only through verified
   // provider events); answered 403 before anything is read.
   subscriptionUpdate: { allow: [], also: 'refused to every caller' },
+  // Anyone may write to us, signed in or not; nothing about the caller is read or recorded but the form's fields.
+  contact: { allow: EVERYONE, also: 'rate-limited per address (stored messages only); every field validated (400)' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

@@ -8,4 +8,7 @@ export * from './names.ts';
 export * from './paths.ts';
 export * from './account-paths.ts';
 export * from './tiers.ts';
+export * from './plans.ts';
+export * from './payment-paths.ts';
+export * from './contact-paths.ts';
 export { ERRORS, DomainError, statusFor } from './errors.ts';

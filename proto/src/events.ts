@@ -11,12 +11,14 @@ import {
 import {
   SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema,
 } from './payments.ts';
+import { ContactMessageReceivedSchema, ContactMessageStatusChangedSchema, ContactMessageDeletedSchema } from './contact.ts';
+import { ReceiptMailedSchema, RenewalReminderMailedSchema } from './notices.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
   room: 'ephemera.room-events',
   messaging: 'ephemera.message-events',
-  /** accounts (issue 9): the billing service's; key = account id */
+  /** accounts (issue 9) and contact messages: the billing service's; key = account id (a contact message: its id) */
   billing: 'ephemera.billing-events',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
@@ -202,6 +204,11 @@ export const DOMAIN_EVENTS = {
   'account.subscription-cancelled': SubscriptionCancelledSchema,
   'account.subscription-expired': SubscriptionExpiredSchema,
   'account.extension-paid': ExtensionPaidSchema,
+  'account.receipt-mailed': ReceiptMailedSchema,
+  'account.renewal-reminder-mailed': RenewalReminderMailedSchema,
+  'contact.message-received': ContactMessageReceivedSchema,
+  'contact.message-status-changed': ContactMessageStatusChangedSchema,
+  'contact.message-deleted': ContactMessageDeletedSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -246,6 +253,12 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'account.subscription-cancelled': TOPICS.billing,
   'account.subscription-expired': TOPICS.billing,
   'account.extension-paid': TOPICS.billing,
+  'account.receipt-mailed': TOPICS.billing,
+  'account.renewal-reminder-mailed': TOPICS.billing,
+  // contact messages (billing; key = the message id)
+  'contact.message-received': TOPICS.billing,
+  'contact.message-status-changed': TOPICS.billing,
+  'contact.message-deleted': TOPICS.billing,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

@@ -10,3 +10,5 @@ export * from './authz.ts';
 export * from './tiers.ts';
 export * from './accounts.ts';
 export * from './payments.ts';
+export * from './notices.ts';
+export * from './contact.ts';

@@ -40,3 +40,10 @@ export const LINK_PREVIEW_LIMITS = {
   /** longest address accepted */
   urlMax: 2048,
 } as const;
+
+/**
+ * The public pages search engines may index (and link previews describe): the landing page and the static pages.
+ * Every other path the frontend serves (room pages above all, specs/rooms.md section 2) answers `X-Robots-Tag:
+ * noindex` (services/platform/src/web.ts; the nginx configurations list the same paths).
+ */
+export const INDEXED_PAGES = ['/', '/about', '/features', '/privacy', '/terms', '/contact'] as const;

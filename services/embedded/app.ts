@@ -19,7 +19,7 @@ import {
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
-import { startBillingModule, publicBillingRouter, paymentsFromEnv, paymentsRouter, paymentWebhookRouter, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
+import { startBillingModule, publicBillingRouter, paymentsFromEnv, paymentsRouter, paymentWebhookRouter, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
@@ -58,6 +58,8 @@ export interface EmbeddedApp {
   port: number; url: string; metricsPort?: number; gateway: Gateway;
   /** the room service in this process (tests drive its internal commands, e.g. changeTier) */
   rooms: RoomApi;
+  /** the billing service in this process (tests read what it stored, e.g. contact messages) */
+  billing: BillingService;
   stop(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     metricsPort: gateway.metricsPort,
     gateway,
     rooms: room.service,
+    billing: billing.service,
     async stop() {
       await gateway.stop();
       presence.stop();

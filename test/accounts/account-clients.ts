@@ -3,6 +3,7 @@ import { AUTH_API, type SessionAnswer } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
 import type { Mailpit } from '../helpers/mailpit.ts';
 import type { TestOidcProvider } from '../helpers/oidc-provider.ts';
+import type { ContactMessages } from '@ephemera/billing';
 
 export interface AccountTarget {
   url: string;
@@ -11,6 +12,8 @@ export interface AccountTarget {
   mail: Mailpit;
   oidc: TestOidcProvider;
   superadminEmail: string;
+  /** billing's contact messages (its read model), to read back what the contact form stored */
+  contact: ContactMessages;
   advanceClock(ms: number): void;
   stop(): Promise<void>;
 }

@@ -9,13 +9,17 @@ import { startMailpit } from '../helpers/mailpit.ts';
 import { startOidcProvider } from '../helpers/oidc-provider.ts';
 import { accountsSuite } from './accounts.suite.ts';
 import { googleSuite } from './google.suite.ts';
+import { contactSuite } from './contact.suite.ts';
 import type { AccountTarget } from './account-clients.ts';
+import type { ContactMessages } from '@ephemera/billing';
 
 export const SUPERADMIN_EMAIL = 'root@example.test';
 export const accountTestLimits = (): LimitConfig => rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } });
 
 export interface ProductStart {
   url: string; urlB?: string; advanceClock(ms: number): void; stop(): Promise<void>;
+  /** the billing service's contact messages in the started product */
+  contact: ContactMessages;
 }
 /** What the product needs to know: where to mail, who "Google" is, and the address its callback is served on. */
 export interface AccountEnv {
@@ -36,7 +40,7 @@ export function accountSuites(name: string, start: (env: AccountEnv, callbackPor
         google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri },
       }, callbackPort);
       t = {
-        url: product.url, urlB: product.urlB, mail, oidc, superadminEmail: SUPERADMIN_EMAIL, advanceClock: product.advanceClock,
+        url: product.url, urlB: product.urlB, mail, oidc, superadminEmail: SUPERADMIN_EMAIL, contact: product.contact, advanceClock: product.advanceClock,
         async stop() { await product.stop(); await oidc.stop(); await mail.stop(); },
       };
     });
@@ -44,5 +48,6 @@ export function accountSuites(name: string, start: (env: AccountEnv, callbackPor
     const target = () => { if (!t) throw new Error('target not started'); return t; };
     accountsSuite(target);
     googleSuite(target);
+    contactSuite(target);
   });
 }

@@ -7,5 +7,5 @@ import { startDistributedStack } from './stack.ts';
 
 accountSuites('distributed (Kafka, Postgres, Redis; billing its own server)', async (env, port) => {
   const stack = await startDistributedStack({ accounts: { port, smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, google: env.google, rateLimits: env.rateLimits } });
-  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, stop: stack.stop };
+  return { url: stack.urlA, urlB: stack.urlB, contact: stack.billing!.contact, advanceClock: stack.advanceClock, stop: stack.stop };
 });

@@ -19,7 +19,7 @@ import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
 import { startBillingServer, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
-import { AUTH_PREFIX, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX, PAYMENTS_PREFIX } from '@ephemera/proto';
+import { AUTH_PREFIX, CONTACT_PATH, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX, PAYMENTS_PREFIX } from '@ephemera/proto';
 import type { LimitConfig } from '@ephemera/platform';
 import type { S3Server } from '../helpers/versitygw.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -28,6 +28,8 @@ import { freePort } from '../../deploy/local/infra.ts';
 import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../helpers/call-config.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
+/** the contact form's one path, exactly (nginx: location = /api/contact), with or without a query */
+const CONTACT_ROUTE_PATTERN = new RegExp(`^${CONTACT_PATH}(\\?|$)`);
 
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
 export class ChildService {
@@ -63,6 +65,9 @@ export async function startDistributedStack(options: {
   trustedProxies?: string[];
   /** serve /metrics on their own ports (gateway 1 and room), listed in metricsPorts */
   metrics?: boolean;
+  /** the gateways' CALL_RING_TIMEOUT_MS (default CALL_TEST_RING_TIMEOUT_MS, short for the timeout test); a browser
+   *  test that runs an axe scan while a call rings needs the product's 30 s */
+  callRingTimeoutMs?: number;
   /** servers of the stack's own instead of the suite's shared ones (failure drills stop and restart them) */
   infra?: { pgUrl: string; kafkaBrokers: string[]; redisUrl: string };
   /** an S3 server (test/helpers/versitygw.ts) for uploaded files, as deployed; absent: the file routes answer 503 */
@@ -73,6 +78,7 @@ export async function startDistributedStack(options: {
     payments?: PaymentsOptions };
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
+  const ringTimeoutMs = options.callRingTimeoutMs ?? CALL_TEST_RING_TIMEOUT_MS;
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
   const kafkaBrokers = options.infra?.kafkaBrokers ?? inject('kafkaBrokers').split(',');
   const redisUrl = options.infra?.redisUrl ?? inject('redisUrl');
@@ -112,21 +118,23 @@ export async function startDistributedStack(options: {
   } else {
     messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url, storage, fileSweepIntervalMs: 200 });
   }
-  // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, the rest of /api to room.
+  // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, /api/auth/,
+  // /api/payments/ and /api/contact to billing, the rest of /api to room.
   const httpRouter = await startPathRouter([
     { prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url },
-    ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }, { prefix: PAYMENTS_PREFIX, target: billing.url }] : []), // accounts and payments: billing
+    ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }, { prefix: PAYMENTS_PREFIX, target: billing.url },
+      { pattern: CONTACT_ROUTE_PATTERN, target: billing.url }] : []), // accounts, payments and the contact form: billing
   ], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
     kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
-    metrics: options.metrics ? { port: 0 } : undefined, calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE },
+    metrics: options.metrics ? { port: 0 } : undefined, calls: { ringTimeoutMs, ice: CALL_TEST_ICE },
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
     GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
     KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: httpRouter.url,
     TRUSTED_PROXIES: (options.trustedProxies ?? []).join(','), METRICS_PORT: '0',
-    CALL_RING_TIMEOUT_MS: String(CALL_TEST_RING_TIMEOUT_MS), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
+    CALL_RING_TIMEOUT_MS: String(ringTimeoutMs), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
     TURN_SECRET: CALL_TEST_ICE.turnSecret, TURN_CREDENTIAL_TTL_SECONDS: String(CALL_TEST_ICE.turnCredentialTtlSeconds),
   }, await freePort());
   await gateway2.start();
@@ -137,6 +145,8 @@ export async function startDistributedStack(options: {
     roomPort: room.port,
     roomKeyDir,
     databaseUrl,
+    /** the billing service (with accounts): tests read what it stored, e.g. contact messages */
+    billing: billing?.module.service,
     eventLogNamespace,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,

@@ -182,6 +182,14 @@ describe('nginx configurations (the frontend image and the compose proxy)', () =
       expect(await room.text()).toContain('<title>ephemera</title>');
       expect(room.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(room.headers.get('x-robots-tag')).toBe('noindex');
+      // the static pages are indexed like the landing page (proto/src/paths.ts INDEXED_PAGES), with the same headers
+      for (const p of ['/about', '/features', '/privacy', '/terms', '/contact']) {
+        const page = await get(p);
+        expect(await page.text(), p).toContain('<title>ephemera</title>');
+        expect(page.headers.get('x-robots-tag'), p).toBeNull();
+        expect(page.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
+      }
+      expect((await get('/about-us')).headers.get('x-robots-tag')).toBe('noindex');
       const asset = await get('/assets/app-1234.js');
       expect(asset.headers.get('cache-control')).toMatch(/max-age=31536000/);
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');

@@ -1,6 +1,7 @@
 /**
  * The billing service's account use cases (issue 9, part 1): sign-in by e-mail code, sessions, profile, username,
- * export, deletion, and the room calls that need an account (claim, owner token). Each use case checks, decides its
+ * export, deletion, and the room calls that need an account (claim, owner token); the contact form's messages
+ * (contact.ts). Each use case checks, decides its
  * events and records them in one place (record: durable in the log, then applied to billing.accounts).
  * Every account's events are sealed under a key of its own, destroyed on deletion (docs/crypto.md).
  */
@@ -20,6 +21,7 @@ import {
 import { AccountsRepository, presentAccount, type AccountRow } from './accounts-repository.ts';
 import { SignInCodes, Sessions } from './credentials.ts';
 import { projectAccount } from './projection.ts';
+import { ContactMessages } from './contact.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BillingDeps {
@@ -39,6 +41,8 @@ export class BillingService {
   readonly accounts: AccountsRepository;
   readonly codes: SignInCodes;
   readonly sessions: Sessions;
+  /** the contact form's messages (contact.ts): sealed under a key of each message's own in the account key store */
+  readonly contact: ContactMessages;
   private readonly mutex = new KeyedMutex();
   private readonly now: () => Date;
   private readonly superadmin: string | null;
@@ -48,6 +52,7 @@ export class BillingService {
     this.accounts = new AccountsRepository(deps.pool);
     this.codes = new SignInCodes(deps.pool, this.now);
     this.sessions = new Sessions(deps.pool, this.now);
+    this.contact = new ContactMessages({ pool: deps.pool, log: deps.log, logger: deps.logger, keys: deps.accountKeys, now: this.now });
     this.superadmin = deps.superadminEmail?.trim().toLowerCase() || null;
   }
 

@@ -1,6 +1,6 @@
 /**
- * HTTP: the account calls of specs/accounts-and-payments.md section 7 (the ingress sends /api/auth/ here) and the
- * internal route the room service asks sessions on. Handlers translate only: parse, call one use case, answer.
+ * HTTP: the account calls of specs/accounts-and-payments.md section 7 (the ingress sends /api/auth/ and /api/contact
+ * here) and the internal route the room service asks sessions on. Handlers translate only: parse, call one use case, answer.
  * Identity is the session's bearer token (HTTP_AUTHZ); an e-mail or a Google id in a body names nobody.
  */
 import express, { type Request } from 'express';
@@ -88,6 +88,10 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
   // The spec's subscription/update set a tier from a browser's body: refused to everyone, before anything is read.
   // Tiers change only from provider data billing verified itself (payments/webhooks.ts).
   r.post(HTTP_ROUTES.subscriptionUpdate.path, (_req, _res, next) => { next(new DomainError('SUBSCRIPTION_UPDATE_REFUSED')); });
+  // The contact form: anyone; a stored message counts against the caller's address (a refused body costs nothing).
+  r.post(HTTP_ROUTES.contact.path, noStore(), route(async (req, res) => {
+    res.status(201).json(await billing.contact.receive(req.body, () => limits.consume('contactMessagesPerAddress', address(req))));
+  }));
   r.all(/^\/api\/auth\//, (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   return r;
 }

@@ -15,6 +15,7 @@ accountSuites('embedded (npm start)', async (env, port) => {
   });
   return {
     url: app.url,
+    contact: app.billing.contact,
     advanceClock: (ms) => { offset += ms; },
     stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };

@@ -52,6 +52,8 @@ export const RATE_LIMIT_DEFAULTS = {
   signInFailuresPerAddress: { points: 20, durationSec: 900 },
   /** username recovery mails per client address */
   usernameRecoveriesPerAddress: { points: 10, durationSec: 3600 },
+  /** contact messages stored (POST /api/contact) per client address: a person writes once or twice, not a stream */
+  contactMessagesPerAddress: { points: 5, durationSec: 3600 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;

@@ -7,6 +7,7 @@ import express from 'express';
 import helmet from 'helmet';
 import path from 'node:path';
 import fs from 'node:fs';
+import { INDEXED_PAGES } from '@ephemera/proto/client';
 
 export function securityHeaders(): express.RequestHandler {
   return helmet({
@@ -42,8 +43,8 @@ export function frontendStatic(distDir: string): express.Router {
   router.use(express.static(distDir, { index: false }));
   router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
-    // Room pages are not for search engines (specs/rooms.md section 2); the landing page is.
-    if (req.path !== '/') res.set('X-Robots-Tag', 'noindex');
+    // Room pages are not for search engines (specs/rooms.md section 2); the landing and static pages are.
+    if (!(INDEXED_PAGES as readonly string[]).includes(req.path)) res.set('X-Robots-Tag', 'noindex');
     res.set('Cache-Control', 'no-cache').sendFile(index);
   });
   return router;

@@ -22,8 +22,9 @@ import type { Logger } from '../log.ts';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 
 /** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
-/** account.deleted likewise, after the account's key (billing seals account events under one key per account). */
-const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted']);
+/** account.deleted likewise, after the account's key (billing seals account events under one key per account), and
+ *  contact.message-deleted after the contact message's key. */
+const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted', 'contact.message-deleted']);
 
 export interface SealedEventLogOptions {
   /** plaintext payloads of this process's own recent appends kept for its subscribers (by event id) */
