@@ -11,14 +11,10 @@ import { z } from 'zod';
 import { TierSchema } from './models.ts';
 import type { Tier } from './limits.ts';
 import type { PaymentStatus } from './accounts.ts';
+import { PAID_PLANS, type PaidPlan } from './plans.ts';
 
-export const PAID_PLANS = ['pro', 'business'] as const;
-export type PaidPlan = (typeof PAID_PLANS)[number];
-/** section 9: pro $9/month, business $19/month (amounts in cents) */
-export const PLAN_PRICES: { readonly [P in PaidPlan]: { name: string; amountCents: number; interval: 'month' } } = {
-  pro: { name: 'Pro', amountCents: 900, interval: 'month' },
-  business: { name: 'Business', amountCents: 1900, interval: 'month' },
-};
+/** section 9: the plans and their monthly prices live in plans.ts (no zod: the browser bundle reads them too) */
+export { PAID_PLANS, PLAN_PRICES, PLAN_GUARANTEES, type PaidPlan } from './plans.ts';
 /** section 9: room extension one-time prices by days; 7 days is the default */
 export const EXTENSION_PRICES: { readonly [days: number]: number } = { 3: 199, 7: 299, 14: 499, 30: 899 };
 export const EXTENSION_DAYS = [3, 7, 14, 30] as const;
@@ -26,19 +22,8 @@ export const DEFAULT_EXTENSION_DAYS = 7;
 /** section 9: grace period 7 days; renewal thresholds 7, 3, 1 days */
 export const RENEWAL = { graceDays: 7, reminderDays: 7, warningDays: 3, urgentDays: 1 } as const;
 
-/** The ingress sends /api/payments/ to billing (as /api/auth/). */
-export const PAYMENTS_PREFIX = '/api/payments/';
-export const PAYMENTS_API = {
-  createCheckoutSession: '/api/payments/create-checkout-session',
-  createRoomExtensionPayment: '/api/payments/create-room-extension-payment',
-  completeRoomExtension: (orderId: string) => `/api/payments/complete-room-extension/${encodeURIComponent(orderId)}`,
-  subscriptionStatus: (email?: string) => `/api/payments/subscription-status${email ? `/${encodeURIComponent(email)}` : ''}`,
-  createPortalSession: '/api/payments/create-portal-session',
-  verifySession: (sessionId: string) => `/api/payments/verify-session/${encodeURIComponent(sessionId)}`,
-  webhook: '/api/payments/webhook',
-  /** the spec's subscription/update: refused (403) to everyone; tiers change only through verified provider events */
-  subscriptionUpdate: '/api/auth/subscription/update',
-} as const;
+/** the payment API paths live in payment-paths.ts (no zod: the browser bundle reads them too) */
+export { PAYMENTS_PREFIX, PAYMENTS_API } from './payment-paths.ts';
 
 /** A return address: a path of this site ("/payment/success"), or an absolute address of this site's origin. */
 const ReturnUrlSchema = z.string().trim().min(1).max(500).optional();

@@ -14,6 +14,7 @@ import { Modal } from '../components/Modal.tsx';
 import { LoadingScreen } from '../components/StatusScreens.tsx';
 import { accountApi, clearAccount, readAccount, saveAccount } from '../lib/account.ts';
 import { DashboardRooms } from './DashboardRooms.tsx';
+import { DashboardRenewal } from './DashboardRenewal.tsx';
 import './accounts.css';
 
 const unlimited = (n: number, unit = '') => (n === -1 ? 'Unlimited' : `${n}${unit}`);
@@ -80,6 +81,7 @@ export function DashboardPage() {
     <div className="landing">
       <SiteNav />
       <main className="account-page" data-testid="dashboard-page">
+        <DashboardRenewal token={token} email={user.email} />
         <section className="account-card" aria-labelledby="profile-title">
           <h1 id="profile-title">Welcome, {user.username}</h1>
           {error && <p className="account-error" role="alert">{error}</p>}
@@ -98,6 +100,7 @@ export function DashboardPage() {
           </dl>
           <div className="account-actions">
             <a className="button button-primary" href="/upgrade">Upgrade</a>
+            <a className="button button-ghost" href="/subscription" data-testid="manage-subscription">Subscription</a>
             {user.isSuperadmin && <a className="button button-ghost" href="/admin" data-testid="admin-button">Admin area</a>}
           </div>
         </section>

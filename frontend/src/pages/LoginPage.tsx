@@ -3,6 +3,8 @@
  * section 2 "Login/register page"). Query: redirect (same-origin path, default /dashboard), plan (pro or business
  * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session).
  * The code step is ours: the server signs nobody in on an e-mail alone.
+ * Section 4's claim flow: with a pending upgrade or extension (lib/payments.ts), a successful sign-in shows
+ * 'Registration Successful' and goes on to payment after 1.5 s (a pending extension's room is claimed on the way).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -10,10 +12,14 @@ import { AUTH_API } from '@ephemera/proto/client';
 import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { readAuth, clearRoomData } from '../lib/storage.ts';
-import { accountApi, readAccount, safeRedirect, saveAccount } from '../lib/account.ts';
+import { accountApi, readAccount, safeRedirect, saveAccount, type AccountRecord } from '../lib/account.ts';
+import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../lib/payments.ts';
+import { readPendingExtension } from '../lib/roomPrefs.ts';
 import './accounts.css';
 
-type Step = 'details' | 'code' | 'recover';
+type Step = 'details' | 'code' | 'recover' | 'paying';
+/** spec section 9: post-registration redirect delay */
+const PAYMENT_REDIRECT_MS = 1500;
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -30,6 +36,19 @@ export function LoginPage() {
   const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => { document.title = 'Login / Sign Up · Ephemera'; }, []);
+  /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
+  const finish = (record: AccountRecord) => {
+    const pending = pendingPaymentOf();
+    if (!pending) { navigate(redirect, { replace: true }); return; }
+    setStep('paying'); setError(null); setNotice(null);
+    setTimeout(() => {
+      void payPending(pending, record).then((r) => {
+        if (r.kind !== 'error') return;
+        window.alert(PAYMENT_TEXT.afterRegistration);
+        window.location.reload();
+      });
+    }, PAYMENT_REDIRECT_MS);
+  };
   useEffect(() => {
     if (plan === 'pro' || plan === 'business') try { localStorage.setItem('pendingUpgrade', JSON.stringify({ plan, returnUrl: redirect })); } catch { /* ignore */ }
   }, [plan, redirect]);
@@ -40,8 +59,9 @@ export function LoginPage() {
     if (google === '1') {
       void accountApi.googleAuth().then((r) => {
         if (!r.ok) { setError(r.message || 'Google login failed'); return; }
-        saveAccount({ token: r.data.token, user: r.data.user });
-        navigate(redirect, { replace: true });
+        const record = { token: r.data.token, user: r.data.user };
+        saveAccount(record);
+        finish(record);
       });
       return;
     }
@@ -65,14 +85,17 @@ export function LoginPage() {
     if (busy) return; // duplicate submissions are ignored
     setBusy(true); setError(null);
     const guest = readAuth();
-    const claim = claimWorkspace && guest?.workspaceId === claimWorkspace ? { claimWorkspaceId: claimWorkspace, claimUserToken: guest.userToken } : {};
+    // the room of a pending extension is claimed too: only its owner account can pay to extend it
+    const claimId = claimWorkspace ?? readPendingExtension()?.workspaceId ?? null;
+    const claim = claimId && guest?.workspaceId === claimId ? { claimWorkspaceId: claimId, claimUserToken: guest.userToken } : {};
     const r = await accountApi.register({ email: email.trim(), username: username.trim(), code: code.trim(), ...claim }, readAccount()?.token ?? null);
     setBusy(false);
     if (!r.ok) { setError(r.message); return; }
-    saveAccount({ token: r.data.token, user: r.data.user });
-    if (r.data.claimError) { setError(r.data.claimError); setNotice(null); setTimeout(() => navigate(redirect, { replace: true }), 2500); return; }
-    if (r.data.newUserToken) clearRoomData(claimWorkspace); // the spec: a successful claim deletes the guest session
-    navigate(redirect, { replace: true });
+    const record = { token: r.data.token, user: r.data.user };
+    saveAccount(record);
+    if (r.data.claimError) { setError(r.data.claimError); setNotice(null); setTimeout(() => finish(record), 2500); return; }
+    if (r.data.newUserToken) clearRoomData(claimId); // the spec: a successful claim deletes the guest session
+    finish(record);
   };
 
   const recover = async (e: FormEvent) => {
@@ -89,6 +112,12 @@ export function LoginPage() {
     <div className="landing">
       <SiteNav />
       <main className="account-page" data-testid="login-page">
+        {step === 'paying' ? (
+          <section className="account-card" data-testid="registration-successful">
+            <h1>Registration Successful</h1>
+            <p className="account-notice" role="status">Redirecting to payment...</p>
+          </section>
+        ) : (
         <section className="account-card">
           <h1>{step === 'recover' ? 'Recover your username' : 'Sign in or create an account'}</h1>
           {claimWorkspace && step !== 'recover' && <p className="account-hint" data-testid="claim-hint">Register to keep your room: it will be claimed for your account.</p>}
@@ -124,6 +153,7 @@ export function LoginPage() {
             </div>
           )}
         </section>
+        )}
       </main>
       <SiteFooter />
     </div>

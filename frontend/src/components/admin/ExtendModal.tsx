@@ -1,8 +1,8 @@
 /**
  * Extend Room Duration (specs/rooms.md sections 4 "Extension", 5 and 8): 7 days (168 hours) or 30 days (720).
  * Pro and business rooms extend free (extend-workspace). A free room needs payment: a guest first stores
- * pendingExtension and registers (/login?redirect=...), a signed-in user goes to payment (/upgrade until the billing
- * issue adds checkout). The server decides in every case; this only picks the path.
+ * pendingExtension and registers (/login?redirect=...), a signed-in user goes to payment (create-room-extension-payment,
+ * then Stripe Checkout; lib/payments.ts). The server decides in every case; this only picks the path.
  */
 import { useState } from 'react';
 import { ENTITLEMENTS, type Tier } from '@ephemera/proto/client';
@@ -11,6 +11,7 @@ import { AlertIcon, CheckIcon, ClockIcon } from '../Icons.tsx';
 import { isHurry } from '../../lib/expiry.ts';
 import { hasAccountSession, savePendingExtension } from '../../lib/roomPrefs.ts';
 import { roomPath } from '../../lib/routes.ts';
+import { PAYMENT_TEXT, startExtensionPayment } from '../../lib/payments.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import { UPGRADE_REASONS } from './adminDialog.ts';
 
@@ -27,15 +28,15 @@ interface Props {
   extend(days: 7 | 30): Promise<Result>;
 }
 
-type Outcome = { kind: 'choose' } | { kind: 'done'; days: number } | { kind: 'failed' };
+type Outcome = { kind: 'choose' } | { kind: 'done'; days: number } | { kind: 'failed'; reason?: string };
 
 /** Where a free room's extension goes: registration first for a guest, else payment. */
-function paidPath(roomName: string): { href: string; guest: boolean } {
+function paidPath(roomName: string): { href: string | null; guest: boolean } {
   if (!hasAccountSession()) {
     const back = `${roomPath(roomName)}?resumeExtension=true`;
     return { href: `/login?redirect=${encodeURIComponent(back)}`, guest: true };
   }
-  return { href: '/upgrade', guest: false };
+  return { href: null, guest: false };
 }
 
 export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, extend }: Props) {
@@ -57,15 +58,22 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
     return (
       <Modal title="Extension Failed" onClose={onClose} tone="danger" icon={<AlertIcon size={22} />} testId="extend-failed-modal"
         footer={<button type="button" className="button button-primary" onClick={() => setOutcome({ kind: 'choose' })}>Try again</button>}>
-        <p>Failed to extend room. Please try again.</p>
+        <p>{PAYMENT_TEXT.extendFailed}</p>
+        {outcome.reason && outcome.reason !== PAYMENT_TEXT.extendFailed && <p className="field-hint" data-testid="extend-failed-reason">{outcome.reason}</p>}
       </Modal>
     );
   }
 
   const submit = async () => {
-    if (paid) {
+    if (paid?.href) {
       if (paid.guest) savePendingExtension({ workspaceId, roomName, days, returnUrl: roomPath(roomName) });
       window.location.assign(paid.href);
+      return;
+    }
+    if (paid) { // signed in: the server makes the checkout session (only the room's owner account may pay for it)
+      setBusy(true);
+      const r = await startExtensionPayment({ workspaceId, roomName, days, returnUrl: roomPath(roomName) });
+      if (r.kind === 'error') { setBusy(false); setOutcome({ kind: 'failed', reason: r.message }); }
       return;
     }
     setBusy(true);
@@ -92,7 +100,7 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
           <button type="button" className="button button-primary" onClick={() => void submit()} disabled={busy} data-testid="extend-submit">
-            {busy ? 'Extending...' : paid ? (paid.guest ? 'Register to extend' : 'Continue to payment') : `Extend by ${days} days`}
+            {busy ? (paid ? 'Redirecting to payment...' : 'Extending...') : paid ? (paid.guest ? 'Register to extend' : 'Continue to payment') : `Extend by ${days} days`}
           </button>
         </div>
       </div>

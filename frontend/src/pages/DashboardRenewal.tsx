@@ -1,0 +1,63 @@
+/**
+ * The dashboard's renewal banner (specs/accounts-and-payments.md sections 2 "Dashboard" and 4): billing's renewal
+ * status (GET subscription-status: urgency, message, button label). Reminder is blue and can be minimized or
+ * dismissed; warning orange; urgent and expired red. Renewing goes to payment: a subscription Stripe still holds
+ * (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan.
+ */
+import { useEffect, useState } from 'react';
+import type { SubscriptionStatusAnswer } from '@ephemera/proto';
+import { paymentsApi, startCheckout } from '../lib/payments.ts';
+import './payments.css';
+
+const RENEWAL_FAILED = 'Renewal failed. Please try again or contact support.';
+const TONE = { reminder: 'notice-info', warning: 'notice-warning', urgent: 'notice-danger', expired: 'notice-danger', none: '' } as const;
+
+export function DashboardRenewal({ token, email }: { token: string; email: string }) {
+  const [status, setStatus] = useState<SubscriptionStatusAnswer | null>(null);
+  const [minimized, setMinimized] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void paymentsApi.subscriptionStatus(token, email).then((r) => { if (live && r.ok) setStatus(r.data); });
+    return () => { live = false; };
+  }, [token, email]);
+
+  const renewal = status?.renewal;
+  if (!status || !renewal?.needsRenewal || renewal.renewalUrgency === 'none' || dismissed) return null;
+  const reminder = renewal.renewalUrgency === 'reminder';
+
+  const renew = async () => {
+    setBusy(true); setError(null);
+    if (status.hasActiveSubscription) {
+      const r = await paymentsApi.portal(token, email, '/dashboard');
+      if (r.ok && r.data.url) { window.location.assign(r.data.url); return; }
+    } else if (status.subscriptionTier !== 'free') {
+      const r = await startCheckout(status.subscriptionTier);
+      if (r.kind !== 'error') return;
+    }
+    setBusy(false); setError(RENEWAL_FAILED);
+  };
+
+  if (reminder && minimized) {
+    return (
+      <div className="account-actions">
+        <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(false)} data-testid="renewal-expand">Renewal reminder</button>
+      </div>
+    );
+  }
+  return (
+    <section className={`notice ${TONE[renewal.renewalUrgency]} renewal-banner`} aria-label="Subscription renewal"
+      data-testid="renewal-banner" data-urgency={renewal.renewalUrgency}>
+      <span>{renewal.message}</span>
+      <span className="account-actions">
+        <button type="button" className="button button-primary button-sm" disabled={busy} onClick={() => void renew()} data-testid="renew-button">{renewal.buttonLabel}</button>
+        {reminder && <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(true)}>Minimize</button>}
+        {reminder && <button type="button" className="button button-ghost button-sm" onClick={() => setDismissed(true)}>Dismiss</button>}
+      </span>
+      {error && <span className="account-error" role="alert">{error}</span>}
+    </section>
+  );
+}
