@@ -17,14 +17,22 @@ export interface Mailpit {
   latestTo(to: string, opts?: { since?: number; timeoutMs?: number }): Promise<{ subject: string; text: string; received: number }>;
   /** how many messages `to` has received */
   countTo(to: string): Promise<number>;
+  /** every message to `to`, newest first (subject and text) */
+  messagesTo(to: string): Promise<{ subject: string; text: string }[]>;
+  /**
+   * Started with { chaos: true } only: every recipient refused with a 451 (SMTP failure tests) until called with false.
+   * Mailpit's chaos triggers: https://mailpit.axllent.org/docs/integration/chaos/
+   */
+  refuseRecipients(on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startMailpit(): Promise<Mailpit> {
+export async function startMailpit(opts: { chaos?: boolean } = {}): Promise<Mailpit> {
   const bin = path.join(tools, 'bin', 'mailpit');
   if (!fs.existsSync(bin)) execFileSync('bash', [path.join(repo, 'deploy', 'ops', 'install-tools.sh'), 'mailpit'], { stdio: 'inherit' });
   const [smtp, http] = [await freePort(), await freePort()];
-  const child: ChildProcess = spawn(bin, ['--smtp', `127.0.0.1:${smtp}`, '--listen', `127.0.0.1:${http}`, '--quiet', '--disable-version-check'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(bin, ['--smtp', `127.0.0.1:${smtp}`, '--listen', `127.0.0.1:${http}`, '--quiet', '--disable-version-check',
+    ...(opts.chaos ? ['--enable-chaos'] : [])], { stdio: 'ignore' });
   const apiUrl = `http://127.0.0.1:${http}`;
   const end = Date.now() + 20_000;
   for (;;) {
@@ -54,6 +62,20 @@ export async function startMailpit(): Promise<Mailpit> {
       }
     },
     async countTo(to) { return (await search(to)).length; },
+    async messagesTo(to) {
+      const found = (await search(to)).sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created));
+      return Promise.all(found.map(async (m) => {
+        const full = await (await fetch(`${apiUrl}/api/v1/message/${m.ID}`)).json() as { Subject: string; Text: string };
+        return { subject: full.Subject, text: full.Text };
+      }));
+    },
+    async refuseRecipients(on) {
+      const res = await fetch(`${apiUrl}/api/v1/chaos`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(on ? { Recipient: { ErrorCode: 451, Probability: 100 } } : {}),
+      });
+      if (!res.ok) throw new Error(`mailpit chaos: ${res.status} ${await res.text()} (start it with { chaos: true })`);
+    },
     async stop() {
       if (child.exitCode === null) await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); setTimeout(r, 5000); });
     },

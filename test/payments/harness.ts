@@ -1,12 +1,14 @@
 /**
- * One start per mode for the payment suite: Mailpit (sign-in codes), stripe-mock (Stripe's own mock server, the
- * SDK talks to it for real), then the product with STRIPE_* pointed at it and the provider's state read through
- * ProviderState (stripe-mock is stateless). Webhook bodies are signed here with the SDK's generateTestHeaderString.
+ * One start per mode for the payment suites: Mailpit (sign-in codes, receipts and reminders; its chaos switch plays a
+ * failing SMTP server), stripe-mock (Stripe's own mock server, the SDK talks to it for real), then the product with
+ * STRIPE_* pointed at it and the provider's state read through ProviderState (stripe-mock is stateless). Webhook
+ * bodies are signed here with the SDK's generateTestHeaderString. The reminder sweep's timer is off: the notice suite
+ * runs sweeps itself, at the times it chooses (payments.onCreated hands the product's sweeps over).
  */
 import { describe, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import type { PaymentsOptions } from '@ephemera/billing';
+import type { Payments, PaymentsOptions, SweepResult } from '@ephemera/billing';
 import { PAYMENTS_API } from '@ephemera/proto';
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { startStripeMock, STRIPE_MOCK_KEY } from '../helpers/stripe-mock.ts';
@@ -14,6 +16,7 @@ import { accountTestLimits } from '../accounts/harness.ts';
 import type { AccountTarget } from '../accounts/account-clients.ts';
 import { ProviderState } from './provider-state.ts';
 import { paymentsSuite } from './payments.suite.ts';
+import { noticesSuite } from './notices.suite.ts';
 import type { LimitConfig } from '@ephemera/platform';
 
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
@@ -26,6 +29,10 @@ export interface PaymentTarget {
   /** the account helpers' view (register, mailedCode use url and mail) */
   accounts: AccountTarget;
   advanceClock(ms: number): void;
+  /** the product's renewal-reminder sweep (it also retries failed receipts), run at `at` */
+  sweepReminders(at: Date): Promise<SweepResult>;
+  /** resolves when no receipt the product started mailing is still on its way */
+  receiptsSettled(): Promise<void>;
   /** a Stripe event envelope around `object`, as Stripe posts it */
   event(type: string, object: Record<string, unknown>, opts?: { id?: string; created?: number }): string;
   /** POST the body to the webhook, signed (or with the header given) */
@@ -38,18 +45,23 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
   describe(`payments: ${name}`, () => {
     let t: (PaymentTarget & { stop(): Promise<void> }) | null = null;
     beforeAll(async () => {
-      const [mail, stripeMock] = await Promise.all([startMailpit(), startStripeMock()]);
+      const [mail, stripeMock] = await Promise.all([startMailpit({ chaos: true }), startStripeMock()]);
       const state = new ProviderState();
+      let payments: Payments | null = null;
       const product = await start({
         smtpUrl: mail.smtpUrl, rateLimits: accountTestLimits(),
         payments: {
           stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },
-          stateReader: (provider) => state.reader(provider), expirySweepMs: 0,
+          stateReader: (provider) => state.reader(provider), expirySweepMs: 0, reminderSweepMs: 0,
+          onCreated: (p) => { payments = p; },
         },
       });
+      const sweeps = () => { if (!payments) throw new Error('payments not created'); return payments as Payments; };
       const accounts = { url: product.url, mail, superadminEmail: '', advanceClock: product.advanceClock, stop: async () => {} } as unknown as AccountTarget;
       t = {
         url: product.url, mail, state, stripeMockUrl: stripeMock.url, accounts, advanceClock: product.advanceClock,
+        sweepReminders: (at) => sweeps().reminders.sweep(at),
+        receiptsSettled: () => sweeps().receipts.settled(),
         event(type, object, opts = {}) {
           return JSON.stringify({
             id: opts.id ?? `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-10-29', type, livemode: false,
@@ -72,6 +84,8 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
       };
     });
     afterAll(async () => { await t?.stop(); });
-    paymentsSuite(() => { if (!t) throw new Error('target not started'); return t; });
+    const target = () => { if (!t) throw new Error('target not started'); return t; };
+    paymentsSuite(target);
+    noticesSuite(target);
   });
 }

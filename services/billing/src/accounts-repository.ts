@@ -39,6 +39,18 @@ export class AccountsRepository {
       `SELECT ${COLUMNS} FROM billing.accounts WHERE tier <> 'free' AND payment_status = 'cancelled' AND subscription_expires_at < $1`, [before]);
     return rows;
   }
+  /**
+   * Renewal reminders (payments/reminders.ts): paid accounts whose expiry lies between `since` and `until`, paid ones
+   * without an expiry whose payment is not active, and cancelled ones that went back to free since `since`.
+   */
+  async renewalCandidates(until: Date, since: Date): Promise<AccountRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${COLUMNS} FROM billing.accounts
+       WHERE (tier <> 'free' AND subscription_expires_at IS NULL AND payment_status <> 'active')
+          OR (subscription_expires_at BETWEEN $2 AND $1 AND (tier <> 'free' OR (payment_status = 'cancelled' AND subscription_id IS NOT NULL)))
+       ORDER BY id`, [until, since]);
+    return rows;
+  }
   async byGoogleId(googleId: string): Promise<AccountRow | null> {
     const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE google_id = $1`, [googleId]);
     return rows[0] ?? null;

@@ -10,11 +10,13 @@ import { projectAccount } from './projection.ts';
 import { createPayments, type Payments, type PaymentsOptions } from './payments/index.ts';
 
 export { BillingService } from './billing-service.ts';
+export { ContactMessages, projectContact } from './contact.ts';
 export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';
 export { paymentsFromEnv, paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
   type CheckoutState, type SubscriptionState } from './payments/index.ts';
+export { reminderDue, type Payments, type SweepResult } from './payments/index.ts';
 
 export const BILLING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -48,8 +50,8 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
     handler: async ({ event }) => { await applyOnce(opts.pool, 'billing', [event], projectAccount); },
   });
   await projection.caughtUp();
-  const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, now });
-  return { service, google, payments, async stop() { payments.stop(); await projection.stop(); } };
+  const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, mailer, now });
+  return { service, google, payments, async stop() { await payments.stop(); await projection.stop(); } };
 }
 
 export { startBillingServer } from './server.ts';

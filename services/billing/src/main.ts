@@ -38,6 +38,8 @@ const config = loadConfig(z.object({
   STRIPE_PRICE_BUSINESS: z.string().optional(),
   /** the site's public address, for the provider's return links (https://chat.example.com) */
   PUBLIC_URL: z.union([z.literal(''), z.string().url()]).optional(),
+  /** how often renewal reminders are mailed and failed receipts retried (one hour; 0: never) */
+  RENEWAL_REMINDER_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
 }));
 if (config.NODE_ENV === 'production' && !config.ACCOUNT_MASTER_KEY) throw new Error('ACCOUNT_MASTER_KEY is required in production');
 if (config.NODE_ENV === 'production' && !config.SMTP_URL) throw new Error('SMTP_URL is required in production: sign-in codes must be mailed');

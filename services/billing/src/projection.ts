@@ -1,6 +1,11 @@
-/** Account events -> billing.accounts (applied through applyOnce, so a replay rebuilds the same table). */
+/**
+ * Billing's events -> its read model (applied through applyOnce, so a replay rebuilds the same tables): account events
+ * -> billing.accounts; contact messages -> billing.contact_messages (contact.ts).
+ */
 import type { AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
+import { projectContact } from './contact.ts';
+import { projectNotice } from './payments/notices.ts';
 
 export async function projectAccount(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
   switch (event.type) {
@@ -56,6 +61,10 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
     case 'account.extension-paid':
       await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);
       return;
+    // receipts and renewal reminders mailed (payments/notices.ts: billing.mailed_notices)
+    case 'account.receipt-mailed': case 'account.renewal-reminder-mailed':
+      await projectNotice(client, event);
+      return;
     case 'account.deleted':
       // Personal data goes with the row; sessions go too (every device is signed out at once).
       await client.query('DELETE FROM billing.sessions WHERE account_id = $1', [event.payload.accountId]);
@@ -63,6 +72,7 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       await client.query('DELETE FROM billing.accounts WHERE id = $1', [event.payload.accountId]);
       return;
     default:
+      await projectContact(client, event);
       return;
   }
 }

@@ -8,15 +8,20 @@
  * under the account's lock from its current row), then sets the tier of the account's rooms through the room
  * service's RoomTierChanged path (a no-op for rooms already on it), so a retry after a crash still gets there.
  * Each provider event id is handled once (billing.provider_events, primary key).
+ * Receipts: where an outcome that is a payment is newly recorded (a subscription period paid, an extension applied),
+ * its receipt is issued (receipts.ts: queued and mailed without the handling waiting for the SMTP server).
  */
-import { DomainError, type AccountRoomsApi, type Tier } from '@ephemera/proto';
+import { DomainError, PLAN_PRICES, type AccountRoomsApi, type Tier } from '@ephemera/proto';
 import type { Logger, Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
+import type { Receipts } from './receipts.ts';
 import { WebhookSignatureError, type CheckoutState, type PaymentProvider, type ProviderEvent, type ProviderStateReader, type SubscriptionState } from './provider.ts';
 
 export interface OutcomeDeps {
   billing: BillingService; pool: Pool; rooms: AccountRoomsApi; state: ProviderStateReader; logger: Logger; now: () => Date;
+  /** absent: no receipts are mailed */
+  receipts?: Receipts;
 }
 
 const SUBSCRIPTION_EVENTS = new Set([
@@ -63,7 +68,7 @@ export class PaymentOutcomes {
         return result ? `extended ${result.workspaceId}` : 'ignored: extension without account or room';
       }
       if (session.mode === 'subscription' && session.subscriptionId) {
-        return this.syncSubscription(session.subscriptionId, { accountId: session.accountId, providerEventId: event.id });
+        return this.syncSubscription(session.subscriptionId, { accountId: session.accountId, providerEventId: event.id, amountCents: session.amountTotalCents });
       }
       return 'ignored: checkout without subscription';
     }
@@ -75,21 +80,34 @@ export class PaymentOutcomes {
 
   /**
    * Brings the account to the subscription's current state at the provider. hint.accountId: the checkout session's
-   * account (trusted: read back from the provider), used when the subscription's own record names none.
+   * account (trusted: read back from the provider), used when the subscription's own record names none;
+   * hint.amountCents: what the checkout charged (the receipt's amount; otherwise the plan's price).
    */
-  async syncSubscription(subscriptionId: string, hint: { accountId: string | null; providerEventId: string | null }): Promise<string> {
+  async syncSubscription(subscriptionId: string, hint: { accountId: string | null; providerEventId: string | null; amountCents?: number | null }): Promise<string> {
     const sub = await this.deps.state.subscription(subscriptionId);
     if (!sub) return 'ignored: unknown subscription';
     const account = await this.accountFor(sub, hint.accountId);
     if (!account) return 'ignored: no account for the subscription';
     let roomTier: Tier | null = null;
     let outcome = 'unchanged';
-    await this.deps.billing.recordSystemFor(account.id, (current) => {
+    let paidTier: Tier | null = null;
+    const recorded = await this.deps.billing.recordSystemFor(account.id, (current) => {
       const decided = this.decide(current, sub, hint.providerEventId);
       roomTier = decided.roomTier;
       outcome = decided.event ? decided.event.type : `unchanged (${sub.status})`;
+      paidTier = decided.event?.type === 'account.subscription-activated' && isNewPayment(current, sub, decided.roomTier!) ? decided.roomTier : null;
       return decided.event;
     });
+    // Before the rooms' tier: a retry after a failure there finds the outcome recorded and issues nothing again.
+    const receiptTier = paidTier as Tier | null; // set in the callback above (which TypeScript's narrowing does not see)
+    if (recorded && receiptTier && receiptTier !== 'free' && this.deps.receipts) {
+      const periodEnd = sub.currentPeriodEnd?.toISOString() ?? null;
+      this.deps.receipts.issue({
+        id: `rcpt_sub_${sub.id}_${receiptTier}_${sub.currentPeriodEnd?.getTime() ?? 'open'}`, accountId: account.id, kind: 'subscription',
+        amountCents: hint.amountCents ?? PLAN_PRICES[receiptTier].amountCents, paidAt: this.deps.now().toISOString(),
+        plan: receiptTier, periodEnd, renews: !sub.cancelAtPeriodEnd,
+      });
+    }
     if (roomTier) {
       await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier: roomTier, reason: `subscription ${sub.id}: ${sub.status}` });
     }
@@ -173,6 +191,10 @@ export class PaymentOutcomes {
       await client.query('UPDATE billing.extension_orders SET applied_at = now(), room_name = $2, new_expiry = $3 WHERE checkout_session_id = $1',
         [session.id, extended.roomName, extended.expiresAt]);
       await client.query('COMMIT');
+      this.deps.receipts?.issue({
+        id: `rcpt_ext_${session.id}`, accountId, kind: 'room_extension', amountCents: session.amountTotalCents, paidAt: this.deps.now().toISOString(),
+        roomName: extended.roomName, days, newExpiry: extended.expiresAt,
+      });
       return { workspaceId: extended.workspaceId, roomName: extended.roomName, newExpiryDate: extended.expiresAt, days };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -196,4 +218,15 @@ export class PaymentOutcomes {
     }
     return lapsed.length;
   }
+}
+
+/**
+ * Whether an activation is money paid (a receipt): a new subscription, another tier, a later period (a renewal), or
+ * a payment after a failed one. Not one: the same period of the same subscription changing only cancel-at-period-end.
+ */
+function isNewPayment(previous: AccountRow, sub: SubscriptionState, tier: Tier): boolean {
+  if (previous.subscriptionId !== sub.id || previous.tier !== tier || previous.paymentStatus !== 'active') return true;
+  const before = previous.subscriptionExpiresAt?.getTime() ?? null;
+  const after = sub.currentPeriodEnd?.getTime() ?? null;
+  return after !== null && (before === null || after > before);
 }
