@@ -63,4 +63,19 @@ describe('room keys', () => {
     expect(await ring.key('w1')).toBeNull();
     expect(ring.cached('w1')).toBeNull();
   });
+
+  it('confirm asks the owner past the cache: a key destroyed after it was cached is gone from then on', async () => {
+    let destroyed = false;
+    let calls = 0;
+    const key = RoomKey.generate('w1');
+    const ring = new RoomKeyring(async () => { calls++; return destroyed ? null : key; });
+    expect(await ring.key('w1')).toBe(key);
+    expect(await ring.confirm('w1')).toBe(true);
+    expect(calls).toBe(2);
+    destroyed = true;
+    expect(ring.cached('w1')).toBe(key); // the cache alone would still answer
+    expect(await ring.confirm('w1')).toBe(false);
+    expect(await ring.key('w1')).toBeNull();
+    expect(ring.isGone('w1')).toBe(true);
+  });
 });

@@ -126,6 +126,10 @@ export class FileService {
         uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
       };
       event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
+      // The room may have been deleted while the body streamed in. This process's cached key and read model learn of
+      // that only from the deletion's event (distributed: through Kafka, late under load), so the key's owner is
+      // asked: a file of a deleted room is refused and removed rather than stored and described.
+      if (!(await this.deps.keyring.confirm(actor.workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
       await appendEvents(this.deps.log, [event]);
     } catch (err) {
       await this.deps.storage.delete(storageKey).catch(() => {});

@@ -38,6 +38,18 @@ export class RoomKeyring {
     return key;
   }
 
+  /**
+   * Asks the key's owner again, past the cache: something about to outlast the request (an upload being stored)
+   * must not trust a key cached before the room was deleted, since this process hears of the deletion only when
+   * its event arrives (distributed: through Kafka, later under load). False, and forgotten here, when it is gone.
+   */
+  async confirm(workspaceId: string): Promise<boolean> {
+    if (this.gone.has(workspaceId)) return false;
+    if (await this.source(workspaceId)) return true;
+    this.forget(workspaceId);
+    return false;
+  }
+
   /** true when the room's key is known to be destroyed (its content is gone) */
   isGone(workspaceId: string): boolean { return this.gone.has(workspaceId); }
 
