@@ -21,6 +21,10 @@ export const AUTH_API = {
   deleteAccount: '/api/auth/delete-account',
   logout: '/api/auth/logout',
   logoutAll: '/api/auth/logout-all',
+  /** the spec's account calls that need payments (billing payments/http.ts) */
+  upgradeRooms: '/api/auth/upgrade-rooms',
+  renewSubscription: '/api/auth/renew-subscription',
+  createPaidAccount: '/api/auth/create-paid-account',
   dashboardRoom: (roomId: string) => `/api/auth/rooms/${encodeURIComponent(roomId)}`,
   claimOwnership: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/claim-ownership`,
   deleteWorkspace: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}`,

@@ -114,6 +114,10 @@ export const HTTP_ROUTES = {
   verifyPayment: { method: 'GET', path: '/api/payments/verify-session/:sessionId' },
   paymentWebhook: { method: 'POST', path: '/api/payments/webhook' },
   subscriptionUpdate: { method: 'POST', path: '/api/auth/subscription/update' },
+  // the spec's account calls that need payments (billing payments/http.ts; bodies in proto/src/payments.ts)
+  upgradeRooms: { method: 'POST', path: '/api/auth/upgrade-rooms' },
+  renewSubscription: { method: 'POST', path: '/api/auth/renew-subscription' },
+  createPaidAccount: { method: 'POST', path: '/api/auth/create-paid-account' },
   // the contact form (billing; specs/accounts-and-payments.md section 7, proto/src/contact.ts)
   contact: { method: 'POST', path: '/api/contact' },
 } as const;
@@ -170,6 +174,11 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   // The spec's browser call that set a tier from a body: nobody may call it (tiers change only through verified
   // provider events); answered 403 before anything is read.
   subscriptionUpdate: { allow: [], also: 'refused to every caller' },
+  // The spec's renew, upgrade-rooms and create-paid-account: the session's account only; tiers, e-mails and Google
+  // ids in bodies are ignored (a tier comes only from the provider's record, or from the account's own row).
+  upgradeRooms: { allow: ACCOUNTS, also: 'the session\'s account\'s own rooms take its current tier (free once the subscription lapsed past grace)' },
+  renewSubscription: { allow: ACCOUNTS, also: 'body { tier } only picks the plan of a new checkout; a subscription the provider still holds goes to the billing portal' },
+  createPaidAccount: { allow: ACCOUNTS, also: 'no account is created here: the paymentId is a checkout session read back from the provider, paid and naming this account (as verifyPayment)' },
   // Anyone may write to us, signed in or not; nothing about the caller is read or recorded but the form's fields.
   contact: { allow: EVERYONE, also: 'rate-limited per address (stored messages only); every field validated (400)' },
 };

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { TierSchema } from './models.ts';
 import type { Tier } from './limits.ts';
-import type { PaymentStatus } from './accounts.ts';
+import type { AccountUser, PaymentStatus } from './accounts.ts';
 import { PAID_PLANS, type PaidPlan } from './plans.ts';
 
 /** section 9: the plans and their monthly prices live in plans.ts (no zod: the browser bundle reads them too) */
@@ -51,8 +51,28 @@ export const PortalBodySchema = z.object({ returnUrl: ReturnUrlSchema });
 /** a provider checkout session id as it appears in paths (Stripe: cs_...) */
 export const CheckoutSessionIdSchema = z.string().trim().regex(/^[A-Za-z0-9_]{3,255}$/, 'Unknown payment session');
 
+/**
+ * POST /api/auth/renew-subscription (bearer). tier ("pro"|"business", any case) only picks the plan of a new checkout;
+ * it never sets a tier. returnUrl: the portal's way back (default /dashboard); successUrl/cancelUrl: the checkout's.
+ */
+export const RenewSubscriptionBodySchema = z.object({
+  tier: PlanSchema, returnUrl: ReturnUrlSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+});
+/**
+ * POST /api/auth/create-paid-account (bearer). paymentId: a checkout session id, read back from the provider. The
+ * spec's email, username, subscriptionTier, googleId and picture are accepted and ignored.
+ */
+export const CreatePaidAccountBodySchema = z.object({
+  paymentId: z.string({ error: 'paymentId is required' }).pipe(CheckoutSessionIdSchema),
+});
 export interface CheckoutAnswer { success: true; url: string; sessionId: string }
 export interface PortalAnswer { success: true; url: string }
+/** renew-subscription: the billing portal (a subscription the provider still holds) or a new checkout (sessionId) */
+export interface RenewAnswer { success: true; url: string; kind: 'portal' | 'checkout'; sessionId: string | null }
+/** upgrade-rooms: the tier applied to the account's live rooms, and the rooms that changed (workspace ids) */
+export interface UpgradeRoomsAnswer { success: true; tier: Tier; changed: string[] }
+/** create-paid-account: the account's profile after the verified payment was applied, and what was verified */
+export interface PaidAccountAnswer { success: true; user: AccountUser; payment: PaymentVerificationAnswer }
 
 export type RenewalUrgency = 'none' | 'reminder' | 'warning' | 'urgent' | 'expired';
 /** section 3's renewal status, plus what the banner shows */

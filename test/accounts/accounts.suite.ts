@@ -103,6 +103,7 @@ export function accountsSuite(target: () => AccountTarget) {
       const accountRoutes = (Object.keys(HTTP_ROUTES) as HttpRouteId[])
         .filter((id) => HTTP_AUTHZ[id].allow.some((r) => r === 'account' || r === 'room-owner-account') && !HTTP_AUTHZ[id].allow.includes('anonymous'));
       expect(accountRoutes.length).toBeGreaterThanOrEqual(11); // profile ... delete-workspace
+      for (const id of ['upgradeRooms', 'renewSubscription', 'createPaidAccount'] as const) expect(accountRoutes, id).toContain(id);
       for (const id of accountRoutes) {
         const { method, path } = HTTP_ROUTES[id];
         const url = path.replace(/:[A-Za-z]+/g, 'x');
@@ -232,6 +233,12 @@ export function accountsSuite(target: () => AccountTarget) {
         expect(res.status, path).toBe(503);
         expect(res.body).toMatchObject({ code: 'PAYMENTS_NOT_CONFIGURED', message: ERRORS.PAYMENTS_NOT_CONFIGURED });
       }
+      // the spec's renew and create-paid-account need the provider too; upgrade-rooms does not (free: nothing to change)
+      for (const [path, body] of [[AUTH_API.renewSubscription, { tier: 'pro' }], [AUTH_API.createPaidAccount, { paymentId: 'cs_test_x' }]] as const) {
+        expect((await http(t.url, path, { body })).status, path).toBe(401);
+        expect((await http(t.url, path, { body, headers: bearer(s.token) })).body, path).toMatchObject({ code: 'PAYMENTS_NOT_CONFIGURED', message: ERRORS.PAYMENTS_NOT_CONFIGURED });
+      }
+      expect((await http(t.url, AUTH_API.upgradeRooms, { body: {}, headers: bearer(s.token) })).body).toEqual({ success: true, tier: 'free', changed: [] });
       const hook = await http(t.url, PAYMENTS_API.webhook, { body: '{"id":"evt_1"}', headers: { 'stripe-signature': 't=1,v1=00' } });
       expect(hook.body.code).toBe('PAYMENTS_NOT_CONFIGURED');
       // the status needs no provider: free and active

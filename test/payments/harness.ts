@@ -17,6 +17,7 @@ import type { AccountTarget } from '../accounts/account-clients.ts';
 import { ProviderState } from './provider-state.ts';
 import { paymentsSuite } from './payments.suite.ts';
 import { noticesSuite } from './notices.suite.ts';
+import { accountCallsSuite } from './account-calls.suite.ts';
 import type { LimitConfig } from '@ephemera/platform';
 
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
@@ -86,6 +87,7 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
     afterAll(async () => { await t?.stop(); });
     const target = () => { if (!t) throw new Error('target not started'); return t; };
     paymentsSuite(target);
+    accountCallsSuite(target);
     noticesSuite(target);
   });
 }

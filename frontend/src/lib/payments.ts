@@ -6,9 +6,9 @@
  * Also the pending choices kept while a guest signs in first: pendingUpgrade {plan, returnUrl} (here) and
  * pendingExtension (lib/roomPrefs.ts).
  */
-import { PAID_PLANS, PAYMENTS_API, PLAN_PRICES, type PaidPlan } from '@ephemera/proto/client';
+import { AUTH_API, PAID_PLANS, PAYMENTS_API, PLAN_PRICES, type PaidPlan } from '@ephemera/proto/client';
 import type {
-  CheckoutAnswer, CompleteExtensionAnswer, PaymentVerificationAnswer, PortalAnswer, SubscriptionStatusAnswer,
+  CheckoutAnswer, CompleteExtensionAnswer, PaymentVerificationAnswer, PortalAnswer, RenewAnswer, SubscriptionStatusAnswer,
 } from '@ephemera/proto';
 import { accountCall, clearAccount, readAccount, type AccountRecord, type AccountResult } from './account.ts';
 import { PENDING_EXTENSION_KEY, readPendingExtension, type PendingExtension } from './roomPrefs.ts';
@@ -105,6 +105,9 @@ const noToken = <T>(): AccountResult<T> => ({ ok: false, status: 401, code: 'NO_
 const withToken = <T>(token: string | null | undefined, call: (t: string) => Promise<AccountResult<T>>) => (token ? call(token) : Promise.resolve(noToken<T>()));
 
 export const paymentsApi = {
+  /** renew-subscription: Stripe's billing portal for a subscription Stripe still holds, else a Checkout of the plan */
+  renew: (token: string | null, plan: PaidPlan, returnUrl = '/dashboard') => withToken(token, (t) =>
+    accountCall<RenewAnswer>(AUTH_API.renewSubscription, 'Renewal failed', { token: t, body: { tier: plan, returnUrl, ...subscriptionReturnUrls(plan) } })),
   createCheckout: (token: string | null, account: AccountRecord['user'] | null, plan: PaidPlan) => withToken(token, (t) =>
     accountCall<CheckoutAnswer>(PAYMENTS_API.createCheckoutSession, PAYMENT_TEXT.checkoutFallback, {
       token: t, body: { plan, ...(account ? { email: account.email, username: account.username, isExistingUser: true } : {}), ...subscriptionReturnUrls(plan) },

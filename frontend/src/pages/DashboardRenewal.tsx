@@ -1,12 +1,12 @@
 /**
  * The dashboard's renewal banner (specs/accounts-and-payments.md sections 2 "Dashboard" and 4): billing's renewal
  * status (GET subscription-status: urgency, message, button label). Reminder is blue and can be minimized or
- * dismissed; warning orange; urgent and expired red. Renewing goes to payment: a subscription Stripe still holds
- * (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan.
+ * dismissed; warning orange; urgent and expired red. Renewing is billing's renew-subscription: a subscription Stripe
+ * still holds (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan.
  */
 import { useEffect, useState } from 'react';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
-import { paymentsApi, startCheckout } from '../lib/payments.ts';
+import { paymentsApi } from '../lib/payments.ts';
 import './payments.css';
 
 const RENEWAL_FAILED = 'Renewal failed. Please try again or contact support.';
@@ -31,12 +31,9 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
 
   const renew = async () => {
     setBusy(true); setError(null);
-    if (status.hasActiveSubscription) {
-      const r = await paymentsApi.portal(token, email, '/dashboard');
+    if (status.subscriptionTier !== 'free') {
+      const r = await paymentsApi.renew(token, status.subscriptionTier, '/dashboard');
       if (r.ok && r.data.url) { window.location.assign(r.data.url); return; }
-    } else if (status.subscriptionTier !== 'free') {
-      const r = await startCheckout(status.subscriptionTier);
-      if (r.kind !== 'error') return;
     }
     setBusy(false); setError(RENEWAL_FAILED);
   };

@@ -1,5 +1,6 @@
 /**
- * HTTP for payments (the ingress sends /api/payments/ to billing). The webhook reads its body raw (express.raw,
+ * HTTP for payments (the ingress sends /api/payments/ to billing), and the spec's account calls that need payments
+ * (upgrade-rooms, renew-subscription, create-paid-account, under /api/auth/). The webhook reads its body raw (express.raw,
  * mounted before any JSON parser): the signature is over the exact bytes Stripe sent. Every other route is a
  * signed-in account's (Authorization: Bearer {session}); the session is checked before anything else, so an
  * anonymous caller learns nothing, not even whether payments are configured.
@@ -39,6 +40,15 @@ export function paymentsRouter(billing: BillingService, payments: PaymentsServic
   r.get(HTTP_ROUTES.subscriptionStatus.path, signedIn((a) => payments.subscriptionStatus(a)));
   r.post(HTTP_ROUTES.createPortalSession.path, signedIn((a, req) => payments.portal(a, req.body, originOf(req))));
   r.get(HTTP_ROUTES.verifyPayment.path, signedIn((a, req) => payments.verify(a, String(req.params.sessionId))));
+  // The spec's account calls that need payments (mounted before the account router, whose /api/auth/ 404 follows).
+  // Bodies never name the account nor set its tier (proto/src/authz.ts).
+  r.post(HTTP_ROUTES.upgradeRooms.path, noStore(), signedIn((a) => payments.upgradeRooms(a)));
+  r.post(HTTP_ROUTES.renewSubscription.path, noStore(), signedIn((a, req) => payments.renew(a, req.body, originOf(req))));
+  r.post(HTTP_ROUTES.createPaidAccount.path, noStore(), signedIn(async (a, req) => {
+    const payment = await payments.verifyPaymentId(a, req.body);
+    const profile = await billing.profile((await billing.accounts.byId(a.id)) ?? a);
+    return { ...profile, payment };
+  }));
   r.all(/^\/api\/payments\//, (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   return r;
 }

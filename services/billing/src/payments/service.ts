@@ -5,14 +5,14 @@
  * (webhooks.ts), read back by id here too when the success page asks (verify, complete-room-extension).
  */
 import {
-  CheckoutSessionIdSchema, CreateCheckoutBodySchema, CreateExtensionPaymentBodySchema, DomainError, EXTENSION_PRICES, PLAN_PRICES, PortalBodySchema,
-  renewalStatus, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer, type PaymentVerificationAnswer, type PortalAnswer,
-  type SubscriptionStatusAnswer,
+  CheckoutSessionIdSchema, CreateCheckoutBodySchema, CreateExtensionPaymentBodySchema, CreatePaidAccountBodySchema, DomainError, EXTENSION_PRICES,
+  PLAN_PRICES, PortalBodySchema, RenewSubscriptionBodySchema, renewalStatus, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer,
+  type PaymentVerificationAnswer, type PortalAnswer, type RenewAnswer, type SubscriptionStatusAnswer, type UpgradeRoomsAnswer,
 } from '@ephemera/proto';
 import { parseOrThrow, type Logger } from '@ephemera/platform';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { PaymentProvider, ProviderStateReader } from './provider.ts';
-import type { PaymentOutcomes } from './webhooks.ts';
+import { isLapsed, type PaymentOutcomes } from './webhooks.ts';
 
 export interface PaymentsDeps {
   /** null: STRIPE_SECRET_KEY is not set; every payment call answers PAYMENTS_NOT_CONFIGURED (503) */
@@ -31,6 +31,9 @@ export class PaymentsService {
   constructor(private readonly deps: PaymentsDeps) {}
 
   get configured(): boolean { return this.deps.provider !== null; }
+
+  /** Subscription states in which the provider still holds (bills or retries) the subscription: renewing is the portal's. */
+  private static readonly HELD = new Set(['active', 'trialing', 'past_due', 'unpaid']);
 
   private need(): { provider: PaymentProvider; state: ProviderStateReader; outcomes: PaymentOutcomes } {
     const { provider, state, outcomes } = this.deps;
@@ -125,6 +128,52 @@ export class PaymentsService {
     const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.baseOf(from));
     const portal = await this.provider('PORTAL_FAILED', () => provider.createPortalSession({ customerId: account.customerId!, returnUrl }));
     return { success: true, url: portal.url };
+  }
+
+  /**
+   * The spec's upgrade-rooms: the account's live rooms take its current tier through the room service's
+   * change-tier-of-account (as a verified payment does). A subscription lapsed past grace (the expiry sweep's rule)
+   * gives free rooms, and its expiry is recorded now rather than at the next sweep. No provider is needed.
+   */
+  async upgradeRooms(account: AccountRow): Promise<UpgradeRoomsAnswer> {
+    let tier = account.tier;
+    if (isLapsed(account, this.deps.now())) {
+      tier = 'free';
+      await this.deps.outcomes?.recordExpiry(account.id);
+    }
+    const { changed } = await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier, reason: 'upgrade-rooms' });
+    return { success: true, tier, changed };
+  }
+
+  /**
+   * The spec's renew-subscription. The body's tier never becomes the account's: it only picks the plan of a new
+   * checkout (the tier follows when the provider says it was paid). A subscription the provider still holds for the
+   * account is renewed, re-activated or changed in the billing portal instead.
+   */
+  async renew(account: AccountRow, body: unknown, from: RequestOrigin): Promise<RenewAnswer> {
+    if (!body || typeof body !== 'object' || !(body as { tier?: unknown }).tier) throw new DomainError('PLAN_REQUIRED');
+    const input = parseOrThrow(RenewSubscriptionBodySchema, body);
+    const { state } = this.need();
+    if (account.subscriptionId && account.customerId) {
+      const subscriptionId = account.subscriptionId;
+      const sub = await this.provider('PORTAL_FAILED', () => state.subscription(subscriptionId));
+      if (sub && PaymentsService.HELD.has(sub.status) && (sub.customerId === account.customerId || sub.accountId === account.id)) {
+        const portal = await this.portal(account, { returnUrl: input.returnUrl ?? '/dashboard' }, from);
+        return { success: true, url: portal.url, kind: 'portal', sessionId: null };
+      }
+    }
+    const checkout = await this.createCheckout(account, { plan: input.tier, successUrl: input.successUrl, cancelUrl: input.cancelUrl }, from);
+    return { success: true, url: checkout.url, kind: 'checkout', sessionId: checkout.sessionId };
+  }
+
+  /**
+   * The spec's create-paid-account, made safe: accounts are created only by the sign-in flows; here the signed-in
+   * account's paymentId (a checkout session) is verified exactly as verify-session does and what the provider's
+   * record says is applied. The body's e-mail, username, tier, Google id and picture are ignored.
+   */
+  async verifyPaymentId(account: AccountRow, body: unknown): Promise<PaymentVerificationAnswer> {
+    const { paymentId } = parseOrThrow(CreatePaidAccountBodySchema, body ?? {});
+    return this.verify(account, paymentId);
   }
 
   private baseOf(from: RequestOrigin): string {

@@ -208,16 +208,30 @@ export class PaymentOutcomes {
   async expireLapsed(): Promise<number> {
     const lapsed = await this.deps.billing.accounts.lapsed(new Date(this.deps.now().getTime() - GRACE_MS));
     for (const account of lapsed) {
-      const recorded = await this.deps.billing.recordSystemFor(account.id, (current) => (current.tier === 'free' ? null : {
-        type: 'account.subscription-expired', payload: {
-          accountId: current.id, previousTier: current.tier, subscriptionId: current.subscriptionId, expiredAt: this.deps.now().toISOString(),
-          provider: 'stripe', providerEventId: null,
-        },
-      }));
+      const recorded = await this.recordExpiry(account.id);
       if (recorded) await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier: 'free', reason: 'subscription expired' });
     }
     return lapsed.length;
   }
+
+  /** The account of a lapsed subscription (isLapsed) becomes free: true when that was recorded now. Rooms: the caller's. */
+  recordExpiry(accountId: string): Promise<boolean> {
+    return this.deps.billing.recordSystemFor(accountId, (current) => (current.tier === 'free' || !isLapsed(current, this.deps.now()) ? null : {
+      type: 'account.subscription-expired', payload: {
+        accountId: current.id, previousTier: current.tier, subscriptionId: current.subscriptionId, expiredAt: this.deps.now().toISOString(),
+        provider: 'stripe', providerEventId: null,
+      },
+    }));
+  }
+}
+
+/**
+ * The expiry sweep's rule (AccountsRepository.lapsed): a cancelled subscription whose paid time and 7-day grace are
+ * over. Such an account's rooms are free, whatever its row's tier still says until the sweep records the expiry.
+ */
+export function isLapsed(account: Pick<AccountRow, 'tier' | 'paymentStatus' | 'subscriptionExpiresAt'>, now: Date): boolean {
+  return account.tier !== 'free' && account.paymentStatus === 'cancelled' && account.subscriptionExpiresAt !== null
+    && account.subscriptionExpiresAt.getTime() < now.getTime() - GRACE_MS;
 }
 
 /**
