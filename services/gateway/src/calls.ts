@@ -28,6 +28,12 @@ export interface CallOptions {
   ice: IceConfig;
   /** how often expired leases are looked for */
   sweepMs?: number;
+  /**
+   * EVENT_LOG_NAMESPACE: deployments (or test stacks) sharing one Redis each sweep only their own leases. The sweep
+   * takes every expired lease it finds, and a replica of another deployment cannot end a call of a room it does not
+   * know: the call then never ended (a test stack's call outlived its ring timeout while another stack ran).
+   */
+  namespace?: string;
 }
 
 interface CallState {
@@ -37,7 +43,7 @@ interface CallState {
 /** What a socket in a call remembers (its disconnect ends the call; its replica renews the lease). */
 export interface SocketCall { channelId: string; callId: string; active: boolean }
 
-const LEASES = 'call:leases';
+const leasesKey = (namespace?: string) => (namespace ? `${namespace}:call:leases` : 'call:leases');
 const ACTIVE_LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 /** a call's keys outlive any call; the lease, not the key's expiry, ends calls */
@@ -55,10 +61,13 @@ export class Calls {
   private readonly sweeper: NodeJS.Timeout;
   private readonly renewer: NodeJS.Timeout;
   private unsubscribe: (() => Promise<void>) | null = null;
+  /** the sorted set of call deadlines (ringing: the ring timeout; active: renewed while a replica holds a party) */
+  private readonly leases: string;
 
   constructor(private readonly io: Server, private readonly deps: {
     rooms: RoomApi; store: EphemeralStore; keyring: RoomKeyring; logger: Logger; options: CallOptions;
   }) {
+    this.leases = leasesKey(deps.options.namespace);
     let sweeping = false; // a slow store must not pile sweeps up
     this.sweeper = setInterval(() => {
       if (sweeping) return;
@@ -101,7 +110,7 @@ export class Calls {
       store.set(ofKey(call.callerId), call.channelId, KEY_TTL_MS),
       store.set(ofKey(call.calleeId), call.channelId, KEY_TTL_MS),
     ]);
-    await store.zadd(LEASES, Date.now() + this.deps.options.ringTimeoutMs, leaseOf(call));
+    await store.zadd(this.leases, Date.now() + this.deps.options.ringTimeoutMs, leaseOf(call));
     (socket.data as Data).call = { channelId: call.channelId, callId: call.id, active: false };
     await this.send(call.workspaceId, { toUserId: call.calleeId, event: S.incomingCall }, {
       workspaceId: call.workspaceId, channelId: call.channelId, callerId: actor.userId, callerName: actor.username, callType: call.callType,
@@ -116,10 +125,10 @@ export class Calls {
     const { store } = this.deps;
     if ((await store.incrWithTtl(`call:answered:${call.id}`, KEY_TTL_MS)) !== 1) throw new DomainError('CALL_NOT_FOUND');
     // The ringing lease is the call: if the deadline sweep or a hang-up took it first, the call is over.
-    if ((await store.zrem(LEASES, leaseOf(call))) !== 1) throw new DomainError('CALL_NOT_FOUND');
+    if ((await store.zrem(this.leases, leaseOf(call))) !== 1) throw new DomainError('CALL_NOT_FOUND');
     const active: CallState = { ...call, state: 'active', calleeSocket: socket.id };
     await store.set(callKey(call.channelId), JSON.stringify(active), KEY_TTL_MS);
-    await store.zadd(LEASES, Date.now() + ACTIVE_LEASE_MS, leaseOf(active));
+    await store.zadd(this.leases, Date.now() + ACTIVE_LEASE_MS, leaseOf(active));
     (socket.data as Data).call = { channelId: call.channelId, callId: call.id, active: true };
     await this.send(call.workspaceId, { toUserId: call.callerId, toSocketId: call.callerSocket, event: S.callAccepted },
       { channelId: call.channelId, accepterId: actor.userId, accepterName: actor.username });
@@ -195,7 +204,7 @@ export class Calls {
 
   /** Take the call's lease: true for exactly one ender. */
   private async claimEnd(call: CallState): Promise<boolean> {
-    return (await this.deps.store.zrem(LEASES, leaseOf(call))) === 1;
+    return (await this.deps.store.zrem(this.leases, leaseOf(call))) === 1;
   }
 
   /**
@@ -235,7 +244,7 @@ export class Calls {
 
   /** Expired leases: a call nobody answered in time, or an active call whose replicas stopped renewing it. */
   private async sweep(): Promise<void> {
-    for (const { member } of await this.deps.store.ztakeBelow(LEASES, Date.now())) {
+    for (const { member } of await this.deps.store.ztakeBelow(this.leases, Date.now())) {
       const [channelId, callId] = member.split('|');
       const call = await this.load(channelId!);
       if (call?.id !== callId) continue;
@@ -248,7 +257,7 @@ export class Calls {
     for (const socket of this.io.of('/').sockets.values()) {
       const held = (socket.data as Data).call;
       if (!held?.active) continue;
-      await this.deps.store.zadd(LEASES, Date.now() + ACTIVE_LEASE_MS, `${held.channelId}|${held.callId}`);
+      await this.deps.store.zadd(this.leases, Date.now() + ACTIVE_LEASE_MS, `${held.channelId}|${held.callId}`);
     }
   }
 

@@ -31,7 +31,9 @@ export async function startGatewayServer(opts: {
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
     presence: new PresenceClient(opts.presenceUrl), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
-    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls,
+    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
+    // call leases are swept per deployment (EVENT_LOG_NAMESPACE), like the rate-limit keys in the same Redis
+    calls: { ...opts.calls, ...(opts.eventLogNamespace ? { namespace: opts.eventLogNamespace } : {}) },
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
   });
   return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); await limits.close(); } };
