@@ -279,6 +279,18 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     await u.byTestId('manage-billing').click();
     await onStripe(u);
     sameUrl(u.page.url(), lastAnswer(u, PAYMENTS_API.createPortalSession).url);
+
+    // a renewal fails: Stripe marks the subscription past due and posts invoice.payment_failed; the page says so
+    state.setSubscription({ id: sub, status: 'past_due', customerId: customer, accountId: account.user.id, plan: 'pro',
+      currentPeriodEnd: new Date(Date.now() + DAY), cancelAtPeriodEnd: false });
+    const failed = await deliver('invoice.payment_failed', { id: `in_test_${randomBytes(8).toString('hex')}`, object: 'invoice', customer, subscription: sub });
+    expect(failed).toMatchObject({ status: 200, body: { outcome: 'account.subscription-past-due' } });
+    await u.goto('/subscription');
+    await u.byTestId('current-plan').waitFor({ timeout: WAIT_MS });
+    await expectText(u.byTestId('current-plan-status'), 'Pro - Payment Past Due', 'the subscription page shows past due');
+    expect(await textOf(u.byTestId('past-due-warning'))).toBe('Your payment is past due. Please update your payment method to continue using premium features.');
+    // the tier stays while Stripe retries: the room is still pro
+    await expectText(owner.byTestId('tier-badge'), 'PRO', 'the room stays pro while past due');
   });
 
   it('a signed-in owner pays to extend a free room: the extend dialog goes to checkout; the success page completes it', async () => {
