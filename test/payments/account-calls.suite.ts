@@ -4,25 +4,16 @@
  * provider's record (ProviderState plays "Stripe now says") or from the account's own row.
  */
 import { describe, it, expect } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import {
   API, AUTH_API, PAYMENTS_API,
-  type PaidAccountAnswer, type RenewAnswer, type SubscriptionStatusAnswer, type UpgradeRoomsAnswer,
+  type PaidAccountAnswer, type RenewAnswer, type UpgradeRoomsAnswer,
 } from '@ephemera/proto';
 import { http, createRoom } from '../helpers/clients.ts';
-import { bearer, register, uniqueEmail } from '../accounts/account-clients.ts';
+import { bearer } from '../accounts/account-clients.ts';
 import type { PaymentTarget } from './harness.ts';
-
-const DAY = 86_400_000;
-const rid = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
+import { DAY, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
 export function accountCallsSuite(target: () => PaymentTarget) {
-  const signUp = async (t: PaymentTarget, prefix = 'acct') => {
-    const s = await register(t.accounts, uniqueEmail(prefix), prefix);
-    return { token: s.token, accountId: s.user.id, email: s.user.email };
-  };
-  const status = async (t: PaymentTarget, token: string) =>
-    (await http<SubscriptionStatusAnswer>(t.url, PAYMENTS_API.subscriptionStatus(), { headers: bearer(token) })).body;
   const tierOf = async (t: PaymentTarget, workspaceId: string) => (await http(t.url, API.info(workspaceId))).body.settings.tier as string;
   /** a guest's room (free), claimed by the account: claiming keeps the room's tier */
   const claimedRoom = async (t: PaymentTarget, token: string) => {
@@ -30,14 +21,6 @@ export function accountCallsSuite(target: () => PaymentTarget) {
     const claimed = await http(t.url, AUTH_API.claimOwnership(room.workspaceId), { body: { userToken: room.userToken }, headers: bearer(token) });
     expect(claimed.status).toBe(200);
     return room.workspaceId;
-  };
-  /** "Stripe" now says: the checkout finished and the subscription is active (until periodEnd). */
-  const subscriptionPaid = (t: PaymentTarget, accountId: string, plan: 'pro' | 'business', periodEnd = new Date(Date.now() + 30 * DAY)) => {
-    const ids = { session: rid('cs'), sub: rid('sub'), customer: rid('cus') };
-    t.state.setSession({ id: ids.session, mode: 'subscription', complete: true, paid: true, accountId, kind: 'subscription', plan, roomId: null,
-      extensionDays: null, subscriptionId: ids.sub, customerId: ids.customer, amountTotalCents: plan === 'pro' ? 900 : 1900 });
-    t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
-    return ids;
   };
   const paidAccount = (t: PaymentTarget, token: string, body: unknown) =>
     http<PaidAccountAnswer & { code?: string; message?: string }>(t.url, AUTH_API.createPaidAccount, { body, headers: bearer(token) });
@@ -77,14 +60,14 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       t.state.setSubscription({ id: ids.sub, status: 'canceled', customerId: ids.customer, accountId: payer.accountId, plan: 'business',
         currentPeriodEnd: new Date(Date.now() - DAY), cancelAtPeriodEnd: false });
       await t.deliver(t.event('customer.subscription.deleted', { id: ids.sub, object: 'subscription', customer: ids.customer }));
-      expect(await status(t, payer.token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'cancelled' });
+      expect(await subscriptionStatus(t, payer.token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'cancelled' });
       expect((await http(t.url, AUTH_API.upgradeRooms, { body: {}, headers: bearer(payer.token) })).body).toEqual({ success: true, tier: 'business', changed: [] });
       t.advanceClock(7 * DAY); // grace over (the sweep is off in these tests)
       try {
         const up = await http(t.url, AUTH_API.upgradeRooms, { body: {}, headers: bearer(payer.token) });
         expect(up.body).toEqual({ success: true, tier: 'free', changed: [room] });
         expect(await tierOf(t, room)).toBe('free');
-        expect((await status(t, payer.token)).subscriptionTier).toBe('free');
+        expect((await subscriptionStatus(t, payer.token)).subscriptionTier).toBe('free');
       } finally { t.advanceClock(-7 * DAY); }
     });
 
@@ -94,7 +77,7 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       const made = await http<RenewAnswer>(t.url, AUTH_API.renewSubscription, { body: { tier: 'Business' }, headers: bearer(token) });
       expect(made.status).toBe(200);
       expect(made.body).toMatchObject({ success: true, kind: 'checkout', sessionId: expect.stringMatching(/^cs_/), url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//) });
-      expect(await status(t, token)).toMatchObject({ subscriptionTier: 'free', hasActiveSubscription: false });
+      expect(await subscriptionStatus(t, token)).toMatchObject({ subscriptionTier: 'free', hasActiveSubscription: false });
       for (const body of [{}, { tier: 'free' }, { tier: 'gold' }, { tier: 7 }]) {
         const res = await http(t.url, AUTH_API.renewSubscription, { body, headers: bearer(token) });
         expect(res.status, JSON.stringify(body)).toBe(400);
@@ -112,7 +95,7 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       t.state.setSubscription({ id: ids.sub, status: 'canceled', customerId: ids.customer, accountId, plan: 'pro', currentPeriodEnd: new Date(Date.now() + DAY), cancelAtPeriodEnd: false });
       const again = await http<RenewAnswer>(t.url, AUTH_API.renewSubscription, { body: { tier: 'pro' }, headers: bearer(token) });
       expect(again.body).toMatchObject({ success: true, kind: 'checkout' });
-      expect((await status(t, token)).subscriptionTier).toBe('pro'); // renewing changed nothing by itself
+      expect((await subscriptionStatus(t, token)).subscriptionTier).toBe('pro'); // renewing changed nothing by itself
     });
 
     it('create-paid-account grants what the provider\'s record says to the signed-in account; forged tiers and identities are ignored', async () => {
@@ -125,7 +108,7 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       expect(res.headers.get('cache-control')).toContain('no-store');
       expect(res.body.user).toMatchObject({ id: payer.accountId, email: payer.email, username: 'paidacct', subscriptionTier: 'pro', paymentStatus: 'active', googleId: null, picture: null });
       expect(res.body.payment).toMatchObject({ type: 'subscription', plan: 'pro', subscriptionId: ids.sub });
-      expect(await status(t, payer.token)).toMatchObject({ subscriptionTier: 'pro', hasActiveSubscription: true });
+      expect(await subscriptionStatus(t, payer.token)).toMatchObject({ subscriptionTier: 'pro', hasActiveSubscription: true });
       // the same payment again: the same answer, nothing more
       expect((await paidAccount(t, payer.token, { paymentId: ids.session })).body.user.subscriptionTier).toBe('pro');
     });
@@ -138,8 +121,8 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       const stolen = await paidAccount(t, thief.token, { paymentId: ids.session, subscriptionTier: 'business', email: owner.email });
       expect(stolen).toMatchObject({ status: 402, body: { code: 'PAYMENT_NOT_VERIFIED' } });
       expect((await http(t.url, PAYMENTS_API.verifySession(ids.session), { headers: bearer(thief.token) })).status).toBe(402);
-      expect((await status(t, thief.token)).subscriptionTier).toBe('free');
-      expect((await status(t, owner.token)).subscriptionTier).toBe('free'); // nothing applied for anyone
+      expect((await subscriptionStatus(t, thief.token)).subscriptionTier).toBe('free');
+      expect((await subscriptionStatus(t, owner.token)).subscriptionTier).toBe('free'); // nothing applied for anyone
       // a checkout made but not paid (stripe-mock's record: open, unpaid)
       const unpaid = await http<RenewAnswer>(t.url, AUTH_API.renewSubscription, { body: { tier: 'pro' }, headers: bearer(thief.token) });
       const refused = await paidAccount(t, thief.token, { paymentId: unpaid.body.sessionId, subscriptionTier: 'pro' });
@@ -147,7 +130,7 @@ export function accountCallsSuite(target: () => PaymentTarget) {
       for (const body of [{}, { paymentId: '' }, { paymentId: '../x' }, { subscriptionTier: 'business' }]) {
         expect((await paidAccount(t, thief.token, body)).status, JSON.stringify(body)).toBe(400);
       }
-      expect((await status(t, thief.token)).subscriptionTier).toBe('free');
+      expect((await subscriptionStatus(t, thief.token)).subscriptionTier).toBe('free');
       // no session: nobody is created or found from the body
       const anonymous = await http(t.url, AUTH_API.createPaidAccount, { body: { paymentId: ids.session, email: owner.email } });
       expect(anonymous).toMatchObject({ status: 401, body: { code: 'NO_AUTH_TOKEN' } });

@@ -5,34 +5,19 @@
  * server that neither fails the webhook nor loses the receipt. Restart and replay: notices-restart.test.ts.
  */
 import { describe, it, expect } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { API, AUTH_API, PAYMENTS_API, type ProfileAnswer, type SubscriptionStatusAnswer } from '@ephemera/proto';
+import { API, AUTH_API, PAYMENTS_API, type ProfileAnswer } from '@ephemera/proto';
 import { http, uniqueName } from '../helpers/clients.ts';
-import { bearer, register, uniqueEmail } from '../accounts/account-clients.ts';
+import { bearer } from '../accounts/account-clients.ts';
 import type { PaymentTarget } from './harness.ts';
+import { DAY, checkoutCompleted, rid, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const rid = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
 /** how the mails print a date */
 const inMail = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const isReceipt = (m: { subject: string }) => m.subject.startsWith('Your Ephemera receipt');
 const isReminder = (m: { subject: string }) => /plan expires|has expired/.test(m.subject);
 
 export function noticesSuite(target: () => PaymentTarget) {
-  const signUp = async (t: PaymentTarget, prefix = 'payer') => {
-    const s = await register(t.accounts, uniqueEmail(prefix), prefix);
-    return { token: s.token, accountId: s.user.id, email: s.user.email };
-  };
-  /** "Stripe" now says: this account's checkout finished and its subscription is active until periodEnd. */
-  const subscribed = (t: PaymentTarget, accountId: string, plan: 'pro' | 'business', periodEnd: Date, cancelAtPeriodEnd = false) => {
-    const ids = { session: rid('cs'), sub: rid('sub'), customer: rid('cus') };
-    t.state.setSession({ id: ids.session, mode: 'subscription', complete: true, paid: true, accountId, kind: 'subscription', plan, roomId: null,
-      extensionDays: null, subscriptionId: ids.sub, customerId: ids.customer, amountTotalCents: plan === 'pro' ? 900 : 1900 });
-    t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan, currentPeriodEnd: periodEnd, cancelAtPeriodEnd });
-    return ids;
-  };
-  const checkoutCompleted = (t: PaymentTarget, sessionId: string) => t.event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
   /** The mails to `email` matching `which`, once at least `atLeast` are there (or after timeoutMs). */
   const mails = async (t: PaymentTarget, email: string, which: (m: { subject: string }) => boolean, atLeast = 0, timeoutMs = 10_000) => {
     await t.receiptsSettled();
@@ -43,15 +28,13 @@ export function noticesSuite(target: () => PaymentTarget) {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const status = async (t: PaymentTarget, token: string) =>
-    (await http<SubscriptionStatusAnswer>(t.url, PAYMENTS_API.subscriptionStatus(), { headers: bearer(token) })).body;
 
   describe('receipts', () => {
     it('a checkout completed five times at once mails one receipt; the success page and a cancel-at-period-end change add none; a renewal mails the next', async () => {
       const t = target();
       const { token, accountId, email } = await signUp(t);
       const periodEnd = new Date(Date.now() + 30 * DAY);
-      const ids = subscribed(t, accountId, 'pro', periodEnd);
+      const ids = subscriptionPaid(t, accountId, 'pro', periodEnd);
       const body = checkoutCompleted(t, ids.session); // one event, delivered five times at once
       const answers = await Promise.all(Array.from({ length: 5 }, () => t.deliver(body)));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
@@ -82,13 +65,13 @@ export function noticesSuite(target: () => PaymentTarget) {
       expect(both).toHaveLength(2);
       expect(both[0]!.text).toContain(`Paid until: ${inMail(nextEnd)}`);
       expect(both[0]!.text).not.toBe(first[0]!.text);
-      expect((await status(t, token)).currentPeriodEnd).toBe(nextEnd.toISOString());
+      expect((await subscriptionStatus(t, token)).currentPeriodEnd).toBe(nextEnd.toISOString());
     });
 
     it('different events about one payment at once (completed, async succeeded, invoice.paid, success page) mail one receipt', async () => {
       const t = target();
       const { token, accountId, email } = await signUp(t);
-      const ids = subscribed(t, accountId, 'business', new Date(Date.now() + 30 * DAY));
+      const ids = subscriptionPaid(t, accountId, 'business', new Date(Date.now() + 30 * DAY));
       const invoice = { id: rid('in'), object: 'invoice', customer: ids.customer, parent: { type: 'subscription_details', subscription_details: { subscription: ids.sub } } };
       const answers = await Promise.all([
         t.deliver(checkoutCompleted(t, ids.session)), t.deliver(checkoutCompleted(t, ids.session)),
@@ -99,7 +82,7 @@ export function noticesSuite(target: () => PaymentTarget) {
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
       // whichever got there first recorded the activation (the success page's answer does not say); the rest: unchanged
       expect(answers.filter((a) => a.body.outcome === 'account.subscription-activated').length).toBeLessThanOrEqual(1);
-      expect(await status(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
+      expect(await subscriptionStatus(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
       const receipts = await mails(t, email, isReceipt, 1);
       expect(receipts.map((m) => m.subject)).toEqual(['Your Ephemera receipt: Business plan, $19.00']);
     });
@@ -129,12 +112,12 @@ export function noticesSuite(target: () => PaymentTarget) {
     it('a failing SMTP server: the webhook still answers 200 and the tier changes; the sweep mails the receipt later, once', async () => {
       const t = target();
       const { token, accountId, email } = await signUp(t); // the sign-in code needs the SMTP server working
-      const ids = subscribed(t, accountId, 'business', new Date(Date.now() + 30 * DAY));
+      const ids = subscriptionPaid(t, accountId, 'business', new Date(Date.now() + 30 * DAY));
       await t.mail.refuseRecipients(true);
       try {
         const res = await t.deliver(checkoutCompleted(t, ids.session));
         expect(res).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'account.subscription-activated' } });
-        expect(await status(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
+        expect(await subscriptionStatus(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
         await t.receiptsSettled(); // the send was tried and refused
         const early = await t.sweepReminders(new Date()); // not due yet: the retry waits a minute
         expect(early.receipts).toEqual({ mailed: 0, failed: 0 });
@@ -159,7 +142,7 @@ export function noticesSuite(target: () => PaymentTarget) {
       const proUser = await signUp(t, 'pro-cancelling'); // pro: the spec shows no 7-day reminder for pro
       const renewing = await signUp(t, 'renewing'); // Stripe charges it by itself: nothing before the expiry
       for (const [who, plan, cancelAtPeriodEnd] of [[cancelling, 'business', true], [proUser, 'pro', true], [renewing, 'business', false]] as const) {
-        const ids = subscribed(t, who.accountId, plan, end, cancelAtPeriodEnd);
+        const ids = subscriptionPaid(t, who.accountId, plan, end, cancelAtPeriodEnd);
         expect((await t.deliver(checkoutCompleted(t, ids.session))).body.outcome).toBe('account.subscription-activated');
       }
       const reminders = (email: string) => mails(t, email, isReminder);

@@ -4,25 +4,19 @@
  * change (the subscription answer, the rooms' tier live, paid extensions), and who may call what.
  */
 import { describe, it, expect } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import {
   API, AUTH_API, ERRORS, HTTP_AUTHZ, PAYMENTS_API, S,
-  type CheckoutAnswer, type ProfileAnswer, type SubscriptionStatusAnswer, type WorkspaceUpdate,
+  type CheckoutAnswer, type ProfileAnswer, type WorkspaceUpdate,
 } from '@ephemera/proto';
 import { http, next, socketJoin, uniqueName, createRoom } from '../helpers/clients.ts';
-import { bearer, register, uniqueEmail } from '../accounts/account-clients.ts';
+import { bearer } from '../accounts/account-clients.ts';
 import type { PaymentTarget } from './harness.ts';
-
-const DAY = 86_400_000;
-const rid = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
+import { DAY, checkoutCompleted, rid, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
 export function paymentsSuite(target: () => PaymentTarget) {
-  const signUp = async (t: PaymentTarget, prefix = 'payer') => {
-    const s = await register(t.accounts, uniqueEmail(prefix), prefix);
-    return { token: s.token, accountId: s.user.id, email: s.user.email };
-  };
-  const status = async (t: PaymentTarget, token: string) =>
-    (await http<SubscriptionStatusAnswer>(t.url, PAYMENTS_API.subscriptionStatus('someone-else@example.test'), { headers: bearer(token) })).body;
+
+  // an address in the path names nobody: the answer is the session's account
+  const status = (t: PaymentTarget, token: string) => subscriptionStatus(t, token, 'someone-else@example.test');
   const dashboardRoom = async (t: PaymentTarget, token: string) => {
     const created = await http(t.url, API.create(), { body: { name: uniqueName('paid'), username: 'owner', hasPassword: false }, headers: bearer(token) });
     expect(created.status).toBe(201);
@@ -31,15 +25,6 @@ export function paymentsSuite(target: () => PaymentTarget) {
   const roomOf = async (t: PaymentTarget, token: string, workspaceId: string) =>
     (await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(token) })).body.rooms.find((r) => r.workspaceId === workspaceId)!;
   /** "Stripe" now says: the checkout finished and the subscription is active (until periodEnd). */
-  const subscriptionPaid = (t: PaymentTarget, accountId: string, plan: 'pro' | 'business', periodEnd = new Date(Date.now() + 30 * DAY)) => {
-    const ids = { session: rid('cs'), sub: rid('sub'), customer: rid('cus') };
-    t.state.setSession({ id: ids.session, mode: 'subscription', complete: true, paid: true, accountId, kind: 'subscription', plan, roomId: null,
-      extensionDays: null, subscriptionId: ids.sub, customerId: ids.customer, amountTotalCents: plan === 'pro' ? 900 : 1900 });
-    t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false });
-    return ids;
-  };
-  const checkoutCompleted = (t: PaymentTarget, sessionId: string, extra: Record<string, unknown> = {}) =>
-    t.event('checkout.session.completed', { id: sessionId, object: 'checkout.session', ...extra });
 
   describe('checkout against stripe-mock', () => {
     it('makes a subscription checkout session for the session\'s account; bad plans and foreign return addresses are refused', async () => {
