@@ -2,14 +2,14 @@
  * /features: what a room can do (the spec's marketing copy, section 1) and the plan comparison (section 2: "Features
  * has a plan comparison"), whose every cell comes from the entitlement table and the plan prices (lib/planComparison.ts).
  */
-import type { ReactNode } from 'react';
 import { PLAN_GUARANTEES } from '@ephemera/proto/client';
 import { AppLink } from '../components/AppLink.tsx';
+import { FeatureGrid, type Feature } from '../components/FeatureGrid.tsx';
 import { ClockIcon, FileIcon, MessageIcon, ShieldIcon, SparkIcon, VideoIcon } from '../components/Icons.tsx';
 import { PLAN_NAMES, PLAN_TIERS, planComparison, planPrice, type PlanCell } from '../lib/planComparison.ts';
 import { StaticPage, StaticSection } from './StaticPage.tsx';
 
-const FEATURES: { title: string; text: string; icon: ReactNode }[] = [
+const FEATURES: Feature[] = [
   { title: 'Instant rooms', text: 'Type a name, share the link, talk. Guests join with just a username: no sign-up, nothing to install.', icon: <ClockIcon size={22} /> },
   { title: 'Messaging that keeps up', text: 'Real-time messages in channels and direct messages, replies that quote the message they answer, edits, and 120+ emoji reactions.', icon: <MessageIcon size={22} /> },
   { title: 'Files and voice messages', text: 'Share images, videos, PDFs and documents, or record a voice message, right in the conversation.', icon: <FileIcon size={22} /> },
@@ -67,15 +67,7 @@ export function FeaturesPage() {
     >
       <section aria-labelledby="features-list-title" className="static-section">
         <h2 id="features-list-title">What every room can do</h2>
-        <div className="feature-grid">
-          {FEATURES.map((f) => (
-            <article key={f.title} className="feature-card" data-testid="features-card">
-              <div className="feature-icon">{f.icon}</div>
-              <h3>{f.title}</h3>
-              <p>{f.text}</p>
-            </article>
-          ))}
-        </div>
+        <FeatureGrid features={FEATURES} testId="features-card" />
       </section>
 
       <StaticSection id="compare" title="Compare plans">

@@ -1,14 +1,15 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect } from 'react';
 import { RoomNameForm } from '../components/RoomNameForm.tsx';
 import { Faq } from '../components/Faq.tsx';
 import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { AppLink } from '../components/AppLink.tsx';
+import { FeatureGrid, type Feature } from '../components/FeatureGrid.tsx';
 import { ClockIcon, FileIcon, ShieldIcon, VideoIcon } from '../components/Icons.tsx';
 import { readAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 
-const FEATURES: { title: string; text: string; icon: ReactNode }[] = [
+const FEATURES: Feature[] = [
   { title: 'Temporary', text: 'Rooms clean up after themselves: free rooms vanish after 24 hours with every message and file.', icon: <ClockIcon size={22} /> },
   { title: 'Video Calls', text: 'Jump from text to a face-to-face call with screen sharing on Pro and Business rooms.', icon: <VideoIcon size={22} /> },
   { title: 'Secure', text: 'Encrypted in transit and at rest, optional room passwords, and nothing left behind.', icon: <ShieldIcon size={22} /> },
@@ -60,15 +61,7 @@ export function Landing() {
 
         <section className="section" aria-labelledby="features-title">
           <h2 id="features-title" className="section-title">Everything a quick conversation needs</h2>
-          <div className="feature-grid">
-            {FEATURES.map((f) => (
-              <article key={f.title} className="feature-card" data-testid="feature-card">
-                <div className="feature-icon">{f.icon}</div>
-                <h3>{f.title}</h3>
-                <p>{f.text}</p>
-              </article>
-            ))}
-          </div>
+          <FeatureGrid features={FEATURES} testId="feature-card" />
         </section>
 
         <section className="section" aria-labelledby="lifetime-title">
