@@ -32,6 +32,7 @@ const ADMINS: readonly Role[] = ['owner', 'admin'];
 const OWNER: readonly Role[] = ['owner'];
 const ACCOUNTS: readonly Role[] = ['account', 'room-owner-account', 'superadmin'];
 const ROOM_OWNER_ACCOUNT: readonly Role[] = ['room-owner-account'];
+const SUPERADMIN: readonly Role[] = ['superadmin'];
 
 export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.joinWorkspace]: { allow: MEMBERS, also: 'the role is the one the user token names; a revoked token (left, kicked) or another room\'s token is refused' },
@@ -120,6 +121,38 @@ export const HTTP_ROUTES = {
   createPaidAccount: { method: 'POST', path: '/api/auth/create-paid-account' },
   // the contact form (billing; specs/accounts-and-payments.md section 7, proto/src/contact.ts)
   contact: { method: 'POST', path: '/api/contact' },
+  // the superadmin (admin-analytics; specs/admin-and-overlays.md section 7, proto/src/admin.ts)
+  adminConfig: { method: 'GET', path: '/api/admin/config' },
+  adminUpdateConfig: { method: 'PUT', path: '/api/admin/config' },
+  adminCleanupStatus: { method: 'GET', path: '/api/admin/cleanup/status' },
+  adminCleanupRun: { method: 'POST', path: '/api/admin/cleanup/run' },
+  adminDatabaseCleanup: { method: 'POST', path: '/api/admin/maintenance/cleanup' },
+  adminDashboard: { method: 'GET', path: '/api/admin/analytics/dashboard' },
+  adminReport: { method: 'GET', path: '/api/admin/analytics/report' },
+  adminCustomRevenue: { method: 'GET', path: '/api/admin/analytics/revenue/custom' },
+  adminResetRevenue: { method: 'POST', path: '/api/admin/analytics/reset-revenue' },
+  adminUsers: { method: 'GET', path: '/api/admin/users' },
+  adminDeleteUser: { method: 'DELETE', path: '/api/admin/users/:email' },
+  adminSuspendUser: { method: 'POST', path: '/api/admin/users/:email/suspend' },
+  adminSetSubscription: { method: 'PUT', path: '/api/admin/users/:email/subscription' },
+  adminUpgradeUser: { method: 'POST', path: '/api/admin/users/:email/admin-upgrade' },
+  adminRooms: { method: 'GET', path: '/api/admin/rooms' },
+  adminDeleteRoom: { method: 'DELETE', path: '/api/admin/rooms/:id' },
+  adminExtendRoom: { method: 'POST', path: '/api/admin/rooms/:id/extend' },
+  adminRoomMessages: { method: 'GET', path: '/api/admin/rooms/:id/messages' },
+  adminFeedback: { method: 'GET', path: '/api/admin/feedback' },
+  adminFeedbackStatus: { method: 'PUT', path: '/api/admin/feedback/:id/status' },
+  adminDeleteFeedback: { method: 'DELETE', path: '/api/admin/feedback/:id' },
+  adminStorageUsage: { method: 'GET', path: '/api/admin/storage-usage' },
+  adminBackupList: { method: 'GET', path: '/api/admin/backup/list' },
+  adminBackupGenerate: { method: 'POST', path: '/api/admin/backup/generate' },
+  adminBackupImport: { method: 'POST', path: '/api/admin/backup/import' },
+  adminBackupDownload: { method: 'GET', path: '/api/admin/backup/download/:filename' },
+  adminExport: { method: 'GET', path: '/api/admin/export/:kind' },
+  adminMaintenance: { method: 'POST', path: '/api/admin/maintenance' },
+  adminAudit: { method: 'GET', path: '/api/admin/audit' },
+  pageview: { method: 'POST', path: '/api/admin/analytics/pageview' },
+  maintenanceStatus: { method: 'GET', path: '/api/maintenance' },
 } as const;
 export type HttpRouteId = keyof typeof HTTP_ROUTES;
 
@@ -181,6 +214,40 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   createPaidAccount: { allow: ACCOUNTS, also: 'no account is created here: the paymentId is a checkout session read back from the provider, paid and naming this account (as verifyPayment)' },
   // Anyone may write to us, signed in or not; nothing about the caller is read or recorded but the form's fields.
   contact: { allow: EVERYONE, also: 'rate-limited per address (stored messages only); every field validated (400)' },
+  // The superadmin: a signed-in session (Bearer) of the SUPERADMIN_EMAIL account, checked on every call against
+  // billing's session store; the spec's x-user-email header is never read. Every change is an audited admin event.
+  adminConfig: { allow: SUPERADMIN },
+  adminUpdateConfig: { allow: SUPERADMIN, also: 'autoDeleteDaysAfterGracePeriod 1..1000' },
+  adminCleanupStatus: { allow: SUPERADMIN },
+  adminCleanupRun: { allow: SUPERADMIN, also: 'audited' },
+  adminDatabaseCleanup: { allow: SUPERADMIN, also: 'audited' },
+  adminDashboard: { allow: SUPERADMIN },
+  adminReport: { allow: SUPERADMIN },
+  adminCustomRevenue: { allow: SUPERADMIN },
+  adminResetRevenue: { allow: SUPERADMIN, also: 'audited' },
+  adminUsers: { allow: SUPERADMIN, also: 'the superadmin\'s own account is not listed' },
+  adminDeleteUser: { allow: SUPERADMIN, also: 'a reason is required; audited; not the superadmin\'s own account' },
+  adminSuspendUser: { allow: SUPERADMIN, also: 'a reason is required to suspend; audited; not the superadmin\'s own account' },
+  adminSetSubscription: { allow: SUPERADMIN, also: 'audited' },
+  adminUpgradeUser: { allow: SUPERADMIN, also: '30-day pro or business trial; audited' },
+  adminRooms: { allow: SUPERADMIN },
+  adminDeleteRoom: { allow: SUPERADMIN, also: 'a reason is required; audited' },
+  adminExtendRoom: { allow: SUPERADMIN, also: '168 or 720 hours; audited' },
+  adminRoomMessages: { allow: SUPERADMIN, also: 'every opening audited' },
+  adminFeedback: { allow: SUPERADMIN },
+  adminFeedbackStatus: { allow: SUPERADMIN, also: 'audited' },
+  adminDeleteFeedback: { allow: SUPERADMIN, also: 'audited' },
+  adminStorageUsage: { allow: SUPERADMIN },
+  adminBackupList: { allow: SUPERADMIN },
+  adminBackupGenerate: { allow: SUPERADMIN, also: 'audited' },
+  adminBackupImport: { allow: SUPERADMIN, also: 'a .json backup of this service, checksum and encryption verified before anything changes; audited' },
+  adminBackupDownload: { allow: SUPERADMIN, also: 'a backup the list names' },
+  adminExport: { allow: SUPERADMIN, also: 'kind users (CSV) or analytics (JSON); audited' },
+  adminMaintenance: { allow: SUPERADMIN, also: 'a message is required to enable; audited' },
+  adminAudit: { allow: SUPERADMIN },
+  // Every visitor's page views (fire-and-forget): nothing about the caller is kept but a daily-salted hash.
+  pageview: { allow: EVERYONE, also: 'rate-limited per address; bots and a reload of the same path within a minute are not counted' },
+  maintenanceStatus: { allow: EVERYONE, also: 'the banner\'s state; never refused, also in maintenance' },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */

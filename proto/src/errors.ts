@@ -85,6 +85,14 @@ export const ERRORS = {
   NO_BILLING_ACCOUNT: 'Unable to open billing portal. Please contact support.',
   WEBHOOK_SIGNATURE_INVALID: 'Invalid webhook signature',
   SUBSCRIPTION_UPDATE_REFUSED: 'Subscriptions change only through verified payments',
+  // administration (specs/admin-and-overlays.md section 8 where it has a text)
+  SUPERADMIN_REQUIRED: 'Unauthorized: Superadmin access required',
+  /** the message is the one the superadmin set (maintenance mode); this text only when there is none */
+  MAINTENANCE: 'System is under maintenance. Please try again later.',
+  ACCOUNT_SUSPENDED: 'This account is suspended',
+  BACKUP_INVALID: 'Failed to import backup',
+  BACKUP_NOT_FOUND: 'Backup not found',
+  FEEDBACK_NOT_FOUND: 'Feedback message not found',
   UNAVAILABLE: 'Service temporarily unavailable, please try again',
   INTERNAL: 'Something went wrong, please try again',
 } as const;
@@ -138,6 +146,10 @@ export function statusFor(code: ErrorCode): number {
     case 'GOOGLE_NOT_CONFIGURED': return 503;
     case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
     case 'PLAN_REQUIRED': case 'WEBHOOK_SIGNATURE_INVALID': return 400;
+    case 'SUPERADMIN_REQUIRED': case 'ACCOUNT_SUSPENDED': return 403;
+    case 'MAINTENANCE': return 503;
+    case 'BACKUP_INVALID': return 400;
+    case 'BACKUP_NOT_FOUND': case 'FEEDBACK_NOT_FOUND': return 404;
     case 'PAYMENT_NOT_VERIFIED': return 402;
     case 'SUBSCRIPTION_UPDATE_REFUSED': return 403;
     case 'EXTENSION_FREE_FOR_TIER': case 'NO_BILLING_ACCOUNT': case 'EXTENSION_NOT_COMPLETED': return 409;

@@ -13,6 +13,7 @@ import {
 } from './payments.ts';
 import { ContactMessageReceivedSchema, ContactMessageStatusChangedSchema, ContactMessageDeletedSchema } from './contact.ts';
 import { ReceiptMailedSchema, RenewalReminderMailedSchema } from './notices.ts';
+import { AdminActionRecordedSchema, AdminConfigChangedSchema, MaintenanceChangedSchema, RevenueResetSchema, PageViewedSchema } from './admin.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
@@ -20,6 +21,8 @@ export const TOPICS = {
   messaging: 'ephemera.message-events',
   /** accounts (issue 9) and contact messages: the billing service's; key = account id (a contact message: its id) */
   billing: 'ephemera.billing-events',
+  /** admin-analytics: superadmin actions (the audit trail), its configuration and page views */
+  admin: 'ephemera.admin-events',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -209,6 +212,11 @@ export const DOMAIN_EVENTS = {
   'contact.message-received': ContactMessageReceivedSchema,
   'contact.message-status-changed': ContactMessageStatusChangedSchema,
   'contact.message-deleted': ContactMessageDeletedSchema,
+  'admin.action-recorded': AdminActionRecordedSchema,
+  'admin.config-changed': AdminConfigChangedSchema,
+  'admin.maintenance-changed': MaintenanceChangedSchema,
+  'admin.revenue-reset': RevenueResetSchema,
+  'analytics.page-viewed': PageViewedSchema,
 } as const;
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
 
@@ -259,6 +267,11 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'contact.message-received': TOPICS.billing,
   'contact.message-status-changed': TOPICS.billing,
   'contact.message-deleted': TOPICS.billing,
+  'admin.action-recorded': TOPICS.admin,
+  'admin.config-changed': TOPICS.admin,
+  'admin.maintenance-changed': TOPICS.admin,
+  'admin.revenue-reset': TOPICS.admin,
+  'analytics.page-viewed': TOPICS.admin,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

@@ -12,3 +12,6 @@ export * from './accounts.ts';
 export * from './payments.ts';
 export * from './notices.ts';
 export * from './contact.ts';
+export * from './admin.ts';
+export * from './admin-paths.ts';
+export * from './admin-ports.ts';

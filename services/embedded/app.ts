@@ -23,6 +23,7 @@ import { startBillingModule, publicBillingRouter, paymentsFromEnv, paymentsRoute
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
+import { startAdminModule, adminRouter, backupKeyFrom, type AdminModule } from '@ephemera/admin-analytics';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -60,6 +61,8 @@ export interface EmbeddedApp {
   rooms: RoomApi;
   /** the billing service in this process (tests read what it stored, e.g. contact messages) */
   billing: BillingService;
+  /** the admin-analytics service in this process (tests read its read models) */
+  admin: AdminModule;
   stop(): Promise<void>;
 }
 
@@ -80,11 +83,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await postgres.initialise();
   await stopOrphanedPostgres(pgDir, logger);
   await postgres.start();
-  const admin = postgres.getPgClient();
-  await admin.connect();
-  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'ephemera'");
-  if (exists.rowCount === 0) await admin.query('CREATE DATABASE ephemera');
-  await admin.end();
+  const pgAdmin = postgres.getPgClient();
+  await pgAdmin.connect();
+  const exists = await pgAdmin.query("SELECT 1 FROM pg_database WHERE datname = 'ephemera'");
+  if (exists.rowCount === 0) await pgAdmin.query('CREATE DATABASE ephemera');
+  await pgAdmin.end();
   const databaseUrl = `postgres://postgres:ephemera@127.0.0.1:${pgPort}/ephemera`;
   const pool = createPool(databaseUrl, 20);
 
@@ -118,6 +121,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     google: opts.google !== undefined ? opts.google : googleFromEnv(),
     payments: opts.payments ?? paymentsFromEnv(),
   });
+  // Admin-analytics (issue 10): reads every topic into its own read models; its commands go to the owners' modules.
+  const admin = await startAdminModule({
+    databaseUrl, pool, log, logger, adminKeys: keys.store, now: opts.now,
+    accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,
+    superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null), limits, ephemeral: bus,
+    backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),
+  });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
@@ -137,6 +147,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     pool, linkPreview: linkPreviews,
     limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
   }));
+  web.use(adminRouter(admin.context)); // /api/admin/ (superadmin), page views, the maintenance banner
   if (messaging.files) web.use(fileRouter({ pool, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key) }));
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
@@ -161,11 +172,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     gateway,
     rooms: room.service,
     billing: billing.service,
+    admin,
     async stop() {
       await gateway.stop();
       presence.stop();
       await new Promise((r) => httpServer.close(r));
       httpServer.closeAllConnections?.();
+      await admin.stop();
       await billing.stop();
       await room.stop();
       await messaging.stop();

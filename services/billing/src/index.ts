@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
 import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type Subscription } from '@ephemera/platform';
 import { BillingService } from './billing-service.ts';
+import { AdminAccounts } from './admin-accounts.ts';
+import { AdminBillingSystem } from './admin-system.ts';
 import { GoogleSignIn, type GoogleConfig } from './google.ts';
 import { createMailer } from './mailer.ts';
 import { projectAccount } from './projection.ts';
@@ -20,7 +22,14 @@ export { reminderDue, type Payments, type SweepResult } from './payments/index.t
 
 export const BILLING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export interface BillingModule { service: BillingService; google: GoogleSignIn; payments: Payments; stop(): Promise<void> }
+export { AdminAccounts } from './admin-accounts.ts';
+export { AdminBillingSystem } from './admin-system.ts';
+export interface BillingModule {
+  service: BillingService; google: GoogleSignIn; payments: Payments;
+  /** the superadmin's actions on accounts, and what the System, Feedback and Settings tabs need (issue 10) */
+  adminAccounts: AdminAccounts; adminSystem: AdminBillingSystem;
+  stop(): Promise<void>;
+}
 
 export interface BillingOptions {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
@@ -51,7 +60,9 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
   });
   await projection.caughtUp();
   const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, mailer, now });
-  return { service, google, payments, async stop() { await payments.stop(); await projection.stop(); } };
+  const adminAccounts = new AdminAccounts(service);
+  const adminSystem = new AdminBillingSystem(service, opts.pool);
+  return { service, google, payments, adminAccounts, adminSystem, async stop() { await payments.stop(); await projection.stop(); } };
 }
 
 export { startBillingServer } from './server.ts';

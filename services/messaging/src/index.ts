@@ -1,4 +1,5 @@
 /** The messaging service as a module (embedded in-process, or its own process via main.ts). */
+import { AdminMessaging } from './admin-messaging.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
@@ -20,7 +21,13 @@ export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.
 /** The master key helpers live in the platform (docs/crypto.md); re-exported for the composition roots. */
 export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 
-export interface MessagingModule { service: MessagingService; search: MessageSearch; files: FileService | null; stop(): Promise<void> }
+export { AdminMessaging } from './admin-messaging.ts';
+export interface MessagingModule {
+  service: MessagingService; search: MessageSearch; files: FileService | null;
+  /** the superadmin's moderation viewer (issue 10) */
+  admin: AdminMessaging;
+  stop(): Promise<void>;
+}
 
 /** How often expired files (ENTITLEMENTS.fileRetentionMs) are looked for. */
 const FILE_SWEEP_MS = 60_000;
@@ -79,7 +86,7 @@ export async function startMessagingModule(deps: {
   }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS) : null;
   sweeper?.unref();
   return {
-    service, search, files,
+    service, search, files, admin: new AdminMessaging(service),
     async stop() { if (sweeper) clearInterval(sweeper); await Promise.all([rooms.stop(), messages.stop()]); await deps.storage?.close?.(); },
   };
 }

@@ -26,3 +26,4 @@ export * from './metrics-server.ts';
 export * from './metrics-http.ts';
 export * from './metrics-consumer-lag.ts';
 export * from './crypto/index.ts';
+export * from './internal-rpc.ts';

@@ -1,5 +1,6 @@
 /** The room service as a module: composed in-process by services/embedded.ts, or as its own process by main.ts. */
 import path from 'node:path';
+import { AdminRooms } from './admin-rooms.ts';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
 import { applyOnce, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
@@ -13,7 +14,8 @@ export { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.t
 
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export interface RoomModule { service: RoomService; stop(): Promise<void> }
+export { AdminRooms } from './admin-rooms.ts';
+export interface RoomModule { service: RoomService; /** the superadmin's actions (issue 10) */ admin: AdminRooms; stop(): Promise<void> }
 
 export async function startRoomModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
@@ -49,6 +51,7 @@ export async function startRoomModule(deps: {
   sweep.unref();
   return {
     service,
+    admin: new AdminRooms(service),
     async stop() { clearInterval(sweep); await dmPolicy.stop(); await projection.stop(); },
   };
 }

@@ -1,0 +1,32 @@
+/** What every part of the admin-analytics service is given (built once by index.ts). */
+import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi } from '@ephemera/proto';
+import type { EventLog, Logger, Pool, RateLimits, EphemeralStore } from '@ephemera/platform';
+import type { AdminEvents } from './events.ts';
+
+export interface AdminContext {
+  pool: Pool;
+  log: EventLog;
+  logger: Logger;
+  /** records admin-topic events (the audit trail, configuration, page views) and applies them here at once */
+  events: AdminEvents;
+  /** billing: sessions and the actions on accounts */
+  accounts: AdminAccountsApi;
+  /** billing: feedback, inactive accounts, cleanup, failed sign-ins */
+  billingSystem: AdminBillingSystemApi;
+  /** room: extend and delete */
+  rooms: AdminRoomsApi;
+  /** messaging: the moderation viewer */
+  messaging: AdminMessagingApi;
+  /** SUPERADMIN_EMAIL, lower-cased; null: nobody is superadmin (every admin call is refused) */
+  superadminEmail: string | null;
+  limits: RateLimits;
+  /** Redis (distributed) or memory (embedded): short-lived state such as the page-view reload filter */
+  ephemeral: EphemeralStore;
+  /** where backups are written (BACKUP_DIR; embedded: DATA_DIR/backups) */
+  backupDir: string;
+  /** the key that encrypts backups (derived from the master key) */
+  backupKey: Buffer;
+  now: () => Date;
+  /** when this process started (uptime) */
+  startedAt: Date;
+}

@@ -1,0 +1,28 @@
+/**
+ * The admin aggregate's write path: every superadmin action, configuration change and page view is an event on the
+ * admin topic (aggregate ADMIN_AGGREGATE, sealed under its key like any other), durable in the log, then applied to
+ * this service's read models (the consumer applies it again harmlessly: applyOnce).
+ */
+import {
+  ADMIN_AGGREGATE, parsePayload, type AdminAction, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType,
+} from '@ephemera/proto';
+import { appendEvents, applyOnce, makeEvent, systemActor, type EventLog, type Pool } from '@ephemera/platform';
+import { projectAdmin } from './projection.ts';
+
+export class AdminEvents {
+  constructor(private readonly pool: Pool, private readonly log: EventLog, private readonly now: () => Date) {}
+
+  async record<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): Promise<AnyEventEnvelope> {
+    const valid = parsePayload(type, payload);
+    const { rows } = await this.pool.query<{ seq: string }>("SELECT nextval('admin.event_seq') AS seq");
+    const event = makeEvent(type, ADMIN_AGGREGATE, Number(rows[0].seq), valid, systemActor) as AnyEventEnvelope;
+    await appendEvents(this.log, [event]);
+    await applyOnce(this.pool, 'admin', [event], projectAdmin);
+    return event;
+  }
+
+  /** the audit trail: who (the superadmin's e-mail), what, on what, why */
+  audit(admin: string, action: AdminAction, target: string | null, reason: string | null = null, details: Record<string, unknown> = {}): Promise<AnyEventEnvelope> {
+    return this.record('admin.action-recorded', { action, target, reason, admin, details, at: this.now().toISOString() });
+  }
+}

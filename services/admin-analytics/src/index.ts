@@ -1,0 +1,46 @@
+/**
+ * The admin-analytics service as a module: composed in-process by services/embedded, or as its own process by
+ * main.ts. It reads every topic of the event log into its own read models (schema admin) and serves /api/admin/.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ADMIN_AGGREGATE, TOPICS, type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi } from '@ephemera/proto';
+import { applyOnce, migrate, type EphemeralStore, type EventLog, type Logger, type Pool, type RateLimits, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import type { AdminContext } from './context.ts';
+import { AdminEvents } from './events.ts';
+import { projectAdmin } from './projection.ts';
+
+export { adminRouter } from './http.ts';
+export { backupKeyFrom } from './backup-key.ts';
+export type { AdminContext } from './context.ts';
+export const ADMIN_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+export interface AdminOptions {
+  databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
+  accounts: AdminAccountsApi; billingSystem: AdminBillingSystemApi; rooms: AdminRoomsApi; messaging: AdminMessagingApi;
+  /** the admin aggregate's key (its events are sealed like a room's): billing-style own store when distributed */
+  adminKeys: RoomKeyStore;
+  superadminEmail?: string | null; limits: RateLimits; ephemeral: EphemeralStore; backupDir: string; backupKey: Buffer;
+  now?: () => Date;
+}
+
+export interface AdminModule { context: AdminContext; stop(): Promise<void> }
+
+export async function startAdminModule(opts: AdminOptions): Promise<AdminModule> {
+  await migrate(opts.databaseUrl, ADMIN_MIGRATIONS, 'admin');
+  if (!(await opts.adminKeys.get(ADMIN_AGGREGATE))) await opts.adminKeys.create(ADMIN_AGGREGATE);
+  const now = opts.now ?? (() => new Date());
+  const events = new AdminEvents(opts.pool, opts.log, now);
+  const context: AdminContext = {
+    pool: opts.pool, log: opts.log, logger: opts.logger, events, accounts: opts.accounts, billingSystem: opts.billingSystem,
+    rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
+    limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
+  };
+  // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
+  const projection: Subscription = await opts.log.subscribe({
+    groupId: 'admin-analytics', topics: Object.values(TOPICS), fromBeginning: true,
+    handler: async ({ event }) => { await applyOnce(opts.pool, 'admin', [event], projectAdmin); },
+  });
+  await projection.caughtUp();
+  return { context, async stop() { await projection.stop(); } };
+}
