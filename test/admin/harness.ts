@@ -1,0 +1,60 @@
+/**
+ * One product start per mode for the superadmin suites (issue 10): Mailpit for sign-in codes, the product with
+ * SUPERADMIN_EMAIL, then a signed-in superadmin and a signed-in ordinary account. Each part's suite is its own file.
+ */
+import { describe, beforeAll, afterAll } from 'vitest';
+import { rateLimitConfig, type LimitConfig } from '@ephemera/platform';
+import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
+import { register, uniqueEmail, type AccountTarget } from '../accounts/account-clients.ts';
+import { adminAuthzSuite } from './authz.suite.ts';
+import { analyticsSuite } from './analytics.suite.ts';
+import { directorySuite } from './directory.suite.ts';
+import { systemSuite } from './system.suite.ts';
+
+export const ADMIN_EMAIL = 'superadmin@example.test';
+
+/** What the product start gives the suites (the mode's own extras are optional). */
+export interface AdminProduct {
+  url: string; urlB?: string;
+  advanceClock(ms: number): void;
+  stop(): Promise<void>;
+}
+export interface AdminEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig }
+
+export interface AdminTarget extends AdminProduct {
+  mail: Mailpit;
+  superadminEmail: string;
+  /** the superadmin's session token */
+  adminToken: string;
+  /** an ordinary signed-in account (free) */
+  user: { email: string; token: string };
+  /** sign in another account by e-mail code (registers it) */
+  signIn(email?: string, username?: string): Promise<{ email: string; token: string }>;
+}
+
+export function adminSuites(name: string, start: (env: AdminEnv) => Promise<AdminProduct>) {
+  describe(`superadmin: ${name}`, () => {
+    let t: AdminTarget | null = null;
+    beforeAll(async () => {
+      const mail = await startMailpit();
+      const product = await start({
+        smtpUrl: mail.smtpUrl, superadminEmail: ADMIN_EMAIL,
+        rateLimits: rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } }),
+      });
+      const accountTarget = { url: product.url, mail } as unknown as AccountTarget;
+      const signIn = async (email = uniqueEmail(), username = 'someone') => ({ email, token: (await register(accountTarget, email, username)).token });
+      const admin = await signIn(ADMIN_EMAIL, 'root');
+      const user = await signIn(uniqueEmail('ordinary'), 'ordinary');
+      t = {
+        ...product, mail, superadminEmail: ADMIN_EMAIL, adminToken: admin.token, user, signIn,
+        async stop() { await product.stop(); await mail.stop(); },
+      };
+    }, 180_000);
+    afterAll(async () => { await t?.stop(); });
+    const target = () => { if (!t) throw new Error('target not started'); return t; };
+    adminAuthzSuite(target);
+    analyticsSuite(target);
+    directorySuite(target);
+    systemSuite(target);
+  });
+}
