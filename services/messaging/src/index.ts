@@ -1,5 +1,6 @@
 /** The messaging service as a module (embedded in-process, or its own process via main.ts). */
 import { AdminMessaging } from './admin-messaging.ts';
+import { purgeRoomInBatches } from './room-purge.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
@@ -60,6 +61,8 @@ export async function startMessagingModule(deps: {
     handler: async ({ event }) => {
       // A deleted channel's files: their storage keys are read before the projection drops the rows.
       const channelFiles = event.type === 'channel.deleted' && files ? await files.storageKeysOfChannel(event.payload.channelId) : [];
+      // A removed room's bulk rows go first, in batches (room-purge.ts), so the event's transaction stays short.
+      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') await purgeRoomInBatches(deps.pool, event.payload.workspaceId);
       await apply(event);
       if (channelFiles.length) await files?.removeObjects(channelFiles).catch((err) => deps.logger.warn({ err }, 'removing a channel\'s files failed'));
       if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') {
