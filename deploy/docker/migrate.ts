@@ -1,6 +1,7 @@
 /**
  * Migrate-only entry for the chart's pre-install/pre-upgrade hook Job (charts/ephemera/templates/migrations.yaml):
- * applies the room, messaging and billing SQL migrations, the same ones each service applies on start, and exits.
+ * applies the room, messaging, billing and admin-analytics SQL migrations, the same ones each service applies on
+ * start, and exits.
  * node-pg-migrate takes an advisory lock, so running beside a starting service is safe.
  *   DATABASE_URL=postgres://... node --import tsx deploy/docker/migrate.ts
  */
@@ -15,11 +16,12 @@ const services = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const ROOM_MIGRATIONS = path.join(services, 'room', 'migrations');
 const MESSAGING_MIGRATIONS = path.join(services, 'messaging', 'migrations');
 const BILLING_MIGRATIONS = path.join(services, 'billing', 'migrations');
+const ADMIN_MIGRATIONS = path.join(services, 'admin-analytics', 'migrations');
 
 const config = loadConfig(z.object({ LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: z.string().url() }));
 const logger = createLogger('migrate', config.LOG_LEVEL);
 try {
-  for (const [service, dir] of [['room', ROOM_MIGRATIONS], ['messaging', MESSAGING_MIGRATIONS], ['billing', BILLING_MIGRATIONS]] as const) {
+  for (const [service, dir] of [['room', ROOM_MIGRATIONS], ['messaging', MESSAGING_MIGRATIONS], ['billing', BILLING_MIGRATIONS], ['admin', ADMIN_MIGRATIONS]] as const) {
     const started = Date.now();
     await migrate(config.DATABASE_URL, dir, service);
     logger.info({ migrations: service, ms: Date.now() - started }, 'migrations applied');

@@ -1,8 +1,8 @@
 /**
  * nginx as the ingress of the distributed topology (what a Kubernetes ingress does): /socket.io to the gateway
- * replicas (sticky by the ephemera_gw cookie each gateway sets), /api/link-preview/ to messaging, the rest of /api
- * to the room service, everything else to
- * the built frontend. Used by stack.ts (npm run distributed:up) and by the browser tests.
+ * replicas (sticky by the ephemera_gw cookie each gateway sets), /api/link-preview/ and the file routes to messaging,
+ * /api/auth/, /api/payments/ and /api/contact to billing, /api/admin/ and /api/maintenance to admin-analytics, the
+ * rest of /api to the room service, everything else to the built frontend. Used by stack.ts (npm run distributed:up) and by the browser tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +28,8 @@ export interface IngressOptions {
   messagingPort?: number;
   /** where /api/auth/, /api/payments/ and /api/contact go (billing); without it they go to room like the rest of /api */
   billingPort?: number;
+  /** where /api/admin/ and /api/maintenance go (admin-analytics); without it they go to room like the rest of /api */
+  adminPort?: number;
   frontendDist?: string;
 }
 
@@ -38,6 +40,7 @@ export async function startIngress(opts: IngressOptions): Promise<{ child: Child
   const values: Record<string, string | number> = {
     RUN_DIR: opts.runDir, FRONTEND_DIST: opts.frontendDist ?? path.join(here, '..', '..', 'frontend', 'dist'), HTTP_PORT: opts.port,
     GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort, MESSAGING: opts.messagingPort ?? opts.roomPort, BILLING: opts.billingPort ?? opts.roomPort,
+    ADMIN: opts.adminPort ?? opts.roomPort,
     USER: process.getuid?.() === 0 ? 'user root;' : '',
   };
   fs.writeFileSync(path.join(opts.runDir, 'security-headers.conf'), SECURITY_HEADERS);

@@ -1,9 +1,9 @@
 /**
  * The distributed topology on one machine, the way Kubernetes runs it (charts/ mirrors it): Postgres, Redis and
  * Kafka as real servers, each service as its own process, two gateway replicas, and nginx in front routing by
- * path like the ingress (/socket.io -> gateways, sticky by cookie; /api/link-preview and the file routes -> messaging; /api -> room
- * service; the rest -> the built
- * frontend). This process supervises them all: `bash deploy/local/up.sh` runs it in the background,
+ * path like the ingress (/socket.io -> gateways, sticky by cookie; /api/link-preview and the file routes -> messaging;
+ * /api/auth, /api/payments, /api/contact -> billing; /api/admin and /api/maintenance -> admin-analytics; /api -> room
+ * service; the rest -> the built frontend). This process supervises them all: `bash deploy/local/up.sh` runs it in the background,
  * `bash deploy/local/down.sh` stops it and with it everything it started.
  *
  * Pids go to deploy/local/.run/<name>.pid (benchmarks read CPU time from them; tests kill one to see recovery).
@@ -29,6 +29,7 @@ const ports = {
   messaging: env('MESSAGING_PORT', 8202),
   presence: env('PRESENCE_PORT', 8203),
   billing: env('BILLING_PORT', 8204),
+  admin: env('ADMIN_PORT', 8205),
   postgres: env('POSTGRES_PORT', 55432),
   redis: env('REDIS_PORT', 56379),
   kafka: env('KAFKA_PORT', 59092),
@@ -73,6 +74,13 @@ async function main() {
     }, ports.billing),
     service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
   ]);
+  // Admin-analytics after billing and messaging: at start it replays every topic, asking room and billing for the
+  // keys that open their events. Its own key volume and backup directory; SUPERADMIN_EMAIL passes through (as billing's).
+  await service('admin-analytics', 'services/admin-analytics/src/main.ts', {
+    ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`,
+    BILLING_URL: `http://127.0.0.1:${ports.billing}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`,
+    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'),
+  }, ports.admin);
   const gatewayEnv = (id: string, port: number) => ({
     ...common, PORT: port, METRICS_PORT: port + 1000, GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
     ROOM_URL: `http://127.0.0.1:${ports.room}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`, PRESENCE_URL: `http://127.0.0.1:${ports.presence}`,
@@ -115,7 +123,7 @@ async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Prom
 }
 
 async function startNginx(): Promise<void> {
-  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging, billingPort: ports.billing });
+  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging, billingPort: ports.billing, adminPort: ports.admin });
   children.set('nginx', ingress.child);
   fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
 }

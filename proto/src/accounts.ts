@@ -96,6 +96,18 @@ export const AccountGoogleLinkedSchema = z.object({ accountId: z.string(), googl
 export const AccountAutoRenewalChangedSchema = z.object({ accountId: z.string(), autoRenewal: z.boolean() });
 /** The tombstone: recorded after the account's key is destroyed, so it carries nothing personal. */
 export const AccountDeletedSchema = z.object({ accountId: z.string(), deletedAt: z.string() });
+// The superadmin's actions on an account (issue 10; billing records them, sealed under the account's key like the rest).
+/** The account cannot sign in (its sessions were revoked) or open rooms from the dashboard until unsuspended. */
+export const AccountSuspendedSchema = z.object({ accountId: z.string(), reason: z.string(), suspendedAt: z.string() });
+export const AccountUnsuspendedSchema = z.object({ accountId: z.string(), unsuspendedAt: z.string() });
+/** An admin trial: the tier until `until` (marked upgradedByAdmin), then back to free unless a subscription took over. */
+export const AdminTrialGrantedSchema = z.object({
+  accountId: z.string(), tier: z.enum(['pro', 'business']), previousTier: TierSchema, until: z.string(), grantedAt: z.string(),
+});
+/** The trial is over (its time ran out, or the superadmin ended it): the account is on `tier` again. */
+export const AdminTrialEndedSchema = z.object({
+  accountId: z.string(), tier: TierSchema, reason: z.enum(['expired', 'ended-by-admin']), endedAt: z.string(),
+});
 /** room events (topic room, sealed under the room key): a registered account became the room's owner */
 export const WorkspaceClaimedSchema = z.object({ workspaceId: z.string(), accountId: z.string(), userId: z.string(), tokenHash: z.string(), claimedAt: z.string() });
 /** the owner account asked for the room from a device: the owner member's token was replaced (hash only) */

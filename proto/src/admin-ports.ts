@@ -16,9 +16,11 @@ export interface AdminAccountsApi {
   deleteAccountByAdmin(input: { email: string; reason: string }): Promise<{ accountId: string; deletedRooms: string[] }>;
   /** a 30-day trial of pro or business, marked upgradedByAdmin; the account's rooms take the tier */
   grantAdminTrial(input: { email: string; tier: Exclude<Tier, 'free'>; days: number }): Promise<{ accountId: string; until: string }>;
+  /** ends the account's admin trial now (PUT .../subscription {subscriptionTier: 'free'}): back to free, its rooms too */
+  endAdminTrial(input: { email: string }): Promise<{ accountId: string; tier: Tier }>;
 }
 export const ADMIN_ACCOUNTS_PREFIX = '/internal/admin/accounts';
-export const ADMIN_ACCOUNTS_METHODS = ['resolveSession', 'suspendAccount', 'deleteAccountByAdmin', 'grantAdminTrial'] as const satisfies readonly (keyof AdminAccountsApi)[];
+export const ADMIN_ACCOUNTS_METHODS = ['resolveSession', 'suspendAccount', 'deleteAccountByAdmin', 'grantAdminTrial', 'endAdminTrial'] as const satisfies readonly (keyof AdminAccountsApi)[];
 
 /** billing: what the System, Feedback and Settings tabs need of it */
 export interface AdminBillingSystemApi {

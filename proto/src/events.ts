@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { TierSchema, ChannelSchema, MessageSchema, RoomUserSchema, WorkspaceSettingsSchema } from './models.ts';
 import {
   AccountRegisteredSchema, AccountUsernameChangedSchema, AccountGoogleLinkedSchema, AccountAutoRenewalChangedSchema, AccountDeletedSchema,
-  WorkspaceClaimedSchema, OwnerTokenIssuedSchema,
+  WorkspaceClaimedSchema, OwnerTokenIssuedSchema, AccountSuspendedSchema, AccountUnsuspendedSchema, AdminTrialGrantedSchema, AdminTrialEndedSchema,
 } from './accounts.ts';
 import {
   SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema,
@@ -23,6 +23,9 @@ export const TOPICS = {
   billing: 'ephemera.billing-events',
   /** admin-analytics: superadmin actions (the audit trail), its configuration and page views */
   admin: 'ephemera.admin-events',
+  /** admin-analytics: page views, apart from the admin topic so that every process reading the (small) admin topic
+   *  for the maintenance state at start does not read every page view too */
+  pageviews: 'ephemera.pageview-events',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -209,6 +212,10 @@ export const DOMAIN_EVENTS = {
   'account.extension-paid': ExtensionPaidSchema,
   'account.receipt-mailed': ReceiptMailedSchema,
   'account.renewal-reminder-mailed': RenewalReminderMailedSchema,
+  'account.suspended': AccountSuspendedSchema,
+  'account.unsuspended': AccountUnsuspendedSchema,
+  'account.admin-trial-granted': AdminTrialGrantedSchema,
+  'account.admin-trial-ended': AdminTrialEndedSchema,
   'contact.message-received': ContactMessageReceivedSchema,
   'contact.message-status-changed': ContactMessageStatusChangedSchema,
   'contact.message-deleted': ContactMessageDeletedSchema,
@@ -263,6 +270,10 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'account.extension-paid': TOPICS.billing,
   'account.receipt-mailed': TOPICS.billing,
   'account.renewal-reminder-mailed': TOPICS.billing,
+  'account.suspended': TOPICS.billing,
+  'account.unsuspended': TOPICS.billing,
+  'account.admin-trial-granted': TOPICS.billing,
+  'account.admin-trial-ended': TOPICS.billing,
   // contact messages (billing; key = the message id)
   'contact.message-received': TOPICS.billing,
   'contact.message-status-changed': TOPICS.billing,
@@ -271,7 +282,7 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'admin.config-changed': TOPICS.admin,
   'admin.maintenance-changed': TOPICS.admin,
   'admin.revenue-reset': TOPICS.admin,
-  'analytics.page-viewed': TOPICS.admin,
+  'analytics.page-viewed': TOPICS.pageviews,
 };
 export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof DOMAIN_EVENTS)[T]>;
 

@@ -16,6 +16,7 @@ import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
+  MaintenanceState, maintenanceGuard,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
@@ -24,6 +25,7 @@ import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv,
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
 import { startAdminModule, adminRouter, backupKeyFrom, type AdminModule } from '@ephemera/admin-analytics';
+import { maintenanceSnapshot } from '@ephemera/admin-analytics/src/system/index.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -128,6 +130,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null), limits, ephemeral: bus,
     backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),
   });
+  // Maintenance mode (platform/maintenance.ts): one state for the one process, starting from the admin read model.
+  const maintenance = await MaintenanceState.start({ log, processId: 'embedded', logger, initial: () => maintenanceSnapshot(pool) });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
@@ -139,6 +143,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(opsRoutes(ready));
   web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
+  web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on
   web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
   web.use(publicRoomRouter(room.service, limits));
   web.use(paymentsRouter(billing.service, billing.payments.service));
@@ -162,7 +167,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
-    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls,
+    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls, maintenance,
   });
 
   return {
@@ -178,6 +183,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
       presence.stop();
       await new Promise((r) => httpServer.close(r));
       httpServer.closeAllConnections?.();
+      await maintenance.stop();
       await admin.stop();
       await billing.stop();
       await room.stop();

@@ -4,7 +4,8 @@
  * spans) and gateway 2 as a child process. Users A and B connect to different replicas.
  * Two uWS-attached Socket.IO servers cannot share a process: socket.io's uWS integration patches the shared
  * Adapter prototype with the last app attached, so replicas are separate processes, as in production.
- * With `messagingProcess`, messaging is a child process too, so a test can SIGKILL it.
+ * With `messagingProcess`, messaging is a child process too, so a test can SIGKILL it. With `accounts`, billing is
+ * its own server; with `admin` too, admin-analytics (issue 10) is, calling the others over their internal routes.
  * (deploy/local/up.sh runs every server as its own process behind nginx.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,7 +20,8 @@ import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
 import { startGatewayServer } from '@ephemera/gateway';
 import { startBillingServer, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
-import { AUTH_PREFIX, CONTACT_PATH, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX, PAYMENTS_PREFIX } from '@ephemera/proto';
+import { startAdminServer } from '@ephemera/admin-analytics';
+import { ADMIN_API, ADMIN_PREFIX, AUTH_PREFIX, CONTACT_PATH, FILE_ROUTE_PATTERN, LINK_PREVIEW_PREFIX, PAYMENTS_PREFIX } from '@ephemera/proto';
 import type { LimitConfig } from '@ephemera/platform';
 import type { S3Server } from '../helpers/versitygw.ts';
 import { createTestDatabase } from '../helpers/db.ts';
@@ -30,6 +32,8 @@ import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../helpers/call-config
 const repo = path.resolve(import.meta.dirname, '..', '..');
 /** the contact form's one path, exactly (nginx: location = /api/contact), with or without a query */
 const CONTACT_ROUTE_PATTERN = new RegExp(`^${CONTACT_PATH}(\\?|$)`);
+/** the maintenance banner's one public path (nginx: location = /api/maintenance) */
+const MAINTENANCE_ROUTE_PATTERN = new RegExp(`^${ADMIN_API.maintenanceStatus}(\\?|$)`);
 
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
 export class ChildService {
@@ -76,6 +80,9 @@ export async function startDistributedStack(options: {
   accounts?: { port: number; smtpUrl: string; superadminEmail: string; google?: GoogleConfig; rateLimits?: LimitConfig;
     /** payments (Stripe, e.g. against stripe-mock); /api/payments/ is routed to billing too */
     payments?: PaymentsOptions };
+  /** start admin-analytics as its own server too (needs accounts: sessions and the superadmin are billing's);
+   *  /api/admin/ and /api/maintenance are routed to it */
+  admin?: boolean;
 } = {}) {
   const logger = createLogger('test', options.logLevel ?? 'silent');
   const ringTimeoutMs = options.callRingTimeoutMs ?? CALL_TEST_RING_TIMEOUT_MS;
@@ -101,6 +108,7 @@ export async function startDistributedStack(options: {
     trustedProxies: ['loopback'], accountKeyDir, smtpUrl: options.accounts.smtpUrl, superadminEmail: options.accounts.superadminEmail,
     google: options.accounts.google, rateLimits: options.accounts.rateLimits, payments: options.accounts.payments,
   }) : null;
+  if (options.admin && !billing) throw new Error('the admin option needs accounts (billing)');
   const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
   const bucket = `files-${eventLogNamespace}`;
   const s3Env: Record<string, string> = options.s3 ? {
@@ -118,12 +126,20 @@ export async function startDistributedStack(options: {
   } else {
     messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url, storage, fileSweepIntervalMs: 200 });
   }
+  // Admin-analytics: its own key volume and backup directory, commands and keys over the owners' internal routes.
+  const adminDirs = options.admin ? { keys: fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-admin-keys-')), backups: fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-backups-')) } : null;
+  const admin = options.admin && adminDirs && billing ? await startAdminServer({
+    port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, trustedProxies: ['loopback'],
+    roomUrl: room.url, billingUrl: billing.url, messagingUrl: messaging.url, adminKeyDir: adminDirs.keys, backupDir: adminDirs.backups,
+    superadminEmail: options.accounts!.superadminEmail, rateLimits: options.accounts!.rateLimits,
+  }) : null;
   // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, /api/auth/,
-  // /api/payments/ and /api/contact to billing, the rest of /api to room.
+  // /api/payments/ and /api/contact to billing, /api/admin/ and /api/maintenance to admin-analytics, the rest of /api to room.
   const httpRouter = await startPathRouter([
     { prefix: LINK_PREVIEW_PREFIX, target: messaging.url }, { pattern: FILE_ROUTE_PATTERN, target: messaging.url },
     ...(billing ? [{ prefix: AUTH_PREFIX, target: billing.url }, { prefix: PAYMENTS_PREFIX, target: billing.url },
       { pattern: CONTACT_ROUTE_PATTERN, target: billing.url }] : []), // accounts, payments and the contact form: billing
+    ...(admin ? [{ prefix: ADMIN_PREFIX, target: admin.url }, { pattern: MAINTENANCE_ROUTE_PATTERN, target: admin.url }] : []), // the superadmin's API: admin-analytics
   ], room.url);
   const gateway1 = await startGatewayServer({
     port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
@@ -147,6 +163,10 @@ export async function startDistributedStack(options: {
     databaseUrl,
     /** the billing service (with accounts): tests read what it stored, e.g. contact messages */
     billing: billing?.module.service,
+    /** the admin-analytics module (with admin): tests read its read models */
+    admin: admin?.module,
+    /** admin-analytics' port (with admin), for an ingress in front of the stack (deploy/local/ingress.ts adminPort) */
+    adminPort: admin?.port,
     eventLogNamespace,
     messagingPort: messaging.port,
     gateway1Port: gateway1.port,
@@ -174,11 +194,13 @@ export async function startDistributedStack(options: {
     async stop() {
       await gateway2.kill('SIGTERM').catch(() => {});
       await gateway1.stop().catch(() => {});
+      await admin?.stop().catch(() => {}); // before the services it calls
       await (messaging instanceof ChildService ? messaging.kill('SIGTERM') : messaging.stop()).catch(() => {});
       await presence.stop().catch(() => {});
       await billing?.stop().catch(() => {});
       await room.stop().catch(() => {});
       if (accountKeyDir) fs.rmSync(accountKeyDir, { recursive: true, force: true });
+      for (const dir of Object.values(adminDirs ?? {})) fs.rmSync(dir, { recursive: true, force: true });
       await httpRouter.stop().catch(() => {});
       fs.rmSync(roomKeyDir, { recursive: true, force: true });
     },

@@ -29,6 +29,7 @@ export const LOW_LIMITS: LimitConfig = {
   signInFailuresPerAddress: { points: 3, durationSec: 60 },
   usernameRecoveriesPerAddress: { points: 3, durationSec: 60 },
   contactMessagesPerAddress: { points: 3, durationSec: 60 },
+  pageviewsPerAddress: { points: 3, durationSec: 60 },
 };
 
 /** The same limits as RATE_LIMIT_* variables, for processes that read the environment (gateway replica 2). */

@@ -34,7 +34,7 @@ beforeAll(() => {
 describe('docker-compose.yml', () => {
   it('passes the Compose specification schema and consistency checks (docker compose\'s loader)', () => {
     expect(Object.keys(project.services).sort()).toEqual(
-      ['billing', 'gateway-1', 'gateway-2', 'kafka', 'mailpit', 'messaging', 'postgres', 'presence', 'proxy', 'redis', 'room'],
+      ['admin-analytics', 'billing', 'gateway-1', 'gateway-2', 'kafka', 'mailpit', 'messaging', 'postgres', 'presence', 'proxy', 'redis', 'room'],
     );
   });
 
@@ -91,14 +91,25 @@ describe('docker-compose.yml', () => {
     // as deploy/local/stack.ts: room before messaging, both before the gateways, gateways before the proxy
     expect(Object.keys(project.services.messaging.depends_on!)).toContain('room');
     expect(Object.keys(project.services['gateway-1'].depends_on!)).toEqual(expect.arrayContaining(['room', 'messaging', 'presence']));
-    expect(Object.keys(project.services.proxy.depends_on!)).toEqual(expect.arrayContaining(['gateway-1', 'gateway-2']));
+    expect(Object.keys(project.services.proxy.depends_on!)).toEqual(expect.arrayContaining(['gateway-1', 'gateway-2', 'admin-analytics']));
+    // admin-analytics opens every topic with room's and billing's keys and calls messaging: after all three
+    expect(Object.keys(project.services['admin-analytics'].depends_on!)).toEqual(expect.arrayContaining(['room', 'billing', 'messaging']));
   });
 
-  it('keeps Kafka, PostgreSQL and Redis data in named volumes; mounts only files that exist', () => {
+  it('keeps Kafka, PostgreSQL and Redis data and every key and backup directory in named volumes; mounts only files that exist', () => {
     for (const svc of ['kafka', 'postgres', 'redis']) {
       const volume = project.services[svc].volumes?.find((v) => v.type === 'volume');
       expect(volume, svc).toBeDefined();
       expect(Object.keys(project.volumes ?? {})).toContain(volume!.source);
+    }
+    // the directories a service keeps (room and account keys, admin-analytics' key and backups) survive a re-create
+    for (const [name, s] of Object.entries(project.services)) {
+      for (const [key, dir] of Object.entries(s.environment ?? {})) {
+        if (!/_KEY_DIR$|^BACKUP_DIR$/.test(key)) continue;
+        const volume = s.volumes?.find((v) => v.target === dir);
+        expect(volume?.type, `${name} ${key}`).toBe('volume');
+        expect(Object.keys(project.volumes ?? {})).toContain(volume!.source);
+      }
     }
     for (const [name, s] of Object.entries(project.services)) {
       for (const v of s.volumes ?? []) if (v.type === 'bind') expect(fs.existsSync(v.source), `${name}: ${v.source}`).toBe(true);

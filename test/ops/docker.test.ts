@@ -77,7 +77,7 @@ describe('Dockerfiles against the code', () => {
     for (const service of deployableServices()) {
       expect(text, service).toContain(`-w services/${service}`);
       expect(text, service).toContain(`COPY --chown=root:root services/${service}/ services/${service}/`);
-      expect(healthcheck, `${service} default port`).toMatch(new RegExp(`${service}: ${serviceConfig(service).defaultPort}\\b`));
+      expect(healthcheck, `${service} default port`).toMatch(new RegExp(`['"]?${service}['"]?: ${serviceConfig(service).defaultPort}\\b`));
     }
   });
 });
@@ -135,7 +135,7 @@ describe('the service image, built on this machine stage by stage', () => {
     await client.connect();
     const { rows } = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'pgmigrations_%' ORDER BY 1`);
     await client.end();
-    expect(rows.map((row) => row.table_name)).toEqual(['pgmigrations_billing', 'pgmigrations_messaging', 'pgmigrations_room']);
+    expect(rows.map((row) => row.table_name)).toEqual(['pgmigrations_admin', 'pgmigrations_billing', 'pgmigrations_messaging', 'pgmigrations_room']);
     const bad = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], { cwd: app, env: { DATABASE_URL: 'postgres://x:y@127.0.0.1:1/none' } });
     expect(bad.code).not.toBe(0);
   }, 120_000);

@@ -1,7 +1,8 @@
 /**
  * The local ingress (deploy/local/nginx.conf.template under the real nginx, as `npm run distributed:up` runs it)
  * sends each API path to its service, with stand-in upstreams that name themselves: the contact form's one path and
- * the account and payment prefixes to billing, nothing else; and it serves the public pages (proto INDEXED_PAGES)
+ * the account and payment prefixes to billing, nothing else; /api/admin/ and the maintenance banner's one path to
+ * admin-analytics, with a large body only for a backup import; and it serves the public pages (proto INDEXED_PAGES)
  * without the `X-Robots-Tag: noindex` every other page (room pages) carries.
  */
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_PATH, INDEXED_PAGES } from '@ephemera/proto/client';
+import { ADMIN_API } from '@ephemera/proto';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 
@@ -21,15 +23,16 @@ describe('local ingress routes (nginx)', () => {
   let ingress: Awaited<ReturnType<typeof startIngress>>;
   /** an upstream that answers its own name */
   const upstream = (name: string) => new Promise<number>((resolve) => {
-    const s = http.createServer((_req, res) => { res.end(name); });
+    // the body is read to the end, so the answer says how much of it arrived
+    const s = http.createServer((req, res) => { let n = 0; req.on('data', (c: Buffer) => { n += c.length; }); req.on('end', () => res.end(req.method === 'POST' && n > 2 ? `${name} ${n}` : name)); });
     servers.push(s);
     s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
   });
 
   beforeAll(async () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>ephemera</title>');
-    const [room, messaging, billing, gateway] = await Promise.all([upstream('room'), upstream('messaging'), upstream('billing'), upstream('gateway')]);
-    ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: gateway, gateway2Port: gateway, roomPort: room, messagingPort: messaging, billingPort: billing, frontendDist: dist });
+    const [room, messaging, billing, admin, gateway] = await Promise.all([upstream('room'), upstream('messaging'), upstream('billing'), upstream('admin'), upstream('gateway')]);
+    ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: gateway, gateway2Port: gateway, roomPort: room, messagingPort: messaging, billingPort: billing, adminPort: admin, frontendDist: dist });
   });
   afterAll(async () => {
     await ingress?.stop();
@@ -52,6 +55,34 @@ describe('local ingress routes (nginx)', () => {
     expect(await serviceOf('POST', '/api/payments/create-checkout-session')).toBe('billing');
     expect(await serviceOf('POST', '/api/link-preview/fetch')).toBe('messaging');
     expect(await serviceOf('GET', '/api/workspaces/x/info')).toBe('room');
+  });
+
+  it('sends /api/admin/ and /api/maintenance (that path only) to admin-analytics, with the security headers', async () => {
+    const serviceOf = async (method: string, p: string) => {
+      const res = await fetch(ingress.url + p, { method, body: method === 'POST' ? '{}' : undefined, headers: { 'content-type': 'application/json' } });
+      expect(res.headers.get('cache-control'), p).toBe('no-store');
+      expect(res.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), p).toBe('DENY');
+      return res.text();
+    };
+    expect(await serviceOf('POST', ADMIN_API.pageview)).toBe('admin');
+    expect(await serviceOf('GET', ADMIN_API.dashboard)).toBe('admin');
+    expect(await serviceOf('GET', ADMIN_API.users)).toBe('admin');
+    expect(await serviceOf('POST', ADMIN_API.backupImport)).toBe('admin');
+    expect(await serviceOf('GET', ADMIN_API.maintenanceStatus)).toBe('admin');
+    expect(await serviceOf('GET', `${ADMIN_API.maintenanceStatus}?t=1`)).toBe('admin');
+    expect(await serviceOf('GET', `${ADMIN_API.maintenanceStatus}/x`)).toBe('room');
+    expect(await serviceOf('GET', '/api/administrator')).toBe('room');
+  });
+
+  it('passes a backup file of several MB to the import route only; every other admin route keeps the 1 MB cap', async () => {
+    const body = Buffer.alloc(5 * 1024 * 1024, 'x');
+    const post = (p: string) => fetch(ingress.url + p, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const imported = await post(ADMIN_API.backupImport);
+    expect(imported.status).toBe(200);
+    expect(await imported.text()).toBe(`admin ${body.length}`);
+    expect((await post(ADMIN_API.maintenance)).status).toBe(413);
+    expect((await post(ADMIN_API.pageview)).status).toBe(413);
   });
 
   it('the landing and static pages are indexable; any other page answers X-Robots-Tag: noindex', async () => {

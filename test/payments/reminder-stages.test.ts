@@ -14,7 +14,7 @@ type Row = Parameters<typeof reminderDue>[0];
 const row = (over: Partial<Row>): Row => ({
   id: 'acc_x', email: 'x@example.test', username: 'x', tier: 'business', paymentStatus: 'active', subscriptionExpiresAt: at(10),
   autoRenewal: false, googleId: null, picture: null, createdAt: at(-100), lastSeq: 2, customerId: 'cus_x', subscriptionId: 'sub_x',
-  cancelAtPeriodEnd: true, ...over,
+  cancelAtPeriodEnd: true, suspended: false, suspendedReason: null, upgradedByAdmin: false, trialEndsAt: null, ...over,
 });
 const stage = (over: Partial<Row>) => reminderDue(row(over), now)?.stage ?? null;
 

@@ -9,6 +9,7 @@ Call with dict "root" $ "component" "<service>".
   "room" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "SWEEP_INTERVAL_MS" "TRUSTED_PROXIES" "BILLING_URL")
   "messaging" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL")
   "presence" (list)
+  "admin-analytics" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "BILLING_URL" "MESSAGING_URL" "SUPERADMIN_EMAIL")
   "billing" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "MAIL_FROM" "SUPERADMIN_EMAIL" "OIDC_ISSUER" "GOOGLE_CLIENT_ID" "GOOGLE_REDIRECT_URI"
     "STRIPE_API_BASE" "STRIPE_PRICE_PRO" "STRIPE_PRICE_BUSINESS" "PUBLIC_URL" "RENEWAL_REMINDER_INTERVAL_MS")
   "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES"
@@ -24,7 +25,7 @@ Call with dict "root" $ "component" "<service>".
   valueFrom:
     configMapKeyRef: { name: {{ $cm }}, key: {{ $key }} }
 {{- end }}
-{{- if has .component (list "room" "messaging" "billing") }}
+{{- if has .component (list "room" "messaging" "billing" "admin-analytics") }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.pgSecret" $root }}, key: {{ $root.Values.postgresql.existingSecretKey }} }
@@ -79,6 +80,18 @@ Call with dict "root" $ "component" "<service>".
 - name: STRIPE_WEBHOOK_SECRET
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.stripeSecret" $root }}, key: {{ $root.Values.billing.stripe.existingWebhookSecretKey }}, optional: true }
+{{- end }}
+{{- if eq .component "admin-analytics" }}
+# The admin aggregate's key and the backups, each on a volume of this service (docs/crypto.md); the master key wraps
+# the key and derives the backups' encryption key.
+{{- $admin := index $root.Values "admin-analytics" }}
+- name: ADMIN_KEY_DIR
+  value: {{ $admin.keyStore.mountPath | quote }}
+- name: BACKUP_DIR
+  value: {{ $admin.backups.mountPath | quote }}
+- name: ADMIN_MASTER_KEY
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.adminMasterKeySecret" $root }}, key: {{ $admin.adminMasterKey.existingSecretKey }} }
 {{- end }}
 {{- /* presence and gateway need Redis; room and messaging share their rate-limit counters through it */}}
 - name: REDIS_URL

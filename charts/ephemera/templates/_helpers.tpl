@@ -45,6 +45,9 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.accountMasterKeySecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.accountMasterKey.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.adminMasterKeySecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) (index .Values "admin-analytics").adminMasterKey.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.smtpSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.smtp.existingSecret -}}
 {{- end -}}

@@ -29,4 +29,6 @@ export interface AdminContext {
   now: () => Date;
   /** when this process started (uptime) */
   startedAt: Date;
+  /** distributed mode: where the Kafka event log is (backups record the consumer group's committed offsets) */
+  eventLogKafka?: { brokers: string[]; namespace?: string };
 }

@@ -9,6 +9,7 @@ import { applyOnce, migrate, type EphemeralStore, type EventLog, type Logger, ty
 import type { AdminContext } from './context.ts';
 import { AdminEvents } from './events.ts';
 import { projectAdmin } from './projection.ts';
+import { startAutoDeleteSweeper } from './system/index.ts';
 
 export { adminRouter } from './http.ts';
 export { backupKeyFrom } from './backup-key.ts';
@@ -21,6 +22,10 @@ export interface AdminOptions {
   /** the admin aggregate's key (its events are sealed like a room's): billing-style own store when distributed */
   adminKeys: RoomKeyStore;
   superadminEmail?: string | null; limits: RateLimits; ephemeral: EphemeralStore; backupDir: string; backupKey: Buffer;
+  /** distributed mode: the Kafka the log lives on (a backup records the group's committed offsets) */
+  eventLogKafka?: AdminContext['eventLogKafka'];
+  /** the auto-delete sweep's period (default ADMIN_AUTO_DELETE_INTERVAL_MS or an hour; 0: never) */
+  autoDeleteIntervalMs?: number;
   now?: () => Date;
 }
 
@@ -35,6 +40,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     pool: opts.pool, log: opts.log, logger: opts.logger, events, accounts: opts.accounts, billingSystem: opts.billingSystem,
     rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
     limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
+    eventLogKafka: opts.eventLogKafka,
   };
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
@@ -42,5 +48,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     handler: async ({ event }) => { await applyOnce(opts.pool, 'admin', [event], projectAdmin); },
   });
   await projection.caughtUp();
-  return { context, async stop() { await projection.stop(); } };
+  const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs); // the Settings tab's scheduled cleanup
+  return { context, async stop() { sweeper.stop(); await projection.stop(); } };
 }
+export { startAdminServer } from './server.ts';

@@ -8,11 +8,14 @@ export interface AccountRow {
   createdAt: Date; lastSeq: number;
   /** payments: the provider's customer and subscription, and whether it ends at the period's end */
   customerId: string | null; subscriptionId: string | null; cancelAtPeriodEnd: boolean;
+  /** the superadmin's actions (issue 10): a suspension with its reason; an admin trial until trialEndsAt */
+  suspended: boolean; suspendedReason: string | null; upgradedByAdmin: boolean; trialEndsAt: Date | null;
 }
 
 const COLUMNS = `id, email, username, tier, payment_status AS "paymentStatus", subscription_expires_at AS "subscriptionExpiresAt",
   auto_renewal AS "autoRenewal", google_id AS "googleId", picture, created_at AS "createdAt", last_seq AS "lastSeq",
-  customer_id AS "customerId", subscription_id AS "subscriptionId", cancel_at_period_end AS "cancelAtPeriodEnd"`;
+  customer_id AS "customerId", subscription_id AS "subscriptionId", cancel_at_period_end AS "cancelAtPeriodEnd",
+  suspended, suspended_reason AS "suspendedReason", upgraded_by_admin AS "upgradedByAdmin", trial_ends_at AS "trialEndsAt"`;
 
 export class AccountsRepository {
   constructor(private readonly pool: Pool) {}
@@ -33,21 +36,33 @@ export class AccountsRepository {
     const { rows } = await this.pool.query(`SELECT ${COLUMNS} FROM billing.accounts WHERE customer_id = $1`, [id]);
     return rows[0] ?? null;
   }
-  /** cancelled subscriptions whose paid time and grace are over but whose tier is still paid (expiry sweep) */
+  /**
+   * cancelled subscriptions whose paid time and grace are over but whose tier is still paid (expiry sweep); an admin
+   * trial's tier is not the subscription's, so it is left to the trial's own end
+   */
   async lapsed(before: Date): Promise<AccountRow[]> {
     const { rows } = await this.pool.query(
-      `SELECT ${COLUMNS} FROM billing.accounts WHERE tier <> 'free' AND payment_status = 'cancelled' AND subscription_expires_at < $1`, [before]);
+      `SELECT ${COLUMNS} FROM billing.accounts
+       WHERE tier <> 'free' AND payment_status = 'cancelled' AND subscription_expires_at < $1 AND NOT upgraded_by_admin`, [before]);
+    return rows;
+  }
+  /** admin trials whose time is over (admin-accounts.ts: back to free) */
+  async trialsEndedBy(now: Date): Promise<AccountRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${COLUMNS} FROM billing.accounts WHERE upgraded_by_admin AND trial_ends_at <= $1 ORDER BY trial_ends_at`, [now]);
     return rows;
   }
   /**
    * Renewal reminders (payments/reminders.ts): paid accounts whose expiry lies between `since` and `until`, paid ones
-   * without an expiry whose payment is not active, and cancelled ones that went back to free since `since`.
+   * without an expiry whose payment is not active, and cancelled ones that went back to free since `since`. An
+   * account on an admin trial is not renewing anything: it is left out.
    */
   async renewalCandidates(until: Date, since: Date): Promise<AccountRow[]> {
     const { rows } = await this.pool.query(
       `SELECT ${COLUMNS} FROM billing.accounts
-       WHERE (tier <> 'free' AND subscription_expires_at IS NULL AND payment_status <> 'active')
-          OR (subscription_expires_at BETWEEN $2 AND $1 AND (tier <> 'free' OR (payment_status = 'cancelled' AND subscription_id IS NOT NULL)))
+       WHERE NOT upgraded_by_admin AND (
+             (tier <> 'free' AND subscription_expires_at IS NULL AND payment_status <> 'active')
+          OR (subscription_expires_at BETWEEN $2 AND $1 AND (tier <> 'free' OR (payment_status = 'cancelled' AND subscription_id IS NOT NULL))))
        ORDER BY id`, [until, since]);
     return rows;
   }

@@ -7,7 +7,7 @@
  */
 import {
   DomainError, ENTITLEMENTS, limitsOf, parsePayload,
-  type AccountRoomsApi, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
+  type AccountRoomsApi, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
   type SessionAnswer, type Tier,
 } from '@ephemera/proto';
 import {
@@ -116,7 +116,9 @@ export class BillingService {
     });
   }
 
+  /** Every sign-in ends here (code, register, Google): a suspended account gets no session (admin-accounts.ts). */
   async openSession(account: AccountRow, previousToken: string | null): Promise<SessionAnswer> {
+    if (account.suspended) throw new DomainError('ACCOUNT_SUSPENDED');
     const token = await this.sessions.open(account.id, previousToken);
     return { success: true, token, user: presentAccount(account, this.superadmin) };
   }
@@ -127,14 +129,18 @@ export class BillingService {
     const id = await this.sessions.accountOf(token);
     const account = id ? await this.accounts.byId(id) : null;
     if (!account) throw new DomainError('SESSION_INVALID');
+    if (account.suspended) throw new DomainError('ACCOUNT_SUSPENDED'); // its sessions were revoked; a racing one stops here
     return account;
   }
 
-  /** For the room service (claim, dashboard room creation, owner token): null when the token names no live session. */
+  /**
+   * For the room service (claim, dashboard room creation, owner token): null when the token names no live session,
+   * or a suspended account's (it cannot open its rooms from the dashboard).
+   */
   async resolveSession(token: string): Promise<SessionAccount | null> {
     const id = await this.sessions.accountOf(token);
     const account = id ? await this.accounts.byId(id) : null;
-    return account ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier } : null;
+    return account && !account.suspended ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier } : null;
   }
 
   async profile(account: AccountRow): Promise<ProfileAnswer> {
@@ -183,6 +189,11 @@ export class BillingService {
    */
   async deleteAccount(account: AccountRow, body: unknown): Promise<{ success: true; deletedRooms: string[] }> {
     parseOrThrow(DeleteAccountBodySchema, body ?? {});
+    return { success: true, deletedRooms: await this.eraseAccount(account, userActor(account.id)) };
+  }
+
+  /** The deletion itself (the user's own, or the superadmin's: admin-accounts.ts, recorded by the system). */
+  async eraseAccount(account: AccountRow, actor: Actor): Promise<string[]> {
     const { deleted } = await this.deps.rooms.deleteRoomsOfAccount({ accountId: account.id });
     await this.sessions.revokeAll(account.id);
     await this.mutex.run(`account:${account.id}`, async () => {
@@ -190,9 +201,9 @@ export class BillingService {
       const current = await this.accounts.byId(account.id);
       await this.record([makeEvent('account.deleted', account.id, (current?.lastSeq ?? account.lastSeq) + 1, {
         accountId: account.id, deletedAt: this.now().toISOString(),
-      }, userActor(account.id))]);
+      }, actor)]);
     });
-    return { success: true, deletedRooms: deleted };
+    return deleted;
   }
 
   private async createAccount(input: { email: string; username: string; googleId: string | null; picture: string | null }): Promise<AccountRow> {

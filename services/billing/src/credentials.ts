@@ -38,6 +38,7 @@ export class SignInCodes {
       [email, codeHash(email, code), now, SIGN_IN_CODE.maxAttempts]);
     if (used.rowCount === 1) return;
     await this.pool.query('UPDATE billing.sign_in_codes SET attempts = attempts + 1 WHERE email = $1 AND used_at IS NULL AND expires_at > $2', [email, now]);
+    await this.pool.query('INSERT INTO billing.sign_in_failures (at) VALUES ($1)', [now]); // the System tab's figure
     throw new DomainError('SIGN_IN_CODE_INVALID');
   }
 }
@@ -56,15 +57,25 @@ export class Sessions {
       if (replacing) await c.query('UPDATE billing.sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hash(replacing), now]);
       await c.query('INSERT INTO billing.sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
         [hash(token), accountId, now, new Date(now.getTime() + SESSION_TTL_MS)]);
+      await touchActivity(c, accountId, now);
     });
     return token;
   }
 
-  /** The account of a live session, or null (unknown, expired, revoked). */
+  /**
+   * The account of a live session, or null (unknown, expired, revoked). Each use counts as the account's activity
+   * (auto-delete of inactive accounts), recorded at most once per ACTIVITY_RESOLUTION_MS so a busy session does
+   * not write on every request.
+   */
   async accountOf(token: string): Promise<string | null> {
-    const { rows } = await this.pool.query(
-      'SELECT account_id FROM billing.sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2', [hash(token), this.now()]);
-    return rows[0]?.account_id ?? null;
+    const now = this.now();
+    const { rows } = await this.pool.query<{ account_id: string; last_active_at: Date | null }>(
+      `SELECT s.account_id, a.last_active_at FROM billing.sessions s LEFT JOIN billing.account_activity a ON a.account_id = s.account_id
+       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`, [hash(token), now]);
+    const row = rows[0];
+    if (!row) return null;
+    if (!row.last_active_at || row.last_active_at.getTime() < now.getTime() - ACTIVITY_RESOLUTION_MS) await touchActivity(this.pool, row.account_id, now);
+    return row.account_id;
   }
 
   async revoke(token: string): Promise<void> {
@@ -83,4 +94,15 @@ export class Sessions {
       'SELECT created_at, expires_at, revoked_at FROM billing.sessions WHERE account_id = $1 ORDER BY created_at', [accountId]);
     return rows.map((r) => ({ createdAt: r.created_at.toISOString(), expiresAt: r.expires_at.toISOString(), revokedAt: r.revoked_at?.toISOString() ?? null }));
   }
+}
+
+/** how finely session use is recorded as activity (an hour: auto-delete counts days) */
+export const ACTIVITY_RESOLUTION_MS = 3_600_000;
+
+/** the account was active at `at` (a sign-in or a session's use); never moves back */
+async function touchActivity(db: { query(text: string, values: unknown[]): Promise<unknown> }, accountId: string, at: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO billing.account_activity (account_id, last_active_at) VALUES ($1, $2)
+     ON CONFLICT (account_id) DO UPDATE SET last_active_at = greatest(billing.account_activity.last_active_at, EXCLUDED.last_active_at)`,
+    [accountId, at]);
 }

@@ -43,6 +43,8 @@ export interface BillingOptions {
   google?: GoogleConfig | null;
   /** Stripe (STRIPE_*); absent or stripe null: payments are off, their routes answer 503 */
   payments?: PaymentsOptions;
+  /** how often admin trials whose time is over go back to free (default one minute; 0: never) */
+  adminTrialSweepMs?: number;
   now?: () => Date;
 }
 
@@ -60,9 +62,18 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
   });
   await projection.caughtUp();
   const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, mailer, now });
-  const adminAccounts = new AdminAccounts(service);
-  const adminSystem = new AdminBillingSystem(service, opts.pool);
-  return { service, google, payments, adminAccounts, adminSystem, async stop() { await payments.stop(); await projection.stop(); } };
+  const adminAccounts = new AdminAccounts(service, { rooms: opts.rooms, pool: opts.pool, logger: opts.logger, now, superadminEmail: opts.superadminEmail });
+  const adminSystem = new AdminBillingSystem(service, opts.pool, { now, superadminEmail: opts.superadminEmail });
+  // Admin trials end on time: an unref'd interval, like the room service's expiry sweeper (admin-accounts.ts).
+  const trialSweepMs = opts.adminTrialSweepMs ?? 60_000;
+  const trialSweep = trialSweepMs > 0 ? setInterval(() => {
+    adminAccounts.endLapsedTrials().catch((err) => opts.logger.warn({ err }, 'admin trial sweep failed'));
+  }, trialSweepMs) : null;
+  trialSweep?.unref();
+  return {
+    service, google, payments, adminAccounts, adminSystem,
+    async stop() { if (trialSweep) clearInterval(trialSweep); await payments.stop(); await projection.stop(); },
+  };
 }
 
 export { startBillingServer } from './server.ts';

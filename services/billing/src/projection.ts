@@ -7,6 +7,9 @@ import type { PoolClient } from '@ephemera/platform';
 import { projectContact } from './contact.ts';
 import { projectNotice } from './payments/notices.ts';
 
+/** A verified subscription event ends an admin trial: from then on the provider's data decides the tier. */
+const TRIAL_OVER = 'upgraded_by_admin = false, trial_ends_at = NULL';
+
 export async function projectAccount(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
   switch (event.type) {
     case 'account.registered': {
@@ -33,7 +36,7 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       const p = event.payload;
       await client.query(
         `UPDATE billing.accounts SET tier = $2, payment_status = 'active', subscription_expires_at = $3, subscription_id = $4,
-           customer_id = COALESCE($5, customer_id), cancel_at_period_end = $6, last_seq = $7 WHERE id = $1`,
+           customer_id = COALESCE($5, customer_id), cancel_at_period_end = $6, ${TRIAL_OVER}, last_seq = $7 WHERE id = $1`,
         [p.accountId, p.tier, p.currentPeriodEnd, p.subscriptionId, p.customerId, p.cancelAtPeriodEnd, event.sequence]);
       return;
     }
@@ -41,7 +44,7 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       const p = event.payload;
       await client.query(
         `UPDATE billing.accounts SET tier = $2, payment_status = 'past_due', subscription_expires_at = COALESCE($3, subscription_expires_at),
-           subscription_id = $4, last_seq = $5 WHERE id = $1`,
+           subscription_id = $4, ${TRIAL_OVER}, last_seq = $5 WHERE id = $1`,
         [p.accountId, p.tier, p.currentPeriodEnd, p.subscriptionId, event.sequence]);
       return;
     }
@@ -49,14 +52,30 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       const p = event.payload;
       await client.query(
         `UPDATE billing.accounts SET tier = $2, payment_status = 'cancelled', subscription_expires_at = $3, subscription_id = $4,
-           cancel_at_period_end = false, last_seq = $5 WHERE id = $1`,
+           cancel_at_period_end = false, ${TRIAL_OVER}, last_seq = $5 WHERE id = $1`,
         [p.accountId, p.tier, p.accessUntil, p.subscriptionId, event.sequence]);
       return;
     }
     case 'account.subscription-expired':
       await client.query(
-        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, last_seq = $2 WHERE id = $1`,
+        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, ${TRIAL_OVER}, last_seq = $2 WHERE id = $1`,
         [event.payload.accountId, event.sequence]);
+      return;
+    // the superadmin's actions (admin-accounts.ts)
+    case 'account.suspended':
+      await client.query('UPDATE billing.accounts SET suspended = true, suspended_reason = $2, last_seq = $3 WHERE id = $1',
+        [event.payload.accountId, event.payload.reason, event.sequence]);
+      return;
+    case 'account.unsuspended':
+      await client.query('UPDATE billing.accounts SET suspended = false, suspended_reason = NULL, last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);
+      return;
+    case 'account.admin-trial-granted':
+      await client.query('UPDATE billing.accounts SET tier = $2, upgraded_by_admin = true, trial_ends_at = $3, last_seq = $4 WHERE id = $1',
+        [event.payload.accountId, event.payload.tier, event.payload.until, event.sequence]);
+      return;
+    case 'account.admin-trial-ended':
+      await client.query(`UPDATE billing.accounts SET tier = $2, ${TRIAL_OVER}, last_seq = $3 WHERE id = $1`,
+        [event.payload.accountId, event.payload.tier, event.sequence]);
       return;
     case 'account.extension-paid':
       await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);

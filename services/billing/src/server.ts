@@ -1,14 +1,15 @@
 /** The billing service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
-  type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
-import { TOPICS } from '@ephemera/proto';
+import { TOPICS, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS } from '@ephemera/proto';
 import { startBillingModule, type BillingModule } from './index.ts';
 import { AccountRoomsClient } from './clients.ts';
 import { publicBillingRouter, internalBillingRouter } from './http.ts';
 import type { GoogleConfig } from './google.ts';
 import { paymentsRouter, paymentWebhookRouter, type PaymentsOptions } from './payments/index.ts';
+import { internalAccountKeyRouter } from './account-keys-http.ts';
 
 export async function startBillingServer(opts: {
   port: number; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger;
@@ -25,6 +26,7 @@ export async function startBillingServer(opts: {
   // Account events are sealed under each account's key, like room events under the room's (docs/crypto.md).
   const log = sealedEventLog(kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'billing', logger: opts.logger, namespace: opts.eventLogNamespace }), keys.keyring, { logger: opts.logger });
   await log.init(Object.values(TOPICS));
+  const maintenance = await MaintenanceState.start({ log, processId: 'billing', logger: opts.logger }); // writes refused while on
   const module = await startBillingModule({
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl),
     smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, superadminEmail: opts.superadminEmail, google: opts.google, now: opts.now,
@@ -34,9 +36,12 @@ export async function startBillingServer(opts: {
   const server = await serveHttp({
     name: 'billing', port: opts.port, host: opts.host, logger: opts.logger,
     rawBodyRouters: [paymentWebhookRouter(module.payments.provider, module.payments.outcomes)], // the signature is over the raw body
-    routers: [paymentsRouter(module.service, module.payments.service), publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service)],
+    routers: [maintenanceGuard(maintenance), paymentsRouter(module.service, module.payments.service), publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service),
+      // admin-analytics (issue 10): its commands on accounts and the System tab, and the keys that open billing's events
+      internalRpcRouter(ADMIN_ACCOUNTS_PREFIX, module.adminAccounts, ADMIN_ACCOUNTS_METHODS),
+      internalRpcRouter(ADMIN_BILLING_SYSTEM_PREFIX, module.adminSystem, ADMIN_BILLING_SYSTEM_METHODS), internalAccountKeyRouter(keys.store)],
     ready: () => pgReady(pool), trustProxy: opts.trustedProxies, metrics: opts.metrics,
-    onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
+    onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });
   return { ...server, module };
 }

@@ -11,7 +11,7 @@ import {
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
   createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
-  type RoomKeyring,
+  type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -46,6 +46,8 @@ export interface GatewayOptions {
   metrics?: { port: number; host?: string };
   /** calls: ring timeout and ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
   calls?: Partial<CallOptions>;
+  /** maintenance mode (embedded: the process's one state); absent: the gateway follows the admin topic itself */
+  maintenance?: MaintenanceState;
 }
 
 export interface Gateway { port: number; metricsPort?: number; io: Server; stop(): Promise<void> }
@@ -97,6 +99,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   await calls.start();
   const handlers = commandHandlers({ ...opts, calls });
+  // While maintenance is on, the events that change state are refused (SOCKET_EVENT_WRITES); reads keep working.
+  const maintenance = opts.maintenance ?? await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger });
   io.on('connection', (socket: Socket) => {
     (socket.data as SocketData).session = null;
     socket.onAny((event: string, ...args: unknown[]) => {
@@ -131,6 +135,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (!parsed.success) throw validationError(parsed.error);
         // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
         if (!session && name !== C.joinWorkspace) authorize(SOCKET_AUTHZ[name], 'anonymous');
+        if (SOCKET_EVENT_WRITES[name]) maintenance.refuseWrites();
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
         commandsTotal.inc({ event: name, outcome: 'ok' });
         ack({ success: true, ...data });
@@ -195,6 +200,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       await calls.stop();
       await metricsServer?.stop();
       await fanout.stop();
+      if (!opts.maintenance) await maintenance.stop();
       io.disconnectSockets(true);
       uWS.us_listen_socket_close(listenSocket);
       await new Promise<void>((r) => io.close(() => r()));

@@ -9,6 +9,8 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { FILE_ROUTE_PATTERN } from '@ephemera/proto';
 
 const MAX_BODY = 1024 * 1024;
+/** the superadmin's backup import and download: files far above MAX_BODY, streamed like the file routes */
+const BACKUP_FILE_ROUTE = /^\/api\/admin\/backup\/(import|download\/)/i;
 // Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date']);
 
@@ -23,7 +25,7 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
-    if (FILE_ROUTE_PATTERN.test(url)) { streamFiles(target, url, method, headers, res); return; }
+    if (FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url)) { streamFiles(target, url, method, headers, res); return; }
     let aborted = false;
     res.onAborted(() => { aborted = true; });
 

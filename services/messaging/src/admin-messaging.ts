@@ -1,9 +1,74 @@
-/** The superadmin's moderation viewer (AdminMessagingApi; issue 10): a room's latest messages across its channels. */
-import { DomainError, type AdminMessagingApi, type ModerationMessage } from '@ephemera/proto';
+/**
+ * The superadmin's moderation viewer (AdminMessagingApi; issue 10): a room's latest messages across all its channels
+ * (topics, private topics and DMs), opened with the room's key, each with its channel's name and type. A message
+ * whose sealed body does not open (tampered, or sealed under another key) is still listed, marked with its
+ * decryptError and no content: the viewer shows Decrypt Error rather than hiding it. Deleted messages are left out,
+ * as in history. The newest `limit` messages are answered oldest first, as a chat reads.
+ * Input is parsed here: in distributed mode it arrives over internal-rpc as plain JSON.
+ */
+import { z } from 'zod';
+import { ADMIN_LIMITS, IdSchema, type AdminMessagingApi, type Channel, type Message, type ModerationMessage } from '@ephemera/proto';
+import { isSealed, parseOrThrow, type Pool, type PoolClient, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
+import { openMessage, servingKey } from './sealed-messages.ts';
+
+const Input = z.object({ workspaceId: IdSchema, limit: z.number().int().min(1).max(ADMIN_LIMITS.moderationMessages) });
+const channelNameAad = (channelId: string) => `channel-name:${channelId}`;
+
+interface Row {
+  id: string; seq: number; author_id: string; created_at: Date; sealed_body: string;
+  channel_id: string; channel_type: string | null; is_private: boolean | null; sealed_name: string | null;
+}
 
 export class AdminMessaging implements AdminMessagingApi {
-  constructor(private readonly messaging: MessagingService) {}
+  constructor(private readonly messaging: MessagingService, private readonly pool: Pool, private readonly keyring: RoomKeyring) {}
 
-  async moderationMessages(_input: { workspaceId: string; limit: number }): Promise<ModerationMessage[]> { throw new DomainError('UNAVAILABLE'); }
+  async moderationMessages(input: { workspaceId: string; limit: number }): Promise<ModerationMessage[]> {
+    const { workspaceId, limit } = parseOrThrow(Input, input);
+    await this.messaging.settled(workspaceId); // a message acknowledged before the opening is shown
+    const key = await servingKey(this.keyring, workspaceId); // WORKSPACE_NOT_FOUND once the room is gone
+    const { rows } = await this.pool.query<Row>(
+      `SELECT m.id, m.seq, m.author_id, m.created_at, m.sealed_body, m.channel_id, c.channel_type, c.is_private, c.sealed_name
+       FROM messaging.messages m LEFT JOIN messaging.channels c ON c.id = m.channel_id
+       WHERE m.workspace_id = $1 AND NOT m.deleted ORDER BY m.seq DESC LIMIT $2`, [workspaceId, limit]);
+    return rows.reverse().map((row) => moderationView(key, row));
+  }
+}
+
+/** One stored row as the viewer shows it; never throws (a row that does not open is a Decrypt Error). */
+export function moderationView(key: RoomKey, row: Row): ModerationMessage {
+  const channel = {
+    channelName: openChannelName(key, row.channel_id, row.sealed_name),
+    channelType: row.channel_type === 'dm' ? 'dm' as const : row.is_private ? 'private' as const : 'topic' as const,
+  };
+  let message: Message;
+  try {
+    message = openMessage(key, row);
+  } catch (err) {
+    return {
+      id: row.id, authorName: 'Unknown', username: row.author_id, ...channel, isDecrypted: false,
+      decryptError: `The message does not open under the room's key (${(err as Error).message || 'authentication failed'})`,
+      timestamp: row.created_at.toISOString(), content: '', type: 'text',
+    };
+  }
+  return {
+    id: message.id, authorName: message.authorName, username: message.authorName, ...channel, isDecrypted: true, decryptError: null,
+    timestamp: message.timestamp, content: message.file && !message.content ? message.file.name : message.content, type: message.type,
+  };
+}
+
+function openChannelName(key: RoomKey, channelId: string, sealedName: string | null): string {
+  if (!sealedName) return channelId; // a channel projected before names were kept (migration 1734200000000)
+  try {
+    return isSealed(sealedName) ? key.openJson<string>(sealedName, channelNameAad(channelId)) : sealedName;
+  } catch {
+    return channelId;
+  }
+}
+
+/** Projection (projection.ts, channel.created / channel.renamed): the channel's type and its name, sealed. */
+export async function projectChannelName(db: PoolClient, key: RoomKey | null, channel: Channel): Promise<void> {
+  if (!key) return; // the room is gone: nothing of it is stored again
+  const sealedName = process.env.ROOM_ENCRYPTION === 'off' ? channel.name : key.sealJson(channel.name, channelNameAad(channel.id));
+  await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [channel.id, channel.type, sealedName]);
 }

@@ -89,7 +89,7 @@ export async function startMessagingModule(deps: {
   }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS) : null;
   sweeper?.unref();
   return {
-    service, search, files, admin: new AdminMessaging(service),
+    service, search, files, admin: new AdminMessaging(service, deps.pool, deps.keyring),
     async stop() { if (sweeper) clearInterval(sweeper); await Promise.all([rooms.stop(), messages.stop()]); await deps.storage?.close?.(); },
   };
 }

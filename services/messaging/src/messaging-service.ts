@@ -289,8 +289,8 @@ export class MessagingService implements MessagingApi {
 
   // ---------- reads ----------
 
-  /** Read your writes: a message that was answered is in the read model before any read of its room. */
-  private async settled(workspaceId: string): Promise<void> {
+  /** Read your writes: a message that was answered is in the read model before any read of its room (also admin-messaging.ts). */
+  async settled(workspaceId: string): Promise<void> {
     await this.applying.get(workspaceId);
     if (this.uncertain.has(workspaceId)) await this.ownProjection?.caughtUp(); // a failed apply: the consumer has it
   }

@@ -9,6 +9,7 @@ import type { PoolClient, Projector, RoomKey, RoomKeyring } from '@ephemera/plat
 import { projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
+import { projectChannelName } from './admin-messaging.ts';
 
 export function messagingProjector(keyring: RoomKeyring): Projector {
   return async (db, event) => {
@@ -60,6 +61,11 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
           [workspaceId, userId, event.sequence]);
         return;
       }
+      case 'channel.created': case 'channel.renamed':
+        await projectRoomEvent(db, event);
+        // the moderation viewer's channel name and type (admin-messaging.ts)
+        await projectChannelName(db, await keyring.key(event.payload.workspaceId), event.payload.channel);
+        return;
       default:
         if (await projectFileEvent(db, keyring, event)) return;
         await projectRoomEvent(db, event);

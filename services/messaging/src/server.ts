@@ -1,10 +1,10 @@
 /** The messaging service as its own process (distributed mode). */
 import express from 'express';
 import {
-  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer,
+  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
-import { TOPICS } from '@ephemera/proto';
+import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
@@ -28,13 +28,16 @@ export async function startMessagingServer(opts: {
     keyring, { logger: opts.logger },
   );
   await log.init(Object.values(TOPICS));
+  const maintenance = await MaintenanceState.start({ log, processId: 'messaging', logger: opts.logger }); // writes refused while on
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews, storage: opts.storage, fileSweepIntervalMs: opts.fileSweepIntervalMs });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch, GET /api/link-preview/image (the ingress routes /api/link-preview/ here)
-    routers: [internalMessagingRouter(module.service), publicMessagingRouter({
+    routers: [maintenanceGuard(maintenance), internalMessagingRouter(module.service),
+      internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer (issue 10)
+      publicMessagingRouter({
       pool, linkPreview: linkPreviews,
       limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
     }), module.files
@@ -43,7 +46,7 @@ export async function startMessagingServer(opts: {
       : noFileStorage()],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
-    onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
+    onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });
 }
 

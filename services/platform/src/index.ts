@@ -27,3 +27,4 @@ export * from './metrics-http.ts';
 export * from './metrics-consumer-lag.ts';
 export * from './crypto/index.ts';
 export * from './internal-rpc.ts';
+export * from './maintenance.ts';

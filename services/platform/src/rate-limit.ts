@@ -54,6 +54,8 @@ export const RATE_LIMIT_DEFAULTS = {
   usernameRecoveriesPerAddress: { points: 10, durationSec: 3600 },
   /** contact messages stored (POST /api/contact) per client address: a person writes once or twice, not a stream */
   contactMessagesPerAddress: { points: 5, durationSec: 3600 },
+  /** page views reported (POST /api/admin/analytics/pageview) per client address: a route change each, a busy office fits */
+  pageviewsPerAddress: { points: 300, durationSec: 60 },
 } satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -96,6 +98,8 @@ export interface RateLimits {
   penalize(name: LimitName, key: string): Promise<void>;
   /** forget key's count (e.g. a right password after a typo); tests and the benchmark use it too */
   reset(name: LimitName, key: string): Promise<void>;
+  /** the keys the named limits refuse right now (their window not yet over), e.g. the blocked client addresses */
+  blocked(names: LimitName[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -134,25 +138,48 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   }
   const limiter = (name: LimitName) => limiters.get(name)!;
 
-  const refuse = (e: unknown): never => {
-    if (e instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+  // Refusals are remembered until their window ends, for the superadmin's security figures: in Redis (a sorted set
+  // scored by the end, shared by every replica) or in memory (bounded).
+  const blockedKey = `${prefix}:blocked`;
+  const blockedHere = new Map<string, number>();
+  const noteBlocked = (name: LimitName, key: string, until: number) => {
+    const member = `${name}|${key}`;
+    if (redis) { void redis.zadd(blockedKey, until, member).then(() => redis.zremrangebyscore(blockedKey, 0, Date.now())).catch(() => {}); return; }
+    blockedHere.delete(member);
+    if (blockedHere.size >= 10_000) blockedHere.delete(blockedHere.keys().next().value!);
+    blockedHere.set(member, until);
+  };
+  const refuse = (name: LimitName, key: string) => (e: unknown): never => {
+    if (e instanceof RateLimiterRes) {
+      noteBlocked(name, key, Date.now() + e.msBeforeNext);
+      throw new RateLimitedError(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+    }
     throw e;
   };
 
   return {
     config,
     async consume(name, key) {
-      await limiter(name).consume(key).catch(refuse);
+      await limiter(name).consume(key).catch(refuse(name, key));
     },
     async check(name, key) {
       const res = await limiter(name).main.get(key);
-      if (res && res.consumedPoints >= config[name].points) refuse(res);
+      if (res && res.consumedPoints >= config[name].points) refuse(name, key)(res);
     },
     async penalize(name, key) {
       await limiter(name).main.penalty(key, 1);
     },
     async reset(name, key) {
       await limiter(name).main.delete(key);
+    },
+    async blocked(names) {
+      const now = Date.now();
+      const members = redis
+        ? await redis.zrangebyscore(blockedKey, now, '+inf').catch(() => [] as string[])
+        : [...blockedHere].filter(([, until]) => until > now).map(([member]) => member);
+      const wanted = new Set<string>(names);
+      const keys = members.map((m) => m.split('|')).filter(([name]) => wanted.has(name)).map(([, ...key]) => key.join('|'));
+      return [...new Set(keys)];
     },
     async close() {
       if (redis) await redis.quit().catch(() => redis.disconnect());
@@ -164,5 +191,5 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
 export function unlimited(): RateLimits {
   const config = Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, { points: Number.MAX_SAFE_INTEGER, durationSec: 1 }])) as LimitConfig;
   const none = async () => {};
-  return { config, consume: none, check: none, penalize: none, reset: none, close: none };
+  return { config, consume: none, check: none, penalize: none, reset: none, blocked: async () => [], close: none };
 }

@@ -2,7 +2,7 @@
  * Room data keys for the other services in distributed mode (docs/crypto.md). The room service owns the key store;
  * messaging and the gateways ask for a room's key here once and keep it in memory (RoomKeyring) until the room is
  * deleted or expires. INTERNAL NETWORK ONLY, like every /internal route: the ingress never routes /internal, and
- * the NetworkPolicy admits only the gateways and messaging to the room service's port besides the ingress.
+ * the NetworkPolicy admits only the gateways, messaging, billing and admin-analytics to the room service's port besides the ingress.
  */
 import express from 'express';
 import { DomainError } from '@ephemera/proto';

@@ -38,7 +38,8 @@ export class RoomService implements RoomApi {
   readonly repo: RoomRepository;
   /** rooms and accounts (issue 9): claims, owner tokens, the dashboard's rooms */
   readonly ownership: RoomOwnership;
-  private readonly core: RoomCore;
+  /** the one write path; also the superadmin's commands' (admin-rooms.ts) */
+  readonly core: RoomCore;
   private readonly mutex: KeyedMutex;
   private readonly now: () => Date;
 

@@ -1,9 +1,9 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, ImageSigner, createPool, pgReady, serveHttp, createRateLimits,
-  type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
-import { TOPICS } from '@ephemera/proto';
+import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
 import { internalRoomKeyRouter } from './room-keys-http.ts';
@@ -31,6 +31,7 @@ export async function startRoomServer(opts: {
     keys.keyring, { logger: opts.logger },
   );
   await log.init(Object.values(TOPICS));
+  const maintenance = await MaintenanceState.start({ log, processId: 'room', logger: opts.logger }); // writes refused while on
   const module = await startRoomModule({
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, sweepIntervalMs: opts.sweepIntervalMs, now: opts.now, roomKeys: keys.store, keyring: keys.keyring,
     imageSigner: new ImageSigner(opts.masterKey ?? DEV_MASTER_KEY), // messaging signs preview images with the same key
@@ -39,12 +40,14 @@ export async function startRoomServer(opts: {
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [
+      maintenanceGuard(maintenance),
       accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl) : noAccountSessions, limits), // before the room router: same paths
       publicRoomRouter(module.service, limits), internalRoomRouter(module.service), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
+      internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
     ],
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
-    onStop: async () => { await module.stop(); await log.close(); await pool.end(); await limits.close(); },
+    onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });
   return { ...server, module };
 }

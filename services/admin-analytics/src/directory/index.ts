@@ -1,13 +1,20 @@
-/** The the users and rooms directory and the actions on them (helper: directory). */
+/**
+ * The users and rooms directory (issue 10: the Users and Rooms tabs): admin.accounts and admin.rooms projected from
+ * the billing and room topics (projection.ts), the lists and the superadmin's actions on accounts (users-routes.ts)
+ * and rooms, with the moderation viewer (rooms-routes.ts). The actions are the owning services' commands (billing,
+ * room, messaging: proto/src/admin-ports.ts); this part audits each and answers once its read model shows it.
+ */
 import express from 'express';
-import type { AnyEventEnvelope } from '@ephemera/proto';
-import type { PoolClient } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
+import { usersRouter } from './users-routes.ts';
+import { roomsRouter } from './rooms-routes.ts';
 
-/** applies one event to this part's read models (inside applyOnce's transaction) */
-export async function projectDirectory(_client: PoolClient, _event: AnyEventEnvelope): Promise<void> {}
+export { projectDirectory } from './projection.ts';
 
 /** this part's /api/admin/ routes; mounted after the superadmin check */
-export function directoryRouter(_ctx: AdminContext): express.Router {
-  return express.Router();
+export function directoryRouter(ctx: AdminContext): express.Router {
+  const r = express.Router();
+  r.use(usersRouter(ctx));
+  r.use(roomsRouter(ctx));
+  return r;
 }

@@ -1,18 +1,41 @@
-/** The configuration, maintenance, audit trail, backups, cleanup, storage, feedback (helper: system). */
+/**
+ * The System, Feedback and Settings tabs' server side: configuration and maintenance mode (projected from admin
+ * events; enforced in every process by platform/maintenance.ts), the audit trail, backups that restore, auto-delete
+ * of inactive accounts, database cleanup, storage usage, and feedback (billing's contact messages).
+ */
 import express from 'express';
-import type { AnyEventEnvelope } from '@ephemera/proto';
-import type { PoolClient } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
+import { AutoDelete } from './auto-delete.ts';
+import { Backups } from './backup/backups.ts';
+import { maintenanceStatusRouter, systemRoutes } from './routes.ts';
 
-/** applies one event to this part's read models (inside applyOnce's transaction) */
-export async function projectSystem(_client: PoolClient, _event: AnyEventEnvelope): Promise<void> {}
+export { projectSystem } from './projection.ts';
+export { maintenanceSnapshot, readConfig } from './config.ts';
+export { AutoDelete, AUTO_DELETE_REASON } from './auto-delete.ts';
 
-/** this part's /api/admin/ routes; mounted after the superadmin check */
-export function systemRouter(_ctx: AdminContext): express.Router {
-  return express.Router();
+/** one auto-delete per module: the routes and the sweeper share its "running" state */
+const autoDeletes = new WeakMap<AdminContext, AutoDelete>();
+function autoDeleteOf(ctx: AdminContext): AutoDelete {
+  let a = autoDeletes.get(ctx);
+  if (!a) { a = new AutoDelete(ctx); autoDeletes.set(ctx, a); }
+  return a;
 }
 
-/** this part's routes every visitor may call (before the superadmin check) */
-export function publicSystemRouter(_ctx: AdminContext): express.Router {
-  return express.Router();
+/** this part's /api/admin/ routes; mounted after the superadmin check */
+export function systemRouter(ctx: AdminContext): express.Router {
+  return systemRoutes(ctx, autoDeleteOf(ctx), new Backups(ctx, ctx.eventLogKafka));
+}
+
+/** this part's routes every visitor may call (before the superadmin check): GET /api/maintenance */
+export function publicSystemRouter(ctx: AdminContext): express.Router {
+  return maintenanceStatusRouter(ctx);
+}
+
+/** The scheduled auto-delete (runs only while the Settings tab's switch is on); started by the module. */
+export function startAutoDeleteSweeper(ctx: AdminContext, intervalMs?: number): { stop(): void } {
+  const fromEnv = Number(process.env.ADMIN_AUTO_DELETE_INTERVAL_MS ?? 3_600_000);
+  const every = intervalMs ?? (Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 3_600_000);
+  const autoDelete = autoDeleteOf(ctx);
+  autoDelete.startSweeper(every);
+  return { stop: () => autoDelete.stopSweeper() };
 }

@@ -24,7 +24,10 @@ import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } fr
 /** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
 /** account.deleted likewise, after the account's key (billing seals account events under one key per account), and
  *  contact.message-deleted after the contact message's key. */
-const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted', 'contact.message-deleted']);
+const KEY_DESTROYED_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted', 'contact.message-deleted']);
+/** admin.maintenance-changed too: every process that takes writes reads it (platform/maintenance.ts), and it holds
+ *  nothing personal (on or off, and the banner's text), so no service needs the admin key for it. */
+const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set([...KEY_DESTROYED_TYPES, 'admin.maintenance-changed']);
 
 export interface SealedEventLogOptions {
   /** plaintext payloads of this process's own recent appends kept for its subscribers (by event id) */
@@ -77,7 +80,7 @@ export class SealedEventLog implements EventLog {
     if (!isSealedPayload(event.payload)) {
       // workspace.deleted / workspace.expired (or a record written before rooms had keys): as it is
       await handler(delivery);
-      if (CLEAR_TYPES.has(event.type)) this.keyring.forget(partitionKeyOf(event));
+      if (KEY_DESTROYED_TYPES.has(event.type)) this.keyring.forget(partitionKeyOf(event));
       return;
     }
     const { workspaceId, sealed } = event.payload;

@@ -1,0 +1,87 @@
+/**
+ * Reads of the directory (admin.accounts, admin.rooms) as the Users and Rooms tabs show them, and the wait that
+ * makes an action's answer current: the owning service has recorded its events when its command returns, and this
+ * service's projection applies them from the log a moment later (in-process in embedded mode, from Kafka when
+ * distributed). A route that changed something waits until its own read model shows the change, so the list the
+ * dashboard reloads right after reflects it.
+ */
+import type { AdminRoom, AdminUser, Tier } from '@ephemera/proto';
+import type { Pool } from '@ephemera/platform';
+import type { AdminContext } from '../context.ts';
+
+export interface AccountRecord {
+  id: string; email: string; username: string | null; tier: Tier; payment_status: string; created_at: Date;
+  upgraded_by_admin: boolean; trial_ends_at: Date | null; suspended: boolean; suspended_reason: string | null; last_active_at: Date;
+}
+interface RoomRecord {
+  id: string; name: string; owner_email: string | null; tier: Tier; user_count: number; created_at: Date; expires_at: Date | null;
+}
+
+const PAYMENT = ['active', 'past_due', 'cancelled'] as const;
+
+export function presentUser(a: AccountRecord): AdminUser {
+  return {
+    email: a.email, username: a.username, subscriptionTier: a.tier, upgradedByAdmin: a.upgraded_by_admin,
+    paymentStatus: (PAYMENT as readonly string[]).includes(a.payment_status) ? a.payment_status as AdminUser['paymentStatus'] : 'active',
+    createdAt: a.created_at.toISOString(), suspended: a.suspended, suspendedReason: a.suspended_reason,
+    trialEndsAt: a.trial_ends_at?.toISOString() ?? null,
+  };
+}
+
+export function presentRoom(r: RoomRecord, now: Date): AdminRoom {
+  return {
+    id: r.id, name: r.name, owner: r.owner_email, userCount: r.user_count,
+    isActive: r.expires_at === null || r.expires_at.getTime() > now.getTime(), expiresAt: r.expires_at?.toISOString() ?? null,
+  };
+}
+
+/** a LIKE pattern that finds `text` anywhere, the user's % _ and \ taken literally */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Newest first; `search` in the e-mail or the username; the superadmin's own account never listed. */
+export async function listAccounts(pool: Pool, opts: { search: string; limit: number | null; hide: string | null }): Promise<AccountRecord[]> {
+  const { rows } = await pool.query<AccountRecord>(
+    `SELECT * FROM admin.accounts
+     WHERE ($1::text IS NULL OR email <> $1) AND ($2 = '' OR email ILIKE $3 OR username ILIKE $3)
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [opts.hide, opts.search, containing(opts.search), opts.limit]);
+  return rows;
+}
+
+/** Newest first; `search` in the room's name or its owner's e-mail. */
+export async function listRooms(pool: Pool, opts: { search: string; limit: number }): Promise<RoomRecord[]> {
+  const { rows } = await pool.query<RoomRecord>(
+    `SELECT r.id, r.name, a.email AS owner_email, r.tier, r.user_count, r.created_at, r.expires_at
+     FROM admin.rooms r LEFT JOIN admin.accounts a ON a.id = r.owner_account_id
+     WHERE $1 = '' OR r.name ILIKE $2 OR a.email ILIKE $2
+     ORDER BY r.created_at DESC, r.id DESC LIMIT $3`,
+    [opts.search, containing(opts.search), opts.limit]);
+  return rows;
+}
+
+export async function roomExists(pool: Pool, id: string): Promise<boolean> {
+  return (await pool.query('SELECT 1 FROM admin.rooms WHERE id = $1', [id])).rowCount === 1;
+}
+
+/** how long an action waits for its own read model at most (real time: the test clock may stand still) */
+const PROJECTION_WAIT_MS = 10_000;
+
+/**
+ * Resolves once `shows` (a query of this service's read model) is true, polling with a short back-off. If the
+ * projection does not get there in time (the log is far behind) the action has still happened: it is logged and the
+ * route answers anyway; the list catches up when the projection does.
+ */
+export async function untilProjected(ctx: AdminContext, what: string, shows: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + PROJECTION_WAIT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    if (await shows()) return true;
+    if (Date.now() > deadline) {
+      ctx.logger.warn({ what }, 'the directory did not show an admin action in time; answering anyway');
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/** one row matches: `SELECT 1 FROM ... WHERE ...` */
+export const matches = async (pool: Pool, sql: string, values: unknown[]) => ((await pool.query(sql, values)).rowCount ?? 0) > 0;

@@ -1,0 +1,110 @@
+/**
+ * The Users tab's routes (behind the superadmin check): the list, the CSV export, and the actions on an account,
+ * each done by billing (AdminAccountsApi), audited here, and answered once this service's directory shows it.
+ */
+import express from 'express';
+import { stringify } from 'csv-stringify/sync';
+import { ADMIN_LIMITS, AdminUpgradeBodySchema, DomainError, SuspendBodySchema } from '@ephemera/proto';
+import { parseOrThrow, route } from '@ephemera/platform';
+import type { AdminContext } from '../context.ts';
+import { adminOf } from '../superadmin.ts';
+import { emailParam, reasonOf, searchQuery, SetSubscriptionBodySchema } from './inputs.ts';
+import { listAccounts, matches, presentUser, untilProjected, type AccountRecord } from './read-model.ts';
+
+const USERS_PATH = '/api/admin/users';
+const EXPORT_KINDS = ['users', 'analytics'];
+
+export function usersRouter(ctx: AdminContext): express.Router {
+  const r = express.Router();
+  const { pool } = ctx;
+  /** the account an action names: never the superadmin's own (billing refuses it too) */
+  const targetOf = (req: express.Request) => {
+    const email = emailParam(req);
+    if (email === ctx.superadminEmail) throw new DomainError('FORBIDDEN', 'The superadmin\'s own account cannot be changed here');
+    return email;
+  };
+  const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
+
+  r.get(USERS_PATH, route(async (req, res) => {
+    const rows = await listAccounts(pool, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows, hide: ctx.superadminEmail });
+    res.json({ success: true, users: rows.map(presentUser) });
+  }));
+
+  r.delete(`${USERS_PATH}/:email`, route(async (req, res) => {
+    const reason = reasonOf(req.body);
+    const email = targetOf(req);
+    const { accountId, deletedRooms } = await ctx.accounts.deleteAccountByAdmin({ email, reason });
+    await ctx.events.audit(adminOf(res), 'user.deleted', email, reason, { accountId, deletedRooms });
+    await shows('user deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
+      [accountId, deletedRooms]);
+    res.json({ success: true, message: 'User delete completed successfully', deletedRooms });
+  }));
+
+  r.post(`${USERS_PATH}/:email/suspend`, route(async (req, res) => {
+    const body = parseOrThrow(SuspendBodySchema, req.body ?? {});
+    const email = targetOf(req);
+    const reason = body.suspended ? body.reason ?? null : null;
+    const { accountId } = await ctx.accounts.suspendAccount({ email, suspended: body.suspended, reason });
+    await ctx.events.audit(adminOf(res), body.suspended ? 'user.suspended' : 'user.unsuspended', email, body.reason || null, { accountId });
+    await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [accountId, body.suspended]);
+    res.json({ success: true, message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`, suspended: body.suspended });
+  }));
+
+  r.post(`${USERS_PATH}/:email/admin-upgrade`, route(async (req, res) => {
+    const { tier, days } = parseOrThrow(AdminUpgradeBodySchema, req.body ?? {});
+    const email = targetOf(req);
+    const { accountId, until } = await ctx.accounts.grantAdminTrial({ email, tier, days });
+    await ctx.events.audit(adminOf(res), 'user.upgraded', email, null, { accountId, tier, days, until });
+    // the account and its live rooms show the trial's tier
+    await shows('admin trial', `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
+      AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
+    [accountId, tier, until, ctx.now()]);
+    res.json({ success: true, message: 'User upgrade completed successfully', tier, upgradedByAdmin: true, trialEndsAt: until });
+  }));
+
+  // No screen uses it (spec section 7): only the end of an admin trial is accepted (inputs.ts).
+  r.put(`${USERS_PATH}/:email/subscription`, route(async (req, res) => {
+    parseOrThrow(SetSubscriptionBodySchema, req.body ?? {});
+    const email = targetOf(req);
+    const { accountId, tier } = await ctx.accounts.endAdminTrial({ email });
+    await ctx.events.audit(adminOf(res), 'user.subscription-set', email, null, { accountId, tier, endedAdminTrial: true });
+    await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [accountId]);
+    res.json({ success: true, message: 'User subscription update completed successfully', subscriptionTier: tier, upgradedByAdmin: false });
+  }));
+
+  // The analytics router answers kind=analytics before this one; any other kind is refused here.
+  r.get('/api/admin/export/:kind', route(async (req, res) => {
+    const kind = String(req.params.kind);
+    if (kind !== 'users') {
+      throw new DomainError('VALIDATION', EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics');
+    }
+    const rows = await listAccounts(pool, { search: '', limit: null, hide: ctx.superadminEmail });
+    const day = ctx.now().toISOString().slice(0, 10);
+    await ctx.events.audit(adminOf(res), 'export.downloaded', 'users', null, { kind: 'users', rows: rows.length });
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
+    res.setHeader('content-disposition', `attachment; filename="users-export-${day}.csv"`);
+    res.send(usersCsv(rows));
+  }));
+  return r;
+}
+
+export const USERS_CSV_COLUMNS = [
+  'email', 'username', 'subscriptionTier', 'upgradedByAdmin', 'trialEndsAt', 'paymentStatus', 'suspended', 'suspendedReason', 'createdAt', 'lastActiveAt',
+] as const;
+
+/**
+ * The users CSV (RFC 4180 by csv-stringify). A cell that a spreadsheet would run as a formula (= + - @, tab, CR at its
+ * start: a username is anyone's text) gets a leading apostrophe (OWASP CSV injection).
+ */
+export function usersCsv(rows: AccountRecord[]): string {
+  const cell = (v: string | boolean | null) => {
+    if (v === null) return '';
+    const s = String(v);
+    return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  };
+  return stringify(rows.map((a) => {
+    const u = presentUser(a);
+    return [u.email, u.username, u.subscriptionTier, u.upgradedByAdmin, u.trialEndsAt, u.paymentStatus, u.suspended, u.suspendedReason,
+      u.createdAt, a.last_active_at.toISOString()].map(cell);
+  }), { header: true, columns: [...USERS_CSV_COLUMNS] });
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import {
+  loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
+} from '@ephemera/platform';
+import { startAdminServer } from './server.ts';
+
+const config = loadConfig(z.object({
+  ...commonEnv,
+  PORT: port(8205),
+  DATABASE_URL: z.string().url(),
+  ...kafkaEnv,
+  /** the owners of what the superadmin acts on (internal routes) and of the keys that open their events */
+  ROOM_URL: z.string().url(),
+  BILLING_URL: z.string().url(),
+  MESSAGING_URL: z.string().url(),
+  REDIS_URL: z.string().url().optional(),
+  TRUSTED_PROXIES: trustedProxies,
+  METRICS_PORT: port(9205),
+  METRICS_HOST: metricsHost,
+  /** the admin aggregate's data key: a volume of this service only (docs/crypto.md) */
+  ADMIN_KEY_DIR: z.string().min(1).default('./data/admin-keys'),
+  /** 32 bytes (hex or base64) wrapping the admin key; backups are encrypted under a key derived from it. Required when NODE_ENV=production. */
+  ADMIN_MASTER_KEY: z.string().optional(),
+  /** the one superadmin account (signed in through billing); empty: nobody is superadmin */
+  SUPERADMIN_EMAIL: z.string().optional(),
+  /** where backups are written: a volume of this service only */
+  BACKUP_DIR: z.string().min(1).default('./data/backups'),
+  NODE_ENV: z.string().optional(),
+}));
+if (config.NODE_ENV === 'production' && !config.ADMIN_MASTER_KEY) throw new Error('ADMIN_MASTER_KEY is required in production');
+startTelemetry('admin-analytics', { exporter: config.OTEL_TRACES_EXPORTER });
+const logger = createLogger('admin-analytics', config.LOG_LEVEL);
+const server = await startAdminServer({
+  port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined,
+  logger, roomUrl: config.ROOM_URL, billingUrl: config.BILLING_URL, messagingUrl: config.MESSAGING_URL,
+  redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  adminKeyDir: config.ADMIN_KEY_DIR, masterKey: config.ADMIN_MASTER_KEY ? parseMasterKey(config.ADMIN_MASTER_KEY) : undefined,
+  superadminEmail: config.SUPERADMIN_EMAIL ?? null, backupDir: config.BACKUP_DIR,
+});
+logger.info({ port: server.port }, 'admin-analytics service listening');
+stopOnSignals(server.stop, logger);

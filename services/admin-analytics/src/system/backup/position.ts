@@ -1,0 +1,65 @@
+/**
+ * Where the backed-up read models stand in the event log, and which log that is.
+ *  - embedded: the log is a table in the same database, so the position is read inside the backup's own snapshot
+ *    (exactly consistent): the admin-analytics group's committed offset and the log's head. The log's identity is
+ *    its first record's event id (a fresh install's log starts with another event).
+ *  - Kafka: the group's committed offsets per partition, read beside the snapshot (a lower bound: processed_events,
+ *    which is in the snapshot, says exactly which events were applied). Identity: the cluster id and namespace.
+ * The restore replays the log over the snapshot only when it is the same log (restore.ts).
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { TOPICS } from '@ephemera/proto';
+import type { PoolClient } from '@ephemera/platform';
+
+/** the admin module's consumer group (index.ts) */
+export const ADMIN_GROUP = 'admin-analytics';
+
+export type LogPosition =
+  | { kind: 'embedded'; logId: string | null; group: string; head: string; offsets: Array<{ topics: string; position: string }> }
+  | { kind: 'kafka'; logId: string; group: string; offsets: Array<{ topic: string; partition: number; offset: string }> }
+  | { kind: 'unknown'; logId: null };
+
+export interface KafkaLocation { brokers: string[]; namespace?: string }
+
+/** true when this database holds the embedded event log (embedded mode) */
+export async function hasEmbeddedLog(client: PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('public.event_log_offsets')::text AS t");
+  return rows[0]?.t != null;
+}
+
+/** the embedded log's position, read with `client` (inside the backup's snapshot) */
+export async function embeddedPosition(client: PoolClient): Promise<LogPosition> {
+  // one client, one snapshot: the queries run in turn
+  const first = await client.query<{ event_id: string }>('SELECT event_id FROM event_log ORDER BY position LIMIT 1');
+  const head = await client.query<{ p: string }>('SELECT coalesce(max(position), 0)::text AS p FROM event_log');
+  const offsets = await client.query<{ topic: string; position: string }>(
+    'SELECT topic, position::text AS position FROM event_log_offsets WHERE group_id = $1 ORDER BY topic', [ADMIN_GROUP]);
+  return {
+    kind: 'embedded', logId: first.rows[0] ? `embedded:${first.rows[0].event_id}` : null, group: ADMIN_GROUP, head: head.rows[0]?.p ?? '0',
+    offsets: offsets.rows.map((r) => ({ topics: r.topic, position: r.position })),
+  };
+}
+
+/** the Kafka group's committed offsets and the cluster's identity (one short admin connection) */
+export async function kafkaPosition(where: KafkaLocation): Promise<LogPosition> {
+  const admin = new Kafka({ brokers: where.brokers, clientId: 'admin-analytics-backup', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const ns = where.namespace ? `${where.namespace}.` : '';
+    const topics = Object.values(TOPICS).map((t) => `${ns}${t}`);
+    const [cluster, committed] = await Promise.all([admin.describeCluster(), admin.fetchOffsets({ groupId: `${ns}${ADMIN_GROUP}`, topics })]);
+    return {
+      kind: 'kafka', logId: `kafka:${cluster.clusterId}:${where.namespace ?? ''}`, group: ADMIN_GROUP,
+      offsets: committed.flatMap(({ topic, partitions }) => partitions.map((p) => ({ topic: topic.slice(ns.length), partition: p.partition, offset: p.offset }))),
+    };
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
+
+/** The current log's identity, to compare with a backup's (null: unknown, treated as another log). */
+export async function currentLogId(client: PoolClient, kafka: KafkaLocation | undefined): Promise<string | null> {
+  if (await hasEmbeddedLog(client)) return (await embeddedPosition(client)).logId;
+  if (kafka) return (await kafkaPosition(kafka)).logId;
+  return null;
+}

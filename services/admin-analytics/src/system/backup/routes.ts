@@ -1,0 +1,81 @@
+/**
+ * Backup management routes (System tab): generate, list, download, import. The import is a multipart form with
+ * one file in the field `backup` (.json only), read by busboy with a size cap; every refusal about the file is
+ * 400 BACKUP_INVALID ("Failed to import backup") and changes nothing.
+ */
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import express from 'express';
+import { DomainError } from '@ephemera/proto';
+import { route } from '@ephemera/platform';
+import { adminOf } from '../../superadmin.ts';
+import type { Backups } from './backups.ts';
+
+/** ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts (default 64 MB, as the ingress allows) */
+const MAX_BYTES = Number(process.env.ADMIN_BACKUP_MAX_BYTES) || 64 * 1024 * 1024;
+
+export function backupRoutes(r: express.Router, backups: Backups): void {
+  r.post('/api/admin/backup/generate', route(async (_req, res) => {
+    res.json({ success: true, backup: await backups.generate(adminOf(res)) });
+  }));
+
+  r.get('/api/admin/backup/list', route(async (_req, res) => { res.json(await backups.store.list()); }));
+
+  r.get('/api/admin/backup/download/:filename', route(async (req, res) => {
+    const filename = String(req.params.filename);
+    const file = await backups.store.pathOf(filename);
+    res.attachment(filename); // Content-Disposition: attachment; the name is ours (generated), never a user's
+    res.type('application/json').set('Cache-Control', 'no-store').set('X-Content-Type-Options', 'nosniff');
+    await pipeline(fs.createReadStream(file), res);
+  }));
+
+  r.post('/api/admin/backup/import', route(async (req, res) => {
+    const upload = await readBackupUpload(req, MAX_BYTES);
+    res.json(await backups.import(adminOf(res), upload.bytes, upload.filename));
+  }));
+}
+
+/**
+ * The form's `backup` file, whole (a backup is opened in memory). The request is read to its end before any
+ * answer, so a refusal never races the upload.
+ */
+export function readBackupUpload(req: express.Request, maxBytes: number): Promise<{ filename: string; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    if (!req.is('multipart/form-data')) { req.resume(); reject(new DomainError('BACKUP_INVALID')); return; }
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 4, fieldSize: 1024, parts: 6, fieldNameSize: 32 } });
+    } catch {
+      req.resume();
+      reject(new DomainError('BACKUP_INVALID')); // a multipart type without a boundary
+      return;
+    }
+    let found: { filename: string; chunks: Buffer[] } | null = null;
+    let problem: DomainError | null = null;
+    bb.on('file', (field, stream, info) => {
+      const filename = info.filename ?? '';
+      if (field !== 'backup' || found || !/\.json$/i.test(filename)) {
+        if (field === 'backup') problem ??= new DomainError('BACKUP_INVALID', 'Failed to import backup: choose a .json backup file');
+        stream.resume();
+        return;
+      }
+      const file = { filename, chunks: [] as Buffer[] };
+      found = file;
+      stream.on('data', (c: Buffer) => { file.chunks.push(c); });
+      stream.on('limit', () => { problem = new DomainError('BACKUP_INVALID', 'Failed to import backup: the file is too large', 413); });
+    });
+    bb.on('error', () => { problem ??= new DomainError('BACKUP_INVALID'); finish(); });
+    bb.on('close', () => finish());
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const file = found as { filename: string; chunks: Buffer[] } | null;
+      if (problem) reject(problem);
+      else if (!file) reject(new DomainError('BACKUP_INVALID', 'Failed to import backup: no file in the field "backup"'));
+      else resolve({ filename: file.filename, bytes: Buffer.concat(file.chunks) });
+    };
+    req.pipe(bb);
+  });
+}

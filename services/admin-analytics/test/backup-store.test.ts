@@ -1,0 +1,40 @@
+/** The backup directory (system/backup/store.ts): generated names only, newest first, nothing else reachable. */
+import { describe, it, expect } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ADMIN_API, DomainError } from '@ephemera/proto';
+import { BackupStore } from '../src/system/backup/store.ts';
+
+const notFound = async (p: Promise<unknown>) => {
+  try { await p; } catch (err) { return err instanceof DomainError && err.code === 'BACKUP_NOT_FOUND'; }
+  return false;
+};
+
+describe('backup store', () => {
+  it('lists what it wrote, newest first, with the download path', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-store-'));
+    const store = new BackupStore(path.join(dir, 'backups'));
+    expect(await store.list()).toEqual([]); // no directory yet
+    const older = await store.write(store.newName(new Date('2025-01-01T00:00:00.000Z')), Buffer.from('a'));
+    const newer = await store.write(store.newName(new Date('2025-02-01T10:20:30.456Z')), Buffer.from('bcd'));
+    expect(newer).toMatchObject({ createdAt: '2025-02-01T10:20:30.456Z', size: 3, downloadUrl: ADMIN_API.backupDownload(newer.filename) });
+    expect((await store.list()).map((b) => b.filename)).toEqual([newer.filename, older.filename]);
+    expect(await store.count()).toBe(2);
+    expect(await store.pathOf(newer.filename)).toBe(path.join(dir, 'backups', newer.filename));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens no name it did not generate: traversal, other files, look-alikes', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-store-'));
+    const store = new BackupStore(dir);
+    const real = await store.write(store.newName(new Date()), Buffer.from('x'));
+    fs.writeFileSync(path.join(dir, 'notes.json'), '{}');
+    for (const name of ['../etc/passwd', `../${path.basename(dir)}/${real.filename}`, 'notes.json', `${real.filename}/`, real.filename.toUpperCase(),
+      'admin-backup-2025-01-01T00-00-00-000Z-ffffffff.json', '', '.', '..']) {
+      expect(await notFound(store.pathOf(name)), name).toBe(true);
+    }
+    expect((await store.list()).map((b) => b.filename)).not.toContain('notes.json');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

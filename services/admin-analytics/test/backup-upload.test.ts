@@ -1,0 +1,55 @@
+/** The backup import's multipart reading (system/backup/routes.ts): one .json file in `backup`, capped in size. */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { errorHandler, createLogger, route } from '@ephemera/platform';
+import { readBackupUpload } from '../src/system/backup/routes.ts';
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  const app = express();
+  app.post('/up', route(async (req, res) => {
+    const { filename, bytes } = await readBackupUpload(req, 1000);
+    res.json({ filename, text: bytes.toString() });
+  }));
+  app.use(errorHandler(createLogger('test', 'silent')));
+  server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/up`;
+});
+afterAll(async () => { await new Promise((r) => server.close(r)); });
+
+const form = (parts: Array<[string, string, string?]>) => {
+  const f = new FormData();
+  for (const [field, content, name] of parts) {
+    if (name === undefined) f.append(field, content); else f.append(field, new Blob([content]), name);
+  }
+  return f;
+};
+const post = async (body: FormData | string, headers: Record<string, string> = {}) => {
+  const res = await fetch(url, { method: 'POST', body, headers });
+  return { status: res.status, body: await res.json() };
+};
+
+describe('backup upload', () => {
+  it('reads the one .json file of the field "backup"', async () => {
+    expect(await post(form([['note', 'x'], ['backup', '{"a":1}', 'Backup.JSON']]))).toEqual({ status: 200, body: { filename: 'Backup.JSON', text: '{"a":1}' } });
+  });
+
+  it('refuses other names, other fields, no file, plain bodies and files over the cap', async () => {
+    const cases: Array<[FormData | string, number, Record<string, string>?]> = [
+      [form([['backup', '{}', 'backup.txt']]), 400],
+      [form([['file', '{}', 'backup.json']]), 400],
+      [form([['backup', 'text only']]), 400],
+      ['{"backup":1}', 400, { 'content-type': 'application/json' }],
+      ['--x\r\n', 400, { 'content-type': 'multipart/form-data' }],
+      [form([['backup', 'x'.repeat(1001), 'big.json']]), 413],
+    ];
+    for (const [body, status, headers] of cases) {
+      const res = await post(body, headers);
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(res.body.code).toBe('BACKUP_INVALID');
+    }
+  });
+});

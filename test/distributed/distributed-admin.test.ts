@@ -1,0 +1,16 @@
+/**
+ * The superadmin (issue 10) distributed: admin-analytics as its own server on Kafka, Postgres and Redis, reading every
+ * topic with the keys of their owners (room, billing, its own), and acting through billing's, room's and messaging's
+ * internal routes; requests through two gateway replicas, whose HTTP goes through the ingress's path routing.
+ */
+import { adminSuites } from '../admin/harness.ts';
+import { startDistributedStack } from './stack.ts';
+import { freePort } from '../../deploy/local/infra.ts';
+
+adminSuites('distributed (Kafka, Postgres, Redis; admin-analytics its own server)', async (env) => {
+  const stack = await startDistributedStack({
+    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits },
+    admin: true,
+  });
+  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, stop: stack.stop };
+});
