@@ -89,6 +89,10 @@ Call with dict "root" $ "component" "<service>".
   value: {{ $admin.keyStore.mountPath | quote }}
 - name: BACKUP_DIR
   value: {{ $admin.backups.mountPath | quote }}
+- name: ADMIN_BACKUP_MAX_BYTES
+  value: {{ $admin.backupMaxBytes | int64 | quote }}
+- name: ADMIN_AUTO_DELETE_INTERVAL_MS
+  value: {{ $admin.autoDeleteIntervalMs | int64 | quote }}
 - name: ADMIN_MASTER_KEY
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.adminMasterKeySecret" $root }}, key: {{ $admin.adminMasterKey.existingSecretKey }} }

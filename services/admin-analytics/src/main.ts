@@ -25,6 +25,10 @@ const config = loadConfig(z.object({
   SUPERADMIN_EMAIL: z.string().optional(),
   /** where backups are written: a volume of this service only */
   BACKUP_DIR: z.string().min(1).default('./data/backups'),
+  /** the largest backup an import accepts (read by system/backup/routes.ts; keep it at the ingress's body limit) */
+  ADMIN_BACKUP_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** how often the auto-delete sweep runs while the Settings switch is on (read by system/index.ts; 0: never) */
+  ADMIN_AUTO_DELETE_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
   NODE_ENV: z.string().optional(),
 }));
 if (config.NODE_ENV === 'production' && !config.ADMIN_MASTER_KEY) throw new Error('ADMIN_MASTER_KEY is required in production');

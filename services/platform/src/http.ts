@@ -75,7 +75,8 @@ export function errorHandler(log: Logger) {
     }
     const { status, body } = errorBody(err);
     if (err instanceof RateLimitedError) res.set('Retry-After', String(err.retryAfterSec));
-    if (status >= 500) log.error({ err }, 'request failed');
+    // Maintenance refusals are the superadmin's decision, not a failure: not logged as errors.
+    if (status >= 500 && !(err instanceof DomainError && err.code === 'MAINTENANCE')) log.error({ err }, 'request failed');
     res.status(status).json(body);
   };
 }
