@@ -13,7 +13,7 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD');
 // ---- bodies ----
 export const ConfigBodySchema = z.object({
   autoDeleteEnabled: z.boolean().optional(),
-  autoDeleteDaysAfterGracePeriod: z.number().int(ADMIN_TEXT.autoDeleteDays).min(ADMIN_LIMITS.autoDelete.minDays, ADMIN_TEXT.autoDeleteDays)
+  autoDeleteDaysAfterGracePeriod: z.number(ADMIN_TEXT.autoDeleteDays).int(ADMIN_TEXT.autoDeleteDays).min(ADMIN_LIMITS.autoDelete.minDays, ADMIN_TEXT.autoDeleteDays)
     .max(ADMIN_LIMITS.autoDelete.maxDays, ADMIN_TEXT.autoDeleteDays).optional(),
 }).strict();
 export const ReasonBodySchema = z.object({ reason });
