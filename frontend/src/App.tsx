@@ -3,6 +3,9 @@ import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigationType,
 import { Landing } from './pages/Landing.tsx';
 import { CenteredScreen, LoadingScreen } from './components/StatusScreens.tsx';
 import { resolveMatch, ROUTE_TABLE, type RouteId } from './lib/routes.ts';
+import { reportPageView } from './lib/visitorCalls.ts';
+import { ToastProvider } from './components/overlays/Toast.tsx';
+import { MaintenanceBanner } from './components/overlays/MaintenanceBanner.tsx';
 
 // Everything but the landing page loads on demand. The room page (session, socket, chat, menus) is its own chunk:
 // the landing's initial JS stays small, and the build checks landing + room page against the budget too
@@ -23,6 +26,8 @@ const PrivacyPage = lazy(() => import('./pages/PrivacyPage.tsx').then((m) => ({ 
 const TermsPage = lazy(() => import('./pages/TermsPage.tsx').then((m) => ({ default: m.TermsPage })));
 const FeaturesPage = lazy(() => import('./pages/FeaturesPage.tsx').then((m) => ({ default: m.FeaturesPage })));
 const ContactPage = lazy(() => import('./pages/ContactPage.tsx').then((m) => ({ default: m.ContactPage })));
+// The superadmin dashboard (issue 10), with its charts library: a chunk only its visitor loads.
+const SuperadminPage = lazy(() => import('./pages/superadmin/SuperadminPage.tsx').then((m) => ({ default: m.SuperadminPage })));
 
 /** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */
 function RouteScreen({ id }: { id: RouteId }) {
@@ -33,6 +38,8 @@ function RouteScreen({ id }: { id: RouteId }) {
   switch (route.kind) {
     case 'landing':
       return <Landing />;
+    case 'superadmin':
+      return <SuperadminPage />;
     case 'room':
       return <RoomPage key={`room:${route.roomName.toLowerCase()}`} target={route} />;
     case 'workspace':
@@ -67,6 +74,13 @@ function ScrollToTop() {
   return null;
 }
 
+/** Section 2: every route change reports the page's path to analytics (fire-and-forget; never blocks the page). */
+function PageViews() {
+  const { pathname } = useLocation();
+  useEffect(() => { reportPageView(pathname); }, [pathname]);
+  return null;
+}
+
 function RouteError() {
   return (
     <CenteredScreen testId="route-error">
@@ -94,15 +108,19 @@ export function App() {
   return (
     <BrowserRouter>
       <ScrollToTop />
-      <ErrorBoundary>
-        <Suspense fallback={<LoadingScreen text="Loading…" />}>
-          <Routes>
-            {ROUTE_TABLE.map((r) => (
-              <Route key={r.id} path={r.path} caseSensitive={r.caseSensitive} element={<RouteScreen id={r.id} />} />
-            ))}
-          </Routes>
-        </Suspense>
-      </ErrorBoundary>
+      <PageViews />
+      <ToastProvider>
+        <MaintenanceBanner />
+        <ErrorBoundary>
+          <Suspense fallback={<LoadingScreen text="Loading…" />}>
+            <Routes>
+              {ROUTE_TABLE.map((r) => (
+                <Route key={r.id} path={r.path} caseSensitive={r.caseSensitive} element={<RouteScreen id={r.id} />} />
+              ))}
+            </Routes>
+          </Suspense>
+        </ErrorBoundary>
+      </ToastProvider>
     </BrowserRouter>
   );
 }

@@ -12,3 +12,4 @@ export * from './plans.ts';
 export * from './payment-paths.ts';
 export * from './contact-paths.ts';
 export { ERRORS, DomainError, statusFor } from './errors.ts';
+export * from './admin-paths.ts';

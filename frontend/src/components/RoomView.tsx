@@ -20,7 +20,7 @@ import type { AdminDialog } from './admin/adminDialog.ts';
 import { ChatArea } from './ChatArea.tsx';
 import { CreateChannelModal } from './CreateChannelModal.tsx';
 import { LoadingScreen } from './StatusScreens.tsx';
-import { AlertIcon, CloseIcon, SparkIcon } from './Icons.tsx';
+import { useToast } from './overlays/Toast.tsx';
 import { CallContext } from './calls/callContext.ts';
 import { useCalls } from './calls/useCalls.ts';
 import { CallUpgradeModal } from './calls/CallUpgradeModal.tsx';
@@ -99,7 +99,8 @@ export function RoomView({ session, roomName }: Props) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [adminDialog, setAdminDialog] = useState<AdminDialog | null>(null);
   const theme = useRoomTheme(state.workspace?.theme);
-  const [themeNews, dismissThemeNews] = useThemeAnnouncement(session);
+  useThemeAnnouncement(session);
+  const toast = useToast();
   const calls = useCalls(session, state.workspace?.tier ?? 'free', state.everJoined);
   useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
   useOpenFlags(state.everJoined, setAdminDialog);
@@ -115,11 +116,12 @@ export function RoomView({ session, roomName }: Props) {
   useFaviconBadge(unread);
   useNotificationSound(session);
 
+  // the session's notice (an action failed after its dialog closed) becomes an error toast
   useEffect(() => {
     if (!state.notice) return;
-    const t = setTimeout(() => session.dismissNotice(), 5000);
-    return () => clearTimeout(t);
-  }, [state.notice, session]);
+    toast.show({ type: 'error', message: state.notice, testId: 'notice' });
+    session.dismissNotice();
+  }, [state.notice, session, toast]);
 
   const openMessage = useCallback((channelId: string, messageId: string) => {
     setFocus({ channelId, messageId });
@@ -194,33 +196,12 @@ export function RoomView({ session, roomName }: Props) {
         <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}
           onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)} />
       )}
-      {themeNews && (
-        <div className="toast toast-info" role="status" data-testid="theme-toast">
-          <SparkIcon size={16} />
-          <span>{themeNews}</span>
-          <button type="button" className="icon-button" onClick={dismissThemeNews} aria-label="Dismiss"><CloseIcon size={14} /></button>
-        </div>
-      )}
-      {state.notice && (
-        <div className="toast" role="alert" data-testid="notice">
-          <AlertIcon size={16} />
-          <span>{state.notice}</span>
-          <button type="button" className="icon-button" onClick={() => session.dismissNotice()} aria-label="Dismiss"><CloseIcon size={14} /></button>
-        </div>
-      )}
       {calls.launch && session.realtime && (
         <Suspense fallback={null}>
           <CallWindow key={`${calls.launch.direction}-${calls.launch.channelId}`} socket={session.realtime} launch={calls.launch} onClose={calls.close} />
         </Suspense>
       )}
       {calls.upgrade && <CallUpgradeModal callType={calls.upgrade} onClose={calls.closeUpgrade} />}
-      {calls.toast && (
-        <div className="toast toast-info" role="status" data-testid="call-toast">
-          <AlertIcon size={16} />
-          <span><strong>{calls.toast.title}</strong> {calls.toast.text}</span>
-          <button type="button" className="icon-button" onClick={calls.dismissToast} aria-label="Dismiss"><CloseIcon size={14} /></button>
-        </div>
-      )}
     </div>
     </CallContext.Provider>
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
-import { AlertIcon, CheckIcon, LogoMark } from './Icons.tsx';
+import { AlertIcon, LogoMark } from './Icons.tsx';
 
 export function CenteredScreen({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
@@ -65,26 +65,6 @@ export function RoomNotFoundModal({ message, onCreate, redirecting }: { message:
       )}>
       <p>{message}</p>
       {redirecting && <p className="muted">Redirecting to home page...</p>}
-    </Modal>
-  );
-}
-
-export function WorkspaceDeletedModal({ message }: { message: string }) {
-  return (
-    <Modal title="Chat Room Deleted" tone="success" icon={<CheckIcon size={24} />} testId="workspace-deleted-modal">
-      <p>{message || 'Chat room deleted successfully!'}</p>
-      <p className="muted">Redirecting to home page...</p>
-    </Modal>
-  );
-}
-
-export function KickedModal({ reason, onHome }: { reason: string; onHome(): void }) {
-  return (
-    <Modal title="Removed from Chat Room" tone="danger" icon={<AlertIcon size={24} />} testId="kicked-modal"
-      footer={<button type="button" className="button button-primary" onClick={onHome}>Go to Homepage</button>}>
-      <p>{reason}</p>
-      <p className="muted">You can rejoin with the invitation link unless you were permanently banned.</p>
-      <p className="muted">Redirecting to home page...</p>
     </Modal>
   );
 }

@@ -1,14 +1,13 @@
 /**
- * "bob changed the room theme to Forest": an info toast for 4 s (the app's toast duration, specs/admin-and-overlays.md)
- * when another member broadcasts a theme while the room is open. It compares consecutive store states: the first
- * join (no workspace before) and a rejoin with the same theme announce nothing.
+ * "bob changed the room theme to Forest": an info toast (the app's Toast, 4 s) when another member broadcasts a theme
+ * while the room is open. It compares consecutive store states: the first join (no workspace before) and a rejoin
+ * with the same theme announce nothing.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { RoomSession } from '../lib/session.ts';
 import type { RoomState } from '../state/roomState.ts';
 import { THEMES, isThemeId } from '../lib/themes.ts';
-
-export const TOAST_MS = 4000;
+import { useToast } from '../components/overlays/Toast.tsx';
 
 const keyOf = (s: RoomState) => {
   const t = s.workspace?.theme;
@@ -23,21 +22,15 @@ export function themeAnnouncement(prev: RoomState, next: RoomState): string | nu
   return `${t.changedByName || 'An admin'} changed the room theme to ${THEMES[t.themeId].name}`;
 }
 
-export function useThemeAnnouncement(session: RoomSession): [string | null, () => void] {
-  const [text, setText] = useState<string | null>(null);
+export function useThemeAnnouncement(session: RoomSession): void {
+  const toast = useToast();
   useEffect(() => {
     let prev = session.store.getState();
     return session.store.subscribe(() => {
       const next = session.store.getState();
       const said = themeAnnouncement(prev, next);
       prev = next;
-      if (said) setText(said);
+      if (said) toast.show({ type: 'info', message: said, testId: 'theme-toast' });
     });
-  }, [session]);
-  useEffect(() => {
-    if (!text) return;
-    const t = setTimeout(() => setText(null), TOAST_MS);
-    return () => clearTimeout(t);
-  }, [text]);
-  return [text, () => setText(null)];
+  }, [session, toast]);
 }

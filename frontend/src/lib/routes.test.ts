@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute, roomPath, ROUTE_TABLE, STATIC_PAGES, hasBadEncoding } from './routes.ts';
+import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 
 /** parseRoute runs ROUTE_TABLE (the router's own route objects) through react-router's matchRoutes. */
 describe('parseRoute', () => {
@@ -30,6 +31,8 @@ describe('parseRoute', () => {
     for (const page of STATIC_PAGES) expect(parseRoute(`/${page}`)).toEqual({ kind: 'page', page });
     expect(parseRoute('/register')).toEqual({ kind: 'redirect', to: '/login' });
     expect(parseRoute('/register/')).toEqual({ kind: 'redirect', to: '/login' });
+    expect(parseRoute(ADMIN_PAGE_PATH)).toEqual({ kind: 'superadmin' });
+    expect(parseRoute(ADMIN_PAGE_PATH.toUpperCase())).toMatchObject({ kind: 'room' });
     expect(parseRoute('/register', '?claimWorkspace=abc&redirect=%2Fdashboard')).toEqual({ kind: 'redirect', to: '/login?claimWorkspace=abc&redirect=%2Fdashboard' });
   });
   it('reserved names, unknown deeper paths and bad percent-encoding are not found', () => {

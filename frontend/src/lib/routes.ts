@@ -7,6 +7,7 @@
  */
 import { matchRoutes, type Params } from 'react-router';
 import { RESERVED_ROOM_NAMES } from '@ephemera/proto/client';
+import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 
 export const STATIC_PAGES = [
   'login', 'upgrade', 'dashboard', 'features', 'about', 'privacy', 'terms', 'contact', 'subscription',
@@ -19,13 +20,15 @@ export type Route =
   | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
   | { kind: 'workspace'; workspaceId: string; create: boolean }
   | { kind: 'page'; page: StaticPage }
+  /** the superadmin dashboard, at its obscure path (ADMIN_PAGE_PATH) */
+  | { kind: 'superadmin' }
   | { kind: 'redirect'; to: string }
   | { kind: 'notFound' };
 
 /** What a matched route object stands for (its `id` in react-router, unique). */
 export type RouteId =
   | 'landing' | 'register' | `page:${StaticPage}` | 'joinRoom' | 'joinWorkspace' | 'workspace' | 'room'
-  | 'joinHome' | 'joinRoomHome' | 'workspaceHome' | 'notFound';
+  | 'joinHome' | 'joinRoomHome' | 'workspaceHome' | 'superadmin' | 'notFound';
 
 export interface RouteDef {
   id: RouteId;
@@ -41,6 +44,7 @@ export const ROUTE_TABLE: RouteDef[] = [
   def('landing', '/'),
   def('register', '/register'),
   ...STATIC_PAGES.map((p) => def(`page:${p}`, `/${p}`)),
+  def('superadmin', ADMIN_PAGE_PATH),
   def('joinRoom', '/join/room/:roomName'),
   def('joinWorkspace', '/join/:workspaceId'),
   def('workspace', '/workspace/:workspaceId'),
@@ -85,6 +89,8 @@ export function resolveMatch(id: RouteId, params: Params, pathname: string, sear
   switch (id) {
     case 'landing':
       return { kind: 'landing' };
+    case 'superadmin':
+      return { kind: 'superadmin' };
     case 'register': // the query (redirect, plan, claimWorkspace) goes along
       return { kind: 'redirect', to: `/login${search}` };
     case 'joinRoom': {

@@ -13,6 +13,7 @@ import { SiteFooter } from '../components/SiteFooter.tsx';
 import { Modal } from '../components/Modal.tsx';
 import { LoadingScreen } from '../components/StatusScreens.tsx';
 import { accountApi, clearAccount, readAccount, saveAccount } from '../lib/account.ts';
+import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 import { DashboardRooms } from './DashboardRooms.tsx';
 import { DashboardRenewal } from './DashboardRenewal.tsx';
 import './accounts.css';
@@ -101,7 +102,7 @@ export function DashboardPage() {
           <div className="account-actions">
             <a className="button button-primary" href="/upgrade">Upgrade</a>
             <a className="button button-ghost" href="/subscription" data-testid="manage-subscription">Subscription</a>
-            {user.isSuperadmin && <a className="button button-ghost" href="/admin" data-testid="admin-button">Admin area</a>}
+            {user.isSuperadmin && <a className="button button-ghost" href={ADMIN_PAGE_PATH} data-testid="admin-button">Admin area</a>}
           </div>
         </section>
         <DashboardRooms token={token} username={user.username} rooms={rooms} reload={() => void load()} />

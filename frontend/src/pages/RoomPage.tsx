@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { JoinOverlay } from '../components/JoinOverlay.tsx';
 import { RoomView } from '../components/RoomView.tsx';
-import {
-  JoinFailedView, KickedModal, LoadErrorView, LoadingScreen, RoomNotFoundModal, WorkspaceDeletedModal,
-} from '../components/StatusScreens.tsx';
+import { JoinFailedView, LoadErrorView, LoadingScreen, RoomNotFoundModal } from '../components/StatusScreens.tsx';
+import { RemovedFromWorkspaceDialog } from '../components/overlays/RemovedFromWorkspaceDialog.tsx';
+import { SuccessDialog } from '../components/overlays/SuccessDialog.tsx';
 import { RoomSession } from '../lib/session.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
 import { roomPath } from '../lib/routes.ts';
@@ -12,6 +12,7 @@ import type { AuthRecord } from '../lib/storage.ts';
 import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
 
 export const REDIRECT_HOME_MS = 3000;
+const goHome = () => window.location.assign('/');
 
 /** The room page is not indexed by search engines. */
 function useNoIndex(): void {
@@ -47,8 +48,8 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [targetKey, attempt]);
 
-  const redirects = phase.kind === 'joinFailed' || phase.kind === 'deleted' || phase.kind === 'kicked'
-    || (phase.kind === 'notFound' && phase.redirectHome);
+  // (deleted and kicked: their dialogs go home by themselves)
+  const redirects = phase.kind === 'joinFailed' || (phase.kind === 'notFound' && phase.redirectHome);
   useEffect(() => {
     if (!redirects) return;
     const t = setTimeout(() => window.location.assign('/'), REDIRECT_HOME_MS);
@@ -80,9 +81,20 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'joinFailed':
       return <JoinFailedView message={phase.message} />;
     case 'deleted':
-      return <div className="overlay-screen"><WorkspaceDeletedModal message={phase.message} /></div>;
+      return (
+        <div className="overlay-screen">
+          <SuccessDialog title="Chat Room Deleted" message={phase.message || 'Chat room deleted successfully!'} note="Redirecting to home page..."
+            autoCloseMs={REDIRECT_HOME_MS} onClose={goHome} testId="workspace-deleted-modal" />
+        </div>
+      );
     case 'kicked':
-      return <div className="overlay-screen"><KickedModal reason={phase.reason} onHome={() => window.location.assign('/')} /></div>;
+      // specs/rooms.md: this room page's removal modal says Removed from Chat Room and goes home after 3 s
+      return (
+        <div className="overlay-screen">
+          <RemovedFromWorkspaceDialog reason={phase.reason} title="Removed from Chat Room" homeLabel="Go to Homepage"
+            redirectMs={REDIRECT_HOME_MS} testId="kicked-modal" />
+        </div>
+      );
   }
 }
 

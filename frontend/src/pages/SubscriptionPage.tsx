@@ -9,7 +9,7 @@ import type { PaidPlan, Tier } from '@ephemera/proto/client';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { AppLink } from '../components/AppLink.tsx';
-import { Modal } from '../components/Modal.tsx';
+import { UpgradeDialog } from '../components/overlays/UpgradeDialog.tsx';
 import { ArrowLeftIcon } from '../components/Icons.tsx';
 import { LoadingScreen } from '../components/StatusScreens.tsx';
 import { readAccount } from '../lib/account.ts';
@@ -113,19 +113,7 @@ export function SubscriptionPage() {
         </div>
       </main>
       {dialog && (
-        <Modal title={`Upgrade to ${TIER_NAMES[dialog]}`} onClose={busy ? undefined : () => setDialog(null)} testId="upgrade-dialog"
-          footer={(
-            <>
-              <button type="button" className="button button-ghost" disabled={busy} onClick={() => setDialog(null)}>Cancel</button>
-              <button type="button" className="button button-primary" disabled={busy} onClick={() => void upgrade()} data-testid="upgrade-continue">
-                {busy ? 'Redirecting to payment…' : 'Continue to payment'}
-              </button>
-            </>
-          )}>
-          <p>Unlock premium features with our {dialog} plan</p>
-          <p>Current plan: {TIER_NAMES[tier]}</p>
-          {dialogError && <p className="account-error" role="alert">{dialogError}</p>}
-        </Modal>
+        <UpgradeDialog plan={dialog} currentTier={tier} busy={busy} error={dialogError} onContinue={() => void upgrade()} onClose={() => setDialog(null)} />
       )}
       <SiteFooter />
     </div>

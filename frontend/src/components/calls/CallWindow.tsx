@@ -2,9 +2,11 @@
  * The call window (specs/admin-and-overlays.md "Call window"): incoming (accept, reject), then in-call with mute,
  * camera toggle (video calls), screen sharing (video calls), end and fullscreen (desktop). Status texts: Preparing...,
  * Waiting for response..., Connecting..., Connected. At most 5xl wide and 90% high; the local preview is 192x144.
- * Loaded lazily (RoomView): WebRTC code is not in the room page's initial JavaScript.
+ * Loaded lazily (RoomView, its one host): WebRTC code is not in the room page's initial JavaScript. A Radix dialog:
+ * focus moves into the window and back when it closes; Escape and clicks outside do not end a call.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
 import type { CallType } from '@ephemera/proto';
 import type { RoomSocket } from '../../lib/socket.ts';
 import { CallController, type CallPhase, type CallView } from '../../lib/calls/callController.ts';
@@ -20,7 +22,18 @@ export interface CallOutcome { error: string | null; declined: boolean; peerName
 const STATUS: Record<CallPhase, string> = {
   preparing: 'Preparing...', outgoing: 'Waiting for response...', incoming: 'Incoming call', connecting: 'Connecting...', connected: 'Connected', ended: 'Call ended',
 };
-export const MSG_FULLSCREEN_UNAVAILABLE = 'Fullscreen is not available in this browser';
+/** The fullscreen-unavailable messages (the spec names the cases, not the wording). */
+export const MSG_FULLSCREEN_UNSUPPORTED = 'Fullscreen is not supported in this browser';
+export const MSG_FULLSCREEN_RESTRICTED = 'Fullscreen is blocked by your browser settings or security restrictions';
+export const MSG_FULLSCREEN_ROTATE = 'Turn your phone to landscape for a larger view';
+const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse) and (max-width: 1024px)').matches;
+
+/** Why the element cannot go fullscreen, or null when it can try. */
+export function fullscreenProblem(el: { requestFullscreen?: unknown }, fullscreenEnabled: boolean | undefined, phone: boolean): string | null {
+  if (typeof el.requestFullscreen !== 'function') return phone ? MSG_FULLSCREEN_ROTATE : MSG_FULLSCREEN_UNSUPPORTED;
+  if (!fullscreenEnabled) return MSG_FULLSCREEN_RESTRICTED;
+  return null;
+}
 
 function Media({ stream, muted, className, testId, audioOnly }: { stream: MediaStream | null; muted: boolean; className: string; testId: string; audioOnly?: boolean }) {
   const ref = useRef<HTMLVideoElement & HTMLAudioElement>(null);
@@ -37,6 +50,8 @@ export function CallWindow({ socket, launch, onClose }: { socket: RoomSocket; la
   const view: CallView = useSyncExternalStore((l) => call.subscribe(l), () => call.state);
   const frame = useRef<HTMLDivElement>(null);
   const [hint, setHint] = useState<string | null>(null);
+  // no Dialog.Trigger (a call button or a ringing call opens it): focus goes back to what had it, as in Modal.tsx
+  const [returnFocus] = useState(() => document.activeElement as HTMLElement | null);
 
   useEffect(() => {
     if (launch.direction === 'outgoing') void call.startOutgoing();
@@ -50,72 +65,81 @@ export function CallWindow({ socket, launch, onClose }: { socket: RoomSocket; la
 
   const fullscreen = () => {
     const el = frame.current;
-    if (!el || !document.fullscreenEnabled) { setHint(MSG_FULLSCREEN_UNAVAILABLE); return; }
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else el.requestFullscreen().catch(() => setHint(MSG_FULLSCREEN_UNAVAILABLE));
+    if (!el) return;
+    if (document.fullscreenElement) { void document.exitFullscreen(); return; }
+    const problem = fullscreenProblem(el, document.fullscreenEnabled, isPhone());
+    if (problem) { setHint(problem); return; }
+    el.requestFullscreen().catch(() => setHint(MSG_FULLSCREEN_RESTRICTED));
   };
 
   const video = view.callType === 'video';
   const inCall = view.phase === 'connecting' || view.phase === 'connected' || view.phase === 'outgoing' || view.phase === 'preparing';
   return (
-    <div className="call-backdrop">
-      <div ref={frame} className={`call-window${video ? ' call-video' : ' call-audio'}`} role="dialog" aria-modal="true"
-        aria-label={`${video ? 'Video' : 'Voice'} call with ${view.peerName}`} data-testid="call-window" data-phase={view.phase}>
-        <div className="call-stage">
-          {video && <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />}
-          {!video && <Media stream={view.remoteStream} muted={false} className="" testId="call-remote-audio" audioOnly />}
-          {(!video || view.phase !== 'connected') && (
-            <div className="call-peer">
-              <div className="call-avatar" aria-hidden="true">{view.peerName.slice(0, 1).toUpperCase()}</div>
-              <div className="call-peer-name">{view.peerName}</div>
+    <Dialog.Root open>
+      <Dialog.Portal>
+        <Dialog.Overlay className="call-backdrop">
+          <Dialog.Content ref={frame} className={`call-window${video ? ' call-video' : ' call-audio'}`} aria-describedby={undefined}
+            onCloseAutoFocus={(e) => { e.preventDefault(); if (returnFocus?.isConnected) returnFocus.focus(); }}
+            onEscapeKeyDown={(e) => e.preventDefault()} onPointerDownOutside={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()}
+            data-testid="call-window" data-phase={view.phase}>
+            <Dialog.Title className="call-title">{`${video ? 'Video' : 'Voice'} call with ${view.peerName}`}</Dialog.Title>
+            <div className="call-stage">
+              {video && <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />}
+              {!video && <Media stream={view.remoteStream} muted={false} className="" testId="call-remote-audio" audioOnly />}
+              {(!video || view.phase !== 'connected') && (
+                <div className="call-peer">
+                  <div className="call-avatar" aria-hidden="true">{view.peerName.slice(0, 1).toUpperCase()}</div>
+                  <div className="call-peer-name">{view.peerName}</div>
+                </div>
+              )}
+              <div className="call-status" role="status" data-testid="call-status">
+                {view.phase === 'incoming' ? `Incoming ${video ? 'video' : 'voice'} call...` : STATUS[view.phase]}
+              </div>
+              {video && view.localStream && (
+                <Media stream={view.localStream} muted className={`call-local${view.isScreenSharing ? ' sharing' : ''}`} testId="call-local-video" />
+              )}
             </div>
-          )}
-          <div className="call-status" role="status" data-testid="call-status">
-            {view.phase === 'incoming' ? `Incoming ${video ? 'video' : 'voice'} call...` : STATUS[view.phase]}
-          </div>
-          {video && view.localStream && (
-            <Media stream={view.localStream} muted className={`call-local${view.isScreenSharing ? ' sharing' : ''}`} testId="call-local-video" />
-          )}
-        </div>
-        {hint && <p className="call-hint" role="alert">{hint}</p>}
-        <div className="call-controls">
-          {view.phase === 'incoming' ? (
-            <>
-              <button type="button" className="call-button call-accept" onClick={() => void call.accept()} data-testid="call-accept" aria-label="Accept call">
-                {video ? <VideoIcon size={22} /> : <PhoneIcon size={22} />}
-              </button>
-              <button type="button" className="call-button call-end" onClick={() => call.reject()} data-testid="call-reject" aria-label="Reject call">
-                <HangUpIcon size={22} />
-              </button>
-            </>
-          ) : inCall && (
-            <>
-              <button type="button" className={`call-button${view.isAudioEnabled ? '' : ' off'}`} onClick={() => call.toggleAudio()}
-                aria-pressed={!view.isAudioEnabled} aria-label={view.isAudioEnabled ? 'Mute' : 'Unmute'} data-testid="call-mute">
-                {view.isAudioEnabled ? <MicIcon size={20} /> : <MicOffIcon size={20} />}
-              </button>
-              {video && (
-                <button type="button" className={`call-button${view.isVideoEnabled ? '' : ' off'}`} onClick={() => call.toggleVideo()}
-                  aria-pressed={!view.isVideoEnabled} aria-label={view.isVideoEnabled ? 'Turn camera off' : 'Turn camera on'} data-testid="call-camera">
-                  {view.isVideoEnabled ? <VideoIcon size={20} /> : <VideoOffIcon size={20} />}
-                </button>
+            {hint && <p className="call-hint" role="alert">{hint}</p>}
+            <div className="call-controls">
+              {view.phase === 'incoming' ? (
+                <>
+                  <button type="button" className="call-button call-accept" onClick={() => void call.accept()} data-testid="call-accept" aria-label="Accept call">
+                    {video ? <VideoIcon size={22} /> : <PhoneIcon size={22} />}
+                  </button>
+                  <button type="button" className="call-button call-end" onClick={() => call.reject()} data-testid="call-reject" aria-label="Reject call">
+                    <HangUpIcon size={22} />
+                  </button>
+                </>
+              ) : inCall && (
+                <>
+                  <button type="button" className={`call-button${view.isAudioEnabled ? '' : ' off'}`} onClick={() => call.toggleAudio()}
+                    aria-pressed={!view.isAudioEnabled} aria-label={view.isAudioEnabled ? 'Mute' : 'Unmute'} data-testid="call-mute">
+                    {view.isAudioEnabled ? <MicIcon size={20} /> : <MicOffIcon size={20} />}
+                  </button>
+                  {video && (
+                    <button type="button" className={`call-button${view.isVideoEnabled ? '' : ' off'}`} onClick={() => call.toggleVideo()}
+                      aria-pressed={!view.isVideoEnabled} aria-label={view.isVideoEnabled ? 'Turn camera off' : 'Turn camera on'} data-testid="call-camera">
+                      {view.isVideoEnabled ? <VideoIcon size={20} /> : <VideoOffIcon size={20} />}
+                    </button>
+                  )}
+                  {video && view.phase === 'connected' && (
+                    <button type="button" className={`call-button${view.isScreenSharing ? ' on' : ''}`} onClick={() => void call.toggleScreenShare()}
+                      aria-pressed={view.isScreenSharing} aria-label={view.isScreenSharing ? 'Stop sharing screen' : 'Share screen'} data-testid="call-screen">
+                      <ScreenIcon size={20} />
+                    </button>
+                  )}
+                  <button type="button" className="call-button call-fullscreen" onClick={fullscreen} aria-label="Fullscreen" data-testid="call-fullscreen">
+                    <FullscreenIcon size={20} />
+                  </button>
+                  <button type="button" className="call-button call-end" onClick={() => call.hangUp()} aria-label="End call" data-testid="call-end">
+                    <HangUpIcon size={22} />
+                  </button>
+                </>
               )}
-              {video && view.phase === 'connected' && (
-                <button type="button" className={`call-button${view.isScreenSharing ? ' on' : ''}`} onClick={() => void call.toggleScreenShare()}
-                  aria-pressed={view.isScreenSharing} aria-label={view.isScreenSharing ? 'Stop sharing screen' : 'Share screen'} data-testid="call-screen">
-                  <ScreenIcon size={20} />
-                </button>
-              )}
-              <button type="button" className="call-button call-fullscreen" onClick={fullscreen} aria-label="Fullscreen" data-testid="call-fullscreen">
-                <FullscreenIcon size={20} />
-              </button>
-              <button type="button" className="call-button call-end" onClick={() => call.hangUp()} aria-label="End call" data-testid="call-end">
-                <HangUpIcon size={22} />
-              </button>
-            </>
-          )}
-        </div>
-      </div>
-    </div>
+            </div>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Calls in the room page (RoomView): listens for incoming-call on the room's connection, offers the header's call
  * buttons (callContext.ts), and says what to show: the call window (loaded lazily), the upgrade dialog of a free
- * room, the Call Declined toast, or an alert when the camera or microphone was refused.
+ * room, the Call Declined toast (the app's Toast), or an alert when the camera or microphone was refused.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { S, ENTITLEMENTS, type Tier } from '@ephemera/proto/client';
@@ -9,15 +9,15 @@ import type { CallType, ServerEvents } from '@ephemera/proto';
 import type { RoomSession } from '../../lib/session.ts';
 import type { CallActions } from './callContext.ts';
 import type { CallLaunch, CallOutcome } from './CallWindow.tsx';
+import { useToast } from '../overlays/Toast.tsx';
 
 export const CALL_DECLINED_TOAST = 'Call Declined';
-const TOAST_MS = 4000;
 
 /** `joined`: the room was joined once (the session's connection exists from then on; RoomView's parent starts it after the first render). */
 export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
   const [launch, setLaunch] = useState<CallLaunch | null>(null);
   const [upgrade, setUpgrade] = useState<CallType | null>(null);
-  const [toast, setToast] = useState<{ title: string; text: string } | null>(null);
+  const toast = useToast();
 
   useEffect(() => {
     const socket = session.realtime as unknown as { on(e: string, h: (...a: never[]) => void): void; off(e: string, h: (...a: never[]) => void): void } | null;
@@ -32,12 +32,6 @@ export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
     return () => { socket.off(S.incomingCall, incoming); socket.off(S.callEnded, ended); };
   }, [session, joined]);
 
-  useEffect(() => {
-    if (!toast) return;
-    const t = setTimeout(() => setToast(null), TOAST_MS);
-    return () => clearTimeout(t);
-  }, [toast]);
-
   const actions = useMemo<CallActions>(() => ({
     allowed: (callType) => (callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls),
     call: (input) => {
@@ -50,10 +44,10 @@ export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
 
   const close = (outcome: CallOutcome) => {
     setLaunch(null);
-    if (outcome.declined) setToast({ title: CALL_DECLINED_TOAST, text: `${outcome.peerName} declined the call` });
+    if (outcome.declined) toast.show({ type: 'info', title: CALL_DECLINED_TOAST, message: `${outcome.peerName} declined the call`, testId: 'call-toast' });
     else if (outcome.mediaDenied && outcome.error) window.alert(outcome.error); // the spec's alert
-    else if (outcome.error) setToast({ title: 'Call ended', text: outcome.error });
+    else if (outcome.error) toast.show({ type: 'error', title: 'Call ended', message: outcome.error, testId: 'call-toast' });
   };
 
-  return { actions, launch, close, upgrade, closeUpgrade: () => setUpgrade(null), toast, dismissToast: () => setToast(null) };
+  return { actions, launch, close, upgrade, closeUpgrade: () => setUpgrade(null) };
 }

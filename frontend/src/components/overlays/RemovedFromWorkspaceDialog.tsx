@@ -1,0 +1,40 @@
+/**
+ * The removed-from-workspace dialog (specs/admin-and-overlays.md "App-wide overlays"): the reason, a note that the
+ * user can rejoin with the invitation link unless permanently banned, and the way home: by itself after 5 s, or at
+ * once with Go to Home Page. It cannot be dismissed otherwise (the user is no longer in the room behind it).
+ * The room page passes the rooms spec's own words for its kicked modal (Removed from Chat Room, 3 s, Go to Homepage).
+ */
+import { useEffect, useRef } from 'react';
+import { Modal } from '../Modal.tsx';
+import { AlertIcon } from '../Icons.tsx';
+
+export const REMOVED_REDIRECT_MS = 5000;
+const goHome = () => window.location.assign('/');
+
+export function RemovedFromWorkspaceDialog({
+  reason, title = 'Removed from Workspace', homeLabel = 'Go to Home Page', redirectMs = REMOVED_REDIRECT_MS, onHome = goHome,
+  testId = 'removed-dialog',
+}: {
+  reason: string;
+  title?: string;
+  homeLabel?: string;
+  redirectMs?: number;
+  onHome?(): void;
+  testId?: string;
+}) {
+  // the caller's latest onHome, without restarting the countdown on each render
+  const home = useRef(onHome);
+  home.current = onHome;
+  useEffect(() => {
+    const t = setTimeout(() => home.current(), redirectMs);
+    return () => clearTimeout(t);
+  }, [redirectMs]);
+  return (
+    <Modal title={title} tone="danger" icon={<AlertIcon size={24} />} testId={testId}
+      footer={<button type="button" className="button button-primary" onClick={onHome} data-testid="removed-go-home">{homeLabel}</button>}>
+      <p>{reason}</p>
+      <p className="muted">You can rejoin with the invitation link unless you were permanently banned.</p>
+      <p className="muted">Redirecting to home page...</p>
+    </Modal>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * The app's success dialog (specs/admin-and-overlays.md "App-wide overlays"): a title, a message, closes by itself
+ * after about 3 s, and offers Go to Home. Focus moves into it and back when it goes (Modal.tsx, Radix Dialog).
+ * The caller decides what closing means (the room page: back home once the room is gone).
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Modal } from '../Modal.tsx';
+import { CheckIcon } from '../Icons.tsx';
+
+export const SUCCESS_AUTO_CLOSE_MS = 3000;
+
+export function SuccessDialog({ title, message, note, onClose, onHome = () => window.location.assign('/'), autoCloseMs = SUCCESS_AUTO_CLOSE_MS, testId = 'success-dialog' }: {
+  title: string;
+  message: ReactNode;
+  /** a second, quieter line (e.g. Redirecting to home page...) */
+  note?: ReactNode;
+  onClose(): void;
+  /** the Go to Home action (default: the home page) */
+  onHome?(): void;
+  autoCloseMs?: number;
+  testId?: string;
+}) {
+  // the caller's latest onClose, without restarting the countdown on each render
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const t = setTimeout(() => close.current(), autoCloseMs);
+    return () => clearTimeout(t);
+  }, [autoCloseMs]);
+  return (
+    <Modal title={title} tone="success" icon={<CheckIcon size={24} />} testId={testId} onClose={onClose}
+      footer={<button type="button" className="button button-primary" onClick={onHome} data-testid="success-go-home">Go to Home</button>}>
+      <p>{message}</p>
+      {note && <p className="muted">{note}</p>}
+    </Modal>
+  );
+}

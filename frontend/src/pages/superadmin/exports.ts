@@ -1,0 +1,9 @@
+/** The Export Users (CSV) and Export Analytics (JSON) downloads: file named {kind}-export-{date} (section 7). */
+import { ADMIN_API, adminDownload } from '../../lib/adminApi.ts';
+import type { ToastApi } from '../../components/overlays/Toast.tsx';
+import { todayIso } from './format.ts';
+
+export async function exportData(kind: 'users' | 'analytics', toast: ToastApi): Promise<void> {
+  const ok = await adminDownload(ADMIN_API.export(kind), `${kind}-export-${todayIso()}.${kind === 'users' ? 'csv' : 'json'}`);
+  if (!ok) toast.error('Export failed');
+}

@@ -1,0 +1,39 @@
+/** The dashboard's building blocks: a section with its heading, figure cards, badges. */
+import type { ReactNode } from 'react';
+
+export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  const id = `sa-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <section className="sa-section" aria-labelledby={id} data-testid={testId}>
+      <div className="sa-section-head">
+        <h2 id={id}>{title}</h2>
+        {actions && <div className="sa-section-actions">{actions}</div>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** One figure: its label and value (data-testid on the value, for the browser test). */
+export function StatCard({ label, value, hint, testId, tone }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; tone?: 'good' | 'bad' }) {
+  return (
+    <div className={`sa-card${tone ? ` sa-card-${tone}` : ''}`}>
+      <div className="sa-card-label">{label}</div>
+      <div className="sa-card-value" data-testid={testId}>{value}</div>
+      {hint && <div className="sa-card-hint">{hint}</div>}
+    </div>
+  );
+}
+
+export function Cards({ children, testId }: { children: ReactNode; testId?: string }) {
+  return <div className="sa-cards" data-testid={testId}>{children}</div>;
+}
+
+export function Badge({ children, tone = 'neutral', testId, title }: { children: ReactNode; tone?: 'neutral' | 'good' | 'bad' | 'info' | 'warn' | 'pro' | 'business'; testId?: string; title?: string }) {
+  return <span className={`sa-badge sa-badge-${tone}`} data-testid={testId} title={title}>{children}</span>;
+}
+
+/** What a tab shows when its resource did not load (its call failed). */
+export function Unavailable({ what }: { what: string }) {
+  return <p className="sa-unavailable" role="status">{what} could not be loaded.</p>;
+}
