@@ -26,6 +26,12 @@ export interface AdminOptions {
   eventLogKafka?: AdminContext['eventLogKafka'];
   /** the auto-delete sweep's period (default ADMIN_AUTO_DELETE_INTERVAL_MS or an hour; 0: never) */
   autoDeleteIntervalMs?: number;
+  /**
+   * embedded mode: the event log lives in the same PostgreSQL, so the projection's commits need not wait for the disk
+   * (applyOnce flush: false; platform/projection.ts says why that is safe only there). Under load, waiting for the
+   * flush per event let the projection fall seconds behind (npm run bench:admin).
+   */
+  logSharesDatabase?: boolean;
   now?: () => Date;
 }
 
@@ -45,7 +51,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
     groupId: 'admin-analytics', topics: Object.values(TOPICS), fromBeginning: true,
-    handler: async ({ event }) => { await applyOnce(opts.pool, 'admin', [event], projectAdmin); },
+    handler: async ({ event }) => { await applyOnce(opts.pool, 'admin', [event], projectAdmin, { flush: !opts.logSharesDatabase }); },
   });
   await projection.caughtUp();
   const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs); // the Settings tab's scheduled cleanup
