@@ -14,7 +14,7 @@ import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
-import { openMemberRows, openMessageRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
+import { openChannelRows, openMemberRows, openMessageRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 
@@ -45,7 +45,7 @@ async function dump(pool: Pool) {
     readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),
     deletedChannels: await q('SELECT * FROM messaging.deleted_channels ORDER BY id'),
     messagingMembers: await q('SELECT * FROM messaging.members ORDER BY workspace_id, user_id'),
-    messagingChannels: await q('SELECT * FROM messaging.channels ORDER BY id'),
+    messagingChannels: await openChannelRows(keyring, await q('SELECT * FROM messaging.channels ORDER BY id')),
     tombstones: await q('SELECT * FROM messaging.expired_workspaces ORDER BY id'),
   };
 }

@@ -169,6 +169,15 @@ export const FileUploadedSchema = z.object({
 /** A stored file was removed (retention); its bytes are deleted from storage after this is recorded. */
 export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.string(), reason: z.enum(['retention']) });
 
+/**
+ * A DM call was answered (the gateway records it, topic room, aggregate: the call id, sequence 1): the one durable
+ * fact of a call, for the superadmin's feature usage (video calls). The call itself (ringing, signaling, its end)
+ * stays ephemeral in the gateways.
+ */
+export const CallConnectedSchema = z.object({
+  workspaceId: z.string(), channelId: z.string(), callId: z.string(), callType: z.enum(['audio', 'video']), connectedAt: z.string(),
+});
+
 /** type -> payload schema. Adding an event means adding a row here. */
 export const DOMAIN_EVENTS = {
   'workspace.created': WorkspaceCreatedSchema,
@@ -200,6 +209,7 @@ export const DOMAIN_EVENTS = {
   'file.removed': FileRemovedSchema,
   'workspace.claimed': WorkspaceClaimedSchema,
   'workspace.owner-token-issued': OwnerTokenIssuedSchema,
+  'call.connected': CallConnectedSchema,
   'account.registered': AccountRegisteredSchema,
   'account.username-changed': AccountUsernameChangedSchema,
   'account.google-linked': AccountGoogleLinkedSchema,
@@ -258,6 +268,7 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'file.removed': TOPICS.messaging,
   'workspace.claimed': TOPICS.room,
   'workspace.owner-token-issued': TOPICS.room,
+  'call.connected': TOPICS.room,
   'account.registered': TOPICS.billing,
   'account.username-changed': TOPICS.billing,
   'account.google-linked': TOPICS.billing,

@@ -5,6 +5,7 @@
  */
 import type { RoomKeyring } from '@ephemera/platform';
 import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
+import { openChannelName } from '../../services/messaging/src/admin-messaging.ts';
 import { openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
 
 type Row = Record<string, unknown>;
@@ -37,5 +38,12 @@ export async function openWorkspaceRows(keyring: RoomKeyring, rows: Row[]): Prom
 export async function openMessageRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
   return Promise.all(rows.map(async (r) => ({
     ...r, sealed_body: openMessage(await keyOf(keyring, r.workspace_id), { id: String(r.id), sealed_body: String(r.sealed_body) }),
+  })));
+}
+
+/** messaging.channels rows: sealed_name (the moderation viewer's channel name) becomes the name. */
+export async function openChannelRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(rows.map(async (r) => ({
+    ...r, sealed_name: r.sealed_name ? openChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.sealed_name)) : r.sealed_name,
   })));
 }

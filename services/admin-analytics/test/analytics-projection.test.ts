@@ -50,6 +50,8 @@ const activated = (id: string, tier: 'pro' | 'business', sub: string, periodEnd:
   ev('account.subscription-activated', { accountId: id, tier, subscriptionId: sub, customerId: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd, ...ref }, time);
 const extension = (id: string, days: number, amountCents: number | null, time: string) =>
   ev('account.extension-paid', { accountId: id, roomId: 'ws1', days, orderId: `o${++m}`, amountCents, ...ref }, time);
+const connected = (ws: string, by: string, time: string, callType: 'audio' | 'video') =>
+  ev('call.connected', { workspaceId: ws, channelId: 'dm', callId: `call${++m}`, callType, connectedAt: time }, time, userActor(by));
 const viewed = (path: string, visitor: string, time: string) => ev('analytics.page-viewed', { path, visitor, at: time }, time);
 
 /** the log: everything up to the reset (figures checked there), then the reset and what came after */
@@ -58,6 +60,9 @@ const beforeReset: AnyEventEnvelope[] = [
   ...created('ws1', 'free', 'u1', at(0, '09:00')), joined('ws1', 'u2', at(0, '09:05')),
   sent('ws1', 'u1', at(0, '09:10')), sent('ws1', 'u1', at(0, '09:20')), uploaded('ws1', 'u2', at(0, '09:30'), 'message'),
   uploaded('ws1', 'u2', at(0, '09:31'), 'avatar'), sent('ws1', 'u2', at(0, '10:00'), 'image'), sent('ws1', 'u1', at(0, '11:00')),
+  // calls answered by u2 inside its session (one video, one voice: only video counts as a video call), before its
+  // messaging events: the interleaving check below delivers the room topic first
+  connected('ws1', 'u2', at(0, '09:10'), 'video'), connected('ws1', 'u2', at(0, '09:12'), 'audio'),
   sent('ws1', 'system', at(0, '11:01'), 'system'),
   ...created('ws2', 'pro', 'u3', at(1, '15:00')), sent('ws2', 'u3', at(1, '15:05')),
   ...created('ws3', 'free', 'u4', at(35, '08:00')), sent('ws3', 'u4', at(35, '08:01')),
@@ -116,7 +121,7 @@ describe('analytics projection', () => {
     });
     // u1: 09:00-09:20 and 11:00 (two sessions, 20 min); u2: 09:05-10:00 (55 min); u3: 15:00-15:05 yesterday; u4 is 35 days old
     expect(await usageFigures(pool, TODAY)).toEqual({ dailyActiveUsers: 2, weeklyActiveUsers: 3, monthlyActiveUsers: 3, averageSessionDuration: 20 });
-    expect(await featureUsage(pool)).toEqual({ roomsCreated: 3, filesUploaded: 1, videoCalls: 0, messagesExchanged: 6 });
+    expect(await featureUsage(pool)).toEqual({ roomsCreated: 3, filesUploaded: 1, videoCalls: 1, messagesExchanged: 6 });
     const daily = await dailySeries(pool, TODAY);
     expect(daily).toHaveLength(30);
     expect(daily.at(-1)).toEqual({ date: TODAY, revenue: 45.98, pageViews: 3, messages: 4, activeUsers: 2, roomsCreated: 1 });
@@ -127,7 +132,9 @@ describe('analytics projection', () => {
     expect(week.dailyBreakdown.map((d) => d.total)).toEqual([0, 9, 0, 0, 0, 8.99, 45.98]);
     const counts = (await pool.query(`SELECT metric, dimension, sum(value)::int AS n FROM admin.daily_counts GROUP BY 1, 2 ORDER BY 1, 2`)).rows;
     expect(counts).toEqual([
-      { metric: 'accounts.registered', dimension: 'free', n: 3 }, { metric: 'files.uploaded', dimension: 'image', n: 1 },
+      { metric: 'accounts.registered', dimension: 'free', n: 3 },
+      { metric: 'calls.connected', dimension: 'audio', n: 1 }, { metric: 'calls.connected', dimension: 'video', n: 1 },
+      { metric: 'files.uploaded', dimension: 'image', n: 1 },
       { metric: 'messages.sent', dimension: 'image', n: 1 }, { metric: 'messages.sent', dimension: 'text', n: 5 },
       { metric: 'pages.viewed', dimension: '/', n: 2 }, { metric: 'pages.viewed', dimension: '/about', n: 1 },
       { metric: 'pages.viewed', dimension: '/features', n: 1 }, { metric: 'pages.viewed', dimension: '/workspace', n: 1 },

@@ -1,5 +1,6 @@
 /**
- * 1:1 calls in a DM (issue 8; docs/architecture.md "Calls"). A call is ephemeral: never a domain event. Its state
+ * 1:1 calls in a DM (issue 8; docs/architecture.md "Calls"). A call is ephemeral; only its answer is recorded, as
+ * call.connected (the superadmin's video-call figure; a failure to record it does not stop the call). Its state
  * lives in the ephemeral store (Redis when distributed, memory when embedded) so any gateway replica can act on it,
  * and every message to a party goes over the bus (CALL_CHANNEL): each replica emits to its own sockets of that
  * user. The room service decides who may call whom (authorizeCall: DM, membership, tier); this module keeps the
@@ -17,7 +18,7 @@ import {
   C, S, CALL_CHANNEL, DomainError,
   type CallBusMessage, type CallEndReason, type CallType, type ClientAcks, type ParsedClientPayload, type RoomApi, type SessionActor,
 } from '@ephemera/proto';
-import type { EphemeralStore, Logger, RoomKeyring } from '@ephemera/platform';
+import { appendEvents, makeEvent, userActor, type EphemeralStore, type EventLog, type Logger, type RoomKeyring } from '@ephemera/platform';
 import type { Server, Socket } from 'socket.io';
 import { userRoom } from './rooms.ts';
 import { iceServersFor, type IceConfig } from './ice.ts';
@@ -66,6 +67,8 @@ export class Calls {
 
   constructor(private readonly io: Server, private readonly deps: {
     rooms: RoomApi; store: EphemeralStore; keyring: RoomKeyring; logger: Logger; options: CallOptions;
+    /** where the one durable fact of a call (call.connected: feature usage) is recorded; absent: not recorded */
+    log?: EventLog;
   }) {
     this.leases = leasesKey(deps.options.namespace);
     let sweeping = false; // a slow store must not pile sweeps up
@@ -135,7 +138,17 @@ export class Calls {
     // The callee's other tabs stop ringing.
     await this.send(call.workspaceId, { toUserId: call.calleeId, exceptSocketId: socket.id, callId: call.id, event: S.callEnded },
       { channelId: call.channelId, reason: 'answered-elsewhere' satisfies CallEndReason, endedBy: actor.userId });
+    await this.recordConnected(active, actor.userId);
     return { channelId: call.channelId, callType: call.callType, iceServers: iceServersFor(actor.userId, this.deps.options.ice) };
+  }
+
+  /** call.connected for the usage figures; a failure to record it is logged and the call goes on (it is a statistic). */
+  private async recordConnected(call: CallState, accepterId: string): Promise<void> {
+    if (!this.deps.log) return;
+    const event = makeEvent('call.connected', call.id, 1, {
+      workspaceId: call.workspaceId, channelId: call.channelId, callId: call.id, callType: call.callType, connectedAt: new Date().toISOString(),
+    }, userActor(accepterId));
+    await appendEvents(this.deps.log, [event]).catch((err) => this.deps.logger.warn({ err, callId: call.id }, 'call.connected not recorded'));
   }
 
   async rejectCall(_socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.rejectCall>): Promise<Ack<typeof C.rejectCall>> {

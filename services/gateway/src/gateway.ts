@@ -94,7 +94,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   const calls = new Calls(io, {
-    rooms: opts.rooms, store: opts.bus, keyring: opts.keyring, logger: opts.logger,
+    rooms: opts.rooms, store: opts.bus, keyring: opts.keyring, logger: opts.logger, log: opts.log,
     options: { ringTimeoutMs: Number(process.env.CALL_RING_TIMEOUT_MS) || 30_000, ice: iceConfigFromEnv(), ...opts.calls },
   });
   await calls.start();

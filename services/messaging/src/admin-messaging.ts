@@ -57,7 +57,7 @@ export function moderationView(key: RoomKey, row: Row): ModerationMessage {
   };
 }
 
-function openChannelName(key: RoomKey, channelId: string, sealedName: string | null): string {
+export function openChannelName(key: RoomKey, channelId: string, sealedName: string | null): string {
   if (!sealedName) return channelId; // a channel projected before names were kept (migration 1734200000000)
   try {
     return isSealed(sealedName) ? key.openJson<string>(sealedName, channelNameAad(channelId)) : sealedName;

@@ -52,12 +52,14 @@ export async function usageFigures(pool: Pool, today: string): Promise<Usage> {
   };
 }
 
-/** All-time totals. Calls are never events (services/gateway/src/calls.ts: ephemeral state only), so none are counted. */
+/** All-time totals. Video calls: answered video calls (call.connected, the one durable fact of a call: gateway calls.ts). */
 export async function featureUsage(pool: Pool): Promise<AnalyticsReport['usage']['featureUsage']> {
-  const { rows } = await pool.query<{ metric: string; n: string }>(
-    `SELECT metric, sum(value) AS n FROM admin.daily_counts WHERE metric IN ('rooms.created', 'files.uploaded', 'messages.sent') GROUP BY metric`);
-  const of = (m: string) => Number(rows.find((r) => r.metric === m)?.n ?? 0);
-  return { roomsCreated: of('rooms.created'), filesUploaded: of('files.uploaded'), videoCalls: 0, messagesExchanged: of('messages.sent') };
+  const { rows } = await pool.query<{ metric: string; dimension: string; n: string }>(
+    `SELECT metric, dimension, sum(value) AS n FROM admin.daily_counts
+      WHERE metric IN ('rooms.created', 'files.uploaded', 'messages.sent', 'calls.connected') GROUP BY metric, dimension`);
+  const of = (m: string, dimension?: string) => rows.filter((r) => r.metric === m && (dimension === undefined || r.dimension === dimension))
+    .reduce((n, r) => n + Number(r.n), 0);
+  return { roomsCreated: of('rooms.created'), filesUploaded: of('files.uploaded'), videoCalls: of('calls.connected', 'video'), messagesExchanged: of('messages.sent') };
 }
 
 /**

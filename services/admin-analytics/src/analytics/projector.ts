@@ -33,6 +33,7 @@ async function effects(client: PoolClient, event: AnyEventEnvelope): Promise<Sta
     }
     case 'file.uploaded': return event.payload.purpose === 'avatar' ? [] : [count('files.uploaded', event.payload.uploadedAt, event.payload.kind)];
     case 'account.registered': return [count('accounts.registered', event.payload.registeredAt, event.payload.tier)];
+    case 'call.connected': return [count('calls.connected', event.payload.connectedAt, event.payload.callType)];
     case 'analytics.page-viewed': return pageViewed(event);
     case 'account.subscription-activated': return subscriptionActivated(client, event);
     case 'account.subscription-past-due': {

@@ -15,6 +15,7 @@ import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } fr
 import { createLogger, type Logger } from '../log.ts';
 import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { KafkaLagReader } from './lag.ts';
+import { fetchTopicEnds } from './topic-offsets.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 export interface KafkaEventLogOptions {
@@ -218,7 +219,7 @@ export class KafkaEventLog implements EventLog {
       const seeks = await Promise.all(committed.map(async ({ topic, partitions }) => {
         const unset = new Set(partitions.filter((p) => p.offset === '-1').map((p) => p.partition));
         if (unset.size === 0) return [];
-        const ends = await admin.fetchTopicOffsets(topic);
+        const ends = await fetchTopicEnds(admin, topic);
         return ends.filter((e) => unset.has(e.partition)).map((e) => ({ topic, partition: e.partition, offset: e.high }));
       }));
       return seeks.flat();
@@ -232,7 +233,7 @@ export class KafkaEventLog implements EventLog {
   private async waitForCommitted(groupId: string, topics: Topic[], isStopping: () => boolean): Promise<void> {
     await this.withAdmin(async (admin) => {
       const targets = (await Promise.all(topics.map(async (topic) =>
-        (await admin.fetchTopicOffsets(topic))
+        (await fetchTopicEnds(admin, topic))
           .filter((p) => p.high !== p.low) // nothing to handle in an empty partition
           .map((p) => ({ id: `${topic}/${p.partition}`, end: BigInt(p.high) })),
       ))).flat();

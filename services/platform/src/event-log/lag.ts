@@ -6,6 +6,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import type { Pool } from '../pg.ts';
 import type { LagReading } from '../metrics-consumer-lag.ts';
 import type { SubscribeOptions } from './port.ts';
+import { fetchTopicEnds } from './topic-offsets.ts';
 
 /**
  * Kafka: lag of one group member, per topic, over the partitions it owns: the log end offset minus the next offset
@@ -29,7 +30,7 @@ export class KafkaLagReader {
       return await Promise.all(options.topics.map(async (topic) => {
         const owned = new Set(assigned[topic] ?? []);
         let lag = 0n;
-        for (const p of await admin.fetchTopicOffsets(topic)) {
+        for (const p of await fetchTopicEnds(admin, topic)) {
           if (!owned.has(p.partition)) continue;
           const id = `${topic}/${p.partition}`;
           const committedAt = committed.get(id) ?? -1n;

@@ -1,0 +1,22 @@
+/**
+ * A topic's end offsets, asked again while the answer is a retriable Kafka error. Right after a topic is created
+ * (createTopics waits for leaders, but another process's metadata can still name no or an old leader) the broker
+ * answers NOT_LEADER_FOR_PARTITION / LEADER_NOT_AVAILABLE for a moment; kafkajs' admin passes that on. A start-up
+ * that read offsets then failed (a CI run: "This server is not the leader for that topic-partition").
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Admin } from 'kafkajs';
+
+type Ends = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
+
+export async function fetchTopicEnds(admin: Admin, topic: string, attempts = 10): Promise<Ends> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || attempt >= attempts) throw err;
+      await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined); // learn the new leader
+      await sleep(100 * attempt);
+    }
+  }
+}
