@@ -50,6 +50,8 @@ describe('link preview route: embedded (npm start)', () => {
   it('refuses a local address that is not on the allowlist and never contacts it', async () => {
     const { userToken } = await createRoom(app.url);
     const auth = { authorization: `Bearer ${userToken}` };
+    // the member's token reaches messaging's read model through the event log: wait for it (401 until then)
+    await expect.poll(async () => (await call(app.url, LINK_PREVIEW_PATH, { body: { url: 'http://10.0.0.1/' }, headers: auth })).status, { timeout: 15_000 }).toBe(422);
     for (const url of [`http://127.0.0.1:${internal.port}/`, `http://localhost:${internal.port}/`, `http://2130706433:${internal.port}/`]) {
       const res = await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth });
       expect(res.status, url).toBe(422);
