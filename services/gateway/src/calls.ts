@@ -138,7 +138,8 @@ export class Calls {
     // The callee's other tabs stop ringing.
     await this.send(call.workspaceId, { toUserId: call.calleeId, exceptSocketId: socket.id, callId: call.id, event: S.callEnded },
       { channelId: call.channelId, reason: 'answered-elsewhere' satisfies CallEndReason, endedBy: actor.userId });
-    await this.recordConnected(active, actor.userId);
+    // Not awaited: the ack carries the callee's ICE servers, and a slow append must not hold up the connection.
+    void this.recordConnected(active, actor.userId);
     return { channelId: call.channelId, callType: call.callType, iceServers: iceServersFor(actor.userId, this.deps.options.ice) };
   }
 

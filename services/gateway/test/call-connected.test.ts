@@ -38,6 +38,8 @@ describe('call.connected', async () => {
     expect(seen.filter((e) => e.type === 'call.connected')).toHaveLength(0); // ringing is not a fact
     await calls.acceptCall(socket('s-bob'), bob, { channelId: 'dm', callerId: 'alice' });
     await expect(calls.acceptCall(socket('s-bob2'), bob, { channelId: 'dm', callerId: 'alice' })).rejects.toThrow(); // answered once
+    // recorded after the ack (not awaited by it): wait for it to arrive
+    await expect.poll(() => seen.filter((e) => e.type === 'call.connected').length, { timeout: 10_000 }).toBe(1);
     await sub.caughtUp();
     const connected = seen.filter((e) => e.type === 'call.connected');
     expect(connected).toHaveLength(1);
