@@ -7,7 +7,7 @@
  * Sealed text: `e1.` + base64url(nonce(12) | ciphertext | tag(16)). The AAD binds a value to where it belongs (an
  * event id, a message id), so a ciphertext cannot be moved to another record unnoticed.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'e1.';
 const NONCE = 12;
@@ -17,9 +17,15 @@ export const isSealed = (value: unknown): value is string => typeof value === 's
 
 export class RoomKey {
   private readonly hashKeys = new Map<string, Buffer>();
+  /**
+   * The key imported once for the cipher: createCipheriv with a raw Buffer imports it on every call, which made a
+   * seal ~40 % slower (13-16 us against 9-10 us), and a message is sealed and opened several times on its way.
+   */
+  private readonly cipherKey: KeyObject;
 
   constructor(readonly workspaceId: string, private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('a room key is 32 bytes');
+    this.cipherKey = createSecretKey(key);
   }
 
   static generate(workspaceId: string): RoomKey { return new RoomKey(workspaceId, randomBytes(32)); }
@@ -29,7 +35,7 @@ export class RoomKey {
 
   seal(plain: string, aad = ''): string {
     const nonce = randomBytes(NONCE);
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    const cipher = createCipheriv('aes-256-gcm', this.cipherKey, nonce);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
@@ -40,7 +46,7 @@ export class RoomKey {
     if (!isSealed(sealed)) throw new Error('not a sealed value');
     const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
     if (raw.length < NONCE + TAG) throw new Error('sealed value too short');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, NONCE));
+    const decipher = createDecipheriv('aes-256-gcm', this.cipherKey, raw.subarray(0, NONCE));
     decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - TAG));
     return Buffer.concat([decipher.update(raw.subarray(NONCE, raw.length - TAG)), decipher.final()]).toString('utf8');
