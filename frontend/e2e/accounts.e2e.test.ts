@@ -13,6 +13,7 @@ import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts'
 import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { assertFrontendBuilt, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import { seriousViolations } from './admin.helpers.ts';
+import { enterMailedCode } from './sign-in.ts';
 
 describe('accounts in the browser (embedded, Mailpit)', () => {
   let browser: Browser;
@@ -49,13 +50,7 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       await u.byTestId('claim-hint').waitFor({ timeout: WAIT_MS });
       expect(await seriousViolations(u.page), 'axe on /login').toEqual([]);
       const email = `browser-${Date.now()}@example.test`;
-      await u.byTestId('login-email').fill(email);
-      await u.byTestId('login-username').fill('Owner');
-      const since = Date.now();
-      await u.byTestId('login-send-code').click();
-      await u.byTestId('login-code').waitFor({ timeout: WAIT_MS });
-      const code = /\b(\d{6})\b/.exec((await mail.latestTo(email, { since })).text)![1]!;
-      await u.byTestId('login-code').fill(code);
+      await enterMailedCode(u, mail, email, 'Owner');
       await u.byTestId('login-verify').click();
 
       await u.byTestId('dashboard-page').waitFor({ timeout: WAIT_MS });

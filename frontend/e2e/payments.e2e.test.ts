@@ -22,6 +22,7 @@ import { startStripeMock, STRIPE_MOCK_KEY, type StripeMock } from '../../test/he
 import { ProviderState } from '../../test/payments/provider-state.ts';
 import { assertFrontendBuilt, expectText, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import { openSettings, seriousViolations } from './admin.helpers.ts';
+import { enterMailedCode, mailedCode } from './sign-in.ts';
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const DAY = 86_400_000;
@@ -94,14 +95,13 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     });
     return u;
   };
-  const mailedCode = async (email: string, since: number) => /\b(\d{6})\b/.exec((await mail.latestTo(email, { since })).text)![1]!;
   /** an account made over HTTP (the code read from Mailpit) */
   const signUp = async (prefix: string) => {
     const email = uniqueEmail(prefix);
     const since = Date.now();
     const asked = await fetch(app.url + AUTH_API.requestCode, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
     expect(asked.status).toBe(200);
-    const code = await mailedCode(email, since);
+    const code = await mailedCode(mail, email, since);
     const res = await fetch(app.url + AUTH_API.register, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, username: prefix, code }) });
     expect(res.status).toBe(200);
     return await res.json() as SessionAnswer;
@@ -168,11 +168,7 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
 
     // signing in with the kept choice: Registration Successful, then (after 1.5 s) a checkout session and Stripe
     const email = uniqueEmail('buyer');
-    await u.byTestId('login-email').fill(email);
-    await u.byTestId('login-username').fill('Buyer');
-    const since = Date.now();
-    await u.byTestId('login-send-code').click();
-    await u.byTestId('login-code').fill(await mailedCode(email, since));
+    await enterMailedCode(u, mail, email, 'Buyer');
     const registered = u.page.waitForResponse((r) => r.url().endsWith(AUTH_API.register), { timeout: WAIT_MS });
     const created = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), { timeout: WAIT_MS });
     const before = checkouts.length;

@@ -19,9 +19,10 @@ import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { assertFrontendBuilt, expectText, launchBrowser, textOf, User, WAIT_MS } from './browser.ts';
 import { seriousViolations } from './admin.helpers.ts';
 import {
-  adminGet, answerConfirm, answerPrompt, expectToast, openTab, seed, signInByCode, signUp, type Seed,
+  adminGet, answerConfirm, answerPrompt, expectToast, openTab, seed, signUp, type Seed,
 } from './superadmin.helpers.ts';
 import { checkAnalyticsTab, checkRoomsTab, checkSystemTab, type TabContext } from './superadmin.tabs.ts';
+import { signInByCode } from './sign-in.ts';
 
 const ADMIN_EMAIL = 'root-admin@example.test';
 const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);

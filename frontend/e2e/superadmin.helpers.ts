@@ -86,20 +86,6 @@ export async function seed(url: string, mail: Mailpit, tag: string): Promise<See
   };
 }
 
-/** Sign in through /login by the e-mail code, as a person does; lands on `redirect`. */
-export async function signInByCode(u: User, mail: Mailpit, email: string, username: string, redirect: string): Promise<void> {
-  await u.goto(`/login?redirect=${encodeURIComponent(redirect)}`);
-  await u.byTestId('login-email').fill(email);
-  if (await u.byTestId('login-username').count()) await u.byTestId('login-username').fill(username);
-  const since = Date.now();
-  await u.byTestId('login-send-code').click();
-  await u.byTestId('login-code').waitFor({ timeout: WAIT_MS });
-  const code = /\b(\d{6})\b/.exec((await mail.latestTo(email, { since })).text)![1]!;
-  await u.byTestId('login-code').fill(code);
-  await u.byTestId('login-verify').click();
-  await u.page.waitForURL((url) => url.pathname === redirect, { timeout: WAIT_MS });
-}
-
 /** The admin API as the signed-in superadmin sees it (to compare the page's figures with the server's answers). */
 export async function adminGet<T>(url: string, token: string, path: string): Promise<T> {
   const res = await http<T>(url, path, { headers: bearer(token) });

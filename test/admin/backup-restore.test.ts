@@ -13,7 +13,8 @@ import path from 'node:path';
 import { ADMIN_API, C, type BackupInfo } from '@ephemera/proto';
 import { createLogger, freePort, masterKeyFile, rateLimitConfig, type Pool } from '@ephemera/platform';
 import { backupKeyFrom } from '@ephemera/admin-analytics';
-import { openBackup } from '@ephemera/admin-analytics/src/system/backup/format.ts';
+import { readBackupFile } from '@ephemera/admin-analytics/src/system/backup/format.ts';
+import type { BackupRecord } from '@ephemera/admin-analytics/src/system/backup/records.ts';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { clientId, createRoom, http, request, socketJoin } from '../helpers/clients.ts';
@@ -118,10 +119,14 @@ describe('backups restore into a fresh install', () => {
     const file = Buffer.from(await download.arrayBuffer());
     // What the file holds: this install's tables at one instant (nothing changed between the hashes and the
     // snapshot: the processed events are the same), its log position, and nothing of the deleted room.
-    const content = openBackup(file, backupKeyFrom(masterKeyFile(dirA)));
-    expect(content.tables.processed_events!.rows.length).toBe(Number(before.processed_events!.split(':')[0]));
-    expect(content.position).toMatchObject({ kind: 'embedded', group: 'admin-analytics', logId: expect.stringMatching(/^embedded:/) });
-    const plaintext = JSON.stringify(content);
+    const copy = path.join(dirA, 'downloaded.json');
+    fs.writeFileSync(copy, file);
+    const records: BackupRecord[] = [];
+    await readBackupFile(copy, backupKeyFrom(masterKeyFile(dirA)), async (r) => { records.push(r); });
+    const rowsOf = (table: string) => records.flatMap((r) => (r.kind === 'rows' && r.table === table ? r.rows : []));
+    expect(rowsOf('processed_events').length).toBe(Number(before.processed_events!.split(':')[0]));
+    expect(records[0]).toMatchObject({ kind: 'meta', position: { kind: 'embedded', group: 'admin-analytics', logId: expect.stringMatching(/^embedded:/) } });
+    const plaintext = JSON.stringify(records);
     expect(plaintext).not.toContain(CANARY);
     expect(plaintext).not.toContain(gone.room.workspaceId);
     expect(plaintext).not.toContain(gone.room.name);
@@ -136,6 +141,13 @@ describe('backups restore into a fresh install', () => {
     expect(inPlace.status, JSON.stringify(inPlaceAnswer)).toBe(200);
     expect(inPlaceAnswer).toMatchObject({ success: true, sameLog: true });
     expect(inPlaceAnswer.replayedEvents).toBeGreaterThan(0);
+    // the replay started at the backup's recorded position, not at the log's beginning
+    const { rows: [log] } = await a.pool.query<{ n: string }>('SELECT count(*) AS n FROM event_log');
+    const recordedAt = (records[0] as { position: { offsets: Array<{ position: string }> } }).position.offsets[0]!.position;
+    const { rows: [recorded] } = await a.pool.query<{ n: string }>('SELECT count(*) AS n FROM event_log WHERE position > $1', [recordedAt]);
+    expect(Number(recorded!.n)).toBeLessThan(Number(log!.n));
+    expect(inPlaceAnswer.replayedEvents).toBeLessThanOrEqual(Number(recorded!.n));
+    expect((await a.pool.query("SELECT 1 FROM event_log_offsets WHERE group_id LIKE 'admin-restore-%'")).rowCount).toBe(0);
     expect(await roomIds(a.pool)).toEqual([kept.room.workspaceId]);
     const moderation = await http(a.app.url, ADMIN_API.roomMessages(gone.room.workspaceId), { headers: bearer(a.token) });
     expect(moderation.status).toBeGreaterThanOrEqual(400);
@@ -153,9 +165,9 @@ describe('backups restore into a fresh install', () => {
     const fresh = await tableHashes(b.pool);
     // A tampered file (one byte of the ciphertext) and a non-JSON file are refused and change nothing.
     const tampered = Buffer.from(file);
-    const at = tampered.indexOf(JSON.parse(file.toString()).ciphertext) + 100;
+    const at = tampered.indexOf('\n') + 100; // inside the first sealed segment
     tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
-    for (const bad of [tampered, Buffer.from('this is not a backup'), Buffer.from(file.toString().replace(/"checksum": "[0-9a-f]/, '"checksum": "z'))]) {
+    for (const bad of [tampered, Buffer.from('this is not a backup'), Buffer.from(file.toString().replace(/"checksum":"[0-9a-f]/, '"checksum":"z'))]) {
       const res = await upload(b.app.url, b.token, bad);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, code: 'BACKUP_INVALID', message: 'Failed to import backup' });

@@ -5,16 +5,14 @@
  * into a real PostgreSQL gives exactly the expected figures; emptying the read models and replaying the same events
  * (in log order, and with the topics interleaved differently, as Kafka may deliver them) gives identical tables.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   TOPIC_OF, TOPICS, parsePayload, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType,
 } from '@ephemera/proto';
-import { applyOnce, createPool, makeEvent, migrate, systemActor, userActor, type Pool } from '@ephemera/platform';
-import { ADMIN_MIGRATIONS } from '../src/index.ts';
-import { projectAdmin } from '../src/projection.ts';
+import { makeEvent, systemActor, userActor } from '@ephemera/platform';
 import { revenueFigures, customRevenue } from '../src/analytics/revenue.ts';
 import { dailySeries, featureUsage, trafficFigures, usageFigures } from '../src/analytics/figures.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const TODAY = '2025-03-10';
 /** a time `days` days before TODAY at hh:mm UTC */
@@ -86,25 +84,18 @@ const afterReset: AnyEventEnvelope[] = [
   activated('acc1', 'business', 'sub1', at(-25, '00:00'), at(0, '12:30')), // an upgrade after the reset: 19.00
 ];
 
-let url: string;
-let pool: Pool;
-const apply = async (events: AnyEventEnvelope[]) => { for (const e of events) await applyOnce(pool, 'admin', [e], projectAdmin); };
+const db = useAdminTestDatabase();
+const { apply } = db;
 const tableHashes = async () => Object.fromEntries(await Promise.all(ANALYTICS_TABLES.map(async (t) => [t,
-  (await pool.query(`SELECT count(*) AS n, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS h FROM admin.${t} r`)).rows[0]])));
+  (await db.pool.query(`SELECT count(*) AS n, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS h FROM admin.${t} r`)).rows[0]])));
 const emptyReadModels = async () => {
-  const { rows } = await pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'admin'`);
-  await pool.query(`TRUNCATE ${rows.map((r) => `admin.${r.tablename}`).join(', ')}`);
+  const { rows } = await db.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'admin'`);
+  await db.pool.query(`TRUNCATE ${rows.map((r) => `admin.${r.tablename}`).join(', ')}`);
 };
-
-beforeAll(async () => {
-  url = await createTestDatabase();
-  await migrate(url, ADMIN_MIGRATIONS, 'admin');
-  pool = createPool(url);
-});
-afterAll(async () => { await pool?.end(); });
 
 describe('analytics projection', () => {
   it('a scripted sequence of events gives exactly the expected figures', async () => {
+    const { pool } = db;
     await apply(beforeReset);
     const { revenue, timeBasedRevenue } = await revenueFigures(pool, TODAY);
     expect(revenue).toEqual({
@@ -143,6 +134,7 @@ describe('analytics projection', () => {
   });
 
   it('a revenue reset removes the payments before it, also those delivered after it', async () => {
+    const { pool } = db;
     await apply(afterReset);
     const { revenue, timeBasedRevenue } = await revenueFigures(pool, TODAY);
     expect(timeBasedRevenue.allTime).toEqual({ total: 64.98, paymentCount: 5 }); // today's 45.98 and the upgrade's 19.00

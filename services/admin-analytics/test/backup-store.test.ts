@@ -16,19 +16,22 @@ describe('backup store', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-store-'));
     const store = new BackupStore(path.join(dir, 'backups'));
     expect(await store.list()).toEqual([]); // no directory yet
-    const older = await store.write(store.newName(new Date('2025-01-01T00:00:00.000Z')), Buffer.from('a'));
-    const newer = await store.write(store.newName(new Date('2025-02-01T10:20:30.456Z')), Buffer.from('bcd'));
+    const older = await store.write(store.newName(new Date('2025-01-01T00:00:00.000Z')), (f) => fs.promises.writeFile(f, 'a'));
+    const newer = await store.write(store.newName(new Date('2025-02-01T10:20:30.456Z')), (f) => fs.promises.writeFile(f, 'bcd'));
     expect(newer).toMatchObject({ createdAt: '2025-02-01T10:20:30.456Z', size: 3, downloadUrl: ADMIN_API.backupDownload(newer.filename) });
     expect((await store.list()).map((b) => b.filename)).toEqual([newer.filename, older.filename]);
     expect(await store.count()).toBe(2);
     expect(await store.pathOf(newer.filename)).toBe(path.join(dir, 'backups', newer.filename));
+    // a write that fails leaves nothing behind, not even its temporary file
+    await expect(store.write(store.newName(new Date()), async (f) => { fs.writeFileSync(f, 'half'); throw new Error('disk full'); })).rejects.toThrow('disk full');
+    expect(fs.readdirSync(path.join(dir, 'backups')).sort()).toEqual([newer.filename, older.filename].sort());
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('opens no name it did not generate: traversal, other files, look-alikes', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-store-'));
     const store = new BackupStore(dir);
-    const real = await store.write(store.newName(new Date()), Buffer.from('x'));
+    const real = await store.write(store.newName(new Date()), (f) => fs.promises.writeFile(f, 'x'));
     fs.writeFileSync(path.join(dir, 'notes.json'), '{}');
     for (const name of ['../etc/passwd', `../${path.basename(dir)}/${real.filename}`, 'notes.json', `${real.filename}/`, real.filename.toUpperCase(),
       'admin-backup-2025-01-01T00-00-00-000Z-ffffffff.json', '', '.', '..']) {

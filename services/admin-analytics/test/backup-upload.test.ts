@@ -1,5 +1,8 @@
 /** The backup import's multipart reading (system/backup/routes.ts): one .json file in `backup`, capped in size. */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -8,17 +11,22 @@ import { readBackupUpload } from '../src/system/backup/routes.ts';
 
 let server: Server;
 let url: string;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-upload-'));
+const spools: string[] = [];
+let n = 0;
 beforeAll(async () => {
   const app = express();
   app.post('/up', route(async (req, res) => {
-    const { filename, bytes } = await readBackupUpload(req, 1000);
-    res.json({ filename, text: bytes.toString() });
+    const spool = path.join(dir, `spool-${++n}.json`);
+    spools.push(spool);
+    const { filename, size } = await readBackupUpload(req, 1000, spool);
+    res.json({ filename, size, text: fs.readFileSync(spool, 'utf8') });
   }));
   app.use(errorHandler(createLogger('test', 'silent')));
   server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/up`;
 });
-afterAll(async () => { await new Promise((r) => server.close(r)); });
+afterAll(async () => { await new Promise((r) => server.close(r)); fs.rmSync(dir, { recursive: true, force: true }); });
 
 const form = (parts: Array<[string, string, string?]>) => {
   const f = new FormData();
@@ -33,8 +41,10 @@ const post = async (body: FormData | string, headers: Record<string, string> = {
 };
 
 describe('backup upload', () => {
-  it('reads the one .json file of the field "backup"', async () => {
-    expect(await post(form([['note', 'x'], ['backup', '{"a":1}', 'Backup.JSON']]))).toEqual({ status: 200, body: { filename: 'Backup.JSON', text: '{"a":1}' } });
+  it('spools the one .json file of the field "backup" to disk', async () => {
+    expect(await post(form([['note', 'x'], ['backup', '{"a":1}', 'Backup.JSON']]))).toEqual({ status: 200, body: { filename: 'Backup.JSON', size: 7, text: '{"a":1}' } });
+    const big = 'y'.repeat(1000); // exactly the cap
+    expect((await post(form([['backup', big, 'b.json']]))).body).toMatchObject({ size: 1000, text: big });
   });
 
   it('refuses other names, other fields, no file, plain bodies and files over the cap', async () => {

@@ -5,14 +5,12 @@
  * expired rooms and deleted accounts gone), read back as the Users and Rooms tabs list them; emptying the tables and
  * replaying the same events with the two topics interleaved differently (as Kafka may deliver them) gives identical rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOPIC_OF, TOPICS, parsePayload, settingsForTier, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
-import { applyOnce, createPool, makeEvent, migrate, systemActor, userActor, type Pool } from '@ephemera/platform';
-import { ADMIN_MIGRATIONS } from '../src/index.ts';
-import { projectAdmin } from '../src/projection.ts';
+import { makeEvent, systemActor, userActor, type Pool } from '@ephemera/platform';
 import { listAccounts, listRooms, presentRoom, presentUser } from '../src/directory/read-model.ts';
 import { usersCsv } from '../src/directory/users-routes.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const t = (minute: number) => new Date(Date.parse('2025-03-10T09:00:00Z') + minute * 60_000).toISOString();
 let seq = 0;
@@ -62,20 +60,14 @@ const snapshot = async (pool: Pool) => ({
   accounts: (await pool.query(`SELECT ${ACCOUNT_COLUMNS} FROM admin.accounts ORDER BY id`)).rows,
   rooms: (await pool.query('SELECT * FROM admin.rooms ORDER BY id')).rows,
 });
-const apply = async (pool: Pool, events: AnyEventEnvelope[]) => { for (const e of events) await applyOnce(pool, 'admin', [e], projectAdmin); };
 
 describe('directory projection', () => {
-  let pool: Pool;
-  beforeAll(async () => {
-    const url = await createTestDatabase();
-    await migrate(url, ADMIN_MIGRATIONS, 'admin');
-    pool = createPool(url);
-  });
-  afterAll(async () => { await pool?.end(); });
+  const db = useAdminTestDatabase();
 
   it('gives exactly the scripted accounts and rooms, listed as the tabs show them', async () => {
+    const { pool } = db;
     expect(billingLog.every((e) => TOPIC_OF[e.type] === TOPICS.billing) && roomLog.every((e) => TOPIC_OF[e.type] === TOPICS.room)).toBe(true);
-    await apply(pool, [...billingLog, ...roomLog]);
+    await db.apply([...billingLog, ...roomLog]);
     const users = (await listAccounts(pool, { search: '', limit: 50, hide: 'root@example.test' })).map(presentUser);
     expect(users.map((u) => u.email)).toEqual(['a4@example.test', 'a2@example.test', 'a1@example.test']); // newest first, no root, no a3
     expect(users.find((u) => u.email === 'a1@example.test')).toMatchObject({
@@ -105,13 +97,14 @@ describe('directory projection', () => {
   });
 
   it('a replay into empty tables, with the topics interleaved differently, rebuilds identical rows', async () => {
+    const { pool } = db;
     const before = await snapshot(pool);
     await pool.query('TRUNCATE admin.accounts, admin.rooms, admin.processed_events');
     const interleaved: AnyEventEnvelope[] = [];
     for (let i = 0; i < Math.max(billingLog.length, roomLog.length); i++) interleaved.push(...[roomLog[i], billingLog[i]].filter((e) => e !== undefined));
-    await apply(pool, interleaved);
+    await db.apply(interleaved);
     expect(await snapshot(pool)).toEqual(before);
-    await apply(pool, interleaved); // delivered again: applyOnce changes nothing
+    await db.apply(interleaved); // delivered again: applyOnce changes nothing
     expect(await snapshot(pool)).toEqual(before);
   });
 });

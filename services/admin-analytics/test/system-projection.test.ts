@@ -4,13 +4,11 @@
  * configuration, maintenance state, audit trail (newest first) and cleanup history; a late, older maintenance
  * change does not win; emptying the tables and replaying the same events rebuilds identical rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_AGGREGATE, parsePayload, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
-import { applyOnce, createPool, makeEvent, migrate, systemActor, type Pool } from '@ephemera/platform';
-import { ADMIN_MIGRATIONS } from '../src/index.ts';
-import { projectAdmin } from '../src/projection.ts';
+import { makeEvent, systemActor } from '@ephemera/platform';
 import { maintenanceSnapshot, readConfig } from '../src/system/index.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const at = (minute: number) => new Date(Date.parse('2025-03-10T09:00:00Z') + minute * 60_000).toISOString();
 let seq = 0;
@@ -32,22 +30,16 @@ const newer = ev('admin.maintenance-changed', { enabled: false, message: null, a
 const older = { ...ev('admin.maintenance-changed', { enabled: true, message: 'stale', at: at(0) }), sequence: 1 } as AnyEventEnvelope;
 
 describe('system projection', () => {
-  let pool: Pool;
-  beforeAll(async () => {
-    const url = await createTestDatabase();
-    await migrate(url, ADMIN_MIGRATIONS, 'admin');
-    pool = createPool(url);
-  });
-  afterAll(async () => { await pool?.end(); });
-
-  const apply = async (events: AnyEventEnvelope[]) => { for (const e of events) await applyOnce(pool, 'admin', [e], projectAdmin); };
+  const db = useAdminTestDatabase();
+  const { apply } = db;
   const rows = async () => ({
-    config: (await pool.query('SELECT * FROM admin.config')).rows,
-    audit: (await pool.query('SELECT * FROM admin.audit ORDER BY at DESC, seq DESC')).rows,
-    runs: (await pool.query('SELECT * FROM admin.cleanup_runs ORDER BY at')).rows,
+    config: (await db.pool.query('SELECT * FROM admin.config')).rows,
+    audit: (await db.pool.query('SELECT * FROM admin.audit ORDER BY at DESC, seq DESC')).rows,
+    runs: (await db.pool.query('SELECT * FROM admin.cleanup_runs ORDER BY at')).rows,
   });
 
   it('gives exactly the scripted configuration, maintenance, audit trail and cleanup history', async () => {
+    const { pool } = db;
     expect(await readConfig(pool)).toEqual({ maintenanceMode: false, maintenanceMessage: null, autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 90 });
     await apply(log);
     expect(await readConfig(pool)).toEqual({ maintenanceMode: true, maintenanceMessage: 'Back soon', autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 45 });
@@ -62,6 +54,7 @@ describe('system projection', () => {
   });
 
   it('a replay into empty tables rebuilds identical rows', async () => {
+    const { pool } = db;
     const first = await rows();
     await pool.query('TRUNCATE admin.config, admin.audit, admin.cleanup_runs, admin.processed_events');
     await apply([...log, newer, older]);

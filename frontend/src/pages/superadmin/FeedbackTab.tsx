@@ -5,7 +5,7 @@
 import { CONTACT_STATUSES, type ContactStatus } from '@ephemera/proto/client';
 import { ADMIN_TEXT, adminApi } from '../../lib/adminApi.ts';
 import type { TabProps } from './tabProps.ts';
-import { Cards, Section, StatCard, Unavailable } from './ui.tsx';
+import { FigureSection, Unavailable } from './ui.tsx';
 import { count, dateTimeOf } from './format.ts';
 
 export function FeedbackTab({ data, reload, ask, toast }: TabProps) {
@@ -25,14 +25,12 @@ export function FeedbackTab({ data, reload, ask, toast }: TabProps) {
   if (!feedback) return <Unavailable what="Feedback" />;
   return (
     <>
-      <Section title="Feedback" testId="sa-feedback">
-        <Cards>
-          <StatCard label="Total" value={count(feedback.counts.total)} testId="sa-feedback-total" />
-          <StatCard label="Pending" value={count(feedback.counts.pending)} testId="sa-feedback-pending" />
-          <StatCard label="Read" value={count(feedback.counts.read)} testId="sa-feedback-read" />
-          <StatCard label="Responded" value={count(feedback.counts.responded)} testId="sa-feedback-responded" />
-        </Cards>
-      </Section>
+      <FigureSection title="Feedback" testId="sa-feedback" figures={[
+        { label: 'Total', value: count(feedback.counts.total), testId: 'sa-feedback-total' },
+        { label: 'Pending', value: count(feedback.counts.pending), testId: 'sa-feedback-pending' },
+        { label: 'Read', value: count(feedback.counts.read), testId: 'sa-feedback-read' },
+        { label: 'Responded', value: count(feedback.counts.responded), testId: 'sa-feedback-responded' },
+      ]} />
       <div className="sa-table-wrap">
         <table className="sa-table" data-testid="sa-feedback-table">
           <caption className="sa-sr-only">Contact messages</caption>

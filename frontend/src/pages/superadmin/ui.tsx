@@ -1,4 +1,4 @@
-/** The dashboard's building blocks: a section with its heading, figure cards, badges. */
+/** The dashboard's building blocks: a section with its heading, figure cards (alone or as a section), badges. */
 import type { ReactNode } from 'react';
 
 export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
@@ -27,6 +27,18 @@ export function StatCard({ label, value, hint, testId, tone }: { label: string; 
 
 export function Cards({ children, testId }: { children: ReactNode; testId?: string }) {
   return <div className="sa-cards" data-testid={testId}>{children}</div>;
+}
+
+/** One figure of a FigureSection: what its StatCard shows. */
+export interface Figure { label: string; value: ReactNode; hint?: ReactNode; testId?: string; tone?: 'good' | 'bad' }
+
+/** A titled section holding one row of figure cards: most of the Analytics tab, and the Feedback tab's counts. */
+export function FigureSection({ title, figures, actions, testId }: { title: string; figures: Figure[]; actions?: ReactNode; testId?: string }) {
+  return (
+    <Section title={title} actions={actions} testId={testId}>
+      <Cards>{figures.map((f) => <StatCard key={f.testId ?? f.label} {...f} />)}</Cards>
+    </Section>
+  );
 }
 
 export function Badge({ children, tone = 'neutral', testId, title }: { children: ReactNode; tone?: 'neutral' | 'good' | 'bad' | 'info' | 'warn' | 'pro' | 'business'; testId?: string; title?: string }) {

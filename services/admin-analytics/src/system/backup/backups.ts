@@ -1,10 +1,14 @@
 /**
- * Backups that restore (System tab). Generate: a snapshot of every admin read model with its log position, sealed
- * (format.ts) and written to the backup directory. Import: opened and checked (format, this install's key, the
- * checksum, each table's shape), then the read models are replaced in one transaction (snapshot.ts), then made
- * consistent with the log again:
- *  - same log (an in-place restore): the log is replayed over the snapshot through applyOnce. What the snapshot
- *    holds is in its processed_events and is skipped; everything after it is applied, so a room or account deleted
+ * Backups that restore (System tab), streamed end to end (format.ts): memory does not grow with the backup.
+ * Generate: a snapshot of every admin read model with its log position (snapshot.ts), sealed and written to the
+ * backup directory. Import: the uploaded file (spooled to disk by the route) is read record by record into one
+ * transaction that replaces the read models and commits only once the whole file proved authentic (this install's
+ * key, every segment in place, the checksum, each table's shape); then the read models are made consistent with the
+ * log again:
+ *  - same log (an in-place restore): the log is replayed over the snapshot from the backup's recorded position
+ *    (position.ts seedGroup), through applyOnce. The position is a lower bound (offsets are committed after the
+ *    events they cover), so what the snapshot holds past it is in its processed_events and is skipped; everything
+ *    after it is applied, so a room or account deleted
  *    after the backup was taken is deleted again (its workspace.deleted / account.deleted tombstones are readable)
  *    and nothing it recorded is resurrected. Events of rooms deleted meanwhile do not open (their keys are gone).
  *  - another install's log (a restore into a fresh install): the snapshot stands as of the import, and the log's
@@ -14,12 +18,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TOPICS, type BackupInfo } from '@ephemera/proto';
-import { applyOnce, KeyedMutex } from '@ephemera/platform';
+import { applyOnce, inTransaction, KeyedMutex } from '@ephemera/platform';
 import type { AdminContext } from '../../context.ts';
 import { projectAdmin } from '../../projection.ts';
-import { BACKUP_FORMAT, BACKUP_VERSION, openBackup, sealBackup } from './format.ts';
-import { currentLogId, hasEmbeddedLog, type KafkaLocation } from './position.ts';
-import { exportSnapshot, restoreSnapshot } from './snapshot.ts';
+import { readBackupFile, writeBackupFile } from './format.ts';
+import { currentLogId, hasEmbeddedLog, seedGroup, type KafkaLocation, type LogPosition } from './position.ts';
+import { exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
 import { BackupStore } from './store.ts';
 
 export interface ImportResult { success: true; createdAt: string; sameLog: boolean; replayedEvents: number; rows: number }
@@ -34,33 +38,46 @@ export class Backups {
   }
 
   async generate(admin: string): Promise<BackupInfo> {
-    const createdAt = this.ctx.now();
-    const snapshot = await exportSnapshot(this.ctx.pool, this.kafka);
-    const bytes = sealBackup({ format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: createdAt.toISOString(), schema: 'admin', ...snapshot }, this.ctx.backupKey);
-    const info = await this.store.write(this.store.newName(createdAt), bytes);
+    const createdAt = this.ctx.now().toISOString();
+    let summary: SnapshotSummary | undefined;
+    const info = await this.store.write(this.store.newName(this.ctx.now()), async (file) => {
+      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, async (lines) => {
+        await writeBackupFile(file, this.ctx.backupKey, createdAt, lines);
+      });
+    });
     await this.ctx.events.audit(admin, 'backup.generated', info.filename, null, {
-      size: info.size, tables: Object.keys(snapshot.tables).length, position: snapshot.position.kind,
+      size: info.size, tables: summary?.tables, rows: summary?.rows, position: summary?.position.kind,
     });
     return info;
   }
 
-  /** BACKUP_INVALID (and nothing changed) for a file that is not a good backup of this install's. */
-  async import(admin: string, file: Buffer, filename: string): Promise<ImportResult> {
-    const content = openBackup(file, this.ctx.backupKey);
+  /**
+   * Restores the backup file at `file` (an upload spooled to disk). BACKUP_INVALID (and nothing changed) for a
+   * file that is not a good backup of this install's: the read models are replaced in one transaction that commits
+   * only after the whole file was read and its checksum matched.
+   */
+  async import(admin: string, file: string, filename: string): Promise<ImportResult> {
     return this.mutex.run('import', async () => {
       const here = await this.withClient((c) => currentLogId(c, this.kafka));
-      const sameLog = content.position.logId !== null && content.position.logId === here;
-      await restoreSnapshot(this.ctx.pool, content);
-      const replayedEvents = sameLog ? await this.replayLog() : 0;
-      const rows = Object.values(content.tables).reduce((n, t) => n + t.rows.length, 0);
-      await this.ctx.events.audit(admin, 'backup.imported', filename, null, { createdAt: content.createdAt, sameLog, replayedEvents, rows });
-      return { success: true, createdAt: content.createdAt, sameLog, replayedEvents, rows };
+      const { createdAt, position, rows } = await inTransaction(this.ctx.pool, async (client) => {
+        const restore = new SnapshotRestore(client);
+        const read = await readBackupFile(file, this.ctx.backupKey, (record) => restore.accept(record));
+        return { createdAt: read.createdAt, position: restore.position, rows: restore.rows };
+      });
+      const sameLog = position.logId !== null && position.logId === here;
+      const replayedEvents = sameLog ? await this.replayLog(position) : 0;
+      await this.ctx.events.audit(admin, 'backup.imported', filename, null, { createdAt, sameLog, replayedEvents, rows });
+      return { success: true, createdAt, sameLog, replayedEvents, rows };
     });
   }
 
-  /** The whole log through applyOnce, with a group of its own that is dropped afterwards; answers how many applied. */
-  private async replayLog(): Promise<number> {
+  /**
+   * The log from the backup's position on, through applyOnce, with a group of its own that is dropped afterwards;
+   * answers how many events applied.
+   */
+  private async replayLog(position: LogPosition): Promise<number> {
     const groupId = `${RESTORE_GROUP_PREFIX}${Date.now()}-${randomBytes(3).toString('hex')}`;
+    const seeded = await this.withClient((c) => seedGroup(c, this.kafka, groupId, position));
     let applied = 0;
     const replay = await this.ctx.log.subscribe({
       groupId, topics: Object.values(TOPICS), fromBeginning: true,
@@ -74,7 +91,7 @@ export class Backups {
     await this.withClient(async (c) => {
       if (await hasEmbeddedLog(c)) await c.query('DELETE FROM event_log_offsets WHERE group_id = $1', [groupId]);
     });
-    this.ctx.logger.info({ applied }, 'backup import: the log replayed over the restored read models');
+    this.ctx.logger.info({ applied, fromBackupPosition: seeded }, 'backup import: the log replayed over the restored read models');
     return applied;
   }
 

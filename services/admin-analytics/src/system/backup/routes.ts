@@ -1,7 +1,7 @@
 /**
  * Backup management routes (System tab): generate, list, download, import. The import is a multipart form with
- * one file in the field `backup` (.json only), read by busboy with a size cap; every refusal about the file is
- * 400 BACKUP_INVALID ("Failed to import backup") and changes nothing.
+ * one file in the field `backup` (.json only), read by busboy with a size cap and spooled to the backup directory;
+ * every refusal about the file is 400 BACKUP_INVALID ("Failed to import backup") and changes nothing.
  */
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -12,8 +12,11 @@ import { route } from '@ephemera/platform';
 import { adminOf } from '../../superadmin.ts';
 import type { Backups } from './backups.ts';
 
-/** ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts (default 64 MB, as the ingress allows) */
-const MAX_BYTES = Number(process.env.ADMIN_BACKUP_MAX_BYTES) || 64 * 1024 * 1024;
+/**
+ * ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts (default 1 GiB). The upload is spooled to disk and
+ * restored as a stream, so this bounds disk, not memory. The chart's ingress takes its body limit from the same value.
+ */
+const MAX_BYTES = Number(process.env.ADMIN_BACKUP_MAX_BYTES) || 1024 * 1024 * 1024;
 
 export function backupRoutes(r: express.Router, backups: Backups): void {
   r.post('/api/admin/backup/generate', route(async (_req, res) => {
@@ -31,27 +34,34 @@ export function backupRoutes(r: express.Router, backups: Backups): void {
   }));
 
   r.post('/api/admin/backup/import', route(async (req, res) => {
-    const upload = await readBackupUpload(req, MAX_BYTES);
-    res.json(await backups.import(adminOf(res), upload.bytes, upload.filename));
+    const spool = await backups.store.tempFile('import');
+    try {
+      const upload = await readBackupUpload(req, MAX_BYTES, spool);
+      res.json(await backups.import(adminOf(res), spool, upload.filename));
+    } finally {
+      await fs.promises.rm(spool, { force: true });
+    }
   }));
 }
 
 /**
- * The form's `backup` file, whole (a backup is opened in memory). The request is read to its end before any
- * answer, so a refusal never races the upload.
+ * Writes the form's `backup` file to `spool` as it arrives (never whole in memory), up to `maxBytes`. The request
+ * is read to its end before any answer, so a refusal never races the upload. On a refusal the caller removes the
+ * spool file.
  */
-export function readBackupUpload(req: express.Request, maxBytes: number): Promise<{ filename: string; bytes: Buffer }> {
+export function readBackupUpload(req: express.Request, maxBytes: number, spool: string): Promise<{ filename: string; size: number }> {
   return new Promise((resolve, reject) => {
     if (!req.is('multipart/form-data')) { req.resume(); reject(new DomainError('BACKUP_INVALID')); return; }
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 4, fieldSize: 1024, parts: 6, fieldNameSize: 32 } });
+      // busboy reports the limit on reaching fileSize: one byte more lets a file of exactly maxBytes through
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes + 1, fields: 4, fieldSize: 1024, parts: 6, fieldNameSize: 32 } });
     } catch {
       req.resume();
       reject(new DomainError('BACKUP_INVALID')); // a multipart type without a boundary
       return;
     }
-    let found: { filename: string; chunks: Buffer[] } | null = null;
+    let found: { filename: string; written: Promise<number> } | null = null;
     let problem: DomainError | null = null;
     bb.on('file', (field, stream, info) => {
       const filename = info.filename ?? '';
@@ -60,10 +70,11 @@ export function readBackupUpload(req: express.Request, maxBytes: number): Promis
         stream.resume();
         return;
       }
-      const file = { filename, chunks: [] as Buffer[] };
-      found = file;
-      stream.on('data', (c: Buffer) => { file.chunks.push(c); });
+      let size = 0;
+      stream.on('data', (c: Buffer) => { size += c.length; });
       stream.on('limit', () => { problem = new DomainError('BACKUP_INVALID', 'Failed to import backup: the file is too large', 413); });
+      found = { filename, written: pipeline(stream, fs.createWriteStream(spool, { mode: 0o600, flags: 'wx' })).then(() => size) };
+      found.written.catch(() => {}); // awaited in finish()
     });
     bb.on('error', () => { problem ??= new DomainError('BACKUP_INVALID'); finish(); });
     bb.on('close', () => finish());
@@ -71,10 +82,12 @@ export function readBackupUpload(req: express.Request, maxBytes: number): Promis
     const finish = () => {
       if (done) return;
       done = true;
-      const file = found as { filename: string; chunks: Buffer[] } | null;
-      if (problem) reject(problem);
-      else if (!file) reject(new DomainError('BACKUP_INVALID', 'Failed to import backup: no file in the field "backup"'));
-      else resolve({ filename: file.filename, bytes: Buffer.concat(file.chunks) });
+      const file = found as { filename: string; written: Promise<number> } | null;
+      if (!file) { reject(problem ?? new DomainError('BACKUP_INVALID', 'Failed to import backup: no file in the field "backup"')); return; }
+      file.written.then(
+        (size) => (problem ? reject(problem) : resolve({ filename: file.filename, size })),
+        (err) => reject(problem ?? err),
+      );
     };
     req.pipe(bb);
   });

@@ -17,14 +17,24 @@ export class BackupStore {
     return `admin-backup-${at.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`;
   }
 
-  /** written under a temporary name, then renamed: a listing never shows half a file */
-  async write(name: string, bytes: Buffer): Promise<BackupInfo> {
+  /** `fill` writes the file under a temporary name, then it is renamed: a listing never shows half a file */
+  async write(name: string, fill: (file: string) => Promise<void>): Promise<BackupInfo> {
     if (!NAME.test(name)) throw new Error(`not a backup name: ${name}`);
+    const tmp = await this.tempFile(name);
+    try {
+      await fill(tmp);
+      const { size } = await fs.promises.stat(tmp);
+      await fs.promises.rename(tmp, path.join(this.dir, name));
+      return this.info(name, size);
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  /** a path in the backup directory for a file on its way in (never listed: hidden, and not a backup's name) */
+  async tempFile(purpose: string): Promise<string> {
     await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const tmp = path.join(this.dir, `.${name}.${process.pid}.tmp`);
-    await fs.promises.writeFile(tmp, bytes, { mode: 0o600 });
-    await fs.promises.rename(tmp, path.join(this.dir, name));
-    return this.info(name, bytes.length);
+    return path.join(this.dir, `.${purpose}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   }
 
   /** newest first */
