@@ -64,22 +64,25 @@ async function main() {
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, METRICS_PORT: ports.room + 1000, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, METRICS_PORT: ports.messaging + 1000, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
     // Accounts: its own key volume; SMTP_URL, SUPERADMIN_EMAIL and the Google (OIDC) settings pass through from the
     // environment (without SMTP_URL the sign-in codes are written to .run/billing.log).
     service('billing', 'services/billing/src/main.ts', {
-      ...common, PORT: ports.billing, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
+      ...common, PORT: ports.billing, METRICS_PORT: ports.billing + 1000, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
     }, ports.billing),
-    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, REDIS_URL: redis.url }, ports.presence),
+    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, METRICS_PORT: ports.presence + 1000, REDIS_URL: redis.url }, ports.presence),
   ]);
   // Admin-analytics after billing and messaging: at start it replays every topic, asking room and billing for the
   // keys that open their events. Its own key volume and backup directory; SUPERADMIN_EMAIL passes through (as billing's).
   await service('admin-analytics', 'services/admin-analytics/src/main.ts', {
     ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`,
     BILLING_URL: `http://127.0.0.1:${ports.billing}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`,
-    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'),
+    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'), METRICS_PORT: ports.admin + 1000,
+    // System Health counts every other service's answers and uptime from its metrics listener (each at its port + 1000)
+    ADMIN_HEALTH_TARGETS: [ports.room, ports.messaging, ports.billing, ports.presence, ports.gateway1, ports.gateway2]
+      .map((p) => `http://127.0.0.1:${p + 1000}/metrics`).join(','),
   }, ports.admin);
   const gatewayEnv = (id: string, port: number) => ({
     ...common, PORT: port, METRICS_PORT: port + 1000, GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',

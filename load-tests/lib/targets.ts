@@ -158,7 +158,8 @@ let distributedUp: { origin: string; ranUp: boolean; failed?: string; env: NodeJ
 async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; runDir: string }> {
   if (!isolate) return { env: {}, runDir: process.env.EPHEMERA_RUN_DIR ?? join(ROOT, 'deploy', 'local', '.run') };
   const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-stack-'));
-  const names = ['PORT', 'GATEWAY_1_PORT', 'GATEWAY_2_PORT', 'ROOM_PORT', 'MESSAGING_PORT', 'PRESENCE_PORT', 'POSTGRES_PORT', 'REDIS_PORT', 'KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'];
+  const names = ['PORT', 'GATEWAY_1_PORT', 'GATEWAY_2_PORT', 'ROOM_PORT', 'MESSAGING_PORT', 'PRESENCE_PORT', 'BILLING_PORT', 'ADMIN_PORT', 'POSTGRES_PORT', 'REDIS_PORT',
+    'KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'S3_PORT'];
   const ports = new Set<number>();
   while (ports.size < names.length) ports.add(await freePort());
   const list = [...ports];

@@ -9,7 +9,7 @@ import {
   WorkspaceClaimedSchema, OwnerTokenIssuedSchema, AccountSuspendedSchema, AccountUnsuspendedSchema, AdminTrialGrantedSchema, AdminTrialEndedSchema,
 } from './accounts.ts';
 import {
-  SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema,
+  SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema, PaymentRefundedSchema,
 } from './payments.ts';
 import { ContactMessageReceivedSchema, ContactMessageStatusChangedSchema, ContactMessageDeletedSchema } from './contact.ts';
 import { ReceiptMailedSchema, RenewalReminderMailedSchema } from './notices.ts';
@@ -220,6 +220,7 @@ export const DOMAIN_EVENTS = {
   'account.subscription-cancelled': SubscriptionCancelledSchema,
   'account.subscription-expired': SubscriptionExpiredSchema,
   'account.extension-paid': ExtensionPaidSchema,
+  'account.payment-refunded': PaymentRefundedSchema,
   'account.receipt-mailed': ReceiptMailedSchema,
   'account.renewal-reminder-mailed': RenewalReminderMailedSchema,
   'account.suspended': AccountSuspendedSchema,
@@ -279,6 +280,7 @@ export const TOPIC_OF: Record<DomainEventType, Topic> = {
   'account.subscription-cancelled': TOPICS.billing,
   'account.subscription-expired': TOPICS.billing,
   'account.extension-paid': TOPICS.billing,
+  'account.payment-refunded': TOPICS.billing,
   'account.receipt-mailed': TOPICS.billing,
   'account.renewal-reminder-mailed': TOPICS.billing,
   'account.suspended': TOPICS.billing,

@@ -180,3 +180,21 @@ export const ExtensionPaidSchema = z.object({
   accountId: z.string(), roomId: z.string(), days: z.number().int().positive(), orderId: z.string(), amountCents: z.number().int().nullable(),
   ...ProviderRef,
 });
+/**
+ * The provider refunded (part of) a charge of the account. One event per increase of the charge's refunded total as
+ * the provider records it: amountCents is that increase, totalRefundedCents the total after it, so chargeId with
+ * totalRefundedCents names the refund (a second delivery, or a later event of the same refund, finds it recorded).
+ * Tiers and rooms do not change (the subscription's own events decide those). No workspaceId: the account's key
+ * seals it (partitionKeyOf: the aggregate, the account).
+ */
+export const PaymentRefundedSchema = z.object({
+  accountId: z.string(), chargeId: z.string(),
+  amountCents: z.number().int().positive(), totalRefundedCents: z.number().int().positive(),
+  /** what the charge was for, in the same currency */
+  chargeAmountCents: z.number().int().nonnegative(),
+  /** ISO 4217, lower case as the provider gives it; null when it gave none */
+  currency: z.string().nullable(),
+  /** the provider's time of the latest refund of the charge, else when billing learnt of it */
+  refundedAt: z.string(),
+  ...ProviderRef,
+});

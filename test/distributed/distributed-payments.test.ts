@@ -1,7 +1,8 @@
 /**
  * Payments (issue 9 part 2) distributed: billing its own server (Kafka, Postgres) with Stripe's SDK against
  * stripe-mock, the room service changing tiers and extending rooms on billing's internal calls, requests and sockets
- * through a gateway replica (the path router sends /api/payments/ to billing, as the ingress does).
+ * through a gateway replica (the path router sends /api/payments/ to billing, as the ingress does), and
+ * admin-analytics for the superadmin's report.
  */
 import { freePort } from '../../deploy/local/infra.ts';
 import { paymentSuites } from '../payments/harness.ts';
@@ -9,7 +10,8 @@ import { startDistributedStack } from './stack.ts';
 
 paymentSuites('distributed (Kafka, Postgres, Redis; billing its own server)', async (env) => {
   const stack = await startDistributedStack({
-    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: 'root@example.test', rateLimits: env.rateLimits, payments: env.payments },
+    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits, payments: env.payments },
+    admin: true, // the superadmin's report (the refunds suite)
   });
   return { url: stack.urlA, advanceClock: stack.advanceClock, stop: stack.stop };
 });

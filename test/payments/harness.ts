@@ -3,7 +3,8 @@
  * failing SMTP server), stripe-mock (Stripe's own mock server, the SDK talks to it for real), then the product with
  * STRIPE_* pointed at it and the provider's state read through ProviderState (stripe-mock is stateless). Webhook
  * bodies are signed here with the SDK's generateTestHeaderString. The reminder sweep's timer is off: the notice suite
- * runs sweeps itself, at the times it chooses (payments.onCreated hands the product's sweeps over).
+ * runs sweeps itself, at the times it chooses (payments.onCreated hands the product's sweeps over). The product has a
+ * superadmin (and admin-analytics), whose report the refunds suite reads.
  */
 import { describe, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -18,15 +19,19 @@ import { ProviderState } from './provider-state.ts';
 import { paymentsSuite } from './payments.suite.ts';
 import { noticesSuite } from './notices.suite.ts';
 import { accountCallsSuite } from './account-calls.suite.ts';
+import { refundsSuite } from './refunds.suite.ts';
 import type { LimitConfig } from '@ephemera/platform';
 
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
+const SUPERADMIN_EMAIL = 'root@example.test';
 
-export interface PaymentEnv { smtpUrl: string; rateLimits: LimitConfig; payments: PaymentsOptions }
+export interface PaymentEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig; payments: PaymentsOptions }
 export interface PaymentProduct { url: string; advanceClock(ms: number): void; stop(): Promise<void> }
 
 export interface PaymentTarget {
   url: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
+  /** the product's superadmin: signing in with it reads the admin report */
+  superadminEmail: string;
   /** the account helpers' view (register, mailedCode use url and mail) */
   accounts: AccountTarget;
   advanceClock(ms: number): void;
@@ -50,7 +55,7 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
       const state = new ProviderState();
       let payments: Payments | null = null;
       const product = await start({
-        smtpUrl: mail.smtpUrl, rateLimits: accountTestLimits(),
+        smtpUrl: mail.smtpUrl, superadminEmail: SUPERADMIN_EMAIL, rateLimits: accountTestLimits(),
         payments: {
           stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },
           stateReader: (provider) => state.reader(provider), expirySweepMs: 0, reminderSweepMs: 0,
@@ -60,7 +65,7 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
       const sweeps = () => { if (!payments) throw new Error('payments not created'); return payments as Payments; };
       const accounts = { url: product.url, mail, superadminEmail: '', advanceClock: product.advanceClock, stop: async () => {} } as unknown as AccountTarget;
       t = {
-        url: product.url, mail, state, stripeMockUrl: stripeMock.url, accounts, advanceClock: product.advanceClock,
+        url: product.url, mail, state, stripeMockUrl: stripeMock.url, superadminEmail: SUPERADMIN_EMAIL, accounts, advanceClock: product.advanceClock,
         sweepReminders: (at) => sweeps().reminders.sweep(at),
         receiptsSettled: () => sweeps().receipts.settled(),
         event(type, object, opts = {}) {
@@ -89,5 +94,6 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
     paymentsSuite(target);
     accountCallsSuite(target);
     noticesSuite(target);
+    refundsSuite(target);
   });
 }

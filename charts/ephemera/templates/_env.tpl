@@ -93,6 +93,14 @@ Call with dict "root" $ "component" "<service>".
   value: {{ $admin.backupMaxBytes | int64 | quote }}
 - name: ADMIN_AUTO_DELETE_INTERVAL_MS
   value: {{ $admin.autoDeleteIntervalMs | int64 | quote }}
+# System Health: every other service's /metrics, through each one's headless "-pods" Service (services.yaml), whose
+# name resolves to every pod, so every replica's answers and uptime count (analytics/service-health.ts).
+{{- $targets := list }}
+{{- range $peer := list "gateway" "room" "messaging" "presence" "billing" }}
+{{- $targets = append $targets (printf "http://%s:%d/metrics" (include "ephemera.podsName" (dict "root" $root "component" $peer)) (int (index $root.Values $peer).metricsPort)) }}
+{{- end }}
+- name: ADMIN_HEALTH_TARGETS
+  value: {{ join "," $targets | quote }}
 - name: ADMIN_MASTER_KEY
   valueFrom:
     secretKeyRef: { name: {{ include "ephemera.adminMasterKeySecret" $root }}, key: {{ $admin.adminMasterKey.existingSecretKey }} }

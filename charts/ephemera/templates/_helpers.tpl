@@ -13,6 +13,11 @@
 {{- printf "%s-%s" (include "ephemera.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
+{{- /* a component's headless Service (every pod's address: System Health scrapes each replica) */ -}}
+{{- define "ephemera.podsName" -}}
+{{- printf "%s-pods" (include "ephemera.name" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
 {{- define "ephemera.selectorLabels" -}}
 app.kubernetes.io/name: {{ .root.Chart.Name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}

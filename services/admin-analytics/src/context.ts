@@ -31,4 +31,6 @@ export interface AdminContext {
   startedAt: Date;
   /** distributed mode: where the Kafka event log is (backups record the consumer group's committed offsets) */
   eventLogKafka?: { brokers: string[]; namespace?: string };
+  /** distributed mode: the other services' /metrics (ADMIN_HEALTH_TARGETS: System Health counts their answers and uptime) */
+  healthTargets?: string[];
 }

@@ -24,6 +24,8 @@ export interface AdminOptions {
   superadminEmail?: string | null; limits: RateLimits; ephemeral: EphemeralStore; backupDir: string; backupKey: Buffer;
   /** distributed mode: the Kafka the log lives on (a backup records the group's committed offsets) */
   eventLogKafka?: AdminContext['eventLogKafka'];
+  /** distributed mode: the other services' /metrics addresses (ADMIN_HEALTH_TARGETS) */
+  healthTargets?: string[];
   /** the auto-delete sweep's period (default ADMIN_AUTO_DELETE_INTERVAL_MS or an hour; 0: never) */
   autoDeleteIntervalMs?: number;
   /**
@@ -46,7 +48,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     pool: opts.pool, log: opts.log, logger: opts.logger, events, accounts: opts.accounts, billingSystem: opts.billingSystem,
     rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
     limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
-    eventLogKafka: opts.eventLogKafka,
+    eventLogKafka: opts.eventLogKafka, healthTargets: opts.healthTargets,
   };
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
   const projection: Subscription = await opts.log.subscribe({

@@ -3,6 +3,7 @@ import {
   loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
 } from '@ephemera/platform';
 import { startAdminServer } from './server.ts';
+import { parseHealthTargets } from './analytics/service-health.ts';
 
 const config = loadConfig(z.object({
   ...commonEnv,
@@ -25,8 +26,12 @@ const config = loadConfig(z.object({
   SUPERADMIN_EMAIL: z.string().optional(),
   /** where backups are written: a volume of this service only */
   BACKUP_DIR: z.string().min(1).default('./data/backups'),
-  /** the largest backup an import accepts (read by system/backup/routes.ts; keep it at the ingress's body limit) */
-  ADMIN_BACKUP_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** the largest backup an import accepts (read by system/backup/routes.ts; the chart's ingress follows it) */
+  ADMIN_BACKUP_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
+  /** the other services' /metrics URLs, comma-separated: System Health counts their answers and uptime (service-health.ts) */
+  ADMIN_HEALTH_TARGETS: z.string().optional().transform((v, ctx) => {
+    try { return parseHealthTargets(v); } catch (err) { ctx.addIssue({ code: 'custom', message: (err as Error).message }); return z.NEVER; }
+  }),
   /** how often the auto-delete sweep runs while the Settings switch is on (read by system/index.ts; 0: never) */
   ADMIN_AUTO_DELETE_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
   NODE_ENV: z.string().optional(),
@@ -39,7 +44,7 @@ const server = await startAdminServer({
   logger, roomUrl: config.ROOM_URL, billingUrl: config.BILLING_URL, messagingUrl: config.MESSAGING_URL,
   redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
   adminKeyDir: config.ADMIN_KEY_DIR, masterKey: config.ADMIN_MASTER_KEY ? parseMasterKey(config.ADMIN_MASTER_KEY) : undefined,
-  superadminEmail: config.SUPERADMIN_EMAIL ?? null, backupDir: config.BACKUP_DIR,
+  superadminEmail: config.SUPERADMIN_EMAIL ?? null, backupDir: config.BACKUP_DIR, healthTargets: config.ADMIN_HEALTH_TARGETS,
 });
 logger.info({ port: server.port }, 'admin-analytics service listening');
 stopOnSignals(server.stop, logger);

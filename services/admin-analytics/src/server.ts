@@ -24,6 +24,8 @@ export async function startAdminServer(opts: {
   superadminEmail?: string | null;
   /** BACKUP_DIR: where backups are written (a volume of this service only); encrypted under a key from the master key */
   backupDir: string;
+  /** the other services' /metrics (ADMIN_HEALTH_TARGETS) */
+  healthTargets?: string[];
   now?: () => Date;
 }): Promise<ServiceServer & { module: AdminModule }> {
   const pool = createPool(opts.databaseUrl);
@@ -44,7 +46,7 @@ export async function startAdminServer(opts: {
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, adminKeys: own.store, now: opts.now,
     ...adminPortClients({ billingUrl: opts.billingUrl, roomUrl: opts.roomUrl, messagingUrl: opts.messagingUrl }),
     superadminEmail: opts.superadminEmail, limits, ephemeral, backupDir: opts.backupDir, backupKey: backupKeyFrom(master),
-    eventLogKafka: { brokers: opts.kafkaBrokers, namespace: opts.eventLogNamespace },
+    eventLogKafka: { brokers: opts.kafkaBrokers, namespace: opts.eventLogNamespace }, healthTargets: opts.healthTargets,
   });
   const server = await serveHttp({
     name: 'admin-analytics', port: opts.port, host: opts.host, logger: opts.logger,

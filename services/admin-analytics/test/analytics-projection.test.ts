@@ -1,6 +1,6 @@
 /**
  * The analytics read models are projections (issue 10): a scripted sequence of domain events (rooms, members,
- * messages, files, sign-ups, subscription payments and renewals, a failed payment, extensions, page views, a
+ * messages, files, sign-ups, subscription payments and renewals, a failed payment, extensions, a refund, page views, a
  * revenue reset) applied through the service's real projector (applyOnce + projectAdmin, as the subscription does)
  * into a real PostgreSQL gives exactly the expected figures; emptying the read models and replaying the same events
  * (in log order, and with the topics interleaved differently, as Kafka may deliver them) gives identical tables.
@@ -51,6 +51,9 @@ const extension = (id: string, days: number, amountCents: number | null, time: s
 const connected = (ws: string, by: string, time: string, callType: 'audio' | 'video') =>
   ev('call.connected', { workspaceId: ws, channelId: 'dm', callId: `call${++m}`, callType, connectedAt: time }, time, userActor(by));
 const viewed = (path: string, visitor: string, time: string) => ev('analytics.page-viewed', { path, visitor, at: time }, time);
+const refunded = (id: string, chargeId: string, amountCents: number, totalRefundedCents: number, time: string) => ev('account.payment-refunded', {
+  accountId: id, chargeId, amountCents, totalRefundedCents, chargeAmountCents: 1900, currency: 'usd', refundedAt: time, ...ref,
+}, time);
 
 /** the log: everything up to the reset (figures checked there), then the reset and what came after */
 const beforeReset: AnyEventEnvelope[] = [
@@ -77,6 +80,10 @@ const beforeReset: AnyEventEnvelope[] = [
   // page views: A twice and B today, A' yesterday (another day's salt: another id), C ten days ago
   viewed('/', 'A', at(0, '07:00')), viewed('/', 'A', at(0, '07:05')), viewed('/workspace/ws1', 'B', at(0, '07:10')),
   viewed('/features', 'A2', at(1, '07:00')), viewed('/about', 'C', at(10, '07:00')),
+];
+/** 7.00 of acc2's 19.00 payment refunded today, then the same refund recorded a second time (a billing retry) */
+const refunds: AnyEventEnvelope[] = [
+  refunded('acc2', 'ch_acc2', 700, 700, at(0, '10:30')), refunded('acc2', 'ch_acc2', 700, 700, at(0, '10:31')),
 ];
 const afterReset: AnyEventEnvelope[] = [
   ev('admin.revenue-reset', { before: at(0, '00:00'), deletedRecords: 3 }, at(0, '12:00')),
@@ -133,6 +140,21 @@ describe('analytics projection', () => {
     ]);
   });
 
+  it('a refund counts once in refunds and leaves revenue gross (not subtracted, not a payment); the same refund twice is one', async () => {
+    const { pool } = db;
+    const before = await revenueFigures(pool, TODAY);
+    const chartBefore = await dailySeries(pool, TODAY);
+    const weekBefore = await customRevenue(pool, { startDate: '2025-03-04', endDate: TODAY });
+    await apply(refunds);
+    const after = await revenueFigures(pool, TODAY);
+    expect(after.revenue).toEqual({ ...before.revenue, refunds: 1 });
+    expect(after.timeBasedRevenue).toEqual(before.timeBasedRevenue); // today still 45.98, all time 72.97 in 7 payments
+    expect(await dailySeries(pool, TODAY)).toEqual(chartBefore);
+    expect(await customRevenue(pool, { startDate: '2025-03-04', endDate: TODAY })).toEqual(weekBefore);
+    expect((await pool.query(`SELECT kind, amount_cents, account_id FROM admin.payments WHERE kind = 'refund'`)).rows)
+      .toEqual([{ kind: 'refund', amount_cents: 700, account_id: 'acc2' }]);
+  });
+
   it('a revenue reset removes the payments before it, also those delivered after it', async () => {
     const { pool } = db;
     await apply(afterReset);
@@ -140,14 +162,15 @@ describe('analytics projection', () => {
     expect(timeBasedRevenue.allTime).toEqual({ total: 64.98, paymentCount: 5 }); // today's 45.98 and the upgrade's 19.00
     expect(revenue.revenueByPlan).toEqual({ pro: 0, business: 57 });
     expect(revenue.failedPayments).toBe(1); // today's, after the reset's time
+    expect(revenue.refunds).toBe(1); // today's too
     expect(revenue.extensionRevenueBreakdown).toEqual({ sevenDay: 2.99, thirtyDay: 0 });
     expect(timeBasedRevenue.today.total).toBe(64.98);
   });
 
   it('replaying the same events into emptied read models rebuilds identical tables, in any interleaving of topics', async () => {
-    const log = [...beforeReset, ...afterReset];
+    const log = [...beforeReset, ...refunds, ...afterReset];
     const live = await tableHashes();
-    expect(Number(live.payments.n)).toBe(6);
+    expect(Number(live.payments.n)).toBe(7);
 
     await emptyReadModels();
     await apply(log);

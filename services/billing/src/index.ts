@@ -17,7 +17,7 @@ export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';
 export { paymentsFromEnv, paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
-  type CheckoutState, type SubscriptionState } from './payments/index.ts';
+  type CheckoutState, type SubscriptionState, type ChargeState } from './payments/index.ts';
 export { reminderDue, type Payments, type SweepResult } from './payments/index.ts';
 
 export const BILLING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');

@@ -6,6 +6,7 @@ import type { AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
 import { projectContact } from './contact.ts';
 import { projectNotice } from './payments/notices.ts';
+import { projectRefund } from './payments/refunds.ts';
 
 /** A verified subscription event ends an admin trial: from then on the provider's data decides the tier. */
 const TRIAL_OVER = 'upgraded_by_admin = false, trial_ends_at = NULL';
@@ -79,6 +80,9 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       return;
     case 'account.extension-paid':
       await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);
+      return;
+    case 'account.payment-refunded': // how much of each charge is refunded (payments/refunds.ts: billing.charge_refunds)
+      await projectRefund(client, event);
       return;
     // receipts and renewal reminders mailed (payments/notices.ts: billing.mailed_notices)
     case 'account.receipt-mailed': case 'account.renewal-reminder-mailed':

@@ -11,7 +11,7 @@ paymentSuites('embedded (npm start)', async (env) => {
   let offset = 0;
   const app = await startEmbedded({
     port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset),
-    smtpUrl: env.smtpUrl, rateLimits: env.rateLimits, google: null, payments: env.payments,
+    smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits, google: null, payments: env.payments,
   });
   return {
     url: app.url,

@@ -5,7 +5,8 @@
  *  - active users: admin.daily_active. An active user is a room member (its user id: one person in two rooms is two
  *    members) who did something in a room that day: created or joined it, sent, edited, deleted or reacted to a
  *    message, read, uploaded, changed a channel or a profile... (any room or messaging event with a user actor).
- *    Daily = today (UTC), weekly = the last 7 days, monthly = the last 30, today included.
+ *    Daily = today (UTC), weekly = the last 7 days, monthly = the last 30, today included: read from the totals the
+ *    projector keeps beside daily_active (daily_activity per day, actor_last_active per member).
  *  - average session: time between a member's actions inside its sessions (a gap over 30 minutes ends one), per
  *    session, over the last 7 days, in minutes. Chat has no sign-out, so this is the span of activity, a lower bound.
  *  - accounts: admin.accounts (the directory's projection), the superadmin's own account left out as in the Users tab.
@@ -13,6 +14,7 @@
 import type { AnalyticsReport } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import { daysBefore, dollars, percent, round } from './days.ts';
+import { PAID_KINDS } from './revenue.ts';
 
 type Traffic = AnalyticsReport['pageViewAnalytics'];
 type Users = AnalyticsReport['users'];
@@ -37,12 +39,14 @@ export async function trafficFigures(pool: Pool, today: string): Promise<Traffic
 }
 
 export async function usageFigures(pool: Pool, today: string): Promise<Usage> {
-  // each actor once, with its last active day (one hash aggregate instead of three distinct counts)
+  // weekly and monthly: members whose last active day is in the range (an index range of actor_last_active);
+  // daily, sessions and active time: the per-day totals (daily_activity), both kept by the projector
   const { rows } = await pool.query<{ dau: string; wau: string; mau: string; ms: string | null; sessions: string | null }>(
-    `SELECT count(*) FILTER (WHERE last_day = $1) AS dau, count(*) FILTER (WHERE last_day >= $2) AS wau, count(*) AS mau,
-       (SELECT sum(active_ms) FROM admin.daily_active WHERE day >= $2 AND day <= $1) AS ms,
-       (SELECT sum(sessions) FROM admin.daily_active WHERE day >= $2 AND day <= $1) AS sessions
-     FROM (SELECT actor, max(day) AS last_day FROM admin.daily_active WHERE day >= $3 AND day <= $1 GROUP BY actor) AS actors`,
+    `SELECT (SELECT coalesce(sum(actors), 0) FROM admin.daily_activity WHERE day = $1) AS dau,
+       (SELECT count(*) FROM admin.actor_last_active WHERE last_day BETWEEN $2 AND $1) AS wau,
+       (SELECT count(*) FROM admin.actor_last_active WHERE last_day BETWEEN $3 AND $1) AS mau,
+       (SELECT sum(active_ms) FROM admin.daily_activity WHERE day BETWEEN $2 AND $1) AS ms,
+       (SELECT sum(sessions) FROM admin.daily_activity WHERE day BETWEEN $2 AND $1) AS sessions`,
     [today, daysBefore(today, 6), daysBefore(today, 29)]);
   const r = rows[0];
   const sessions = Number(r.sessions ?? 0);
@@ -114,9 +118,10 @@ export async function dailySeries(pool: Pool, today: string): Promise<AnalyticsR
       `SELECT metric, to_char(day, 'YYYY-MM-DD') AS day, sum(value) AS n FROM admin.daily_counts
        WHERE metric IN ('pages.viewed', 'messages.sent', 'rooms.created') AND day BETWEEN $1 AND $2 GROUP BY metric, day`, [first, today]),
     pool.query<{ day: string; cents: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount_cents) AS cents FROM admin.payments WHERE day BETWEEN $1 AND $2 GROUP BY day`, [first, today]),
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount_cents) AS cents FROM admin.payments
+       WHERE day BETWEEN $1 AND $2 AND ${PAID_KINDS} GROUP BY day`, [first, today]),
     pool.query<{ day: string; n: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*) AS n FROM admin.daily_active WHERE day BETWEEN $1 AND $2 GROUP BY day`, [first, today]),
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, actors AS n FROM admin.daily_activity WHERE day BETWEEN $1 AND $2`, [first, today]),
   ]);
   const count = (metric: string, day: string) => Number(counts.rows.find((r) => r.metric === metric && r.day === day)?.n ?? 0);
   return Array.from({ length: 30 }, (_, i) => {

@@ -10,7 +10,8 @@ import type { PoolClient } from '@ephemera/platform';
 import { dayOf } from './days.ts';
 import { routeGroup } from './route-groups.ts';
 
-interface Statement { sql: string; params: unknown[] }
+/** `with`: named parts (CTEs) the statement reads, placed before it; they share its parameters and the names are unique */
+interface Statement { sql: string; params: unknown[]; with?: string[] }
 
 /** a gap longer than this between two actions of a user starts a new session */
 export const SESSION_GAP_MS = 30 * 60_000;
@@ -56,6 +57,12 @@ async function effects(client: PoolClient, event: AnyEventEnvelope): Promise<Sta
       const cents = p.amountCents ?? EXTENSION_PRICES[p.days] ?? 0;
       return [payment(event, { kind: 'extension', plan: null, days: p.days, cents, accountId: p.accountId })];
     }
+    case 'account.payment-refunded': {
+      // Gross revenue: the refund is a row of its own (kind 'refund', the refunded cents), never subtracted from the
+      // payment it refunds; the report counts these rows (revenue.refunds).
+      const p = event.payload;
+      return [payment(event, { kind: 'refund', plan: null, days: null, cents: p.amountCents, accountId: p.accountId }, refundRowId(p.chargeId, p.totalRefundedCents))];
+    }
     case 'account.deleted': return [{ sql: 'DELETE FROM admin.subscriptions WHERE account_id = $1', params: [event.payload.accountId] }];
     case 'admin.revenue-reset': {
       const p = event.payload;
@@ -99,13 +106,29 @@ function activity(event: AnyEventEnvelope): Statement | null {
   const topic = TOPIC_OF[event.type];
   if ((topic !== TOPICS.room && topic !== TOPICS.messaging) || event.actor.kind !== 'user' || !event.actor.userId) return null;
   const at = timeOf(event);
+  // One statement: the member's day (daily_active), and the totals kept beside it (migrations/…_activity_totals.sql):
+  // the day's totals move by what this upsert changed (activity_before is the row as it was: every part of the statement
+  // sees the same snapshot), and the member's last active day moves forward.
   return {
-    sql: `INSERT INTO admin.daily_active AS a (day, actor, last_at) VALUES ($1, $2, $3)
-          ON CONFLICT (day, actor) DO UPDATE SET
-            sessions = a.sessions + (EXCLUDED.last_at - a.last_at > $4::interval)::int,
-            active_ms = a.active_ms + CASE WHEN EXCLUDED.last_at > a.last_at AND EXCLUDED.last_at - a.last_at <= $4::interval
-              THEN (extract(epoch FROM EXCLUDED.last_at - a.last_at) * 1000)::bigint ELSE 0 END,
-            last_at = GREATEST(a.last_at, EXCLUDED.last_at)`,
+    with: [
+      'activity_before AS (SELECT sessions, active_ms FROM admin.daily_active WHERE day = $1 AND actor = $2)',
+      `activity_day AS (
+        INSERT INTO admin.daily_active AS a (day, actor, last_at) VALUES ($1, $2, $3)
+        ON CONFLICT (day, actor) DO UPDATE SET
+          sessions = a.sessions + (EXCLUDED.last_at - a.last_at > $4::interval)::int,
+          active_ms = a.active_ms + CASE WHEN EXCLUDED.last_at > a.last_at AND EXCLUDED.last_at - a.last_at <= $4::interval
+            THEN (extract(epoch FROM EXCLUDED.last_at - a.last_at) * 1000)::bigint ELSE 0 END,
+          last_at = GREATEST(a.last_at, EXCLUDED.last_at)
+        RETURNING sessions, active_ms)`,
+      `activity_last_day AS (
+        INSERT INTO admin.actor_last_active AS l (actor, last_day) VALUES ($2, $1)
+        ON CONFLICT (actor) DO UPDATE SET last_day = EXCLUDED.last_day WHERE l.last_day < EXCLUDED.last_day)`,
+    ],
+    sql: `INSERT INTO admin.daily_activity AS d (day, actors, sessions, active_ms)
+            SELECT $1, (b.sessions IS NULL)::int, r.sessions - coalesce(b.sessions, 0), r.active_ms - coalesce(b.active_ms, 0)
+            FROM activity_day r LEFT JOIN activity_before b ON true
+          ON CONFLICT (day) DO UPDATE SET actors = d.actors + EXCLUDED.actors, sessions = d.sessions + EXCLUDED.sessions,
+            active_ms = d.active_ms + EXCLUDED.active_ms`,
     params: [dayOf(at), event.actor.userId, at, `${SESSION_GAP_MS / 1000} seconds`],
   };
 }
@@ -123,17 +146,31 @@ function timeOf(event: AnyEventEnvelope): string {
   }
 }
 
-interface PaymentRow { kind: 'subscription' | 'extension' | 'failed'; plan: string | null; days: number | null; cents: number; accountId: string }
+interface PaymentRow { kind: 'subscription' | 'extension' | 'failed' | 'refund'; plan: string | null; days: number | null; cents: number; accountId: string }
 
-/** A payment at the event's time, unless a revenue reset already covers that time (replays may bring it late). */
-function payment(event: AnyEventEnvelope, row: PaymentRow): Statement {
+/**
+ * A payment at the event's time, unless a revenue reset already covers that time (replays may bring it late).
+ * rowId: the row's key when the event's own id is not the fact's identity (a refund's, below).
+ */
+function payment(event: AnyEventEnvelope, row: PaymentRow, rowId: string = event.id): Statement {
   return {
     sql: `INSERT INTO admin.payments (event_id, paid_at, day, kind, plan, extension_days, amount_cents, account_id)
           SELECT $1::uuid, $2::timestamptz, $3::date, $4, $5, $6::int, $7::int, $8
           WHERE NOT EXISTS (SELECT 1 FROM admin.revenue_resets WHERE before > $2::timestamptz)
           ON CONFLICT (event_id) DO NOTHING`,
-    params: [event.id, event.occurredAt, dayOf(event.occurredAt), row.kind, row.plan, row.days, row.cents, row.accountId],
+    params: [rowId, event.occurredAt, dayOf(event.occurredAt), row.kind, row.plan, row.days, row.cents, row.accountId],
   };
+}
+
+/**
+ * A refund's row key, a uuid made from what identifies the refund in billing (the charge and its refunded total
+ * after it), not from the event: should billing ever record one refund twice (a retry after a crash between the
+ * append and its own projection), it is still one row, so one refund in the report.
+ */
+function refundRowId(chargeId: string, totalRefundedCents: number): string {
+  const h = createHash('sha1').update(`refund:${chargeId}:${totalRefundedCents}`).digest('hex');
+  // laid out as a name-based (version 5) uuid, so it can never equal an event's random (version 4) id
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 function subscriptionState(accountId: string, subscriptionId: string | null, tier: Tier, status: string, periodEnd: string | null): Statement {
@@ -172,14 +209,16 @@ async function subscriptionActivated(client: PoolClient, event: EventEnvelope<'a
 async function run(client: PoolClient, statements: Statement[]): Promise<void> {
   if (statements.length === 0) return;
   if (statements.length === 1) {
-    await client.query(prepared(statements[0].sql, statements[0].params));
+    const [only] = statements;
+    await client.query(prepared(only.with ? `WITH ${only.with.join(', ')} ${only.sql}` : only.sql, only.params));
     return;
   }
   const params: unknown[] = [];
-  const parts = statements.map((s, i) => {
+  const parts = statements.flatMap((s, i) => {
     const offset = params.length;
     params.push(...s.params);
-    return `s${i} AS (${s.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`)})`;
+    const renumber = (sql: string) => sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+    return [...(s.with ?? []).map(renumber), `s${i} AS (${renumber(s.sql)})`];
   });
   await client.query(prepared(`WITH ${parts.join(', ')} SELECT 1`, params));
 }

@@ -6,8 +6,8 @@ import type { AnalyticsReport, DashboardAnalytics } from '@ephemera/proto';
 import type { AdminContext } from '../context.ts';
 import { dayOf, dollars, percent } from './days.ts';
 import { activeRooms, activeUsersLastDay, dailySeries, featureUsage, pageViewsOn, trafficFigures, usageFigures, userFigures } from './figures.ts';
-import { revenueFigures } from './revenue.ts';
-import { averageResponseMsOf, blockedAddresses, databaseQueryMs, errorRateOf, httpTotals, type ReadinessSamples } from './system-metrics.ts';
+import { PAID_KINDS, revenueFigures } from './revenue.ts';
+import { averageResponseMsOf, blockedAddresses, databaseQueryMs, errorRateOf, type ReadinessSamples } from './system-metrics.ts';
 
 /** failed sign-ins are counted over this window */
 const FAILED_SIGN_IN_WINDOW_MS = 24 * 3600_000;
@@ -17,8 +17,8 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
   const today = dayOf(now);
   const [users, rooms, accounts, revenue, views, http] = await Promise.all([
     activeUsersLastDay(ctx.pool, now), activeRooms(ctx.pool, now), userFigures(ctx.pool, now, ctx.superadminEmail),
-    ctx.pool.query<{ cents: string }>(`SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1`, [today]),
-    pageViewsOn(ctx.pool, today), httpTotals(),
+    ctx.pool.query<{ cents: string }>(`SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1 AND ${PAID_KINDS}`, [today]),
+    pageViewsOn(ctx.pool, today), readiness.httpTotals(),
   ]);
   return {
     activeUsers: users,
@@ -32,12 +32,12 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
   };
 }
 
-export async function analyticsReport(ctx: AdminContext): Promise<AnalyticsReport> {
+export async function analyticsReport(ctx: AdminContext, readiness: ReadinessSamples): Promise<AnalyticsReport> {
   const now = ctx.now();
   const today = dayOf(now);
   const [money, pageViewAnalytics, { paid: _paid, ...users }, usage, features, daily, http, databaseQueryTime, failedLoginAttempts, blockedIPs] = await Promise.all([
     revenueFigures(ctx.pool, today), trafficFigures(ctx.pool, today), userFigures(ctx.pool, now, ctx.superadminEmail),
-    usageFigures(ctx.pool, today), featureUsage(ctx.pool), dailySeries(ctx.pool, today), httpTotals(), databaseQueryMs(ctx.pool),
+    usageFigures(ctx.pool, today), featureUsage(ctx.pool), dailySeries(ctx.pool, today), readiness.httpTotals(), databaseQueryMs(ctx.pool),
     failedSignIns(ctx, now), blockedAddresses(ctx.limits),
   ]);
   return {

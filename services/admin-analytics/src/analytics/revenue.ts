@@ -1,7 +1,8 @@
 /**
- * Revenue figures: sums over admin.payments (one row per payment, by UTC day), which a revenue reset empties up to
- * its time. Periods end today (UTC, the service's clock) and include it: today, the last 7, 30 and 365 days.
- * Amounts are kept in cents and answered in dollars.
+ * Revenue figures: sums over admin.payments (one row per payment, failed payment and refund, by UTC day), which a
+ * revenue reset empties up to its time. Periods end today (UTC, the service's clock) and include it: today, the
+ * last 7, 30 and 365 days. Amounts are kept in cents and answered in dollars. Revenue is gross: refunds are counted
+ * (revenue.refunds), not subtracted.
  */
 import {
   CustomRevenueQuerySchema, DomainError, type AnalyticsReport, type CustomRevenue, type DailyRevenue, type RevenueSplit,
@@ -11,6 +12,9 @@ import { daysBefore, daysBetween, dollars, eachDay, isCalendarDay, percent, roun
 
 /** the longest custom period (a leap year) */
 export const CUSTOM_REVENUE_MAX_DAYS = 366;
+
+/** the rows that are money received: revenue sums and payment counts take only these (not failed, not refund) */
+export const PAID_KINDS = `kind IN ('subscription', 'extension')`;
 
 type Revenue = AnalyticsReport['revenue'];
 type TimeBased = AnalyticsReport['timeBasedRevenue'];
@@ -42,8 +46,9 @@ export async function revenueFigures(pool: Pool, today: string): Promise<{ reven
        coalesce(sum(amount_cents) FILTER (WHERE kind = 'extension' AND extension_days = 30), 0) AS thirty_day,
        count(*) FILTER (WHERE kind = 'extension') AS extension_count,
        count(*) FILTER (WHERE kind = 'failed') AS failed,
-       count(*) FILTER (WHERE kind <> 'failed') AS payment_count,
-       count(DISTINCT account_id) FILTER (WHERE kind <> 'failed') AS payers
+       count(*) FILTER (WHERE kind = 'refund') AS refunds,
+       count(*) FILTER (WHERE ${PAID_KINDS}) AS payment_count,
+       count(DISTINCT account_id) FILTER (WHERE ${PAID_KINDS}) AS payers
      FROM admin.payments`, params);
   const r = rows[0];
   const cents = (p: string) => Number(r[`${p}_sub`]) + Number(r[`${p}_ext`]);
@@ -60,7 +65,8 @@ export async function revenueFigures(pool: Pool, today: string): Promise<{ reven
     extensionPaymentCount: Number(r.extension_count),
     extensionRevenueBreakdown: { sevenDay: dollars(r.seven_day), thirtyDay: dollars(r.thirty_day) },
     failedPayments: Number(r.failed),
-    refunds: 0, // no refund event exists (billing records none): nothing to count
+    // like failedPayments: every refund since the last reset (each recorded refund, partial ones included)
+    refunds: Number(r.refunds),
   };
   const timeBasedRevenue: TimeBased = {
     today: split(r, 'today'), weekly: split(r, 'week'), monthly: split(r, 'month'),
@@ -75,7 +81,7 @@ export async function dailyRevenue(pool: Pool, start: string, end: string): Prom
     `SELECT to_char(day, 'YYYY-MM-DD') AS day,
        coalesce(sum(amount_cents) FILTER (WHERE kind = 'subscription'), 0) AS sub,
        coalesce(sum(amount_cents) FILTER (WHERE kind = 'extension'), 0) AS ext,
-       count(*) FILTER (WHERE kind <> 'failed') AS n
+       count(*) FILTER (WHERE ${PAID_KINDS}) AS n
      FROM admin.payments WHERE day BETWEEN $1 AND $2 GROUP BY day`, [start, end]);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return eachDay(start, end).map((date) => {
@@ -105,7 +111,7 @@ export async function customRevenue(pool: Pool, query: unknown): Promise<CustomR
   };
 }
 
-/** How many payment records a reset at `before` deletes (every kind, failed ones included). */
+/** How many payment records a reset at `before` deletes (every kind, failed payments and refunds included). */
 export async function paymentsBefore(pool: Pool, before: string): Promise<number> {
   const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM admin.payments WHERE paid_at < $1', [before]);
   return Number(rows[0].n);

@@ -17,10 +17,10 @@ const EXPORT_KINDS = new Set(['users', 'analytics']);
 
 export function analyticsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
-  const readiness = new ReadinessSamples(ctx.pool);
+  const readiness = new ReadinessSamples(ctx.pool, { targets: ctx.healthTargets, logger: ctx.logger });
 
   r.get(HTTP_ROUTES.adminDashboard.path, route(async (_req, res) => { res.json(await dashboardAnalytics(ctx, readiness)); }));
-  r.get(HTTP_ROUTES.adminReport.path, route(async (_req, res) => { res.json(await analyticsReport(ctx)); }));
+  r.get(HTTP_ROUTES.adminReport.path, route(async (_req, res) => { res.json(await analyticsReport(ctx, readiness)); }));
   r.get(HTTP_ROUTES.adminCustomRevenue.path, route(async (req, res) => { res.json(await customRevenue(ctx.pool, req.query)); }));
 
   // Reset Revenue: every payment recorded before now stops counting (admin.revenue-reset), then the audit entry.
@@ -34,7 +34,7 @@ export function analyticsRouter(ctx: AdminContext): express.Router {
 
   // Export Analytics: the report as a JSON download named analytics-export-{YYYY-MM-DD}.json.
   const exportAnalytics = route(async (_req, res) => {
-    const report = await analyticsReport(ctx);
+    const report = await analyticsReport(ctx, readiness);
     await ctx.events.audit(adminOf(res), 'export.downloaded', 'analytics');
     res.set('Content-Disposition', `attachment; filename="analytics-export-${dayOf(ctx.now())}.json"`);
     res.type('application/json').send(JSON.stringify(report, null, 2));

@@ -2,23 +2,23 @@
  * The System Health and System tab figures from this process's real metrics, not from events:
  *  - answers and their latency: the prom-client histogram http_request_duration_seconds (platform metrics-http.ts)
  *    in the default registry, labelled by status class. Embedded mode times every HTTP answer of the product (one
- *    express app); distributed mode this service's own answers (each service exports its own to Prometheus).
+ *    express app); distributed mode this service's own answers plus every other service instance's, scraped from its
+ *    /metrics (service-health.ts).
  *  - uptime: readiness samples (the database answers SELECT 1, as /readyz checks) taken every SAMPLE_MS since this
- *    process started: the share that succeeded. A process that is down takes no samples, so this is the uptime of
- *    the running service's dependencies; availability across restarts is Prometheus' job.
+ *    process started, and, distributed, the scrapes of every other service instance (service-health.ts): the share
+ *    that succeeded. Availability across this process's own restarts is Prometheus' job.
  *  - database query time: one timed round trip now.
  *  - blocked addresses: the per-address rate limits refusing right now (RateLimits.blocked).
  */
 import { isIP } from 'node:net';
-import { metrics, type LimitName, type Pool, type RateLimits } from '@ephemera/platform';
+import { metrics, type LimitName, type Logger, type Pool, type RateLimits } from '@ephemera/platform';
 import { percent, round } from './days.ts';
+import { ServiceHealth, type HistogramTotals } from './service-health.ts';
 
 const SAMPLE_MS = 15_000;
 const SAMPLE_TIMEOUT_MS = 5_000;
 
-interface HistogramTotals { count: number; errors: number; sumSeconds: number }
-
-/** every answer so far: how many, how many 5xx, and their summed latency */
+/** every answer of this process so far: how many, how many 5xx, and their summed latency */
 export async function httpTotals(): Promise<HistogramTotals> {
   const metric = metrics.register.getSingleMetric('http_request_duration_seconds');
   const totals: HistogramTotals = { count: 0, errors: 0, sumSeconds: 0 };
@@ -36,25 +36,40 @@ export async function httpTotals(): Promise<HistogramTotals> {
   return totals;
 }
 
+const silent = { warn: () => {} } as unknown as Logger;
+
 /** errorRate: 5xx answers / all answers, percent with two decimals */
 export const errorRateOf = (t: HistogramTotals): number => percent(t.errors, t.count, 2);
 /** averageResponseTime: mean latency of every answer, ms with two decimals */
 export const averageResponseMsOf = (t: HistogramTotals): number => (t.count ? round((t.sumSeconds / t.count) * 1000) : 0);
 
-/** Readiness sampled in the background (the timer never keeps the process alive; it stops with the pool). */
+/**
+ * Readiness sampled in the background (the timer never keeps the process alive; it stops with the pool), and the
+ * other services' metrics when they run apart (service-health.ts, ADMIN_HEALTH_TARGETS).
+ */
 export class ReadinessSamples {
   private ok = 0;
   private total = 0;
   private readonly timer: NodeJS.Timeout;
+  readonly services: ServiceHealth;
 
-  constructor(private readonly pool: Pool, intervalMs = SAMPLE_MS) {
+  constructor(private readonly pool: Pool, options: { targets?: string[]; logger?: Logger; intervalMs?: number } = {}) {
+    const intervalMs = options.intervalMs ?? SAMPLE_MS;
+    this.services = new ServiceHealth(options.targets ?? [], options.logger ?? silent, intervalMs);
     void this.sample();
     this.timer = setInterval(() => { void this.sample(); }, intervalMs);
     this.timer.unref();
   }
 
+  /** this process's answers and, as of their latest scrape, every other service instance's */
+  async httpTotals(): Promise<HistogramTotals> {
+    const own = await httpTotals();
+    const others = this.services.totals();
+    return { count: own.count + others.count, errors: own.errors + others.errors, sumSeconds: own.sumSeconds + others.sumSeconds };
+  }
+
   private async sample(): Promise<void> {
-    if ((this.pool as Pool & { ended?: boolean }).ended) { clearInterval(this.timer); return; }
+    if ((this.pool as Pool & { ended?: boolean }).ended) { clearInterval(this.timer); this.services.stop(); return; }
     let timeout: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       this.pool.query('SELECT 1').then(() => true, () => false),
@@ -65,9 +80,10 @@ export class ReadinessSamples {
     if (ready) this.ok += 1;
   }
 
-  /** percent of samples ready, two decimals; 100 before the first sample is in */
+  /** percent of samples up (this process's database checks and the other services' scrapes), two decimals; 100 before any */
   uptime(): number {
-    return this.total === 0 ? 100 : percent(this.ok, this.total, 2);
+    const { ok, total } = this.services.health();
+    return this.total + total === 0 ? 100 : percent(this.ok + ok, this.total + total, 2);
   }
 }
 

@@ -52,6 +52,20 @@ export interface SubscriptionState {
   cancelAtPeriodEnd: boolean;
 }
 
+/** A charge as the provider records it now: what was paid and how much of it has been refunded so far. */
+export interface ChargeState {
+  id: string;
+  customerId: string | null;
+  /** ours (metadata of the charge or of its payment intent, set at checkout); null when neither has one */
+  accountId: string | null;
+  amountCents: number;
+  /** the refunded total so far (partial refunds add up); 0 when nothing was refunded */
+  amountRefundedCents: number;
+  currency: string | null;
+  /** when the latest refund that has not failed was made; null when the provider lists none */
+  lastRefundAt: Date | null;
+}
+
 /** A verified webhook event, reduced to what the handlers need: which objects it is about. */
 export interface ProviderEvent {
   id: string;
@@ -61,6 +75,8 @@ export interface ProviderEvent {
   checkoutSessionId: string | null;
   subscriptionId: string | null;
   customerId: string | null;
+  /** the charge a charge.* event is about (a refund's charge for refund objects) */
+  chargeId: string | null;
 }
 
 /** The signature did not verify (wrong secret, altered body, too old, missing header). */
@@ -77,6 +93,8 @@ export interface PaymentProvider {
   checkoutSession(id: string): Promise<CheckoutState | null>;
   /** The subscription's current state; null when the provider does not know it. */
   subscription(id: string): Promise<SubscriptionState | null>;
+  /** The charge's current state, its refunds included; null when the provider does not know it. */
+  charge(id: string): Promise<ChargeState | null>;
 }
 
 /**
@@ -84,4 +102,4 @@ export interface PaymentProvider {
  * recorded state in front (stripe-mock is stateless: it answers fixtures, whatever was paid), see
  * test/payments/provider-state.ts.
  */
-export type ProviderStateReader = Pick<PaymentProvider, 'checkoutSession' | 'subscription'>;
+export type ProviderStateReader = Pick<PaymentProvider, 'checkoutSession' | 'subscription' | 'charge'>;

@@ -9,7 +9,7 @@
 import Stripe from 'stripe';
 import { DomainError, EXTENSION_PRICES, PAID_PLANS, PLAN_PRICES, type PaidPlan } from '@ephemera/proto';
 import {
-  WebhookSignatureError, type CheckoutCommon, type CheckoutState, type PaymentProvider, type ProviderCheckout, type ProviderEvent,
+  WebhookSignatureError, type ChargeState, type CheckoutCommon, type CheckoutState, type PaymentProvider, type ProviderCheckout, type ProviderEvent,
   type ProviderSubscriptionStatus, type SubscriptionState,
 } from './provider.ts';
 
@@ -30,6 +30,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : nul
 /** an expandable field: the id, or the expanded object's id */
 const idOf = (v: unknown): string | null => str(v) ?? (v && typeof v === 'object' ? str((v as Obj).id) : null);
 const planOf = (v: unknown): PaidPlan | null => ((PAID_PLANS as readonly unknown[]).includes(v) ? v as PaidPlan : null);
+/** an amount in the currency's smallest unit; anything else counts as none */
+const centsOf = (v: unknown): number => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : 0);
 
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
@@ -103,6 +105,7 @@ export class StripeProvider implements PaymentProvider {
       checkoutSessionId: object === 'checkout.session' ? str(o.id) : null,
       subscriptionId: object === 'subscription' ? str(o.id) : idOf(o.subscription) ?? idOf(parent?.subscription),
       customerId: idOf(o.customer),
+      chargeId: object === 'charge' ? str(o.id) : object === 'refund' ? idOf(o.charge) : null,
     };
   }
 
@@ -138,6 +141,24 @@ export class StripeProvider implements PaymentProvider {
       id: String(s.id), status: s.status as ProviderSubscriptionStatus, customerId: idOf(s.customer),
       accountId: str(metadata.accountId), plan: planOf(metadata.plan) ?? byPrice ?? byAmount,
       currentPeriodEnd: ends.length ? new Date(Math.max(...ends) * 1000) : null, cancelAtPeriodEnd: s.cancel_at_period_end === true,
+    };
+  }
+
+  async charge(id: string): Promise<ChargeState | null> {
+    // Expanded: a charge has carried no refunds list by default since API 2022-11-15, and a one-time checkout's
+    // charge may have no customer; our accountId is then in the payment intent's metadata (payment_intent_data).
+    const c = await this.retrieve(() => this.stripe.charges.retrieve(id, { expand: ['refunds', 'payment_intent'] })) as unknown as Obj | null;
+    if (!c) return null;
+    const metadata = (c.metadata ?? {}) as Record<string, string>;
+    const intent = c.payment_intent && typeof c.payment_intent === 'object' ? c.payment_intent as Obj : null;
+    const intentMetadata = (intent?.metadata ?? {}) as Record<string, string>;
+    const refundTimes = (((c.refunds as Obj | null | undefined)?.data ?? []) as Obj[])
+      .filter((r) => r.status !== 'failed' && r.status !== 'canceled')
+      .map((r) => r.created).filter((t): t is number => typeof t === 'number');
+    return {
+      id: String(c.id), customerId: idOf(c.customer), accountId: str(metadata.accountId) ?? str(intentMetadata.accountId),
+      amountCents: centsOf(c.amount), amountRefundedCents: centsOf(c.amount_refunded), currency: str(c.currency),
+      lastRefundAt: refundTimes.length ? new Date(Math.max(...refundTimes) * 1000) : null,
     };
   }
 

@@ -4,6 +4,7 @@
  * the account to it, so deliveries in any order, twice, or late converge on the provider's truth.
  *   checkout.session.completed (+ async_payment_succeeded)  subscription: sync it; room extension: apply it once
  *   invoice.paid, invoice.payment_failed, customer.subscription.created/.updated/.deleted  sync the subscription
+ *   charge.refunded  read the charge; record its refunded total's increase, once (refunds.ts)
  * Syncing records at most one account event (subscription-activated / -past-due / -cancelled / -expired, decided
  * under the account's lock from its current row), then sets the tier of the account's rooms through the room
  * service's RoomTierChanged path (a no-op for rooms already on it), so a retry after a crash still gets there.
@@ -16,6 +17,7 @@ import type { Logger, Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { Receipts } from './receipts.ts';
+import { recordRefund } from './refunds.ts';
 import { WebhookSignatureError, type CheckoutState, type PaymentProvider, type ProviderEvent, type ProviderStateReader, type SubscriptionState } from './provider.ts';
 
 export interface OutcomeDeps {
@@ -29,6 +31,7 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted',
 ]);
 const CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+const REFUND_EVENTS = new Set(['charge.refunded']);
 const GRACE_MS = 7 * 86_400_000;
 
 export type ExtensionResult = { workspaceId: string; roomName: string; newExpiryDate: string | null; days: number };
@@ -74,6 +77,10 @@ export class PaymentOutcomes {
     }
     if (SUBSCRIPTION_EVENTS.has(event.type) && event.subscriptionId) {
       return this.syncSubscription(event.subscriptionId, { accountId: null, providerEventId: event.id });
+    }
+    if (REFUND_EVENTS.has(event.type) && event.chargeId) {
+      const { billing, pool, state, now } = this.deps;
+      return recordRefund({ billing, pool, state, now }, event.chargeId, event.id);
     }
     return `ignored: ${event.type}`;
   }

@@ -1,0 +1,76 @@
+/**
+ * Refunds (Stripe's charge.refunded). The webhook only names a charge: the charge is read back from the provider,
+ * and when its refunded total (amount_refunded, which partial refunds add to) is above what billing has recorded for
+ * it, one account.payment-refunded records the increase. So neither a second delivery of the event (already stopped
+ * by billing.provider_events) nor another event about a refund already counted records anything; a later partial
+ * refund records only its own amount. Two partial refunds the provider already shows together when the first event
+ * is handled become one event of their sum (the money is exact; the count can be lower than the provider's).
+ * A total that went down (a refund that failed) records nothing, and its amount is not counted again if retried.
+ * Concurrent events about one charge: the decision is taken under the account's lock (recordSystemFor) from a
+ * snapshot of the account's last sequence and the charge's recorded total; if the account recorded anything since the
+ * snapshot, it is taken again. No connection is held while waiting (a lock held on a pooled connection while the
+ * recording needs another could starve the pool).
+ * A refund changes no tier and no room: the subscription's own events (past due, cancelled) decide those.
+ */
+import type { EventEnvelope } from '@ephemera/proto';
+import type { Pool, PoolClient } from '@ephemera/platform';
+import type { BillingService } from '../billing-service.ts';
+import type { AccountRow } from '../accounts-repository.ts';
+import type { ChargeState, ProviderStateReader } from './provider.ts';
+
+export interface RefundDeps { billing: BillingService; pool: Pool; state: ProviderStateReader; now: () => Date }
+
+/** snapshots taken before giving up (the webhook answers 503 and the provider retries) */
+const ATTEMPTS = 5;
+
+/** The outcome of a refund event about the charge (the webhook's answer and billing.provider_events.outcome). */
+export async function recordRefund(deps: RefundDeps, chargeId: string, providerEventId: string | null): Promise<string> {
+  const charge = await deps.state.charge(chargeId);
+  if (!charge) return 'ignored: unknown charge';
+  if (charge.amountRefundedCents === 0) return 'ignored: nothing refunded';
+  const account = await accountOf(deps, charge);
+  if (!account) return 'ignored: no account for the charge';
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    // One statement: the charge's recorded total as of the account's last sequence (both are projected together).
+    const { rows } = await deps.pool.query<{ last_seq: number; refunded_cents: string | null }>(
+      `SELECT a.last_seq, r.refunded_cents FROM billing.accounts a LEFT JOIN billing.charge_refunds r ON r.charge_id = $2 WHERE a.id = $1`,
+      [account.id, charge.id]);
+    if (!rows[0]) return 'ignored: the account was deleted';
+    const increase = charge.amountRefundedCents - Number(rows[0].refunded_cents ?? 0);
+    if (increase <= 0) return `unchanged (${charge.amountRefundedCents} cents refunded, already recorded)`;
+    let moved = false;
+    const recorded = await deps.billing.recordSystemFor(account.id, (current) => {
+      if (current.lastSeq !== rows[0].last_seq) { moved = true; return null; } // recorded something meanwhile: look again
+      return { type: 'account.payment-refunded', payload: {
+        accountId: current.id, chargeId: charge.id, amountCents: increase, totalRefundedCents: charge.amountRefundedCents,
+        chargeAmountCents: charge.amountCents, currency: charge.currency, refundedAt: (charge.lastRefundAt ?? deps.now()).toISOString(),
+        provider: 'stripe', providerEventId,
+      } };
+    });
+    if (recorded) return 'account.payment-refunded';
+    if (!moved) return 'ignored: the account was deleted';
+  }
+  throw new Error(`account ${account.id} kept changing while the refund of ${charge.id} was decided`);
+}
+
+/** Our account id in the provider's record of the charge, else the account of the charge's customer. */
+async function accountOf(deps: RefundDeps, charge: ChargeState): Promise<AccountRow | null> {
+  const repo = deps.billing.accounts;
+  if (charge.accountId) {
+    const account = await repo.byId(charge.accountId);
+    if (account) return account;
+  }
+  return charge.customerId ? repo.byCustomerId(charge.customerId) : null;
+}
+
+/** account.payment-refunded -> billing.charge_refunds (called from projection.ts, so a replay rebuilds it). */
+export async function projectRefund(client: PoolClient, event: EventEnvelope<'account.payment-refunded'>): Promise<void> {
+  const p = event.payload;
+  // The account row may be gone (deleted, and this is a replay of an older record): then nothing is kept of it.
+  await client.query(
+    `INSERT INTO billing.charge_refunds (charge_id, account_id, refunded_cents)
+     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM billing.accounts WHERE id = $2)
+     ON CONFLICT (charge_id) DO UPDATE SET refunded_cents = GREATEST(billing.charge_refunds.refunded_cents, EXCLUDED.refunded_cents)`,
+    [p.chargeId, p.accountId, p.totalRefundedCents]);
+  await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [p.accountId, event.sequence]);
+}
