@@ -3,6 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -13,13 +14,16 @@ let server: Server;
 let url: string;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-upload-'));
 const spools: string[] = [];
+const outcomes: Array<Promise<string>> = [];
 let n = 0;
 beforeAll(async () => {
   const app = express();
   app.post('/up', route(async (req, res) => {
     const spool = path.join(dir, `spool-${++n}.json`);
     spools.push(spool);
-    const { filename, size } = await readBackupUpload(req, 1000, spool);
+    const read = readBackupUpload(req, 1000, spool);
+    outcomes.push(read.then(() => 'read', (err: Error) => err.message));
+    const { filename, size } = await read;
     res.json({ filename, size, text: fs.readFileSync(spool, 'utf8') });
   }));
   app.use(errorHandler(createLogger('test', 'silent')));
@@ -61,5 +65,17 @@ describe('backup upload', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expect(res.body.code).toBe('BACKUP_INVALID');
     }
+  });
+
+  it('settles with a refusal when the client goes away in the middle of the file', async () => {
+    const before = outcomes.length;
+    const boundary = 'cut-off-boundary';
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' } });
+    req.on('error', () => {}); // we cut it ourselves
+    req.write(`--${boundary}\r\ncontent-disposition: form-data; name="backup"; filename="b.json"\r\ncontent-type: application/json\r\n\r\n{"partial":`);
+    await expect.poll(() => outcomes.length, { timeout: 5000 }).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 50)); // the file is being written
+    req.destroy();
+    expect(await Promise.race([outcomes[before]!, new Promise((r) => setTimeout(() => r('still waiting'), 5000))])).toMatch(/cut off|aborted|Failed to import backup/);
   });
 });

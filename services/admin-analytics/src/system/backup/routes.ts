@@ -63,6 +63,7 @@ export function readBackupUpload(req: express.Request, maxBytes: number, spool: 
     }
     let found: { filename: string; written: Promise<number> } | null = null;
     let problem: DomainError | null = null;
+    let fileStream: NodeJS.ReadableStream & { destroy(err?: Error): void } | null = null;
     bb.on('file', (field, stream, info) => {
       const filename = info.filename ?? '';
       if (field !== 'backup' || found || !/\.json$/i.test(filename)) {
@@ -71,12 +72,17 @@ export function readBackupUpload(req: express.Request, maxBytes: number, spool: 
         return;
       }
       let size = 0;
+      fileStream = stream;
       stream.on('data', (c: Buffer) => { size += c.length; });
       stream.on('limit', () => { problem = new DomainError('BACKUP_INVALID', 'Failed to import backup: the file is too large', 413); });
       found = { filename, written: pipeline(stream, fs.createWriteStream(spool, { mode: 0o600, flags: 'wx' })).then(() => size) };
       found.written.catch(() => {}); // awaited in finish()
     });
-    bb.on('error', () => { problem ??= new DomainError('BACKUP_INVALID'); finish(); });
+    // A broken form or an upload cut off (the client went away): the file being written is ended with the error, so
+    // the answer (if anyone is left to read it) is a refusal and the caller removes the spool file.
+    const fail = (why: DomainError) => { problem ??= why; fileStream?.destroy(problem); finish(); };
+    bb.on('error', () => fail(new DomainError('BACKUP_INVALID')));
+    req.on('close', () => { if (!req.complete) fail(new DomainError('BACKUP_INVALID', 'Failed to import backup: the upload was cut off')); });
     bb.on('close', () => finish());
     let done = false;
     const finish = () => {
