@@ -124,9 +124,16 @@ export async function checkAnalyticsTab(ctx: TabContext): Promise<void> {
 export async function checkSystemTab(ctx: TabContext): Promise<void> {
   const { admin, api, refresh, axe, browser, url, others, shot } = ctx;
   await openTab(admin, 'system');
-  await refresh();
-  const storage = await api<StorageUsage>(ADMIN_API.storageUsage);
-  await expectText(admin.byTestId('sa-database-size'), `${storage.databaseSize.toLocaleString('en-US')} keys`, 'database size');
+  // The size is PostgreSQL's live-row statistics, which move a few seconds after writes (the projection may still be
+  // applying the seed): refresh until the page and a fresh API answer agree.
+  let storage = await api<StorageUsage>(ADMIN_API.storageUsage);
+  let shown: string | undefined;
+  await expect.poll(async () => {
+    await refresh();
+    shown = (await admin.byTestId('sa-database-size').first().textContent())?.trim();
+    storage = await api<StorageUsage>(ADMIN_API.storageUsage);
+    return shown === `${storage.databaseSize.toLocaleString('en-US')} keys`;
+  }, { timeout: WAIT_MS, interval: 1000, message: 'database size: the page and a fresh API answer agree' }).toBe(true);
   await expectText(admin.byTestId('sa-backup-count'), String(storage.backupCount), 'backup count');
   const report = await api<AnalyticsReport>(ADMIN_API.report);
   await expectText(admin.byTestId('sa-failed-logins'), String(report.system.security.failedLoginAttempts), 'failed logins');
