@@ -38,6 +38,13 @@ export function totalsFromExposition(text: string): HistogramTotals {
   return totals;
 }
 
+/** the sum of several processes' totals */
+export function addTotals(all: Iterable<HistogramTotals>): HistogramTotals {
+  const sum: HistogramTotals = { count: 0, errors: 0, sumSeconds: 0 };
+  for (const t of all) { sum.count += t.count; sum.errors += t.errors; sum.sumSeconds += t.sumSeconds; }
+  return sum;
+}
+
 /** The instances of the targets, scraped in the background; the timer never keeps the process alive. */
 export class ServiceHealth {
   private readonly latest = new Map<string, HistogramTotals>();
@@ -59,11 +66,7 @@ export class ServiceHealth {
   ready(): Promise<void> { return this.firstRound; }
 
   /** every instance's answers as of its latest scrape */
-  totals(): HistogramTotals {
-    const sum: HistogramTotals = { count: 0, errors: 0, sumSeconds: 0 };
-    for (const t of this.latest.values()) { sum.count += t.count; sum.errors += t.errors; sum.sumSeconds += t.sumSeconds; }
-    return sum;
-  }
+  totals(): HistogramTotals { return addTotals(this.latest.values()); }
 
   /** scrapes that answered / scrapes, since this process started */
   health(): HealthSample { return { ...this.samples }; }

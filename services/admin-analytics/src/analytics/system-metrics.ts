@@ -13,30 +13,20 @@
 import { isIP } from 'node:net';
 import { metrics, type LimitName, type Logger, type Pool, type RateLimits } from '@ephemera/platform';
 import { percent, round } from './days.ts';
-import { ServiceHealth, type HistogramTotals } from './service-health.ts';
+import { addTotals, ServiceHealth, totalsFromExposition, type HistogramTotals } from './service-health.ts';
 
 const SAMPLE_MS = 15_000;
 const SAMPLE_TIMEOUT_MS = 5_000;
 
-/** every answer of this process so far: how many, how many 5xx, and their summed latency */
-export async function httpTotals(): Promise<HistogramTotals> {
-  const metric = metrics.register.getSingleMetric('http_request_duration_seconds');
-  const totals: HistogramTotals = { count: 0, errors: 0, sumSeconds: 0 };
-  if (!metric) return totals;
-  const { values } = await metric.get();
-  for (const v of values) {
-    const name = (v as { metricName?: string }).metricName ?? '';
-    if (name.endsWith('_count')) {
-      totals.count += v.value;
-      if (v.labels.status_class === '5xx') totals.errors += v.value;
-    } else if (name.endsWith('_sum')) {
-      totals.sumSeconds += v.value;
-    }
-  }
-  return totals;
+/**
+ * every answer of this process so far: how many, how many 5xx, and their summed latency (read from the registry's
+ * exposition the same way another service's is read: service-health.ts totalsFromExposition)
+ */
+async function ownHttpTotals(): Promise<HistogramTotals> {
+  const name = 'http_request_duration_seconds';
+  if (!metrics.register.getSingleMetric(name)) return { count: 0, errors: 0, sumSeconds: 0 };
+  return totalsFromExposition(await metrics.register.getSingleMetricAsString(name));
 }
-
-const silent = { warn: () => {} } as unknown as Logger;
 
 /** errorRate: 5xx answers / all answers, percent with two decimals */
 export const errorRateOf = (t: HistogramTotals): number => percent(t.errors, t.count, 2);
@@ -53,9 +43,9 @@ export class ReadinessSamples {
   private readonly timer: NodeJS.Timeout;
   readonly services: ServiceHealth;
 
-  constructor(private readonly pool: Pool, options: { targets?: string[]; logger?: Logger; intervalMs?: number } = {}) {
+  constructor(private readonly pool: Pool, options: { targets?: string[]; logger: Logger; intervalMs?: number }) {
     const intervalMs = options.intervalMs ?? SAMPLE_MS;
-    this.services = new ServiceHealth(options.targets ?? [], options.logger ?? silent, intervalMs);
+    this.services = new ServiceHealth(options.targets ?? [], options.logger, intervalMs);
     void this.sample();
     this.timer = setInterval(() => { void this.sample(); }, intervalMs);
     this.timer.unref();
@@ -63,9 +53,7 @@ export class ReadinessSamples {
 
   /** this process's answers and, as of their latest scrape, every other service instance's */
   async httpTotals(): Promise<HistogramTotals> {
-    const own = await httpTotals();
-    const others = this.services.totals();
-    return { count: own.count + others.count, errors: own.errors + others.errors, sumSeconds: own.sumSeconds + others.sumSeconds };
+    return addTotals([await ownHttpTotals(), this.services.totals()]);
   }
 
   private async sample(): Promise<void> {

@@ -38,12 +38,11 @@ export class Backups {
   }
 
   async generate(admin: string): Promise<BackupInfo> {
-    const createdAt = this.ctx.now().toISOString();
+    const now = this.ctx.now(); // one instant: the file's name and the createdAt sealed inside it agree
+    const createdAt = now.toISOString();
     let summary: SnapshotSummary | undefined;
-    const info = await this.store.write(this.store.newName(this.ctx.now()), async (file) => {
-      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, async (lines) => {
-        await writeBackupFile(file, this.ctx.backupKey, createdAt, lines);
-      });
+    const info = await this.store.write(this.store.newName(now), async (file) => {
+      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, (lines) => writeBackupFile(file, this.ctx.backupKey, createdAt, lines));
     });
     await this.ctx.events.audit(admin, 'backup.generated', info.filename, null, {
       size: info.size, tables: summary?.tables, rows: summary?.rows, position: summary?.position.kind,

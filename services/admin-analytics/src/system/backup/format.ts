@@ -23,8 +23,6 @@ import { z } from 'zod';
 import { DomainError } from '@ephemera/proto';
 import { invalidBackup, parseRecord, type BackupRecord } from './records.ts';
 
-export { invalidBackup };
-
 export const BACKUP_FORMAT = 'ephemera-admin-backup';
 export const BACKUP_VERSION = 2;
 
@@ -75,8 +73,8 @@ class SegmentSealer extends Transform {
   }
 }
 
-/** Writes NDJSON `lines` (each one record, records.ts) as a sealed backup file at `file`; answers its size. */
-export async function writeBackupFile(file: string, key: Buffer, createdAt: string, lines: AsyncIterable<string>): Promise<number> {
+/** Writes NDJSON `lines` (each one record, records.ts) as a sealed backup file at `file`. */
+export async function writeBackupFile(file: string, key: Buffer, createdAt: string, lines: AsyncIterable<string>): Promise<void> {
   const hash = createHash('sha256');
   const envelope = { createdAt, file: randomBytes(8).toString('hex') };
   await pipeline(
@@ -91,7 +89,6 @@ export async function writeBackupFile(file: string, key: Buffer, createdAt: stri
     new SegmentSealer(key, envelope, () => hash.digest('hex')),
     fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }),
   );
-  return (await fs.promises.stat(file)).size;
 }
 
 /** The lines of a byte stream (without their "\n"); a line longer than `max` is BACKUP_INVALID. */
