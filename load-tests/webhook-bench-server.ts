@@ -31,6 +31,7 @@ const app = await startEmbedded({
     stateReader: (provider) => ({
       checkoutSession: async (id) => { await provider.checkoutSession(id); return sessions.get(id) ?? null; },
       subscription: async (id) => { await provider.subscription(id); return subscriptions.get(id) ?? null; },
+      charge: (id) => provider.charge(id),
     }),
     expirySweepMs: 0, reminderSweepMs: 0, onCreated: (p) => { payments = p; },
   },

@@ -43,7 +43,9 @@ async function boot(databaseUrl: string) {
     databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: noRooms, smtpUrl: mail.smtpUrl, now: () => new Date(clock),
     payments: {
       stripe: { secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', apiBase: 'http://127.0.0.1:9' },
-      stateReader: () => ({ checkoutSession: async () => null, subscription: async (id) => subscriptions.get(id) ?? null }),
+      stateReader: (provider) => ({
+        checkoutSession: async () => null, subscription: async (id) => subscriptions.get(id) ?? null, charge: (id) => provider.charge(id),
+      }),
       expirySweepMs: 0, reminderSweepMs: 0, onCreated: (p) => { payments = p; },
     },
   });

@@ -30,10 +30,9 @@ export interface PaymentsOptions {
   publicUrl?: string | null;
   /**
    * Where the provider's current state is read (default: the provider). Tests put recorded state in front of
-   * stripe-mock, which is stateless (test/payments/provider-state.ts). A reader without `charge` (a test double made
-   * before refunds were handled) leaves charges to the provider.
+   * stripe-mock, which is stateless (test/payments/provider-state.ts).
    */
-  stateReader?: (provider: PaymentProvider) => Omit<ProviderStateReader, 'charge'> & Partial<Pick<ProviderStateReader, 'charge'>>;
+  stateReader?: (provider: PaymentProvider) => ProviderStateReader;
   /** how often cancelled subscriptions past their grace are expired (default 10 minutes; 0: never) */
   expirySweepMs?: number;
   /** RENEWAL_REMINDER_INTERVAL_MS: how often renewal reminders are mailed and failed receipts retried (default 1 hour; 0: never) */
@@ -43,16 +42,6 @@ export interface PaymentsOptions {
 }
 
 export const DEFAULT_REMINDER_SWEEP_MS = 3_600_000;
-
-/** The reader the outcomes use: the option's, with what it leaves out (charges) read from the provider. */
-function readerOf(provider: PaymentProvider, stateReader: PaymentsOptions['stateReader']): ProviderStateReader {
-  if (!stateReader) return provider;
-  const reader = stateReader(provider);
-  return {
-    checkoutSession: (id) => reader.checkoutSession(id), subscription: (id) => reader.subscription(id),
-    charge: (id) => (reader.charge ? reader.charge(id) : provider.charge(id)),
-  };
-}
 
 /** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE, STRIPE_PRICE_PRO, STRIPE_PRICE_BUSINESS, PUBLIC_URL, RENEWAL_REMINDER_INTERVAL_MS */
 export function paymentsFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentsOptions {
@@ -80,7 +69,7 @@ export function createPayments(opts: PaymentsOptions & { billing: BillingService
   if (!provider) opts.logger.warn('STRIPE_SECRET_KEY is not set: payments are off (the payment routes answer 503 "Payments are not configured")');
   else if (!opts.stripe?.webhookSecret) opts.logger.warn('STRIPE_WEBHOOK_SECRET is not set: payment webhooks are refused (503); tiers change only when the success page verifies a payment');
   else opts.logger.info({ apiBase: opts.stripe.apiBase ?? 'api.stripe.com' }, 'payments: Stripe');
-  const state = provider ? readerOf(provider, opts.stateReader) : null;
+  const state = provider ? (opts.stateReader ? opts.stateReader(provider) : provider) : null;
   const publicUrl = opts.publicUrl ?? null;
   const receipts = new Receipts({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, logger: opts.logger, now: opts.now, publicUrl });
   const reminders = new RenewalReminders({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, receipts, logger: opts.logger, now: opts.now, publicUrl });

@@ -79,8 +79,7 @@ export class PaymentOutcomes {
       return this.syncSubscription(event.subscriptionId, { accountId: null, providerEventId: event.id });
     }
     if (REFUND_EVENTS.has(event.type) && event.chargeId) {
-      const { billing, pool, state, now } = this.deps;
-      return recordRefund({ billing, pool, state, now }, event.chargeId, event.id);
+      return recordRefund(this.deps, event.chargeId, event.id);
     }
     return `ignored: ${event.type}`;
   }
