@@ -12,6 +12,7 @@ export function namespacedEphemeral(inner: EphemeralStore, namespace: string | u
     zadd: (key, score, member) => inner.zadd(k(key), score, member),
     zrem: (key, member) => inner.zrem(k(key), member),
     zrangeByScore: (key, min) => inner.zrangeByScore(k(key), min),
+    zcount: (key, min) => inner.zcount(k(key), min),
     zremRangeByScoreBelow: (key, max) => inner.zremRangeByScoreBelow(k(key), max),
     ztakeBelow: (key, max) => inner.ztakeBelow(k(key), max),
     hset: (key, field, value) => inner.hset(k(key), field, value),

@@ -41,6 +41,34 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       expect((await s.zrangeByScore(k, 1_750_000_000_000)).at(-1)).toEqual({ member: 'late', score: 1_750_000_000_123.5 });
     });
 
+    it('sorted sets: count from a minimum score (inclusive) without reading the members', async () => {
+      const s = await open();
+      const k = key('count');
+      expect(await s.zcount(k, -Infinity)).toBe(0);
+      for (const [m, score] of [['a', 1], ['b', 2], ['c', 2], ['d', 1_750_000_000_123.5]] as const) await s.zadd(k, score, m);
+      expect(await s.zcount(k, -Infinity)).toBe(4);
+      expect(await s.zcount(k, 2)).toBe(3); // the minimum itself counts, as in zrangeByScore
+      expect(await s.zcount(k, 2.5)).toBe(1);
+      expect(await s.zcount(k, 1_750_000_000_123.5)).toBe(1);
+      expect(await s.zcount(k, Infinity)).toBe(0);
+      await s.zadd(k, 0, 'd'); // an update moves the member out of the range
+      expect(await s.zcount(k, 2)).toBe(2);
+      await s.zremRangeByScoreBelow(k, 100);
+      expect(await s.zcount(k, -Infinity)).toBe(0);
+    });
+
+    it('operations issued together without awaiting run in the order issued', async () => {
+      const s = await open();
+      const z = key('order-z');
+      const h = key('order-h');
+      const str = key('order-s');
+      const [, countAfterAdd, , countAfterRemove, , fields, , value] = await Promise.all([
+        s.zadd(z, 5, 'm'), s.zcount(z, 0), s.zrem(z, 'm'), s.zcount(z, 0),
+        s.hset(h, 'f', 'v'), s.hgetall(h), s.set(str, 'x'), s.get(str),
+      ]);
+      expect([countAfterAdd, countAfterRemove, fields, value]).toEqual([1, 0, { f: 'v' }, 'x']);
+    });
+
     it('sorted sets: remove below a score (exclusive) and report how many went', async () => {
       const s = await open();
       const k = key('prune');

@@ -1,14 +1,31 @@
 /**
  * Presence: who is online in a room, kept in the ephemeral store (Redis when distributed, memory when embedded),
- * never in the durable log. Each live connection is a member of a sorted set per room scored by its expiry; the
- * gateway refreshes its connections with heartbeats, so a crashed replica's connections drop out by themselves.
- * A user is online while any of their connections is. Changes are published on PRESENCE_CHANNEL, one user per
- * signal; every gateway fans them out.
+ * never in the durable log. A user is online while any of their connections is live; connections expire
+ * CONNECTION_TTL_MS after their last refresh, and the gateway refreshes its own with heartbeats, so a crashed
+ * replica's connections drop out by themselves. Changes are published on PRESENCE_CHANNEL, one user per signal;
+ * every gateway fans them out.
  *
- * Status (online / away / busy) belongs to the user in a room, not to a connection: it lives in one hash per room
- * (user id -> status, 'online' is the absence of a field), so every connection of the user shows it, a new tab
- * keeps it, and the online list is read with one call. It is cleared when the user's last connection goes, so
- * someone who comes back later is online again. Typing indicators: typing.ts.
+ * Layout, sized so that no call reads more than the room's users (a room has few users but may have many
+ * connections: tabs, devices; one sorted set of every connection made each join read them all, O(n^2) per room):
+ *   presence:conns:{room}:{user}  sorted set: the user's connection ids scored by expiry. First and last
+ *                                 connection = how many are live (ZCOUNT) before a connect / after a disconnect.
+ *   presence:users:{room}         hash: user id -> OnlineUser JSON, the index of users who may be online. The
+ *                                 list checks each against their connections, so an entry left by a crashed
+ *                                 replica is never listed and is dropped there.
+ *   presence:status:{room}        hash: user id -> status ('online' is the absence of a field).
+ *   presence:conn:{connection}    string: the connection's room and user, expiring with it (for disconnect and
+ *                                 heartbeat, which get only the connection id).
+ * The earlier layout (one sorted set per room, presence:room:*) needs no migration: presence is ephemeral. Its
+ * keys are no longer read, and a connection it registered reads as missing in the next heartbeat, so the gateway
+ * connects it again.
+ *
+ * Several calls issued together share one round trip and the store runs them in the order issued (ioredis writes
+ * them back to back on one connection; the memory store runs each to completion when called). Connect relies on
+ * that order (connection before index entry, see dropIfGone) instead of a transaction.
+ *
+ * Status (online / away / busy) belongs to the user in a room, not to a connection, so every connection of the
+ * user shows it and a new tab keeps it. It is cleared when the user's last connection goes, so someone who comes
+ * back later is online again. Typing indicators: typing.ts.
  */
 import { PRESENCE_CHANNEL, type OnlineUser, type PresenceApi, type PresenceSignal, type PresenceStatus } from '@ephemera/proto';
 import type { EphemeralStore } from '@ephemera/platform';
@@ -20,11 +37,14 @@ export const TYPING_SWEEP_MS = 1_000;
 /** connections a heartbeat refreshes at once */
 const HEARTBEAT_CONCURRENCY = 256;
 
-const roomKey = (workspaceId: string) => `presence:room:${workspaceId}`;
-const connKey = (connectionId: string) => `presence:conn:${connectionId}`;
+// Room and user ids hold no ':' (base62, newId), so one room's keys cannot be mistaken for another's.
+const connsKey = (workspaceId: string, userId: string) => `presence:conns:${workspaceId}:${userId}`;
+const usersKey = (workspaceId: string) => `presence:users:${workspaceId}`;
 const statusKey = (workspaceId: string) => `presence:status:${workspaceId}`;
+const connKey = (connectionId: string) => `presence:conn:${connectionId}`;
 
-interface Entry { c: string; u: OnlineUser }
+/** What presence:conn:{id} holds. */
+interface Registration { workspaceId: string; user: OnlineUser }
 
 export interface PresenceOptions {
   now?: () => number;
@@ -59,17 +79,25 @@ export class PresenceService implements PresenceApi {
   }
 
   async connect(input: { workspaceId: string; user: OnlineUser; connectionId: string; gatewayId: string }) {
-    const before = await this.live(input.workspaceId);
-    const firstConnection = !before.some((e) => e.u.id === input.user.id);
-    // A first connection starts online (a status left by a crashed replica's connections is dropped); a further
-    // connection of a user who is online keeps the status they set.
-    if (firstConnection) await this.store.hdel(statusKey(input.workspaceId), input.user.id);
-    const member = JSON.stringify({ c: input.connectionId, u: input.user } satisfies Entry);
-    await this.store.zadd(roomKey(input.workspaceId), this.now() + CONNECTION_TTL_MS, member);
-    await this.store.set(connKey(input.connectionId), JSON.stringify({ workspaceId: input.workspaceId, member }), CONNECTION_TTL_MS);
-    if (firstConnection) await this.signal({ kind: 'joined', workspaceId: input.workspaceId, user: input.user });
-    const online = await this.withStatus(input.workspaceId, uniqueUsers([...before, { c: input.connectionId, u: input.user }]));
-    return { firstConnection, online };
+    const { workspaceId, user } = input;
+    const now = this.now();
+    const conns = connsKey(workspaceId, user.id);
+    const [, before] = await Promise.all([this.store.zremRangeByScoreBelow(conns, now), this.store.zcount(conns, now)]);
+    const firstConnection = before === 0;
+    const registration: Registration = { workspaceId, user };
+    // In this order: a first connection starts online (a status left by a crashed replica's connections is dropped)
+    // before it counts, while a further connection keeps the status the user set; the connection is written before
+    // its index entry (see dropIfGone); the list is read after both.
+    const [, , , , , index, statuses] = await Promise.all([
+      firstConnection ? this.store.hdel(statusKey(workspaceId), user.id) : undefined,
+      this.store.zadd(conns, now + CONNECTION_TTL_MS, input.connectionId),
+      this.store.hset(usersKey(workspaceId), user.id, JSON.stringify(user)),
+      this.store.set(connKey(input.connectionId), JSON.stringify(registration), CONNECTION_TTL_MS),
+      firstConnection ? this.signal({ kind: 'joined', workspaceId, user }) : undefined,
+      this.store.hgetall(usersKey(workspaceId)),
+      this.store.hgetall(statusKey(workspaceId)),
+    ]);
+    return { firstConnection, online: await this.listLive(workspaceId, index, statuses, now) };
   }
 
   async setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void> {
@@ -88,34 +116,50 @@ export class PresenceService implements PresenceApi {
   }
 
   async disconnect(input: { workspaceId: string; userId: string; connectionId: string }) {
-    const raw = await this.store.get(connKey(input.connectionId));
-    if (!raw) return { lastConnection: false };
-    const { workspaceId, member } = JSON.parse(raw) as { workspaceId: string; member: string };
-    await this.store.zrem(roomKey(workspaceId), member);
-    await this.store.del(connKey(input.connectionId));
-    const rest = await this.live(workspaceId);
-    const lastConnection = !rest.some((e) => e.u.id === input.userId);
-    if (lastConnection) {
-      const { u } = JSON.parse(member) as Entry;
-      await this.store.hdel(statusKey(workspaceId), u.id);
-      await this.signal({ kind: 'left', workspaceId, userId: u.id, username: u.username });
-    }
-    return { lastConnection };
+    const registration = parseRegistration(await this.store.get(connKey(input.connectionId)));
+    if (!registration) return { lastConnection: false };
+    const { workspaceId, user } = registration;
+    const now = this.now();
+    const conns = connsKey(workspaceId, user.id);
+    const [, , , rest] = await Promise.all([
+      this.store.zrem(conns, input.connectionId),
+      this.store.del(connKey(input.connectionId)),
+      this.store.zremRangeByScoreBelow(conns, now),
+      this.store.zcount(conns, now),
+    ]);
+    // The user's other connections may all have expired (a crashed replica's): then this one was the last too.
+    if (rest > 0 || !(await this.dropIfGone(workspaceId, user.id, JSON.stringify(user), now))) return { lastConnection: false };
+    await Promise.all([
+      this.store.hdel(statusKey(workspaceId), user.id),
+      this.signal({ kind: 'left', workspaceId, userId: user.id, username: user.username }),
+    ]);
+    return { lastConnection: true };
   }
 
   async online(workspaceId: string): Promise<OnlineUser[]> {
-    return this.withStatus(workspaceId, uniqueUsers(await this.live(workspaceId)));
+    const [index, statuses] = await Promise.all([this.store.hgetall(usersKey(workspaceId)), this.store.hgetall(statusKey(workspaceId))]);
+    return this.listLive(workspaceId, index, statuses, this.now());
   }
 
   async heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }) {
     const expiry = this.now() + CONNECTION_TTL_MS;
     const missing: string[] = [];
+    const indexed = new Set<string>();
     const refresh = async (c: { connectionId: string }) => {
       const raw = await this.store.get(connKey(c.connectionId));
-      if (!raw) { missing.push(c.connectionId); return; } // lost with the store (or expired): the gateway reconnects it
-      const { workspaceId, member } = JSON.parse(raw) as { workspaceId: string; member: string };
-      await this.store.zadd(roomKey(workspaceId), expiry, member);
-      await this.store.set(connKey(c.connectionId), raw, CONNECTION_TTL_MS);
+      const registration = parseRegistration(raw);
+      // lost with the store (or expired, or written by the earlier layout): the gateway connects it again
+      if (!raw || !registration) { missing.push(c.connectionId); return; }
+      const { workspaceId, user } = registration;
+      // Once per user and beat, the index entry is written again after the connection, as connect does: a user
+      // whose connections had all expired (a beat that came late) and were dropped from the index is listed again.
+      const first = !indexed.has(`${workspaceId}\n${user.id}`);
+      indexed.add(`${workspaceId}\n${user.id}`);
+      await Promise.all([
+        this.store.zadd(connsKey(workspaceId, user.id), expiry, c.connectionId),
+        first ? this.store.hset(usersKey(workspaceId), user.id, JSON.stringify(user)) : undefined,
+        this.store.set(connKey(c.connectionId), raw, CONNECTION_TTL_MS),
+      ]);
     };
     // Many commands in flight at once share the store's round trips (ioredis writes them back to back): one at a
     // time, a replica's heartbeat of 500 connections was 1,500 round trips, the largest idle cost of this service.
@@ -125,20 +169,39 @@ export class PresenceService implements PresenceApi {
     return { missing };
   }
 
-  private async live(workspaceId: string): Promise<Entry[]> {
-    const now = this.now();
-    await this.store.zremRangeByScoreBelow(roomKey(workspaceId), now);
-    const members = await this.store.zrangeByScore(roomKey(workspaceId), now);
-    return members.map((m) => JSON.parse(m.member) as Entry);
+  /**
+   * The indexed users that have a live connection, with the status each set: one count per user, however many
+   * connections they have. Users whose connections all expired without a disconnect leave the index here.
+   */
+  private async listLive(workspaceId: string, index: Record<string, string>, statuses: Record<string, string>, now: number): Promise<OnlineUser[]> {
+    const ids = Object.keys(index);
+    const live = await Promise.all(ids.map(async (id) => {
+      if ((await this.store.zcount(connsKey(workspaceId, id), now)) > 0) return true;
+      return !(await this.dropIfGone(workspaceId, id, index[id], now)); // a connection that came meanwhile counts
+    }));
+    return ids.filter((_, i) => live[i]).map((id) => {
+      const user = JSON.parse(index[id]) as OnlineUser;
+      const status = (statuses[id] as PresenceStatus | undefined) ?? 'online';
+      return status === user.presenceStatus ? user : { ...user, presenceStatus: status };
+    });
   }
 
-  /** The users with the status each set (entries carry the status of their connect time). */
-  private async withStatus(workspaceId: string, users: OnlineUser[]): Promise<OnlineUser[]> {
-    const statuses = await this.store.hgetall(statusKey(workspaceId));
-    return users.map((u) => {
-      const status = (statuses[u.id] as PresenceStatus | undefined) ?? 'online';
-      return status === u.presenceStatus ? u : { ...u, presenceStatus: status };
-    });
+  /**
+   * Remove a user without live connections from the index; false (and the entry put back) when a connection came
+   * in meanwhile. A connect writes its connection before its index entry and this removes the entry before counting,
+   * so in whichever order the two run on the store, a user with a live connection stays listed. Without a transaction
+   * in the store, that order is what keeps the index whole.
+   */
+  private async dropIfGone(workspaceId: string, userId: string, userJson: string, now: number): Promise<boolean> {
+    const conns = connsKey(workspaceId, userId);
+    const [, , live] = await Promise.all([
+      this.store.zremRangeByScoreBelow(conns, now), // the expired members go, and with the last of them the key
+      this.store.hdel(usersKey(workspaceId), userId),
+      this.store.zcount(conns, now),
+    ]);
+    if (live === 0) return true;
+    await this.store.hset(usersKey(workspaceId), userId, userJson);
+    return false;
   }
 
   private signal(signal: PresenceSignal): Promise<void> {
@@ -146,8 +209,9 @@ export class PresenceService implements PresenceApi {
   }
 }
 
-function uniqueUsers(entries: Entry[]): OnlineUser[] {
-  const byId = new Map<string, OnlineUser>();
-  for (const e of entries) byId.set(e.u.id, e.u);
-  return [...byId.values()];
+/** A connection's registration, or null when absent or written by the earlier layout ({workspaceId, member}). */
+function parseRegistration(raw: string | null): Registration | null {
+  if (!raw) return null;
+  const parsed = JSON.parse(raw) as Partial<Registration>;
+  return parsed.workspaceId && parsed.user ? (parsed as Registration) : null;
 }

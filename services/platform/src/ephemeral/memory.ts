@@ -2,7 +2,8 @@
  * The ephemeral store in process memory (embedded mode: one process, so nothing needs sharing).
  * Mirrors the Redis adapter's semantics, including the ones callers could come to rely on by accident:
  * expired keys read as absent, SET without a TTL clears an earlier one, a zset emptied by ZREM disappears,
- * and published messages arrive asynchronously, never inside the publish() call.
+ * and published messages arrive asynchronously, never inside the publish() call. Every operation completes inside
+ * the call (no await in their bodies), so operations issued together run in the order issued, as on Redis.
  */
 import { EventEmitter } from 'node:events';
 import type { EphemeralStore } from './port.ts';
@@ -39,6 +40,12 @@ export class MemoryEphemeralStore implements EphemeralStore {
       .map(([member, score]) => ({ member, score }))
       // Redis orders equal scores by member, bytewise
       .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+  }
+
+  async zcount(key: string, min: number): Promise<number> {
+    let count = 0;
+    for (const score of this.zsets.get(key)?.values() ?? []) if (score >= min) count++;
+    return count;
   }
 
   async zremRangeByScoreBelow(key: string, max: number): Promise<number> {

@@ -2,6 +2,9 @@
  * The ephemeral store and bus: presence, typing and other signals that never enter the durable log.
  * Adapters: Redis via ioredis (distributed) and in-memory (embedded). Same contract suite for both.
  * Only the operations the services use are here, with Redis semantics.
+ * Operations called without awaiting the previous ones run in the order called and share round trips (ioredis
+ * writes them back to back on one connection; the memory store completes each inside the call): a caller may issue
+ * a write and a read of it together, or rely on the order of two writes, without a transaction.
  */
 export interface EphemeralStore {
   /** sorted set: add or update member with score */
@@ -9,6 +12,8 @@ export interface EphemeralStore {
   zrem(key: string, member: string): Promise<number>;
   /** members with score >= min, ascending by score */
   zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]>;
+  /** how many members have score >= min, without reading them (O(log n) in Redis) */
+  zcount(key: string, min: number): Promise<number>;
   /** remove members with score < max; returns the removed count */
   zremRangeByScoreBelow(key: string, max: number): Promise<number>;
   /**

@@ -56,6 +56,10 @@ export class RedisEphemeralStore implements EphemeralStore {
     return out;
   }
 
+  zcount(key: string, min: number): Promise<number> {
+    return this.redis.zcount(key, bound(min), '+inf');
+  }
+
   zremRangeByScoreBelow(key: string, max: number): Promise<number> {
     return this.redis.zremrangebyscore(key, '-inf', `(${bound(max)}`); // "(" = exclusive: strictly below max
   }
