@@ -16,6 +16,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { KafkaLagReader } from './lag.ts';
 import { fetchTopicEnds } from './topic-offsets.ts';
+import { OffsetCommitter } from './offset-committer.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 export interface KafkaEventLogOptions {
@@ -43,6 +44,8 @@ const noDelaySocket: ISocketFactory = ({ host, port, ssl, onConnect }) => {
 const RETRY_MIN_MS = 50;
 const RETRY_MAX_MS = 5_000;
 const CAUGHT_UP_POLL_MS = 25;
+/** how long a handled position may wait before it is committed (offset-committer.ts) */
+const COMMIT_INTERVAL_MS = 1_000;
 
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
@@ -125,19 +128,24 @@ export class KafkaEventLog implements EventLog {
     let assigned: Record<string, number[]> = {};
     const handledUpTo = new Map<string, bigint>();
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => { assigned = payload.memberAssignment; });
+    const committer = new OffsetCommitter({
+      consumer, groupId: options.groupId, logger: this.logger, intervalMs: COMMIT_INTERVAL_MS, handledUpTo,
+      owns: (topic, partition) => assigned[topic]?.includes(partition) ?? false,
+    });
     await consumer.connect();
     try {
       const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
       await consumer.run({
+        autoCommit: false, // the committer commits handled positions every second, not after every batch
         eachMessage: async ({ topic, partition, message, heartbeat }) => {
           const delivery = this.toDelivery(topic as Topic, partition, message);
-          if (!delivery) return;
+          if (!delivery) { handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n); return; } // skipped for good
           for (let attempt = 0; ; attempt++) {
             try {
               await options.handler(delivery);
               handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n);
-              return; // kafkajs resolves the offset now and commits it (autoCommit)
+              return; // committed by the committer within COMMIT_INTERVAL_MS
             } catch (err) {
               // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
               if (stopping) throw err;
@@ -151,8 +159,13 @@ export class KafkaEventLog implements EventLog {
         },
       });
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
-      for (const seek of startAtEnd) consumer.seek(seek);
+      for (const seek of startAtEnd) {
+        consumer.seek(seek);
+        // The group's starting point is its first position to commit: nothing before it is this group's to handle.
+        handledUpTo.set(`${seek.topic}/${seek.partition}`, BigInt(seek.offset));
+      }
     } catch (err) {
+      await committer.close();
       await consumer.disconnect().catch(() => {});
       throw err;
     }
@@ -164,9 +177,10 @@ export class KafkaEventLog implements EventLog {
         stopped.abort();
         unregisterLag();
         this.subscriptions.delete(subscription);
-        await consumer.disconnect(); // commits resolved offsets and leaves the group, so others rebalance at once
+        await committer.close(); // what was handled is committed before the group is left
+        await consumer.disconnect(); // leaves the group, so others rebalance at once
       },
-      caughtUp: () => this.waitForCommitted(options.groupId, options.topics, () => stopping),
+      caughtUp: () => this.waitForCommitted(options.groupId, options.topics, () => stopping, (broker) => { committer.reconcile(broker); return committer.commit(); }),
     };
     this.subscriptions.add(subscription);
     return subscription;
@@ -228,9 +242,10 @@ export class KafkaEventLog implements EventLog {
 
   /**
    * caughtUp(): wait until the group's committed offsets reach the end offsets read now. Committed offsets count
-   * only records whose handler resolved (kafkajs commits after each batch), and cover every member of the group.
+   * only records whose handler resolved, and cover every member of the group. This member commits what it handled
+   * before each look (`commitOwn`); other members of the group commit theirs within COMMIT_INTERVAL_MS.
    */
-  private async waitForCommitted(groupId: string, topics: Topic[], isStopping: () => boolean): Promise<void> {
+  private async waitForCommitted(groupId: string, topics: Topic[], isStopping: () => boolean, commitOwn: (brokerCommitted: Map<string, bigint>) => Promise<void>): Promise<void> {
     await this.withAdmin(async (admin) => {
       const targets = (await Promise.all(topics.map(async (topic) =>
         (await fetchTopicEnds(admin, topic))
@@ -244,6 +259,7 @@ export class KafkaEventLog implements EventLog {
           for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
         }
         if (targets.every((t) => (committed.get(t.id) ?? -1n) >= t.end)) return;
+        await commitOwn(committed).catch(() => {}); // refused during a rebalance: looked at again after the next poll
         await sleep(CAUGHT_UP_POLL_MS);
       }
     });
