@@ -101,7 +101,10 @@ async function main() {
 async function service(name: string, entry: string, vars: Record<string, string | number>, port: number): Promise<void> {
   const log = fs.openSync(path.join(runDir, `${name}.log`), 'a');
   const start = () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, entry)], {
+    // STACK_CPU_PROFILE=gateway-1,messaging: those processes write a V8 CPU profile to .run/profiles when they stop
+    const profiled = (process.env.STACK_CPU_PROFILE ?? '').split(',').includes(name);
+    const profile = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles', name)}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(repo, entry)], {
       cwd: repo, stdio: ['ignore', log, log], env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
     });
     children.set(name, child);

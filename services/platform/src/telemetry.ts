@@ -11,7 +11,9 @@
  * collector costs a bounded queue, never a request. The batch is flushed when the process stops (stopTelemetry).
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, ConsoleSpanExporter, NoopSpanProcessor, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler, BatchSpanProcessor, ConsoleSpanExporter, NoopSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
   context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span,
@@ -23,12 +25,17 @@ let sdk: NodeSDK | null = null;
 /** Start tracing for this process once. `spanProcessors` lets tests plug in an in-memory exporter. */
 export function startTelemetry(serviceName: string, options: { exporter?: 'none' | 'console' | 'otlp'; spanProcessors?: SpanProcessor[] } = {}): void {
   if (sdk) return;
-  // Always at least one processor: with none, NodeSDK registers no tracer provider, spans are not recorded and
-  // logs carry all-zero trace ids. 'none' records spans (ids for logs and propagation) and exports nothing.
-  const processors = options.spanProcessors ?? [processorFor(options.exporter ?? 'none')];
+  // Always at least one processor: with none, NodeSDK registers no tracer provider and logs carry all-zero trace
+  // ids. 'none' exports nothing, so it does not record either: its spans are non-recording (real trace and span
+  // ids for logs and propagation, no attributes, events or timings kept), unless a caller's traceparent says
+  // sampled (a process that exports upstream), which is passed on. Recording spans only to drop them cost a few
+  // percent of every service's CPU per command.
+  const exporter = options.exporter ?? 'none';
+  const processors = options.spanProcessors ?? [processorFor(exporter)];
+  const sampler = exporter === 'none' && !options.spanProcessors ? new ParentBasedSampler({ root: new AlwaysOffSampler() }) : undefined;
   // Explicit empty metric readers and log processors: otherwise NodeSDK starts OTLP exporters from its defaults,
   // pointing at a collector that is not there (metrics are served by prom-client on /metrics).
-  sdk = new NodeSDK({ serviceName, spanProcessors: processors, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
+  sdk = new NodeSDK({ serviceName, spanProcessors: processors, sampler, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
 }
 
