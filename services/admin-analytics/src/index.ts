@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_AGGREGATE, TOPICS, type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi } from '@ephemera/proto';
-import { applyOnce, migrate, type EphemeralStore, type EventLog, type Logger, type Pool, type RateLimits, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import { projectionHandlers, migrate, type EphemeralStore, type EventLog, type Logger, type Pool, type RateLimits, type RoomKeyStore, type Subscription } from '@ephemera/platform';
 import type { AdminContext } from './context.ts';
 import { AdminEvents } from './events.ts';
 import { projectAdmin } from './projection.ts';
@@ -53,7 +53,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
     groupId: 'admin-analytics', topics: Object.values(TOPICS), fromBeginning: true,
-    handler: async ({ event }) => { await applyOnce(opts.pool, 'admin', [event], projectAdmin, { flush: !opts.logSharesDatabase }); },
+    ...projectionHandlers(opts.pool, 'admin', projectAdmin, { flush: !opts.logSharesDatabase }),
   });
   await projection.caughtUp();
   const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs); // the Settings tab's scheduled cleanup

@@ -4,7 +4,7 @@ import { purgeRoomInBatches } from './room-purge.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
-import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
+import { applyOnce, projectionHandlers, migrate, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
 import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
@@ -76,7 +76,7 @@ export async function startMessagingModule(deps: {
     groupId: 'messaging-projection', topics: [TOPICS.messaging], fromBeginning: true,
     // Events this process appended were applied on the command path already; skipping them here saves a
     // transaction per message. Anything else (another process, a replay, a crash in between) is applied.
-    handler: async ({ event }) => { if (!service.takeAppliedHere(event.id)) await apply(event); },
+    ...projectionHandlers(deps.pool, 'messaging', project, { skip: (event) => service.takeAppliedHere(event.id) }),
   });
   await Promise.all([rooms.caughtUp(), messages.caughtUp()]);
   service.roomProjection = rooms;

@@ -36,3 +36,18 @@ export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnve
     return applied;
   });
 }
+
+/**
+ * A subscription's handlers for a projection: each delivery through applyOnce, and (handleMany, used by adapters
+ * that fetch in batches) what arrived together in one applyOnce transaction: one commit and one flush for many.
+ * `skip` leaves out events already applied another way (messaging's command path applies its own sends).
+ */
+export function projectionHandlers(
+  pool: Pool, schema: string, project: Projector, options: { flush?: boolean; skip?: (event: AnyEventEnvelope) => boolean } = {},
+): { handler: (d: { event: AnyEventEnvelope }) => Promise<void>; handleMany: (ds: { event: AnyEventEnvelope }[]) => Promise<void> } {
+  const applyAll = async (events: AnyEventEnvelope[]) => {
+    const todo = options.skip ? events.filter((e) => !options.skip!(e)) : events;
+    if (todo.length) await applyOnce(pool, schema, todo, project, { flush: options.flush });
+  };
+  return { handler: ({ event }) => applyAll([event]), handleMany: (deliveries) => applyAll(deliveries.map((d) => d.event)) };
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AdminRooms } from './admin-rooms.ts';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
-import { applyOnce, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
+import { projectionHandlers, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
 
@@ -33,7 +33,7 @@ export async function startRoomModule(deps: {
   // appended but did not apply before a crash. It must be current before we take commands.
   const projection: Subscription = await deps.log.subscribe({
     groupId: 'room-projection', topics: [TOPICS.room], fromBeginning: true,
-    handler: async ({ event }) => { await applyOnce(deps.pool, 'room', [event], project); },
+    ...projectionHandlers(deps.pool, 'room', project),
   });
   await projection.caughtUp();
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,

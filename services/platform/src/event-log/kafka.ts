@@ -46,6 +46,8 @@ const RETRY_MAX_MS = 5_000;
 const CAUGHT_UP_POLL_MS = 25;
 /** how long a handled position may wait before it is committed (offset-committer.ts) */
 const COMMIT_INTERVAL_MS = 1_000;
+/** records handed to handleMany at once (one projection transaction) */
+const MAX_HANDLED_TOGETHER = 500;
 
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
@@ -136,26 +138,40 @@ export class KafkaEventLog implements EventLog {
     try {
       const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
-      await consumer.run({
+      // Retried until it succeeds (or the subscription stops): kafkajs then resolves nothing, so nothing is skipped.
+      const untilHandled = async (handle: () => Promise<void>, where: Record<string, unknown>, heartbeat: () => Promise<void>) => {
+        for (let attempt = 0; ; attempt++) {
+          try { await handle(); return; } catch (err) {
+            if (stopping) throw err;
+            this.logger.error({ err, groupId: options.groupId, ...where, attempt }, 'event handler failed; retrying');
+            await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => { throw err; });
+            await heartbeat(); // keep the partition while retrying; throws (-> rejoin) if the group rebalanced
+          }
+        }
+      };
+      const handleMany = options.handleMany;
+      await consumer.run(handleMany ? {
         autoCommit: false, // the committer commits handled positions every second, not after every batch
+        eachBatchAutoResolve: false,
+        // What one fetch brought for a partition, in chunks of at most MAX_HANDLED_TOGETHER, each all or nothing.
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const id = `${batch.topic}/${batch.partition}`;
+          for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_HANDLED_TOGETHER) {
+            const chunk = batch.messages.slice(i, i + MAX_HANDLED_TOGETHER);
+            const deliveries = chunk.flatMap((m) => this.toDelivery(batch.topic as Topic, batch.partition, m) ?? []);
+            if (deliveries.length) await untilHandled(() => handleMany(deliveries), { positions: `${deliveries[0].position}+${deliveries.length}` }, heartbeat);
+            const last = chunk[chunk.length - 1].offset;
+            resolveOffset(last);
+            handledUpTo.set(id, BigInt(last) + 1n);
+            await heartbeat();
+          }
+        },
+      } : {
+        autoCommit: false,
         eachMessage: async ({ topic, partition, message, heartbeat }) => {
           const delivery = this.toDelivery(topic as Topic, partition, message);
-          if (!delivery) { handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n); return; } // skipped for good
-          for (let attempt = 0; ; attempt++) {
-            try {
-              await options.handler(delivery);
-              handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n);
-              return; // committed by the committer within COMMIT_INTERVAL_MS
-            } catch (err) {
-              // Thrown out of eachMessage, kafkajs commits nothing for this record: it is delivered again later.
-              if (stopping) throw err;
-              this.logger.error({ err, groupId: options.groupId, position: delivery.position, eventId: delivery.event.id, attempt }, 'event handler failed; retrying');
-              await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => {
-                throw err;
-              });
-              await heartbeat(); // keep the partition while retrying; throws (-> rejoin) if the group rebalanced
-            }
-          }
+          if (delivery) await untilHandled(() => options.handler(delivery), { position: delivery.position, eventId: delivery.event.id }, heartbeat);
+          handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
         },
       });
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.

@@ -26,6 +26,7 @@ export class NamespacedEventLog implements EventLog {
       groupId: `${this.namespace}.${options.groupId}`,
       topics: options.topics.map((t) => this.outer(t)),
       handler: (delivery) => options.handler({ ...delivery, topic: this.local(delivery.topic) }),
+      handleMany: options.handleMany && ((deliveries) => options.handleMany!(deliveries.map((d) => ({ ...d, topic: this.local(d.topic) })))),
     });
   }
 

@@ -32,6 +32,13 @@ export interface SubscribeOptions {
   fromBeginning: boolean;
   /** called in key order; the position is committed after it resolves. Throwing retries the record. */
   handler: (delivery: Delivery) => Promise<void>;
+  /**
+   * Optional, the same work for several records at once: consecutive records of one partition, in order (so key
+   * order holds), all or none (throwing retries them all). An adapter that fetches records in batches (Kafka) uses
+   * it when given, so a projection applies what arrived together in one transaction (one commit, one flush) instead
+   * of one per record; under load that is what keeps a consumer from falling behind. Others call `handler`.
+   */
+  handleMany?: (deliveries: Delivery[]) => Promise<void>;
 }
 
 export interface Subscription {

@@ -72,7 +72,32 @@ export class SealedEventLog implements EventLog {
   }
 
   subscribe(options: SubscribeOptions): Promise<Subscription> {
-    return this.inner.subscribe({ ...options, handler: (delivery) => this.deliver(delivery, options.handler) });
+    const { handleMany } = options;
+    return this.inner.subscribe({
+      ...options,
+      handler: (delivery) => this.deliver(delivery, options.handler),
+      handleMany: handleMany && ((deliveries) => this.deliverMany(deliveries, handleMany)),
+    });
+  }
+
+  /**
+   * Several records at once: opened in order and handed over together, except that a key-destroying record
+   * (workspace.deleted / .expired) ends a run: the records before it are handled while the room's key still opens
+   * them, the rest after the key is forgotten.
+   */
+  private async deliverMany(deliveries: Delivery[], handleMany: NonNullable<SubscribeOptions['handleMany']>): Promise<void> {
+    let run: Delivery[] = [];
+    for (const delivery of deliveries) {
+      if (KEY_DESTROYED_TYPES.has(delivery.event.type)) {
+        if (run.length) await handleMany(run);
+        run = [];
+        await this.deliver(delivery, (d) => handleMany([d]));
+        continue;
+      }
+      const opened = await this.open(delivery);
+      if (opened) run.push(opened);
+    }
+    if (run.length) await handleMany(run);
   }
 
   private async deliver(delivery: Delivery, handler: SubscribeOptions['handler']): Promise<void> {
@@ -83,20 +108,28 @@ export class SealedEventLog implements EventLog {
       if (KEY_DESTROYED_TYPES.has(event.type)) this.keyring.forget(partitionKeyOf(event));
       return;
     }
+    const opened = await this.open(delivery);
+    if (opened) await handler(opened);
+  }
+
+  /** The record with its payload opened; null when there is nothing to hand over (the room's key is gone). */
+  private async open(delivery: Delivery): Promise<Delivery | null> {
+    const event = delivery.event;
+    if (!isSealedPayload(event.payload)) return delivery;
     const { workspaceId, sealed } = event.payload;
-    if (this.keyring.isGone(workspaceId)) return; // a deleted room's record: nothing to hand over
+    if (this.keyring.isGone(workspaceId)) return null; // a deleted room's record: nothing to hand over
     let payload = this.recent.get(event.id)?.payload;
     if (payload === undefined) {
       const key = await this.keyring.key(workspaceId); // throws when the key source is down: delivered again later
-      if (!key) return;
+      if (!key) return null;
       try {
         payload = parsePayload(event.type, key.openJson(sealed, event.id));
       } catch (err) {
         this.options.logger?.error({ err: { message: (err as Error).message }, eventId: event.id, type: event.type, workspaceId }, 'sealed event does not open under its room key; skipped');
-        return;
+        return null;
       }
     }
-    await handler({ ...delivery, event: { ...event, payload } as AnyEventEnvelope });
+    return { ...delivery, event: { ...event, payload } as AnyEventEnvelope };
   }
 
   close(): Promise<void> { return this.inner.close(); }
