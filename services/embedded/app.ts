@@ -16,7 +16,7 @@ import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
-  MaintenanceState, maintenanceGuard,
+  MaintenanceState, maintenanceGuard, BodyHandoff,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
@@ -153,7 +153,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
   }));
   web.use(adminRouter(admin.context)); // /api/admin/ (superadmin), page views, the maintenance banner
-  if (messaging.files) web.use(fileRouter({ pool, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key) }));
+  // Uploads' bodies come from the gateway in-process (bodyHandoff); the loopback request carries their headers only.
+  const bodyHandoff = new BodyHandoff();
+  if (messaging.files) web.use(fileRouter({ pool, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key), bodyHandoff }));
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });
@@ -166,7 +168,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
 
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
-    log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, ready,
+    log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, bodyHandoff, ready,
     limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls, maintenance,
   });
 

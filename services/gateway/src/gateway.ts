@@ -11,7 +11,7 @@ import {
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
   createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
-  type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES,
+  type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES, type BodyHandoff,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
@@ -37,6 +37,8 @@ export interface GatewayOptions {
   allowedOrigins: string[];
   /** embedded mode: every non-socket HTTP request goes to this origin (the express app) */
   httpUpstream?: string;
+  /** embedded mode: uploads' bodies go to the express app in-process (its file router takes them), not over loopback */
+  bodyHandoff?: BodyHandoff;
   ready?: () => Promise<boolean>;
   /** shared rate limits (Redis when distributed); default: this process's memory with the configured limits */
   limits?: RateLimits;
@@ -169,7 +171,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // The upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
   const addressOf = (peer: string, headers: Record<string, string>) => clientAddress(peer, headers, trust);
-  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf) : (res, req) => {
+  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf, opts.bodyHandoff) : (res, req) => {
     res.writeStatus('404 Not Found').end('Not found');
     observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
   });

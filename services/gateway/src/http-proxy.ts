@@ -2,20 +2,30 @@
  * Embedded mode serves everything on one port: uWS takes the socket traffic and hands every other HTTP request
  * to the express app (API + built frontend) listening on a loopback port. Bodies are capped, except the file
  * routes (/api/workspaces/{id}/files...), which stream both ways with backpressure (streamFiles): an upload of
- * hundreds of MB passes through in bounded memory and the service enforces the tier's size limit.
+ * hundreds of MB passes through in bounded memory and the service enforces the tier's size limit. Given a
+ * BodyHandoff (embedded), an upload's body does not cross the loopback socket at all: the express route takes it
+ * in-process (uws-body.ts), and only the request's line and headers, and the answer, make the loopback hop.
  */
 import http from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { FILE_ROUTE_PATTERN } from '@ephemera/proto';
+import { BODY_HANDOFF_HEADER, type BodyHandoff } from '@ephemera/platform';
+import { uwsBody } from './uws-body.ts';
 
 const MAX_BODY = 1024 * 1024;
 /** the superadmin's backup import and download: files far above MAX_BODY, streamed like the file routes */
 const BACKUP_FILE_ROUTE = /^\/api\/admin\/backup\/(import|download\/)/i;
-// Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date']);
+/** POST here is the upload (messaging's fileRouter), the one route that takes a handed-over body. */
+const UPLOAD_ROUTE = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\?|$)/;
+// Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself. A client's handoff header is
+// dropped with them: only this proxy names a handed-over body.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date', BODY_HANDOFF_HEADER]);
 
-/** addressOf: the client's address from the peer and the headers (trusted proxies only), sent as X-Forwarded-For. */
-export function proxyTo(target: string, addressOf: (peer: string, headers: Record<string, string>) => string = (peer) => peer) {
+/**
+ * addressOf: the client's address from the peer and the headers (trusted proxies only), sent as X-Forwarded-For.
+ * handoff (embedded only: the upstream is this process's express app): uploads' bodies are handed over in-process.
+ */
+export function proxyTo(target: string, addressOf: (peer: string, headers: Record<string, string>) => string = (peer) => peer, handoff?: BodyHandoff) {
   return (res: HttpResponse, req: HttpRequest) => {
     // uWS request data is only valid synchronously: copy what we need first.
     const method = req.getMethod().toUpperCase();
@@ -25,7 +35,10 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
-    if (FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url)) { streamFiles(target, url, method, headers, res); return; }
+    if (FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url)) {
+      streamFiles(target, url, method, headers, res, method === 'POST' && UPLOAD_ROUTE.test(url) ? handoff : undefined);
+      return;
+    }
     let aborted = false;
     res.onAborted(() => { aborted = true; });
 
@@ -62,14 +75,26 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
 
 const agent = new http.Agent({ keepAlive: true });
 
-/** Streams a file route's request body up and its answer down, pausing whichever side is faster. */
-function streamFiles(target: string, url: string, method: string, headers: Record<string, string>, res: HttpResponse): void {
+/**
+ * Streams a file route's request body up (or, given a handoff, hands it over in-process and sends the headers only)
+ * and its answer down, pausing whichever side is faster.
+ */
+function streamFiles(target: string, url: string, method: string, headers: Record<string, string>, res: HttpResponse, handoff?: BodyHandoff): void {
   let aborted = false;
   let answered = false;
   // The answer can end before the request body does (an upload refused early: 401, 413, 415). From then on uWS
   // throws on any use of `res` (pause/resume included), so the rest of the body is dropped without touching it.
   let finished = false;
+  let paused = false; // the request body's socket, while the upstream is behind (not used for a handed-over body)
+  const resumeBody = () => { if (paused) { paused = false; res.resume(); } };
+  const handed = handoff ? uwsBody(res) : null;
+  const handoffId = handed ? handoff!.put(handed.body) : null;
+  if (handoffId) { headers[BODY_HANDOFF_HEADER] = handoffId; headers['content-length'] = '0'; }
+  // Once answered, the route is done with a handed-over body: the rest (an early refusal's) is read and dropped,
+  // and an id the route never took is dropped with it.
+  const releaseBody = () => { if (handed) { handed.stop(); handoff!.drop(handoffId!); } };
   const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
+    releaseBody();
     if (aborted) { answer.destroy(); return; }
     answered = true;
     res.cork(() => {
@@ -88,23 +113,35 @@ function streamFiles(target: string, url: string, method: string, headers: Recor
         res.onWritable(() => { answer.resume(); return true; });
       }
     });
-    answer.on('end', () => { if (!aborted && !finished) { finished = true; res.cork(() => res.end()); } });
+    answer.on('end', () => {
+      if (aborted || finished) return;
+      finished = true;
+      // A socket left paused (the body's last bytes came in after a pause, before the drain) would stay paused for
+      // the connection's next request: a keep-alive client then saw its next upload reset.
+      resumeBody();
+      res.cork(() => res.end());
+    });
     answer.on('error', () => { if (!aborted) { aborted = true; res.close(); } });
   });
   upstream.on('error', () => {
+    releaseBody();
     if (aborted) return;
     aborted = true;
     if (finished) return;
     finished = true;
     if (answered) res.close(); else res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
   });
-  res.onAborted(() => { aborted = true; upstream.destroy(); });
-  if (method === 'GET' || method === 'HEAD') { upstream.end(); return; }
+  res.onAborted(() => {
+    aborted = true;
+    upstream.destroy();
+    if (handed) { handed.abort(); handoff!.drop(handoffId!); }
+  });
+  if (method === 'GET' || method === 'HEAD' || handed) { upstream.end(); return; }
   res.onData((chunk, isLast) => {
     if (aborted || finished || upstream.destroyed || upstream.writableEnded) return;
     // uWS reuses the chunk's memory after this callback: copy before handing it on.
     const ok = upstream.write(Buffer.from(chunk.slice(0)));
     if (isLast) { upstream.end(); return; }
-    if (!ok) { res.pause(); upstream.once('drain', () => { if (!aborted && !finished) res.resume(); }); }
+    if (!ok && !paused) { paused = true; res.pause(); upstream.once('drain', () => { if (!aborted && !finished) resumeBody(); }); }
   });
 }

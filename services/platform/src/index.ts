@@ -28,3 +28,4 @@ export * from './metrics-consumer-lag.ts';
 export * from './crypto/index.ts';
 export * from './internal-rpc.ts';
 export * from './maintenance.ts';
+export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';

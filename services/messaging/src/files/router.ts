@@ -9,12 +9,16 @@
  */
 import express from 'express';
 import { DomainError, HTTP_ROUTES, type SessionActor } from '@ephemera/proto';
-import { route, type Pool } from '@ephemera/platform';
+import { route, BODY_HANDOFF_HEADER, type BodyHandoff, type Pool } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
 
-export interface FileRouterDeps { pool: Pool; files: FileService; limit: RateLimit }
+export interface FileRouterDeps {
+  pool: Pool; files: FileService; limit: RateLimit;
+  /** embedded: the gateway hands an upload's body over in-process (platform/body-handoff.ts); absent: the request's own */
+  bodyHandoff?: BodyHandoff;
+}
 
 /**
  * The bearer's member, who must be in the room the path names (another room's token is a non-member here). Members
@@ -35,9 +39,13 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
   const r = express.Router();
   r.post(HTTP_ROUTES.uploadFile.path, route(async (req, res) => {
     res.set('Cache-Control', 'no-store');
+    // Taken before any wait, so the proxy never finds its id unclaimed; an answer without reading it (401, 429) is
+    // the proxy's cue to drop the rest. No handed-over body (distributed, or the id unknown): the request's own.
+    const handed = deps.bodyHandoff?.take(req.headers[BODY_HANDOFF_HEADER]);
+    const body = handed ? Object.assign(handed, { headers: req.headers }) : req;
     const actor = await actorFor(deps, req.headers.authorization, String(req.params.workspaceId));
     await deps.limit(`upload:${actor.userId}`);
-    const file = await deps.files.upload(actor, req);
+    const file = await deps.files.upload(actor, body);
     res.status(201).json({ success: true, file });
   }));
   r.get(HTTP_ROUTES.fileLink.path, route(async (req, res) => {

@@ -41,6 +41,9 @@ export function parseUpload(
     bb.on('file', (_name, stream, info) => {
       if (handled || _name !== UPLOAD_FIELDS.file) { stream.resume(); return; }
       let limited: ReturnType<typeof limitStream> | null = null;
+      // The request can fail while the limit is looked up (the client went away): busboy then fails this stream
+      // before limitStream listens, and an 'error' nobody listens to would end the process. limitStream sees it.
+      stream.on('error', () => {});
       handled = (async () => {
         const fields = parseFields(raw);
         const limit = await limitFor(fields);
@@ -64,6 +67,10 @@ export function parseUpload(
       if (!handled) { reject(failed ?? new DomainError('FILE_REQUIRED', 'No file in the upload')); return; }
       handled.then(resolve, reject);
     });
+    // pipe() passes on neither a failure nor an early end of the body (the client went away, a handed-over body
+    // dropped): either stops busboy, and with it the file's stream and its storage, so the upload fails, not hangs.
+    req.once('error', (err) => bb.destroy(err));
+    req.once('close', () => { if (!req.readableEnded) bb.destroy(new DomainError('FILE_REQUIRED', 'The upload was cut off')); });
     req.pipe(bb);
   });
 }
@@ -108,6 +115,7 @@ function limitStream(stream: Readable, limit: number): { body: Readable; exceede
   });
   stream.on('end', () => { if (!exceeded) body.push(null); });
   stream.on('error', (err) => body.destroy(err));
+  if (stream.destroyed) body.destroy(stream.errored ?? new DomainError('FILE_REQUIRED', 'The upload was cut off'));
   return { body, exceeded: () => exceeded };
 }
 
