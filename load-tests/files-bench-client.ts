@@ -1,5 +1,5 @@
 /**
- * The files bench's client (files-bench.ts), run as its own process as a browser would be: uploads `source` RUNS
+ * The files bench's client (files-bench.ts), run as its own process as a browser would be: uploads `source` once untimed, then RUNS
  * times as multipart/form-data, streamed from disk with backpressure (node:http), and prints the seconds of each
  * upload (first byte sent to the 201 answer read) as one JSON line. Arguments: url token channelId source runs.
  */
@@ -31,5 +31,6 @@ function upload(): Promise<number> {
 }
 
 const times: number[] = [];
+await upload(); // a warm-up run, not timed (as the copy's and curl's)
 for (let i = 0; i < Number(runs); i++) times.push(await upload());
 console.log(JSON.stringify(times));
