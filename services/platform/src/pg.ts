@@ -8,6 +8,12 @@ export type PoolClient = pg.PoolClient;
 
 /** Distinct statements prepared per process at most (each costs every connection a cached plan in its backend). */
 const MAX_PREPARED = 1_000;
+/**
+ * Only the small, frequent statements: a multi-row insert built for each batch size (the embedded event log's,
+ * hundreds of parameters) would leave a large prepared statement per size on every connection for little gain.
+ */
+const MAX_PREPARED_PARAMS = 64;
+const MAX_PREPARED_TEXT = 8_192;
 const prepared = new Map<string, string>();
 
 /** The name a parameterized statement is prepared under (a hash of its text); null once MAX_PREPARED are in use. */
@@ -24,14 +30,14 @@ export function statementName(text: string): string | null {
  * Every parameterized query runs as a named (prepared) statement: PostgreSQL parses and plans it once per
  * connection instead of on every call. The services' statements are fixed texts, and most are primary-key lookups
  * and inserts whose parse and plan cost more than their execution: unnamed, PostgreSQL spent about as much CPU per
- * sent message as a gateway (load-tests/README.md). Statements without parameters (BEGIN, COMMIT, SET) are sent
- * as they are.
+ * sent message as a gateway (load-tests/README.md). Statements without parameters (BEGIN, COMMIT, SET), and large
+ * ones (MAX_PREPARED_PARAMS, MAX_PREPARED_TEXT), are sent as they are.
  */
 class PreparingClient extends pg.Client {
   // pg's overloads are not expressible on a subclass; the arguments are handed on unchanged.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && values.length <= MAX_PREPARED_PARAMS && config.length <= MAX_PREPARED_TEXT) {
       const name = statementName(config);
       if (name) return callback ? super.query({ name, text: config, values }, callback) : super.query({ name, text: config, values });
     }

@@ -14,6 +14,10 @@ describe('parameterized queries run as prepared statements', () => {
     expect((await pool.query(text, [40, 2])).rows[0].sum).toBe(42); // the same statement, other values
     expect(await inTransaction(pool, async (c) => (await c.query(text, [5, 5])).rows[0].sum)).toBe(10);
     await pool.query('SELECT 1 AS plain');
+    // a large statement (a multi-row insert's shape: 65 parameters) is not prepared
+    const many = Array.from({ length: 65 }, (_, i) => i);
+    const wide = `SELECT ${many.map((i) => `$${i + 1}::int`).join(' + ')} AS total`;
+    expect((await pool.query(wide, many)).rows[0].total).toBe(many.reduce((a, b) => a + b, 0));
     const { rows } = await pool.query('SELECT name, statement FROM pg_prepared_statements');
     expect(rows).toEqual([{ name: statementName(text), statement: text }]);
   });
