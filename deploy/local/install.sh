@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and the distributed topology need, and nothing when it is all there:
 # `npm test` runs this every time, so the fast path is a handful of file checks (no apt, no mvn).
-#   - Debian packages: PostgreSQL, Redis, nginx, Chromium, Java (Kafka runs on the JVM), Maven (to resolve Kafka)
+#   - Debian packages: PostgreSQL, Redis, nginx, Chromium, Java (Kafka runs on the JVM), Maven (to resolve Kafka),
+#     curl (the files bench's upload client)
 #   - Apache Kafka jars from Maven Central into deploy/local/.kafka/libs (no broker in Debian or on npm)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,6 +17,7 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v java >/dev/null || missing+=(default-jre-headless)
+command -v curl >/dev/null || missing+=(curl)
 if [ ! -f "$libs_done" ] && ! command -v mvn >/dev/null; then missing+=(maven); fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -58,7 +58,7 @@ export function serviceClient(baseUrl: string, timeoutMs = 10_000) {
   };
 }
 
-/** Closes every pool (a process stopping; tests). Calls made afterwards open new ones. */
+/** Closes every pool (tests; a stopping service exits without it). Calls made afterwards open new ones. */
 export async function closeServiceClients(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
