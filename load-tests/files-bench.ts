@@ -8,10 +8,11 @@
  * The client is a separate process, as a browser would be: curl by default, or files-bench-client.ts (node:http, with
  * FILES_BENCH_CLIENT=node); each figure is the file's size over the time from the upload's start to the 201 answer
  * (stored, encrypted, its row written). The copy is timed from open to the last byte written (no fsync in either:
- * both end in the page cache). Median of 5 runs each, after one untimed warm-up run.
+ * both end in the page cache). Median of 5 runs each, after one untimed warm-up run; the disk settles (sync) before
+ * each run, and the copies alternate with the local uploads so that both are measured in the same minutes.
  */
 import fs from 'node:fs';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +28,7 @@ import { startVersitygw } from '../deploy/local/versitygw.ts';
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.FILES_BENCH_MB ?? 100);
 /** timed runs per figure (the median is printed), each after one untimed warm-up run (PERFORMANCE.md: warm-up, then measure) */
-const RUNS = 5;
+const RUNS = Number(process.env.FILES_BENCH_RUNS ?? 5);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-files-bench-'));
 const source = path.join(tmp, 'source.pdf');
 
@@ -40,16 +41,20 @@ function makeSource(): void {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function plainCopy(): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i <= RUNS; i++) {
-    const target = path.join(tmp, `copy-${i}`);
-    const t = performance.now();
-    await pipeline(fs.createReadStream(source), fs.createWriteStream(target));
-    if (i > 0) times.push((performance.now() - t) / 1000); // run 0 warms up
-    fs.rmSync(target);
-  }
-  return SIZE_MB / median(times);
+/**
+ * Waits for the kernel to write every dirty page out (sync): each timed run starts on a quiet disk. Without it a run
+ * paid for the previous runs' writeback (this VM's disk is slow): the copy alone moved between 250 and 650 MB/s.
+ */
+function settleDisk(): void { execFileSync('sync'); }
+
+/** One plain copy (run 0 warms up): its seconds, from opening the source to the last byte written. */
+async function copyOnce(i: number): Promise<number> {
+  const target = path.join(tmp, `copy-${i}`);
+  const t = performance.now();
+  await pipeline(fs.createReadStream(source), fs.createWriteStream(target));
+  const seconds = (performance.now() - t) / 1000;
+  fs.rmSync(target);
+  return seconds;
 }
 
 /**
@@ -74,16 +79,22 @@ function curlUpload(url: string, token: string, channelId: string): Promise<numb
   });
 }
 
-/** The uploads, made by a separate client process (curl, or files-bench-client.ts): the seconds of each. */
-async function uploads(base: string, workspaceId: string, token: string, channelId: string): Promise<number[]> {
+/**
+ * The uploads, made by a separate client process (curl, or files-bench-client.ts): the seconds of each. With curl,
+ * `beforeEach` runs before every upload (the copies interleaved with them) and the disk settles before each.
+ */
+async function uploads(base: string, workspaceId: string, token: string, channelId: string, beforeEach?: (i: number) => Promise<void>): Promise<number[]> {
   if (CLIENT === 'curl') {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
+      await beforeEach?.(i);
+      settleDisk();
       const seconds = await curlUpload(base + API.uploadFile(workspaceId), token, channelId);
       if (i > 0) times.push(seconds); // run 0 warms up
     }
     return times;
   }
+  settleDisk();
   const client = path.join(path.dirname(fileURLToPath(import.meta.url)), 'files-bench-client.ts');
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', 'tsx', client, base + API.uploadFile(workspaceId), token, channelId, source, String(RUNS)],
@@ -92,7 +103,7 @@ async function uploads(base: string, workspaceId: string, token: string, channel
 }
 
 /** The same client against a uWS server that reads the body and drops it: the client's and the socket's cost alone. */
-async function discardingServer(): Promise<number> {
+async function discardingServer(copy: number): Promise<void> {
   const app = uWS.App();
   app.post('/*', (res) => {
     res.onAborted(() => {});
@@ -105,13 +116,13 @@ async function discardingServer(): Promise<number> {
     const times = await uploads(`http://127.0.0.1:${uWS.us_socket_local_port(listening)}`, 'discard', 'none', 'none');
     const rate = SIZE_MB / median(times);
     console.log(`  client -> server that drops the body (uWS, nothing parsed or stored; the ceiling here): ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((t) => t.toFixed(2)).join(', ')} s)`);
-    return rate;
+    console.log(`  ceiling / plain copy: ${((rate / copy) * 100).toFixed(0)}%`);
   } finally {
     uWS.us_listen_socket_close(listening);
   }
 }
 
-async function viaApp(label: string, env: Record<string, string>): Promise<number> {
+async function viaApp(label: string, env: Record<string, string>, beforeEach?: (i: number) => Promise<void>): Promise<number> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-files-bench-app-')); // PostgreSQL's user must reach it
@@ -125,7 +136,7 @@ async function viaApp(label: string, env: Record<string, string>): Promise<numbe
     socket.disconnect();
     if (!ch.success) throw new Error(ch.message);
     await new Promise((r) => setTimeout(r, 500)); // the tier change reaches messaging's read model
-    const times = await uploads(app.url, room.workspaceId, room.userToken, ch.channel.id);
+    const times = await uploads(app.url, room.workspaceId, room.userToken, ch.channel.id, beforeEach);
     const rate = SIZE_MB / median(times);
     console.log(`  ${label}: ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((s) => s.toFixed(2)).join(', ')} s)`);
     return rate;
@@ -140,12 +151,22 @@ try {
   console.log(`files: ${SIZE_MB} MB upload throughput, median of ${RUNS} runs, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}, client ${CLIENT};`
     + ' an upload is timed from the client\'s first byte (its own process; the body crosses one loopback socket) to the 201 answer:'
     + ' parsed, type-checked, encrypted, written (no fsync), its row stored');
-  const copy = await plainCopy();
-  console.log(`  plain file copy (read stream -> write stream, open to last byte written, no fsync): ${copy.toFixed(0)} MB/s`);
-  const ceiling = await discardingServer();
-  console.log(`  ceiling / plain copy: ${((ceiling / copy) * 100).toFixed(0)}%`);
-  const local = await viaApp('upload to local disk (embedded)', {});
+  // The copies are interleaved with the local uploads (copy, upload, copy, upload...): both figures come from the
+  // same minutes of the machine, whatever else it does meanwhile.
+  const copyTimes: number[] = [];
+  const local = await viaApp('upload to local disk (embedded)', {}, async (i) => {
+    settleDisk();
+    const seconds = await copyOnce(i);
+    if (i > 0) copyTimes.push(seconds);
+  });
+  if (!copyTimes.length) { // the node client makes all its uploads in one process: the copies come after them
+    for (let i = 0; i <= RUNS; i++) { settleDisk(); const seconds = await copyOnce(i); if (i > 0) copyTimes.push(seconds); }
+  }
+  const copy = SIZE_MB / median(copyTimes);
+  console.log(`  plain file copy (read stream -> write stream, open to last byte written, no fsync${CLIENT === 'curl' ? ', each run just before an upload above' : ''}): ${copy.toFixed(0)} MB/s (median of ${RUNS}: ${copyTimes.map((t) => t.toFixed(2)).join(', ')} s)`);
   console.log(`  local disk / plain copy: ${((local / copy) * 100).toFixed(0)}% (goal >= 70%), load average now ${os.loadavg()[0].toFixed(2)}`);
+  await discardingServer(copy);
+  if (process.env.FILES_BENCH_S3 === '0') process.exit(0); // profiling the local path alone
   const s3 = await startVersitygw({ dir: path.join(tmp, 's3') });
   try {
     await viaApp('upload to S3 (versitygw on the same disk)', {

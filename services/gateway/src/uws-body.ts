@@ -5,16 +5,18 @@
  */
 import { Readable } from 'node:stream';
 import type { HttpResponse } from 'uWebSockets.js';
+import { copyToRecycled, RECYCLED_SIZE } from '@ephemera/platform';
 
 /** Buffered before uWS is paused: two of uWS's receive buffers (512 KB). */
 const HIGH_WATER_MARK = 1024 * 1024;
 /**
- * uWS's chunks (up to its 512 KB receive buffer, of every size) are copied in pieces of at most 64 KiB: the sizes
- * the rest of the path allocates too (socket reads, the cipher's chunks), which malloc reuses well once freed. With
- * copies of uWS's own sizes the process's heap grew by 40-55 MB during a 500 MB upload instead of 25-35 MB
+ * uWS's chunks (up to its 512 KB receive buffer, of every size) are copied in pieces of at most 64 KiB, into
+ * recycled buffers (platform/recycled-buffers.ts: the file encryption gives them back once the cipher has read them,
+ * so a large upload does not allocate its size again and again). With copies of uWS's own sizes into fresh buffers
+ * the process's heap grew by 40-55 MB during a 500 MB upload instead of 25-35 MB
  * (services/embedded/test/upload-memory.test.ts), with the same bytes in flight.
  */
-const PIECE = 64 * 1024;
+const PIECE = RECYCLED_SIZE;
 
 export interface UwsBody {
   body: Readable;
@@ -47,7 +49,7 @@ export function uwsBody(res: HttpResponse): UwsBody {
     // uWS reuses the chunk's memory after this callback: copy before handing it on.
     let more = true;
     for (let at = 0; at < chunk.byteLength; at += PIECE) {
-      more = body.push(Buffer.from(chunk.slice(at, Math.min(at + PIECE, chunk.byteLength)))) && more;
+      more = body.push(copyToRecycled(new Uint8Array(chunk, at, Math.min(PIECE, chunk.byteLength - at)))) && more;
     }
     if (isLast) {
       // uWS may hand over data left in its receive buffer after a pause, the last chunk too: a socket left paused

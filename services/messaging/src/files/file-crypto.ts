@@ -10,7 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { RoomKey } from '@ephemera/platform';
+import { recycle, type RoomKey } from '@ephemera/platform';
 
 export const CHUNK = 64 * 1024;
 const TAG = 16;
@@ -51,11 +51,15 @@ function nonce(k: FileKey, index: number): Buffer {
 }
 const aad = (objectId: string, index: number, last: boolean) => Buffer.from(`${objectId}:${index}:${last ? 1 : 0}`, 'utf8');
 
-/** Seals one chunk given as pieces (the input is never copied into one buffer): ciphertext pieces, then the tag. */
+/**
+ * Seals one chunk given as pieces (the input is never copied into one buffer): ciphertext pieces, then the tag. The
+ * cipher has copied each piece, and nothing else reads the plaintext after this stream: recycled buffers (the
+ * embedded upload's, platform/recycled-buffers.ts) go back to be reused.
+ */
 function sealChunk(k: FileKey, objectId: string, index: number, last: boolean, plain: Buffer[], out: Buffer[]): void {
   const c = createCipheriv('aes-256-gcm', cipherKey(k), nonce(k, index));
   c.setAAD(aad(objectId, index, last));
-  for (const piece of plain) out.push(c.update(piece));
+  for (const piece of plain) { out.push(c.update(piece)); recycle(piece); }
   const rest = c.final();
   if (rest.length) out.push(rest);
   out.push(c.getAuthTag());

@@ -3,7 +3,7 @@
  * signed links; downloads with Range; retention by tier; removal with the room. Checks come from the same read
  * model and authorization table as messages (access.ts): a member who may read the file's channel.
  */
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { timingSafeEqual } from 'node:crypto';
 import {
@@ -81,16 +81,14 @@ export class FileService {
     // Small images are also kept in memory for the thumbnail; everything else only streams through.
     const copy: Buffer[] = [];
     let copied = 0;
-    const tap = new PassThrough();
     if (file.detected.kind === 'image') {
-      tap.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(c); copied += c.length; } });
+      // a copy: the encryption recycles the upload's buffers once it has read them (platform/recycled-buffers.ts)
+      file.body.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(Buffer.from(c)); copied += c.length; } });
     }
-    let size = 0;
-    tap.on('data', (c: Buffer) => { size += c.length; });
     const encrypted = encryptStream(fileKey, fileId);
     const stored = this.deps.storage.put(storageKey, encrypted);
     try {
-      await Promise.all([pipeline(file.body, tap, encrypted), stored]);
+      await Promise.all([pipeline(file.body, encrypted), stored]);
     } catch (err) {
       await stored.catch(() => {});
       await this.deps.storage.delete(storageKey).catch(() => {});
@@ -103,6 +101,7 @@ export class FileService {
     let height: number | null = null;
     // From here on the object exists: any failure (the room deleted meanwhile, the log refusing) removes it again,
     // so nothing is left in storage that no event describes.
+    const size = file.size();
     let payload: DomainEventPayload<'file.uploaded'>;
     let event: EventEnvelope<'file.uploaded'>;
     try {

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { RoomKey } from '@ephemera/platform';
+import { copyToRecycled, RoomKey } from '@ephemera/platform';
 import { CHUNK, decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from '../../src/files/file-crypto.ts';
 
 const collect = async (s: Readable) => { const p: Buffer[] = []; for await (const c of s) p.push(c as Buffer); return Buffer.concat(p); };
@@ -22,6 +22,28 @@ describe('file encryption', () => {
       expect(stored.includes(bytes.subarray(0, Math.min(size, 32))) && size >= 32).toBe(false); // no plaintext run
       expect((await decrypt(k, 'f1', size, stored)).equals(bytes)).toBe(true);
     }
+  });
+
+  it('gives recycled input buffers back once sealed: reusing them at once does not change what was stored', async () => {
+    const k = newFileKey();
+    const bytes = randomBytes(6 * CHUNK + 999);
+    // the embedded upload's pieces: recycled 64 KiB copies, cut at other places than the cipher's chunks
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 40_000) pieces.push(copyToRecycled(bytes.subarray(at, at + 40_000)));
+    const encrypting = encryptStream(k, 'f0');
+    const sealed: Buffer[] = [];
+    encrypting.on('data', (c: Buffer) => sealed.push(c));
+    const reused = new Set<ArrayBufferLike>();
+    for (const piece of pieces) {
+      encrypting.write(piece);
+      // what a next upload would do meanwhile: take free buffers and overwrite them
+      const next = copyToRecycled(Buffer.alloc(40_000, 0xee));
+      if (pieces.some((p) => p.buffer === next.buffer)) reused.add(next.buffer);
+    }
+    encrypting.end();
+    await new Promise((r) => encrypting.once('end', r));
+    expect(reused.size).toBeGreaterThan(0); // the pieces did come back, and were written over
+    expect((await decrypt(k, 'f0', bytes.length, Buffer.concat(sealed))).equals(bytes)).toBe(true);
   });
 
   it('serves any byte range by decrypting only the chunks it touches', async () => {
