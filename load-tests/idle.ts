@@ -14,7 +14,7 @@ import { raiseRateLimitsForBench } from './lib/limits.ts';
 raiseRateLimitsForBench();
 const cfg = loadConfig();
 const seconds = Number(process.env.BENCH_IDLE_S ?? 30);
-const settleS = 5;
+const settleS = Number(process.env.BENCH_IDLE_SETTLE_S ?? 5);
 console.log(`idle CPU: ${cfg.connections} sockets joined in one room, nothing sent; ${settleS} s settle, ${seconds} s measured; targets ${cfg.targets.join(', ')}`);
 
 /** voluntary context switches of each watched process's main thread (/proc/<pid>/status) */

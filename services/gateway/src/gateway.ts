@@ -75,6 +75,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     path: '/socket.io/',
     serveClient: false,
     maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (SECURITY.md 10)
+    // Engine.IO's keep-alive: a ping every 40 s (Socket.IO's default is 25 s), an answer within 20 s. Idle sockets
+    // cost a gateway little else: 500 of them made 20 pings and 20 pongs a second, most of an idle replica's 1.3 %
+    // of a core (issue 11: under 1 %). A socket that vanished without closing is noticed within 60 s instead of 45,
+    // and proxies' usual 60 s idle timeouts (nginx, ingress-nginx, cloud load balancers) still see traffic in time.
+    pingInterval: 40_000,
+    pingTimeout: 20_000,
     allowRequest: (req, callback) => {
       const peer = (req as { connection?: { remoteAddress?: string } }).connection?.remoteAddress ?? '';
       callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));

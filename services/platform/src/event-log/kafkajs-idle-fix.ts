@@ -12,6 +12,11 @@
  * Second, smaller: each connection checks its in-flight requests for a timeout every min(requestTimeout, 100 ms),
  * 10 wakeups a second per connection for the life of the process (a service holds several). The timeout is 30 s
  * (kafkajs' default); checking once a second enforces it at most a second late.
+ *
+ * Third: the consumers' fetch wait is long (kafka.ts), but kafkajs also sleeps that long before fetching again while
+ * none of its newly assigned partitions has a resolved offset yet, which made every subscribe (a service's start, a
+ * test's caughtUp) slower by the wait. Until a group generation's first fetch reaches the broker, the wait is kept
+ * at FIRST_FETCH_WAIT_MS; then it is the configured one.
  */
 import { createRequire } from 'node:module';
 
@@ -23,10 +28,18 @@ interface RequestQueueLike {
 }
 
 const TIMEOUT_CHECK_MS = 1_000;
+const FIRST_FETCH_WAIT_MS = 500;
+
+interface ConsumerGroupLike {
+  maxWaitTime: number; generationId: number | null; fetch(nodeId: number): Promise<unknown[]>;
+  /** the configured wait, and the generation whose fetches reached the broker */
+  fetchWait?: { configured: number; fetchingGeneration: number | null };
+}
 
 const require = createRequire(import.meta.url);
 const version = (require('kafkajs/package.json') as { version: string }).version;
 const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: RequestQueueLike & { idleFixed?: boolean } };
+const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup.js') as { prototype: ConsumerGroupLike & { firstFetchFixed?: boolean } };
 
 if (!RequestQueue.prototype.idleFixed) {
   const schedule = RequestQueue.prototype.scheduleCheckPendingRequests;
@@ -48,6 +61,21 @@ if (!RequestQueue.prototype.idleFixed) {
     }, Math.min(this.requestTimeout, TIMEOUT_CHECK_MS));
   };
   RequestQueue.prototype.idleFixed = true;
+}
+
+if (!ConsumerGroup.prototype.firstFetchFixed) {
+  const fetch = ConsumerGroup.prototype.fetch;
+  if (typeof fetch !== 'function') throw new Error(`kafkajs ${version}: ConsumerGroup.fetch not found; review kafkajs-idle-fix.ts`);
+  ConsumerGroup.prototype.fetch = async function fetchWaitingShortUntilFetching(this: ConsumerGroupLike, nodeId: number) {
+    const wait = (this.fetchWait ??= { configured: this.maxWaitTime, fetchingGeneration: null });
+    this.maxWaitTime = wait.fetchingGeneration !== null && wait.fetchingGeneration === this.generationId
+      ? wait.configured : Math.min(wait.configured, FIRST_FETCH_WAIT_MS);
+    const batches = await fetch.call(this, nodeId);
+    // kafkajs answers [] without asking the broker while no partition is ready; one batch per partition otherwise
+    if (batches.length > 0) wait.fetchingGeneration = this.generationId;
+    return batches;
+  };
+  ConsumerGroup.prototype.firstFetchFixed = true;
 }
 
 export const kafkajsIdleFixFor = version;
