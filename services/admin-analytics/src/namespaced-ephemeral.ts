@@ -20,6 +20,7 @@ export function namespacedEphemeral(inner: EphemeralStore, namespace: string | u
     hgetall: (key) => inner.hgetall(k(key)),
     set: (key, value, ttlMs) => inner.set(k(key), value, ttlMs),
     get: (key) => inner.get(k(key)),
+    expire: (key, ttlMs) => inner.expire(k(key), ttlMs),
     del: (key) => inner.del(k(key)),
     incrWithTtl: (key, ttlMs) => inner.incrWithTtl(k(key), ttlMs),
     publish: (channel, message) => inner.publish(k(channel), message),

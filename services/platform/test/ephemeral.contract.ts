@@ -139,6 +139,18 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       await sleep(400);
       expect(await s.get(kept)).toBe('second');
 
+      // expire sets a string's TTL anew and keeps its value; a missing key answers false and stays missing
+      const renewed = key('renewed');
+      await s.set(renewed, 'kept alive', 250);
+      await sleep(150);
+      expect(await s.expire(renewed, 400)).toBe(true);
+      await sleep(200); // past the first TTL, within the second
+      expect(await s.get(renewed)).toBe('kept alive');
+      await sleep(400);
+      expect(await s.get(renewed)).toBeNull();
+      expect(await s.expire(renewed, 400)).toBe(false);
+      expect(await s.get(renewed)).toBeNull();
+
       // del also removes sorted sets
       const z = key('zdel');
       await s.zadd(z, 1, 'm');

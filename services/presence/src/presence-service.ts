@@ -13,11 +13,11 @@
  *                                 list checks each against their connections, so an entry left by a crashed
  *                                 replica is never listed and is dropped there.
  *   presence:status:{room}        hash: user id -> status ('online' is the absence of a field).
- *   presence:conn:{connection}    string: the connection's room and user, expiring with it (for disconnect and
- *                                 heartbeat, which get only the connection id).
- * The earlier layout (one sorted set per room, presence:room:*) needs no migration: presence is ephemeral. Its
- * keys are no longer read, and a connection it registered reads as missing in the next heartbeat, so the gateway
- * connects it again.
+ *   presence:connection:{id}      string: the connection's room and user, expiring with it (for disconnect and
+ *                                 heartbeat, which get only the connection id); a heartbeat renews its TTL alone.
+ * Earlier layouts (one sorted set per room, presence:room:*; registrations under presence:conn:*, rewritten by
+ * each heartbeat) need no migration: presence is ephemeral. Their keys are no longer read, and a connection they
+ * registered reads as missing in the next heartbeat, so the gateway connects it again.
  *
  * Several calls issued together share one round trip and the store runs them in the order issued (ioredis writes
  * them back to back on one connection; the memory store runs each to completion when called). Connect relies on
@@ -41,9 +41,9 @@ const HEARTBEAT_CONCURRENCY = 256;
 const connsKey = (workspaceId: string, userId: string) => `presence:conns:${workspaceId}:${userId}`;
 const usersKey = (workspaceId: string) => `presence:users:${workspaceId}`;
 const statusKey = (workspaceId: string) => `presence:status:${workspaceId}`;
-const connKey = (connectionId: string) => `presence:conn:${connectionId}`;
+const connKey = (connectionId: string) => `presence:connection:${connectionId}`;
 
-/** What presence:conn:{id} holds. */
+/** What presence:connection:{id} holds. */
 interface Registration { workspaceId: string; user: OnlineUser }
 
 export interface PresenceOptions {
@@ -144,29 +144,33 @@ export class PresenceService implements PresenceApi {
   async heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }) {
     const expiry = this.now() + CONNECTION_TTL_MS;
     const missing: string[] = [];
-    const indexed = new Set<string>();
-    const refresh = async (c: { connectionId: string }) => {
-      const raw = await this.store.get(connKey(c.connectionId));
-      const registration = parseRegistration(raw);
-      // lost with the store (or expired, or written by the earlier layout): the gateway connects it again
-      if (!raw || !registration) { missing.push(c.connectionId); return; }
-      const { workspaceId, user } = registration;
-      // Once per user and beat, the index entry is written again after the connection, as connect does: a user
-      // whose connections had all expired (a beat that came late) and were dropped from the index is listed again.
-      const first = !indexed.has(`${workspaceId}\n${user.id}`);
-      indexed.add(`${workspaceId}\n${user.id}`);
-      await Promise.all([
-        this.store.zadd(connsKey(workspaceId, user.id), expiry, c.connectionId),
-        first ? this.store.hset(usersKey(workspaceId), user.id, JSON.stringify(user)) : undefined,
-        this.store.set(connKey(c.connectionId), raw, CONNECTION_TTL_MS),
-      ]);
-    };
-    // Many commands in flight at once share the store's round trips (ioredis writes them back to back): one at a
-    // time, a replica's heartbeat of 500 connections was 1,500 round trips, the largest idle cost of this service.
-    for (let i = 0; i < input.connections.length; i += HEARTBEAT_CONCURRENCY) {
-      await Promise.all(input.connections.slice(i, i + HEARTBEAT_CONCURRENCY).map(refresh));
-    }
+    // First every connection's registration gets its TTL anew (its value stays: no read, no rewrite); a missing one
+    // (lost with the store, or expired) is connected again by the gateway. Then the live ones' expiry in their
+    // user's set, and once per user and beat the index entry, written again after the connection as connect does
+    // (a user whose connections had all expired, a beat that came late, and were dropped from the index is listed
+    // again): that needs the user as registered, one read per user, not per connection.
+    const live: { workspaceId: string; userId: string; connectionId: string }[] = [];
+    await this.inBatches(input.connections, async (c) => {
+      if (await this.store.expire(connKey(c.connectionId), CONNECTION_TTL_MS)) live.push(c); else missing.push(c.connectionId);
+    });
+    const firstOfUser = new Map<string, string>();
+    for (const c of live) if (!firstOfUser.has(`${c.workspaceId}\n${c.userId}`)) firstOfUser.set(`${c.workspaceId}\n${c.userId}`, c.connectionId);
+    await this.inBatches(live, (c) => this.store.zadd(connsKey(c.workspaceId, c.userId), expiry, c.connectionId));
+    await this.inBatches([...firstOfUser.values()], async (connectionId) => {
+      const registration = parseRegistration(await this.store.get(connKey(connectionId)));
+      if (registration) await this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user));
+    });
     return { missing };
+  }
+
+  /**
+   * Many commands in flight at once share the store's round trips (ioredis writes them back to back): one at a
+   * time, a replica's heartbeat of 500 connections was 1,500 round trips, the largest idle cost of this service.
+   */
+  private async inBatches<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
+    for (let i = 0; i < items.length; i += HEARTBEAT_CONCURRENCY) {
+      await Promise.all(items.slice(i, i + HEARTBEAT_CONCURRENCY).map(run));
+    }
   }
 
   /**

@@ -157,6 +157,26 @@ for (const [name, makeStore] of adapters) {
       expect(await measure(() => presence.online(ws))).toEqual(await measure(() => presence.online(small)));
     });
 
+    it('a heartbeat renews each connection with two commands and reads one registration per user, not per connection', async () => {
+      const calls: Record<string, number> = {};
+      const counting = (store: EphemeralStore) => new Proxy(store, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => { calls[String(prop)] = (calls[String(prop)] ?? 0) + 1; return (value as (...a: unknown[]) => unknown).apply(target, args); };
+        },
+      });
+      const { presence, ws, user, advance } = await setup(counting);
+      const held = ['ann', 'bob', 'cy'].flatMap((u) => Array.from({ length: 100 }, (_, i) => ({ workspaceId: ws, userId: u, connectionId: `${u}${i}-${ws}` })));
+      for (const c of held) await presence.connect({ workspaceId: ws, user: user(c.userId), connectionId: c.connectionId, gatewayId: 'g1' });
+      advance(CONNECTION_TTL_MS - 1_000);
+      for (const k of Object.keys(calls)) delete calls[k];
+      expect(await presence.heartbeat({ gatewayId: 'g1', connections: held })).toEqual({ missing: [] });
+      expect(calls).toEqual({ expire: 300, zadd: 300, get: 3, hset: 3 });
+      advance(2_000); // past the connections' first expiry: the beat renewed them
+      expect(ids(await presence.online(ws))).toEqual(['ann', 'bob', 'cy']);
+    });
+
     it('heartbeat refreshes the connections it holds and names the ones the store lost (a Redis restart)', async () => {
       const { presence, ws, user } = await setup();
       await presence.connect({ workspaceId: ws, user: user('ann'), connectionId: `h1-${ws}`, gatewayId: 'g1' });

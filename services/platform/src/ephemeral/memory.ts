@@ -95,6 +95,13 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return this.liveString(key)?.value ?? null;
   }
 
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    const entry = this.liveString(key);
+    if (!entry) return false;
+    this.putString(key, entry.value, Date.now() + ttlMs);
+    return true;
+  }
+
   async del(key: string): Promise<void> {
     this.deleteString(key);
     this.zsets.delete(key);

@@ -28,6 +28,8 @@ export interface EphemeralStore {
   /** plain string values with optional TTL in ms */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   get(key: string): Promise<string | null>;
+  /** a string's TTL set anew (PEXPIRE), its value untouched; false when the key is missing (or expired) */
+  expire(key: string, ttlMs: number): Promise<boolean>;
   del(key: string): Promise<void>;
   /** atomic increment with an expiry set on creation (rate limits) */
   incrWithTtl(key: string, ttlMs: number): Promise<number>;

@@ -83,6 +83,10 @@ export class RedisEphemeralStore implements EphemeralStore {
     return this.redis.hgetall(key);
   }
 
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.pexpire(key, Math.max(1, Math.ceil(ttlMs)))) === 1;
+  }
+
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     if (ttlMs !== undefined) await this.redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
     else await this.redis.set(key, value);
