@@ -15,7 +15,7 @@ import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } fr
 import { createLogger, type Logger } from '../log.ts';
 import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { KafkaLagReader } from './lag.ts';
-import { fetchTopicEnds } from './topic-offsets.ts';
+import { fetchTopicEnds, partitionId } from './topic-offsets.ts';
 import { OffsetCommitter } from './offset-committer.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
@@ -160,7 +160,7 @@ export class KafkaEventLog implements EventLog {
         eachBatchAutoResolve: false,
         // What one fetch brought for a partition, in chunks of at most MAX_HANDLED_TOGETHER, each all or nothing.
         eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          const id = `${batch.topic}/${batch.partition}`;
+          const id = partitionId(batch.topic, batch.partition);
           for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_HANDLED_TOGETHER) {
             const chunk = batch.messages.slice(i, i + MAX_HANDLED_TOGETHER);
             const deliveries = chunk.flatMap((m) => this.toDelivery(batch.topic as Topic, batch.partition, m) ?? []);
@@ -176,14 +176,14 @@ export class KafkaEventLog implements EventLog {
         eachMessage: async ({ topic, partition, message, heartbeat }) => {
           const delivery = this.toDelivery(topic as Topic, partition, message);
           if (delivery) await untilHandled(() => options.handler(delivery), { position: delivery.position, eventId: delivery.event.id }, heartbeat);
-          handledUpTo.set(`${topic}/${partition}`, BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
+          handledUpTo.set(partitionId(topic, partition), BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
         },
       });
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
       for (const seek of startAtEnd) {
         consumer.seek(seek);
         // The group's starting point is its first position to commit: nothing before it is this group's to handle.
-        handledUpTo.set(`${seek.topic}/${seek.partition}`, BigInt(seek.offset));
+        handledUpTo.set(partitionId(seek.topic, seek.partition), BigInt(seek.offset));
       }
     } catch (err) {
       await committer.close();
@@ -271,13 +271,13 @@ export class KafkaEventLog implements EventLog {
       const targets = (await Promise.all(topics.map(async (topic) =>
         (await fetchTopicEnds(admin, topic))
           .filter((p) => p.high !== p.low) // nothing to handle in an empty partition
-          .map((p) => ({ id: `${topic}/${p.partition}`, end: BigInt(p.high) })),
+          .map((p) => ({ id: partitionId(topic, p.partition), end: BigInt(p.high) })),
       ))).flat();
       for (;;) {
         if (isStopping()) throw new Error(`subscription ${groupId} stopped before it caught up`);
         const committed = new Map<string, bigint>();
         for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
-          for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
+          for (const p of partitions) committed.set(partitionId(topic, p.partition), BigInt(p.offset));
         }
         if (targets.every((t) => (committed.get(t.id) ?? -1n) >= t.end)) return;
         await commitOwn(committed).catch(() => {}); // refused during a rebalance: looked at again after the next poll

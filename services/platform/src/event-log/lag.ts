@@ -6,7 +6,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import type { Pool } from '../pg.ts';
 import type { LagReading } from '../metrics-consumer-lag.ts';
 import type { SubscribeOptions } from './port.ts';
-import { fetchTopicEnds } from './topic-offsets.ts';
+import { fetchTopicEnds, partitionId } from './topic-offsets.ts';
 
 /**
  * Kafka: lag of one group member, per topic, over the partitions it owns: the log end offset minus the next offset
@@ -25,14 +25,14 @@ export class KafkaLagReader {
       const admin = await pending;
       const committed = new Map<string, bigint>();
       for (const { topic, partitions } of await admin.fetchOffsets({ groupId: options.groupId, topics: options.topics })) {
-        for (const p of partitions) committed.set(`${topic}/${p.partition}`, BigInt(p.offset));
+        for (const p of partitions) committed.set(partitionId(topic, p.partition), BigInt(p.offset));
       }
       return await Promise.all(options.topics.map(async (topic) => {
         const owned = new Set(assigned[topic] ?? []);
         let lag = 0n;
         for (const p of await fetchTopicEnds(admin, topic)) {
           if (!owned.has(p.partition)) continue;
-          const id = `${topic}/${p.partition}`;
+          const id = partitionId(topic, p.partition);
           const committedAt = committed.get(id) ?? -1n;
           const position = handledUpTo.get(id) ?? (committedAt >= 0n ? committedAt : BigInt(options.fromBeginning ? p.low : p.high));
           if (BigInt(p.high) > position) lag += BigInt(p.high) - position;

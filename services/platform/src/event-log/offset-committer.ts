@@ -12,6 +12,7 @@
  */
 import type { Consumer } from 'kafkajs';
 import type { Logger } from '../log.ts';
+import { fromPartitionId } from './topic-offsets.ts';
 
 export interface OffsetCommitterOptions {
   consumer: Consumer;
@@ -19,7 +20,7 @@ export interface OffsetCommitterOptions {
   logger: Logger;
   /** the longest a handled position waits before it is committed */
   intervalMs: number;
-  /** the next offset to handle per `topic/partition`, kept by the subscription as its handler resolves */
+  /** the next offset to handle per partitionId (topic-offsets.ts), kept by the subscription as its handler resolves */
   handledUpTo: Map<string, bigint>;
   /** the partitions this member owns now (others' positions are not ours to commit after a rebalance) */
   owns: (topic: string, partition: number) => boolean;
@@ -70,9 +71,7 @@ export class OffsetCommitter {
     const pending: { topic: string; partition: number; offset: string; id: string; next: bigint }[] = [];
     for (const [id, next] of this.opts.handledUpTo) {
       if ((this.committed.get(id) ?? -1n) >= next) continue;
-      const slash = id.lastIndexOf('/');
-      const topic = id.slice(0, slash);
-      const partition = Number(id.slice(slash + 1));
+      const { topic, partition } = fromPartitionId(id);
       if (!this.opts.owns(topic, partition)) continue;
       pending.push({ topic, partition, offset: next.toString(), id, next });
     }

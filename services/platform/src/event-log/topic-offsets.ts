@@ -20,3 +20,12 @@ export async function fetchTopicEnds(admin: Admin, topic: string, attempts = 10)
     }
   }
 }
+
+/** The key of one topic-partition in the maps of positions (handled, committed, ends): `topic/partition`. */
+export const partitionId = (topic: string, partition: number): string => `${topic}/${partition}`;
+
+/** partitionId's parts again (a topic name may hold '/'; a partition number cannot). */
+export function fromPartitionId(id: string): { topic: string; partition: number } {
+  const slash = id.lastIndexOf('/');
+  return { topic: id.slice(0, slash), partition: Number(id.slice(slash + 1)) };
+}
