@@ -160,13 +160,14 @@ try {
   // The copies are interleaved with the local uploads (copy, upload, copy, upload...): both figures come from the
   // same minutes of the machine, whatever else it does meanwhile.
   const copyTimes: number[] = [];
-  const local = await viaApp('upload to local disk (embedded)', {}, async (i) => {
+  const timedCopy = async (i: number) => {
     settleDisk();
     const seconds = await copyOnce(i);
     if (i >= WARMUP) copyTimes.push(seconds);
-  });
+  };
+  const local = await viaApp('upload to local disk (embedded)', {}, timedCopy);
   if (!copyTimes.length) { // the node client makes all its uploads in one process: the copies come after them
-    for (let i = 0; i < WARMUP + RUNS; i++) { settleDisk(); const seconds = await copyOnce(i); if (i >= WARMUP) copyTimes.push(seconds); }
+    for (let i = 0; i < WARMUP + RUNS; i++) await timedCopy(i);
   }
   const copy = SIZE_MB / median(copyTimes);
   console.log(`  plain file copy (read stream -> write stream, open to last byte written, no fsync${CLIENT === 'curl' ? ', each run just before an upload above' : ''}): ${copy.toFixed(0)} MB/s (median of ${RUNS}: ${copyTimes.map((t) => t.toFixed(2)).join(', ')} s)`);

@@ -154,7 +154,10 @@ export class PresenceService implements PresenceApi {
       if (await this.store.expire(connKey(c.connectionId), CONNECTION_TTL_MS)) live.push(c); else missing.push(c.connectionId);
     });
     const firstOfUser = new Map<string, string>();
-    for (const c of live) if (!firstOfUser.has(`${c.workspaceId}\n${c.userId}`)) firstOfUser.set(`${c.workspaceId}\n${c.userId}`, c.connectionId);
+    for (const c of live) {
+      const user = `${c.workspaceId}\n${c.userId}`;
+      if (!firstOfUser.has(user)) firstOfUser.set(user, c.connectionId);
+    }
     await this.inBatches(live, (c) => this.store.zadd(connsKey(c.workspaceId, c.userId), expiry, c.connectionId));
     await this.inBatches([...firstOfUser.values()], async (connectionId) => {
       const registration = parseRegistration(await this.store.get(connKey(connectionId)));
