@@ -30,6 +30,14 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
     beforeAll(async () => { t = await start(); A = t.url; B = t.urlB ?? t.url; });
     afterAll(async () => { await t?.stop(); });
 
+    it('the Engine.IO handshake announces the keep-alive: a ping every 40 s, an answer within 20 s', async () => {
+      const res = await fetch(`${A}/socket.io/?EIO=4&transport=polling`);
+      expect(res.status).toBe(200);
+      const open = (await res.text()).match(/^0(\{.*\})/);
+      expect(open).not.toBeNull();
+      expect(JSON.parse(open![1]!)).toMatchObject({ pingInterval: 40_000, pingTimeout: 20_000 });
+    });
+
     it('check-name reports a free name available and a taken name taken (case-insensitively)', async () => {
       const name = uniqueName();
       expect((await http(A, API.checkName(name))).body).toEqual({ available: true, message: 'Room name is available' });
