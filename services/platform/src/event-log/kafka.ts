@@ -15,7 +15,7 @@ import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } fr
 import { createLogger, type Logger } from '../log.ts';
 import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { KafkaLagReader } from './lag.ts';
-import { fetchTopicEnds, partitionId } from './topic-offsets.ts';
+import { fetchTopicEnds, partitionId, waitForLeaders } from './topic-offsets.ts';
 import { OffsetCommitter } from './offset-committer.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
@@ -85,7 +85,10 @@ export class KafkaEventLog implements EventLog {
         });
       } catch (err) {
         // Another process may have created it since listTopics.
-        if (!isOnlyTopicExists(err)) throw err;
+        if (isOnlyTopicExists(err)) return;
+        // Created, but the broker did not yet know it when kafkajs asked for the leaders: ask again (waitForLeaders).
+        if (!(err as { retriable?: boolean }).retriable) throw err;
+        await waitForLeaders(admin, missing);
       }
     });
   }

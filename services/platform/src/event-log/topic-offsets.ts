@@ -29,3 +29,21 @@ export function fromPartitionId(id: string): { topic: string; partition: number 
   const slash = id.lastIndexOf('/');
   return { topic: id.slice(0, slash), partition: Number(id.slice(slash + 1)) };
 }
+
+/**
+ * Waits until every partition of `topics` has a leader. kafkajs' createTopics({ waitForLeaders }) retries only
+ * LEADER_NOT_AVAILABLE; right after the creation the broker can also answer UNKNOWN_TOPIC_OR_PARTITION (retriable) for
+ * a moment, and kafkajs passes that on (a CI run: "This server does not host this topic-partition").
+ */
+export async function waitForLeaders(admin: Admin, topics: string[], attempts = 20): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics });
+      if (found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      if (attempt >= attempts) throw new Error(`topics without leaders after ${attempts} tries: ${topics.join(', ')}`);
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || attempt >= attempts) throw err;
+    }
+    await sleep(Math.min(100 * attempt, 1_000));
+  }
+}
