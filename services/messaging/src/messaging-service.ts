@@ -119,24 +119,30 @@ export class MessagingService implements MessagingApi {
   private async sendBatch(workspaceId: string, batch: PendingSend[]): Promise<void> {
     // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
     await this.trustReadModel(workspaceId);
-    // 1. checks, per (author, channel), each a single query
-    const access = new Map<string, { channel: ChannelAccess } | Error>();
-    for (const { actor, input } of batch) {
-      const key = `${actor.userId}\u0000${input.channelId}`;
-      if (!access.has(key)) access.set(key, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e));
-    }
+    // 1. checks, per (author, channel), each a single query; 2. dedupe: a retried send (same author and client id)
+    //    answers the stored message, stored once; with the quoted messages and attached files. Both run at once, on
+    //    separate connections: a send's answer waits for the slower, not for their sum. The lookups cover the whole
+    //    batch (what they find for a refused send is not used); a refusal is still answered before a missing key.
+    const checks = new Map<string, PendingSend>();
+    for (const p of batch) { const check = `${p.actor.userId}\u0000${p.input.channelId}`; if (!checks.has(check)) checks.set(check, p); }
+    const checking = Promise.all([...checks].map(async ([check, { actor, input }]) =>
+      [check, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e)] as const));
+    const looking = servingKey(this.deps.keyring, workspaceId).then((key) => Promise.all([ // the key is cached after the room's first send
+      key,
+      storedByClientIds(this.deps.pool, key, workspaceId, batch),
+      replyTargets(this.deps.pool, key, workspaceId, batch),
+      filesByIds(this.deps.pool, key, workspaceId, batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : []))),
+    ]));
+    looking.catch(() => {}); // awaited below unless every send is refused
+    const access = new Map<string, { channel: ChannelAccess } | Error>(await checking);
     const allowed: PendingSend[] = [];
     for (const p of batch) {
       const a = access.get(`${p.actor.userId}\u0000${p.input.channelId}`)!;
       if (a instanceof Error) p.reject(a); else allowed.push(p);
     }
     if (allowed.length === 0) return;
+    const [key, stored, quoted, uploads] = await looking;
 
-    // 2. dedupe: a retried send (same author and client id) answers the stored message, stored once
-    const key = await servingKey(this.deps.keyring, workspaceId); // cached after the room's first send
-    const stored = await storedByClientIds(this.deps.pool, key, workspaceId, allowed);
-    const quoted = await replyTargets(this.deps.pool, key, workspaceId, allowed);
-    const uploads = await filesByIds(this.deps.pool, key, workspaceId, allowed.flatMap((p) => (p.input.fileId ? [p.input.fileId] : [])));
     const attached = new Set<string>();
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
     const events: AnyEventEnvelope[] = [];
