@@ -37,9 +37,11 @@ export async function startRoomModule(deps: {
   });
   await projection.caughtUp();
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
-  // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless.
+  // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless. It
+  // reads every message to act on a few.
   const dmPolicy: Subscription = await deps.log.subscribe({
     groupId: 'room-dm-policy', topics: [TOPICS.messaging], fromBeginning: true,
+    gather: true, // a hidden DM may come back a second or two after the message: fewer fetches per message
     handler: async ({ event }) => {
       // Only messages to a listed audience can be in a DM; public-channel messages cost nothing here.
       if (event.type === 'message.sent' && event.payload.audience.kind === 'users') await service.reopenDmAfterMessage(event.payload.message);

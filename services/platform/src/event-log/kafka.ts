@@ -21,6 +21,11 @@ import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle 
 
 /** How long the broker holds an empty fetch (the consumers' long poll); see subscribe(). */
 const FETCH_MAX_WAIT_MS = 2_000;
+/**
+ * A gathering consumer's fetch (SubscribeOptions.gather) is answered once this much has arrived, or after the wait:
+ * about a hundred chat messages. Everyone else's is answered at the first byte.
+ */
+const GATHER_MIN_BYTES = 64 * 1024;
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -129,6 +134,7 @@ export class KafkaEventLog implements EventLog {
       // assignment; kafkajs-idle-fix.ts keeps that sleep short. Heartbeats: a third of the session timeout.
       heartbeatInterval: 3_000,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      minBytes: options.gather ? GATHER_MIN_BYTES : 1,
       allowAutoTopicCreation: false,
       retry: { initialRetryTime: 100, retries: 8 },
     });

@@ -39,6 +39,13 @@ export interface SubscribeOptions {
    * of one per record; under load that is what keeps a consumer from falling behind. Others call `handler`.
    */
   handleMany?: (deliveries: Delivery[]) => Promise<void>;
+  /**
+   * Optional: nobody waits on this consumer's records (a safety net, a policy), so they may arrive a couple of
+   * seconds late. An adapter that fetches (Kafka) then lets records gather before a fetch answers: at chat rates
+   * one fetch cycle every second or two instead of one per record, for the consumer and for the broker. The
+   * embedded log delivers as before.
+   */
+  gather?: boolean;
 }
 
 export interface Subscription {
