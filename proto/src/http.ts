@@ -53,7 +53,7 @@ export const ExtendRoomBodySchema = z.object({
 });
 export interface ExtendRoomAnswer { success: true; workspaceId: string; expiresAt: string | null; message: string }
 
-export { API, FILE_ROUTE_PATTERN, UPLOAD_FIELDS, UPLOAD_PURPOSES, PROFILE_IMAGE_MAX_BYTES, VOICE_MAX_MS, CAPTION_MAX, type UploadPurpose } from './paths.ts';
+export { API, FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN, UPLOAD_FIELDS, UPLOAD_PURPOSES, PROFILE_IMAGE_MAX_BYTES, VOICE_MAX_MS, CAPTION_MAX, type UploadPurpose } from './paths.ts';
 
 /** POST /api/workspaces/{id}/files answers the stored file (then sent with send-message { fileId }). */
 export interface UploadAnswer { success: true; file: import('./models.ts').MessageFile & { expiresAt: string | null } }

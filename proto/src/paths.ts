@@ -16,6 +16,8 @@ export const API = {
 
 /** Upload routes: matched by the ingress (nginx regex) and the test router, which send them to messaging. */
 export const FILE_ROUTE_PATTERN = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\/|\?|$)/;
+/** The upload itself (POST here; API.uploadFile), the one file route whose body the embedded gateway hands over in-process. */
+export const UPLOAD_ROUTE_PATTERN = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\?|$)/;
 /** The upload's form fields (multipart/form-data): the fields must come before the file part. */
 export const UPLOAD_FIELDS = { file: 'file', channelId: 'channelId', caption: 'caption', purpose: 'purpose', durationMs: 'durationMs' } as const;
 /** message: a file for a message in channelId; avatar: a profile picture (images only, 5 MB) */

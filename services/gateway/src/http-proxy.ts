@@ -8,15 +8,13 @@
  */
 import http from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { FILE_ROUTE_PATTERN } from '@ephemera/proto';
+import { FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN } from '@ephemera/proto';
 import { BODY_HANDOFF_HEADER, type BodyHandoff } from '@ephemera/platform';
 import { uwsBody } from './uws-body.ts';
 
 const MAX_BODY = 1024 * 1024;
 /** the superadmin's backup import and download: files far above MAX_BODY, streamed like the file routes */
 const BACKUP_FILE_ROUTE = /^\/api\/admin\/backup\/(import|download\/)/i;
-/** POST here is the upload (messaging's fileRouter), the one route that takes a handed-over body. */
-const UPLOAD_ROUTE = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\?|$)/;
 // Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself. A client's handoff header is
 // dropped with them: only this proxy names a handed-over body.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date', BODY_HANDOFF_HEADER]);
@@ -36,7 +34,7 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
     if (FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url)) {
-      streamFiles(target, url, method, headers, res, method === 'POST' && UPLOAD_ROUTE.test(url) ? handoff : undefined);
+      streamFiles(target, url, method, headers, res, method === 'POST' && UPLOAD_ROUTE_PATTERN.test(url) ? handoff : undefined);
       return;
     }
     let aborted = false;
