@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it, inject } from 'vitest';
-import { TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
+import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog } from '../src/event-log/embedded.ts';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
 import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
-import type { EventLog, LogRecord } from '../src/event-log/port.ts';
+import type { EventLog } from '../src/event-log/port.ts';
 import { startMetricsServer, type MetricsServer } from '../src/metrics-server.ts';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
+import { roomRecord as record } from './log-records.ts';
 
 let metrics: MetricsServer;
 const closers: (() => Promise<unknown>)[] = [];
@@ -36,14 +37,6 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
   }
 }
 
-function record(key: string, sequence: number): LogRecord {
-  const event: AnyEventEnvelope = {
-    id: randomUUID(), type: 'workspace.expired', version: 1, aggregateId: key, sequence,
-    occurredAt: new Date().toISOString(), actor: { kind: 'system', userId: null }, trace: {},
-    payload: { workspaceId: key, name: `room ${key}`, expiredAt: new Date().toISOString() },
-  };
-  return { topic: TOPICS.room, key, event };
-}
 
 /** One held-back consumer: 5 records appended, lag 5 while the handler waits, 0 after it is let go. */
 async function lagMoves(log: EventLog, group: string, topic: string): Promise<void> {

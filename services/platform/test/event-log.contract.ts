@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOPICS, type AnyEventEnvelope, type Topic } from '@ephemera/proto';
+import { TOPICS, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions } from '../src/event-log/port.ts';
+import { roomRecord as record } from './log-records.ts';
 
 /**
  * makeLog: a log over the suite's shared storage, initialised for every topic in TOPICS.
@@ -250,20 +251,6 @@ const run = randomUUID().slice(0, 8);
 const ids = (label: string, n: number) => range(1, n).map((i) => `ws-${run}-${label}-${i}`);
 const group = (label: string) => `contract-${run}-${label}`;
 
-function record(key: string, sequence: number, headers?: Record<string, string>): LogRecord {
-  const event: AnyEventEnvelope = {
-    id: randomUUID(),
-    type: 'workspace.expired',
-    version: 1,
-    aggregateId: key,
-    sequence,
-    occurredAt: new Date().toISOString(),
-    actor: { kind: 'system', userId: null },
-    trace: {},
-    payload: { workspaceId: key, name: `room ${key}`, expiredAt: new Date().toISOString() },
-  };
-  return { topic: TOPICS.room, key, event, headers };
-}
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);

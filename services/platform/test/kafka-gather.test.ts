@@ -6,22 +6,16 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
+import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
 import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
-import type { Delivery, LogRecord, Subscription } from '../src/event-log/port.ts';
+import type { Delivery, Subscription } from '../src/event-log/port.ts';
+import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
 const logs: KafkaEventLog[] = [];
 afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
 
-function record(key: string, sequence: number): LogRecord {
-  const event: AnyEventEnvelope = {
-    id: randomUUID(), type: 'workspace.expired', version: 1, aggregateId: key, sequence, occurredAt: new Date().toISOString(),
-    actor: { kind: 'system', userId: null }, trace: {}, payload: { workspaceId: key, name: `room ${key}`, expiredAt: new Date().toISOString() },
-  };
-  return { topic: TOPICS.room, key, event };
-}
 
 describe('Kafka log: gathering consumers', () => {
   it('hands a trickle of records to a gathering consumer in a few batches, and to a normal one as they come', async () => {

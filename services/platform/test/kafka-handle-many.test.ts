@@ -1,21 +1,15 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
+import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
 import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
-import type { Delivery, LogRecord } from '../src/event-log/port.ts';
+import type { Delivery } from '../src/event-log/port.ts';
+import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
 const logs: KafkaEventLog[] = [];
 afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
 
-function record(key: string, sequence: number): LogRecord {
-  const event: AnyEventEnvelope = {
-    id: randomUUID(), type: 'workspace.expired', version: 1, aggregateId: key, sequence, occurredAt: new Date().toISOString(),
-    actor: { kind: 'system', userId: null }, trace: {}, payload: { workspaceId: key, name: `room ${key}`, expiredAt: new Date().toISOString() },
-  };
-  return { topic: TOPICS.room, key, event };
-}
 
 
 describe('Kafka log: handleMany (records fetched together are handled together)', () => {
