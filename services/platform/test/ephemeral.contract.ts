@@ -158,6 +158,56 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       expect(await s.zrangeByScore(z, -Infinity)).toEqual([]);
     });
 
+    it('expire on sorted sets and hashes: they read as absent after it, writes keep it, emptying or del drops it', async () => {
+      const s = await open();
+      const z = key('zttl');
+      const h = key('httl');
+      expect(await s.expire(z, 150)).toBe(false); // missing keys get no TTL and stay missing
+      expect(await s.expire(h, 150)).toBe(false);
+      expect([await s.zcount(z, -Infinity), await s.hgetall(h)]).toEqual([0, {}]);
+      await s.zadd(z, 1, 'a');
+      await s.hset(h, 'f', 'v');
+      expect(await s.expire(z, 150)).toBe(true);
+      expect(await s.expire(h, 150)).toBe(true);
+      await s.zadd(z, 2, 'b'); // ZADD and HSET keep the TTL, as in Redis
+      await s.hset(h, 'g', 'w');
+      expect(await s.zcount(z, -Infinity)).toBe(2);
+      expect(await s.hgetall(h)).toEqual({ f: 'v', g: 'w' });
+      // Emptied or deleted keys lose their TTL: written again, they stay.
+      const emptiedZ = key('emptied-z');
+      const emptiedH = key('emptied-h');
+      const deleted = key('deleted');
+      await Promise.all([s.zadd(emptiedZ, 1, 'a'), s.hset(emptiedH, 'f', 'v'), s.hset(deleted, 'f', 'v')]);
+      await Promise.all([s.expire(emptiedZ, 150), s.expire(emptiedH, 150), s.expire(deleted, 150)]);
+      await Promise.all([s.zrem(emptiedZ, 'a'), s.hdel(emptiedH, 'f'), s.del(deleted)]);
+      await Promise.all([s.zadd(emptiedZ, 2, 'b'), s.hset(emptiedH, 'g', 'w'), s.hset(deleted, 'g', 'w')]);
+
+      await sleep(400);
+      expect(await s.zcount(z, -Infinity)).toBe(0);
+      expect(await s.zrangeByScore(z, -Infinity)).toEqual([]);
+      expect(await s.zremRangeByScoreBelow(z, Infinity)).toBe(0);
+      expect(await s.hgetall(h)).toEqual({});
+      expect(await s.expire(z, 150)).toBe(false);
+      expect(await s.expire(h, 150)).toBe(false);
+      expect(await s.zrangeByScore(emptiedZ, -Infinity)).toEqual([{ member: 'b', score: 2 }]);
+      expect(await s.hgetall(emptiedH)).toEqual({ g: 'w' });
+      expect(await s.hgetall(deleted)).toEqual({ g: 'w' });
+
+      // A write onto an expired key starts from empty, without a TTL; expire renews one.
+      await s.zadd(z, 3, 'c');
+      await s.hset(h, 'x', 'y');
+      expect(await s.zrangeByScore(z, -Infinity)).toEqual([{ member: 'c', score: 3 }]);
+      expect(await s.hgetall(h)).toEqual({ x: 'y' });
+      await Promise.all([s.expire(z, 150), s.expire(h, 150)]);
+      await sleep(100);
+      await Promise.all([s.expire(z, 300), s.expire(h, 300)]);
+      await sleep(150); // past the first TTL, within the second
+      expect([await s.zcount(z, -Infinity), await s.hgetall(h)]).toEqual([1, { x: 'y' }]);
+      await sleep(300);
+      expect([await s.zcount(z, -Infinity), await s.hgetall(h)]).toEqual([0, {}]);
+      expect(await s.ztakeBelow(z, Infinity)).toEqual([]);
+    });
+
     it('incrWithTtl counts atomically and expires the window from its first increment', async () => {
       const s = await open();
       const k = key('rate');

@@ -6,7 +6,10 @@
  * every gateway fans them out.
  *
  * Layout, sized so that no call reads more than the room's users (a room has few users but may have many
- * connections: tabs, devices; one sorted set of every connection made each join read them all, O(n^2) per room):
+ * connections: tabs, devices; one sorted set of every connection made each join read them all, O(n^2) per room).
+ * Every key has a TTL of CONNECTION_TTL_MS, set anew by each write that refreshes a connection of it (connect,
+ * heartbeat; setStatus for the statuses), so it expires with the last connection it counts: a crashed replica's
+ * entries are dropped when someone touches the room again, and otherwise go by themselves.
  *   presence:conns:{room}:{user}  sorted set: the user's connection ids scored by expiry. First and last
  *                                 connection = how many are live (ZCOUNT) before a connect / after a disconnect.
  *   presence:users:{room}         hash: user id -> OnlineUser JSON, the index of users who may be online. The
@@ -87,22 +90,25 @@ export class PresenceService implements PresenceApi {
     const registration: Registration = { workspaceId, user };
     // In this order: a first connection starts online (a status left by a crashed replica's connections is dropped)
     // before it counts, while a further connection keeps the status the user set; the connection is written before
-    // its index entry (see dropIfGone); the list is read after both.
-    const [, , , , , index, statuses] = await Promise.all([
+    // its index entry (see dropIfGone), each key's TTL after the write that may have created it; the list is read
+    // after all of them.
+    const written = Promise.all([
       firstConnection ? this.store.hdel(statusKey(workspaceId), user.id) : undefined,
       this.store.zadd(conns, now + CONNECTION_TTL_MS, input.connectionId),
+      this.store.expire(conns, CONNECTION_TTL_MS),
       this.store.hset(usersKey(workspaceId), user.id, JSON.stringify(user)),
+      this.expireRoom(workspaceId),
       this.store.set(connKey(input.connectionId), JSON.stringify(registration), CONNECTION_TTL_MS),
       firstConnection ? this.signal({ kind: 'joined', workspaceId, user }) : undefined,
-      this.store.hgetall(usersKey(workspaceId)),
-      this.store.hgetall(statusKey(workspaceId)),
     ]);
+    const [, index, statuses] = await Promise.all([written, this.store.hgetall(usersKey(workspaceId)), this.store.hgetall(statusKey(workspaceId))]);
     return { firstConnection, online: await this.listLive(workspaceId, index, statuses, now) };
   }
 
   async setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void> {
-    if (input.status === 'online') await this.store.hdel(statusKey(input.workspaceId), input.userId);
-    else await this.store.hset(statusKey(input.workspaceId), input.userId, input.status);
+    const key = statusKey(input.workspaceId);
+    if (input.status === 'online') await this.store.hdel(key, input.userId);
+    else await Promise.all([this.store.hset(key, input.userId, input.status), this.store.expire(key, CONNECTION_TTL_MS)]);
     await this.signal({ kind: 'status', workspaceId: input.workspaceId, userId: input.userId, status: input.status });
   }
 
@@ -148,22 +154,46 @@ export class PresenceService implements PresenceApi {
     // (lost with the store, or expired) is connected again by the gateway. Then the live ones' expiry in their
     // user's set, and once per user and beat the index entry, written again after the connection as connect does
     // (a user whose connections had all expired, a beat that came late, and were dropped from the index is listed
-    // again): that needs the user as registered, one read per user, not per connection.
+    // again): that needs the user as registered, one read per user, not per connection. With the index entries the
+    // TTLs of the keys they refreshed: each user's connections, and once per room its index and statuses.
     const live: { workspaceId: string; userId: string; connectionId: string }[] = [];
     await this.inBatches(input.connections, async (c) => {
       if (await this.store.expire(connKey(c.connectionId), CONNECTION_TTL_MS)) live.push(c); else missing.push(c.connectionId);
     });
-    const firstOfUser = new Map<string, string>();
+    const usersOfRoom = new Map<string, Map<string, string>>(); // room -> user -> their first connection
     for (const c of live) {
-      const user = `${c.workspaceId}\n${c.userId}`;
-      if (!firstOfUser.has(user)) firstOfUser.set(user, c.connectionId);
+      let users = usersOfRoom.get(c.workspaceId);
+      if (!users) usersOfRoom.set(c.workspaceId, (users = new Map()));
+      if (!users.has(c.userId)) users.set(c.userId, c.connectionId);
     }
+    // In room order, so that the room's keys get their TTL once, with its last user (in the last batch holding it).
+    const users = [...usersOfRoom].flatMap(([workspaceId, ofRoom]) =>
+      [...ofRoom].map(([userId, connectionId], i) => ({ workspaceId, userId, connectionId, lastOfRoom: i === ofRoom.size - 1 })));
     await this.inBatches(live, (c) => this.store.zadd(connsKey(c.workspaceId, c.userId), expiry, c.connectionId));
-    await this.inBatches([...firstOfUser.values()], async (connectionId) => {
-      const registration = parseRegistration(await this.store.get(connKey(connectionId)));
-      if (registration) await this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user));
-    });
+    for (const batch of batches(users)) {
+      const registrations = await Promise.all(batch.map((u) => this.store.get(connKey(u.connectionId))));
+      await Promise.all(batch.flatMap((u, i) => {
+        const registration = parseRegistration(registrations[i]);
+        return [
+          registration && this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user)),
+          this.store.expire(connsKey(u.workspaceId, u.userId), CONNECTION_TTL_MS),
+          u.lastOfRoom ? this.expireRoom(u.workspaceId) : undefined,
+        ];
+      }));
+    }
     return { missing };
+  }
+
+  /**
+   * The TTL of a room's index and statuses, issued after the writes that may have created them (a TTL asked for a
+   * missing key is lost), as each user's connections get theirs after the connection's zadd. So every key expires
+   * by itself once nothing refreshed it for CONNECTION_TTL_MS, even in a room nobody lists or joins again.
+   */
+  private expireRoom(workspaceId: string): Promise<unknown> {
+    return Promise.all([
+      this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS),
+      this.store.expire(statusKey(workspaceId), CONNECTION_TTL_MS),
+    ]);
   }
 
   /**
@@ -171,9 +201,7 @@ export class PresenceService implements PresenceApi {
    * time, a replica's heartbeat of 500 connections was 1,500 round trips, the largest idle cost of this service.
    */
   private async inBatches<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
-    for (let i = 0; i < items.length; i += HEARTBEAT_CONCURRENCY) {
-      await Promise.all(items.slice(i, i + HEARTBEAT_CONCURRENCY).map(run));
-    }
+    for (const batch of batches(items)) await Promise.all(batch.map(run));
   }
 
   /**
@@ -207,13 +235,21 @@ export class PresenceService implements PresenceApi {
       this.store.zcount(conns, now),
     ]);
     if (live === 0) return true;
-    await this.store.hset(usersKey(workspaceId), userId, userJson);
+    // The hdel may have emptied the index, and with it its TTL: the entry put back gets one again.
+    await Promise.all([this.store.hset(usersKey(workspaceId), userId, userJson), this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS)]);
     return false;
   }
 
   private signal(signal: PresenceSignal): Promise<void> {
     return this.store.publish(PRESENCE_CHANNEL, JSON.stringify(signal));
   }
+}
+
+/** The items in slices of HEARTBEAT_CONCURRENCY, to run each slice's commands at once. */
+function batches<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += HEARTBEAT_CONCURRENCY) out.push(items.slice(i, i + HEARTBEAT_CONCURRENCY));
+  return out;
 }
 
 /** A connection's registration, or null when absent or written by the earlier layout ({workspaceId, member}). */

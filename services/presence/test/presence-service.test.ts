@@ -157,7 +157,7 @@ for (const [name, makeStore] of adapters) {
       expect(await measure(() => presence.online(ws))).toEqual(await measure(() => presence.online(small)));
     });
 
-    it('a heartbeat renews each connection with two commands and reads one registration per user, not per connection', async () => {
+    it('a heartbeat renews each connection with two commands, reads one registration and sets one TTL per user, not per connection', async () => {
       const calls: Record<string, number> = {};
       const counting = (store: EphemeralStore) => new Proxy(store, {
         get(target, prop, receiver) {
@@ -172,7 +172,8 @@ for (const [name, makeStore] of adapters) {
       advance(CONNECTION_TTL_MS - 1_000);
       for (const k of Object.keys(calls)) delete calls[k];
       expect(await presence.heartbeat({ gatewayId: 'g1', connections: held })).toEqual({ missing: [] });
-      expect(calls).toEqual({ expire: 300, zadd: 300, get: 3, hset: 3 });
+      // expire: each connection's registration, each user's connections, the room's index and statuses once
+      expect(calls).toEqual({ expire: 300 + 3 + 2, zadd: 300, get: 3, hset: 3 });
       advance(2_000); // past the connections' first expiry: the beat renewed them
       expect(ids(await presence.online(ws))).toEqual(['ann', 'bob', 'cy']);
     });

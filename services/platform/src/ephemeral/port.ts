@@ -28,7 +28,11 @@ export interface EphemeralStore {
   /** plain string values with optional TTL in ms */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   get(key: string): Promise<string | null>;
-  /** a string's TTL set anew (PEXPIRE), its value untouched; false when the key is missing (or expired) */
+  /**
+   * a key's TTL set anew (PEXPIRE), whatever its type (string, sorted set, hash), its value untouched; false when the
+   * key is missing (or expired). An expired key reads as absent and a write to it starts from empty. ZADD and HSET keep
+   * a key's TTL; SET replaces it (none without ttlMs), and DEL or emptying a sorted set or hash drops it with the key.
+   */
   expire(key: string, ttlMs: number): Promise<boolean>;
   del(key: string): Promise<void>;
   /** atomic increment with an expiry set on creation (rate limits) */
