@@ -64,5 +64,3 @@ if (!proto.pingGrid) {
   };
   proto.pingGrid = true;
 }
-
-export const engineIoPingGridFor = version;
