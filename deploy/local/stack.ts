@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
 import { startIngress } from './ingress.ts';
+import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -104,7 +105,10 @@ async function service(name: string, entry: string, vars: Record<string, string 
     // STACK_CPU_PROFILE=gateway-1,messaging: those processes write a V8 CPU profile to .run/profiles when they stop
     const profiled = (process.env.STACK_CPU_PROFILE ?? '').split(',').includes(name);
     const profile = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles', name)}`] : [];
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(repo, entry)], {
+    // The production flags (deploy/node-flags.ts), then STACK_NODE_FLAGS='--trace-gc ...': more V8 flags for every
+    // service process while investigating (NODE_OPTIONS refuses most of them)
+    const flags = [...SERVICE_NODE_FLAGS, ...(process.env.STACK_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+    const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', path.join(repo, entry)], {
       cwd: repo, stdio: ['ignore', log, log], env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
     });
     children.set(name, child);
