@@ -22,6 +22,7 @@ import { originAllowed } from './origin.ts';
 import { Calls, type CallOptions } from './calls.ts';
 import { iceConfigFromEnv } from './ice.ts';
 import './engine-io-ping-grid.ts'; // idle sockets' pings share one wakeup a second (see the file)
+import { walkOnlyPollingSockets } from './socket-io-polling-walk.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -98,6 +99,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
   });
   io.attachApp(app);
+  walkOnlyPollingSockets(io); // after attachApp, which replaces the broadcast it wraps (socket-io-polling-walk.ts)
   // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
   io.engine.on('initial_headers', (headers: Record<string, string>) => {
     headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
