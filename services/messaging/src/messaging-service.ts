@@ -35,6 +35,9 @@ interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; res
 interface PendingCommand { kind: 'command'; run: () => Promise<void> }
 type Pending = PendingSend | PendingCommand;
 
+/** A send's access check is per (author, channel): one check answers every send of the batch with the same pair. */
+const accessKey = (p: PendingSend) => `${p.actor.userId}\u0000${p.input.channelId}`;
+
 /** Upper bound of one batch: keeps one append and one transaction reasonably sized. */
 const MAX_BATCH = 256;
 
@@ -124,7 +127,7 @@ export class MessagingService implements MessagingApi {
     //    separate connections: a send's answer waits for the slower, not for their sum. The lookups cover the whole
     //    batch (what they find for a refused send is not used); a refusal is still answered before a missing key.
     const checks = new Map<string, PendingSend>();
-    for (const p of batch) { const check = `${p.actor.userId}\u0000${p.input.channelId}`; if (!checks.has(check)) checks.set(check, p); }
+    for (const p of batch) { const check = accessKey(p); if (!checks.has(check)) checks.set(check, p); }
     const checking = Promise.all([...checks].map(async ([check, { actor, input }]) =>
       [check, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e)] as const));
     const looking = servingKey(this.deps.keyring, workspaceId).then((key) => Promise.all([ // the key is cached after the room's first send
@@ -137,7 +140,7 @@ export class MessagingService implements MessagingApi {
     const access = new Map<string, { channel: ChannelAccess } | Error>(await checking);
     const allowed: PendingSend[] = [];
     for (const p of batch) {
-      const a = access.get(`${p.actor.userId}\u0000${p.input.channelId}`)!;
+      const a = access.get(accessKey(p))!;
       if (a instanceof Error) p.reject(a); else allowed.push(p);
     }
     if (allowed.length === 0) return;
@@ -155,7 +158,7 @@ export class MessagingService implements MessagingApi {
       if (pending) { pending.waiters.push(p); continue; } // the same send twice in one batch
 
       // 3. a reply quotes a live message of the same channel, as stored (the client's quote is never read)
-      const { channel } = access.get(`${p.actor.userId}\u0000${p.input.channelId}`) as { channel: ChannelAccess };
+      const { channel } = access.get(accessKey(p)) as { channel: ChannelAccess };
       let replyTo: Message['replyTo'] = null;
       if (p.input.replyTo) {
         const target = quoted.get(p.input.replyTo.messageId);

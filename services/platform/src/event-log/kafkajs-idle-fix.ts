@@ -77,5 +77,3 @@ if (!ConsumerGroup.prototype.firstFetchFixed) {
   };
   ConsumerGroup.prototype.firstFetchFixed = true;
 }
-
-export const kafkajsIdleFixFor = version;
