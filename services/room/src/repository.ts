@@ -32,7 +32,14 @@ const toChannel = (r: Channel & { createdAt: string | Date }): Channel => ({
   createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(),
 });
 
+/** Rooms whose opened member lists are kept (the oldest filled goes first), and for how long at most. */
+const MEMBER_CACHE_ROOMS = 1_000;
+const MEMBER_CACHE_MS = 60_000;
+
 export class RoomRepository {
+  /** membersAt's opened member lists, by room, with the room's lastSeq they were read at */
+  private readonly memberCache = new Map<string, { seq: number; at: number; rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }>();
+
   constructor(private readonly pool: Pool, private readonly keyring: RoomKeyring) {}
 
   /** The stored rows opened with the room's key (none: no key lookup). */
@@ -63,6 +70,33 @@ export class RoomRepository {
   async members(workspaceId: string): Promise<MemberRow[]> {
     const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [workspaceId]);
     return this.openMembers(workspaceId, rows);
+  }
+
+  /**
+   * The members of a room read at `ws` (its row read before this call), opened, and who holds which token: reused
+   * while the room's lastSeq stays the same. Every room event moves lastSeq in the transaction that applies it
+   * (projection.ts), on whichever replica applied it, so a join, leave, kick, role, token or profile change is never
+   * served from an older list. A list read after `ws` may be newer than its tag, never older; a token revoked after
+   * `ws` was read is the same race as without the list (the join is ordered before the revocation, whose fan-out
+   * then ends the session). The age bound covers a read model replaced under a running process (a restore).
+   * Why: a join read every member and opened two sealed fields of each, O(room size) per join, in two more queries;
+   * a reconnect storm (a gateway replica lost) rejoins a room's members all at once. Callers must not change the rows.
+   */
+  async membersAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }> {
+    const now = Date.now();
+    const cached = this.memberCache.get(ws.id);
+    if (cached && cached.seq === ws.lastSeq && now - cached.at < MEMBER_CACHE_MS) return cached;
+    const { rows: stored } = await this.pool.query(
+      `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [ws.id]);
+    const tokens = (stored as { tokenHash: string | null }[]).map((r) => r.tokenHash);
+    const rows = await this.openMembers(ws.id, (stored as (MemberRow & { tokenHash?: string })[]).map(({ tokenHash: _, ...row }) => row));
+    const byTokenHash = new Map<string, MemberRow>();
+    rows.forEach((row, i) => { if (tokens[i]) byTokenHash.set(tokens[i]!, row); });
+    const entry = { seq: ws.lastSeq, at: now, rows, byTokenHash };
+    this.memberCache.delete(ws.id);
+    if (this.memberCache.size >= MEMBER_CACHE_ROOMS) this.memberCache.delete(this.memberCache.keys().next().value!);
+    this.memberCache.set(ws.id, entry);
+    return entry;
   }
 
   async memberIds(workspaceId: string): Promise<Set<string>> {

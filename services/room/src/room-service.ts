@@ -164,12 +164,14 @@ export class RoomService implements RoomApi {
   async authenticate(input: { workspaceId: string; userToken: string; username: string }) {
     const ws = await this.liveWorkspace(input.workspaceId);
     // The token names the member; a revoked token (left, kicked) names nobody any more.
+    // The room's members as of `ws`, and whose the token is (repository.ts membersAt: reused while nothing changes).
     const tokenHash = sha256(input.userToken);
-    const member = await this.repo.memberByToken(ws.id, tokenHash);
+    const { rows: roomMembers, byTokenHash } = await this.repo.membersAt(ws);
+    const member = byTokenHash.get(tokenHash) ?? null;
     if (!member && (await this.repo.kickedByToken(ws.id, tokenHash))) throw new DomainError('KICKED');
     if (!member) throw new DomainError('NOT_AUTHENTICATED', 'Failed to join workspace');
     authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
-    const [roomMembers, visible] = await Promise.all([this.repo.members(ws.id), this.repo.channelsVisibleTo(ws.id, member.userId)]);
+    const visible = await this.repo.channelsVisibleTo(ws.id, member.userId);
     return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
   }
 
