@@ -22,3 +22,30 @@ it('redis: separate store instances share state and pub/sub', async () => {
     await Promise.all([a.close(), b.close()]);
   }
 });
+
+// Auto-pipelining (redis.ts): the commands of one event-loop turn leave in one write, each with its own answer.
+it('redis: the commands of one turn go out together, each answered on its own', async () => {
+  const store = new RedisEphemeralStore(inject('redisUrl'));
+  try {
+    const key = `pipelined:${randomUUID()}`;
+    await store.set(`${key}:warm`, 'x', 10_000); // connected before counting
+    const stream = (store as unknown as { redis: { stream: { write: (...args: unknown[]) => boolean } } }).redis.stream;
+    const write = stream.write;
+    let writes = 0;
+    stream.write = function countedWrite(this: unknown, ...args: unknown[]) { writes += 1; return write.apply(this, args); };
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`${key}:${i}`, String(i), 10_000)));
+      const [values, members] = await Promise.all([
+        Promise.all(Array.from({ length: 20 }, (_, i) => store.get(`${key}:${i}`))),
+        store.zadd(`${key}:z`, 1, 'a').then(() => store.zcount(`${key}:z`, 0)),
+      ]);
+      expect(values).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
+      expect(members).toBe(1);
+    } finally {
+      stream.write = write;
+    }
+    expect(writes).toBeLessThanOrEqual(4); // one per turn: the sets, the gets with the zadd, the zcount (42 without)
+  } finally {
+    await store.close();
+  }
+});
