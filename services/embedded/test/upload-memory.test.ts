@@ -30,7 +30,9 @@ function multipartStream(fields: Record<string, string>, fileName: string, size:
       if (stage === 0) { controller.enqueue(new TextEncoder().encode(`${head}%PDF-1.4\n`)); sent = 9; stage = 1; return; }
       if (stage === 1) {
         const n = Math.min(chunk.length, size - sent);
-        controller.enqueue(n === chunk.length ? chunk.slice() : chunk.slice(0, n));
+        // The same bytes every time (they never change): a fresh copy per piece was 500 MB of the client's garbage in
+        // this process, collected when V8 got to it, and up to 35 MB of the RSS measured below was that, not the server.
+        controller.enqueue(n === chunk.length ? chunk : chunk.slice(0, n));
         sent += n;
         if (sent >= size) stage = 2;
         return;

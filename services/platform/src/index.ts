@@ -29,4 +29,4 @@ export * from './crypto/index.ts';
 export * from './internal-rpc.ts';
 export * from './maintenance.ts';
 export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';
-export { copyToRecycled, recycle, RECYCLED_SIZE } from './recycled-buffers.ts';
+export { copyToRecycled, lendRecycled, recycle, takeRecycled, RECYCLED_SIZE } from './recycled-buffers.ts';

@@ -17,6 +17,7 @@ import type { AccessChecks } from '../access.ts';
 import { servingKey } from '../sealed-messages.ts';
 import type { FileStorage } from './storage/port.ts';
 import { decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from './file-crypto.ts';
+import { encryptStreamOffThread } from './file-cipher-thread.ts';
 import { INLINE_MIMES } from './file-types.ts';
 import { describe, expiredFiles, fileById, roomTier, type StoredFile } from './repository.ts';
 import { makeThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnail.ts';
@@ -85,7 +86,7 @@ export class FileService {
       // a copy: the encryption recycles the upload's buffers once it has read them (platform/recycled-buffers.ts)
       file.body.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(Buffer.from(c)); copied += c.length; } });
     }
-    const encrypted = encryptStream(fileKey, fileId);
+    const encrypted = encryptStreamOffThread(fileKey, fileId); // sealed on the encryption thread (file-cipher-thread.ts) // sealed on the encryption thread (file-cipher-thread.ts)
     const stored = this.deps.storage.put(storageKey, encrypted);
     try {
       await Promise.all([pipeline(file.body, encrypted), stored]);

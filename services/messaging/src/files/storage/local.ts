@@ -8,7 +8,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import { recycle } from '@ephemera/platform';
 import { DomainError } from '@ephemera/proto';
 import { checkKey, checkPrefix, type ByteRange, type FileStorage } from './port.ts';
 
@@ -24,7 +25,7 @@ export class LocalDiskStorage implements FileStorage {
     let size = 0;
     body.on('data', (chunk: Buffer) => { size += chunk.length; });
     try {
-      await pipeline(body, fs.createWriteStream(temp, { mode: 0o600, highWaterMark: 512 * 1024 }));
+      await pipeline(body, recyclingFileWriter(temp));
       await fsp.rename(temp, target);
       return { size };
     } catch (err) {
@@ -62,4 +63,35 @@ export class LocalDiskStorage implements FileStorage {
     const names = await fsp.readdir(path.join(this.dir, room)).catch(() => [] as string[]);
     return names.filter((n) => !n.endsWith('.part')).map((n) => `${room}/${n}`).sort();
   }
+}
+
+/**
+ * A file writer that gives each written buffer back (`recycle`, platform/recycled-buffers.ts) once the disk has it:
+ * the upload's sealed batches are then reused by the next ones (files/file-cipher-thread.ts). Everything buffered
+ * meanwhile goes out in one writev. (fs.WriteStream does the same but cannot say when a buffer is written.)
+ */
+function recyclingFileWriter(file: string): Writable {
+  let handle: fsp.FileHandle | null = null;
+  const writeAll = async (chunks: Buffer[]) => {
+    let left = chunks.reduce((n, c) => n + c.length, 0);
+    let rest = chunks;
+    while (left > 0) { // a short write (a full disk fails with ENOSPC) continues where it stopped
+      const { bytesWritten } = await handle!.writev(rest);
+      left -= bytesWritten;
+      let skip = bytesWritten;
+      while (rest.length && skip >= rest[0]!.length) { skip -= rest[0]!.length; rest = rest.slice(1); }
+      if (skip > 0) rest = [rest[0]!.subarray(skip), ...rest.slice(1)];
+    }
+    for (const c of chunks) recycle(c);
+  };
+  return new Writable({
+    highWaterMark: 512 * 1024,
+    construct(cb) { fsp.open(file, 'w', 0o600).then((h) => { handle = h; cb(); }, cb); },
+    writev(chunks, cb) { writeAll(chunks.map((c) => c.chunk as Buffer)).then(() => cb(), cb); },
+    final(cb) { handle!.close().then(() => { handle = null; cb(); }, cb); },
+    destroy(err, cb) {
+      if (!handle) { cb(err); return; }
+      handle.close().catch(() => {}).finally(() => cb(err));
+    },
+  });
 }
