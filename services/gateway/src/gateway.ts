@@ -140,9 +140,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       try {
         const session = (socket.data as SocketData).session;
         // Rate limits before any work: every command of a user (an anonymous socket counts on its own), and
-        // sends in a tighter bucket of their own.
-        await limits.consume('eventsPerUser', session ? `u:${session.userId}` : `s:${socket.id}`);
-        if (name === C.sendMessage && session) await limits.consume('messagesPerUser', session.userId);
+        // sends in a tighter bucket of their own. A send's two buckets are asked at once: one Redis round trip on
+        // the path to its ack, not two (a send refused by one bucket still counts in the other).
+        const limited = limits.consume('eventsPerUser', session ? `u:${session.userId}` : `s:${socket.id}`);
+        await (name === C.sendMessage && session ? Promise.all([limited, limits.consume('messagesPerUser', session.userId)]) : limited);
         const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
         if (!parsed.success) throw validationError(parsed.error);
         // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
