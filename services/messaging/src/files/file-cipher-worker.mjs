@@ -12,7 +12,8 @@ import { runInNewContext } from 'node:vm';
 // Each chunk's cipher output is a new 64 KiB buffer, garbage once copied back into the batch. This thread allocates
 // almost nothing else, so V8 would collect them only after about 64 MB of them (its external-memory trigger): a
 // 500 MB upload grew the process by 30 MB more than on the main thread. A young-generation collection every 8 MB
-// sealed frees them at once (about a millisecond each). `gc` is exposed to this thread's own new context only.
+// sealed frees them at once (about a millisecond each). The flag is process-wide but only contexts created after it
+// get a `gc`: this thread takes it from a fresh context of its own (the main thread's globals are unchanged).
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const GC_EVERY = 8 << 20;
