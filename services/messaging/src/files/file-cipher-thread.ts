@@ -17,9 +17,8 @@
 import { Worker } from 'node:worker_threads';
 import { Transform, type TransformCallback } from 'node:stream';
 import { lendRecycled, recycle, takeRecycled } from '@ephemera/platform';
-import { CHUNK, type FileKey } from './file-crypto.ts';
+import { CHUNK, TAG, type FileKey } from './file-crypto.ts';
 
-const TAG = 16;
 const STRIDE = CHUNK + TAG;
 /** chunks per batch: 512 KiB of plaintext, 200 round trips per 100 MB */
 export const BATCH_CHUNKS = 8;
@@ -27,7 +26,7 @@ const BATCH_BYTES = BATCH_CHUNKS * STRIDE;
 /** batches of one upload out at the worker at once (2 MB): enough to keep it busy while the next batch fills */
 const IN_FLIGHT = 4;
 
-interface Result { stream: number; batch: number; buf?: ArrayBuffer; length?: number; error?: string }
+interface Result { stream: number; buf?: ArrayBuffer; length?: number; error?: string }
 interface Listener { done(r: Result): void; fail(err: Error): void }
 
 let worker: Worker | null = null;
@@ -61,14 +60,13 @@ export function encryptStreamOffThread(k: FileKey, objectId: string): Transform 
   let lengths: number[] = []; // bytes of each chunk of the batch being filled
   let firstIndex = 0; // the file's chunk number of the batch's first chunk
   let sent = 0;
-  const out = new Map<number, Buffer | Error>(); // results not yet pushed, by batch number
-  let pushed = 0;
+  let pushed = 0; // batches back from the worker (it answers one stream's batches in the order they were sent)
   let waiting: (() => void) | null = null; // the input (or the end) waits for batches to come back
   let ended = false;
 
   const post = (last: boolean) => {
     const ab = buf.buffer as ArrayBuffer;
-    w.postMessage({ stream, batch: sent, key, prefix, objectId, firstIndex, lengths, last, chunk: CHUNK, buf: ab }, [ab]);
+    w.postMessage({ stream, key, prefix, objectId, firstIndex, lengths, last, chunk: CHUNK, buf: ab }, [ab]);
     sent += 1;
     firstIndex += lengths.length;
     lengths = [];
@@ -113,13 +111,9 @@ export function encryptStreamOffThread(k: FileKey, objectId: string): Transform 
   if (listeners.size === 0) w.ref();
   listeners.set(stream, {
     done(r) {
-      out.set(r.batch, r.error !== undefined ? new Error(`file encryption failed: ${r.error}`) : lendRecycled(r.buf!, r.length!));
-      for (let next = out.get(pushed); next !== undefined; next = out.get(pushed)) {
-        out.delete(pushed);
-        if (next instanceof Error) { t.destroy(next); return; }
-        t.push(next);
-        pushed += 1;
-      }
+      if (r.error !== undefined) { t.destroy(new Error(`file encryption failed: ${r.error}`)); return; }
+      t.push(lendRecycled(r.buf!, r.length!));
+      pushed += 1;
       if (ended ? pushed === sent : sent - pushed < IN_FLIGHT) wake();
     },
     fail(err) { t.destroy(err); },

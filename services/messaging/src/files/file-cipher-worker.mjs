@@ -24,7 +24,7 @@ const keys = new Map(); // stream id -> KeyObject, while the stream runs
 
 parentPort.on('message', (m) => {
   if (m.type === 'close') { keys.delete(m.stream); return; }
-  const { stream, batch, key, prefix, objectId, firstIndex, lengths, last, chunk } = m;
+  const { stream, key, prefix, objectId, firstIndex, lengths, last, chunk } = m;
   try {
     let k = keys.get(stream);
     if (!k) { k = createSecretKey(Buffer.from(key)); keys.set(stream, k); }
@@ -48,10 +48,10 @@ parentPort.on('message', (m) => {
       c.getAuthTag().copy(buf, at + n);
       length = at + n + TAG;
     }
-    parentPort.postMessage({ stream, batch, buf: m.buf, length }, [m.buf]);
+    parentPort.postMessage({ stream, buf: m.buf, length }, [m.buf]);
     sinceGc += length;
     if (sinceGc > GC_EVERY) { sinceGc = 0; gc({ type: 'minor' }); }
   } catch (err) {
-    parentPort.postMessage({ stream, batch, error: String(err?.message ?? err) });
+    parentPort.postMessage({ stream, error: String(err?.message ?? err) });
   }
 });

@@ -13,7 +13,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { recycle, type RoomKey } from '@ephemera/platform';
 
 export const CHUNK = 64 * 1024;
-const TAG = 16;
+/** bytes of the GCM tag stored after each chunk */
+export const TAG = 16;
 
 export interface FileKey { key: Buffer; prefix: Buffer }
 

@@ -5,11 +5,11 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { copyToRecycled, recycle } from '@ephemera/platform';
 import { recycledFree } from '../../../platform/src/recycled-buffers.ts';
-import { CHUNK, encryptStream, newFileKey } from '../../src/files/file-crypto.ts';
+import { CHUNK, TAG, encryptStream, newFileKey } from '../../src/files/file-crypto.ts';
 import { BATCH_CHUNKS, encryptStreamOffThread } from '../../src/files/file-cipher-thread.ts';
 
 const collect = async (s: Readable) => { const p: Buffer[] = []; for await (const c of s) p.push(c as Buffer); return Buffer.concat(p); };
-const BATCH_BYTES = BATCH_CHUNKS * (CHUNK + 16);
+const BATCH_BYTES = BATCH_CHUNKS * (CHUNK + TAG);
 
 describe('file encryption on its thread', () => {
   it('stores exactly what encryptStream stores, for every size around chunk and batch boundaries and any split', async () => {
@@ -50,7 +50,7 @@ describe('file encryption on its thread', () => {
     expect(sealing.readableLength + sealing.writableLength).toBeLessThan(8 * BATCH_BYTES);
     expect(read).toBeLessThan(20 * BATCH_BYTES);
     await piping;
-    expect(read).toBe(400 * (CHUNK + 16));
+    expect(read).toBe(400 * (CHUNK + TAG));
   });
 
   it('gives its sealed batches to be recycled: a reader that recycles them lets the next upload reuse the memory', async () => {
