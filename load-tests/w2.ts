@@ -188,7 +188,7 @@ async function runTarget(name: TargetName): Promise<Record<string, unknown> | nu
   try {
     const origin = target.spec.kind === 'b0' ? '' : target.spec.origin;
     const t0 = Date.now();
-    const room = name === 'b1' ? await b1Room(origin, counters) : await appRoom(origin, counters);
+    const room = target.spec.kind === 'b1' ? await b1Room(origin, counters) : await appRoom(origin, counters);
     console.log(`  ${N} sockets joined in ${((Date.now() - t0) / 1000).toFixed(1)} s; churn ${RATE} events/s (public typing 50%, presence 25%, private typing 25%)`);
     const state = { i: 0, next: { pub: 0, presence: 0, priv: 0 }, on: new Map<string, boolean>() };
     await churn(room, counters, cfg.warmupS, state);

@@ -5,8 +5,9 @@
  */
 import type { ClientKind } from '../generator/conn.ts';
 
-export type TargetName = 'b0' | 'b1' | 'embedded' | 'distributed';
-export const ALL_TARGETS: TargetName[] = ['b0', 'b1', 'embedded', 'distributed'];
+/** b1-ingress: B1 behind the distributed stack's own ingress (nginx, same config): what the hop alone costs. */
+export type TargetName = 'b0' | 'b1' | 'b1-ingress' | 'embedded' | 'distributed';
+export const ALL_TARGETS: TargetName[] = ['b0', 'b1', 'b1-ingress', 'embedded', 'distributed'];
 
 export interface Config {
   targets: TargetName[];

@@ -158,7 +158,7 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
   });
   const get = (t: string) => targets.find((x) => x.target === t);
   const ratio = (a?: number | null, b?: number | null) => (a && b ? a / b : null);
-  const b0 = get('b0'), b1 = get('b1'), emb = get('embedded'), dist = get('distributed');
+  const b0 = get('b0'), b1 = get('b1'), b1i = get('b1-ingress'), emb = get('embedded'), dist = get('distributed');
   const gatewayCpu = (s?: TargetSummary) => {
     if (!s?.cpuByProcessAtCommon) return null;
     const g = Object.entries(s.cpuByProcessAtCommon).filter(([p]) => p.startsWith('gateway'));
@@ -170,6 +170,9 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
     'distributed/b1 deliveries/s': ratio(dist?.capacityDeliveriesPerS, b1?.capacityDeliveriesPerS),
     'distributed/b1 cpu-us/delivery (all processes)': ratio(dist?.cpuUsPerDeliveryAtCommon, b1?.cpuUsPerDeliveryAtCommon),
     'distributed/b1 gateway cpu-us/delivery': ratio(gatewayCpu(dist), b1?.cpuUsPerDeliveryAtCommon),
+    'b1-ingress/b1 deliveries/s (the ingress alone)': ratio(b1i?.capacityDeliveriesPerS, b1?.capacityDeliveriesPerS),
+    'b1-ingress/b1 cpu-us/delivery (the ingress alone)': ratio(b1i?.cpuUsPerDeliveryAtCommon, b1?.cpuUsPerDeliveryAtCommon),
+    'distributed/b1-ingress deliveries/s': ratio(dist?.capacityDeliveriesPerS, b1i?.capacityDeliveriesPerS),
     'b1/b0 deliveries/s': ratio(b1?.capacityDeliveriesPerS, b0?.capacityDeliveriesPerS),
     'b1/b0 cpu-us/delivery': ratio(b1?.cpuUsPerDeliveryAtCommon, b0?.cpuUsPerDeliveryAtCommon),
   };
@@ -182,7 +185,7 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
   ];
   const cpuAt = (t: string, rate: number) => byTarget.get(t)?.find((x) => x.rate === rate)?.serverCpuUsPerDelivery ?? null;
   const cpuRatiosByRate: Record<string, Record<string, number | null>> = {};
-  for (const [a, b] of [['embedded', 'b1'], ['distributed', 'b1'], ['b1', 'b0']]) {
+  for (const [a, b] of [['embedded', 'b1'], ['distributed', 'b1'], ['b1-ingress', 'b1'], ['distributed', 'b1-ingress'], ['b1', 'b0']]) {
     const row: Record<string, number | null> = {};
     for (const r of rates) row[r] = ratio(cpuAt(a, r), cpuAt(b, r));
     if (Object.values(row).some((v) => v !== null)) cpuRatiosByRate[`${a}/${b}`] = row;

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processTree, readProcStat, type Watched } from './stats.ts';
+import { startIngress } from '../../deploy/local/ingress.ts';
 import { assertLocal, type Config, type TargetName } from './config.ts';
 import type { TargetSpec } from '../generator/protocol.ts';
 
@@ -98,6 +99,32 @@ async function startBaseline(name: 'b0' | 'b1', cfg: Config): Promise<RunningTar
   });
   const spec: TargetSpec = name === 'b0' ? { kind: 'b0', url: `ws://127.0.0.1:${port}/` } : { kind: 'b1', origin: `http://127.0.0.1:${port}` };
   return { name, spec, watched: [{ label: 'node', pid: child.pid! }], stop: () => stopProcess(child) };
+}
+
+/**
+ * B1 behind the ingress of the distributed stack (deploy/local/ingress.ts: the same nginx and configuration, both
+ * gateway upstreams pointing at B1). Nothing of the product runs, so this is the best any stack behind that ingress
+ * can do on this machine: its capacity bounds the distributed target's, and nginx's CPU here is the hop's own cost.
+ * nginx is pinned as the distributed stack is (BENCH_PIN_DISTRIBUTED=1: core 0 with the server; default: not).
+ */
+async function startB1BehindIngress(cfg: Config): Promise<RunningTarget> {
+  const b1 = await startBaseline('b1', cfg);
+  const b1Port = Number(new URL((b1.spec as { origin: string }).origin).port);
+  const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-ingress-'));
+  try {
+    const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: b1Port, gateway2Port: b1Port, roomPort: b1Port });
+    const nginxPid = ingress.child.pid!;
+    if (cfg.pinDistributed && pinned(cfg)) for (const p of processTree(nginxPid)) spawnSync('taskset', ['-p', '-c', '0', String(p.pid)], { stdio: 'ignore' });
+    return {
+      name: 'b1-ingress', spec: { kind: 'b1', origin: ingress.url },
+      watched: [...b1.watched, { label: 'nginx', pid: nginxPid }],
+      stop: async () => { await ingress.stop(); await b1.stop(); rmSync(runDir, { recursive: true, force: true }); },
+    };
+  } catch (e) {
+    await b1.stop();
+    rmSync(runDir, { recursive: true, force: true });
+    throw new NotRun(`nginx in front of B1 did not start: ${(e as Error).message}`);
+  }
 }
 
 /** Polls the origin until it answers HTTP (readiness endpoint if it has one). */
@@ -257,6 +284,7 @@ export async function shutdownDistributed(): Promise<void> {
 
 export function startTarget(name: TargetName, cfg: Config): Promise<RunningTarget> {
   if (name === 'b0' || name === 'b1') return startBaseline(name, cfg);
+  if (name === 'b1-ingress') return startB1BehindIngress(cfg);
   if (name === 'embedded') return startEmbedded(cfg);
   return startDistributed(cfg);
 }

@@ -140,7 +140,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.set('trust proxy', 'loopback'); // only the gateway in front of us
   web.use(httpMetrics()); // first, so every answer is timed (http_request_duration_seconds)
   web.use(securityHeaders());
-  web.use(opsRoutes(ready));
+  web.use(opsRoutes(ready, logger));
   web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { createLogger, type ServiceServer } from '@ephemera/platform';
+import type { DestinationStream } from 'pino';
 import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer, S3Storage } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
@@ -65,6 +66,8 @@ export class ChildService {
 
 export async function startDistributedStack(options: {
   logLevel?: string; messagingProcess?: boolean;
+  /** where the in-process services' log lines go (pino's destination); absent: stdout */
+  logDestination?: DestinationStream;
   /** the gateways' TRUSTED_PROXIES (tests that play several client addresses through X-Forwarded-For) */
   trustedProxies?: string[];
   /** serve /metrics on their own ports (gateway 1 and room), listed in metricsPorts */
@@ -84,7 +87,7 @@ export async function startDistributedStack(options: {
    *  /api/admin/ and /api/maintenance are routed to it */
   admin?: boolean;
 } = {}) {
-  const logger = createLogger('test', options.logLevel ?? 'silent');
+  const logger = createLogger('test', options.logLevel ?? 'silent', options.logDestination);
   const ringTimeoutMs = options.callRingTimeoutMs ?? CALL_TEST_RING_TIMEOUT_MS;
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
   const kafkaBrokers = options.infra?.kafkaBrokers ?? inject('kafkaBrokers').split(',');

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import {
   freePort, startKafka, startPostgres, startRedis, type RunningKafka, type RunningPostgres, type RunningRedis,
 } from '../../deploy/local/infra.ts';
@@ -22,7 +23,12 @@ export async function startDrillStack() {
   const startKf = () => startKafka({ dataDir: path.join(root, 'kafka'), port: ports.kafka, controllerPort: ports.controller });
   let [pg, redis, kafka]: [RunningPostgres | null, RunningRedis | null, RunningKafka | null] = await Promise.all([startPg(), startRd(), startKf()]);
 
-  const stack = await startDistributedStack({ infra: { pgUrl: pg.url, kafkaBrokers: kafka.brokers, redisUrl: redis.url }, messagingProcess: true, metrics: true });
+  const stack = await startDistributedStack({
+    infra: { pgUrl: pg.url, kafkaBrokers: kafka.brokers, redisUrl: redis.url }, messagingProcess: true, metrics: true,
+    // The in-process services' changes of readiness, with the reason (opsRoutes); the rest of their logs is the
+    // expected noise of an outage. The messaging child process logs at warn on its own.
+    logLevel: 'info', logDestination: readinessLines(),
+  });
   const balancer = await startBalancer(() => [stack.gateway1Port, stack.gateway2.port]);
 
   return {
@@ -42,4 +48,20 @@ export async function startDrillStack() {
       if (!process.env.EPHEMERA_KEEP_TEST_DATA) fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A log destination that prints only the lines saying a service lost or regained readiness. */
+function readinessLines(): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) {
+        if (!line.includes('ready')) continue;
+        try {
+          const { msg, reason, time } = JSON.parse(line) as { msg?: string; reason?: string; time?: number };
+          if (msg === 'not ready' || msg === 'ready again') console.log(`[drills] in-process service ${msg}${reason ? `: ${reason}` : ''} (${new Date(time ?? 0).toISOString()})`);
+        } catch { /* not a log record */ }
+      }
+      done();
+    },
+  });
 }

@@ -120,7 +120,12 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
       }
       await drill.startPostgres();
       const up = Date.now();
-      await until(async () => (await Promise.all(Object.values(services).map(readyz))).every((s) => s === 200), 60_000, 'services not ready again', 100);
+      // On failure the message names who stayed unready; each service has logged why (opsRoutes, at warn).
+      const last: Record<string, number> = {};
+      await until(async () => {
+        for (const [name, url] of Object.entries(services)) last[name] = await readyz(url);
+        return Object.values(last).every((s) => s === 200);
+      }, 60_000, 'services not ready again', 100).catch((err: Error) => { throw new Error(`${err.message}: last /readyz ${JSON.stringify(last)}`); });
       const readyMs = Date.now() - up;
       return { down: '5 s', notReadySeen: [...notReady].sort().join(','), readyAgainAfterMs: readyMs, probeDeliveredAfterMs: await deliveredToAll(chat, 'after postgres') };
     });

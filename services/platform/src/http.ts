@@ -86,12 +86,26 @@ export function rateLimited(limits: RateLimits, name: LimitName, keyOf: (req: Re
   return (req, _res, next) => { limits.consume(name, keyOf(req)).then(() => next(), next); };
 }
 
-/** /healthz (alive) and /readyz (dependencies reachable). /metrics is on its own listener (metrics-server.ts). */
-export function opsRoutes(ready: () => Promise<boolean>): express.Router {
+/**
+ * /healthz (alive) and /readyz (dependencies reachable). /metrics is on its own listener (metrics-server.ts).
+ * A change of readiness is logged once, with the reason when it is lost: the probe's answer says only "not ready"
+ * (it is no place for internal errors), and the operator reading the logs needs to know what is missing. Probes
+ * come every few seconds, so an unchanged state is not logged again.
+ */
+export function opsRoutes(ready: () => Promise<boolean>, logger?: Logger): express.Router {
   const router = express.Router();
+  let lastKind: string | null = null; // null: ready
   router.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   router.get('/readyz', route(async (_req, res) => {
-    const ok = await ready().catch(() => false);
+    let reason = 'a dependency is not ready';
+    const ok = await ready().catch((err: unknown) => { reason = err instanceof Error ? err.message : String(err); return false; });
+    // Logged again when the kind of failure changes (refused, then timing out...), not when only its figures do.
+    const kind = ok ? null : reason.replace(/\d+/g, '#');
+    if (kind !== lastKind) {
+      if (ok) logger?.info('ready again');
+      else logger?.warn({ reason }, 'not ready');
+      lastKind = kind;
+    }
     res.status(ok ? 200 : 503).json({ ok });
   }));
   return router;

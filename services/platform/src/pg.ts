@@ -1,6 +1,7 @@
 /** Postgres access: one pool per service, schema migrations by node-pg-migrate (SQL files, one table per service). */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import client from 'prom-client';
 import { runner } from 'node-pg-migrate';
 
 export type Pool = pg.Pool;
@@ -45,12 +46,48 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * How long a caller waits for a connection (a new one, or a free one from a full pool) before its query fails.
+ * Without a bound a connect that never completes, or a pool whose every client is held, makes every later query
+ * (readiness included) wait for good; with it the caller gets an error, the pool stays usable, and the refusal
+ * reaches the client (a send is not acknowledged and is resent).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** Readiness answers within this, whatever the database does (a probe that hangs is a failed probe anyway). */
+export const READY_TIMEOUT_MS = 3_000;
+
+/** The open pools of this process, for the gauge below. */
+const pools = new Set<pg.Pool>();
+
+class ServicePool extends pg.Pool {
+  // pg's overloads (callback or promise) are handed on unchanged.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override end(callback?: any): any {
+    pools.delete(this);
+    return super.end(callback);
+  }
+}
+
 export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, Client: PreparingClient });
+  const pool = new ServicePool({ connectionString, max, Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  pools.add(pool);
   return pool;
 }
+
+/** The pools' clients by state, summed over this process's pools: a pool stuck full shows as waiting > 0. */
+export const pgPoolGauge = new client.Gauge({ name: 'ephemera_pg_pool_clients',
+  help: 'PostgreSQL pool clients of this process: total open, idle, and callers waiting for one',
+  labelNames: ['state'] as const,
+  collect() {
+    let total = 0, idle = 0, waiting = 0;
+    for (const p of pools) { total += p.totalCount; idle += p.idleCount; waiting += p.waitingCount; }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
 
 /** Apply a service's migrations (services/<name>/migrations/*.sql). Safe to call from several processes at once. */
 export async function migrate(databaseUrl: string, dir: string, service: string): Promise<void> {
@@ -64,9 +101,17 @@ export async function migrate(databaseUrl: string, dir: string, service: string)
   } as Parameters<typeof runner>[0]);
 }
 
-/** Readiness: the database answers a query. */
+/** Readiness: the database answers a query within READY_TIMEOUT_MS; throws saying why not. */
 export async function pgReady(pool: pg.Pool): Promise<boolean> {
-  return (await pool.query('SELECT 1')).rowCount === 1;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${READY_TIMEOUT_MS} ms (pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`)), READY_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([pool.query('SELECT 1'), late])).rowCount === 1;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Run fn in a transaction; rolls back on throw. */
