@@ -4,31 +4,21 @@
  * replay of the log from the start rebuilds the same rows. Messages are stored sealed under their room's key
  * (sealed-messages.ts); a room whose key was destroyed is gone, and nothing of it is stored again.
  */
-import type { Message } from '@ephemera/proto';
-import type { PoolClient, Projector, RoomKey, RoomKeyring } from '@ephemera/platform';
+import type { AnyEventEnvelope, Message } from '@ephemera/proto';
+import { eventRuns, type PoolClient, type Projector, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 import { projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
 import { projectChannelName } from './admin-messaging.ts';
 
+type MessageSent = Extract<AnyEventEnvelope, { type: 'message.sent' }>;
+
 export function messagingProjector(keyring: RoomKeyring): Projector {
-  return async (db, event) => {
+  const project: Projector = async (db, event) => {
     switch (event.type) {
-      case 'message.sent': {
-        const m = event.payload.message;
-        const key = await keyring.key(m.workspaceId);
-        if (!key) return;
-        // Tombstones: on a replay the room topic may be ahead, with the room expired or the channel deleted already.
-        await db.query(
-          `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8
-           WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces WHERE id = $2)
-             AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $4)
-           ON CONFLICT DO NOTHING`,
-          [m.id, m.workspaceId, m.seq, m.channelId, m.clientMessageId, m.authorId, sealMessage(key, m), m.timestamp]);
-        if (m.file) await attachFile(db, m.file.id, m.id);
+      case 'message.sent':
+        await insertMessages(db, keyring, [event]);
         return;
-      }
       case 'message.edited': {
         const { workspaceId, messageId, content, editedAt } = event.payload;
         await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, false, (m) => ({ ...m, content, isEdited: true, editedAt }));
@@ -71,6 +61,40 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         await projectRoomEvent(db, event);
     }
   };
+  // A send batch's messages in one statement; everything else one by one, in order.
+  project.many = async (db, events) => {
+    for (const run of eventRuns(events, 'message.sent')) {
+      if (run.type) await insertMessages(db, keyring, run.events);
+      else await project(db, run.events[0]);
+    }
+  };
+  return project;
+}
+
+/**
+ * Stores sent messages, sealed, with one INSERT whatever their number (arrays unnested: one prepared statement).
+ * Tombstones: on a replay the room topic may be ahead, with the room expired or the channel deleted already.
+ */
+async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: MessageSent[]): Promise<void> {
+  const rows: { m: Message; sealed: string }[] = [];
+  for (const event of events) {
+    const m = event.payload.message;
+    const key = await keyring.key(m.workspaceId);
+    if (key) rows.push({ m, sealed: sealMessage(key, m) });
+  }
+  if (rows.length === 0) return;
+  const column = <T>(f: (r: { m: Message; sealed: string }) => T) => rows.map(f);
+  await db.query(
+    `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
+     SELECT r.id, r.workspace_id, r.seq, r.channel_id, r.client_message_id, r.author_id, r.sealed_body, r.created_at
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+       AS r(id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
+     WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
+       AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels d WHERE d.id = r.channel_id)
+     ON CONFLICT DO NOTHING`,
+    [column((r) => r.m.id), column((r) => r.m.workspaceId), column((r) => r.m.seq), column((r) => r.m.channelId),
+      column((r) => r.m.clientMessageId), column((r) => r.m.authorId), column((r) => r.sealed), column((r) => r.m.timestamp)]);
+  for (const { m } of rows) if (m.file) await attachFile(db, m.file.id, m.id);
 }
 
 /**

@@ -7,7 +7,15 @@
 import type { AnyEventEnvelope } from '@ephemera/proto';
 import { inTransaction, type Pool, type PoolClient } from './pg.ts';
 
-export type Projector = (client: PoolClient, event: AnyEventEnvelope) => Promise<void>;
+/**
+ * Applies one event to a read model. `many`, when a projector has it, applies a run of events (in order, each new)
+ * with fewer statements than one call per event: applyOnce hands it every new event of a batch at once. Each
+ * statement is a round trip to PostgreSQL, and under load those round trips, not the SQL, were most of a service's
+ * projection cost (load-tests/README.md).
+ */
+export type Projector = ((client: PoolClient, event: AnyEventEnvelope) => Promise<void>) & {
+  many?: (client: PoolClient, events: AnyEventEnvelope[]) => Promise<void>;
+};
 
 /** SQL for the table every projecting service needs; the services' first migration includes it. */
 export const PROCESSED_EVENTS_DDL = (schema: string) => `
@@ -24,15 +32,18 @@ export const PROCESSED_EVENTS_DDL = (schema: string) => `
  * and the consumer applies it again. With Kafka holding the offsets it is not safe, so the default is to flush.
  */
 export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnvelope[], project: Projector, options: { flush?: boolean } = {}): Promise<AnyEventEnvelope[]> {
+  if (events.length === 0) return [];
   return inTransaction(pool, async (client) => {
     if (options.flush === false) await client.query('SET LOCAL synchronous_commit TO OFF');
-    const applied: AnyEventEnvelope[] = [];
-    for (const event of events) {
-      const r = await client.query(`INSERT INTO ${schema}.processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, [event.id]);
-      if (r.rowCount === 0) continue;
-      await project(client, event);
-      applied.push(event);
-    }
+    // Every id of the batch recorded in one statement; RETURNING names the ones not seen before (in PostgreSQL's
+    // lowercase form). An id twice in one batch is new once: the first occurrence is applied.
+    const { rows } = await client.query<{ event_id: string }>(
+      `INSERT INTO ${schema}.processed_events (event_id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id`,
+      [events.map((e) => e.id)]);
+    const isNew = new Set(rows.map((r) => r.event_id));
+    const applied = events.filter((e) => isNew.delete(e.id.toLowerCase()));
+    if (project.many) await project.many(client, applied);
+    else for (const event of applied) await project(client, event);
     return applied;
   });
 }
@@ -50,4 +61,21 @@ export function projectionHandlers(
     if (todo.length) await applyOnce(pool, schema, todo, project, { flush: options.flush });
   };
   return { handler: ({ event }) => applyAll([event]), handleMany: (deliveries) => applyAll(deliveries.map((d) => d.event)) };
+}
+
+/**
+ * The events split, in order, into maximal runs of one type (what a projector's `many` can write with one statement)
+ * and the other events one by one: projectors composed over the same runs keep the order of a one-by-one apply.
+ */
+export function eventRuns<T extends AnyEventEnvelope['type']>(events: AnyEventEnvelope[], type: T): (
+  { type: T; events: Extract<AnyEventEnvelope, { type: T }>[] } | { type: null; events: [AnyEventEnvelope] }
+)[] {
+  const runs: ({ type: T; events: Extract<AnyEventEnvelope, { type: T }>[] } | { type: null; events: [AnyEventEnvelope] })[] = [];
+  for (const event of events) {
+    const last = runs[runs.length - 1];
+    if (event.type !== type) runs.push({ type: null, events: [event] });
+    else if (last?.type === type) last.events.push(event as Extract<AnyEventEnvelope, { type: T }>);
+    else runs.push({ type, events: [event as Extract<AnyEventEnvelope, { type: T }>] });
+  }
+  return runs;
 }

@@ -5,26 +5,17 @@
  * whose key was destroyed is gone, and nothing of it is indexed again.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import type { PoolClient, RoomKeyring } from '@ephemera/platform';
+import { eventRuns, type PoolClient, type Projector, type RoomKeyring } from '@ephemera/platform';
 import { searchTokens } from './tokens.ts';
 
-export function searchIndexProjector(keyring: RoomKeyring) {
-  return async (db: PoolClient, event: AnyEventEnvelope): Promise<void> => {
+type MessageSent = Extract<AnyEventEnvelope, { type: 'message.sent' }>;
+
+export function searchIndexProjector(keyring: RoomKeyring): Projector {
+  const project: Projector = async (db: PoolClient, event: AnyEventEnvelope): Promise<void> => {
     switch (event.type) {
-      case 'message.sent': {
-        const m = event.payload.message;
-        if (m.type === 'system') return;
-        const key = await keyring.key(m.workspaceId);
-        if (!key) return;
-        const tokens = searchTokens(key, m.content);
-        await db.query(
-          `INSERT INTO messaging_search.entries (message_id, workspace_id, channel_id, seq, tokens)
-           SELECT $1, $2, $3, $4, $5::bigint[]
-           WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces WHERE id = $2)
-           ON CONFLICT (message_id) DO NOTHING`,
-          [m.id, m.workspaceId, m.channelId, m.seq, tokens.map(String)]);
+      case 'message.sent':
+        await indexMessages(db, keyring, [event]);
         return;
-      }
       case 'message.edited': {
         const p = event.payload;
         const key = await keyring.key(p.workspaceId);
@@ -47,4 +38,31 @@ export function searchIndexProjector(keyring: RoomKeyring) {
         return;
     }
   };
+  // A send batch's entries in one statement; everything else one by one, in order.
+  project.many = async (db, events) => {
+    for (const run of eventRuns(events, 'message.sent')) {
+      if (run.type) await indexMessages(db, keyring, run.events);
+      else await project(db, run.events[0]);
+    }
+  };
+  return project;
+}
+
+/** One INSERT for any number of messages; each row's tokens travel as an array literal (rows differ in length). */
+async function indexMessages(db: PoolClient, keyring: RoomKeyring, events: MessageSent[]): Promise<void> {
+  const rows: { id: string; workspaceId: string; channelId: string; seq: number; tokens: string }[] = [];
+  for (const event of events) {
+    const m = event.payload.message;
+    if (m.type === 'system') continue;
+    const key = await keyring.key(m.workspaceId);
+    if (key) rows.push({ id: m.id, workspaceId: m.workspaceId, channelId: m.channelId, seq: m.seq, tokens: `{${searchTokens(key, m.content).join(',')}}` });
+  }
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO messaging_search.entries (message_id, workspace_id, channel_id, seq, tokens)
+     SELECT r.message_id, r.workspace_id, r.channel_id, r.seq, r.tokens::bigint[]
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) AS r(message_id, workspace_id, channel_id, seq, tokens)
+     WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
+     ON CONFLICT (message_id) DO NOTHING`,
+    [rows.map((r) => r.id), rows.map((r) => r.workspaceId), rows.map((r) => r.channelId), rows.map((r) => r.seq), rows.map((r) => r.tokens)]);
 }

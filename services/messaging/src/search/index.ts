@@ -4,7 +4,7 @@
  * rebuilds the index with everything else), and the query runs on the result.
  */
 import type { Message, SessionActor } from '@ephemera/proto';
-import type { Pool, Projector, RoomKeyring } from '@ephemera/platform';
+import { eventRuns, type Pool, type Projector, type RoomKeyring } from '@ephemera/platform';
 import { searchIndexProjector } from './index-projection.ts';
 import { searchMessages } from './search-messages.ts';
 
@@ -19,7 +19,19 @@ export function messageSearch(pool: Pool, keyring: RoomKeyring): MessageSearch {
   return { projector: searchIndexProjector(keyring), search: (actor, query) => searchMessages(pool, keyring, actor, query) };
 }
 
-/** Several projectors applied one after the other to each event (inside one applyOnce transaction). */
+/**
+ * Several projectors applied one after the other to each event (inside one applyOnce transaction). A batch goes
+ * through them run by run (eventRuns): every projector has a run of sends before the next event, as one by one.
+ */
 export function composeProjectors(...projectors: Projector[]): Projector {
-  return async (db, event) => { for (const p of projectors) await p(db, event); };
+  const project: Projector = async (db, event) => { for (const p of projectors) await p(db, event); };
+  project.many = async (db, events) => {
+    for (const run of eventRuns(events, 'message.sent')) {
+      for (const p of projectors) {
+        if (p.many) await p.many(db, run.events);
+        else for (const event of run.events) await p(db, event);
+      }
+    }
+  };
+  return project;
 }
