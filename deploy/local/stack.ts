@@ -31,11 +31,13 @@ const ports = {
   presence: env('PRESENCE_PORT', 8203),
   billing: env('BILLING_PORT', 8204),
   admin: env('ADMIN_PORT', 8205),
-  postgres: env('POSTGRES_PORT', 55432),
-  redis: env('REDIS_PORT', 56379),
-  kafka: env('KAFKA_PORT', 59092),
-  kafkaController: env('KAFKA_CONTROLLER_PORT', 59093),
-  s3: env('S3_PORT', 57070),
+  // Below Linux's ephemeral range (32768-60999): a port in it can be taken as the source port of any outgoing
+  // connection (a bench's thousands of sockets), and the next start then fails with EADDRINUSE.
+  postgres: env('POSTGRES_PORT', 15432),
+  redis: env('REDIS_PORT', 16379),
+  kafka: env('KAFKA_PORT', 19092),
+  kafkaController: env('KAFKA_CONTROLLER_PORT', 19093),
+  s3: env('S3_PORT', 17070),
 };
 
 const children = new Map<string, ChildProcess>();
