@@ -6,29 +6,24 @@
  * session by any sign-in and its tokens name nobody until it is unsuspended.
  */
 import { describe, it, expect, afterAll } from 'vitest';
-import { TOPICS, type SessionAccount } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool } from '@ephemera/platform';
-import { startRoomModule } from '@ephemera/room';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import type { SessionAccount } from '@ephemera/proto';
+import { createLogger } from '@ephemera/platform';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { startBillingModule } from '../src/index.ts';
 
 const logger = createLogger('test', 'silent');
 const DAY_MS = 86_400_000;
 
 describe('admin actions on accounts (billing)', async () => {
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const keys = testRoomKeys();
   let offset = 0;
   const now = () => new Date(Date.now() + offset);
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const world = await startRoomWorld({ now });
+  const { databaseUrl, pool, log, keys, room } = world;
   const billing = await startBillingModule({
     databaseUrl, pool, log, logger, now, accountKeys: keys.store, rooms: room.service.ownership, superadminEmail: 'root@example.test', adminTrialSweepMs: 0,
   });
-  afterAll(async () => { await billing.stop(); await room.stop(); await log.close(); await pool.end(); });
+  world.stopFirst(() => billing.stop());
+  afterAll(() => world.stop());
   const svc = billing.service;
   const admin = billing.adminAccounts;
 

@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { TOPICS, type EventEnvelope } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, sealedEventLog } from '@ephemera/platform';
-import { startRoomModule } from '@ephemera/room';
-import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { databaseWithLogOf } from '../../../test/helpers/db.ts';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { startStripeMock, STRIPE_MOCK_KEY } from '../../../test/helpers/stripe-mock.ts';
 import { ProviderState } from '../../../test/payments/provider-state.ts';
 import { startBillingModule } from '../src/index.ts';
@@ -38,13 +37,9 @@ const chargeRefunded = (chargeId: string, id?: string) =>
 
 describe('charge.refunded (billing)', async () => {
   const stripeMock = await startStripeMock();
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const keys = testRoomKeys();
-  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
-  await log.init(Object.values(TOPICS));
+  const world = await startRoomWorld({ sealed: true });
+  const { databaseUrl, pool, log, keys, room } = world;
   const state = new ProviderState();
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
   const billing = await startBillingModule({
     databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: room.service.ownership, adminTrialSweepMs: 0,
     payments: {
@@ -59,7 +54,7 @@ describe('charge.refunded (billing)', async () => {
     handler: async ({ event }) => { if (event.type === 'account.payment-refunded') refunds.push(event); },
   });
   afterAll(async () => {
-    await seen.stop(); await billing.stop(); await room.stop(); await log.close(); await pool.end(); await stripeMock.stop();
+    await seen.stop(); await billing.stop(); await world.stop(); await stripeMock.stop();
   });
   const provider = billing.payments.provider!;
   const outcomes = billing.payments.outcomes!;

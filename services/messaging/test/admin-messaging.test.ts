@@ -5,12 +5,10 @@
  * PostgreSQL, as a tampered backup would) is listed as a Decrypt Error with no content, and the others still open.
  */
 import { describe, it, expect, afterAll } from 'vitest';
-import { TOPICS, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool } from '@ephemera/platform';
-import { startRoomModule } from '@ephemera/room';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import type { SessionActor } from '@ephemera/proto';
+import { createLogger } from '@ephemera/platform';
 import { clientId } from '../../../test/helpers/clients.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { startMessagingModule } from '../src/index.ts';
 
 const logger = createLogger('test', 'silent');
@@ -22,14 +20,11 @@ function tampered(sealed: string): string {
 }
 
 describe('moderation viewer (AdminMessaging)', async () => {
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const keys = testRoomKeys();
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const world = await startRoomWorld();
+  const { databaseUrl, pool, log, keys, room } = world;
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring });
-  afterAll(async () => { await messaging.stop(); await room.stop(); await log.close(); await pool.end(); });
+  world.stopFirst(() => messaging.stop());
+  afterAll(() => world.stop());
 
   it('opens the newest messages across channels with channel names and types; a message that does not open is a Decrypt Error', async () => {
     const created = await room.service.createWorkspace({ name: `moderated-${Date.now().toString(36)}`, username: 'alice' });

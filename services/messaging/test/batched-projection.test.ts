@@ -6,11 +6,10 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { TOPICS, type AnyEventEnvelope, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, applyOnce, createLogger, createPool, migrate, type Pool } from '@ephemera/platform';
-import { startRoomModule } from '@ephemera/room';
+import { applyOnce, createLogger, createPool, migrate, type Pool } from '@ephemera/platform';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { clientId } from '../../../test/helpers/clients.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { MESSAGING_MIGRATIONS, startMessagingModule } from '../src/index.ts';
 import { messagingProjector } from '../src/projection.ts';
 import { messageSearch, composeProjectors } from '../src/search/index.ts';
@@ -19,18 +18,15 @@ import { openMessage } from '../src/sealed-messages.ts';
 const logger = createLogger('test', 'silent');
 
 describe('batched projection', async () => {
-  const keys = testRoomKeys();
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const world = await startRoomWorld();
+  const { databaseUrl, pool, log, keys, room } = world;
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring });
+  world.stopFirst(() => messaging.stop());
   const project = composeProjectors(messagingProjector(keys.keyring), messageSearch(pool, keys.keyring).projector);
   const pools: Pool[] = [];
   afterAll(async () => {
-    await messaging.stop(); await room.stop(); await log.close();
-    await Promise.all([pool, ...pools].map((p) => p.end()));
+    await world.stop();
+    await Promise.all(pools.map((p) => p.end()));
   });
 
   /** a fresh database with messaging's schema, and a counter of the statements its clients send */
@@ -97,7 +93,8 @@ describe('batched projection', async () => {
     expect(expected.messages.length).toBe(13); // 22 sends less the 9 of the deleted channel
     expect(expected.deleted.length).toBe(1);
     expect(await contents(batched.pool, ws)).toEqual(expected);
-    // ... and as the service's own read model has it
+    // ... and as the service's own read model has it, once the channel's deletion has reached it through the log
+    await messaging.service.roomProjection!.caughtUp();
     expect((await contents(pool, ws)).messages.map((m) => m.body)).toEqual(expected.messages.map((m) => m.body));
 
     // The sends alone: BEGIN, the event ids, the messages, the search entries, COMMIT, whatever their number.

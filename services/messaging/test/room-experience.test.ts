@@ -5,12 +5,11 @@
  * The end-to-end behaviour with real clients is test/suites/messages.suite.ts (both modes).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { TOPICS, type AnyEventEnvelope, type Audience, type Message, type MessageLinkPreview, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, type Pool } from '@ephemera/platform';
-import { startRoomModule, type RoomModule } from '@ephemera/room';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import type { AnyEventEnvelope, Audience, Message, MessageLinkPreview, SessionActor } from '@ephemera/proto';
+import { createLogger, type EventLog, type Pool } from '@ephemera/platform';
+import type { RoomModule } from '@ephemera/room';
 import { clientId } from '../../../test/helpers/clients.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { startRoomWorld, type RoomWorld } from '../../../test/helpers/room-world.ts';
 import { startMessagingModule, MessagingService, type MessagingModule } from '../src/index.ts';
 import { react } from '../src/reactions.ts';
 import { UNREAD_COUNT_CAP } from '../src/read-positions.ts';
@@ -32,22 +31,21 @@ describe('reaction rule (rooms.md section 4)', () => {
 });
 
 describe('messaging service: room experience', () => {
+  let world: RoomWorld;
   let pool: Pool;
-  let log: EmbeddedEventLog;
+  let log: EventLog;
   let room: RoomModule;
+  let keys: RoomWorld['keys'];
   let messaging: MessagingModule;
   const now = () => new Date();
-  const keys = testRoomKeys();
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    pool = createPool(databaseUrl);
-    log = new EmbeddedEventLog(pool);
-    await log.init(Object.values(TOPICS));
-    room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
-    messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now, logSharesDatabase: true, keyring: keys.keyring });
+    world = await startRoomWorld({ now });
+    ({ pool, log, room, keys } = world);
+    messaging = await startMessagingModule({ databaseUrl: world.databaseUrl, pool, log, logger, now, logSharesDatabase: true, keyring: keys.keyring });
+    world.stopFirst(() => messaging.stop());
   });
-  afterAll(async () => { await messaging?.stop(); await room?.stop(); await log?.close(); await pool?.end(); });
+  afterAll(() => world?.stop());
 
   async function setup(name: string) {
     const created = await room.service.createWorkspace({ name, username: 'alice' });

@@ -6,12 +6,10 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { TOPICS, type MessageLinkPreview, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, isSealed } from '@ephemera/platform';
-import { startRoomModule } from '@ephemera/room';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
+import type { MessageLinkPreview, SessionActor } from '@ephemera/proto';
+import { createLogger, isSealed } from '@ephemera/platform';
 import { clientId } from '../../../test/helpers/clients.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { startMessagingModule } from '../src/index.ts';
 
 const logger = createLogger('test', 'silent');
@@ -19,23 +17,20 @@ const logger = createLogger('test', 'silent');
 const canary = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
 
 describe('messaging read model under the room key', async () => {
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const keys = testRoomKeys();
+  const world = await startRoomWorld();
+  const { databaseUrl, pool, log, keys, room } = world;
   const text = canary('text');
   const previewTitle = canary('title');
   const preview: MessageLinkPreview = {
     type: 'other', url: 'https://example.com/p', title: previewTitle, description: null, image: null, thumbnail: null,
     author: null, siteName: 'example.com', postId: null, videoId: null,
   };
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
   const messaging = await startMessagingModule({
     databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring,
     linkPreviews: { cached: (url) => (url === preview.url ? preview : null) },
   });
-  afterAll(async () => { await messaging.stop(); await room.stop(); await log.close(); await pool.end(); });
+  world.stopFirst(() => messaging.stop());
+  afterAll(() => world.stop());
 
   /** every row of every table of the messaging schemas, as text */
   const storedText = async () => {

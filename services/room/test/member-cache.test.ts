@@ -5,27 +5,23 @@
  * reads the list (this test then fails).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOPICS, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool } from '@ephemera/platform';
-import { startRoomModule } from '../src/index.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import type { SessionActor } from '@ephemera/proto';
+import type { Pool } from '@ephemera/platform';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 
 describe('the member list of a join', async () => {
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const keys = testRoomKeys();
   // count the member-list reads (repository.members) on the pool the room module uses
   let listReads = 0;
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && /FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/.test(args[0])) listReads += 1;
-    return query(...args);
+  const countListReads = (pool: Pool) => {
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && /FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/.test(args[0])) listReads += 1;
+      return query(...args);
+    };
   };
-  const room = await startRoomModule({ databaseUrl, pool, log, logger: createLogger('test', 'silent'), sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
-  afterAll(async () => { await room.stop(); await log.close(); await pool.end(); });
+  const world = await startRoomWorld({ onPool: countListReads });
+  const { room } = world;
+  afterAll(() => world.stop());
 
   it('is read once while nothing changes, and again after each change of the members', async () => {
     const created = await room.service.createWorkspace({ name: `cache-${Date.now().toString(36)}`, username: 'owner' });

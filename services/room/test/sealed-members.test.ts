@@ -7,24 +7,17 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { TOPICS, type SessionActor } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, isSealed } from '@ephemera/platform';
-import { startRoomModule } from '../src/index.ts';
-import { createTestDatabase } from '../../../test/helpers/db.ts';
-import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
+import type { SessionActor } from '@ephemera/proto';
+import { isSealed } from '@ephemera/platform';
+import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 
-const logger = createLogger('test', 'silent');
 /** a name no fixture contains: letters only, so it passes the username rules and survives normalization */
 const canary = (prefix: string) => `${prefix}${randomBytes(6).toString('hex').replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
 
 describe('room read model under the room key', async () => {
-  const databaseUrl = await createTestDatabase();
-  const pool = createPool(databaseUrl);
-  const log = new EmbeddedEventLog(pool);
-  await log.init(Object.values(TOPICS));
-  const keys = testRoomKeys();
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
-  afterAll(async () => { await room.stop(); await log.close(); await pool.end(); });
+  const world = await startRoomWorld();
+  const { pool, keys, room } = world;
+  afterAll(() => world.stop());
 
   /** every row of every table of the room schema, as text */
   const roomSchemaText = async () => {
