@@ -57,8 +57,8 @@ function readinessLines(): Writable {
       for (const line of String(chunk).split('\n')) {
         if (!line.includes('ready')) continue;
         try {
-          const { msg, reason, time } = JSON.parse(line) as { msg?: string; reason?: string; time?: number };
-          if (msg === 'not ready' || msg === 'ready again') console.log(`[drills] in-process service ${msg}${reason ? `: ${reason}` : ''} (${new Date(time ?? 0).toISOString()})`);
+          const { msg, reason, time, server } = JSON.parse(line) as { msg?: string; reason?: string; time?: number; server?: string };
+          if (msg === 'not ready' || msg === 'ready again') console.log(`[drills] ${server ?? 'in-process service'} ${msg}${reason ? `: ${reason}` : ''} (${new Date(time ?? 0).toISOString()})`);
         } catch { /* not a log record */ }
       }
       done();

@@ -72,6 +72,11 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new ServicePool({ connectionString, max, Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a checked-out one: pg-pool listens for errors only on idle clients, so a connection that dies while its
+  // client is held between two queries (a transaction awaiting something else when PostgreSQL restarts) emitted an
+  // unhandled 'error' and killed the process (the PostgreSQL failure drill, stop 21). With a listener the client is
+  // marked broken: its next query fails, the caller's error path runs, and the pool discards it on release.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   pools.add(pool);
   return pool;
 }

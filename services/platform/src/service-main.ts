@@ -30,7 +30,7 @@ export async function serveHttp(opts: {
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false);
   app.use(httpMetrics()); // first, so every answer (ops routes, refusals, errors) is timed
-  app.use(opsRoutes(opts.ready, opts.logger));
+  app.use(opsRoutes(opts.ready, opts.logger.child({ server: opts.name }))); // its readiness lines name this server
   for (const r of opts.rawBodyRouters ?? []) app.use(r);
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);

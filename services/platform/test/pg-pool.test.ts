@@ -58,6 +58,28 @@ describe('PostgreSQL pool bounds', () => {
     expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
   }, CONNECT_TIMEOUT_MS + 10_000);
 
+  it('a held client whose connection is terminated between two queries does not crash the process; its next query fails and the pool recovers', async () => {
+    const pool = createPool(await createTestDatabase(), 2);
+    cleanups.push(() => pool.end());
+    const held = await pool.connect();
+    const pid = (await held.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    // what PostgreSQL's shutdown does to every backend: held between queries, nobody is waiting on this connection
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => { uncaught.push(err); };
+    process.on('uncaughtException', onUncaught);
+    try {
+      expect((await pool.query('SELECT pg_terminate_backend($1) AS ok', [pid])).rows[0].ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 200)); // the termination reaches the held client
+      await expect(held.query('SELECT 1')).rejects.toThrow();
+      held.release();
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    expect((await pool.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+    expect(await pgReady(pool)).toBe(true);
+  });
+
   it('an ended pool leaves the gauge', async () => {
     const pool = createPool(await createTestDatabase(), 3);
     await Promise.all([pool.query('SELECT pg_sleep(0.05)'), pool.query('SELECT pg_sleep(0.05)')]);
