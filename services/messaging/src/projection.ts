@@ -5,7 +5,7 @@
  * (sealed-messages.ts); a room whose key was destroyed is gone, and nothing of it is stored again.
  */
 import type { AnyEventEnvelope, Message } from '@ephemera/proto';
-import { eventRuns, type PoolClient, type Projector, type RoomKey, type RoomKeyring } from '@ephemera/platform';
+import { writingRuns, type PoolClient, type Projector, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 import { projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
@@ -62,13 +62,7 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
     }
   };
   // A send batch's messages in one statement; everything else one by one, in order.
-  project.many = async (db, events) => {
-    for (const run of eventRuns(events, 'message.sent')) {
-      if (run.type) await insertMessages(db, keyring, run.events);
-      else await project(db, run.events[0]);
-    }
-  };
-  return project;
+  return writingRuns('message.sent', project, (db, events) => insertMessages(db, keyring, events));
 }
 
 /**

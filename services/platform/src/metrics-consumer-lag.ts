@@ -9,6 +9,7 @@
  * down) keeps its last reading rather than dropping the series, which would hide the lag behind "no data".
  */
 import client from 'prom-client';
+import { withTimeout } from './timeout.ts';
 
 export interface LagReading { group: string; topic: string; lag: number }
 export type LagSource = () => Promise<LagReading[]>;
@@ -25,7 +26,7 @@ export function registerLagSource(source: LagSource): () => void {
 /** Every source's current readings, summed per group and topic (one process may run several members of a group). */
 export async function readConsumerLag(): Promise<LagReading[]> {
   await Promise.all([...sources.keys()].map(async (source) => {
-    const readings = await withTimeout(source(), READ_TIMEOUT_MS).catch(() => undefined);
+    const readings = await withTimeout(source(), READ_TIMEOUT_MS, () => new Error('lag read timed out')).catch(() => undefined);
     if (readings && sources.has(source)) sources.set(source, readings);
   }));
   const sums = new Map<string, LagReading>();
@@ -49,11 +50,3 @@ export const consumerLagGauge = new client.Gauge({ name: 'ephemera_consumer_lag_
     for (const r of readings) this.set({ group: r.group, topic: r.topic }, r.lag);
   },
 });
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('lag read timed out')), ms); timer.unref(); }),
-  ]).finally(() => clearTimeout(timer));
-}

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import client from 'prom-client';
 import { runner } from 'node-pg-migrate';
+import { withTimeout } from './timeout.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -108,15 +109,9 @@ export async function migrate(databaseUrl: string, dir: string, service: string)
 
 /** Readiness: the database answers a query within READY_TIMEOUT_MS; throws saying why not. */
 export async function pgReady(pool: pg.Pool): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the database did not answer within ${READY_TIMEOUT_MS} ms (pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`)), READY_TIMEOUT_MS);
-  });
-  try {
-    return (await Promise.race([pool.query('SELECT 1'), late])).rowCount === 1;
-  } finally {
-    clearTimeout(timer);
-  }
+  const { rowCount } = await withTimeout(pool.query('SELECT 1'), READY_TIMEOUT_MS, () => new Error(
+    `the database did not answer within ${READY_TIMEOUT_MS} ms (pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`));
+  return rowCount === 1;
 }
 
 /** Run fn in a transaction; rolls back on throw. */

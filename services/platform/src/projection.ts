@@ -13,6 +13,11 @@ import { inTransaction, type Pool, type PoolClient } from './pg.ts';
  * statement is a round trip to PostgreSQL, and under load those round trips, not the SQL, were most of a service's
  * projection cost (load-tests/README.md).
  */
+type EventType = AnyEventEnvelope['type'];
+type EventOf<T extends EventType> = Extract<AnyEventEnvelope, { type: T }>;
+/** A maximal run of events of one type, or one other event (eventRuns). */
+export type EventRun<T extends EventType> = { single: false; events: EventOf<T>[] } | { single: true; events: [AnyEventEnvelope] };
+
 export type Projector = ((client: PoolClient, event: AnyEventEnvelope) => Promise<void>) & {
   many?: (client: PoolClient, events: AnyEventEnvelope[]) => Promise<void>;
 };
@@ -67,15 +72,29 @@ export function projectionHandlers(
  * The events split, in order, into maximal runs of one type (what a projector's `many` can write with one statement)
  * and the other events one by one: projectors composed over the same runs keep the order of a one-by-one apply.
  */
-export function eventRuns<T extends AnyEventEnvelope['type']>(events: AnyEventEnvelope[], type: T): (
-  { type: T; events: Extract<AnyEventEnvelope, { type: T }>[] } | { type: null; events: [AnyEventEnvelope] }
-)[] {
-  const runs: ({ type: T; events: Extract<AnyEventEnvelope, { type: T }>[] } | { type: null; events: [AnyEventEnvelope] })[] = [];
+export function eventRuns<T extends EventType>(events: AnyEventEnvelope[], type: T): EventRun<T>[] {
+  const runs: EventRun<T>[] = [];
   for (const event of events) {
     const last = runs[runs.length - 1];
-    if (event.type !== type) runs.push({ type: null, events: [event] });
-    else if (last?.type === type) last.events.push(event as Extract<AnyEventEnvelope, { type: T }>);
-    else runs.push({ type, events: [event as Extract<AnyEventEnvelope, { type: T }>] });
+    if (event.type !== type) runs.push({ single: true, events: [event] });
+    else if (last && !last.single) last.events.push(event as EventOf<T>);
+    else runs.push({ single: false, events: [event as EventOf<T>] });
   }
   return runs;
+}
+
+/**
+ * `one` given a `many` that writes each run of `type` with `writeRun` (one statement for the run) and applies every
+ * other event through `one`, in order.
+ */
+export function writingRuns<T extends EventType>(
+  type: T, one: Projector, writeRun: (client: PoolClient, events: EventOf<T>[]) => Promise<void>,
+): Projector {
+  one.many = async (client, events) => {
+    for (const run of eventRuns(events, type)) {
+      if (run.single) await one(client, run.events[0]);
+      else await writeRun(client, run.events);
+    }
+  };
+  return one;
 }

@@ -5,7 +5,7 @@
  * whose key was destroyed is gone, and nothing of it is indexed again.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import { eventRuns, type PoolClient, type Projector, type RoomKeyring } from '@ephemera/platform';
+import { writingRuns, type PoolClient, type Projector, type RoomKeyring } from '@ephemera/platform';
 import { searchTokens } from './tokens.ts';
 
 type MessageSent = Extract<AnyEventEnvelope, { type: 'message.sent' }>;
@@ -39,13 +39,7 @@ export function searchIndexProjector(keyring: RoomKeyring): Projector {
     }
   };
   // A send batch's entries in one statement; everything else one by one, in order.
-  project.many = async (db, events) => {
-    for (const run of eventRuns(events, 'message.sent')) {
-      if (run.type) await indexMessages(db, keyring, run.events);
-      else await project(db, run.events[0]);
-    }
-  };
-  return project;
+  return writingRuns('message.sent', project, (db, events) => indexMessages(db, keyring, events));
 }
 
 /** One INSERT for any number of messages; each row's tokens travel as an array literal (rows differ in length). */
