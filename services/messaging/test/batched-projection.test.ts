@@ -93,7 +93,9 @@ describe('batched projection', async () => {
     expect(expected.messages.length).toBe(13); // 22 sends less the 9 of the deleted channel
     expect(expected.deleted.length).toBe(1);
     expect(await contents(batched.pool, ws)).toEqual(expected);
-    // ... and as the service's own read model has it, once the channel's deletion has reached it through the log
+    // ... and as the service's own read model has it: once its last send batch is applied (a send is answered before
+    // its apply) and the channel's deletion has reached it through the log
+    await messaging.service.settled(ws);
     await messaging.service.roomProjection!.caughtUp();
     expect((await contents(pool, ws)).messages.map((m) => m.body)).toEqual(expected.messages.map((m) => m.body));
 
