@@ -11,6 +11,26 @@ const isPrivateChannel = (c: { type: string; isPrivate: boolean }) => c.type ===
 /** Tables that hold rows of a room, emptied when it expires or is deleted. */
 const ROOM_TABLES = ['files', 'messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
 
+/**
+ * A send's insert and a channel's or room's removal run in different transactions (the messaging topic's and the
+ * room topic's). Under READ COMMITTED neither sees the other's uncommitted rows: an insert checking for the removal's
+ * tombstone and a removal deleting the channel's messages could both miss, and the messages would outlive their
+ * channel or room. So they are serialized per channel and per room: a removal takes an exclusive advisory lock on the
+ * removed id, an insert takes shared locks on its rows' rooms and channels in its own statement, before the statement
+ * whose snapshot then sees a committed removal. (Locks in sorted order; a removal holds one lock per removed id, and a
+ * deadlock with a room batch removing two of them is broken by PostgreSQL and the loser retried by its consumer.)
+ */
+export async function holdAgainstRemoval(db: PoolClient, ids: string[]): Promise<void> {
+  await db.query(
+    `SELECT pg_advisory_xact_lock_shared(k) FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) AS keys`,
+    [ids]);
+}
+
+/** The removal's side of holdAgainstRemoval: waits for inserts into the room or channel in flight, blocks new ones. */
+async function lockForRemoval(db: PoolClient, id: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [id]);
+}
+
 export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
   switch (event.type) {
     case 'workspace.created':
@@ -70,6 +90,7 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       // The channel goes with its messages, read positions and files (their bytes: files/service.ts removeChannel);
       // the tombstone keeps a replayed message out.
       const { workspaceId, channelId } = event.payload;
+      await lockForRemoval(db, channelId);
       for (const table of ['messages', 'read_positions', 'files']) {
         await db.query(`DELETE FROM messaging.${table} WHERE channel_id = $1`, [channelId]);
       }
@@ -81,6 +102,7 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
     case 'workspace.deleted': {
       // An expired or deleted room is removed with everything in it; the tombstone keeps a replayed message out.
       const id = event.payload.workspaceId;
+      await lockForRemoval(db, id);
       for (const table of ROOM_TABLES) await db.query(`DELETE FROM messaging.${table} WHERE workspace_id = $1`, [id]);
       await db.query('DELETE FROM messaging.workspaces WHERE id = $1', [id]);
       await db.query('INSERT INTO messaging.expired_workspaces (id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);

@@ -6,7 +6,7 @@
  */
 import type { AnyEventEnvelope, Message } from '@ephemera/proto';
 import { writingRuns, type PoolClient, type Projector, type RoomKey, type RoomKeyring } from '@ephemera/platform';
-import { projectRoomEvent } from './projection-rooms.ts';
+import { holdAgainstRemoval, projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
 import { projectChannelName } from './admin-messaging.ts';
@@ -77,6 +77,8 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
     if (key) rows.push({ m, sealed: sealMessage(key, m) });
   }
   if (rows.length === 0) return;
+  // the search index's insert follows in this transaction (composeProjectors): these locks cover it too
+  await holdAgainstRemoval(db, [...rows.map((r) => r.m.workspaceId), ...rows.map((r) => r.m.channelId)]);
   const column = <T>(f: (r: { m: Message; sealed: string }) => T) => rows.map(f);
   await db.query(
     `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)

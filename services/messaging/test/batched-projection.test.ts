@@ -3,6 +3,8 @@
  * leaves the same read model as the same events applied one by one, and the sends of a batch cost a fixed number of
  * statements whatever their number. The events are the real ones of a room's life: sends (concurrent, so several
  * share a batch), a reply, an edit, a deletion, a reaction, a channel deleted with sends to it refused afterwards.
+ * And a channel deleted while its sends are being applied (two transactions, two topics) takes their messages with it
+ * whichever commits first.
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { TOPICS, type AnyEventEnvelope, type SessionActor } from '@ephemera/proto';
@@ -54,14 +56,30 @@ describe('batched projection', async () => {
     return { messages, entries, processed, deleted };
   }
 
-  it('applies a room\'s events in one batch exactly as one by one, sends in a fixed number of statements', async () => {
-    const created = await room.service.createWorkspace({ name: `batched-${Date.now().toString(36)}`, username: 'alice' });
+  /** a new room with channels `general` and `other`, alice its admin, and a send as alice */
+  async function newRoom() {
+    const created = await room.service.createWorkspace({ name: `batched-${clientId()}`, username: 'alice' });
     const ws = created.workspaceId;
     const alice: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'alice' };
     const general = await room.service.createChannel(alice, { workspaceId: ws, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
     const other = await room.service.createChannel(alice, { workspaceId: ws, name: 'other', type: 'topic', isPrivate: false, memberIds: [] });
     const send = (channelId: string, content: string, extra = {}) =>
       messaging.service.sendMessage(alice, { clientMessageId: clientId(), channelId, content, type: 'text', ...extra });
+    return { ws, alice, general, other, send };
+  }
+
+  /** every event of the room, as the log holds them, in the order one subscriber got them */
+  async function roomEvents(ws: string): Promise<AnyEventEnvelope[]> {
+    const events: AnyEventEnvelope[] = [];
+    const collect = await log.subscribe({ groupId: `collect-${ws}`, topics: [TOPICS.room, TOPICS.messaging], fromBeginning: true,
+      handler: async ({ event }) => { if (partOf(event, ws)) events.push(event); } });
+    await collect.caughtUp();
+    await collect.stop();
+    return events;
+  }
+
+  it('applies a room\'s events in one batch exactly as one by one, sends in a fixed number of statements', async () => {
+    const { ws, alice, general, other, send } = await newRoom();
 
     const first = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i % 3 ? general.id : other.id, `hello word${i} batch`)));
     await send(general.id, 'a reply', { replyToId: first[0].id });
@@ -72,12 +90,7 @@ describe('batched projection', async () => {
     await room.service.deleteChannel(alice, { workspaceId: ws, channelId: other.id });
     await Promise.all(Array.from({ length: 4 }, (_, i) => send(general.id, `after ${i}`)));
 
-    // Every event of the room, as the log holds them, in the order one subscriber got them.
-    const events: AnyEventEnvelope[] = [];
-    const collect = await log.subscribe({ groupId: `collect-${ws}`, topics: [TOPICS.room, TOPICS.messaging], fromBeginning: true,
-      handler: async ({ event }) => { if (partOf(event, ws)) events.push(event); } });
-    await collect.caughtUp();
-    await collect.stop();
+    const events = await roomEvents(ws);
     const sends = events.filter((e) => e.type === 'message.sent');
     expect(sends.length).toBe(22);
     expect(events.length).toBeGreaterThan(sends.length + 3);
@@ -99,12 +112,45 @@ describe('batched projection', async () => {
     await messaging.service.roomProjection!.caughtUp();
     expect((await contents(pool, ws)).messages.map((m) => m.body)).toEqual(expected.messages.map((m) => m.body));
 
-    // The sends alone: BEGIN, the event ids, the messages, the search entries, COMMIT, whatever their number.
+    // The sends alone: BEGIN, the event ids, the locks against a removal, the messages, the search entries, COMMIT,
+    // whatever their number.
     const sendsOnly = await freshReadModel();
     const before = sendsOnly.counter.statements;
     await applyOnce(sendsOnly.pool, 'messaging', sends, project);
-    expect(sendsOnly.counter.statements - before).toBe(5);
+    expect(sendsOnly.counter.statements - before).toBe(6);
     expect(oneByOne.counter.statements).toBeGreaterThan(events.length * 3);
+  });
+
+  it('a channel deleted while its sends are applied loses their messages, whichever transaction commits first', async () => {
+    const { ws, alice, other, send } = await newRoom();
+    await Promise.all(Array.from({ length: 3 }, (_, i) => send(other.id, `doomed ${i} words`)));
+    await room.service.deleteChannel(alice, { workspaceId: ws, channelId: other.id });
+    const events = await roomEvents(ws);
+    const sends = events.filter((e) => e.type === 'message.sent' && e.payload.message.channelId === other.id);
+    const deletion = events.find((e) => e.type === 'channel.deleted')!;
+    expect(sends.length).toBe(3);
+
+    for (const first of ['sends', 'deletion'] as const) {
+      const { pool: p } = await freshReadModel();
+      const rest = events.filter((e) => e !== deletion && !sends.includes(e));
+      await applyOnce(p, 'messaging', rest, project);
+      // One transaction applies `first` and stays open; the other runs meanwhile, and must wait for it.
+      const [held, then] = first === 'sends' ? [sends, [deletion]] : [[deletion], sends];
+      const client = await p.connect();
+      await client.query('BEGIN');
+      await project.many!(client, held);
+      let done = false;
+      const second = applyOnce(p, 'messaging', then, project).then(() => { done = true; });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done, `the ${first === 'sends' ? 'deletion' : 'sends'} waited for the open transaction`).toBe(false);
+      await client.query('COMMIT');
+      client.release();
+      await second;
+      const left = async (table: string) =>
+        (await p.query(`SELECT count(*)::int AS n FROM ${table} WHERE channel_id = $1`, [other.id])).rows[0].n;
+      expect({ first, messages: await left('messaging.messages'), entries: await left('messaging_search.entries') })
+        .toEqual({ first, messages: 0, entries: 0 });
+    }
   });
 });
 

@@ -57,6 +57,7 @@ async function indexMessages(db: PoolClient, keyring: RoomKeyring, events: Messa
      SELECT r.message_id, r.workspace_id, r.channel_id, r.seq, r.tokens::bigint[]
      FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) AS r(message_id, workspace_id, channel_id, seq, tokens)
      WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
+       AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels d WHERE d.id = r.channel_id)
      ON CONFLICT (message_id) DO NOTHING`,
     [rows.map((r) => r.id), rows.map((r) => r.workspaceId), rows.map((r) => r.channelId), rows.map((r) => r.seq), rows.map((r) => r.tokens)]);
 }
