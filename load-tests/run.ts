@@ -86,7 +86,8 @@ async function sweep(name: TargetName, rep: number): Promise<void> {
   const gen = (current.gen = Generator.start(cfg));
   try {
     const ready = await gen.setup(target.spec, cfg);
-    console.log(`  ${ready.info}: ${cfg.connections} sockets joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s), ${ready.senders} senders, ${ready.sampled} sampled`);
+    const entered = ready.entersPerS === null ? '' : `, then join-channel ${ready.entersPerS.toFixed(0)}/s`;
+    console.log(`  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${entered}, ${ready.senders} senders, ${ready.sampled} sampled`);
     console.log(`  watching CPU of: ${target.watched.map((w) => `${w.label}=${w.pid}`).join(', ')}`);
     // idle CPU with every socket connected and nothing sent: the fixed cost under the per-delivery figures
     const idle0 = sampleCpu(target.watched);
@@ -147,7 +148,9 @@ if (cfg.reps > 1) {
     for (const s of steps) console.log(stepLine(s) + (passes(s, cfg.p99BoundMs) ? '' : '  (over bound)'));
   }
 }
-const summary = summarize(byTarget, notRun, cfg.targets, cfg.p99BoundMs);
+const joins: Record<string, number[]> = {};
+for (const s of setups as { target: string; joinsPerS: number }[]) (joins[s.target] ??= []).push(s.joinsPerS);
+const summary = summarize(byTarget, notRun, cfg.targets, cfg.p99BoundMs, joins);
 console.log(`\n${summaryText(summary)}`);
 
 const out = isAbsolute(cfg.out) ? cfg.out : join(ROOT, cfg.out);

@@ -49,7 +49,8 @@ export interface StepResult {
 }
 
 export type FromWorker =
-  | { type: 'ready'; connectMs: number; joinsPerS: number; sampled: number; senders: number; info: string }
+  /** connectMs / joinsPerS: sockets 1..N-1's connect + join; entersPerS: their join-channel (the app only) */
+  | { type: 'ready'; connectMs: number; joinsPerS: number; entersPerS: number | null; sampled: number; senders: number; info: string }
   | { type: 'steady-start'; step: number }
   | { type: 'steady-end'; step: number }
   | { type: 'step-result'; result: StepResult }

@@ -14,8 +14,13 @@ export interface Member {
 export type Deliver = (d: FrameData) => void;
 
 export interface Scenario {
-  /** opens member `i`; `deliver` sees every chat delivery of that socket */
+  /**
+   * opens member `i`: socket connect + join (the app: join-workspace), PERFORMANCE.md's "connect + join";
+   * `deliver` sees every chat delivery of that socket
+   */
   open(i: number, deliver: Deliver): Promise<Member>;
+  /** what a client does next before it chats (the app: join-channel, which loads the channel's history) */
+  enter?(member: Member): Promise<void>;
   /** whether senders get acks (send-to-ack latency) */
   acks: boolean;
   info: string;
@@ -85,6 +90,8 @@ async function appScenario(origin: string, kind: ClientKind, timeoutMs: number):
   }
   let channelId: string | null = null;
 
+  const sockets = new WeakMap<Member, SioConn>();
+
   async function open(i: number, deliver: Deliver): Promise<Member> {
     const user = users[i % USERS];
     const s = await SioConn.connect(origin, kind, '42["message"', undefined, timeoutMs);
@@ -97,14 +104,19 @@ async function appScenario(origin: string, kind: ClientKind, timeoutMs: number):
       if (!cc?.success || !cc.channel) throw ackError('create-channel', cc);
       channelId = cc.channel.id;
     }
-    const jc = await s.request<Ack>('join-channel', { channelId }, timeoutMs);
-    if (!jc?.success) throw ackError('join-channel', jc);
-    return {
+    const member: Member = {
       send: (content, clientMessageId, onAck) =>
         s.emitWithAck('send-message', { clientMessageId, channelId, content, type: 'text' }, (args) => onAck?.((args[0] ?? {}) as Ack)),
       pendingAcks: () => s.pendingAcks(),
       close: () => s.close(),
     };
+    sockets.set(member, s);
+    return member;
   }
-  return { acks: true, info: `Ephemera room ${workspaceId} (${USERS} users) at ${origin}`, open };
+
+  async function enter(member: Member): Promise<void> {
+    const jc = await sockets.get(member)!.request<Ack>('join-channel', { channelId }, timeoutMs);
+    if (!jc?.success) throw ackError('join-channel', jc);
+  }
+  return { acks: true, info: `Ephemera room ${workspaceId} (${USERS} users) at ${origin}`, open, enter };
 }

@@ -43,25 +43,31 @@ function deliver(sampled: boolean, d: FrameData): void {
 }
 
 async function setup(cmd: SetupCmd): Promise<void> {
-  const t0 = now();
   const sc = await makeScenario(cmd.target, cmd.client);
   acks = sc.acks;
   members = new Array(cmd.connections);
-  // member 0 first (for the app it is the room's creator and creates the channel), then the rest in parallel batches
+  // Untimed: the room (the app: created over HTTP with its users) and member 0 (the app: the creator, who creates
+  // the channel). Timed: every other socket's connect + join, PERFORMANCE.md's joins figure; then, timed apart, what
+  // a client does before it chats (the app: join-channel with its history).
   members[0] = await sc.open(0, (d) => deliver(true, d));
-  let next = 1;
-  const lane = async () => {
-    while (next < cmd.connections) {
-      const i = next++;
-      const sampled = i % cmd.sampleEvery === 0;
-      members[i] = await sc.open(i, (d) => deliver(sampled, d));
-    }
+  await sc.enter?.(members[0]);
+  const inParallel = async (work: (i: number) => Promise<void>) => {
+    let next = 1;
+    const lane = async () => { while (next < cmd.connections) await work(next++); };
+    const t0 = now();
+    await Promise.all(Array.from({ length: Math.max(1, cmd.connectConcurrency) }, lane));
+    return now() - t0;
   };
-  await Promise.all(Array.from({ length: Math.max(1, cmd.connectConcurrency) }, lane));
-  const ms = now() - t0;
+  const joinMs = await inParallel(async (i) => {
+    const sampled = i % cmd.sampleEvery === 0;
+    members[i] = await sc.open(i, (d) => deliver(sampled, d));
+  });
+  const enterMs = sc.enter ? await inParallel((i) => sc.enter!(members[i])) : null;
+  const joined = cmd.connections - 1;
   senders = members.slice(0, Math.min(cmd.senders, members.length));
   send({
-    type: 'ready', connectMs: ms, joinsPerS: (cmd.connections / ms) * 1000,
+    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0,
+    entersPerS: enterMs !== null && joined > 0 ? (joined / enterMs) * 1000 : null,
     sampled: Math.ceil(cmd.connections / cmd.sampleEvery), senders: senders.length, info: sc.info,
   });
 }

@@ -121,6 +121,8 @@ export interface TargetSummary {
   cpuUsPerDeliveryAtCommon: number | null;
   cpuByProcessAtCommon: Record<string, { perDelivery: number; perSent: number; perSentAboveIdle: number }> | null;
   ackP99AtCommon: number | null;
+  /** median over repetitions of sockets' connect + join per second (the generator's setup) */
+  joinsPerS: number | null;
 }
 export interface Summary {
   boundMs: number;
@@ -132,7 +134,9 @@ export interface Summary {
   checks: { figure: string; value: number | null; target: string; pass: boolean | null }[];
 }
 
-export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<string, string>, order: string[], boundMs: number): Summary {
+export function summarize(
+  byTarget: Map<string, StepFigures[]>, notRun: Map<string, string>, order: string[], boundMs: number, joinsPerS: Record<string, number[]> = {},
+): Summary {
   const ran = order.filter((t) => byTarget.get(t)?.length);
   // the common rate: the highest rate every target that ran passed at; else the lowest rate they all reached
   const passing = ran.map((t) => new Set(byTarget.get(t)!.filter((s) => passes(s, boundMs)).map((s) => s.rate)));
@@ -144,7 +148,7 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
 
   const targets: TargetSummary[] = order.map((t) => {
     const steps = byTarget.get(t) ?? [];
-    if (!steps.length) return { target: t, ran: false, why: notRun.get(t) ?? 'not run', capacityDeliveriesPerS: null, capacityAtRate: null, cpuUsPerDeliveryAtCommon: null, cpuByProcessAtCommon: null, ackP99AtCommon: null };
+    if (!steps.length) return { target: t, ran: false, why: notRun.get(t) ?? 'not run', capacityDeliveriesPerS: null, capacityAtRate: null, cpuUsPerDeliveryAtCommon: null, cpuByProcessAtCommon: null, ackP99AtCommon: null, joinsPerS: null };
     const ok = steps.filter((s) => passes(s, boundMs));
     const best = ok.sort((a, b) => b.deliveriesPerS - a.deliveriesPerS)[0];
     const at = steps.find((s) => s.rate === commonRate);
@@ -154,6 +158,7 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
       cpuUsPerDeliveryAtCommon: at ? at.serverCpuUsPerDelivery : null,
       cpuByProcessAtCommon: at ? Object.fromEntries(Object.keys(at.serverCpuUs).map((p) => [p, { perDelivery: at.cpuUsPerDeliveryByProcess[p], perSent: at.cpuUsPerSentByProcess[p], perSentAboveIdle: at.cpuUsPerSentAboveIdleByProcess[p] }])) : null,
       ackP99AtCommon: at?.ackMs ? at.ackMs.p99 : null,
+      joinsPerS: joinsPerS[t]?.length ? median(joinsPerS[t]) : null,
     };
   });
   const get = (t: string) => targets.find((x) => x.target === t);
@@ -175,6 +180,8 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
     'distributed/b1-ingress deliveries/s': ratio(dist?.capacityDeliveriesPerS, b1i?.capacityDeliveriesPerS),
     'b1/b0 deliveries/s': ratio(b1?.capacityDeliveriesPerS, b0?.capacityDeliveriesPerS),
     'b1/b0 cpu-us/delivery': ratio(b1?.cpuUsPerDeliveryAtCommon, b0?.cpuUsPerDeliveryAtCommon),
+    'embedded/b1 joins/s': ratio(emb?.joinsPerS, b1?.joinsPerS),
+    'distributed/b1 joins/s': ratio(dist?.joinsPerS, b1?.joinsPerS),
   };
   const check = (figure: string, value: number | null, target: string, ok: (v: number) => boolean) => ({ figure, value, target, pass: value === null ? null : ok(value) });
   const checks = [
@@ -182,6 +189,9 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
     check('W3 distributed gateway CPU-µs/delivery vs B1', ratios['distributed/b1 gateway cpu-us/delivery'], '<= 1.6x', (v) => v <= 1.6),
     check('W3 embedded deliveries/s at p99 <= bound vs B1', ratios['embedded/b1 deliveries/s'], '>= 0.6x', (v) => v >= 0.6),
     check('W3 distributed deliveries/s at p99 <= bound vs B1', ratios['distributed/b1 deliveries/s'], '>= 0.4x', (v) => v >= 0.4),
+    check('joins/s (connect + join-workspace) embedded vs B1', ratios['embedded/b1 joins/s'], '>= 0.5x', (v) => v >= 0.5),
+    check('joins/s (connect + join-workspace) distributed vs B1', ratios['distributed/b1 joins/s'], '>= 0.5x', (v) => v >= 0.5),
+    check('joins/s (connect + join-workspace) distributed', dist?.joinsPerS ?? null, '>= 1000 (issue 11)', (v) => v >= 1000),
   ];
   const cpuAt = (t: string, rate: number) => byTarget.get(t)?.find((x) => x.rate === rate)?.serverCpuUsPerDelivery ?? null;
   const cpuRatiosByRate: Record<string, Record<string, number | null>> = {};
@@ -196,10 +206,10 @@ export function summarize(byTarget: Map<string, StepFigures[]>, notRun: Map<stri
 export function summaryText(s: Summary): string {
   const L: string[] = [];
   L.push(`Summary (capacity = highest deliveries/s with e2e p99 <= ${s.boundMs} ms and ratio 1.0; CPU at the common rate ${s.commonRate ?? '-'} sends/s)`);
-  L.push(`  ${'target'.padEnd(12)} ${'capacity deliv/s'.padStart(17)} ${'at rate'.padStart(8)} ${'server CPU-µs/deliv'.padStart(20)} ${'ack p99 ms'.padStart(11)}`);
+  L.push(`  ${'target'.padEnd(12)} ${'capacity deliv/s'.padStart(17)} ${'at rate'.padStart(8)} ${'server CPU-µs/deliv'.padStart(20)} ${'ack p99 ms'.padStart(11)} ${'joins/s'.padStart(8)}`);
   for (const t of s.targets) {
     if (!t.ran) { L.push(`  ${t.target.padEnd(12)} NOT RUN: ${t.why?.split('\n')[0]}`); continue; }
-    L.push(`  ${t.target.padEnd(12)} ${k(t.capacityDeliveriesPerS ?? NaN).padStart(17)} ${String(t.capacityAtRate ?? '-').padStart(8)} ${f(t.cpuUsPerDeliveryAtCommon ?? NaN, 2).padStart(20)} ${f(t.ackP99AtCommon ?? NaN, 2).padStart(11)}`);
+    L.push(`  ${t.target.padEnd(12)} ${k(t.capacityDeliveriesPerS ?? NaN).padStart(17)} ${String(t.capacityAtRate ?? '-').padStart(8)} ${f(t.cpuUsPerDeliveryAtCommon ?? NaN, 2).padStart(20)} ${f(t.ackP99AtCommon ?? NaN, 2).padStart(11)} ${f(t.joinsPerS ?? NaN, 0).padStart(8)}`);
     if (t.cpuByProcessAtCommon && Object.keys(t.cpuByProcessAtCommon).length > 1) {
       for (const [p, v] of Object.entries(t.cpuByProcessAtCommon)) L.push(`      ${p.padEnd(24)} ${f(v.perDelivery, 3)} µs/delivery  ${f(v.perSent, 0).padStart(6)} µs/sent message (${f(v.perSentAboveIdle, 0)} above idle)`);
     }
