@@ -162,4 +162,8 @@ export const INTERNAL = {
   presenceDisconnect: '/internal/presence/disconnect',
   presenceOnline: '/internal/presence/online',
   presenceHeartbeat: '/internal/presence/heartbeat',
+  /** each service's batch route: the calls of one event-loop turn in one request (platform internal-routes.ts) */
+  roomBatch: '/internal/room/batch',
+  messagingBatch: '/internal/messaging/batch',
+  presenceBatch: '/internal/presence/batch',
 } as const;

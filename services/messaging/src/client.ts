@@ -7,7 +7,7 @@ type Answer<M extends keyof MessagingApi> = Awaited<ReturnType<MessagingApi[M]>>
 
 export class MessagingClient implements MessagingApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl); }
+  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.messagingBatch }); }
 
   sendMessage(actor: SessionActor, input: Input<'sendMessage'>) { return this.call<Message>(INTERNAL.sendMessage, { actor, input }); }
   fetchMessages(actor: SessionActor, input: Input<'fetchMessages'>) { return this.call<Answer<'fetchMessages'>>(INTERNAL.fetchMessages, { actor, input }); }

@@ -1,15 +1,18 @@
-/** Internal routes the gateway calls in distributed mode: parse { actor, input }, call one use case, answer. */
+/**
+ * Internal routes the gateway calls in distributed mode: parse { actor, input }, call one use case, answer. Also
+ * callable through the batch route (the calls of one gateway event-loop turn in one request).
+ */
 import express from 'express';
 import { z } from 'zod';
 import {
   INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, EditMessageSchema, DeleteMessageSchema,
   AddReactionSchema, MarkReadSchema, SearchMessagesSchema,
 } from '@ephemera/proto';
-import { commandRoute } from '@ephemera/platform';
+import { commandRoute, internalRouter, type Logger } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
 
-export function internalMessagingRouter(messaging: MessagingService): express.Router {
-  const r = express.Router();
+export function internalMessagingRouter(messaging: MessagingService, logger?: Logger): express.Router {
+  const r = internalRouter(INTERNAL.messagingBatch, logger);
   commandRoute(r, INTERNAL.sendMessage, SendMessageSchema, (a, i) => messaging.sendMessage(a, i));
   commandRoute(r, INTERNAL.fetchMessages, FetchMessagesSchema, (a, i) => messaging.fetchMessages(a, i));
   commandRoute(r, INTERNAL.syncMessages, SyncMessagesSchema, (a, i) => messaging.syncMessages(a, i));

@@ -35,7 +35,7 @@ export async function startMessagingServer(opts: {
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch, GET /api/link-preview/image (the ingress routes /api/link-preview/ here)
-    routers: [maintenanceGuard(maintenance), internalMessagingRouter(module.service),
+    routers: [maintenanceGuard(maintenance), internalMessagingRouter(module.service, opts.logger),
       internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer (issue 10)
       publicMessagingRouter({
       pool, linkPreview: linkPreviews,

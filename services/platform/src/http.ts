@@ -24,19 +24,6 @@ export function actorOf(body: unknown): SessionActor {
   return parseOrThrow(SessionActorSchema, (body as { actor?: unknown } | null)?.actor);
 }
 
-/**
- * An internal command route: POST { actor, input } -> the service method's answer. The actor is the gateway's
- * authenticated session; the input is parsed by the same proto schema the gateway parsed the socket payload with.
- */
-export function commandRoute<S extends z.ZodTypeAny>(
-  router: express.Router, path: string, schema: S, run: (actor: SessionActor, input: z.output<S>) => Promise<unknown>,
-): void {
-  router.post(path, route(async (req, res) => {
-    const answer = await run(actorOf(req.body), parseOrThrow(schema, (req.body as { input?: unknown }).input));
-    res.json(answer ?? {});
-  }));
-}
-
 export function validationError(error: z.ZodError): DomainError & { issues: ErrorBody['issues'] } {
   const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   // The first issue's message is the user-facing text (the schemas carry the spec's wording).

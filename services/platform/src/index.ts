@@ -27,6 +27,7 @@ export * from './metrics-http.ts';
 export * from './metrics-consumer-lag.ts';
 export * from './crypto/index.ts';
 export * from './internal-rpc.ts';
+export * from './internal-routes.ts';
 export * from './maintenance.ts';
 export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';
 export { copyToRecycled, lendRecycled, recycle, takeRecycled, RECYCLED_SIZE } from './recycled-buffers.ts';

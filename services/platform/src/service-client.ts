@@ -11,6 +11,10 @@ import { Pool } from 'undici';
 import { DomainError, ERRORS, type ErrorBody, type ErrorCode } from '@ephemera/proto';
 import { traceHeaders } from './telemetry.ts';
 
+/** Calls in one batch at most (internal-routes.ts), and their JSON bodies' total size (the services' JSON limit is 64 KB). */
+export const BATCH_MAX_CALLS = 64;
+export const BATCH_MAX_BYTES = 48 * 1024;
+
 export class ServiceUnavailableError extends Error {}
 
 /** One pool per origin for the whole process: services calling the same peer share its connections. */
@@ -26,19 +30,33 @@ function poolFor(origin: string): Pool {
   return pool;
 }
 
-export function serviceClient(baseUrl: string, timeoutMs = 10_000) {
+export interface ServiceClientOptions {
+  /**
+   * The callee's batch route (internal-routes.ts): calls made in the same event-loop turn leave as one request.
+   * Without it every call is a request of its own.
+   */
+  batchPath?: string;
+}
+
+export type ServiceCall = <T>(path: string, body: unknown) => Promise<T>;
+
+interface Queued { path: string; json: string; trace: Record<string, string>; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+
+export function serviceClient(baseUrl: string, timeoutMs = 10_000, options: ServiceClientOptions = {}): ServiceCall {
   const url = new URL(baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
   const pool = poolFor(url.origin);
-  return async function call<T>(path: string, body: unknown): Promise<T> {
+
+  /** One POST; its status and parsed JSON body, or ServiceUnavailableError when there is no usable answer. */
+  async function post(path: string, json: string, trace: Record<string, string>): Promise<{ status: number; json: unknown }> {
     let status: number;
     let text: string;
     try {
       const res = await pool.request({
         path: prefix + path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...traceHeaders() },
-        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...trace },
+        body: json,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -47,15 +65,60 @@ export function serviceClient(baseUrl: string, timeoutMs = 10_000) {
     } catch (err) {
       throw new ServiceUnavailableError(`${baseUrl}${path}: ${(err as Error).message}`);
     }
-    let json: unknown = {};
-    try { json = text ? JSON.parse(text) : {}; } catch { throw new ServiceUnavailableError(`${path} answered ${status} with a body that is not JSON`); }
+    try { return { status, json: text ? JSON.parse(text) : {} }; } catch {
+      throw new ServiceUnavailableError(`${path} answered ${status} with a body that is not JSON`);
+    }
+  }
+
+  /** A call's answer as its route gave it: the body, or the DomainError the callee threw. */
+  function settle(path: string, status: number, json: unknown): unknown {
     if (status < 200 || status >= 300) {
       const e = json as ErrorBody;
       if (status >= 500 || typeof e?.code !== 'string' || !(e.code in ERRORS)) throw new ServiceUnavailableError(`${path} answered ${status}`);
       throw new DomainError(e.code as ErrorCode, e.message, status);
     }
-    return json as T;
+    return json;
+  }
+
+  const one = async (path: string, json: string, trace: Record<string, string>) => {
+    const answer = await post(path, json, trace);
+    return settle(path, answer.status, answer.json);
   };
+
+  const batchPath = options.batchPath;
+  if (!batchPath) return (<T>(path: string, body: unknown) => one(path, JSON.stringify(body), traceHeaders()) as Promise<T>);
+
+  let queue: Queued[] = [];
+  const flush = () => {
+    const calls = queue;
+    queue = [];
+    for (let i = 0; i < calls.length;) {
+      // as many as fit in one batch
+      let bytes = 0;
+      let j = i;
+      while (j < calls.length && j - i < BATCH_MAX_CALLS && (j === i || bytes + calls[j].json.length <= BATCH_MAX_BYTES)) bytes += calls[j++].json.length;
+      const chunk = calls.slice(i, j);
+      i = j;
+      if (chunk.length === 1) {
+        const [c] = chunk;
+        one(c.path, c.json, c.trace).then(c.resolve, c.reject);
+        continue;
+      }
+      // the bodies are JSON already: spliced in, not parsed and stringified again
+      const json = `{"calls":[${chunk.map((c) => `{"path":${JSON.stringify(c.path)},"trace":${JSON.stringify(c.trace)},"body":${c.json}}`).join(',')}]}`;
+      post(batchPath, json, {}).then(({ status, json: answer }) => {
+        const answers = (answer as { answers?: { status: number; body: unknown }[] }).answers;
+        if (status !== 200 || !Array.isArray(answers) || answers.length !== chunk.length) {
+          throw new ServiceUnavailableError(`${batchPath} answered ${status}`);
+        }
+        chunk.forEach((c, k) => { try { c.resolve(settle(c.path, answers[k].status, answers[k].body)); } catch (err) { c.reject(err); } });
+      }).catch((err) => { for (const c of chunk) c.reject(err); });
+    }
+  };
+  return (<T>(path: string, body: unknown) => new Promise<T>((resolve, reject) => {
+    if (queue.length === 0) setImmediate(flush);
+    queue.push({ path, json: JSON.stringify(body), trace: traceHeaders(), resolve: resolve as (v: unknown) => void, reject });
+  }));
 }
 
 /** Closes every pool (tests; a stopping service exits without it). Calls made afterwards open new ones. */

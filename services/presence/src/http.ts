@@ -2,7 +2,7 @@
 import express from 'express';
 import { INTERNAL, type OnlineUser, type PresenceApi } from '@ephemera/proto';
 import { z } from 'zod';
-import { parseOrThrow, route, serviceClient } from '@ephemera/platform';
+import { internalRoute, internalRouter, parseOrThrow, serviceClient, type Logger } from '@ephemera/platform';
 import type { PresenceService } from './presence-service.ts';
 
 const id = z.string().min(1).max(64);
@@ -19,20 +19,21 @@ const AudienceSchema = z.discriminatedUnion('kind', [
 ]);
 const TypingSchema = z.object({ workspaceId: id, channelId: id, userId: id, username: sealedName, typing: z.boolean(), audience: AudienceSchema });
 
-export function internalPresenceRouter(presence: PresenceService): express.Router {
-  const r = express.Router();
-  r.post(INTERNAL.presenceConnect, route(async (req, res) => { res.json(await presence.connect(parseOrThrow(ConnectSchema, req.body))); }));
-  r.post(INTERNAL.presenceDisconnect, route(async (req, res) => { res.json(await presence.disconnect(parseOrThrow(DisconnectSchema, req.body))); }));
-  r.post(INTERNAL.presenceOnline, route(async (req, res) => { res.json(await presence.online(parseOrThrow(OnlineSchema, req.body).workspaceId)); }));
-  r.post(INTERNAL.presenceHeartbeat, route(async (req, res) => { res.json(await presence.heartbeat(parseOrThrow(HeartbeatSchema, req.body))); }));
-  r.post(INTERNAL.presenceStatus, route(async (req, res) => { await presence.setStatus(parseOrThrow(StatusSchema, req.body)); res.json({}); }));
-  r.post(INTERNAL.presenceTyping, route(async (req, res) => { await presence.typing(parseOrThrow(TypingSchema, req.body)); res.json({}); }));
+/** Also callable through the batch route (the calls of one gateway event-loop turn in one request). */
+export function internalPresenceRouter(presence: PresenceService, logger?: Logger): express.Router {
+  const r = internalRouter(INTERNAL.presenceBatch, logger);
+  internalRoute(r, INTERNAL.presenceConnect, (body) => presence.connect(parseOrThrow(ConnectSchema, body)));
+  internalRoute(r, INTERNAL.presenceDisconnect, (body) => presence.disconnect(parseOrThrow(DisconnectSchema, body)));
+  internalRoute(r, INTERNAL.presenceOnline, (body) => presence.online(parseOrThrow(OnlineSchema, body).workspaceId));
+  internalRoute(r, INTERNAL.presenceHeartbeat, (body) => presence.heartbeat(parseOrThrow(HeartbeatSchema, body)));
+  internalRoute(r, INTERNAL.presenceStatus, (body) => presence.setStatus(parseOrThrow(StatusSchema, body)));
+  internalRoute(r, INTERNAL.presenceTyping, (body) => presence.typing(parseOrThrow(TypingSchema, body)));
   return r;
 }
 
 export class PresenceClient implements PresenceApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl); }
+  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.presenceBatch }); }
   connect(input: Parameters<PresenceApi['connect']>[0]) { return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input); }
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
   online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }

@@ -10,7 +10,7 @@ export async function startPresenceServer(opts: {
   const service = new PresenceService(store, { onError: (err) => opts.logger.warn({ err }, 'typing sweep failed') });
   return serveHttp({
     name: 'presence', port: opts.port, host: opts.host, logger: opts.logger,
-    routers: [internalPresenceRouter(service)],
+    routers: [internalPresenceRouter(service, opts.logger)],
     jsonLimit: '16mb',
     metrics: opts.metrics,
     ready: async () => { await store.get('presence:ready-probe'); return true; },

@@ -8,7 +8,7 @@ type Input<M extends keyof RoomApi> = Parameters<RoomApi[M]>[1];
 
 export class RoomClient implements RoomApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl); }
+  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.roomBatch }); }
 
   authenticate(input: Parameters<RoomApi['authenticate']>[0]) {
     return this.call<{ user: RoomUser; workspace: Workspace }>(INTERNAL.authenticate, input);

@@ -10,7 +10,7 @@ import {
   RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
   SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema,
 } from '@ephemera/proto';
-import { commandRoute, parseOrThrow, route, rateLimited, createRateLimits, type RateLimits } from '@ephemera/platform';
+import { commandRoute, internalRoute, internalRouter, parseOrThrow, route, rateLimited, createRateLimits, type Logger, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 import { ChangeTierSchema } from './room-admin.ts';
 
@@ -50,12 +50,10 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
   return r;
 }
 
-export function internalRoomRouter(rooms: RoomService): express.Router {
-  const r = express.Router();
-  r.post(INTERNAL.authenticate, route(async (req, res) => {
-    const input = parseOrThrow(JoinWorkspaceSchema, req.body);
-    res.json(await rooms.authenticate(input));
-  }));
+/** The gateway's calls; also callable through the batch route (the calls of one gateway event-loop turn at once). */
+export function internalRoomRouter(rooms: RoomService, logger?: Logger): express.Router {
+  const r = internalRouter(INTERNAL.roomBatch, logger);
+  internalRoute(r, INTERNAL.authenticate, (body) => rooms.authenticate(parseOrThrow(JoinWorkspaceSchema, body)));
   commandRoute(r, INTERNAL.createChannel, CreateChannelSchema, (a, i) => rooms.createChannel(a, i));
   commandRoute(r, INTERNAL.getChannelForMember, JoinChannelSchema, (a, i) => rooms.getChannelForMember(a, i.channelId));
   commandRoute(r, INTERNAL.createDmChannel, CreateDmChannelSchema, (a, i) => rooms.createDmChannel(a, i));

@@ -42,7 +42,7 @@ export async function startRoomServer(opts: {
     routers: [
       maintenanceGuard(maintenance),
       accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl) : noAccountSessions, limits), // before the room router: same paths
-      publicRoomRouter(module.service, limits), internalRoomRouter(module.service), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
+      publicRoomRouter(module.service, limits), internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
       internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
     ],
     ready: () => pgReady(pool),
