@@ -87,14 +87,15 @@ async function sweep(name: TargetName, rep: number): Promise<void> {
   try {
     const ready = await gen.setup(target.spec, cfg);
     const entered = ready.entersPerS === null ? '' : `, then join-channel ${ready.entersPerS.toFixed(0)}/s`;
-    console.log(`  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${entered}, ${ready.senders} senders, ${ready.sampled} sampled`);
+    const cold = ready.coldJoinsPerS === null ? '' : ` (first round, cold: ${ready.coldJoinsPerS.toFixed(0)} joins/s)`;
+    console.log(`  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${cold}${entered}, ${ready.senders} senders, ${ready.sampled} sampled`);
     console.log(`  watching CPU of: ${target.watched.map((w) => `${w.label}=${w.pid}`).join(', ')}`);
     // idle CPU with every socket connected and nothing sent: the fixed cost under the per-delivery figures
     const idle0 = sampleCpu(target.watched);
     await new Promise((r) => setTimeout(r, 2000));
     const idlePct = Object.fromEntries(Object.entries(cpuDeltaUs(idle0, sampleCpu(target.watched))).map(([k, us]) => [k, us / 20000]));
     console.log(`  idle (2 s, all connected): ${Object.entries(idlePct).map(([k, p]) => `${k} ${p.toFixed(1)}%`).join(', ')} of a core`);
-    setups.push({ target: name, rep, connectMs: ready.connectMs, joinsPerS: ready.joinsPerS, info: ready.info, idleCorePct: idlePct });
+    setups.push({ target: name, rep, connectMs: ready.connectMs, joinsPerS: ready.joinsPerS, coldJoinsPerS: ready.coldJoinsPerS, entersPerS: ready.entersPerS, info: ready.info, idleCorePct: idlePct });
     for (let i = 0; i < cfg.rates.length && !stopping; i++) {
       let before: CpuSample | null = null;
       let after: CpuSample | null = null;

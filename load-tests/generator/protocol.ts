@@ -16,6 +16,7 @@ export interface SetupCmd {
   sampleEvery: number;
   client: ClientKind;
   connectConcurrency: number;
+  joinWarmup: boolean;
 }
 export interface StepCmd {
   type: 'step';
@@ -49,8 +50,11 @@ export interface StepResult {
 }
 
 export type FromWorker =
-  /** connectMs / joinsPerS: sockets 1..N-1's connect + join; entersPerS: their join-channel (the app only) */
-  | { type: 'ready'; connectMs: number; joinsPerS: number; entersPerS: number | null; sampled: number; senders: number; info: string }
+  /**
+   * connectMs / joinsPerS: sockets 1..N-1's connect + join (after the warm-up round when there is one);
+   * coldJoinsPerS: the warm-up round's; entersPerS: their join-channel (the app only)
+   */
+  | { type: 'ready'; connectMs: number; joinsPerS: number; coldJoinsPerS: number | null; entersPerS: number | null; sampled: number; senders: number; info: string }
   | { type: 'steady-start'; step: number }
   | { type: 'steady-end'; step: number }
   | { type: 'step-result'; result: StepResult }

@@ -47,8 +47,9 @@ async function setup(cmd: SetupCmd): Promise<void> {
   acks = sc.acks;
   members = new Array(cmd.connections);
   // Untimed: the room (the app: created over HTTP with its users) and member 0 (the app: the creator, who creates
-  // the channel). Timed: every other socket's connect + join, PERFORMANCE.md's joins figure; then, timed apart, what
-  // a client does before it chats (the app: join-channel with its history).
+  // the channel). Timed: every other socket's connect + join, PERFORMANCE.md's joins figure (a warm-up round of the
+  // same joins first, closed again, unless BENCH_JOIN_WARMUP=0); then, timed apart, what a client does before it
+  // chats (the app: join-channel with its history).
   members[0] = await sc.open(0, (d) => deliver(true, d));
   await sc.enter?.(members[0]);
   const inParallel = async (work: (i: number) => Promise<void>) => {
@@ -58,15 +59,24 @@ async function setup(cmd: SetupCmd): Promise<void> {
     await Promise.all(Array.from({ length: Math.max(1, cmd.connectConcurrency) }, lane));
     return now() - t0;
   };
+  const joined = cmd.connections - 1;
+  let coldJoinsPerS: number | null = null;
+  if (cmd.joinWarmup && joined > 0) {
+    // A server runs warm: a first round on a fresh one measures its JIT more than its joins. Printed all the same.
+    const warmup: Member[] = [];
+    const coldMs = await inParallel(async (i) => { warmup[i] = await sc.open(i, () => {}); });
+    coldJoinsPerS = (joined / coldMs) * 1000;
+    for (const m of warmup) m?.close();
+    await new Promise((r) => setTimeout(r, 2000)); // their disconnects handled before the timed round
+  }
   const joinMs = await inParallel(async (i) => {
     const sampled = i % cmd.sampleEvery === 0;
     members[i] = await sc.open(i, (d) => deliver(sampled, d));
   });
   const enterMs = sc.enter ? await inParallel((i) => sc.enter!(members[i])) : null;
-  const joined = cmd.connections - 1;
   senders = members.slice(0, Math.min(cmd.senders, members.length));
   send({
-    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0,
+    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0, coldJoinsPerS,
     entersPerS: enterMs !== null && joined > 0 ? (joined / enterMs) * 1000 : null,
     sampled: Math.ceil(cmd.connections / cmd.sampleEvery), senders: senders.length, info: sc.info,
   });

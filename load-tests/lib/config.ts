@@ -24,6 +24,8 @@ export interface Config {
   stopP50Ms: number;
   drainMaxS: number;
   connectConcurrency: number;
+  /** a round of joins (then closed) before the timed one: the joins figure of warm servers; the cold one is printed too */
+  joinWarmup: boolean;
   pin: boolean;
   pinDistributed: boolean;
   isolateStack: boolean;
@@ -72,6 +74,7 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env): Con
     stopP50Ms: num('BENCH_STOP_P50_MS', 1000),
     drainMaxS: num('BENCH_DRAIN_MAX_S', 5),
     connectConcurrency: Math.max(1, Math.floor(num('BENCH_CONNECT_CONCURRENCY', 50))),
+    joinWarmup: v.BENCH_JOIN_WARMUP !== '0',
     pin: v.BENCH_PIN !== '0',
     pinDistributed: v.BENCH_PIN_DISTRIBUTED === '1',
     isolateStack: v.BENCH_STACK_ISOLATE !== '0',
