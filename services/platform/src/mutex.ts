@@ -10,4 +10,14 @@ export class KeyedMutex {
     tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
     return result;
   }
+
+  /** Resolves once everything queued on `key` so far has run (at once when nothing is). */
+  settled(key: string): Promise<void> {
+    return (this.tails.get(key) ?? Promise.resolve()).then(() => {});
+  }
+
+  /** Resolves once everything queued on any key so far has run. */
+  async settledAll(): Promise<void> {
+    await Promise.all([...this.tails.values()]);
+  }
 }

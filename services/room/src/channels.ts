@@ -66,6 +66,7 @@ export async function updateChannelMembers(
  * NOT_AUTHENTICATED (not a member of the room any more). One indexed query: the gateway calls this per typing event.
  */
 export async function getChannelForMember(core: RoomCore, actor: SessionActor, channelId: string): Promise<Channel> {
+  await core.settled(actor.workspaceId);
   const found = await core.repo.channelForMember(actor.workspaceId, channelId, actor.userId, core.now());
   if (!found.live) throw new DomainError('WORKSPACE_NOT_FOUND');
   if (!found.member) throw new DomainError('NOT_AUTHENTICATED'); // left, kicked or never here: SOCKET_AUTHZ allows members only

@@ -56,6 +56,15 @@ export class RoomCore {
     this.imageSigner = deps.imageSigner ?? new ImageSigner(DEV_MASTER_KEY);
   }
 
+  /**
+   * Reads wait for the room's commands in flight: a command's events reach the log, and so the other members (the
+   * gateways' fan-out), before this service has applied them, and a member acting on one (typing in a channel just
+   * created, joining a room just renamed) must not be told it does not exist.
+   */
+  settled(workspaceId: string): Promise<void> {
+    return this.mutex.settled(`ws:${workspaceId}`);
+  }
+
   /** The one place events are recorded: durable in the log first, then applied to our read model. */
   async record(events: AnyEventEnvelope[]): Promise<void> {
     if (events.length === 0) return;

@@ -62,7 +62,8 @@ export class RoomService implements RoomApi {
   }
 
   async lookupByName(roomName: string): Promise<RoomLookupAnswer> {
-    const ws = await this.liveWorkspaceByName(roomName.trim());
+    // A name just taken (a rename fanned out before we applied it) is found once the commands in flight are applied.
+    const ws = (await this.liveWorkspaceByName(roomName.trim())) ?? (await this.mutex.settledAll(), await this.liveWorkspaceByName(roomName.trim()));
     if (!ws) throw new DomainError('ROOM_NOT_FOUND');
     return {
       workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null, isNewRoom: false, tier: ws.tier,
@@ -71,6 +72,7 @@ export class RoomService implements RoomApi {
   }
 
   async info(workspaceId: string): Promise<WorkspaceInfoAnswer> {
+    await this.core.settled(workspaceId);
     const ws = await this.liveWorkspace(workspaceId);
     const members = await this.repo.members(ws.id);
     return {
@@ -162,6 +164,7 @@ export class RoomService implements RoomApi {
   // ---------- RoomApi (called by the gateway) ----------
 
   async authenticate(input: { workspaceId: string; userToken: string; username: string }) {
+    await this.core.settled(input.workspaceId);
     const ws = await this.liveWorkspace(input.workspaceId);
     // The token names the member; a revoked token (left, kicked) names nobody any more.
     // The room's members as of `ws`, and whose the token is (repository.ts membersAt: reused while nothing changes).
