@@ -48,7 +48,8 @@ export function internalRouter(batchPath: string, logger?: Logger): InternalRout
     }
     Promise.all(parsed.data.calls.map(async (call): Promise<BatchAnswer> => {
       const handler = handlers.get(call.path);
-      if (!handler) return { status: 404, body: { success: false, code: 'INTERNAL', message: `no batched route ${call.path}` } };
+      // as a missing route answers alone: no error code, so the caller gets "unavailable"
+      if (!handler) return { status: 404, body: { success: false, message: `no batched route ${call.path}` } };
       const ctx = contextFrom(call.trace ?? {});
       try {
         const result = await context.with(ctx, () => inSpan(`POST ${call.path}`, SpanKind.SERVER, () => handler(call.body), ctx));

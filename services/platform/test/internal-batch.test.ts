@@ -9,8 +9,11 @@ import { z } from 'zod';
 import { DomainError } from '@ephemera/proto';
 import {
   closeServiceClients, commandRoute, createLogger, internalRoute, internalRouter, parseOrThrow, serveHttp,
-  serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, type ServiceServer,
+  serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, type InternalRouter, type ServiceServer,
 } from '../src/index.ts';
+import { internalRoomRouter } from '../../room/src/http.ts';
+import { internalMessagingRouter } from '../../messaging/src/http.ts';
+import { internalPresenceRouter } from '../../presence/src/http.ts';
 
 const BATCH = '/internal/test/batch';
 const requests: string[] = [];
@@ -93,6 +96,7 @@ describe('batched internal calls', () => {
   });
 
   it('the batch route refuses a malformed batch and a call to a route it does not have', async () => {
+    const single = serviceClient(base);
     const post = (body: unknown) => fetch(`${base}${BATCH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post({ calls: [] })).status).toBe(400);
     expect((await post({ calls: 'x' })).status).toBe(400);
@@ -102,5 +106,21 @@ describe('batched internal calls', () => {
     const { answers } = await res.json() as { answers: { status: number; body: unknown }[] };
     expect(answers[0].status).toBe(404);
     expect(answers[1]).toEqual({ status: 200, body: { twice: 6 } });
+    // through the client: "unavailable", as a missing route alone
+    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const [missing] = await Promise.all([outcome(batched('/internal/test/missing', {})), outcome(batched('/internal/test/nothing', {}))]);
+    expect(missing).toEqual({ other: 'unavailable' });
+    expect(await outcome(single('/internal/test/missing', {}))).toEqual({ other: 'unavailable' });
+  });
+
+  it('every internal POST route of the room, messaging and presence services is callable through their batch route', () => {
+    const routers = [internalRoomRouter({} as never), internalMessagingRouter({} as never), internalPresenceRouter({} as never)];
+    for (const r of routers) {
+      const posts = (r as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack
+        .filter((l) => l.route?.methods.post).map((l) => l.route!.path);
+      const batchable = [...(r as InternalRouter).internalHandlers.keys()];
+      expect(posts.length).toBeGreaterThan(1);
+      expect(posts.filter((p) => !p.endsWith('/batch')).sort()).toEqual(batchable.sort());
+    }
   });
 });

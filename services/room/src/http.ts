@@ -74,6 +74,6 @@ export function internalRoomRouter(rooms: RoomService, logger?: Logger): express
   commandRoute(r, INTERNAL.authorizeCall, AuthorizeCallSchema, (a, i) => rooms.authorizeCall(a, i));
   // RoomTierChanged: for billing and tests inside the cluster; no public route leads here (the ingress and the
   // gateways forward /api only).
-  r.post(INTERNAL.changeTier, route(async (req, res) => { res.json(await rooms.changeTier(parseOrThrow(ChangeTierSchema, req.body))); }));
+  internalRoute(r, INTERNAL.changeTier, (body) => rooms.changeTier(parseOrThrow(ChangeTierSchema, body)));
   return r;
 }

@@ -62,8 +62,12 @@ export class RoomService implements RoomApi {
   }
 
   async lookupByName(roomName: string): Promise<RoomLookupAnswer> {
-    // A name just taken (a rename fanned out before we applied it) is found once the commands in flight are applied.
-    const ws = (await this.liveWorkspaceByName(roomName.trim())) ?? (await this.mutex.settledAll(), await this.liveWorkspaceByName(roomName.trim()));
+    let ws = await this.liveWorkspaceByName(roomName.trim());
+    if (!ws) {
+      // A name just taken (a rename fanned out before we applied it) is found once the commands in flight are applied.
+      await this.mutex.settledAll();
+      ws = await this.liveWorkspaceByName(roomName.trim());
+    }
     if (!ws) throw new DomainError('ROOM_NOT_FOUND');
     return {
       workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null, isNewRoom: false, tier: ws.tier,
