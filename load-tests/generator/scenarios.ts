@@ -10,6 +10,8 @@ export interface Member {
   send(content: string, clientMessageId: string, onAck?: (ack: { success?: boolean; error?: string; message?: unknown }) => void): void;
   pendingAcks(): number;
   close(): void;
+  /** what a client does after joining, before it chats (the app: join-channel, which loads the channel's history) */
+  enter?(): Promise<void>;
 }
 export type Deliver = (d: FrameData) => void;
 
@@ -19,8 +21,6 @@ export interface Scenario {
    * `deliver` sees every chat delivery of that socket
    */
   open(i: number, deliver: Deliver): Promise<Member>;
-  /** what a client does next before it chats (the app: join-channel, which loads the channel's history) */
-  enter?(member: Member): Promise<void>;
   /** whether senders get acks (send-to-ack latency) */
   acks: boolean;
   info: string;
@@ -90,8 +90,6 @@ async function appScenario(origin: string, kind: ClientKind, timeoutMs: number):
   }
   let channelId: string | null = null;
 
-  const sockets = new WeakMap<Member, SioConn>();
-
   async function open(i: number, deliver: Deliver): Promise<Member> {
     const user = users[i % USERS];
     const s = await SioConn.connect(origin, kind, '42["message"', undefined, timeoutMs);
@@ -104,19 +102,16 @@ async function appScenario(origin: string, kind: ClientKind, timeoutMs: number):
       if (!cc?.success || !cc.channel) throw ackError('create-channel', cc);
       channelId = cc.channel.id;
     }
-    const member: Member = {
+    return {
       send: (content, clientMessageId, onAck) =>
         s.emitWithAck('send-message', { clientMessageId, channelId, content, type: 'text' }, (args) => onAck?.((args[0] ?? {}) as Ack)),
       pendingAcks: () => s.pendingAcks(),
       close: () => s.close(),
+      async enter() {
+        const jc = await s.request<Ack>('join-channel', { channelId }, timeoutMs);
+        if (!jc?.success) throw ackError('join-channel', jc);
+      },
     };
-    sockets.set(member, s);
-    return member;
   }
-
-  async function enter(member: Member): Promise<void> {
-    const jc = await sockets.get(member)!.request<Ack>('join-channel', { channelId }, timeoutMs);
-    if (!jc?.success) throw ackError('join-channel', jc);
-  }
-  return { acks: true, info: `Ephemera room ${workspaceId} (${USERS} users) at ${origin}`, open, enter };
+  return { acks: true, info: `Ephemera room ${workspaceId} (${USERS} users) at ${origin}`, open };
 }

@@ -51,7 +51,7 @@ async function setup(cmd: SetupCmd): Promise<void> {
   // same joins first, closed again, unless BENCH_JOIN_WARMUP=0); then, timed apart, what a client does before it
   // chats (the app: join-channel with its history).
   members[0] = await sc.open(0, (d) => deliver(true, d));
-  await sc.enter?.(members[0]);
+  await members[0].enter?.();
   const inParallel = async (work: (i: number) => Promise<void>) => {
     let next = 1;
     const lane = async () => { while (next < cmd.connections) await work(next++); };
@@ -73,7 +73,7 @@ async function setup(cmd: SetupCmd): Promise<void> {
     const sampled = i % cmd.sampleEvery === 0;
     members[i] = await sc.open(i, (d) => deliver(sampled, d));
   });
-  const enterMs = sc.enter ? await inParallel((i) => sc.enter!(members[i])) : null;
+  const enterMs = members[0].enter ? await inParallel(async (i) => { await members[i].enter?.(); }) : null;
   senders = members.slice(0, Math.min(cmd.senders, members.length));
   send({
     type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0, coldJoinsPerS,
