@@ -151,7 +151,7 @@ if (cfg.reps > 1) {
 }
 const joins: Record<string, number[]> = {};
 for (const s of setups as { target: string; joinsPerS: number }[]) (joins[s.target] ??= []).push(s.joinsPerS);
-const summary = summarize(byTarget, notRun, cfg.targets, cfg.p99BoundMs, joins);
+const summary = summarize(byTarget, notRun, cfg.targets, cfg.p99BoundMs, joins, cpus().length);
 console.log(`\n${summaryText(summary)}`);
 
 const out = isAbsolute(cfg.out) ? cfg.out : join(ROOT, cfg.out);

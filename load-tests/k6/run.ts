@@ -7,7 +7,10 @@
  *   deploy/local/.tools/bin).
  * - embedded: the app started as the W3 bench does (load-tests/lib/targets.ts: fresh DATA_DIR, free port, core 0);
  *   distributed: deploy/local/up.sh (isolated run dir and ports unless BENCH_STACK_ISOLATE=0), down.sh at the end;
- *   --origin=http://127.0.0.1:PORT uses a server that already runs (no start, no RSS reading unless --pids=).
+ *   --origin=http://127.0.0.1:PORT uses a server that already runs (no start, no RSS reading unless --pids=;
+ *   --metrics=URL,... names its gateways' /metrics for the server-side send-to-ack line).
+ * - Scenarios that send (W2, W3, W4, W6) also print the gateways' own send-to-ack p50/p99 over the scenario, from
+ *   their gateway_command_duration_seconds histograms (load-tests/lib/server-latency.ts).
  * - Every RATE_LIMIT_<NAME> of services/platform/src/rate-limit.ts is raised to 100000000/1 for the servers it
  *   starts (unless set in the environment), and it says so.
  * - A small control HTTP server on 127.0.0.1 gives the scripts the server processes' RSS (W1) and a barrier
@@ -25,13 +28,14 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
 import { NotRun, ROOT, shutdownDistributed, startTarget, type RunningTarget } from '../lib/targets.ts';
 import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
+import { bucketDelta, scrapeCommandBuckets, serverLatencyLine } from '../lib/server-latency.ts';
 
 export const WORKLOADS: Record<string, string> = {
   w1: 'w1-idle.js', w2: 'w2-chat.js', w3: 'w3-fanout.js', w4: 'w4-bigroom.js', w5: 'w5-reconnect.js', w6: 'w6-history.js',
 };
 const HERE = import.meta.dirname;
 
-export interface K6Options { targets: string[]; workloads: string[]; origin: string | null; out: string; pin: boolean }
+export interface K6Options { targets: string[]; workloads: string[]; origin: string | null; out: string; pin: boolean; metrics: string[] }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): K6Options {
   const v: Record<string, string> = {};
@@ -44,7 +48,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   for (const t of targets) if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
   const workloads = (v.workloads ?? env.K6_WORKLOADS ?? Object.keys(WORKLOADS).join(',')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   for (const w of workloads) if (!WORKLOADS[w]) throw new Error(`unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
-  return { targets, workloads, origin: v.origin ?? env.K6_ORIGIN ?? null, out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json', pin: (env.BENCH_PIN ?? '1') !== '0' };
+  // --metrics: the gateways' /metrics URLs of an --origin server (the targets it starts know their own)
+  const metrics = (v.metrics ?? env.K6_METRICS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return { targets, workloads, origin: v.origin ?? env.K6_ORIGIN ?? null, out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json', pin: (env.BENCH_PIN ?? '1') !== '0', metrics };
 }
 
 /** Raises every rate limit the servers read, unless the environment sets it (the W3 bench's own helper). */
@@ -115,7 +121,15 @@ function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }):
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
 }
 
-interface Ran { target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number; loadBefore?: number; cpuLine?: string; k6Pct?: number | null; serverPct?: Record<string, number> }
+interface Ran {
+  target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number;
+  loadBefore?: number; cpuLine?: string; k6Pct?: number | null; serverPct?: Record<string, number>;
+  /** the gateways' own send-to-ack over the scenario (server-latency.ts), when it sent messages */
+  serverLine?: string;
+}
+
+/** Scenarios whose sends are timed by the gateways too (their k6 figure is send-to-ack). */
+const SENDING = new Set(['w2', 'w3', 'w4', 'w6']);
 
 /** Runs one script; returns its exit code and the CPU used over the run (% of one core): k6, and each server label. */
 function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean, watched: Watched[]): Promise<{ code: number | null; k6Pct: number | null; serverPct: Record<string, number> }> {
@@ -200,14 +214,23 @@ export async function main(argv: string[]): Promise<Ran[]> {
         const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
         console.log(`\n-- ${w} (${WORKLOADS[w]}) against ${t} (load average before: ${load} on ${cpus().length} cores)`);
         const watched = current?.watched ?? procs;
+        const metricsUrls = current?.metricsUrls ?? opts.metrics;
+        const timed = SENDING.has(w) && metricsUrls.length > 0;
+        const acksBefore = timed ? await scrapeCommandBuckets(metricsUrls, 'send-message') : null;
         const { code, k6Pct, serverPct } = await runK6(bin, WORKLOADS[w], { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile }, opts.pin && !opts.origin, watched);
         const total = Object.values(serverPct).reduce((a, b) => a + b, 0);
         const cpuLine = `   CPU over the script (setup and joins included), % of one core: server ${total.toFixed(0)}%${Object.keys(serverPct).length > 1 ? ` (${Object.entries(serverPct).map(([k, v]) => `${k} ${v.toFixed(0)}%`).join(', ')})` : ''}, k6 ${k6Pct === null ? 'n/a' : `${k6Pct.toFixed(0)}%`}${k6Pct !== null && k6Pct > 85 ? ' (k6 near a full core: latencies include the generator)' : ''}`;
         console.log(cpuLine);
+        let serverLine: string | undefined;
+        if (acksBefore) {
+          const after = await scrapeCommandBuckets(metricsUrls, 'send-message');
+          serverLine = serverLatencyLine('send-message', bucketDelta(acksBefore.buckets, after.buckets), [...new Set([...acksBefore.missing, ...after.missing])]);
+          console.log(serverLine);
+        }
         let summary = null;
         try { summary = JSON.parse(readFileSync(outFile, 'utf8')); } catch { /* k6 failed before its summary */ }
         if (code !== 0) console.log(`  ${w}: k6 exited with ${code}${summary ? '' : ' and printed no figures'}`);
-        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load), cpuLine, k6Pct, serverPct });
+        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load), cpuLine, k6Pct, serverPct, serverLine });
       }
       await current?.stop().catch(() => {});
       current = null;
@@ -217,7 +240,7 @@ export async function main(argv: string[]): Promise<Ran[]> {
   }
   console.log('\n==== k6 figures (every block above, together)');
   for (const r of ran) {
-    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n${r.cpuLine}\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
+    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n${r.cpuLine}${r.serverLine ? `\n${r.serverLine}` : ''}\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
     else console.log(`== k6 ${r.workload} [${r.target}] NOT RUN or no figures (k6 exit ${r.code})`);
   }
   const out = isAbsolute(opts.out) ? opts.out : join(ROOT, opts.out);

@@ -132,10 +132,34 @@ export interface Summary {
   /** server CPU-µs per delivery ratios at every rate both targets ran */
   cpuRatiosByRate: Record<string, Record<string, number | null>>;
   checks: { figure: string; value: number | null; target: string; pass: boolean | null }[];
+  /** what the distributed capacity target asks of this machine's cores (capacityNeeds) */
+  distributedNeeds: CapacityNeeds | null;
+}
+
+/**
+ * The CPU a capacity target takes on the machine the bench ran on: `fraction` x B1's capacity in deliveries/s, at
+ * the target's own CPU per delivery (every process of it) plus the generator's, both measured at the target's
+ * highest rate run (where batching makes a delivery cheapest). More cores than the machine has means the target
+ * cannot be reached here whatever the latency, with that per-delivery cost.
+ */
+export interface CapacityNeeds {
+  fraction: number; requiredPerS: number; atRate: number; serverUsPerDelivery: number; genUsPerDelivery: number; coresNeeded: number; cores: number;
+}
+
+export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, fraction: number, cores: number): CapacityNeeds | null {
+  const top = [...steps].sort((a, b) => b.rate - a.rate)[0];
+  if (!top || !b1Capacity || !(top.serverCpuUsPerDelivery > 0)) return null;
+  const requiredPerS = fraction * b1Capacity;
+  const genUsPerDelivery = top.genCpuUsPerDelivery > 0 ? top.genCpuUsPerDelivery : 0;
+  return {
+    fraction, requiredPerS, atRate: top.rate, serverUsPerDelivery: top.serverCpuUsPerDelivery, genUsPerDelivery,
+    coresNeeded: (requiredPerS * (top.serverCpuUsPerDelivery + genUsPerDelivery)) / 1e6, cores,
+  };
 }
 
 export function summarize(
   byTarget: Map<string, StepFigures[]>, notRun: Map<string, string>, order: string[], boundMs: number, joinsPerS: Record<string, number[]> = {},
+  cores = 2,
 ): Summary {
   const ran = order.filter((t) => byTarget.get(t)?.length);
   // the common rate: the highest rate every target that ran passed at; else the lowest rate they all reached
@@ -200,7 +224,8 @@ export function summarize(
     for (const r of rates) row[r] = ratio(cpuAt(a, r), cpuAt(b, r));
     if (Object.values(row).some((v) => v !== null)) cpuRatiosByRate[`${a}/${b}`] = row;
   }
-  return { boundMs, commonRate, targets, ratios, cpuRatiosByRate, checks };
+  const distributedNeeds = capacityNeeds(byTarget.get('distributed') ?? [], b1?.capacityDeliveriesPerS ?? null, 0.4, cores);
+  return { boundMs, commonRate, targets, ratios, cpuRatiosByRate, checks, distributedNeeds };
 }
 
 export function summaryText(s: Summary): string {
@@ -220,6 +245,10 @@ export function summaryText(s: Summary): string {
   if (rows.length) {
     L.push(`  server CPU-µs/delivery ratio by rate (sends/s: ${Object.keys(rows[0][1]).join(', ')}):`);
     for (const [name, row] of rows) L.push(`    ${name.padEnd(16)} ${Object.values(row).map((v) => (v === null ? '-' : v.toFixed(2)).padStart(6)).join(' ')}`);
+  }
+  const n = s.distributedNeeds;
+  if (n) {
+    L.push(`  what the distributed capacity target asks of this machine: ${n.fraction}x B1 = ${k(n.requiredPerS)} deliveries/s at ${f(n.serverUsPerDelivery, 1)} µs (every process of the stack) + ${f(n.genUsPerDelivery, 1)} µs (the generator) per delivery, measured at ${n.atRate} sends/s: ${f(n.coresNeeded, 1)} cores of CPU; this machine has ${n.cores}${n.coresNeeded > n.cores ? ' (out of reach here at that cost per delivery)' : ''}`);
   }
   L.push('  PERFORMANCE.md targets:');
   for (const c of s.checks) L.push(`    ${c.figure.padEnd(52)} ${c.value === null ? '-' : c.value.toFixed(2)} (target ${c.target}) ${c.pass === null ? 'n/a' : c.pass ? 'PASS' : 'FAIL'}`);

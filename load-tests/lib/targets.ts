@@ -20,6 +20,8 @@ export interface RunningTarget {
   name: TargetName;
   spec: TargetSpec;
   watched: Watched[];
+  /** the gateways' /metrics (server-side latency figures, server-latency.ts); absent for the baselines */
+  metricsUrls?: string[];
   stop(): Promise<void>;
 }
 /** A target that could not run; the report says why instead of showing numbers. */
@@ -155,8 +157,9 @@ async function startEmbedded(cfg: Config): Promise<RunningTarget> {
   const entry = candidates.find((c) => existsSync(join(ROOT, c)));
   if (!entry) throw new NotRun(`no embedded entry point: ${candidates.join(' or ')} does not exist`);
   const port = await freePort();
+  const metricsPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-'));
-  const child = spawnNode(['--import', 'tsx', entry], { core: cfg.pin ? 0 : null, env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir } });
+  const child = spawnNode(['--import', 'tsx', entry], { core: cfg.pin ? 0 : null, env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) } });
   console.log(`  node --import tsx ${entry} (PORT=${port} DATA_DIR=${dataDir})`);
   const out: string[] = [];
   tail(child.stdout, out);
@@ -169,7 +172,7 @@ async function startEmbedded(cfg: Config): Promise<RunningTarget> {
     await stop();
     throw new NotRun((e as Error).message);
   }
-  return { name: 'embedded', spec: { kind: 'app', origin }, watched: [{ label: 'node', pid: child.pid! }], stop };
+  return { name: 'embedded', spec: { kind: 'app', origin }, watched: [{ label: 'node', pid: child.pid! }], metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`], stop };
 }
 
 // ---------------------------------------------------------------- distributed
@@ -259,7 +262,10 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
   }
   const watched = distributedProcesses(distributedUp.runDir);
   if (watched.length === 0) throw new NotRun('no service process found (deploy/local/.run/*.pid or pgrep)');
-  return { name: 'distributed', spec: { kind: 'app', origin }, watched, stop: async () => {} };
+  // each gateway serves /metrics on its port + 1000 (deploy/local/stack.ts)
+  const gatewayPort = (name: string, fallback: number) => Number(distributedUp!.env[name] ?? process.env[name] ?? fallback);
+  const metricsUrls = [gatewayPort('GATEWAY_1_PORT', 8101), gatewayPort('GATEWAY_2_PORT', 8102)].map((p) => `http://127.0.0.1:${p + 1000}/metrics`);
+  return { name: 'distributed', spec: { kind: 'app', origin }, watched, metricsUrls, stop: async () => {} };
 }
 
 /**

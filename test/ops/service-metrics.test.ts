@@ -1,8 +1,8 @@
 /**
  * The metrics the alerts read (charts/ephemera/files/prometheus), scraped from the metrics listeners of a running
  * distributed stack: the gateway's connected-sockets gauge follows connections, the HTTP latency histogram counts
- * public and internal routes by pattern and status class (never an id in a label), and every consumer group of
- * the services reports its lag.
+ * public and internal routes by pattern and status class (never an id in a label), the socket commands' and the
+ * send stages' latency histograms count what was done, and every consumer group of the services reports its lag.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
@@ -77,6 +77,38 @@ describe('service metrics on METRICS_PORT', () => {
     }
     // Buckets come with it (the p99 alert reads them).
     expect(after.some((s) => s.name === 'http_request_duration_seconds_bucket' && s.labels.le === '0.5')).toBe(true);
+  });
+
+  it('gateway_command_duration_seconds times every socket command by event, refused ones too; messaging_send_stage_seconds times a send\'s stages', async () => {
+    // gateway 1, room and messaging run in this process here: one registry, served by gateway 1's metrics listener
+    const port = stack.metricsPorts[0]!;
+    const before = await scrape(port);
+    const room = await createRoom(stack.urlA);
+    const alice = await socketJoin(stack.urlA, room.workspaceId, 'alice', room.userToken);
+    const channel = await request(alice.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'timed', type: 'topic', isPrivate: false });
+    if (!channel.success) throw new Error(channel.message);
+    for (let i = 0; i < 3; i++) {
+      const sent = await request(alice.socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: `timed ${i}`, type: 'text' });
+      expect(sent.success).toBe(true);
+    }
+    const refused = await request(alice.socket, C.sendMessage, { clientMessageId: clientId(), channelId: 'no-such-channel', content: 'x', type: 'text' });
+    expect(refused.success).toBe(false);
+    alice.socket.close();
+
+    const after = await scrape(port);
+    const grew = (name: string, match: Record<string, string>) => sum(after, name, match) - sum(before, name, match);
+    expect(grew('gateway_command_duration_seconds_count', { event: C.sendMessage })).toBe(4);
+    expect(grew('gateway_command_duration_seconds_count', { event: C.createChannel })).toBe(1);
+    // every observation lands in some bucket; the send-to-ack target (20 ms) is a bucket bound of its own
+    expect(grew('gateway_command_duration_seconds_bucket', { event: C.sendMessage, le: '+Inf' })).toBe(4);
+    expect(after.some((s) => s.name === 'gateway_command_duration_seconds_bucket' && s.labels.le === '0.02')).toBe(true);
+    expect(grew('gateway_command_duration_seconds_sum', { event: C.sendMessage })).toBeGreaterThan(0);
+    // the refused send never reached a batch's append: 3 sends queued, at least one batch checked, appended, applied
+    expect(grew('messaging_send_stage_seconds_count', { stage: 'queued' })).toBe(4);
+    for (const stage of ['checks', 'append', 'apply']) {
+      expect(grew('messaging_send_stage_seconds_count', { stage })).toBeGreaterThanOrEqual(1);
+    }
+    expect(grew('messaging_send_stage_seconds_count', { stage: 'append' })).toBeLessThanOrEqual(3);
   });
 
   it('every consumer group of the services reports its lag, 0 at rest', async () => {

@@ -11,6 +11,7 @@ import {
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
   createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
+  COMMAND_LATENCY_BUCKETS,
   type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES, type BodyHandoff,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
@@ -58,6 +59,13 @@ export interface Gateway { port: number; metricsPort?: number; io: Server; stop(
 
 
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
+/**
+ * What a client waits for: from the command's frame read to its ack written, by event, whatever the outcome (a
+ * refusal is an answer too). send-message's is the server's part of the send-to-ack latency (the alert and the k6
+ * bench read it); the ingress and the client's own time come on top.
+ */
+const commandDuration = new metrics.Histogram({ name: 'gateway_command_duration_seconds',
+  help: 'socket command latency, frame received to ack written, by event', labelNames: ['event'], buckets: COMMAND_LATENCY_BUCKETS });
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
 const servers = new Set<Server>();
 new metrics.Gauge({ name: 'gateway_connected_sockets',
@@ -136,6 +144,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return ack({ success: false, code: 'UNKNOWN_EVENT', message: ERRORS.UNKNOWN_EVENT } satisfies ErrorBody);
     }
     const name = event as ClientEventName;
+    const started = performance.now();
     await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
       try {
         const session = (socket.data as SocketData).session;
@@ -152,6 +161,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
         commandsTotal.inc({ event: name, outcome: 'ok' });
         ack({ success: true, ...data });
+        commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
       } catch (err) {
         const { status, body } = errorBody(err);
         commandsTotal.inc({ event: name, outcome: status >= 500 ? 'error' : 'refused' });
@@ -159,6 +169,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message }, 'service unavailable');
         else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
         ack(body);
+        commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
       }
     });
   }

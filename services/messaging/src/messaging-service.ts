@@ -28,9 +28,14 @@ import { channelSummaries, decideMarkRead, readAggregateId } from './read-positi
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
 import { historyPage, messagesAfter } from './history.ts';
 import { describeFile, filesByIds } from './files/index.ts';
+import { stageEnded } from './send-metrics.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
-interface PendingSend { kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void }
+interface PendingSend {
+  kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void;
+  /** performance.now() when it joined the room's queue (send-metrics.ts) */
+  queuedAt: number;
+}
 /** A write on a sent message (edit, delete, reaction): runs alone, in arrival order with the sends. */
 interface PendingCommand { kind: 'command'; run: () => Promise<void> }
 type Pending = PendingSend | PendingCommand;
@@ -85,7 +90,7 @@ export class MessagingService implements MessagingApi {
   }
 
   sendMessage(actor: SessionActor, input: SendInput): Promise<Message> {
-    return new Promise((resolve, reject) => this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject, queuedAt: performance.now() }));
   }
 
   private enqueue(workspaceId: string, pending: Pending): void {
@@ -120,6 +125,8 @@ export class MessagingService implements MessagingApi {
   }
 
   private async sendBatch(workspaceId: string, batch: PendingSend[]): Promise<void> {
+    const started = performance.now();
+    for (const p of batch) stageEnded('queued', p.queuedAt);
     // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
     await this.trustReadModel(workspaceId);
     // 1. checks, per (author, channel), each a single query; 2. dedupe: a retried send (same author and client id)
@@ -145,6 +152,7 @@ export class MessagingService implements MessagingApi {
     }
     if (allowed.length === 0) return;
     const [key, stored, quoted, uploads] = await looking;
+    const checked = stageEnded('checks', started);
 
     const attached = new Set<string>();
     const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
@@ -199,12 +207,14 @@ export class MessagingService implements MessagingApi {
     // 5. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
     //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
     await this.appendDurably(workspaceId, events);
+    const appended = stageEnded('append', checked);
     this.lastSeq.set(workspaceId, seq);
     for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
     const applying = applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
     this.applying.set(workspaceId, applying.catch(() => {}));
     try {
       await applying;
+      stageEnded('apply', appended);
     } catch {
       // Acknowledged and in the log, not yet in our read model: our own-events consumer will apply them, and
       // the next batch waits for it.
