@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { capacityNeeds, type StepFigures } from './report.ts';
 
-const step = (rate: number, serverCpuUsPerDelivery: number, genCpuUsPerDelivery: number) =>
-  ({ rate, serverCpuUsPerDelivery, genCpuUsPerDelivery }) as StepFigures;
+/** a step at `rate` sends/s to 1000 sockets, its p99 `p99` ms, the machine's two cores `busy` % each */
+const step = (rate: number, serverCpuUsPerDelivery: number, genCpuUsPerDelivery: number, p99 = 50, busy = 90) =>
+  ({ rate, deliveriesPerS: rate * 1000, ratio: 1, e2eMs: { p99 }, drainTimedOut: false, serverCpuUsPerDelivery, genCpuUsPerDelivery, coreBusyPct: [busy, busy] }) as unknown as StepFigures;
 
 describe('what a capacity target asks of the machine', () => {
-  it('takes the cost per delivery at the highest rate run, the generator included', () => {
-    // 0.4 x 400k = 160k deliveries/s at (20 + 2.5) µs each = 3.6 cores
-    const n = capacityNeeds([step(25, 30, 4), step(100, 20, 2.5), step(50, 25, 3)], 400_000, 0.4, 2)!;
+  it('takes the cost per delivery at the capacity step (the highest rate within the bound), the generator included', () => {
+    // 100/s meets the bound, 200/s does not (cheaper per delivery, but too late): 0.4 x 400k = 160k at (20 + 2.5) µs
+    const n = capacityNeeds([step(25, 30, 4), step(100, 20, 2.5, 90, 97), step(200, 8, 2, 180, 99), step(50, 25, 3)], 400_000, 0.4, 2, 100)!;
     expect(n.atRate).toBe(100);
     expect(n.requiredPerS).toBe(160_000);
     expect(n.coresNeeded).toBeCloseTo(3.6, 9);
     expect(n.cores).toBe(2);
+    expect(n.machineBusyPct).toBe(97);
+    // no step within the bound: the lowest rate's cost
+    expect(capacityNeeds([step(50, 25, 3, 150), step(25, 30, 4, 120)], 400_000, 0.4, 2, 100)!.atRate).toBe(25);
   });
 
   it('has nothing to say without B1\'s capacity or a CPU figure', () => {
-    expect(capacityNeeds([step(25, 30, 4)], null, 0.4, 2)).toBeNull();
-    expect(capacityNeeds([], 400_000, 0.4, 2)).toBeNull();
-    expect(capacityNeeds([step(25, 0, 4)], 400_000, 0.4, 2)).toBeNull();
+    expect(capacityNeeds([step(25, 30, 4)], null, 0.4, 2, 100)).toBeNull();
+    expect(capacityNeeds([], 400_000, 0.4, 2, 100)).toBeNull();
+    expect(capacityNeeds([step(25, 0, 4)], 400_000, 0.4, 2, 100)).toBeNull();
   });
 });
