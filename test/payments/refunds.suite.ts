@@ -25,11 +25,14 @@ export function refundsSuite(target: () => PaymentTarget) {
         return res.body;
       };
       const money = (r: AnalyticsReport) => JSON.stringify([r.revenue, r.timeBasedRevenue]);
-      /** the report once the projection has caught up: two reads a second apart with the same money figures */
+      /**
+       * the report once the projection has caught up: two reads with the same money figures, a gather window apart
+       * (distributed, admin-analytics' records may wait ~2 s to be fetched: services/admin-analytics/src/index.ts)
+       */
       const settled = async () => {
         let last = await report();
-        for (let i = 0; i < 30; i++) {
-          await sleep(1000);
+        for (let i = 0; i < 12; i++) {
+          await sleep(2500);
           const now = await report();
           if (money(now) === money(last)) return now;
           last = now;

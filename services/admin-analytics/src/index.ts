@@ -53,6 +53,11 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
     groupId: 'admin-analytics', topics: Object.values(TOPICS), fromBeginning: true,
+    // Nobody waits on these records: the superadmin's own commands are applied on their command path (events.ts),
+    // and the dashboard, the directory and the reports may be a second or two behind the chat. So they gather (Kafka:
+    // one fetch and one transaction, one commit and one flush, for many messages instead of one each). At 50 sends/s
+    // in the W3 bench this consumer cost ~2-3 ms of CPU per message before (load-tests/README.md, session 23).
+    gather: true,
     ...projectionHandlers(opts.pool, 'admin', projectAdmin, { flush: !opts.logSharesDatabase }),
   });
   await projection.caughtUp();
