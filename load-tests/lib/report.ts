@@ -112,6 +112,10 @@ export function medianStep(steps: StepFigures[]): StepFigures {
 
 export const passes = (s: StepFigures, boundMs: number) => s.ratio === 1 && s.e2eMs.p99 <= boundMs && !s.drainTimedOut;
 
+/** A target's capacity step: the most deliveries/s among the steps that met the bound (undefined if none did). */
+export const capacityStep = (steps: StepFigures[], boundMs: number): StepFigures | undefined =>
+  steps.filter((s) => passes(s, boundMs)).sort((a, b) => b.deliveriesPerS - a.deliveriesPerS)[0];
+
 export interface TargetSummary {
   target: string;
   ran: boolean;
@@ -153,8 +157,7 @@ export interface CapacityNeeds {
 }
 
 export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, fraction: number, cores: number, boundMs: number): CapacityNeeds | null {
-  const passing = steps.filter((s) => passes(s, boundMs)).sort((a, b) => b.deliveriesPerS - a.deliveriesPerS);
-  const at = passing[0] ?? [...steps].sort((a, b) => a.rate - b.rate)[0];
+  const at = capacityStep(steps, boundMs) ?? [...steps].sort((a, b) => a.rate - b.rate)[0];
   if (!at || !b1Capacity || !(at.serverCpuUsPerDelivery > 0)) return null;
   const requiredPerS = fraction * b1Capacity;
   const genUsPerDelivery = at.genCpuUsPerDelivery > 0 ? at.genCpuUsPerDelivery : 0;
@@ -182,13 +185,12 @@ export function summarize(
   const targets: TargetSummary[] = order.map((t) => {
     const steps = byTarget.get(t) ?? [];
     if (!steps.length) return { target: t, ran: false, why: notRun.get(t) ?? 'not run', capacityDeliveriesPerS: null, capacityAtRate: null, capacityIsFloor: false, cpuUsPerDeliveryAtCommon: null, cpuByProcessAtCommon: null, ackP99AtCommon: null, joinsPerS: null };
-    const ok = steps.filter((s) => passes(s, boundMs));
-    const best = ok.sort((a, b) => b.deliveriesPerS - a.deliveriesPerS)[0];
+    const best = capacityStep(steps, boundMs);
     const at = steps.find((s) => s.rate === commonRate);
     return {
       target: t, ran: true,
       capacityDeliveriesPerS: best ? best.deliveriesPerS : null, capacityAtRate: best ? best.rate : null,
-      capacityIsFloor: Boolean(best) && best.rate === Math.max(...steps.map((x) => x.rate)),
+      capacityIsFloor: best !== undefined && best.rate === Math.max(...steps.map((x) => x.rate)),
       cpuUsPerDeliveryAtCommon: at ? at.serverCpuUsPerDelivery : null,
       cpuByProcessAtCommon: at ? Object.fromEntries(Object.keys(at.serverCpuUs).map((p) => [p, { perDelivery: at.cpuUsPerDeliveryByProcess[p], perSent: at.cpuUsPerSentByProcess[p], perSentAboveIdle: at.cpuUsPerSentAboveIdleByProcess[p] }])) : null,
       ackP99AtCommon: at?.ackMs ? at.ackMs.p99 : null,

@@ -9,6 +9,7 @@ import { describe, it, expect } from 'vitest';
 import { ADMIN_API, AUTH_API, C, type AnalyticsReport, type CustomRevenue, type DashboardAnalytics } from '@ephemera/proto';
 import { clientId, createRoom, http, joinRoom, request, socketJoin, uniqueName } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
+import { settledRead } from '../helpers/settled.ts';
 import type { AdminTarget } from './harness.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -33,18 +34,10 @@ export function analyticsSuite(target: () => AdminTarget) {
    * right after other traffic may still move. Read until two reads a gather window apart agree on every projected
    * figure (the system figures, uptime and error rate, move by themselves).
    */
-  const settledBaseline = async (): Promise<[AnalyticsReport, DashboardAnalytics]> => {
-    const projected = (r: AnalyticsReport, d: DashboardAnalytics) =>
-      JSON.stringify([r.usage, r.users, r.daily, r.pageViewAnalytics, d.activeUsers, d.activeRooms, d.pageViewsToday]);
-    let [r, d] = [await report(), await dashboard()];
-    for (let i = 0; i < 8; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      const [r2, d2] = [await report(), await dashboard()];
-      if (projected(r, d) === projected(r2, d2)) return [r2, d2];
-      [r, d] = [r2, d2];
-    }
-    throw new Error('the admin figures did not settle');
-  };
+  const settledBaseline = () => settledRead(
+    async (): Promise<[AnalyticsReport, DashboardAnalytics]> => [await report(), await dashboard()],
+    ([r, d]) => JSON.stringify([r.usage, r.users, r.daily, r.pageViewAnalytics, d.activeUsers, d.activeRooms, d.pageViewsToday]),
+    { windowMs: 2_500, tries: 8, what: 'the admin figures' });
 
   describe('analytics', () => {
     it('rooms, members, messages and a sign-up move the activity, usage and account figures by exactly that much', async () => {

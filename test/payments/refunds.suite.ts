@@ -4,10 +4,10 @@
  * duplicate delivery and another event about the same refund move nothing; a later partial refund of the same charge
  * is one more; revenue stays gross (docs/admin-analytics.md). The report follows the log: figures are polled.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it, expect } from 'vitest';
 import { ADMIN_API, type AnalyticsReport } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
+import { settledRead } from '../helpers/settled.ts';
 import { bearer, register } from '../accounts/account-clients.ts';
 import type { PaymentTarget } from './harness.ts';
 import { checkoutCompleted, rid, signUp, subscriptionPaid } from './fixtures.ts';
@@ -29,16 +29,7 @@ export function refundsSuite(target: () => PaymentTarget) {
        * the report once the projection has caught up: two reads with the same money figures, a gather window apart
        * (distributed, admin-analytics' records may wait ~2 s to be fetched: services/admin-analytics/src/index.ts)
        */
-      const settled = async () => {
-        let last = await report();
-        for (let i = 0; i < 12; i++) {
-          await sleep(2500);
-          const now = await report();
-          if (money(now) === money(last)) return now;
-          last = now;
-        }
-        throw new Error('the revenue figures did not settle');
-      };
+      const settled = () => settledRead(report, money, { windowMs: 2_500, tries: 12, what: 'the revenue figures' });
 
       const { accountId } = await signUp(t, 'refunded');
       const ids = subscriptionPaid(t, accountId, 'pro');

@@ -161,7 +161,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
         commandsTotal.inc({ event: name, outcome: 'ok' });
         ack({ success: true, ...data });
-        commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
       } catch (err) {
         const { status, body } = errorBody(err);
         commandsTotal.inc({ event: name, outcome: status >= 500 ? 'error' : 'refused' });
@@ -169,6 +168,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message }, 'service unavailable');
         else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
         ack(body);
+      } finally {
         commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
       }
     });
