@@ -54,7 +54,10 @@ describe('engine.io ping grid', () => {
     await new Promise((r) => setTimeout(r, 3 * PING_GRID_MS + 200));
     const ours = pings.filter((p) => ids.has(p.socket));
     for (const id of ids) expect(ours.filter((p) => p.socket === id).length).toBeGreaterThanOrEqual(2); // pinged again after each pong
-    for (const p of ours) expect(p.at % PING_GRID_MS).toBeLessThan(60); // on the grid (timers fire a little late, never early)
+    // On the grid: timers fire a little late, or up to a millisecond early by the wall clock (Node schedules on the
+    // loop's cached monotonic time, in whole milliseconds; Date.now() is read later): a CI run saw one at 999.
+    const offGrid = (at: number) => { const r = at % PING_GRID_MS; return r > PING_GRID_MS / 2 ? r - PING_GRID_MS : r; };
+    for (const p of ours) { expect(offGrid(p.at)).toBeGreaterThanOrEqual(-2); expect(offGrid(p.at)).toBeLessThan(60); }
     expect(clients.every((c) => c.connected)).toBe(true);
     for (const c of clients) c.disconnect();
   });
