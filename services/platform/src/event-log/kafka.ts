@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import net from 'node:net';
 import tls from 'node:tls';
-import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type ConsumerRunConfig, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -17,6 +17,7 @@ import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { KafkaLagReader } from './lag.ts';
 import { fetchTopicEnds, partitionId, waitForLeaders } from './topic-offsets.ts';
 import { OffsetCommitter } from './offset-committer.ts';
+import { ConsumerRestarter } from './consumer-restarter.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 /** How long the broker holds an empty fetch (the consumers' long poll); see subscribe(). */
@@ -148,9 +149,22 @@ export class KafkaEventLog implements EventLog {
       consumer, groupId: options.groupId, logger: this.logger, intervalMs: COMMIT_INTERVAL_MS, handledUpTo,
       owns: (topic, partition) => assigned[topic]?.includes(partition) ?? false,
     });
+    const restarter = new ConsumerRestarter({
+      consumer, groupId: options.groupId, logger: this.logger, isStopping: () => stopping, stopped: stopped.signal,
+      run: async () => { await consumer.connect(); await consumer.run(runConfig); },
+      // Partitions the group has no committed position for would start at "latest": resume them where this member was.
+      seeks: async () => options.fromBeginning ? [] : (await this.withAdmin((admin) => uncommittedPartitions(admin, options.groupId, options.topics)))
+        .flatMap(({ topic, partition }) => {
+          const next = handledUpTo.get(partitionId(topic, partition));
+          return next === undefined ? [] : [{ topic, partition, offset: next.toString() }];
+        }),
+    });
+    let runConfig: ConsumerRunConfig;
     await consumer.connect();
     try {
       const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
+      // The group's starting point is its first position to commit: nothing before it is this group's to handle.
+      for (const seek of startAtEnd) handledUpTo.set(partitionId(seek.topic, seek.partition), BigInt(seek.offset));
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
       // Retried until it succeeds (or the subscription stops): kafkajs then resolves nothing, so nothing is skipped.
       const untilHandled = async (handle: () => Promise<void>, where: Record<string, unknown>, heartbeat: () => Promise<void>) => {
@@ -164,7 +178,7 @@ export class KafkaEventLog implements EventLog {
         }
       };
       const handleMany = options.handleMany;
-      await consumer.run(handleMany ? {
+      runConfig = handleMany ? {
         autoCommit: false, // the committer commits handled positions every second, not after every batch
         eachBatchAutoResolve: false,
         // What one fetch brought for a partition, in chunks of at most MAX_HANDLED_TOGETHER, each all or nothing.
@@ -187,13 +201,10 @@ export class KafkaEventLog implements EventLog {
           if (delivery) await untilHandled(() => options.handler(delivery), { position: delivery.position, eventId: delivery.event.id }, heartbeat);
           handledUpTo.set(partitionId(topic, partition), BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
         },
-      });
+      };
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
-      for (const seek of startAtEnd) {
-        consumer.seek(seek);
-        // The group's starting point is its first position to commit: nothing before it is this group's to handle.
-        handledUpTo.set(partitionId(seek.topic, seek.partition), BigInt(seek.offset));
-      }
+      // A consumer that crashed while starting is started again by kafkajs or the restarter, which seeks then.
+      if (await restarter.firstRun(() => consumer.run(runConfig))) for (const seek of startAtEnd) consumer.seek(seek);
     } catch (err) {
       await committer.close();
       await consumer.disconnect().catch(() => {});
@@ -205,6 +216,7 @@ export class KafkaEventLog implements EventLog {
         if (stopping) return;
         stopping = true;
         stopped.abort();
+        await restarter.settled(); // a restart under way ends before the consumer is disconnected for good
         unregisterLag();
         this.subscriptions.delete(subscription);
         await committer.close(); // what was handled is committed before the group is left
@@ -259,12 +271,11 @@ export class KafkaEventLog implements EventLog {
    */
   private async endsOfUncommitted(groupId: string, topics: Topic[]): Promise<{ topic: string; partition: number; offset: string }[]> {
     return this.withAdmin(async (admin) => {
-      const committed = await admin.fetchOffsets({ groupId, topics });
-      const seeks = await Promise.all(committed.map(async ({ topic, partitions }) => {
-        const unset = new Set(partitions.filter((p) => p.offset === '-1').map((p) => p.partition));
-        if (unset.size === 0) return [];
+      const unset = await uncommittedPartitions(admin, groupId, topics);
+      const seeks = await Promise.all([...new Set(unset.map((u) => u.topic))].map(async (topic) => {
         const ends = await fetchTopicEnds(admin, topic);
-        return ends.filter((e) => unset.has(e.partition)).map((e) => ({ topic, partition: e.partition, offset: e.high }));
+        return ends.filter((e) => unset.some((u) => u.topic === topic && u.partition === e.partition))
+          .map((e) => ({ topic, partition: e.partition, offset: e.high }));
       }));
       return seeks.flat();
     });
@@ -329,6 +340,12 @@ export class KafkaEventLog implements EventLog {
     if (level === logLevel.ERROR) this.logger.error({ kafkajs: rest }, message);
     else if (level === logLevel.WARN) this.logger.warn({ kafkajs: rest }, message);
   }
+}
+
+/** The partitions of `topics` the group has no committed position for. */
+async function uncommittedPartitions(admin: Admin, groupId: string, topics: Topic[]): Promise<{ topic: string; partition: number }[]> {
+  return (await admin.fetchOffsets({ groupId, topics }))
+    .flatMap(({ topic, partitions }) => partitions.filter((p) => p.offset === '-1').map((p) => ({ topic, partition: p.partition })));
 }
 
 function isOnlyTopicExists(err: unknown): boolean {
