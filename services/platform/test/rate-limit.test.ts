@@ -4,6 +4,7 @@
  * (X-Forwarded-For only through a trusted proxy).
  */
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { createRateLimits, rateLimitConfig, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConfig } from '../src/rate-limit.ts';
 import { clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
@@ -31,6 +32,30 @@ describe('rate limits', () => {
     } finally {
       await a.close(); await b.close();
     }
+  });
+
+  it('redis: the limits asked in one event-loop turn leave in one write to Redis', async () => {
+    const redisPort = Number(new URL(inject('redisUrl')).port);
+    const limits = createRateLimits({ redisUrl: inject('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` });
+    const write = net.Socket.prototype.write;
+    let writes = 0;
+    try {
+      await limits.consume('eventsPerUser', 'warm-up'); // connected, and the script loaded on the connection
+      net.Socket.prototype.write = function countedWrite(this: net.Socket, ...args: unknown[]) {
+        if (this.remotePort === redisPort) writes += 1;
+        return (write as (...a: unknown[]) => boolean).apply(this, args);
+      } as typeof write;
+      // 40 users' events and a send's two buckets, asked together.
+      await Promise.all([
+        ...Array.from({ length: 40 }, (_, i) => limits.consume('eventsPerUser', `user-${i}`)),
+        limits.consume('messagesPerUser', 'user-0'),
+      ]);
+    } finally {
+      net.Socket.prototype.write = write;
+      await limits.close();
+    }
+    expect(writes).toBeGreaterThan(0);
+    expect(writes).toBeLessThanOrEqual(2); // 41 without auto-pipelining
   });
 
   it('memory: a burst adds points after the main window is used up', async () => {
