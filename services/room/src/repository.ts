@@ -7,6 +7,7 @@ import type { Pool, RoomKeyring } from '@ephemera/platform';
 import { settingsForTier, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
 import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
+import { AtSeqCache } from './at-seq-cache.ts';
 
 export { visibleTo } from './rules.ts';
 
@@ -32,13 +33,20 @@ const toChannel = (r: Channel & { createdAt: string | Date }): Channel => ({
   createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(),
 });
 
-/** Rooms whose opened member lists are kept (the oldest filled goes first), and for how long at most. */
-const MEMBER_CACHE_ROOMS = 1_000;
-const MEMBER_CACHE_MS = 60_000;
+/** Rooms whose opened member lists and channel lists are kept (the oldest filled goes first), and for how long at most. */
+const ROOM_CACHE_ROOMS = 1_000;
+const ROOM_CACHE_MS = 60_000;
+
+/** A room's channels, and who hid which DM (channelsAt). */
+export interface RoomChannels { channels: Channel[]; hiddenBy: Map<string, Set<string>> }
 
 export class RoomRepository {
   /** membersAt's opened member lists, by room, with the room's lastSeq they were read at */
-  private readonly memberCache = new Map<string, { seq: number; at: number; rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }>();
+  private readonly memberCache = new AtSeqCache<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }>(ROOM_CACHE_ROOMS, ROOM_CACHE_MS);
+  /** workspaceById's queries not yet sent, by room */
+  private readonly workspaceReads = new Map<string, Promise<WorkspaceRow | null>>();
+  /** channelsAt's channel lists, the same way as the member lists */
+  private readonly channelCache = new AtSeqCache<RoomChannels>(ROOM_CACHE_ROOMS, ROOM_CACHE_MS);
 
   constructor(private readonly pool: Pool, private readonly keyring: RoomKeyring) {}
 
@@ -57,9 +65,21 @@ export class RoomRepository {
     return { ...row, theme: key ? openThemeAuthor(key, row.theme) : null };
   }
 
-  async workspaceById(id: string): Promise<WorkspaceRow | null> {
-    const { rows } = await this.pool.query(`SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE id = $1`, [id]);
-    return this.openWorkspace(rows[0]);
+  /**
+   * The room's row. Calls for one room made in the same burst (before the process goes back to its event loop: the
+   * joins of one batched internal call) share one query, sent once they have all been made, so each still sees
+   * the row as of its call or newer. Callers must not change the row.
+   */
+  workspaceById(id: string): Promise<WorkspaceRow | null> {
+    const pending = this.workspaceReads.get(id);
+    if (pending) return pending;
+    const read = new Promise<void>((resolve) => process.nextTick(resolve)).then(async () => {
+      this.workspaceReads.delete(id); // a call from here on is after the query: it makes its own
+      const { rows } = await this.pool.query(`SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE id = $1`, [id]);
+      return this.openWorkspace(rows[0]);
+    });
+    this.workspaceReads.set(id, read);
+    return read;
   }
 
   async workspaceByName(name: string): Promise<WorkspaceRow | null> {
@@ -82,21 +102,16 @@ export class RoomRepository {
    * Why: a join read every member and opened two sealed fields of each, O(room size) per join, in two more queries;
    * a reconnect storm (a gateway replica lost) rejoins a room's members all at once. Callers must not change the rows.
    */
-  async membersAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }> {
-    const now = Date.now();
-    const cached = this.memberCache.get(ws.id);
-    if (cached && cached.seq === ws.lastSeq && now - cached.at < MEMBER_CACHE_MS) return cached;
-    const { rows: stored } = await this.pool.query(
-      `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [ws.id]);
-    const tokens = (stored as { tokenHash: string | null }[]).map((r) => r.tokenHash);
-    const rows = await this.openMembers(ws.id, (stored as (MemberRow & { tokenHash?: string })[]).map(({ tokenHash: _, ...row }) => row));
-    const byTokenHash = new Map<string, MemberRow>();
-    rows.forEach((row, i) => { if (tokens[i]) byTokenHash.set(tokens[i]!, row); });
-    const entry = { seq: ws.lastSeq, at: now, rows, byTokenHash };
-    this.memberCache.delete(ws.id);
-    if (this.memberCache.size >= MEMBER_CACHE_ROOMS) this.memberCache.delete(this.memberCache.keys().next().value!);
-    this.memberCache.set(ws.id, entry);
-    return entry;
+  membersAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }> {
+    return this.memberCache.get({ id: ws.id, lastSeq: ws.lastSeq }, async () => {
+      const { rows: stored } = await this.pool.query(
+        `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`, [ws.id]);
+      const tokens = (stored as { tokenHash: string | null }[]).map((r) => r.tokenHash);
+      const rows = await this.openMembers(ws.id, (stored as (MemberRow & { tokenHash?: string })[]).map(({ tokenHash: _, ...row }) => row));
+      const byTokenHash = new Map<string, MemberRow>();
+      rows.forEach((row, i) => { if (tokens[i]) byTokenHash.set(tokens[i]!, row); });
+      return { rows, byTokenHash };
+    });
   }
 
   async memberIds(workspaceId: string): Promise<Set<string>> {
@@ -149,14 +164,27 @@ export class RoomRepository {
     return rows.map(toChannel);
   }
 
+  /**
+   * The channels of a room read at `ws`, with who hid which DM: reused while the room's lastSeq stays the same, like
+   * membersAt (a channel created, renamed, deleted or re-membered, a DM hidden or reopened: each is a room event and
+   * moves lastSeq). Why: every join read the member's channel list, one more query per join. Callers must not
+   * change the rows.
+   */
+  channelsAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<RoomChannels> {
+    return this.channelCache.get({ id: ws.id, lastSeq: ws.lastSeq }, async () => {
+      const { rows } = await this.pool.query(
+        `SELECT ${CHANNEL_COLUMNS}, (SELECT array_agg(h.user_id) FROM room.hidden_dms h WHERE h.channel_id = c.id) AS "hiddenBy"
+         FROM room.channels c WHERE c.workspace_id = $1 ORDER BY c.created_at`, [ws.id]);
+      const hiddenBy = new Map<string, Set<string>>();
+      for (const r of rows as { id: string; hiddenBy: string[] | null }[]) if (r.hiddenBy) hiddenBy.set(r.id, new Set(r.hiddenBy));
+      return { channels: rows.map(toChannel), hiddenBy };
+    });
+  }
+
   /** The channel list one member sees: public topics, private channels and DMs they are in, minus DMs they hid. */
-  async channelsVisibleTo(workspaceId: string, userId: string): Promise<Channel[]> {
-    const { rows } = await this.pool.query(
-      `SELECT ${CHANNEL_COLUMNS} FROM room.channels c
-       WHERE c.workspace_id = $1 AND ((c.type = 'topic' AND NOT c.is_private) OR $2 = ANY (c.member_ids))
-         AND NOT EXISTS (SELECT 1 FROM room.hidden_dms h WHERE h.channel_id = c.id AND h.user_id = $2)
-       ORDER BY c.created_at`, [workspaceId, userId]);
-    return rows.map(toChannel);
+  async channelsVisibleTo(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>, userId: string): Promise<Channel[]> {
+    const { channels, hiddenBy } = await this.channelsAt(ws);
+    return channels.filter((c) => visibleTo(c, userId) && !hiddenBy.get(c.id)?.has(userId));
   }
 
   async channelById(workspaceId: string, channelId: string): Promise<Channel | null> {

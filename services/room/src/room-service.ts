@@ -178,7 +178,7 @@ export class RoomService implements RoomApi {
     if (!member && (await this.repo.kickedByToken(ws.id, tokenHash))) throw new DomainError('KICKED');
     if (!member) throw new DomainError('NOT_AUTHENTICATED', 'Failed to join workspace');
     authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
-    const visible = await this.repo.channelsVisibleTo(ws.id, member.userId);
+    const visible = await this.repo.channelsVisibleTo(ws, member.userId);
     return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
   }
 
