@@ -9,12 +9,44 @@ import { isSealed, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 
 const aad = (userId: string) => `presence:${userId}:username`;
 
+/**
+ * Names this gateway sealed or opened, by the room key: every join's online list repeats the room's sealed names
+ * (one per user), and every connect and typing signal seals its user's name again. Opening and sealing (a cipher
+ * object each) were most of this module's cost, about 6 % of a gateway's CPU in a join burst. An entry is keyed by
+ * the user id and the sealed text together, so a sealed name under another user's id still goes to `open` (the
+ * associated data binds the id) and is refused there. The entries go with the key: a forgotten key (the room deleted
+ * or expired) is unreachable, and its names with it.
+ */
+const names = new WeakMap<RoomKey, { opened: Map<string, string>; sealed: Map<string, string> }>();
+const NAMES_PER_ROOM = 10_000;
+
+function namesOf(key: RoomKey) {
+  let entry = names.get(key);
+  if (!entry) names.set(key, (entry = { opened: new Map(), sealed: new Map() }));
+  if (entry.opened.size >= NAMES_PER_ROOM) entry.opened.clear();
+  if (entry.sealed.size >= NAMES_PER_ROOM) entry.sealed.clear();
+  return entry;
+}
+
+/** `name` sealed for `userId`'s presence entries: the same text for the same name while this process runs. */
+function sealName(key: RoomKey, userId: string, name: string): string {
+  const entry = namesOf(key);
+  const id = `${userId}\n${name}`;
+  let sealed = entry.sealed.get(id);
+  if (sealed === undefined) {
+    sealed = key.seal(name, aad(userId));
+    entry.sealed.set(id, sealed);
+    entry.opened.set(`${userId}\n${sealed}`, name);
+  }
+  return sealed;
+}
+
 export class SealedPresence implements PresenceApi {
   constructor(private readonly inner: PresenceApi, private readonly keyring: RoomKeyring) {}
 
   async connect(input: Parameters<PresenceApi['connect']>[0]) {
     const key = await this.key(input.workspaceId);
-    const answer = await this.inner.connect({ ...input, user: { ...input.user, username: key.seal(input.user.username, aad(input.user.id)) } });
+    const answer = await this.inner.connect({ ...input, user: { ...input.user, username: sealName(key, input.user.id, input.user.username) } });
     return { ...answer, online: answer.online.map((u) => openUser(key, u)) };
   }
 
@@ -33,7 +65,7 @@ export class SealedPresence implements PresenceApi {
 
   async typing(input: Parameters<PresenceApi['typing']>[0]) {
     const key = await this.key(input.workspaceId);
-    await this.inner.typing({ ...input, username: key.seal(input.username, aad(input.userId)) });
+    await this.inner.typing({ ...input, username: sealName(key, input.userId, input.username) });
   }
 
   /** A signal from the presence bus with its name opened; null when the room's key is gone (the room with it). */
@@ -56,5 +88,15 @@ export class SealedPresence implements PresenceApi {
 }
 
 /** Entries written before names were sealed (they expire within a minute) are passed on as they are. */
-const openName = (key: RoomKey, userId: string, name: string) => (isSealed(name) ? key.open(name, aad(userId)) : name);
+function openName(key: RoomKey, userId: string, name: string): string {
+  if (!isSealed(name)) return name;
+  const entry = namesOf(key);
+  const id = `${userId}\n${name}`;
+  let opened = entry.opened.get(id);
+  if (opened === undefined) {
+    opened = key.open(name, aad(userId));
+    entry.opened.set(id, opened);
+  }
+  return opened;
+}
 const openUser = (key: RoomKey, user: OnlineUser): OnlineUser => ({ ...user, username: openName(key, user.id, user.username) });
