@@ -9,8 +9,9 @@
  * is restarted. The failure drill's "Kafka stopped for 10 s" found it.
  *
  * This starts such a consumer again (connect, run, re-apply the seeks that decide where it resumes) with a growing
- * back-off, until it runs or the subscription stops. A crash kafkajs restarts itself is left to kafkajs: two
- * runners on one consumer would both fetch.
+ * back-off, until it runs or the subscription stops. The subscription tells kafkajs never to restart by itself
+ * (`retry.restartOnFailure`), so every crash comes here: kafkajs' own restarts skip the seeks, and two restarters of
+ * one consumer would make two runners that both fetch.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer } from 'kafkajs';
@@ -34,24 +35,26 @@ export interface ConsumerRestarterOptions {
 }
 
 export class ConsumerRestarter {
-  /** crashes seen so far, and whether kafkajs restarts the last one itself */
+  /** crashes seen so far */
   private crashes = 0;
-  private kafkajsRestartsLast = false;
   private restarting: Promise<void> | null = null;
 
   constructor(private readonly opts: ConsumerRestarterOptions) {
     opts.consumer.on(opts.consumer.events.CRASH, ({ payload }) => {
       this.crashes++;
-      this.kafkajsRestartsLast = payload.restart;
-      if (payload.restart || opts.isStopping() || this.restarting) return;
-      opts.logger.warn({ err: payload.error, groupId: opts.groupId }, 'consumer crashed and kafkajs will not restart it; starting it again');
+      if (payload.restart) {
+        opts.logger.error({ groupId: opts.groupId }, 'kafkajs restarts this consumer itself; restartOnFailure must answer false');
+        return;
+      }
+      if (opts.isStopping() || this.restarting) return;
+      opts.logger.warn({ err: payload.error, groupId: opts.groupId }, 'consumer crashed; starting it again');
       this.restarting = this.restartUntilRunning().finally(() => { this.restarting = null; });
     });
   }
 
   /**
    * Runs `start` (the subscription's first run) and says whether the consumer is running after it. When it crashed
-   * while starting, kafkajs or this restarter (already under way) starts it again, so the caller must not seek.
+   * while starting, this restarter (already under way) starts it again and seeks, so the caller must not seek.
    */
   async firstRun(start: () => Promise<void>): Promise<boolean> {
     const before = this.crashes;
@@ -73,10 +76,7 @@ export class ConsumerRestarter {
       try {
         const seeks = await this.opts.seeks();
         await this.opts.run();
-        if (this.crashes !== before) {
-          if (this.kafkajsRestartsLast) return; // kafkajs has it from here
-          continue;
-        }
+        if (this.crashes !== before) continue; // crashed while starting: the next attempt, after a longer wait
         for (const seek of seeks) this.opts.consumer.seek(seek);
         this.opts.logger.warn({ groupId: this.opts.groupId, attempt }, 'consumer running again after a crash');
         return;

@@ -137,7 +137,9 @@ export class KafkaEventLog implements EventLog {
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
       minBytes: options.gather ? GATHER_MIN_BYTES : 1,
       allowAutoTopicCreation: false,
-      retry: { initialRetryTime: 100, retries: 8 },
+      // kafkajs restarts a crashed consumer by itself only for some causes, and without the seeks that decide where an
+      // uncommitted partition resumes: the restarter below restarts it for every cause, with them.
+      retry: { initialRetryTime: 100, retries: 8, restartOnFailure: async () => false },
     });
     let stopping = false;
     const stopped = new AbortController(); // cuts a retry back-off short when the subscription stops
@@ -203,7 +205,7 @@ export class KafkaEventLog implements EventLog {
         },
       };
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
-      // A consumer that crashed while starting is started again by kafkajs or the restarter, which seeks then.
+      // A consumer that crashed while starting is started again by the restarter, which seeks then.
       if (await restarter.firstRun(() => consumer.run(runConfig))) for (const seek of startAtEnd) consumer.seek(seek);
     } catch (err) {
       await committer.close();
