@@ -28,18 +28,30 @@ function namesOf(key: RoomKey) {
   return entry;
 }
 
+/** The map's value for `id`, computed and kept the first time it is asked for. */
+function remembered(map: Map<string, string>, id: string, compute: () => string): string {
+  let value = map.get(id);
+  if (value === undefined) map.set(id, (value = compute()));
+  return value;
+}
+
 /** `name` sealed for `userId`'s presence entries: the same text for the same name while this process runs. */
 function sealName(key: RoomKey, userId: string, name: string): string {
   const entry = namesOf(key);
-  const id = `${userId}\n${name}`;
-  let sealed = entry.sealed.get(id);
-  if (sealed === undefined) {
-    sealed = key.seal(name, aad(userId));
-    entry.sealed.set(id, sealed);
-    entry.opened.set(`${userId}\n${sealed}`, name);
-  }
-  return sealed;
+  return remembered(entry.sealed, `${userId}\n${name}`, () => {
+    const sealed = key.seal(name, aad(userId));
+    entry.opened.set(`${userId}\n${sealed}`, name); // what this gateway sealed, it need not open
+    return sealed;
+  });
 }
+
+/** Entries written before names were sealed (they expire within a minute) are passed on as they are. */
+function openName(key: RoomKey, userId: string, name: string): string {
+  if (!isSealed(name)) return name;
+  return remembered(namesOf(key).opened, `${userId}\n${name}`, () => key.open(name, aad(userId)));
+}
+
+const openUser = (key: RoomKey, user: OnlineUser): OnlineUser => ({ ...user, username: openName(key, user.id, user.username) });
 
 export class SealedPresence implements PresenceApi {
   constructor(private readonly inner: PresenceApi, private readonly keyring: RoomKeyring) {}
@@ -87,16 +99,3 @@ export class SealedPresence implements PresenceApi {
   }
 }
 
-/** Entries written before names were sealed (they expire within a minute) are passed on as they are. */
-function openName(key: RoomKey, userId: string, name: string): string {
-  if (!isSealed(name)) return name;
-  const entry = namesOf(key);
-  const id = `${userId}\n${name}`;
-  let opened = entry.opened.get(id);
-  if (opened === undefined) {
-    opened = key.open(name, aad(userId));
-    entry.opened.set(id, opened);
-  }
-  return opened;
-}
-const openUser = (key: RoomKey, user: OnlineUser): OnlineUser => ({ ...user, username: openName(key, user.id, user.username) });

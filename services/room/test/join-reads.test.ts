@@ -7,22 +7,16 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionActor } from '@ephemera/proto';
-import type { Pool } from '@ephemera/platform';
 import { startRoomWorld } from '../../../test/helpers/room-world.ts';
+import { queryCounts } from '../../../test/helpers/query-counts.ts';
 
 describe('the reads of a join', async () => {
-  const reads = { row: 0, channels: 0, members: 0 };
-  const countReads = (pool: Pool) => {
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const sql = typeof args[0] === 'string' ? args[0] : '';
-      if (/FROM room\.workspaces WHERE id = \$1$/.test(sql)) reads.row += 1;
-      if (/FROM room\.channels c WHERE c\.workspace_id = \$1 ORDER BY/.test(sql)) reads.channels += 1;
-      if (/FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/.test(sql)) reads.members += 1;
-      return query(...args);
-    };
-  };
-  const world = await startRoomWorld({ onPool: countReads });
+  const { counts: reads, watch } = queryCounts({
+    row: /FROM room\.workspaces WHERE id = \$1$/,
+    channels: /FROM room\.channels c WHERE c\.workspace_id = \$1 ORDER BY/,
+    members: /FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/,
+  });
+  const world = await startRoomWorld({ onPool: watch });
   const { room } = world;
   afterAll(() => world.stop());
 

@@ -6,20 +6,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionActor } from '@ephemera/proto';
-import type { Pool } from '@ephemera/platform';
 import { startRoomWorld } from '../../../test/helpers/room-world.ts';
+import { queryCounts } from '../../../test/helpers/query-counts.ts';
 
 describe('the member list of a join', async () => {
-  // count the member-list reads (repository.members) on the pool the room module uses
-  let listReads = 0;
-  const countListReads = (pool: Pool) => {
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      if (typeof args[0] === 'string' && /FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/.test(args[0])) listReads += 1;
-      return query(...args);
-    };
-  };
-  const world = await startRoomWorld({ onPool: countListReads });
+  // count the member-list reads (repository.membersAt) on the pool the room module uses
+  const reads = queryCounts({ list: /FROM room\.members WHERE workspace_id = \$1 ORDER BY joined_at/ });
+  const world = await startRoomWorld({ onPool: reads.watch });
   const { room } = world;
   afterAll(() => world.stop());
 
@@ -30,11 +23,11 @@ describe('the member list of a join', async () => {
     const alice: SessionActor = { workspaceId: ws, userId: joined.user.id, username: 'alice' };
     const join = async () => (await room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' })).workspace.users.map((u) => u.username).sort();
 
-    const before = listReads;
+    const before = reads.counts.list;
     expect(await join()).toEqual(['alice', 'owner']);
     expect(await join()).toEqual(['alice', 'owner']);
     expect(await join()).toEqual(['alice', 'owner']);
-    expect(listReads - before).toBe(1);
+    expect(reads.counts.list - before).toBe(1);
 
     await room.service.updateProfile(alice, { workspaceId: ws, username: 'alicia' });
     expect(await join()).toEqual(['alicia', 'owner']);
@@ -43,7 +36,7 @@ describe('the member list of a join', async () => {
     await room.service.leaveWorkspace({ workspaceId: ws, userId: bob.user.id, username: 'bob' });
     expect(await join()).toEqual(['alicia', 'owner']);
     expect(await join()).toEqual(['alicia', 'owner']);
-    expect(listReads - before).toBe(4);
+    expect(reads.counts.list - before).toBe(4);
   });
 
   it('names the token\'s member from the list, and refuses a left, kicked or unknown token', async () => {

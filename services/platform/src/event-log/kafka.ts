@@ -151,6 +151,7 @@ export class KafkaEventLog implements EventLog {
       consumer, groupId: options.groupId, logger: this.logger, intervalMs: COMMIT_INTERVAL_MS, handledUpTo,
       owns: (topic, partition) => assigned[topic]?.includes(partition) ?? false,
     });
+    let runConfig: ConsumerRunConfig; // the handlers, set below; every (re)start runs with them
     const restarter = new ConsumerRestarter({
       consumer, groupId: options.groupId, logger: this.logger, isStopping: () => stopping, stopped: stopped.signal,
       run: async () => { await consumer.connect(); await consumer.run(runConfig); },
@@ -161,7 +162,6 @@ export class KafkaEventLog implements EventLog {
           return next === undefined ? [] : [{ topic, partition, offset: next.toString() }];
         }),
     });
-    let runConfig: ConsumerRunConfig;
     await consumer.connect();
     try {
       const startAtEnd = options.fromBeginning ? [] : await this.endsOfUncommitted(options.groupId, options.topics);
