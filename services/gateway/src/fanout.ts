@@ -11,6 +11,7 @@ import type { Server, Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import { stopTyping, type SocketData } from './commands.ts';
 import type { Calls } from './calls.ts';
+import type { SentAcks } from './sent-acks.ts';
 
 const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
   audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
@@ -217,6 +218,8 @@ export async function startFanout(io: Server, deps: {
   log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi;
   /** calls end when a party leaves, is kicked, or the room goes (calls.ts) */
   calls?: Calls;
+  /** sends of this replica waiting for their message (sent-acks.ts): answered before it is broadcast */
+  sentAcks?: SentAcks;
   /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
   openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
 }) {
@@ -236,6 +239,7 @@ export async function startFanout(io: Server, deps: {
     topics: [TOPICS.room, TOPICS.messaging],
     fromBeginning: false,
     handler: async (delivery) => {
+      if (delivery.event.type === 'message.sent') deps.sentAcks?.logged(delivery.event.payload.message);
       endCalls(io, delivery.event, deps.calls, deps.logger);
       await inSpan(`fan-out ${delivery.event.type}`, SpanKind.CONSUMER, async () => deliver(io, delivery.event, ends),
         contextFrom(delivery.headers), { 'ephemera.workspace': delivery.key });

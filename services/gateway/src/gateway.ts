@@ -6,7 +6,7 @@
 import uWS from 'uWebSockets.js';
 import { Server, type Socket } from 'socket.io';
 import {
-  C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type RoomApi, type MessagingApi, type PresenceApi,
+  C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type ParsedClientPayload, type RoomApi, type MessagingApi, type PresenceApi,
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
@@ -17,6 +17,7 @@ import {
 import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
 import { startFanout } from './fanout.ts';
 import { SealedPresence } from './sealed-presence.ts';
+import { SentAcks } from './sent-acks.ts';
 import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { proxyTo } from './http-proxy.ts';
 import { originAllowed } from './origin.ts';
@@ -119,6 +120,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   await calls.start();
   const handlers = commandHandlers({ ...opts, calls });
+  const sentAcks = new SentAcks();
   // While maintenance is on, the events that change state are refused (SOCKET_EVENT_WRITES); reads keep working.
   const maintenance = opts.maintenance ?? await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger });
   io.on('connection', (socket: Socket) => {
@@ -145,7 +147,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const name = event as ClientEventName;
     const started = performance.now();
+    // One answer per command: a send may be answered from the log before messaging's own answer comes (sent-acks.ts).
+    let answered = false;
+    const answer = (body: object, outcome: 'ok' | 'refused' | 'error') => {
+      if (answered) return;
+      answered = true;
+      commandsTotal.inc({ event: name, outcome });
+      ack(body);
+      commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
+    };
     await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
+      let stopWaiting: (() => void) | undefined;
       try {
         const session = (socket.data as SocketData).session;
         // Rate limits before any work: every command of a user (an anonymous socket counts on its own), and
@@ -158,18 +170,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
         if (!session && name !== C.joinWorkspace) authorize(SOCKET_AUTHZ[name], 'anonymous');
         if (SOCKET_EVENT_WRITES[name]) maintenance.refuseWrites();
+        if (name === C.sendMessage && session) {
+          const { clientMessageId } = parsed.data as ParsedClientPayload<typeof C.sendMessage>;
+          stopWaiting = sentAcks.expect({ ...session, clientMessageId }, (message) => answer({ success: true, message }, 'ok'));
+        }
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
-        commandsTotal.inc({ event: name, outcome: 'ok' });
-        ack({ success: true, ...data });
+        answer({ success: true, ...data }, 'ok');
       } catch (err) {
         const { status, body } = errorBody(err);
-        commandsTotal.inc({ event: name, outcome: status >= 500 ? 'error' : 'refused' });
-        // A service restarting is expected (the client retries); anything else unexpected is logged in full.
-        if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message }, 'service unavailable');
-        else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name }, 'command failed');
-        ack(body);
+        // A service restarting is expected (the client retries); anything else unexpected is logged in full. After
+        // an ack from the log the send is durable whatever messaging said (a retry finds it stored).
+        if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message, answered }, 'service unavailable');
+        else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name, answered }, 'command failed');
+        answer(body, status >= 500 ? 'error' : 'refused');
       } finally {
-        commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
+        stopWaiting?.();
       }
     });
   }
@@ -198,7 +213,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
   });
 
-  const fanout = await startFanout(io, { ...opts, calls, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
+  const fanout = await startFanout(io, { ...opts, calls, sentAcks, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
   servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
   const metricsServer = opts.metrics

@@ -65,8 +65,12 @@ export class MessagingService implements MessagingApi {
   private readonly lastSeq = new Map<string, number>();
   /** rooms whose last append failed: their sequence must be re-read from the caught-up read model */
   private readonly uncertain = new Set<string>();
-  /** a room's read-model write in flight after its sends were answered: reads of that room wait for it */
-  private readonly applying = new Map<string, Promise<unknown>>();
+  /**
+   * A room's batch of sends from its append until its read-model write is done: reads of that room wait for it. From
+   * the append on, not from the answer: a gateway acknowledges a send as soon as its message is in the log
+   * (gateway/src/sent-acks.ts), which can be before our append returns.
+   */
+  private readonly writing = new Map<string, Promise<void>>();
   /** ids of events this process applied itself, so its own-events consumer need not apply them again */
   private readonly appliedHere = new Set<string>();
   private readonly now: () => Date;
@@ -206,26 +210,16 @@ export class MessagingService implements MessagingApi {
 
     // 5. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
     //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
-    await this.appendDurably(workspaceId, events);
-    const appended = stageEnded('append', checked);
-    this.lastSeq.set(workspaceId, seq);
-    for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
-    const applying = applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
-    this.applying.set(workspaceId, applying.catch(() => {}));
+    const written = this.writeStarted(workspaceId);
     try {
-      await applying;
-      stageEnded('apply', appended);
-    } catch {
-      // Acknowledged and in the log, not yet in our read model: our own-events consumer will apply them, and
-      // the next batch waits for it.
-      this.uncertain.add(workspaceId);
-      this.lastSeq.delete(workspaceId);
-      return;
+      await this.appendDurably(workspaceId, events); // when this throws, drain refuses the batch's sends
+      const appended = stageEnded('append', checked);
+      this.lastSeq.set(workspaceId, seq);
+      for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
+      if (await this.applyHere(workspaceId, events)) stageEnded('apply', appended);
     } finally {
-      this.applying.delete(workspaceId);
+      written();
     }
-    for (const e of events) this.appliedHere.add(e.id);
-    if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
   }
 
   // ---------- the other writes: edit, delete, react (in the room's queue), mark read (per reader) ----------
@@ -296,21 +290,45 @@ export class MessagingService implements MessagingApi {
    */
   private async record(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
     await this.appendDurably(workspaceId, events);
+    await this.applyHere(workspaceId, events);
+  }
+
+  /**
+   * Durable events into our read model; false when that failed. They are acknowledged and in the log, not yet in the
+   * read model: our own-events consumer will apply them, and the room's next write and reads wait for it.
+   */
+  private async applyHere(workspaceId: string, events: AnyEventEnvelope[]): Promise<boolean> {
     try {
       await applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
     } catch {
       this.uncertain.add(workspaceId);
       this.lastSeq.delete(workspaceId);
-      return;
+      return false;
     }
     for (const e of events) this.appliedHere.add(e.id);
+    if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
+    return true;
   }
 
   // ---------- reads ----------
 
-  /** Read your writes: a message that was answered is in the read model before any read of its room (also admin-messaging.ts). */
+  /** The room's batch is in flight until the returned function is called (settled() waits for it). */
+  private writeStarted(workspaceId: string): () => void {
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => { done = resolve; });
+    this.writing.set(workspaceId, finished);
+    return () => {
+      if (this.writing.get(workspaceId) === finished) this.writing.delete(workspaceId);
+      done();
+    };
+  }
+
+  /**
+   * Read your writes: a message that was acknowledged is in the read model before any read of its room (also
+   * admin-messaging.ts). A read during a batch's append waits for the batch: its sends may be acknowledged already.
+   */
   async settled(workspaceId: string): Promise<void> {
-    await this.applying.get(workspaceId);
+    await this.writing.get(workspaceId);
     if (this.uncertain.has(workspaceId)) await this.ownProjection?.caughtUp(); // a failed apply: the consumer has it
   }
 
