@@ -80,6 +80,7 @@ for (const [name, makeStore] of adapters) {
       const again = await presence.connect({ workspaceId: ws, user: user('ann'), connectionId: `a2-${ws}`, gatewayId: 'g1' });
       expect(again.firstConnection).toBe(true);
       expect(again.online.map((u) => [u.id, u.presenceStatus]).sort()).toEqual([['ann', 'online'], ['bob', 'online']]);
+      expect((await presence.online(ws)).find((u) => u.id === 'ann')?.presenceStatus).toBe('online'); // dropped from the store too
       advance(CONNECTION_TTL_MS - 1_000);
       expect(ids(await presence.online(ws))).toEqual(['ann']); // bob's refreshed expiry has passed too
       expect(await settled(signals)).toEqual(['joined:ann', 'joined:bob', 'status:ann', 'joined:ann']);
@@ -243,3 +244,4 @@ for (const [name, makeStore] of adapters) {
     });
   });
 }
+
