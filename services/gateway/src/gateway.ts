@@ -67,6 +67,9 @@ const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help
  */
 const commandDuration = new metrics.Histogram({ name: 'gateway_command_duration_seconds',
   help: 'socket command latency, frame received to ack written, by event', labelNames: ['event'], buckets: COMMAND_LATENCY_BUCKETS });
+/** Which answer acknowledged a send (sent-acks.ts): its message read from the log, or messaging's. Mostly `log` while
+ * the gateway's consumer group keeps up; `messaging` grows when it lags (runbooks/consumer-lag.md). */
+const sendAcks = new metrics.Counter({ name: 'gateway_send_acks_total', help: 'acknowledged sends, by the answer that came first', labelNames: ['from'] });
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
 const servers = new Set<Server>();
 new metrics.Gauge({ name: 'gateway_connected_sockets',
@@ -172,9 +175,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (SOCKET_EVENT_WRITES[name]) maintenance.refuseWrites();
         if (name === C.sendMessage && session) {
           const { clientMessageId } = parsed.data as ParsedClientPayload<typeof C.sendMessage>;
-          stopWaiting = sentAcks.expect({ ...session, clientMessageId }, (message) => answer({ success: true, message }, 'ok'));
+          stopWaiting = sentAcks.expect({ ...session, clientMessageId }, (message) => {
+            answer({ success: true, message }, 'ok');
+            sendAcks.inc({ from: 'log' });
+          });
         }
         const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
+        if (name === C.sendMessage && !answered) sendAcks.inc({ from: 'messaging' });
         answer({ success: true, ...data }, 'ok');
       } catch (err) {
         const { status, body } = errorBody(err);

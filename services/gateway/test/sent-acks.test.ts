@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { C, DomainError, S, TOPICS, type Message, type MessagingApi, type RoomApi, type SessionActor } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, MemoryEphemeralStore, RoomKey, RoomKeyring, appendEvents, createLogger, createPool, makeEvent, newId, userActor,
+  EmbeddedEventLog, MemoryEphemeralStore, RoomKey, RoomKeyring, appendEvents, createLogger, createPool, makeEvent, metrics, newId, userActor,
 } from '@ephemera/platform';
 import { PresenceService } from '@ephemera/presence';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
@@ -62,6 +62,12 @@ describe('a send is acknowledged from the log', async () => {
     await pool.end();
   });
 
+  /** gateway_send_acks_total by answer */
+  async function acksFrom(): Promise<Record<string, number>> {
+    const { values } = await metrics.register.getSingleMetric('gateway_send_acks_total')!.get();
+    return Object.fromEntries(values.map((v) => [v.labels.from, v.value]));
+  }
+
   /** A joined socket and what it heard, in order: acks and broadcast messages. */
   async function member(userId: string) {
     const socket = connect(`http://127.0.0.1:${gateway.port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
@@ -87,6 +93,7 @@ describe('a send is acknowledged from the log', async () => {
     await expect.poll(() => bob.heard).toEqual(['message hello']);
     await expect.poll(() => alice.heard).toContain('message hello');
     expect(alice.frames.slice(-2)).toEqual(['ack', `["${S.message}"`]); // the ack arrived first
+    expect(await acksFrom()).toEqual({ log: 1 });
   });
 
   it('is not answered by another user\'s message with the same client id; messaging\'s answer still comes', async () => {
@@ -101,6 +108,7 @@ describe('a send is acknowledged from the log', async () => {
     expect(carol.heard).not.toContain('ack not logged');
     releaseAnswers();
     await expect(carolsAck).resolves.toMatchObject({ success: true, message: { authorId: 'carol', content: 'not logged' } });
+    expect(await acksFrom()).toEqual({ log: 2, messaging: 1 }); // dave's from the log, carol's from messaging
     answersHeld = new Promise<void>((r) => { releaseAnswers = r; });
   });
 
