@@ -1,6 +1,7 @@
 /**
  * The event log on Kafka (distributed mode), via kafkajs.
- *  - durability: an idempotent producer with acks=all; append() resolves when the broker has the records.
+ *  - durability: an idempotent producer with acks=all; append() resolves when the broker has the records. Appends
+ *    made while one is in flight go together in the next request (group commit, see append()).
  *  - order: the record key (workspace id) is the partition key, so one room's events stay in one partition.
  *  - at-least-once: a handler that throws is retried in place (same record, same partition, backoff) until it
  *    succeeds, so neither the record nor its successors on that partition are skipped; offsets are committed
@@ -18,6 +19,7 @@ import { KafkaLagReader } from './lag.ts';
 import { fetchTopicEnds, partitionId, waitForLeaders } from './topic-offsets.ts';
 import { OffsetCommitter } from './offset-committer.ts';
 import { ConsumerRestarter } from './consumer-restarter.ts';
+import { AppendGroups, type OutgoingMessage } from './append-groups.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 /** How long the broker holds an empty fetch (the consumers' long poll); see subscribe(). */
@@ -62,6 +64,8 @@ export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
   private readonly logger: Logger;
   private producer: Promise<Producer> | undefined;
+  /** appends waiting for the one in flight go together (group commit, append-groups.ts) */
+  private readonly appends = new AppendGroups((messages) => this.produce(messages));
   private readonly subscriptions = new Set<Subscription>();
   /** the lag gauge's reader (one admin connection, opened at the first scrape) */
   private readonly lag: KafkaLagReader;
@@ -99,18 +103,28 @@ export class KafkaEventLog implements EventLog {
     });
   }
 
-  async append(records: LogRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  /**
+   * Group commit, as the embedded log does: appends made while one is in flight wait for it and then go together in
+   * the next request, each caller answered with its request's outcome. The producer has one request in flight at a
+   * time (idempotent), so concurrent appends (many rooms sending at once) queued one round trip each; together they
+   * cost one. An append alone goes at once.
+   */
+  append(records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return this.appends.append(records.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.event), headers: r.headers })));
+  }
+
+  private async produce(messages: OutgoingMessage[]): Promise<void> {
     const producer = await this.getProducer();
-    const byTopic = new Map<Topic, LogRecord[]>();
-    for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
+    const byTopic = new Map<Topic, OutgoingMessage[]>();
+    for (const m of messages) {
+      const ofTopic = byTopic.get(m.topic);
+      if (ofTopic) ofTopic.push(m); else byTopic.set(m.topic, [m]);
+    }
     try {
       await producer.sendBatch({
         acks: -1,
-        topicMessages: [...byTopic].map(([topic, rs]) => ({
-          topic,
-          messages: rs.map((r) => ({ key: r.key, value: JSON.stringify(r.event), headers: r.headers })),
-        })),
+        topicMessages: [...byTopic].map(([topic, ms]) => ({ topic, messages: ms.map(({ key, value, headers }) => ({ key, value, headers })) })),
       });
     } catch (err) {
       // After retries ran out the broker may still have the batch, and this producer's sequence numbers may no
