@@ -87,7 +87,8 @@ async function sweep(name: TargetName, rep: number): Promise<void> {
   try {
     const ready = await gen.setup(target.spec, cfg);
     const entered = ready.entersPerS === null ? '' : `, then join-channel ${ready.entersPerS.toFixed(0)}/s`;
-    const cold = ready.coldJoinsPerS === null ? '' : ` (first round, cold: ${ready.coldJoinsPerS.toFixed(0)} joins/s)`;
+    const cold = ready.warmupJoinsPerS.length === 0 ? ''
+      : ` (warm-up rounds before it: ${ready.warmupJoinsPerS.map((j) => j.toFixed(0)).join(', ')} joins/s, the first one cold)`;
     console.log(`  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${cold}${entered}, ${ready.senders} senders, ${ready.sampled} sampled`);
     console.log(`  watching CPU of: ${target.watched.map((w) => `${w.label}=${w.pid}`).join(', ')}`);
     // idle CPU with every socket connected and nothing sent: the fixed cost under the per-delivery figures
@@ -95,7 +96,7 @@ async function sweep(name: TargetName, rep: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     const idlePct = Object.fromEntries(Object.entries(cpuDeltaUs(idle0, sampleCpu(target.watched))).map(([k, us]) => [k, us / 20000]));
     console.log(`  idle (2 s, all connected): ${Object.entries(idlePct).map(([k, p]) => `${k} ${p.toFixed(1)}%`).join(', ')} of a core`);
-    setups.push({ target: name, rep, connectMs: ready.connectMs, joinsPerS: ready.joinsPerS, coldJoinsPerS: ready.coldJoinsPerS, entersPerS: ready.entersPerS, info: ready.info, idleCorePct: idlePct });
+    setups.push({ target: name, rep, connectMs: ready.connectMs, joinsPerS: ready.joinsPerS, coldJoinsPerS: ready.warmupJoinsPerS[0] ?? null, warmupJoinsPerS: ready.warmupJoinsPerS, entersPerS: ready.entersPerS, info: ready.info, idleCorePct: idlePct });
     for (let i = 0; i < cfg.rates.length && !stopping; i++) {
       let before: CpuSample | null = null;
       let after: CpuSample | null = null;

@@ -52,7 +52,8 @@ export class Generator {
   setup(target: TargetSpec, cfg: Config) {
     const cmd: SetupCmd = {
       type: 'setup', target, connections: cfg.connections, senders: cfg.senders, sampleEvery: cfg.sampleEvery,
-      client: cfg.client, connectConcurrency: cfg.connectConcurrency, joinWarmup: cfg.joinWarmup,
+      client: cfg.client, connectConcurrency: cfg.connectConcurrency,
+      joinWarmupMs: cfg.joinWarmup ? cfg.warmupS * 1000 : 0,
     };
     return this.exchange(cmd, 300000, (m) => (m.type === 'ready' ? m : undefined));
   }

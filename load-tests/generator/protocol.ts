@@ -16,7 +16,8 @@ export interface SetupCmd {
   sampleEvery: number;
   client: ClientKind;
   connectConcurrency: number;
-  joinWarmup: boolean;
+  /** rounds of the same joins (each closed again) until this long has passed, before the timed round; 0: none */
+  joinWarmupMs: number;
 }
 export interface StepCmd {
   type: 'step';
@@ -51,10 +52,10 @@ export interface StepResult {
 
 export type FromWorker =
   /**
-   * connectMs / joinsPerS: sockets 1..N-1's connect + join (after the warm-up round when there is one);
-   * coldJoinsPerS: the warm-up round's; entersPerS: their join-channel (the app only)
+   * connectMs / joinsPerS: sockets 1..N-1's connect + join (after the warm-up rounds when there are some);
+   * warmupJoinsPerS: each warm-up round's, the first (cold) one first; entersPerS: their join-channel (the app only)
    */
-  | { type: 'ready'; connectMs: number; joinsPerS: number; coldJoinsPerS: number | null; entersPerS: number | null; sampled: number; senders: number; info: string }
+  | { type: 'ready'; connectMs: number; joinsPerS: number; warmupJoinsPerS: number[]; entersPerS: number | null; sampled: number; senders: number; info: string }
   | { type: 'steady-start'; step: number }
   | { type: 'steady-end'; step: number }
   | { type: 'step-result'; result: StepResult }

@@ -47,9 +47,9 @@ async function setup(cmd: SetupCmd): Promise<void> {
   acks = sc.acks;
   members = new Array(cmd.connections);
   // Untimed: the room (the app: created over HTTP with its users) and member 0 (the app: the creator, who creates
-  // the channel). Timed: every other socket's connect + join, PERFORMANCE.md's joins figure (a warm-up round of the
-  // same joins first, closed again, unless BENCH_JOIN_WARMUP=0); then, timed apart, what a client does before it
-  // chats (the app: join-channel with its history).
+  // the channel). Timed: every other socket's connect + join, PERFORMANCE.md's joins figure (after rounds of the same
+  // joins, closed again, for the steps' warm-up time, as PERFORMANCE.md's rig warms up; BENCH_JOIN_WARMUP=0: none);
+  // then, timed apart, what a client does before it chats (the app: join-channel with its history).
   members[0] = await sc.open(0, (d) => deliver(true, d));
   await members[0].enter?.();
   const inParallel = async (work: (i: number) => Promise<void>) => {
@@ -60,14 +60,15 @@ async function setup(cmd: SetupCmd): Promise<void> {
     return now() - t0;
   };
   const joined = cmd.connections - 1;
-  let coldJoinsPerS: number | null = null;
-  if (cmd.joinWarmup && joined > 0) {
-    // A server runs warm: a first round on a fresh one measures its JIT more than its joins. Printed all the same.
+  const warmupJoinsPerS: number[] = [];
+  const warmupStarted = now();
+  while (cmd.joinWarmupMs > 0 && joined > 0 && (warmupJoinsPerS.length === 0 || now() - warmupStarted < cmd.joinWarmupMs)) {
+    // A server runs warm: rounds on a fresh one measure its JIT more than its joins. Each printed all the same.
     const warmup: Member[] = [];
-    const coldMs = await inParallel(async (i) => { warmup[i] = await sc.open(i, () => {}); });
-    coldJoinsPerS = (joined / coldMs) * 1000;
+    const roundMs = await inParallel(async (i) => { warmup[i] = await sc.open(i, () => {}); });
+    warmupJoinsPerS.push((joined / roundMs) * 1000);
     for (const m of warmup) m?.close();
-    await new Promise((r) => setTimeout(r, 2000)); // their disconnects handled before the timed round
+    await new Promise((r) => setTimeout(r, 2000)); // their disconnects handled before the next round
   }
   const joinMs = await inParallel(async (i) => {
     const sampled = i % cmd.sampleEvery === 0;
@@ -76,7 +77,7 @@ async function setup(cmd: SetupCmd): Promise<void> {
   const enterMs = members[0].enter ? await inParallel(async (i) => { await members[i].enter?.(); }) : null;
   senders = members.slice(0, Math.min(cmd.senders, members.length));
   send({
-    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0, coldJoinsPerS,
+    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0, warmupJoinsPerS,
     entersPerS: enterMs !== null && joined > 0 ? (joined / enterMs) * 1000 : null,
     sampled: Math.ceil(cmd.connections / cmd.sampleEvery), senders: senders.length, info: sc.info,
   });
