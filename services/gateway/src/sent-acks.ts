@@ -42,9 +42,4 @@ export class SentAcks {
     this.waiting.delete(key);
     for (const onLogged of waiters) onLogged(message);
   }
-
-  /** sends waiting (for tests and the metrics) */
-  get size(): number {
-    return this.waiting.size;
-  }
 }
