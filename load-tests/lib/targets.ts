@@ -39,6 +39,14 @@ export function spawnNode(args: string[], opts: { core: number | null; env?: Nod
 }
 export const pinned = (cfg: Config) => cfg.pin && HAS_TASKSET;
 
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -190,8 +198,15 @@ async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; run
   const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-stack-'));
   const names = ['PORT', 'GATEWAY_1_PORT', 'GATEWAY_2_PORT', 'ROOM_PORT', 'MESSAGING_PORT', 'PRESENCE_PORT', 'BILLING_PORT', 'ADMIN_PORT', 'POSTGRES_PORT', 'REDIS_PORT',
     'KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'S3_PORT'];
+  // Below Linux's ephemeral range (32768-60999), as stack.ts's defaults are: a port in it can be taken meanwhile as
+  // the source port of an outgoing connection (the services' own to PostgreSQL, Kafka and Redis as they start), and
+  // a service's metrics port (its port + 1000, stack.ts) then fails to bind: the bench read no figures from it.
   const ports = new Set<number>();
-  while (ports.size < names.length) ports.add(await freePort());
+  while (ports.size < names.length) {
+    const port = 20_000 + Math.floor(Math.random() * 11_000);
+    const clash = ports.has(port) || ports.has(port + 1000) || ports.has(port - 1000); // a port, or its metrics port, taken
+    if (!clash && await canListen(port) && await canListen(port + 1000)) ports.add(port);
+  }
   const list = [...ports];
   return { env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) }, runDir };
 }
