@@ -15,30 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
 import { startIngress } from './ingress.ts';
+import { metricsPortOf, stackPorts } from './ports.ts';
 import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const runDir = process.env.EPHEMERA_RUN_DIR ?? path.join(here, '.run');
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-
-const ports = {
-  http: env('PORT', 8080),
-  gateway1: env('GATEWAY_1_PORT', 8101),
-  gateway2: env('GATEWAY_2_PORT', 8102),
-  room: env('ROOM_PORT', 8201),
-  messaging: env('MESSAGING_PORT', 8202),
-  presence: env('PRESENCE_PORT', 8203),
-  billing: env('BILLING_PORT', 8204),
-  admin: env('ADMIN_PORT', 8205),
-  // Below Linux's ephemeral range (32768-60999): a port in it can be taken as the source port of any outgoing
-  // connection (a bench's thousands of sockets), and the next start then fails with EADDRINUSE.
-  postgres: env('POSTGRES_PORT', 15432),
-  redis: env('REDIS_PORT', 16379),
-  kafka: env('KAFKA_PORT', 19092),
-  kafkaController: env('KAFKA_CONTROLLER_PORT', 19093),
-  s3: env('S3_PORT', 17070),
-};
+const ports = stackPorts();
 
 const children = new Map<string, ChildProcess>();
 const stops: (() => Promise<void>)[] = [];
@@ -67,28 +50,28 @@ async function main() {
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, METRICS_PORT: ports.room + 1000, DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, METRICS_PORT: metricsPortOf(ports.room), DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, METRICS_PORT: ports.messaging + 1000, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, METRICS_PORT: metricsPortOf(ports.messaging), DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
     // Accounts: its own key volume; SMTP_URL, SUPERADMIN_EMAIL and the Google (OIDC) settings pass through from the
     // environment (without SMTP_URL the sign-in codes are written to .run/billing.log).
     service('billing', 'services/billing/src/main.ts', {
-      ...common, PORT: ports.billing, METRICS_PORT: ports.billing + 1000, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
+      ...common, PORT: ports.billing, METRICS_PORT: metricsPortOf(ports.billing), DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
     }, ports.billing),
-    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, METRICS_PORT: ports.presence + 1000, REDIS_URL: redis.url }, ports.presence),
+    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, METRICS_PORT: metricsPortOf(ports.presence), REDIS_URL: redis.url }, ports.presence),
   ]);
   // Admin-analytics after billing and messaging: at start it replays every topic, asking room and billing for the
   // keys that open their events. Its own key volume and backup directory; SUPERADMIN_EMAIL passes through (as billing's).
   await service('admin-analytics', 'services/admin-analytics/src/main.ts', {
     ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`,
     BILLING_URL: `http://127.0.0.1:${ports.billing}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`,
-    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'), METRICS_PORT: ports.admin + 1000,
-    // System Health counts every other service's answers and uptime from its metrics listener (each at its port + 1000)
+    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'), METRICS_PORT: metricsPortOf(ports.admin),
+    // System Health counts every other service's answers and uptime from its metrics listener (ports.ts: metricsPortOf)
     ADMIN_HEALTH_TARGETS: [ports.room, ports.messaging, ports.billing, ports.presence, ports.gateway1, ports.gateway2]
-      .map((p) => `http://127.0.0.1:${p + 1000}/metrics`).join(','),
+      .map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`).join(','),
   }, ports.admin);
   const gatewayEnv = (id: string, port: number) => ({
-    ...common, PORT: port, METRICS_PORT: port + 1000, GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
+    ...common, PORT: port, METRICS_PORT: metricsPortOf(port), GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
     ROOM_URL: `http://127.0.0.1:${ports.room}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`, PRESENCE_URL: `http://127.0.0.1:${ports.presence}`,
   });
   await Promise.all([

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processTree, readProcStat, type Watched } from './stats.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
+import { STACK_PORTS, metricsPortOf, stackPorts } from '../../deploy/local/ports.ts';
 import { assertLocal, type Config, type TargetName } from './config.ts';
 import type { TargetSpec } from '../generator/protocol.ts';
 
@@ -196,16 +197,15 @@ let distributedUp: { origin: string; ranUp: boolean; failed?: string; env: NodeJ
 async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; runDir: string }> {
   if (!isolate) return { env: {}, runDir: process.env.EPHEMERA_RUN_DIR ?? join(ROOT, 'deploy', 'local', '.run') };
   const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-stack-'));
-  const names = ['PORT', 'GATEWAY_1_PORT', 'GATEWAY_2_PORT', 'ROOM_PORT', 'MESSAGING_PORT', 'PRESENCE_PORT', 'BILLING_PORT', 'ADMIN_PORT', 'POSTGRES_PORT', 'REDIS_PORT',
-    'KAFKA_PORT', 'KAFKA_CONTROLLER_PORT', 'S3_PORT'];
+  const names = Object.values(STACK_PORTS).map(([variable]) => variable);
   // Below Linux's ephemeral range (32768-60999), as stack.ts's defaults are: a port in it can be taken meanwhile as
   // the source port of an outgoing connection (the services' own to PostgreSQL, Kafka and Redis as they start), and
-  // a service's metrics port (its port + 1000, stack.ts) then fails to bind: the bench read no figures from it.
+  // a service's metrics port (ports.ts: metricsPortOf) then fails to bind: the bench read no figures from it.
   const ports = new Set<number>();
+  const used = (p: number) => ports.has(p) || [...ports].some((q) => metricsPortOf(q) === p);
   while (ports.size < names.length) {
     const port = 20_000 + Math.floor(Math.random() * 11_000);
-    const clash = ports.has(port) || ports.has(port + 1000) || ports.has(port - 1000); // a port, or its metrics port, taken
-    if (!clash && await canListen(port) && await canListen(port + 1000)) ports.add(port);
+    if (!used(port) && !used(metricsPortOf(port)) && await canListen(port) && await canListen(metricsPortOf(port))) ports.add(port);
   }
   const list = [...ports];
   return { env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) }, runDir };
@@ -277,9 +277,8 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
   }
   const watched = distributedProcesses(distributedUp.runDir);
   if (watched.length === 0) throw new NotRun('no service process found (deploy/local/.run/*.pid or pgrep)');
-  // each gateway serves /metrics on its port + 1000 (deploy/local/stack.ts)
-  const gatewayPort = (name: string, fallback: number) => Number(distributedUp!.env[name] ?? process.env[name] ?? fallback);
-  const metricsUrls = [gatewayPort('GATEWAY_1_PORT', 8101), gatewayPort('GATEWAY_2_PORT', 8102)].map((p) => `http://127.0.0.1:${p + 1000}/metrics`);
+  const { gateway1, gateway2 } = distributedPorts();
+  const metricsUrls = [gateway1, gateway2].map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`);
   return { name: 'distributed', spec: { kind: 'app', origin }, watched, metricsUrls, stop: async () => {} };
 }
 
@@ -288,8 +287,8 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
  * calls bench reaches each gateway replica directly and the room service's internal change-tier.
  */
 export function distributedPorts(): { gateway1: number; gateway2: number; room: number } {
-  const env = { ...process.env, ...(distributedUp?.env ?? {}) };
-  return { gateway1: Number(env.GATEWAY_1_PORT ?? 8101), gateway2: Number(env.GATEWAY_2_PORT ?? 8102), room: Number(env.ROOM_PORT ?? 8201) };
+  const { gateway1, gateway2, room } = stackPorts({ ...process.env, ...(distributedUp?.env ?? {}) });
+  return { gateway1, gateway2, room };
 }
 
 /** Runs deploy/local/down.sh if the bench ran up.sh. */
