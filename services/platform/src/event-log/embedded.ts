@@ -19,6 +19,7 @@ import { inTransaction, type Pool } from '../pg.ts';
 import type { EventLog, LogRecord, SubscribeOptions, Subscription, Delivery } from './port.ts';
 import { registerLagSource } from '../metrics-consumer-lag.ts';
 import { embeddedLag } from './lag.ts';
+import { AppendGroups } from './append-groups.ts';
 
 const APPEND_LOCK = 0x45504845; // 'EPHE'
 const BATCH = 500;
@@ -27,16 +28,14 @@ const COMMIT_EVERY_MS = 1000;
 /** rows per INSERT statement: 5 parameters each, well under PostgreSQL's 65535 parameter limit */
 const ROWS_PER_INSERT = 2000;
 
-interface PendingAppend { records: LogRecord[]; resolve: () => void; reject: (err: unknown) => void }
-
 /** One committed write, as subscriptions receive it: everything in (after, last] that this process appended. */
 interface CommittedBatch { after: bigint; last: bigint; rows: { position: bigint; record: LogRecord }[] }
 
 export class EmbeddedEventLog implements EventLog {
   private readonly wake = new EventEmitter();
   private readonly subscriptions = new Set<EmbeddedSubscription>();
-  private readonly pending: PendingAppend[] = [];
-  private writing = false;
+  /** the single writer: everything appended while a transaction was in flight goes into the next one */
+  private readonly appends = new AppendGroups<LogRecord>((records) => this.write(records));
   /** highest position this process has committed (or seen committed at init) */
   private lastCommitted = 0n;
 
@@ -75,35 +74,16 @@ export class EmbeddedEventLog implements EventLog {
 
   append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.pending.push({ records, resolve, reject });
-      if (!this.writing) void this.writeLoop();
-    });
+    return this.appends.append(records);
   }
 
-  /** The single writer: everything queued while a transaction was in flight goes into the next one. */
-  private async writeLoop(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending.splice(0);
-        const records = batch.flatMap((p) => p.records);
-        let positions: Map<string, bigint>;
-        try {
-          positions = await this.insert(records);
-        } catch (err) {
-          for (const p of batch) p.reject(err);
-          continue;
-        }
-        const rows = records.map((record) => ({ position: positions.get(record.event.id)!, record })).sort((a, b) => (a.position < b.position ? -1 : 1));
-        const committed: CommittedBatch = { after: this.lastCommitted, last: rows[rows.length - 1]!.position, rows };
-        this.lastCommitted = committed.last;
-        for (const p of batch) p.resolve();
-        this.wake.emit('appended', committed);
-      }
-    } finally {
-      this.writing = false;
-    }
+  /** One group's transaction; on commit its records go to the subscriptions that are up to date. */
+  private async write(records: LogRecord[]): Promise<void> {
+    const positions = await this.insert(records);
+    const rows = records.map((record) => ({ position: positions.get(record.event.id)!, record })).sort((a, b) => (a.position < b.position ? -1 : 1));
+    const committed: CommittedBatch = { after: this.lastCommitted, last: rows[rows.length - 1]!.position, rows };
+    this.lastCommitted = committed.last;
+    this.wake.emit('appended', committed);
   }
 
   /** Insert in one transaction; answers each event id's position. */

@@ -19,7 +19,7 @@ import { KafkaLagReader } from './lag.ts';
 import { fetchTopicEnds, partitionId, waitForLeaders } from './topic-offsets.ts';
 import { OffsetCommitter } from './offset-committer.ts';
 import { ConsumerRestarter } from './consumer-restarter.ts';
-import { AppendGroups, type OutgoingMessage } from './append-groups.ts';
+import { AppendGroups } from './append-groups.ts';
 import './kafkajs-idle-fix.ts'; // before any client exists: kafkajs' 1 ms idle timer loop (see the file)
 
 /** How long the broker holds an empty fetch (the consumers' long poll); see subscribe(). */
@@ -60,12 +60,20 @@ const COMMIT_INTERVAL_MS = 1_000;
 /** records handed to handleMany at once (one projection transaction) */
 const MAX_HANDLED_TOGETHER = 500;
 
+/** a record as sent: its event serialized once, when appended */
+interface OutgoingMessage { topic: Topic; key: string; value: string; headers: LogRecord['headers'] }
+/** At most this much in one produce request: the broker refuses a batch over its message.max.bytes (1 MB by default). */
+const MAX_GROUP_RECORDS = 1_000;
+const MAX_GROUP_BYTES = 512 * 1024;
+
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
   private readonly logger: Logger;
   private producer: Promise<Producer> | undefined;
   /** appends waiting for the one in flight go together (group commit, append-groups.ts) */
-  private readonly appends = new AppendGroups((messages) => this.produce(messages));
+  private readonly appends = new AppendGroups<OutgoingMessage>((messages) => this.produce(messages), {
+    maxRecords: MAX_GROUP_RECORDS, maxBytes: MAX_GROUP_BYTES, bytesOf: (m) => m.value.length,
+  });
   private readonly subscriptions = new Set<Subscription>();
   /** the lag gauge's reader (one admin connection, opened at the first scrape) */
   private readonly lag: KafkaLagReader;
