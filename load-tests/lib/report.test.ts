@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capacityNeeds, summarize, type StepFigures } from './report.ts';
+import { capacityNeeds, ingressFloor } from './capacity.ts';
+import { summarize, summaryText, type StepFigures } from './report.ts';
 
 /** a step at `rate` sends/s to 1000 sockets, its p99 `p99` ms, the machine's two cores `busy` % each */
 const step = (rate: number, serverCpuUsPerDelivery: number, genCpuUsPerDelivery: number, p99 = 50, busy = 90) =>
@@ -22,6 +23,40 @@ describe('what a capacity target asks of the machine', () => {
     expect(capacityNeeds([step(25, 30, 4)], null, 0.4, 2, 100)).toBeNull();
     expect(capacityNeeds([], 400_000, 0.4, 2, 100)).toBeNull();
     expect(capacityNeeds([step(25, 0, 4)], 400_000, 0.4, 2, 100)).toBeNull();
+  });
+});
+
+describe('what B1 behind the ingress leaves for the product', () => {
+  // session 26's run: B1 behind nginx at 160 sends/s 6.34 µs + the generator's 3.63; the stack 9.38 at that rate
+  const ingress = [step(100, 9.84, 5.95, 44), step(160, 6.34, 3.63, 47.7), step(200, 5, 3, 60)];
+  const distributed = [step(100, 15.15, 4.15, 132.6), step(160, 9.38, 2.82, 136.7)];
+
+  it('takes the lowest rate reaching the fraction of B1, and what is left of the machine there', () => {
+    const r = ingressFloor(ingress, distributed, 400_000, 0.4, 2)!;
+    expect(r.rate).toBe(160);
+    expect(r.floorCores).toBeCloseTo(1.0144, 9);
+    expect(r.genCores).toBeCloseTo(0.5808, 9);
+    expect(r.leftCores).toBeCloseTo(0.4048, 9);
+    expect(r.leftUsPerDelivery).toBeCloseTo(2.53, 9);
+    expect(r.productAddsUsPerDelivery).toBeCloseTo(3.04, 9);
+    expect(r.p99Ms).toBe(47.7);
+    // a smaller B1 capacity: the 100/s step already reaches 0.4x of 250k
+    expect(ingressFloor(ingress, distributed, 250_000, 0.4, 2)!.rate).toBe(100);
+  });
+
+  it('is printed, and says so when the product adds more than is left', () => {
+    const b1 = [step(100, 4.4, 6.6, 8.5), step(400, 2, 2.5, 19)];
+    const byTarget = new Map(Object.entries({ b1, 'b1-ingress': ingress, distributed }).map(([t, steps]) => [t, steps.map((x) => ({
+      ...x, target: t, serverCpuUs: {}, cpuUsPerDeliveryByProcess: {}, cpuUsPerSentByProcess: {}, cpuUsPerSentAboveIdleByProcess: {},
+    }) as StepFigures)]));
+    const text = summaryText(summarize(byTarget, new Map(), ['b1', 'b1-ingress', 'distributed'], 100));
+    expect(text).toMatch(/leaves for the product at 160 sends\/s .* 0\.40 cores left, 2\.53 µs per delivery .* added 3\.04 µs per delivery at that rate \(more than is left: out of reach here\)/);
+  });
+
+  it('has nothing to say without B1\'s capacity or an ingress step that reaches it; no comparison without the stack at that rate', () => {
+    expect(ingressFloor(ingress, distributed, null, 0.4, 2)).toBeNull();
+    expect(ingressFloor(ingress, distributed, 1_000_000, 0.4, 2)).toBeNull();
+    expect(ingressFloor(ingress, [step(100, 15, 4)], 400_000, 0.4, 2)!.productAddsUsPerDelivery).toBeNull();
   });
 });
 

@@ -1,6 +1,9 @@
 /** Figures per step, the per-target tables and the summary (capacity, CPU per delivery, ratios, targets). */
 import { Histogram, median } from './stats.ts';
 import type { StepResult } from '../generator/protocol.ts';
+import { capacityNeeds, capacityStep, ingressFloor, passes, type CapacityNeeds, type IngressFloor } from './capacity.ts';
+
+export { capacityNeeds, capacityStep, ingressFloor, passes, type CapacityNeeds, type IngressFloor };
 
 export interface StepFigures {
   target: string;
@@ -110,12 +113,6 @@ export function medianStep(steps: StepFigures[]): StepFigures {
   };
 }
 
-export const passes = (s: StepFigures, boundMs: number) => s.ratio === 1 && s.e2eMs.p99 <= boundMs && !s.drainTimedOut;
-
-/** A target's capacity step: the most deliveries/s among the steps that met the bound (undefined if none did). */
-export const capacityStep = (steps: StepFigures[], boundMs: number): StepFigures | undefined =>
-  steps.filter((s) => passes(s, boundMs)).sort((a, b) => b.deliveriesPerS - a.deliveriesPerS)[0];
-
 export interface TargetSummary {
   target: string;
   ran: boolean;
@@ -140,33 +137,8 @@ export interface Summary {
   checks: { figure: string; value: number | null; target: string; pass: boolean | null }[];
   /** what the distributed capacity target asks of this machine's cores (capacityNeeds) */
   distributedNeeds: CapacityNeeds | null;
-}
-
-/**
- * The CPU a capacity target takes on the machine the bench ran on: `fraction` x B1's capacity in deliveries/s, at
- * the target's own CPU per delivery (every process of it) plus the generator's, both as measured at the target's
- * capacity step (the highest rate whose p99 met the bound; the lowest rate run if none did), and how busy the
- * machine's cores were at that step. A delivery gets cheaper at higher rates (bigger batches), but only once the
- * latency no longer meets the bound: the capacity step's cost is the one the target has to be met at. More cores
- * than the machine has, with its cores already busy at that step, means the target is out of reach here.
- */
-export interface CapacityNeeds {
-  fraction: number; requiredPerS: number; atRate: number; serverUsPerDelivery: number; genUsPerDelivery: number; coresNeeded: number; cores: number;
-  /** the machine's cores at that step: busy share of all of them, % (whoever used them) */
-  machineBusyPct: number;
-}
-
-export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, fraction: number, cores: number, boundMs: number): CapacityNeeds | null {
-  const at = capacityStep(steps, boundMs) ?? [...steps].sort((a, b) => a.rate - b.rate)[0];
-  if (!at || !b1Capacity || !(at.serverCpuUsPerDelivery > 0)) return null;
-  const requiredPerS = fraction * b1Capacity;
-  const genUsPerDelivery = at.genCpuUsPerDelivery > 0 ? at.genCpuUsPerDelivery : 0;
-  const busy = at.coreBusyPct ?? [];
-  return {
-    fraction, requiredPerS, atRate: at.rate, serverUsPerDelivery: at.serverCpuUsPerDelivery, genUsPerDelivery,
-    coresNeeded: (requiredPerS * (at.serverCpuUsPerDelivery + genUsPerDelivery)) / 1e6, cores,
-    machineBusyPct: busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : NaN,
-  };
+  /** what B1 behind the ingress leaves of the machine for the rest of the product at that target (ingressFloor) */
+  distributedRoom: IngressFloor | null;
 }
 
 export function summarize(
@@ -242,7 +214,8 @@ export function summarize(
     if (Object.values(row).some((v) => v !== null)) cpuRatiosByRate[`${a}/${b}`] = row;
   }
   const distributedNeeds = capacityNeeds(byTarget.get('distributed') ?? [], b1?.capacityDeliveriesPerS ?? null, 0.4, cores, boundMs);
-  return { boundMs, commonRate, targets, ratios, cpuRatiosByRate, checks, distributedNeeds };
+  const distributedRoom = ingressFloor(byTarget.get('b1-ingress') ?? [], byTarget.get('distributed') ?? [], b1?.capacityDeliveriesPerS ?? null, 0.4, cores);
+  return { boundMs, commonRate, targets, ratios, cpuRatiosByRate, checks, distributedNeeds, distributedRoom };
 }
 
 export function summaryText(s: Summary): string {
@@ -266,6 +239,13 @@ export function summaryText(s: Summary): string {
   const n = s.distributedNeeds;
   if (n) {
     L.push(`  what the distributed capacity target asks of this machine: ${n.fraction}x B1 = ${k(n.requiredPerS)} deliveries/s at ${f(n.serverUsPerDelivery, 1)} µs (every process of the stack) + ${f(n.genUsPerDelivery, 1)} µs (the generator) per delivery, as measured at its capacity step (${n.atRate} sends/s, the machine's cores ${f(n.machineBusyPct, 0)}% busy): ${f(n.coresNeeded, 1)} cores of CPU; this machine has ${n.cores}${n.coresNeeded > n.cores ? ' (out of reach here at that cost per delivery)' : ''}${s.targets.find((t) => t.target === 'b1')?.capacityIsFloor ? '; B1 met the bound at its highest rate, so its capacity and this need are higher' : ''}`);
+  }
+  const r = s.distributedRoom;
+  if (r) {
+    const adds = r.productAddsUsPerDelivery;
+    L.push(`  what B1 behind the same ingress leaves for the product at ${r.rate} sends/s (${k(r.deliveriesPerS)} deliveries/s, at least 0.4x B1): it used ${f(r.floorCores, 2)} cores (p99 ${f(r.p99Ms, 1)} ms) and the generator ${f(r.genCores, 2)}, of ${r.cores}: ${f(r.leftCores, 2)} cores left, ${f(r.leftUsPerDelivery, 2)} µs per delivery for everything the product adds`
+      + (adds === null ? '' : `; the distributed stack added ${f(adds, 2)} µs per delivery at that rate${adds > r.leftUsPerDelivery ? ' (more than is left: out of reach here)' : ''}`)
+      + (s.targets.find((t) => t.target === 'b1')?.capacityIsFloor ? '; B1 met the bound at its highest rate: at its real capacity less is left' : ''));
   }
   L.push('  PERFORMANCE.md targets:');
   for (const c of s.checks) L.push(`    ${c.figure.padEnd(52)} ${c.value === null ? '-' : c.value.toFixed(2)} (target ${c.target}) ${c.pass === null ? 'n/a' : c.pass ? 'PASS' : 'FAIL'}`);

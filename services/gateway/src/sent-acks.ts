@@ -36,6 +36,7 @@ export class SentAcks {
 
   /** The fan-out read this message from the log: its senders here are answered now, before it is broadcast. */
   logged(message: Message): void {
+    if (this.waiting.size === 0) return; // most messages: nobody on this replica sent them
     const key = keyOf(message.workspaceId, message.authorId, message.clientMessageId);
     const waiters = this.waiting.get(key);
     if (!waiters) return;
