@@ -18,6 +18,7 @@ import type { SessionActor } from '@ephemera/proto';
 import { actorOf, errorBody, parseOrThrow, route } from './http.ts';
 import { BATCH_MAX_CALLS } from './service-client.ts';
 import { contextFrom, inSpan, SpanKind } from './telemetry.ts';
+import { countedPerCall, observeHttpRequest } from './metrics-http.ts';
 import type { Logger } from './log.ts';
 
 type Handler = (body: unknown) => Promise<unknown>;
@@ -46,22 +47,33 @@ export function internalRouter(batchPath: string, logger?: Logger): InternalRout
       res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed batch' });
       return;
     }
+    // Each call is timed and counted as a request of its own route, as it would be alone (its handler's time, without
+    // the batch's parse and write), and the batch itself is not: it answers 200 whatever its calls answered, so the
+    // alerts' error rate and p99 (http_request_duration_seconds) would not see a call that failed or was slow.
+    countedPerCall(res);
     Promise.all(parsed.data.calls.map(async (call): Promise<BatchAnswer> => {
+      const started = performance.now();
       const handler = handlers.get(call.path);
-      // as a missing route answers alone: no error code, so the caller gets "unavailable"
-      if (!handler) return { status: 404, body: { success: false, message: `no batched route ${call.path}` } };
-      const ctx = contextFrom(call.trace ?? {});
-      try {
-        const result = await context.with(ctx, () => inSpan(`POST ${call.path}`, SpanKind.SERVER, () => handler(call.body), ctx));
-        return { status: 200, body: result ?? {} };
-      } catch (err) {
-        const answer = errorBody(err);
-        if (answer.status >= 500) logger?.error({ err, path: call.path }, 'batched call failed');
-        return answer;
-      }
+      const answer = await answerCall(call, handler, logger);
+      observeHttpRequest('POST', handler ? call.path : 'unmatched', answer.status, (performance.now() - started) / 1000);
+      return answer;
     })).then((answers) => { res.json({ answers }); }, next);
   });
   return router;
+}
+
+async function answerCall(call: { path: string; body?: unknown; trace?: Record<string, string> }, handler: Handler | undefined, logger?: Logger): Promise<BatchAnswer> {
+  // as a missing route answers alone: no error code, so the caller gets "unavailable"
+  if (!handler) return { status: 404, body: { success: false, message: `no batched route ${call.path}` } };
+  const ctx = contextFrom(call.trace ?? {});
+  try {
+    const result = await context.with(ctx, () => inSpan(`POST ${call.path}`, SpanKind.SERVER, () => handler(call.body), ctx));
+    return { status: 200, body: result ?? {} };
+  } catch (err) {
+    const answer = errorBody(err);
+    if (answer.status >= 500) logger?.error({ err, path: call.path }, 'batched call failed');
+    return answer;
+  }
 }
 
 /** POST `path` on the router (its JSON body -> the handler's answer), and through its batch route when it has one. */

@@ -4,7 +4,7 @@
  * and the status class (2xx..5xx). A request no route matched is `unmatched`, so a scanner probing random paths
  * cannot grow the series count.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import client from 'prom-client';
 
 export const httpRequestDuration = new client.Histogram({ name: 'http_request_duration_seconds',
@@ -37,6 +37,16 @@ export function observeHttpRequest(method: string, route: string, status: number
   httpRequestDuration.observe({ method: methodLabel(method), route, status_class: statusClass(status) }, seconds);
 }
 
+const COUNTED_PER_CALL = Symbol('http metrics: counted per call');
+
+/**
+ * This response's request carries calls that are each observed as a request of their own route (a batch of internal
+ * calls, internal-routes.ts): the middleware does not count the carrier too.
+ */
+export function countedPerCall(res: Response): void {
+  (res.locals as Record<symbol, unknown>)[COUNTED_PER_CALL] = true;
+}
+
 /**
  * Express middleware, mounted first: times each request until its response is written. The route label is the
  * pattern of the route that answered (req.route stays set after routing; our routers are mounted at the root, so
@@ -46,6 +56,7 @@ export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
+      if ((res.locals as Record<symbol, unknown>)[COUNTED_PER_CALL]) return;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       observeHttpRequest(req.method, routeOf(req.route?.path), res.statusCode, seconds);
     });

@@ -8,7 +8,7 @@ import express from 'express';
 import { z } from 'zod';
 import { DomainError } from '@ephemera/proto';
 import {
-  closeServiceClients, commandRoute, createLogger, internalRoute, internalRouter, parseOrThrow, serveHttp,
+  closeServiceClients, commandRoute, createLogger, httpRequestDuration, internalRoute, internalRouter, parseOrThrow, serveHttp,
   serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, type InternalRouter, type ServiceServer,
 } from '../src/index.ts';
 import { internalRoomRouter } from '../../room/src/http.ts';
@@ -111,6 +111,30 @@ describe('batched internal calls', () => {
     const [missing] = await Promise.all([outcome(batched('/internal/test/missing', {})), outcome(batched('/internal/test/nothing', {}))]);
     expect(missing).toEqual({ other: 'unavailable' });
     expect(await outcome(single('/internal/test/missing', {}))).toEqual({ other: 'unavailable' });
+  });
+
+  it('each batched call counts as a request of its own route in the HTTP metrics (what the alerts read), the batch itself not', async () => {
+    const counts = async () => {
+      const { values } = await httpRequestDuration.get();
+      return (route: string, statusClass: string) => values
+        .filter((v) => v.metricName === 'http_request_duration_seconds_count' && v.labels.route === route && v.labels.status_class === statusClass)
+        .reduce((n, v) => n + v.value, 0);
+    };
+    const before = await counts();
+    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    requests.length = 0;
+    await Promise.all(([
+      ['/internal/test/double', { n: 1 }], ['/internal/test/crash', {}], ['/internal/test/forbidden', {}], ['/internal/test/no-such-route', {}],
+    ] as const).map(([path, body]) => batched(path, body).catch(() => null)));
+    expect(requests).toEqual([BATCH]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the batch's own 'finish' (it must not count)
+    const after = await counts();
+    const added = (route: string, statusClass: string) => after(route, statusClass) - before(route, statusClass);
+    expect(added('/internal/test/double', '2xx')).toBe(1);
+    expect(added('/internal/test/crash', '5xx')).toBe(1); // inside a batch that answered 200
+    expect(added('/internal/test/forbidden', '4xx')).toBe(1);
+    expect(added('unmatched', '4xx')).toBe(1); // a caller's unknown path never becomes a label
+    expect(added(BATCH, '2xx')).toBe(0);
   });
 
   it('every internal POST route of the room, messaging and presence services is callable through their batch route', () => {
