@@ -26,6 +26,9 @@ export async function holdAgainstRemoval(db: PoolClient, ids: string[]): Promise
     [ids]);
 }
 
+/** The lock id of one member's rows in a room (their read positions): removed when the member leaves or is kicked. */
+export const memberRowsId = (workspaceId: string, userId: string) => `${workspaceId}/member/${userId}`;
+
 /** The removal's side of holdAgainstRemoval: waits for inserts into the room or channel in flight, blocks new ones. */
 async function lockForRemoval(db: PoolClient, id: string): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [id]);
@@ -49,6 +52,7 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       // The member can no longer post or read; their read positions no longer count for others' read marks.
       const { workspaceId, userId } = event.payload;
       const reason = event.type === 'member.kicked' ? 'kicked' : 'left';
+      await lockForRemoval(db, memberRowsId(workspaceId, userId)); // a read mark applied meanwhile (holdAgainstRemoval)
       await db.query('DELETE FROM messaging.members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
       await db.query('DELETE FROM messaging.read_positions WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
       await db.query('INSERT INTO messaging.departed_members (workspace_id, user_id, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',

@@ -6,7 +6,7 @@
  */
 import type { AnyEventEnvelope, Message } from '@ephemera/proto';
 import { writingRuns, type PoolClient, type Projector, type RoomKey, type RoomKeyring } from '@ephemera/platform';
-import { holdAgainstRemoval, projectRoomEvent } from './projection-rooms.ts';
+import { holdAgainstRemoval, memberRowsId, projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
 import { projectChannelName } from './admin-messaging.ts';
@@ -36,6 +36,8 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
       }
       case 'read.marked': {
         const { workspaceId, channelId, userId, seq } = event.payload;
+        // not for a room, channel or member being removed meanwhile: its removal would miss this row
+        await holdAgainstRemoval(db, [workspaceId, channelId, memberRowsId(workspaceId, userId)]);
         await db.query(
           `INSERT INTO messaging.read_positions (workspace_id, channel_id, user_id, seq)
            SELECT $1, $2, $3, $4

@@ -4,7 +4,7 @@
  * statements whatever their number. The events are the real ones of a room's life: sends (concurrent, so several
  * share a batch), a reply, an edit, a deletion, a reaction, a channel deleted with sends to it refused afterwards.
  * And a channel deleted while its sends are being applied (two transactions, two topics) takes their messages with it
- * whichever commits first.
+ * whichever commits first; so do a channel deleted and a member leaving with a read mark applied meanwhile.
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { TOPICS, type AnyEventEnvelope, type SessionActor } from '@ephemera/proto';
@@ -150,6 +150,41 @@ describe('batched projection', async () => {
         (await p.query(`SELECT count(*)::int AS n FROM ${table} WHERE channel_id = $1`, [other.id])).rows[0].n;
       expect({ first, messages: await left('messaging.messages'), entries: await left('messaging_search.entries') })
         .toEqual({ first, messages: 0, entries: 0 });
+    }
+  });
+
+  it('a read mark applied while its channel is deleted or its reader leaves leaves no read position, whichever commits first', async () => {
+    for (const removal of ['channel.deleted', 'member.left'] as const) {
+      const { ws, alice, other, send } = await newRoom();
+      const joined = await room.service.joinWorkspace(ws, { username: 'bob' });
+      const bob: SessionActor = { workspaceId: ws, userId: joined.user.id, username: 'bob' };
+      const sent = await send(other.id, 'read me');
+      await messaging.service.markRead(bob, { channelId: other.id, seq: sent.seq });
+      if (removal === 'channel.deleted') await room.service.deleteChannel(alice, { workspaceId: ws, channelId: other.id });
+      else await room.service.leaveWorkspace(bob);
+      const events = await roomEvents(ws);
+      const mark = events.find((e) => e.type === 'read.marked' && e.payload.userId === bob.userId)!;
+      const removed = events.find((e) => e.type === removal)!;
+      expect(mark && removed).toBeTruthy();
+
+      for (const first of ['mark', 'removal'] as const) {
+        const { pool: p } = await freshReadModel();
+        await applyOnce(p, 'messaging', events.filter((e) => e !== mark && e !== removed), project);
+        const [held, then] = first === 'mark' ? [mark, removed] : [removed, mark];
+        const client = await p.connect();
+        await client.query('BEGIN');
+        await project(client, held);
+        let done = false;
+        const second = applyOnce(p, 'messaging', [then], project).then(() => { done = true; });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(done, `${removal}, ${first} first: the other transaction waited`).toBe(false);
+        await client.query('COMMIT');
+        client.release();
+        await second;
+        const positions = (await p.query('SELECT count(*)::int AS n FROM messaging.read_positions WHERE channel_id = $1 AND user_id = $2',
+          [other.id, bob.userId])).rows[0].n;
+        expect({ removal, first, positions }).toEqual({ removal, first, positions: 0 });
+      }
     }
   });
 });
