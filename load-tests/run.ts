@@ -10,7 +10,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { loadConfig, type TargetName } from './lib/config.ts';
 import { NotRun, pinned, ROOT, shutdownDistributed, startTarget, type RunningTarget } from './lib/targets.ts';
 import { coreBusyPct, coreTimes, cpuDeltaUs, sampleCpu, type CpuSample } from './lib/stats.ts';
-import { medianStep, passes, stepFigures, stepLine, summarize, summaryText, type StepFigures } from './lib/report.ts';
+import { medianStep, stepFigures, stepLine, summarize, summaryText, type StepFigures } from './lib/report.ts';
+import { passes } from './lib/capacity.ts';
 import { Generator } from './generator/control.ts';
 import { raiseRateLimitsForBench } from './lib/limits.ts';
 

@@ -41,8 +41,8 @@ export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, f
  * The distributed capacity target against a floor: B1 behind the same ingress (the `b1-ingress` target: bare
  * Socket.IO, none of the product) at the lowest rate run that reaches `fraction` x B1's capacity. What it uses of the
  * machine, with the generator, is gone before the product does anything; what is left is all the product may add
- * (its gateways beyond bare Socket.IO, the log, the read models) at that rate. `productAdds` is what it added per
- * delivery at the same rate in this run (the distributed stack minus B1 behind the ingress), when both ran it.
+ * (its gateways beyond bare Socket.IO, the log, the read models) at that rate. `productAddsUsPerDelivery` is what it
+ * added per delivery at the same rate in this run (the distributed stack minus B1 behind the ingress), when both ran it.
  */
 export interface IngressFloor {
   rate: number; deliveriesPerS: number; p99Ms: number;
@@ -53,10 +53,13 @@ export interface IngressFloor {
   productAddsUsPerDelivery: number | null;
 }
 
+/** A step reaches a rate of deliveries within this share of it: the measured rate falls a little short of the offered one. */
+const REACHED = 0.99;
+
 export function ingressFloor(ingress: StepFigures[], distributed: StepFigures[], b1Capacity: number | null, fraction: number, cores: number): IngressFloor | null {
   if (!b1Capacity) return null;
   const required = fraction * b1Capacity;
-  const at = [...ingress].sort((a, b) => a.rate - b.rate).find((x) => x.deliveriesPerS >= required * 0.99 && x.serverCpuUsPerDelivery > 0);
+  const at = [...ingress].sort((a, b) => a.rate - b.rate).find((x) => x.deliveriesPerS >= required * REACHED && x.serverCpuUsPerDelivery > 0);
   if (!at) return null;
   const floorCores = (at.deliveriesPerS * at.serverCpuUsPerDelivery) / 1e6;
   const genCores = (at.deliveriesPerS * Math.max(at.genCpuUsPerDelivery, 0)) / 1e6;
@@ -68,4 +71,3 @@ export function ingressFloor(ingress: StepFigures[], distributed: StepFigures[],
     productAddsUsPerDelivery: same ? same.serverCpuUsPerDelivery - at.serverCpuUsPerDelivery : null,
   };
 }
-

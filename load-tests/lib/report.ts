@@ -3,8 +3,6 @@ import { Histogram, median } from './stats.ts';
 import type { StepResult } from '../generator/protocol.ts';
 import { capacityNeeds, capacityStep, ingressFloor, passes, type CapacityNeeds, type IngressFloor } from './capacity.ts';
 
-export { capacityNeeds, capacityStep, ingressFloor, passes, type CapacityNeeds, type IngressFloor };
-
 export interface StepFigures {
   target: string;
   rep: number;
@@ -236,16 +234,17 @@ export function summaryText(s: Summary): string {
     L.push(`  server CPU-µs/delivery ratio by rate (sends/s: ${Object.keys(rows[0][1]).join(', ')}):`);
     for (const [name, row] of rows) L.push(`    ${name.padEnd(16)} ${Object.values(row).map((v) => (v === null ? '-' : v.toFixed(2)).padStart(6)).join(' ')}`);
   }
+  const b1IsFloor = s.targets.find((t) => t.target === 'b1')?.capacityIsFloor ?? false;
   const n = s.distributedNeeds;
   if (n) {
-    L.push(`  what the distributed capacity target asks of this machine: ${n.fraction}x B1 = ${k(n.requiredPerS)} deliveries/s at ${f(n.serverUsPerDelivery, 1)} µs (every process of the stack) + ${f(n.genUsPerDelivery, 1)} µs (the generator) per delivery, as measured at its capacity step (${n.atRate} sends/s, the machine's cores ${f(n.machineBusyPct, 0)}% busy): ${f(n.coresNeeded, 1)} cores of CPU; this machine has ${n.cores}${n.coresNeeded > n.cores ? ' (out of reach here at that cost per delivery)' : ''}${s.targets.find((t) => t.target === 'b1')?.capacityIsFloor ? '; B1 met the bound at its highest rate, so its capacity and this need are higher' : ''}`);
+    L.push(`  what the distributed capacity target asks of this machine: ${n.fraction}x B1 = ${k(n.requiredPerS)} deliveries/s at ${f(n.serverUsPerDelivery, 1)} µs (every process of the stack) + ${f(n.genUsPerDelivery, 1)} µs (the generator) per delivery, as measured at its capacity step (${n.atRate} sends/s, the machine's cores ${f(n.machineBusyPct, 0)}% busy): ${f(n.coresNeeded, 1)} cores of CPU; this machine has ${n.cores}${n.coresNeeded > n.cores ? ' (out of reach here at that cost per delivery)' : ''}${b1IsFloor ? '; B1 met the bound at its highest rate, so its capacity and this need are higher' : ''}`);
   }
   const r = s.distributedRoom;
   if (r) {
     const adds = r.productAddsUsPerDelivery;
     L.push(`  what B1 behind the same ingress leaves for the product at ${r.rate} sends/s (${k(r.deliveriesPerS)} deliveries/s, at least 0.4x B1): it used ${f(r.floorCores, 2)} cores (p99 ${f(r.p99Ms, 1)} ms) and the generator ${f(r.genCores, 2)}, of ${r.cores}: ${f(r.leftCores, 2)} cores left, ${f(r.leftUsPerDelivery, 2)} µs per delivery for everything the product adds`
       + (adds === null ? '' : `; the distributed stack added ${f(adds, 2)} µs per delivery at that rate${adds > r.leftUsPerDelivery ? ' (more than is left: out of reach here)' : ''}`)
-      + (s.targets.find((t) => t.target === 'b1')?.capacityIsFloor ? '; B1 met the bound at its highest rate: at its real capacity less is left' : ''));
+      + (b1IsFloor ? '; B1 met the bound at its highest rate: at its real capacity less is left' : ''));
   }
   L.push('  PERFORMANCE.md targets:');
   for (const c of s.checks) L.push(`    ${c.figure.padEnd(52)} ${c.value === null ? '-' : c.value.toFixed(2)} (target ${c.target}) ${c.pass === null ? 'n/a' : c.pass ? 'PASS' : 'FAIL'}`);
