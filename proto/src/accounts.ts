@@ -5,7 +5,7 @@
  * an e-mail or a Google id signs anyone in (SECURITY.md 8).
  */
 import { z } from 'zod';
-import { TierSchema } from './models.ts';
+import { TierSchema, hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from './models.ts';
 import type { Tier } from './limits.ts';
 import type { Entitlements } from './tiers.ts';
 
@@ -25,7 +25,8 @@ const trimmed = z.string().transform((s) => s.trim());
 export const EmailSchema = z.string({ error: 'Please enter your email' }).trim().toLowerCase()
   .min(1, 'Please enter your email').max(EMAIL_MAX, 'Please enter a valid email address')
   .pipe(z.email('Please enter a valid email address'));
-export const AccountUsernameSchema = trimmed.pipe(z.string().min(1, 'Please enter a new username').max(ACCOUNT_USERNAME_MAX, `Username must be ${ACCOUNT_USERNAME_MAX} characters or less`));
+export const AccountUsernameSchema = z.string().refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
+  .pipe(trimmed).pipe(z.string().min(1, 'Please enter a new username').max(ACCOUNT_USERNAME_MAX, `Username must be ${ACCOUNT_USERNAME_MAX} characters or less`));
 export const SignInCodeSchema = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
 
 /** POST /api/auth/request-code (ours): mails a one-time code; answers the same whether or not an account exists. */

@@ -9,20 +9,22 @@ export const TierSchema = z.enum(['free', 'pro', 'business']);
 const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
 /**
- * Identity: a username is compared in NFKC form, case-insensitively, and may not contain characters that render as
- * nothing or reorder text (controls, format characters such as zero-width joiners and bidirectional overrides,
- * line/paragraph separators, and the blank letters that render like a space). Two names that look the same map to
- * the same key, so nobody can take a name that renders like a member's.
+ * Identity: a username may not contain characters that render as nothing or reorder text: controls, format
+ * characters (zero-width joiners, bidirectional overrides), line/paragraph separators, every default-ignorable code
+ * point (U+FEFF, U+200B..U+200F, U+2060..U+206F, variation selectors, tag characters...) and the blank letters that
+ * render like a space. Which names count as the same name (their confusable skeleton) is the room service's rule
+ * (services/room/src/username-key.ts).
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800\u180E\u034F\u17B4\u17B5]/u;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 export const hasInvisibleCharacters = (s: string): boolean => INVISIBLE.test(s);
 /** The form a username is stored and shown in: NFKC, trimmed, inner runs of white space collapsed to one space. */
 export const normalizeUsername = (s: string): string => s.normalize('NFKC').trim().replace(/\s+/gu, ' ');
-/** The comparison key: two usernames are the same name when their keys are equal. */
-export const usernameKey = (s: string): string => normalizeUsername(s).toLowerCase().normalize('NFKC');
-const usernameOf = (max: number, required: string) => z.string().transform(normalizeUsername)
-  .pipe(z.string().min(LIMITS.usernameMin, required).max(max, `Username must be at most ${max} characters`))
-  .refine((s) => !hasInvisibleCharacters(s), 'Username contains invalid characters');
+export const INVISIBLE_CHARACTERS_MESSAGE = 'Username contains invisible or formatting characters';
+// Checked on the name as given: normalizing would turn some of them into a space (U+FEFF counts as white space).
+const usernameOf = (max: number, required: string) => z.string()
+  .refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
+  .transform(normalizeUsername)
+  .pipe(z.string().min(LIMITS.usernameMin, required).max(max, `Username must be at most ${max} characters`));
 
 /** A room name as typed in the landing form and used in the path: trimmed, 1-50 characters. */
 export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').max(LIMITS.roomNameMax);

@@ -6,6 +6,7 @@ import { TOPICS } from '@ephemera/proto';
 import { projectionHandlers, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
+import { rehashUsernames } from './username-rehash.ts';
 
 export { RoomService } from './room-service.ts';
 export { publicRoomRouter, internalRoomRouter } from './http.ts';
@@ -36,6 +37,7 @@ export async function startRoomModule(deps: {
     ...projectionHandlers(deps.pool, 'room', project),
   });
   await projection.caughtUp();
+  await rehashUsernames(deps.pool, deps.keyring, deps.logger);
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
   // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless. It
   // reads every message to act on a few.

@@ -6,7 +6,7 @@
 import type { Channel } from '@ephemera/proto';
 import type { Projector, PoolClient, RoomKeyring } from '@ephemera/platform';
 import { dmKeyOf } from './rules.ts';
-import { sealPicture, sealThemeAuthor, sealUsername, usernameHash } from './member-crypto.ts';
+import { sealPicture, sealThemeAuthor, sealUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
 
 export const roomProjector = (keyring: RoomKeyring): Projector => async (db, event) => {
   switch (event.type) {
@@ -23,9 +23,9 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       const key = await keyring.key(p.workspaceId);
       if (!key) return;
       await db.query(
-        `INSERT INTO room.members (workspace_id, user_id, username, username_hash, is_admin, token_hash, joined_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), p.isAdmin, p.tokenHash, p.joinedAt]);
+        `INSERT INTO room.members (workspace_id, user_id, username, username_hash, username_hash_purpose, is_admin, token_hash, joined_at)
+         VALUES ($1, $2, $3, $4, $8, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), p.isAdmin, p.tokenHash, p.joinedAt, USERNAME_PURPOSE]);
       break;
     }
     case 'channel.created':
@@ -62,8 +62,8 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       const key = await keyring.key(p.workspaceId);
       if (!key) return;
       await db.query(
-        'UPDATE room.members SET username = $3, username_hash = $4, profile_picture = $5 WHERE workspace_id = $1 AND user_id = $2',
-        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), sealPicture(key, p.userId, p.profilePicture)]);
+        'UPDATE room.members SET username = $3, username_hash = $4, profile_picture = $5, username_hash_purpose = $6 WHERE workspace_id = $1 AND user_id = $2',
+        [p.workspaceId, p.userId, sealUsername(key, p.userId, p.username), usernameHash(key, p.username), sealPicture(key, p.userId, p.profilePicture), USERNAME_PURPOSE]);
       break;
     }
     case 'member.left': {

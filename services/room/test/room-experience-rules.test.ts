@@ -1,6 +1,7 @@
 /** The pure rules of the room experience (services/room/src/rules.ts) and the identity key they rely on. */
 import { describe, it, expect } from 'vitest';
-import { usernameKey, type Channel } from '@ephemera/proto';
+import type { Channel } from '@ephemera/proto';
+import { usernameKey } from '../src/username-key.ts';
 import { changeMembers, checkDmMember, dmKeyOf, initialMembers, requireTopic, visibleTo } from '../src/rules.ts';
 
 const channel = (over: Partial<Channel>): Channel => ({
@@ -68,5 +69,10 @@ describe('username keys', () => {
     for (const same of ['ALICE', 'ａｌｉｃｅ', ' Alice ', 'ＡＬＩＣＥ']) expect(usernameKey(same)).toBe(usernameKey('alice'));
     expect(usernameKey('Bob  Smith')).toBe(usernameKey('bob smith'));
     expect(usernameKey('alicia')).not.toBe(usernameKey('alice'));
+  });
+  it('look-alikes from other scripts share a key (UTS #39 skeleton)', () => {
+    expect(usernameKey('\u0430lice')).toBe(usernameKey('alice')); // Cyrillic а
+    expect(usernameKey('b\u03bfb')).toBe(usernameKey('bob')); // Greek ο
+    expect(usernameKey('rn')).toBe(usernameKey('m'));
   });
 });

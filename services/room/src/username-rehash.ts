@@ -1,0 +1,33 @@
+/**
+ * Members whose username hash was computed under an older purpose (an older usernameKey) are hashed again under
+ * the current one, so uniqueness compares every member of a room by the same key. Runs at start, after the
+ * projection is current and before commands are taken; several replicas may run it at once (each update is the
+ * same value). The hash is keyed by the room's key, so a migration cannot do it in SQL.
+ */
+import type { Logger, Pool, RoomKeyring } from '@ephemera/platform';
+import { openUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
+
+const UNIQUE_VIOLATION = '23505';
+
+export async function rehashUsernames(pool: Pool, keyring: RoomKeyring, logger: Logger): Promise<number> {
+  const { rows } = await pool.query<{ workspaceId: string; userId: string; username: string }>(
+    `SELECT workspace_id AS "workspaceId", user_id AS "userId", username FROM room.members WHERE username_hash_purpose <> $1`,
+    [USERNAME_PURPOSE]);
+  let rehashed = 0;
+  for (const row of rows) {
+    const key = await keyring.key(row.workspaceId);
+    if (!key) continue; // the room is gone: its rows go with it
+    try {
+      await pool.query(
+        'UPDATE room.members SET username_hash = $3, username_hash_purpose = $4 WHERE workspace_id = $1 AND user_id = $2',
+        [row.workspaceId, row.userId, usernameHash(key, openUsername(key, row.userId, row.username)), USERNAME_PURPOSE]);
+      rehashed++;
+    } catch (err) {
+      // Two members admitted before the skeleton whose names now count as one: both keep their names; this one
+      // keeps its older hash (no new member can take a name like the other's).
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+      logger.warn({ workspaceId: row.workspaceId, userId: row.userId }, 'username looks like another member\'s: kept under its older hash');
+    }
+  }
+  return rehashed;
+}
