@@ -18,7 +18,7 @@ import { createLogger } from '@ephemera/platform';
 import { createRoom, joinRoom, request, socketJoin } from '../test/helpers/clients.ts';
 import { startEmbedded } from '../services/embedded/app.ts';
 import { loadConfig } from './lib/config.ts';
-import { distributedPorts, NotRun, shutdownDistributed, startTarget } from './lib/targets.ts';
+import { distributedPorts, NotRun, roomInternalCall, shutdownDistributed, startTarget } from './lib/targets.ts';
 import { percentileSorted } from './lib/stats.ts';
 import { raiseRateLimitsForBench } from './lib/limits.ts';
 
@@ -63,12 +63,8 @@ async function distributed(): Promise<void> {
   const origin = target.spec.kind === 'app' ? target.spec.origin : '';
   await measure('distributed (caller on gateway 1, callee on gateway 2)', {
     http: origin, caller: `http://127.0.0.1:${ports.gateway1}`, callee: `http://127.0.0.1:${ports.gateway2}`,
-    changeTier: async (workspaceId) => {
-      const res = await fetch(`http://127.0.0.1:${ports.room}${INTERNAL.changeTier}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier: 'pro', reason: 'bench' }),
-      });
-      if (!res.ok) throw new Error(`change-tier: ${res.status} ${await res.text()}`);
-    },
+    // the room service's internal listener, signed with the stack's service credential
+    changeTier: async (workspaceId) => { await roomInternalCall(INTERNAL.changeTier, { workspaceId, tier: 'pro', reason: 'bench' }); },
   });
 }
 

@@ -1,9 +1,13 @@
 /**
  * The local distributed stack's ports (deploy/local/stack.ts starts it; the bench finds its servers by them): each
- * server's variable and default, and the metrics listener of every service at its own port + METRICS_PORT_OFFSET.
+ * server's variable and default, the metrics listener of every service at its own port + METRICS_PORT_OFFSET, and
+ * the internal listener of each service with internal routes at its own port + INTERNAL_PORT_OFFSET (the services'
+ * own default, services/platform/src/config.ts).
  * The defaults lie below Linux's ephemeral range (32768-60999): a port in it can be taken as the source port of any
  * outgoing connection (a bench's thousands of sockets), and the next start then fails with EADDRINUSE.
  */
+import { INTERNAL_PORT_OFFSET } from '../../services/platform/src/config.ts';
+
 export const STACK_PORTS = {
   // the ingress (the browser's one origin), then the services
   http: ['PORT', 8080], gateway1: ['GATEWAY_1_PORT', 8101], gateway2: ['GATEWAY_2_PORT', 8102],
@@ -20,6 +24,9 @@ export type StackServer = keyof typeof STACK_PORTS;
 export function stackPorts(env: NodeJS.ProcessEnv = process.env): Record<StackServer, number> {
   return Object.fromEntries(Object.entries(STACK_PORTS).map(([name, [variable, fallback]]) => [name, Number(env[variable] ?? fallback)])) as Record<StackServer, number>;
 }
+
+/** A service's INTERNAL_PORT: its own port + 2000 (the rule the services apply when INTERNAL_PORT is unset). */
+export const internalPortOf = (port: number) => port + INTERNAL_PORT_OFFSET;
 
 /** A service's METRICS_PORT: its own port + 1000. */
 export const METRICS_PORT_OFFSET = 1000;

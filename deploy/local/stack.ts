@@ -7,7 +7,11 @@
  * `bash deploy/local/down.sh` stops it and with it everything it started.
  *
  * Pids go to deploy/local/.run/<name>.pid (benchmarks read CPU time from them; tests kill one to see recovery).
+ * Services call each other on their internal listeners (ports.ts internalPortOf), every call signed with one
+ * SERVICE_SECRET: the environment's, or a random one for this run, kept in .run/service-secret (mode 0600) so a
+ * bench or a script can call an internal route as a service would (docs/security.md).
  */
+import { randomBytes } from 'node:crypto';
 import { startVersitygw } from './versitygw.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
 import { startIngress } from './ingress.ts';
-import { metricsPortOf, stackPorts } from './ports.ts';
+import { internalPortOf, metricsPortOf, stackPorts } from './ports.ts';
 import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,25 +50,31 @@ async function main() {
   const s3Env = { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'ephemera-files', S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     S3_REGION: s3.region, S3_FORCE_PATH_STYLE: 'true' };
   // nginx (on loopback) is the trusted proxy whose X-Forwarded-For names the client; rate-limit counters in Redis.
-  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url };
+  const serviceSecret = process.env.SERVICE_SECRET || randomBytes(32).toString('hex');
+  fs.writeFileSync(path.join(runDir, 'service-secret'), serviceSecret, { mode: 0o600 });
+  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret };
+  // where each service is called by the others: its internal listener
+  const internal = (port: number) => `http://127.0.0.1:${internalPortOf(port)}`;
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, METRICS_PORT: metricsPortOf(ports.room), DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: `http://127.0.0.1:${ports.billing}` }, ports.room);
+  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, INTERNAL_PORT: internalPortOf(ports.room), METRICS_PORT: metricsPortOf(ports.room), DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: internal(ports.billing) }, ports.room);
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, METRICS_PORT: metricsPortOf(ports.messaging), DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ...s3Env }, ports.messaging),
+    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, INTERNAL_PORT: internalPortOf(ports.messaging), METRICS_PORT: metricsPortOf(ports.messaging), DATABASE_URL: pg.url, ROOM_URL: internal(ports.room), ...s3Env }, ports.messaging),
     // Accounts: its own key volume; SMTP_URL, SUPERADMIN_EMAIL and the Google (OIDC) settings pass through from the
     // environment (without SMTP_URL the sign-in codes are written to .run/billing.log).
     service('billing', 'services/billing/src/main.ts', {
-      ...common, PORT: ports.billing, METRICS_PORT: metricsPortOf(ports.billing), DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`, ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
+      ...common, PORT: ports.billing, INTERNAL_PORT: internalPortOf(ports.billing), METRICS_PORT: metricsPortOf(ports.billing), DATABASE_URL: pg.url, ROOM_URL: internal(ports.room), ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
     }, ports.billing),
-    service('presence', 'services/presence/src/main.ts', { LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, METRICS_PORT: metricsPortOf(ports.presence), REDIS_URL: redis.url }, ports.presence),
+    service('presence', 'services/presence/src/main.ts', {
+      LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, INTERNAL_PORT: internalPortOf(ports.presence), METRICS_PORT: metricsPortOf(ports.presence), REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret,
+    }, ports.presence),
   ]);
   // Admin-analytics after billing and messaging: at start it replays every topic, asking room and billing for the
   // keys that open their events. Its own key volume and backup directory; SUPERADMIN_EMAIL passes through (as billing's).
   await service('admin-analytics', 'services/admin-analytics/src/main.ts', {
-    ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: `http://127.0.0.1:${ports.room}`,
-    BILLING_URL: `http://127.0.0.1:${ports.billing}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`,
+    ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: internal(ports.room),
+    BILLING_URL: internal(ports.billing), MESSAGING_URL: internal(ports.messaging),
     ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'), METRICS_PORT: metricsPortOf(ports.admin),
     // System Health counts every other service's answers and uptime from its metrics listener (ports.ts: metricsPortOf)
     ADMIN_HEALTH_TARGETS: [ports.room, ports.messaging, ports.billing, ports.presence, ports.gateway1, ports.gateway2]
@@ -72,7 +82,7 @@ async function main() {
   }, ports.admin);
   const gatewayEnv = (id: string, port: number) => ({
     ...common, PORT: port, METRICS_PORT: metricsPortOf(port), GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
-    ROOM_URL: `http://127.0.0.1:${ports.room}`, MESSAGING_URL: `http://127.0.0.1:${ports.messaging}`, PRESENCE_URL: `http://127.0.0.1:${ports.presence}`,
+    ROOM_URL: internal(ports.room), MESSAGING_URL: internal(ports.messaging), PRESENCE_URL: internal(ports.presence),
   });
   await Promise.all([
     service('gateway-1', 'services/gateway/src/main.ts', gatewayEnv('gateway-1', ports.gateway1), ports.gateway1),

@@ -55,12 +55,7 @@ async function distributed(): Promise<CallTarget> {
   const pin = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
   return {
     base: ingress.url, cookiesA: pin('gateway-1'), cookiesB: pin('gateway-2'), replicaA: 'gateway-1', replicaB: 'gateway-2',
-    changeTier: async (workspaceId, tier) => {
-      const res = await fetch(`http://127.0.0.1:${stack.roomPort}${INTERNAL.changeTier}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier, reason: 'browser test' }),
-      });
-      if (!res.ok) throw new Error(`change-tier: ${res.status}`);
-    },
+    changeTier: async (workspaceId, tier) => { await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'browser test' }); },
     stop: async () => { await ingress.stop(); await stack.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
   };
 }

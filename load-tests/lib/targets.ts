@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processTree, readProcStat, type Watched } from './stats.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
-import { STACK_PORTS, metricsPortOf, stackPorts } from '../../deploy/local/ports.ts';
+import { STACK_PORTS, internalPortOf, metricsPortOf, stackPorts } from '../../deploy/local/ports.ts';
+import { serviceClient, serviceCredential } from '../../services/platform/src/index.ts';
 import { assertLocal, type Config, type TargetName } from './config.ts';
 import type { TargetSpec } from '../generator/protocol.ts';
 
@@ -202,10 +203,13 @@ async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; run
   // the source port of an outgoing connection (the services' own to PostgreSQL, Kafka and Redis as they start), and
   // a service's metrics port (ports.ts: metricsPortOf) then fails to bind: the bench read no figures from it.
   const ports = new Set<number>();
-  const used = (p: number) => ports.has(p) || [...ports].some((q) => metricsPortOf(q) === p);
+  // each port brings its metrics and internal listeners' (ports.ts)
+  const besides = (p: number) => [metricsPortOf(p), internalPortOf(p)];
+  const used = (p: number) => ports.has(p) || [...ports].some((q) => besides(q).includes(p));
   while (ports.size < names.length) {
-    const port = 20_000 + Math.floor(Math.random() * 11_000);
-    if (!used(port) && !used(metricsPortOf(port)) && await canListen(port) && await canListen(metricsPortOf(port))) ports.add(port);
+    const port = 20_000 + Math.floor(Math.random() * 9_000);
+    const all = [port, ...besides(port)];
+    if (!all.some(used) && (await Promise.all(all.map(canListen))).every(Boolean)) ports.add(port);
   }
   const list = [...ports];
   return { env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) }, runDir };
@@ -289,6 +293,13 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
 export function distributedPorts(): { gateway1: number; gateway2: number; room: number } {
   const { gateway1, gateway2, room } = stackPorts({ ...process.env, ...(distributedUp?.env ?? {}) });
   return { gateway1, gateway2, room };
+}
+
+/** An internal call to the running stack's room service, signed as a service's (the stack's .run/service-secret). */
+export function roomInternalCall(path: string, body: unknown): Promise<unknown> {
+  const runDir = distributedUp?.runDir ?? process.env.EPHEMERA_RUN_DIR ?? join(ROOT, 'deploy', 'local', '.run');
+  const secret = readFileSync(join(runDir, 'service-secret'), 'utf8').trim();
+  return serviceClient(`http://127.0.0.1:${internalPortOf(distributedPorts().room)}`, serviceCredential('bench', secret))(path, body);
 }
 
 /** Runs deploy/local/down.sh if the bench ran up.sh. */

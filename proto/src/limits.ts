@@ -47,4 +47,5 @@ export const EXPIRY = {
 export const RESERVED_ROOM_NAMES = [
   'api', 'assets', 'socket.io', 'login', 'register', 'upgrade', 'dashboard', 'features', 'join',
   'workspace', 'about', 'privacy', 'terms', 'contact', 'subscription', 'payment', 'admin', 'healthz', 'readyz', 'metrics',
+  'internal', // service-to-service routes: refused on every public entry (docs/security.md)
 ] as const;

@@ -16,7 +16,7 @@ import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
-  MaintenanceState, maintenanceGuard, BodyHandoff,
+  MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
@@ -141,6 +141,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(httpMetrics()); // first, so every answer is timed (http_request_duration_seconds)
   web.use(securityHeaders());
   web.use(opsRoutes(ready, logger));
+  // Modules call each other by method here: no internal route exists, and no spelling of one reaches a page either.
+  web.use(refuseInternalPaths());
   web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
   web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on

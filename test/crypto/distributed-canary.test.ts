@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { TOPICS } from '@ephemera/proto';
-import { kafkaEventLog, newId, sealedEventLog, RoomKeyring, createLogger, type Delivery } from '@ephemera/platform';
+import { kafkaEventLog, newId, sealedEventLog, RoomKeyring, createLogger, serviceCredential, signedRequests, type Delivery } from '@ephemera/platform';
 import { roomKeyClient, ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
 import { startDistributedStack } from '../distributed/stack.ts';
 import { createRoom, uniqueName } from '../helpers/clients.ts';
@@ -60,17 +60,20 @@ describe('crypto-shredding canaries: distributed', () => {
     }
     expectNoCanary(findInFiles([stack.roomKeyDir], c), 'the room key directory');
 
-    const roomUrl = `http://127.0.0.1:${stack.roomPort}`;
+    // The room service's internal listener, called as a service would (signed with the stack's service credential).
+    const roomUrl = stack.internal.room;
+    const credential = serviceCredential('canary', stack.serviceSecret);
+    const keys = signedRequests(roomUrl, credential);
     // The scans above block this process (the stack's servers live in it) for seconds: a keep-alive connection to the
     // room service pooled by the stack's own clients is closed by the server as soon as its timers run again, and
     // a request sent on it then fails (ECONNRESET). A request that failed that way is sent once more.
-    const get = async (url: string) => { try { return await fetch(url); } catch { return fetch(url); } };
-    expect((await get(`${roomUrl}${ROOM_KEY_ROUTE}/${room.workspaceId}`)).status).toBe(200);
+    const get = async (p: string) => { try { return (await keys('GET', p)).status; } catch { return (await keys('GET', p)).status; } };
+    expect(await get(`${ROOM_KEY_ROUTE}/${room.workspaceId}`)).toBe(200);
     await deleteRoom(stack.urlA, room);
     room.close();
     expect(fs.existsSync(path.join(stack.roomKeyDir, `${room.workspaceId}.key`))).toBe(false);
-    expect((await get(`${roomUrl}${ROOM_KEY_ROUTE}/${room.workspaceId}`)).status).toBe(404);
-    expect((await get(`${roomUrl}${ROOM_KEY_ROUTE}/..%2Fetc`)).status).toBe(400);
+    expect(await get(`${ROOM_KEY_ROUTE}/${room.workspaceId}`)).toBe(404);
+    expect(await get(`${ROOM_KEY_ROUTE}/..%2Fetc`)).toBe(400);
 
     await flushStores();
     for (const [store, dir] of Object.entries(s)) expectNoCanary(findInFiles([dir], c), `${store} (${dir}) after deletion`);
@@ -79,7 +82,7 @@ describe('crypto-shredding canaries: distributed', () => {
     // room service as key source, as a rebuilt service would.
     const log = sealedEventLog(
       kafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'canary-replay', logger: createLogger('replay', 'silent'), namespace: stack.eventLogNamespace }),
-      new RoomKeyring(roomKeyClient(roomUrl)),
+      new RoomKeyring(roomKeyClient(roomUrl, credential)),
     );
     const ofRoom: Delivery[] = [];
     const ofKept: Delivery[] = [];

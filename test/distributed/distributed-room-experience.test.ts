@@ -7,13 +7,8 @@ roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different 
   // Files live in S3 when distributed: a real S3-compatible server (versitygw) of this stack's own.
   const s3 = await startVersitygw();
   const stack = await startDistributedStack({ s3 });
-  // change-tier is an internal route of the room service: called here as billing would, from inside the cluster.
-  const changeTier = async (workspaceId: string, tier: Tier) => {
-    const res = await fetch(`http://127.0.0.1:${stack.roomPort}${INTERNAL.changeTier}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId, tier, reason: 'test' }),
-    });
-    if (!res.ok) throw new Error(`change-tier failed: ${res.status} ${await res.text()}`);
-  };
+  // change-tier is an internal route of the room service: called here as billing would, on its internal listener, signed.
+  const changeTier = async (workspaceId: string, tier: Tier) => { await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'test' }); };
   return {
     url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, storedObjects: stack.storedObjects, readStoredObject: stack.readStoredObject,
     stop: async () => { await stack.stop(); await s3.stop(); },

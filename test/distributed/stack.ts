@@ -6,6 +6,8 @@
  * Adapter prototype with the last app attached, so replicas are separate processes, as in production.
  * With `messagingProcess`, messaging is a child process too, so a test can SIGKILL it. With `accounts`, billing is
  * its own server; with `admin` too, admin-analytics (issue 10) is, calling the others over their internal routes.
+ * Every service with internal routes serves them on its internal listener, and every internal call is signed with
+ * the stack's own SERVICE_SECRET (docs/security.md); the callers' *Url options are those internal listeners.
  * (deploy/local/up.sh runs every server as its own process behind nginx.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { createLogger, type ServiceServer } from '@ephemera/platform';
+import { createLogger, serviceClient, serviceCredential, type ServiceServer } from '@ephemera/platform';
 import type { DestinationStream } from 'pino';
 import { startRoomServer } from '@ephemera/room';
 import { startMessagingServer, S3Storage } from '@ephemera/messaging';
@@ -39,13 +41,16 @@ const MAINTENANCE_ROUTE_PATTERN = new RegExp(`^${ADMIN_API.maintenanceStatus}(\\
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
 export class ChildService {
   private child: ChildProcess | null = null;
-  constructor(readonly name: string, private readonly entry: string, private readonly env: Record<string, string>, readonly port: number) {}
+  constructor(readonly name: string, private readonly entry: string, private readonly env: Record<string, string>, readonly port: number, readonly internalPort?: number) {}
   get url() { return `http://127.0.0.1:${this.port}`; }
+  /** its internal listener (a service with internal routes) */
+  get internalUrl() { return `http://127.0.0.1:${this.internalPort}`; }
   get pid() { return this.child?.pid; }
 
   async start(): Promise<void> {
     this.child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, this.entry)], {
-      cwd: repo, env: { ...process.env, ...this.env, PORT: String(this.port), LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'warn' },
+      cwd: repo, env: { ...process.env, ...this.env, PORT: String(this.port), ...(this.internalPort ? { INTERNAL_PORT: String(this.internalPort) } : {}),
+        LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'warn' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const end = Date.now() + 60_000;
@@ -101,18 +106,23 @@ export async function startDistributedStack(options: {
   // X-Forwarded-For names the client.
   // The room service's key volume: a directory of this stack's own (docs/crypto.md).
   const roomKeyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-room-keys-'));
-  const billingUrl = options.accounts ? `http://127.0.0.1:${options.accounts.port}` : undefined;
+  // The stack's service credential: every internal call is signed with it (docs/security.md).
+  const serviceSecret = randomBytes(32).toString('hex');
+  // Billing's internal listener: the room service resolves account sessions there.
+  const billingInternalPort = options.accounts ? await freePort() : 0;
+  const billingUrl = options.accounts ? `http://127.0.0.1:${billingInternalPort}` : undefined;
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
-    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir , billingUrl });
+    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir , billingUrl, serviceSecret });
+  const roomInternalUrl = room.internalUrl!;
   // Billing (accounts) has a key volume of its own, like the room service (docs/crypto.md).
   const accountKeyDir = options.accounts ? fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-account-keys-')) : null;
   const billing = options.accounts && accountKeyDir ? await startBillingServer({
-    port: options.accounts.port, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, roomUrl: room.url, redisUrl, now,
+    port: options.accounts.port, internalPort: billingInternalPort, serviceSecret, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, roomUrl: roomInternalUrl, redisUrl, now,
     trustedProxies: ['loopback'], accountKeyDir, smtpUrl: options.accounts.smtpUrl, superadminEmail: options.accounts.superadminEmail,
     google: options.accounts.google, rateLimits: options.accounts.rateLimits, payments: options.accounts.payments,
   }) : null;
   if (options.admin && !billing) throw new Error('the admin option needs accounts (billing)');
-  const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger });
+  const presence = await startPresenceServer({ port: 0, host: '127.0.0.1', redisUrl, logger, serviceSecret });
   const bucket = `files-${eventLogNamespace}`;
   const s3Env: Record<string, string> = options.s3 ? {
     S3_ENDPOINT: options.s3.endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: options.s3.accessKeyId,
@@ -124,17 +134,19 @@ export async function startDistributedStack(options: {
   if (options.s3) { storage = s3(); await storage.ensureBucket(); }
   let messaging: ServiceServer | ChildService;
   if (options.messagingProcess) {
-    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0', ROOM_URL: room.url, ...s3Env }, await freePort());
+    messaging = new ChildService('messaging', 'services/messaging/src/main.ts', { DATABASE_URL: databaseUrl, KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, METRICS_PORT: '0',
+      ROOM_URL: roomInternalUrl, SERVICE_SECRET: serviceSecret, ...s3Env }, await freePort(), await freePort());
     await messaging.start();
   } else {
-    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: room.url, storage, fileSweepIntervalMs: 200 });
+    messaging = await startMessagingServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, roomUrl: roomInternalUrl, storage, fileSweepIntervalMs: 200, serviceSecret });
   }
+  const messagingInternalUrl = messaging.internalUrl!;
   // Admin-analytics: its own key volume and backup directory, commands and keys over the owners' internal routes.
   const adminDirs = options.admin ? { keys: fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-admin-keys-')), backups: fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-backups-')) } : null;
   const admin = options.admin && adminDirs && billing ? await startAdminServer({
     port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, now, redisUrl, trustedProxies: ['loopback'],
-    roomUrl: room.url, billingUrl: billing.url, messagingUrl: messaging.url, adminKeyDir: adminDirs.keys, backupDir: adminDirs.backups,
-    superadminEmail: options.accounts!.superadminEmail, rateLimits: options.accounts!.rateLimits,
+    roomUrl: roomInternalUrl, billingUrl: billing.internalUrl!, messagingUrl: messagingInternalUrl, adminKeyDir: adminDirs.keys, backupDir: adminDirs.backups,
+    superadminEmail: options.accounts!.superadminEmail, rateLimits: options.accounts!.rateLimits, serviceSecret,
   }) : null;
   // What the ingress does with plain HTTP: /api/link-preview/ and the file routes to messaging, /api/auth/,
   // /api/payments/ and /api/contact to billing, /api/admin/ and /api/maintenance to admin-analytics, the rest of /api to room.
@@ -145,12 +157,12 @@ export async function startDistributedStack(options: {
     ...(admin ? [{ prefix: ADMIN_PREFIX, target: admin.url }, { pattern: MAINTENANCE_ROUTE_PATTERN, target: admin.url }] : []), // the superadmin's API: admin-analytics
   ], room.url);
   const gateway1 = await startGatewayServer({
-    port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: room.url, messagingUrl: messaging.url, presenceUrl: presence.url,
+    port: 0, host: '127.0.0.1', gatewayId: 'gateway-1', roomUrl: roomInternalUrl, messagingUrl: messagingInternalUrl, presenceUrl: presence.internalUrl!, serviceSecret,
     kafkaBrokers, eventLogNamespace, redisUrl, allowedOrigins: [], logger, httpUpstream: httpRouter.url, trustedProxies: options.trustedProxies,
     metrics: options.metrics ? { port: 0 } : undefined, calls: { ringTimeoutMs, ice: CALL_TEST_ICE },
   });
   const gateway2 = new ChildService('gateway-2', 'services/gateway/src/main.ts', {
-    GATEWAY_ID: 'gateway-2', ROOM_URL: room.url, MESSAGING_URL: messaging.url, PRESENCE_URL: presence.url,
+    GATEWAY_ID: 'gateway-2', ROOM_URL: roomInternalUrl, MESSAGING_URL: messagingInternalUrl, PRESENCE_URL: presence.internalUrl!, SERVICE_SECRET: serviceSecret,
     KAFKA_BROKERS: kafkaBrokers.join(','), EVENT_LOG_NAMESPACE: eventLogNamespace, REDIS_URL: redisUrl, HTTP_UPSTREAM: httpRouter.url,
     TRUSTED_PROXIES: (options.trustedProxies ?? []).join(','), METRICS_PORT: '0',
     CALL_RING_TIMEOUT_MS: String(ringTimeoutMs), STUN_URLS: CALL_TEST_ICE.stunUrls.join(','), TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
@@ -162,6 +174,11 @@ export async function startDistributedStack(options: {
     urlA: `http://127.0.0.1:${gateway1.port}`,
     urlB: gateway2.url,
     roomPort: room.port,
+    /** the internal listeners (signed calls only) and the secret they verify: tests call them as a service would */
+    internal: { room: roomInternalUrl, messaging: messagingInternalUrl, presence: presence.internalUrl!, billing: billing?.internalUrl },
+    serviceSecret,
+    /** a POST to the room service's internal route, signed as a service's (e.g. change-tier, billing's call) */
+    roomInternalCall: <T = unknown>(route: string, body: unknown) => serviceClient(roomInternalUrl, serviceCredential('test', serviceSecret))<T>(route, body),
     roomKeyDir,
     databaseUrl,
     /** the billing service (with accounts): tests read what it stored, e.g. contact messages */
@@ -172,6 +189,8 @@ export async function startDistributedStack(options: {
     adminPort: admin?.port,
     eventLogNamespace,
     messagingPort: messaging.port,
+    /** presence's public port (it serves no public route: only /healthz and /readyz) */
+    presencePort: presence.port,
     gateway1Port: gateway1.port,
     metricsPorts: [gateway1.metricsPort, room.metricsPort].filter((p): p is number => p !== undefined),
     gateway2Port: gateway2.port,

@@ -1,14 +1,15 @@
 /**
  * What admin-analytics asks the other services in distributed mode (embedded mode passes their objects instead):
  * the four ports of proto/src/admin-ports.ts over internal-rpc routes, and the data keys that open the events it
- * reads. None of these routes is forwarded by the ingress (/internal/); the NetworkPolicy admits admin-analytics.
+ * reads. These routes are on each owner's internal listener, every call signed with the service credential; the
+ * NetworkPolicy admits admin-analytics to those ports.
  */
 import {
   ADMIN_ACCOUNTS_METHODS, ADMIN_ACCOUNTS_PREFIX, ADMIN_AGGREGATE, ADMIN_BILLING_SYSTEM_METHODS, ADMIN_BILLING_SYSTEM_PREFIX,
   ADMIN_MESSAGING_METHODS, ADMIN_MESSAGING_PREFIX, ADMIN_ROOMS_METHODS, ADMIN_ROOMS_PREFIX,
   type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi,
 } from '@ephemera/proto';
-import { internalRpcClient, type RoomKeySource, type RoomKeyStore } from '@ephemera/platform';
+import { internalRpcClient, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { accountKeyClient } from '@ephemera/billing/src/account-keys-http.ts';
 
@@ -17,12 +18,12 @@ export interface AdminPorts {
 }
 
 /** The ports as HTTP clients of billing, room and messaging (each owner mounts internalRpcRouter with the same lists). */
-export function adminPortClients(urls: { billingUrl: string; roomUrl: string; messagingUrl: string }, timeoutMs?: number): AdminPorts {
+export function adminPortClients(urls: { billingUrl: string; roomUrl: string; messagingUrl: string }, credential: ServiceCredential, timeoutMs?: number): AdminPorts {
   return {
-    accounts: internalRpcClient<AdminAccountsApi>(urls.billingUrl, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, timeoutMs),
-    billingSystem: internalRpcClient<AdminBillingSystemApi>(urls.billingUrl, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS, timeoutMs),
-    rooms: internalRpcClient<AdminRoomsApi>(urls.roomUrl, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, timeoutMs),
-    messaging: internalRpcClient<AdminMessagingApi>(urls.messagingUrl, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, timeoutMs),
+    accounts: internalRpcClient<AdminAccountsApi>(urls.billingUrl, credential, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, timeoutMs),
+    billingSystem: internalRpcClient<AdminBillingSystemApi>(urls.billingUrl, credential, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS, timeoutMs),
+    rooms: internalRpcClient<AdminRoomsApi>(urls.roomUrl, credential, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, timeoutMs),
+    messaging: internalRpcClient<AdminMessagingApi>(urls.messagingUrl, credential, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, timeoutMs),
   };
 }
 
@@ -38,9 +39,9 @@ export function adminPortClients(urls: { billingUrl: string; roomUrl: string; me
  * records are skipped for good (the keyring remembers it as gone). An owner that does not answer throws, and the
  * record is delivered again later: an outage never passes for a deletion.
  */
-export function adminKeySource(own: RoomKeyStore, owners: { roomUrl: string; billingUrl: string }, timeoutMs?: number): RoomKeySource {
-  const room = roomKeyClient(owners.roomUrl, timeoutMs);
-  const billing = accountKeyClient(owners.billingUrl, timeoutMs);
+export function adminKeySource(own: RoomKeyStore, owners: { roomUrl: string; billingUrl: string }, credential: ServiceCredential, timeoutMs?: number): RoomKeySource {
+  const room = roomKeyClient(owners.roomUrl, credential, timeoutMs);
+  const billing = accountKeyClient(owners.billingUrl, credential, timeoutMs);
   return async (id) => {
     if (id === ADMIN_AGGREGATE) return own.get(id);
     return (await room(id)) ?? (await billing(id));

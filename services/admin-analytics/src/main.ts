@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
+  loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey, serviceSecret,
 } from '@ephemera/platform';
 import { startAdminServer } from './server.ts';
 import { parseHealthTargets } from './analytics/service-health.ts';
@@ -8,9 +8,11 @@ import { parseHealthTargets } from './analytics/service-health.ts';
 const config = loadConfig(z.object({
   ...commonEnv,
   PORT: port(8205),
+  /** the shared secret its internal calls are signed with (docs/security.md) */
+  SERVICE_SECRET: serviceSecret,
   DATABASE_URL: z.string().url(),
   ...kafkaEnv,
-  /** the owners of what the superadmin acts on (internal routes) and of the keys that open their events */
+  /** the owners of what the superadmin acts on and of the keys that open their events: their internal listeners */
   ROOM_URL: z.string().url(),
   BILLING_URL: z.string().url(),
   MESSAGING_URL: z.string().url(),
@@ -45,6 +47,7 @@ const server = await startAdminServer({
   redisUrl: config.REDIS_URL, trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
   adminKeyDir: config.ADMIN_KEY_DIR, masterKey: config.ADMIN_MASTER_KEY ? parseMasterKey(config.ADMIN_MASTER_KEY) : undefined,
   superadminEmail: config.SUPERADMIN_EMAIL ?? null, backupDir: config.BACKUP_DIR, healthTargets: config.ADMIN_HEALTH_TARGETS,
+  serviceSecret: config.SERVICE_SECRET,
 });
 logger.info({ port: server.port }, 'admin-analytics service listening');
 stopOnSignals(server.stop, logger);

@@ -5,7 +5,7 @@
  */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, RoomKeyring, RedisEphemeralStore, MemoryEphemeralStore,
-  createPool, pgReady, serveHttp, createRateLimits, type LimitConfig, type Logger, type ServiceServer,
+  createPool, pgReady, serveHttp, createRateLimits, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
 import { startAdminModule, adminRouter, type AdminModule } from './index.ts';
@@ -27,14 +27,17 @@ export async function startAdminServer(opts: {
   /** the other services' /metrics (ADMIN_HEALTH_TARGETS) */
   healthTargets?: string[];
   now?: () => Date;
+  /** SERVICE_SECRET: its calls to the owners' internal listeners are signed with it (it serves no internal route) */
+  serviceSecret: string;
 }): Promise<ServiceServer & { module: AdminModule }> {
   const pool = createPool(opts.databaseUrl);
+  const credential = serviceCredential('admin-analytics', opts.serviceSecret);
   if (!opts.masterKey) opts.logger.warn('ADMIN_MASTER_KEY is not set: the admin key and backups are protected by the insecure development key');
   const master = opts.masterKey ?? DEV_MASTER_KEY;
   const own = fileRoomKeys(opts.adminKeyDir, master);
   // One keyring for every topic: admin events under our own key, room and messaging events under room keys (room
   // service), billing events under account and contact-message keys (billing). See adminKeySource.
-  const keyring = new RoomKeyring(adminKeySource(own.store, { roomUrl: opts.roomUrl, billingUrl: opts.billingUrl }));
+  const keyring = new RoomKeyring(adminKeySource(own.store, { roomUrl: opts.roomUrl, billingUrl: opts.billingUrl }, credential));
   const log = sealedEventLog(
     kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'admin-analytics', logger: opts.logger, namespace: opts.eventLogNamespace }),
     keyring, { logger: opts.logger },
@@ -44,7 +47,7 @@ export async function startAdminServer(opts: {
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const module = await startAdminModule({
     databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, adminKeys: own.store, now: opts.now,
-    ...adminPortClients({ billingUrl: opts.billingUrl, roomUrl: opts.roomUrl, messagingUrl: opts.messagingUrl }),
+    ...adminPortClients({ billingUrl: opts.billingUrl, roomUrl: opts.roomUrl, messagingUrl: opts.messagingUrl }, credential),
     superadminEmail: opts.superadminEmail, limits, ephemeral, backupDir: opts.backupDir, backupKey: backupKeyFrom(master),
     eventLogKafka: { brokers: opts.kafkaBrokers, namespace: opts.eventLogNamespace }, healthTargets: opts.healthTargets,
   });

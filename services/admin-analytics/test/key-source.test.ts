@@ -12,11 +12,12 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_AGGREGATE } from '@ephemera/proto';
-import { DEV_MASTER_KEY, RoomKeyring, createLogger, errorHandler, fileRoomKeys, newId, type OwnedRoomKeys } from '@ephemera/platform';
+import { DEV_MASTER_KEY, RoomKeyring, createLogger, errorHandler, fileRoomKeys, newId, serviceCredential, type OwnedRoomKeys } from '@ephemera/platform';
 import { internalRoomKeyRouter } from '@ephemera/room/src/room-keys-http.ts';
 import { internalAccountKeyRouter } from '@ephemera/billing/src/account-keys-http.ts';
 import { adminKeySource } from '../src/clients.ts';
 
+const credential = serviceCredential('admin-analytics', 'x'.repeat(32));
 const dirs: string[] = [];
 const servers: Server[] = [];
 const store = (): OwnedRoomKeys => {
@@ -52,7 +53,7 @@ describe('adminKeySource (distributed admin-analytics)', () => {
     const adminKey = await own.store.create(ADMIN_AGGREGATE);
     const roomKey = await room.store.create(newId());
     const accountKey = await billing.store.create(newId());
-    const source = adminKeySource(own.store, { roomUrl, billingUrl });
+    const source = adminKeySource(own.store, { roomUrl, billingUrl }, credential);
     for (const key of [adminKey, roomKey, accountKey]) {
       const got = await source(key.workspaceId);
       expect(got?.exportRaw().equals(key.exportRaw()), key.workspaceId).toBe(true);
@@ -63,23 +64,23 @@ describe('adminKeySource (distributed admin-analytics)', () => {
 
   it('null only when no owner has the key: a destroyed key is gone for the keyring', async () => {
     const accountKey = await billing.store.create(newId());
-    const keyring = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl }));
+    const keyring = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl }, credential));
     expect(await keyring.key(accountKey.workspaceId)).not.toBeNull();
     await billing.store.destroy(accountKey.workspaceId);
-    const fresh = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl }));
+    const fresh = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl }, credential));
     expect(await fresh.key(accountKey.workspaceId)).toBeNull();
     expect(fresh.isGone(accountKey.workspaceId)).toBe(true);
-    expect(await adminKeySource(own.store, { roomUrl, billingUrl })(newId())).toBeNull();
+    expect(await adminKeySource(own.store, { roomUrl, billingUrl }, credential)(newId())).toBeNull();
   });
 
   it('an owner that does not answer is an outage, not a deletion: the lookup throws and nothing is marked gone', async () => {
     const accountKey = await billing.store.create(newId());
     const down = 'http://127.0.0.1:1';
-    const withoutBilling = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl: down }, 1_000));
-    await expect(withoutBilling.key(accountKey.workspaceId)).rejects.toThrow(/account keys/);
+    const withoutBilling = new RoomKeyring(adminKeySource(own.store, { roomUrl, billingUrl: down }, credential, 1_000));
+    await expect(withoutBilling.key(accountKey.workspaceId)).rejects.toThrow(/account-keys/);
     expect(withoutBilling.isGone(accountKey.workspaceId)).toBe(false);
-    const withoutRoom = new RoomKeyring(adminKeySource(own.store, { roomUrl: down, billingUrl }, 1_000));
-    await expect(withoutRoom.key(accountKey.workspaceId)).rejects.toThrow(/room keys/);
+    const withoutRoom = new RoomKeyring(adminKeySource(own.store, { roomUrl: down, billingUrl }, credential, 1_000));
+    await expect(withoutRoom.key(accountKey.workspaceId)).rejects.toThrow(/room-keys/);
     expect(withoutRoom.isGone(accountKey.workspaceId)).toBe(false);
   });
 });

@@ -3,12 +3,12 @@
  * under the account's key and each contact message under the message's own key, all in billing's key store.
  * Admin-analytics reads every topic into its read models, so it asks here for those keys, once each, and keeps them
  * in memory (RoomKeyring) until the account or message is deleted (account.deleted / contact.message-deleted).
- * INTERNAL NETWORK ONLY, like the room service's /internal/room-keys: the ingress never routes /internal, and the
- * NetworkPolicy admits only the ingress controller, room and admin-analytics to billing's port.
+ * Served on billing's internal listener only, like the room service's /internal/room-keys: callers sign each request
+ * with the service credential, and the NetworkPolicy admits only room and admin-analytics to that port.
  */
 import express from 'express';
 import { DomainError } from '@ephemera/proto';
-import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, type RoomKeySource, type RoomKeyStore } from '@ephemera/platform';
+import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, signedRequests, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
 
 export const ACCOUNT_KEY_ROUTE = '/internal/account-keys';
 /** an account id or a contact message id (newId: base62), as the key store names its files */
@@ -28,17 +28,12 @@ export function internalAccountKeyRouter(keys: RoomKeyStore): express.Router {
 }
 
 /** A keyring source over billing's route: null when billing has no such key; throws while billing is unreachable. */
-export function accountKeyClient(billingUrl: string, timeoutMs = 5_000): RoomKeySource {
+export function accountKeyClient(billingUrl: string, credential: ServiceCredential, timeoutMs = 5_000): RoomKeySource {
+  const request = signedRequests(billingUrl, credential, timeoutMs);
   return async (id) => {
-    let res: Response;
-    try {
-      res = await fetch(`${billingUrl}${ACCOUNT_KEY_ROUTE}/${encodeURIComponent(id)}`, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (err) {
-      throw new ServiceUnavailableError(`account keys: ${(err as Error).message}`);
-    }
-    if (res.status === 404) { await res.body?.cancel(); return null; }
-    if (!res.ok) { await res.body?.cancel(); throw new ServiceUnavailableError(`account keys answered ${res.status}`); }
-    const { key } = (await res.json()) as { key: string };
-    return new RoomKey(id, Buffer.from(key, 'base64url'));
+    const { status, json } = await request('GET', `${ACCOUNT_KEY_ROUTE}/${encodeURIComponent(id)}`);
+    if (status === 404) return null;
+    if (status !== 200) throw new ServiceUnavailableError(`account keys answered ${status}`);
+    return new RoomKey(id, Buffer.from((json as { key: string }).key, 'base64url'));
   };
 }

@@ -1,14 +1,14 @@
 /**
  * Billing's calls to the room service over HTTP (distributed mode; embedded passes the room service's RoomOwnership).
- * ACCOUNT_INTERNAL routes: no gateway or ingress forwards them. The other direction: room/src/account-sessions.ts.
+ * ACCOUNT_INTERNAL routes, on the room service's internal listener (signed calls). The other direction: room/src/account-sessions.ts.
  */
 import { ACCOUNT_INTERNAL, type AccountRoomsApi } from '@ephemera/proto';
-import { serviceClient } from '@ephemera/platform';
+import { serviceClient, type ServiceCredential } from '@ephemera/platform';
 
 /** Billing's view of the room service. */
 export class AccountRoomsClient implements AccountRoomsApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(roomUrl: string) { this.call = serviceClient(roomUrl); }
+  constructor(roomUrl: string, credential: ServiceCredential) { this.call = serviceClient(roomUrl, credential); }
   claimWorkspace(input: Parameters<AccountRoomsApi['claimWorkspace']>[0]) { return this.call<Awaited<ReturnType<AccountRoomsApi['claimWorkspace']>>>(ACCOUNT_INTERNAL.claimWorkspace, input); }
   roomsOfAccount(input: { accountId: string }) { return this.call<Awaited<ReturnType<AccountRoomsApi['roomsOfAccount']>>>(ACCOUNT_INTERNAL.roomsOfAccount, input); }
   ownerToken(input: { accountId: string; roomName: string }) { return this.call<Awaited<ReturnType<AccountRoomsApi['ownerToken']>>>(ACCOUNT_INTERNAL.ownerToken, input); }

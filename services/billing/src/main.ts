@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   loadConfig, commonEnv, kafkaEnv, trustedProxies, metricsHost, port, createLogger, startTelemetry, stopOnSignals, parseMasterKey,
+  serviceSecret, internalPort, internalPortOf,
 } from '@ephemera/platform';
 import { startBillingServer } from './server.ts';
 import { paymentsFromEnv } from './payments/index.ts';
@@ -8,8 +9,12 @@ import { paymentsFromEnv } from './payments/index.ts';
 const config = loadConfig(z.object({
   ...commonEnv,
   PORT: port(8204),
+  /** the shared secret of internal calls (docs/security.md) and the internal listener's port (unset: PORT + 2000) */
+  SERVICE_SECRET: serviceSecret,
+  INTERNAL_PORT: internalPort,
   DATABASE_URL: z.string().url(),
   ...kafkaEnv,
+  /** the room service's internal listener */
   ROOM_URL: z.string().url(),
   REDIS_URL: z.string().url().optional(),
   TRUSTED_PROXIES: trustedProxies,
@@ -55,6 +60,7 @@ const server = await startBillingServer({
   masterKey: config.ACCOUNT_MASTER_KEY ? parseMasterKey(config.ACCOUNT_MASTER_KEY) : undefined,
   smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, superadminEmail: config.SUPERADMIN_EMAIL ?? null, google,
   payments: paymentsFromEnv({ ...config } as unknown as NodeJS.ProcessEnv),
+  serviceSecret: config.SERVICE_SECRET, internalPort: internalPortOf(config.PORT, config.INTERNAL_PORT),
 });
-logger.info({ port: server.port }, 'billing service listening');
+logger.info({ port: server.port, internalPort: server.internalPort }, 'billing service listening');
 stopOnSignals(server.stop, logger);

@@ -1,7 +1,7 @@
 /** The billing service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
-  internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS } from '@ephemera/proto';
 import { startBillingModule, type BillingModule } from './index.ts';
@@ -19,8 +19,11 @@ export async function startBillingServer(opts: {
   smtpUrl?: string; mailFrom?: string; superadminEmail?: string | null; google?: GoogleConfig | null; now?: () => Date;
   /** Stripe (STRIPE_*); absent: payments are off */
   payments?: PaymentsOptions;
+  /** SERVICE_SECRET (internal calls are signed and verified with it) and INTERNAL_PORT (0 or absent: any free port) */
+  serviceSecret: string; internalPort?: number;
 }): Promise<ServiceServer & { module: BillingModule }> {
   const pool = createPool(opts.databaseUrl);
+  const credential = serviceCredential('billing', opts.serviceSecret);
   if (!opts.masterKey) opts.logger.warn('ACCOUNT_MASTER_KEY is not set: account keys are wrapped by the insecure development key');
   const keys = fileRoomKeys(opts.accountKeyDir, opts.masterKey ?? DEV_MASTER_KEY);
   // Account events are sealed under each account's key, like room events under the room's (docs/crypto.md).
@@ -28,7 +31,7 @@ export async function startBillingServer(opts: {
   await log.init(Object.values(TOPICS));
   const maintenance = await MaintenanceState.start({ log, processId: 'billing', logger: opts.logger }); // writes refused while on
   const module = await startBillingModule({
-    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl),
+    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl, credential),
     smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, superadminEmail: opts.superadminEmail, google: opts.google, now: opts.now,
     payments: opts.payments,
   });
@@ -36,10 +39,12 @@ export async function startBillingServer(opts: {
   const server = await serveHttp({
     name: 'billing', port: opts.port, host: opts.host, logger: opts.logger,
     rawBodyRouters: [paymentWebhookRouter(module.payments.provider, module.payments.outcomes)], // the signature is over the raw body
-    routers: [maintenanceGuard(maintenance), paymentsRouter(module.service, module.payments.service), publicBillingRouter(module.service, module.google, limits), internalBillingRouter(module.service),
-      // admin-analytics (issue 10): its commands on accounts and the System tab, and the keys that open billing's events
+    routers: [maintenanceGuard(maintenance), paymentsRouter(module.service, module.payments.service), publicBillingRouter(module.service, module.google, limits)],
+    // The internal listener: the room service (sessions), admin-analytics (its commands on accounts and the System
+    // tab, and the keys that open billing's events).
+    internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [internalBillingRouter(module.service),
       internalRpcRouter(ADMIN_ACCOUNTS_PREFIX, module.adminAccounts, ADMIN_ACCOUNTS_METHODS),
-      internalRpcRouter(ADMIN_BILLING_SYSTEM_PREFIX, module.adminSystem, ADMIN_BILLING_SYSTEM_METHODS), internalAccountKeyRouter(keys.store)],
+      internalRpcRouter(ADMIN_BILLING_SYSTEM_PREFIX, module.adminSystem, ADMIN_BILLING_SYSTEM_METHODS), internalAccountKeyRouter(keys.store)] },
     ready: () => pgReady(pool), trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });

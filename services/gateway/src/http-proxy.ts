@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN } from '@ephemera/proto';
-import { BODY_HANDOFF_HEADER, type BodyHandoff } from '@ephemera/platform';
+import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemera/platform';
 import { uwsBody } from './uws-body.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -27,9 +27,10 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
   return (res: HttpResponse, req: HttpRequest) => {
     // uWS request data is only valid synchronously: copy what we need first.
     const method = req.getMethod().toUpperCase();
-    // Service-to-service routes (/internal/..., e.g. change-tier) are for callers inside the cluster, never a browser.
-    if (/^\/+internal(\/|$)/i.test(req.getUrl())) { res.writeStatus('404 Not Found').end('Not found'); return; }
-    const url = req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : '');
+    // What is checked is what is sent: the target as fetch resolves it (dot segments, %2e), refused (404) when it or
+    // any decoding of it names a service-to-service route (/internal/...), which no public port serves anyway.
+    const url = forwardablePath(req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : ''));
+    if (url === null) { res.writeStatus('404 Not Found').end('Not found'); return; }
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);

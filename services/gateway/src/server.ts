@@ -1,5 +1,5 @@
 /** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
-import { kafkaEventLog, sealedEventLog, RoomKeyring, RedisEphemeralStore, createRateLimits, type LimitConfig, type Logger } from '@ephemera/platform';
+import { kafkaEventLog, sealedEventLog, RoomKeyring, RedisEphemeralStore, createRateLimits, serviceCredential, type LimitConfig, type Logger } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
@@ -17,20 +17,23 @@ export async function startGatewayServer(opts: {
   rateLimits?: LimitConfig;
   /** calls (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
   calls?: GatewayOptions['calls'];
+  /** SERVICE_SECRET: every call to room, messaging and presence (their internal listeners: the *Url above) is signed with it */
+  serviceSecret: string;
 }): Promise<Gateway> {
+  const credential = serviceCredential('gateway', opts.serviceSecret);
   // The gateway only reads the log: it opens each room's events with the key the room service hands out (and seals
   // the names it stores in presence with the same keys).
-  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
+  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl, credential));
   const log = sealedEventLog(
     kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace }),
     keyring, { logger: opts.logger },
   );
   const bus = new RedisEphemeralStore(opts.redisUrl);
-  const rooms = new RoomClient(opts.roomUrl);
+  const rooms = new RoomClient(opts.roomUrl, credential);
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const gateway = await startGateway({
-    port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl),
-    presence: new PresenceClient(opts.presenceUrl), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
+    port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl, credential),
+    presence: new PresenceClient(opts.presenceUrl, credential), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
     httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
     // call leases are swept per deployment (EVENT_LOG_NAMESPACE), like the rate-limit keys in the same Redis
     calls: { ...opts.calls, ...(opts.eventLogNamespace ? { namespace: opts.eventLogNamespace } : {}) },

@@ -1,13 +1,13 @@
 /** MessagingApi over HTTP, for the gateway in distributed mode: each method posts { actor, input } to its internal route. */
 import { INTERNAL, type ChannelSummary, type Message, type MessagingApi, type SessionActor } from '@ephemera/proto';
-import { serviceClient } from '@ephemera/platform';
+import { serviceClient, type ServiceCredential } from '@ephemera/platform';
 
 type Input<M extends keyof MessagingApi> = Parameters<MessagingApi[M]>[1];
 type Answer<M extends keyof MessagingApi> = Awaited<ReturnType<MessagingApi[M]>>;
 
 export class MessagingClient implements MessagingApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.messagingBatch }); }
+  constructor(baseUrl: string, credential: ServiceCredential) { this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.messagingBatch }); }
 
   sendMessage(actor: SessionActor, input: Input<'sendMessage'>) { return this.call<Message>(INTERNAL.sendMessage, { actor, input }); }
   fetchMessages(actor: SessionActor, input: Input<'fetchMessages'>) { return this.call<Answer<'fetchMessages'>>(INTERNAL.fetchMessages, { actor, input }); }

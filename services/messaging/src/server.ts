@@ -1,7 +1,7 @@
 /** The messaging service as its own process (distributed mode). */
 import express from 'express';
 import {
-  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
+  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS } from '@ephemera/proto';
@@ -20,9 +20,12 @@ export async function startMessagingServer(opts: {
   storage?: FileStorage;
   /** the file retention sweeper's period (default a minute; tests shorten it) */
   fileSweepIntervalMs?: number;
+  /** SERVICE_SECRET (internal calls are signed and verified with it) and INTERNAL_PORT (0 or absent: any free port) */
+  serviceSecret: string; internalPort?: number;
 }): Promise<ServiceServer> {
   const pool = createPool(opts.databaseUrl);
-  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl));
+  const credential = serviceCredential('messaging', opts.serviceSecret);
+  const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl, credential));
   const log = sealedEventLog(
     kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: 'messaging', logger: opts.logger, namespace: opts.eventLogNamespace }),
     keyring, { logger: opts.logger },
@@ -35,8 +38,7 @@ export async function startMessagingServer(opts: {
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch, GET /api/link-preview/image (the ingress routes /api/link-preview/ here)
-    routers: [maintenanceGuard(maintenance), internalMessagingRouter(module.service, opts.logger),
-      internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer (issue 10)
+    routers: [maintenanceGuard(maintenance),
       publicMessagingRouter({
       pool, linkPreview: linkPreviews,
       limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
@@ -44,6 +46,11 @@ export async function startMessagingServer(opts: {
       // public: /api/workspaces/{id}/files... (the ingress routes them here)
       ? fileRouter({ pool, files: module.files, limit: (key) => limits.consume('uploadsPerUser', key) })
       : noFileStorage()],
+    // The internal listener: the gateways' message commands, admin-analytics' moderation viewer.
+    internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
+      internalMessagingRouter(module.service, opts.logger),
+      internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer (issue 10)
+    ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },

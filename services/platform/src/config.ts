@@ -27,3 +27,17 @@ export const trustedProxies = z.string().default('').transform((s) => s.split(',
 export const metricsHost = z.string().min(1).default('127.0.0.1');
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const url = z.string().url();
+
+/**
+ * SERVICE_SECRET: what every internal call is signed with (service-credential.ts); the same value in every service
+ * of a deployment, at least 32 characters. Required: without it no internal call could be made or verified.
+ */
+export const serviceSecret = z.string().min(32, 'SERVICE_SECRET must be at least 32 characters (docs/security.md)');
+/**
+ * INTERNAL_PORT: the internal listener of a service with internal routes. Unset: the service's PORT plus
+ * INTERNAL_PORT_OFFSET, the one rule the local stack (deploy/local/ports.ts) and the chart's values follow too.
+ */
+export const INTERNAL_PORT_OFFSET = 2000;
+export const internalPort = z.coerce.number().int().min(0).max(65535).optional();
+export const internalPortOf = (publicPort: number, configured?: number) =>
+  configured ?? (publicPort === 0 ? 0 : publicPort + INTERNAL_PORT_OFFSET);

@@ -1,6 +1,7 @@
 /**
  * What every deployable service process shares: an express app with ops routes, JSON bodies and the error
- * handler; listening; graceful stop on SIGTERM/SIGINT (Kubernetes sends SIGTERM before killing a pod).
+ * handler; listening; graceful stop on SIGTERM/SIGINT (Kubernetes sends SIGTERM before killing a pod). The public
+ * app answers 404 to any path that resolves to an internal route; those are served on the internal listener only.
  */
 import express from 'express';
 import type { Server } from 'node:http';
@@ -10,8 +11,16 @@ import type { Logger } from './log.ts';
 import { startMetricsServer } from './metrics-server.ts';
 import { httpMetrics } from './metrics-http.ts';
 import { stopTelemetry } from './telemetry.ts';
+import { refuseInternalPaths } from './internal-path.ts';
+import { refuseControlCharacterPaths } from './path-guard.ts';
+import { internalApp, type InternalListenerOptions } from './internal-listener.ts';
 
-export interface ServiceServer { port: number; url: string; metricsPort?: number; stop(): Promise<void> }
+export interface ServiceServer {
+  port: number; url: string; metricsPort?: number;
+  /** the internal listener (a service with internal routes): where other services call it */
+  internalPort?: number; internalUrl?: string;
+  stop(): Promise<void>;
+}
 
 export async function serveHttp(opts: {
   name: string; port: number; host?: string; logger: Logger; routers: express.Router[];
@@ -24,6 +33,8 @@ export async function serveHttp(opts: {
   metrics?: { port: number; host?: string };
   /** TRUSTED_PROXIES: whose X-Forwarded-For gives req.ip (the ingress, the gateway's HTTP forwarding) */
   trustProxy?: string[];
+  /** the service's /internal routes, on a listener of their own behind the service credential (internal-listener.ts) */
+  internal?: InternalListenerOptions;
 }): Promise<ServiceServer> {
   startDefaultMetrics(opts.name);
   const app = express();
@@ -31,14 +42,18 @@ export async function serveHttp(opts: {
   app.set('trust proxy', opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false);
   app.use(httpMetrics()); // first, so every answer (ops routes, refusals, errors) is timed
   app.use(opsRoutes(opts.ready, opts.logger.child({ server: opts.name }))); // its readiness lines name this server
+  app.use(refuseInternalPaths());
+  app.use(refuseControlCharacterPaths()); // a name or id never holds one: 400 before any route
   for (const r of opts.rawBodyRouters ?? []) app.use(r);
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);
   app.use(errorHandler(opts.logger));
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
-  });
+  const server = await listen(app, opts.port, opts.host);
   const port = (server.address() as AddressInfo).port;
+  const internal = opts.internal
+    ? await listen(internalApp({ ...opts.internal, logger: opts.logger, jsonLimit: opts.jsonLimit ?? '64kb' }), opts.internal.port, opts.internal.host ?? opts.host)
+    : null;
+  const internalPort = internal ? (internal.address() as AddressInfo).port : undefined;
   // A taken metrics port must not take the service down with it: logged, and the service serves on.
   const metrics = opts.metrics
     ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
@@ -47,13 +62,24 @@ export async function serveHttp(opts: {
     port,
     url: `http://127.0.0.1:${port}`,
     metricsPort: metrics?.port,
+    internalPort,
+    internalUrl: internalPort === undefined ? undefined : `http://127.0.0.1:${internalPort}`,
     async stop() {
       await metrics?.stop();
-      await new Promise((r) => server.close(r));
-      server.closeAllConnections();
+      for (const s of [server, internal]) {
+        if (!s) continue;
+        await new Promise((r) => s.close(r));
+        s.closeAllConnections();
+      }
       await opts.onStop?.();
     },
   };
+}
+
+function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, (err?: Error) => { if (err) reject(err); else resolve(s); });
+  });
 }
 
 /** Stop cleanly on SIGTERM/SIGINT, once. */

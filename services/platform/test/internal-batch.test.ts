@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DomainError } from '@ephemera/proto';
 import {
   closeServiceClients, commandRoute, createLogger, httpRequestDuration, internalRoute, internalRouter, parseOrThrow, serveHttp,
-  serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, type InternalRouter, type ServiceServer,
+  serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, serviceCredential, signServiceRequest, SERVICE_CREDENTIAL_HEADER, type InternalRouter, type ServiceServer,
 } from '../src/index.ts';
 import { internalRoomRouter } from '../../room/src/http.ts';
 import { internalMessagingRouter } from '../../messaging/src/http.ts';
@@ -18,6 +18,7 @@ import { internalPresenceRouter } from '../../presence/src/http.ts';
 const BATCH = '/internal/test/batch';
 const requests: string[] = [];
 const log = createLogger('test', 'silent');
+const credential = serviceCredential('test', 'batch-test-secret-'.repeat(2));
 let server: ServiceServer;
 let base = '';
 
@@ -31,8 +32,9 @@ beforeAll(async () => {
   internalRoute(r, '/internal/test/nothing', async () => undefined);
   internalRoute(r, '/internal/test/size', async (body) => ({ length: (body as { s: string }).s.length }));
   commandRoute(r, '/internal/test/command', z.object({ text: z.string().max(5) }), async (actor, input) => ({ by: actor.userId, text: input.text }));
-  server = await serveHttp({ name: 'batch-test', port: 0, host: '127.0.0.1', logger: log, routers: [seen, r], ready: async () => true });
-  base = `http://127.0.0.1:${server.port}`;
+  server = await serveHttp({ name: 'batch-test', port: 0, host: '127.0.0.1', logger: log, routers: [], ready: async () => true,
+    internal: { port: 0, secret: credential.secret, routers: [seen, r] } });
+  base = server.internalUrl!;
 });
 afterAll(async () => {
   await closeServiceClients();
@@ -57,7 +59,7 @@ const calls: [string, unknown][] = [
 
 describe('batched internal calls', () => {
   it('one turn\'s calls go as one request, and each answers what its own route answers', async () => {
-    const single = serviceClient(base);
+    const single = serviceClient(base, credential);
     const alone = [];
     for (const [path, body] of calls) alone.push(await outcome(single(path, body)));
     expect(alone[0]).toEqual({ value: { twice: 42 } });
@@ -69,7 +71,7 @@ describe('batched internal calls', () => {
     expect(alone[6]).toMatchObject({ domain: 'VALIDATION' });
     expect(alone[7]).toMatchObject({ domain: 'VALIDATION' });
 
-    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     requests.length = 0;
     const together = await Promise.all(calls.map(([path, body]) => outcome(batched(path, body))));
     expect(requests).toEqual([BATCH]);
@@ -77,7 +79,7 @@ describe('batched internal calls', () => {
   });
 
   it('a call alone in its turn goes to its own route', async () => {
-    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     requests.length = 0;
     expect(await batched('/internal/test/double', { n: 1 })).toEqual({ twice: 2 });
     expect(await batched('/internal/test/double', { n: 2 })).toEqual({ twice: 4 });
@@ -85,7 +87,7 @@ describe('batched internal calls', () => {
   });
 
   it('a turn\'s calls are split into batches that fit the JSON limit; a call too big for any batch goes alone', async () => {
-    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     const s = 'x'.repeat(Math.floor(BATCH_MAX_BYTES / 3));
     const big = 'y'.repeat(BATCH_MAX_BYTES + 10);
     requests.length = 0;
@@ -96,8 +98,12 @@ describe('batched internal calls', () => {
   });
 
   it('the batch route refuses a malformed batch and a call to a route it does not have', async () => {
-    const single = serviceClient(base);
-    const post = (body: unknown) => fetch(`${base}${BATCH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const single = serviceClient(base, credential);
+    const post = (body: unknown) => {
+      const json = JSON.stringify(body);
+      const headers = { 'content-type': 'application/json', [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(credential, 'POST', BATCH, json) };
+      return fetch(`${base}${BATCH}`, { method: 'POST', headers, body: json });
+    };
     expect((await post({ calls: [] })).status).toBe(400);
     expect((await post({ calls: 'x' })).status).toBe(400);
     expect((await post({ calls: Array.from({ length: 65 }, () => ({ path: '/internal/test/nothing', body: {} })) })).status).toBe(400);
@@ -107,7 +113,7 @@ describe('batched internal calls', () => {
     expect(answers[0].status).toBe(404);
     expect(answers[1]).toEqual({ status: 200, body: { twice: 6 } });
     // through the client: "unavailable", as a missing route alone
-    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     const [missing] = await Promise.all([outcome(batched('/internal/test/missing', {})), outcome(batched('/internal/test/nothing', {}))]);
     expect(missing).toEqual({ other: 'unavailable' });
     expect(await outcome(single('/internal/test/missing', {}))).toEqual({ other: 'unavailable' });
@@ -121,7 +127,7 @@ describe('batched internal calls', () => {
         .reduce((n, v) => n + v.value, 0);
     };
     const before = await counts();
-    const batched = serviceClient(base, undefined, { batchPath: BATCH });
+    const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     requests.length = 0;
     await Promise.all(([
       ['/internal/test/double', { n: 1 }], ['/internal/test/crash', {}], ['/internal/test/forbidden', {}], ['/internal/test/no-such-route', {}],

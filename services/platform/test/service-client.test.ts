@@ -3,6 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DomainError } from '@ephemera/proto';
 import { serviceClient, closeServiceClients, ServiceUnavailableError } from '../src/service-client.ts';
+import { serviceCredential } from '../src/service-credential.ts';
+
+const credential = serviceCredential('test', 'service-client-test-secret-'.repeat(2));
 
 /** A callee with one route per answer the client must tell apart. */
 const server = http.createServer((req, res) => {
@@ -35,20 +38,20 @@ afterAll(async () => {
 
 describe('serviceClient (internal calls over kept-alive connections)', () => {
   it('posts the body as JSON under the base path and returns the answer', async () => {
-    const call = serviceClient(base);
+    const call = serviceClient(base, credential);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call<{ method: string; type: string; got: { i: number } }>('/echo', { i })));
     expect(answers.map((a) => a.got.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(answers[0]).toMatchObject({ method: 'POST', type: 'application/json' });
   });
 
   it("turns the callee's error body back into the DomainError it threw", async () => {
-    const err = await serviceClient(base)('/forbidden', {}).catch((e) => e);
+    const err = await serviceClient(base, credential)('/forbidden', {}).catch((e) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: 'FORBIDDEN', message: 'Only admins can do that', status: 403 });
   });
 
   it('a 5xx, an unknown error code, a body that is not JSON, a timeout or no callee is "unavailable"', async () => {
-    const call = serviceClient(base, 300);
+    const call = serviceClient(base, credential, 300);
     for (const path of ['/crash', '/unknown-code', '/not-json', '/slow']) {
       await expect(call(path, {}), path).rejects.toBeInstanceOf(ServiceUnavailableError);
     }
@@ -56,6 +59,6 @@ describe('serviceClient (internal calls over kept-alive connections)', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    await expect(serviceClient(`http://127.0.0.1:${port}`)('/x', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(serviceClient(`http://127.0.0.1:${port}`, credential)('/x', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 });

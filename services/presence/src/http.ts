@@ -2,7 +2,7 @@
 import express from 'express';
 import { INTERNAL, type OnlineUser, type PresenceApi } from '@ephemera/proto';
 import { z } from 'zod';
-import { internalRoute, internalRouter, parseOrThrow, serviceClient, type Logger } from '@ephemera/platform';
+import { internalRoute, internalRouter, parseOrThrow, serviceClient, type Logger, type ServiceCredential } from '@ephemera/platform';
 import type { PresenceService } from './presence-service.ts';
 
 const id = z.string().min(1).max(64);
@@ -33,7 +33,7 @@ export function internalPresenceRouter(presence: PresenceService, logger?: Logge
 
 export class PresenceClient implements PresenceApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.presenceBatch }); }
+  constructor(baseUrl: string, credential: ServiceCredential) { this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.presenceBatch }); }
   connect(input: Parameters<PresenceApi['connect']>[0]) { return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input); }
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
   online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }

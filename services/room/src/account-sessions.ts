@@ -1,10 +1,10 @@
 /** Which account a session token names, asked of billing over HTTP (distributed mode; embedded passes billing itself). */
 import { ACCOUNT_INTERNAL, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
-import { serviceClient } from '@ephemera/platform';
+import { serviceClient, type ServiceCredential } from '@ephemera/platform';
 
 export class AccountSessionsClient implements AccountSessionsApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(billingUrl: string) { this.call = serviceClient(billingUrl); }
+  constructor(billingUrl: string, credential: ServiceCredential) { this.call = serviceClient(billingUrl, credential); }
   async resolveSession(token: string): Promise<SessionAccount | null> {
     return (await this.call<{ account: SessionAccount | null }>(ACCOUNT_INTERNAL.resolveSession, { token })).account;
   }

@@ -2,13 +2,13 @@
 import {
   INTERNAL, type RoomApi, type SessionActor, type Channel, type RoomTheme, type RoomUser, type Workspace, type WorkspaceUpdate,
 } from '@ephemera/proto';
-import { serviceClient } from '@ephemera/platform';
+import { serviceClient, type ServiceCredential } from '@ephemera/platform';
 
 type Input<M extends keyof RoomApi> = Parameters<RoomApi[M]>[1];
 
 export class RoomClient implements RoomApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string) { this.call = serviceClient(baseUrl, undefined, { batchPath: INTERNAL.roomBatch }); }
+  constructor(baseUrl: string, credential: ServiceCredential) { this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.roomBatch }); }
 
   authenticate(input: Parameters<RoomApi['authenticate']>[0]) {
     return this.call<{ user: RoomUser; workspace: Workspace }>(INTERNAL.authenticate, input);

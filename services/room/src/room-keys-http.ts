@@ -1,12 +1,13 @@
 /**
  * Room data keys for the other services in distributed mode (docs/crypto.md). The room service owns the key store;
  * messaging and the gateways ask for a room's key here once and keep it in memory (RoomKeyring) until the room is
- * deleted or expires. INTERNAL NETWORK ONLY, like every /internal route: the ingress never routes /internal, and
- * the NetworkPolicy admits only the gateways, messaging, billing and admin-analytics to the room service's port besides the ingress.
+ * deleted or expires. Served on the room service's internal listener only, like every /internal route: callers sign
+ * each request with the service credential, and the NetworkPolicy admits only the gateways, messaging, billing and
+ * admin-analytics to that port (docs/security.md).
  */
 import express from 'express';
 import { DomainError } from '@ephemera/proto';
-import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, type RoomKeySource, type RoomKeyStore } from '@ephemera/platform';
+import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, signedRequests, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
 
 export const ROOM_KEY_ROUTE = '/internal/room-keys';
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -25,17 +26,12 @@ export function internalRoomKeyRouter(keys: RoomKeyStore): express.Router {
 }
 
 /** The keyring source of messaging and the gateways: the room service's route. Throws while it is unreachable. */
-export function roomKeyClient(roomUrl: string, timeoutMs = 5_000): RoomKeySource {
+export function roomKeyClient(roomUrl: string, credential: ServiceCredential, timeoutMs = 5_000): RoomKeySource {
+  const request = signedRequests(roomUrl, credential, timeoutMs);
   return async (workspaceId) => {
-    let res: Response;
-    try {
-      res = await fetch(`${roomUrl}${ROOM_KEY_ROUTE}/${encodeURIComponent(workspaceId)}`, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (err) {
-      throw new ServiceUnavailableError(`room keys: ${(err as Error).message}`);
-    }
-    if (res.status === 404) { await res.body?.cancel(); return null; }
-    if (!res.ok) { await res.body?.cancel(); throw new ServiceUnavailableError(`room keys answered ${res.status}`); }
-    const { key } = (await res.json()) as { key: string };
-    return new RoomKey(workspaceId, Buffer.from(key, 'base64url'));
+    const { status, json } = await request('GET', `${ROOM_KEY_ROUTE}/${encodeURIComponent(workspaceId)}`);
+    if (status === 404) return null;
+    if (status !== 200) throw new ServiceUnavailableError(`room keys answered ${status}`);
+    return new RoomKey(workspaceId, Buffer.from((json as { key: string }).key, 'base64url'));
   };
 }

@@ -1,7 +1,7 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, ImageSigner, createPool, pgReady, serveHttp, createRateLimits,
-  internalRpcRouter, MaintenanceState, maintenanceGuard, type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
@@ -18,8 +18,10 @@ export async function startRoomServer(opts: {
   roomKeyDir: string;
   /** ROOM_MASTER_KEY and, during a rotation, ROOM_MASTER_KEYS_PREVIOUS; absent: the development key */
   masterKey?: Buffer; previousMasterKeys?: Buffer[];
-  /** BILLING_URL: where account sessions are resolved (dashboard routes); absent: no account session is valid */
+  /** BILLING_URL: billing's internal listener, where account sessions are resolved (dashboard routes); absent: no account session is valid */
   billingUrl?: string;
+  /** SERVICE_SECRET (internal calls are signed and verified with it) and INTERNAL_PORT (0 or absent: any free port) */
+  serviceSecret: string; internalPort?: number;
 }): Promise<ServiceServer & { module: Awaited<ReturnType<typeof startRoomModule>> }> {
   const pool = createPool(opts.databaseUrl);
   if (!opts.masterKey) opts.logger.warn('ROOM_MASTER_KEY is not set: room keys are wrapped by the insecure development key');
@@ -37,14 +39,19 @@ export async function startRoomServer(opts: {
     imageSigner: new ImageSigner(opts.masterKey ?? DEV_MASTER_KEY), // messaging signs preview images with the same key
   });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
+  const credential = serviceCredential('room', opts.serviceSecret);
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [
       maintenanceGuard(maintenance),
-      accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl) : noAccountSessions, limits), // before the room router: same paths
-      publicRoomRouter(module.service, limits), internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
-      internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
+      accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl, credential) : noAccountSessions, limits), // before the room router: same paths
+      publicRoomRouter(module.service, limits),
     ],
+    // The internal listener: gateways (commands, keys), billing (ownership), messaging (keys, tokens), admin-analytics.
+    internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
+      internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
+      internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
+    ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
