@@ -32,12 +32,14 @@ export class SignInCodes {
    */
   async consume(email: string, code: string): Promise<void> {
     const now = this.now();
-    const used = await this.pool.query(
-      `UPDATE billing.sign_in_codes SET used_at = $3
-       WHERE email = $1 AND code_hash = $2 AND used_at IS NULL AND expires_at > $3 AND attempts < $4 RETURNING id`,
+    // One statement takes the try and compares the code: the row lock orders concurrent tries, each counts before
+    // it is compared, and none is compared once the code's tries are spent (a burst cannot outrun the count).
+    const tried = await this.pool.query<{ matched: boolean }>(
+      `UPDATE billing.sign_in_codes
+       SET attempts = attempts + 1, used_at = CASE WHEN code_hash = $2 THEN $3 ELSE used_at END
+       WHERE email = $1 AND used_at IS NULL AND expires_at > $3 AND attempts < $4 RETURNING code_hash = $2 AS matched`,
       [email, codeHash(email, code), now, SIGN_IN_CODE.maxAttempts]);
-    if (used.rowCount === 1) return;
-    await this.pool.query('UPDATE billing.sign_in_codes SET attempts = attempts + 1 WHERE email = $1 AND used_at IS NULL AND expires_at > $2', [email, now]);
+    if (tried.rows[0]?.matched) return;
     await this.pool.query('INSERT INTO billing.sign_in_failures (at) VALUES ($1)', [now]); // the System tab's figure
     throw new DomainError('SIGN_IN_CODE_INVALID');
   }

@@ -22,12 +22,10 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
   const signedIn = (fn: (account: Awaited<ReturnType<BillingService['accountOfToken']>>, req: Request) => Promise<unknown>) =>
     route(async (req, res) => { res.json(await fn(await billing.accountOfToken(bearerOf(req)), req)); });
   // Wrong codes count against the caller's address (only failures): guessing a 6-digit code is slowed to a crawl.
+  // The try is counted before the code is looked at and given back when it was right, so a burst cannot outrun it.
+  const wrongCode = (err: unknown) => err instanceof DomainError && err.code === 'SIGN_IN_CODE_INVALID';
   const withCode = (fn: (req: Request) => Promise<unknown>) => route(async (req, res) => {
-    await limits.check('signInFailuresPerAddress', address(req));
-    try { res.json(await fn(req)); } catch (err) {
-      if (err instanceof DomainError && err.code === 'SIGN_IN_CODE_INVALID') await limits.penalize('signInFailuresPerAddress', address(req));
-      throw err;
-    }
+    res.json(await limits.attempt('signInFailuresPerAddress', address(req), () => fn(req), wrongCode));
   });
 
   r.post(HTTP_ROUTES.requestCode.path, rateLimited(limits, 'signInCodesPerAddress'), route(async (req, res) => {

@@ -39,14 +39,16 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
       return;
     }
     let aborted = false;
-    res.onAborted(() => { aborted = true; });
+    // A client gone is a request the upstream need not finish (a queued password try, say): its fetch is aborted.
+    const gone = new AbortController();
+    res.onAborted(() => { aborted = true; gone.abort(); });
 
     const chunks: Buffer[] = [];
     let size = 0;
     const forward = async () => {
       try {
         const upstream = await fetch(target + url, {
-          method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks), redirect: 'manual',
+          method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks), redirect: 'manual', signal: gone.signal,
         });
         const body = Buffer.from(await upstream.arrayBuffer());
         if (aborted) return;

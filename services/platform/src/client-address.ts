@@ -5,6 +5,7 @@
  * proxy-addr is the library express itself uses for `trust proxy`; the same list configures both.
  */
 import proxyAddr from 'proxy-addr';
+import ipaddr from 'ipaddr.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export type TrustProxy = (address: string, hop: number) => boolean;
@@ -33,4 +34,17 @@ export function fromTrustedProxy(peer: string, trust: TrustProxy): boolean {
 /** One spelling per address: "::ffff:127.0.0.1" and "127.0.0.1" are one client. */
 function normalize(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+/**
+ * The key a per-address limit counts under: an IPv4 address as it is, an IPv6 address by its /64 prefix. One
+ * subscriber (a home, a phone, a server) is handed a whole /64, so keying single IPv6 addresses would give one
+ * user 2^64 fresh budgets. An IPv4 address mapped into IPv6 counts as the IPv4 address.
+ */
+export function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
 }

@@ -8,10 +8,16 @@
  * with RATE_LIMIT_<NAME>=<points>/<seconds> (e.g. RATE_LIMIT_MESSAGES_PER_USER=20/10), documented in the README.
  * When a limit is reached: a socket ack { success: false, code: 'RATE_LIMITED', message }, HTTP 429 with the same
  * body and Retry-After; the command does nothing.
+ *
+ * Every count is taken atomically BEFORE the work it limits (one INCR in Redis, one synchronous step in memory):
+ * a burst of concurrent requests can never all pass a check made before any of them is counted. Limits that count
+ * only failures (wrong passwords, wrong sign-in codes) go through attempt(): the point is taken first and given back
+ * when the work did not fail. Limits named ...PerAddress count an IPv6 client by its /64 (addressKey).
  */
 import { Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@ephemera/proto';
+import { addressKey } from './client-address.ts';
 
 export interface LimitSpec {
   points: number;
@@ -92,10 +98,18 @@ export interface RateLimits {
   readonly config: LimitConfig;
   /** take one point for key, or throw RateLimitedError */
   consume(name: LimitName, key: string): Promise<void>;
-  /** throw RateLimitedError if key has used up its points, without taking one (failure-counted limits) */
-  check(name: LimitName, key: string): Promise<void>;
-  /** count one failure for key (never throws for being over the limit: the next check refuses) */
-  penalize(name: LimitName, key: string): Promise<void>;
+  /**
+   * A limit that counts failures only: take a point for key (or throw RateLimitedError) before running work, and
+   * give it back unless work threw an error that `failed` counts. Of N concurrent attempts at most `points` run.
+   */
+  attempt<T>(name: LimitName, key: string, work: () => Promise<T>, failed: (err: unknown) => boolean): Promise<T>;
+  /**
+   * The same count, never refusing: work learns how many points the key has used with this try counted (more than
+   * the limit's points: over it), for a rule that slows down rather than refuses (a room's password back-off).
+   */
+  tally<T>(name: LimitName, key: string, work: (used: number) => Promise<T>, failed: (err: unknown) => boolean): Promise<T>;
+  /** the points key has used in its current window (0 when none) */
+  used(name: LimitName, key: string): Promise<number>;
   /** forget key's count (e.g. a right password after a typo); tests and the benchmark use it too */
   reset(name: LimitName, key: string): Promise<void>;
   /** the keys the named limits refuse right now (their window not yet over), e.g. the blocked client addresses */
@@ -139,6 +153,10 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
     }
   }
   const limiter = (name: LimitName) => limiters.get(name)!;
+  // Per-address limits count an IPv6 client by its /64: the one place every address-keyed count passes.
+  const keyFor = (name: LimitName, key: string) => (name.endsWith('PerAddress') ? addressKey(key) : key);
+  // A point given back late (Redis briefly away) costs the caller one try at most; it never fails the request.
+  const giveBack = (name: LimitName, key: string) => limiter(name).main.reward(key, 1).then(() => {}, () => {});
 
   // Refusals are remembered until their window ends, for the superadmin's security figures: in Redis (a sorted set
   // scored by the end, shared by every replica) or in memory (bounded).
@@ -162,17 +180,38 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   return {
     config,
     async consume(name, key) {
-      await limiter(name).consume(key).catch(refuse(name, key));
+      const k = keyFor(name, key);
+      await limiter(name).consume(k).catch(refuse(name, k));
     },
-    async check(name, key) {
-      const res = await limiter(name).main.get(key);
-      if (res && res.consumedPoints >= config[name].points) refuse(name, key)(res);
+    async attempt(name, key, work, failed) {
+      const k = keyFor(name, key);
+      await limiter(name).main.consume(k).catch(refuse(name, k));
+      try {
+        const result = await work();
+        await giveBack(name, k);
+        return result;
+      } catch (err) {
+        if (!failed(err)) await giveBack(name, k);
+        throw err;
+      }
     },
-    async penalize(name, key) {
-      await limiter(name).main.penalty(key, 1);
+    async tally(name, key, work, failed) {
+      const k = keyFor(name, key);
+      const counted = await limiter(name).main.penalty(k, 1);
+      try {
+        const result = await work(counted.consumedPoints);
+        await giveBack(name, k);
+        return result;
+      } catch (err) {
+        if (!failed(err)) await giveBack(name, k);
+        throw err;
+      }
+    },
+    async used(name, key) {
+      return (await limiter(name).main.get(keyFor(name, key)))?.consumedPoints ?? 0;
     },
     async reset(name, key) {
-      await limiter(name).main.delete(key);
+      await limiter(name).main.delete(keyFor(name, key));
     },
     async blocked(names) {
       const now = Date.now();
@@ -193,5 +232,5 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
 export function unlimited(): RateLimits {
   const config = Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, { points: Number.MAX_SAFE_INTEGER, durationSec: 1 }])) as LimitConfig;
   const none = async () => {};
-  return { config, consume: none, check: none, penalize: none, reset: none, blocked: async () => [], close: none };
+  return { config, consume: none, attempt: (_n, _k, work) => work(), tally: (_n, _k, work) => work(0), used: async () => 0, reset: none, blocked: async () => [], close: none };
 }

@@ -1,13 +1,13 @@
 /**
  * The rate-limit kit on both stores: a limit counted across two instances sharing Redis (two replicas), bursts,
- * failure-counted limits (check/penalize), configuration from RATE_LIMIT_* variables, and the client address rule
+ * failure-counted limits (attempt: counted before the work, given back on success) under bursts, IPv6 by /64, configuration from RATE_LIMIT_* variables, and the client address rule
  * (X-Forwarded-For only through a trusted proxy).
  */
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { createRateLimits, rateLimitConfig, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConfig } from '../src/rate-limit.ts';
-import { clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
+import { addressKey, clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
 
 const low = (): LimitConfig => ({ ...RATE_LIMIT_DEFAULTS, eventsPerUser: { points: 3, durationSec: 60 }, messagesPerUser: { points: 2, durationSec: 60, burst: { points: 2, durationSec: 60 } }, passwordFailuresPerAddress: { points: 2, durationSec: 60 } });
 
@@ -64,15 +64,59 @@ describe('rate limits', () => {
     await expect(limits.consume('messagesPerUser', 'u')).rejects.toBeInstanceOf(RateLimitedError);
   });
 
-  it('failure-counted limits: check refuses only once the failures reached the limit; reset forgets', async () => {
+  /** 50 concurrent tries of which only `rightAt` is right; how many ran, and how the right one ended. */
+  async function burst(limits: ReturnType<typeof createRateLimits>, key: string, rightAt: number) {
+    let evaluated = 0;
+    const wrong = new Error('wrong');
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => limits.attempt('passwordFailuresPerAddress', key, async () => {
+      evaluated++;
+      await new Promise((r) => setTimeout(r, 5)); // the work takes a while: every try is in flight at once
+      if (i !== rightAt) throw wrong;
+      return 'in';
+    }, (err) => err === wrong)));
+    return { evaluated, right: outcomes[rightAt] };
+  }
+
+  for (const store of ['memory', 'redis'] as const) {
+    it(`${store}: failure-counted limits hold under a burst: of 50 concurrent tries only the limit is evaluated, the right one sent 40th is refused`, async () => {
+      const limits = createRateLimits({ config: low(), ...(store === 'redis' ? { redisUrl: inject('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` } : {}) });
+      try {
+        const { evaluated, right } = await burst(limits, 'ip', 39);
+        expect(evaluated).toBe(2);
+        expect(right.status).toBe('rejected');
+        expect((right as PromiseRejectedResult).reason).toBeInstanceOf(RateLimitedError);
+      } finally { await limits.close(); }
+    });
+  }
+
+  it('failure-counted limits: a success gives its point back (typos never add up with right answers); reset forgets', async () => {
     const limits = createRateLimits({ config: low() });
-    await limits.check('passwordFailuresPerAddress', 'ip');
-    await limits.penalize('passwordFailuresPerAddress', 'ip');
-    await limits.check('passwordFailuresPerAddress', 'ip'); // one typo: never noticed
-    await limits.penalize('passwordFailuresPerAddress', 'ip');
-    await expect(limits.check('passwordFailuresPerAddress', 'ip')).rejects.toBeInstanceOf(RateLimitedError);
+    const wrong = new Error('wrong');
+    const isWrong = (e: unknown) => e === wrong;
+    for (let i = 0; i < 5; i++) expect(await limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).toBe('ok');
+    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw wrong; }, isWrong)).rejects.toBe(wrong);
+    // another error than a failure (the room is gone, say) does not count either
+    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw new Error('other'); }, isWrong)).rejects.toThrow('other');
+    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw wrong; }, isWrong)).rejects.toBe(wrong);
+    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).rejects.toBeInstanceOf(RateLimitedError);
+    expect(await limits.used('passwordFailuresPerAddress', 'ip')).toBeGreaterThanOrEqual(2); // a refused try counts too
     await limits.reset('passwordFailuresPerAddress', 'ip');
-    await limits.check('passwordFailuresPerAddress', 'ip');
+    expect(await limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).toBe('ok');
+  });
+
+  it('per-address limits count an IPv6 client by its /64; IPv4 and IPv4-mapped addresses by the address', async () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('unknown')).toBe('unknown');
+    const limits = createRateLimits({ config: low() });
+    for (let i = 1; i <= 3; i++) await limits.consume('roomCreationsPerAddress', `2001:db8:1:2::${i}`);
+    expect(await limits.used('roomCreationsPerAddress', '2001:db8:1:2::ffff')).toBe(3);
+    expect(await limits.used('roomCreationsPerAddress', '2001:db8:1:3::1')).toBe(0);
+    // a per-user limit keys what it is given
+    await limits.consume('eventsPerUser', '2001:db8:1:2::1');
+    expect(await limits.used('eventsPerUser', '2001:db8:1:2::2')).toBe(0);
   });
 
   it('configuration: RATE_LIMIT_<NAME>=points/seconds overrides a default; a bad value fails with the variable name', () => {

@@ -13,6 +13,7 @@ import {
 import { commandRoute, internalRoute, internalRouter, parseOrThrow, route, rateLimited, createRateLimits, type Logger, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 import { ChangeTierSchema } from './room-admin.ts';
+import { PasswordGuard } from './password-guard.ts';
 
 /** The bearer token of `Authorization: Bearer {userToken}`, or null. */
 const bearerToken = (header: string | undefined) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(header ?? '')?.[1] ?? null;
@@ -33,19 +34,16 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
     res.json(await rooms.checkUsername(String(req.params.id), String(req.params.username)));
   }));
   r.post('/api/workspaces', rateLimited(limits, 'roomCreationsPerAddress'), route(async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); }));
+  // Wrong passwords: per address, per room and per process (password-guard.ts).
+  const guard = new PasswordGuard(limits);
   r.post('/api/workspaces/:id/join', route(async (req, res) => {
     const roomId = String(req.params.id);
     const address = req.ip ?? 'unknown';
-    await limits.check('passwordFailuresPerAddress', address);
-    await limits.check('passwordFailuresPerRoom', roomId);
-    try {
-      res.json(await rooms.joinWorkspace(roomId, req.body));
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'PASSWORD_WRONG') {
-        await Promise.all([limits.penalize('passwordFailuresPerAddress', address), limits.penalize('passwordFailuresPerRoom', roomId)]);
-      }
-      throw err;
-    }
+    // The client gone (before or while its try waits for a turn): its try is dropped, not evaluated.
+    const gone = new AbortController();
+    if (req.socket.destroyed) gone.abort();
+    else res.on('close', () => { if (!res.writableFinished) gone.abort(); });
+    res.json(await rooms.joinWorkspace(roomId, req.body, (password, stored) => guard.check({ roomId, address, password, stored, signal: gone.signal })));
   }));
   return r;
 }

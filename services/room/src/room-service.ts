@@ -19,7 +19,8 @@ import {
 import type { z } from 'zod';
 import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type KeyedMutex } from '@ephemera/platform';
 import { RoomCore, type RoomDeps } from './core.ts';
-import { hashPassword, verifyPassword } from './password.ts';
+import { hashPassword } from './password.ts';
+import { plainPasswordCheck } from './password-guard.ts';
 import { RoomRepository, toRoomUser, toWorkspace, type WorkspaceRow } from './repository.ts';
 import * as channels from './channels.ts';
 import * as dms from './dms.ts';
@@ -33,6 +34,8 @@ const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 
 export type RoomServiceDeps = RoomDeps;
 type In<S extends z.ZodTypeAny> = z.output<S>;
+
+const plainCheck = (password: string, stored: string) => plainPasswordCheck({ roomId: '', address: '', password, stored });
 
 export class RoomService implements RoomApi {
   readonly repo: RoomRepository;
@@ -141,14 +144,23 @@ export class RoomService implements RoomApi {
     });
   }
 
-  async joinWorkspace(workspaceId: string, body: unknown): Promise<JoinWorkspaceAnswer> {
+  /**
+   * The password is checked before the room's lock is taken (password-guard.ts: guesses never hold up the room's
+   * members and commands); under the lock, a password changed meanwhile is checked again.
+   */
+  async joinWorkspace(workspaceId: string, body: unknown, checkPassword: (password: string, stored: string) => Promise<void> = plainCheck): Promise<JoinWorkspaceAnswer> {
     const input = parseOrThrow(JoinWorkspaceBodySchema, body);
+    const password = input.password?.trim();
+    const checked = await this.liveWorkspace(workspaceId);
+    if (checked.passwordHash) {
+      if (!password) throw new DomainError('PASSWORD_REQUIRED');
+      await checkPassword(password, checked.passwordHash);
+    }
     return this.mutex.run(`ws:${workspaceId}`, async () => {
       const ws = await this.liveWorkspace(workspaceId);
-      if (ws.passwordHash) {
-        const password = input.password?.trim();
+      if (ws.passwordHash && ws.passwordHash !== checked.passwordHash) {
         if (!password) throw new DomainError('PASSWORD_REQUIRED');
-        if (!(await verifyPassword(password, ws.passwordHash))) throw new DomainError('PASSWORD_WRONG');
+        await checkPassword(password, ws.passwordHash);
       }
       if (await this.repo.usernameTaken(ws.id, input.username)) throw new DomainError('USERNAME_TAKEN');
       // The cap counts the members in the room now (left and kicked members no longer count).
