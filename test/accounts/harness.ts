@@ -1,6 +1,6 @@
 /**
  * One start per mode for the account suites: Mailpit (real SMTP), oidc-provider as "Google", then the product
- * pointed at both. Sign-in code and failure limits per address are raised: every test here comes from the same address.
+ * pointed at both. Sign-in code limits per address are raised: every test here comes from the same address.
  */
 import { describe, beforeAll, afterAll } from 'vitest';
 import { freePort, rateLimitConfig, type LimitConfig } from '@ephemera/platform';
@@ -14,9 +14,7 @@ import type { AccountTarget } from './account-clients.ts';
 import type { ContactMessages } from '@ephemera/billing';
 
 export const SUPERADMIN_EMAIL = 'root@example.test';
-export const accountTestLimits = (): LimitConfig => rateLimitConfig(process.env, {
-  signInCodesPerAddress: { points: 1000, durationSec: 3600 }, signInFailuresPerAddress: { points: 1000, durationSec: 900 },
-});
+export const accountTestLimits = (): LimitConfig => rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } });
 
 export interface ProductStart {
   url: string; urlB?: string; advanceClock(ms: number): void; stop(): Promise<void>;
