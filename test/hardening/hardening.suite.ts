@@ -32,6 +32,21 @@ export function hardeningSuite(target: () => HardeningTarget) {
       }
     });
 
+    it('a path segment that decodes to a control character answers 400 on every service, never 500', async () => {
+      const paths = [
+        '/api/workspaces/room/%00', '/api/workspaces/%00/info', '/api/workspaces/check-name/a%01b', '/api/workspaces/room/%C2%85',
+        '/api/workspaces/x/check-username/bo%7Fb', '/api/workspaces/%0A/join', '/api/workspaces/ws/files/%00/link',
+        '/api/payments/verify-session/%00', '/api/admin/rooms/%1F/extend', '/api/link-preview/%00',
+      ];
+      for (const base of origins()) {
+        for (const path of paths) {
+          const res = await http(base, path, { headers: { 'x-forwarded-for': '198.19.0.2' } });
+          expect(res.status, path).toBe(400);
+          expect(res.body, path).toMatchObject({ success: false, code: 'VALIDATION', message: 'Malformed request: the path contains a control character' });
+        }
+      }
+    });
+
     it('mistyped and oversized bodies answer 4xx with a clear message and create nothing', async () => {
       for (const base of origins()) {
         const name = uniqueName('bad');

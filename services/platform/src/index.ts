@@ -30,6 +30,7 @@ export * from './internal-rpc.ts';
 export * from './internal-routes.ts';
 export * from './service-credential.ts';
 export * from './internal-path.ts';
+export * from './path-guard.ts';
 export type { InternalListenerOptions } from './internal-listener.ts';
 export * from './maintenance.ts';
 export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';
