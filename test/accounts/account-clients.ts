@@ -67,16 +67,30 @@ export class CookieJar {
  */
 export async function googleSignIn(t: AccountTarget, identity: Parameters<TestOidcProvider['signInAs']>[0]) {
   const jar = new CookieJar();
+  const callback = await googleUntilCallback(t, jar, identity);
+  return googleFinish(t, jar, callback);
+}
+
+/** start -> provider (login + consent answered as `identity`): the address of our callback the provider sends `jar` to */
+export async function googleUntilCallback(t: AccountTarget, jar: CookieJar, identity: Parameters<TestOidcProvider['signInAs']>[0]): Promise<string> {
   t.oidc.signInAs(identity);
   let res = await jar.get(`${t.url}${AUTH_API.googleStart}?redirect=/dashboard`);
   if (res.status !== 303) throw new Error(`start: ${res.status} ${await res.text()}`);
   let location = res.headers.get('location')!;
-  for (let hops = 0; hops < 10 && !location.startsWith('/login'); hops++) {
+  for (let hops = 0; hops < 10 && !location.includes(AUTH_API.googleCallback); hops++) {
     const url = new URL(location, location.startsWith('/') ? t.oidc.issuer : undefined).href;
     res = await jar.get(url);
     if (res.status < 300 || res.status >= 400) throw new Error(`${url}: ${res.status} ${await res.text()}`);
     location = res.headers.get('location')!;
   }
+  return location;
+}
+
+/** `jar` opens our callback (wherever its address points) and spends the hand-off: where it landed and the answer */
+export async function googleFinish(t: AccountTarget, jar: CookieJar, callback: string) {
+  const callbackUrl = new URL(callback);
+  const res = await jar.get(`${t.url}${callbackUrl.pathname}${callbackUrl.search}`);
+  const landing = res.headers.get('location')!;
   const answer = await http<SessionAnswer & { code?: string; message?: string }>(t.url, AUTH_API.googleAuth, { body: {}, headers: { cookie: jar.header() } });
-  return { landing: location, answer };
+  return { landing, answer };
 }

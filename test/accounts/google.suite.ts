@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { AUTH_API, ERRORS, type ProfileAnswer } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
-import { bearer, googleSignIn, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
+import { CookieJar, bearer, googleFinish, googleSignIn, googleUntilCallback, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
 
 export function googleSuite(target: () => AccountTarget) {
   describe('sign-in with Google (OIDC code flow with PKCE)', () => {
@@ -37,6 +37,21 @@ export function googleSuite(target: () => AccountTarget) {
       expect(forged.body.token).toBeUndefined();
       const forgedCookie = await http(t.url, AUTH_API.googleAuth, { body: { email }, headers: { cookie: 'ephemera_google_handoff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
       expect(forgedCookie.status).toBe(401);
+    });
+
+    it('a callback is finished only in the browser that started the flow (login CSRF)', async () => {
+      const t = target();
+      const email = uniqueEmail('attacker');
+      // The attacker runs the flow in their own browser up to the callback, then has the victim's browser open it.
+      const attacker = new CookieJar();
+      const callback = await googleUntilCallback(t, attacker, { sub: `a-${email}`, email, emailVerified: true, name: 'Attacker' });
+      const start = await fetch(`${t.url}${AUTH_API.googleStart}?redirect=/dashboard`, { redirect: 'manual' });
+      expect(start.headers.getSetCookie().find((c) => c.startsWith('ephemera_google_flow='))).toMatch(/HttpOnly/i);
+      expect(start.headers.getSetCookie().find((c) => c.startsWith('ephemera_google_flow='))).toMatch(/SameSite=Lax/i);
+      const victim = await googleFinish(t, new CookieJar(), callback);
+      expect(victim.landing).toBe('/login?google=failed');
+      expect(victim.answer.status).toBe(401);
+      expect(victim.answer.body.token).toBeUndefined();
     });
 
     it('a callback without a flow this service started is refused', async () => {

@@ -1,11 +1,14 @@
 /**
  * Sign-in with Google: OpenID Connect authorization code flow with PKCE, state and nonce against a configurable
- * issuer (OIDC_ISSUER, Google by default), by openid-client, which verifies the ID token (signature from the
- * issuer's JWKS, issuer, audience, expiry, nonce). The browser never hands us an e-mail or a Google id: the
+ * issuer (OIDC_ISSUER, Google by default), by openid-client, which verifies the ID token: its signature against the
+ * issuer's JWKS (enableNonRepudiationChecks: openid-client would otherwise trust the token endpoint's TLS alone),
+ * issuer, audience, expiry, nonce. The flow is bound to the browser that started it: its state is also set in an
+ * httpOnly cookie (FLOW_COOKIE), and a callback whose state is not the cookie's is refused, so nobody can finish
+ * their own sign-in in someone else's browser (login CSRF). The browser never hands us an e-mail or a Google id: the
  * callback gets the identity from the verified token, then passes the new session to the page through a
  * single-use httpOnly cookie (no token in any address: SECURITY.md 5), which POST /api/auth/google-auth spends.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { DomainError } from '@ephemera/proto';
 import { inTransaction, type Logger, type Pool } from '@ephemera/platform';
@@ -20,15 +23,25 @@ export interface GoogleConfig {
   redirectUri: string;
 }
 
-const FLOW_TTL_MS = 10 * 60_000;
 const HANDOFF_TTL_MS = 2 * 60_000;
 export const HANDOFF_COOKIE = 'ephemera_google_handoff';
+/** the flow's state, in the browser that started it (httpOnly, SameSite=Lax so the provider's redirect carries it) */
+export const FLOW_COOKIE = 'ephemera_google_flow';
+export const FLOW_COOKIE_PATH = '/api/auth/google';
+export const FLOW_COOKIE_MAX_AGE_MS = 10 * 60_000;
+const FLOW_TTL_MS = FLOW_COOKIE_MAX_AGE_MS;
 const hash = (v: string) => createHash('sha256').update(v).digest('hex');
 
 /** Same-origin paths only (SECURITY.md 9): '//evil', '/\evil', 'javascript:' all land on the default. */
 export function safeRedirect(value: unknown, fallback = '/dashboard'): string {
   if (typeof value !== 'string' || !/^\/(?![/\\])[\x21-\x7e]*$/.test(value)) return fallback;
   return value;
+}
+
+function sameSecret(a: string, b: string | null): boolean {
+  if (b === null || a.length === 0) return false;
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export class GoogleSignIn {
@@ -43,14 +56,19 @@ export class GoogleSignIn {
     if (!s) throw new DomainError('GOOGLE_NOT_CONFIGURED');
     if (!this.config) {
       const insecure = new URL(s.issuer).protocol === 'http:'; // a local test issuer only; Google is https
-      this.config = oidc.discovery(new URL(s.issuer), s.clientId, s.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+      // enableNonRepudiationChecks: every ID token's signature is checked against the issuer's JWKS.
+      const execute = insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks];
+      this.config = oidc.discovery(new URL(s.issuer), s.clientId, s.clientSecret, undefined, { execute });
       this.config.catch(() => { this.config = null; }); // retry discovery on the next sign-in
     }
     return this.config;
   }
 
-  /** The provider's authorization address for a new flow (state, nonce and PKCE verifier kept here, 10 minutes). */
-  async start(redirectAfter: string): Promise<string> {
+  /**
+   * A new flow: the provider's authorization address, and the state the caller sets in the browser's FLOW_COOKIE
+   * (state, nonce and PKCE verifier kept here, 10 minutes).
+   */
+  async start(redirectAfter: string): Promise<{ url: string; state: string }> {
     const config = await this.configuration();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -58,19 +76,27 @@ export class GoogleSignIn {
     await this.pool.query('DELETE FROM billing.oidc_flows WHERE expires_at < $1', [this.now()]);
     await this.pool.query('INSERT INTO billing.oidc_flows (state, code_verifier, nonce, redirect, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [state, codeVerifier, nonce, safeRedirect(redirectAfter), new Date(this.now().getTime() + FLOW_TTL_MS)]);
-    return oidc.buildAuthorizationUrl(config, {
+    const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.settings!.redirectUri, scope: 'openid email profile', state, nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
     }).href;
+    return { url, state };
+  }
+
+  /** FLOW_COOKIE is Secure when the callback is served over https. */
+  get secureCookies(): boolean {
+    return this.settings !== null && new URL(this.settings.redirectUri).protocol === 'https:';
   }
 
   /**
-   * The callback: the flow named by `state` (spent here, single use), the code exchanged with its PKCE verifier,
-   * the ID token verified. Returns the identity and where the page wanted to go.
+   * The callback: `state` must be the one this browser's FLOW_COOKIE holds (`browserState`); the flow it names is
+   * spent here (single use), the code exchanged with its PKCE verifier, the ID token verified. Returns the identity
+   * and where the page wanted to go.
    */
-  async callback(query: URLSearchParams): Promise<{ identity: VerifiedGoogleIdentity; redirect: string }> {
+  async callback(query: URLSearchParams, browserState: string | null): Promise<{ identity: VerifiedGoogleIdentity; redirect: string }> {
     const config = await this.configuration();
     const state = query.get('state') ?? '';
+    if (!sameSecret(state, browserState)) throw new DomainError('GOOGLE_AUTH_FAILED');
     const flow = await this.pool.query('DELETE FROM billing.oidc_flows WHERE state = $1 AND expires_at > $2 RETURNING code_verifier, nonce, redirect', [state, this.now()]);
     const row = flow.rows[0];
     if (!row) throw new DomainError('GOOGLE_AUTH_FAILED');

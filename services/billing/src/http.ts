@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ACCOUNT_INTERNAL, DomainError, HTTP_ROUTES } from '@ephemera/proto';
 import { noStore, parseOrThrow, rateLimited, route, type RateLimits } from '@ephemera/platform';
 import type { BillingService } from './billing-service.ts';
-import { GoogleSignIn, HANDOFF_COOKIE, safeRedirect } from './google.ts';
+import { GoogleSignIn, HANDOFF_COOKIE, FLOW_COOKIE, FLOW_COOKIE_PATH, FLOW_COOKIE_MAX_AGE_MS, safeRedirect } from './google.ts';
 
 /** `Authorization: Bearer {token}`, or null. */
 export const bearerOf = (req: Request) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(req.get('authorization') ?? '')?.[1] ?? null;
@@ -39,11 +39,14 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
 
   // Google: start -> provider -> callback (verified here) -> /login?google=1 -> google-auth spends the cookie.
   r.get(HTTP_ROUTES.googleStart.path, rateLimited(limits, 'signInCodesPerAddress'), route(async (req, res) => {
-    res.redirect(303, await google.start(safeRedirect(req.query.redirect)));
+    const flow = await google.start(safeRedirect(req.query.redirect));
+    res.cookie(FLOW_COOKIE, flow.state, { httpOnly: true, sameSite: 'lax', secure: google.secureCookies, path: FLOW_COOKIE_PATH, maxAge: FLOW_COOKIE_MAX_AGE_MS });
+    res.redirect(303, flow.url);
   }));
   r.get(HTTP_ROUTES.googleCallback.path, async (req, res) => {
     try {
-      const { identity, redirect } = await google.callback(new URLSearchParams(req.url.split('?')[1] ?? ''));
+      res.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH }); // one flow per cookie, finished or refused
+      const { identity, redirect } = await google.callback(new URLSearchParams(req.url.split('?')[1] ?? ''), cookieOf(req, FLOW_COOKIE));
       const account = await billing.signInWithGoogle(identity);
       const id = await google.handoff(account.id);
       res.cookie(HANDOFF_COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: req.secure || req.get('x-forwarded-proto') === 'https', path: '/api/auth', maxAge: 120_000 });
