@@ -144,6 +144,42 @@ describe('the chart against the code', () => {
     }
   });
 
+  it('the service boundary: internal ports by the code\'s rule, never an ingress backend, each open only to its callers', () => {
+    const offset = Number(/INTERNAL_PORT_OFFSET = (\d+)/.exec(read('services/platform/src/config.ts'))?.[1]);
+    // who calls whose internal listener (each caller's src/server.ts: the clients it builds from a *_URL)
+    const callers: Record<string, string[]> = {
+      room: ['gateway', 'messaging', 'billing', 'admin-analytics'], messaging: ['gateway', 'admin-analytics'], presence: ['gateway'], billing: ['room', 'admin-analytics'],
+    };
+    const values = read('charts/ephemera/values.yaml');
+    for (const service of Object.keys(callers)) {
+      const { defaultPort } = serviceConfig(service);
+      expect(values, service).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  internalPort: ${defaultPort + offset}\\b`, 'm'));
+    }
+    for (const set of sets()) {
+      const docs = render('charts/ephemera', set).split(/^---$/m);
+      const internalPorts = new Set(Object.keys(callers).map((s) => serviceConfig(s).defaultPort + offset));
+      // every Ingress backend is a Service's public port, by name
+      for (const doc of docs.filter((d) => /^kind: Ingress$/m.test(d))) {
+        const ports = [...doc.matchAll(/port:\n\s+(name|number): (\S+)/g)].map((m) => `${m[1]}:${m[2]}`);
+        expect(ports.length).toBeGreaterThan(0);
+        for (const p of ports) expect(p, set ?? 'default').toBe('name:http');
+      }
+      // the ConfigMap points every service URL at an internal listener
+      const config = docs.find((d) => /^kind: ConfigMap$/m.test(d) && /ROOM_URL/.test(d))!;
+      for (const m of config.matchAll(/^ {2}([A-Z]+)_URL: "http:\/\/[^:]+:(\d+)"$/gm)) expect(internalPorts, `${m[1]}_URL`).toContain(Number(m[2]));
+      // each internal port admits exactly its callers (a value set may turn the NetworkPolicies off)
+      if (!docs.some((d) => /^kind: NetworkPolicy$/m.test(d))) continue;
+      for (const [service, expected] of Object.entries(callers)) {
+        const policy = docs.find((d) => /^kind: NetworkPolicy$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d))!;
+        const port = serviceConfig(service).defaultPort + offset;
+        const ingress = policy.slice(policy.indexOf('  ingress:'), policy.indexOf('  egress:'));
+        const admitted = ingress.split(/\n {4}- from:/).filter((rule) => new RegExp(`port: ${port} \\}`).test(rule))
+          .map((rule) => /component: (\S+)/.exec(rule)?.[1] ?? 'not a pod of the release');
+        expect(admitted.sort(), `${set ?? 'default'}: ${service}'s internal port`).toEqual([...expected].sort());
+      }
+    }
+  });
+
   it('alerts and the dashboard use only metrics that exist (the services, prom-client, or the named exporters)', () => {
     const external = new Set(['up', 'kafka_consumergroup_lag', 'kafka_consumergroup_members', 'kubelet_volume_stats_available_bytes', 'kubelet_volume_stats_capacity_bytes']);
     const known = new Set([...exportedMetrics(), ...external]);

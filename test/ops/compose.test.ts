@@ -67,8 +67,10 @@ describe('docker-compose.yml', () => {
     expect(new Set(ids).size).toBe(2);
   });
 
-  it('points every service URL and broker address at a compose service on its port', () => {
-    const portOf = (svc: string) => Number(project.services[svc]?.environment?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379, mailpit: 1025 }[svc]);
+  it('points every service URL and broker address at a compose service on its port (another service: its internal listener)', () => {
+    const env = (svc: string) => project.services[svc]?.environment;
+    // services call each other on their internal listeners (INTERNAL_PORT), everything else on its port
+    const portOf = (svc: string) => Number(env(svc)?.INTERNAL_PORT ?? env(svc)?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379, mailpit: 1025 }[svc]);
     for (const [name, s] of Object.entries(project.services)) {
       for (const [key, value] of Object.entries(s.environment ?? {})) {
         if (!value || !/_URL$|^KAFKA_BROKERS$/.test(key)) continue;

@@ -20,6 +20,15 @@ Call with dict "root" $ "component" "<service>".
   value: {{ (index $root.Values .component).port | quote }}
 - name: METRICS_PORT
   value: {{ (index $root.Values .component).metricsPort | quote }}
+{{- with (index $root.Values .component).internalPort }}
+# The internal listener: only the services that call this one reach it (networkpolicy.yaml), never the ingress.
+- name: INTERNAL_PORT
+  value: {{ . | quote }}
+{{- end }}
+# Every internal call is signed with it and verified by the callee (docs/security.md "Service boundary").
+- name: SERVICE_SECRET
+  valueFrom:
+    secretKeyRef: { name: {{ include "ephemera.serviceSecret" $root }}, key: {{ $root.Values.serviceSecret.existingSecretKey }} }
 {{- range $key := concat (list "LOG_LEVEL" "OTEL_TRACES_EXPORTER" "METRICS_HOST") (index $keys .component) $limits }}
 - name: {{ $key }}
   valueFrom:

@@ -62,6 +62,9 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- define "ephemera.stripeSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.billing.stripe.existingSecret -}}
 {{- end -}}
+{{- define "ephemera.serviceSecret" -}}
+{{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.serviceSecret.existingSecret -}}
+{{- end -}}
 {{- define "ephemera.redisSecret" -}}
 {{- default (include "ephemera.name" (dict "root" . "component" "secrets")) .Values.redis.existingSecret -}}
 {{- end -}}
