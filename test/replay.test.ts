@@ -58,8 +58,8 @@ describe('replay', () => {
     const msgs = live.messaging.service;
 
     const doomed = await rooms.createWorkspace({ name: 'doomed-room', username: 'dora' });
-    const kept = await rooms.createWorkspace({ name: 'kept-room', username: 'alice', password: 'pw', hasPassword: true });
-    const bob = await rooms.joinWorkspace(kept.workspaceId, { username: 'bob', password: 'pw' });
+    const kept = await rooms.createWorkspace({ name: 'kept-room', username: 'alice', password: 'pw-kept', hasPassword: true });
+    const bob = await rooms.joinWorkspace(kept.workspaceId, { username: 'bob', password: 'pw-kept' });
     const aliceActor = { workspaceId: kept.workspaceId, userId: kept.user.id, username: 'alice' };
     const bobActor = { workspaceId: kept.workspaceId, userId: bob.user.id, username: 'bob' };
     const general = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });

@@ -15,6 +15,7 @@ export const ERRORS = {
   USERNAME_TAKEN: 'Username is already taken',
   PASSWORD_REQUIRED: 'Please enter a password',
   PASSWORD_WRONG: 'Incorrect password',
+  PASSWORD_TOO_SHORT: 'Password must be at least 6 characters',
   ROOM_FULL: 'This room is full',
   JOIN_FAILED: 'Failed to join workspace',
   CREATE_FAILED: 'Failed to create workspace',
@@ -120,7 +121,7 @@ export class DomainError extends Error {
 export function statusFor(code: ErrorCode): number {
   switch (code) {
     case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
-    case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'CHANNEL_NAME_REQUIRED':
+    case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'PASSWORD_TOO_SHORT': case 'CHANNEL_NAME_REQUIRED':
     case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG': case 'NOT_A_DM': case 'PROFILE_USERNAME_REQUIRED':
     case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES': case 'FILE_REQUIRED':
       return 400;

@@ -7,6 +7,8 @@ export const LIMITS = {
   profileUsernameMax: 30,
   channelNameMax: 30,
   roomPasswordMax: 50,
+  /** a new room password (create, set): short ones fall to guessing across many addresses despite the limits */
+  roomPasswordMin: 6,
   messageMax: 2000,
   messageCounterFrom: 1800,
   defaultMaxUsers: 5,
@@ -49,3 +51,13 @@ export const RESERVED_ROOM_NAMES = [
   'workspace', 'about', 'privacy', 'terms', 'contact', 'subscription', 'payment', 'admin', 'healthz', 'readyz', 'metrics',
   'internal', // service-to-service routes: refused on every public entry (docs/security.md)
 ] as const;
+
+/**
+ * What is wrong with a new room password (already trimmed), or null. Setting one (create, the settings modal, the
+ * dashboard) checks it here, server and client; joining compares whatever was set, older short ones included.
+ */
+export function newRoomPasswordProblem(password: string): 'PASSWORD_REQUIRED' | 'PASSWORD_TOO_SHORT' | null {
+  if (!password) return 'PASSWORD_REQUIRED';
+  if ([...password].length < LIMITS.roomPasswordMin) return 'PASSWORD_TOO_SHORT';
+  return null;
+}

@@ -84,6 +84,12 @@ export function roomAdminSuite(target: TargetRef) {
 
       expectRefused(await request(bob.socket, C.setWorkspacePassword, { workspaceId: r.workspaceId, password: null }), 'FORBIDDEN');
       expectRefused(await request(r.owner.socket, C.setWorkspacePassword, { workspaceId: r.workspaceId, password: 'p'.repeat(51) }), 'VALIDATION');
+      // A new password has at least 6 characters (after trimming), set or created; nothing changes otherwise.
+      expectRefused(await request(r.owner.socket, C.setWorkspacePassword, { workspaceId: r.workspaceId, password: '  12345  ' }), 'PASSWORD_TOO_SHORT');
+      expect((await http(target().B, API.join(r.workspaceId), { body: { username: 'quinn', password: 'hunter22' } })).status).toBe(200);
+      const short = await http(target().A, API.create(), { body: { name: uniqueName('short'), username: 'alice', password: 'abc', hasPassword: true } });
+      expect(short.status).toBe(400);
+      expect(short.body).toEqual({ success: false, code: 'PASSWORD_TOO_SHORT', message: 'Password must be at least 6 characters' });
       expect((await http(target().A, API.info(r.workspaceId))).body.isPasswordProtected).toBe(true);
 
       const removed = next<WorkspaceUpdate>(bob.socket, S.workspaceUpdated);

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import { useUsernameAvailability } from '../hooks/useUsernameAvailability.ts';
 import { createRoom, joinRoom } from '../lib/joinRoom.ts';
+import { checkRoomPassword } from '../lib/roomRules.ts';
 import { saveAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 import { AppLink } from './AppLink.tsx';
@@ -36,6 +37,10 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
     if (!usernameOk) return;
     const pw = password.trim();
     if (needsPassword && !pw) { setError('Please enter a password'); passwordRef.current?.focus(); return; }
+    if (needsPassword && !isJoin) {
+      const checked = checkRoomPassword(pw);
+      if (!checked.ok) { setError(checked.message); passwordRef.current?.focus(); return; }
+    }
     setError(null);
     setSubmitting(true);
     const result = isJoin

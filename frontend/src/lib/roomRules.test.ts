@@ -18,8 +18,9 @@ describe('max users input (specs/rooms.md section 5)', () => {
 });
 
 describe('room password and rename', () => {
-  it('password: trimmed, required, at most 50', () => {
+  it('password: trimmed, required, 6 to 50 characters', () => {
     expect(checkRoomPassword('  s3cret ')).toEqual({ ok: true, password: 's3cret' });
+    expect(checkRoomPassword('  12345  ')).toEqual({ ok: false, message: 'Password must be at least 6 characters' });
     expect(checkRoomPassword('   ')).toEqual({ ok: false, message: MSG_PASSWORD_REQUIRED });
     expect(checkRoomPassword('x'.repeat(51)).ok).toBe(false);
   });

@@ -2,7 +2,7 @@
  * The settings controls' input rules (specs/rooms.md section 5) and who sees which control (section 6). The
  * client only hides controls and checks input for a quick answer; the server decides every change itself.
  */
-import { ENTITLEMENTS, LIMITS, themeAllowed, type Tier } from '@ephemera/proto/client';
+import { ENTITLEMENTS, ERRORS, LIMITS, newRoomPasswordProblem, themeAllowed, type Tier } from '@ephemera/proto/client';
 
 export const MSG_MAX_USERS = 'Please enter a number 2 or higher, or "unlimited"';
 export const MSG_PASSWORD_REQUIRED = 'Please enter a password';
@@ -22,10 +22,11 @@ export function parseMaxUsers(text: string, tier: Tier): MaxUsersInput {
   return { ok: true, maxUsers: n };
 }
 
-/** Set mode of the password modal: trimmed, required, at most 50 characters. */
+/** A new room password (the settings modal, creating a room): trimmed, required, 6 to 50 characters. */
 export function checkRoomPassword(text: string): { ok: true; password: string } | { ok: false; message: string } {
   const p = text.trim();
-  if (!p) return { ok: false, message: MSG_PASSWORD_REQUIRED };
+  const problem = newRoomPasswordProblem(p);
+  if (problem) return { ok: false, message: ERRORS[problem] };
   if (p.length > LIMITS.roomPasswordMax) return { ok: false, message: MSG_PASSWORD_TOO_LONG };
   return { ok: true, password: p };
 }

@@ -8,6 +8,7 @@ import type { DashboardRoom } from '@ephemera/proto';
 import { api } from '../lib/api.ts';
 import { saveAuth } from '../lib/storage.ts';
 import { accountApi } from '../lib/account.ts';
+import { checkRoomPassword } from '../lib/roomRules.ts';
 
 type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'unknown';
 const AVAILABILITY_TEXT: Record<Availability, string> = { idle: '', checking: 'Checking…', available: 'Available', taken: 'Already taken', unknown: 'Could not check' };
@@ -45,7 +46,10 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
   const create = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim() || availability !== 'available') return;
-    if (withPassword && !password.trim()) { setError('Please enter a password'); return; }
+    if (withPassword) {
+      const checked = checkRoomPassword(password);
+      if (!checked.ok) { setError(checked.message); return; }
+    }
     setBusy(true); setError(null);
     const r = await accountApi.createRoom(token, { name: name.trim(), username: username.slice(0, 20), hasPassword: withPassword, ...(withPassword ? { password } : {}) });
     setBusy(false);

@@ -10,6 +10,7 @@ import {
   type BroadcastThemeSchema, type ExtendRoomAnswer, type ExtendWorkspaceSchema, type KickUserSchema, type RenameWorkspaceSchema, type RoomTheme,
   type RoomUser, type SessionActor, type SetMemberRoleSchema, type SetWorkspaceMaxUsersSchema, type SetWorkspacePasswordSchema,
   type WorkspaceUpdate,
+  newRoomPasswordProblem,
 } from '@ephemera/proto';
 import { makeEvent, parseOrThrow, sha256, systemActor } from '@ephemera/platform';
 import type { RoomCommand, RoomCore } from './core.ts';
@@ -53,6 +54,8 @@ export function renameWorkspace(core: RoomCore, actor: SessionActor, input: In<t
 export function setWorkspacePassword(core: RoomCore, actor: SessionActor, input: In<typeof SetWorkspacePasswordSchema>): Promise<WorkspaceUpdate> {
   return core.userCommand(actor, C.setWorkspacePassword, input.workspaceId, async (cmd) => {
     if (input.password === null && cmd.ws.passwordHash === null) return toWorkspaceUpdate(cmd.ws);
+    const problem = input.password === null ? null : newRoomPasswordProblem(input.password);
+    if (problem) throw new DomainError(problem);
     const passwordHash = input.password === null ? null : await hashPassword(input.password);
     const after = { ...cmd.ws, passwordHash };
     await cmd.record([cmd.event('workspace.password-changed', { workspaceId: cmd.ws.id, passwordHash, workspace: toWorkspaceUpdate(after) })]);

@@ -15,6 +15,7 @@ import {
   type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
   type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
   type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate, type AuthorizeCallInput,
+  newRoomPasswordProblem,
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type KeyedMutex } from '@ephemera/platform';
@@ -107,6 +108,8 @@ export class RoomService implements RoomApi {
     if (problem) throw problem;
     const password = input.hasPassword === false ? null : (input.password?.trim() || null);
     if (input.hasPassword && !password) throw new DomainError('PASSWORD_REQUIRED');
+    const passwordProblem = password === null ? null : newRoomPasswordProblem(password);
+    if (passwordProblem) throw new DomainError(passwordProblem);
     const nameKey = input.name.toLowerCase();
 
     return this.mutex.run(`name:${nameKey}`, async () => {
