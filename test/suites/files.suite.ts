@@ -83,6 +83,21 @@ export function filesSuite(target: TargetRef) {
       expect((await download(target().A, up.body.file.url, room.userToken)).bytes.equals(text)).toBe(true);
     });
 
+    it('an image and its thumbnail are sealed under different keys and nonces (their keystreams differ)', async () => {
+      const sample = (await allowedSamples()).find((s) => s.name === 'photo.png')!;
+      const up = await upload(target().A, room.workspaceId, room.userToken, { channelId: general }, sample);
+      expect(up.status).toBe(201);
+      const thumb = await download(target().A, up.body.file.thumbnailUrl, room.userToken);
+      expect(thumb.status).toBe(200);
+      const storedFile = await target().readStoredObject!(`${room.workspaceId}/${up.body.file.id}`);
+      const storedThumb = await target().readStoredObject!(`${room.workspaceId}/${up.body.file.id}.thumb`);
+      // AES-GCM is a stream cipher: ciphertext XOR plaintext is the keystream of the (key, nonce). One pair for
+      // both objects would give the same keystream, and XOR of the two ciphertexts would give XOR of the images.
+      const n = Math.min(64, thumb.bytes.length, sample.bytes.length);
+      const keystream = (stored: Buffer, plain: Buffer) => Buffer.from(Array.from({ length: n }, (_, i) => stored[i]! ^ plain[i]!));
+      expect(keystream(storedFile, sample.bytes).equals(keystream(storedThumb, thumb.bytes))).toBe(false);
+    });
+
     it('refuses an executable named .png and text with a NUL: File type not supported, nothing kept', async () => {
       const before = await target().storedObjects!(room.workspaceId);
       const exe = await upload(target().A, room.workspaceId, room.userToken, { channelId: general }, renamedExecutable());

@@ -1,7 +1,8 @@
 /**
- * File content at rest (docs/crypto.md, Files): every file has its own data key (32 random bytes) and nonce prefix,
- * sealed under the room's key (AAD `file-key:{fileId}`) and kept in the file's sealed metadata. Destroying the room
- * key therefore makes every stored file unreadable, wherever copies of the objects remain.
+ * File content at rest (docs/crypto.md, Files): every stored object (a file, and an image's thumbnail) has its own
+ * data key (32 random bytes) and nonce prefix, so no key and nonce ever seal two objects; a file's keys are sealed
+ * under the room's key (AAD `file-key:{fileId}`) and kept in the file's sealed metadata. Destroying the room key
+ * therefore makes every stored file unreadable, wherever copies of the objects remain.
  *
  * The bytes are encrypted as a stream of fixed-size chunks (AES-256-GCM, 64 KiB of plaintext each, 16-byte tag
  * after each): memory stays bounded whatever the file size, and a byte range can be served by decrypting only the
@@ -31,12 +32,24 @@ function cipherKey(k: FileKey): KeyObject {
 
 export const newFileKey = (): FileKey => ({ key: randomBytes(32), prefix: randomBytes(8) });
 
-export const sealFileKey = (room: RoomKey, fileId: string, k: FileKey): string =>
-  room.sealJson({ k: k.key.toString('base64'), p: k.prefix.toString('base64') }, `file-key:${fileId}`);
+/** The keys of one upload: the file's, and its thumbnail's (an object of its own, so a key of its own). */
+export interface FileKeys { file: FileKey; thumb: FileKey }
+export const newFileKeys = (): FileKeys => ({ file: newFileKey(), thumb: newFileKey() });
 
-export function openFileKey(room: RoomKey, fileId: string, sealed: string): FileKey {
-  const { k, p } = room.openJson<{ k: string; p: string }>(sealed, `file-key:${fileId}`);
-  return { key: Buffer.from(k, 'base64'), prefix: Buffer.from(p, 'base64') };
+const b64 = (b: Buffer) => b.toString('base64');
+const bytes = (s: string) => Buffer.from(s, 'base64');
+
+export const sealFileKeys = (room: RoomKey, fileId: string, k: FileKeys): string =>
+  room.sealJson({ k: b64(k.file.key), p: b64(k.file.prefix), tk: b64(k.thumb.key), tp: b64(k.thumb.prefix) }, `file-key:${fileId}`);
+
+/**
+ * A file's keys. Files stored before thumbnails had keys of their own hold one key (no tk/tp): their thumbnail was
+ * sealed under the file's key, and is still read with it.
+ */
+export function openFileKeys(room: RoomKey, fileId: string, sealed: string): FileKeys {
+  const { k, p, tk, tp } = room.openJson<{ k: string; p: string; tk?: string; tp?: string }>(sealed, `file-key:${fileId}`);
+  const file = { key: bytes(k), prefix: bytes(p) };
+  return { file, thumb: tk && tp ? { key: bytes(tk), prefix: bytes(tp) } : file };
 }
 
 /** Chunks a plaintext of `size` bytes is stored in (an empty file is one empty chunk). */

@@ -16,7 +16,7 @@ import {
 import type { AccessChecks } from '../access.ts';
 import { servingKey } from '../sealed-messages.ts';
 import type { FileStorage } from './storage/port.ts';
-import { decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from './file-crypto.ts';
+import { decryptRange, encryptStream, newFileKeys, openFileKeys, sealFileKeys, storedSize } from './file-crypto.ts';
 import { encryptStreamOffThread } from './file-cipher-thread.ts';
 import { INLINE_MIMES } from './file-types.ts';
 import { describe, expiredFiles, fileById, roomTier, type StoredFile } from './repository.ts';
@@ -78,7 +78,7 @@ export class FileService {
   private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
     const fileId = newId();
     const storageKey = `${actor.workspaceId}/${fileId}`;
-    const fileKey = newFileKey();
+    const fileKeys = newFileKeys();
     // Small images are also kept in memory for the thumbnail; everything else only streams through.
     const copy: Buffer[] = [];
     let copied = 0;
@@ -86,7 +86,7 @@ export class FileService {
       // a copy: the encryption recycles the upload's buffers once it has read them (platform/recycled-buffers.ts)
       file.body.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(Buffer.from(c)); copied += c.length; } });
     }
-    const encrypted = encryptStreamOffThread(fileKey, fileId); // sealed on the encryption thread (file-cipher-thread.ts) // sealed on the encryption thread (file-cipher-thread.ts)
+    const encrypted = encryptStreamOffThread(fileKeys.file, fileId); // sealed on the encryption thread (file-cipher-thread.ts)
     const stored = this.deps.storage.put(storageKey, encrypted);
     try {
       await Promise.all([pipeline(file.body, encrypted), stored]);
@@ -112,7 +112,7 @@ export class FileService {
           thumbnailKey = `${storageKey}.thumb`;
           thumbnailSize = thumb.data.length;
           width = thumb.width; height = thumb.height;
-          await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKey, `${fileId}.thumb`)));
+          await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKeys.thumb, `${fileId}.thumb`)));
         }
       }
       const tier = await this.tierOf(actor.workspaceId);
@@ -122,7 +122,7 @@ export class FileService {
         workspaceId: actor.workspaceId, fileId, channelId: fields.channelId, uploaderId: actor.userId, purpose: fields.purpose,
         kind: file.detected.kind, name: file.name, mime: file.detected.mime, size, caption: fields.caption,
         durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null, width, height,
-        storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKey(key, fileId, fileKey),
+        storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKeys(key, fileId, fileKeys),
         uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
       };
       event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
@@ -192,8 +192,9 @@ export class FileService {
   /** The file's bytes (or a range), decrypted as they stream, with safe headers. */
   async download(actor: SessionActor, fileId: string, variant: 'file' | 'thumb', rangeHeader: string | undefined): Promise<Download> {
     const { file, key } = await this.readable(actor, fileId);
-    const fileKey = openFileKey(key, file.id, file.meta.fileKey);
     const thumb = variant === 'thumb';
+    const fileKeys = openFileKeys(key, file.id, file.meta.fileKey);
+    const fileKey = thumb ? fileKeys.thumb : fileKeys.file;
     if (thumb && !file.thumbnailKey) throw new DomainError('FILE_NOT_FOUND');
     const size = thumb ? file.thumbnailSize ?? 0 : file.size;
     const mime = thumb ? 'image/webp' : file.meta.mime;

@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { copyToRecycled, RoomKey } from '@ephemera/platform';
-import { CHUNK, decryptRange, encryptStream, newFileKey, openFileKey, sealFileKey, storedSize } from '../../src/files/file-crypto.ts';
+import { CHUNK, decryptRange, encryptStream, newFileKey, newFileKeys, openFileKeys, sealFileKeys, storedSize } from '../../src/files/file-crypto.ts';
 
 const collect = async (s: Readable) => { const p: Buffer[] = []; for await (const c of s) p.push(c as Buffer); return Buffer.concat(p); };
 const encrypt = (k: ReturnType<typeof newFileKey>, id: string, bytes: Buffer) => collect(Readable.from([bytes]).pipe(encryptStream(k, id)));
@@ -80,12 +80,24 @@ describe('file encryption', () => {
     expect(whole.subarray(0, CHUNK + 16).equals(chunk0)).toBe(true);
   });
 
-  it('the file key opens only under its room key and file id', () => {
+  it('the file keys open only under their room key and file id', () => {
     const room = RoomKey.generate('w1');
-    const k = newFileKey();
-    const sealed = sealFileKey(room, 'f4', k);
-    expect(openFileKey(room, 'f4', sealed).key.equals(k.key)).toBe(true);
-    expect(() => openFileKey(room, 'f5', sealed)).toThrow();
-    expect(() => openFileKey(RoomKey.generate('w1'), 'f4', sealed)).toThrow();
+    const k = newFileKeys();
+    const sealed = sealFileKeys(room, 'f4', k);
+    const opened = openFileKeys(room, 'f4', sealed);
+    expect(opened.file.key.equals(k.file.key) && opened.file.prefix.equals(k.file.prefix)).toBe(true);
+    expect(opened.thumb.key.equals(k.thumb.key) && opened.thumb.prefix.equals(k.thumb.prefix)).toBe(true);
+    expect(() => openFileKeys(room, 'f5', sealed)).toThrow();
+    expect(() => openFileKeys(RoomKey.generate('w1'), 'f4', sealed)).toThrow();
+  });
+
+  it('a file and its thumbnail never share a key and nonce; a file sealed with one key still opens its thumbnail', () => {
+    const k = newFileKeys();
+    expect(k.thumb.key.equals(k.file.key) || k.thumb.prefix.equals(k.file.prefix)).toBe(false);
+    const room = RoomKey.generate('w1');
+    const single = newFileKey();
+    const older = room.sealJson({ k: single.key.toString('base64'), p: single.prefix.toString('base64') }, 'file-key:f6');
+    const opened = openFileKeys(room, 'f6', older);
+    expect(opened.thumb.key.equals(single.key) && opened.thumb.prefix.equals(single.prefix)).toBe(true);
   });
 });
