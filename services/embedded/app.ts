@@ -116,12 +116,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   });
   // Accounts (billing): account events sealed under per-account keys in the same key store; rooms through the room
   // service's ownership calls, sessions through billing itself (distributed: the same calls over HTTP).
+  let serverAddress: string | null = null; // http://{HOST}:{PORT} once listening ('localhost' for a wildcard HOST)
   const billing = await startBillingModule({
     databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: room.service.ownership, now: opts.now,
     smtpUrl: opts.smtpUrl ?? (process.env.SMTP_URL || undefined), mailFrom: process.env.MAIL_FROM || undefined,
     superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null),
     google: opts.google !== undefined ? opts.google : googleFromEnv(),
-    payments: opts.payments ?? paymentsFromEnv(),
+    // Without PUBLIC_URL, return links go to this server's own configured address (never a request's headers).
+    payments: { ...(opts.payments ?? paymentsFromEnv()), serverAddress: () => serverAddress },
   });
   // Admin-analytics (issue 10): reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
@@ -143,9 +145,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(opsRoutes(ready, logger));
   // Modules call each other by method here: no internal route exists, and no spelling of one reaches a page either.
   web.use(refuseInternalPaths());
+  web.use(refuseControlCharacterPaths()); // a name or id never holds one: 400 before any route
   web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
   web.use('/api', noStore(), express.json({ limit: '64kb' }));
-  web.use(refuseControlCharacterPaths()); // a name or id never holds one: 400 before any route
   web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on
   web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
   web.use(publicRoomRouter(room.service, limits));
@@ -174,6 +176,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, bodyHandoff, ready,
     limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls, maintenance,
   });
+  const listeningHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
+  serverAddress = `http://${listeningHost.includes(':') ? `[${listeningHost}]` : listeningHost}:${gateway.port}`;
 
   return {
     port: gateway.port,

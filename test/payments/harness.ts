@@ -26,10 +26,14 @@ export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const SUPERADMIN_EMAIL = 'root@example.test';
 
 export interface PaymentEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig; payments: PaymentsOptions }
-export interface PaymentProduct { url: string; advanceClock(ms: number): void; stop(): Promise<void> }
+export interface PaymentProduct {
+  url: string; advanceClock(ms: number): void; stop(): Promise<void>;
+  /** the address return links must be on: PUBLIC_URL, or embedded mode's own address without it */
+  siteUrl: string;
+}
 
 export interface PaymentTarget {
-  url: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
+  url: string; siteUrl: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
   /** the product's superadmin: signing in with it reads the admin report */
   superadminEmail: string;
   /** the account helpers' view (register, mailedCode use url and mail) */
@@ -65,7 +69,7 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
       const sweeps = () => { if (!payments) throw new Error('payments not created'); return payments as Payments; };
       const accounts = { url: product.url, mail, superadminEmail: '', advanceClock: product.advanceClock, stop: async () => {} } as unknown as AccountTarget;
       t = {
-        url: product.url, mail, state, stripeMockUrl: stripeMock.url, superadminEmail: SUPERADMIN_EMAIL, accounts, advanceClock: product.advanceClock,
+        url: product.url, siteUrl: product.siteUrl, mail, state, stripeMockUrl: stripeMock.url, superadminEmail: SUPERADMIN_EMAIL, accounts, advanceClock: product.advanceClock,
         sweepReminders: (at) => sweeps().reminders.sweep(at),
         receiptsSettled: () => sweeps().receipts.settled(),
         event(type, object, opts = {}) {

@@ -45,6 +45,20 @@ export function paymentsSuite(target: () => PaymentTarget) {
       }
     });
 
+    it('return links are on the configured site only: a request\'s Origin or Host never widens them', async () => {
+      const t = target();
+      const { token } = await signUp(t);
+      const plan = { plan: 'pro' };
+      const ok = await http(t.url, PAYMENTS_API.createCheckoutSession, { body: { ...plan, successUrl: `${t.siteUrl}/payment/success` }, headers: bearer(token) });
+      expect(ok.status).toBe(200);
+      const forged = { ...bearer(token), origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' };
+      for (const body of [{ ...plan, successUrl: 'https://evil.example/steal' }, { ...plan, cancelUrl: 'https://evil.example/x' }]) {
+        const res = await http(t.url, PAYMENTS_API.createCheckoutSession, { body, headers: forged });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.message).toBe('Return addresses must be on this site');
+      }
+    });
+
     it('the billing portal needs a provider customer (after a subscription), then answers the provider\'s page', async () => {
       const t = target();
       const { token, accountId } = await signUp(t);

@@ -15,6 +15,7 @@ paymentSuites('embedded (npm start)', async (env) => {
   });
   return {
     url: app.url,
+    siteUrl: app.url, // no PUBLIC_URL: the server's own address (HOST 127.0.0.1 here)
     advanceClock: (ms) => { offset += ms; },
     stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };

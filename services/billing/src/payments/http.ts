@@ -10,7 +10,7 @@ import { DomainError, HTTP_ROUTES } from '@ephemera/proto';
 import { noStore, route } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import { bearerOf } from '../http.ts';
-import type { PaymentsService, RequestOrigin } from './service.ts';
+import type { PaymentsService } from './service.ts';
 import type { PaymentOutcomes } from './webhooks.ts';
 import type { PaymentProvider } from './provider.ts';
 
@@ -28,22 +28,21 @@ export function paymentWebhookRouter(provider: PaymentProvider | null, outcomes:
 export function paymentsRouter(billing: BillingService, payments: PaymentsService): express.Router {
   const r = express.Router();
   r.use('/api/payments', noStore());
-  const originOf = (req: Request): RequestOrigin => ({ origin: req.get('origin') ?? null, host: req.get('host') ?? null, protocol: req.protocol });
   const signedIn = (fn: (account: Awaited<ReturnType<BillingService['accountOfToken']>>, req: Request) => Promise<unknown> | unknown) =>
     route(async (req, res) => { res.json(await fn(await billing.accountOfToken(bearerOf(req)), req)); });
 
-  r.post(HTTP_ROUTES.createCheckoutSession.path, signedIn((a, req) => payments.createCheckout(a, req.body, originOf(req))));
-  r.post(HTTP_ROUTES.createRoomExtensionPayment.path, signedIn((a, req) => payments.createExtensionPayment(a, req.body, originOf(req))));
+  r.post(HTTP_ROUTES.createCheckoutSession.path, signedIn((a, req) => payments.createCheckout(a, req.body)));
+  r.post(HTTP_ROUTES.createRoomExtensionPayment.path, signedIn((a, req) => payments.createExtensionPayment(a, req.body)));
   r.post(HTTP_ROUTES.completeRoomExtension.path, signedIn((a, req) => payments.completeExtension(a, String(req.params.orderId))));
   // The path's e-mail (the spec's form) is ignored: the status is always the session's own account's.
   r.get('/api/payments/subscription-status', signedIn((a) => payments.subscriptionStatus(a)));
   r.get(HTTP_ROUTES.subscriptionStatus.path, signedIn((a) => payments.subscriptionStatus(a)));
-  r.post(HTTP_ROUTES.createPortalSession.path, signedIn((a, req) => payments.portal(a, req.body, originOf(req))));
+  r.post(HTTP_ROUTES.createPortalSession.path, signedIn((a, req) => payments.portal(a, req.body)));
   r.get(HTTP_ROUTES.verifyPayment.path, signedIn((a, req) => payments.verify(a, String(req.params.sessionId))));
   // The spec's account calls that need payments (mounted before the account router, whose /api/auth/ 404 follows).
   // Bodies never name the account nor set its tier (proto/src/authz.ts).
   r.post(HTTP_ROUTES.upgradeRooms.path, noStore(), signedIn((a) => payments.upgradeRooms(a)));
-  r.post(HTTP_ROUTES.renewSubscription.path, noStore(), signedIn((a, req) => payments.renew(a, req.body, originOf(req))));
+  r.post(HTTP_ROUTES.renewSubscription.path, noStore(), signedIn((a, req) => payments.renew(a, req.body)));
   r.post(HTTP_ROUTES.createPaidAccount.path, noStore(), signedIn(async (a, req) => {
     const payment = await payments.verifyPaymentId(a, req.body);
     const profile = await billing.profile((await billing.accounts.byId(a.id)) ?? a);

@@ -26,8 +26,13 @@ export type { PaymentProvider, ProviderStateReader, CheckoutState, SubscriptionS
 export interface PaymentsOptions {
   /** null: payments are off (no STRIPE_SECRET_KEY) */
   stripe: StripeConfig | null;
-  /** PUBLIC_URL: the site's address for the provider's return links; absent: the request's origin */
+  /** PUBLIC_URL: the site's address, for the provider's return links and the subscription page's address in mails */
   publicUrl?: string | null;
+  /**
+   * Without PUBLIC_URL, embedded mode's own configured address (http://{HOST}:{PORT}) for return links; a
+   * distributed billing service has none, and refuses checkouts and portal sessions until PUBLIC_URL is set.
+   */
+  serverAddress?: () => string | null;
   /**
    * Where the provider's current state is read (default: the provider). Tests put recorded state in front of
    * stripe-mock, which is stateless (test/payments/provider-state.ts).
@@ -74,7 +79,9 @@ export function createPayments(opts: PaymentsOptions & { billing: BillingService
   const receipts = new Receipts({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, logger: opts.logger, now: opts.now, publicUrl });
   const reminders = new RenewalReminders({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, receipts, logger: opts.logger, now: opts.now, publicUrl });
   const outcomes = state ? new PaymentOutcomes({ billing: opts.billing, pool: opts.pool, rooms: opts.rooms, state, logger: opts.logger, now: opts.now, receipts }) : null;
-  const service = new PaymentsService({ provider, state, outcomes, rooms: opts.rooms, logger: opts.logger, now: opts.now, publicUrl: opts.publicUrl ?? null });
+  if (provider && !publicUrl && !opts.serverAddress) opts.logger.warn('PUBLIC_URL is not set: checkouts and portal sessions are refused (return links are never taken from a request)');
+  const siteUrl = () => publicUrl ?? opts.serverAddress?.() ?? null;
+  const service = new PaymentsService({ provider, state, outcomes, rooms: opts.rooms, logger: opts.logger, now: opts.now, siteUrl });
   const every = opts.expirySweepMs ?? 600_000;
   const timer = outcomes && every > 0 ? setInterval(() => {
     outcomes.expireLapsed().catch((err) => opts.logger.warn({ err }, 'subscription expiry sweep failed'));

@@ -20,12 +20,13 @@ export interface PaymentsDeps {
   state: ProviderStateReader | null;
   outcomes: PaymentOutcomes | null;
   rooms: AccountRoomsApi; logger: Logger; now: () => Date;
-  /** PUBLIC_URL: the site's address for the provider's return links; absent: the request's origin */
-  publicUrl: string | null;
+  /**
+   * The site's address for the provider's return links: PUBLIC_URL, or in embedded mode the server's own configured
+   * address; never a request's Origin or Host (a forged header would send the payer to another site). null: the
+   * calls that need return links answer PAYMENTS_NOT_CONFIGURED.
+   */
+  siteUrl: () => string | null;
 }
-
-/** Where the request came from, for return addresses: PUBLIC_URL, else the browser's Origin, else the Host. */
-export interface RequestOrigin { origin: string | null; host: string | null; protocol: string }
 
 export class PaymentsService {
   constructor(private readonly deps: PaymentsDeps) {}
@@ -41,11 +42,11 @@ export class PaymentsService {
     return { provider, state, outcomes };
   }
 
-  async createCheckout(account: AccountRow, body: unknown, from: RequestOrigin): Promise<CheckoutAnswer> {
+  async createCheckout(account: AccountRow, body: unknown): Promise<CheckoutAnswer> {
     const { provider } = this.need();
     if (!body || typeof body !== 'object' || !(body as { plan?: unknown }).plan) throw new DomainError('PLAN_REQUIRED');
     const input = parseOrThrow(CreateCheckoutBodySchema, body);
-    const base = this.baseOf(from);
+    const base = this.site();
     const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?plan=${input.plan}`, base));
     const cancel = this.returnUrl(input.cancelUrl, '/payment/cancelled', base);
     const checkout = await this.provider('PAYMENT_SESSION_FAILED', () => provider.createSubscriptionCheckout({
@@ -54,7 +55,7 @@ export class PaymentsService {
     return { success: true, url: checkout.url, sessionId: checkout.id };
   }
 
-  async createExtensionPayment(account: AccountRow, body: unknown, from: RequestOrigin): Promise<CheckoutAnswer> {
+  async createExtensionPayment(account: AccountRow, body: unknown): Promise<CheckoutAnswer> {
     const { provider } = this.need();
     const input = parseOrThrow(CreateExtensionPaymentBodySchema, body);
     const room = (await this.deps.rooms.roomsOfAccount({ accountId: account.id })).find((r) => r.workspaceId === input.workspaceId);
@@ -62,7 +63,7 @@ export class PaymentsService {
     if (room.tier !== 'free') throw new DomainError('EXTENSION_FREE_FOR_TIER');
     if (room.expiresAt === null) throw new DomainError('NEVER_EXPIRES');
     const days = input.extensionType;
-    const base = this.baseOf(from);
+    const base = this.site();
     const query = `type=room_extension&workspaceId=${encodeURIComponent(room.workspaceId)}&extensionType=${days}`;
     const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?${query}`, base));
     const cancel = this.returnUrl(input.cancelUrl, `/${encodeURIComponent(room.roomId)}`, base);
@@ -121,11 +122,11 @@ export class PaymentsService {
     };
   }
 
-  async portal(account: AccountRow, body: unknown, from: RequestOrigin): Promise<PortalAnswer> {
+  async portal(account: AccountRow, body: unknown): Promise<PortalAnswer> {
     const { provider } = this.need();
     const input = parseOrThrow(PortalBodySchema, body ?? {});
     if (!account.customerId) throw new DomainError('NO_BILLING_ACCOUNT');
-    const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.baseOf(from));
+    const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.site());
     const portal = await this.provider('PORTAL_FAILED', () => provider.createPortalSession({ customerId: account.customerId!, returnUrl }));
     return { success: true, url: portal.url };
   }
@@ -150,7 +151,7 @@ export class PaymentsService {
    * checkout (the tier follows when the provider says it was paid). A subscription the provider still holds for the
    * account is renewed, re-activated or changed in the billing portal instead.
    */
-  async renew(account: AccountRow, body: unknown, from: RequestOrigin): Promise<RenewAnswer> {
+  async renew(account: AccountRow, body: unknown): Promise<RenewAnswer> {
     if (!body || typeof body !== 'object' || !(body as { tier?: unknown }).tier) throw new DomainError('PLAN_REQUIRED');
     const input = parseOrThrow(RenewSubscriptionBodySchema, body);
     const { state } = this.need();
@@ -158,11 +159,11 @@ export class PaymentsService {
       const subscriptionId = account.subscriptionId;
       const sub = await this.provider('PORTAL_FAILED', () => state.subscription(subscriptionId));
       if (sub && PaymentsService.HELD.has(sub.status) && (sub.customerId === account.customerId || sub.accountId === account.id)) {
-        const portal = await this.portal(account, { returnUrl: input.returnUrl ?? '/dashboard' }, from);
+        const portal = await this.portal(account, { returnUrl: input.returnUrl ?? '/dashboard' });
         return { success: true, url: portal.url, kind: 'portal', sessionId: null };
       }
     }
-    const checkout = await this.createCheckout(account, { plan: input.tier, successUrl: input.successUrl, cancelUrl: input.cancelUrl }, from);
+    const checkout = await this.createCheckout(account, { plan: input.tier, successUrl: input.successUrl, cancelUrl: input.cancelUrl });
     return { success: true, url: checkout.url, kind: 'checkout', sessionId: checkout.sessionId };
   }
 
@@ -176,10 +177,11 @@ export class PaymentsService {
     return this.verify(account, paymentId);
   }
 
-  private baseOf(from: RequestOrigin): string {
-    if (this.deps.publicUrl) return new URL(this.deps.publicUrl).origin;
-    if (from.origin && /^https?:\/\/[^/]+$/i.test(from.origin)) return from.origin;
-    return `${from.protocol}://${from.host ?? 'localhost'}`;
+  /** The origin every return link must be on (PaymentsDeps.siteUrl). */
+  private site(): string {
+    const url = this.deps.siteUrl();
+    if (!url) throw new DomainError('PAYMENTS_NOT_CONFIGURED');
+    return new URL(url).origin;
   }
 
   /** A path of this site, or an absolute address on its origin; anything else is refused (no open redirect). */
