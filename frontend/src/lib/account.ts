@@ -5,6 +5,7 @@
  */
 import { AUTH_API, API } from '@ephemera/proto/client';
 import type { AccountUser, ProfileAnswer, SessionAnswer } from '@ephemera/proto';
+import { sameOriginPath } from './redirects.ts';
 
 export const ACCOUNT_KEY = 'ephemera.account';
 
@@ -24,9 +25,9 @@ export function clearAccount(): void {
   try { localStorage.removeItem(ACCOUNT_KEY); } catch { /* ignore */ }
 }
 
-/** Same-origin paths only (SECURITY.md 9): '//evil', '/\evil', 'javascript:' land on the default. */
+/** Where to go after signing in: a path of this site (redirects.ts), else the default. */
 export function safeRedirect(value: string | null, fallback = '/dashboard'): string {
-  return value && /^\/(?![/\\])/.test(value) ? value : fallback;
+  return sameOriginPath(value) ?? fallback;
 }
 
 export type AccountResult<T> = { ok: true; data: T; response: Response } | { ok: false; status: number; code: string | null; message: string };

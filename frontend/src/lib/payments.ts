@@ -14,6 +14,7 @@ import { accountCall, clearAccount, readAccount, type AccountRecord, type Accoun
 import { PENDING_EXTENSION_KEY, readPendingExtension, type PendingExtension } from './roomPrefs.ts';
 import { roomPath } from './routes.ts';
 import type { KeyValueStore } from './storage.ts';
+import { sameOriginPath } from './redirects.ts';
 
 /** The spec's texts (section 8) of the payment flows. */
 export const PAYMENT_TEXT = {
@@ -95,10 +96,8 @@ export function extensionReturnUrls(x: { workspaceId: string; roomName: string; 
   const q = new URLSearchParams({ type: 'room_extension', workspaceId: x.workspaceId, extensionType: String(x.days), returnUrl: back });
   return { successUrl: `/payment/success?${q}`, cancelUrl: back };
 }
-/** Same-origin paths only ('//evil', '/\evil', 'javascript:' are refused). */
-export function safePath(value: string | null | undefined): string | null {
-  return value && /^\/(?![/\\])/.test(value) ? value : null;
-}
+/** A return address: a path of this site (redirects.ts), or null. */
+export const safePath = (value: string | null | undefined): string | null => sameOriginPath(value);
 
 // ---- the calls (section 7) ----
 const noToken = <T>(): AccountResult<T> => ({ ok: false, status: 401, code: 'NO_AUTH_TOKEN', message: PAYMENT_TEXT.noToken });
