@@ -53,6 +53,7 @@ export const ERRORS = {
   FILE_NOT_FOUND: 'File not found',
   FILE_REQUIRED: 'Upload failed',
   PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
+  STORAGE_QUOTA_EXCEEDED: 'This room\'s file storage is full: remove files or upgrade the plan to upload more',
   PROFILE_IMAGE_TYPE: 'Please select an image file',
   // calls (specs/rooms.md: the upgrade dialog's titles; the rest are ours)
   VOICE_CALLS_UNAVAILABLE: 'Voice Calls Unavailable',
@@ -132,7 +133,7 @@ export function statusFor(code: ErrorCode): number {
     case 'REPLY_TARGET_GONE': return 409;
     case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
     case 'RATE_LIMITED': return 429;
-    case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': return 413;
+    case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': case 'STORAGE_QUOTA_EXCEEDED': return 413;
     case 'FILE_TYPE_NOT_SUPPORTED': case 'PROFILE_IMAGE_TYPE': return 415;
     case 'FILE_NOT_FOUND': return 404;
     case 'VOICE_CALLS_UNAVAILABLE': case 'VIDEO_CALLS_UNAVAILABLE': return 402;

@@ -57,6 +57,14 @@ export const ENTITLEMENTS: { readonly [T in Tier]: Entitlements } = {
   },
 };
 
+/**
+ * A room's file storage quota: room storage for this many files of the tier's largest size (free 200 MB, pro 2 GB,
+ * business 10 GB), counted over the files the room keeps (uploads, thumbnails and profile pictures; expired and
+ * removed files no longer count). An upload that would pass it is refused (STORAGE_QUOTA_EXCEEDED).
+ */
+export const ROOM_STORAGE_FILES = 20;
+export const roomStorageBytes = (tier: Tier): number => ENTITLEMENTS[tier].fileSizeMb * ROOM_STORAGE_FILES * 1024 * 1024;
+
 /** Extension choices (specs/rooms.md section 9): 7 days = 168 h, 30 days = 720 h. */
 export const EXTENSION_HOURS = [168, 720] as const;
 export type ExtensionHours = (typeof EXTENSION_HOURS)[number];

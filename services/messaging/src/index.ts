@@ -10,6 +10,7 @@ import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
 import { AccessChecks } from './access.ts';
 import { FileService, type FileStorage } from './files/index.ts';
+import type { StorageQuota } from './files/quota.ts';
 
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
@@ -43,6 +44,8 @@ export async function startMessagingModule(deps: {
   storage?: FileStorage;
   /** the retention sweeper's period (tests shorten it) */
   fileSweepIntervalMs?: number;
+  /** a room's file storage quota by tier (default: roomStorageBytes; tests make it small) */
+  storageQuota?: StorageQuota;
 }): Promise<MessagingModule> {
   await migrate(deps.databaseUrl, MESSAGING_MIGRATIONS, 'messaging');
   const search = messageSearch(deps.pool, deps.keyring);
@@ -54,6 +57,7 @@ export async function startMessagingModule(deps: {
     pool: deps.pool, log: deps.log, keyring: deps.keyring, storage: deps.storage, project, now: deps.now ?? (() => new Date()),
     access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection), logSharesDatabase: deps.logSharesDatabase,
     roomEventsCaughtUp: async () => { await service.roomProjection?.caughtUp(); },
+    storageQuota: deps.storageQuota,
   }) : null;
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({

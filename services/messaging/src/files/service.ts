@@ -22,6 +22,7 @@ import { INLINE_MIMES } from './file-types.ts';
 import { describe, expiredFiles, fileById, roomTier, type StoredFile } from './repository.ts';
 import { makeThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnail.ts';
 import { parseUpload, type IncomingFile, type UploadFields } from './upload.ts';
+import { defaultStorageQuota, roomStorageUsed, type StorageQuota } from './quota.ts';
 
 /** Signed links live this long: long enough to load a page of media, short enough that a leaked one soon dies. */
 export const LINK_TTL_MS = 15 * 60 * 1000;
@@ -31,6 +32,8 @@ export interface FileServiceDeps {
   now: () => Date; logger?: Logger; logSharesDatabase?: boolean;
   /** waits until the room events seen so far are applied (a member who joined a moment ago is known then) */
   roomEventsCaughtUp?: () => Promise<void>;
+  /** a room's storage quota by tier (default: roomStorageBytes, quota.ts) */
+  storageQuota?: StorageQuota;
 }
 
 export interface Download {
@@ -60,10 +63,19 @@ export class FileService {
     await this.deps.access.check(actor, SOCKET_AUTHZ[C.sendMessage], null);
     const key = await servingKey(this.deps.keyring, actor.workspaceId);
     try {
+      // The room's storage left caps the upload too; a full room is refused before anything is stored.
+      let cappedByQuota = false;
       const result = await parseUpload(req, async (fields) => {
         if (fields.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
-        return this.limitFor(actor.workspaceId, fields.purpose);
-      }, (fields, file) => this.store(actor, key, fields, file));
+        const limit = await this.limitFor(actor.workspaceId, fields.purpose);
+        const left = await this.storageLeft(actor.workspaceId);
+        if (left <= 0) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
+        cappedByQuota = left < limit;
+        return Math.min(limit, left);
+      }, (fields, file) => this.store(actor, key, fields, file)).catch((err) => {
+        // Cut off at what was left of the room's storage, not at the tier's file size: the quota's answer.
+        throw cappedByQuota && err instanceof DomainError && err.code === 'FILE_TOO_LARGE' ? new DomainError('STORAGE_QUOTA_EXCEEDED') : err;
+      });
       return result as MessageFile & { expiresAt: string | null };
     } catch (err) {
       // The room was deleted (or expired) mid-upload: its purge may have removed the folder being written, or its
@@ -73,6 +85,12 @@ export class FileService {
       }
       throw err;
     }
+  }
+
+  /** Bytes the room may still store (its tier's quota less what its files hold). */
+  async storageLeft(workspaceId: string): Promise<number> {
+    const quota = (this.deps.storageQuota ?? defaultStorageQuota)(await this.tierOf(workspaceId));
+    return quota - await roomStorageUsed(this.deps.pool, workspaceId);
   }
 
   private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
@@ -115,6 +133,9 @@ export class FileService {
           await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKeys.thumb, `${fileId}.thumb`)));
         }
       }
+      // Uploads that ran at the same time were each capped by what was left when they began: the last to finish
+      // is refused here if together they pass the quota.
+      if (await this.storageLeft(actor.workspaceId) < size + (thumbnailSize ?? 0)) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
       const tier = await this.tierOf(actor.workspaceId);
       const retention = ENTITLEMENTS[tier].fileRetentionMs;
       const now = this.deps.now();

@@ -133,6 +133,9 @@ function limitStream(stream: Readable, limit: number, headBytes: number): { body
       cb(err);
     },
   });
+  // A failure before anyone reads the body (the limit passed within the head's bytes) is reported through the head;
+  // whoever consumes the body sees it through its own listener (pipeline). Never an unhandled 'error'.
+  body.on('error', () => {});
   stream.on('data', (chunk: Buffer) => {
     seen += chunk.length;
     if (body.destroyed) return; // the consumer gave up: the rest is dropped
