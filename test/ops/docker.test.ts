@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../helpers/db.ts';
 import { deployableServices, read, repo, run, serviceConfig } from './code-facts.ts';
+import { internalSpellings, rawRequest } from '../hardening/service-boundary.suite.ts';
 
 interface Step { op: string; args: string; from?: string }
 interface Stage { name: string; steps: Step[] }
@@ -190,6 +191,12 @@ describe('nginx configurations (the frontend image and the compose proxy)', () =
         expect(page.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
       }
       expect((await get('/about-us')).headers.get('x-robots-tag')).toBe('noindex');
+      // the chart's ingress sends every path but /api here: no spelling of an internal route gets a page
+      // (docs/security.md); a twice-encoded /api/%252e%252e/... is /api/... to an ingress, never sent here
+      for (const p of internalSpellings('/internal/room-keys/abc').filter((t) => !t.includes('%25'))) {
+        const res = await rawRequest(`http://127.0.0.1:${port}`, 'GET', p);
+        expect([400, 404], `${p} answered ${res.status}`).toContain(res.status);
+      }
       const asset = await get('/assets/app-1234.js');
       expect(asset.headers.get('cache-control')).toMatch(/max-age=31536000/);
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
