@@ -167,7 +167,8 @@ export const FileUploadedSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 /** A stored file was removed (retention); its bytes are deleted from storage after this is recorded. */
-export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.string(), reason: z.enum(['retention']) });
+/** A stored file is gone: past its tier's retention, or its message was deleted (its bytes are deleted too). */
+export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.string(), reason: z.enum(['retention', 'message-deleted']) });
 
 /**
  * A DM call was answered (the gateway records it, topic room, aggregate: the call id, sequence 1): the one durable

@@ -59,6 +59,8 @@ export async function startMessagingModule(deps: {
     roomEventsCaughtUp: async () => { await service.roomProjection?.caughtUp(); },
     storageQuota: deps.storageQuota,
   }) : null;
+  // A deleted message's file: its bytes go once the removal is recorded (a failure leaves them sealed under the room key).
+  if (files) service.removeStoredObjects = (keys) => files.removeObjects(keys).catch((err) => deps.logger.warn({ err }, 'removing a deleted message\'s file failed'));
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({
     groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,

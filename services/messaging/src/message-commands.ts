@@ -12,19 +12,23 @@ import { makeEvent, userActor, type Pool, type RoomKeyring } from '@ephemera/pla
 import type { z } from 'zod';
 import { audienceOf, requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
-import { openMessage, servingKey } from './sealed-messages.ts';
+import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
 
-export interface Decision<T> { events: AnyEventEnvelope[]; answer: T }
+export interface Decision<T> {
+  events: AnyEventEnvelope[]; answer: T;
+  /** stored objects (file storage keys) to delete once the events are recorded */
+  objects?: string[];
+}
 export interface CommandContext { pool: Pool; now: () => Date; access: AccessChecks; keyring: RoomKeyring }
 
 interface StoredMessage { message: Message; version: number; deleted: boolean }
 
 async function loadMessage(ctx: CommandContext, workspaceId: string, messageId: string): Promise<StoredMessage | null> {
   const { rows } = await ctx.pool.query(
-    'SELECT id, sealed_body, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2', [messageId, workspaceId]);
+    `SELECT ${storedColumns()}, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2`, [messageId, workspaceId]);
   const r = rows[0];
   if (!r) return null;
-  return { message: openMessage(await servingKey(ctx.keyring, workspaceId), r), version: r.version, deleted: r.deleted };
+  return { message: openStored(await servingKey(ctx.keyring, workspaceId), r), version: r.version, deleted: r.deleted };
 }
 
 /** The role first (an outsider learns nothing about message ids), then the message must exist and be live. */
@@ -59,10 +63,20 @@ export async function decideDelete(ctx: CommandContext, actor: SessionActor, inp
   ensureAuthor(actor, message);
   // Everyone who could see the message hears that it is gone (the channel exists while its messages do).
   const audience = access.channel ? audienceOf(access.channel) : { kind: 'users' as const, userIds: [actor.userId] };
-  const event = makeEvent('message.deleted', message.id, version + 1, {
+  const events: AnyEventEnvelope[] = [makeEvent('message.deleted', message.id, version + 1, {
     workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, audience,
-  }, userActor(actor.userId));
-  return { events: [event], answer: { messageId: message.id } };
+  }, userActor(actor.userId))];
+  // Its file goes with it, bytes included (not only hidden): removed from the read model, then from storage.
+  const file = message.file ? await storedObjectsOf(ctx, actor.workspaceId, message.file.id) : null;
+  if (file) events.push(makeEvent('file.removed', file.id, 2, { workspaceId: actor.workspaceId, fileId: file.id, reason: 'message-deleted' }, userActor(actor.userId)));
+  return { events, answer: { messageId: message.id }, objects: file?.objects };
+}
+
+/** A file still stored (not yet removed by retention) and the storage keys of its bytes and thumbnail. */
+async function storedObjectsOf(ctx: CommandContext, workspaceId: string, fileId: string): Promise<{ id: string; objects: string[] } | null> {
+  const { rows } = await ctx.pool.query('SELECT storage_key, thumbnail_key FROM messaging.files WHERE id = $1 AND workspace_id = $2', [fileId, workspaceId]);
+  const r = rows[0];
+  return r ? { id: fileId, objects: [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])] } : null;
 }
 
 export async function decideReaction(

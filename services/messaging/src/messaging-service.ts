@@ -86,6 +86,12 @@ export class MessagingService implements MessagingApi {
   /** one read mark at a time per reader (its read aggregate's version is read, then incremented) */
   private readonly readers = new KeyedMutex();
 
+  /**
+   * Deletes stored file objects whose removal is recorded (a deleted message's file); set by the module when it has
+   * file storage (index.ts), which logs a failure rather than failing the recorded command.
+   */
+  removeStoredObjects: (keys: string[]) => Promise<void> = async () => {};
+
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
     this.project = deps.project ?? messagingProjector(deps.keyring);
@@ -260,8 +266,9 @@ export class MessagingService implements MessagingApi {
       run: async () => {
         try {
           await this.trustReadModel(workspaceId);
-          const { events, answer } = await decide();
+          const { events, answer, objects } = await decide();
           if (events.length > 0) await this.record(workspaceId, events);
+          if (objects?.length) await this.removeStoredObjects(objects);
           resolve(answer);
         } catch (err) { reject(err); }
       },

@@ -21,17 +21,18 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         return;
       case 'message.edited': {
         const { workspaceId, messageId, content, editedAt } = event.payload;
-        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, false, (m) => ({ ...m, content, isEdited: true, editedAt }));
+        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({ ...m, content, isEdited: true, editedAt }));
         return;
       }
       case 'message.deleted':
-        // A tombstone: the seq stays taken (numbering, dedupe of a retried send), the content does not stay.
-        await updateMessage(db, await keyring.key(event.payload.workspaceId), event.payload.messageId, event.sequence, true,
-          (m) => ({ ...m, content: '', replyTo: null, reactions: {}, linkPreview: null, file: null }));
+        // A tombstone: the seq stays taken (numbering, dedupe of a retried send), the sealed body goes (NULL): nothing
+        // of the message is left to open, even with the room's key (sealed-messages.ts openStored).
+        await db.query('UPDATE messaging.messages SET sealed_body = NULL, version = GREATEST(version, $2), deleted = true WHERE id = $1',
+          [event.payload.messageId, event.sequence]);
         return;
       case 'reaction.changed': {
         const { workspaceId, messageId, reactions } = event.payload;
-        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, false, (m) => ({ ...m, reactions }));
+        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({ ...m, reactions }));
         return;
       }
       case 'read.marked': {
@@ -100,13 +101,13 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
  * (expired room, deleted channel, destroyed key) is left alone.
  */
 async function updateMessage(
-  db: PoolClient, key: RoomKey | null, messageId: string, version: number, deleted: boolean, change: (m: Message) => Message,
+  db: PoolClient, key: RoomKey | null, messageId: string, version: number, change: (m: Message) => Message,
 ) {
   if (!key) return;
   const { rows } = await db.query('SELECT id, sealed_body FROM messaging.messages WHERE id = $1 FOR UPDATE', [messageId]);
-  if (!rows[0]) return;
+  if (!rows[0] || rows[0].sealed_body === null) return; // gone, or deleted: nothing left to change
   const body = change(openMessage(key, rows[0]));
   await db.query(
-    'UPDATE messaging.messages SET sealed_body = $2, version = GREATEST(version, $3), deleted = deleted OR $4 WHERE id = $1',
-    [messageId, sealMessage(key, body), version, deleted]);
+    'UPDATE messaging.messages SET sealed_body = $2, version = GREATEST(version, $3) WHERE id = $1',
+    [messageId, sealMessage(key, body), version]);
 }

@@ -12,6 +12,28 @@ import { isSealed, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 export interface SealedRow { id: string; sealed_body: string }
 
 /**
+ * A row that may be a deleted message's: a deletion destroys the sealed body (NULL: nothing of the message is left
+ * to open, not even under the room's key), and what the row still answers is built from its plain columns.
+ */
+export interface StoredRow {
+  id: string; sealed_body: string | null; workspace_id: string; channel_id: string; seq: number; author_id: string;
+  client_message_id: string; created_at: Date | string;
+}
+/** The columns a StoredRow needs, for a SELECT list (optionally with a table alias: 'm.'). */
+export const storedColumns = (alias = '') =>
+  ['id', 'sealed_body', 'workspace_id', 'channel_id', 'seq', 'author_id', 'client_message_id', 'created_at'].map((c) => `${alias}${c}`).join(', ');
+
+/** The message of a row; a deleted one is an empty tombstone (no author name, text, file or anything else). */
+export function openStored(key: RoomKey, row: StoredRow): Message {
+  if (row.sealed_body !== null) return openMessage(key, { id: row.id, sealed_body: row.sealed_body });
+  return {
+    id: row.id, clientMessageId: row.client_message_id, workspaceId: row.workspace_id, channelId: row.channel_id, seq: row.seq,
+    authorId: row.author_id, authorName: '', profilePicture: null, timestamp: new Date(row.created_at).toISOString(), type: 'text',
+    content: '', isEdited: false, replyTo: null, reactions: {}, linkPreview: null, editedAt: null, file: null,
+  };
+}
+
+/**
  * ROOM_ENCRYPTION=off (the encryption-cost bench only, like the log's switch in event-log/sealed.ts; never in a
  * deployment) stores the Message as JSON, so the bench's "off" run leaves out the read model's sealing too.
  */
