@@ -146,10 +146,15 @@ describe('the chart against the code', () => {
 
   it('the service boundary: internal ports by the code\'s rule, never an ingress backend, each open only to its callers', () => {
     const offset = Number(/INTERNAL_PORT_OFFSET = (\d+)/.exec(read('services/platform/src/config.ts'))?.[1]);
-    // who calls whose internal listener (each caller's src/server.ts: the clients it builds from a *_URL)
-    const callers: Record<string, string[]> = {
-      room: ['gateway', 'messaging', 'billing', 'admin-analytics'], messaging: ['gateway', 'admin-analytics'], presence: ['gateway'], billing: ['room', 'admin-analytics'],
-    };
+    // who calls whose internal listener, from the code: each service's src/server.ts builds its clients from the
+    // callees' URLs (opts.roomUrl, ...), which name internal listeners
+    const callers: Record<string, string[]> = {};
+    for (const caller of deployableServices()) {
+      for (const m of read(`services/${caller}/src/server.ts`).matchAll(/opts\.(room|messaging|presence|billing)Url\b/g)) {
+        if (!(callers[m[1]] ??= []).includes(caller)) callers[m[1]].push(caller);
+      }
+    }
+    expect(Object.keys(callers).sort()).toEqual(['billing', 'messaging', 'presence', 'room']);
     const values = read('charts/ephemera/values.yaml');
     for (const service of Object.keys(callers)) {
       const { defaultPort } = serviceConfig(service);
