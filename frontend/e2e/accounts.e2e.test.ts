@@ -43,7 +43,8 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       await u.byTestId('username-input').fill('guest');
       await u.byTestId('overlay-submit').click();
       await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
-      const workspaceId = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}').workspaceId as string);
+      const guest = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}') as { workspaceId: string; userToken: string });
+      const workspaceId = guest.workspaceId;
       expect(workspaceId).toBeTruthy();
 
       await u.goto(`/login?claimWorkspace=${encodeURIComponent(workspaceId)}`);
@@ -59,8 +60,11 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       await expect(row.getByTestId('owner-crown').textContent()).resolves.toContain('Owner');
       await expect(u.byTestId('profile-tier').textContent()).resolves.toBe('free');
       expect(await seriousViolations(u.page), 'axe on /dashboard').toEqual([]);
-      // the claim replaced the guest's session (the spec deletes it); opening from the dashboard signs in as owner
-      expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth'))).toBeNull();
+      // the claim replaced the guest's session (the spec deletes it): this browser holds the owner's new token for the
+      // room; opening it from the dashboard signs in as owner too (with a token of its own)
+      const stored = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null);
+      expect(stored?.workspaceId).toBe(workspaceId);
+      expect(stored?.userToken).not.toBe(guest.userToken);
       await row.getByRole('button', { name: 'Open' }).click();
       await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
     } finally {

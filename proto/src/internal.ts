@@ -167,3 +167,19 @@ export const INTERNAL = {
   messagingBatch: '/internal/messaging/batch',
   presenceBatch: '/internal/presence/batch',
 } as const;
+
+/**
+ * The one authority for room tokens (the room service): whose a member's bearer token is, now. Messaging's file and
+ * link-preview routes ask it on every request rather than keep a copy of the token hashes that a rotation (a claim,
+ * a new owner token) could leave behind; join-workspace, extend-room and claims use the same check inside it.
+ */
+export interface RoomTokensApi {
+  /**
+   * The member `userToken` names, in `workspaceId`'s room when given (another room's token names nobody there).
+   * Throws NOT_AUTHENTICATED for any token that is not a current member's: unknown, replaced, left, a room expired or
+   * deleted; KICKED for a kicked member's.
+   */
+  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string }>;
+}
+export const ROOM_TOKENS_PREFIX = '/internal/room-tokens';
+export const ROOM_TOKENS_METHODS = ['memberOfToken'] as const satisfies readonly (keyof RoomTokensApi)[];

@@ -154,13 +154,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(paymentsRouter(billing.service, billing.payments.service));
   web.use(publicBillingRouter(billing.service, billing.google, limits));
   web.use(publicMessagingRouter({ // POST /api/link-preview/fetch, GET /api/link-preview/image
-    pool, linkPreview: linkPreviews,
+    tokens: room.service, linkPreview: linkPreviews, // whose a bearer token is: the room service's one check
     limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
   }));
   web.use(adminRouter(admin.context)); // /api/admin/ (superadmin), page views, the maintenance banner
   // Uploads' bodies come from the gateway in-process (bodyHandoff); the loopback request carries their headers only.
   const bodyHandoff = new BodyHandoff();
-  if (messaging.files) web.use(fileRouter({ pool, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key), bodyHandoff }));
+  if (messaging.files) web.use(fileRouter({ tokens: room.service, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key), bodyHandoff }));
   web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });

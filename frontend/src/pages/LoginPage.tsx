@@ -1,7 +1,8 @@
 /**
  * /login (and /register): sign in or register with an e-mail code, or with Google (specs/accounts-and-payments.md
  * section 2 "Login/register page"). Query: redirect (same-origin path, default /dashboard), plan (pro or business
- * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session).
+ * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session, and the
+ * claim's new owner token replaces it there).
  * The code step is ours: the server signs nobody in on an e-mail alone.
  * Section 4's claim flow: with a pending upgrade or extension (lib/payments.ts), a successful sign-in shows
  * 'Registration Successful' and goes on to payment after 1.5 s (a pending extension's room is claimed on the way).
@@ -11,7 +12,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { AUTH_API } from '@ephemera/proto/client';
 import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
-import { readAuth, clearRoomData } from '../lib/storage.ts';
+import { readAuth, saveAuth } from '../lib/storage.ts';
 import { accountApi, readAccount, safeRedirect, saveAccount, type AccountRecord } from '../lib/account.ts';
 import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../lib/payments.ts';
 import { readPendingExtension } from '../lib/roomPrefs.ts';
@@ -94,7 +95,10 @@ export function LoginPage() {
     const record = { token: r.data.token, user: r.data.user };
     saveAccount(record);
     if (r.data.claimError) { setError(r.data.claimError); setNotice(null); setTimeout(() => finish(record), 2500); return; }
-    if (r.data.newUserToken) clearRoomData(claimId); // the spec: a successful claim deletes the guest session
+    // The spec deletes the guest session on a successful claim: the guest's token stopped working when the room
+    // service rotated it, so this browser keeps the room as its owner with the new one (it stays in the room, with
+    // its files; a stale guest token would send it to the join form).
+    if (r.data.newUserToken && guest && guest.workspaceId === claimId) saveAuth({ ...guest, userToken: r.data.newUserToken });
     finish(record);
   };
 

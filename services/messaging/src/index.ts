@@ -56,7 +56,6 @@ export async function startMessagingModule(deps: {
   const files = deps.storage ? new FileService({
     pool: deps.pool, log: deps.log, keyring: deps.keyring, storage: deps.storage, project, now: deps.now ?? (() => new Date()),
     access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection), logSharesDatabase: deps.logSharesDatabase,
-    roomEventsCaughtUp: async () => { await service.roomProjection?.caughtUp(); },
     storageQuota: deps.storageQuota,
   }) : null;
   // A deleted message's file: its bytes go once the removal is recorded (a failure leaves them sealed under the room key).

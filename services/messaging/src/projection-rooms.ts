@@ -42,10 +42,11 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     case 'member.joined':
       await db.query(
-        // No username: messaging never shows one (a message carries its author's name, sealed with it), so none is kept.
-        `INSERT INTO messaging.members (workspace_id, user_id, token_hash, is_admin) VALUES ($1, $2, $3, $4)
+        // No username: messaging never shows one (a message carries its author's name, sealed with it), so none is
+        // kept; no token hash either: whose a token is, the room service answers (auth/bearer.ts).
+        `INSERT INTO messaging.members (workspace_id, user_id, is_admin) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
-        [event.payload.workspaceId, event.payload.userId, event.payload.tokenHash, event.payload.isAdmin]);
+        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
       return;
     case 'member.left':
     case 'member.kicked': {

@@ -1,10 +1,10 @@
 /** The messaging service as its own process (distributed mode). */
 import express from 'express';
 import {
-  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
+  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, internalRpcClient, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
-import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS } from '@ephemera/proto';
+import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS, type RoomTokensApi } from '@ephemera/proto';
 import { startMessagingModule } from './index.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
@@ -14,7 +14,7 @@ export async function startMessagingServer(opts: {
   port: number; masterKey?: Buffer; host?: string; databaseUrl: string; kafkaBrokers: string[]; eventLogNamespace?: string; logger: Logger; now?: () => Date;
   /** shared rate-limit counters (link previews per user); absent: this process's memory */
   redisUrl?: string; rateLimits?: LimitConfig; trustedProxies?: string[]; metrics?: { port: number; host?: string };
-  /** ROOM_URL: the room service, which hands out room keys (docs/crypto.md) */
+  /** ROOM_URL: the room service, which hands out room keys (docs/crypto.md) and says whose a bearer token is */
   roomUrl: string;
   /** uploaded files (S3_* settings: an S3-compatible bucket); absent: the file routes answer UNAVAILABLE */
   storage?: FileStorage;
@@ -35,16 +35,18 @@ export async function startMessagingServer(opts: {
   const linkPreviews = linkPreviewServiceFromEnv({ masterKey: opts.masterKey }); // preview images are signed with a key derived from it
   const module = await startMessagingModule({ databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, now: opts.now, keyring, linkPreviews, storage: opts.storage, fileSweepIntervalMs: opts.fileSweepIntervalMs });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
+  // The bearer routes ask the room service whose a token is on every request (it issues, replaces and revokes them).
+  const tokens = internalRpcClient<RoomTokensApi>(opts.roomUrl, credential, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS);
   return serveHttp({
     name: 'messaging', port: opts.port, host: opts.host, logger: opts.logger,
     // public: POST /api/link-preview/fetch, GET /api/link-preview/image (the ingress routes /api/link-preview/ here)
     routers: [maintenanceGuard(maintenance),
       publicMessagingRouter({
-      pool, linkPreview: linkPreviews,
+      tokens, linkPreview: linkPreviews,
       limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
     }), module.files
       // public: /api/workspaces/{id}/files... (the ingress routes them here)
-      ? fileRouter({ pool, files: module.files, limit: (key) => limits.consume('uploadsPerUser', key) })
+      ? fileRouter({ tokens, files: module.files, limit: (key) => limits.consume('uploadsPerUser', key) })
       : noFileStorage()],
     // The internal listener: the gateways' message commands, admin-analytics' moderation viewer.
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [

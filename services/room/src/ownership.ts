@@ -9,6 +9,7 @@ import { C, DomainError, ENTITLEMENTS, type AccountRoomsApi, type ClaimAnswer, t
 import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
 import { changeTier, extendPaid } from './room-admin.ts';
+import { holderIn } from './member-tokens.ts';
 
 /** Also billing's AccountRoomsApi when embedded (the same calls go over ACCOUNT_INTERNAL when distributed). */
 export class RoomOwnership implements AccountRoomsApi {
@@ -41,7 +42,7 @@ export class RoomOwnership implements AccountRoomsApi {
   async claim(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }): Promise<ClaimAnswer> {
     return this.core.mutex.run(`ws:${input.workspaceId}`, async () => {
       const ws = await this.core.liveWorkspace(input.workspaceId);
-      const member = await this.core.repo.memberByToken(ws.id, sha256(input.userToken));
+      const member = await holderIn(this.core, ws, input.userToken).then((h) => h.member, (err) => { if (err instanceof DomainError) return null; throw err; });
       if (!member || member.userId !== ws.createdBy) throw new DomainError('NOT_ROOM_OWNER', 'Only the room\'s creator can claim it');
       const owner = await this.ownerAccountOf(ws.id);
       if (owner && owner !== input.accountId) throw new DomainError('ROOM_ALREADY_CLAIMED');

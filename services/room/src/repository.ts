@@ -119,9 +119,10 @@ export class RoomRepository {
     return new Set(rows.map((r) => r.user_id as string));
   }
 
-  async memberByToken(workspaceId: string, tokenHash: string): Promise<MemberRow | null> {
-    const { rows } = await this.pool.query(`SELECT ${MEMBER_COLUMNS} FROM room.members WHERE workspace_id = $1 AND token_hash = $2`, [workspaceId, tokenHash]);
-    return (await this.openMembers(workspaceId, rows))[0] ?? null;
+  /** The room whose member holds this token hash now, if any (member-tokens.ts decides whose it is). */
+  async workspaceOfToken(tokenHash: string): Promise<string | null> {
+    const { rows } = await this.pool.query('SELECT workspace_id FROM room.members WHERE token_hash = $1 LIMIT 1', [tokenHash]);
+    return (rows[0]?.workspace_id as string | undefined) ?? null;
   }
 
   async memberById(workspaceId: string, userId: string): Promise<MemberRow | null> {

@@ -12,9 +12,10 @@ import {
   type WorkspaceUpdate,
   newRoomPasswordProblem,
 } from '@ephemera/proto';
-import { makeEvent, parseOrThrow, sha256, systemActor } from '@ephemera/platform';
+import { makeEvent, parseOrThrow, systemActor } from '@ephemera/platform';
 import type { RoomCommand, RoomCore } from './core.ts';
 import { hashPassword } from './password.ts';
+import { memberOfToken } from './member-tokens.ts';
 import { toRoomUser, toWorkspaceUpdate, type WorkspaceRow } from './repository.ts';
 import { roomNameProblem } from './room-service.ts';
 
@@ -124,10 +125,7 @@ export async function extendPaid(core: RoomCore, input: { roomId: string; additi
 export async function extendRoom(core: RoomCore, userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> {
   if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
   const input = parseOrThrow(ExtendRoomBodySchema, body);
-  const ws = await core.liveWorkspace(input.workspaceId);
-  const tokenHash = sha256(userToken);
-  const member = await core.repo.memberByToken(ws.id, tokenHash);
-  if (!member) throw new DomainError((await core.repo.kickedByToken(ws.id, tokenHash)) ? 'KICKED' : 'NOT_AUTHENTICATED');
+  const { ws, member } = await memberOfToken(core, userToken, input.workspaceId);
   const actor: SessionActor = { workspaceId: ws.id, userId: member.userId, username: member.username };
   const days = input.extensionDays;
   const update = await extendWorkspace(core, actor, { workspaceId: ws.id, additionalHours: days * 24 });

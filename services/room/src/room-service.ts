@@ -10,7 +10,7 @@ import {
   C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
   UsernameSchema, authorize, settingsForTier,
   type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
-  type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
+  type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomTokensApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
   type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
   type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
   type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
@@ -28,6 +28,7 @@ import * as dms from './dms.ts';
 import * as members from './members.ts';
 import * as admin from './room-admin.ts';
 import { RoomOwnership } from './ownership.ts';
+import { bearerMember, memberOfToken } from './member-tokens.ts';
 import * as calls from './calls.ts';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
@@ -38,7 +39,7 @@ type In<S extends z.ZodTypeAny> = z.output<S>;
 
 const plainCheck = (password: string, stored: string) => plainPasswordCheck({ roomId: '', address: '', password, stored });
 
-export class RoomService implements RoomApi {
+export class RoomService implements RoomApi, RoomTokensApi {
   readonly repo: RoomRepository;
   /** rooms and accounts (issue 9): claims, owner tokens, the dashboard's rooms */
   readonly ownership: RoomOwnership;
@@ -183,15 +184,10 @@ export class RoomService implements RoomApi {
   // ---------- RoomApi (called by the gateway) ----------
 
   async authenticate(input: { workspaceId: string; userToken: string; username: string }) {
+    // The room as its members see it: after the commands whose events they may already have (RoomCore.settled).
     await this.core.settled(input.workspaceId);
-    const ws = await this.liveWorkspace(input.workspaceId);
-    // The token names the member; a revoked token (left, kicked) names nobody any more.
-    // The room's members as of `ws`, and whose the token is (repository.ts membersAt: reused while nothing changes).
-    const tokenHash = sha256(input.userToken);
-    const { rows: roomMembers, byTokenHash } = await this.repo.membersAt(ws);
-    const member = byTokenHash.get(tokenHash) ?? null;
-    if (!member && (await this.repo.kickedByToken(ws.id, tokenHash))) throw new DomainError('KICKED');
-    if (!member) throw new DomainError('NOT_AUTHENTICATED', 'Failed to join workspace');
+    // The token names the member (member-tokens.ts, the one check); a replaced or revoked token names nobody any more.
+    const { ws, member, members: roomMembers } = await memberOfToken(this.core, input.userToken, input.workspaceId, 'Failed to join workspace');
     authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
     const visible = await this.repo.channelsVisibleTo(ws, member.userId);
     return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
@@ -233,6 +229,11 @@ export class RoomService implements RoomApi {
    * same rules as extend-workspace (owner only; pro and business free; free rooms need payment).
    */
   extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> { return admin.extendRoom(this.core, userToken, body); }
+
+  /** RoomTokensApi: the member a bearer token names, for messaging's HTTP routes (member-tokens.ts). */
+  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string }> {
+    return bearerMember(this.core, input);
+  }
 
   /** May the actor call or answer the DM's other member (calls.ts)? Records nothing. */
   authorizeCall(actor: SessionActor, input: AuthorizeCallInput) { return calls.authorizeCall(this.core, actor, input); }

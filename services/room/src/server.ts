@@ -3,7 +3,7 @@ import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, ImageSigner, createPool, pgReady, serveHttp, createRateLimits,
   internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
-import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS } from '@ephemera/proto';
+import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS } from '@ephemera/proto';
 import { startRoomModule } from './index.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
 import { internalRoomKeyRouter } from './room-keys-http.ts';
@@ -51,6 +51,7 @@ export async function startRoomServer(opts: {
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
       internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
       internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
+      internalRpcRouter(ROOM_TOKENS_PREFIX, module.service, ROOM_TOKENS_METHODS), // messaging: whose a bearer token is (member-tokens.ts)
     ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,

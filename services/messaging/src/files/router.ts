@@ -4,35 +4,29 @@
  *   POST /api/workspaces/:workspaceId/files                 multipart upload (bearer), rate-limited per user
  *   GET  /api/workspaces/:workspaceId/files/:fileId/link    signed addresses for <img>/<video>/<audio> (bearer)
  *   GET  /api/workspaces/:workspaceId/files/:fileId         the bytes (bearer or a signed link), Range supported
- * The bearer token must belong to the room the path names; a signed link names a member who must still be able
- * to read the file's channel.
+ * The bearer token must belong to the room the path names (the room service says whose it is: auth/bearer.ts); a
+ * signed link names a member who must still be able to read the file's channel.
  */
 import express from 'express';
-import { DomainError, HTTP_ROUTES, type SessionActor } from '@ephemera/proto';
-import { route, BODY_HANDOFF_HEADER, type BodyHandoff, type Pool } from '@ephemera/platform';
+import { HTTP_ROUTES, type RoomTokensApi, type SessionActor } from '@ephemera/proto';
+import { route, BODY_HANDOFF_HEADER, type BodyHandoff } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
 
 export interface FileRouterDeps {
-  pool: Pool; files: FileService; limit: RateLimit;
+  /** whose a bearer token is (the room service) */
+  tokens: RoomTokensApi; files: FileService; limit: RateLimit;
   /** embedded: the gateway hands an upload's body over in-process (platform/body-handoff.ts); absent: the request's own */
   bodyHandoff?: BodyHandoff;
 }
 
 /**
- * The bearer's member, who must be in the room the path names (another room's token is a non-member here). Members
- * reach messaging's read model through the room events: a token not known yet (someone who joined a moment ago and
- * uploads at once) is looked up again once that projection has caught up.
+ * The bearer's member, who must be in the room the path names (another room's token is a non-member here). What the
+ * member may read is messaging's read model's to say (access.ts, which waits for room events it has not applied yet).
  */
 async function actorFor(deps: FileRouterDeps, authorization: string | undefined, workspaceId: string): Promise<SessionActor> {
-  const member = await memberByBearer(deps.pool, authorization).catch(async (err) => {
-    if (!(err instanceof DomainError) || err.code !== 'NOT_AUTHENTICATED' || !/^Bearer /.test(authorization ?? '')) throw err;
-    await deps.files.roomEventsCaughtUp();
-    return memberByBearer(deps.pool, authorization);
-  });
-  if (member.workspaceId !== workspaceId) throw new DomainError('NOT_AUTHENTICATED');
-  return { ...member, username: '-' };
+  return { ...(await memberByBearer(deps.tokens, authorization, workspaceId)), username: '-' };
 }
 
 export function fileRouter(deps: FileRouterDeps): express.Router {

@@ -30,8 +30,6 @@ export const LINK_TTL_MS = 15 * 60 * 1000;
 export interface FileServiceDeps {
   pool: Pool; log: EventLog; keyring: RoomKeyring; storage: FileStorage; access: AccessChecks; project: Projector;
   now: () => Date; logger?: Logger; logSharesDatabase?: boolean;
-  /** waits until the room events seen so far are applied (a member who joined a moment ago is known then) */
-  roomEventsCaughtUp?: () => Promise<void>;
   /** a room's storage quota by tier (default: roomStorageBytes, quota.ts) */
   storageQuota?: StorageQuota;
 }
@@ -42,8 +40,6 @@ export interface Download {
 
 export class FileService {
   constructor(private readonly deps: FileServiceDeps) {}
-
-  async roomEventsCaughtUp(): Promise<void> { await this.deps.roomEventsCaughtUp?.(); }
 
   /** The byte limit of an upload in this room for this purpose (ENTITLEMENTS[tier].fileSizeMb; avatars 5 MB). */
   async limitFor(workspaceId: string, purpose: UploadFields['purpose']): Promise<number> {

@@ -1,6 +1,6 @@
 /** Link previews: the public HTTP routes messaging serves in both modes. */
 import type express from 'express';
-import type { Pool } from '@ephemera/platform';
+import type { RoomTokensApi } from '@ephemera/proto';
 import { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
 import { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
 import { parseAllowHosts } from './fetcher.ts';
@@ -14,7 +14,8 @@ export { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts'
 export { ImageProxy, ImageSigner, IMAGE_RESPONSE_HEADERS, SERVED_IMAGE_TYPES, type ImageProxyOptions, type ProxiedImage } from './image-proxy.ts';
 
 export interface PublicMessagingDeps {
-  pool: Pool;
+  /** whose a bearer token is: the room service (embedded its object, distributed ROOM_TOKENS_PREFIX) */
+  tokens: RoomTokensApi;
   /** per-user limit; default 30 previews a minute per user in this process (rate-limiter-flexible, memory) */
   limit?: RateLimit;
   /** image fetches (cache misses) per client address; default 120 a minute in this process */
@@ -37,5 +38,5 @@ export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): Lin
 /** Messaging's public routes (`/api/link-preview/...`), for the embedded app and the messaging server. */
 export function publicMessagingRouter(deps: PublicMessagingDeps): express.Router {
   const service = deps.linkPreview instanceof LinkPreviewService ? deps.linkPreview : linkPreviewServiceFromEnv(deps.linkPreview);
-  return linkPreviewRouter({ pool: deps.pool, service, limit: deps.limit ?? memoryRateLimit(), imageLimit: deps.imageLimit ?? memoryRateLimit(120, 60) });
+  return linkPreviewRouter({ tokens: deps.tokens, service, limit: deps.limit ?? memoryRateLimit(), imageLimit: deps.imageLimit ?? memoryRateLimit(120, 60) });
 }

@@ -6,8 +6,8 @@
  */
 import express from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema } from '@ephemera/proto';
-import { parseOrThrow, route, type Pool } from '@ephemera/platform';
+import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema, type RoomTokensApi } from '@ephemera/proto';
+import { parseOrThrow, route } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import { LinkPreviewService } from './service.ts';
 import { IMAGE_RESPONSE_HEADERS } from './image-proxy.ts';
@@ -29,7 +29,8 @@ export function memoryRateLimit(points = 30, durationSec = 60): RateLimit {
 }
 
 export interface LinkPreviewRouterDeps {
-  pool: Pool;
+  /** whose a bearer token is (the room service) */
+  tokens: RoomTokensApi;
   service: LinkPreviewService;
   limit: RateLimit;
   /** image fetches (cache misses) per client address */
@@ -40,7 +41,7 @@ export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   const r = express.Router();
   r.post(LINK_PREVIEW_PATH, route(async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    const actor = await memberByBearer(deps.pool, req.headers.authorization);
+    const actor = await memberByBearer(deps.tokens, req.headers.authorization);
     await deps.limit(`link-preview:${actor.userId}`);
     const { url } = parseOrThrow(LinkPreviewRequestSchema, req.body);
     res.json(await deps.service.preview(url));

@@ -103,7 +103,7 @@ function newService(opts: LinkPreviewOptions = {}): LinkPreviewService {
 /** The real router on a real express app, with the platform's error handler (what both modes mount). */
 async function startApp(s: LinkPreviewService, imageLimit: RateLimit) {
   const web = express();
-  web.use(linkPreviewRouter({ pool: undefined as never, service: s, limit: memoryRateLimit(), imageLimit }));
+  web.use(linkPreviewRouter({ tokens: undefined as never, service: s, limit: memoryRateLimit(), imageLimit }));
   web.use(errorHandler(createLogger('test', 'silent')));
   const server = await new Promise<http.Server>((r) => { const h = web.listen(0, '127.0.0.1', () => r(h)); });
   return {
