@@ -24,6 +24,8 @@ export async function startPathRouter(routes: { prefix?: string; pattern?: RegEx
       res.end('Bad gateway');
     });
     req.pipe(upstream);
+    // As nginx does: a client gone before its answer ends the upstream request too.
+    res.on('close', () => { if (!res.writableFinished) upstream.destroy(); });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
