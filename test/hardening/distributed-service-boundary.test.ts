@@ -1,6 +1,6 @@
 /**
  * The service boundary in distributed mode: internal routes through every public entry (both gateways with
- * HTTP_UPSTREAM, the local ingress nginx, each service's public port) are refused however spelt; on the internal
+ * HTTP_UPSTREAM, the local ingress nginx, each of the six services' public ports) are refused however spelt; on the internal
  * listener, a call without the service credential, with a wrong one, an expired one, or one signed for another
  * body or path is refused with 401 and changes nothing; a signed call goes through.
  */
@@ -11,21 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, INTERNAL } from '@ephemera/proto';
 import { SERVICE_CREDENTIAL_HEADER, serviceCredential, signServiceRequest } from '@ephemera/platform';
 import { ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
+import { ACCOUNT_KEY_ROUTE } from '@ephemera/billing/src/account-keys-http.ts';
 import { startDistributedStack } from '../distributed/stack.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import { createRoom, http } from '../helpers/clients.ts';
-import { serviceBoundarySuite } from './service-boundary.suite.ts';
+import { internalSpellings, rawRequest, serviceBoundarySuite } from './service-boundary.suite.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 let ingress: Awaited<ReturnType<typeof startIngress>>;
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-boundary-ingress-'));
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-boundary-dist-'));
+let billingPort = 0;
 beforeAll(async () => {
-  stack = await startDistributedStack();
+  billingPort = await freePort();
+  // billing and admin-analytics too (no mail is sent here: the SMTP address is never used)
+  stack = await startDistributedStack({ accounts: { port: billingPort, smtpUrl: 'smtp://127.0.0.1:9', superadminEmail: 'admin@example.com' }, admin: true });
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>ephemera</title>');
   ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort, messagingPort: stack.messagingPort, frontendDist: dist });
+    roomPort: stack.roomPort, messagingPort: stack.messagingPort, billingPort, adminPort: stack.adminPort, frontendDist: dist });
 }, 180_000);
 afterAll(async () => {
   await ingress?.stop();
@@ -41,9 +45,23 @@ serviceBoundarySuite(() => ({
     // nginx answers 400 itself to a path that climbs above the root (/api/../../x)
     { name: 'nginx', url: ingress.url, refusals: [400, 404] },
     { name: 'room public port', url: local(stack.roomPort) }, { name: 'messaging public port', url: local(stack.messagingPort) },
-    { name: 'presence public port', url: local(stack.presencePort) },
+    { name: 'presence public port', url: local(stack.presencePort) }, { name: 'billing public port', url: local(billingPort) },
+    { name: 'admin-analytics public port', url: local(stack.adminPort!) },
   ],
 }));
+
+describe('service boundary: billing\'s internal routes', () => {
+  it('an account key and the superadmin\'s account commands are refused on every public entry, however spelt', async () => {
+    for (const url of [stack.urlA, ingress.url, local(billingPort), local(stack.adminPort!)]) {
+      for (const path of [...internalSpellings(`${ACCOUNT_KEY_ROUTE}/abcdefgh`), ...internalSpellings('/internal/admin/accounts/suspendAccount')]) {
+        const res = await rawRequest(url, path.includes('account-keys') ? 'GET' : 'POST', path, path.includes('account-keys') ? undefined : '{}');
+        expect([400, 404], `${url} ${path} answered ${res.status}`).toContain(res.status);
+      }
+    }
+    // on billing's internal listener: unsigned, refused
+    expect((await rawRequest(stack.internal.billing!, 'GET', `${ACCOUNT_KEY_ROUTE}/abcdefgh`)).status).toBe(401);
+  });
+});
 
 describe('service boundary: the internal listener verifies the service credential', () => {
   const tierOf = async (workspaceId: string) => (await http(stack.urlA, API.info(workspaceId))).body.settings.tier as string;
