@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, INTERNAL } from '@ephemera/proto';
+import { API, CONTACT_PATH, INTERNAL } from '@ephemera/proto';
 import { SERVICE_CREDENTIAL_HEADER, serviceCredential, signServiceRequest } from '@ephemera/platform';
 import { ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
 import { ACCOUNT_KEY_ROUTE } from '@ephemera/billing/src/account-keys-http.ts';
@@ -51,15 +51,27 @@ serviceBoundarySuite(() => ({
 }));
 
 describe('service boundary: billing\'s internal routes', () => {
-  it('an account key and the superadmin\'s account commands are refused on every public entry, however spelt', async () => {
-    for (const url of [stack.urlA, ingress.url, local(billingPort), local(stack.adminPort!)]) {
-      for (const path of [...internalSpellings(`${ACCOUNT_KEY_ROUTE}/abcdefgh`), ...internalSpellings('/internal/admin/accounts/suspendAccount')]) {
-        const res = await rawRequest(url, path.includes('account-keys') ? 'GET' : 'POST', path, path.includes('account-keys') ? undefined : '{}');
+  it('a contact message\'s key and the superadmin\'s account commands are refused on every public entry, however spelt', async () => {
+    // a contact message gets a data key of its own in billing's key store, named by the message's id
+    const sent = await http(stack.urlA, CONTACT_PATH, { body: { name: 'Ada', email: 'ada@example.com', category: 'Bug', message: 'hello' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const route = `${ACCOUNT_KEY_ROUTE}/${sent.body.id}`;
+    for (const url of [stack.urlA, stack.urlB, ingress.url, local(billingPort), local(stack.adminPort!), local(stack.roomPort)]) {
+      for (const path of internalSpellings(route)) {
+        const res = await rawRequest(url, 'GET', path);
+        expect(res.body, `${url} ${path}`).not.toMatch(/"key"/);
         expect([400, 404], `${url} ${path} answered ${res.status}`).toContain(res.status);
       }
+      for (const path of internalSpellings('/internal/admin/accounts/suspendAccount')) {
+        const res = await rawRequest(url, 'POST', path, '{}');
+        expect([400, 404], `${url} POST ${path} answered ${res.status}`).toContain(res.status);
+      }
     }
-    // on billing's internal listener: unsigned, refused
-    expect((await rawRequest(stack.internal.billing!, 'GET', `${ACCOUNT_KEY_ROUTE}/abcdefgh`)).status).toBe(401);
+    // on billing's internal listener: unsigned refused, signed answered
+    expect((await rawRequest(stack.internal.billing!, 'GET', route)).status).toBe(401);
+    const signed = await fetch(stack.internal.billing! + route, { headers: { [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(serviceCredential('admin-analytics', stack.serviceSecret), 'GET', route) } });
+    expect(signed.status).toBe(200);
+    expect(await signed.json()).toHaveProperty('key');
   });
 });
 
