@@ -53,7 +53,8 @@ describe('service credential', () => {
       }
       const micros = Number(process.hrtime.bigint() - started) / 1000 / n;
       console.log(`[service credential] sign + verify, ${name} (${json.length} bytes): ${micros.toFixed(1)} µs`);
-      expect(micros).toBeLessThan(200);
+      // a few µs on an idle core; the bound leaves room for a loaded test machine and still catches a slow scheme
+      expect(micros).toBeLessThan(1000);
     }
   });
 });
