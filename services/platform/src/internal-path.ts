@@ -18,7 +18,8 @@ const ASCII_ESCAPE = /%([0-7][0-9a-f])/gi;
  * bytes cannot spell a dot, a slash or "internal"), so a path with a stray `%` decodes too and nothing throws.
  */
 export function canonicalPath(path: string): string {
-  let p = path.split(/[?#]/, 1)[0];
+  // an absolute-form target (`GET http://host/internal/x`) names its path after the authority, as servers read it
+  let p = path.split(/[?#]/, 1)[0].replace(/^[a-z][a-z0-9+.-]*:\/\/[^/\\]*/i, '');
   for (let i = 0; i < DECODE_ROUNDS; i++) {
     const decoded = p.replace(ASCII_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     if (decoded === p) break;

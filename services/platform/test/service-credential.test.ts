@@ -66,6 +66,7 @@ describe('internal paths', () => {
       ROUTE, `/.${ROUTE}`, `/%2e${ROUTE}`, `/%2E${ROUTE}`, `/api/..${ROUTE}`, `/api/%2e%2e${ROUTE}`, `/api/.%2E${ROUTE}`, `//${ROUTE}`,
       `/%2f${ROUTE.slice(1)}`, `/api%2F..%2F${ROUTE.slice(1)}`, `/%5c${ROUTE.slice(1)}`, '/INTERNAL/room-keys/abc', '/%69nternal/x',
       '/%2569nternal/x', '/api/%252e%252e/internal/x', '/internal', '/internal?x=1', '/internal;x', '/internal.json', '/a/b/../../internal/x',
+      'http://evil.example/internal/x', 'HTTP://evil.example/./Internal/x',
     ]) expect(isInternalPath(path), path).toBe(true);
   });
 
