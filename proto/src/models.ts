@@ -13,7 +13,7 @@ const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
  * characters (zero-width joiners, bidirectional overrides), line/paragraph separators, every default-ignorable code
  * point (U+FEFF, U+200B..U+200F, U+2060..U+206F, variation selectors, tag characters...) and the blank letters that
  * render like a space. Which names count as the same name (their confusable skeleton) is the room service's rule
- * (services/room/src/username-key.ts).
+ * (services/room/src/name-keys.ts).
  */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 export const hasInvisibleCharacters = (s: string): boolean => INVISIBLE.test(s);

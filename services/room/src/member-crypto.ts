@@ -1,12 +1,12 @@
 /**
  * Members at rest in the room read model (docs/crypto.md): usernames and profile pictures are sealed under the
  * room's key (AES-256-GCM; the AAD binds each value to its member and field), and username uniqueness is decided
- * on a keyed hash of the name's usernameKey (its confusable skeleton, username-key.ts) instead of the name itself. Once the room's
+ * on a keyed hash of the name's usernameKey (its confusable skeleton, name-keys.ts) instead of the name itself. Once the room's
  * key is destroyed, no copy of these rows (WAL, backups) says who was in the room.
  */
 import { DomainError } from '@ephemera/proto';
 import type { RoomKey, RoomKeyring } from '@ephemera/platform';
-import { usernameKey } from './username-key.ts';
+import { usernameKey } from './name-keys.ts';
 
 /**
  * The room key's purpose for username hashes (RoomKey.hash), stored beside each hash (username_hash_purpose): a new

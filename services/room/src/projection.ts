@@ -6,6 +6,7 @@
 import type { Channel } from '@ephemera/proto';
 import type { Projector, PoolClient, RoomKeyring } from '@ephemera/platform';
 import { dmKeyOf } from './rules.ts';
+import { roomNameKey } from './name-keys.ts';
 import { sealPicture, sealThemeAuthor, sealUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
 
 export const roomProjector = (keyring: RoomKeyring): Projector => async (db, event) => {
@@ -13,9 +14,9 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
     case 'workspace.created': {
       const p = event.payload;
       await db.query(
-        `INSERT INTO room.workspaces (id, name, name_key, tier, created_at, expires_at, password_hash, created_by, last_seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-        [p.workspaceId, p.name, p.nameKey, p.tier, p.createdAt, p.expiresAt, p.passwordHash, p.createdBy, event.sequence]);
+        `INSERT INTO room.workspaces (id, name, name_key, name_skeleton, tier, created_at, expires_at, password_hash, created_by, last_seq)
+         VALUES ($1, $2, $3, $10, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+        [p.workspaceId, p.name, p.nameKey, p.tier, p.createdAt, p.expiresAt, p.passwordHash, p.createdBy, event.sequence, roomNameKey(p.name)]);
       return;
     }
     case 'member.joined': {
@@ -85,7 +86,8 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       await db.query('DELETE FROM room.workspaces WHERE id = $1', [event.payload.workspaceId]);
       return;
     case 'workspace.renamed':
-      await db.query('UPDATE room.workspaces SET name = $2, name_key = $3 WHERE id = $1', [event.payload.workspaceId, event.payload.name, event.payload.nameKey]);
+      await db.query('UPDATE room.workspaces SET name = $2, name_key = $3, name_skeleton = $4 WHERE id = $1',
+        [event.payload.workspaceId, event.payload.name, event.payload.nameKey, roomNameKey(event.payload.name)]);
       break;
     case 'workspace.password-changed':
       await db.query('UPDATE room.workspaces SET password_hash = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.passwordHash]);

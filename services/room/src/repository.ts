@@ -7,6 +7,7 @@ import type { Pool, RoomKeyring } from '@ephemera/platform';
 import { settingsForTier, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
 import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
+import { roomNameKey } from './name-keys.ts';
 import { AtSeqCache } from './at-seq-cache.ts';
 
 export { visibleTo } from './rules.ts';
@@ -80,6 +81,14 @@ export class RoomRepository {
     });
     this.workspaceReads.set(id, read);
     return read;
+  }
+
+  /** The rooms whose name is `name` or renders like it (name-keys.ts): a new room or a rename must not take it. */
+  async workspacesNamedLike(name: string): Promise<WorkspaceRow[]> {
+    const { rows } = await this.pool.query(`SELECT ${WORKSPACE_COLUMNS} FROM room.workspaces WHERE name_key = $1 OR name_skeleton = $2`,
+      [name.toLowerCase(), roomNameKey(name)]);
+    const opened = await Promise.all(rows.map((r) => this.openWorkspace(r)));
+    return opened.filter((ws): ws is WorkspaceRow => ws !== null);
   }
 
   async workspaceByName(name: string): Promise<WorkspaceRow | null> {

@@ -15,6 +15,7 @@ import {
 import { makeEvent, parseOrThrow, systemActor } from '@ephemera/platform';
 import type { RoomCommand, RoomCore } from './core.ts';
 import { hashPassword } from './password.ts';
+import { roomNameKey } from './name-keys.ts';
 import { memberOfToken } from './member-tokens.ts';
 import { toRoomUser, toWorkspaceUpdate, type WorkspaceRow } from './repository.ts';
 import { roomNameProblem } from './room-service.ts';
@@ -35,13 +36,12 @@ export function renameWorkspace(core: RoomCore, actor: SessionActor, input: In<t
     const problem = roomNameProblem(name);
     if (problem) throw problem;
     const nameKey = name.toLowerCase();
-    // The same lock as creation: a room being created under this name and this rename cannot both take it.
-    return core.mutex.run(`name:${nameKey}`, async () => {
-      const holder = await core.repo.workspaceByName(name);
-      if (holder && holder.id !== cmd.ws.id) {
-        if (core.isLive(holder)) throw new DomainError('ROOM_NAME_TAKEN');
-        await expireRoom(core, holder); // expired but not yet swept: the name is free
-      }
+    // The same lock as creation: a room being created under this name (or one that renders like it) and this rename
+    // cannot both take it.
+    return core.mutex.run(`name:${roomNameKey(name)}`, async () => {
+      const holders = (await core.repo.workspacesNamedLike(name)).filter((holder) => holder.id !== cmd.ws.id);
+      if (holders.some((holder) => core.isLive(holder))) throw new DomainError('ROOM_NAME_TAKEN');
+      for (const holder of holders) await expireRoom(core, holder); // expired but not yet swept: the name is free
       const after = { ...cmd.ws, name };
       await cmd.record([cmd.event('workspace.renamed', {
         workspaceId: cmd.ws.id, name, nameKey, previousName: cmd.ws.name, workspace: toWorkspaceUpdate(after),

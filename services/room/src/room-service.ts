@@ -22,6 +22,7 @@ import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type Keyed
 import { RoomCore, type RoomDeps } from './core.ts';
 import { hashPassword } from './password.ts';
 import { plainPasswordCheck } from './password-guard.ts';
+import { roomNameKey } from './name-keys.ts';
 import { RoomRepository, toRoomUser, toWorkspace, type WorkspaceRow } from './repository.ts';
 import * as channels from './channels.ts';
 import * as dms from './dms.ts';
@@ -62,8 +63,8 @@ export class RoomService implements RoomApi, RoomTokensApi {
     const name = rawName.trim();
     const problem = roomNameProblem(name);
     if (problem) return { available: false, message: problem.message };
-    const existing = await this.liveWorkspaceByName(name);
-    return existing ? { available: false, message: 'Room name is already taken' } : { available: true, message: 'Room name is available' };
+    const taken = (await this.repo.workspacesNamedLike(name)).some((ws) => this.isLive(ws)); // the name or a look-alike
+    return taken ? { available: false, message: 'Room name is already taken' } : { available: true, message: 'Room name is available' };
   }
 
   async lookupByName(roomName: string): Promise<RoomLookupAnswer> {
@@ -113,10 +114,11 @@ export class RoomService implements RoomApi, RoomTokensApi {
     if (passwordProblem) throw new DomainError(passwordProblem);
     const nameKey = input.name.toLowerCase();
 
-    return this.mutex.run(`name:${nameKey}`, async () => {
-      const existing = await this.repo.workspaceByName(input.name);
-      if (existing && this.isLive(existing)) throw new DomainError('ROOM_NAME_TAKEN');
-      if (existing) await this.expire(existing); // expired but not yet swept: sweep it now so the name is free
+    // One lock for every name that renders alike (rename takes it too): two look-alikes cannot both be taken.
+    return this.mutex.run(`name:${roomNameKey(input.name)}`, async () => {
+      const holders = await this.repo.workspacesNamedLike(input.name); // the name or one that renders like it
+      if (holders.some((ws) => this.isLive(ws))) throw new DomainError('ROOM_NAME_TAKEN');
+      for (const ws of holders) await this.expire(ws); // expired but not yet swept: sweep it now so the name is free
 
       const now = this.now();
       const lifetime = LIFETIME_MS[tier];

@@ -1,7 +1,7 @@
 /** The pure rules of the room experience (services/room/src/rules.ts) and the identity key they rely on. */
 import { describe, it, expect } from 'vitest';
 import type { Channel } from '@ephemera/proto';
-import { usernameKey } from '../src/username-key.ts';
+import { usernameKey } from '../src/name-keys.ts';
 import { changeMembers, checkDmMember, dmKeyOf, initialMembers, requireTopic, visibleTo } from '../src/rules.ts';
 
 const channel = (over: Partial<Channel>): Channel => ({

@@ -1,13 +1,15 @@
 /**
- * Usernames that render alike are one name (UTS #39 confusable skeleton, services/room/src/username-key.ts): a
+ * Usernames that render alike are one name (UTS #39 confusable skeleton, services/room/src/name-keys.ts): a
  * look-alike of a member's name from another script is refused as taken, in joining, in a profile rename and in the
  * availability check; a name with any default-ignorable code point inside is refused with a clear message and
  * nothing is recorded. Members hashed under the older key are hashed again at start, so the rule covers them too.
+ * Room names follow the same rule: a room cannot be made or renamed to a name that renders like a live room's, while
+ * each room is still found at its own address only.
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { INVISIBLE_CHARACTERS_MESSAGE, type SessionActor } from '@ephemera/proto';
 import { startRoomWorld } from '../../../test/helpers/room-world.ts';
-import { rehashUsernames } from '../src/username-rehash.ts';
+import { fillRoomNameKeys, rehashUsernames } from '../src/name-rehash.ts';
 
 describe('confusable usernames', async () => {
   const world = await startRoomWorld();
@@ -51,5 +53,29 @@ describe('confusable usernames', async () => {
     expect(await rehashUsernames(pool, world.keys.keyring, world.logger)).toBe(2);
     await expect(room.service.joinWorkspace(ws, { username: 'fr\u0430nk' })).rejects.toMatchObject({ code: 'USERNAME_TAKEN' });
     await expect(room.service.joinWorkspace(ws, { username: '\u0435rin' })).rejects.toMatchObject({ code: 'USERNAME_TAKEN' }); // Cyrillic е
+  });
+
+  it('room names: a look-alike of a live room\'s name cannot be created or taken by a rename', async () => {
+    const base = `cafe${Date.now().toString(36)}`;
+    const lookalike = `\u0441\u0430${base.slice(2)}`; // Cyrillic с and а
+    const created = await room.service.createWorkspace({ name: base, username: 'gina' });
+    await expect(room.service.createWorkspace({ name: lookalike, username: 'hal' })).rejects.toMatchObject({ code: 'ROOM_NAME_TAKEN' });
+    await expect(room.service.createWorkspace({ name: base.toUpperCase(), username: 'hal' })).rejects.toMatchObject({ code: 'ROOM_NAME_TAKEN' });
+    expect(await room.service.checkName(lookalike)).toMatchObject({ available: false });
+    const other = await room.service.createWorkspace({ name: `other${Date.now().toString(36)}`, username: 'ivy' });
+    const ivy: SessionActor = { workspaceId: other.workspaceId, userId: other.user.id, username: 'ivy' };
+    await expect(room.service.renameWorkspace(ivy, { workspaceId: other.workspaceId, newName: lookalike })).rejects.toMatchObject({ code: 'ROOM_NAME_TAKEN' });
+    // Each room is found at its own address only: the look-alike address is not the room's.
+    expect(await room.service.lookupByName(base)).toMatchObject({ workspaceId: created.workspaceId });
+    await expect(room.service.lookupByName(lookalike)).rejects.toMatchObject({ code: 'ROOM_NOT_FOUND' });
+  });
+
+  it('room names: rooms made before the skeleton get theirs at start', async () => {
+    const base = `dojo${Date.now().toString(36)}`;
+    await room.service.createWorkspace({ name: base, username: 'jo' });
+    await pool.query('UPDATE room.workspaces SET name_skeleton = NULL WHERE name = $1', [base]);
+    expect(await room.service.checkName(`d\u043e${base.slice(2)}`)).toMatchObject({ available: true }); // Cyrillic о
+    expect(await fillRoomNameKeys(pool)).toBeGreaterThanOrEqual(1);
+    expect(await room.service.checkName(`d\u043e${base.slice(2)}`)).toMatchObject({ available: false });
   });
 });

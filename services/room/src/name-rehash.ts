@@ -1,11 +1,14 @@
 /**
- * Members whose username hash was computed under an older purpose (an older usernameKey) are hashed again under
- * the current one, so uniqueness compares every member of a room by the same key. Runs at start, after the
- * projection is current and before commands are taken; several replicas may run it at once (each update is the
- * same value). The hash is keyed by the room's key, so a migration cannot do it in SQL.
+ * Name keys written before the current rule are computed again at start, after the projection is current and
+ * before commands are taken; several replicas may run this at once (each update writes the same value).
+ * - Members whose username hash was computed under an older purpose (an older usernameKey) are hashed again, so
+ *   uniqueness compares every member of a room by the same key. The hash is keyed by the room's key, so a
+ *   migration cannot do it in SQL.
+ * - Rooms without a name skeleton (made before room names had one) get it.
  */
 import type { Logger, Pool, RoomKeyring } from '@ephemera/platform';
 import { openUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
+import { roomNameKey } from './name-keys.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -30,4 +33,10 @@ export async function rehashUsernames(pool: Pool, keyring: RoomKeyring, logger: 
     }
   }
   return rehashed;
+}
+
+export async function fillRoomNameKeys(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ id: string; name: string }>('SELECT id, name FROM room.workspaces WHERE name_skeleton IS NULL');
+  for (const row of rows) await pool.query('UPDATE room.workspaces SET name_skeleton = $2 WHERE id = $1', [row.id, roomNameKey(row.name)]);
+  return rows.length;
 }

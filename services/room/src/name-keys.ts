@@ -1,9 +1,10 @@
 /**
- * When two usernames are the same name: their comparison keys are equal. The key is the name's confusable skeleton
+ * When two names are the same name: their comparison keys are equal. A key is the name's confusable skeleton
  * (Unicode UTS #39, section 4) of its NFKC, lower-cased form, so names that render alike are one name: case and
  * width variants (`ALICE`, `ａｌｉｃｅ`), look-alike letters of other scripts (`аlice` with a Cyrillic а, `bοb`
  * with a Greek ο) and look-alike sequences (`rn` and `m`). The mapping is Unicode's confusables.txt, as packaged by
- * unhomoglyph. The key is never shown: it only decides uniqueness (through a keyed hash, member-crypto.ts).
+ * unhomoglyph. Keys are never shown: they only decide uniqueness (usernames in a room, through a keyed hash in
+ * member-crypto.ts; room names, room.workspaces.name_skeleton).
  */
 import unhomoglyph from 'unhomoglyph';
 import { normalizeUsername } from '@ephemera/proto';
@@ -12,3 +13,6 @@ import { normalizeUsername } from '@ephemera/proto';
 const skeleton = (s: string): string => unhomoglyph(s.normalize('NFD')).normalize('NFD');
 
 export const usernameKey = (s: string): string => skeleton(normalizeUsername(s).toLowerCase().normalize('NFKC'));
+
+/** Room names (letters, digits, `_` and `-`): a room whose name renders like a live room's cannot be made. */
+export const roomNameKey = (name: string): string => skeleton(name.normalize('NFKC').toLowerCase().normalize('NFKC'));
