@@ -6,7 +6,7 @@
 import { C, CLIENT_CONNECTION } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';
 import { connectRoomSocket, request, RequestTimeoutError, type RoomConnection, type RoomSocket } from './socket.ts';
-import { clearRoomData, getLastChannel, setLastChannel, type AuthRecord } from './storage.ts';
+import { clearRoomData, getLastChannel, readAuth, setLastChannel, type AuthRecord } from './storage.ts';
 import { ChatCommands } from './chatCommands.ts';
 import { createStore, type Store } from '../state/store.ts';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from '../state/roomState.ts';
@@ -69,7 +69,8 @@ export class RoomSession {
   readonly admin: AdminCommands;
 
   constructor(
-    readonly auth: AuthRecord,
+    /** the room's auth record; its token follows the one this browser stores for the room (adoptStoredToken) */
+    public auth: AuthRecord,
     private readonly callbacks: SessionCallbacks,
     private readonly connect: () => RoomConnection = connectRoomSocket,
   ) {
@@ -186,7 +187,9 @@ export class RoomSession {
   }
 
   private fail(report: () => void): void {
-    clearRoomData(this.auth.workspaceId);
+    // A newer token another tab stored for this room (a claim, a new owner token) is not this session's to clear.
+    const stored = readAuth();
+    if (!stored || stored.workspaceId !== this.auth.workspaceId || stored.userToken === this.auth.userToken) clearRoomData(this.auth.workspaceId);
     this.stop();
     report();
   }
@@ -210,6 +213,17 @@ export class RoomSession {
     }, CLIENT_CONNECTION.waitForConnectionMs);
   }
 
+  /**
+   * The token this browser holds for the room now: another tab may have replaced this session's (registering to
+   * claim the room, a new owner token from the dashboard), and the replaced one no longer opens the room.
+   */
+  private adoptStoredToken(): void {
+    const stored = readAuth();
+    if (stored && stored.workspaceId === this.auth.workspaceId && stored.userToken !== this.auth.userToken) {
+      this.auth = { ...this.auth, userToken: stored.userToken };
+    }
+  }
+
   private scheduleJoinRetry(): void {
     if (this.joinRetry) clearTimeout(this.joinRetry);
     this.joinRetry = setTimeout(() => {
@@ -228,6 +242,7 @@ export class RoomSession {
     this.joined = false;
     this.commands.reset();
     const attempt = ++this.joinAttempt;
+    this.adoptStoredToken();
     const isRejoin = this.state.everJoined;
     this.dispatch({ type: 'connection', status: isRejoin ? 'reconnecting' : 'joining', error: this.state.connection.error });
 
