@@ -179,7 +179,7 @@ export interface RoomTokensApi {
    * Throws NOT_AUTHENTICATED for any token that is not a current member's: unknown, replaced, left, a room expired or
    * deleted; KICKED for a kicked member's.
    */
-  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string }>;
+  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }>;
 }
 export const ROOM_TOKENS_PREFIX = '/internal/room-tokens';
 export const ROOM_TOKENS_METHODS = ['memberOfToken'] as const satisfies readonly (keyof RoomTokensApi)[];

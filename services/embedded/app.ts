@@ -17,6 +17,7 @@ import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
   MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
+  assertRoutesFromTable,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
@@ -166,6 +167,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });
   web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
   web.use(errorHandler(logger));
+  assertRoutesFromTable(web); // a public route without its authorization row is never served
   const httpServer = await new Promise<import('node:http').Server>((resolve) => {
     const s = web.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -10,6 +10,7 @@ import { startOidcProvider } from '../helpers/oidc-provider.ts';
 import { accountsSuite } from './accounts.suite.ts';
 import { googleSuite } from './google.suite.ts';
 import { contactSuite } from './contact.suite.ts';
+import { httpAuthzSuite } from './http-authz.suite.ts';
 import type { AccountTarget } from './account-clients.ts';
 import type { ContactMessages } from '@ephemera/billing';
 
@@ -49,5 +50,6 @@ export function accountSuites(name: string, start: (env: AccountEnv, callbackPor
     accountsSuite(target);
     googleSuite(target);
     contactSuite(target);
+    httpAuthzSuite(target);
   });
 }

@@ -202,7 +202,7 @@ export function rateLimitSuite(name: string, start: () => Promise<LimitTarget>, 
       const body = { workspaceId: 'w-none', extensionDays: 7 };
       for (let i = 0; i < 2; i++) {
         const r = await http(origin(i), API.extendRoom(), { body, headers: { ...as(addr), authorization: 'Bearer not-a-token-at-all-000' } });
-        expect(r.body.code).toBe('WORKSPACE_NOT_FOUND'); // answered, not limited
+        expect(r.body.code).toBe('NOT_AUTHENTICATED'); // answered (the token names nobody), not limited
       }
       const refused = await http(origin(2), API.extendRoom(), { body, headers: { ...as(addr), authorization: 'Bearer not-a-token-at-all-000' } });
       expect(refused.status).toBe(429);

@@ -1,11 +1,10 @@
 /**
- * The admin-analytics service's HTTP surface: the two public routes (page views, the maintenance banner), then
- * every /api/admin/ route behind the superadmin check (proto/src/authz.ts). Each part's routes are in its folder.
+ * The admin-analytics service's HTTP surface: the two public routes (page views, the maintenance banner) and every
+ * /api/admin/ route, each registered from its row of the authorization table (publicRoute; the superadmin's rows
+ * need the SUPERADMIN_EMAIL account's session: superadmin.ts). Each part's routes are in its folder.
  */
 import express from 'express';
-import { ADMIN_PREFIX } from '@ephemera/proto';
 import type { AdminContext } from './context.ts';
-import { requireSuperadmin } from './superadmin.ts';
 import { analyticsRouter, publicAnalyticsRouter } from './analytics/index.ts';
 import { directoryRouter } from './directory/index.ts';
 import { systemRouter, publicSystemRouter } from './system/index.ts';
@@ -14,7 +13,6 @@ export function adminRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
   r.use(publicAnalyticsRouter(ctx)); // POST /api/admin/analytics/pageview
   r.use(publicSystemRouter(ctx)); // GET /api/maintenance
-  r.use(ADMIN_PREFIX.slice(0, -1), requireSuperadmin(ctx.accounts, ctx.superadminEmail));
   r.use(analyticsRouter(ctx));
   r.use(directoryRouter(ctx));
   r.use(systemRouter(ctx));

@@ -1,28 +1,26 @@
 /**
- * Every /api/admin/ call: the Bearer session must be live and its account's e-mail SUPERADMIN_EMAIL. The spec's
- * x-user-email header is never read. Anonymous or revoked: 401; another account: 403 with the spec's text.
+ * Who the superadmin is: the account of a live Bearer session whose e-mail is SUPERADMIN_EMAIL (billing answers
+ * whose a session is). Every /api/admin/ route is registered from its row of the authorization table (publicRoute),
+ * whose `superadmin` rows refuse anyone else: anonymous or revoked 401, another account 403 with the spec's text.
+ * The spec's x-user-email header is never read.
  */
 import type express from 'express';
-import { DomainError, type AdminAccountsApi } from '@ephemera/proto';
+import { DomainError, type SessionAccount } from '@ephemera/proto';
+import { accountOf, bearerOfRequest, type Caller, type Callers } from '@ephemera/platform';
+import type { AdminContext } from './context.ts';
 
-export function bearerToken(req: express.Request): string | null {
-  const h = req.get('authorization');
-  const m = h ? /^Bearer\s+(\S+)$/i.exec(h) : null;
-  return m ? m[1] : null;
-}
-
-export function requireSuperadmin(accounts: AdminAccountsApi, superadminEmail: string | null): express.RequestHandler {
-  return (req, res, next) => {
-    void (async () => {
-      const token = bearerToken(req);
+export function adminCallers(ctx: Pick<AdminContext, 'accounts' | 'superadminEmail'>): Callers<SessionAccount> {
+  return {
+    account: async (req) => {
+      const token = bearerOfRequest(req);
       if (!token) throw new DomainError('NO_AUTH_TOKEN');
-      const account = await accounts.resolveSession({ token });
+      const account = await ctx.accounts.resolveSession({ token });
       if (!account) throw new DomainError('SESSION_INVALID');
-      if (!superadminEmail || account.email.toLowerCase() !== superadminEmail) throw new DomainError('SUPERADMIN_REQUIRED');
-      res.locals.admin = account.email.toLowerCase();
-    })().then(() => next(), next);
+      const superadmin = !!ctx.superadminEmail && account.email.toLowerCase() === ctx.superadminEmail;
+      return { kind: 'account', accountId: account.accountId, superadmin, account };
+    },
   };
 }
 
-/** the signed-in superadmin's e-mail (set by requireSuperadmin) */
-export const adminOf = (res: express.Response): string => res.locals.admin as string;
+/** the signed-in superadmin's e-mail (the caller publicRoute resolved for this request) */
+export const adminOf = (res: express.Response): string => accountOf(res.locals.caller as Caller<SessionAccount>).account.email.toLowerCase();

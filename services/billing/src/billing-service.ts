@@ -124,6 +124,11 @@ export class BillingService {
   }
 
   /** The account behind a bearer token: NO_AUTH_TOKEN without one, SESSION_INVALID for a revoked or unknown one. */
+  /** the account of SUPERADMIN_EMAIL */
+  isSuperadmin(account: AccountRow): boolean {
+    return this.superadmin !== null && account.email.toLowerCase() === this.superadmin;
+  }
+
   async accountOfToken(token: string | null): Promise<AccountRow> {
     if (!token) throw new DomainError('NO_AUTH_TOKEN');
     const id = await this.sessions.accountOf(token);

@@ -35,3 +35,4 @@ export type { InternalListenerOptions } from './internal-listener.ts';
 export * from './maintenance.ts';
 export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';
 export { copyToRecycled, lendRecycled, recycle, takeRecycled, RECYCLED_SIZE } from './recycled-buffers.ts';
+export * from './public-route.ts';

@@ -3,6 +3,7 @@
  * handler; listening; graceful stop on SIGTERM/SIGINT (Kubernetes sends SIGTERM before killing a pod). The public
  * app answers 404 to any path that resolves to an internal route; those are served on the internal listener only.
  */
+import { assertRoutesFromTable } from './public-route.ts';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +49,7 @@ export async function serveHttp(opts: {
   app.use(express.json({ limit: opts.jsonLimit ?? '64kb' }));
   for (const r of opts.routers) app.use(r);
   app.use(errorHandler(opts.logger));
+  assertRoutesFromTable(app); // a public route without its authorization row is never served
   const server = await listen(app, opts.port, opts.host);
   const port = (server.address() as AddressInfo).port;
   const internal = opts.internal

@@ -10,33 +10,45 @@ import {
   RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
   SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema,
 } from '@ephemera/proto';
-import { commandRoute, internalRoute, internalRouter, parseOrThrow, route, rateLimited, createRateLimits, type Logger, type RateLimits } from '@ephemera/platform';
+import {
+  bearerOfRequest, commandRoute, internalRoute, internalRouter, parseOrThrow, publicRoute, rateLimited, createRateLimits,
+  type Callers, type Logger, type RateLimits,
+} from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 import { ChangeTierSchema } from './room-admin.ts';
 import { PasswordGuard } from './password-guard.ts';
 
-/** The bearer token of `Authorization: Bearer {userToken}`, or null. */
-const bearerToken = (header: string | undefined) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(header ?? '')?.[1] ?? null;
+/** The member a room token (Authorization: Bearer) names, in the room the route or its body names. */
+export const roomMemberCaller = (rooms: RoomService): Callers['member'] => async (req) => {
+  const userToken = bearerOfRequest(req);
+  if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
+  const named = typeof req.params.id === 'string' ? req.params.id : typeof req.body?.workspaceId === 'string' ? req.body.workspaceId : null;
+  return { kind: 'member', ...(await rooms.memberOfToken({ userToken, workspaceId: named })) };
+};
 
 /**
- * Rate limits (SECURITY.md 6) by client address (req.ip: the app's trust proxy decides whose X-Forwarded-For
- * counts): name checks, room creations, and wrong passwords per address and per room (only failures count).
+ * Every route from its row of the authorization table (publicRoute). Rate limits by client address (req.ip: the
+ * app's trust proxy decides whose X-Forwarded-For counts): name checks, room creations, and wrong passwords per
+ * address and per room (password-guard.ts).
  */
 export function publicRoomRouter(rooms: RoomService, limits: RateLimits = createRateLimits()): express.Router {
   const r = express.Router();
+  const callers: Callers = { member: roomMemberCaller(rooms) };
   const checks = rateLimited(limits, 'nameChecksPerAddress');
-  // Before /:id routes; identity is the bearer token's member (HTTP_AUTHZ.extendRoom), never the body's userEmail.
-  r.post(HTTP_ROUTES.extendRoom.path, rateLimited(limits, 'roomExtensionsPerAddress'), route(async (req, res) => { res.json(await rooms.extendRoom(bearerToken(req.get('authorization')), req.body)); }));
-  r.get('/api/workspaces/check-name/:name', checks, route(async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }));
-  r.get('/api/workspaces/room/:roomName', route(async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); }));
-  r.get('/api/workspaces/:id/info', route(async (req, res) => { res.json(await rooms.info(String(req.params.id))); }));
-  r.get('/api/workspaces/:id/check-username/:username', checks, route(async (req, res) => {
+  // Before /:id routes; identity is the bearer token's member, never the body's userEmail.
+  publicRoute(r, 'extendRoom', callers, async (req, res) => { res.json(await rooms.extendRoom(bearerOfRequest(req), req.body)); },
+    rateLimited(limits, 'roomExtensionsPerAddress'));
+  publicRoute(r, 'checkName', callers, async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }, checks);
+  publicRoute(r, 'roomByName', callers, async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); });
+  publicRoute(r, 'info', callers, async (req, res) => { res.json(await rooms.info(String(req.params.id))); });
+  publicRoute(r, 'checkUsername', callers, async (req, res) => {
     res.json(await rooms.checkUsername(String(req.params.id), String(req.params.username)));
-  }));
-  r.post('/api/workspaces', rateLimited(limits, 'roomCreationsPerAddress'), route(async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); }));
+  }, checks);
+  publicRoute(r, 'createWorkspace', callers, async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); },
+    rateLimited(limits, 'roomCreationsPerAddress'));
   // Wrong passwords: per address, per room and per process (password-guard.ts).
   const guard = new PasswordGuard(limits);
-  r.post('/api/workspaces/:id/join', route(async (req, res) => {
+  publicRoute(r, 'joinWorkspace', callers, async (req, res) => {
     const roomId = String(req.params.id);
     const address = req.ip ?? 'unknown';
     // The client gone (before or while its try waits for a turn): its try is dropped, not evaluated.
@@ -44,7 +56,7 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
     if (req.socket.destroyed) gone.abort();
     else res.on('close', () => { if (!res.writableFinished) gone.abort(); });
     res.json(await rooms.joinWorkspace(roomId, req.body, (password, stored) => guard.check({ roomId, address, password, stored, signal: gone.signal })));
-  }));
+  });
   return r;
 }
 

@@ -48,11 +48,11 @@ export async function memberOfToken(core: RoomCore, userToken: string, workspace
 const BearerQuerySchema = z.object({ userToken: z.string().min(1).max(200), workspaceId: z.string().min(1).max(64).nullish() });
 
 /** RoomTokensApi: a bearer's member for another service's routes; a token of a room that is gone names nobody. */
-export async function bearerMember(core: RoomCore, body: unknown): Promise<{ workspaceId: string; userId: string }> {
+export async function bearerMember(core: RoomCore, body: unknown): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
   const input = parseOrThrow(BearerQuerySchema, body);
   try {
     const { ws, member } = await memberOfToken(core, input.userToken, input.workspaceId);
-    return { workspaceId: ws.id, userId: member.userId };
+    return { workspaceId: ws.id, userId: member.userId, role: member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member' };
   } catch (err) {
     if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') throw new DomainError('NOT_AUTHENTICATED');
     throw err;

@@ -8,52 +8,50 @@
  *   DELETE /api/workspaces/{id}                     the claiming account only
  * and the internal routes billing calls (ACCOUNT_INTERNAL).
  */
-import express, { type Request, type NextFunction, type Response } from 'express';
+import express, { type Request } from 'express';
 import { z } from 'zod';
 import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, DomainError, HTTP_ROUTES, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
-import { parseOrThrow, rateLimited, route, type RateLimits } from '@ephemera/platform';
+import { accountOf, bearerOfRequest, parseOrThrow, publicRoute, rateLimited, route, type Callers, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
-const bearer = (req: Request) => /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(req.get('authorization') ?? '')?.[1] ?? null;
 /** Billing's session tokens carry a prefix; room user tokens do not (they never reach billing). */
-const sessionToken = (req: Request) => { const t = bearer(req); return t?.startsWith('ses_') ? t : null; };
+const sessionToken = (req: Request) => { const t = bearerOfRequest(req); return t?.startsWith('ses_') ? t : null; };
+/** Routes shared with the room router: without an account session the request goes on to the room router's route. */
+const withSession: express.RequestHandler = (req, _res, next) => { next(sessionToken(req) ? undefined : 'route'); };
+
+/** The account of the request's session (billing answers), or its refusal. */
+export const accountCaller = (sessions: AccountSessionsApi): Callers<SessionAccount>['account'] => async (req) => {
+  const token = bearerOfRequest(req);
+  if (!token) throw new DomainError('NO_AUTH_TOKEN');
+  const account = await sessions.resolveSession(token);
+  if (!account) throw new DomainError('SESSION_INVALID');
+  return { kind: 'account', accountId: account.accountId, superadmin: false, account };
+};
 
 export function accountRoomRouter(rooms: RoomService, sessions: AccountSessionsApi, limits: RateLimits): express.Router {
   const r = express.Router();
-  const accountOf = async (req: Request): Promise<SessionAccount> => {
-    const token = bearer(req);
-    if (!token) throw new DomainError('NO_AUTH_TOKEN');
-    const account = await sessions.resolveSession(token);
-    if (!account) throw new DomainError('SESSION_INVALID');
-    return account;
-  };
+  const callers: Callers<SessionAccount> = { account: accountCaller(sessions) };
 
-  r.get(HTTP_ROUTES.roomByName.path, (req: Request, res: Response, next: NextFunction) => {
-    if (!sessionToken(req)) { next(); return; }
-    route(async () => {
-      const answer = await rooms.lookupByName(String(req.params.roomName));
-      const account = await sessions.resolveSession(sessionToken(req)!);
-      // ?email= names nobody: the token is only for the session's own account, and only if it owns the room.
-      if (!account || !(await rooms.ownership.isOwnedBy(answer.workspaceId, account.accountId))) { res.json(answer); return; }
-      const { ownerToken } = await rooms.ownership.ownerToken({ accountId: account.accountId, roomName: answer.name });
-      res.json({ ...answer, ownerToken });
-    })(req, res, next);
-  });
-  r.post(HTTP_ROUTES.createWorkspace.path, (req: Request, res: Response, next: NextFunction) => {
-    if (!sessionToken(req)) { next(); return; }
-    rateLimited(limits, 'roomCreationsPerAddress')(req, res, () => route(async () => {
-      res.status(201).json(await rooms.ownership.createForAccount(await accountOf(req), req.body));
-    })(req, res, next));
-  });
-  r.post(HTTP_ROUTES.claimOwnership.path, route(async (req, res) => {
-    const account = await accountOf(req);
+  publicRoute(r, 'roomByName', callers, async (req, res) => {
+    const answer = await rooms.lookupByName(String(req.params.roomName));
+    const account = await sessions.resolveSession(sessionToken(req)!);
+    // ?email= names nobody: the token is only for the session's own account, and only if it owns the room.
+    if (!account || !(await rooms.ownership.isOwnedBy(answer.workspaceId, account.accountId))) { res.json(answer); return; }
+    const { ownerToken } = await rooms.ownership.ownerToken({ accountId: account.accountId, roomName: answer.name });
+    res.json({ ...answer, ownerToken });
+  }, withSession);
+  publicRoute(r, 'createWorkspace', callers, async (req, res) => {
+    const account = await callers.account!(req);
+    res.status(201).json(await rooms.ownership.createForAccount(account.account, req.body));
+  }, withSession, rateLimited(limits, 'roomCreationsPerAddress'));
+  publicRoute(r, 'claimOwnership', callers, async (req, res, caller) => {
+    const { account } = accountOf(caller);
     const { userToken } = parseOrThrow(ClaimOwnershipBodySchema, req.body);
     res.json(await rooms.ownership.claim({ workspaceId: String(req.params.id), userToken, accountId: account.accountId, tier: account.tier }));
-  }));
-  r.delete(HTTP_ROUTES.deleteWorkspace.path, route(async (req, res) => {
-    const account = await accountOf(req);
-    res.json(await rooms.ownership.deleteAsAccount(account.accountId, String(req.params.id)));
-  }));
+  });
+  publicRoute(r, 'deleteWorkspace', callers, async (req, res, caller) => {
+    res.json(await rooms.ownership.deleteAsAccount(accountOf(caller).accountId, String(req.params.id)));
+  });
   return r;
 }
 

@@ -233,7 +233,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
   extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> { return admin.extendRoom(this.core, userToken, body); }
 
   /** RoomTokensApi: the member a bearer token names, for messaging's HTTP routes (member-tokens.ts). */
-  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string }> {
+  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
     return bearerMember(this.core, input);
   }
 

@@ -16,13 +16,16 @@ import { parseOrThrow, route } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { dayOf } from './days.ts';
 import { pathOnly } from './route-groups.ts';
+import { publicRoute } from '@ephemera/platform';
+import { adminCallers } from '../superadmin.ts';
 
 export const RELOAD_WINDOW_MS = 60_000;
 const SALT_TTL_MS = 2 * 86_400_000;
 
 export function publicAnalyticsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
-  r.post(ADMIN_API.pageview, route(async (req, res) => {
+  const callers = adminCallers(ctx);
+  publicRoute(r, 'pageview', callers, async (req, res) => {
     const address = req.ip ?? 'unknown'; // the app's trust proxy decides whose X-Forwarded-For counts (client-address.ts)
     await ctx.limits.consume('pageviewsPerAddress', address);
     const body = parseOrThrow(PageviewBodySchema, req.body);
@@ -38,7 +41,7 @@ export function publicAnalyticsRouter(ctx: AdminContext): express.Router {
       }
     }
     res.status(204).end();
-  }));
+  });
   return r;
 }
 

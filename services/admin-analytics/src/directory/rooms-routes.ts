@@ -10,39 +10,42 @@ import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { messagesLimit, reasonOf, roomIdParam, searchQuery } from './inputs.ts';
 import { listRooms, matches, presentRoom, roomExists, untilProjected } from './read-model.ts';
+import { publicRoute } from '@ephemera/platform';
+import { adminCallers } from '../superadmin.ts';
 
 const ROOMS_PATH = '/api/admin/rooms';
 
 export function roomsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
+  const callers = adminCallers(ctx);
   const { pool } = ctx;
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
-  r.get(ROOMS_PATH, route(async (req, res) => {
+  publicRoute(r, 'adminRooms', callers, async (req, res) => {
     const rows = await listRooms(pool, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows });
     const now = ctx.now();
     res.json({ success: true, rooms: rows.map((row) => presentRoom(row, now)) });
-  }));
+  });
 
-  r.delete(`${ROOMS_PATH}/:id`, route(async (req, res) => {
+  publicRoute(r, 'adminDeleteRoom', callers, async (req, res) => {
     const reason = reasonOf(req.body);
     const workspaceId = roomIdParam(req);
     await ctx.rooms.deleteByAdmin({ workspaceId, reason });
     await ctx.events.audit(adminOf(res), 'room.deleted', workspaceId, reason);
     await shows('room deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = $1)', [workspaceId]);
     res.json({ success: true, message: 'Room delete completed successfully', workspaceId });
-  }));
+  });
 
-  r.post(`${ROOMS_PATH}/:id/extend`, route(async (req, res) => {
+  publicRoute(r, 'adminExtendRoom', callers, async (req, res) => {
     const { hours } = parseOrThrow(AdminExtendRoomBodySchema, req.body ?? {});
     const workspaceId = roomIdParam(req);
     const { expiresAt } = await ctx.rooms.extendByAdmin({ workspaceId, hours });
     await ctx.events.audit(adminOf(res), 'room.extended', workspaceId, null, { hours, expiresAt });
     await shows('room extended', 'SELECT 1 FROM admin.rooms WHERE id = $1 AND expires_at IS NOT DISTINCT FROM $2', [workspaceId, expiresAt]);
     res.json({ success: true, message: 'Room extend completed successfully', workspaceId, expiresAt });
-  }));
+  });
 
-  r.get(`${ROOMS_PATH}/:id/messages`, route(async (req, res) => {
+  publicRoute(r, 'adminRoomMessages', callers, async (req, res) => {
     const limit = messagesLimit(req);
     const workspaceId = roomIdParam(req);
     if (!(await roomExists(pool, workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
@@ -52,6 +55,6 @@ export function roomsRouter(ctx: AdminContext): express.Router {
       count: messages.length, undecryptable: messages.filter((m) => !m.isDecrypted).length,
     });
     res.json({ success: true, messages });
-  }));
+  });
   return r;
 }

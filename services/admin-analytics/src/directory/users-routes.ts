@@ -10,12 +10,15 @@ import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { emailParam, reasonOf, searchQuery, SetSubscriptionBodySchema } from './inputs.ts';
 import { listAccounts, matches, presentUser, untilProjected, type AccountRecord } from './read-model.ts';
+import { publicRoute } from '@ephemera/platform';
+import { adminCallers } from '../superadmin.ts';
 
 const USERS_PATH = '/api/admin/users';
 const EXPORT_KINDS = ['users', 'analytics'];
 
 export function usersRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
+  const callers = adminCallers(ctx);
   const { pool } = ctx;
   /** the account an action names: never the superadmin's own (billing refuses it too) */
   const targetOf = (req: express.Request) => {
@@ -25,12 +28,12 @@ export function usersRouter(ctx: AdminContext): express.Router {
   };
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
-  r.get(USERS_PATH, route(async (req, res) => {
+  publicRoute(r, 'adminUsers', callers, async (req, res) => {
     const rows = await listAccounts(pool, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows, hide: ctx.superadminEmail });
     res.json({ success: true, users: rows.map(presentUser) });
-  }));
+  });
 
-  r.delete(`${USERS_PATH}/:email`, route(async (req, res) => {
+  publicRoute(r, 'adminDeleteUser', callers, async (req, res) => {
     const reason = reasonOf(req.body);
     const email = targetOf(req);
     const { accountId, deletedRooms } = await ctx.accounts.deleteAccountByAdmin({ email, reason });
@@ -38,9 +41,9 @@ export function usersRouter(ctx: AdminContext): express.Router {
     await shows('user deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
       [accountId, deletedRooms]);
     res.json({ success: true, message: 'User delete completed successfully', deletedRooms });
-  }));
+  });
 
-  r.post(`${USERS_PATH}/:email/suspend`, route(async (req, res) => {
+  publicRoute(r, 'adminSuspendUser', callers, async (req, res) => {
     const body = parseOrThrow(SuspendBodySchema, req.body ?? {});
     const email = targetOf(req);
     const reason = body.suspended ? body.reason ?? null : null;
@@ -48,9 +51,9 @@ export function usersRouter(ctx: AdminContext): express.Router {
     await ctx.events.audit(adminOf(res), body.suspended ? 'user.suspended' : 'user.unsuspended', email, body.reason || null, { accountId });
     await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [accountId, body.suspended]);
     res.json({ success: true, message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`, suspended: body.suspended });
-  }));
+  });
 
-  r.post(`${USERS_PATH}/:email/admin-upgrade`, route(async (req, res) => {
+  publicRoute(r, 'adminUpgradeUser', callers, async (req, res) => {
     const { tier, days } = parseOrThrow(AdminUpgradeBodySchema, req.body ?? {});
     const email = targetOf(req);
     const { accountId, until } = await ctx.accounts.grantAdminTrial({ email, tier, days });
@@ -60,20 +63,20 @@ export function usersRouter(ctx: AdminContext): express.Router {
       AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
     [accountId, tier, until, ctx.now()]);
     res.json({ success: true, message: 'User upgrade completed successfully', tier, upgradedByAdmin: true, trialEndsAt: until });
-  }));
+  });
 
   // No screen uses it (spec section 7): only the end of an admin trial is accepted (inputs.ts).
-  r.put(`${USERS_PATH}/:email/subscription`, route(async (req, res) => {
+  publicRoute(r, 'adminSetSubscription', callers, async (req, res) => {
     parseOrThrow(SetSubscriptionBodySchema, req.body ?? {});
     const email = targetOf(req);
     const { accountId, tier } = await ctx.accounts.endAdminTrial({ email });
     await ctx.events.audit(adminOf(res), 'user.subscription-set', email, null, { accountId, tier, endedAdminTrial: true });
     await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [accountId]);
     res.json({ success: true, message: 'User subscription update completed successfully', subscriptionTier: tier, upgradedByAdmin: false });
-  }));
+  });
 
   // The analytics router answers kind=analytics before this one; any other kind is refused here.
-  r.get('/api/admin/export/:kind', route(async (req, res) => {
+  publicRoute(r, 'adminExport', callers, async (req, res) => {
     const kind = String(req.params.kind);
     if (kind !== 'users') {
       throw new DomainError('VALIDATION', EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics');
@@ -84,7 +87,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="users-export-${day}.csv"`);
     res.send(usersCsv(rows));
-  }));
+  });
   return r;
 }
 

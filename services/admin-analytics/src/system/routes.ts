@@ -12,6 +12,8 @@ import type { AutoDelete } from './auto-delete.ts';
 import { RESTORE_GROUP_PREFIX, type Backups } from './backup/backups.ts';
 import { hasEmbeddedLog } from './backup/position.ts';
 import { backupRoutes } from './backup/routes.ts';
+import { publicRoute } from '@ephemera/platform';
+import { adminCallers } from '../superadmin.ts';
 
 const FEEDBACK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const feedbackId = (raw: unknown): string => {
@@ -22,52 +24,54 @@ const feedbackId = (raw: unknown): string => {
 
 export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups: Backups): express.Router {
   const r = express.Router();
+  const callers = adminCallers(ctx);
 
-  r.get(ADMIN_API.config, route(async (_req, res) => { res.json(await readConfig(ctx.pool)); }));
-  r.put(ADMIN_API.config, route(async (req, res) => { res.json(await updateConfig(ctx, adminOf(res), req.body)); }));
-  r.post(ADMIN_API.maintenance, route(async (req, res) => { res.json({ success: true, ...(await setMaintenance(ctx, adminOf(res), req.body)) }); }));
+  publicRoute(r, 'adminConfig', callers, async (_req, res) => { res.json(await readConfig(ctx.pool)); });
+  publicRoute(r, 'adminUpdateConfig', callers, async (req, res) => { res.json(await updateConfig(ctx, adminOf(res), req.body)); });
+  publicRoute(r, 'adminMaintenance', callers, async (req, res) => { res.json({ success: true, ...(await setMaintenance(ctx, adminOf(res), req.body)) }); });
 
-  r.get(ADMIN_API.audit, route(async (req, res) => {
+  publicRoute(r, 'adminAudit', callers, async (req, res) => {
     const limit = Math.min(Math.max(Number.parseInt(String(req.query.limit ?? ''), 10) || 200, 1), 1000);
     res.json(await auditTrail(ctx.pool, limit));
-  }));
+  });
 
-  r.get(ADMIN_API.feedback, route(async (_req, res) => { res.json(await ctx.billingSystem.feedbackList({ limit: 500 })); }));
-  r.put('/api/admin/feedback/:id/status', route(async (req, res) => {
+  publicRoute(r, 'adminFeedback', callers, async (_req, res) => { res.json(await ctx.billingSystem.feedbackList({ limit: 500 })); });
+  publicRoute(r, 'adminFeedbackStatus', callers, async (req, res) => {
     const id = feedbackId(req.params.id);
     const { status } = parseOrThrow(FeedbackStatusBodySchema, req.body ?? {});
     const changed = await ctx.billingSystem.feedbackSetStatus({ id, status });
     await ctx.events.audit(adminOf(res), 'feedback.status-changed', id, null, { status });
     res.json({ success: true, ...changed });
-  }));
-  r.delete('/api/admin/feedback/:id', route(async (req, res) => {
+  });
+  publicRoute(r, 'adminDeleteFeedback', callers, async (req, res) => {
     const id = feedbackId(req.params.id);
     await ctx.billingSystem.feedbackDelete({ id });
     await ctx.events.audit(adminOf(res), 'feedback.deleted', id);
     res.json({ success: true, id });
-  }));
+  });
 
-  r.get(ADMIN_API.cleanupStatus, route(async (_req, res) => { res.json(await autoDelete.status()); }));
-  r.post(ADMIN_API.cleanupRun, route(async (_req, res) => { res.json(await autoDelete.run(adminOf(res), 'manual')); }));
+  publicRoute(r, 'adminCleanupStatus', callers, async (_req, res) => { res.json(await autoDelete.status()); });
+  publicRoute(r, 'adminCleanupRun', callers, async (_req, res) => { res.json(await autoDelete.run(adminOf(res), 'manual')); });
 
-  r.post(ADMIN_API.databaseCleanup, route(async (_req, res) => {
+  publicRoute(r, 'adminDatabaseCleanup', callers, async (_req, res) => {
     const billing = await ctx.billingSystem.cleanupExpired({});
     const own = await removeLeftoverReplayGroups(ctx.pool);
     const removed = billing.removed + own;
     await ctx.events.audit(adminOf(res), 'database.cleanup', null, null, { removed, billing: billing.removed, adminAnalytics: own });
     res.json({ success: true, removed });
-  }));
+  });
 
-  r.get(ADMIN_API.storageUsage, route(async (_req, res) => { res.json(await storageUsage(ctx.pool, backups)); }));
+  publicRoute(r, 'adminStorageUsage', callers, async (_req, res) => { res.json(await storageUsage(ctx.pool, backups)); });
 
-  backupRoutes(r, backups);
+  backupRoutes(r, backups, callers);
   return r;
 }
 
 /** GET /api/maintenance: the red banner's state, for every visitor (never refused, maintenance or not) */
 export function maintenanceStatusRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
-  r.get(ADMIN_API.maintenanceStatus, route(async (_req, res) => { res.json(await readMaintenance(ctx.pool)); }));
+  const callers = adminCallers(ctx);
+  publicRoute(r, 'maintenanceStatus', callers, async (_req, res) => { res.json(await readMaintenance(ctx.pool)); });
   return r;
 }
 

@@ -9,7 +9,7 @@
  */
 import express from 'express';
 import { HTTP_ROUTES, type RoomTokensApi, type SessionActor } from '@ephemera/proto';
-import { route, BODY_HANDOFF_HEADER, type BodyHandoff } from '@ephemera/platform';
+import { memberOf, publicRoute, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
@@ -21,42 +21,50 @@ export interface FileRouterDeps {
   bodyHandoff?: BodyHandoff;
 }
 
-/**
- * The bearer's member, who must be in the room the path names (another room's token is a non-member here). What the
- * member may read is messaging's read model's to say (access.ts, which waits for room events it has not applied yet).
- */
-async function actorFor(deps: FileRouterDeps, authorization: string | undefined, workspaceId: string): Promise<SessionActor> {
-  return { ...(await memberByBearer(deps.tokens, authorization, workspaceId)), username: '-' };
-}
+/** The caller as messaging's commands take it (what the member may read is access.ts's to say). */
+const actorOf = (caller: Caller): SessionActor => {
+  const m = memberOf(caller);
+  return { workspaceId: m.workspaceId, userId: m.userId, username: '-' };
+};
 
 export function fileRouter(deps: FileRouterDeps): express.Router {
   const r = express.Router();
-  r.post(HTTP_ROUTES.uploadFile.path, route(async (req, res) => {
+  // The bearer's member, who must be in the room the path names (another room's token is a non-member here); a
+  // download may instead carry a signed link, which names a member (who must still be able to read the channel).
+  const callers: Callers = {
+    member: async (req) => {
+      const workspaceId = String(req.params.workspaceId);
+      if (req.headers.authorization || req.route?.path !== HTTP_ROUTES.downloadFile.path) return memberByBearer(deps.tokens, req.headers.authorization, workspaceId);
+      const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
+      const userId = await deps.files.verifyLink(workspaceId, String(req.params.fileId), variant, req.query as Record<string, unknown>);
+      return { kind: 'member', role: 'member', workspaceId, userId };
+    },
+  };
+  // Taken before any wait, so the proxy never finds its id unclaimed; an answer without reading it (401, 429) is
+  // the proxy's cue to drop the rest. No handed-over body (distributed, or the id unknown): the request's own.
+  const takeHandedBody: express.RequestHandler = (req, res, next) => {
+    res.locals.handed = deps.bodyHandoff?.take(req.headers[BODY_HANDOFF_HEADER]);
+    next();
+  };
+  publicRoute(r, 'uploadFile', callers, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
-    // Taken before any wait, so the proxy never finds its id unclaimed; an answer without reading it (401, 429) is
-    // the proxy's cue to drop the rest. No handed-over body (distributed, or the id unknown): the request's own.
-    const handed = deps.bodyHandoff?.take(req.headers[BODY_HANDOFF_HEADER]);
+    const handed = res.locals.handed as ReturnType<BodyHandoff['take']>;
     const body = handed ? Object.assign(handed, { headers: req.headers }) : req;
-    const actor = await actorFor(deps, req.headers.authorization, String(req.params.workspaceId));
+    const actor = actorOf(caller);
     await deps.limit(`upload:${actor.userId}`);
     const file = await deps.files.upload(actor, body);
     res.status(201).json({ success: true, file });
-  }));
-  r.get(HTTP_ROUTES.fileLink.path, route(async (req, res) => {
+  }, takeHandedBody);
+  publicRoute(r, 'fileLink', callers, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
-    const actor = await actorFor(deps, req.headers.authorization, String(req.params.workspaceId));
-    res.json({ success: true, ...(await deps.files.link(actor, String(req.params.fileId))) });
-  }));
-  r.get(HTTP_ROUTES.downloadFile.path, route(async (req, res) => {
-    const { workspaceId, fileId } = req.params as { workspaceId: string; fileId: string };
+    res.json({ success: true, ...(await deps.files.link(actorOf(caller), String(req.params.fileId))) });
+  });
+  publicRoute(r, 'downloadFile', callers, async (req, res, caller) => {
     const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
-    const actor: SessionActor = req.headers.authorization
-      ? await actorFor(deps, req.headers.authorization, workspaceId)
-      : { workspaceId, userId: await deps.files.verifyLink(workspaceId, fileId, variant, req.query as Record<string, unknown>), username: '-' };
-    const download = await deps.files.download(actor, fileId, variant, req.headers.range);
+    const download = await deps.files.download(actorOf(caller), String(req.params.fileId), variant, req.headers.range);
     res.status(download.status).set(download.headers);
     download.body.on('error', () => res.destroy());
     download.body.pipe(res);
-  }));
+  });
   return r;
 }

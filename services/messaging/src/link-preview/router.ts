@@ -7,7 +7,7 @@
 import express from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema, type RoomTokensApi } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
+import { memberOf, methodNotAllowed, parseOrThrow, publicRoute, type Callers } from '@ephemera/platform';
 import { memberByBearer } from '../auth/bearer.ts';
 import { LinkPreviewService } from './service.ts';
 import { IMAGE_RESPONSE_HEADERS } from './image-proxy.ts';
@@ -39,24 +39,20 @@ export interface LinkPreviewRouterDeps {
 
 export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   const r = express.Router();
-  r.post(LINK_PREVIEW_PATH, route(async (req, res) => {
+  const callers: Callers = { member: (req) => memberByBearer(deps.tokens, req.headers.authorization) };
+  publicRoute(r, 'linkPreview', callers, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
-    const actor = await memberByBearer(deps.tokens, req.headers.authorization);
-    await deps.limit(`link-preview:${actor.userId}`);
+    await deps.limit(`link-preview:${memberOf(caller).userId}`);
     const { url } = parseOrThrow(LinkPreviewRequestSchema, req.body);
     res.json(await deps.service.preview(url));
-  }));
-  r.all(LINK_PREVIEW_PATH, (_req, res) => {
-    res.status(405).set('Allow', 'POST').json({ success: false, code: 'VALIDATION', message: 'Use POST' });
   });
-  r.get(LINK_PREVIEW_IMAGE_PATH, route(async (req, res) => {
+  methodNotAllowed(r, 'linkPreview');
+  publicRoute(r, 'linkPreviewImage', callers, async (req, res) => {
     res.set('Cache-Control', 'no-store'); // refusals are not kept; a served image says otherwise
     const { u, s } = req.query as Record<string, unknown>;
     const image = await deps.service.images.serve(u, s, () => deps.imageLimit(`link-preview-image:${req.ip ?? 'unknown'}`));
     res.status(200).set(IMAGE_RESPONSE_HEADERS).set('Content-Type', image.type).send(image.body);
-  }));
-  r.all(LINK_PREVIEW_IMAGE_PATH, (_req, res) => {
-    res.status(405).set('Allow', 'GET, HEAD').json({ success: false, code: 'VALIDATION', message: 'Use GET' });
   });
+  methodNotAllowed(r, 'linkPreviewImage');
   return r;
 }

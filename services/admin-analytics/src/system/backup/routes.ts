@@ -11,6 +11,8 @@ import { DomainError } from '@ephemera/proto';
 import { route } from '@ephemera/platform';
 import { adminOf } from '../../superadmin.ts';
 import type { Backups } from './backups.ts';
+import { publicRoute, type Callers } from '@ephemera/platform';
+import type { SessionAccount } from '@ephemera/proto';
 
 /**
  * ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts (default 1 GiB). The upload is spooled to disk and
@@ -18,22 +20,22 @@ import type { Backups } from './backups.ts';
  */
 const MAX_BYTES = Number(process.env.ADMIN_BACKUP_MAX_BYTES) || 1024 * 1024 * 1024;
 
-export function backupRoutes(r: express.Router, backups: Backups): void {
-  r.post('/api/admin/backup/generate', route(async (_req, res) => {
+export function backupRoutes(r: express.Router, backups: Backups, callers: Callers<SessionAccount>): void {
+  publicRoute(r, 'adminBackupGenerate', callers, async (_req, res) => {
     res.json({ success: true, backup: await backups.generate(adminOf(res)) });
-  }));
+  });
 
-  r.get('/api/admin/backup/list', route(async (_req, res) => { res.json(await backups.store.list()); }));
+  publicRoute(r, 'adminBackupList', callers, async (_req, res) => { res.json(await backups.store.list()); });
 
-  r.get('/api/admin/backup/download/:filename', route(async (req, res) => {
+  publicRoute(r, 'adminBackupDownload', callers, async (req, res) => {
     const filename = String(req.params.filename);
     const file = await backups.store.pathOf(filename);
     res.attachment(filename); // Content-Disposition: attachment; the name is ours (generated), never a user's
     res.type('application/json').set('Cache-Control', 'no-store').set('X-Content-Type-Options', 'nosniff');
     await pipeline(fs.createReadStream(file), res);
-  }));
+  });
 
-  r.post('/api/admin/backup/import', route(async (req, res) => {
+  publicRoute(r, 'adminBackupImport', callers, async (req, res) => {
     const spool = await backups.store.tempFile('import');
     try {
       const upload = await readBackupUpload(req, MAX_BYTES, spool);
@@ -41,7 +43,7 @@ export function backupRoutes(r: express.Router, backups: Backups): void {
     } finally {
       await fs.promises.rm(spool, { force: true });
     }
-  }));
+  });
 }
 
 /**
