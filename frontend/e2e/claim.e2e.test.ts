@@ -2,14 +2,14 @@
  * The claim journey in a real browser, as a new user takes it: a guest creates a room, uploads a picture, opens
  * Settings and registers to keep the room (the sign-in code read from a real SMTP server, Mailpit). The claim gives
  * the owner a new room token; afterwards the owner is back in the room (not on the join form), still sees the picture
- * and can upload another file. Embedded mode, and distributed mode (files in S3 on versitygw, billing its own
- * server, behind the nginx ingress).
+ * and can upload another file. A second tab that had the room open all along reconnects with the new token too.
+ * Embedded mode, and distributed mode (files in S3 on versitygw, billing its own server, behind the nginx ingress).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, WebSocketRoute } from 'playwright-core';
 import sharp from 'sharp';
 import { C } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
@@ -80,6 +80,13 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         const channelRow = u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`);
         await channelRow.click();
         await u.byTestId('composer-textarea').waitFor();
+        // a second tab with the room open, whose realtime connection the test can cut later
+        const tab2 = await u.context.newPage();
+        const sockets: WebSocketRoute[] = [];
+        await tab2.routeWebSocket(/\/socket\.io\//, (ws) => { sockets.push(ws); ws.connectToServer(); });
+        await tab2.goto(new URL(`/${room}`, target!.base).toString(), { waitUntil: 'domcontentloaded' });
+        await tab2.getByTestId('room-view').waitFor({ timeout: WAIT_MS });
+        await expect.poll(() => sockets.length, { timeout: WAIT_MS, message: 'the second tab upgraded to a websocket' }).toBeGreaterThan(0);
 
         const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).png().toBuffer();
         await u.byTestId('composer-file-input').setInputFiles({ name: 'before.png', mimeType: 'image/png', buffer: png });
@@ -110,6 +117,19 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         await u.byTestId('attachment-file').filter({ hasText: 'after.txt' }).waitFor({ timeout: WAIT_MS });
         expect(await u.byTestId('attachment-gone').count(), 'no file shows "no longer available"').toBe(0);
         expect(u.pageErrors).toEqual([]);
+
+        // The second tab still holds the guest token in memory: its connection drops, and it rejoins as the owner
+        // with the token the first tab stored (a message it sends then arrives), without clearing that token.
+        const before = sockets.length;
+        await sockets[sockets.length - 1]!.close();
+        await expect.poll(() => sockets.length, { timeout: WAIT_MS, message: 'the second tab reconnected' }).toBeGreaterThan(before);
+        await tab2.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
+        const box = tab2.getByTestId('composer-textarea');
+        await box.fill('back after the claim');
+        await box.press('Enter');
+        await u.byTestId('message-content').filter({ hasText: 'back after the claim' }).waitFor({ timeout: WAIT_MS });
+        expect(await tab2.getByTestId('room-view').count(), 'the second tab is still in the room').toBe(1);
+        expect((await storedAuth(u))?.userToken, 'the owner token is still stored').toBe(owner.userToken);
       } finally {
         await u.close();
       }
