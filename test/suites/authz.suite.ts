@@ -13,6 +13,7 @@ import {
 } from '@ephemera/proto';
 import { connect, request, createRoom, joinRoom, socketJoin, clientId, http } from '../helpers/clients.ts';
 import type { TargetRef } from './room-experience.ts';
+import { ownRowTests, type OwnRowsWorld } from './authz-own-rows.suite.ts';
 
 /** The ids a fixture can use: all of them belong to room 1. */
 interface Ctx { workspaceId: string; channelId: string; privateChannelId: string; dmChannelId: string; messageId: string; ownerId: string; memberId: string; name: string }
@@ -79,6 +80,7 @@ export function authzSuite(target: TargetRef) {
     let adminToken: string;
     let memberToken: string;
     let outsiderToken: string;
+    let ownRows: OwnRowsWorld;
     const sockets: Socket[] = [];
 
     beforeAll(async () => {
@@ -119,6 +121,12 @@ export function authzSuite(target: TargetRef) {
       ctx = {
         workspaceId: room.workspaceId, channelId: general.channel.id, privateChannelId: secret.channel.id, dmChannelId: dm.channel.id,
         messageId: sent.message.id, ownerId: room.user.id, memberId: bob.user.id, name: room.name,
+      };
+      const actor = (userId: string, username: string) => ({ workspaceId: room.workspaceId, userId, username });
+      ownRows = {
+        workspaceId: room.workspaceId, channelId: general.channel.id, owner: { token: room.userToken, username: room.user.username },
+        fixture: (event) => FIXTURES[event](ctx),
+        actors: { member: actor(bob.user.id, 'bob'), left: actor(carol.user.id, 'carol'), kicked: actor(erin.user.id, 'erin'), 'non-member': actor(other.user.id, other.user.username) },
       };
       await new Promise((r) => setTimeout(r, 500)); // let the setup's own broadcasts arrive before observing
     });
@@ -217,6 +225,8 @@ export function authzSuite(target: TargetRef) {
       expect(owner.status).toBe(402);
       expect(owner.body.code).toBe('EXTENSION_NEEDS_PAYMENT');
     });
+
+    ownRowTests(target, () => ownRows);
 
     it('HTTP: the link-preview route refuses an anonymous caller', async () => {
       const res = await http(target().A, HTTP_ROUTES.linkPreview.path, { body: { url: 'https://example.com/' } });

@@ -3,7 +3,7 @@
  * create a room, open a channel, chat. Each test names the rule it proves (docs/protocol.md rule ids: P1...).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { API, C, S, ERRORS, type Message, type Tier } from '@ephemera/proto';
+import { API, C, S, ERRORS, type Message, type MessagingApi, type RoomApi, type Tier } from '@ephemera/proto';
 import { http, connect, request, next, collect, createRoom, joinRoom, socketJoin, uniqueName, clientId } from '../helpers/clients.ts';
 
 export interface Target {
@@ -19,6 +19,8 @@ export interface Target {
   storedObjects?(workspaceId: string): Promise<string[]>;
   /** the raw stored bytes of one object (what a disk or bucket reader sees) */
   readStoredObject?(key: string): Promise<Buffer>;
+  /** the room and messaging services as the gateway calls them (embedded: the objects; distributed: signed internal clients) */
+  services?: { rooms: RoomApi; messaging: MessagingApi };
   stop(): Promise<void>;
 }
 

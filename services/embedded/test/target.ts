@@ -16,6 +16,7 @@ export async function startEmbeddedTarget(): Promise<Target> {
     url: app.url,
     advanceClock: (ms) => { offset += ms; },
     changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'test' }); },
+    services: { rooms: app.rooms, messaging: app.messaging },
     // embedded stores files on local disk: DATA_DIR/files/{workspaceId}/
     readStoredObject: async (key) => fs.readFileSync(path.join(dataDir, 'files', ...key.split('/'))),
     storedObjects: async (workspaceId) => {

@@ -3,9 +3,10 @@
  * established by join-workspace on this connection, calls the owning service, and returns the ack data.
  * Broadcasts do not happen here: they come from the event log (fanout.ts) or the presence bus, so every replica
  * sends the same thing. Who may call what is the authorization table (proto/src/authz.ts): the gateway refuses
- * anonymous sockets (gateway.ts), the services check the rest.
+ * anonymous sockets (gateway.ts); every event is then checked under its own row by the service that owns the
+ * caller's role (room, messaging; for calls, typing and presence the room service, asked before acting).
  */
-import { C, S, LIMITS, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
+import { C, S, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
   type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
@@ -67,10 +68,11 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
 
   async function applyTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
     const data = socket.data as SocketData;
-    // A stop of what this socket started reuses the audience checked at the start (it tells nobody anything new and
-    // needs no lookup); every start, and a stop of anything else, is checked against the room's membership.
+    // Every start and every stop is checked by the room service under its own row (and the channel rule). A stop of
+    // what this socket started is told to the audience its start was told, who are the ones seeing the indicator.
+    const { channel } = await rooms.authorizePresence(actor, { event: typing ? C.typingStart : C.typingStop, channelId });
     const started = typing ? undefined : data.typingIn?.get(channelId);
-    const audience = started ?? audienceOf(await rooms.getChannelForMember(actor, channelId));
+    const audience = started ?? audienceOf(channel!);
     data.typingIn ??= new Map();
     if (typing) data.typingIn.set(channelId, audience); else data.typingIn.delete(channelId);
     await presence.typing({ workspaceId: actor.workspaceId, channelId, userId: actor.userId, username: actor.username, typing, audience });
@@ -94,7 +96,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     [C.createChannel]: async (_socket, payload, session) => ({ channel: await rooms.createChannel(own(session, payload), payload) }),
 
     [C.joinChannel]: async (socket, payload, session) => {
-      const page = await messaging.fetchMessages(requireSession(session), { channelId: payload.channelId, limit: LIMITS.historyPageSize });
+      const page = await messaging.joinChannel(requireSession(session), payload);
       socket.emit(S.messagesHistory, page);
       return page;
     },
@@ -128,6 +130,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     [C.typingStop]: async (socket, payload, session) => { await setTyping(socket, own(session, payload), payload.channelId, false); return {}; },
     [C.updatePresence]: async (_socket, payload, session) => {
       const s = own(session, payload);
+      await rooms.authorizePresence(s, { event: C.updatePresence });
       await presence.setStatus({ workspaceId: s.workspaceId, userId: s.userId, status: payload.status });
       return { status: payload.status };
     },

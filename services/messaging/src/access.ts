@@ -1,10 +1,10 @@
 /**
- * Who may do what, from messaging's own read model of room events: the caller's role (roleOf) checked against THE
- * authorization table (authorize(SOCKET_AUTHZ[event], role)), then the channel rule (private channels and DMs:
- * their members only). One query per check; it is on the send hot path.
+ * Who may do what, from messaging's own read model of room events: the caller's record checked against one row of
+ * THE authorization table (authorizeCaller: roleOf, then authorize; socket events pass their own SOCKET_AUTHZ row),
+ * then the channel rule (private channels and DMs: their members only). One query per check; it is on the send hot path.
  */
 import {
-  DomainError, authorize, roleOf, type Audience, type Role, type Rule, type SessionActor,
+  DomainError, authorizeCaller, type Audience, type CallerRecord, type Role, type Rule, type SessionActor,
 } from '@ephemera/proto';
 import type { Pool, Subscription } from '@ephemera/platform';
 
@@ -23,7 +23,7 @@ export function requireReadable(actor: SessionActor, access: Access): Access & {
   return { ...access, channel };
 }
 
-interface Found extends Access { expiresAt: Date | null; memberKnown: boolean }
+interface Found { caller: CallerRecord; channel: ChannelAccess | null; expiresAt: Date | null; memberKnown: boolean }
 
 export class AccessChecks {
   constructor(
@@ -47,8 +47,7 @@ export class AccessChecks {
     }
     if (!found) throw new DomainError('WORKSPACE_NOT_FOUND');
     if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime()) throw new DomainError('WORKSPACE_NOT_FOUND');
-    authorize(rule, found.role);
-    return { role: found.role, channel: found.channel };
+    return { role: authorizeCaller(rule, found.caller), channel: found.channel };
   }
 
   /** check() plus the channel rule: the channel exists in this room and the caller may read it. */
@@ -69,7 +68,7 @@ export class AccessChecks {
     if (!r) return undefined;
     const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;
     return {
-      role: roleOf(member, r.created_by ?? '', (r.departed as 'left' | 'kicked' | null) ?? null),
+      caller: { member, createdBy: r.created_by ?? '', departed: (r.departed as 'left' | 'kicked' | null) ?? null },
       expiresAt: r.expires_at,
       memberKnown: Boolean(member) || Boolean(r.departed),
       channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,

@@ -11,6 +11,7 @@ export class MessagingClient implements MessagingApi {
 
   sendMessage(actor: SessionActor, input: Input<'sendMessage'>) { return this.call<Message>(INTERNAL.sendMessage, { actor, input }); }
   fetchMessages(actor: SessionActor, input: Input<'fetchMessages'>) { return this.call<Answer<'fetchMessages'>>(INTERNAL.fetchMessages, { actor, input }); }
+  joinChannel(actor: SessionActor, input: Input<'joinChannel'>) { return this.call<Answer<'joinChannel'>>(INTERNAL.joinChannel, { actor, input }); }
   syncMessages(actor: SessionActor, input: Input<'syncMessages'>) { return this.call<Answer<'syncMessages'>>(INTERNAL.syncMessages, { actor, input }); }
   editMessage(actor: SessionActor, input: Input<'editMessage'>) { return this.call<Message>(INTERNAL.editMessage, { actor, input }); }
   deleteMessage(actor: SessionActor, input: Input<'deleteMessage'>) { return this.call<Answer<'deleteMessage'>>(INTERNAL.deleteMessage, { actor, input }); }

@@ -5,7 +5,7 @@
 import express from 'express';
 import { z } from 'zod';
 import {
-  INTERNAL, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, EditMessageSchema, DeleteMessageSchema,
+  INTERNAL, SendMessageSchema, FetchMessagesSchema, JoinChannelSchema, SyncMessagesSchema, EditMessageSchema, DeleteMessageSchema,
   AddReactionSchema, MarkReadSchema, SearchMessagesSchema,
 } from '@ephemera/proto';
 import { commandRoute, internalRouter, type Logger } from '@ephemera/platform';
@@ -15,6 +15,7 @@ export function internalMessagingRouter(messaging: MessagingService, logger?: Lo
   const r = internalRouter(INTERNAL.messagingBatch, logger);
   commandRoute(r, INTERNAL.sendMessage, SendMessageSchema, (a, i) => messaging.sendMessage(a, i));
   commandRoute(r, INTERNAL.fetchMessages, FetchMessagesSchema, (a, i) => messaging.fetchMessages(a, i));
+  commandRoute(r, INTERNAL.joinChannel, JoinChannelSchema, (a, i) => messaging.joinChannel(a, i));
   commandRoute(r, INTERNAL.syncMessages, SyncMessagesSchema, (a, i) => messaging.syncMessages(a, i));
   commandRoute(r, INTERNAL.editMessage, EditMessageSchema, (a, i) => messaging.editMessage(a, i));
   commandRoute(r, INTERNAL.deleteMessage, DeleteMessageSchema, (a, i) => messaging.deleteMessage(a, i));

@@ -11,8 +11,8 @@
  * every message answered before them; read marks (read-positions.ts) run per reader. Checks: access.ts.
  */
 import {
-  C, DomainError, SOCKET_AUTHZ, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
-  type SessionActor, type AnyEventEnvelope, type SendMessageSchema, type FetchMessagesSchema, type SyncMessagesSchema,
+  C, DomainError, LIMITS, SOCKET_AUTHZ, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
+  type SessionActor, type AnyEventEnvelope, type SendMessageSchema, type FetchMessagesSchema, type JoinChannelSchema, type SyncMessagesSchema,
   type EditMessageSchema, type DeleteMessageSchema, type AddReactionSchema, type MarkReadSchema, type SearchMessagesSchema,
 } from '@ephemera/proto';
 import type { z } from 'zod';
@@ -343,6 +343,13 @@ export class MessagingService implements MessagingApi {
     await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.fetchMessages], input.channelId);
     await this.settled(actor.workspaceId);
     return historyPage(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), input);
+  }
+
+  /** Opening a channel: its latest page, checked under join-channel's own row (not fetch-messages'). */
+  async joinChannel(actor: SessionActor, input: z.output<typeof JoinChannelSchema>) {
+    await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.joinChannel], input.channelId);
+    await this.settled(actor.workspaceId);
+    return historyPage(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), { channelId: input.channelId, limit: LIMITS.historyPageSize });
   }
 
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {

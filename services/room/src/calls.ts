@@ -4,14 +4,13 @@
  * (services/gateway/src/calls.ts) asks it before ringing or answering, and keeps the call itself in the
  * ephemeral store.
  */
-import { DomainError, ENTITLEMENTS, SOCKET_AUTHZ, authorize, type AuthorizeCallInput, type SessionActor } from '@ephemera/proto';
+import { DomainError, ENTITLEMENTS, type AuthorizeCallInput, type SessionActor } from '@ephemera/proto';
 import type { RoomCore } from './core.ts';
 import { checkDmMember } from './rules.ts';
 
 export async function authorizeCall(core: RoomCore, actor: SessionActor, input: AuthorizeCallInput): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }> {
   const ws = await core.liveWorkspace(actor.workspaceId);
-  const { role } = await core.roleIn(ws, actor.userId);
-  authorize(SOCKET_AUTHZ[input.event], role);
+  await core.authorizeEvent(ws, actor.userId, input.event);
   const channel = await core.repo.channelById(ws.id, input.channelId);
   if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
   checkDmMember(channel, actor.userId);

@@ -1,9 +1,9 @@
 /**
  * Topic channels: create (public, or private with the members its creator picks), rename, delete, change a private
- * channel's members; and the membership check every read and typing event goes through (getChannelForMember).
+ * channel's members; and the check of typing and presence events (authorizePresence).
  * Who may call each is SOCKET_AUTHZ (proto/src/authz.ts); the resource rules are checked here.
  */
-import { C, DomainError, type Channel, type CreateChannelSchema, type DeleteChannelSchema, type RenameChannelSchema,
+import { C, DomainError, SOCKET_AUTHZ, authorizeCaller, type AuthorizePresenceInput, type Channel, type CreateChannelSchema, type DeleteChannelSchema, type RenameChannelSchema,
   type SessionActor, type UpdateChannelMembersSchema } from '@ephemera/proto';
 import { newId } from '@ephemera/platform';
 import type { z } from 'zod';
@@ -62,17 +62,21 @@ export async function updateChannelMembers(
 }
 
 /**
- * The channel if the actor may read it: CHANNEL_NOT_FOUND, NOT_A_MEMBER (private channel or DM of others), or
- * NOT_AUTHENTICATED (not a member of the room any more). One indexed query: the gateway calls this per typing event.
+ * The check of a presence event (typing-start, typing-stop, update-presence), made here for the presence service,
+ * which keeps no room read model: the caller's role against the event's own row of the table, then for typing the
+ * channel rule (CHANNEL_NOT_FOUND; NOT_A_MEMBER for a private channel or DM of others). One indexed query: the
+ * gateway asks it for every typing event.
  */
-export async function getChannelForMember(core: RoomCore, actor: SessionActor, channelId: string): Promise<Channel> {
+export async function authorizePresence(core: RoomCore, actor: SessionActor, input: AuthorizePresenceInput): Promise<{ channel: Channel | null }> {
   await core.settled(actor.workspaceId);
-  const found = await core.repo.channelForMember(actor.workspaceId, channelId, actor.userId, core.now());
-  if (!found.live) throw new DomainError('WORKSPACE_NOT_FOUND');
-  if (!found.member) throw new DomainError('NOT_AUTHENTICATED'); // left, kicked or never here: SOCKET_AUTHZ allows members only
+  const channelId = input.event === C.updatePresence ? null : input.channelId;
+  const found = await core.repo.callerAndChannel(actor.workspaceId, actor.userId, channelId, core.now());
+  if (!found?.live) throw new DomainError('WORKSPACE_NOT_FOUND');
+  authorizeCaller(SOCKET_AUTHZ[input.event], found.caller);
+  if (channelId === null) return { channel: null };
   if (!found.channel) throw new DomainError('CHANNEL_NOT_FOUND');
   if (!visibleTo(found.channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
-  return found.channel;
+  return { channel: found.channel };
 }
 
 /**

@@ -14,8 +14,8 @@ export class RoomClient implements RoomApi {
     return this.call<{ user: RoomUser; workspace: Workspace }>(INTERNAL.authenticate, input);
   }
   createChannel(actor: SessionActor, input: Input<'createChannel'>) { return this.call<Channel>(INTERNAL.createChannel, { actor, input }); }
-  getChannelForMember(actor: SessionActor, channelId: string) {
-    return this.call<Channel>(INTERNAL.getChannelForMember, { actor, input: { channelId } });
+  authorizePresence(actor: SessionActor, input: Input<'authorizePresence'>) {
+    return this.call<{ channel: Channel | null }>(INTERNAL.authorizePresence, { actor, input });
   }
   createDmChannel(actor: SessionActor, input: Input<'createDmChannel'>) { return this.call<Channel>(INTERNAL.createDmChannel, { actor, input }); }
   deleteDm(actor: SessionActor, input: Input<'deleteDm'>) { return this.call<{ channelId: string }>(INTERNAL.deleteDm, { actor, input }); }

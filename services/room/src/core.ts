@@ -4,7 +4,7 @@
  * its events with the next sequence numbers, and records them (durable in the log, then applied to the read model).
  */
 import {
-  DomainError, SOCKET_AUTHZ, authorize, roleOf,
+  DomainError, SOCKET_AUTHZ, authorizeCaller,
   type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
   type SessionActor, type Actor,
 } from '@ephemera/proto';
@@ -90,11 +90,16 @@ export class RoomCore {
     return ws;
   }
 
-  /** The caller's role in the room, from our read model (authz.ts roleOf): owner, admin, member, left, kicked or non-member. */
-  async roleIn(ws: WorkspaceRow, userId: string): Promise<{ role: Role; member: MemberRow | null }> {
+  /**
+   * The caller's role in the room from our read model (owner, admin, member, left, kicked or non-member), checked
+   * against the event's own row of the table (authorizeCaller): every socket event the room service decides, or
+   * decides for another service (calls, typing, presence), comes through here.
+   */
+  async authorizeEvent(ws: WorkspaceRow, userId: string, event: ClientEventName): Promise<{ role: Role; member: MemberRow | null }> {
     const member = await this.repo.memberById(ws.id, userId);
     const departed = member ? null : await this.repo.departure(ws.id, userId);
-    return { role: roleOf(member, ws.createdBy, departed?.reason ?? null), member };
+    const role = authorizeCaller(SOCKET_AUTHZ[event], { member, createdBy: ws.createdBy, departed: departed?.reason ?? null });
+    return { role, member };
   }
 
   /**
@@ -105,8 +110,7 @@ export class RoomCore {
     if (workspaceId !== undefined && workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
     return this.mutex.run(`ws:${actor.workspaceId}`, async () => {
       const ws = await this.liveWorkspace(actor.workspaceId);
-      const { role, member } = await this.roleIn(ws, actor.userId);
-      authorize(SOCKET_AUTHZ[event], role);
+      const { role, member } = await this.authorizeEvent(ws, actor.userId, event);
       return fn(this.commandFor(ws, member, role, userActor(actor.userId)));
     });
   }

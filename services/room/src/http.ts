@@ -5,10 +5,10 @@
 import express from 'express';
 import { z } from 'zod';
 import {
-  INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, JoinChannelSchema, CreateDmChannelSchema, DeleteDmSchema,
+  INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, CreateDmChannelSchema, DeleteDmSchema,
   DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError, HTTP_ROUTES,
   RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
-  SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema,
+  SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema, AuthorizePresenceSchema,
 } from '@ephemera/proto';
 import {
   bearerOfRequest, commandRoute, internalRoute, internalRouter, parseOrThrow, publicRoute, rateLimited, createRateLimits,
@@ -65,7 +65,7 @@ export function internalRoomRouter(rooms: RoomService, logger?: Logger): express
   const r = internalRouter(INTERNAL.roomBatch, logger);
   internalRoute(r, INTERNAL.authenticate, (body) => rooms.authenticate(parseOrThrow(JoinWorkspaceSchema, body)));
   commandRoute(r, INTERNAL.createChannel, CreateChannelSchema, (a, i) => rooms.createChannel(a, i));
-  commandRoute(r, INTERNAL.getChannelForMember, JoinChannelSchema, (a, i) => rooms.getChannelForMember(a, i.channelId));
+  commandRoute(r, INTERNAL.authorizePresence, AuthorizePresenceSchema, (a, i) => rooms.authorizePresence(a, i));
   commandRoute(r, INTERNAL.createDmChannel, CreateDmChannelSchema, (a, i) => rooms.createDmChannel(a, i));
   commandRoute(r, INTERNAL.deleteDm, DeleteDmSchema, (a, i) => rooms.deleteDm(a, i));
   commandRoute(r, INTERNAL.deleteChannel, DeleteChannelSchema, (a, i) => rooms.deleteChannel(a, i));

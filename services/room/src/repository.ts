@@ -4,7 +4,7 @@
  * caller sees plain rows.
  */
 import type { Pool, RoomKeyring } from '@ephemera/platform';
-import { settingsForTier, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
+import { settingsForTier, type CallerRecord, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
 import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
@@ -206,16 +206,23 @@ export class RoomRepository {
    * The hot path of typing (one call per typing event): one query over primary keys answers the channel, whether
    * the room is live at `now` and whether the user is a current member.
    */
-  async channelForMember(workspaceId: string, channelId: string, userId: string, now: Date): Promise<{ channel: Channel | null; live: boolean; member: boolean }> {
+  /**
+   * What a presence event's check needs, in one indexed query (typing comes often): whether the room is live, the
+   * caller as authorizeCaller reads it (member row, departure, the room's creator), and the channel it names if any.
+   */
+  async callerAndChannel(workspaceId: string, userId: string, channelId: string | null, now: Date): Promise<{ live: boolean; caller: CallerRecord; channel: Channel | null } | null> {
     const { rows } = await this.pool.query(
-      `SELECT (w.expires_at IS NULL OR w.expires_at > $4) AS live, (m.user_id IS NOT NULL) AS member, ${CHANNEL_COLUMNS}
+      `SELECT (w.expires_at IS NULL OR w.expires_at > $4) AS live, w.created_by AS room_created_by, m.user_id AS member_id,
+              m.is_admin AS member_is_admin,
+              (SELECT d.reason FROM room.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $3) AS departed, ${CHANNEL_COLUMNS}
        FROM room.workspaces w
        LEFT JOIN room.members m ON m.workspace_id = w.id AND m.user_id = $3
        LEFT JOIN room.channels c ON c.id = $2 AND c.workspace_id = w.id
        WHERE w.id = $1`, [workspaceId, channelId, userId, now]);
     const r = rows[0];
-    if (!r) return { channel: null, live: false, member: false };
-    return { channel: r.id ? toChannel(r) : null, live: r.live, member: r.member };
+    if (!r) return null;
+    const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.member_is_admin as boolean } : null;
+    return { live: r.live, caller: { member, createdBy: r.room_created_by, departed: r.departed ?? null }, channel: r.id ? toChannel(r) : null };
   }
 
   async dmByKey(workspaceId: string, dmKey: string): Promise<Channel | null> {

@@ -8,13 +8,13 @@
  */
 import {
   C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
-  UsernameSchema, authorize, settingsForTier,
+  UsernameSchema, authorizeCaller, settingsForTier,
   type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
   type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomTokensApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
   type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
   type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
   type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
-  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate, type AuthorizeCallInput,
+  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate, type AuthorizeCallInput, type AuthorizePresenceInput,
   newRoomPasswordProblem,
 } from '@ephemera/proto';
 import type { z } from 'zod';
@@ -190,13 +190,13 @@ export class RoomService implements RoomApi, RoomTokensApi {
     await this.core.settled(input.workspaceId);
     // The token names the member (member-tokens.ts, the one check); a replaced or revoked token names nobody any more.
     const { ws, member, members: roomMembers } = await memberOfToken(this.core, input.userToken, input.workspaceId, 'Failed to join workspace');
-    authorize(SOCKET_AUTHZ[C.joinWorkspace], member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member');
+    authorizeCaller(SOCKET_AUTHZ[C.joinWorkspace], { member, createdBy: ws.createdBy });
     const visible = await this.repo.channelsVisibleTo(ws, member.userId);
     return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
   }
 
   createChannel(actor: SessionActor, input: In<typeof CreateChannelSchema>): Promise<Channel> { return channels.createChannel(this.core, actor, input); }
-  getChannelForMember(actor: SessionActor, channelId: string): Promise<Channel> { return channels.getChannelForMember(this.core, actor, channelId); }
+  authorizePresence(actor: SessionActor, input: AuthorizePresenceInput) { return channels.authorizePresence(this.core, actor, input); }
   renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel> { return channels.renameChannel(this.core, actor, input); }
   deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>) { return channels.deleteChannel(this.core, actor, input); }
   updateChannelMembers(actor: SessionActor, input: In<typeof UpdateChannelMembersSchema>): Promise<Channel> {

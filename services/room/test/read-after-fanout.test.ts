@@ -1,7 +1,7 @@
 /**
  * A room event reaches the log, and so the members (the gateways fan it out), before the room service has applied it
  * to its own read model. A member acting on it at once must not be told that what it just heard of does not exist:
- * typing in a channel just created (getChannelForMember), opening a room just renamed (lookupByName), a join that
+ * typing in a channel just created (authorizePresence), opening a room just renamed (lookupByName), a join that
  * lists the member who just came in (authenticate). The room's reads wait for its commands in flight (core.ts `settled`). This test acts inside the
  * log's delivery of the event, before the command that appended it has applied it; without the wait it is refused.
  */
@@ -30,7 +30,7 @@ describe('reads right after a room event is fanned out', async () => {
       groupId: `fanout-${ws}`, topics: [TOPICS.room], fromBeginning: false,
       handler: async ({ event }: { event: AnyEventEnvelope }) => {
         if (event.aggregateId !== ws) return;
-        if (event.type === 'channel.created') pending.push(attempt('typing in the new channel', () => room.service.getChannelForMember(owner, event.payload.channel.id)));
+        if (event.type === 'channel.created') pending.push(attempt('typing in the new channel', () => room.service.authorizePresence(owner, { event: 'typing-start', channelId: event.payload.channel.id })));
         if (event.type === 'workspace.renamed') pending.push(attempt('opening the room by its new name', () => room.service.lookupByName(newName)));
         if (event.type === 'member.joined') {
           pending.push(attempt('the owner\'s join lists the new member', async () => {
