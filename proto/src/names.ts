@@ -67,6 +67,7 @@ export const S = {
   userProfileUpdated: 'user-profile-updated',
   workspaceDeleted: 'workspace-deleted',
   kicked: 'kicked',
+  sessionReplaced: 'session-replaced',
   userKicked: 'user-kicked',
   workspaceUpdated: 'workspace-updated',
   themeChanged: 'theme-changed',

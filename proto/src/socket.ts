@@ -315,6 +315,11 @@ export interface ServerEvents {
   [S.workspaceDeleted]: (p: { workspaceId: string; message: string }) => void;
   /** to the kicked user's sockets only (then they are disconnected) */
   [S.kicked]: (p: { workspaceId: string; reason: string; kickedBy: string }) => void;
+  /**
+   * to the sockets joined with a member token that was just replaced (a claim, a new owner token): their session has
+   * ended; the client joins again with the token it holds now, and a browser that holds only the old one is refused
+   */
+  [S.sessionReplaced]: (p: { workspaceId: string }) => void;
   /** to everyone else in the room */
   [S.userKicked]: (p: { workspaceId: string; userId: string; kickedBy: string }) => void;
   [S.workspaceUpdated]: (p: WorkspaceUpdate) => void;

@@ -6,9 +6,9 @@
  * old credential is refused by every route and socket that takes one (probes.ts) and the new one accepted by all.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { AUTH_API, C, DELETE_CONFIRMATION, type SessionAnswer } from '@ephemera/proto';
+import { AUTH_API, C, DELETE_CONFIRMATION, S, type SessionAnswer } from '@ephemera/proto';
 import { rateLimitConfig, type LimitConfig } from '@ephemera/platform';
-import { createRoom, http, joinRoom, request, socketJoin, uniqueName } from '../helpers/clients.ts';
+import { createRoom, http, joinRoom, next, request, socketJoin, uniqueName } from '../helpers/clients.ts';
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { upload } from '../suites/files.suite.ts';
 import { roomTokenProbes, sessionProbes, settles, settleTimes, type ProbeRoom } from './probes.ts';
@@ -76,19 +76,46 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
       await settles('join', probes, bob.userToken, true);
     });
 
+    /**
+     * Sockets joined with `token` on both gateways before `replace` runs: within a second of it each is told
+     * session-replaced and its session is over (a command answers NOT_AUTHENTICATED), while the connection stays.
+     */
+    const openSessionsEnd = async (workspaceId: string, token: string, replace: () => Promise<void>) => {
+      const open = await Promise.all([t.url, t.urlB].map((url) => socketJoin(url, workspaceId, 'owner', token)));
+      const told = open.map(({ socket }) => next(socket, S.sessionReplaced, (p: { workspaceId: string }) => p.workspaceId === workspaceId, 1_000));
+      await replace();
+      await Promise.all(told);
+      for (const { socket } of open) {
+        expect(socket.connected).toBe(true);
+        expect(await request(socket, C.fetchChannelSummaries, { workspaceId })).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+        socket.close();
+      }
+    };
+
     it('claim (registering with the room): the guest owner token is refused everywhere, the new owner token accepted', async () => {
       const { created, probes } = await guestRoom();
-      const account = await signIn(uniqueEmail(), { claimWorkspaceId: created.workspaceId, claimUserToken: created.userToken });
+      let account!: Awaited<ReturnType<typeof signIn>>;
+      // Sockets joined with the guest token before the claim: their sessions end too.
+      await openSessionsEnd(created.workspaceId, created.userToken, async () => {
+        account = await signIn(uniqueEmail(), { claimWorkspaceId: created.workspaceId, claimUserToken: created.userToken });
+      });
       expect(account.claimError).toBeUndefined();
       expect(account.newUserToken).toEqual(expect.any(String));
       await settles('claim: new owner token', probes, account.newUserToken!, true);
       await settles('claim: guest owner token', probes, created.userToken, false);
+      // A socket joined with the new token is not told anything when another of the member's tokens is replaced.
+      const { socket } = await socketJoin(t.url, created.workspaceId, 'owner', account.newUserToken!);
+      expect((await request(socket, C.fetchChannelSummaries, { workspaceId: created.workspaceId })).success).toBe(true);
+      socket.close();
     });
 
     it('a new owner token for the owner account (another device): the previous one is refused everywhere', async () => {
       const { created, probes } = await guestRoom();
       const account = await signIn(uniqueEmail(), { claimWorkspaceId: created.workspaceId, claimUserToken: created.userToken });
-      const issued = await http(t.url, AUTH_API.generateRoomToken, { body: { roomName: created.name }, headers: bearer(account.token) });
+      let issued!: { status: number; body: any };
+      await openSessionsEnd(created.workspaceId, account.newUserToken!, async () => {
+        issued = await http(t.url, AUTH_API.generateRoomToken, { body: { roomName: created.name }, headers: bearer(account.token) });
+      });
       expect(issued.status, JSON.stringify(issued.body)).toBe(200);
       await settles('owner token issued: new', probes, issued.body.ownerToken, true);
       await settles('owner token issued: previous', probes, account.newUserToken!, false);

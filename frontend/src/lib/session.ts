@@ -38,6 +38,9 @@ export interface SessionCallbacks {
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/** how long a session whose token was replaced waits for this browser to store the new one */
+const REPLACED_TOKEN_WAIT_MS = 5_000;
+
 export class RoomSession {
   readonly store: Store<RoomState, RoomAction> = createStore(roomReducer, initialRoomState());
   private conn: RoomConnection | null = null;
@@ -138,6 +141,8 @@ export class RoomSession {
       dispatch: (a) => this.dispatch(a),
       liveMessage: (m) => this.onLiveMessage(m),
       ended: (end) => this.fail(() => (end.kind === 'deleted' ? this.callbacks.onWorkspaceDeleted(end.message) : this.callbacks.onKicked(end.message))),
+      // The server ended the session (its token was replaced): the same connection joins again with the new token.
+      replaced: () => this.rejoinWithReplacedToken(),
     });
     this.chat.attach(socket);
     bindConversationEvents(socket, {
@@ -222,6 +227,29 @@ export class RoomSession {
     if (stored && stored.workspaceId === this.auth.workspaceId && stored.userToken !== this.auth.userToken) {
       this.auth = { ...this.auth, userToken: stored.userToken };
     }
+  }
+
+  /**
+   * The server ended this session because its token was replaced. The tab that made the new token (a claim, the
+   * dashboard) may store it only after the server told us, so wait for it a little, then join again on the same
+   * connection; a browser that never gets the new token is refused then, as it should be.
+   */
+  private rejoinWithReplacedToken(): void {
+    this.joined = false;
+    this.joinAttempt++;
+    this.dispatch({ type: 'connection', status: 'reconnecting' });
+    const replaced = this.auth.userToken;
+    const deadline = Date.now() + REPLACED_TOKEN_WAIT_MS;
+    const attempt = () => {
+      this.joinRetry = null;
+      if (this.stopped || !this.socket?.connected) return; // a reconnect joins by itself
+      const stored = readAuth();
+      const newer = stored?.workspaceId === this.auth.workspaceId && stored.userToken !== replaced;
+      if (newer || Date.now() >= deadline) void this.onConnect();
+      else this.joinRetry = setTimeout(attempt, 200);
+    };
+    if (this.joinRetry) clearTimeout(this.joinRetry);
+    attempt();
   }
 
   private scheduleJoinRetry(): void {

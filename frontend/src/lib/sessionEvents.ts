@@ -20,6 +20,8 @@ export interface RoomEventSink {
   liveMessage(m: Message): void;
   /** the room is over for this user: deleted (or expired) for everyone, or the user was kicked */
   ended(end: { kind: 'deleted' | 'kicked'; message: string }): void;
+  /** the token this session joined with was replaced (a claim, a new owner token): join again with the stored one */
+  replaced(): void;
 }
 
 export interface EventSink {
@@ -59,6 +61,9 @@ export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
   });
   socket.on(S.workspaceDeleted, (p) => {
     if (mine(p)) sink.ended({ kind: 'deleted', message: p?.message || MSG_ROOM_DELETED });
+  });
+  socket.on(S.sessionReplaced, (p) => {
+    if (mine(p)) sink.replaced();
   });
   socket.on(S.kicked, (p) => {
     if (mine(p)) sink.ended({ kind: 'kicked', message: p?.reason || MSG_REMOVED });

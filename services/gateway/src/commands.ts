@@ -9,6 +9,7 @@
 import { C, S, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
   type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
+import { sha256 } from '@ephemera/platform';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import type { Calls } from './calls.ts';
 
@@ -20,6 +21,8 @@ export interface SocketData {
   typingIn?: Map<string, Audience>;
   /** as given to presence.connect: the heartbeat connects the socket again if the presence store lost it */
   presenceUser?: OnlineUser;
+  /** sha256 of the member token the session was joined with: a replaced token ends it (fanout.ts) */
+  tokenHash?: string;
 }
 
 type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
@@ -84,6 +87,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       if (current) await leave(socket, current);
       const session: SessionActor = { workspaceId: workspace.id, userId: user.id, username: user.username };
       (socket.data as SocketData).session = session;
+      (socket.data as SocketData).tokenHash = sha256(payload.userToken);
       socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
       const presenceUser: OnlineUser = { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' };
       (socket.data as SocketData).presenceUser = presenceUser;

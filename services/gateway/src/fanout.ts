@@ -150,6 +150,21 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       io.to(workspaceRoom(workspaceId)).emit(S.userKicked, { workspaceId, userId, kickedBy });
       return;
     }
+    case 'workspace.claimed':
+    case 'workspace.owner-token-issued': {
+      // The owner's token was replaced: sessions joined with another token of this member end on every replica
+      // (the credential is refused from now on, also by sockets that took it earlier). They are told, and keep their
+      // connection: the client joins again with the token its browser holds now.
+      const { workspaceId, userId, tokenHash } = event.payload;
+      const sockets = socketsIn(io, userRoom(userId)).filter((s) => {
+        const data = s.data as SocketData;
+        return data.session?.workspaceId === workspaceId && data.tokenHash !== tokenHash;
+      });
+      for (const s of sockets) s.emit(S.sessionReplaced, { workspaceId });
+      ends?.(sockets);
+      endSessions(sockets, workspaceId, false);
+      return;
+    }
     case 'workspace.deleted': {
       const { workspaceId } = event.payload;
       const room = workspaceRoom(workspaceId);
