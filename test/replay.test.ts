@@ -14,7 +14,7 @@ import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
-import { openChannelRows, openMemberRows, openMessageRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
+import { openChannelRows, openMemberRows, openMessageRows, openRoomChannelRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 
@@ -39,7 +39,7 @@ async function dump(pool: Pool) {
   return {
     workspaces: await openWorkspaceRows(keyring, await q('SELECT * FROM room.workspaces ORDER BY id')),
     members: await openMemberRows(keyring, await q('SELECT * FROM room.members ORDER BY workspace_id, user_id')),
-    channels: await q('SELECT * FROM room.channels ORDER BY id'),
+    channels: await openRoomChannelRows(keyring, await q('SELECT * FROM room.channels ORDER BY id')),
     messages: await openMessageRows(keyring, await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq')),
     readPositions: await q('SELECT * FROM messaging.read_positions ORDER BY channel_id, user_id'),
     readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),

@@ -22,6 +22,7 @@ export function makeCanaries() {
     password: `cnrypw${hex()}`,
     profileName: `cp${randomBytes(6).toString('hex')}`,
     picture: `cnrypic${hex()}`,
+    channel: `cnch${randomBytes(6).toString('hex')}`, // channel names are at most 30 characters
   };
 }
 export type Canaries = ReturnType<typeof makeCanaries>;
@@ -91,7 +92,7 @@ export async function saySecrets(A: string, B: string, c: Canaries): Promise<Can
   const owner = (await socketJoin(A, created.workspaceId, c.username, created.userToken)).socket;
   const joined = await joinRoom(B, created.workspaceId, 'bob', c.password);
   const bob = (await socketJoin(B, created.workspaceId, 'bob', joined.userToken)).socket;
-  const channel = await request(owner, C.createChannel, { workspaceId: created.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+  const channel = await request(owner, C.createChannel, { workspaceId: created.workspaceId, name: c.channel, type: 'topic', isPrivate: false });
   if (!channel.success) throw new Error(`create-channel failed: ${channel.message}`);
   const channelId = channel.channel.id;
 

@@ -6,7 +6,7 @@
 import type { RoomKeyring } from '@ephemera/platform';
 import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
 import { openChannelName } from '../../services/messaging/src/admin-messaging.ts';
-import { openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
+import { openChannelName as openRoomChannelName, openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
 
 type Row = Record<string, unknown>;
 
@@ -45,5 +45,12 @@ export async function openMessageRows(keyring: RoomKeyring, rows: Row[]): Promis
 export async function openChannelRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
   return Promise.all(rows.map(async (r) => ({
     ...r, sealed_name: r.sealed_name ? openChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.sealed_name)) : r.sealed_name,
+  })));
+}
+
+/** room.channels rows (the channel's name; name_key, a keyed hash, compares as it is). */
+export async function openRoomChannelRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(rows.map(async (r) => ({
+    ...r, name: r.name_sealed ? openRoomChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.name)) : r.name,
   })));
 }

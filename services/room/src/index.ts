@@ -6,7 +6,7 @@ import { TOPICS } from '@ephemera/proto';
 import { projectionHandlers, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
-import { fillRoomNameKeys, rehashUsernames } from './name-rehash.ts';
+import { fillRoomNameKeys, rehashUsernames, sealChannelNames } from './name-rehash.ts';
 
 export { RoomService } from './room-service.ts';
 export { publicRoomRouter, internalRoomRouter } from './http.ts';
@@ -39,6 +39,7 @@ export async function startRoomModule(deps: {
   await projection.caughtUp();
   await rehashUsernames(deps.pool, deps.keyring, deps.logger);
   await fillRoomNameKeys(deps.pool);
+  await sealChannelNames(deps.pool, deps.keyring);
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
   // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless. It
   // reads every message to act on a few.

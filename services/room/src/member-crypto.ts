@@ -1,5 +1,5 @@
 /**
- * Members at rest in the room read model (docs/crypto.md): usernames and profile pictures are sealed under the
+ * Members and channels at rest in the room read model (docs/crypto.md): usernames, profile pictures and channel names are sealed under the
  * room's key (AES-256-GCM; the AAD binds each value to its member and field), and username uniqueness is decided
  * on a keyed hash of the name's usernameKey (its confusable skeleton, name-keys.ts) instead of the name itself. Once the room's
  * key is destroyed, no copy of these rows (WAL, backups) says who was in the room.
@@ -28,6 +28,13 @@ export const sealPicture = (key: RoomKey, userId: string, picture: string | null
   picture === null ? null : key.seal(picture, pictureAad(userId));
 export const openPicture = (key: RoomKey, userId: string, sealed: string | null): string | null =>
   sealed === null ? null : key.open(sealed, pictureAad(userId));
+
+/** Channel names: sealed like usernames, and compared (topic names are unique per room) by a keyed hash. */
+export const CHANNEL_NAME_PURPOSE = 'channel-name-v1';
+const channelNameAad = (channelId: string) => `channel:${channelId}:name`;
+export const sealChannelName = (key: RoomKey, channelId: string, name: string): string => key.seal(name, channelNameAad(channelId));
+export const openChannelName = (key: RoomKey, channelId: string, sealed: string): string => key.open(sealed, channelNameAad(channelId));
+export const channelNameHash = (key: RoomKey, name: string): string => key.hash(CHANNEL_NAME_PURPOSE, name.toLowerCase());
 
 interface ThemeAuthor { changedByName: string }
 

@@ -5,9 +5,10 @@
  *   uniqueness compares every member of a room by the same key. The hash is keyed by the room's key, so a
  *   migration cannot do it in SQL.
  * - Rooms without a name skeleton (made before room names had one) get it.
+ * - Channel names stored in plain text (before they were sealed) are sealed, with their keyed hash.
  */
 import type { Logger, Pool, RoomKeyring } from '@ephemera/platform';
-import { openUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
+import { channelNameHash, openUsername, sealChannelName, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -39,4 +40,18 @@ export async function fillRoomNameKeys(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ id: string; name: string }>('SELECT id, name FROM room.workspaces WHERE name_skeleton IS NULL');
   for (const row of rows) await pool.query('UPDATE room.workspaces SET name_skeleton = $2 WHERE id = $1', [row.id, roomNameKey(row.name)]);
   return rows.length;
+}
+
+export async function sealChannelNames(pool: Pool, keyring: RoomKeyring): Promise<number> {
+  const { rows } = await pool.query<{ id: string; workspaceId: string; name: string }>(
+    'SELECT id, workspace_id AS "workspaceId", name FROM room.channels WHERE NOT name_sealed');
+  let sealed = 0;
+  for (const row of rows) {
+    const key = await keyring.key(row.workspaceId);
+    if (!key) continue; // the room is gone: its rows go with it
+    await pool.query('UPDATE room.channels SET name = $2, name_key = $3, name_sealed = true WHERE id = $1 AND NOT name_sealed',
+      [row.id, sealChannelName(key, row.id, row.name), channelNameHash(key, row.name)]);
+    sealed++;
+  }
+  return sealed;
 }

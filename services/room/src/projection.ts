@@ -1,13 +1,13 @@
 /**
  * Applies room events to the room service's read model (schema room). Pure translation, no decisions. Members'
- * usernames and profile pictures are sealed under the room's key on the way in (member-crypto.ts); a room whose key
+ * usernames and profile pictures, and channel names, are sealed under the room's key on the way in (member-crypto.ts); a room whose key
  * is destroyed is gone, and no member of it is stored again.
  */
 import type { Channel } from '@ephemera/proto';
 import type { Projector, PoolClient, RoomKeyring } from '@ephemera/platform';
 import { dmKeyOf } from './rules.ts';
 import { roomNameKey } from './name-keys.ts';
-import { sealPicture, sealThemeAuthor, sealUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
+import { channelNameHash, sealChannelName, sealPicture, sealThemeAuthor, sealUsername, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
 
 export const roomProjector = (keyring: RoomKeyring): Projector => async (db, event) => {
   switch (event.type) {
@@ -30,11 +30,14 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       break;
     }
     case 'channel.created':
-      await insertChannel(db, event.payload.channel);
+      await insertChannel(db, keyring, event.payload.channel);
       break;
     case 'channel.renamed': {
       const c = event.payload.channel;
-      await db.query('UPDATE room.channels SET name = $2, name_key = $3 WHERE id = $1', [c.id, c.name, c.name.toLowerCase()]);
+      const key = await keyring.key(c.workspaceId);
+      if (!key) return;
+      await db.query('UPDATE room.channels SET name = $2, name_key = $3, name_sealed = true WHERE id = $1',
+        [c.id, sealChannelName(key, c.id, c.name), channelNameHash(key, c.name)]);
       break;
     }
     case 'channel.members-changed': {
@@ -141,10 +144,12 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
   await db.query('UPDATE room.workspaces SET last_seq = GREATEST(last_seq, $2) WHERE id = $1', [event.aggregateId, event.sequence]);
 };
 
-async function insertChannel(db: PoolClient, c: Channel): Promise<void> {
+async function insertChannel(db: PoolClient, keyring: RoomKeyring, c: Channel): Promise<void> {
+  const key = await keyring.key(c.workspaceId);
+  if (!key) return; // the room is gone: nothing of it is stored again
   await db.query(
-    `INSERT INTO room.channels (id, workspace_id, name, name_key, type, is_private, member_ids, created_by, created_at, dm_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-    [c.id, c.workspaceId, c.name, c.name.toLowerCase(), c.type, c.isPrivate, c.memberIds, c.createdBy, c.createdAt,
+    `INSERT INTO room.channels (id, workspace_id, name, name_key, type, is_private, member_ids, created_by, created_at, dm_key, name_sealed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true) ON CONFLICT DO NOTHING`,
+    [c.id, c.workspaceId, sealChannelName(key, c.id, c.name), channelNameHash(key, c.name), c.type, c.isPrivate, c.memberIds, c.createdBy, c.createdAt,
       c.type === 'dm' ? dmKeyOf(c.memberIds) : null]);
 }

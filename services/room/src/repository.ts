@@ -1,12 +1,12 @@
 /**
- * Read queries over the room read model. Parameterized SQL only. Members' usernames and profile pictures (and the
- * name on a broadcast theme) are stored sealed under the room's key and opened here (member-crypto.ts), so every
- * caller sees plain rows.
+ * Read queries over the room read model. Parameterized SQL only. Members' usernames and profile pictures, channel
+ * names (and the name on a broadcast theme) are stored sealed under the room's key and opened here
+ * (member-crypto.ts), so every caller sees plain rows.
  */
-import type { Pool, RoomKeyring } from '@ephemera/platform';
+import type { Pool, RoomKey, RoomKeyring } from '@ephemera/platform';
 import { settingsForTier, type CallerRecord, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { visibleTo } from './rules.ts';
-import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
+import { channelNameHash, memberKey, openChannelName, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
 import { AtSeqCache } from './at-seq-cache.ts';
 
@@ -26,12 +26,14 @@ export interface DepartureRow { userId: string; username: string; reason: 'left'
 const WORKSPACE_COLUMNS = `id, name, tier, created_at AS "createdAt", expires_at AS "expiresAt",
   password_hash AS "passwordHash", created_by AS "createdBy", last_seq AS "lastSeq", custom_max_users AS "customMaxUsers", theme`;
 const MEMBER_COLUMNS = `user_id AS "userId", username, is_admin AS "isAdmin", joined_at AS "joinedAt", profile_picture AS "profilePicture"`;
-const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.type, c.is_private AS "isPrivate", c.member_ids AS "memberIds",
-  c.created_by AS "createdBy", c.created_at AS "createdAt"`;
+const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.name_sealed AS "nameSealed", c.type, c.is_private AS "isPrivate",
+  c.member_ids AS "memberIds", c.created_by AS "createdBy", c.created_at AS "createdAt"`;
 
-const toChannel = (r: Channel & { createdAt: string | Date }): Channel => ({
-  id: r.id, workspaceId: r.workspaceId, name: r.name, type: r.type, isPrivate: r.isPrivate, memberIds: r.memberIds,
-  createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(),
+type ChannelRow = Channel & { createdAt: string | Date; nameSealed: boolean };
+/** A stored channel with its name opened (`key`: the room's; none once the room is gone and being swept). */
+const toChannel = (key: RoomKey | null, r: ChannelRow): Channel => ({
+  id: r.id, workspaceId: r.workspaceId, name: !r.nameSealed ? r.name : key ? openChannelName(key, r.id, r.name) : '',
+  type: r.type, isPrivate: r.isPrivate, memberIds: r.memberIds, createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(),
 });
 
 /** Rooms whose opened member lists and channel lists are kept (the oldest filled goes first), and for how long at most. */
@@ -171,7 +173,8 @@ export class RoomRepository {
 
   async channels(workspaceId: string): Promise<Channel[]> {
     const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.workspace_id = $1 ORDER BY c.created_at`, [workspaceId]);
-    return rows.map(toChannel);
+    const key = await this.keyring.key(workspaceId);
+    return rows.map((r) => toChannel(key, r));
   }
 
   /**
@@ -187,7 +190,8 @@ export class RoomRepository {
          FROM room.channels c WHERE c.workspace_id = $1 ORDER BY c.created_at`, [ws.id]);
       const hiddenBy = new Map<string, Set<string>>();
       for (const r of rows as { id: string; hiddenBy: string[] | null }[]) if (r.hiddenBy) hiddenBy.set(r.id, new Set(r.hiddenBy));
-      return { channels: rows.map(toChannel), hiddenBy };
+      const key = await this.keyring.key(ws.id);
+      return { channels: rows.map((r) => toChannel(key, r)), hiddenBy };
     });
   }
 
@@ -199,7 +203,7 @@ export class RoomRepository {
 
   async channelById(workspaceId: string, channelId: string): Promise<Channel | null> {
     const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.id = $1 AND c.workspace_id = $2`, [channelId, workspaceId]);
-    return rows[0] ? toChannel(rows[0]) : null;
+    return rows[0] ? toChannel(await this.keyring.key(workspaceId), rows[0]) : null;
   }
 
   /**
@@ -222,12 +226,13 @@ export class RoomRepository {
     const r = rows[0];
     if (!r) return null;
     const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.member_is_admin as boolean } : null;
-    return { live: r.live, caller: { member, createdBy: r.room_created_by, departed: r.departed ?? null }, channel: r.id ? toChannel(r) : null };
+    const channel = r.id ? toChannel(await this.keyring.key(workspaceId), r) : null;
+    return { live: r.live, caller: { member, createdBy: r.room_created_by, departed: r.departed ?? null }, channel };
   }
 
   async dmByKey(workspaceId: string, dmKey: string): Promise<Channel | null> {
     const { rows } = await this.pool.query(`SELECT ${CHANNEL_COLUMNS} FROM room.channels c WHERE c.workspace_id = $1 AND c.dm_key = $2`, [workspaceId, dmKey]);
-    return rows[0] ? toChannel(rows[0]) : null;
+    return rows[0] ? toChannel(await this.keyring.key(workspaceId), rows[0]) : null;
   }
 
   /** Members who hid this DM before `before` (a message at that time reopens it for them). */
@@ -241,11 +246,16 @@ export class RoomRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** Topic channel names are unique per room, case-insensitively (DMs all share one stable name). */
+  /**
+   * Topic channel names are unique per room, case-insensitively (DMs all share one stable name): compared by the keyed
+   * hash of the lower case, or the lower case itself for a row not sealed yet (sealed at start: name-rehash.ts).
+   */
   async channelNameTaken(workspaceId: string, name: string, exceptChannelId: string | null = null): Promise<boolean> {
+    const key = await memberKey(this.keyring, workspaceId);
     const { rowCount } = await this.pool.query(
-      `SELECT 1 FROM room.channels WHERE workspace_id = $1 AND type = 'topic' AND name_key = $2 AND id IS DISTINCT FROM $3`,
-      [workspaceId, name.toLowerCase(), exceptChannelId]);
+      `SELECT 1 FROM room.channels WHERE workspace_id = $1 AND type = 'topic' AND id IS DISTINCT FROM $3
+         AND ((name_sealed AND name_key = $2) OR (NOT name_sealed AND name_key = $4))`,
+      [workspaceId, channelNameHash(key, name), exceptChannelId, name.toLowerCase()]);
     return (rowCount ?? 0) > 0;
   }
 

@@ -9,7 +9,7 @@ import { EmbeddedEventLog, createLogger, createPool, makeEvent, toRecords, userA
 import { startRoomModule, type RoomModule } from '../src/index.ts';
 import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.ts';
 import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
-import { openMemberRows, openWorkspaceRows } from '../../../test/helpers/sealed-rows.ts';
+import { openMemberRows, openRoomChannelRows, openWorkspaceRows } from '../../../test/helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 let offset = 0;
@@ -34,7 +34,7 @@ async function dump(pool: Pool) {
   return {
     workspaces: await openWorkspaceRows(keys.keyring, await q('SELECT * FROM room.workspaces ORDER BY id')),
     members: await openMemberRows(keys.keyring, await q('SELECT * FROM room.members ORDER BY workspace_id, user_id')),
-    channels: await q('SELECT * FROM room.channels ORDER BY id'),
+    channels: await openRoomChannelRows(keys.keyring, await q('SELECT * FROM room.channels ORDER BY id')),
     departed: await openMemberRows(keys.keyring, await q('SELECT * FROM room.departed_members ORDER BY workspace_id, user_id')),
     hidden: await q('SELECT * FROM room.hidden_dms ORDER BY channel_id, user_id'),
   };
