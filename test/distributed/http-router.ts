@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 export interface PathRouter { url: string; port: number; stop(): Promise<void> }
 
 export async function startPathRouter(routes: { prefix?: string; pattern?: RegExp; target: string }[], fallback: string): Promise<PathRouter> {
-  const agent = new http.Agent({ keepAlive: true });
+  // Idle connections are closed here after 4 s, before the services' servers close them (Node's keepAliveTimeout, 5 s):
+  // reusing one the server is closing at that moment fails the request (ECONNRESET, answered 502 here).
+  const agent = new http.Agent({ keepAlive: true, timeout: 4_000 });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     const target = new URL(routes.find((r) => (r.prefix !== undefined && url.startsWith(r.prefix)) || r.pattern?.test(url))?.target ?? fallback);
