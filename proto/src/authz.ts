@@ -260,8 +260,13 @@ export function authorize(rule: Rule, role: Role): void {
 
 /** The role of a user in a room, from the owning service's read model. */
 export function roleOf(member: { userId: string; isAdmin: boolean } | null, createdBy: string, departed: 'left' | 'kicked' | null = null): Role {
-  if (member) return member.userId === createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member';
+  if (member) return memberRole(member, createdBy);
   return departed ?? 'non-member';
+}
+
+/** The role of a current member of a room. */
+export function memberRole(member: { userId: string; isAdmin: boolean }, createdBy: string): 'owner' | 'admin' | 'member' {
+  return member.userId === createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member';
 }
 
 /** What the owning service's read model knows of a caller in a room: the inputs of roleOf. */

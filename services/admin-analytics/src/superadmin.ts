@@ -5,21 +5,12 @@
  * The spec's x-user-email header is never read.
  */
 import type express from 'express';
-import { DomainError, type SessionAccount } from '@ephemera/proto';
-import { accountOf, bearerOfRequest, type Caller, type Callers } from '@ephemera/platform';
+import type { SessionAccount } from '@ephemera/proto';
+import { accountOf, sessionAccountCaller, type Caller, type Callers } from '@ephemera/platform';
 import type { AdminContext } from './context.ts';
 
 export function adminCallers(ctx: Pick<AdminContext, 'accounts' | 'superadminEmail'>): Callers<SessionAccount> {
-  return {
-    account: async (req) => {
-      const token = bearerOfRequest(req);
-      if (!token) throw new DomainError('NO_AUTH_TOKEN');
-      const account = await ctx.accounts.resolveSession({ token });
-      if (!account) throw new DomainError('SESSION_INVALID');
-      const superadmin = !!ctx.superadminEmail && account.email.toLowerCase() === ctx.superadminEmail;
-      return { kind: 'account', accountId: account.accountId, superadmin, account };
-    },
-  };
+  return { account: sessionAccountCaller((token) => ctx.accounts.resolveSession({ token }), ctx.superadminEmail) };
 }
 
 /** the signed-in superadmin's e-mail (the caller publicRoute resolved for this request) */

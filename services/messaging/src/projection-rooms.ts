@@ -43,7 +43,7 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
     case 'member.joined':
       await db.query(
         // No username: messaging never shows one (a message carries its author's name, sealed with it), so none is
-        // kept; no token hash either: whose a token is, the room service answers (auth/bearer.ts).
+        // kept; no token hash either: whose a token is, the room service answers (roomMemberOf in services/platform/src/public-route.ts).
         `INSERT INTO messaging.members (workspace_id, user_id, is_admin) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
         [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);

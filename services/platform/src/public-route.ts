@@ -13,7 +13,7 @@
  */
 import type express from 'express';
 import type { Request, Response } from 'express';
-import { DomainError, HTTP_AUTHZ, HTTP_ROUTES, authorize, type HttpRouteId, type Role } from '@ephemera/proto';
+import { DomainError, HTTP_AUTHZ, HTTP_ROUTES, authorize, type HttpRouteId, type Role, type RoomTokensApi, type SessionAccount } from '@ephemera/proto';
 import { route } from './http.ts';
 
 /** The token of `Authorization: Bearer {token}` (room tokens and account sessions alike), or null. */
@@ -34,6 +34,32 @@ export type Caller<A = unknown> = { kind: 'anonymous' } | MemberCaller | Account
 export interface Callers<A = unknown> {
   member?: (req: Request) => Promise<MemberCaller>;
   account?: (req: Request) => Promise<AccountCaller<A>>;
+}
+
+/**
+ * The member a room token (`Authorization: Bearer`) names, asked of the one room-token check (RoomTokensApi: the
+ * room service), in `workspaceId`'s room when the route names one; NOT_AUTHENTICATED (or KICKED) otherwise.
+ */
+export async function roomMemberOf(tokens: RoomTokensApi, authorization: string | undefined, workspaceId?: string | null): Promise<MemberCaller> {
+  const userToken = bearerToken(authorization);
+  if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
+  return { kind: 'member', ...(await tokens.memberOfToken({ userToken, workspaceId: workspaceId ?? null })) };
+}
+
+/**
+ * The account of the request's session, as billing answers whose a session is (`resolve`), for the services that ask
+ * it; the superadmin is the account of `superadminEmail`. NO_AUTH_TOKEN without a token, SESSION_INVALID for one
+ * that names no live session.
+ */
+export function sessionAccountCaller(resolve: (token: string) => Promise<SessionAccount | null>, superadminEmail: string | null = null) {
+  return async (req: Request): Promise<AccountCaller<SessionAccount>> => {
+    const token = bearerOfRequest(req);
+    if (!token) throw new DomainError('NO_AUTH_TOKEN');
+    const account = await resolve(token);
+    if (!account) throw new DomainError('SESSION_INVALID');
+    const superadmin = superadminEmail !== null && account.email.toLowerCase() === superadminEmail;
+    return { kind: 'account', accountId: account.accountId, superadmin, account };
+  };
 }
 
 /** The member of a room-role route (its row made sure of it). */

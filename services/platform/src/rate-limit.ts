@@ -157,6 +157,17 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   const keyFor = (name: LimitName, key: string) => (name.endsWith('PerAddress') ? addressKey(key) : key);
   // A point given back late (Redis briefly away) costs the caller one try at most; it never fails the request.
   const giveBack = (name: LimitName, key: string) => limiter(name).main.reward(key, 1).then(() => {}, () => {});
+  /** work for a point already taken: given back unless work threw an error that `failed` counts */
+  const settle = async <T>(name: LimitName, key: string, work: () => Promise<T>, failed: (err: unknown) => boolean): Promise<T> => {
+    try {
+      const result = await work();
+      await giveBack(name, key);
+      return result;
+    } catch (err) {
+      if (!failed(err)) await giveBack(name, key);
+      throw err;
+    }
+  };
 
   // Refusals are remembered until their window ends, for the superadmin's security figures: in Redis (a sorted set
   // scored by the end, shared by every replica) or in memory (bounded).
@@ -186,26 +197,12 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
     async attempt(name, key, work, failed) {
       const k = keyFor(name, key);
       await limiter(name).main.consume(k).catch(refuse(name, k));
-      try {
-        const result = await work();
-        await giveBack(name, k);
-        return result;
-      } catch (err) {
-        if (!failed(err)) await giveBack(name, k);
-        throw err;
-      }
+      return settle(name, k, work, failed);
     },
     async tally(name, key, work, failed) {
       const k = keyFor(name, key);
       const counted = await limiter(name).main.penalty(k, 1);
-      try {
-        const result = await work(counted.consumedPoints);
-        await giveBack(name, k);
-        return result;
-      } catch (err) {
-        if (!failed(err)) await giveBack(name, k);
-        throw err;
-      }
+      return settle(name, k, () => work(counted.consumedPoints), failed);
     },
     async used(name, key) {
       return (await limiter(name).main.get(keyFor(name, key)))?.consumedPoints ?? 0;

@@ -11,7 +11,7 @@ import {
   SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema, AuthorizePresenceSchema,
 } from '@ephemera/proto';
 import {
-  bearerOfRequest, commandRoute, internalRoute, internalRouter, parseOrThrow, publicRoute, rateLimited, createRateLimits,
+  bearerOfRequest, commandRoute, internalRoute, internalRouter, parseOrThrow, publicRoute, rateLimited, createRateLimits, roomMemberOf,
   type Callers, type Logger, type RateLimits,
 } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
@@ -19,11 +19,9 @@ import { ChangeTierSchema } from './room-admin.ts';
 import { PasswordGuard } from './password-guard.ts';
 
 /** The member a room token (Authorization: Bearer) names, in the room the route or its body names. */
-export const roomMemberCaller = (rooms: RoomService): Callers['member'] => async (req) => {
-  const userToken = bearerOfRequest(req);
-  if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
+export const roomMemberCaller = (rooms: RoomService): Callers['member'] => (req) => {
   const named = typeof req.params.id === 'string' ? req.params.id : typeof req.body?.workspaceId === 'string' ? req.body.workspaceId : null;
-  return { kind: 'member', ...(await rooms.memberOfToken({ userToken, workspaceId: named })) };
+  return roomMemberOf(rooms, req.get('authorization'), named);
 };
 
 /**

@@ -8,7 +8,7 @@
  * (RoomTokensApi: embedded a method call, distributed ROOM_TOKENS_PREFIX) and keep no copy of the hashes.
  */
 import { z } from 'zod';
-import { DomainError } from '@ephemera/proto';
+import { DomainError, memberRole } from '@ephemera/proto';
 import { parseOrThrow, sha256 } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
 import type { MemberRow, WorkspaceRow } from './repository.ts';
@@ -52,7 +52,7 @@ export async function bearerMember(core: RoomCore, body: unknown): Promise<{ wor
   const input = parseOrThrow(BearerQuerySchema, body);
   try {
     const { ws, member } = await memberOfToken(core, input.userToken, input.workspaceId);
-    return { workspaceId: ws.id, userId: member.userId, role: member.userId === ws.createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member' };
+    return { workspaceId: ws.id, userId: member.userId, role: memberRole(member, ws.createdBy) };
   } catch (err) {
     if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') throw new DomainError('NOT_AUTHENTICATED');
     throw err;

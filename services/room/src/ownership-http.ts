@@ -11,7 +11,7 @@
 import express, { type Request } from 'express';
 import { z } from 'zod';
 import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, DomainError, HTTP_ROUTES, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
-import { accountOf, bearerOfRequest, parseOrThrow, publicRoute, rateLimited, route, type Callers, type RateLimits } from '@ephemera/platform';
+import { accountOf, bearerOfRequest, parseOrThrow, publicRoute, rateLimited, route, sessionAccountCaller, type Callers, type RateLimits } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
 /** Billing's session tokens carry a prefix; room user tokens do not (they never reach billing). */
@@ -19,18 +19,9 @@ const sessionToken = (req: Request) => { const t = bearerOfRequest(req); return 
 /** Routes shared with the room router: without an account session the request goes on to the room router's route. */
 const withSession: express.RequestHandler = (req, _res, next) => { next(sessionToken(req) ? undefined : 'route'); };
 
-/** The account of the request's session (billing answers), or its refusal. */
-export const accountCaller = (sessions: AccountSessionsApi): Callers<SessionAccount>['account'] => async (req) => {
-  const token = bearerOfRequest(req);
-  if (!token) throw new DomainError('NO_AUTH_TOKEN');
-  const account = await sessions.resolveSession(token);
-  if (!account) throw new DomainError('SESSION_INVALID');
-  return { kind: 'account', accountId: account.accountId, superadmin: false, account };
-};
-
 export function accountRoomRouter(rooms: RoomService, sessions: AccountSessionsApi, limits: RateLimits): express.Router {
   const r = express.Router();
-  const callers: Callers<SessionAccount> = { account: accountCaller(sessions) };
+  const callers: Callers<SessionAccount> = { account: sessionAccountCaller((token) => sessions.resolveSession(token)) };
 
   publicRoute(r, 'roomByName', callers, async (req, res) => {
     const answer = await rooms.lookupByName(String(req.params.roomName));

@@ -19,8 +19,8 @@ import { DomainError } from '@ephemera/proto';
 import type { RateLimits } from '@ephemera/platform';
 import { verifyPassword } from './password.ts';
 
-export const ROOM_PACE_MS = 250;
-export const SCRYPT_CONCURRENCY = 2;
+const ROOM_PACE_MS = 250;
+const SCRYPT_CONCURRENCY = 2;
 /** tries waiting for one room's pace in this process; past it a try is refused as overload (never reached by people) */
 const ROOM_QUEUE_MAX = 5_000;
 
@@ -34,19 +34,13 @@ export interface PasswordTry {
   signal?: AbortSignal;
 }
 
-/** Checks one password; throws PASSWORD_WRONG, or RATE_LIMITED for the address. */
-export type PasswordCheck = (attempt: PasswordTry) => Promise<void>;
-
-/** Without limits (internal callers, tests of the room rules): the plain comparison. */
-export const plainPasswordCheck: PasswordCheck = async ({ password, stored }) => {
+/** Without limits (internal callers, tests of the room rules): the plain comparison; throws PASSWORD_WRONG. */
+export async function plainPasswordCheck(password: string, stored: string): Promise<void> {
   if (!(await verifyPassword(password, stored))) throw new DomainError('PASSWORD_WRONG');
-};
+}
 
 /** A try whose request went away while it waited never ran: nothing to count, and no server error to log. */
-const notWhenGone = (err: unknown): never => {
-  if (err instanceof Error && err.name === 'AbortError') throw new DomainError('RATE_LIMITED');
-  throw err;
-};
+const goneAsRefusal = (err: unknown): unknown => (err instanceof Error && err.name === 'AbortError' ? new DomainError('RATE_LIMITED') : err);
 
 const isWrong = (err: unknown) => err instanceof DomainError && err.code === 'PASSWORD_WRONG';
 
@@ -56,14 +50,16 @@ export class PasswordGuard {
 
   constructor(private readonly limits: RateLimits, private readonly paceMs = ROOM_PACE_MS) {}
 
-  readonly check: PasswordCheck = (t) =>
+  /** Checks one password; throws PASSWORD_WRONG, or RATE_LIMITED for the address. */
+  readonly check = (t: PasswordTry): Promise<void> =>
     this.limits.attempt('passwordFailuresPerAddress', t.address, () => this.evaluate(t), isWrong);
 
   private evaluate(t: PasswordTry): Promise<void> {
     // The room's try is counted before it is evaluated (given back if right), so a burst is paced from its first
     // try past the limit, not after the failures of everything already in flight have come back.
     return this.limits.tally('passwordFailuresPerRoom', t.roomId, async (roomTries) => {
-      const derive = () => this.scrypt.add(() => verifyPassword(t.password, t.stored), { signal: t.signal }).catch(notWhenGone);
+      const derive = () => this.scrypt.add(() => verifyPassword(t.password, t.stored), { signal: t.signal })
+        .catch((err: unknown) => { throw goneAsRefusal(err); });
       let ok: boolean;
       if (roomTries <= this.limits.config.passwordFailuresPerRoom.points) {
         ok = await derive();
@@ -90,12 +86,7 @@ export class PasswordGuard {
       queue.add(async () => {
         await fn().then(resolve, reject);
         await new Promise((r) => setTimeout(r, this.paceMs));
-      }, { priority, signal }).catch((err: unknown) => { try { notWhenGone(err); } catch (e) { reject(e); } });
+      }, { priority, signal }).catch((err: unknown) => reject(goneAsRefusal(err)));
     });
-  }
-
-  /** tries waiting for a room's pace (tests, figures) */
-  waiting(roomId: string): number {
-    return this.paced.get(roomId)?.size ?? 0;
   }
 }

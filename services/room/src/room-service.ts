@@ -38,8 +38,6 @@ const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 export type RoomServiceDeps = RoomDeps;
 type In<S extends z.ZodTypeAny> = z.output<S>;
 
-const plainCheck = (password: string, stored: string) => plainPasswordCheck({ roomId: '', address: '', password, stored });
-
 export class RoomService implements RoomApi, RoomTokensApi {
   readonly repo: RoomRepository;
   /** rooms and accounts (issue 9): claims, owner tokens, the dashboard's rooms */
@@ -154,7 +152,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
    * The password is checked before the room's lock is taken (password-guard.ts: guesses never hold up the room's
    * members and commands); under the lock, a password changed meanwhile is checked again.
    */
-  async joinWorkspace(workspaceId: string, body: unknown, checkPassword: (password: string, stored: string) => Promise<void> = plainCheck): Promise<JoinWorkspaceAnswer> {
+  async joinWorkspace(workspaceId: string, body: unknown, checkPassword: (password: string, stored: string) => Promise<void> = plainPasswordCheck): Promise<JoinWorkspaceAnswer> {
     const input = parseOrThrow(JoinWorkspaceBodySchema, body);
     const password = input.password?.trim();
     const checked = await this.liveWorkspace(workspaceId);

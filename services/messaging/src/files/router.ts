@@ -4,13 +4,12 @@
  *   POST /api/workspaces/:workspaceId/files                 multipart upload (bearer), rate-limited per user
  *   GET  /api/workspaces/:workspaceId/files/:fileId/link    signed addresses for <img>/<video>/<audio> (bearer)
  *   GET  /api/workspaces/:workspaceId/files/:fileId         the bytes (bearer or a signed link), Range supported
- * The bearer token must belong to the room the path names (the room service says whose it is: auth/bearer.ts); a
+ * The bearer token must belong to the room the path names (the room service says whose it is: roomMemberOf in platform/src/public-route.ts); a
  * signed link names a member who must still be able to read the file's channel.
  */
 import express from 'express';
 import { HTTP_ROUTES, type RoomTokensApi, type SessionActor } from '@ephemera/proto';
-import { memberOf, publicRoute, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
-import { memberByBearer } from '../auth/bearer.ts';
+import { memberOf, publicRoute, roomMemberOf, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
 
@@ -29,12 +28,13 @@ const actorOf = (caller: Caller): SessionActor => {
 
 export function fileRouter(deps: FileRouterDeps): express.Router {
   const r = express.Router();
-  // The bearer's member, who must be in the room the path names (another room's token is a non-member here); a
-  // download may instead carry a signed link, which names a member (who must still be able to read the channel).
-  const callers: Callers = {
+  // The bearer's member, who must be in the room the path names (another room's token is a non-member here).
+  const bearer: Callers = { member: (req) => roomMemberOf(deps.tokens, req.headers.authorization, String(req.params.workspaceId)) };
+  // A download may carry a signed link instead, which names a member (who must still be able to read the channel).
+  const bearerOrLink: Callers = {
     member: async (req) => {
+      if (req.headers.authorization) return bearer.member!(req);
       const workspaceId = String(req.params.workspaceId);
-      if (req.headers.authorization || req.route?.path !== HTTP_ROUTES.downloadFile.path) return memberByBearer(deps.tokens, req.headers.authorization, workspaceId);
       const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
       const userId = await deps.files.verifyLink(workspaceId, String(req.params.fileId), variant, req.query as Record<string, unknown>);
       return { kind: 'member', role: 'member', workspaceId, userId };
@@ -46,7 +46,7 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
     res.locals.handed = deps.bodyHandoff?.take(req.headers[BODY_HANDOFF_HEADER]);
     next();
   };
-  publicRoute(r, 'uploadFile', callers, async (req, res, caller) => {
+  publicRoute(r, 'uploadFile', bearer, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
     const handed = res.locals.handed as ReturnType<BodyHandoff['take']>;
     const body = handed ? Object.assign(handed, { headers: req.headers }) : req;
@@ -55,11 +55,11 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
     const file = await deps.files.upload(actor, body);
     res.status(201).json({ success: true, file });
   }, takeHandedBody);
-  publicRoute(r, 'fileLink', callers, async (req, res, caller) => {
+  publicRoute(r, 'fileLink', bearer, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
     res.json({ success: true, ...(await deps.files.link(actorOf(caller), String(req.params.fileId))) });
   });
-  publicRoute(r, 'downloadFile', callers, async (req, res, caller) => {
+  publicRoute(r, 'downloadFile', bearerOrLink, async (req, res, caller) => {
     const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
     const download = await deps.files.download(actorOf(caller), String(req.params.fileId), variant, req.headers.range);
     res.status(download.status).set(download.headers);

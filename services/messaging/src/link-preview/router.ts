@@ -7,8 +7,7 @@
 import express from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema, type RoomTokensApi } from '@ephemera/proto';
-import { memberOf, methodNotAllowed, parseOrThrow, publicRoute, type Callers } from '@ephemera/platform';
-import { memberByBearer } from '../auth/bearer.ts';
+import { memberOf, methodNotAllowed, parseOrThrow, publicRoute, roomMemberOf, type Callers } from '@ephemera/platform';
 import { LinkPreviewService } from './service.ts';
 import { IMAGE_RESPONSE_HEADERS } from './image-proxy.ts';
 
@@ -39,7 +38,7 @@ export interface LinkPreviewRouterDeps {
 
 export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   const r = express.Router();
-  const callers: Callers = { member: (req) => memberByBearer(deps.tokens, req.headers.authorization) };
+  const callers: Callers = { member: (req) => roomMemberOf(deps.tokens, req.headers.authorization) };
   publicRoute(r, 'linkPreview', callers, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
     await deps.limit(`link-preview:${memberOf(caller).userId}`);
