@@ -59,14 +59,10 @@ export class AdminBillingSystem implements AdminBillingSystemApi {
   async inactiveAccounts(input: { graceDays: number; days: number }): Promise<Array<EligibleUser & { accountId: string }>> {
     const { graceDays, days } = parseOrThrow(InactiveInput, input);
     const cutoff = new Date(this.now().getTime() - (graceDays + days) * DAY_MS);
-    const { rows } = await this.pool.query<{ id: string; email: string; tier: string; last_active: Date }>(
-      `SELECT a.id, a.email, a.tier, greatest(a.created_at, act.last_active_at) AS last_active
-       FROM billing.accounts a LEFT JOIN billing.account_activity act ON act.account_id = a.id
-       WHERE greatest(a.created_at, act.last_active_at) < $1 AND ($2::text IS NULL OR a.email <> $2)
-       ORDER BY last_active, a.id`, [cutoff, this.superadmin]);
-    return rows.map((r) => ({
+    const rows = await this.billing.accounts.inactiveSince(cutoff);
+    return rows.filter((r) => r.email !== this.superadmin).map((r) => ({
       accountId: r.id, email: r.email, subscriptionTier: r.tier,
-      daysSinceEligible: Math.floor((cutoff.getTime() - r.last_active.getTime()) / DAY_MS),
+      daysSinceEligible: Math.floor((cutoff.getTime() - r.lastActive.getTime()) / DAY_MS),
     }));
   }
 

@@ -11,16 +11,16 @@ import {
   type SessionAnswer, type Tier,
 } from '@ephemera/proto';
 import {
-  KeyedMutex, appendEvents, applyOnce, makeEvent, newId, parseOrThrow, systemActor, userActor,
-  type EventLog, type Logger, type Pool, type RoomKeyStore,
+  KeyedMutex, RoomKeyring, appendEvents, applyOnce, makeEvent, newId, parseOrThrow, systemActor, userActor,
+  type EmailLookup, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore,
 } from '@ephemera/platform';
 import {
   RegisterBodySchema, LoginBodySchema, RequestCodeBodySchema, RecoverUsernameBodySchema, UpdateUsernameBodySchema, AutoRenewalBodySchema,
   DeleteAccountBodySchema, GenerateRoomTokenBodySchema,
 } from '@ephemera/proto';
-import { AccountsRepository, presentAccount, type AccountRow } from './accounts-repository.ts';
+import { AccountsRepository, presentAccount, type AccountRow, type AccountSealing } from './accounts-repository.ts';
 import { SignInCodes, Sessions } from './credentials.ts';
-import { projectAccount } from './projection.ts';
+import { accountProjector, sealLegacyAccounts } from './projection.ts';
 import { ContactMessages } from './contact.ts';
 import type { Mailer } from './mailer.ts';
 
@@ -28,6 +28,8 @@ export interface BillingDeps {
   pool: Pool; log: EventLog; logger: Logger; mailer: Mailer;
   /** one key per account: created before account.registered, destroyed before account.deleted */
   accountKeys: RoomKeyStore;
+  /** the keyed hash of addresses (the lookup key in the same store: account-fields.ts ownEmailLookup) */
+  emailLookup: EmailLookup;
   rooms: AccountRoomsApi;
   /** SUPERADMIN_EMAIL: this account sees the admin-area button */
   superadminEmail?: string | null;
@@ -43,18 +45,29 @@ export class BillingService {
   readonly sessions: Sessions;
   /** the contact form's messages (contact.ts): sealed under a key of each message's own in the account key store */
   readonly contact: ContactMessages;
+  /** billing's read model of accounts: e-mails and usernames sealed under each account's key (accounts-repository.ts) */
+  readonly projector: Projector;
   private readonly mutex = new KeyedMutex();
   private readonly now: () => Date;
   private readonly superadmin: string | null;
+  /** the accounts' keys in memory; an account's is forgotten the moment it is destroyed (eraseAccount) */
+  private readonly keyring: RoomKeyring;
+  private readonly sealing: AccountSealing;
 
   constructor(private readonly deps: BillingDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.accounts = new AccountsRepository(deps.pool);
-    this.codes = new SignInCodes(deps.pool, this.now);
+    this.keyring = new RoomKeyring((id) => deps.accountKeys.get(id));
+    this.sealing = { keyring: this.keyring, lookup: deps.emailLookup };
+    this.accounts = new AccountsRepository(deps.pool, this.sealing);
+    this.projector = accountProjector(this.sealing);
+    this.codes = new SignInCodes(deps.pool, this.now, deps.emailLookup);
     this.sessions = new Sessions(deps.pool, this.now);
     this.contact = new ContactMessages({ pool: deps.pool, log: deps.log, logger: deps.logger, keys: deps.accountKeys, now: this.now });
     this.superadmin = deps.superadminEmail?.trim().toLowerCase() || null;
   }
+
+  /** Accounts stored in the clear by an earlier version: sealed once, at start (projection.ts). */
+  sealLegacyAccounts(): Promise<number> { return sealLegacyAccounts(this.deps.pool, this.sealing, this.deps.logger); }
 
   /** Mails a one-time code. The answer is the same whether or not an account exists for the address. */
   async requestCode(body: unknown): Promise<{ success: true; message: string }> {
@@ -202,6 +215,7 @@ export class BillingService {
     const { deleted } = await this.deps.rooms.deleteRoomsOfAccount({ accountId: account.id });
     await this.sessions.revokeAll(account.id);
     await this.mutex.run(`account:${account.id}`, async () => {
+      this.keyring.forget(account.id);
       await this.deps.accountKeys.destroy(account.id);
       const current = await this.accounts.byId(account.id);
       await this.record([makeEvent('account.deleted', account.id, (current?.lastSeq ?? account.lastSeq) + 1, {
@@ -250,6 +264,6 @@ export class BillingService {
   /** The one write path: durable in the log, then applied to our read model. */
   private async record(events: AnyEventEnvelope[]): Promise<void> {
     await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'billing', events, projectAccount);
+    await applyOnce(this.deps.pool, 'billing', events, this.projector);
   }
 }

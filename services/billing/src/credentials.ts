@@ -4,23 +4,27 @@
  */
 import { createHash, randomInt, randomBytes } from 'node:crypto';
 import { DomainError, SESSION_TTL_MS, SIGN_IN_CODE } from '@ephemera/proto';
-import { inTransaction, type Pool } from '@ephemera/platform';
+import { inTransaction, type EmailLookup, type Pool } from '@ephemera/platform';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-/** The code is bound to its address: a code mailed to one address is worth nothing for another. */
-const codeHash = (email: string, code: string) => hash(`sign-in:${email}:${code}`);
+/**
+ * The code is bound to its address: a code mailed to one address is worth nothing for another. The address is
+ * named by its keyed hash (account-fields.ts), never in the clear: the rows say nothing of who asked for a code.
+ */
+const codeHash = (emailHash: string, code: string) => hash(`sign-in:${emailHash}:${code}`);
 
 export class SignInCodes {
-  constructor(private readonly pool: Pool, private readonly now: () => Date) {}
+  constructor(private readonly pool: Pool, private readonly now: () => Date, private readonly lookup: EmailLookup) {}
 
   /** A new code for the address; earlier unused codes of the address stop working (only the newest mail counts). */
-  async issue(email: string): Promise<string> {
+  async issue(address: string): Promise<string> {
     const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
     const now = this.now();
+    const email = this.lookup.hash(address);
     await inTransaction(this.pool, async (c) => {
-      await c.query('UPDATE billing.sign_in_codes SET used_at = $2 WHERE email = $1 AND used_at IS NULL', [email, now]);
+      await c.query('UPDATE billing.sign_in_codes SET used_at = $2 WHERE email_hash = $1 AND used_at IS NULL', [email, now]);
       await c.query('DELETE FROM billing.sign_in_codes WHERE expires_at < $1', [new Date(now.getTime() - SIGN_IN_CODE.ttlMs)]);
-      await c.query('INSERT INTO billing.sign_in_codes (email, code_hash, expires_at) VALUES ($1, $2, $3)',
+      await c.query('INSERT INTO billing.sign_in_codes (email_hash, code_hash, expires_at) VALUES ($1, $2, $3)',
         [email, codeHash(email, code), new Date(now.getTime() + SIGN_IN_CODE.ttlMs)]);
     });
     return code;
@@ -30,14 +34,15 @@ export class SignInCodes {
    * Spends the code: valid only if it is the address's live code, unused, unexpired and not burnt by wrong tries.
    * A wrong code counts a try against the live code. Throws SIGN_IN_CODE_INVALID otherwise.
    */
-  async consume(email: string, code: string): Promise<void> {
+  async consume(address: string, code: string): Promise<void> {
     const now = this.now();
+    const email = this.lookup.hash(address);
     // One statement takes the try and compares the code: the row lock orders concurrent tries, each counts before
     // it is compared, and none is compared once the code's tries are spent (a burst cannot outrun the count).
     const tried = await this.pool.query<{ matched: boolean }>(
       `UPDATE billing.sign_in_codes
        SET attempts = attempts + 1, used_at = CASE WHEN code_hash = $2 THEN $3 ELSE used_at END
-       WHERE email = $1 AND used_at IS NULL AND expires_at > $3 AND attempts < $4 RETURNING code_hash = $2 AS matched`,
+       WHERE email_hash = $1 AND used_at IS NULL AND expires_at > $3 AND attempts < $4 RETURNING code_hash = $2 AS matched`,
       [email, codeHash(email, code), now, SIGN_IN_CODE.maxAttempts]);
     if (tried.rows[0]?.matched) return;
     await this.pool.query('INSERT INTO billing.sign_in_failures (at) VALUES ($1)', [now]); // the System tab's figure

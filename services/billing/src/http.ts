@@ -37,8 +37,9 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
   });
 
   publicRoute(r, 'requestCode', callers, async (req, res) => {
-    const email = typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase() : '';
-    if (email) await limits.consume('signInCodesPerEmail', email);
+    // counted under the address's keyed hash: the limiter's keys (Redis) never hold an address
+    const email = typeof req.body?.email === 'string' ? req.body.email.trim() : '';
+    if (email) await limits.consume('signInCodesPerEmail', billing.accounts.emailHash(email));
     res.json(await billing.requestCode(req.body));
   }, rateLimited(limits, 'signInCodesPerAddress'));
   withCode('register', (req) => billing.register(req.body, bearerOfRequest(req)));

@@ -2,13 +2,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { applyOnce, migrate, type EventLog, type Logger, type Pool, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import { applyOnce, migrate, ownEmailLookup, type EventLog, type Logger, type Pool, type RoomKeyStore, type Subscription } from '@ephemera/platform';
 import { BillingService } from './billing-service.ts';
 import { AdminAccounts } from './admin-accounts.ts';
 import { AdminBillingSystem } from './admin-system.ts';
 import { GoogleSignIn, type GoogleConfig } from './google.ts';
 import { createMailer } from './mailer.ts';
-import { projectAccount } from './projection.ts';
 import { createPayments, type Payments, type PaymentsOptions } from './payments/index.ts';
 
 export { BillingService } from './billing-service.ts';
@@ -52,15 +51,21 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
   await migrate(opts.databaseUrl, BILLING_MIGRATIONS, 'billing');
   const now = opts.now ?? (() => new Date());
   const mailer = createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Ephemera <no-reply@ephemera.local>', logger: opts.logger });
-  const service = new BillingService({ pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now });
+  const emailLookup = await ownEmailLookup(opts.accountKeys);
+  const service = new BillingService({
+    pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, emailLookup, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now,
+  });
   const google = new GoogleSignIn(opts.google ?? null, opts.pool, opts.logger, now);
   if (!google.configured) opts.logger.info('Google sign-in is off (GOOGLE_CLIENT_ID not set)');
   // The read model is a projection of the billing topic: current before we take requests (replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
     groupId: 'billing-projection', topics: [TOPICS.billing], fromBeginning: true,
-    handler: async ({ event }) => { await applyOnce(opts.pool, 'billing', [event], projectAccount); },
+    handler: async ({ event }) => { await applyOnce(opts.pool, 'billing', [event], service.projector); },
   });
   await projection.caughtUp();
+  // Accounts stored in the clear by an earlier version are sealed before the first request (docs/crypto.md).
+  const sealed = await service.sealLegacyAccounts();
+  if (sealed > 0) opts.logger.info({ sealed }, 'account e-mails and usernames sealed');
   const payments = createPayments({ ...(opts.payments ?? { stripe: null }), billing: service, pool: opts.pool, rooms: opts.rooms, logger: opts.logger, mailer, now });
   const adminAccounts = new AdminAccounts(service, { rooms: opts.rooms, pool: opts.pool, logger: opts.logger, now, superadminEmail: opts.superadminEmail });
   const adminSystem = new AdminBillingSystem(service, opts.pool, { now, superadminEmail: opts.superadminEmail });

@@ -1,9 +1,12 @@
 /**
  * Billing's events -> its read model (applied through applyOnce, so a replay rebuilds the same tables): account events
- * -> billing.accounts; contact messages -> billing.contact_messages (contact.ts).
+ * -> billing.accounts; contact messages -> billing.contact_messages (contact.ts). An account's e-mail and username
+ * are sealed under its key on the way in, beside the address's keyed hash (docs/crypto.md, "Accounts"); an account
+ * whose key is gone was deleted, and nothing of it is stored again.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import type { PoolClient } from '@ephemera/platform';
+import { sealAccountField, type Logger, type Pool, type PoolClient, type Projector } from '@ephemera/platform';
+import type { AccountSealing } from './accounts-repository.ts';
 import { projectContact } from './contact.ts';
 import { projectNotice } from './payments/notices.ts';
 import { projectRefund } from './payments/refunds.ts';
@@ -11,20 +14,29 @@ import { projectRefund } from './payments/refunds.ts';
 /** A verified subscription event ends an admin trial: from then on the provider's data decides the tier. */
 const TRIAL_OVER = 'upgraded_by_admin = false, trial_ends_at = NULL';
 
-export async function projectAccount(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
+export const accountProjector = (sealing: AccountSealing): Projector => (client, event) => projectAccount(client, event, sealing);
+
+async function projectAccount(client: PoolClient, event: AnyEventEnvelope, sealing: AccountSealing): Promise<void> {
   switch (event.type) {
     case 'account.registered': {
       const p = event.payload;
+      const key = await sealing.keyring.key(p.accountId);
+      if (!key) return;
       await client.query(
-        `INSERT INTO billing.accounts (id, email, username, tier, google_id, picture, created_at, last_seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
-        [p.accountId, p.email, p.username, p.tier, p.googleId, p.picture, p.registeredAt, event.sequence],
+        `INSERT INTO billing.accounts (id, email, email_hash, username, tier, google_id, picture, created_at, last_seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+        [p.accountId, sealAccountField(key, 'email', p.email), sealing.lookup.hash(p.email), sealAccountField(key, 'username', p.username),
+          p.tier, p.googleId, p.picture, p.registeredAt, event.sequence],
       );
       return;
     }
-    case 'account.username-changed':
-      await client.query('UPDATE billing.accounts SET username = $2, last_seq = $3 WHERE id = $1', [event.payload.accountId, event.payload.username, event.sequence]);
+    case 'account.username-changed': {
+      const key = await sealing.keyring.key(event.payload.accountId);
+      if (!key) return;
+      await client.query('UPDATE billing.accounts SET username = $2, last_seq = $3 WHERE id = $1',
+        [event.payload.accountId, sealAccountField(key, 'username', event.payload.username), event.sequence]);
       return;
+    }
     case 'account.google-linked':
       await client.query('UPDATE billing.accounts SET google_id = $2, picture = COALESCE($3, picture), last_seq = $4 WHERE id = $1',
         [event.payload.accountId, event.payload.googleId, event.payload.picture, event.sequence]);
@@ -98,4 +110,23 @@ export async function projectAccount(client: PoolClient, event: AnyEventEnvelope
       await projectContact(client, event);
       return;
   }
+}
+
+/**
+ * Accounts stored before e-mails and usernames were sealed (email_hash null) are sealed at start, before requests
+ * are taken: their values under the account's key, the address's keyed hash beside them. Several replicas may run
+ * it at once (the update only touches rows still unsealed).
+ */
+export async function sealLegacyAccounts(pool: Pool, sealing: AccountSealing, logger: Logger): Promise<number> {
+  const { rows } = await pool.query<{ id: string; email: string; username: string }>(
+    'SELECT id, email, username FROM billing.accounts WHERE email_hash IS NULL');
+  let sealed = 0;
+  for (const row of rows) {
+    const key = await sealing.keyring.key(row.id);
+    if (!key) { logger.warn({ accountId: row.id }, 'an account without a key was not sealed'); continue; }
+    await pool.query('UPDATE billing.accounts SET email = $2, email_hash = $3, username = $4 WHERE id = $1 AND email_hash IS NULL',
+      [row.id, sealAccountField(key, 'email', row.email), sealing.lookup.hash(row.email), sealAccountField(key, 'username', row.username)]);
+    sealed++;
+  }
+  return sealed;
 }

@@ -35,8 +35,11 @@ async function boot(databaseUrl: string) {
   return { pool, billing, async stop() { await billing.stop(); await log.close(); await pool.end(); } };
 }
 
-const accounts = async (pool: import('pg').Pool) =>
-  (await pool.query('SELECT id, email, username, tier, payment_status, auto_renewal, google_id, picture, created_at, last_seq FROM billing.accounts ORDER BY id')).rows;
+/** the accounts as billing reads them (e-mail and username opened under each account's key) */
+const accounts = async (pool: import('pg').Pool, billing: { service: { accounts: { byId(id: string): Promise<unknown> } } }) => {
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM billing.accounts ORDER BY id');
+  return Promise.all(rows.map((r) => billing.service.accounts.byId(r.id)));
+};
 
 describe('billing replay', () => {
   it('rebuilds the same accounts from the log; a deleted account stays gone and its events stay unreadable', async () => {
@@ -54,9 +57,9 @@ describe('billing replay', () => {
     await svc.signInWithGoogle({ sub: 'g-123', email: 'kept@example.test', emailVerified: true, name: 'K', picture: null });
     await svc.deleteAccount((await svc.accounts.byId(gone.user.id))!, { confirmation: 'DELETE' });
 
-    const before = await accounts(live.pool);
+    const before = await accounts(live.pool, live.billing) as Array<Record<string, unknown>>;
     expect(before.map((r) => r.email)).toEqual(['kept@example.test']);
-    expect(before[0]).toMatchObject({ username: 'Kept Renamed', auto_renewal: true, google_id: 'g-123' });
+    expect(before[0]).toMatchObject({ username: 'Kept Renamed', autoRenewal: true, googleId: 'g-123' });
     const raw = (await live.pool.query(`SELECT event::text AS e FROM event_log WHERE topic = $1`, [TOPICS.billing])).rows.map((r) => r.e).join('\n');
     expect(raw).not.toContain('example.test'); // every payload sealed; the tombstone carries no address
     expect(raw).toContain('account.deleted');
@@ -65,7 +68,7 @@ describe('billing replay', () => {
 
     const rebuilt = await boot(await databaseWithLogOf(live.pool));
     try {
-      expect(await accounts(rebuilt.pool)).toEqual(before);
+      expect(await accounts(rebuilt.pool, rebuilt.billing)).toEqual(before);
     } finally {
       await rebuilt.stop();
       await live.stop();
