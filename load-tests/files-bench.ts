@@ -18,7 +18,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import uWS from 'uWebSockets.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadUws } from '@ephemera/gateway/src/engine/uws.ts';
 import { API, C } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
 import { createRoom, request, socketJoin } from '../test/helpers/clients.ts';
@@ -108,23 +110,42 @@ async function uploads(base: string, workspaceId: string, token: string, channel
   });
 }
 
-/** The same client against a uWS server that reads the body and drops it: the client's and the socket's cost alone. */
+/**
+ * The same client against a server that reads the body and drops it: the client's and the socket's cost alone. The
+ * server is uWS where it loads (the gateway's engine there), else Node's HTTP server (services/gateway/src/engine/).
+ */
 async function discardingServer(copy: number): Promise<void> {
-  const app = uWS.App();
-  app.post('/*', (res) => {
-    res.onAborted(() => {});
-    res.onData((_chunk, isLast) => { if (isLast) res.cork(() => res.writeStatus('201 Created').end('{}')); });
-  });
-  const listening = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen('127.0.0.1', 0, (token) => (token ? resolve(token) : reject(new Error('the discarding server could not listen'))));
-  });
+  const loaded = loadUws();
+  let port: number;
+  let close: () => void;
+  let kind: string;
+  if ('uws' in loaded) {
+    const uWS = loaded.uws;
+    const app = uWS.App();
+    app.post('/*', (res) => {
+      res.onAborted(() => {});
+      res.onData((_chunk, isLast) => { if (isLast) res.cork(() => res.writeStatus('201 Created').end('{}')); });
+    });
+    const listening = await new Promise<Parameters<typeof uWS.us_listen_socket_close>[0]>((resolve, reject) => {
+      app.listen('127.0.0.1', 0, (token) => (token ? resolve(token) : reject(new Error('the discarding server could not listen'))));
+    });
+    port = uWS.us_socket_local_port(listening);
+    close = () => uWS.us_listen_socket_close(listening);
+    kind = 'uWS';
+  } else {
+    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(201).end('{}')); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+    close = () => { server.closeAllConnections(); server.close(); };
+    kind = 'node:http';
+  }
   try {
-    const times = await uploads(`http://127.0.0.1:${uWS.us_socket_local_port(listening)}`, 'discard', 'none', 'none');
+    const times = await uploads(`http://127.0.0.1:${port}`, 'discard', 'none', 'none');
     const rate = SIZE_MB / median(times);
-    console.log(`  client -> server that drops the body (uWS, nothing parsed or stored; the ceiling here): ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((t) => t.toFixed(2)).join(', ')} s)`);
+    console.log(`  client -> server that drops the body (${kind}, nothing parsed or stored; the ceiling here): ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((t) => t.toFixed(2)).join(', ')} s)`);
     console.log(`  ceiling / plain copy: ${((rate / copy) * 100).toFixed(0)}%`);
   } finally {
-    uWS.us_listen_socket_close(listening);
+    close();
   }
 }
 

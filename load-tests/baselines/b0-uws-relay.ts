@@ -1,9 +1,14 @@
 /**
  * B0, the limit: a raw uWebSockets.js relay. A client sends `join:<room>` (answered `joined`); every other text
  * message is published, unchanged, to every socket of the sender's room (the sender included), by uWS pub/sub.
- * Prints `LISTENING <port>` once ready. PORT env (default 0 = any free port). 127.0.0.1 only.
+ * Prints `LISTENING <port>` once ready. PORT env (default 0 = any free port). 127.0.0.1 only. Where uWS's binary does
+ * not load (services/gateway/src/engine/uws.ts), B0 cannot run: it says so and exits 2.
  */
-import uWS from 'uWebSockets.js';
+import { loadUws } from '@ephemera/gateway/src/engine/uws.ts';
+
+const loaded = loadUws();
+if (!('uws' in loaded)) { console.error(`B0 needs uWS, which does not load here: ${loaded.reason}`); process.exit(2); }
+const uWS = loaded.uws;
 
 interface Data { room: string | null }
 const MAX_BACKPRESSURE = 64 * 1024 * 1024; // never skip a slow receiver: the bench counts every delivery

@@ -1,16 +1,15 @@
 /**
- * The gateway: uWebSockets.js with Socket.IO attached (io.attachApp), so the Socket.IO protocol the client expects
- * runs on uWS. It authenticates connections (join-workspace), validates every payload against proto, forwards
+ * The gateway: Socket.IO on a websocket engine (engine/: uWebSockets.js where its binary loads, Node's HTTP server
+ * with `ws` elsewhere), so the Socket.IO protocol the client expects runs on either. It authenticates connections (join-workspace), validates every payload against proto, forwards
  * commands, and fans events out. No domain logic lives here.
  */
-import uWS from 'uWebSockets.js';
 import { Server, type Socket } from 'socket.io';
 import {
   C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type ParsedClientPayload, type RoomApi, type MessagingApi, type PresenceApi,
 } from '@ephemera/proto';
 import {
   inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
-  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, observeHttpRequest, startDefaultMetrics, type RateLimits,
+  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, startDefaultMetrics, type RateLimits,
   COMMAND_LATENCY_BUCKETS,
   type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES, type BodyHandoff,
 } from '@ephemera/platform';
@@ -19,12 +18,11 @@ import { startFanout } from './fanout.ts';
 import { SealedPresence } from './sealed-presence.ts';
 import { SentAcks } from './sent-acks.ts';
 import { presenceHeartbeat } from './presence-heartbeat.ts';
-import { proxyTo } from './http-proxy.ts';
+import { chooseEngine, type EngineChoice, type EngineName } from './engine/index.ts';
 import { originAllowed } from './origin.ts';
 import { Calls, type CallOptions } from './calls.ts';
 import { iceConfigFromEnv } from './ice.ts';
 import './engine-io-ping-grid.ts'; // idle sockets' pings share one wakeup a second (see the file)
-import { walkOnlyPollingSockets } from './socket-io-polling-walk.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -54,9 +52,11 @@ export interface GatewayOptions {
   calls?: Partial<CallOptions>;
   /** maintenance mode (embedded: the process's one state); absent: the gateway follows the admin topic itself */
   maintenance?: MaintenanceState;
+  /** GATEWAY_ENGINE: auto (uWS where it loads, else node), uws (or refuse to start), node (engine/index.ts) */
+  engine?: EngineChoice;
 }
 
-export interface Gateway { port: number; metricsPort?: number; io: Server; stop(): Promise<void> }
+export interface Gateway { port: number; metricsPort?: number; io: Server; engine: EngineName; stop(): Promise<void> }
 
 
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
@@ -82,7 +82,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const sealedPresence = new SealedPresence(options.presence, options.keyring);
   const opts: GatewayOptions = { ...options, presence: sealedPresence };
   startDefaultMetrics('gateway'); // process CPU, memory and event-loop delay, like every service (no-op if started)
-  const app = uWS.App();
+  const { engine, why } = chooseEngine(opts.engine);
   const limits = opts.limits ?? createRateLimits();
   const trust = trustProxy(opts.trustedProxies ?? []);
   const io = new Server({
@@ -97,6 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     pingInterval: 40_000,
     pingTimeout: 20_000,
     allowRequest: (req, callback) => {
+      // uWS's request stand-in has only `connection`; Node's has both
       const peer = (req as { connection?: { remoteAddress?: string } }).connection?.remoteAddress ?? '';
       callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));
     },
@@ -109,12 +110,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const { body } = errorBody(err);
       next(Object.assign(new Error(body.message), { data: body }));
     });
-  });
-  io.attachApp(app);
-  walkOnlyPollingSockets(io); // after attachApp, which replaces the broadcast it wraps (socket-io-polling-walk.ts)
-  // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
-  io.engine.on('initial_headers', (headers: Record<string, string>) => {
-    headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
   });
 
   const calls = new Calls(io, {
@@ -196,30 +191,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
-  // Liveness and readiness; everything else to the HTTP upstream (embedded) or 404. Metrics: their own port.
-  // The routes answered here are timed into http_request_duration_seconds; proxied requests are timed by the
-  // server that answers them (the express app in embedded mode), so none is counted twice.
-  app.get('/healthz', (res) => {
-    const started = performance.now();
-    res.writeHeader('content-type', 'application/json').end('{"ok":true}');
-    observeHttpRequest('GET', '/healthz', 200, (performance.now() - started) / 1000);
-  });
-  app.get('/readyz', (res) => {
-    const started = performance.now();
-    let aborted = false;
-    res.onAborted(() => { aborted = true; });
-    (opts.ready ?? (async () => true))().catch(() => false).then((ok) => {
-      if (!aborted) res.cork(() => res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'application/json').end(JSON.stringify({ ok })));
-      observeHttpRequest('GET', '/readyz', ok ? 200 : 503, (performance.now() - started) / 1000);
-    });
-  });
-  // The upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
-  const addressOf = (peer: string, headers: Record<string, string>) => clientAddress(peer, headers, trust);
-  app.any('/*', opts.httpUpstream ? proxyTo(opts.httpUpstream, addressOf, opts.bodyHandoff) : (res, req) => {
-    res.writeStatus('404 Not Found').end('Not found');
-    observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
-  });
-
   const fanout = await startFanout(io, { ...opts, calls, sentAcks, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
   servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
@@ -229,17 +200,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const heartbeat = presenceHeartbeat(io, opts);
 
-  const { listenSocket, port } = await new Promise<{ listenSocket: uWS.us_listen_socket; port: number }>((resolve, reject) => {
-    app.listen(opts.host ?? '0.0.0.0', opts.port, (token) => {
-      if (!token) return reject(new Error(`gateway could not listen on port ${opts.port}`));
-      resolve({ listenSocket: token, port: uWS.us_socket_local_port(token) });
-    });
+  // Liveness and readiness on the public port; every other HTTP request to the upstream (embedded), or 404. The
+  // upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
+  const server = await engine.start({
+    host: opts.host ?? '0.0.0.0', port: opts.port, io, ready: opts.ready ?? (async () => true),
+    upstream: opts.httpUpstream, handoff: opts.bodyHandoff,
+    addressOf: (peer, headers) => clientAddress(peer, headers, trust),
+    // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
+    attached: (attachedIo) => attachedIo.engine.on('initial_headers', (headers: Record<string, string>) => {
+      headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
+    }),
   });
+  opts.logger.info({ engine: engine.name, why, node: process.versions.node }, `gateway engine: ${engine.name}`);
+  const port = server.port;
 
   return {
     port,
     metricsPort: metricsServer?.port,
     io,
+    engine: engine.name,
     async stop() {
       servers.delete(io);
       heartbeat.stop();
@@ -248,8 +227,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       await fanout.stop();
       if (!opts.maintenance) await maintenance.stop();
       io.disconnectSockets(true);
-      uWS.us_listen_socket_close(listenSocket);
-      await new Promise<void>((r) => io.close(() => r()));
+      await server.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The embedded proxy's body handoff (http-proxy.ts, uws-body.ts, platform/body-handoff.ts): an upload's body goes
- * from uWS to the upstream route in-process, only its headers over loopback. The upstream here is a stand-in for
+ * The embedded proxy's body handoff (engine/uws-proxy.ts with uws-body.ts, engine/node-proxy.ts,
+ * platform/body-handoff.ts), on each engine: an upload's body goes from the gateway's HTTP server to the upstream
+ * route in-process, only its headers over loopback. The upstream here is a stand-in for
  * the file route (take the body by the header's id, read it or refuse early); the real route runs in the files
  * suite (test/suites/files.suite.ts, embedded).
  */
@@ -9,9 +10,9 @@ import http from 'node:http';
 import type net from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import uWS from 'uWebSockets.js';
 import { BodyHandoff, BODY_HANDOFF_HEADER } from '@ephemera/platform';
-import { proxyTo } from '../src/http-proxy.ts';
+import type { RunningEngine } from '../src/engine/index.ts';
+import { ENGINES } from './engine/engines.ts';
 
 const MB = 1024 * 1024;
 const UPLOAD = '/api/workspaces/w1/files';
@@ -31,12 +32,13 @@ const until = async (check: () => boolean, ms = 5_000) => {
   return check();
 };
 
-describe('embedded proxy: upload bodies handed over in-process', () => {
+describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-process', ({ engine }) => {
   const handoff = new WatchedHandoff();
   const seen: Seen[] = [];
   let upstream: http.Server;
-  let listenSocket: uWS.us_listen_socket;
+  let proxy: RunningEngine;
   let base: string;
+  if (!engine) { it.skip('uWS does not load here', () => {}); return; }
 
   beforeAll(async () => {
     // x-test: refuse (answer 401 at once, body untaken), take-refuse (take it, answer 401 unread), slow (take it,
@@ -65,17 +67,14 @@ describe('embedded proxy: upload bodies handed over in-process', () => {
       })();
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-    const app = uWS.App();
-    app.any('/*', proxyTo(`http://127.0.0.1:${(upstream.address() as net.AddressInfo).port}`, undefined, handoff));
-    const port = await new Promise<number>((resolve, reject) => app.listen('127.0.0.1', 0, (token) => {
-      if (!token) { reject(new Error('listen')); return; }
-      listenSocket = token;
-      resolve(uWS.us_socket_local_port(token));
-    }));
-    base = `http://127.0.0.1:${port}`;
+    proxy = await engine.start({
+      host: '127.0.0.1', port: 0, ready: async () => true, addressOf: (peer) => peer, handoff,
+      upstream: `http://127.0.0.1:${(upstream.address() as net.AddressInfo).port}`,
+    });
+    base = `http://127.0.0.1:${proxy.port}`;
   });
   afterAll(async () => {
-    uWS.us_listen_socket_close(listenSocket);
+    await proxy.close();
     upstream.closeAllConnections();
     await new Promise((r) => upstream.close(r));
   });

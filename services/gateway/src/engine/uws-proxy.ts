@@ -1,4 +1,5 @@
 /**
+ * The uWS adapter's HTTP forwarder (node-proxy.ts is the node adapter's; both pass the engine contract suite).
  * Embedded mode serves everything on one port: uWS takes the socket traffic and hands every other HTTP request
  * to the express app (API + built frontend) listening on a loopback port. Bodies are capped, except the file
  * routes (/api/workspaces/{id}/files...), which stream both ways with backpressure (streamFiles): an upload of
@@ -7,17 +8,11 @@
  * in-process (uws-body.ts), and only the request's line and headers, and the answer, make the loopback hop.
  */
 import http from 'node:http';
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN } from '@ephemera/proto';
+import type { HttpRequest, HttpResponse } from '@btc-vision/uwebsockets.js';
 import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemera/platform';
+import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload } from './forwarding.ts';
 import { uwsBody } from './uws-body.ts';
 
-const MAX_BODY = 1024 * 1024;
-/** the superadmin's backup import and download: files far above MAX_BODY, streamed like the file routes */
-const BACKUP_FILE_ROUTE = /^\/api\/admin\/backup\/(import|download\/)/i;
-// Hop-by-hop headers are the proxy's own; uWS writes Date and Content-Length itself. A client's handoff header is
-// dropped with them: only this proxy names a handed-over body.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date', BODY_HANDOFF_HEADER]);
 
 /**
  * addressOf: the client's address from the peer and the headers (trusted proxies only), sent as X-Forwarded-For.
@@ -34,8 +29,8 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
-    if (FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url)) {
-      streamFiles(target, url, method, headers, res, method === 'POST' && UPLOAD_ROUTE_PATTERN.test(url) ? handoff : undefined);
+    if (isStreamedRoute(url)) {
+      streamFiles(target, url, method, headers, res, isUpload(method, url) ? handoff : undefined);
       return;
     }
     let aborted = false;

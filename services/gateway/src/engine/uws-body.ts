@@ -4,7 +4,7 @@
  * reader is behind (more than highWaterMark buffered), uWS stops reading the socket (res.pause) until it catches up.
  */
 import { Readable } from 'node:stream';
-import type { HttpResponse } from 'uWebSockets.js';
+import type { HttpResponse } from '@btc-vision/uwebsockets.js';
 import { copyToRecycled, RECYCLED_SIZE } from '@ephemera/platform';
 
 /** Buffered before uWS is paused: two of uWS's receive buffers (512 KB). */

@@ -1,0 +1,22 @@
+/**
+ * What both engines' HTTP forwarders (uws-proxy.ts, node-proxy.ts) share: which routes stream, which bodies are
+ * handed over in-process, and which headers are the proxy's own.
+ */
+import { FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN } from '@ephemera/proto';
+import { BODY_HANDOFF_HEADER } from '@ephemera/platform';
+
+/** A request body's cap on the routes that are not streamed (the API's JSON bodies are far smaller). */
+export const MAX_BODY = 1024 * 1024;
+/** the superadmin's backup import and download: files far above MAX_BODY, streamed like the file routes */
+const BACKUP_FILE_ROUTE = /^\/api\/admin\/backup\/(import|download\/)/i;
+
+/** File and backup routes stream both ways with backpressure; every other body is capped at MAX_BODY. */
+export const isStreamedRoute = (url: string) => FILE_ROUTE_PATTERN.test(url) || BACKUP_FILE_ROUTE.test(url);
+/** An upload, whose body the embedded proxy hands to the file route in-process. */
+export const isUpload = (method: string, url: string) => method === 'POST' && UPLOAD_ROUTE_PATTERN.test(url);
+
+/**
+ * Hop-by-hop headers are the proxy's own; the server writes Date and Content-Length itself. A client's handoff
+ * header is dropped with them: only the proxy names a handed-over body.
+ */
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date', BODY_HANDOFF_HEADER]);

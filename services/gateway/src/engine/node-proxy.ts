@@ -1,0 +1,101 @@
+/**
+ * The node adapter's HTTP forwarder (uws-proxy.ts is the uWS adapter's; both pass the engine contract suite):
+ * every request that is not Socket.IO's or a health probe goes to the upstream, the answer comes back as it is.
+ * Bodies stream both ways with Node's backpressure; outside the file and backup routes a body is capped at MAX_BODY.
+ * Given a BodyHandoff (embedded), an upload's body is handed to the file route in-process and only the request's
+ * line and headers make the loopback hop. A client that goes away ends the upstream request (a queued password
+ * try, an upload), as with the uWS adapter.
+ */
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemera/platform';
+import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload } from './forwarding.ts';
+
+const agent = new http.Agent({ keepAlive: true });
+/** Buffered for the route before the client's socket is paused (as the uWS adapter's uws-body.ts). */
+const HANDOFF_HIGH_WATER_MARK = 1024 * 1024;
+
+export function nodeProxy(target: string, addressOf: (peer: string, headers: Record<string, string>) => string, handoff?: BodyHandoff) {
+  return (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    // What is checked is what is sent: refused (404) when the target, or any decoding of it, names a
+    // service-to-service route (/internal/...), which no public port serves anyway.
+    const url = forwardablePath(req.url ?? '/');
+    if (url === null) { res.writeHead(404).end('Not found'); return; }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    headers['x-forwarded-for'] = addressOf(req.socket.remoteAddress ?? '', headers);
+    const streamed = isStreamedRoute(url);
+    const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+    if (!streamed && declared !== null && declared > MAX_BODY) { refuseTooLarge(req, res); return; }
+    const hasBody = declared !== null ? declared > 0 : req.headers['transfer-encoding'] !== undefined;
+    const handed = hasBody && handoff && isUpload(method, url) ? handedBody(req) : null;
+    const handoffId = handed ? handoff!.put(handed.body) : null;
+    if (handoffId) { headers[BODY_HANDOFF_HEADER] = handoffId; headers['content-length'] = '0'; }
+    else if (declared !== null) headers['content-length'] = String(declared);
+    else if (hasBody) headers['transfer-encoding'] = 'chunked';
+    // Once answered, the route is done with a handed-over body: the rest (an early refusal's) is read and dropped.
+    const releaseBody = () => { if (handed) { handed.stop(); handoff!.drop(handoffId!); } };
+
+    const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
+      releaseBody();
+      if (res.destroyed) { answer.destroy(); return; }
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+      if (answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      releaseBody();
+      if (res.headersSent) res.destroy();
+      else if (!res.destroyed) res.writeHead(502).end('Bad gateway');
+    });
+    // A client gone before its answer is a request the upstream need not finish.
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      upstream.destroy();
+      if (handed) { handed.abort(); handoff!.drop(handoffId!); }
+    });
+    if (!hasBody || handed) { upstream.end(); return; }
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!streamed && size > MAX_BODY) { upstream.destroy(); req.unpipe(upstream); refuseTooLarge(req, res); }
+    });
+    req.pipe(upstream);
+  };
+}
+
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!res.headersSent) res.writeHead(413, { connection: 'close' }).end('Request body too large');
+  req.resume(); // the rest is read and dropped
+}
+
+/**
+ * A request's body as a Readable of its own, for the handoff: the route may destroy it (an early refusal) without
+ * destroying the client's socket, whose answer is still to be written. Backpressure reaches the client: while
+ * the route is behind, the request is paused.
+ */
+function handedBody(req: http.IncomingMessage): { body: Readable; stop(): void; abort(): void } {
+  let done = false;
+  let complete = false;
+  const finish = () => { if (!done) { done = true; req.resume(); } }; // the rest is drained and dropped
+  const body = new Readable({
+    highWaterMark: HANDOFF_HIGH_WATER_MARK,
+    read() { if (!done) req.resume(); },
+    destroy(err, cb) { finish(); cb(err); },
+  });
+  req.on('data', (chunk: Buffer) => { if (!done && !body.push(chunk)) req.pause(); });
+  req.on('end', () => { complete = true; if (!done) { body.push(null); done = true; } });
+  return {
+    body,
+    stop() { finish(); body.destroy(); },
+    abort() {
+      done = true;
+      // A body received whole is read to its end as usual (the upload completes, as it would over a socket).
+      if (!complete) body.destroy(new Error('the client closed the request'));
+    },
+  };
+}
