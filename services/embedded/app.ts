@@ -130,7 +130,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   });
   // Admin-analytics (issue 10): reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
-    databaseUrl, pool, log, logger, adminKeys: keys.store, now: opts.now, logSharesDatabase: true,
+    databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,
     accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,
     superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null), limits, ephemeral: bus,
     backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),

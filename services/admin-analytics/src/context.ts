@@ -1,7 +1,8 @@
 /** What every part of the admin-analytics service is given (built once by index.ts). */
 import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi } from '@ephemera/proto';
-import type { EventLog, Logger, Pool, RateLimits, EphemeralStore } from '@ephemera/platform';
+import type { EventLog, Logger, Pool, Projector, RateLimits, EphemeralStore } from '@ephemera/platform';
 import type { AdminEvents } from './events.ts';
+import type { AccountFields } from './account-fields.ts';
 
 export interface AdminContext {
   pool: Pool;
@@ -9,6 +10,10 @@ export interface AdminContext {
   logger: Logger;
   /** records admin-topic events (the audit trail, configuration, page views) and applies them here at once */
   events: AdminEvents;
+  /** the read models' projector (projection.ts), for the consumer and a backup's replay */
+  project: Projector;
+  /** accounts' e-mails and usernames: sealed under each account's key in admin.accounts, opened to answer */
+  accountFields: AccountFields;
   /** billing: sessions and the actions on accounts */
   accounts: AdminAccountsApi;
   /** billing: feedback, inactive accounts, cleanup, failed sign-ins */

@@ -6,22 +6,24 @@
 import {
   ADMIN_AGGREGATE, parsePayload, type AdminAction, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType,
 } from '@ephemera/proto';
-import { appendEvents, applyOnce, makeEvent, systemActor, type EventLog, type Pool } from '@ephemera/platform';
-import { projectAdmin } from './projection.ts';
+import { appendEvents, applyOnce, makeEvent, systemActor, type EventLog, type Pool, type Projector } from '@ephemera/platform';
 
 export class AdminEvents {
-  constructor(private readonly pool: Pool, private readonly log: EventLog, private readonly now: () => Date) {}
+  constructor(private readonly pool: Pool, private readonly log: EventLog, private readonly now: () => Date, private readonly project: Projector) {}
 
   async record<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): Promise<AnyEventEnvelope> {
     const valid = parsePayload(type, payload);
     const { rows } = await this.pool.query<{ seq: string }>("SELECT nextval('admin.event_seq') AS seq");
     const event = makeEvent(type, ADMIN_AGGREGATE, Number(rows[0].seq), valid, systemActor) as AnyEventEnvelope;
     await appendEvents(this.log, [event]);
-    await applyOnce(this.pool, 'admin', [event], projectAdmin);
+    await applyOnce(this.pool, 'admin', [event], this.project);
     return event;
   }
 
-  /** the audit trail: who (the superadmin's e-mail), what, on what, why */
+  /**
+   * the audit trail: who (the superadmin's e-mail), what, on what (an account by its id, never its e-mail: the admin
+   * topic's key is never destroyed), why
+   */
   audit(admin: string, action: AdminAction, target: string | null, reason: string | null = null, details: Record<string, unknown> = {}): Promise<AnyEventEnvelope> {
     return this.record('admin.action-recorded', { action, target, reason, admin, details, at: this.now().toISOString() });
   }

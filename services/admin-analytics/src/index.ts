@@ -5,10 +5,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_AGGREGATE, TOPICS, type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi } from '@ephemera/proto';
-import { projectionHandlers, migrate, type EphemeralStore, type EventLog, type Logger, type Pool, type RateLimits, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import {
+  projectionHandlers, migrate, type EphemeralStore, type EventLog, type Logger, type Pool, type RateLimits, type RoomKeyring, type RoomKeyStore, type Subscription,
+} from '@ephemera/platform';
 import type { AdminContext } from './context.ts';
 import { AdminEvents } from './events.ts';
-import { projectAdmin } from './projection.ts';
+import { adminProjector } from './projection.ts';
+import { AccountFields } from './account-fields.ts';
+import { sealLegacyDirectory } from './directory/index.ts';
 import { startAutoDeleteSweeper } from './system/index.ts';
 
 export { adminRouter } from './http.ts';
@@ -21,6 +25,8 @@ export interface AdminOptions {
   accounts: AdminAccountsApi; billingSystem: AdminBillingSystemApi; rooms: AdminRoomsApi; messaging: AdminMessagingApi;
   /** the admin aggregate's key (its events are sealed like a room's): billing-style own store when distributed */
   adminKeys: RoomKeyStore;
+  /** the keyring of the sealed event log: accounts' keys and the address lookup key (billing's) come through it */
+  keyring: RoomKeyring;
   superadminEmail?: string | null; limits: RateLimits; ephemeral: EphemeralStore; backupDir: string; backupKey: Buffer;
   /** distributed mode: the Kafka the log lives on (a backup records the group's committed offsets) */
   eventLogKafka?: AdminContext['eventLogKafka'];
@@ -43,9 +49,11 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   await migrate(opts.databaseUrl, ADMIN_MIGRATIONS, 'admin');
   if (!(await opts.adminKeys.get(ADMIN_AGGREGATE))) await opts.adminKeys.create(ADMIN_AGGREGATE);
   const now = opts.now ?? (() => new Date());
-  const events = new AdminEvents(opts.pool, opts.log, now);
+  const accountFields = new AccountFields(opts.keyring);
+  const project = adminProjector(accountFields);
+  const events = new AdminEvents(opts.pool, opts.log, now, project);
   const context: AdminContext = {
-    pool: opts.pool, log: opts.log, logger: opts.logger, events, accounts: opts.accounts, billingSystem: opts.billingSystem,
+    pool: opts.pool, log: opts.log, logger: opts.logger, events, project, accountFields, accounts: opts.accounts, billingSystem: opts.billingSystem,
     rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
     limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
     eventLogKafka: opts.eventLogKafka, healthTargets: opts.healthTargets,
@@ -58,9 +66,12 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     // one fetch and one transaction, one commit and one flush, for many messages instead of one each). At 50 sends/s
     // in the W3 bench this consumer cost ~2-3 ms of CPU per message before (load-tests/README.md, session 23).
     gather: true,
-    ...projectionHandlers(opts.pool, 'admin', projectAdmin, { flush: !opts.logSharesDatabase }),
+    ...projectionHandlers(opts.pool, 'admin', project, { flush: !opts.logSharesDatabase }),
   });
   await projection.caughtUp();
+  // The directory's rows and audit entries an earlier version wrote in the clear: sealed before the first request.
+  const legacy = await sealLegacyDirectory(opts.pool, accountFields);
+  if (legacy.accounts + legacy.auditEntries > 0) opts.logger.info(legacy, 'directory: account e-mails and usernames sealed');
   const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs); // the Settings tab's scheduled cleanup
   return { context, async stop() { sweeper.stop(); await projection.stop(); } };
 }

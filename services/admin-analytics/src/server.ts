@@ -46,7 +46,7 @@ export async function startAdminServer(opts: {
   const ephemeral = namespacedEphemeral(opts.redisUrl ? new RedisEphemeralStore(opts.redisUrl) : new MemoryEphemeralStore(), opts.eventLogNamespace);
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const module = await startAdminModule({
-    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, adminKeys: own.store, now: opts.now,
+    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, adminKeys: own.store, keyring, now: opts.now,
     ...adminPortClients({ billingUrl: opts.billingUrl, roomUrl: opts.roomUrl, messagingUrl: opts.messagingUrl }, credential),
     superadminEmail: opts.superadminEmail, limits, ephemeral, backupDir: opts.backupDir, backupKey: backupKeyFrom(master),
     eventLogKafka: { brokers: opts.kafkaBrokers, namespace: opts.eventLogNamespace }, healthTargets: opts.healthTargets,

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import { applyOnce, createPool, migrate, type Pool } from '@ephemera/platform';
+import { RoomKey, RoomKeyring, applyOnce, createPool, migrate, type Pool } from '@ephemera/platform';
 import { ADMIN_MIGRATIONS } from '../src/index.ts';
-import { projectAdmin } from '../src/projection.ts';
+import { adminProjector } from '../src/projection.ts';
+import { AccountFields } from '../src/account-fields.ts';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 
 export interface AdminTestDatabase {
@@ -17,6 +18,10 @@ export interface AdminTestDatabase {
   readonly pool: Pool;
   /** applies each event through the service's real projector, one applyOnce each, as the subscription delivers them */
   apply(events: AnyEventEnvelope[]): Promise<void>;
+  /** the accounts' keys (every account has one, made in memory when first asked for) and the lookup key */
+  readonly fields: AccountFields;
+  /** the keyring behind `fields`: forget(id) plays an account deleted by billing (its key destroyed) */
+  readonly keyring: RoomKeyring;
 }
 
 /** a new database with the admin schema migrated, and a pool on it (the caller ends the pool) */
@@ -33,11 +38,15 @@ export function useAdminTestDatabase(): AdminTestDatabase {
     if (!opened) throw new Error('the admin test database is opened in beforeAll; use it inside a test or hook');
     return opened;
   };
+  const keyring = new RoomKeyring(async (id) => RoomKey.generate(id));
+  const fields = new AccountFields(keyring);
+  const project = adminProjector(fields);
   beforeAll(async () => { opened = await openAdminTestDatabase(); });
   afterAll(async () => { await opened?.pool.end(); });
   return {
     get url() { return current().url; },
     get pool() { return current().pool; },
-    async apply(events) { for (const e of events) await applyOnce(current().pool, 'admin', [e], projectAdmin); },
+    fields, keyring,
+    async apply(events) { for (const e of events) await applyOnce(current().pool, 'admin', [e], project); },
   };
 }

@@ -94,7 +94,7 @@ describe('auto-delete: the scheduled sweep', () => {
     const rooms: AdminRoomsApi = { extendByAdmin: refuse('extendByAdmin'), deleteByAdmin: refuse('deleteByAdmin') };
     const messaging: AdminMessagingApi = { moderationMessages: refuse('moderationMessages') };
     admin = await startAdminModule({
-      databaseUrl: db.url, pool, log, logger: createLogger('auto-delete-sweep-test', 'silent'), adminKeys: keys.store,
+      databaseUrl: db.url, pool, log, logger: createLogger('auto-delete-sweep-test', 'silent'), adminKeys: keys.store, keyring: keys.keyring,
       accounts: billing, billingSystem: billing,
       rooms, messaging, superadminEmail: SUPERADMIN, limits, ephemeral: new MemoryEphemeralStore(),
       backupDir, backupKey: randomBytes(32), autoDeleteIntervalMs: SWEEP_MS, logSharesDatabase: true,
@@ -129,8 +129,8 @@ describe('auto-delete: the scheduled sweep', () => {
     expect(billing.deleted.every((d) => d.reason === AUTO_DELETE_REASON)).toBe(true);
     expect((await runs())[0]).toEqual({ trigger: 'scheduled', eligible: 2, deleted: 2, failed: 0 });
     expect((await deletions()).map((d) => [d.target, d.reason, d.admin, d.details.trigger]).sort()).toEqual([
-      ['long-gone@example.test', AUTO_DELETE_REASON, SWEEP_ACTOR, 'scheduled'],
-      ['month-away@example.test', AUTO_DELETE_REASON, SWEEP_ACTOR, 'scheduled'],
+      ['acc-long-gone@example.test', AUTO_DELETE_REASON, SWEEP_ACTOR, 'scheduled'], // the account by its id
+      ['acc-month-away@example.test', AUTO_DELETE_REASON, SWEEP_ACTOR, 'scheduled'],
     ]);
     // The next ticks find nobody left: runs with nothing to do, and no account deleted twice.
     await until(async () => (await runs()).length >= 3);

@@ -10,6 +10,7 @@ import { TOPIC_OF, TOPICS, parsePayload, settingsForTier, type Actor, type AnyEv
 import { makeEvent, systemActor, userActor, type Pool } from '@ephemera/platform';
 import { listAccounts, listRooms, presentRoom, presentUser } from '../src/directory/read-model.ts';
 import { usersCsv } from '../src/directory/users-routes.ts';
+import type { AccountFields } from '../src/account-fields.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const t = (minute: number) => new Date(Date.parse('2025-03-10T09:00:00Z') + minute * 60_000).toISOString();
@@ -55,9 +56,10 @@ const roomLog: AnyEventEnvelope[] = [
   ws('w5', 14, t(30)), joined('w5', 'w5-owner', 14),
 ];
 
-const ACCOUNT_COLUMNS = 'id, email, username, tier, payment_status, created_at, upgraded_by_admin, trial_ends_at, suspended, suspended_reason, last_active_at';
-const snapshot = async (pool: Pool) => ({
-  accounts: (await pool.query(`SELECT ${ACCOUNT_COLUMNS} FROM admin.accounts ORDER BY id`)).rows,
+const ACCOUNT_COLUMNS = 'id, email, email_hash, username, tier, payment_status, created_at, upgraded_by_admin, trial_ends_at, suspended, suspended_reason, last_active_at';
+/** the rows, e-mails and usernames opened (each seal takes a fresh nonce, so the sealed bytes differ on a replay) */
+const snapshot = async (pool: Pool, fields: AccountFields) => ({
+  accounts: await Promise.all((await pool.query(`SELECT ${ACCOUNT_COLUMNS} FROM admin.accounts ORDER BY id`)).rows.map(async (r) => ({ ...r, ...(await fields.open(r)) }))),
   rooms: (await pool.query('SELECT * FROM admin.rooms ORDER BY id')).rows,
 });
 
@@ -68,7 +70,7 @@ describe('directory projection', () => {
     const { pool } = db;
     expect(billingLog.every((e) => TOPIC_OF[e.type] === TOPICS.billing) && roomLog.every((e) => TOPIC_OF[e.type] === TOPICS.room)).toBe(true);
     await db.apply([...billingLog, ...roomLog]);
-    const users = (await listAccounts(pool, { search: '', limit: 50, hide: 'root@example.test' })).map(presentUser);
+    const users = (await listAccounts(pool, db.fields, { search: '', limit: 50, hide: 'root@example.test' })).map(presentUser);
     expect(users.map((u) => u.email)).toEqual(['a4@example.test', 'a2@example.test', 'a1@example.test']); // newest first, no root, no a3
     expect(users.find((u) => u.email === 'a1@example.test')).toMatchObject({
       subscriptionTier: 'pro', paymentStatus: 'past_due', suspended: true, suspendedReason: 'chargebacks', upgradedByAdmin: false });
@@ -77,34 +79,35 @@ describe('directory projection', () => {
     expect(users.find((u) => u.email === 'a4@example.test')).toMatchObject({ subscriptionTier: 'free', upgradedByAdmin: false, trialEndsAt: null, suspended: false });
     const a2 = (await pool.query('SELECT last_active_at FROM admin.accounts WHERE id = $1', ['a2'])).rows[0];
     expect(a2.last_active_at.toISOString()).toBe(t(10)); // the user's own rename; the trial is the admin's doing
-    expect((await listAccounts(pool, { search: '50%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
-    expect((await listAccounts(pool, { search: '%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
-    expect((await listAccounts(pool, { search: 'RENAMED', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a2']);
+    expect((await listAccounts(pool, db.fields, { search: '50%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
+    expect((await listAccounts(pool, db.fields, { search: '%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
+    expect((await listAccounts(pool, db.fields, { search: 'RENAMED', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a2']);
 
     const now = new Date(t(60));
-    const rooms = (await listRooms(pool, { search: '', limit: 50 })).map((r) => presentRoom(r, now));
+    const rooms = (await listRooms(pool, db.fields, { search: '', limit: 50 })).map((r) => presentRoom(r, now));
     expect(rooms).toEqual([
       { id: 'w5', name: 'Room_w5', owner: null, userCount: 1, isActive: false, expiresAt: t(30) }, // past its expiry, not yet swept: Expired
       { id: 'w2', name: 'Room_w2', owner: 'a2@example.test', userCount: 1, isActive: true, expiresAt: null },
       { id: 'w1', name: 'Lobby', owner: 'a1@example.test', userCount: 2, isActive: true, expiresAt: t(1440 + 168 * 60) },
     ]);
-    expect((await listRooms(pool, { search: 'a1@EXAMPLE', limit: 50 })).map((r) => r.id)).toEqual(['w1']);
-    expect((await listRooms(pool, { search: 'lob', limit: 50 })).map((r) => r.id)).toEqual(['w1']);
+    expect((await listRooms(pool, db.fields, { search: 'a1@EXAMPLE.test', limit: 50 })).map((r) => r.id)).toEqual(['w1']); // the owner's whole address
+    expect((await listRooms(pool, db.fields, { search: 'a1@EXAMPLE', limit: 50 })).map((r) => r.id)).toEqual([]); // not a part of it: it is sealed
+    expect((await listRooms(pool, db.fields, { search: 'lob', limit: 50 })).map((r) => r.id)).toEqual(['w1']);
 
-    const csv = usersCsv(await listAccounts(pool, { search: '', limit: null, hide: 'root@example.test' }));
+    const csv = usersCsv(await listAccounts(pool, db.fields, { search: '', limit: null, hide: 'root@example.test' }));
     expect(csv.split('\n')[0]).toBe('email,username,subscriptionTier,upgradedByAdmin,trialEndsAt,paymentStatus,suspended,suspendedReason,createdAt,lastActiveAt');
     expect(csv).toContain(`a1@example.test,a1,pro,false,,past_due,true,chargebacks,${t(0)},${t(0)}`);
   });
 
   it('a replay into empty tables, with the topics interleaved differently, rebuilds identical rows', async () => {
     const { pool } = db;
-    const before = await snapshot(pool);
+    const before = await snapshot(pool, db.fields);
     await pool.query('TRUNCATE admin.accounts, admin.rooms, admin.processed_events');
     const interleaved: AnyEventEnvelope[] = [];
     for (let i = 0; i < Math.max(billingLog.length, roomLog.length); i++) interleaved.push(...[roomLog[i], billingLog[i]].filter((e) => e !== undefined));
     await db.apply(interleaved);
-    expect(await snapshot(pool)).toEqual(before);
+    expect(await snapshot(pool, db.fields)).toEqual(before);
     await db.apply(interleaved); // delivered again: applyOnce changes nothing
-    expect(await snapshot(pool)).toEqual(before);
+    expect(await snapshot(pool, db.fields)).toEqual(before);
   });
 });

@@ -10,6 +10,7 @@ import { usersRouter } from './users-routes.ts';
 import { roomsRouter } from './rooms-routes.ts';
 
 export { projectDirectory } from './projection.ts';
+export { sealLegacyDirectory } from './legacy.ts';
 
 /** this part's /api/admin/ routes; mounted after the superadmin check */
 export function directoryRouter(ctx: AdminContext): express.Router {

@@ -11,34 +11,43 @@
  *     calls a room Expired when its expiry has passed but the room service's sweep (every minute) has not removed it.
  * Each row is fed by one topic only, and within a topic by one key (the account, the room), so the order of events
  * that touch a row is the log's order on every replay. Rows of both are joined only when read (the room's owner).
- * Sealed payloads are opened by the module's sealed event log before they get here.
+ * Sealed payloads are opened by the module's sealed event log before they get here. An account's e-mail and username
+ * are sealed again under its key on the way into admin.accounts (account-fields.ts), beside the address's keyed hash;
+ * an account whose key is gone was deleted, and nothing of it is stored again.
  */
 import { TOPICS, TOPIC_OF, type AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
+import type { AccountFields } from '../account-fields.ts';
 
 /** a verified subscription event ends an admin trial (billing's projection does the same) */
 const TRIAL_OVER = 'upgraded_by_admin = false, trial_ends_at = NULL';
 
-export async function projectDirectory(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
+export async function projectDirectory(db: PoolClient, event: AnyEventEnvelope, fields: AccountFields): Promise<void> {
   const topic = TOPIC_OF[event.type];
-  if (topic === TOPICS.billing) await projectAccountEvent(db, event);
+  if (topic === TOPICS.billing) await projectAccountEvent(db, event, fields);
   else if (topic === TOPICS.room) await projectRoomEvent(db, event);
 }
 
-async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
+async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope, fields: AccountFields): Promise<void> {
   const set = (sql: string, accountId: string, values: unknown[] = []) =>
     db.query(`UPDATE admin.accounts SET ${sql} WHERE id = $1`, [accountId, ...values]);
   switch (event.type) {
     case 'account.registered': {
       const p = event.payload;
+      const key = await fields.key(p.accountId);
+      if (!key) return;
       await db.query(
-        `INSERT INTO admin.accounts (id, email, username, tier, created_at, last_active_at) VALUES ($1, $2, $3, $4, $5, $5)
-         ON CONFLICT (id) DO NOTHING`, [p.accountId, p.email.toLowerCase(), p.username, p.tier, p.registeredAt]);
+        `INSERT INTO admin.accounts (id, email, email_hash, username, tier, created_at, last_active_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
+         ON CONFLICT (id) DO NOTHING`,
+        [p.accountId, fields.seal(key, 'email', p.email.toLowerCase()), await fields.emailHash(p.email), fields.seal(key, 'username', p.username), p.tier, p.registeredAt]);
       break;
     }
-    case 'account.username-changed':
-      await set('username = $2', event.payload.accountId, [event.payload.username]);
+    case 'account.username-changed': {
+      const key = await fields.key(event.payload.accountId);
+      if (!key) return;
+      await set('username = $2', event.payload.accountId, [fields.seal(key, 'username', event.payload.username)]);
       break;
+    }
     case 'account.subscription-activated':
       await set(`tier = $2, payment_status = 'active', ${TRIAL_OVER}`, event.payload.accountId, [event.payload.tier]);
       break;

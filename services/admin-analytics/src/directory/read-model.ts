@@ -5,10 +5,12 @@
  * distributed). A route that changed something waits until its own read model shows the change, so the list the
  * dashboard reloads right after reflects it.
  */
-import type { AdminRoom, AdminUser, Tier } from '@ephemera/proto';
+import { EmailSchema, type AdminRoom, type AdminUser, type Tier } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
+import type { AccountFields } from '../account-fields.ts';
 
+/** an account as the Users tab shows it: e-mail and username opened (stored sealed, account-fields.ts) */
 export interface AccountRecord {
   id: string; email: string; username: string | null; tier: Tier; payment_status: string; created_at: Date;
   upgraded_by_admin: boolean; trial_ends_at: Date | null; suspended: boolean; suspended_reason: string | null; last_active_at: Date;
@@ -37,26 +39,68 @@ export function presentRoom(r: RoomRecord, now: Date): AdminRoom {
 
 /** a LIKE pattern that finds `text` anywhere, the user's % _ and \ taken literally */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** a search that is a whole address is looked up by its keyed hash */
+const asEmail = (search: string): string | null => (search.includes('@') && EmailSchema.safeParse(search).success ? search : null);
 
-/** Newest first; `search` in the e-mail or the username; the superadmin's own account never listed. */
-export async function listAccounts(pool: Pool, opts: { search: string; limit: number | null; hide: string | null }): Promise<AccountRecord[]> {
-  const { rows } = await pool.query<AccountRecord>(
-    `SELECT * FROM admin.accounts
-     WHERE ($1::text IS NULL OR email <> $1) AND ($2 = '' OR email ILIKE $3 OR username ILIKE $3)
-     ORDER BY created_at DESC, id DESC LIMIT $4`,
-    [opts.hide, opts.search, containing(opts.search), opts.limit]);
-  return rows;
+/**
+ * How many of the newest accounts a search that is not a whole address reads: e-mails and usernames are sealed, so
+ * such a search opens them one by one (newest first) instead of asking an index. A whole address is exact and finds
+ * any account, however old.
+ */
+export const ACCOUNT_SEARCH_SCAN = 2_000;
+const SCAN_BATCH = 250;
+
+/** the stored rows, opened; an account deleted meanwhile (its key gone) is left out */
+async function opened(fields: AccountFields, rows: AccountRecord[]): Promise<AccountRecord[]> {
+  const out: AccountRecord[] = [];
+  for (const row of rows) {
+    const clear = await fields.open(row);
+    if (clear) out.push({ ...row, ...clear });
+  }
+  return out;
 }
 
-/** Newest first; `search` in the room's name or its owner's e-mail. */
-export async function listRooms(pool: Pool, opts: { search: string; limit: number }): Promise<RoomRecord[]> {
-  const { rows } = await pool.query<RoomRecord>(
-    `SELECT r.id, r.name, a.email AS owner_email, r.tier, r.user_count, r.created_at, r.expires_at
+/**
+ * Newest first; `search`: a whole e-mail address (exact, any case), or text found in the e-mail or the username of
+ * one of the newest ACCOUNT_SEARCH_SCAN accounts; `hide`: the superadmin's address, never listed.
+ */
+export async function listAccounts(pool: Pool, fields: AccountFields, opts: { search: string; limit: number | null; hide: string | null }): Promise<AccountRecord[]> {
+  const hidden = opts.hide ? await fields.emailHash(opts.hide) : null;
+  const page = (where: string, values: unknown[], limit: number | null, offset = 0) => pool.query<AccountRecord>(
+    `SELECT * FROM admin.accounts WHERE email_hash IS DISTINCT FROM $1 AND ${where}
+     ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [hidden, limit, offset, ...values]);
+  const email = asEmail(opts.search);
+  if (email) return opened(fields, (await page('email_hash = $4', [await fields.emailHash(email)], opts.limit)).rows);
+  if (opts.search === '') return opened(fields, (await page('true', [], opts.limit)).rows);
+  const needle = opts.search.toLowerCase();
+  const found: AccountRecord[] = [];
+  for (let offset = 0; offset < ACCOUNT_SEARCH_SCAN; offset += SCAN_BATCH) {
+    const { rows } = await page('true', [], SCAN_BATCH, offset);
+    for (const a of await opened(fields, rows)) {
+      if (!a.email.includes(needle) && !a.username?.toLowerCase().includes(needle)) continue;
+      found.push(a);
+      if (found.length === opts.limit) return found;
+    }
+    if (rows.length < SCAN_BATCH) break;
+  }
+  return found;
+}
+
+/** Newest first; `search` in the room's name, or its owner's whole e-mail address. */
+export async function listRooms(pool: Pool, fields: AccountFields, opts: { search: string; limit: number }): Promise<RoomRecord[]> {
+  const email = asEmail(opts.search);
+  const { rows } = await pool.query<RoomRecord & { owner_account_id: string | null; owner_sealed: string | null }>(
+    `SELECT r.id, r.name, r.owner_account_id, a.email AS owner_sealed, r.tier, r.user_count, r.created_at, r.expires_at
      FROM admin.rooms r LEFT JOIN admin.accounts a ON a.id = r.owner_account_id
-     WHERE $1 = '' OR r.name ILIKE $2 OR a.email ILIKE $2
+     WHERE $1 = '' OR r.name ILIKE $2 OR a.email_hash = $4
      ORDER BY r.created_at DESC, r.id DESC LIMIT $3`,
-    [opts.search, containing(opts.search), opts.limit]);
-  return rows;
+    [opts.search, containing(opts.search), opts.limit, email ? await fields.emailHash(email) : null]);
+  const out: RoomRecord[] = [];
+  for (const { owner_account_id: ownerId, owner_sealed: sealed, ...room } of rows) {
+    const owner = ownerId && sealed !== null ? await fields.open({ id: ownerId, email: sealed, username: null }) : null;
+    out.push({ ...room, owner_email: owner?.email ?? null });
+  }
+  return out;
 }
 
 export async function roomExists(pool: Pool, id: string): Promise<boolean> {

@@ -22,7 +22,7 @@ export function roomsRouter(ctx: AdminContext): express.Router {
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminRooms', callers, async (req, res) => {
-    const rows = await listRooms(pool, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows });
+    const rows = await listRooms(pool, ctx.accountFields, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows });
     const now = ctx.now();
     res.json({ success: true, rooms: rows.map((row) => presentRoom(row, now)) });
   });

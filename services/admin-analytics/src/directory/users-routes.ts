@@ -1,6 +1,7 @@
 /**
  * The Users tab's routes (behind the superadmin check): the list, the CSV export, and the actions on an account,
- * each done by billing (AdminAccountsApi), audited here, and answered once this service's directory shows it.
+ * each done by billing (AdminAccountsApi), audited here under the account's id (the audit trail shows its e-mail
+ * while the account exists), and answered once this service's directory shows it.
  */
 import express from 'express';
 import { stringify } from 'csv-stringify/sync';
@@ -29,7 +30,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminUsers', callers, async (req, res) => {
-    const rows = await listAccounts(pool, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows, hide: ctx.superadminEmail });
+    const rows = await listAccounts(pool, ctx.accountFields, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows, hide: ctx.superadminEmail });
     res.json({ success: true, users: rows.map(presentUser) });
   });
 
@@ -37,7 +38,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const reason = reasonOf(req.body);
     const email = targetOf(req);
     const { accountId, deletedRooms } = await ctx.accounts.deleteAccountByAdmin({ email, reason });
-    await ctx.events.audit(adminOf(res), 'user.deleted', email, reason, { accountId, deletedRooms });
+    await ctx.events.audit(adminOf(res), 'user.deleted', accountId, reason, { accountId, deletedRooms });
     await shows('user deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
       [accountId, deletedRooms]);
     res.json({ success: true, message: 'User delete completed successfully', deletedRooms });
@@ -48,7 +49,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const email = targetOf(req);
     const reason = body.suspended ? body.reason ?? null : null;
     const { accountId } = await ctx.accounts.suspendAccount({ email, suspended: body.suspended, reason });
-    await ctx.events.audit(adminOf(res), body.suspended ? 'user.suspended' : 'user.unsuspended', email, body.reason || null, { accountId });
+    await ctx.events.audit(adminOf(res), body.suspended ? 'user.suspended' : 'user.unsuspended', accountId, body.reason || null, { accountId });
     await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [accountId, body.suspended]);
     res.json({ success: true, message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`, suspended: body.suspended });
   });
@@ -57,7 +58,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const { tier, days } = parseOrThrow(AdminUpgradeBodySchema, req.body ?? {});
     const email = targetOf(req);
     const { accountId, until } = await ctx.accounts.grantAdminTrial({ email, tier, days });
-    await ctx.events.audit(adminOf(res), 'user.upgraded', email, null, { accountId, tier, days, until });
+    await ctx.events.audit(adminOf(res), 'user.upgraded', accountId, null, { accountId, tier, days, until });
     // the account and its live rooms show the trial's tier
     await shows('admin trial', `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
       AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
@@ -70,7 +71,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     parseOrThrow(SetSubscriptionBodySchema, req.body ?? {});
     const email = targetOf(req);
     const { accountId, tier } = await ctx.accounts.endAdminTrial({ email });
-    await ctx.events.audit(adminOf(res), 'user.subscription-set', email, null, { accountId, tier, endedAdminTrial: true });
+    await ctx.events.audit(adminOf(res), 'user.subscription-set', accountId, null, { accountId, tier, endedAdminTrial: true });
     await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [accountId]);
     res.json({ success: true, message: 'User subscription update completed successfully', subscriptionTier: tier, upgradedByAdmin: false });
   });
@@ -81,7 +82,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     if (kind !== 'users') {
       throw new DomainError('VALIDATION', EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics');
     }
-    const rows = await listAccounts(pool, { search: '', limit: null, hide: ctx.superadminEmail });
+    const rows = await listAccounts(pool, ctx.accountFields, { search: '', limit: null, hide: ctx.superadminEmail });
     const day = ctx.now().toISOString().slice(0, 10);
     await ctx.events.audit(adminOf(res), 'export.downloaded', 'users', null, { kind: 'users', rows: rows.length });
     res.setHeader('content-type', 'text/csv; charset=utf-8');

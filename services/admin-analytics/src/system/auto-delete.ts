@@ -69,7 +69,7 @@ export class AutoDelete {
       try {
         const r = await this.ctx.accounts.deleteAccountByAdmin({ email: user.email, reason: AUTO_DELETE_REASON });
         deleted += 1;
-        await this.ctx.events.audit(admin, 'user.deleted', user.email, AUTO_DELETE_REASON,
+        await this.ctx.events.audit(admin, 'user.deleted', r.accountId, AUTO_DELETE_REASON,
           { accountId: r.accountId, deletedRooms: r.deletedRooms, daysSinceEligible: user.daysSinceEligible, trigger });
       } catch (err) {
         failed += 1; // e.g. deleted meanwhile by its owner; the next run sees the rest again

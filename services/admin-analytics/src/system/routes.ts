@@ -32,7 +32,7 @@ export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups:
 
   publicRoute(r, 'adminAudit', callers, async (req, res) => {
     const limit = Math.min(Math.max(Number.parseInt(String(req.query.limit ?? ''), 10) || 200, 1), 1000);
-    res.json(await auditTrail(ctx.pool, limit));
+    res.json(await auditTrail(ctx, limit));
   });
 
   publicRoute(r, 'adminFeedback', callers, async (_req, res) => { res.json(await ctx.billingSystem.feedbackList({ limit: 500 })); });
@@ -75,10 +75,21 @@ export function maintenanceStatusRouter(ctx: AdminContext): express.Router {
   return r;
 }
 
-async function auditTrail(pool: Pool, limit: number): Promise<AuditEntry[]> {
-  const { rows } = await pool.query<{ id: string; action: AuditEntry['action']; target: string | null; reason: string | null; admin: string; at: Date }>(
-    'SELECT event_id AS id, action, target, reason, admin, at FROM admin.audit ORDER BY at DESC, seq DESC LIMIT $1', [limit]);
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+/**
+ * The newest entries. An action on an account names it by its id; while the account exists the entry shows its
+ * e-mail (opened under the account's key), after its deletion only the id it had.
+ */
+async function auditTrail(ctx: AdminContext, limit: number): Promise<AuditEntry[]> {
+  const { rows } = await ctx.pool.query<{ id: string; action: AuditEntry['action']; target: string | null; reason: string | null; admin: string; at: Date; sealed: string | null }>(
+    `SELECT au.event_id AS id, au.action, au.target, au.reason, au.admin, au.at, a.email AS sealed
+     FROM admin.audit au LEFT JOIN admin.accounts a ON au.action LIKE 'user.%' AND a.id = au.target
+     ORDER BY au.at DESC, au.seq DESC LIMIT $1`, [limit]);
+  const entries: AuditEntry[] = [];
+  for (const { sealed, ...r } of rows) {
+    const account = sealed !== null && r.target ? await ctx.accountFields.open({ id: r.target, email: sealed, username: null }) : null;
+    entries.push({ ...r, target: account?.email ?? r.target, at: r.at.toISOString() });
+  }
+  return entries;
 }
 
 /**

@@ -20,7 +20,6 @@ import { randomBytes } from 'node:crypto';
 import { TOPICS, type BackupInfo } from '@ephemera/proto';
 import { applyOnce, inTransaction, KeyedMutex } from '@ephemera/platform';
 import type { AdminContext } from '../../context.ts';
-import { projectAdmin } from '../../projection.ts';
 import { readBackupFile, writeBackupFile } from './format.ts';
 import { currentLogId, hasEmbeddedLog, seedGroup, type KafkaLocation, type LogPosition } from './position.ts';
 import { exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
@@ -80,7 +79,7 @@ export class Backups {
     let applied = 0;
     const replay = await this.ctx.log.subscribe({
       groupId, topics: Object.values(TOPICS), fromBeginning: true,
-      handler: async ({ event }) => { applied += (await applyOnce(this.ctx.pool, 'admin', [event], projectAdmin)).length; },
+      handler: async ({ event }) => { applied += (await applyOnce(this.ctx.pool, 'admin', [event], this.ctx.project)).length; },
     });
     try {
       await replay.caughtUp();
