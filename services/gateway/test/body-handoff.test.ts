@@ -112,7 +112,9 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
     const answer = await send('POST', UPLOAD, body, { 'x-test': 'slow' });
     expect(answer.status).toBe(201);
     const s = seen.at(-1)!;
-    expect(s.bufferedWhileWaiting).toBeLessThanOrEqual(2 * MB); // not the 24 MB the client had to send
+    // not the 24 MB the client had to send: a megabyte past the high-water mark plus what the server had read before
+    // it paused (uWS 20.57 hands over up to about 3 MB of its receive buffers after a pause)
+    expect(s.bufferedWhileWaiting).toBeLessThanOrEqual(6 * MB);
     expect(s.sha).toBe(sha(body));
   });
 

@@ -44,7 +44,8 @@ export function nodeProxy(target: string, addressOf: (peer: string, headers: Rec
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
       if (answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-      answer.pipe(res);
+      answer.pipe(res, { end: false });
+      answer.on('end', () => endAfterRequest(req, res));
       answer.on('error', () => res.destroy());
     });
     upstream.on('error', () => {
@@ -69,8 +70,23 @@ export function nodeProxy(target: string, addressOf: (peer: string, headers: Rec
 }
 
 function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
-  if (!res.headersSent) res.writeHead(413, { connection: 'close' }).end('Request body too large');
-  req.resume(); // the rest is read and dropped
+  if (res.headersSent) return;
+  res.writeHead(413);
+  res.write('Request body too large');
+  endAfterRequest(req, res);
+}
+
+/**
+ * An answer that comes before the request's body is in (a refusal: 401, 413, 415) is ended only once the rest of the
+ * body has been read and dropped, as the uWS adapter does: Node closes a connection that is not kept alive as soon as
+ * the answer ends, and a client still sending then sees its write fail (EPIPE) instead of the answer.
+ */
+function endAfterRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.complete || req.destroyed) { res.end(); return; }
+  const end = () => { if (!res.writableEnded) res.end(); };
+  req.once('end', end);
+  req.once('close', end);
+  req.resume();
 }
 
 /**
