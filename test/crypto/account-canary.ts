@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { ADMIN_API, API, AUTH_API, type AdminUser, type AuditEntry, type BackupInfo } from '@ephemera/proto';
 import { readBackupFile } from '../../services/admin-analytics/src/system/backup/format.ts';
-import { http, uniqueName } from '../helpers/clients.ts';
+import { http as httpOnce, uniqueName } from '../helpers/clients.ts';
 import type { Mailpit } from '../helpers/mailpit.ts';
 import { bearer, mailedCode, register, type AccountTarget } from '../accounts/account-clients.ts';
 
@@ -29,6 +29,19 @@ export interface CanaryProduct { url: string; mail: Mailpit }
 export interface LiveCanaryAccount { accountId: string; token: string; adminToken: string; roomId: string; backup: BackupInfo }
 
 const target = (p: CanaryProduct) => ({ url: p.url, mail: p.mail }) as unknown as AccountTarget;
+
+/**
+ * A request sent again once when its pooled connection was reset: the distributed test's byte scans block the
+ * process the stack's servers run in for seconds, and a keep-alive connection the server closed meanwhile fails the
+ * next request sent on it before the server reads it.
+ */
+async function http<T = any>(...args: Parameters<typeof httpOnce>) {
+  try {
+    const res = await httpOnce<T>(...args);
+    return res.status === 502 ? httpOnce<T>(...args) : res; // the gateway's upstream connection was the reset one
+  } catch { return httpOnce<T>(...args); }
+}
+const fetchAgain = async (url: string, init: RequestInit) => { try { return await fetch(url, init); } catch { return fetch(url, init); } };
 
 /** Polls until `fn` gives what `ok` accepts (the directory is a projection: distributed, from Kafka a moment later). */
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
@@ -103,7 +116,7 @@ export async function deleteCanaryAccount(p: CanaryProduct, live: LiveCanaryAcco
  * its records as text. The account is in it (its id), its e-mail and username only sealed.
  */
 export async function backupText(p: CanaryProduct, live: LiveCanaryAccount, backupKey: Buffer): Promise<{ raw: Buffer; records: string }> {
-  const res = await fetch(`${p.url}${ADMIN_API.backupDownload(live.backup.filename)}`, { headers: bearer(live.adminToken) });
+  const res = await fetchAgain(`${p.url}${ADMIN_API.backupDownload(live.backup.filename)}`, { headers: bearer(live.adminToken) });
   expect(res.status).toBe(200);
   const raw = Buffer.from(await res.arrayBuffer());
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'canary-backup-')), live.backup.filename);
