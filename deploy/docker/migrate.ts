@@ -5,8 +5,7 @@
  * node-pg-migrate takes an advisory lock, so running beside a starting service is safe.
  *   DATABASE_URL=postgres://... node --import tsx deploy/docker/migrate.ts
  */
-import { z } from 'zod';
-import { loadConfig, commonEnv, createLogger, migrate } from '@ephemera/platform';
+import { configOrExit, configSpec, commonEnv, createLogger, databaseUrl, migrate } from '@ephemera/platform';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +17,7 @@ const MESSAGING_MIGRATIONS = path.join(services, 'messaging', 'migrations');
 const BILLING_MIGRATIONS = path.join(services, 'billing', 'migrations');
 const ADMIN_MIGRATIONS = path.join(services, 'admin-analytics', 'migrations');
 
-const config = loadConfig(z.object({ LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: z.string().url() }));
+const config = configOrExit(configSpec('migrate', { LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: databaseUrl() }));
 const logger = createLogger('migrate', config.LOG_LEVEL);
 try {
   for (const [service, dir] of [['room', ROOM_MIGRATIONS], ['messaging', MESSAGING_MIGRATIONS], ['billing', BILLING_MIGRATIONS], ['admin', ADMIN_MIGRATIONS]] as const) {

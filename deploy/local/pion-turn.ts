@@ -8,13 +8,14 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../services/platform/src/net.ts';
+import { toolsDir } from './config.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
 export interface TurnServer { url: string; secret: string; stop(): Promise<void> }
 
 export function pionTurnBinary(): string {
-  const tools = process.env.EPHEMERA_TOOLS ?? path.join(repo, 'deploy', 'local', '.tools');
+  const tools = toolsDir();
   const bin = path.join(tools, 'bin', 'pion-turn');
   if (!fs.existsSync(bin)) execFileSync('bash', [path.join(repo, 'deploy', 'ops', 'install-tools.sh'), 'turn'], { stdio: 'inherit' });
   return bin;

@@ -19,13 +19,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
 import { startIngress } from './ingress.ts';
-import { internalPortOf, metricsPortOf, stackPorts } from './ports.ts';
+import { internalPortOf, metricsPortOf } from './ports.ts';
+import { localStackConfig, stackPortsOf } from './config.ts';
+import { configOrExit } from '../../services/platform/src/config.ts';
 import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
-const runDir = process.env.EPHEMERA_RUN_DIR ?? path.join(here, '.run');
-const ports = stackPorts();
+const config = configOrExit(localStackConfig);
+const runDir = path.resolve(repo, config.EPHEMERA_RUN_DIR);
+const ports = stackPortsOf(config);
 
 const children = new Map<string, ChildProcess>();
 const stops: (() => Promise<void>)[] = [];
@@ -50,9 +53,9 @@ async function main() {
   const s3Env = { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'ephemera-files', S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     S3_REGION: s3.region, S3_FORCE_PATH_STYLE: 'true' };
   // nginx (on loopback) is the trusted proxy whose X-Forwarded-For names the client; rate-limit counters in Redis.
-  const serviceSecret = process.env.SERVICE_SECRET || randomBytes(32).toString('hex');
+  const serviceSecret = config.SERVICE_SECRET ?? randomBytes(32).toString('hex');
   fs.writeFileSync(path.join(runDir, 'service-secret'), serviceSecret, { mode: 0o600 });
-  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret };
+  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret };
   // where each service is called by the others: its internal listener
   const internal = (port: number) => `http://127.0.0.1:${internalPortOf(port)}`;
 
@@ -81,7 +84,7 @@ async function main() {
       .map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`).join(','),
   }, ports.admin);
   const gatewayEnv = (id: string, port: number) => ({
-    ...common, PORT: port, METRICS_PORT: metricsPortOf(port), GATEWAY_ID: id, ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? '',
+    ...common, PORT: port, METRICS_PORT: metricsPortOf(port), GATEWAY_ID: id, ALLOWED_ORIGINS: config.ALLOWED_ORIGINS.join(','),
     ROOM_URL: internal(ports.room), MESSAGING_URL: internal(ports.messaging), PRESENCE_URL: internal(ports.presence),
   });
   await Promise.all([
@@ -98,11 +101,11 @@ async function service(name: string, entry: string, vars: Record<string, string 
   const log = fs.openSync(path.join(runDir, `${name}.log`), 'a');
   const start = () => {
     // STACK_CPU_PROFILE=gateway-1,messaging: those processes write a V8 CPU profile to .run/profiles when they stop
-    const profiled = (process.env.STACK_CPU_PROFILE ?? '').split(',').includes(name);
+    const profiled = (config.STACK_CPU_PROFILE ?? '').split(',').includes(name);
     const profile = profiled ? ['--cpu-prof', `--cpu-prof-dir=${path.join(runDir, 'profiles', name)}`] : [];
     // The production flags (deploy/node-flags.ts), then STACK_NODE_FLAGS='--trace-gc ...': more V8 flags for every
     // service process while investigating (NODE_OPTIONS refuses most of them)
-    const flags = [...SERVICE_NODE_FLAGS, ...(process.env.STACK_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+    const flags = [...SERVICE_NODE_FLAGS, ...(config.STACK_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
     const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', path.join(repo, entry)], {
       cwd: repo, stdio: ['ignore', log, log], env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
     });

@@ -11,7 +11,8 @@ if [ -f "$RUN_DIR/stack.pid" ] && kill -0 "$(cat "$RUN_DIR/stack.pid")" 2>/dev/n
 fi
 mkdir -p "$RUN_DIR"
 rm -f "$RUN_DIR/ready"
-nohup node --import tsx deploy/local/stack.ts > "$RUN_DIR/stack.log" 2>&1 &
+# .env (if any): the stack and, through its environment, every service read it; the real environment wins.
+nohup node --env-file-if-exists=.env --import tsx deploy/local/stack.ts > "$RUN_DIR/stack.log" 2>&1 &
 echo $! > "$RUN_DIR/stack.pid"
 for _ in $(seq 1 300); do
   if [ -f "$RUN_DIR/ready" ]; then echo "Ephemera (distributed) is running at $(cat "$RUN_DIR/ready")"; exit 0; fi

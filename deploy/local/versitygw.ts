@@ -10,13 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../services/platform/src/net.ts';
+import { toolsDir } from './config.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
 export interface S3Server { endpoint: string; accessKeyId: string; secretAccessKey: string; region: string; dir: string; stop(): Promise<void> }
 
 export function versitygwBinary(): string {
-  const tools = process.env.EPHEMERA_TOOLS ?? path.join(repo, 'deploy', 'local', '.tools');
+  const tools = toolsDir();
   const bin = path.join(tools, 'bin', 'versitygw');
   // Builds it the first time (about 3 minutes), reuses it after: the same script npm test runs first.
   if (!fs.existsSync(bin)) execFileSync('bash', [path.join(repo, 'deploy', 'ops', 'install-tools.sh'), 'versitygw'], { stdio: 'inherit' });

@@ -17,16 +17,19 @@ import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
   MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
-  assertRoutesFromTable,
+  assertRoutesFromTable, rateLimitsOf,
 } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
-import { startBillingModule, publicBillingRouter, paymentsFromEnv, paymentsRouter, paymentWebhookRouter, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
+import { startBillingModule, publicBillingRouter, paymentsRouter, paymentWebhookRouter, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
 import { startAdminModule, adminRouter, backupKeyFrom, type AdminModule } from '@ephemera/admin-analytics';
 import { maintenanceSnapshot } from '@ephemera/admin-analytics/src/system/index.ts';
+import { googleOf, paymentsOf } from '@ephemera/billing/src/config.ts';
+import { callOptionsOf } from '@ephemera/gateway/src/config.ts';
+import { embeddedConfigFromEnv, type EmbeddedConfig } from './config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -44,17 +47,22 @@ export interface EmbeddedOptions {
   trustedProxies?: string[];
   /** Prometheus /metrics on its own listener (METRICS_PORT); absent: not served */
   metrics?: { port: number; host?: string };
-  /** rate limits (default: RATE_LIMIT_* from the environment), in this process's memory */
+  /**
+   * The process's configuration (main.ts parses it at start); absent: parsed from the environment here. The options
+   * below override its parts (tests).
+   */
+  config?: EmbeddedConfig;
+  /** rate limits (default: RATE_LIMIT_* from the configuration), in this process's memory */
   rateLimits?: LimitConfig;
   /** ROOM_MASTER_KEYS_PREVIOUS: after DATA_DIR/master.key was replaced, the old keys (room keys are re-wrapped at start) */
   previousMasterKeys?: Buffer[];
-  /** accounts (billing): SMTP_URL (absent: sign-in codes go to the log), SUPERADMIN_EMAIL, Google OIDC; default: the environment */
+  /** accounts (billing): SMTP_URL (absent: sign-in codes go to the log), SUPERADMIN_EMAIL, Google OIDC; default: the configuration */
   smtpUrl?: string;
   superadminEmail?: string;
   google?: GoogleConfig | null;
-  /** payments (Stripe); default: STRIPE_* and PUBLIC_URL from the environment (no STRIPE_SECRET_KEY: off, 503) */
+  /** payments (Stripe); default: STRIPE_* and PUBLIC_URL from the configuration (no STRIPE_SECRET_KEY: off, 503) */
   payments?: PaymentsOptions;
-  /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
+  /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the configuration) */
   calls?: GatewayOptions['calls'];
 }
 
@@ -72,7 +80,8 @@ export interface EmbeddedApp {
 }
 
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp> {
-  const logger = opts.logger ?? createLogger('embedded');
+  const config = opts.config ?? embeddedConfigFromEnv();
+  const logger = opts.logger ?? createLogger('embedded', config.LOG_LEVEL);
   startDefaultMetrics('embedded');
   fs.mkdirSync(opts.dataDir, { recursive: true });
   // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach its directory under DATA_DIR.
@@ -104,15 +113,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { logger });
   await log.init(Object.values(TOPICS));
   const bus = new MemoryEphemeralStore();
-  const limits = createRateLimits({ config: opts.rateLimits });
+  const limits = createRateLimits({ config: opts.rateLimits ?? rateLimitsOf(config) });
 
   const room = await startRoomModule({
     databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs, roomKeys: keys.store, keyring: keys.keyring,
     imageSigner: new ImageSigner(masterKey), // the custom theme's logo: signed as messaging signs preview images
   });
-  const linkPreviews = linkPreviewServiceFromEnv({ masterKey }); // preview images are signed with a key derived from it
+  // preview images are signed with a key derived from the master key
+  const linkPreviews = linkPreviewServiceFromEnv({ masterKey, fetcher: { allowHosts: config.LINK_PREVIEW_ALLOW_HOSTS ?? [] } });
   // Uploaded files: DATA_DIR/files (or S3 when S3_BUCKET is set), encrypted under each room's key (docs/crypto.md).
-  const storage = await storageFromEnv(process.env, opts.dataDir);
+  const storage = await storageFromEnv(config, opts.dataDir);
   const messaging = await startMessagingModule({
     databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews, storage,
     fileSweepIntervalMs: opts.sweepIntervalMs,
@@ -122,18 +132,19 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   let serverAddress: string | null = null; // http://{HOST}:{PORT} once listening ('localhost' for a wildcard HOST)
   const billing = await startBillingModule({
     databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: room.service.ownership, now: opts.now,
-    smtpUrl: opts.smtpUrl ?? (process.env.SMTP_URL || undefined), mailFrom: process.env.MAIL_FROM || undefined,
-    superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null),
-    google: opts.google !== undefined ? opts.google : googleFromEnv(),
+    smtpUrl: opts.smtpUrl ?? config.SMTP_URL, mailFrom: config.MAIL_FROM,
+    superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null,
+    google: opts.google !== undefined ? opts.google : googleOf(config),
     // Without PUBLIC_URL, return links go to this server's own configured address (never a request's headers).
-    payments: { ...(opts.payments ?? paymentsFromEnv()), serverAddress: () => serverAddress },
+    payments: { ...(opts.payments ?? paymentsOf(config)), serverAddress: () => serverAddress },
   });
   // Admin-analytics (issue 10): reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
     databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,
     accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,
-    superadminEmail: opts.superadminEmail ?? (process.env.SUPERADMIN_EMAIL || null), limits, ephemeral: bus,
+    superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null, limits, ephemeral: bus,
     backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),
+    autoDeleteIntervalMs: config.ADMIN_AUTO_DELETE_INTERVAL_MS, backupMaxBytes: config.ADMIN_BACKUP_MAX_BYTES,
   });
   // Maintenance mode (platform/maintenance.ts): one state for the one process, starting from the admin read model.
   const maintenance = await MaintenanceState.start({ log, processId: 'embedded', logger, initial: () => maintenanceSnapshot(pool) });
@@ -178,7 +189,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
     log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, bodyHandoff, ready,
-    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls, maintenance,
+    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls ?? callOptionsOf(config), maintenance,
+    engine: config.GATEWAY_ENGINE,
   });
   const listeningHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
   serverAddress = `http://${listeningHost.includes(':') ? `[${listeningHost}]` : listeningHost}:${gateway.port}`;
@@ -224,12 +236,6 @@ async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
   if (alive(pid)) process.kill(pid, 'SIGKILL');
-}
-
-/** OIDC_ISSUER (default Google), GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GOOGLE_REDIRECT_URI; all three: Google sign-in on. */
-function googleFromEnv(env = process.env): GoogleConfig | null {
-  if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET || !env.GOOGLE_REDIRECT_URI) return null;
-  return { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, redirectUri: env.GOOGLE_REDIRECT_URI };
 }
 
 function alive(pid: number): boolean {

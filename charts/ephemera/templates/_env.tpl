@@ -1,5 +1,5 @@
 {{/*
-The environment of each service container, exactly the variables its src/main.ts reads (README "Configuration").
+The environment of each service container, exactly the variables its src/config.ts declares (docs/configuration.md).
 Call with dict "root" $ "component" "<service>".
 */}}
 {{- define "ephemera.env" -}}
@@ -15,7 +15,9 @@ Call with dict "root" $ "component" "<service>".
   "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES"
     "CALL_RING_TIMEOUT_MS" "STUN_URLS" "TURN_URLS" "TURN_CREDENTIAL_TTL_SECONDS") -}}
 {{- $limits := list -}}
+{{- if ne .component "presence" }}{{/* presence counts nothing */}}
 {{- range $name, $_ := $root.Values.rateLimits }}{{ $limits = append $limits (printf "RATE_LIMIT_%s" $name) }}{{ end -}}
+{{- end }}
 - name: PORT
   value: {{ (index $root.Values .component).port | quote }}
 - name: METRICS_PORT

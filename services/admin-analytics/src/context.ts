@@ -31,6 +31,8 @@ export interface AdminContext {
   backupDir: string;
   /** the key that encrypts backups (derived from the master key) */
   backupKey: Buffer;
+  /** ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts */
+  backupMaxBytes: number;
   now: () => Date;
   /** when this process started (uptime) */
   startedAt: Date;

@@ -14,6 +14,7 @@ import { adminProjector } from './projection.ts';
 import { AccountFields } from './account-fields.ts';
 import { sealLegacyDirectory } from './directory/index.ts';
 import { startAutoDeleteSweeper } from './system/index.ts';
+import { adminSettingsFromEnv } from './config.ts';
 
 export { adminRouter } from './http.ts';
 export { backupKeyFrom } from './backup-key.ts';
@@ -32,8 +33,10 @@ export interface AdminOptions {
   eventLogKafka?: AdminContext['eventLogKafka'];
   /** distributed mode: the other services' /metrics addresses (ADMIN_HEALTH_TARGETS) */
   healthTargets?: string[];
-  /** the auto-delete sweep's period (default ADMIN_AUTO_DELETE_INTERVAL_MS or an hour; 0: never) */
+  /** the auto-delete sweep's period (default: ADMIN_AUTO_DELETE_INTERVAL_MS, config.ts; 0: never) */
   autoDeleteIntervalMs?: number;
+  /** the largest backup an import accepts (default: ADMIN_BACKUP_MAX_BYTES, config.ts) */
+  backupMaxBytes?: number;
   /**
    * embedded mode: the event log lives in the same PostgreSQL, so the projection's commits need not wait for the disk
    * (applyOnce flush: false; platform/projection.ts says why that is safe only there). Under load, waiting for the
@@ -46,6 +49,7 @@ export interface AdminOptions {
 export interface AdminModule { context: AdminContext; stop(): Promise<void> }
 
 export async function startAdminModule(opts: AdminOptions): Promise<AdminModule> {
+  const settings = () => adminSettingsFromEnv(); // only when the caller left a setting out (a module started in-process)
   await migrate(opts.databaseUrl, ADMIN_MIGRATIONS, 'admin');
   if (!(await opts.adminKeys.get(ADMIN_AGGREGATE))) await opts.adminKeys.create(ADMIN_AGGREGATE);
   const now = opts.now ?? (() => new Date());
@@ -56,6 +60,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     pool: opts.pool, log: opts.log, logger: opts.logger, events, project, accountFields, accounts: opts.accounts, billingSystem: opts.billingSystem,
     rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
     limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
+    backupMaxBytes: opts.backupMaxBytes ?? settings().ADMIN_BACKUP_MAX_BYTES,
     eventLogKafka: opts.eventLogKafka, healthTargets: opts.healthTargets,
   };
   // Every topic, from the start: the read models are current before we take requests (a replay after a restore).
@@ -72,7 +77,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   // The directory's rows and audit entries an earlier version wrote in the clear: sealed before the first request.
   const legacy = await sealLegacyDirectory(opts.pool, accountFields);
   if (legacy.accounts + legacy.auditEntries > 0) opts.logger.info(legacy, 'directory: account e-mails and usernames sealed');
-  const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs); // the Settings tab's scheduled cleanup
+  const sweeper = startAutoDeleteSweeper(context, opts.autoDeleteIntervalMs ?? settings().ADMIN_AUTO_DELETE_INTERVAL_MS); // the Settings tab's scheduled cleanup
   return { context, async stop() { sweeper.stop(); await projection.stop(); } };
 }
 export { startAdminServer } from './server.ts';

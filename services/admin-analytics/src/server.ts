@@ -26,6 +26,8 @@ export async function startAdminServer(opts: {
   backupDir: string;
   /** the other services' /metrics (ADMIN_HEALTH_TARGETS) */
   healthTargets?: string[];
+  /** ADMIN_AUTO_DELETE_INTERVAL_MS and ADMIN_BACKUP_MAX_BYTES (default: from the environment, config.ts) */
+  autoDeleteIntervalMs?: number; backupMaxBytes?: number;
   now?: () => Date;
   /** SERVICE_SECRET: its calls to the owners' internal listeners are signed with it (it serves no internal route) */
   serviceSecret: string;
@@ -50,6 +52,7 @@ export async function startAdminServer(opts: {
     ...adminPortClients({ billingUrl: opts.billingUrl, roomUrl: opts.roomUrl, messagingUrl: opts.messagingUrl }, credential),
     superadminEmail: opts.superadminEmail, limits, ephemeral, backupDir: opts.backupDir, backupKey: backupKeyFrom(master),
     eventLogKafka: { brokers: opts.kafkaBrokers, namespace: opts.eventLogNamespace }, healthTargets: opts.healthTargets,
+    autoDeleteIntervalMs: opts.autoDeleteIntervalMs, backupMaxBytes: opts.backupMaxBytes,
   });
   const server = await serveHttp({
     name: 'admin-analytics', port: opts.port, host: opts.host, logger: opts.logger,

@@ -15,7 +15,7 @@ export { ContactMessages, projectContact } from './contact.ts';
 export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';
-export { paymentsFromEnv, paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
+export { paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
   type CheckoutState, type SubscriptionState, type ChargeState } from './payments/index.ts';
 export { reminderDue, type Payments, type SweepResult } from './payments/index.ts';
 
@@ -56,7 +56,7 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
     pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, emailLookup, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now,
   });
   const google = new GoogleSignIn(opts.google ?? null, opts.pool, opts.logger, now);
-  if (!google.configured) opts.logger.info('Google sign-in is off (GOOGLE_CLIENT_ID not set)');
+  if (!google.configured) opts.logger.info('Google sign-in is off (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI are not set)');
   // The read model is a projection of the billing topic: current before we take requests (replay after a restore).
   const projection: Subscription = await opts.log.subscribe({
     groupId: 'billing-projection', topics: [TOPICS.billing], fromBeginning: true,

@@ -21,7 +21,7 @@ import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { chooseEngine, type EngineChoice, type EngineName } from './engine/index.ts';
 import { originAllowed } from './origin.ts';
 import { Calls, type CallOptions } from './calls.ts';
-import { iceConfigFromEnv } from './ice.ts';
+import { callOptionsFromEnv } from './config.ts';
 import './engine-io-ping-grid.ts'; // idle sockets' pings share one wakeup a second (see the file)
 
 export interface GatewayOptions {
@@ -114,7 +114,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const calls = new Calls(io, {
     rooms: opts.rooms, store: opts.bus, keyring: opts.keyring, logger: opts.logger, log: opts.log,
-    options: { ringTimeoutMs: Number(process.env.CALL_RING_TIMEOUT_MS) || 30_000, ice: iceConfigFromEnv(), ...opts.calls },
+    options: { ...callOptionsFromEnv(), ...opts.calls },
   });
   await calls.start();
   const handlers = commandHandlers({ ...opts, calls });

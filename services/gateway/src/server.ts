@@ -13,10 +13,12 @@ export async function startGatewayServer(opts: {
   httpUpstream?: string;
   trustedProxies?: string[];
   metrics?: { port: number; host?: string };
-  /** limits (default: RATE_LIMIT_* from the environment); counters shared through Redis by every replica */
+  /** limits (default: RATE_LIMIT_* from the environment, config-vars.ts); counters shared through Redis by every replica */
   rateLimits?: LimitConfig;
-  /** calls (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment) */
+  /** calls (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment, config.ts) */
   calls?: GatewayOptions['calls'];
+  /** GATEWAY_ENGINE (default auto) */
+  engine?: GatewayOptions['engine'];
   /** SERVICE_SECRET: every call to room, messaging and presence (their internal listeners: the *Url above) is signed with it */
   serviceSecret: string;
 }): Promise<Gateway> {
@@ -34,7 +36,7 @@ export async function startGatewayServer(opts: {
   const gateway = await startGateway({
     port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl, credential),
     presence: new PresenceClient(opts.presenceUrl, credential), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
-    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics,
+    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, engine: opts.engine,
     // call leases are swept per deployment (EVENT_LOG_NAMESPACE), like the rate-limit keys in the same Redis
     calls: { ...opts.calls, ...(opts.eventLogNamespace ? { namespace: opts.eventLogNamespace } : {}) },
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_LIMITS, IdSchema, type AdminMessagingApi, type Channel, type Message, type ModerationMessage } from '@ephemera/proto';
-import { isSealed, parseOrThrow, type Pool, type PoolClient, type RoomKey, type RoomKeyring } from '@ephemera/platform';
+import { isSealed, parseOrThrow, roomEncryptionOn, type Pool, type PoolClient, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
 import { openMessage, servingKey } from './sealed-messages.ts';
 
@@ -69,6 +69,6 @@ export function openChannelName(key: RoomKey, channelId: string, sealedName: str
 /** Projection (projection.ts, channel.created / channel.renamed): the channel's type and its name, sealed. */
 export async function projectChannelName(db: PoolClient, key: RoomKey | null, channel: Channel): Promise<void> {
   if (!key) return; // the room is gone: nothing of it is stored again
-  const sealedName = process.env.ROOM_ENCRYPTION === 'off' ? channel.name : key.sealJson(channel.name, channelNameAad(channel.id));
+  const sealedName = roomEncryptionOn() ? key.sealJson(channel.name, channelNameAad(channel.id)) : channel.name;
   await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [channel.id, channel.type, sealedName]);
 }

@@ -6,7 +6,7 @@
  * A message is sealed once when projected; every read that answers a client opens it with the cached key.
  */
 import { DomainError, type Message } from '@ephemera/proto';
-import { isSealed, type RoomKey, type RoomKeyring } from '@ephemera/platform';
+import { isSealed, roomEncryptionOn, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 
 /** A stored row: its id is the AAD its sealed body was bound to. */
 export interface SealedRow { id: string; sealed_body: string }
@@ -38,7 +38,7 @@ export function openStored(key: RoomKey, row: StoredRow): Message {
  * deployment) stores the Message as JSON, so the bench's "off" run leaves out the read model's sealing too.
  */
 export const sealMessage = (key: RoomKey, message: Message): string =>
-  (process.env.ROOM_ENCRYPTION === 'off' ? JSON.stringify(message) : key.sealJson(message, message.id));
+  (roomEncryptionOn() ? key.sealJson(message, message.id) : JSON.stringify(message));
 
 export const openMessage = (key: RoomKey, row: SealedRow): Message =>
   (isSealed(row.sealed_body) ? key.openJson<Message>(row.sealed_body, row.id) : JSON.parse(row.sealed_body) as Message);

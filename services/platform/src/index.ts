@@ -1,4 +1,5 @@
 export * from './config.ts';
+export * from './config-vars.ts';
 export * from './log.ts';
 export * from './pg.ts';
 export * from './ids.ts';

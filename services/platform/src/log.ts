@@ -17,7 +17,7 @@ export const REDACTED_PATHS = [
   'err.detail', 'err.where', '*.err.detail', 'err.cause.detail', 'headers.authorization', '*.headers.authorization',
 ];
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
   return pino({
     level,
     base: { service },

@@ -5,7 +5,8 @@
  * an outage degrades the limits instead of failing every request.
  *
  * Every limit is named configuration with a default that a normal user never reaches, overridden per deployment
- * with RATE_LIMIT_<NAME>=<points>/<seconds> (e.g. RATE_LIMIT_MESSAGES_PER_USER=20/10), documented in the README.
+ * with RATE_LIMIT_<NAME>=<points>/<seconds> (e.g. RATE_LIMIT_MESSAGES_PER_USER=20/10): rate-limit-defaults.ts names them,
+ * config-vars.ts declares the variables (docs/configuration.md).
  * When a limit is reached: a socket ack { success: false, code: 'RATE_LIMITED', message }, HTTP 429 with the same
  * body and Retry-After; the command does nothing.
  *
@@ -19,73 +20,10 @@ import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes,
 import { DomainError } from '@ephemera/proto';
 import { addressKey } from './client-address.ts';
 
-export interface LimitSpec {
-  points: number;
-  durationSec: number;
-  /** extra points drawn once the main window is used up, refilled over their own (longer) window */
-  burst?: { points: number; durationSec: number };
-}
+import { RATE_LIMIT_DEFAULTS, type LimitConfig, type LimitName } from './rate-limit-defaults.ts';
+import { rateLimitsFromEnv } from './config-vars.ts';
 
-/** The named limits with their defaults. */
-export const RATE_LIMIT_DEFAULTS = {
-  /** new socket connections (handshakes) per client address: reconnect storms and NAT'd offices stay well below */
-  connectionsPerAddress: { points: 600, durationSec: 60 },
-  /** every socket command of one user (typing refreshes every 3 s, presence, reads...) */
-  eventsPerUser: { points: 200, durationSec: 10 },
-  /** send-message of one user: 30 per 10 s, with a burst of 60 more a minute (a pasted list, a quick exchange) */
-  messagesPerUser: { points: 30, durationSec: 10, burst: { points: 60, durationSec: 60 } },
-  /** wrong room passwords per client address (only failures count: a typo or two never shows) */
-  passwordFailuresPerAddress: { points: 10, durationSec: 900 },
-  /** wrong passwords for one room from everywhere: slows a distributed guesser without locking the room quickly */
-  passwordFailuresPerRoom: { points: 100, durationSec: 900 },
-  /** POST /api/workspaces per client address */
-  roomCreationsPerAddress: { points: 100, durationSec: 3600 },
-  /** check-name and check-username per client address (the forms debounce to one check per pause) */
-  nameChecksPerAddress: { points: 300, durationSec: 60 },
-  /** POST /api/workspaces/extend-room per client address (an owner extends a room a few times at most) */
-  roomExtensionsPerAddress: { points: 30, durationSec: 3600 },
-  /** POST /api/link-preview/fetch per user (the composer asks after a 1 s typing pause) */
-  linkPreviewsPerUser: { points: 30, durationSec: 60 },
-  /** GET /api/link-preview/image fetches (cache misses) per client address: a room page shows many previews at once */
-  linkPreviewImagesPerAddress: { points: 120, durationSec: 60 },
-  /** POST /api/workspaces/{id}/files per user (files, voice messages, profile pictures): a batch of photos fits */
-  uploadsPerUser: { points: 60, durationSec: 60 },
-  /** sign-in codes mailed per client address (POST /api/auth/request-code) */
-  signInCodesPerAddress: { points: 20, durationSec: 3600 },
-  /** sign-in codes mailed to one address: a stranger cannot flood someone's inbox */
-  signInCodesPerEmail: { points: 5, durationSec: 3600 },
-  /** wrong sign-in codes per client address (only failures count) */
-  signInFailuresPerAddress: { points: 20, durationSec: 900 },
-  /** username recovery mails per client address */
-  usernameRecoveriesPerAddress: { points: 10, durationSec: 3600 },
-  /** contact messages stored (POST /api/contact) per client address: a person writes once or twice, not a stream */
-  contactMessagesPerAddress: { points: 5, durationSec: 3600 },
-  /** page views reported (POST /api/admin/analytics/pageview) per client address: a route change each, a busy office fits */
-  pageviewsPerAddress: { points: 300, durationSec: 60 },
-} satisfies Record<string, LimitSpec>;
-
-export type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;
-export type LimitConfig = Record<LimitName, LimitSpec>;
-
-const envName = (name: string) => `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
-
-/** RATE_LIMIT_<NAME>=<points>/<seconds> overrides; a malformed value fails at start-up with its variable's name. */
-export function rateLimitConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<LimitConfig> = {}): LimitConfig {
-  const config = { ...RATE_LIMIT_DEFAULTS } as LimitConfig;
-  for (const name of Object.keys(RATE_LIMIT_DEFAULTS) as LimitName[]) {
-    const raw = env[envName(name)];
-    if (raw === undefined || raw === '') continue;
-    const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`Invalid configuration: ${envName(name)} must be <points>/<seconds>, e.g. 20/10 (got "${raw}")`);
-    // An explicit setting replaces the default's burst too: what is configured is what applies.
-    config[name] = { points: Number(m[1]), durationSec: Number(m[2]) };
-  }
-  return { ...config, ...overrides };
-}
-
-/** The env variable of each limit, for docs and error messages. */
-export const rateLimitEnvNames = (): Record<LimitName, string> =>
-  Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, envName(n)])) as Record<LimitName, string>;
+export { RATE_LIMIT_DEFAULTS, rateLimitEnvNames, type LimitSpec, type LimitName, type LimitConfig } from './rate-limit-defaults.ts';
 
 /** A refusal: RATE_LIMITED with how long to wait (Retry-After). */
 export class RateLimitedError extends DomainError {
@@ -126,7 +64,7 @@ export interface RateLimitOptions {
 }
 
 export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
-  const config = options.config ?? rateLimitConfig();
+  const config = options.config ?? rateLimitsFromEnv();
   // Commands wait for the connection at start-up (offline queue), and fail after one retry when Redis is down,
   // so the insurance limiter answers instead of requests hanging. Auto-pipelining: the limits asked in one
   // event-loop turn (a burst of joins, a send's two buckets, many users' sends) leave in one write; one write per

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { createRateLimits, rateLimitConfig, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConfig } from '../src/rate-limit.ts';
+import { createRateLimits, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConfig } from '../src/rate-limit.ts';
+import { rateLimitConfig } from '../src/config-vars.ts';
 import { addressKey, clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
 
 const low = (): LimitConfig => ({ ...RATE_LIMIT_DEFAULTS, eventsPerUser: { points: 3, durationSec: 60 }, messagesPerUser: { points: 2, durationSec: 60, burst: { points: 2, durationSec: 60 } }, passwordFailuresPerAddress: { points: 2, durationSec: 60 } });

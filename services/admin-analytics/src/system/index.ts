@@ -32,10 +32,8 @@ export function publicSystemRouter(ctx: AdminContext): express.Router {
 }
 
 /** The scheduled auto-delete (runs only while the Settings tab's switch is on); started by the module. */
-export function startAutoDeleteSweeper(ctx: AdminContext, intervalMs?: number): { stop(): void } {
-  const fromEnv = Number(process.env.ADMIN_AUTO_DELETE_INTERVAL_MS ?? 3_600_000);
-  const every = intervalMs ?? (Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 3_600_000);
+export function startAutoDeleteSweeper(ctx: AdminContext, intervalMs: number): { stop(): void } {
   const autoDelete = autoDeleteOf(ctx);
-  autoDelete.startSweeper(every);
+  autoDelete.startSweeper(intervalMs);
   return { stop: () => autoDelete.stopSweeper() };
 }

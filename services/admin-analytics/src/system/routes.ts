@@ -63,7 +63,7 @@ export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups:
 
   publicRoute(r, 'adminStorageUsage', callers, async (_req, res) => { res.json(await storageUsage(ctx.pool, backups)); });
 
-  backupRoutes(r, backups, callers);
+  backupRoutes(r, backups, callers, ctx.backupMaxBytes);
   return r;
 }
 

@@ -48,20 +48,6 @@ export interface PaymentsOptions {
 
 export const DEFAULT_REMINDER_SWEEP_MS = 3_600_000;
 
-/** STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE, STRIPE_PRICE_PRO, STRIPE_PRICE_BUSINESS, PUBLIC_URL, RENEWAL_REMINDER_INTERVAL_MS */
-export function paymentsFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentsOptions {
-  const every = env.RENEWAL_REMINDER_INTERVAL_MS;
-  const reminderSweepMs = every === undefined || every === '' ? DEFAULT_REMINDER_SWEEP_MS : Number(every);
-  if (!Number.isSafeInteger(reminderSweepMs) || reminderSweepMs < 0) {
-    throw new Error(`RENEWAL_REMINDER_INTERVAL_MS must be a whole number of milliseconds (0: off), not "${every}"`);
-  }
-  const stripe = env.STRIPE_SECRET_KEY ? {
-    secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET || null, apiBase: env.STRIPE_API_BASE || null,
-    priceIds: { ...(env.STRIPE_PRICE_PRO ? { pro: env.STRIPE_PRICE_PRO } : {}), ...(env.STRIPE_PRICE_BUSINESS ? { business: env.STRIPE_PRICE_BUSINESS } : {}) },
-  } : null;
-  return { stripe, publicUrl: env.PUBLIC_URL || null, reminderSweepMs };
-}
-
 export interface Payments {
   service: PaymentsService; provider: PaymentProvider | null; outcomes: PaymentOutcomes | null;
   receipts: Receipts; reminders: RenewalReminders;

@@ -4,6 +4,7 @@ import type { RoomTokensApi } from '@ephemera/proto';
 import { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
 import { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
 import { parseAllowHosts } from './fetcher.ts';
+import { linkPreviewAllowHostsFromEnv } from '../config.ts';
 
 export { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
 export { SafeFetcher, isPublicAddress, parseAllowHosts, type FetcherOptions, type FetchedPage } from './fetcher.ts';
@@ -25,13 +26,14 @@ export interface PublicMessagingDeps {
 }
 
 /**
- * The process's link-preview service: SSRF-safe defaults, LINK_PREVIEW_ALLOW_HOSTS (test only) from the environment.
+ * The process's link-preview service: SSRF-safe defaults, LINK_PREVIEW_ALLOW_HOSTS (test only) from the environment
+ * (validated by config.ts).
  * Pass `masterKey` (the one the messaging module gets): preview images are signed with a key derived from it.
  */
 export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): LinkPreviewService {
   return new LinkPreviewService({
     ...options,
-    fetcher: { allowHosts: parseAllowHosts(process.env.LINK_PREVIEW_ALLOW_HOSTS), ...options.fetcher },
+    fetcher: { allowHosts: parseAllowHosts(linkPreviewAllowHostsFromEnv().join(',')), ...options.fetcher },
   });
 }
 

@@ -20,6 +20,7 @@ import {
 import type { RoomKeyring } from '../crypto/keyring.ts';
 import type { Logger } from '../log.ts';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
+import { roomEncryptionOn } from '../config-vars.ts';
 
 /** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
 /** account.deleted likewise, after the account's key (billing seals account events under one key per account), and
@@ -140,5 +141,5 @@ export class SealedEventLog implements EventLog {
  * benchmark can measure what encryption costs (load-tests/README.md); never set it in a deployment.
  */
 export function sealedEventLog(inner: EventLog, keyring: RoomKeyring, options: SealedEventLogOptions = {}): EventLog {
-  return process.env.ROOM_ENCRYPTION === 'off' ? inner : new SealedEventLog(inner, keyring, options);
+  return roomEncryptionOn() ? new SealedEventLog(inner, keyring, options) : inner;
 }

@@ -15,12 +15,10 @@ import { publicRoute, type Callers } from '@ephemera/platform';
 import type { SessionAccount } from '@ephemera/proto';
 
 /**
- * ADMIN_BACKUP_MAX_BYTES: the largest backup an import accepts (default 1 GiB). The upload is spooled to disk and
- * restored as a stream, so this bounds disk, not memory. The chart's ingress takes its body limit from the same value.
+ * maxBytes (ADMIN_BACKUP_MAX_BYTES): the largest backup an import accepts. The upload is spooled to disk and restored
+ * as a stream, so this bounds disk, not memory. The chart's ingress takes its body limit from the same value.
  */
-const MAX_BYTES = Number(process.env.ADMIN_BACKUP_MAX_BYTES) || 1024 * 1024 * 1024;
-
-export function backupRoutes(r: express.Router, backups: Backups, callers: Callers<SessionAccount>): void {
+export function backupRoutes(r: express.Router, backups: Backups, callers: Callers<SessionAccount>, maxBytes: number): void {
   publicRoute(r, 'adminBackupGenerate', callers, async (_req, res) => {
     res.json({ success: true, backup: await backups.generate(adminOf(res)) });
   });
@@ -38,7 +36,7 @@ export function backupRoutes(r: express.Router, backups: Backups, callers: Calle
   publicRoute(r, 'adminBackupImport', callers, async (req, res) => {
     const spool = await backups.store.tempFile('import');
     try {
-      const upload = await readBackupUpload(req, MAX_BYTES, spool);
+      const upload = await readBackupUpload(req, maxBytes, spool);
       res.json(await backups.import(adminOf(res), spool, upload.filename));
     } finally {
       await fs.promises.rm(spool, { force: true });

@@ -8,7 +8,7 @@ export { LocalDiskStorage } from './local.ts';
 export { S3Storage, type S3StorageOptions } from './s3.ts';
 export type { FileStorage, ByteRange } from './port.ts';
 
-/** The S3_* settings (README, Configuration); absent bucket: none. */
+/** The S3_* settings (config.ts, docs/configuration.md); absent bucket: none. */
 export interface S3Env {
   S3_ENDPOINT?: string; S3_BUCKET?: string; S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string; S3_REGION?: string; S3_FORCE_PATH_STYLE?: string;
 }
