@@ -1,8 +1,8 @@
 /**
- * Accounts (specs/accounts-and-payments.md sections 3 and 7; issue 9): the billing service owns them. Request bodies,
+ * Accounts (docs/product/accounts.md; docs/protocol.md "Accounts (billing)"): the billing service owns them. Request bodies,
  * answers, the account events' payloads and the internal calls between billing and the room service.
  * Sign-in proves control of the e-mail (a one-time code) or of the Google account (OIDC): no body that merely names
- * an e-mail or a Google id signs anyone in (SECURITY.md 8).
+ * an e-mail or a Google id signs anyone in (docs/product/security.md S8).
  */
 import { z } from 'zod';
 import { TierSchema, hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from './models.ts';
@@ -97,7 +97,7 @@ export const AccountGoogleLinkedSchema = z.object({ accountId: z.string(), googl
 export const AccountAutoRenewalChangedSchema = z.object({ accountId: z.string(), autoRenewal: z.boolean() });
 /** The tombstone: recorded after the account's key is destroyed, so it carries nothing personal. */
 export const AccountDeletedSchema = z.object({ accountId: z.string(), deletedAt: z.string() });
-// The superadmin's actions on an account (issue 10; billing records them, sealed under the account's key like the rest).
+// The superadmin's actions on an account (billing records them, sealed under the account's key like the rest).
 /** The account cannot sign in (its sessions were revoked) or open rooms from the dashboard until unsuspended. */
 export const AccountSuspendedSchema = z.object({ accountId: z.string(), reason: z.string(), suspendedAt: z.string() });
 export const AccountUnsuspendedSchema = z.object({ accountId: z.string(), unsuspendedAt: z.string() });

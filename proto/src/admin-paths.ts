@@ -1,5 +1,5 @@
 /**
- * The superadmin API (specs/admin-and-overlays.md section 7) without zod: paths, limits and texts shared by the
+ * The superadmin API (docs/product/admin.md) without zod: paths, limits and texts shared by the
  * admin-analytics service, the ingress, the tests and the browser bundle. Bodies, answers and events: admin.ts.
  */
 /** The ingress sends /api/admin/ to admin-analytics (as /api/auth/ to billing). */

@@ -7,7 +7,7 @@ import type { SessionAccount, Tier } from './index.ts';
 import type { ContactCounts, ContactMessageView, ContactStatus } from './contact.ts';
 import type { EligibleUser, ModerationMessage } from './admin.ts';
 
-/** billing: the superadmin's actions on accounts (issue 10; users tab) */
+/** billing: the superadmin's actions on accounts (users tab) */
 export interface AdminAccountsApi {
   resolveSession(input: { token: string }): Promise<SessionAccount | null>;
   /** a suspended account cannot sign in (its sessions are revoked) or open rooms from the dashboard until unsuspended */

@@ -1,5 +1,5 @@
 /**
- * The superadmin's API and the admin-analytics service's events (specs/admin-and-overlays.md sections 3, 5, 7).
+ * The superadmin's API and the admin-analytics service's events (docs/product/admin.md).
  * Identity is the signed-in session of the SUPERADMIN_EMAIL account; x-user-email is never read.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * THE authorization table: for every client event and every HTTP route, which roles may call it (SECURITY.md 1).
+ * THE authorization table: for every client event and every HTTP route, which roles may call it (docs/product/security.md S1).
  * The gateway refuses anonymous sockets from it; each service resolves the caller's role from its own read model
  * and calls authorize() before deciding anything. Resource rules beyond the role (author only, DM members only,
  * private channel members only) are enforced by the owning service and named in `also`.
@@ -14,7 +14,7 @@ export const ROLES = ['owner', 'admin', 'member', 'non-member', 'kicked', 'left'
  * owner: the room's creator. admin: isAdmin. member: anyone else in the room.
  * non-member: authenticated in another room (or naming a room it is not in). kicked / left: was a member, its token
  * is revoked. anonymous: no session (socket not joined, HTTP without a token).
- * Accounts (issue 9; billing): account: a signed-in account session (Bearer session token, proven by an e-mail code
+ * Accounts (billing): account: a signed-in account session (Bearer session token, proven by an e-mail code
  * or Google). room-owner-account: the account that claimed the room the route names. superadmin: the account of
  * SUPERADMIN_EMAIL, signed in.
  */
@@ -87,7 +87,7 @@ export const HTTP_ROUTES = {
   uploadFile: { method: 'POST', path: '/api/workspaces/:workspaceId/files' },
   fileLink: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId/link' },
   downloadFile: { method: 'GET', path: '/api/workspaces/:workspaceId/files/:fileId' },
-  // accounts (billing; specs/accounts-and-payments.md section 7 and ours)
+  // accounts (billing; docs/protocol.md "Accounts (billing)")
   requestCode: { method: 'POST', path: '/api/auth/request-code' },
   register: { method: 'POST', path: '/api/auth/register' },
   login: { method: 'POST', path: '/api/auth/login' },
@@ -106,7 +106,7 @@ export const HTTP_ROUTES = {
   logoutAll: { method: 'POST', path: '/api/auth/logout-all' },
   claimOwnership: { method: 'POST', path: '/api/workspaces/:id/claim-ownership' },
   deleteWorkspace: { method: 'DELETE', path: '/api/workspaces/:id' },
-  // payments (billing; specs/accounts-and-payments.md section 7, proto/src/payments.ts)
+  // payments (billing; docs/protocol.md "Payments (billing)", proto/src/payments.ts)
   createCheckoutSession: { method: 'POST', path: '/api/payments/create-checkout-session' },
   createRoomExtensionPayment: { method: 'POST', path: '/api/payments/create-room-extension-payment' },
   completeRoomExtension: { method: 'POST', path: '/api/payments/complete-room-extension/:orderId' },
@@ -119,9 +119,9 @@ export const HTTP_ROUTES = {
   upgradeRooms: { method: 'POST', path: '/api/auth/upgrade-rooms' },
   renewSubscription: { method: 'POST', path: '/api/auth/renew-subscription' },
   createPaidAccount: { method: 'POST', path: '/api/auth/create-paid-account' },
-  // the contact form (billing; specs/accounts-and-payments.md section 7, proto/src/contact.ts)
+  // the contact form (billing; docs/product/accounts.md A13, proto/src/contact.ts)
   contact: { method: 'POST', path: '/api/contact' },
-  // the superadmin (admin-analytics; specs/admin-and-overlays.md section 7, proto/src/admin.ts)
+  // the superadmin (admin-analytics; docs/product/admin.md, proto/src/admin.ts)
   adminConfig: { method: 'GET', path: '/api/admin/config' },
   adminUpdateConfig: { method: 'PUT', path: '/api/admin/config' },
   adminCleanupStatus: { method: 'GET', path: '/api/admin/cleanup/status' },

@@ -1,5 +1,5 @@
 /**
- * The contact form (specs/accounts-and-payments.md sections 2, 3, 5, 7) without zod: the path, the subject
+ * The contact form (docs/product/accounts.md A13) without zod: the path, the subject
  * categories, the limits and the texts, shared by billing (proto/src/contact.ts builds the schema from them), the
  * ingress and the browser bundle (the Contact page checks the same rules before it sends).
  */
@@ -22,7 +22,7 @@ export const CONTACT_CATEGORY_LABELS: { readonly [C in ContactCategory]: string 
 
 export const CONTACT_LIMITS = { nameMax: 100, emailMax: 254, messageMax: 5000 } as const;
 
-/** The admin's Feedback tab (specs/admin-and-overlays.md): every message starts pending; the admin sets the others. */
+/** The admin's Feedback tab (docs/product/admin.md ADM11): every message starts pending; the admin sets the others. */
 export const CONTACT_STATUSES = ['pending', 'read', 'responded', 'archived'] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 

@@ -1,6 +1,6 @@
 /**
- * Contact messages (specs/accounts-and-payments.md sections 3, 5, 7; the admin's Feedback tab in
- * specs/admin-and-overlays.md): the body of POST /api/contact, the events billing records, and the read model's
+ * Contact messages (docs/product/accounts.md A13; the admin's Feedback tab in
+ * docs/product/admin.md): the body of POST /api/contact, the events billing records, and the read model's
  * shape. Plain constants and texts: contact-paths.ts (also in the browser bundle).
  * Every message's events are sealed under a key of the message's own (aggregate and partition key: the message id),
  * like an account's under the account key; deleting a message destroys its key first (docs/crypto.md).

@@ -1,5 +1,5 @@
 /**
- * Stable error codes with the user-facing text. Where specs/rooms.md section 8 gives a text we use it verbatim;
+ * Stable error codes with the user-facing text. Where docs/product/ quotes a text we use it verbatim;
  * the others are ours and are listed in docs/protocol.md.
  */
 export const ERRORS = {
@@ -55,13 +55,13 @@ export const ERRORS = {
   PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
   STORAGE_QUOTA_EXCEEDED: 'This room\'s file storage is full: remove files or upgrade the plan to upload more',
   PROFILE_IMAGE_TYPE: 'Please select an image file',
-  // calls (specs/rooms.md: the upgrade dialog's titles; the rest are ours)
+  // calls (docs/product/calls.md: the upgrade dialog's titles; the rest are ours)
   VOICE_CALLS_UNAVAILABLE: 'Voice Calls Unavailable',
   VIDEO_CALLS_UNAVAILABLE: 'Video Calls Unavailable',
   USER_BUSY: 'This user is in another call',
   ALREADY_IN_CALL: 'You are already in a call',
   CALL_NOT_FOUND: 'This call has ended',
-  // accounts (specs/accounts-and-payments.md section 8 where it has a text; sign-in codes and sessions are ours)
+  // accounts (docs/product/accounts.md where it has a text; sign-in codes and sessions are ours)
   AUTH_FIELDS_REQUIRED: 'Please fill in all fields',
   NO_AUTH_TOKEN: 'No authentication token',
   SESSION_INVALID: 'Your session has ended. Please sign in again.',
@@ -75,7 +75,7 @@ export const ERRORS = {
   GOOGLE_AUTH_FAILED: 'Google authentication failed',
   GOOGLE_NOT_CONFIGURED: 'Google sign-in is not configured',
   DELETE_CONFIRMATION_REQUIRED: 'Please type DELETE to confirm',
-  // payments (specs/accounts-and-payments.md section 8 where it has a text)
+  // payments (docs/product/payments.md where it has a text)
   PAYMENTS_NOT_CONFIGURED: 'Payments are not configured on this server',
   PLAN_REQUIRED: 'Please select a plan first',
   PAYMENT_SESSION_FAILED: 'Failed to create checkout session',
@@ -87,7 +87,7 @@ export const ERRORS = {
   NO_BILLING_ACCOUNT: 'Unable to open billing portal. Please contact support.',
   WEBHOOK_SIGNATURE_INVALID: 'Invalid webhook signature',
   SUBSCRIPTION_UPDATE_REFUSED: 'Subscriptions change only through verified payments',
-  // administration (specs/admin-and-overlays.md section 8 where it has a text)
+  // administration (docs/product/admin.md where it has a text)
   SUPERADMIN_REQUIRED: 'Unauthorized: Superadmin access required',
   /** the message is the one the superadmin set (maintenance mode); this text only when there is none */
   MAINTENANCE: 'System is under maintenance. Please try again later.',

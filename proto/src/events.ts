@@ -19,7 +19,7 @@ import { AdminActionRecordedSchema, AdminConfigChangedSchema, MaintenanceChanged
 export const TOPICS = {
   room: 'ephemera.room-events',
   messaging: 'ephemera.message-events',
-  /** accounts (issue 9) and contact messages: the billing service's; key = account id (a contact message: its id) */
+  /** accounts and contact messages: the billing service's; key = account id (a contact message: its id) */
   billing: 'ephemera.billing-events',
   /** admin-analytics: superadmin actions (the audit trail), its configuration and page views */
   admin: 'ephemera.admin-events',
@@ -102,7 +102,7 @@ export const WorkspaceExtendedSchema = z.object({
 });
 /**
  * RoomTierChanged: the room's tier (and so its limits, lifetime and themes) changed. Emitted by billing from verified
- * payments (issue 9) and by the internal change-tier command until then.
+ * payments and by the internal change-tier command.
  */
 export const WorkspaceTierChangedSchema = z.object({
   workspaceId: z.string(), tier: TierSchema, previousTier: TierSchema, expiresAt: z.string().nullable(), reason: z.string(),

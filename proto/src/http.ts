@@ -1,4 +1,4 @@
-/** HTTP bodies and answers of the room area (specs/rooms.md section 7). */
+/** HTTP bodies and answers of the room area (docs/protocol.md). */
 import { z } from 'zod';
 import { RoomNameSchema, UsernameSchema, RoomPasswordSchema, TierSchema, type RoomUser, type WorkspaceSettings } from './models.ts';
 

@@ -111,7 +111,7 @@ export interface PresenceApi {
 
 /** Presence changes published on the ephemeral bus (Redis pub/sub or in-memory), fanned out by every gateway. */
 export const PRESENCE_CHANNEL = 'ephemera.presence';
-/** One user per signal: a join costs O(1) per member (PERFORMANCE.md W4), never the whole list to everyone. */
+/** One user per signal: a join costs O(1) per member (docs/product/performance.md W4), never the whole list to everyone. */
 export type PresenceSignal =
   | { kind: 'joined'; workspaceId: string; user: OnlineUser }
   | { kind: 'left'; workspaceId: string; userId: string; username: string }

@@ -1,4 +1,4 @@
-/** Business constants from specs/rooms.md section 9. One place, imported by server and client. */
+/** Business constants from docs/product/limits.md L2. One place, imported by server and client. */
 export const LIMITS = {
   roomNameMax: 50,
   roomNameCheckMin: 2,
@@ -33,7 +33,7 @@ export const LIFETIME_MS: Record<Tier, number | null> = {
   business: null,
 };
 
-/** Expiry banner and countdown (specs/rooms.md sections 4 and 9). */
+/** Expiry banner and countdown (docs/product/rooms.md R34). */
 export const EXPIRY = {
   bannerHiddenFromMs: 4 * 60 * 60 * 1000,
   warningAtMs: 6 * 60 * 60 * 1000,

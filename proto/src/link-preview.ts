@@ -1,5 +1,5 @@
 /**
- * Link previews (specs/rooms.md section 3 "Link preview", section 4, section 7 `POST /api/link-preview/fetch`).
+ * Link previews (docs/product/messages.md M16; the route `POST /api/link-preview/fetch`).
  * The client sends the first address of a draft after 1 s of typing pause with the member's room token as
  * `Authorization: Bearer {userToken}`; the messaging service fetches the page (SSRF-safe, docs/link-previews.md)
  * and answers the preview object. Shared by the messaging service, the ingress routes and the frontend.

@@ -1,4 +1,4 @@
-/** The read shapes that go over the wire (specs/rooms.md section 3). */
+/** The read shapes that go over the wire (docs/protocol.md). */
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { LinkPreviewSchema, type LinkPreview } from './link-preview.ts';
@@ -30,7 +30,7 @@ const usernameOf = (max: number, required: string) => z.string()
 export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').max(LIMITS.roomNameMax);
 /** Username on join or setup: trimmed, 2-20 characters. */
 export const UsernameSchema = usernameOf(LIMITS.usernameMax, 'Please enter a username');
-/** Username in profile editing: up to 30 characters (specs/rooms.md section 5). */
+/** Username in profile editing: up to 30 characters (docs/product/files.md F9). */
 export const ProfileUsernameSchema = usernameOf(LIMITS.profileUsernameMax, 'Username is required');
 export const ChannelNameSchema = z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax)
   .refine(noControlChars, 'Channel name contains invalid characters');

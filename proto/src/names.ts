@@ -2,7 +2,7 @@
  * Event names and the client's connection settings: plain constants (no zod), so the browser bundle can import them
  * without the schemas (proto/src/client.ts). The payload schemas and ack types are in socket.ts.
  */
-/** Client -> server event names (specs/rooms.md section 7; ours are marked in docs/protocol.md). */
+/** Client -> server event names (docs/protocol.md, which marks the ones this product adds). */
 export const C = {
   joinWorkspace: 'join-workspace',
   createChannel: 'create-channel',
@@ -26,7 +26,7 @@ export const C = {
   typingStop: 'typing-stop',
   updatePresence: 'update-presence',
   updateProfile: 'update-profile',
-  // room administration (specs/rooms.md section 7)
+  // room administration (docs/protocol.md)
   renameWorkspace: 'rename-workspace',
   setWorkspacePassword: 'set-workspace-password',
   setWorkspaceMaxUsers: 'set-workspace-max-users',
@@ -36,7 +36,7 @@ export const C = {
   broadcastTheme: 'broadcast-theme',
   /** ours: the owner makes a member an admin or back (the spec's Admin role needs a way in; docs/protocol.md) */
   setMemberRole: 'set-member-role',
-  // 1:1 calls in a DM (specs/rooms.md section 7; relayed, never stored in the log: docs/protocol.md "Calls")
+  // 1:1 calls in a DM (docs/protocol.md; relayed, never stored in the log: docs/protocol.md "Calls")
   startCall: 'start-call',
   acceptCall: 'accept-call',
   rejectCall: 'reject-call',
@@ -72,7 +72,7 @@ export const S = {
   workspaceUpdated: 'workspace-updated',
   themeChanged: 'theme-changed',
   userUpdated: 'user-updated',
-  // calls (specs/rooms.md section 7)
+  // calls (docs/protocol.md)
   incomingCall: 'incoming-call',
   callAccepted: 'call-accepted',
   callRejected: 'call-rejected',
@@ -80,7 +80,7 @@ export const S = {
   webrtcSignal: 'webrtc-signal',
 } as const;
 
-/** Spec's client connection settings (specs/rooms.md section 4 "Connection"). */
+/** The client's connection settings (docs/product/rooms.md R13). */
 export const CLIENT_CONNECTION = {
   transports: ['polling', 'websocket'] as string[],
   reconnectionDelay: 1000,

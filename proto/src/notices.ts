@@ -1,5 +1,5 @@
 /**
- * What billing mails an account about its payments (issue 9): receipts and renewal reminders. Each mail is recorded
+ * What billing mails an account about its payments: receipts and renewal reminders. Each mail is recorded
  * as an event on the billing topic (aggregate: the account; sealed under the account's key like every account event)
  * once the SMTP server accepted it, and projected into billing.mailed_notices: a restart or a replay of the log knows
  * what was sent and does not send it again. Neither payload holds the address, the room name or any card data.

@@ -23,7 +23,7 @@ export const UPLOAD_FIELDS = { file: 'file', channelId: 'channelId', caption: 'c
 /** message: a file for a message in channelId; avatar: a profile picture (images only, 5 MB) */
 export const UPLOAD_PURPOSES = ['message', 'voice', 'avatar'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
-/** Profile pictures: 5 MB (specs/rooms.md, Validation rules). Voice messages: 5 minutes at most (the recorder stops). */
+/** Profile pictures: 5 MB (docs/product/files.md F9). Voice messages: 5 minutes at most, the recorder stops (F8). */
 export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const VOICE_MAX_MS = 5 * 60 * 1000;
 export const CAPTION_MAX = 200;
@@ -32,7 +32,7 @@ export const CAPTION_MAX = 200;
 export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';
 export const LINK_PREVIEW_PREFIX = '/api/link-preview/';
 /**
- * Preview images through our origin (SECURITY.md 15): `GET {path}?u={image address}&s={signature}`. The messaging
+ * Preview images through our origin (docs/product/security.md S15): `GET {path}?u={image address}&s={signature}`. The messaging
  * service writes these paths into the previews it answers; the signature is the authorization (an <img> sends no
  * token), so only images of our own previews are fetched. The browser loads preview images from this path only.
  */
@@ -45,7 +45,7 @@ export const LINK_PREVIEW_LIMITS = {
 
 /**
  * The public pages search engines may index (and link previews describe): the landing page and the static pages.
- * Every other path the frontend serves (room pages above all, specs/rooms.md section 2) answers `X-Robots-Tag:
+ * Every other path the frontend serves (room pages above all, docs/product/rooms.md R2) answers `X-Robots-Tag:
  * noindex` (services/platform/src/web.ts; the nginx configurations list the same paths).
  */
 export const INDEXED_PAGES = ['/', '/about', '/features', '/privacy', '/terms', '/contact'] as const;

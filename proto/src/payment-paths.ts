@@ -1,5 +1,5 @@
 /**
- * Payment API paths without zod (specs/accounts-and-payments.md section 7): shared by billing, the ingress, the tests
+ * Payment API paths without zod (docs/protocol.md "Payments (billing)"): shared by billing, the ingress, the tests
  * and the browser bundle (the pricing, subscription and payment pages). Bodies and answers: payments.ts.
  */
 /** The ingress sends /api/payments/ to billing (as /api/auth/). */

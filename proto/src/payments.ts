@@ -1,5 +1,5 @@
 /**
- * Payments (specs/accounts-and-payments.md sections 3, 4, 7, 9; issue 9 part 2): plans and prices, the payment and
+ * Payments (docs/product/payments.md; docs/protocol.md "Payments (billing)"): plans and prices, the payment and
  * subscription calls' bodies and answers, renewal status, and the payment events' payloads (topic billing, sealed
  * under the account's key). The billing service talks to the payment provider (Stripe) through a port; tiers change
  * only from verified provider data (a signed webhook, or a checkout session read back from the provider), never from

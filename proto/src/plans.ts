@@ -1,5 +1,5 @@
 /**
- * Plans and prices without zod (specs/accounts-and-payments.md section 9): shared by billing (payments.ts re-exports
+ * Plans and prices without zod (docs/product/payments.md PAY1): shared by billing (payments.ts re-exports
  * them) and the browser bundle (the Features page's plan comparison, the pricing page). What each tier may do is the
  * entitlement table, tiers.ts.
  */

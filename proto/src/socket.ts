@@ -1,5 +1,5 @@
 /**
- * The realtime protocol (Socket.IO), specs/rooms.md section 7 plus what the spec leaves open (documented in
+ * The realtime protocol (Socket.IO): the events of docs/product/ and the ones this product adds (documented in
  * docs/protocol.md). Every client->server event has a payload schema and an ack type; the gateway refuses any
  * event that is not in CLIENT_EVENTS.
  */

@@ -1,5 +1,5 @@
 /**
- * THE entitlement table (specs/rooms.md sections 6 and 9, specs/accounts-and-payments.md): what each tier may do.
+ * THE entitlement table (docs/product/limits.md L1): what each tier may do.
  * Plain code (no zod), shared by every service that checks a limit and by the browser bundle, which reads the same
  * table to show or hide controls. A service never hard-codes a tier's limit: it asks this table.
  */
@@ -9,7 +9,7 @@ import type { WorkspaceSettings } from './models.ts';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** The 11 themes (specs/rooms.md section 3): 3 free, 7 premium (pro), custom (business). Colours live in the frontend. */
+/** The 11 themes (docs/product/rooms.md R31): 3 free, 7 premium (pro), custom (business). Colours live in the frontend. */
 export const THEME_IDS = ['default', 'dark', 'whatsapp', 'messenger', 'slack', 'telegram', 'discord', 'sunset', 'forest', 'rosegold', 'custom'] as const;
 export type ThemeId = (typeof THEME_IDS)[number];
 const FREE_THEMES: readonly ThemeId[] = ['default', 'dark', 'whatsapp'];
@@ -65,7 +65,7 @@ export const ENTITLEMENTS: { readonly [T in Tier]: Entitlements } = {
 export const ROOM_STORAGE_FILES = 20;
 export const roomStorageBytes = (tier: Tier): number => ENTITLEMENTS[tier].fileSizeMb * ROOM_STORAGE_FILES * 1024 * 1024;
 
-/** Extension choices (specs/rooms.md section 9): 7 days = 168 h, 30 days = 720 h. */
+/** Extension choices (docs/product/rooms.md R35): 7 days = 168 h, 30 days = 720 h. */
 export const EXTENSION_HOURS = [168, 720] as const;
 export type ExtensionHours = (typeof EXTENSION_HOURS)[number];
 
@@ -90,7 +90,7 @@ export function settingsForTier(tier: Tier, customMaxUsers: number | null = null
   };
 }
 
-/** Custom theme fields (business), specs/rooms.md section 3: defaults and the offered fonts. */
+/** Custom theme fields (business), docs/product/rooms.md R32: defaults and the offered fonts. */
 export const CUSTOM_THEME_FONTS = ['Inter', 'Roboto', 'Open Sans', 'Lato', 'Montserrat', 'Poppins', 'Arial', 'Helvetica', 'Georgia', 'Times New Roman'] as const;
 export const CUSTOM_THEME_DEFAULTS = {
   primaryColor: '#3B82F6', sentMessageColor: '#DCF8C6', receivedMessageColor: '#FFFFFF', sentTextColor: '#000000',

@@ -1,4 +1,4 @@
-/** Section 4 of specs/accounts-and-payments.md: renewal status from tier, payment status and expiry. */
+/** docs/product/payments.md PAY5, PAY6: renewal status from tier, payment status and expiry. */
 import { describe, it, expect } from 'vitest';
 import { renewalStatus, CreateExtensionPaymentBodySchema, CreateCheckoutBodySchema } from '../src/index.ts';
 
