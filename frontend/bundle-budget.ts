@@ -1,5 +1,5 @@
 /**
- * Vite plugin: the initial JavaScript budget (../shared/PERFORMANCE.md: frontend initial JS <= 200 KB gzipped).
+ * Vite plugin: the initial JavaScript budget (docs/product/performance.md PF17: frontend initial JS <= 200 KB gzipped).
  * "Initial" = the entry chunk and every chunk it imports statically (what index.html loads before the app runs).
  * A route page loaded with React.lazy (the room page) is checked as well: entry + that page's chunks is what a
  * visitor opening /{roomName} downloads before the room shows, and it must fit the same budget.

@@ -1,5 +1,5 @@
 /**
- * Room administration in real browsers (specs/rooms.md sections 2, 4, 5, 6, 8; issue 7): the settings panel by
+ * Room administration in real browsers (docs/product/rooms.md R21-R35): the settings panel by
  * role, renaming the room (the address follows), setting and removing the password, a tier change reaching the open
  * room live (internal change-tier, as billing will), max users on pro, themes (upgrade prompt on free, preview,
  * Apply Theme broadcast seen by the other member, the custom theme on business), member roles, kick with the

@@ -1,5 +1,5 @@
 /**
- * The chat's message features in a real browser against embedded mode (specs/rooms.md sections 2, 4, 5, 8):
+ * The chat's message features in a real browser against embedded mode (docs/product/messages.md M1-M17):
  * reply, inline edit, delete, reactions (toggle, move, full picker), typing seen by the other user, link preview
  * from a local page, list grouping and scrolling, delivery marks, the DM header. Two browser contexts = two people;
  * assertions are on what each one sees. Setup and helpers: chat.setup.ts.

@@ -1,5 +1,5 @@
 /**
- * The first user journey in a real browser (specs/rooms.md sections 2, 4, 5, 8; docs/protocol.md), registered
+ * The first user journey in a real browser (docs/product/rooms.md R3-R12; docs/protocol.md), registered
  * once per way of running the product (embedded.e2e.test.ts, distributed.e2e.test.ts).
  * Two people = two browser contexts of one Chromium. Each test asserts on what a person sees (text, DOM),
  * never on server internals; the one exception is the routing proof of the distributed run, which reads the

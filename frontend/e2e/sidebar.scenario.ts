@@ -1,5 +1,5 @@
 /**
- * The sidebar in a real browser against embedded mode (specs/rooms.md sections 2, 4, 5, 8): a DM opened from
+ * The sidebar in a real browser against embedded mode (docs/product/rooms.md R15-R19, R30): a DM opened from
  * Available to message (after the DM confirm) and seen by the partner, unread badges and the tab title (surviving a
  * reload, from the server's read positions), search finding a message and revealing it in its channel (older pages
  * loaded, scrolled into view, highlighted), presence away on a hidden tab seen by the other user, and

@@ -1,5 +1,5 @@
 /**
- * The superadmin dashboard in a real browser (issue 10; specs/admin-and-overlays.md section 2) against embedded mode
+ * The superadmin dashboard in a real browser (docs/product/admin.md ADM3-ADM12) against embedded mode
  * with a real Mailpit: seeded accounts, rooms with messages in two channels, a contact message and page views; the
  * superadmin signs in by e-mail code and opens every tab. The figures shown equal the server's answers and the seed,
  * the charts draw the data, the moderation viewer shows the decrypted messages under its banner, the tabs become a

@@ -12,10 +12,10 @@ import { MaintenanceBanner } from './components/overlays/MaintenanceBanner.tsx';
 // (bundle-budget.ts). Every other page is a chunk of its own too; PlaceholderPage is left for unknown paths (404).
 const RoomPage = lazy(() => import('./pages/RoomPage.tsx').then((m) => ({ default: m.RoomPage })));
 const PlaceholderPage = lazy(() => import('./pages/PlaceholderPage.tsx').then((m) => ({ default: m.PlaceholderPage })));
-// Accounts (issue 9): their own chunks, like the room page.
+// Accounts: their own chunks, like the room page.
 const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
-// Payments (issue 9 part 2): pricing, subscription and the payment return pages, each its own chunk.
+// Payments: pricing, subscription and the payment return pages, each its own chunk.
 const UpgradePage = lazy(() => import('./pages/UpgradePage.tsx').then((m) => ({ default: m.UpgradePage })));
 const SubscriptionPage = lazy(() => import('./pages/SubscriptionPage.tsx').then((m) => ({ default: m.SubscriptionPage })));
 const PaymentSuccessPage = lazy(() => import('./pages/PaymentSuccessPage.tsx').then((m) => ({ default: m.PaymentSuccessPage })));
@@ -26,7 +26,7 @@ const PrivacyPage = lazy(() => import('./pages/PrivacyPage.tsx').then((m) => ({ 
 const TermsPage = lazy(() => import('./pages/TermsPage.tsx').then((m) => ({ default: m.TermsPage })));
 const FeaturesPage = lazy(() => import('./pages/FeaturesPage.tsx').then((m) => ({ default: m.FeaturesPage })));
 const ContactPage = lazy(() => import('./pages/ContactPage.tsx').then((m) => ({ default: m.ContactPage })));
-// The superadmin dashboard (issue 10), with its charts library: a chunk only its visitor loads.
+// The superadmin dashboard, with its charts library: a chunk only its visitor loads.
 const SuperadminPage = lazy(() => import('./pages/superadmin/SuperadminPage.tsx').then((m) => ({ default: m.SuperadminPage })));
 
 /** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */

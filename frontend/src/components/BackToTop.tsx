@@ -1,4 +1,4 @@
-/** The message list's back-to-top button (shown after BACK_TO_TOP_AFTER_PX of scrolling; specs/rooms.md section 2). */
+/** The message list's back-to-top button (shown after BACK_TO_TOP_AFTER_PX of scrolling; docs/product/messages.md M7). */
 import { ArrowUpIcon } from './Icons.tsx';
 
 export function BackToTop({ onClick }: { onClick(): void }) {

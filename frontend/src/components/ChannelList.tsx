@@ -1,5 +1,5 @@
 /**
- * The conversation list (specs/rooms.md section 2 "Sidebar"): topic channels and DMs, latest activity first; each
+ * The conversation list (docs/product/rooms.md R15-R19): topic channels and DMs, latest activity first; each
  * row with its unread badge (99+), 24-hour time, preview (DM 30 / channel 25 characters) and, in DMs, typing...
  * and the partner's presence. Channel rows carry rename (inline), members and delete for an owner or admin; DM rows
  * a hover/context menu (Mark as Read, Delete Conversation; for an owner or admin also Make admin and Kick User) and,

@@ -1,5 +1,5 @@
 /**
- * The composer (specs/rooms.md sections 2, 4, 5, 9): text area up to 80 px high, max 2000 characters with a
+ * The composer (docs/product/messages.md M1, M11, M16): text area up to 80 px high, max 2000 characters with a
  * counter above 1800, Enter sends and Shift+Enter adds a line, empty or blank is not sent; the reply bar, the
  * draft's link preview (dismissible), typing signals and an emoji picker that inserts at the cursor.
  */

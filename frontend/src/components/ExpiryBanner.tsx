@@ -1,5 +1,5 @@
 /**
- * The expiry banner (specs/rooms.md section 4 "Expiry banner"): hidden while 4 hours or more remain; warning,
+ * The expiry banner (docs/product/rooms.md R34): hidden while 4 hours or more remain; warning,
  * critical and expired styles below that (lib/expiry.ts decides); recomputed every 60 s; dismissible (a worse level
  * shows again). Owners get an Extend button.
  */

@@ -1,5 +1,5 @@
 /**
- * A message's actions (specs/rooms.md section 2): reactions on every message (the six quick ones and the full
+ * A message's actions (docs/product/messages.md M5, M7): reactions on every message (the six quick ones and the full
  * picker); Reply and Copy on other users' messages; Edit and Delete only on the author's own. Built on the shell's
  * Popover and Menu (Radix: keyboard use, focus return, Escape).
  */

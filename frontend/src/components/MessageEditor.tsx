@@ -1,5 +1,5 @@
 /**
- * Inline edit of an own message (specs/rooms.md sections 4, 5): Enter saves, Escape cancels, leaving the field
+ * Inline edit of an own message (docs/product/messages.md M4): Enter saves, Escape cancels, leaving the field
  * saves; the content is trimmed, and an empty or unchanged edit is not saved.
  */
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';

@@ -37,7 +37,7 @@ const AdminDialogs = lazy(() => import('./admin/AdminDialogs.tsx').then((m) => (
 const CallWindow = lazy(() => import('./calls/CallWindow.tsx').then((m) => ({ default: m.CallWindow })));
 
 const MOBILE_QUERY = '(max-width: 767px)';
-/** specs/rooms.md section 9: a dialog opened by an address flag waits 0.5 s */
+/** docs/product/rooms.md R1: a dialog opened by an address flag waits 0.5 s */
 const MODAL_OPEN_DELAY_MS = 500;
 const isMobile = () => typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
 

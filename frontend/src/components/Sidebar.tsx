@@ -1,5 +1,5 @@
 /**
- * The room's sidebar (specs/rooms.md section 2 "Sidebar"): header, search, conversation list (channels and DMs),
+ * The room's sidebar (docs/product/rooms.md R15-R19): header, search, conversation list (channels and DMs),
  * Available to message, invite card and the user footer with Edit Profile. Also sets the user's presence from
  * the tab's visibility and focus (sidebar/presence.ts) while the room is open.
  */

@@ -1,5 +1,5 @@
 /**
- * The Upgrade required family of dialogs (specs/rooms.md sections 5 and 6): a gated control explains what the plan
+ * The Upgrade required family of dialogs (docs/product/limits.md L1): a gated control explains what the plan
  * lacks and links to the plans. One frame for the admin controls, file sizes and calls; each passes its title, text
  * and test ids.
  */

@@ -1,5 +1,5 @@
 /**
- * The total unread count as a badge on the tab's icon (specs/rooms.md section 4 "Tab title and icon"): the app
+ * The total unread count as a badge on the tab's icon (docs/product/messages.md M9): the app
  * icon drawn on a canvas with a red badge (99+ above 99), set as a data: URL on <link rel="icon">; the original
  * icon comes back at 0 and when the room page closes. (CSP: img-src allows data:.)
  */

@@ -1,5 +1,5 @@
 /**
- * The composer's link preview (specs/rooms.md section 4): after LINK_PREVIEW_DEBOUNCE_MS of typing pause the first
+ * The composer's link preview (docs/product/messages.md M16): after LINK_PREVIEW_DEBOUNCE_MS of typing pause the first
  * http(s) address of the draft is fetched; a successful answer is shown until dismissed or the address changes.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';

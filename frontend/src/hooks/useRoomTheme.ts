@@ -1,5 +1,5 @@
 /**
- * The theme the room page shows (specs/rooms.md sections 3 and 4 "Theme"): on load a stored non-default theme
+ * The theme the room page shows (docs/product/rooms.md R31-R32): on load a stored non-default theme
  * resets to default unless the room has a broadcast theme (Workspace.theme), which applies; a theme-changed from
  * the room applies for everyone; Apply Theme applies and stores the user's choice; a theme clicked in Choose Theme
  * previews until applied or cancelled. Applied as CSS variables on the document root; cleared when the room closes.

@@ -1,5 +1,5 @@
 /**
- * The room page's keyboard shortcuts (specs/rooms.md section 2, Sidebar "Keyboard"), outside text fields only:
+ * The room page's keyboard shortcuts (docs/product/rooms.md R19), outside text fields only:
  *   /             focus the sidebar search (the input with id SIDEBAR_SEARCH_ID)
  *   Escape        clear the search and close menus (components subscribe with useEscapeShortcut)
  *   Ctrl/Cmd+N    open Create Channel (owner or admin only)

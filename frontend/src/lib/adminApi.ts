@@ -1,7 +1,7 @@
 /**
- * The superadmin's calls (specs/admin-and-overlays.md section 7). Every admin call carries the signed-in account's
+ * The superadmin's calls (docs/product/admin.md). Every admin call carries the signed-in account's
  * Bearer session token (lib/account.ts); the server decides on that alone. x-user-email is sent because the spec
- * says so; the server never reads it (SECURITY.md 1). The calls every visitor makes: lib/visitorCalls.ts.
+ * says so; the server never reads it (docs/product/security.md S1). The calls every visitor makes: lib/visitorCalls.ts.
  */
 import { ADMIN_API } from '@ephemera/proto/client';
 import type {
@@ -60,7 +60,7 @@ export async function adminCall<T>(path: string, init: CallInit = {}): Promise<A
 }
 
 /**
- * A list answer: the array itself or `{ [key]: array }` (section 7 says only "returns users"; both shapes are read
+ * A list answer: the array itself or `{ [key]: array }` (the admin API names only "returns users"; both shapes are read
  * so the page does not depend on an envelope proto/src/admin.ts does not fix).
  */
 export function listOf<T>(data: unknown, key: string): T[] {

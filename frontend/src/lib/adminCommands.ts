@@ -1,5 +1,5 @@
 /**
- * Room administration over the room socket (specs/rooms.md sections 2, 5, 6, 7): rename, password, max users,
+ * Room administration over the room socket (docs/product/rooms.md R21-R27): rename, password, max users,
  * extend, delete, kick, member roles and the room theme, with the error texts of section 8; and the live events
  * every member receives (workspace-updated, user-kicked, user-updated, theme-changed). RoomSession exposes the
  * commands as `session.admin`. The server decides every change; these only send and apply its answers.

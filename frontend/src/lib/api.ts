@@ -1,4 +1,4 @@
-/** Typed fetch helpers for the room-area HTTP API (specs/rooms.md section 7). */
+/** Typed fetch helpers for the room-area HTTP API (docs/protocol.md). */
 import { API } from '@ephemera/proto/client';
 import type { CheckNameAnswer, CheckUsernameAnswer, RoomLookupAnswer, WorkspaceInfoAnswer, CreateWorkspaceBody, CreateWorkspaceAnswer, JoinWorkspaceBody, JoinWorkspaceAnswer } from '@ephemera/proto';
 

@@ -1,6 +1,6 @@
 /**
  * Availability checks of the landing form (room name) and the join overlay (username), as pure mappings
- * from an HTTP answer to a display state (specs/rooms.md section 4 "Landing form", "Username availability").
+ * from an HTTP answer to a display state (docs/product/rooms.md R4, R8).
  */
 import { LIMITS } from '@ephemera/proto/client';
 import type { CheckNameAnswer, CheckUsernameAnswer } from '@ephemera/proto';

@@ -1,5 +1,5 @@
 /**
- * The chat's commands and live events (specs/rooms.md sections 4, 7, 8): edit, delete, react, typing, link
+ * The chat's commands and live events (docs/product/messages.md M3-M5, M11, M16): edit, delete, react, typing, link
  * previews; message-edited, message-deleted, reaction-added, user-typing, user-stopped-typing into the room store.
  * RoomSession owns one (session.chat) and lends it its socket while joined; nothing here touches the DOM.
  */
@@ -132,7 +132,7 @@ export class ChatCommands {
     request(socket, typing ? C.typingStart : C.typingStop, { channelId }, REQUEST_TIMEOUT_MS).catch(() => {});
   }
 
-  /** POST /api/link-preview/fetch {url} with the member's room token (specs/rooms.md section 7). */
+  /** POST /api/link-preview/fetch {url} with the member's room token (docs/protocol.md). */
   async fetchLinkPreview(url: string, signal?: AbortSignal): Promise<PreviewResult> {
     try {
       const res = await fetch(LINK_PREVIEW_PATH, {

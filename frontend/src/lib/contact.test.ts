@@ -4,7 +4,7 @@ import { EMPTY_CONTACT_FORM, contactPayload, sendContactMessage, validateContact
 
 const filled: ContactForm = { name: 'Ada', email: 'ada@example.com', category: 'support', message: 'Hello', newsletter: true };
 
-describe('contact form rules (specs/accounts-and-payments.md section 5)', () => {
+describe('contact form rules (docs/product/accounts.md A13)', () => {
   it('an empty form: every field is required, with the server\'s texts', () => {
     expect(validateContact(EMPTY_CONTACT_FORM)).toEqual({
       name: CONTACT_TEXT.nameRequired, email: CONTACT_TEXT.emailRequired, category: CONTACT_TEXT.categoryRequired, message: CONTACT_TEXT.messageRequired,
@@ -47,7 +47,7 @@ describe('contact form rules (specs/accounts-and-payments.md section 5)', () => 
   });
 });
 
-describe('sending (section 8: "Failed to send message. Please try again.")', () => {
+describe('sending (docs/product/accounts.md A13: "Failed to send message. Please try again.")', () => {
   const answer = (status: number, body: unknown) => async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
   it('posts the payload as JSON to /api/contact', async () => {

@@ -1,7 +1,7 @@
 /**
- * The contact form (specs/accounts-and-payments.md sections 2, 3, 5, 7, 8): the same rules the server applies
+ * The contact form (docs/product/accounts.md A13): the same rules the server applies
  * (proto/src/contact.ts builds its schema from the constants of contact-paths.ts), checked before sending, and the
- * call itself. The newsletter box is part of the form but never of what is sent (section 2).
+ * call itself. The newsletter box is part of the form but never of what is sent.
  */
 import {
   CONTACT_CATEGORIES, CONTACT_CONTROL_CHARS, CONTACT_LIMITS, CONTACT_NAME_CONTROL_CHARS, CONTACT_PATH, CONTACT_TEXT,
@@ -20,13 +20,13 @@ export const EMPTY_CONTACT_FORM: ContactForm = { name: '', email: '', category: 
 
 export type ContactField = 'name' | 'email' | 'category' | 'message';
 export type ContactErrors = Partial<Record<ContactField, string>>;
-/** the body of POST /api/contact: the spec's four fields, trimmed */
+/** the body of POST /api/contact: the form's four fields, trimmed */
 export interface ContactPayload { name: string; email: string; category: ContactCategory; message: string }
 
 /** An address with something before and after one @ and a dot in the domain (the server's check is the authority). */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** Every field is required (section 5); the texts are the server's. No errors: an empty object. */
+/** Every field is required (docs/product/accounts.md A13); the texts are the server's. No errors: an empty object. */
 export function validateContact(form: ContactForm): ContactErrors {
   const errors: ContactErrors = {};
   const name = form.name.trim();

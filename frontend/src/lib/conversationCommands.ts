@@ -1,6 +1,6 @@
 /**
  * The sidebar's commands over the room socket (DMs, channel rename/delete/members, read positions, search,
- * presence, profile), with the error texts of specs/rooms.md section 8. RoomSession exposes them as methods.
+ * presence, profile), with the error texts of proto/src/errors.ts. RoomSession exposes them as methods.
  */
 import { C, LIMITS } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';

@@ -6,7 +6,7 @@ const M = 60_000;
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 
-describe('expiry banner state (specs/rooms.md section 4)', () => {
+describe('expiry banner state (docs/product/rooms.md R34)', () => {
   it('is null for a room that never expires (business) or a bad date', () => {
     expect(expiryState(null, NOW)).toBeNull();
     expect(expiryState('not a date', NOW)).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Room expiry as the room page shows it (specs/rooms.md sections 2, 4, 9): the expiry banner's state and the
+ * Room expiry as the room page shows it (docs/product/rooms.md R15, R34): the expiry banner's state and the
  * sidebar's countdown chip. Pure functions of (expiresAt, now, tier); the components re-run them on a timer
  * (EXPIRY.recomputeMs for the banner, EXPIRY.countdownTickMs for the chip).
  */

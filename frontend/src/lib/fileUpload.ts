@@ -11,7 +11,7 @@ export type StoredFile = MessageFile & { expiresAt: string | null };
 export type UploadResult = { ok: true; file: StoredFile } | { ok: false; code: string; message: string };
 export interface UploadHandle { done: Promise<UploadResult>; abort(): void }
 
-/** What the file input offers (specs/rooms.md, Validation rules); the server checks the bytes. */
+/** What the file input offers (docs/product/files.md F2); the server checks the bytes. */
 export const ACCEPTED_TYPES = [
   'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime', 'application/pdf',
   'text/plain', 'text/csv', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',

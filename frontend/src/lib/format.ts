@@ -1,4 +1,4 @@
-/** Display formatting: 24-hour times, day labels, badges, previews (specs/rooms.md sections 2 and 9). */
+/** Display formatting: 24-hour times, day labels, badges, previews (docs/product/rooms.md R16, limits.md L2). */
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,4 +1,4 @@
-/** Overlay submit: create or join over HTTP, with the spec's error texts (specs/rooms.md section 8). */
+/** Overlay submit: create or join over HTTP, with the error texts of docs/product/rooms.md R6, R12. */
 import { api, type ApiResult } from './api.ts';
 import type { AuthRecord } from './storage.ts';
 

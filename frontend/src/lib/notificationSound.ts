@@ -1,5 +1,5 @@
 /**
- * The notification sound (specs/rooms.md section 4 "Notification sound"): a sine beep of 800 Hz then 600 Hz,
+ * The notification sound (docs/product/messages.md M10): a sine beep of 800 Hz then 600 Hz,
  * 0.3 s in all, played only if the user has interacted with the page, sound is enabled, and the message is not
  * in the current channel while the tab is visible; never for own or system messages. The preference is stored
  * locally (SOUND_PREF_KEY).

@@ -1,6 +1,6 @@
 /**
- * The payment calls of the browser (specs/accounts-and-payments.md sections 2, 4, 7, 8, 9; docs/protocol.md
- * "Payments"): Stripe Checkout for the plans and room extensions, the billing portal, the subscription status and the
+ * The payment calls of the browser (docs/product/payments.md; docs/protocol.md
+ * "Payments (billing)"): Stripe Checkout for the plans and room extensions, the billing portal, the subscription status and the
  * success page's verification. Every call is the signed-in account's (bearer token, lib/account.ts); the server reads
  * what was paid back from Stripe, so nothing here believes a query string's plan or amount.
  * Also the pending choices kept while a guest signs in first: pendingUpgrade {plan, returnUrl} (here) and
@@ -16,7 +16,7 @@ import { roomPath } from './routes.ts';
 import type { KeyValueStore } from './storage.ts';
 import { sameOriginPath } from './redirects.ts';
 
-/** The spec's texts (section 8) of the payment flows. */
+/** The payment flows' texts (docs/product/payments.md). */
 export const PAYMENT_TEXT = {
   selectPlan: 'Please select a plan first',
   checkoutFallback: 'Failed to create checkout session',
@@ -37,7 +37,7 @@ export const PAYMENT_TEXT = {
 
 export const paymentErrorText = (message: string) => `Payment Error: ${message}`;
 
-/** A plan value accepted only if pro or business, in any case (section 5). */
+/** A plan value accepted only if pro or business, in any case (docs/product/accounts.md A5). */
 export function parsePlan(value: unknown): PaidPlan | null {
   if (typeof value !== 'string') return null;
   const v = value.trim().toLowerCase();
@@ -76,7 +76,7 @@ export function clearPendingPayments(store = defaultStore()): void {
 }
 
 export type PendingPayment = { kind: 'upgrade'; upgrade: PendingUpgrade } | { kind: 'extension'; extension: PendingExtension };
-/** What a guest chose before signing in (section 4 claim flow): an extension first, else an upgrade. */
+/** What a guest chose before signing in (docs/product/accounts.md A9): an extension first, else an upgrade. */
 export function pendingPaymentOf(store = defaultStore()): PendingPayment | null {
   const extension = readPendingExtension(store);
   if (extension) return { kind: 'extension', extension };
@@ -84,7 +84,7 @@ export function pendingPaymentOf(store = defaultStore()): PendingPayment | null 
   return upgrade ? { kind: 'upgrade', upgrade } : null;
 }
 
-/** The sign-in page for a plan chosen without an account (section 2). */
+/** The sign-in page for a plan chosen without an account (docs/product/payments.md PAY2). */
 export const loginForPlan = (plan: PaidPlan) => `/login?redirect=/upgrade&plan=${plan}`;
 
 // ---- return addresses (paths of this site; the server appends &session_id={CHECKOUT_SESSION_ID}) ----
@@ -99,7 +99,7 @@ export function extensionReturnUrls(x: { workspaceId: string; roomName: string; 
 /** A return address: a path of this site (redirects.ts), or null. */
 export const safePath = (value: string | null | undefined): string | null => sameOriginPath(value);
 
-// ---- the calls (section 7) ----
+// ---- the calls (docs/protocol.md "Payments (billing)") ----
 const noToken = <T>(): AccountResult<T> => ({ ok: false, status: 401, code: 'NO_AUTH_TOKEN', message: PAYMENT_TEXT.noToken });
 const withToken = <T>(token: string | null | undefined, call: (t: string) => Promise<AccountResult<T>>) => (token ? call(token) : Promise.resolve(noToken<T>()));
 
@@ -168,7 +168,7 @@ export async function startExtensionPayment(x: { workspaceId: string; roomName: 
   return { kind: 'redirect', url: r.data.url };
 }
 
-/** After sign-in (section 4): the pending extension or upgrade goes to payment; both are forgotten either way. */
+/** After sign-in (docs/product/accounts.md A9): the pending extension or upgrade goes to payment; both are forgotten either way. */
 export async function payPending(pending: PendingPayment, account: AccountRecord, deps: { nav?: Navigator; store?: KeyValueStore | null } = {}): Promise<StartResult> {
   clearPendingPayments(deps.store === undefined ? defaultStore() : deps.store);
   if (pending.kind === 'extension') {
@@ -184,7 +184,7 @@ export type PaymentOutcome =
   | { kind: 'extension'; days: number; amount: string; newExpiryDate: string | null; roomName: string | null; backTo: string };
 
 /**
- * The success page (section 2): the session id Stripe put in the address is verified through the server (the
+ * The success page (docs/product/payments.md PAY9): the session id Stripe put in the address is verified through the server (the
  * provider's own record); a room extension is then completed (once per order, whoever gets there first).
  */
 export async function confirmPayment(search: URLSearchParams, token: string | null): Promise<PaymentOutcome> {
@@ -222,7 +222,7 @@ export function statusLabel(status: string | null | undefined): string {
   }
 }
 
-/** On failure the subscription page shows the error and treats the user as free and active (section 7). */
+/** On failure the subscription page shows the error and treats the user as free and active. */
 export const FREE_STATUS: SubscriptionStatusAnswer = {
   success: true, subscriptionTier: 'free', paymentStatus: 'active', hasActiveSubscription: false, currentPeriodEnd: null,
   cancelAtPeriodEnd: false, subscriptionExpiresAt: null, amountCents: 0,

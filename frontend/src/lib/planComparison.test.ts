@@ -5,13 +5,13 @@ import { formatDollars, formatDuration, planComparison, planPrice } from './plan
 const row = (id: string) => planComparison().find((r) => r.id === id)!.values;
 
 describe('plan comparison (Features page, from the entitlement table)', () => {
-  it('prices: free $0, pro $9/month, business $19/month (spec section 9)', () => {
+  it('prices: free $0, pro $9/month, business $19/month (docs/product/payments.md PAY1)', () => {
     expect(row('price')).toEqual({ free: '$0', pro: '$9/month', business: '$19/month' });
     expect(planPrice('pro')).toEqual({ amount: '$9', per: 'month' });
     expect(formatDollars(199)).toBe('$1.99');
   });
 
-  it('states the spec\'s entitlements (section 6) as the table holds them', () => {
+  it('states the entitlements (docs/product/limits.md L1) as the table holds them', () => {
     expect(row('rooms')).toEqual({ free: '1', pro: '10', business: 'Unlimited' });
     expect(row('users')).toEqual({ free: '5', pro: '25', business: 'Unlimited' });
     expect(row('lifetime')).toEqual({ free: '24 hours', pro: '7 days', business: 'Permanent' });

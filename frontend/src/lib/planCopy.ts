@@ -1,5 +1,5 @@
 /**
- * What the payment pages say about each plan (specs/accounts-and-payments.md sections 2, 6 and 9): the pricing
+ * What the payment pages say about each plan (docs/product/payments.md): the pricing
  * cards, the subscription page's "What's Included", the success page's lists, and the Usage This Month placeholder
  * figures. Prices come from proto's plan table; limits from the entitlement table.
  */
@@ -14,14 +14,14 @@ export function monthlyPrice(amountCents: number): string {
 }
 export const priceOfTier = (tier: Tier) => monthlyPrice(tier === 'free' ? 0 : PLAN_PRICES[tier].amountCents);
 
-/** The pricing page's cards (section 9). */
+/** The pricing page's cards (docs/product/payments.md PAY1). */
 export const PRICING_FEATURES: Record<Tier, string[]> = {
   free: ['1 room', 'Up to 5 users per room', '24-hour rooms', '3 themes (Default, Dark, WhatsApp)', '10 MB file uploads'],
   pro: ['25 users per room', '7-day rooms', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads'],
   business: ['Permanent rooms', 'Unlimited users', 'All 11 themes plus custom', 'Custom branding', '500 MB file uploads', 'Priority support'],
 };
 
-/** The subscription page's "What's Included" (section 6; pro rooms read "7-30 days flexible" there). */
+/** The subscription page's "What's Included" (docs/product/limits.md L1; pro rooms read "7-30 days flexible" there). */
 export const INCLUDED: Record<Tier, string[]> = {
   free: ['1 room', 'Up to 5 users per room', '24-hour rooms', '3 themes (Default, Dark, WhatsApp)', '10 MB file uploads'],
   pro: ['Up to 10 rooms', 'Up to 25 users per room', '7-30 days flexible room duration', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads'],
@@ -40,7 +40,7 @@ export const extensionIncluded = (days: number) => [
 ];
 
 /**
- * Usage This Month: static placeholder figures (section 2: rooms 3, storage 45 MB of the tier limit, video minutes
+ * Usage This Month: static placeholder figures (rooms 3, storage 45 MB of the tier limit, video minutes
  * 127), not real data. The tier's limit shown is the one the product has: the largest file (entitlement table).
  */
 export function usagePlaceholder(tier: Tier): { label: string; value: string; detail?: string }[] {

@@ -1,7 +1,7 @@
 /**
- * Which address of a draft gets a link preview (specs/rooms.md section 4: "the first address found in the draft"),
- * and which preview fields may be shown as links (http and https only; SECURITY.md 12) or images (our own image
- * proxy's path only; SECURITY.md 15).
+ * Which address of a draft gets a link preview (docs/product/messages.md M16: the first address in the draft),
+ * and which preview fields may be shown as links (http and https only; docs/product/security.md S12) or images (our own image
+ * proxy's path only; docs/product/security.md S15).
  */
 import { LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_LIMITS } from '@ephemera/proto/client';
 import { safeHref, splitLinks } from './links.ts';

@@ -1,5 +1,5 @@
 /**
- * Local browser storage of room administration (specs/rooms.md section 3 "Local browser storage"): the theme,
+ * Local browser storage of room administration (docs/product/rooms.md R37): the theme,
  * the custom theme record, and pendingExtension {workspaceId, roomName, days, returnUrl} kept while a guest
  * registers before extending a room.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminControls, checkRoomPassword, MSG_MAX_USERS, MSG_PASSWORD_REQUIRED, parseMaxUsers, renameTarget } from './roomRules.ts';
 
-describe('max users input (specs/rooms.md section 5)', () => {
+describe('max users input (docs/product/rooms.md R25)', () => {
   it('takes an integer of at least 2 on pro and business', () => {
     expect(parseMaxUsers(' 12 ', 'pro')).toEqual({ ok: true, maxUsers: 12 });
     expect(parseMaxUsers('2', 'business')).toEqual({ ok: true, maxUsers: 2 });
@@ -32,7 +32,7 @@ describe('room password and rename', () => {
   });
 });
 
-describe('who sees which control (section 6)', () => {
+describe('who sees which control (docs/product/rooms.md R21)', () => {
   const owner = { isOwner: true, isAdmin: true };
   const admin = { isOwner: false, isAdmin: true };
   const member = { isOwner: false, isAdmin: false };

@@ -1,5 +1,5 @@
 /**
- * The settings controls' input rules (specs/rooms.md section 5) and who sees which control (section 6). The
+ * The settings controls' input rules (docs/product/rooms.md R24-R25) and who sees which control (R21). The
  * client only hides controls and checks input for a quick answer; the server decides every change itself.
  */
 import { ENTITLEMENTS, ERRORS, LIMITS, newRoomPasswordProblem, themeAllowed, type Tier } from '@ephemera/proto/client';
@@ -41,7 +41,7 @@ export function renameTarget(input: string, current: string): { name: string | n
 
 interface Actor { isOwner: boolean; isAdmin: boolean }
 
-/** What the settings panel and the sidebar offer to whom (section 6). */
+/** What the settings panel and the sidebar offer to whom (docs/product/rooms.md R21). */
 export function adminControls(user: Actor | null | undefined, tier: Tier, expiresAt: string | null) {
   const owner = Boolean(user?.isOwner);
   const admin = owner || Boolean(user?.isAdmin);

@@ -1,5 +1,5 @@
 /**
- * The realtime connection and its reconnect policy (specs/rooms.md section 4 "Connection"):
+ * The realtime connection and its reconnect policy (docs/product/rooms.md R13):
  * polling then websocket, first delay 1 s capped at 5 s, jitter 0.5, 20 s connect timeout; after 5
  * consecutive connect errors wait 3 s, then disconnect and reconnect manually.
  */

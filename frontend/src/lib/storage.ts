@@ -1,5 +1,5 @@
 /**
- * Local browser storage of the room session (specs/rooms.md section 3 "Local browser storage"):
+ * Local browser storage of the room session (docs/product/rooms.md R37):
  * the auth record, lastWorkspaceId and lastChannel_{workspaceId}.
  */
 

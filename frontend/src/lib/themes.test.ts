@@ -9,7 +9,7 @@ function memoryStore() {
   return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); }, removeItem: (k: string) => { m.delete(k); } };
 }
 
-describe('themes (specs/rooms.md section 3)', () => {
+describe('themes (docs/product/rooms.md R31)', () => {
   it('has the 11 themes, each with every colour role as a hex colour', () => {
     expect(Object.keys(THEMES)).toEqual([...THEME_IDS]);
     for (const id of THEME_IDS) {

@@ -1,5 +1,5 @@
 /**
- * The 11 themes (specs/rooms.md section 3): their names and colour sets, applied as the CSS variables every
+ * The 11 themes (docs/product/rooms.md R31): their names and colour sets, applied as the CSS variables every
  * colour of styles.css comes from. Which themes a tier may use is proto's entitlement table (themeAllowed); the
  * custom theme (business) is the room's CustomTheme record on top of the default colours.
  */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '@ephemera/proto/client';
 import { TypingSender } from './typingSender.ts';
 
-describe('TypingSender (specs/rooms.md 4 "Typing")', () => {
+describe('TypingSender (docs/product/messages.md M11)', () => {
   let sent: boolean[];
   let sender: TypingSender;
   beforeEach(() => {

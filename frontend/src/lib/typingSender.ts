@@ -1,5 +1,5 @@
 /**
- * Sending "I am typing" for one composer (specs/rooms.md section 4 "Typing"): typing-start on the first non-empty
+ * Sending "I am typing" for one composer (docs/product/messages.md M11): typing-start on the first non-empty
  * input, again every LIMITS.typingRefreshMs while the user keeps typing (receivers drop an indicator that is not
  * refreshed), typing-stop after LIMITS.typingStopMs without typing, when the input is emptied, and on send.
  * Timers are injected so the rules can be tested with fake time.

@@ -1,4 +1,4 @@
-/** /about: what Ephemera is, why rooms are temporary, and how it works (a static page, section 2). */
+/** /about: what Ephemera is, why rooms are temporary, and how it works (a static page, docs/product/accounts.md A14). */
 import { AppLink } from '../components/AppLink.tsx';
 import { StaticPage, StaticSection } from './StaticPage.tsx';
 

@@ -1,8 +1,8 @@
 /**
- * /contact (specs/accounts-and-payments.md section 2 "Contact page"): name, e-mail, subject (category) and message,
- * all required (section 5), and a newsletter box that is never sent. States: editing, sending ('Sending...'), sent
+ * /contact (docs/product/accounts.md A13): name, e-mail, subject (category) and message,
+ * all required, and a newsletter box that is never sent. States: editing, sending ('Sending...'), sent
  * ('Message Sent!' with 'Send Another Message', which resets the form). A failure keeps what was typed and says
- * 'Failed to send message. Please try again.' (section 8). The rules and the call: lib/contact.ts.
+ * 'Failed to send message. Please try again.' (docs/product/accounts.md A13). The rules and the call: lib/contact.ts.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { CONTACT_CATEGORIES, CONTACT_CATEGORY_LABELS, CONTACT_LIMITS, type ContactCategory } from '@ephemera/proto/client';

@@ -1,5 +1,5 @@
 /**
- * /dashboard (specs/accounts-and-payments.md section 2 "Dashboard"): profile, limits, rooms (DashboardRooms.tsx),
+ * /dashboard (docs/product/accounts.md A7): profile, limits, rooms (DashboardRooms.tsx),
  * change username, auto-renewal, export, sign-out (here or everywhere), delete account, and the admin-area button for
  * the superadmin account only (the server checks the session again there). Not signed in, or the profile fails to
  * load: signed out and sent to /.

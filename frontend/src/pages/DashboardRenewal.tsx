@@ -1,5 +1,5 @@
 /**
- * The dashboard's renewal banner (specs/accounts-and-payments.md sections 2 "Dashboard" and 4): billing's renewal
+ * The dashboard's renewal banner (docs/product/payments.md PAY6): billing's renewal
  * status (GET subscription-status: urgency, message, button label). Reminder is blue and can be minimized or
  * dismissed; warning orange; urgent and expired red. Renewing is billing's renew-subscription: a subscription Stripe
  * still holds (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's rooms (specs/accounts-and-payments.md section 2 "Dashboard"): the rows with their role (the
+ * The dashboard's rooms (docs/product/accounts.md A7-A8): the rows with their role (the
  * owner's crown), open (a fresh owner token for this device), delete (confirm, then reload after 500 ms), and the
  * room-create form with its debounced availability check and optional password.
  */

@@ -1,6 +1,6 @@
 /**
- * /features: what a room can do (the spec's marketing copy, section 1) and the plan comparison (section 2: "Features
- * has a plan comparison"), whose every cell comes from the entitlement table and the plan prices (lib/planComparison.ts).
+ * /features: what a room can do (docs/product/accounts.md A14) and the plan comparison, whose every cell comes from
+ * the entitlement table and the plan prices (lib/planComparison.ts).
  */
 import { PLAN_GUARANTEES } from '@ephemera/proto/client';
 import { AppLink } from '../components/AppLink.tsx';

@@ -1,6 +1,6 @@
 /**
- * /login (and /register): sign in or register with an e-mail code, or with Google (specs/accounts-and-payments.md
- * section 2 "Login/register page"). Query: redirect (same-origin path, default /dashboard), plan (pro or business
+ * /login (and /register): sign in or register with an e-mail code, or with Google (docs/product/accounts.md
+ * A1-A5). Query: redirect (same-origin path, default /dashboard), plan (pro or business
  * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session, and the
  * claim's new owner token replaces it there).
  * The code step is ours: the server signs nobody in on an e-mail alone.

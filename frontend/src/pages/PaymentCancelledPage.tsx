@@ -1,7 +1,7 @@
 /**
- * /payment/cancelled, where Stripe Checkout's cancel link returns (specs/accounts-and-payments.md section 2 "Payment
- * cancelled page"): nothing was charged, the free plan goes on. 'View plan comparison' shows only a placeholder
- * notice (the spec's behaviour).
+ * /payment/cancelled, where Stripe Checkout's cancel link returns (docs/product/payments.md
+ * PAY9): nothing was charged, the free plan goes on. 'View plan comparison' shows only a placeholder
+ * notice.
  */
 import { useEffect, useState } from 'react';
 import { CenteredScreen } from '../components/StatusScreens.tsx';

@@ -1,5 +1,5 @@
 /**
- * /payment/success, where Stripe Checkout returns (specs/accounts-and-payments.md section 2 "Payment success page"):
+ * /payment/success, where Stripe Checkout returns (docs/product/payments.md PAY9):
  * 'Processing Payment' while the server verifies the session Stripe named (GET verify-session/{session_id}, read back
  * from Stripe; the query's plan and amount are never believed), then the subscription or room-extension success (an
  * extension is completed through complete-room-extension), or 'Payment Verification Failed'.

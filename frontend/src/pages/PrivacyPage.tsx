@@ -1,6 +1,6 @@
 /**
  * /privacy: what this service stores, where, for how long, and how rooms are encrypted and destroyed (docs/crypto.md,
- * docs/architecture.md), with the spec's two statements (section 2): personal data is removed within 30 days of
+ * docs/architecture.md), with its two promises (docs/product/accounts.md A14): personal data is removed within 30 days of
  * account deletion; the service is not for children under 13. Every sentence here must stay true of the code.
  */
 import { AppLink } from '../components/AppLink.tsx';

@@ -88,7 +88,7 @@ export function RoomPage({ target }: { target: RoomTarget }) {
         </div>
       );
     case 'kicked':
-      // specs/rooms.md: this room page's removal modal says Removed from Chat Room and goes home after 3 s
+      // docs/product/rooms.md R22: this room page's removal modal says Removed from Chat Room and goes home after 3 s
       return (
         <div className="overlay-screen">
           <RemovedFromWorkspaceDialog reason={phase.reason} title="Removed from Chat Room" homeLabel="Go to Homepage"

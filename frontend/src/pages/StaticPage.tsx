@@ -1,5 +1,5 @@
 /**
- * The frame of the static pages (About, Privacy, Terms, Features, Contact; specs/accounts-and-payments.md section 2):
+ * The frame of the static pages (About, Privacy, Terms, Features, Contact; docs/product/accounts.md A14):
  * the header with Pricing (/upgrade) and Create Room (/), the page's title and description for search engines and
  * shared links (lib/pageMeta.ts), a heading with its lead, the content, and a closing line back to / and /contact.
  */

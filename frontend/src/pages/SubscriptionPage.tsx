@@ -1,5 +1,5 @@
 /**
- * /subscription (specs/accounts-and-payments.md section 2 "Subscription page"): the account's plan as billing
+ * /subscription (docs/product/payments.md PAY7): the account's plan as billing
  * records it (GET subscription-status: tier, payment status, period end, cancel-at-period-end), what the plan
  * includes, the Usage This Month placeholder, upgrades (a dialog, then Stripe Checkout) and Manage Billing (Stripe's
  * billing portal). A failed lookup shows the error and treats the account as free and active.

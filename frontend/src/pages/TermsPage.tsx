@@ -1,4 +1,4 @@
-/** /terms: the terms of service (a static page, section 2): temporary rooms, acceptable use, plans and refunds. */
+/** /terms: the terms of service (a static page, docs/product/accounts.md A14): temporary rooms, acceptable use, plans and refunds. */
 import { AppLink } from '../components/AppLink.tsx';
 import { PLAN_GUARANTEES, PLAN_PRICES } from '@ephemera/proto/client';
 import { formatDollars } from '../lib/planComparison.ts';

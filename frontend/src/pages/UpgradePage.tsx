@@ -1,5 +1,5 @@
 /**
- * /upgrade, the pricing page (specs/accounts-and-payments.md sections 2 "Pricing page" and 9): the three plans, the
+ * /upgrade, the pricing page (docs/product/payments.md PAY1-PAY2): the three plans, the
  * 30-day money-back guarantee and cancel-anytime. Choosing a paid plan signed in makes a Stripe Checkout session
  * (lib/payments.ts) and sends the browser there; signed out, the choice is kept as pendingUpgrade and the user signs
  * in first (/login?redirect=/upgrade&plan=...), after which the login page continues to checkout.

@@ -1,5 +1,5 @@
 /**
- * What the room page shows first (specs/rooms.md section 4 "Join flow"): a direct join from stored auth,
+ * What the room page shows first (docs/product/rooms.md R5, R11): a direct join from stored auth,
  * the join overlay for an existing room, the setup overlay for a new one, or an error.
  */
 import { api } from '../lib/api.ts';

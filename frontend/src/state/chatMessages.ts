@@ -1,6 +1,6 @@
 /**
  * The rows of the chat's message list: confirmed messages (with reply quote, reactions, link preview, edit mark)
- * followed by our own pending sends, each own message with its delivery mark (specs/rooms.md section 4).
+ * followed by our own pending sends, each own message with its delivery mark (docs/product/messages.md M6).
  */
 import type { Channel, Message, MessageFile, MessageLinkPreview, OnlineUser, RoomUser } from '@ephemera/proto';
 import type { PendingMessage, RoomState } from './roomState.ts';

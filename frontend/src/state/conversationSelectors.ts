@@ -1,5 +1,5 @@
 /**
- * The sidebar's derived views (specs/rooms.md section 2 "Sidebar"): the conversation list (topic channels and DMs,
+ * The sidebar's derived views (docs/product/rooms.md R15-R19): the conversation list (topic channels and DMs,
  * latest activity first, with previews, times and unread counts), Available to message, presence of a user, who
  * is typing, and the local part of the sidebar search.
  */

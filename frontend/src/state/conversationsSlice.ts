@@ -19,7 +19,7 @@ export type ConversationsAction =
 
 const byCreation = (a: Channel, b: Channel) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.name.localeCompare(b.name);
 
-/** Where to go when the current channel disappears: the first topic channel, otherwise none (specs/rooms.md 4). */
+/** Where to go when the current channel disappears: the first topic channel, otherwise none (docs/product/rooms.md R29). */
 export function fallbackChannel(channels: readonly Channel[]): string | null {
   return channels.filter((c) => c.type === 'topic').sort(byCreation)[0]?.id ?? null;
 }

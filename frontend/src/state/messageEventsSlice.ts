@@ -21,7 +21,7 @@ function updateMessage(state: RoomState, channelId: string, messageId: string, c
   return { ...state, messages: { ...state.messages, [channelId]: copy } };
 }
 
-/** Drop empty emoji entries (specs/rooms.md 4: empty emoji entries are dropped). */
+/** Drop empty emoji entries (docs/product/messages.md M5: empty emoji entries are dropped). */
 function cleanReactions(reactions: Record<string, string[]>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [emoji, users] of Object.entries(reactions ?? {})) {

@@ -3,7 +3,7 @@ import { myReaction, reactionChips, toggleReaction } from './reactions.ts';
 import { initialRoomState, roomReducer, type RoomState } from './roomState.ts';
 import { channel, me, message, workspace } from './testData.ts';
 
-describe('toggleReaction: one reaction per user per message (specs/rooms.md 4)', () => {
+describe('toggleReaction: one reaction per user per message (docs/product/messages.md M5)', () => {
   it('adds a first reaction', () => {
     expect(toggleReaction({}, 'u1', '👍')).toEqual({ '👍': ['u1'] });
   });

@@ -1,5 +1,5 @@
 /**
- * Reactions (specs/rooms.md section 4 "Messages"): the rule the server applies, for the optimistic update, and the
+ * Reactions (docs/product/messages.md M5): the rule the server applies, for the optimistic update, and the
  * chips a message shows. The server's whole map (ack or reaction-added) replaces the optimistic one, so every
  * client converges (messageEventsSlice.ts 'reactionsChanged').
  */

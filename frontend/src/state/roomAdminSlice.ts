@@ -1,5 +1,5 @@
 /**
- * Room administration as the room's members see it (specs/rooms.md sections 2, 4, 6): the room's changeable
+ * Room administration as the room's members see it (docs/product/rooms.md R21-R27): the room's changeable
  * properties (workspace-updated: name, lock, expiry, tier and limits), members' roles (user-updated), kicked
  * members (user-kicked) and the theme an admin broadcast (theme-changed). Data only; the sidebar and the settings
  * panel render it.

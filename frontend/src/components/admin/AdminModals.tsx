@@ -1,5 +1,5 @@
 /**
- * The room administration dialogs (specs/rooms.md section 2 "Modals", texts from sections 5 and 8): Set or Remove
+ * The room administration dialogs (docs/product/rooms.md R23-R30, texts in proto/src/errors.ts): Set or Remove
  * Password, Set Maximum Users, Delete Chat Room, Kick User, Upgrade required. Extend Room Duration is in
  * ExtendModal.tsx, the themes in ThemeModal.tsx. Each sends one command and shows the server's reason on failure.
  */

@@ -1,5 +1,5 @@
 /**
- * Extend Room Duration (specs/rooms.md sections 4 "Extension", 5 and 8): 7 days (168 hours) or 30 days (720).
+ * Extend Room Duration (docs/product/rooms.md R35): 7 days (168 hours) or 30 days (720).
  * Pro and business rooms extend free (extend-workspace). A free room needs payment: a guest first stores
  * pendingExtension and registers (/login?redirect=...), a signed-in user goes to payment (create-room-extension-payment,
  * then Stripe Checkout; lib/payments.ts). The server decides in every case; this only picks the path.

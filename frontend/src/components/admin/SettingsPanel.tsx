@@ -1,5 +1,5 @@
 /**
- * Settings - Manage your chat room (specs/rooms.md section 2 "Settings panel"): the register banner for an
+ * Settings - Manage your chat room (docs/product/rooms.md R23): the register banner for an
  * unregistered owner, Room Information (collapsible), Quick Actions, Owner Controls and the Danger Zone. Controls
  * are hidden by role and tier (lib/roomRules.ts adminControls); the server refuses anything else anyway.
  */

@@ -1,5 +1,5 @@
 /**
- * Choose Theme and the Custom Theme editor (specs/rooms.md sections 3, 4 "Theme", 5): clicking a theme previews
+ * Choose Theme and the Custom Theme editor (docs/product/rooms.md R31-R32): clicking a theme previews
  * it; Apply Theme keeps it (stored locally) and, for an admin or the room's creator, broadcasts it to the room.
  * A theme the room's tier does not include opens the upgrade prompt instead (custom: business only). The custom
  * editor's fields, defaults and fonts are proto's CUSTOM_THEME_DEFAULTS and CUSTOM_THEME_FONTS.

@@ -1,4 +1,4 @@
-/** The voice and video call buttons of a DM's header (specs/rooms.md section 2); free rooms open the upgrade dialog. */
+/** The voice and video call buttons of a DM's header (docs/product/calls.md C1); free rooms open the upgrade dialog. */
 import type { CallType } from '@ephemera/proto';
 import { useCallActions } from './callContext.ts';
 import { PhoneIcon, VideoIcon } from './CallIcons.tsx';

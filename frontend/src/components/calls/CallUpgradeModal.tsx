@@ -1,4 +1,4 @@
-/** A free room's call buttons (specs/rooms.md section 6): Voice Calls Unavailable / Video Calls Unavailable. */
+/** A free room's call buttons (docs/product/calls.md C1): Voice Calls Unavailable / Video Calls Unavailable. */
 import type { CallType } from '@ephemera/proto';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 

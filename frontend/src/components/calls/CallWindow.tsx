@@ -1,5 +1,5 @@
 /**
- * The call window (specs/admin-and-overlays.md "Call window"): incoming (accept, reject), then in-call with mute,
+ * The call window (docs/product/calls.md C6): incoming (accept, reject), then in-call with mute,
  * camera toggle (video calls), screen sharing (video calls), end and fullscreen (desktop). Status texts: Preparing...,
  * Waiting for response..., Connecting..., Connected. At most 5xl wide and 90% high; the local preview is 192x144.
  * Loaded lazily (RoomView, its one host): WebRTC code is not in the room page's initial JavaScript. A Radix dialog:

@@ -1,5 +1,5 @@
 /**
- * File upload (specs/rooms.md, Chat area and Validation rules): preview, optional caption (200), upload with a
+ * File upload (docs/product/files.md F1-F3, F6): preview, optional caption (200), upload with a
  * progress bar and Cancel; the server's error text when it refuses. A file above the room's maxFileSize opens
  * File Size Limit Exceeded (an upgrade dialog) before anything is sent; a type outside the list shows
  * File type not supported.

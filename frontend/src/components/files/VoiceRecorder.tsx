@@ -1,5 +1,5 @@
 /**
- * Voice messages (specs/rooms.md, Chat area): the microphone button starts recording (MediaRecorder, webm/opus),
+ * Voice messages (docs/product/files.md F8): the microphone button starts recording (MediaRecorder, webm/opus),
  * stop sends it as a file of purpose voice, with its duration. Recording stops by itself at 5 minutes
  * (VOICE_MAX_MS, docs/protocol.md). A refused microphone shows the spec's text.
  */

@@ -1,5 +1,5 @@
 /**
- * The maintenance banner (specs/admin-and-overlays.md, System tab): a red banner for every visitor on every page
+ * The maintenance banner (docs/product/admin.md ADM10): a red banner for every visitor on every page
  * while maintenance mode is on. Its state comes from GET /api/maintenance (every 30 s, and when the tab comes back
  * to the front), and from any same-origin call that answers 503 MAINTENANCE (its message is shown at once).
  * The page below keeps its full height: the banner's height is taken from #root (--maintenance-banner-h).

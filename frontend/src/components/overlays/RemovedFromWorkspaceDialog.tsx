@@ -1,5 +1,5 @@
 /**
- * The removed-from-workspace dialog (specs/admin-and-overlays.md "App-wide overlays"): the reason, a note that the
+ * The removed-from-workspace dialog (docs/product/admin.md ADM13): the reason, a note that the
  * user can rejoin with the invitation link unless permanently banned, and the way home: by itself after 5 s, or at
  * once with Go to Home Page. It cannot be dismissed otherwise (the user is no longer in the room behind it).
  * The room page passes the rooms spec's own words for its kicked modal (Removed from Chat Room, 3 s, Go to Homepage).

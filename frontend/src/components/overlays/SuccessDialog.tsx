@@ -1,5 +1,5 @@
 /**
- * The app's success dialog (specs/admin-and-overlays.md "App-wide overlays"): a title, a message, closes by itself
+ * The app's success dialog (docs/product/admin.md ADM13): a title, a message, closes by itself
  * after about 3 s, and offers Go to Home. Focus moves into it and back when it goes (Modal.tsx, Radix Dialog).
  * The caller decides what closing means (the room page: back home once the room is gone).
  */

@@ -1,5 +1,5 @@
 /**
- * The app's toast (specs/admin-and-overlays.md "App-wide overlays"): success, error or info; shown for 4 s by
+ * The app's toast (docs/product/admin.md ADM13): success, error or info; shown for 4 s by
  * default, then a 0.3 s slide-out. One provider at the top of the app (App.tsx) holds the stack; any component
  * shows one with `useToast()`:
  *   const toast = useToast();

@@ -1,5 +1,5 @@
 /**
- * The upgrade dialog (specs/admin-and-overlays.md "App-wide overlays", "Subscription page"): Upgrade to {Plan}, Unlock
+ * The upgrade dialog (docs/product/payments.md PAY7): Upgrade to {Plan}, Unlock
  * premium features with our {plan} plan, and the current tier; Cancel, or go on to payment (the caller's action).
  */
 import type { PaidPlan, Tier } from '@ephemera/proto/client';

@@ -67,7 +67,7 @@ interface StartDmProps {
   onConfirm(): Promise<ConfirmResult>;
 }
 
-/** DM confirm (specs/rooms.md section 2, Modals): a new DM is created only after Start; an existing one opens directly. */
+/** DM confirm (docs/product/rooms.md R30): a new DM is created only after Start; an existing one opens directly. */
 export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
   const { busy, error, confirm } = useConfirm(onConfirm, onClose, 'Failed to start conversation');
   return (

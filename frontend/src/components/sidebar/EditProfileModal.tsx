@@ -1,5 +1,5 @@
 /**
- * Edit Profile (specs/rooms.md sections 2, 5, 8): username required (Username is required), max 30, unchanged
+ * Edit Profile (docs/product/files.md F9): username required (Username is required), max 30, unchanged
  * closes without saving, Failed to update profile on failure. A profile picture (images, 5 MB: Please select an
  * image file, Image size must be less than 5MB) is uploaded first (purpose avatar), then saved with the name.
  */

@@ -1,5 +1,5 @@
 /**
- * The sidebar's room line (specs/rooms.md section 2 "Sidebar"): the room name (owner and admins click it to
+ * The sidebar's room line (docs/product/rooms.md R15-R19): the room name (owner and admins click it to
  * rename: trimmed, empty or unchanged cancels, max 50, Enter commits, Escape cancels, blur commits), the tier
  * badge (FREE opens the upgrade prompt), online count x/max or x/∞, the lock when protected, and the countdown chip
  * of a free room with under 24 hours left (ticking every second, zeros once past).

@@ -1,5 +1,5 @@
 /**
- * The sidebar search (specs/rooms.md section 2): placeholder "Search chats, users..." with a "/" hint; results in
+ * The sidebar search (docs/product/messages.md M14): placeholder "Search chats, users..." with a "/" hint; results in
  * Chats & Channels, Users (local) and Messages (the server's search-messages: newest first, at most 10, snippets
  * cut at 60); No results found; Escape clears. The input id is SIDEBAR_SEARCH_ID: the "/" shortcut focuses it.
  */

@@ -11,7 +11,7 @@ describe('unread badge', () => {
     expect(renderToStaticMarkup(<UnreadBadge count={0} />)).toBe('');
   });
 
-  it('animates 0.5 s after the count changes (specs/rooms.md section 9), not with reduced motion', () => {
+  it('animates 0.5 s after the count changes (docs/product/messages.md M9), not with reduced motion', () => {
     const css = fs.readFileSync(new URL('./sidebar.css', import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(css).toMatch(/\.badge-unread\.badge-animated\s*\{\s*animation:\s*badge-pop\s+\S+\s+ease-out\s+500ms\b/);
     expect(css).toMatch(/@media \(prefers-reduced-motion: reduce\)\s*\{\s*\.badge-unread\.badge-animated\s*\{\s*animation:\s*none/);

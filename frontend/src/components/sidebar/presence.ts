@@ -1,5 +1,5 @@
 /**
- * Automatic presence (specs/rooms.md section 4 "Presence"): away when the tab is hidden or the window loses focus,
+ * Automatic presence (docs/product/messages.md M13): away when the tab is hidden or the window loses focus,
  * online on focus; changes are suppressed while the user is typing in a text field (typing ends 500 ms after focus
  * leaves the field). The decision is a small class over injected timers (unit-tested); usePresenceTracker binds it
  * to the document and window.

@@ -1,5 +1,5 @@
 /**
- * One 1:1 call (specs/rooms.md section 4 "Calls"; docs/protocol.md "Calls"): media, signaling over the room's
+ * One 1:1 call (docs/product/calls.md C2-C5; docs/protocol.md "Calls"): media, signaling over the room's
  * socket, the RTCPeerConnection, and the call's state for the call window. No DOM beyond media APIs.
  *
  * Outgoing: Preparing... (media) -> start-call -> Waiting for response... (ringing tone) -> call-accepted: the peer

@@ -1,4 +1,4 @@
-/** The admin upgrade dialog (section 2): Pro (10 rooms, 25 users) or Business (unlimited) for a 30-day trial, or Cancel. */
+/** The admin upgrade dialog (docs/product/admin.md ADM5): Pro (10 rooms, 25 users) or Business (unlimited) for a 30-day trial, or Cancel. */
 import { Modal } from '../../components/Modal.tsx';
 import { ADMIN_LIMITS } from '../../lib/adminApi.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The Analytics tab's trends (issue 10: "show trends as charts, not only numbers"), drawn by recharts from the
+ * The Analytics tab's trends (docs/product/admin.md ADM8: shown as charts too), drawn by recharts from the
  * report's `daily` rows (the last 30 days): revenue, traffic, and activity. recharts is only in the admin chunk.
  */
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';

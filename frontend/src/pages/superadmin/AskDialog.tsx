@@ -1,5 +1,5 @@
 /**
- * The dashboard's confirmations and prompts (specs/admin-and-overlays.md sections 2 and 5: "This will clean up expired
+ * The dashboard's confirmations and prompts (docs/product/admin.md: "This will clean up expired
  * data. Continue?", a required reason, the extend choice, the maintenance message) as the app's own dialog instead of
  * window.confirm / window.prompt: accessible (Modal.tsx: focus in and back, Escape cancels) and it does not block the
  * page. `ask.confirm(text)` resolves true or false; `ask.prompt(text, initial)` resolves the text, or null if cancelled.

@@ -1,5 +1,5 @@
 /**
- * The moderation viewer (section 2, Rooms tab): full screen, up to 50 messages of the room across all its channels,
+ * The moderation viewer (docs/product/admin.md ADM7): full screen, up to 50 messages of the room across all its channels,
  * decrypted by the server with the room's key (each opening is audited there). Each message: author, channel name,
  * channel type (if not a topic), a Decrypted or Decrypt Error badge, time, content, and its type if not plain text.
  * The banner Superadmin Moderation Mode says what this is. Refresh and Close. A Radix dialog: focus moves in and back.

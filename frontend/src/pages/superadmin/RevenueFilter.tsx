@@ -2,7 +2,7 @@
  * The historical revenue filter (Analytics tab): a quick period (the calendar month 1 to 6 months ago) or custom
  * start and end dates with Apply Filter (disabled until both are chosen) and Clear. Results: total, subscriptions,
  * extensions, average per day, payment count, period days, and the daily breakdown; "No revenue data found for the
- * selected period." when there was none. A failed call silently clears the results (section 8).
+ * selected period." when there was none. A failed call silently clears the results.
  */
 import { useState } from 'react';
 import type { CustomRevenue } from '@ephemera/proto';

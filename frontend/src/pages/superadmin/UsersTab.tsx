@@ -1,7 +1,7 @@
 /**
  * Users tab: search by email or username, export, breakdowns by tier, status and growth, and the first 50 users with
  * the Admin Trial badge and the actions admin upgrade, suspend (or unsuspend) and delete. Delete and suspend ask a
- * reason; an empty one abandons the action (section 5). The superadmin's own account is not listed.
+ * reason; an empty one abandons the action (docs/product/admin.md ADM4). The superadmin's own account is not listed.
  */
 import { useMemo, useState } from 'react';
 import type { AdminUser } from '@ephemera/proto';

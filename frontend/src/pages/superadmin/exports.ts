@@ -1,4 +1,4 @@
-/** The Export Users (CSV) and Export Analytics (JSON) downloads: file named {kind}-export-{date} (section 7). */
+/** The Export Users (CSV) and Export Analytics (JSON) downloads: file named {kind}-export-{date} (docs/product/admin.md ADM3). */
 import { ADMIN_API, adminDownload } from '../../lib/adminApi.ts';
 import type { ToastApi } from '../../components/overlays/Toast.tsx';
 import { todayIso } from './format.ts';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's figures as text, and the small rules of its prompts (specs/admin-and-overlays.md sections 2, 5, 9).
+ * The dashboard's figures as text, and the small rules of its prompts (docs/product/admin.md).
  * Pure functions: admin-format.test.ts checks them.
  */
 import { ADMIN_LIMITS } from '../../lib/adminApi.ts';

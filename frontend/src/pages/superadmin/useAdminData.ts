@@ -1,5 +1,5 @@
 /**
- * The page's nine resources (specs/admin-and-overlays.md section 4): config, cleanup status, dashboard analytics,
+ * The page's nine resources (docs/product/admin.md ADM2): config, cleanup status, dashboard analytics,
  * users, rooms, report, feedback, storage and backups, fetched in parallel; each is used only if its answer is ok
  * (a resource whose call fails stays as it was: null on the first load). `reload(keys)` refetches some of them after
  * an action.
