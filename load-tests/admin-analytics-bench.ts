@@ -1,5 +1,5 @@
 /**
- * Admin-analytics benchmark (issue 10, npm run bench:admin). Two figures:
+ * Admin-analytics benchmark (docs/product/performance.md PF23, npm run bench:admin). Two figures:
  *  (a) Projection lag and cost at W3's event rate: message.sent events appended at ADMIN_BENCH_RATE (400) a second
  *      for ADMIN_BENCH_WINDOW_S (20) to the embedded event log (the embedded mode's: a PostgreSQL table, sealed
  *      under room keys), consumed by the real admin module (startAdminModule: its subscription, applyOnce,

@@ -1,5 +1,5 @@
 /**
- * The contact form's route (POST /api/contact; specs/accounts-and-payments.md sections 5 and 7) against a running
+ * The contact form's route (POST /api/contact; docs/product/accounts.md A13) against a running
  * product, embedded or distributed (billing its own server behind the path router): a valid message is stored (read
  * back from billing's read model), every invalid field is a 400 with the field's text and stores nothing, the limit
  * of stored messages per address answers 429 with Retry-After, and no body gets a 500.

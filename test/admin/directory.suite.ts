@@ -1,5 +1,5 @@
 /**
- * The directory part of the superadmin dashboard (issue 10; specs/admin-and-overlays.md, Users and Rooms tabs), run
+ * The directory part of the superadmin dashboard (docs/product/admin.md ADM4-ADM7), run
  * in both modes by harness.ts: the users list and its search, the admin trial, suspension, deletion, the CSV export,
  * and a fuzz of every directory route. Rooms and the moderation viewer: directory.rooms.ts.
  * Every action is checked in the list the dashboard reloads right after it (the route answers once it shows).

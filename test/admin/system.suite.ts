@@ -1,5 +1,5 @@
 /**
- * The System, Feedback and Settings tabs (issue 10), run in both modes by harness.ts: configuration and its bounds,
+ * The System, Feedback and Settings tabs (docs/product/admin.md ADM9-ADM12), run in both modes by harness.ts: configuration and its bounds,
  * maintenance mode refusing writes (HTTP and socket, on every replica) while reads keep working, the audit trail,
  * feedback, storage usage, backups, and auto-delete removing exactly the eligible accounts (last: it moves the clock).
  */

@@ -1,5 +1,5 @@
 /**
- * Canary tests of crypto-shredding (docs/crypto.md; issue 7 "Deletion that is real"): random strings a room says
+ * Canary tests of crypto-shredding (docs/crypto.md; docs/product/security.md S20): random strings a room says
  * (message text, the reply that quotes it, an edit, its owner's username and password) are looked for in the raw
  * bytes of every store, and a room is deleted while its members type and reconnect. Used by
  * embedded-canary.test.ts and distributed-canary.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Payments (issue 9 part 2) distributed: billing its own server (Kafka, Postgres) with Stripe's SDK against
+ * Payments (docs/product/payments.md) distributed: billing its own server (Kafka, Postgres) with Stripe's SDK against
  * stripe-mock, the room service changing tiers and extending rooms on billing's internal calls, requests and sockets
  * through a gateway replica (the path router sends /api/payments/ to billing, as the ingress does), and
  * admin-analytics for the superadmin's report.

@@ -5,7 +5,7 @@
  * Two uWS-attached Socket.IO servers cannot share a process: socket.io's uWS integration patches the shared
  * Adapter prototype with the last app attached, so replicas are separate processes, as in production.
  * With `messagingProcess`, messaging is a child process too, so a test can SIGKILL it. With `accounts`, billing is
- * its own server; with `admin` too, admin-analytics (issue 10) is, calling the others over their internal routes.
+ * its own server; with `admin` too, admin-analytics is, calling the others over their internal routes.
  * Every service with internal routes serves them on its internal listener, and every internal call is signed with
  * the stack's own SERVICE_SECRET (docs/security.md); the callers' *Url options are those internal listeners.
  * (deploy/local/up.sh runs every server as its own process behind nginx.)

@@ -1,5 +1,5 @@
 /**
- * Bad input never gives a 500 (issue 6 Foundations, SECURITY.md 10) and /metrics is not public: malformed path
+ * Bad input never gives a 500 (docs/product/security.md S10) and /metrics is not public: malformed path
  * segments and percent-encoding, oversized bodies and mistyped JSON get a 4xx with a clear message and change
  * nothing, through the public address of each mode (in distributed mode both gateway replicas). Metrics are
  * served on their own port (METRICS_PORT) as Prometheus text.

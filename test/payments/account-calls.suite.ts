@@ -1,5 +1,5 @@
 /**
- * The spec's account calls that need payments (section 7): upgrade-rooms, renew-subscription, create-paid-account,
+ * The account calls that need payments (docs/protocol.md "Accounts (billing)"): upgrade-rooms, renew-subscription, create-paid-account,
  * against a running product and stripe-mock. Bodies never name the account nor set its tier: tiers come from the
  * provider's record (ProviderState plays "Stripe now says") or from the account's own row.
  */
@@ -25,7 +25,7 @@ export function accountCallsSuite(target: () => PaymentTarget) {
   const paidAccount = (t: PaymentTarget, token: string, body: unknown) =>
     http<PaidAccountAnswer & { code?: string; message?: string }>(t.url, AUTH_API.createPaidAccount, { body, headers: bearer(token) });
 
-  describe('account calls (spec section 7)', () => {
+  describe('account calls (docs/protocol.md "Accounts (billing)")', () => {
     it('upgrade-rooms moves the account\'s rooms to its tier and leaves other accounts\' rooms alone', async () => {
       const t = target();
       const payer = await signUp(t, 'upgrader');

@@ -1,5 +1,5 @@
 /**
- * Channels, DMs, profile and leaving (issue 6; specs/rooms.md sections 2, 4, 5, 7, 8) over the real protocol with
+ * Channels, DMs, profile and leaving (docs/product/rooms.md R15-R30, files.md F9) over the real protocol with
  * several clients, A and B on different gateway replicas in distributed mode. Each behaviour: the success path,
  * what every other member sees (and what a non-member never sees), and the refusal for each role that may not call it.
  */

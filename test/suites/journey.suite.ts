@@ -1,5 +1,5 @@
 /**
- * The first journey (issue 2) over the real protocol, run against every way of running the product:
+ * The first journey (create a room, open a channel, chat) over the real protocol, run against every way of running the product:
  * create a room, open a channel, chat. Each test names the rule it proves (docs/protocol.md rule ids: P1...).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Messages in the room experience (issue 6; rooms.md sections 3, 4, 7, 8): replies, edits, deletes, reactions,
+ * Messages in the room experience (docs/product/messages.md M1-M9): replies, edits, deletes, reactions,
  * read positions and the sidebar's channel summaries, over the real protocol with several clients. Alice (the
  * owner) is on origin A, Bob on origin B (another gateway replica in distributed mode), Carol on A.
  */

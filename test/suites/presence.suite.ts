@@ -1,5 +1,5 @@
 /**
- * Typing and presence (issue 6; specs/rooms.md section 4 Presence, Typing) with real clients on both origins (in
+ * Typing and presence (docs/product/messages.md M11-M13) with real clients on both origins (in
  * distributed mode A and B are different gateway replicas, so every signal crosses Redis). Typing reaches only
  * those who can read the channel (public channels: one room broadcast, clients drop their own); status is the user's in the room, seen by everyone and by
  * later joiners. Rate limits: test/limits/. The sweep of a vanished gateway's typers: services/presence/test/.

@@ -1,5 +1,5 @@
 /**
- * Room administration (issue 7; specs/rooms.md sections 2, 4-8) over the real protocol, A and B on different gateway
+ * Room administration (docs/product/rooms.md R21-R36) over the real protocol, A and B on different gateway
  * replicas in distributed mode: rename, password, member cap, extension, tier changes and themes here; kick, roles
  * and deletion in room-admin.members.ts. Each event: the success path, what the others see, the refusal for each
  * role the table refuses, and bad input (VALIDATION, nothing changes).

@@ -1,5 +1,5 @@
 /**
- * The room-experience suites (issue 6) and room administration (issue 7), run against every way of running the product with ONE server start per
+ * The room-experience suites and room administration, run against every way of running the product with ONE server start per
  * mode (services/embedded/test/embedded-room-experience.test.ts, test/distributed/distributed-room-experience.test.ts).
  * Each suite file exports a function that registers its tests and reads the running target through `target()`.
  */
