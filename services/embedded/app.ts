@@ -138,7 +138,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     // Without PUBLIC_URL, return links go to this server's own configured address (never a request's headers).
     payments: { ...(opts.payments ?? paymentsOf(config)), serverAddress: () => serverAddress },
   });
-  // Admin-analytics (issue 10): reads every topic into its own read models; its commands go to the owners' modules.
+  // Admin-analytics: reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
     databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,
     accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,

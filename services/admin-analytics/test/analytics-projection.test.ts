@@ -1,5 +1,5 @@
 /**
- * The analytics read models are projections (issue 10): a scripted sequence of domain events (rooms, members,
+ * The analytics read models are projections: a scripted sequence of domain events (rooms, members,
  * messages, files, sign-ups, subscription payments and renewals, a failed payment, extensions, a refund, page views, a
  * revenue reset) applied through the service's real projector (applyOnce + projectAdmin, as the subscription does)
  * into a real PostgreSQL gives exactly the expected figures; emptying the read models and replaying the same events

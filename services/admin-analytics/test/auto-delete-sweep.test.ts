@@ -1,5 +1,5 @@
 /**
- * The scheduled auto-delete sweep (Settings tab, issue 10): the module's own timer, on a short period, over a real
+ * The scheduled auto-delete sweep (Settings tab): the module's own timer, on a short period, over a real
  * PostgreSQL and the real embedded event log. While the Settings switch is off its ticks delete nobody and record no
  * run; switched on (through the same configuration change as PUT /api/admin/config), a tick deletes exactly the
  * accounts billing reports as inactive past 7 + N days, as "system", audited as a scheduled cleanup run; switched off

@@ -1,5 +1,5 @@
 /**
- * The directory's read models are projections (issue 10): a scripted sequence of billing and room events applied
+ * The directory's read models are projections: a scripted sequence of billing and room events applied
  * through the service's real projector (applyOnce + projectAdmin) into a real PostgreSQL gives exactly the expected
  * accounts and rooms (tier and payment status, suspension, the admin trial, owners and member counts; deleted and
  * expired rooms and deleted accounts gone), read back as the Users and Rooms tabs list them; emptying the tables and

@@ -1,5 +1,5 @@
 /**
- * The system part's read models are projections (issue 10): a scripted sequence of admin events applied through
+ * The system part's read models are projections: a scripted sequence of admin events applied through
  * the service's real projector (applyOnce + projectAdmin) into a real PostgreSQL gives exactly the expected
  * configuration, maintenance state, audit trail (newest first) and cleanup history; a late, older maintenance
  * change does not win; emptying the tables and replaying the same events rebuilds identical rows.

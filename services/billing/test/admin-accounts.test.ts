@@ -1,5 +1,5 @@
 /**
- * The superadmin's actions on accounts in billing (AdminAccounts, issue 10) with the real room module and a clock the
+ * The superadmin's actions on accounts in billing (AdminAccounts) with the real room module and a clock the
  * test moves: an admin trial gives the account and its rooms the tier for 30 days, and billing's sweep takes both
  * back to free once the time is over (not before); an account that pays for its plan gets no trial, and a verified
  * subscription event ends a running trial (the provider's data decides from then on); a suspended account gets no

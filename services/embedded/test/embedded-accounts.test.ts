@@ -1,4 +1,4 @@
-/** Accounts (issue 9) in embedded mode: the billing module in the one process, its callback on the app's port. */
+/** Accounts in embedded mode: the billing module in the one process, its callback on the app's port. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

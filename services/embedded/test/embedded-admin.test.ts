@@ -1,4 +1,4 @@
-/** The superadmin (issue 10) in embedded mode: admin-analytics as modules of the one process. */
+/** The superadmin in embedded mode: admin-analytics as modules of the one process. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

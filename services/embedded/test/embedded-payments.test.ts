@@ -1,4 +1,4 @@
-/** Payments (issue 9 part 2) in embedded mode: the billing module in the one process, Stripe's SDK against stripe-mock. */
+/** Payments in embedded mode: the billing module in the one process, Stripe's SDK against stripe-mock. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

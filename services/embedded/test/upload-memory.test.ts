@@ -1,5 +1,5 @@
 /**
- * Issue 8, Memory: a 500 MB upload to a business room keeps the server's RSS growth under 50 MB. The embedded app
+ * docs/product/performance.md PF22: a 500 MB upload to a business room keeps the server's RSS growth under 50 MB. The embedded app
  * (gateway proxy -> express -> busboy -> type check -> encryption -> local disk) runs in this process, and the
  * client's body is generated as it is sent, with backpressure (node:http; undici's fetch does not wait for the
  * socket with a stream body and would buffer the whole upload on the client side), so the process's RSS is the
@@ -57,7 +57,7 @@ function post(url: string, token: string, form: { body: ReadableStream<Uint8Arra
   });
 }
 
-describe('upload memory (issue 8)', () => {
+describe('upload memory (docs/product/performance.md PF22)', () => {
   let t: Target;
   beforeAll(async () => { t = await startEmbeddedTarget(); });
   afterAll(async () => { await t?.stop(); });

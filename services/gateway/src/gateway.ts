@@ -88,12 +88,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const io = new Server({
     path: '/socket.io/',
     serveClient: false,
-    maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (SECURITY.md 10)
+    maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (docs/product/security.md S10)
     // Engine.IO's keep-alive: a ping every 40 s (Socket.IO's default is 25 s; engine-io-ping-grid.ts rounds each up
     // to the next second, so idle sockets share wakeups), an answer within 20 s. Idle sockets cost a gateway little
-    // else: 500 of them made 20 pings and 20 pongs a second, most of an idle replica's 1.3 % of a core (issue 11:
-    // under 1 %). A socket that vanished without closing is noticed within 61 s instead of 45, and proxies' usual
-    // 60 s idle timeouts (nginx, ingress-nginx, cloud load balancers) still see traffic in time.
+    // else: 500 of them made 20 pings and 20 pongs a second, most of an idle replica's 1.3 % of a core (the target
+    // is under 1 %: docs/product/performance.md PF16). A socket that vanished without closing is noticed within 61 s
+    // instead of 45, and proxies' usual 60 s idle timeouts (nginx, ingress-nginx, cloud load balancers) still see traffic in time.
     pingInterval: 40_000,
     pingTimeout: 20_000,
     allowRequest: (req, callback) => {
@@ -102,7 +102,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));
     },
   });
-  // New connections per client address (SECURITY.md 6), refused before the socket can do anything; the client's
+  // New connections per client address (docs/product/security.md S6), refused before the socket can do anything; the client's
   // connect_error carries the RATE_LIMITED body.
   io.use((socket, next) => {
     const address = clientAddress(socket.conn.remoteAddress ?? socket.handshake.address ?? '', socket.handshake.headers, trust);

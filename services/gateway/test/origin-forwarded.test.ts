@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { originAllowed } from '../src/origin.ts';
 
-describe('handshake origin: forwarded headers (issue 6 Foundations)', () => {
+describe('handshake origin: forwarded headers (docs/product/security.md S4, S6)', () => {
   it('ignores X-Forwarded-Host unless the request comes from a trusted proxy', () => {
     const spoofed = { origin: 'https://evil.example', host: 'chat.example', 'x-forwarded-host': 'evil.example' };
     expect(originAllowed(spoofed, [])).toBe(false);

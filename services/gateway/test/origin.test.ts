@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { originAllowed } from '../src/origin.ts';
 
-describe('handshake origin allowlist (SECURITY.md 4)', () => {
+describe('handshake origin allowlist (docs/product/security.md S4)', () => {
   it('allows the same host, listed origins and non-browser clients', () => {
     expect(originAllowed({ origin: 'http://chat.example:8080', host: 'chat.example:8080' }, [])).toBe(true);
     expect(originAllowed({ origin: 'https://app.example', host: 'api.internal' }, ['https://app.example'])).toBe(true);

@@ -26,7 +26,7 @@ export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 export { AdminMessaging } from './admin-messaging.ts';
 export interface MessagingModule {
   service: MessagingService; search: MessageSearch; files: FileService | null;
-  /** the superadmin's moderation viewer (issue 10) */
+  /** the superadmin's moderation viewer */
   admin: AdminMessaging;
   stop(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * The spec's reaction rule (rooms.md section 4): adding the same emoji again removes the user's reaction, another
+ * The reaction rule (docs/product/messages.md M5): adding the same emoji again removes the user's reaction, another
  * emoji moves it (one reaction per user per message), and emoji entries left empty are dropped.
  */
 export type Reactions = Record<string, string[]>;

@@ -51,7 +51,7 @@ export async function startMessagingServer(opts: {
     // The internal listener: the gateways' message commands, admin-analytics' moderation viewer.
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
       internalMessagingRouter(module.service, opts.logger),
-      internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer (issue 10)
+      internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer
     ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,

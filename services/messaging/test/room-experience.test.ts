@@ -18,7 +18,7 @@ const logger = createLogger('test', 'silent');
 /** Every message-scoped event carries its audience. */
 const audienceOf = (e: AnyEventEnvelope) => (e.payload as { audience: Audience }).audience;
 
-describe('reaction rule (rooms.md section 4)', () => {
+describe('reaction rule (docs/product/messages.md M5)', () => {
   it('adds, removes on the same emoji, moves on another, drops empty entries, keeps one per user', () => {
     expect(react({}, 'u1', '👍')).toEqual({ reactions: { '👍': ['u1'] }, emoji: '👍' });
     expect(react({ '👍': ['u1'] }, 'u2', '👍')).toEqual({ reactions: { '👍': ['u1', 'u2'] }, emoji: '👍' });

@@ -1,7 +1,7 @@
 /**
  * The client's address for per-address limits: the peer address of the connection, or the address a trusted
  * proxy (TRUSTED_PROXIES, e.g. the ingress's address) put in X-Forwarded-For. A client-supplied X-Forwarded-For
- * from anyone else is ignored (SECURITY.md 6), so nobody escapes a limit by inventing addresses.
+ * from anyone else is ignored (docs/product/security.md S6), so nobody escapes a limit by inventing addresses.
  * proxy-addr is the library express itself uses for `trust proxy`; the same list configures both.
  */
 import proxyAddr from 'proxy-addr';

@@ -1,5 +1,5 @@
 /**
- * Maintenance mode (specs/admin-and-overlays.md, System tab), enforced in every process that takes writes. The
+ * Maintenance mode (docs/product/admin.md ADM10), enforced in every process that takes writes. The
  * superadmin's switch is an event (admin.maintenance-changed on the admin topic, readable without the admin key:
  * event-log/sealed.ts); each process holds a MaintenanceState fed by its own subscription, and while it is on:
  *  - HTTP: maintenanceGuard refuses every write under /api/ with 503 MAINTENANCE and the superadmin's message;

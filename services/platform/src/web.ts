@@ -1,5 +1,5 @@
 /**
- * The web edge in embedded mode: security headers (SECURITY.md 13) and the built frontend with the SPA fallback
+ * The web edge in embedded mode: security headers (docs/product/security.md S13) and the built frontend with the SPA fallback
  * (every path that is not a file or an API route serves index.html; the client routes /{roomName}).
  * In distributed mode nginx serves the same files with the same headers (deploy/local/nginx.conf).
  */
@@ -43,7 +43,7 @@ export function frontendStatic(distDir: string): express.Router {
   router.use(express.static(distDir, { index: false }));
   router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
-    // Room pages are not for search engines (specs/rooms.md section 2); the landing and static pages are.
+    // Room pages are not for search engines (docs/product/rooms.md R2); the landing and static pages are.
     if (!(INDEXED_PAGES as readonly string[]).includes(req.path)) res.set('X-Robots-Tag', 'noindex');
     res.set('Cache-Control', 'no-cache').sendFile(index);
   });

@@ -1,5 +1,5 @@
 /**
- * The superadmin's actions on rooms (AdminRoomsApi; issue 10, rooms tab). The room service records its own events,
+ * The superadmin's actions on rooms (AdminRoomsApi; docs/product/admin.md ADM6). The room service records its own events,
  * as system commands under the room's lock (the superadmin is no member of the room):
  *   extend  workspace.extended by 168 or 720 hours from the current expiry; a room that never expires (business)
  *           answers NEVER_EXPIRES (400).

@@ -26,7 +26,7 @@ export async function createChannel(core: RoomCore, actor: SessionActor, input: 
 export async function renameChannel(core: RoomCore, actor: SessionActor, input: z.output<typeof RenameChannelSchema>): Promise<Channel> {
   return core.userCommand(actor, C.renameChannel, input.workspaceId, async (cmd) => {
     const channel = await managedChannel(core, cmd, actor, input.channelId);
-    if (channel.name === input.newName) return channel; // unchanged: nothing to record (specs/rooms.md section 5)
+    if (channel.name === input.newName) return channel; // unchanged: nothing to record (docs/product/rooms.md R24)
     if (await core.repo.channelNameTaken(cmd.ws.id, input.newName, channel.id)) throw new DomainError('CHANNEL_NAME_TAKEN');
     const renamed: Channel = { ...channel, name: input.newName };
     await cmd.record([cmd.event('channel.renamed', { workspaceId: cmd.ws.id, channel: renamed })]);

@@ -1,5 +1,5 @@
 /**
- * HTTP: the public room API (specs/rooms.md section 7) and the internal routes the gateway calls in distributed
+ * HTTP: the public room API (docs/protocol.md) and the internal routes the gateway calls in distributed
  * mode. Handlers translate only: parse, call one use case, answer.
  */
 import express from 'express';

@@ -16,7 +16,7 @@ export { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.t
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
 export { AdminRooms } from './admin-rooms.ts';
-export interface RoomModule { service: RoomService; /** the superadmin's actions (issue 10) */ admin: AdminRooms; stop(): Promise<void> }
+export interface RoomModule { service: RoomService; /** the superadmin's actions */ admin: AdminRooms; stop(): Promise<void> }
 
 export async function startRoomModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;

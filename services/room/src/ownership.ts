@@ -1,5 +1,5 @@
 /**
- * Rooms and accounts (issue 9): a registered account claims a room with the guest owner's token
+ * Rooms and accounts (docs/product/accounts.md A9): a registered account claims a room with the guest owner's token
  * (workspace.claimed), gets a fresh owner token for it on any device (workspace.owner-token-issued), lists and
  * deletes its rooms, and creates rooms from the dashboard. Each owner token replaces the owner member's previous
  * one (the spec's newUserToken / ownerToken): only its hash is stored, as for every member.

@@ -1,4 +1,4 @@
-/** Room passwords: scrypt with a random salt (SECURITY.md 7); comparison in constant time. */
+/** Room passwords: scrypt with a random salt (docs/product/security.md S7); comparison in constant time. */
 import { scrypt, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const N = 16384, R = 8, P = 1, KEYLEN = 32;

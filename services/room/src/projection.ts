@@ -112,7 +112,7 @@ export const roomProjector = (keyring: RoomKeyring): Projector => async (db, eve
       await db.query('UPDATE room.workspaces SET theme = $2 WHERE id = $1', [workspaceId, JSON.stringify(theme)]);
       break;
     }
-    // Accounts (issue 9, ownership.ts): the owner member's token is replaced by the claim's / the new owner token's.
+    // Accounts (ownership.ts): the owner member's token is replaced by the claim's / the new owner token's.
     case 'workspace.claimed':
       await db.query('UPDATE room.workspaces SET owner_account_id = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.accountId]);
       await db.query('UPDATE room.members SET token_hash = $3 WHERE workspace_id = $1 AND user_id = $2', [event.payload.workspaceId, event.payload.userId, event.payload.tokenHash]);

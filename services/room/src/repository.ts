@@ -141,7 +141,7 @@ export class RoomRepository {
     return (await this.openMembers(workspaceId, rows))[0] ?? null;
   }
 
-  /** A former member (left; kicked with issue 7): roleOf() needs it to tell 'left' from 'non-member'. */
+  /** A former member (left or kicked): roleOf() needs it to tell 'left' from 'non-member'. */
   async departure(workspaceId: string, userId: string): Promise<DepartureRow | null> {
     const { rows } = await this.pool.query(
       'SELECT user_id AS "userId", username, reason FROM room.departed_members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);

@@ -1,5 +1,5 @@
 /**
- * Room administration (specs/rooms.md sections 2, 4-8; issue 7): rename, password, member cap, extension, deletion,
+ * Room administration (docs/product/rooms.md R21-R36): rename, password, member cap, extension, deletion,
  * kick, member roles, the room theme, and the internal tier change (RoomTierChanged). Who may call each is
  * SOCKET_AUTHZ (proto/src/authz.ts, checked by core.userCommand); what a tier allows is ENTITLEMENTS (proto/src/tiers.ts).
  * Each use case checks, builds its events with the room after the change (fan-out sends it whole), and records them.
@@ -32,7 +32,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export function renameWorkspace(core: RoomCore, actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate> {
   return core.userCommand(actor, C.renameWorkspace, input.workspaceId, async (cmd) => {
     const name = input.newName;
-    if (name === cmd.ws.name) return toWorkspaceUpdate(cmd.ws); // unchanged: nothing to record (specs/rooms.md section 5)
+    if (name === cmd.ws.name) return toWorkspaceUpdate(cmd.ws); // unchanged: nothing to record (docs/product/rooms.md R24)
     const problem = roomNameProblem(name);
     if (problem) throw problem;
     const nameKey = name.toLowerCase();
@@ -83,7 +83,7 @@ export function setWorkspaceMaxUsers(core: RoomCore, actor: SessionActor, input:
   });
 }
 
-/** Extension: free of charge on pro and business (ENTITLEMENTS.freeExtension); a free room needs payment (issue 9). */
+/** Extension: free of charge on pro and business (ENTITLEMENTS.freeExtension); a free room needs payment (docs/product/payments.md PAY8). */
 export function extendWorkspace(core: RoomCore, actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> {
   return core.userCommand(actor, C.extendWorkspace, input.workspaceId, async (cmd) => {
     if (cmd.ws.expiresAt === null) throw new DomainError('NEVER_EXPIRES');

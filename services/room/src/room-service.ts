@@ -4,7 +4,7 @@
  * (durable in the log, then applied to the read model), before answering. Commands for one workspace (or one name,
  * for creation) run one at a time through the keyed mutex, which keeps the per-workspace sequence gap-free. One
  * room-service writer per workspace is assumed (see docs/architecture.md). The room experience's use cases live
- * by feature in channels.ts, dms.ts and members.ts; room administration (issue 7) in room-admin.ts.
+ * by feature in channels.ts, dms.ts and members.ts; room administration in room-admin.ts.
  */
 import {
   C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
@@ -40,7 +40,7 @@ type In<S extends z.ZodTypeAny> = z.output<S>;
 
 export class RoomService implements RoomApi, RoomTokensApi {
   readonly repo: RoomRepository;
-  /** rooms and accounts (issue 9): claims, owner tokens, the dashboard's rooms */
+  /** rooms and accounts: claims, owner tokens, the dashboard's rooms */
   readonly ownership: RoomOwnership;
   /** the one write path; also the superadmin's commands' (admin-rooms.ts) */
   readonly core: RoomCore;

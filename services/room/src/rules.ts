@@ -19,7 +19,7 @@ export function requireTopic(channel: Channel): void {
   if (channel.type !== 'topic') throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');
 }
 
-/** delete-dm: the spec's two refusals (specs/rooms.md section 5 "Delete DM", section 8). */
+/** delete-dm: the two refusals (docs/product/rooms.md R30). */
 export function checkDmMember(channel: Channel, userId: string): void {
   if (channel.type !== 'dm') throw new DomainError('NOT_A_DM');
   if (!channel.memberIds.includes(userId)) throw new DomainError('NOT_DM_MEMBER');

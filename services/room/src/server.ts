@@ -50,7 +50,7 @@ export async function startRoomServer(opts: {
     // The internal listener: gateways (commands, keys), billing (ownership), messaging (keys, tokens), admin-analytics.
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
       internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
-      internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete (issue 10)
+      internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete
       internalRpcRouter(ROOM_TOKENS_PREFIX, module.service, ROOM_TOKENS_METHODS), // messaging: whose a bearer token is (member-tokens.ts)
     ] },
     ready: () => pgReady(pool),

@@ -1,5 +1,5 @@
 /**
- * What may be uploaded (specs/rooms.md, Validation rules): jpeg, png, gif, webp; mp4, webm, quicktime; pdf; plain
+ * What may be uploaded (docs/product/files.md F2): jpeg, png, gif, webp; mp4, webm, quicktime; pdf; plain
  * text; csv; Word doc and docx; Excel xls and xlsx. Decided from the bytes (file-type's magic numbers), never from
  * the name or the declared type, with two narrow exceptions the bytes cannot settle:
  *  - plain text and csv have no magic number: accepted only when nothing else is detected, the declared type or the

@@ -1,5 +1,5 @@
 /**
- * The SSRF-safe page fetcher behind link previews (SECURITY.md items 14 and 15; docs/link-previews.md).
+ * The SSRF-safe page fetcher behind link previews (docs/product/security.md S14, S15; docs/link-previews.md).
  *
  * - http and https only, on ports 80 and 443 only (plus the test-only allowlist, LINK_PREVIEW_ALLOW_HOSTS).
  * - Every hop's address is checked when its socket connects: `request-filtering-agent` wraps the DNS lookup of the

@@ -1,5 +1,5 @@
 /**
- * Preview images through our origin (SECURITY.md 15; docs/link-previews.md "Images"):
+ * Preview images through our origin (docs/product/security.md S15; docs/link-previews.md "Images"):
  * `GET /api/link-preview/image?u={absolute image address}&s={signature}`.
  *
  * - **Signed addresses only** (no open proxy): `s` is HMAC-SHA256 over `u` with a key derived (HKDF, info

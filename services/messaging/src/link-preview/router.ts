@@ -1,5 +1,5 @@
 /**
- * `POST /api/link-preview/fetch` (specs/rooms.md section 7): bearer-authenticated (the member's room token),
+ * `POST /api/link-preview/fetch` (docs/protocol.md): bearer-authenticated (the member's room token),
  * rate-limited per user, then the preview. `GET /api/link-preview/image?u=&s=`: the previews' images through our
  * origin, authorized by the signature alone (image-proxy.ts), fetches rate-limited per client address. Mounted by
  * the embedded app and by the messaging server (nginx routes `/api/link-preview/` there in distributed mode).
