@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERNAL_PORT_OFFSET } from '../../services/platform/src/config-vars.ts';
 import { deployableServices, exportedMetrics, rateLimitVars, read, repo, run, serviceConfig, testOnlyVars, tools } from './code-facts.ts';
 
 const bin = (name: string) => path.join(tools, 'bin', name);
@@ -150,7 +151,7 @@ describe('the chart against the code', () => {
   });
 
   it('the service boundary: internal ports by the code\'s rule, never an ingress backend, each open only to its callers', () => {
-    const offset = Number(/INTERNAL_PORT_OFFSET = (\d+)/.exec(read('services/platform/src/config.ts'))?.[1]);
+    const offset = INTERNAL_PORT_OFFSET;
     // who calls whose internal listener, from the code: each service's src/server.ts builds its clients from the
     // callees' URLs (opts.roomUrl, ...), which name internal listeners
     const callers: Record<string, string[]> = {};
