@@ -1,5 +1,6 @@
 /**
- * The System, Feedback and Settings tabs (docs/product/admin.md ADM9-ADM12), run in both modes by harness.ts: configuration and its bounds,
+ * The System, Feedback and Settings tabs (docs/product/admin.md ADM9-ADM12), run in both modes by harness.ts:
+ * configuration and its bounds,
  * maintenance mode refusing writes (HTTP and socket, on every replica) while reads keep working, the audit trail,
  * feedback, storage usage, backups, and auto-delete removing exactly the eligible accounts (last: it moves the clock).
  */
@@ -247,8 +248,11 @@ export function systemSuite(target: () => AdminTarget) {
       expect(after).toMatchObject({ currentEligibleUsers: 0, eligibleUsers: [], lastDeletionCount: eligible.length, isRunning: false });
       expect(after.deletedUsersCount).toBeGreaterThanOrEqual(eligible.length);
       expect(Date.parse(after.lastRunAt!)).toBeGreaterThan(0);
+      // A deleted account is named by the id it had: its e-mail went with its key (docs/crypto.md, "Accounts"). The
+      // trail shows it so once the deletion reaches the directory (distributed: from Kafka, a moment later).
+      const named = (trail: AuditEntry[]) => idle.every((u) => trail.some((e) => e.action === 'user.deleted' && e.target === idOf.get(u.email)));
+      await expect.poll(async () => named(await audit()), { timeout: 15_000, interval: 100 }).toBe(true);
       const trail = await audit();
-      // A deleted account is named by the id it had: its e-mail went with its key (docs/crypto.md, "Accounts").
       for (const u of idle) {
         expect(trail.find((e) => e.action === 'user.deleted' && e.target === idOf.get(u.email))).toMatchObject({ reason: 'auto-delete: inactive', admin: t.superadminEmail });
         expect(JSON.stringify(trail)).not.toContain(u.email);

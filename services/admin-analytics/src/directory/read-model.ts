@@ -50,14 +50,13 @@ const asEmail = (search: string): string | null => (search.includes('@') && Emai
 export const ACCOUNT_SEARCH_SCAN = 2_000;
 const SCAN_BATCH = 250;
 
-/** the stored rows, opened; an account deleted meanwhile (its key gone) is left out */
+/**
+ * The stored rows, opened (their keys asked for together: distributed, a key this process has not held yet is one
+ * call to billing each); an account deleted meanwhile (its key gone) is left out.
+ */
 async function opened(fields: AccountFields, rows: AccountRecord[]): Promise<AccountRecord[]> {
-  const out: AccountRecord[] = [];
-  for (const row of rows) {
-    const clear = await fields.open(row);
-    if (clear) out.push({ ...row, ...clear });
-  }
-  return out;
+  const clear = await Promise.all(rows.map((row) => fields.open(row)));
+  return rows.flatMap((row, i) => (clear[i] ? [{ ...row, ...clear[i] }] : []));
 }
 
 /**
