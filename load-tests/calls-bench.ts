@@ -1,5 +1,6 @@
 /**
- * Call signaling benchmark (docs/product/performance.md PF24), `npm run bench -- --workload=calls`: call setup time, from the caller emitting
+ * Call signaling benchmark (docs/product/performance.md PF24), `npm run bench -- --workload=calls`: call setup time,
+ * from the caller emitting
  * start-call to the caller receiving call-accepted (the callee answers the moment incoming-call arrives), and the
  * ring latency (start-call -> incoming-call at the callee). CALLS_BENCH_PAIRS pairs (default 10) of a pro room call
  * each other CALLS_BENCH_CALLS times in all (default 500), concurrently, each call hung up before the pair's next.

@@ -1,5 +1,6 @@
 /**
- * Crypto-shredding benchmark (docs/product/performance.md PF19, PF20; docs/crypto.md), `npm run bench -- --workload=crypto`:
+ * Crypto-shredding benchmark (docs/product/performance.md PF19, PF20; docs/crypto.md), `npm run bench --
+ * --workload=crypto`:
  *  1. Deleting a room with CRYPTO_BENCH_MESSAGES (100,000) messages, in the embedded app (a child process, its own
  *     DATA_DIR): the time from sending delete-workspace to its key file being gone ("content unreadable"; target
  *     <= 100 ms), to the ack, and to the background purge having removed its rows; and the effect of that purge on

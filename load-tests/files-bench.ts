@@ -1,5 +1,6 @@
 /**
- * Upload throughput (docs/product/performance.md PF21), `npm run bench -- --workload=files`: a 100 MB file (FILES_BENCH_MB) uploaded to the
+ * Upload throughput (docs/product/performance.md PF21), `npm run bench -- --workload=files`: a 100 MB file
+ * (FILES_BENCH_MB) uploaded to the
  * embedded app (gateway's uWS -> body handed to the file route in-process -> busboy -> type check -> AES-256-GCM
  * chunks -> storage), against a plain file copy of the same file on the same machine (read stream -> write stream).
  * The goal: local disk at least 70% of the copy. The S3 adapter's figure is measured the same way against a
@@ -33,7 +34,8 @@ const SIZE_MB = Number(process.env.FILES_BENCH_MB ?? 100);
 const RUNS = Number(process.env.FILES_BENCH_RUNS ?? 5);
 /**
  * Untimed runs first (curl client; the node client warms up once): the first uploads of a fresh process run 30-50 %
- * slower (0.40, 0.39, 0.34 s, then 0.25-0.30), and one 0.4 s upload is far from the rig's 10 s warm-up (docs/product/performance.md PF4). The
+ * slower (0.40, 0.39, 0.34 s, then 0.25-0.30), and one 0.4 s upload is far from the rig's 10 s warm-up
+ * (docs/product/performance.md PF4). The
  * copies get as many.
  */
 const WARMUP = Number(process.env.FILES_BENCH_WARMUP ?? 3);

@@ -1,6 +1,7 @@
 /**
  * `node --import tsx load-tests/idle.ts [--targets=distributed,embedded] [--connections=1000]`: idle CPU per
- * process (docs/product/performance.md PF16: each service process under 1 % of a core while nothing happens). Starts each target like
+ * process (docs/product/performance.md PF16: each service process under 1 % of a core while nothing happens). Starts
+ * each target like
  * `npm run bench`, connects BENCH_CONNECTIONS sockets to one room (joined, nothing sent), lets it settle, then
  * measures each watched process's CPU over BENCH_IDLE_S seconds (default 30) and prints it as % of one core.
  */

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the W3 fan-out sweep (docs/product/performance.md) against B0, B1, the embedded app and the distributed
+ * `npm run bench`: the W3 fan-out sweep (docs/product/performance.md) against B0, B1, the embedded app and the
+ * distributed
  * stack, side by side in one run. N connections in one room, senders at increasing rates; per step a warm-up then
  * a steady window. Server pinned to core 0, generator to core 1. Results: stdout and load-tests/results/latest.json.
  * Settings: see lib/config.ts and load-tests/README.md.

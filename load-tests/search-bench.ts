@@ -1,5 +1,6 @@
 /**
- * Search benchmark (docs/product/performance.md PF18: p99 <= 50 ms over a room with 100,000 messages). Starts the embedded app (`npm start`'s
+ * Search benchmark (docs/product/performance.md PF18: p99 <= 50 ms over a room with 100,000 messages). Starts the
+ * embedded app (`npm start`'s
  * composition, its own PostgreSQL under a temp DATA_DIR), fills one room with SEARCH_BENCH_MESSAGES messages over
  * the real protocol, then times `search-messages` round trips from a socket (client send to ack) for four kinds of
  * query: a word in every message, a word in 1 %, a word in one message, and two words together.

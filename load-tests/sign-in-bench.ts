@@ -1,5 +1,6 @@
 /**
- * Sign-in benchmark (docs/product/performance.md PF24: sign-in p99, printed). Starts the embedded app (its own PostgreSQL under a temp
+ * Sign-in benchmark (docs/product/performance.md PF24: sign-in p99, printed). Starts the embedded app (its own
+ * PostgreSQL under a temp
  * DATA_DIR) mailing through a real Mailpit, then signs SIGN_IN_BENCH_USERS new addresses in, SIGN_IN_BENCH_CONCURRENCY
  * at a time, over HTTP as a browser does: POST /api/auth/request-code (the code mailed over SMTP), the code read from
  * Mailpit's API (not timed: that is the user reading mail), POST /api/auth/register (code check, account events

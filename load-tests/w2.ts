@@ -1,5 +1,6 @@
 /**
- * W2 (docs/product/performance.md W2, as one room of typing and presence churn): typing and presence churn in a 1,000-connection room (`npm run bench -- --workload=w2`).
+ * W2 (docs/product/performance.md W2, as one room of typing and presence churn): typing and presence churn in a
+ * 1,000-connection room (`npm run bench -- --workload=w2`).
  * The room has 5 users (a free room's limit; the N sockets are spread over them, like W3), a public channel and a
  * private channel whose members are users 0 and 1. The generator sends, round robin at BENCH_W2_RATE events/s:
  * typing-start/stop in the public channel (each user toggling), update-presence away/online, and typing of user 0

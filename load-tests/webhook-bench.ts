@@ -1,5 +1,6 @@
 /**
- * Payment webhook benchmark (docs/product/performance.md PF24). Starts Mailpit, stripe-mock and the embedded app as a child process
+ * Payment webhook benchmark (docs/product/performance.md PF24). Starts Mailpit, stripe-mock and the embedded app as a
+ * child process
  * (webhook-bench-server.ts: STRIPE_* pointed at stripe-mock, receipts mailed to Mailpit), signs up one account per
  * distinct event, then POSTs WEBHOOK_BENCH_EVENTS signed deliveries to /api/payments/webhook, WEBHOOK_BENCH_CONCURRENCY
  * at a time: checkout.session.completed and invoice.paid in equal parts, each a paid subscription of its own account,

@@ -1,5 +1,6 @@
 /**
- * Events are the source of truth (docs/decisions/2026-11-21-design-card.md "Invariants"): the room and messaging read models rebuilt by
+ * Events are the source of truth (docs/decisions/2026-11-21-design-card.md "Invariants"): the room and messaging read
+ * models rebuilt by
  * replaying the log from the start into an empty database equal the live ones, row for row, including a room
  * that expired (gone in both).
  */

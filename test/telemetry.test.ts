@@ -1,5 +1,6 @@
 /**
- * Logs carry trace ids (docs/decisions/2026-11-21-design-card.md "Invariants") even when no exporter is configured: spans are recorded
+ * Logs carry trace ids (docs/decisions/2026-11-21-design-card.md "Invariants") even when no exporter is configured:
+ * spans are recorded
  * with real ids and a log line written inside one names it.
  */
 import { describe, it, expect } from 'vitest';

@@ -1,5 +1,6 @@
 /**
- * Calls in real browsers (docs/product/calls.md): Chromium's fake camera and microphone (--use-fake-device-for-media-stream,
+ * Calls in real browsers (docs/product/calls.md): Chromium's fake camera and microphone
+ * (--use-fake-device-for-media-stream,
  * --use-fake-ui-for-media-stream), host candidates on loopback (--allow-loopback-in-peer-connection; no TURN needed).
  * On a pro room alice video-calls bob from the DM header; bob accepts; both reach Connected with the other's video
  * playing (videoWidth > 0, currentTime advancing). Alice shares her screen (getDisplayMedia, auto-selected) and bob's

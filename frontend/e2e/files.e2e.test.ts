@@ -1,5 +1,6 @@
 /**
- * Files and voice messages in real browsers (docs/product/files.md): alice picks an image, sees its preview, adds a caption and
+ * Files and voice messages in real browsers (docs/product/files.md): alice picks an image, sees its preview, adds a
+ * caption and
  * uploads it with the progress bar; bob, on the other replica when distributed, sees the image (loaded through a
  * signed link) with the caption and the sidebar preview. Alice records a voice message with Chromium's fake
  * microphone; bob's player loads it and shows its duration. A file over the free room's 10 MB opens

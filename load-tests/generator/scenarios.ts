@@ -17,7 +17,8 @@ export type Deliver = (d: FrameData) => void;
 
 export interface Scenario {
   /**
-   * opens member `i`: socket connect + join (the app: join-workspace), the "connect + join" of docs/product/performance.md PF3;
+   * opens member `i`: socket connect + join (the app: join-workspace), the "connect + join" of
+   * docs/product/performance.md PF3;
    * `deliver` sees every chat delivery of that socket
    */
   open(i: number, deliver: Deliver): Promise<Member>;

@@ -47,7 +47,8 @@ async function setup(cmd: SetupCmd): Promise<void> {
   acks = sc.acks;
   members = new Array(cmd.connections);
   // Untimed: the room (the app: created over HTTP with its users) and member 0 (the app: the creator, who creates
-  // the channel). Timed: every other socket's connect + join, the joins figure of docs/product/performance.md PF3 (after rounds of the same
+  // the channel). Timed: every other socket's connect + join, the joins figure of docs/product/performance.md PF3
+  // (after rounds of the same
   // joins, closed again, for the steps' warm-up time, as the rig warms up (PF4); BENCH_JOIN_WARMUP=0: none);
   // then, timed apart, what a client does before it chats (the app: join-channel with its history).
   members[0] = await sc.open(0, (d) => deliver(true, d));

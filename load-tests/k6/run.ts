@@ -1,5 +1,6 @@
 /**
- * `npm run bench:k6 -- --target=embedded|distributed --workloads=w1,w2,...`: the k6 scenarios of docs/product/performance.md
+ * `npm run bench:k6 -- --target=embedded|distributed --workloads=w1,w2,...`: the k6 scenarios of
+ * docs/product/performance.md
  * (W1-W6, load-tests/k6/*.js) against the embedded app or the distributed stack, one after the other, each printing
  * its figures block; then all blocks together and load-tests/results/k6-latest.json.
  *

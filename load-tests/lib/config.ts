@@ -1,6 +1,7 @@
 /**
  * Bench settings from env and `--key=value` flags (flags win; `--targets=b0,b1` is BENCH_TARGETS=b0,b1).
- * Defaults keep the whole default run under ~10 minutes on 2 cores; BENCH_FULL=1 gives the rig of docs/product/performance.md PF4
+ * Defaults keep the whole default run under ~10 minutes on 2 cores; BENCH_FULL=1 gives the rig of
+ * docs/product/performance.md PF4
  * (10 s warm-up, 60 s steady, 3 repetitions, median).
  */
 import type { ClientKind } from '../generator/conn.ts';

@@ -1,6 +1,6 @@
 /** Account API paths and constants without zod: shared by billing, the ingress, the tests and the browser bundle. */
 
-/** what the user types to delete the account (spec section 5) */
+/** what the user types to delete the account (docs/product/accounts.md A11) */
 export const DELETE_CONFIRMATION = 'DELETE';
 
 /** Account API paths (the ingress sends /api/auth/ to billing). */

@@ -1,5 +1,6 @@
 /**
- * Accounts (docs/product/accounts.md; docs/protocol.md "Accounts (billing)"): the billing service owns them. Request bodies,
+ * Accounts (docs/product/accounts.md; docs/protocol.md "Accounts (billing)"): the billing service owns them. Request
+ * bodies,
  * answers, the account events' payloads and the internal calls between billing and the room service.
  * Sign-in proves control of the e-mail (a one-time code) or of the Google account (OIDC): no body that merely names
  * an e-mail or a Google id signs anyone in (docs/product/security.md S8).
@@ -53,7 +54,7 @@ export const GenerateRoomTokenBodySchema = z.object({ roomName: z.string().trim(
 /** POST /api/workspaces/{id}/claim-ownership (bearer: the account): the guest owner's room token proves the claim. */
 export const ClaimOwnershipBodySchema = z.object({ userToken: z.string().min(16).max(200) });
 
-/** The spec's account user (section 3). */
+/** The account user (docs/product/accounts.md A7). */
 export interface AccountUser {
   id: string;
   email: string;
@@ -69,7 +70,7 @@ export interface AccountUser {
   /** the account named by SUPERADMIN_EMAIL: the dashboard shows the admin-area button (the server checks again) */
   isSuperadmin: boolean;
 }
-/** The spec's limits object (section 3): -1 = permanent / unlimited. */
+/** The account's limits object (docs/product/accounts.md A7): -1 = permanent / unlimited. */
 export interface AccountLimits { roomExpiryHours: number; maxUsersPerRoom: number; themesAvailable: string[] }
 export type DashboardRole = 'owner' | 'admin' | 'other';
 export interface DashboardRoom { id: string; roomId: string; workspaceId: string; role: DashboardRole; createdAt: string; expiresAt: string | null; tier: Tier }

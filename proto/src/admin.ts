@@ -31,7 +31,7 @@ export const CustomRevenueQuerySchema = z.object({ startDate: isoDate, endDate: 
   .refine((q) => q.startDate <= q.endDate, { message: 'The start date must not be after the end date', path: ['endDate'] });
 export const PageviewBodySchema = z.object({ path: z.string().min(1).max(512).startsWith('/'), userAgent: z.string().max(512).optional() });
 
-// ---- answers (section 3) ----
+// ---- answers (docs/product/admin.md) ----
 export interface AdminConfig { maintenanceMode: boolean; maintenanceMessage: string | null; autoDeleteEnabled: boolean; autoDeleteDaysAfterGracePeriod: number }
 export interface MaintenanceState { enabled: boolean; message: string | null }
 export interface EligibleUser { email: string; subscriptionTier: string; daysSinceEligible: number }

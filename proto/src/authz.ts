@@ -1,5 +1,6 @@
 /**
- * THE authorization table: for every client event and every HTTP route, which roles may call it (docs/product/security.md S1).
+ * THE authorization table: for every client event and every HTTP route, which roles may call it
+ * (docs/product/security.md S1).
  * The gateway refuses anonymous sockets from it; each service resolves the caller's role from its own read model
  * and calls authorize() before deciding anything. Resource rules beyond the role (author only, DM members only,
  * private channel members only) are enforced by the owning service and named in `also`.

@@ -32,7 +32,8 @@ export const CAPTION_MAX = 200;
 export const LINK_PREVIEW_PATH = '/api/link-preview/fetch';
 export const LINK_PREVIEW_PREFIX = '/api/link-preview/';
 /**
- * Preview images through our origin (docs/product/security.md S15): `GET {path}?u={image address}&s={signature}`. The messaging
+ * Preview images through our origin (docs/product/security.md S15): `GET {path}?u={image address}&s={signature}`. The
+ * messaging
  * service writes these paths into the previews it answers; the signature is the authorization (an <img> sends no
  * token), so only images of our own previews are fetched. The browser loads preview images from this path only.
  */

@@ -1,5 +1,6 @@
 /**
- * Accounts (docs/product/accounts.md) against a running product (embedded or distributed): sign-in proven by an e-mail code
+ * Accounts (docs/product/accounts.md) against a running product (embedded or distributed): sign-in proven by an
+ * e-mail code
  * read from a real SMTP server (Mailpit), sessions, claims, owner tokens, the dashboard's calls, account deletion.
  * Google sign-in: google.suite.ts. Each test signs up its own addresses.
  */

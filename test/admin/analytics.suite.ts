@@ -1,5 +1,6 @@
 /**
- * The analytics part of the superadmin dashboard (docs/product/admin.md ADM3, ADM8), run in both modes by harness.ts: real traffic through
+ * The analytics part of the superadmin dashboard (docs/product/admin.md ADM3, ADM8), run in both modes by harness.ts:
+ * real traffic through
  * the product (rooms created, a member joining, messages over the socket, a sign-up, page views from browsers, a
  * bot and a reload) moves the Dashboard and Analytics figures by exactly what happened. Figures are compared as
  * differences from before the traffic (the suites share one product), and polled: the projection follows the log.

@@ -1,5 +1,6 @@
 /**
- * Backups that restore (docs/product/admin.md ADM9; docs/product/security.md S21): an embedded install with rooms, messages, accounts, page views
+ * Backups that restore (docs/product/admin.md ADM9; docs/product/security.md S21): an embedded install with rooms,
+ * messages, accounts, page views
  * and a room deleted before the backup; the backup generated and downloaded; a FRESH install (a new DATA_DIR with
  * only the master key file copied, from which the backup key derives) imports it, and every admin read-model table
  * is compared by hash with the original's at backup time. A tampered file (one byte) and a non-JSON file are

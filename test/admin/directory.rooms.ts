@@ -1,5 +1,6 @@
 /**
- * The Rooms tab (docs/product/admin.md ADM6-ADM7): the list with owners and its search, extend (168 or 720 hours; a room that never
+ * The Rooms tab (docs/product/admin.md ADM6-ADM7): the list with owners and its search, extend (168 or 720 hours; a
+ * room that never
  * expires is refused), delete with a reason (members told, the room gone), and the moderation viewer (the room's
  * messages across its channels, decrypted, each opening audited). Part of directory.suite.ts.
  */

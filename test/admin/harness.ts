@@ -1,5 +1,6 @@
 /**
- * One product start per mode for the superadmin suites (docs/product/admin.md): Mailpit for sign-in codes, the product with
+ * One product start per mode for the superadmin suites (docs/product/admin.md): Mailpit for sign-in codes, the
+ * product with
  * SUPERADMIN_EMAIL, then a signed-in superadmin and a signed-in ordinary account. Each part's suite is its own file.
  */
 import { describe, beforeAll, afterAll } from 'vitest';

@@ -1,5 +1,6 @@
 /**
- * Accounts (docs/product/accounts.md) distributed: billing as its own server on Kafka and Postgres, the room service asking it for
+ * Accounts (docs/product/accounts.md) distributed: billing as its own server on Kafka and Postgres, the room service
+ * asking it for
  * sessions over HTTP, requests through two gateway replicas (sessions hold on both). Admin-analytics and the file
  * routes (S3) run too, so the walk of the authorization table's HTTP rows reaches every route's own service.
  */

@@ -1,5 +1,6 @@
 /**
- * The superadmin (docs/product/admin.md) distributed: admin-analytics as its own server on Kafka, Postgres and Redis, reading every
+ * The superadmin (docs/product/admin.md) distributed: admin-analytics as its own server on Kafka, Postgres and Redis,
+ * reading every
  * topic with the keys of their owners (room, billing, its own), and acting through billing's, room's and messaging's
  * internal routes; requests through two gateway replicas, whose HTTP goes through the ingress's path routing.
  */

@@ -1,5 +1,6 @@
 /**
- * One client action is one trace (docs/decisions/2026-11-21-design-card.md "Invariants"): a message sent on gateway 1 produces spans in
+ * One client action is one trace (docs/decisions/2026-11-21-design-card.md "Invariants"): a message sent on gateway 1
+ * produces spans in
  * the gateway, the messaging service (over HTTP), the Kafka append and the fan-out on both gateway replicas, all
  * with one trace id. Spans are collected with an in-memory exporter in this test process.
  */

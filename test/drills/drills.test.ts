@@ -1,5 +1,6 @@
 /**
- * Failure drills (docs/product/security.md S23; runbooks in docs/runbooks/): during steady chat through the balancer, Redis is
+ * Failure drills (docs/product/security.md S23; runbooks in docs/runbooks/): during steady chat through the balancer,
+ * Redis is
  * restarted, a gateway replica is killed, PostgreSQL is restarted and Kafka is stopped for 10 s, each on the drills'
  * own servers (drill-stack.ts). After each: 0 acknowledged messages missing from any client, 0 duplicates, a
  * gap-free sequence every client sees in the same order, and the figures (recovery times, errors seen) printed.

@@ -1,5 +1,6 @@
 /**
- * One test per rate limit (docs/product/security.md S6; docs/security.md "Rate limits"), run against a target started with LOW limits
+ * One test per rate limit (docs/product/security.md S6; docs/security.md "Rate limits"), run against a target started
+ * with LOW limits
  * (LOW_LIMITS) and the gateways trusting loopback as a proxy, so each test plays its own client addresses
  * through X-Forwarded-For. In distributed mode requests alternate between the two gateway replicas: the counts
  * add up across them because the counters live in Redis. A refused request changes nothing.

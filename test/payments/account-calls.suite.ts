@@ -1,5 +1,6 @@
 /**
- * The account calls that need payments (docs/protocol.md "Accounts (billing)"): upgrade-rooms, renew-subscription, create-paid-account,
+ * The account calls that need payments (docs/protocol.md "Accounts (billing)"): upgrade-rooms, renew-subscription,
+ * create-paid-account,
  * against a running product and stripe-mock. Bodies never name the account nor set its tier: tiers come from the
  * provider's record (ProviderState plays "Stripe now says") or from the account's own row.
  */

@@ -1,5 +1,6 @@
 /**
- * What was mailed survives a restart and a replay (docs/product/payments.md PAY10): the billing module on its own (embedded event log,
+ * What was mailed survives a restart and a replay (docs/product/payments.md PAY10): the billing module on its own
+ * (embedded event log,
  * PostgreSQL, a real Mailpit) records account.receipt-mailed and account.renewal-reminder-mailed; a new module over
  * the same database (a restart), then one over a database rebuilt from the log alone (a replay), sweep at the same
  * times and mail nothing again. The provider's state is recorded here (no Stripe call is made).

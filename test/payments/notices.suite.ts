@@ -1,5 +1,6 @@
 /**
- * Receipts and renewal reminders (docs/product/payments.md PAY6, PAY10) against a running product (embedded or distributed), a real stripe-mock and
+ * Receipts and renewal reminders (docs/product/payments.md PAY6, PAY10) against a running product (embedded or
+ * distributed), a real stripe-mock and
  * a real SMTP server (Mailpit): one receipt per payment however often Stripe delivers it, a receipt naming the room of
  * a paid extension, reminders at the 7/3/1-day thresholds once each (sweeps at injected times), and a failing SMTP
  * server that neither fails the webhook nor loses the receipt. Restart and replay: notices-restart.test.ts.

@@ -1,5 +1,6 @@
 /**
- * Payments (docs/product/payments.md) against a running product (embedded or distributed) and a real stripe-mock: checkout
+ * Payments (docs/product/payments.md) against a running product (embedded or distributed) and a real stripe-mock:
+ * checkout
  * and portal sessions made through the Stripe SDK, signed webhooks (bad, stale, duplicated, out of order), what they
  * change (the subscription answer, the rooms' tier live, paid extensions), and who may call what.
  */

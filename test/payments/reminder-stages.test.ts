@@ -1,6 +1,7 @@
 /**
  * Which renewal reminder an account is due (services/billing/src/payments/reminders.ts), from its read-model row at a
- * time: the thresholds of docs/product/payments.md PAY6, pro without the 7-day reminder, nothing before the expiry for a subscription
+ * time: the thresholds of docs/product/payments.md PAY6, pro without the 7-day reminder, nothing before the expiry
+ * for a subscription
  * Stripe renews by itself, grace and expired whatever the setting, and the expired notice for an account that the
  * expiry sweep already returned to free. The sweep itself is exercised in notices.suite.ts (both modes).
  */

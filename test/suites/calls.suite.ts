@@ -1,5 +1,6 @@
 /**
- * 1:1 calls (docs/product/calls.md) over the real protocol. In distributed mode the caller (alice) is on gateway A and the callee
+ * 1:1 calls (docs/product/calls.md) over the real protocol. In distributed mode the caller (alice) is on gateway A
+ * and the callee
  * (bob) on gateway B, so every relay here crosses replicas through the bus. What is proved: relay of every call event
  * and of offer/answer/candidates, the answering tab only, busy refusals, the unanswered-call deadline, ends on hang-up,
  * disconnect and kick, the tier refused on a forged start-call, non-parties refused, bad payloads refused.

@@ -1,5 +1,6 @@
 /**
- * Files and voice messages (docs/product/files.md) through the real server: every allowed type accepted and described from its
+ * Files and voice messages (docs/product/files.md) through the real server: every allowed type accepted and described
+ * from its
  * bytes, a renamed executable refused, the tier's size limit enforced while streaming with nothing kept (and lifted
  * by a tier change), downloads only for members who may read the channel (bearer or signed link), safe headers,
  * Range, a file message seen by another member, forged file messages refused, retention and room deletion removing

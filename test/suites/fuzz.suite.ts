@@ -1,5 +1,6 @@
 /**
- * Property-based fuzz of this slice's socket events and HTTP routes (docs/product/security.md S10): arbitrary payloads, both
+ * Property-based fuzz of this slice's socket events and HTTP routes (docs/product/security.md S10): arbitrary
+ * payloads, both
  * from a stranger and from a joined member, never crash a service, never get a success for a malformed payload,
  * and the service keeps answering correctly afterwards.
  */

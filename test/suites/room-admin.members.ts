@@ -1,6 +1,7 @@
 /**
  * Room administration, the members side (registered by room-admin.suite.ts): kick-user (revocation on every gateway
- * replica within a second, docs/product/security.md S2, S3), set-member-role (ours) and delete-workspace. In distributed mode
+ * replica within a second, docs/product/security.md S2, S3), set-member-role (ours) and delete-workspace. In
+ * distributed mode
  * the TestRoom's first member is on replica B and the second on A.
  */
 import { it, expect } from 'vitest';

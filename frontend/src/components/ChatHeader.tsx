@@ -1,5 +1,6 @@
 /**
- * The chat header (docs/product/messages.md M13, calls.md C1): for a channel its name and "N members online"; for a DM the
+ * The chat header (docs/product/messages.md M13, calls.md C1): for a channel its name and "N members online"; for a
+ * DM the
  * partner's name with "typing..." or Online, Away, Busy or Offline.
  */
 import type { Channel, PresenceStatus } from '@ephemera/proto';

@@ -1,7 +1,8 @@
 /**
  * A link preview card (docs/product/messages.md M16): youtube, instagram or other. Every field is
  * rendered as text; links only to http(s) addresses; images only from our own origin's image proxy path (the
- * server writes it into every preview: `/api/link-preview/image?u=...&s=...`, docs/product/security.md S15), never a third-party
+ * server writes it into every preview: `/api/link-preview/image?u=...&s=...`, docs/product/security.md S15), never a
+ * third-party
  * address; images load without a referrer and hide themselves when they cannot load (refused, gone).
  */
 import { useState } from 'react';

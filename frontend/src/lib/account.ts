@@ -1,6 +1,7 @@
 /**
  * The signed-in account in the browser (docs/product/rooms.md R37, accounts.md A4: auth token,
- * user object) and the account calls (docs/protocol.md "Accounts (billing)"). The token is the billing service's bearer session token; the
+ * user object) and the account calls (docs/protocol.md "Accounts (billing)"). The token is the billing service's
+ * bearer session token; the
  * server checks it on every call (a forged or revoked one gets 401 and the page signs out).
  */
 import { AUTH_API, API } from '@ephemera/proto/client';

@@ -184,7 +184,8 @@ export type PaymentOutcome =
   | { kind: 'extension'; days: number; amount: string; newExpiryDate: string | null; roomName: string | null; backTo: string };
 
 /**
- * The success page (docs/product/payments.md PAY9): the session id Stripe put in the address is verified through the server (the
+ * The success page (docs/product/payments.md PAY9): the session id Stripe put in the address is verified through the
+ * server (the
  * provider's own record); a room extension is then completed (once per order, whoever gets there first).
  */
 export async function confirmPayment(search: URLSearchParams, token: string | null): Promise<PaymentOutcome> {

@@ -1,6 +1,7 @@
 /**
  * Which address of a draft gets a link preview (docs/product/messages.md M16: the first address in the draft),
- * and which preview fields may be shown as links (http and https only; docs/product/security.md S12) or images (our own image
+ * and which preview fields may be shown as links (http and https only; docs/product/security.md S12) or images (our
+ * own image
  * proxy's path only; docs/product/security.md S15).
  */
 import { LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_LIMITS } from '@ephemera/proto/client';

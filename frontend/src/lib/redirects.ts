@@ -1,6 +1,7 @@
 /**
  * Where a page may send the browser after it is done (a `redirect` or `returnUrl` from the address, or one kept in
- * storage): a path of this site, and nothing else (docs/product/security.md S9). The target is parsed as the browser will parse it
+ * storage): a path of this site, and nothing else (docs/product/security.md S9). The target is parsed as the browser
+ * will parse it
  * (`new URL(target, origin)`) and must keep this origin: `//evil.com`, `/\evil.com` and `/\t/evil.com` all resolve
  * to another host once the URL parser has read backslashes as slashes and dropped tabs and newlines, so they are
  * refused. A target holding any control character is refused outright; so is anything that is not a path.

@@ -1,5 +1,6 @@
 /**
- * The app's routes (docs/product/rooms.md R1, accounts.md A5, payments.md, admin.md) as react-router route objects, and the rules
+ * The app's routes (docs/product/rooms.md R1, accounts.md A5, payments.md, admin.md) as react-router route objects,
+ * and the rules
  * react-router's matcher does not know: reserved room names, bad percent-encoding, blank names, ?create=true.
  *
  * App.tsx gives each route object of ROUTE_TABLE its element; `parseRoute` runs the same table through

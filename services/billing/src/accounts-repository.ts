@@ -16,7 +16,7 @@ export interface AccountRow {
   createdAt: Date; lastSeq: number;
   /** payments: the provider's customer and subscription, and whether it ends at the period's end */
   customerId: string | null; subscriptionId: string | null; cancelAtPeriodEnd: boolean;
-  /** the superadmin's actions (issue 10): a suspension with its reason; an admin trial until trialEndsAt */
+  /** the superadmin's actions: a suspension with its reason; an admin trial until trialEndsAt */
   suspended: boolean; suspendedReason: string | null; upgradedByAdmin: boolean; trialEndsAt: Date | null;
 }
 
@@ -93,7 +93,7 @@ export class AccountsRepository {
   }
 }
 
-/** The spec's account user (section 3); payment fields stay at their defaults until payments exist. */
+/** The account user (docs/product/accounts.md A7); payment fields stay at their defaults until payments exist. */
 export function presentAccount(row: AccountRow, superadminEmail: string | null): AccountUser {
   return {
     id: row.id, email: row.email, username: row.username, subscriptionTier: row.tier,

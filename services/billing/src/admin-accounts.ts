@@ -1,5 +1,6 @@
 /**
- * The superadmin's actions on accounts (AdminAccountsApi; issue 10, users tab). Billing records its own events,
+ * The superadmin's actions on accounts (AdminAccountsApi; docs/product/admin.md ADM4-ADM5). Billing records its own
+ * events,
  * sealed under the account's key like the rest, each decided under the account's lock from its current row:
  *   suspend    account.suspended, then every session revoked (a sign-in racing with it finds the row suspended and
  *              is refused: billing-service.ts openSession); unsuspend: account.unsuspended.

@@ -1,5 +1,6 @@
 /**
- * What the superadmin's System, Feedback and Settings tabs need of billing (AdminBillingSystemApi; issue 10).
+ * What the superadmin's System, Feedback and Settings tabs need of billing (AdminBillingSystemApi;
+ * docs/product/admin.md ADM9-ADM12).
  * Inputs are parsed here: in distributed mode they arrive over internal-rpc as plain JSON.
  *  - feedback: the contact messages (contact.ts), their counts, status and removal;
  *  - inactive accounts: no sign-in and no session use (billing.account_activity, credentials.ts) and no sign-up for

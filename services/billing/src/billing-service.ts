@@ -1,5 +1,6 @@
 /**
- * The billing service's account use cases (issue 9, part 1): sign-in by e-mail code, sessions, profile, username,
+ * The billing service's account use cases (docs/product/accounts.md): sign-in by e-mail code, sessions, profile,
+ * username,
  * export, deletion, and the room calls that need an account (claim, owner token); the contact form's messages
  * (contact.ts). Each use case checks, decides its
  * events and records them in one place (record: durable in the log, then applied to billing.accounts).

@@ -1,5 +1,5 @@
 /**
- * Contact messages (POST /api/contact; specs/accounts-and-payments.md sections 2, 3, 5, 7): billing owns them, as it
+ * Contact messages (POST /api/contact; docs/product/accounts.md A13): billing owns them, as it
  * owns accounts. A message is a domain event (contact.message-received on the billing topic, aggregate and partition
  * key: the message id), sealed under a data key of the message's own in the account key store, then projected into
  * billing.contact_messages for the admin's Feedback tab (counts, status, delete: setStatus and remove below, for the

@@ -1,5 +1,6 @@
 /**
- * Sign-in codes and sessions (SECURITY.md 7, 8): what proves who the caller is. Only hashes are stored; every check
+ * Sign-in codes and sessions (docs/product/security.md S7, S8): what proves who the caller is. Only hashes are
+ * stored; every check
  * is one conditional UPDATE, so two requests racing with one code cannot both win (single use).
  */
 import { createHash, randomInt, randomBytes } from 'node:crypto';

@@ -6,7 +6,8 @@
  * httpOnly cookie (FLOW_COOKIE), and a callback whose state is not the cookie's is refused, so nobody can finish
  * their own sign-in in someone else's browser (login CSRF). The browser never hands us an e-mail or a Google id: the
  * callback gets the identity from the verified token, then passes the new session to the page through a
- * single-use httpOnly cookie (no token in any address: SECURITY.md 5), which POST /api/auth/google-auth spends.
+ * single-use httpOnly cookie (no token in any address: docs/product/security.md S5), which POST /api/auth/google-auth
+ * spends.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
@@ -32,7 +33,7 @@ export const FLOW_COOKIE_MAX_AGE_MS = 10 * 60_000;
 const FLOW_TTL_MS = FLOW_COOKIE_MAX_AGE_MS;
 const hash = (v: string) => createHash('sha256').update(v).digest('hex');
 
-/** Same-origin paths only (SECURITY.md 9): '//evil', '/\evil', 'javascript:' all land on the default. */
+/** Same-origin paths only (docs/product/security.md S9): '//evil', '/\evil', 'javascript:' all land on the default. */
 export function safeRedirect(value: unknown, fallback = '/dashboard'): string {
   if (typeof value !== 'string' || !/^\/(?![/\\])[\x21-\x7e]*$/.test(value)) return fallback;
   return value;

@@ -1,5 +1,5 @@
 /**
- * HTTP: the account calls of specs/accounts-and-payments.md section 7 (the ingress sends /api/auth/ and /api/contact
+ * HTTP: the account calls (docs/protocol.md "Accounts (billing)"; the ingress sends /api/auth/ and /api/contact
  * here) and the internal route the room service asks sessions on. Handlers translate only: parse, call one use case, answer.
  * Identity is the session's bearer token (HTTP_AUTHZ); an e-mail or a Google id in a body names nobody.
  */

@@ -25,7 +25,7 @@ export { AdminAccounts } from './admin-accounts.ts';
 export { AdminBillingSystem } from './admin-system.ts';
 export interface BillingModule {
   service: BillingService; google: GoogleSignIn; payments: Payments;
-  /** the superadmin's actions on accounts, and what the System, Feedback and Settings tabs need (issue 10) */
+  /** the superadmin's actions on accounts, and what the System, Feedback and Settings tabs need */
   adminAccounts: AdminAccounts; adminSystem: AdminBillingSystem;
   stop(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 /**
- * docs/product/performance.md PF22: a 500 MB upload to a business room keeps the server's RSS growth under 50 MB. The embedded app
+ * docs/product/performance.md PF22: a 500 MB upload to a business room keeps the server's RSS growth under 50 MB. The
+ * embedded app
  * (gateway proxy -> express -> busboy -> type check -> encryption -> local disk) runs in this process, and the
  * client's body is generated as it is sent, with backpressure (node:http; undici's fetch does not wait for the
  * socket with a stream body and would buffer the whole upload on the client side), so the process's RSS is the

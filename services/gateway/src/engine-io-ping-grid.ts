@@ -5,7 +5,8 @@
  * Engine.IO 6.6 arms one timer per socket: the next ping is `pingInterval` after the socket opened or after its last
  * pong. The pings of 500 idle sockets are therefore spread evenly over the interval: 12.5 wakeups a second for the
  * pings and as many for the pongs, each costing the process far more (epoll, uWS' loop, V8 entering, a timer list)
- * than the one small frame it carries. That was most of an idle gateway's CPU (docs/product/performance.md PF16: under 1 % of a core).
+ * than the one small frame it carries. That was most of an idle gateway's CPU (docs/product/performance.md PF16:
+ * under 1 % of a core).
  *
  * Here a socket's next ping is due `pingInterval` later, rounded up to the next whole second (PING_GRID_MS): every
  * ping due within the same second is sent in one timer turn, and their pongs come back together. A ping is at most a

@@ -140,7 +140,8 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       io.to(workspaceRoom(event.payload.workspaceId)).emit(S.userUpdated, { workspaceId: event.payload.workspaceId, user: event.payload.user });
       return;
     case 'member.kicked': {
-      // Revocation on every replica (docs/product/security.md S2): the kicked user's sockets here hear why, lose their session and
+      // Revocation on every replica (docs/product/security.md S2): the kicked user's sockets here hear why, lose
+      // their session and
       // are disconnected; then everyone still in the room learns who was removed.
       const { workspaceId, userId, reason, kickedBy } = event.payload;
       const sockets = socketsIn(io, userRoom(userId)).filter((s) => (s.data as SocketData).session?.workspaceId === workspaceId);
@@ -202,7 +203,8 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
     case 'typing': {
       // Only those who can read the channel. A public channel's typing goes to the whole room in one broadcast,
       // the typer's own sockets included (clients drop their own): socket.io's uWS fast path publishes once only
-      // without an `except` (docs/product/performance.md W2). A private channel or DM names its few members, minus the typer.
+      // without an `except` (docs/product/performance.md W2). A private channel or DM names its few members, minus
+      // the typer.
       const { workspaceId, channelId, userId, username } = signal;
       const to = signal.audience.kind === 'workspace'
         ? io.to(workspaceRoom(workspaceId))

@@ -102,7 +102,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));
     },
   });
-  // New connections per client address (docs/product/security.md S6), refused before the socket can do anything; the client's
+  // New connections per client address (docs/product/security.md S6), refused before the socket can do anything; the
+  // client's
   // connect_error carries the RATE_LIMITED body.
   io.use((socket, next) => {
     const address = clientAddress(socket.conn.remoteAddress ?? socket.handshake.address ?? '', socket.handshake.headers, trust);

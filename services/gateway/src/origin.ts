@@ -1,5 +1,6 @@
 /**
- * Origin allowlist for the Socket.IO handshake, polling and websocket alike (docs/product/security.md S4): Socket.IO's `cors`
+ * Origin allowlist for the Socket.IO handshake, polling and websocket alike (docs/product/security.md S4):
+ * Socket.IO's `cors`
  * option does not stop a websocket upgrade, allowRequest does. A browser always sends Origin; it must be this
  * host or one listed in ALLOWED_ORIGINS. Requests without Origin (non-browser clients) carry no ambient
  * credentials to abuse and are allowed.

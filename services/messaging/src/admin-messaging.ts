@@ -1,5 +1,6 @@
 /**
- * The superadmin's moderation viewer (AdminMessagingApi; docs/product/admin.md ADM7): a room's latest messages across all its channels
+ * The superadmin's moderation viewer (AdminMessagingApi; docs/product/admin.md ADM7): a room's latest messages across
+ * all its channels
  * (topics, private topics and DMs), opened with the room's key, each with its channel's name and type. A message
  * whose sealed body does not open (tampered, or sealed under another key) is still listed, marked with its
  * decryptError and no content: the viewer shows Decrypt Error rather than hiding it. Deleted messages are left out,

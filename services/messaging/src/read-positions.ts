@@ -41,7 +41,8 @@ export async function decideMarkRead(
 }
 
 /**
- * Unread counts stop counting here: the badge shows 99+ above 99 (docs/product/messages.md M9), and a member new to a room
+ * Unread counts stop counting here: the badge shows 99+ above 99 (docs/product/messages.md M9), and a member new to a
+ * room
  * with a long history should not make the server count all of it.
  */
 export const UNREAD_COUNT_CAP = 100;

@@ -1,5 +1,6 @@
 /**
- * The superadmin's moderation viewer (AdminMessaging, docs/product/admin.md ADM7) on the real room and messaging modules: a room's
+ * The superadmin's moderation viewer (AdminMessaging, docs/product/admin.md ADM7) on the real room and messaging
+ * modules: a room's
  * latest messages across its channels, opened with the room's key, each with its channel's name (kept sealed in the
  * read model) and type. A stored message whose ciphertext does not open (here: one byte of it changed in
  * PostgreSQL, as a tampered backup would) is listed as a Decrypt Error with no content, and the others still open.

@@ -16,7 +16,8 @@ export const httpRequestDuration = new client.Histogram({ name: 'http_request_du
 
 /**
  * Buckets of the chat's own latencies (a socket command's answer, a send's stages): fine around the
- * send-to-ack targets of docs/product/performance.md PF10 (5 ms embedded, 20 ms distributed), so their p99 reads off the histogram without guessing.
+ * send-to-ack targets of docs/product/performance.md PF10 (5 ms embedded, 20 ms distributed), so their p99 reads off
+ * the histogram without guessing.
  */
 export const COMMAND_LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 

@@ -1,5 +1,6 @@
 /**
- * Rate limits (docs/product/security.md S6), shared by every gateway and service replica: rate-limiter-flexible with Redis
+ * Rate limits (docs/product/security.md S6), shared by every gateway and service replica: rate-limiter-flexible with
+ * Redis
  * (RateLimiterRedis over ioredis) when REDIS_URL is configured, in process memory (RateLimiterMemory) when
  * embedded. If Redis is unreachable a per-process memory limiter stands in (the library's insurance limiter), so
  * an outage degrades the limits instead of failing every request.

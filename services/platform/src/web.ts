@@ -1,5 +1,6 @@
 /**
- * The web edge in embedded mode: security headers (docs/product/security.md S13) and the built frontend with the SPA fallback
+ * The web edge in embedded mode: security headers (docs/product/security.md S13) and the built frontend with the SPA
+ * fallback
  * (every path that is not a file or an API route serves index.html; the client routes /{roomName}).
  * In distributed mode nginx serves the same files with the same headers (deploy/local/nginx.conf).
  */

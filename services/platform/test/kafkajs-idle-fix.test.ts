@@ -1,5 +1,6 @@
 /**
- * An idle Kafka consumer must not keep the process busy (docs/product/performance.md PF16: idle CPU under 1 % of a core). kafkajs 2.2.4
+ * An idle Kafka consumer must not keep the process busy (docs/product/performance.md PF16: idle CPU under 1 % of a
+ * core). kafkajs 2.2.4
  * re-arms a 1 ms timer per broker connection forever (kafkajs-idle-fix.ts): counted here as the timers kafkajs'
  * RequestQueue creates while a subscription sits idle for 2 s (about 1,800 per connection without the fix).
  */

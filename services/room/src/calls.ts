@@ -1,5 +1,6 @@
 /**
- * Calls (docs/product/calls.md C1, C4): the room service owns who may call whom, because it owns membership, DMs and the room's tier.
+ * Calls (docs/product/calls.md C1, C4): the room service owns who may call whom, because it owns membership, DMs and
+ * the room's tier.
  * authorizeCall decides nothing and records nothing (a call is not a domain event of the room): the gateway's call module
  * (services/gateway/src/calls.ts) asks it before ringing or answering, and keeps the call itself in the
  * ephemeral store.

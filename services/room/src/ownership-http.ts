@@ -1,5 +1,6 @@
 /**
- * HTTP for rooms and accounts (docs/product/accounts.md A7-A9). Public routes that act for a signed-in account (Authorization: Bearer
+ * HTTP for rooms and accounts (docs/product/accounts.md A7-A9). Public routes that act for a signed-in account
+ * (Authorization: Bearer
  * {session token}, resolved by billing: AccountSessionsApi), mounted before the room router so that the same paths
  * without an account session fall through to it unchanged:
  *   GET    /api/workspaces/room/{roomName}?email=   + ownerToken when the session's account owns the room

@@ -1,5 +1,6 @@
 /**
- * Analytics tab: every figure of the analytics report (docs/product/admin.md ADM8): revenue metrics, by plan, sources, the extension
+ * Analytics tab: every figure of the analytics report (docs/product/admin.md ADM8): revenue metrics, by plan,
+ * sources, the extension
  * breakdown with Reset Revenue, revenue by period, the trends as charts, the historical filter, website traffic,
  * payment issues, user activity and feature usage.
  */

@@ -1,6 +1,7 @@
 /**
  * The superadmin dashboard (docs/product/admin.md ADM3-ADM12), at ADMIN_PAGE_PATH.
- * Access (docs/product/admin.md ADM1): not signed in, or the profile check fails -> /login; signed in but not the superadmin (or any
+ * Access (docs/product/admin.md ADM1): not signed in, or the profile check fails -> /login; signed in but not the
+ * superadmin (or any
  * admin call answers 403 SUPERADMIN_REQUIRED) -> the alert Unauthorized: Superadmin access required, then /dashboard.
  * The server checks the session on every call regardless. Header: Refresh and Logout. Tabs Dashboard, Users, Rooms,
  * Analytics, System, Feedback, Settings; below 768 px the tab list is a dropdown.

@@ -1,5 +1,6 @@
 /**
- * Page views are counted by route group (the spec's route table, section 2), never by the full path: a room's name
+ * Page views are counted by route group (the route table, docs/product/rooms.md R1), never by the full path: a room's
+ * name
  * in /{roomName} or /join/room/{roomName} stays out of the aggregates and their number stays bounded.
  */
 import { ADMIN_PAGE_PATH } from '@ephemera/proto';
@@ -14,5 +15,5 @@ export function routeGroup(path: string): string {
   return NAMED.has(first) ? `/${first}` : 'room';
 }
 
-/** the path without query and fragment: tokens in a query string (SECURITY.md 5) never enter the log */
+/** the path without query and fragment: tokens in a query string (docs/product/security.md S5) never enter the log */
 export const pathOnly = (path: string): string => path.split(/[?#]/)[0] || '/';

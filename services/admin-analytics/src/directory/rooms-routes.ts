@@ -50,7 +50,8 @@ export function roomsRouter(ctx: AdminContext): express.Router {
     const workspaceId = roomIdParam(req);
     if (!(await roomExists(pool, workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
     const messages = await ctx.messaging.moderationMessages({ workspaceId, limit });
-    // Reading a room's messages is itself a superadmin action (SECURITY.md 22): recorded before they are shown.
+    // Reading a room's messages is itself a superadmin action (docs/product/security.md S22): recorded before they
+    // are shown.
     await ctx.events.audit(adminOf(res), 'room.messages-read', workspaceId, null, {
       count: messages.length, undecryptable: messages.filter((m) => !m.isDecrypted).length,
     });

@@ -66,7 +66,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     res.json({ success: true, message: 'User upgrade completed successfully', tier, upgradedByAdmin: true, trialEndsAt: until });
   });
 
-  // No screen uses it (spec section 7): only the end of an admin trial is accepted (inputs.ts).
+  // No screen uses it: only the end of an admin trial is accepted (inputs.ts).
   publicRoute(r, 'adminSetSubscription', callers, async (req, res) => {
     parseOrThrow(SetSubscriptionBodySchema, req.body ?? {});
     const email = targetOf(req);

@@ -1,5 +1,5 @@
 /**
- * The System, Feedback and Settings tabs' routes (specs/admin-and-overlays.md section 7; mounted after the
+ * The System, Feedback and Settings tabs' routes (docs/product/admin.md ADM9-ADM12; mounted after the
  * superadmin check). Handlers parse, call one use case, answer; every change is audited with the admin's e-mail.
  */
 import express from 'express';

@@ -1,6 +1,7 @@
 /**
- * The texts of receipts and renewal reminders (plain text, like the sign-in mails). Reminders carry the spec's own
- * sentences (section 4, from renewalStatus) and button label; receipts say what was bought, for how much, when and
+ * The texts of receipts and renewal reminders (plain text, like the sign-in mails). Reminders carry the renewal
+ * sentences (docs/product/payments.md PAY6, from renewalStatus) and button label; receipts say what was bought, for
+ * how much, when and
  * until when, and never anything about the card (Stripe holds it; we never see it).
  */
 import { PLAN_PRICES, type PaidPlan, type ReceiptKind, type RenewalStatus, type ReminderStage, type Tier } from '@ephemera/proto';

@@ -1,5 +1,6 @@
 /**
- * Receipts (issue 9). When a payment outcome is newly recorded (webhooks.ts: a subscription period paid, a room
+ * Receipts (docs/product/payments.md PAY10). When a payment outcome is newly recorded (webhooks.ts: a subscription
+ * period paid, a room
  * extension applied) its receipt goes into billing.receipt_outbox and a send starts at once, without the payment
  * handling waiting for it: a slow or failing SMTP server neither delays nor fails the webhook. Exactly once:
  *  - the outcome is recorded once per payment (provider event ids once, the account's lock, the extension order row),

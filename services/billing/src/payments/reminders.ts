@@ -1,5 +1,6 @@
 /**
- * Renewal reminders (issue 9): a periodic sweep (RENEWAL_REMINDER_INTERVAL_MS, default one hour; built like the room
+ * Renewal reminders (docs/product/payments.md PAY6): a periodic sweep (RENEWAL_REMINDER_INTERVAL_MS, default one
+ * hour; built like the room
  * service's expiry sweeper: an unref'd interval that logs a failed run and carries on) mails each paid account whose
  * renewal urgency (renewalStatus, proto/src/payments.ts) reaches a stage, once per stage and billing period:
  *   reminder (7 days or less; business only: the spec shows no reminder for pro), warning (3 days or less),

@@ -1,5 +1,5 @@
 /**
- * The payment calls of specs/accounts-and-payments.md section 7 (issue 9 part 2), for the account of a verified
+ * The payment calls (docs/product/payments.md; docs/protocol.md "Payments (billing)"), for the account of a verified
  * session (the caller resolved it; e-mails in bodies and paths name nobody). Checkout sessions and the billing
  * portal are the provider's pages; what a payment changes is decided only from the provider's own record
  * (webhooks.ts), read back by id here too when the success page asks (verify, complete-room-extension).

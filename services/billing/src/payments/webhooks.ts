@@ -1,6 +1,6 @@
 /**
- * What a verified provider event changes (issue 9 part 2). The webhook body is only a hint of *which* object
- * changed: the handlers read that object's current state back from the provider (ProviderStateReader) and bring
+ * What a verified provider event changes (docs/product/payments.md PAY4; docs/product/security.md S19). The
+ * webhook body is only a hint of *which* object changed: the handlers read that object's current state back from the provider (ProviderStateReader) and bring
  * the account to it, so deliveries in any order, twice, or late converge on the provider's truth.
  *   checkout.session.completed (+ async_payment_succeeded)  subscription: sync it; room extension: apply it once
  *   invoice.paid, invoice.payment_failed, customer.subscription.created/.updated/.deleted  sync the subscription
