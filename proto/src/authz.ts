@@ -168,7 +168,7 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   // An <img> sends no Authorization header: the HMAC signature over the image address (made only by our own
   // preview answers) is the authorization, so the route is no open proxy.
   linkPreviewImage: { allow: EVERYONE, also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address' },
-  // The spec's body names userEmail: identity is the bearer token's member, never the body (accounts: issue 9).
+  // The spec's body names userEmail: identity is the bearer token's member, never the body (docs/product/accounts.md A9).
   extendRoom: { allow: OWNER, also: 'Authorization: Bearer {userToken} of the room named by workspaceId; as extend-workspace' },
   // Files (docs/protocol.md, Files): the bearer token's member, in the room the path names.
   uploadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} of this room; a channel the uploader can read; size by tier; rate-limited per user' },

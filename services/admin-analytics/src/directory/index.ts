@@ -1,5 +1,5 @@
 /**
- * The users and rooms directory (issue 10: the Users and Rooms tabs): admin.accounts and admin.rooms projected from
+ * The users and rooms directory (docs/product/admin.md ADM4-ADM7, the Users and Rooms tabs): admin.accounts and admin.rooms projected from
  * the billing and room topics (projection.ts), the lists and the superadmin's actions on accounts (users-routes.ts)
  * and rooms, with the moderation viewer (rooms-routes.ts). The actions are the owning services' commands (billing,
  * room, messaging: proto/src/admin-ports.ts); this part audits each and answers once its read model shows it.
