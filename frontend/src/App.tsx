@@ -74,7 +74,7 @@ function ScrollToTop() {
   return null;
 }
 
-/** Section 2: every route change reports the page's path to analytics (fire-and-forget; never blocks the page). */
+/** docs/product/admin.md ADM14: every route change reports the page's path to analytics (fire-and-forget; never blocks the page). */
 function PageViews() {
   const { pathname } = useLocation();
   useEffect(() => { reportPageView(pathname); }, [pathname]);

@@ -40,14 +40,14 @@ export const ADMIN_API = {
   maintenanceStatus: '/api/maintenance',
 } as const;
 
-/** section 9 */
+/** docs/product/limits.md L2, admin.md */
 export const ADMIN_LIMITS = {
   tableRows: 50, moderationMessages: 50, trialDays: 30, extendHours: [168, 720] as const,
   autoDelete: { graceDays: 7, minDays: 1, maxDays: 1000, defaultDays: 90 },
   quickRevenueMonths: 6,
 } as const;
 
-/** section 8 and the texts the dashboard shows */
+/** the texts the dashboard shows (docs/product/admin.md) */
 export const ADMIN_TEXT = {
   unauthorized: 'Unauthorized: Superadmin access required',
   maintenanceDefault: 'System is under maintenance. Please try again later.',

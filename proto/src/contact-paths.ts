@@ -7,7 +7,7 @@
 /** POST: the ingress sends this one path to billing (as /api/auth/ and /api/payments/). */
 export const CONTACT_PATH = '/api/contact';
 
-/** section 5: the subject options, in the order the form offers them, with the form's labels */
+/** docs/product/accounts.md A13: the subject options, in the order the form offers them, with the form's labels */
 export const CONTACT_CATEGORIES = ['general', 'support', 'billing', 'feature', 'bug', 'partnership', 'other'] as const;
 export type ContactCategory = (typeof CONTACT_CATEGORIES)[number];
 export const CONTACT_CATEGORY_LABELS: { readonly [C in ContactCategory]: string } = {
@@ -36,7 +36,7 @@ export const CONTACT_TEXT = {
   messageRequired: 'Please enter a message',
   messageTooLong: `Your message must be ${CONTACT_LIMITS.messageMax} characters or less`,
   unsupportedCharacters: 'Please remove the unsupported control characters',
-  /** section 8: any failure to send */
+  /** any failure to send */
   failed: 'Failed to send message. Please try again.',
 } as const;
 

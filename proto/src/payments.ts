@@ -13,13 +13,13 @@ import type { Tier } from './limits.ts';
 import type { AccountUser, PaymentStatus } from './accounts.ts';
 import { PAID_PLANS, type PaidPlan } from './plans.ts';
 
-/** section 9: the plans and their monthly prices live in plans.ts (no zod: the browser bundle reads them too) */
+/** docs/product/payments.md PAY1: the plans and their monthly prices live in plans.ts (no zod: the browser bundle reads them too) */
 export { PAID_PLANS, PLAN_PRICES, PLAN_GUARANTEES, type PaidPlan } from './plans.ts';
-/** section 9: room extension one-time prices by days; 7 days is the default */
+/** docs/product/payments.md PAY8: room extension one-time prices by days; 7 days is the default */
 export const EXTENSION_PRICES: { readonly [days: number]: number } = { 3: 199, 7: 299, 14: 499, 30: 899 };
 export const EXTENSION_DAYS = [3, 7, 14, 30] as const;
 export const DEFAULT_EXTENSION_DAYS = 7;
-/** section 9: grace period 7 days; renewal thresholds 7, 3, 1 days */
+/** docs/product/payments.md PAY5, PAY6: grace period 7 days; renewal thresholds 7, 3, 1 days */
 export const RENEWAL = { graceDays: 7, reminderDays: 7, warningDays: 3, urgentDays: 1 } as const;
 
 /** the payment API paths live in payment-paths.ts (no zod: the browser bundle reads them too) */
@@ -75,7 +75,7 @@ export interface UpgradeRoomsAnswer { success: true; tier: Tier; changed: string
 export interface PaidAccountAnswer { success: true; user: AccountUser; payment: PaymentVerificationAnswer }
 
 export type RenewalUrgency = 'none' | 'reminder' | 'warning' | 'urgent' | 'expired';
-/** section 3's renewal status, plus what the banner shows */
+/** the renewal status (docs/product/payments.md PAY5, PAY6), plus what the banner shows */
 export interface RenewalStatus {
   needsRenewal: boolean; renewalUrgency: RenewalUrgency; isInGracePeriod: boolean;
   /** active: full access (grace counts as active, read-only); expired: access suspended */
@@ -88,7 +88,7 @@ export interface RenewalStatus {
   buttonLabel: 'Renew Subscription' | 'Reactivate Subscription';
 }
 
-/** GET /api/payments/subscription-status (bearer): section 3's subscription status response, and renewal. */
+/** GET /api/payments/subscription-status (bearer): the subscription status response, and renewal (docs/product/payments.md PAY7). */
 export interface SubscriptionStatusAnswer {
   success: true;
   subscriptionTier: Tier;
@@ -102,7 +102,7 @@ export interface SubscriptionStatusAnswer {
   renewal: RenewalStatus;
 }
 
-/** GET /api/payments/verify-session/{sessionId} (bearer): section 3's payment result, from the provider's record. */
+/** GET /api/payments/verify-session/{sessionId} (bearer): the payment result (docs/product/payments.md PAY9), from the provider's record. */
 export interface PaymentVerificationAnswer {
   success: true;
   type: 'subscription' | 'room_extension';
@@ -124,7 +124,7 @@ export interface CompleteExtensionAnswer {
 }
 
 /**
- * Section 4: the status from tier, payment status and expiry. Free: always active. Paid without expiry: active when
+ * docs/product/payments.md PAY5, PAY6: the status from tier, payment status and expiry. Free: always active. Paid without expiry: active when
  * the payment status is active, else urgent. Otherwise days until expiry rounded up; under 0 expired, but the first
  * 7 days after expiry are a grace period that still counts as active (urgent). Urgency: urgent in grace or at 1 day
  * or less, warning at 3 or less, reminder at 7 or less (not shown for pro: none).

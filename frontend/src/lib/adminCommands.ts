@@ -1,6 +1,6 @@
 /**
  * Room administration over the room socket (docs/product/rooms.md R21-R27): rename, password, max users,
- * extend, delete, kick, member roles and the room theme, with the error texts of section 8; and the live events
+ * extend, delete, kick, member roles and the room theme, with their error texts (proto/src/errors.ts); and the live events
  * every member receives (workspace-updated, user-kicked, user-updated, theme-changed). RoomSession exposes the
  * commands as `session.admin`. The server decides every change; these only send and apply its answers.
  */

@@ -213,7 +213,7 @@ export async function confirmPayment(search: URLSearchParams, token: string | nu
 /** N more day / N more days (the extension success text). */
 export const daysText = (n: number) => `${n} more ${n === 1 ? 'day' : 'days'}`;
 
-/** Section 3's payment status as the subscription page's suffix: anything else is Trial. */
+/** The payment status as the subscription page's suffix (docs/product/payments.md PAY5): anything else is Trial. */
 export function statusLabel(status: string | null | undefined): string {
   switch (status) {
     case 'active': return 'Active';

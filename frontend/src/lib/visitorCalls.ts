@@ -6,7 +6,7 @@
 import type { MaintenanceState } from '@ephemera/proto';
 import { ADMIN_API } from '@ephemera/proto/client';
 
-/** Section 2: the current path is reported on every route change; fire-and-forget (never throws, never awaited). */
+/** docs/product/admin.md ADM14: the current path is reported on every route change; fire-and-forget (never throws, never awaited). */
 export function reportPageView(path: string): void {
   try {
     void fetch(ADMIN_API.pageview, {

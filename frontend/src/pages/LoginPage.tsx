@@ -4,7 +4,7 @@
  * only), claimWorkspace (the guest's room to claim: its owner token comes from this browser's room session, and the
  * claim's new owner token replaces it there).
  * The code step is ours: the server signs nobody in on an e-mail alone.
- * Section 4's claim flow: with a pending upgrade or extension (lib/payments.ts), a successful sign-in shows
+ * The claim flow (docs/product/accounts.md A9): with a pending upgrade or extension (lib/payments.ts), a successful sign-in shows
  * 'Registration Successful' and goes on to payment after 1.5 s (a pending extension's room is claimed on the way).
  */
 import { useEffect, useState, type FormEvent } from 'react';
@@ -19,7 +19,7 @@ import { readPendingExtension } from '../lib/roomPrefs.ts';
 import './accounts.css';
 
 type Step = 'details' | 'code' | 'recover' | 'paying';
-/** spec section 9: post-registration redirect delay */
+/** the post-registration redirect delay */
 const PAYMENT_REDIRECT_MS = 1500;
 
 export function LoginPage() {

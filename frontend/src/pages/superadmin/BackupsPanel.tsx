@@ -20,7 +20,7 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    // section 5: .json files only
+    // .json files only (docs/product/admin.md ADM9)
     if (!file.name.toLowerCase().endsWith('.json')) { toast.error('Please choose a .json backup file'); return; }
     setBusy('import');
     const r = await adminApi.importBackup(file);

@@ -11,7 +11,7 @@ import { Badge, Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { count, dateTimeOf, extendHoursOf, reasonOf } from './format.ts';
 import { ModerationViewer } from './ModerationViewer.tsx';
 
-/** Section 8: Room {action} completed successfully; Failed to {action} room. */
+/** The texts: Room {action} completed successfully; Failed to {action} room. */
 function roomActionToast(toast: TabProps['toast'], action: string, r: AdminResult<unknown>): boolean {
   if (r.ok) toast.success(`Room ${action} completed successfully`);
   else toast.error(`Failed to ${action} room`);

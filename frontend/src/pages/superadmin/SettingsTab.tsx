@@ -29,7 +29,7 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
   };
   const toggle = async () => configToast(await adminApi.updateConfig({ autoDeleteEnabled: !config?.autoDeleteEnabled }));
   const onDays = (value: string) => {
-    // section 5: a whole number 1..1000; other input is ignored (an empty field may be typed into)
+    // a whole number 1..1000 (docs/product/admin.md ADM12); other input is ignored (an empty field may be typed into)
     const n = autoDeleteDaysOf(value);
     if (value !== '' && n === null) return;
     setDays(value);

@@ -47,7 +47,7 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
     let message: string | null = null;
     if (!maintenance) {
       message = (await ask.prompt('Maintenance message shown to every visitor:', ADMIN_TEXT.maintenanceDefault))?.trim() || null;
-      if (!message) return; // section 5: enabling needs a non-empty message
+      if (!message) return; // enabling needs a non-empty message (docs/product/admin.md ADM10)
     }
     setToggling(true);
     const r = await adminApi.maintenance(!maintenance, message);

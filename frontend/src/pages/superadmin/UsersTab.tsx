@@ -15,7 +15,7 @@ import { AdminUpgradeDialog } from './AdminUpgradeDialog.tsx';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Section 8: User {action} completed successfully; Failed to {action} user; {action} failed. */
+/** The texts: User {action} completed successfully; Failed to {action} user; {action} failed. */
 export function userActionToast(toast: TabProps['toast'], action: string, r: AdminResult<unknown>): boolean {
   if (r.ok) toast.success(`User ${action} completed successfully`);
   else if (r.status === 0) toast.error(`${capital(action)} failed`);

@@ -29,7 +29,7 @@ export function bytes(n: number | null | undefined): string {
 export const dateOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en-US') : '');
 export const dateTimeOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-US') : '');
 
-/** Section 5: the room extend prompt accepts only 1 (7 days = 168 h) or 2 (30 days = 720 h); anything else does nothing. */
+/** docs/product/admin.md ADM6: the room extend prompt accepts only 1 (7 days = 168 h) or 2 (30 days = 720 h); anything else does nothing. */
 export function extendHoursOf(answer: string | null): 168 | 720 | null {
   const a = (answer ?? '').trim();
   if (a === '1') return ADMIN_LIMITS.extendHours[0];
@@ -37,7 +37,7 @@ export function extendHoursOf(answer: string | null): 168 | 720 | null {
   return null;
 }
 
-/** Section 5: auto-delete days are a whole number from 1 to 1000; anything else is ignored (null). */
+/** docs/product/admin.md ADM12: auto-delete days are a whole number from 1 to 1000; anything else is ignored (null). */
 export function autoDeleteDaysOf(input: string): number | null {
   if (!/^\d+$/.test(input.trim())) return null;
   const n = Number(input.trim());

@@ -108,7 +108,7 @@ export class PaymentsService {
       subscriptionId: session.subscriptionId, extensionDays: null, newExpiryDate: null, roomName: null, workspaceId: null };
   }
 
-  /** Section 3's subscription status and section 4's renewal status, from billing's read model. */
+  /** The subscription status and the renewal status (docs/product/payments.md PAY5-PAY7), from billing's read model. */
   subscriptionStatus(account: AccountRow): SubscriptionStatusAnswer {
     const paymentStatus = (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
     const renewal = renewalStatus({ tier: account.tier, paymentStatus, expiresAt: account.subscriptionExpiresAt }, this.deps.now());
