@@ -6,7 +6,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { observeHttpRequest } from '@ephemera/platform';
 import { nodeProxy } from './node-proxy.ts';
-import { healthAnswer, type GatewayEngine, type RunningEngine } from './index.ts';
+import { healthAnswer, type GatewayEngine, type RunningEngine } from './port.ts';
 
 export const nodeEngine: GatewayEngine = {
   name: 'node',

@@ -9,7 +9,7 @@ import type * as Uws from '@btc-vision/uwebsockets.js';
 import { observeHttpRequest } from '@ephemera/platform';
 import { walkOnlyPollingSockets } from '../socket-io-polling-walk.ts';
 import { proxyTo } from './uws-proxy.ts';
-import { healthAnswer, type GatewayEngine, type RunningEngine } from './index.ts';
+import { healthAnswer, type GatewayEngine, type RunningEngine } from './port.ts';
 
 export type UwsModule = typeof Uws;
 const PACKAGE = '@btc-vision/uwebsockets.js';
