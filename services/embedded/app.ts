@@ -131,7 +131,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   // service's ownership calls, sessions through billing itself (distributed: the same calls over HTTP).
   let serverAddress: string | null = null; // http://{HOST}:{PORT} once listening ('localhost' for a wildcard HOST)
   const billing = await startBillingModule({
-    databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: room.service.ownership, now: opts.now,
+    databaseUrl, pool, log, logger, accountKeys: keys.store, accountKeyring: keys.keyring, rooms: room.service.ownership, now: opts.now,
     smtpUrl: opts.smtpUrl ?? config.SMTP_URL, mailFrom: config.MAIL_FROM,
     superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null,
     google: opts.google !== undefined ? opts.google : googleOf(config),

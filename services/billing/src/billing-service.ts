@@ -29,6 +29,8 @@ export interface BillingDeps {
   pool: Pool; log: EventLog; logger: Logger; mailer: Mailer;
   /** one key per account: created before account.registered, destroyed before account.deleted */
   accountKeys: RoomKeyStore;
+  /** the keyring over it that the sealed log uses (absent: one of this service's own) */
+  accountKeyring?: RoomKeyring;
   /** the keyed hash of addresses (the lookup key in the same store: account-fields.ts ownEmailLookup) */
   emailLookup: EmailLookup;
   rooms: AccountRoomsApi;
@@ -51,13 +53,13 @@ export class BillingService {
   private readonly mutex = new KeyedMutex();
   private readonly now: () => Date;
   private readonly superadmin: string | null;
-  /** the accounts' keys in memory; an account's is forgotten the moment it is destroyed (eraseAccount) */
+  /** the accounts' keys in memory; an account's is forgotten when it is destroyed (eraseAccount) and when account.deleted arrives */
   private readonly keyring: RoomKeyring;
   private readonly sealing: AccountSealing;
 
   constructor(private readonly deps: BillingDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.keyring = new RoomKeyring((id) => deps.accountKeys.get(id));
+    this.keyring = deps.accountKeyring ?? new RoomKeyring((id) => deps.accountKeys.get(id));
     this.sealing = { keyring: this.keyring, lookup: deps.emailLookup };
     this.accounts = new AccountsRepository(deps.pool, this.sealing);
     this.projector = accountProjector(this.sealing);

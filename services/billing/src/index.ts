@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { applyOnce, migrate, ownEmailLookup, type EventLog, type Logger, type Pool, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import { applyOnce, migrate, ownEmailLookup, type EventLog, type Logger, type Pool, type RoomKeyring, type RoomKeyStore, type Subscription } from '@ephemera/platform';
 import { BillingService } from './billing-service.ts';
 import { AdminAccounts } from './admin-accounts.ts';
 import { AdminBillingSystem } from './admin-system.ts';
@@ -34,6 +34,11 @@ export interface BillingOptions {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
   /** the account keys (a key store of billing's own when distributed; the process's store when embedded) */
   accountKeys: RoomKeyStore;
+  /**
+   * the keyring over that store which the sealed event log uses (it forgets an account's key when account.deleted
+   * arrives, on every replica); absent: one of billing's own
+   */
+  accountKeyring?: RoomKeyring;
   rooms: AccountRoomsApi;
   /** SMTP_URL; absent: mails go to the log (embedded development) */
   smtpUrl?: string;
@@ -53,7 +58,7 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
   const mailer = createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Ephemera <no-reply@ephemera.local>', logger: opts.logger });
   const emailLookup = await ownEmailLookup(opts.accountKeys);
   const service = new BillingService({
-    pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, emailLookup, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now,
+    pool: opts.pool, log: opts.log, logger: opts.logger, mailer, accountKeys: opts.accountKeys, accountKeyring: opts.accountKeyring, emailLookup, rooms: opts.rooms, superadminEmail: opts.superadminEmail, now,
   });
   const google = new GoogleSignIn(opts.google ?? null, opts.pool, opts.logger, now);
   if (!google.configured) opts.logger.info('Google sign-in is off (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI are not set)');

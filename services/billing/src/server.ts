@@ -31,7 +31,7 @@ export async function startBillingServer(opts: {
   await log.init(Object.values(TOPICS));
   const maintenance = await MaintenanceState.start({ log, processId: 'billing', logger: opts.logger }); // writes refused while on
   const module = await startBillingModule({
-    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, rooms: new AccountRoomsClient(opts.roomUrl, credential),
+    databaseUrl: opts.databaseUrl, pool, log, logger: opts.logger, accountKeys: keys.store, accountKeyring: keys.keyring, rooms: new AccountRoomsClient(opts.roomUrl, credential),
     smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, superadminEmail: opts.superadminEmail, google: opts.google, now: opts.now,
     payments: opts.payments,
   });
