@@ -10,6 +10,6 @@
  *   load-tests/idle.ts (1,000 sockets, 60 s settle, 60 s window), gateways 1.02-1.30 % of a core with it and
  *   0.73-0.78 % without (three runs); room 0.99-1.10 % and 0.62-0.70 %. The price is memory not handed back after a
  *   burst: RSS after the 1,000 joins +12 MB per gateway, +29 to +39 MB for presence, room and messaging
- *   (load-tests/README.md, "Idle CPU"). Ordinary collections still bound the heap.
+ *   (docs/decisions/2026-11-27-memory-reducer-off.md). Ordinary collections still bound the heap.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];

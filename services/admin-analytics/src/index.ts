@@ -69,7 +69,8 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
     // Nobody waits on these records: the superadmin's own commands are applied on their command path (events.ts),
     // and the dashboard, the directory and the reports may be a second or two behind the chat. So they gather (Kafka:
     // one fetch and one transaction, one commit and one flush, for many messages instead of one each). At 50 sends/s
-    // in the W3 bench this consumer cost ~2-3 ms of CPU per message before (load-tests/README.md, session 23).
+    // in the W3 bench this consumer cost ~2-3 ms of CPU per message without it
+    // (docs/decisions/2026-11-27-admin-analytics-gathers.md).
     gather: true,
     ...projectionHandlers(opts.pool, 'admin', project, { flush: !opts.logSharesDatabase }),
   });

@@ -4,7 +4,7 @@
  * (socket.io-adapter's `apply`) picks out the few still on HTTP long-polling and writes to them one by one. The walk
  * visits all of them to find those few: with 500 sockets in a room it was the gateway's hottest JS function under
  * chat load (`apply`, 13 % of a profiled gateway's samples at 25 sends/s into a room of 1,000 sockets over two
- * replicas; load-tests/README.md).
+ * replicas; docs/decisions/2026-11-27-socket-io-polling-walk.md).
  *
  * Here that walk covers only the sockets on long-polling: a set per namespace adapter, a socket added when it
  * connects on polling and removed when it upgrades to websocket or disconnects. The recipients are the same (the

@@ -32,7 +32,7 @@ export function statementName(text: string): string | null {
  * Every parameterized query runs as a named (prepared) statement: PostgreSQL parses and plans it once per
  * connection instead of on every call. The services' statements are fixed texts, and most are primary-key lookups
  * and inserts whose parse and plan cost more than their execution: unnamed, PostgreSQL spent about as much CPU per
- * sent message as a gateway (load-tests/README.md). Statements without parameters (BEGIN, COMMIT, SET), and large
+ * sent message as a gateway (docs/decisions/2026-11-26-distributed-w3-costs.md). Statements without parameters (BEGIN, COMMIT, SET), and large
  * ones (MAX_PREPARED_PARAMS, MAX_PREPARED_TEXT), are sent as they are.
  */
 class PreparingClient extends pg.Client {

@@ -11,7 +11,7 @@ import { inTransaction, type Pool, type PoolClient } from './pg.ts';
  * Applies one event to a read model. `many`, when a projector has it, applies a run of events (in order, each new)
  * with fewer statements than one call per event: applyOnce hands it every new event of a batch at once. Each
  * statement is a round trip to PostgreSQL, and under load those round trips, not the SQL, were most of a service's
- * projection cost (load-tests/README.md).
+ * projection cost (docs/decisions/2026-11-27-batched-projection-statements.md).
  */
 type EventType = AnyEventEnvelope['type'];
 type EventOf<T extends EventType> = Extract<AnyEventEnvelope, { type: T }>;

@@ -6,7 +6,7 @@
  * Requests go through one undici Pool per service (kept-alive connections), not the global fetch: fetch's WHATWG
  * streams, Request/Response objects and AbortSignal cost about 0.7 ms of CPU per call here, more than the callee's
  * whole work for most internal routes, and every socket join and send makes one to three of these calls
- * (load-tests/README.md, "W3 distributed against B1").
+ * (docs/decisions/2026-11-26-distributed-w3-costs.md).
  */
 import { Pool } from 'undici';
 import { DomainError, ERRORS, type ErrorBody, type ErrorCode } from '@ephemera/proto';
