@@ -2,8 +2,8 @@
  * Batched internal calls (distributed mode). A gateway makes one to three internal calls per socket join and one per
  * send, typing or read mark; each was an HTTP request of its own, and the HTTP and Express work around a call (parse,
  * route, body, answer, write) cost the callee more CPU than most calls' own work: a third of the presence service's
- * busy time in a join storm (docs/decisions/2026-11-27-internal-calls-batched.md). So calls to one service that are made in the same
- * event-loop turn leave together: one POST of `{ calls: [{ path, body, trace }] }` to the owner's batch route, which
+ * busy time in a join storm (docs/decisions/2026-11-27-internal-calls-batched.md). So calls to one service that are
+ * made in the same event-loop turn leave together: one POST of `{ calls: [{ path, body, trace }] }` to the owner's batch route, which
  * runs each call's handler (the very handler its own route runs) concurrently and answers
  * `{ answers: [{ status, body }] }` in order, each what the call's own route would have answered. A turn with one call
  * sends it to its own route as before, so a quiet service sees no change.
