@@ -27,7 +27,8 @@ describe('what a capacity target asks of the machine', () => {
 });
 
 describe('what B1 behind the ingress leaves for the product', () => {
-  // the run of docs/decisions/2026-11-27-distributed-capacity-on-two-cores.md: B1 behind nginx at 160 sends/s 6.34 µs + the generator's 3.63; the stack 9.38 at that rate
+  // a run of 2026-11-27 (docs/decisions/2026-11-27-distributed-capacity-on-two-cores.md): B1 behind nginx at 160
+  // sends/s 6.34 µs + the generator's 3.63; the stack 9.38 at that rate
   const ingress = [step(100, 9.84, 5.95, 44), step(160, 6.34, 3.63, 47.7), step(200, 5, 3, 60)];
   const distributed = [step(100, 15.15, 4.15, 132.6), step(160, 9.38, 2.82, 136.7)];
 
