@@ -68,7 +68,7 @@ export function bundleBudget({ budget = INITIAL_JS_BUDGET_BYTES, routePages = []
       ];
       const over = checks.filter((c) => c.bytes > budget);
       if (over.length) {
-        this.error(`${over.map((c) => `${c.label} is ${kb(c.bytes)} gzipped`).join('; ')}: over the ${kb(budget)} budget (PERFORMANCE.md); load more on demand`);
+        this.error(`${over.map((c) => `${c.label} is ${kb(c.bytes)} gzipped`).join('; ')}: over the ${kb(budget)} budget (docs/product/performance.md PF17); load more on demand`);
       }
     },
     closeBundle() {

@@ -202,7 +202,7 @@ export function summarize(
     againstFloor(check('W3 distributed deliveries/s at p99 <= bound vs B1', ratios['distributed/b1 deliveries/s'], '>= 0.4x', (v) => v >= 0.4)),
     check('joins/s (connect + join-workspace) embedded vs B1', ratios['embedded/b1 joins/s'], '>= 0.5x', (v) => v >= 0.5),
     check('joins/s (connect + join-workspace) distributed vs B1', ratios['distributed/b1 joins/s'], '>= 0.5x', (v) => v >= 0.5),
-    check('joins/s (connect + join-workspace) distributed', dist?.joinsPerS ?? null, '>= 1000 (issue 11)', (v) => v >= 1000),
+    check('joins/s (connect + join-workspace) distributed', dist?.joinsPerS ?? null, '>= 1000 (PF15)', (v) => v >= 1000),
   ];
   const cpuAt = (t: string, rate: number) => byTarget.get(t)?.find((x) => x.rate === rate)?.serverCpuUsPerDelivery ?? null;
   const cpuRatiosByRate: Record<string, Record<string, number | null>> = {};
@@ -246,7 +246,7 @@ export function summaryText(s: Summary): string {
       + (adds === null ? '' : `; the distributed stack added ${f(adds, 2)} µs per delivery at that rate${adds > r.leftUsPerDelivery ? ' (more than is left: out of reach here)' : ''}`)
       + (b1IsFloor ? '; B1 met the bound at its highest rate: at its real capacity less is left' : ''));
   }
-  L.push('  PERFORMANCE.md targets:');
+  L.push('  targets (docs/product/performance.md):');
   for (const c of s.checks) L.push(`    ${c.figure.padEnd(52)} ${c.value === null ? '-' : c.value.toFixed(2)} (target ${c.target}) ${c.pass === null ? 'n/a' : c.pass ? 'PASS' : 'FAIL'}`);
   return L.join('\n');
 }
