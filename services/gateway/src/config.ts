@@ -9,6 +9,7 @@ import {
   serviceUrl, trustedProxies, wholeNumber, ENV_GROUPS,
 } from '@ephemera/platform/src/config-vars.ts';
 import type { IceConfig } from './ice.ts';
+import { ENGINE_CHOICES } from './engine/port.ts';
 
 const CALLS = 'Calls';
 
@@ -43,7 +44,7 @@ export const callsEnv = {
 export const turnGroup: EnvGroupRule = { what: 'TURN', members: ['TURN_URLS', 'TURN_SECRET'], required: ['TURN_URLS', 'TURN_SECRET'] };
 
 export const gatewayEngineEnv = {
-  GATEWAY_ENGINE: envVar(z.enum(['auto', 'uws', 'node']).default('auto'), {
+  GATEWAY_ENGINE: envVar(z.enum(ENGINE_CHOICES).default('auto'), {
     group: ENV_GROUPS.SERVER, doc: 'the gateway\'s websocket engine: auto takes uWebSockets.js where its binary loads for this Node and C library, else node (Node\'s HTTP server with ws); uws refuses to start without it',
     accepts: 'auto, uws or node',
   }),
