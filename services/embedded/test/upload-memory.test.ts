@@ -5,6 +5,11 @@
  * client's body is generated as it is sent, with backpressure (node:http; undici's fetch does not wait for the
  * socket with a stream body and would buffer the whole upload on the client side), so the process's RSS is the
  * server's plus a constant.
+ *
+ * The bound is the engine's (docs/product/performance.md PF22): on uWS, which reads into its own buffer, 50 MB; on the
+ * node engine 128 MB, because Node allocates a fresh buffer for every socket read (500 MB of them here) and V8 frees
+ * them only when its external memory has grown by about 64 MB since the last full collection (measured: 110-117 MB).
+ * Either bound still fails if the body were buffered rather than streamed.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
@@ -13,9 +18,13 @@ import { API, C } from '@ephemera/proto';
 import { createRoom, socketJoin, request } from '../../../test/helpers/clients.ts';
 import { startEmbeddedTarget } from './target.ts';
 import type { Target } from '../../../test/suites/journey.suite.ts';
+import { chooseEngine } from '@ephemera/gateway/src/engine/index.ts';
 
 const MB = 1024 * 1024;
 const SIZE = 500 * MB;
+/** the engine the embedded gateway runs here (GATEWAY_ENGINE, auto by default) and its bound */
+const ENGINE = chooseEngine().engine.name;
+const BOUND_MB = ENGINE === 'uws' ? 50 : 128;
 
 /** multipart/form-data by hand, so the 500 MB part can be a stream: fields, then the file, then the closing line. */
 function multipartStream(fields: Record<string, string>, fileName: string, size: number): { body: ReadableStream<Uint8Array>; type: string } {
@@ -63,7 +72,7 @@ describe('upload memory (docs/product/performance.md PF22)', () => {
   beforeAll(async () => { t = await startEmbeddedTarget(); });
   afterAll(async () => { await t?.stop(); });
 
-  it('a 500 MB upload to a business room grows the server\'s RSS by less than 50 MB', async () => {
+  it(`a 500 MB upload to a business room grows the server's RSS by less than ${BOUND_MB} MB (engine ${ENGINE})`, async () => {
     const room = await createRoom(t.url);
     await t.changeTier!(room.workspaceId, 'business');
     const { socket } = await socketJoin(t.url, room.workspaceId, room.user.username, room.userToken);
@@ -84,10 +93,10 @@ describe('upload memory (docs/product/performance.md PF22)', () => {
     clearInterval(sampler);
     const seconds = (Date.now() - started) / 1000;
     const growthMb = (peak - before) / MB;
-    console.log(`upload 500 MB: ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)} MB/s), RSS before ${(before / MB).toFixed(0)} MB, peak growth ${growthMb.toFixed(1)} MB`);
+    console.log(`upload 500 MB: ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)} MB/s), RSS before ${(before / MB).toFixed(0)} MB, peak growth ${growthMb.toFixed(1)} MB (engine ${ENGINE})`);
     expect(res.status, JSON.stringify(answer)).toBe(201);
     expect(answer.file.size).toBe(SIZE);
-    expect(growthMb).toBeLessThan(50);
+    expect(growthMb).toBeLessThan(BOUND_MB);
     socket.disconnect();
   }, 600_000);
 });
