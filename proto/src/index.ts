@@ -7,6 +7,7 @@ export * from './http.ts';
 export * from './internal.ts';
 export * from './link-preview.ts';
 export * from './authz.ts';
+export * from './channel-visibility.ts';
 export * from './tiers.ts';
 export * from './accounts.ts';
 export * from './payments.ts';

@@ -6,7 +6,7 @@
  * anonymous sockets (gateway.ts); every event is then checked under its own row by the service that owns the
  * caller's role (room, messaging; for calls, typing and presence the room service, asked before acting).
  */
-import { C, S, DomainError, type Audience, type Channel, type ClientAcks, type ClientEventName, type ParsedClientPayload,
+import { C, S, DomainError, channelAudience, type Audience, type ClientAcks, type ClientEventName, type ParsedClientPayload,
   type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
 import type { Socket } from 'socket.io';
 import { sha256 } from '@ephemera/platform';
@@ -41,11 +41,6 @@ function own(session: SessionActor | null, claimed: { workspaceId?: string; user
   return s;
 }
 
-/** Who may hear about a channel: everyone in the room for a public topic channel, its members otherwise. */
-export function audienceOf(channel: Channel): Audience {
-  return channel.type === 'dm' || channel.isPrivate ? { kind: 'users', userIds: channel.memberIds } : { kind: 'workspace' };
-}
-
 export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Handler<E> } {
   const { rooms, messaging, presence, calls } = deps;
 
@@ -75,7 +70,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     // what this socket started is told to the audience its start was told, who are the ones seeing the indicator.
     const { channel } = await rooms.authorizePresence(actor, { event: typing ? C.typingStart : C.typingStop, channelId });
     const started = typing ? undefined : data.typingIn?.get(channelId);
-    const audience = started ?? audienceOf(channel!);
+    const audience = started ?? channelAudience(channel!);
     data.typingIn ??= new Map();
     if (typing) data.typingIn.set(channelId, audience); else data.typingIn.delete(channelId);
     await presence.typing({ workspaceId: actor.workspaceId, channelId, userId: actor.userId, username: actor.username, typing, audience });

@@ -4,7 +4,8 @@
  * A replica that was down misses nothing for good: clients resync by sequence number after reconnecting.
  */
 import {
-  S, TOPICS, PRESENCE_CHANNEL, type Audience, type AnyEventEnvelope, type CustomTheme, type PresenceApi, type PresenceSignal, type ThemeId,
+  S, TOPICS, PRESENCE_CHANNEL, channelAudience, type Audience, type AnyEventEnvelope, type Channel, type CustomTheme,
+  type PresenceApi, type PresenceSignal, type ThemeId,
 } from '@ephemera/proto';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
 import type { Server, Socket } from 'socket.io';
@@ -16,8 +17,8 @@ import type { SentAcks } from './sent-acks.ts';
 const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
   audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
 
-const channelTarget = (c: { workspaceId: string; type: string; isPrivate: boolean; memberIds: string[] }) =>
-  c.type === 'dm' || c.isPrivate ? c.memberIds.map(userRoom) : workspaceRoom(c.workspaceId);
+/** The socket rooms of the users who see the channel (channelAudience). */
+const channelTarget = (c: Channel) => targetOf(c.workspaceId, channelAudience(c));
 
 /** Sockets of this replica in a socket room. */
 function socketsIn(io: Server, room: string): Socket[] {
@@ -86,8 +87,9 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       return;
     }
     case 'channel.deleted': {
+      // Only topic channels are deleted, so the event's isPrivate says whether it was for its members only.
       const { workspaceId, channelId, isPrivate, memberIds } = event.payload;
-      io.to(isPrivate ? memberIds.map(userRoom) : workspaceRoom(workspaceId)).emit(S.channelDeleted, { workspaceId, channelId });
+      io.to(targetOf(workspaceId, channelAudience({ membersOnly: isPrivate, memberIds }))).emit(S.channelDeleted, { workspaceId, channelId });
       return;
     }
     case 'channel.members-changed': {

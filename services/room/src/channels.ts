@@ -3,12 +3,12 @@
  * channel's members; and the check of typing and presence events (authorizePresence).
  * Who may call each is SOCKET_AUTHZ (proto/src/authz.ts); the resource rules are checked here.
  */
-import { C, DomainError, SOCKET_AUTHZ, authorizeCaller, type AuthorizePresenceInput, type Channel, type CreateChannelSchema, type DeleteChannelSchema, type RenameChannelSchema,
+import { C, DomainError, SOCKET_AUTHZ, authorizeCaller, channelVisibleTo, type AuthorizePresenceInput, type Channel, type CreateChannelSchema, type DeleteChannelSchema, type RenameChannelSchema,
   type SessionActor, type UpdateChannelMembersSchema } from '@ephemera/proto';
 import { newId } from '@ephemera/platform';
 import type { z } from 'zod';
 import type { RoomCommand, RoomCore } from './core.ts';
-import { changeMembers, initialMembers, requireTopic, visibleTo } from './rules.ts';
+import { changeMembers, initialMembers, requireTopic } from './rules.ts';
 
 export async function createChannel(core: RoomCore, actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel> {
   return core.userCommand(actor, C.createChannel, input.workspaceId, async (cmd) => {
@@ -75,7 +75,7 @@ export async function authorizePresence(core: RoomCore, actor: SessionActor, inp
   authorizeCaller(SOCKET_AUTHZ[input.event], found.caller);
   if (channelId === null) return { channel: null };
   if (!found.channel) throw new DomainError('CHANNEL_NOT_FOUND');
-  if (!visibleTo(found.channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
+  if (!channelVisibleTo(found.channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
   return { channel: found.channel };
 }
 
@@ -87,6 +87,6 @@ async function managedChannel(core: RoomCore, cmd: RoomCommand, actor: SessionAc
   const channel = await core.repo.channelById(cmd.ws.id, channelId);
   if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
   requireTopic(channel);
-  if (!visibleTo(channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
+  if (!channelVisibleTo(channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
   return channel;
 }

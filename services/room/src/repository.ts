@@ -4,13 +4,10 @@
  * (member-crypto.ts), so every caller sees plain rows.
  */
 import type { Pool, RoomKey, RoomKeyring } from '@ephemera/platform';
-import { settingsForTier, type CallerRecord, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
-import { visibleTo } from './rules.ts';
+import { channelVisibleTo, settingsForTier, type CallerRecord, type Channel, type RoomTheme, type RoomUser, type Tier, type Workspace, type WorkspaceUpdate } from '@ephemera/proto';
 import { channelNameHash, memberKey, openChannelName, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
 import { AtSeqCache } from './at-seq-cache.ts';
-
-export { visibleTo } from './rules.ts';
 
 export interface WorkspaceRow {
   id: string; name: string; tier: Tier; createdAt: Date; expiresAt: Date | null;
@@ -198,7 +195,7 @@ export class RoomRepository {
   /** The channel list one member sees: public topics, private channels and DMs they are in, minus DMs they hid. */
   async channelsVisibleTo(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>, userId: string): Promise<Channel[]> {
     const { channels, hiddenBy } = await this.channelsAt(ws);
-    return channels.filter((c) => visibleTo(c, userId) && !hiddenBy.get(c.id)?.has(userId));
+    return channels.filter((c) => channelVisibleTo(c, userId) && !hiddenBy.get(c.id)?.has(userId));
   }
 
   async channelById(workspaceId: string, channelId: string): Promise<Channel | null> {
@@ -281,7 +278,7 @@ export function toWorkspace(ws: WorkspaceRow, members: MemberRow[], channels: Ch
     expiresAt: ws.expiresAt ? new Date(ws.expiresAt).toISOString() : null,
     isPasswordProtected: ws.passwordHash !== null, tier: ws.tier, settings: settingsForTier(ws.tier, ws.customMaxUsers),
     users: members.map((m) => toRoomUser(m, ws)),
-    channels: channels.filter((c) => visibleTo(c, viewerId)),
+    channels: channels.filter((c) => channelVisibleTo(c, viewerId)),
     // A theme stored before logoSrc existed has none: no logo is shown rather than the third-party address.
     theme: ws.theme ? { ...ws.theme, logoSrc: ws.theme.logoSrc ?? null } : null,
   };

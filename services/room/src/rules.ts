@@ -9,11 +9,6 @@ export function dmKeyOf(memberIds: readonly string[]): string {
   return [...memberIds].sort().join(' ');
 }
 
-/** Who may see a channel: everyone in the room for a public topic channel, its members for a private one or a DM. */
-export function visibleTo(channel: Pick<Channel, 'type' | 'isPrivate' | 'memberIds'>, userId: string): boolean {
-  return (channel.type === 'topic' && !channel.isPrivate) || channel.memberIds.includes(userId);
-}
-
 /** rename-channel and delete-channel manage topic channels; a DM is removed per member with delete-dm. */
 export function requireTopic(channel: Channel): void {
   if (channel.type !== 'topic') throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Channel } from '@ephemera/proto';
 import { usernameKey } from '../src/name-keys.ts';
-import { changeMembers, checkDmMember, dmKeyOf, initialMembers, requireTopic, visibleTo } from '../src/rules.ts';
+import { changeMembers, checkDmMember, dmKeyOf, initialMembers, requireTopic } from '../src/rules.ts';
 
 const channel = (over: Partial<Channel>): Channel => ({
   id: 'c1', workspaceId: 'w', name: 'n', type: 'topic', isPrivate: false, memberIds: [], createdBy: 'u1', createdAt: '', ...over,
@@ -14,17 +14,6 @@ describe('DM keys', () => {
     expect(dmKeyOf(['b', 'a'])).toBe(dmKeyOf(['a', 'b']));
     expect(dmKeyOf(['a', 'b'])).not.toBe(dmKeyOf(['a', 'c']));
     expect(dmKeyOf(['ab', 'c'])).not.toBe(dmKeyOf(['a', 'bc'])); // the separator cannot appear in an id
-  });
-});
-
-describe('visibility', () => {
-  it('public topics to everyone; private channels and DMs to their members only', () => {
-    expect(visibleTo(channel({}), 'anyone')).toBe(true);
-    expect(visibleTo(channel({ isPrivate: true, memberIds: ['u1'] }), 'u2')).toBe(false);
-    expect(visibleTo(channel({ type: 'dm', isPrivate: true, memberIds: ['u1', 'u2'] }), 'u2')).toBe(true);
-    expect(visibleTo(channel({ type: 'dm', isPrivate: true, memberIds: ['u1', 'u2'] }), 'u3')).toBe(false);
-    // A DM is never public, even if a malformed row said so.
-    expect(visibleTo(channel({ type: 'dm', isPrivate: false, memberIds: ['u1', 'u2'] }), 'u3')).toBe(false);
   });
 });
 

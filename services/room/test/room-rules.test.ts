@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { hashPassword, verifyPassword } from '../src/password.ts';
 import { roomNameProblem } from '../src/room-service.ts';
-import { visibleTo } from '../src/repository.ts';
 import { ERRORS } from '@ephemera/proto';
 
 describe('room passwords', () => {
@@ -26,14 +25,5 @@ describe('room names', () => {
     expect(roomNameProblem('x'.repeat(51))?.message).toMatch(/at most 50/);
     for (const bad of ['a b', 'a/b', '../x', 'a?b', 'a.b', '<x>']) expect(roomNameProblem(bad)?.message).toBe(ERRORS.ROOM_NAME_INVALID);
     for (const reserved of ['login', 'API', 'dashboard', 'socket.io']) expect(roomNameProblem(reserved)).not.toBeNull();
-  });
-});
-
-describe('channel visibility', () => {
-  const base = { id: 'c', workspaceId: 'w', name: 'n', type: 'topic' as const, createdBy: 'u1', createdAt: '' };
-  it('public channels are visible to every member, private ones only to their members', () => {
-    expect(visibleTo({ ...base, isPrivate: false, memberIds: [] }, 'anyone')).toBe(true);
-    expect(visibleTo({ ...base, isPrivate: true, memberIds: ['u1'] }, 'u1')).toBe(true);
-    expect(visibleTo({ ...base, isPrivate: true, memberIds: ['u1'] }, 'u2')).toBe(false);
   });
 });
