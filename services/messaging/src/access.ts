@@ -1,25 +1,30 @@
 /**
  * Who may do what, from messaging's own read model of room events: the caller's record checked against one row of
  * THE authorization table (authorizeCaller: roleOf, then authorize; socket events pass their own SOCKET_AUTHZ row),
- * then the channel rule (private channels and DMs: their members only). One query per check; it is on the send hot path.
+ * then who sees the channel (channelVisibleTo in proto/src/channel-visibility.ts). One query per check; it is on the
+ * send hot path.
  */
 import {
-  DomainError, authorizeCaller, type Audience, type CallerRecord, type Role, type Rule, type SessionActor,
+  DomainError, authorizeCaller, channelVisibleTo, type CallerRecord, type ChannelReach, type Role, type Rule, type SessionActor,
 } from '@ephemera/proto';
 import type { Pool, Subscription } from '@ephemera/platform';
 
-export interface ChannelAccess { id: string; isPrivate: boolean; memberIds: string[] }
+/** A channel as messaging keeps it: messaging.channels.is_private is channelIsMembersOnly of the room's channel. */
+export interface ChannelAccess extends ChannelReach { id: string }
 export interface Access { role: Role; channel: ChannelAccess | null }
 
-/** Who hears about a change in this channel: the whole room, or a private channel's / DM's members. */
-export const audienceOf = (channel: ChannelAccess): Audience =>
-  channel.isPrivate ? { kind: 'users', userIds: channel.memberIds } : { kind: 'workspace' };
+/**
+ * channelVisibleTo as SQL over messaging.channels `c`, for the reads that filter many channels at once (resync,
+ * channel summaries, search); `viewer` is the placeholder of the viewer's user id. A contract test proves the two
+ * agree over every kind of channel (services/messaging/test/channel-visibility-sql.test.ts).
+ */
+export const channelVisibleSql = (viewer: string): string => `(NOT c.is_private OR ${viewer} = ANY (c.member_ids))`;
 
-/** The channel rule: the channel exists in the caller's room and is public or has the caller as a member. */
+/** The channel rule: the channel exists in the caller's room and the caller sees it. */
 export function requireReadable(actor: SessionActor, access: Access): Access & { channel: ChannelAccess } {
   const channel = access.channel;
   if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
-  if (channel.isPrivate && !channel.memberIds.includes(actor.userId)) throw new DomainError('NOT_A_MEMBER');
+  if (!channelVisibleTo(channel, actor.userId)) throw new DomainError('NOT_A_MEMBER');
   return { ...access, channel };
 }
 
@@ -71,7 +76,7 @@ export class AccessChecks {
       caller: { member, createdBy: r.created_by ?? '', departed: (r.departed as 'left' | 'kicked' | null) ?? null },
       expiresAt: r.expires_at,
       memberKnown: Boolean(member) || Boolean(r.departed),
-      channel: r.channel_id ? { id: r.channel_id, isPrivate: r.is_private, memberIds: r.member_ids } : null,
+      channel: r.channel_id ? { id: r.channel_id, membersOnly: r.is_private, memberIds: r.member_ids } : null,
     };
   }
 }

@@ -6,6 +6,7 @@ import type { FetchMessagesSchema, Message, SessionActor, SyncMessagesSchema } f
 import type { Pool, RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
 import { openMessage } from './sealed-messages.ts';
+import { channelVisibleSql } from './access.ts';
 
 /** Messages of one channel with seq < beforeSeq, newest page first (answered oldest first). */
 export async function historyPage(pool: Pool, key: RoomKey, input: z.output<typeof FetchMessagesSchema>) {
@@ -21,7 +22,7 @@ export async function historyPage(pool: Pool, key: RoomKey, input: z.output<type
 export async function messagesAfter(pool: Pool, key: RoomKey, actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
   const { rows } = await pool.query(
     `SELECT m.id, m.sealed_body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
-     WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND (NOT c.is_private OR $3 = ANY (c.member_ids))
+     WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND ${channelVisibleSql('$3')}
      ORDER BY m.seq LIMIT $4`,
     [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1]);
   const hasMore = rows.length > input.limit;

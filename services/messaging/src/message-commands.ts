@@ -5,12 +5,12 @@
  * these in the room's queue, after the room's earlier send batches were applied, so the version read here is current.
  */
 import {
-  C, DomainError, SOCKET_AUTHZ, type AnyEventEnvelope, type EditMessageSchema, type DeleteMessageSchema,
+  C, DomainError, SOCKET_AUTHZ, channelAudience, type AnyEventEnvelope, type EditMessageSchema, type DeleteMessageSchema,
   type AddReactionSchema, type Message, type SessionActor,
 } from '@ephemera/proto';
 import { makeEvent, userActor, type Pool, type RoomKeyring } from '@ephemera/platform';
 import type { z } from 'zod';
-import { audienceOf, requireReadable, type AccessChecks } from './access.ts';
+import { requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
 import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
 
@@ -53,7 +53,7 @@ export async function decideEdit(ctx: CommandContext, actor: SessionActor, input
   if (content === message.content) return { events: [], answer: message }; // nothing changed: nothing recorded
   const editedAt = ctx.now().toISOString();
   const event = makeEvent('message.edited', message.id, version + 1, {
-    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, content, editedAt, audience: audienceOf(channel),
+    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, content, editedAt, audience: channelAudience(channel),
   }, userActor(actor.userId));
   return { events: [event], answer: { ...message, content, isEdited: true, editedAt } };
 }
@@ -62,7 +62,7 @@ export async function decideDelete(ctx: CommandContext, actor: SessionActor, inp
   const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.deleteMessage]);
   ensureAuthor(actor, message);
   // Everyone who could see the message hears that it is gone (the channel exists while its messages do).
-  const audience = access.channel ? audienceOf(access.channel) : { kind: 'users' as const, userIds: [actor.userId] };
+  const audience = access.channel ? channelAudience(access.channel) : { kind: 'users' as const, userIds: [actor.userId] };
   const events: AnyEventEnvelope[] = [makeEvent('message.deleted', message.id, version + 1, {
     workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, audience,
   }, userActor(actor.userId))];
@@ -88,7 +88,7 @@ export async function decideReaction(
   const { reactions, emoji } = react(message.reactions ?? {}, actor.userId, input.emoji);
   const event = makeEvent('reaction.changed', message.id, version + 1, {
     workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, userId: actor.userId, emoji,
-    reactions, audience: audienceOf(channel),
+    reactions, audience: channelAudience(channel),
   }, userActor(actor.userId));
   return { events: [event], answer: { messageId: message.id, reactions } };
 }

@@ -11,7 +11,7 @@
  * every message answered before them; read marks (read-positions.ts) run per reader. Checks: access.ts.
  */
 import {
-  C, DomainError, LIMITS, SOCKET_AUTHZ, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
+  C, DomainError, LIMITS, SOCKET_AUTHZ, channelAudience, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
   type SessionActor, type AnyEventEnvelope, type SendMessageSchema, type FetchMessagesSchema, type JoinChannelSchema, type SyncMessagesSchema,
   type EditMessageSchema, type DeleteMessageSchema, type AddReactionSchema, type MarkReadSchema, type SearchMessagesSchema,
 } from '@ephemera/proto';
@@ -22,7 +22,7 @@ import {
 } from '@ephemera/platform';
 import { messagingProjector } from './projection.ts';
 import { servingKey } from './sealed-messages.ts';
-import { AccessChecks, audienceOf, type ChannelAccess } from './access.ts';
+import { AccessChecks, type ChannelAccess } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
@@ -209,7 +209,7 @@ export class MessagingService implements MessagingApi {
         linkPreview: p.input.linkPreview ? this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null : null,
         editedAt: null, file,
       };
-      events.push(makeEvent('message.sent', workspaceId, seq, { message, audience: audienceOf(channel) }, userActor(p.actor.userId)));
+      events.push(makeEvent('message.sent', workspaceId, seq, { message, audience: channelAudience(channel) }, userActor(p.actor.userId)));
       fresh.set(key, { message, waiters: [p] });
     }
     if (events.length === 0) return;

@@ -2,11 +2,8 @@
  * Room events -> what messaging must know of rooms: who is in the room and with which role, which channels exist
  * and who may read them. No decisions; every statement is idempotent (a replay gives the same rows).
  */
-import type { AnyEventEnvelope } from '@ephemera/proto';
+import { channelIsMembersOnly, type AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
-
-/** A DM is private to its two members whatever its isPrivate flag says. */
-const isPrivateChannel = (c: { type: string; isPrivate: boolean }) => c.type === 'dm' || c.isPrivate;
 
 /** Tables that hold rows of a room, emptied when it expires or is deleted. */
 const ROOM_TABLES = ['files', 'messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
@@ -74,17 +71,18 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
         [event.payload.workspaceId, event.payload.expiresAt, event.payload.tier]);
       return;
     case 'channel.created': {
+      // is_private: whether only the members see it (a DM always), the one fact access.ts and its SQL read.
       const c = event.payload.channel;
       await db.query(
         `INSERT INTO messaging.channels (id, workspace_id, is_private, member_ids) SELECT $1, $2, $3, $4
          WHERE NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $1)
          ON CONFLICT (id) DO NOTHING`,
-        [c.id, c.workspaceId, isPrivateChannel(c), c.memberIds]);
+        [c.id, c.workspaceId, channelIsMembersOnly(c), c.memberIds]);
       return;
     }
     case 'channel.members-changed': {
       const c = event.payload.channel;
-      await db.query('UPDATE messaging.channels SET is_private = $2, member_ids = $3 WHERE id = $1', [c.id, isPrivateChannel(c), c.memberIds]);
+      await db.query('UPDATE messaging.channels SET is_private = $2, member_ids = $3 WHERE id = $1', [c.id, channelIsMembersOnly(c), c.memberIds]);
       // A removed member's read position would otherwise keep counting as "read by someone else".
       if (event.payload.removed.length > 0) {
         await db.query('DELETE FROM messaging.read_positions WHERE channel_id = $1 AND user_id = ANY ($2)', [c.id, event.payload.removed]);

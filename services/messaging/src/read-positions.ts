@@ -4,11 +4,11 @@
  * sent/read marks). Positions survive a reload and follow the user to another device.
  */
 import {
-  C, SOCKET_AUTHZ, type ChannelSummary, type MarkReadSchema, type SessionActor,
+  C, SOCKET_AUTHZ, channelAudience, type ChannelSummary, type MarkReadSchema, type SessionActor,
 } from '@ephemera/proto';
 import { makeEvent, userActor, type RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
-import { audienceOf } from './access.ts';
+import { channelVisibleSql } from './access.ts';
 import { openMessage } from './sealed-messages.ts';
 import type { CommandContext, Decision } from './message-commands.ts';
 
@@ -35,7 +35,7 @@ export async function decideMarkRead(
   // Live receipts matter in DMs and private channels; in a public channel the audience is the room, and the
   // fan-out sends it to nobody live (the summaries carry it) rather than to every member on every read.
   const event = makeEvent('read.marked', readAggregateId(actor.workspaceId, actor.userId), Number(rows[0].version ?? 0) + 1, {
-    workspaceId: actor.workspaceId, channelId: channel.id, userId: actor.userId, seq, audience: audienceOf(channel),
+    workspaceId: actor.workspaceId, channelId: channel.id, userId: actor.userId, seq, audience: channelAudience(channel),
   }, userActor(actor.userId));
   return { events: [event], answer: { channelId: channel.id, seq } };
 }
@@ -65,7 +65,7 @@ export async function channelSummaries(ctx: CommandContext, key: RoomKey, actor:
      LEFT JOIN messaging.read_positions own ON own.channel_id = c.id AND own.user_id = $2
      LEFT JOIN LATERAL (SELECT m.id, m.sealed_body FROM messaging.messages m WHERE m.channel_id = c.id AND NOT m.deleted
                         ORDER BY m.seq DESC LIMIT 1) last ON true
-     WHERE c.workspace_id = $1 AND (NOT c.is_private OR $2 = ANY (c.member_ids))
+     WHERE c.workspace_id = $1 AND ${channelVisibleSql('$2')}
      ORDER BY c.id`,
     [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP]);
   return rows.map((r) => ({

@@ -13,12 +13,13 @@ import { LIMITS, type Message, type SessionActor } from '@ephemera/proto';
 import type { Pool, RoomKeyring } from '@ephemera/platform';
 import { searchTokens } from './tokens.ts';
 import { openMessage, servingKey } from '../sealed-messages.ts';
+import { channelVisibleSql } from '../access.ts';
 
 const RECENT_WINDOW = 2000;
 
 const VISIBLE = `JOIN messaging.channels c ON c.id = s.channel_id
   JOIN messaging.messages m ON m.id = s.message_id
-  WHERE s.tokens @> $2::bigint[] AND (NOT c.is_private OR $3 = ANY (c.member_ids))`;
+  WHERE s.tokens @> $2::bigint[] AND ${channelVisibleSql('$3')}`;
 
 export async function searchMessages(pool: Pool, keyring: RoomKeyring, actor: SessionActor, query: string): Promise<Message[]> {
   const key = await servingKey(keyring, actor.workspaceId);
