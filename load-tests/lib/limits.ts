@@ -1,5 +1,5 @@
 /**
- * The benchmark's own rate limits. The product's defaults (README: RATE_LIMIT_*) stop a person who floods; the
+ * The benchmark's own rate limits. The product's defaults (docs/configuration.md: RATE_LIMIT_*) stop a person who floods; the
  * bench is one address opening a thousand sockets and five users sending hundreds of events a second, so for its
  * run it raises every limit the servers read (platform RATE_LIMIT_DEFAULTS, so a new limit is raised too), and says
  * so. A limit the caller set explicitly (RATE_LIMIT_...=x/y in the environment) is kept.
@@ -18,5 +18,5 @@ export function raiseRateLimitsForBench(env: NodeJS.ProcessEnv = process.env): s
   }
   return raised.length === 0
     ? 'rate limits: as set in the environment (RATE_LIMIT_*)'
-    : `rate limits RAISED for this benchmark run (${RAISED} points/seconds): ${raised.join(', ')}; the product's defaults are in the README`;
+    : `rate limits RAISED for this benchmark run (${RAISED} points/seconds): ${raised.join(', ')}; the product's defaults are in docs/configuration.md`;
 }
