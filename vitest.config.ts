@@ -1,22 +1,61 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file of the repository; each belongs to exactly one project below. */
+const allTests = [
+  'proto/**/*.test.ts',
+  'services/**/*.test.ts',
+  'test/**/*.test.ts',
+  'frontend/src/**/*.test.{ts,tsx}',
+  'frontend/e2e/**/*.test.ts',
+  'load-tests/**/*.test.ts',
+];
+
+/**
+ * Files that need nothing running: no PostgreSQL, Redis or Kafka (test/helpers/infra.ts), no embedded app or
+ * distributed stack, no Chromium, nginx or Go tools; in-process servers on loopback are fine. test/unit-setup.ts
+ * stops a file here that starts any program but node and openssl. A services/ or test/ file not listed here runs in
+ * the integration project: list a new one here when `npm run test:unit` passes it.
+ */
+const unit = [
+  'proto/**/*.test.ts',
+  'frontend/src/**/*.test.{ts,tsx}',
+  'load-tests/**/*.test.ts',
+  'services/admin-analytics/test/{backup-format,backup-store,backup-upload,key-source,maintenance-guard,service-health}.test.ts',
+  'services/embedded/test/{config,config-start}.test.ts',
+  'services/gateway/test/{body-handoff,call-leases,engine-io-ping-grid,origin,origin-forwarded,socket-io-polling-walk}.test.ts',
+  'services/gateway/test/engine/*.test.ts',
+  'services/messaging/test/files/{file-cipher-thread,file-crypto}.test.ts',
+  'services/messaging/test/link-preview/{fetcher,image-proxy,url}.test.ts',
+  'services/messaging/test/search-tokens.test.ts',
+  'services/platform/test/{internal-batch,memory-ephemeral,mutex-and-namespace,public-route,recycled-buffers}.test.ts',
+  'services/platform/test/{room-keys,service-client,service-credential,telemetry-none}.test.ts',
+  'services/room/test/{room-experience-rules,room-rules}.test.ts',
+  'test/payments/reminder-stages.test.ts',
+  'test/telemetry.test.ts',
+  'test/unit-project.test.ts',
+];
+/** the browser suites: Debian's Chromium against the embedded app and the distributed stack */
+const e2e = ['frontend/e2e/**/*.test.ts'];
+/** deployment: helm and kubeconform, a real kube-apiserver, compose, the images, the dependency check, metrics and traces */
+const ops = ['test/ops/**/*.test.ts'];
+
+// Postgres, Redis and Kafka start once per run (a JVM start is the slow part) and are shared by all files of every
+// project that names this setup (test/global-setup.ts starts them for the first and stops them after the last).
+const sharedInfra = ['test/global-setup.ts'];
+
 export default defineConfig({
   test: {
-    include: [
-      'proto/**/*.test.ts',
-      'services/**/*.test.ts',
-      'test/**/*.test.ts',
-      'frontend/src/**/*.test.{ts,tsx}',
-      'frontend/e2e/**/*.test.ts',
-      'load-tests/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    // Postgres, Redis and Kafka start once per run (a JVM start is the slow part) and are shared by all files.
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
     // Two cores, and the servers under test run on the same machine.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/unit-setup.ts'] } },
+      { extends: true, test: { name: 'integration', include: allTests, exclude: [...unit, ...e2e, ...ops], globalSetup: sharedInfra } },
+      { extends: true, test: { name: 'e2e', include: e2e, globalSetup: sharedInfra } },
+      { extends: true, test: { name: 'ops', include: ops, globalSetup: sharedInfra } },
+    ],
   },
 });

@@ -1,6 +1,7 @@
 /**
  * Starts real Postgres, Redis and Kafka once for the whole `vitest run` (processes, not containers: these machines
- * have no container engine) and hands their addresses to test files through inject('pgUrl' | 'redisUrl' | 'kafkaBrokers').
+ * have no container engine) and hands their addresses to test files through sharedInfra() (test/helpers/infra.ts).
+ * The unit project (vitest.config.ts) runs without it.
  * Tests share the servers and isolate themselves: a database per file (test/helpers/db.ts), unique keys, group ids
  * and aggregate ids.
  */
@@ -24,7 +25,32 @@ declare module 'vitest' {
 
 const PREFIX = 'ephemera-test-';
 
+interface StartedInfra { pgUrl: string; redisUrl: string; kafkaBrokers: string; infraDataDir: string; stop(): Promise<void> }
+
+/**
+ * Vitest runs a project's global setup once per project that has files in the run, all in this process: the
+ * integration, e2e and ops projects (vitest.config.ts) share one start, made by the first and stopped by the last.
+ */
+const RUN = Symbol.for('ephemera.test-infra');
+type Shared = { infra: Promise<StartedInfra>; projects: number };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as { [RUN]?: Shared };
+  const shared = (holder[RUN] ??= { infra: startInfra(), projects: 0 });
+  shared.projects++;
+  const infra = await shared.infra;
+  project.provide('pgUrl', infra.pgUrl);
+  project.provide('redisUrl', infra.redisUrl);
+  project.provide('kafkaBrokers', infra.kafkaBrokers);
+  project.provide('infraDataDir', infra.infraDataDir);
+  return async () => {
+    if (--shared.projects > 0) return;
+    delete holder[RUN];
+    await infra.stop();
+  };
+}
+
+async function startInfra(): Promise<StartedInfra> {
   removeStaleRuns();
   const root = path.join(os.tmpdir(), `${PREFIX}${process.pid}`);
   fs.rmSync(root, { recursive: true, force: true });
@@ -48,15 +74,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PromiseFulfilledResult<RunningPostgres>, PromiseFulfilledResult<RunningRedis>, PromiseFulfilledResult<RunningKafka>,
   ];
   console.log(`[global-setup] postgres, redis, kafka ready in ${Date.now() - started} ms (data and logs in ${root})`);
-
-  project.provide('pgUrl', pg.value.url);
-  project.provide('redisUrl', redis.value.url);
-  project.provide('kafkaBrokers', kafka.value.brokers.join(','));
-  project.provide('infraDataDir', root);
-
-  return async () => {
-    await stopAll();
-    if (!process.env.EPHEMERA_KEEP_TEST_DATA) fs.rmSync(root, { recursive: true, force: true });
+  return {
+    pgUrl: pg.value.url,
+    redisUrl: redis.value.url,
+    kafkaBrokers: kafka.value.brokers.join(','),
+    infraDataDir: root,
+    stop: async () => {
+      await stopAll();
+      if (!process.env.EPHEMERA_KEEP_TEST_DATA) fs.rmSync(root, { recursive: true, force: true });
+    },
   };
 }
 

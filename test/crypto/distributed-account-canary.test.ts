@@ -6,7 +6,8 @@
  * records and from the audit trail, while the account lives and after it is deleted; after deletion billing's key
  * route answers 404 for the account.
  */
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { sharedInfra } from '../helpers/infra.ts';
 import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
@@ -23,7 +24,7 @@ import {
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 let mail: Mailpit;
-const infra = () => inject('infraDataDir');
+const infra = () => sharedInfra('infraDataDir');
 const stores = () => ({ postgres: path.join(infra(), 'pg'), kafka: path.join(infra(), 'kafka', 'logs'), redis: path.join(infra(), 'redis') });
 
 /** PostgreSQL's dirty pages and WAL on disk, every row of the stack's database as text; Redis' uncompressed dump,
@@ -38,7 +39,7 @@ async function flushAndRead(): Promise<{ rows: string; redis: string }> {
       "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')");
     for (const { s, t } of tables) rows += (await client.query(`SELECT x::text AS r FROM "${s}"."${t}" x`)).rows.map((r) => r.r).join('\n');
   } finally { await client.end(); }
-  const redis = new Redis(inject('redisUrl'));
+  const redis = new Redis(sharedInfra('redisUrl'));
   let text = '';
   try {
     await redis.config('SET', 'rdbcompression', 'no'); // LZF would hide a plaintext string from a byte search

@@ -6,7 +6,8 @@
  * consumer group delivers nothing of the room but its deletion. A room deleted while members type and reconnect
  * ends cleanly on both gateway replicas.
  */
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { kafkaBrokers, sharedInfra } from '../helpers/infra.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -19,7 +20,7 @@ import { createRoom, uniqueName } from '../helpers/clients.ts';
 import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets, scanned } from './canary.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
-const infra = () => inject('infraDataDir');
+const infra = () => sharedInfra('infraDataDir');
 const stores = () => ({
   postgres: path.join(infra(), 'pg'),
   kafka: path.join(infra(), 'kafka', 'logs'),
@@ -28,10 +29,10 @@ const stores = () => ({
 
 /** Bytes on disk: PostgreSQL writes its dirty pages and WAL; Redis writes an uncompressed dump. */
 async function flushStores(): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('pgUrl') });
+  const client = new pg.Client({ connectionString: sharedInfra('pgUrl') });
   await client.connect();
   try { await client.query('CHECKPOINT'); } finally { await client.end(); }
-  const redis = new Redis(inject('redisUrl'));
+  const redis = new Redis(sharedInfra('redisUrl'));
   try {
     await redis.config('SET', 'rdbcompression', 'no'); // LZF would hide a plaintext string from a byte search
     await redis.save();
@@ -81,7 +82,7 @@ describe('crypto-shredding canaries: distributed', () => {
     // Replay: a new consumer group reads both topics from the first record, through the sealing decorator with the
     // room service as key source, as a rebuilt service would.
     const log = sealedEventLog(
-      kafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'canary-replay', logger: createLogger('replay', 'silent'), namespace: stack.eventLogNamespace }),
+      kafkaEventLog({ brokers: kafkaBrokers(), clientId: 'canary-replay', logger: createLogger('replay', 'silent'), namespace: stack.eventLogNamespace }),
       new RoomKeyring(roomKeyClient(roomUrl, credential)),
     );
     const ofRoom: Delivery[] = [];

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { sharedInfra } from '../helpers/infra.ts';
 import { createLogger, serviceClient, serviceCredential, type ServiceServer } from '@ephemera/platform';
 import type { DestinationStream } from 'pino';
 import { startRoomServer } from '@ephemera/room';
@@ -95,8 +95,8 @@ export async function startDistributedStack(options: {
   const logger = createLogger('test', options.logLevel ?? 'silent', options.logDestination);
   const ringTimeoutMs = options.callRingTimeoutMs ?? CALL_TEST_RING_TIMEOUT_MS;
   const databaseUrl = await createTestDatabase(options.infra?.pgUrl);
-  const kafkaBrokers = options.infra?.kafkaBrokers ?? inject('kafkaBrokers').split(',');
-  const redisUrl = options.infra?.redisUrl ?? inject('redisUrl');
+  const kafkaBrokers = options.infra?.kafkaBrokers ?? sharedInfra('kafkaBrokers').split(',');
+  const redisUrl = options.infra?.redisUrl ?? sharedInfra('redisUrl');
   // Test files run in parallel against one Kafka: each stack gets topics and consumer groups of its own.
   const eventLogNamespace = `t${randomBytes(4).toString('hex')}`;
   let offset = 0;

@@ -1,11 +1,11 @@
 /** A private database per test file on the suite's shared Postgres server (started by test/global-setup.ts). */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { sharedInfra } from './infra.ts';
 import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog, createPool } from '@ephemera/platform';
 
-export async function createTestDatabase(adminUrl: string = inject('pgUrl')): Promise<string> {
+export async function createTestDatabase(adminUrl: string = sharedInfra('pgUrl')): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

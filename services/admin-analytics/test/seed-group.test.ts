@@ -3,13 +3,14 @@
  * seedGroup), on a real Kafka: a group seeded from the admin group's recorded offsets receives exactly the records
  * appended after them, not the whole log.
  */
-import { describe, it, expect, inject, afterAll } from 'vitest';
+import { describe, it, expect, afterAll } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomBytes } from 'node:crypto';
 import { ADMIN_AGGREGATE, TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
 import { KafkaEventLog, NamespacedEventLog, makeEvent, systemActor, toRecords, type PoolClient } from '@ephemera/platform';
 import { ADMIN_GROUP, kafkaPosition, seedGroup } from '../src/system/backup/position.ts';
 
-const brokers = inject('kafkaBrokers').split(',');
+const brokers = kafkaBrokers();
 const namespace = `seed${randomBytes(4).toString('hex')}`;
 const kafka = new KafkaEventLog({ brokers, clientId: 'seed-group-test' });
 const log = new NamespacedEventLog(kafka, namespace);

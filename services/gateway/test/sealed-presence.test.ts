@@ -5,14 +5,15 @@
  * room whose key is gone is dropped.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedInfra } from '../../../test/helpers/infra.ts';
 import { PRESENCE_CHANNEL, type PresenceSignal } from '@ephemera/proto';
 import { RedisEphemeralStore, RoomKey, RoomKeyring, type EphemeralStore } from '@ephemera/platform';
 import { PresenceService } from '@ephemera/presence';
 import { SealedPresence } from '../src/sealed-presence.ts';
 
 describe('presence through the gateway holds sealed names only', () => {
-  const store = new RedisEphemeralStore(inject('redisUrl'));
+  const store = new RedisEphemeralStore(sharedInfra('redisUrl'));
   /** every string the presence service hands to the store (keys, members, values, published signals) */
   const written: string[] = [];
   const recording = new Proxy(store, {

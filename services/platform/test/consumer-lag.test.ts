@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog } from '../src/event-log/embedded.ts';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
@@ -68,7 +69,7 @@ describe('consumer lag on /metrics', () => {
   it('Kafka log: records behind a held-back consumer, then 0', async () => {
     // A namespace of its own: the topic holds only this test's records (other files share the broker).
     const namespace = `lag${randomUUID().slice(0, 8)}`;
-    const log = new NamespacedEventLog(new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'lag-test', partitions: 2 }), namespace);
+    const log = new NamespacedEventLog(new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'lag-test', partitions: 2 }), namespace);
     await log.init(Object.values(TOPICS));
     closers.push(() => log.close());
     await lagMoves(log, `${namespace}.lag-kafka`, `${namespace}.${TOPICS.room}`);

@@ -4,7 +4,8 @@
  * every record arrives once and each room's in the order appended; a group stops short of the size the broker
  * accepts. Without the grouping every append is a request of its own and this test fails.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@ephemera/proto';
 import type { Producer } from 'kafkajs';
@@ -18,7 +19,7 @@ afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
 
 /** A log on a topic of its own, and the records of each produce request its producer sends. */
 async function countedLog(name: string) {
-  const kafka = new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: `append-group-${name}`, partitions: 2 });
+  const kafka = new KafkaEventLog({ brokers: kafkaBrokers(), clientId: `append-group-${name}`, partitions: 2 });
   logs.push(kafka);
   const log = new NamespacedEventLog(kafka, `${name}${run}`);
   await log.init([TOPICS.room]);

@@ -5,7 +5,8 @@
  * error, as a broker outage refuses a rejoin with "Failed to find group coordinator". Without the restarter the
  * subscription never handles another record.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomUUID } from 'node:crypto';
 import { Kafka, PartitionAssigners, logLevel, type Consumer, type PartitionAssigner } from 'kafkajs';
 import { TOPICS } from '@ephemera/proto';
@@ -14,7 +15,7 @@ import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
 import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
-const brokers = () => inject('kafkaBrokers').split(',');
+const brokers = () => kafkaBrokers();
 const logs: KafkaEventLog[] = [];
 const squatters: Consumer[] = [];
 afterAll(async () => {

@@ -4,12 +4,13 @@
  * wait first (kafkajs sleeps maxWait while no assigned partition has a resolved offset).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { Kafka, logLevel } from 'kafkajs';
 import '../src/event-log/kafkajs-idle-fix.ts';
 
 const WAIT_MS = 3_000;
-const kafka = new Kafka({ clientId: 'fetch-wait-test', brokers: inject('kafkaBrokers').split(','), logLevel: logLevel.NOTHING });
+const kafka = new Kafka({ clientId: 'fetch-wait-test', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING });
 const topic = `fetch-wait-${randomUUID().slice(0, 8)}`;
 const admin = kafka.admin();
 const producer = kafka.producer();

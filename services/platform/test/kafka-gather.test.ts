@@ -4,7 +4,8 @@
  * every record once, in order. Without the option's fetch setting (minBytes) the gathering consumer fetches as
  * often as the other and this test fails.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
@@ -19,7 +20,7 @@ afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
 
 describe('Kafka log: gathering consumers', () => {
   it('hands a trickle of records to a gathering consumer in a few batches, and to a normal one as they come', async () => {
-    const kafka = new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'gather-test', partitions: 1 });
+    const kafka = new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'gather-test', partitions: 1 });
     logs.push(kafka);
     const log = new NamespacedEventLog(kafka, `gather${run}`); // a topic of its own: only this test's records
     await log.init([TOPICS.room]);

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
@@ -14,7 +15,7 @@ afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
 
 describe('Kafka log: handleMany (records fetched together are handled together)', () => {
   it('hands consecutive records over in order, several at once, and retries a failed group whole', async () => {
-    const kafka = new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'handle-many-test', partitions: 2 });
+    const kafka = new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'handle-many-test', partitions: 2 });
     logs.push(kafka);
     const log = new NamespacedEventLog(kafka, `many${run}`); // topics of its own: only this test's records
     await log.init([TOPICS.room]);

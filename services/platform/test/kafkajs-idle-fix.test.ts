@@ -6,12 +6,13 @@
  */
 import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
 import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
 
-const log = new NamespacedEventLog(new KafkaEventLog({ brokers: inject('kafkaBrokers').split(','), clientId: 'idle-test' }), `idle${randomUUID().slice(0, 8)}`);
+const log = new NamespacedEventLog(new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'idle-test' }), `idle${randomUUID().slice(0, 8)}`);
 afterAll(async () => { await log.close(); });
 
 describe('kafkajs while idle', () => {

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sharedInfra } from '../../../test/helpers/infra.ts';
 import { createRateLimits, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConfig } from '../src/rate-limit.ts';
 import { rateLimitConfig } from '../src/config-vars.ts';
 import { addressKey, clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
@@ -15,8 +16,8 @@ const low = (): LimitConfig => ({ ...RATE_LIMIT_DEFAULTS, eventsPerUser: { point
 describe('rate limits', () => {
   it('redis: two replicas share one count; a refusal says how long to wait', async () => {
     const namespace = `t${randomUUID().slice(0, 8)}`;
-    const a = createRateLimits({ redisUrl: inject('redisUrl'), namespace, config: low() });
-    const b = createRateLimits({ redisUrl: inject('redisUrl'), namespace, config: low() });
+    const a = createRateLimits({ redisUrl: sharedInfra('redisUrl'), namespace, config: low() });
+    const b = createRateLimits({ redisUrl: sharedInfra('redisUrl'), namespace, config: low() });
     try {
       await a.consume('eventsPerUser', 'u1');
       await b.consume('eventsPerUser', 'u1');
@@ -27,7 +28,7 @@ describe('rate limits', () => {
       expect(refused.retryAfterSec).toBeGreaterThan(0);
       await b.consume('eventsPerUser', 'u2'); // another key has its own count
       // Another namespace (deployment, test stack) counts apart.
-      const c = createRateLimits({ redisUrl: inject('redisUrl'), namespace: `${namespace}x`, config: low() });
+      const c = createRateLimits({ redisUrl: sharedInfra('redisUrl'), namespace: `${namespace}x`, config: low() });
       await c.consume('eventsPerUser', 'u1');
       await c.close();
     } finally {
@@ -36,8 +37,8 @@ describe('rate limits', () => {
   });
 
   it('redis: the limits asked in one event-loop turn leave in one write to Redis', async () => {
-    const redisPort = Number(new URL(inject('redisUrl')).port);
-    const limits = createRateLimits({ redisUrl: inject('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` });
+    const redisPort = Number(new URL(sharedInfra('redisUrl')).port);
+    const limits = createRateLimits({ redisUrl: sharedInfra('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` });
     const write = net.Socket.prototype.write;
     let writes = 0;
     try {
@@ -80,7 +81,7 @@ describe('rate limits', () => {
 
   for (const store of ['memory', 'redis'] as const) {
     it(`${store}: failure-counted limits hold under a burst: of 50 concurrent tries only the limit is evaluated, the right one sent 40th is refused`, async () => {
-      const limits = createRateLimits({ config: low(), ...(store === 'redis' ? { redisUrl: inject('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` } : {}) });
+      const limits = createRateLimits({ config: low(), ...(store === 'redis' ? { redisUrl: sharedInfra('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` } : {}) });
       try {
         const { evaluated, right } = await burst(limits, 'ip', 39);
         expect(evaluated).toBe(2);

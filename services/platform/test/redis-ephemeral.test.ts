@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { sharedInfra } from '../../../test/helpers/infra.ts';
 import { RedisEphemeralStore } from '../src/ephemeral/redis.ts';
 import { ephemeralContract } from './ephemeral.contract.ts';
 
-ephemeralContract('redis', async () => new RedisEphemeralStore(inject('redisUrl')));
+ephemeralContract('redis', async () => new RedisEphemeralStore(sharedInfra('redisUrl')));
 
 // What Redis is for in distributed mode: replicas see each other's signals and state.
 it('redis: separate store instances share state and pub/sub', async () => {
-  const a = new RedisEphemeralStore(inject('redisUrl'));
-  const b = new RedisEphemeralStore(inject('redisUrl'));
+  const a = new RedisEphemeralStore(sharedInfra('redisUrl'));
+  const b = new RedisEphemeralStore(sharedInfra('redisUrl'));
   try {
     const key = `shared:${randomUUID()}`;
     await a.zadd(key, 1, 'gateway-1');
@@ -25,7 +26,7 @@ it('redis: separate store instances share state and pub/sub', async () => {
 
 // Auto-pipelining (redis.ts): the commands of one event-loop turn leave in one write, each with its own answer.
 it('redis: the commands of one turn go out together, each answered on its own', async () => {
-  const store = new RedisEphemeralStore(inject('redisUrl'));
+  const store = new RedisEphemeralStore(sharedInfra('redisUrl'));
   try {
     const key = `pipelined:${randomUUID()}`;
     await store.set(`${key}:warm`, 'x', 10_000); // connected before counting

@@ -1,10 +1,11 @@
 /** waitForLeaders (topic-offsets.ts): the wait KafkaEventLog.init falls back on when kafkajs' own gives up too early. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { Kafka, logLevel } from 'kafkajs';
 import { waitForLeaders } from '../src/event-log/topic-offsets.ts';
 
-const admin = new Kafka({ clientId: 'leaders-test', brokers: inject('kafkaBrokers').split(','), logLevel: logLevel.NOTHING }).admin();
+const admin = new Kafka({ clientId: 'leaders-test', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
 afterAll(async () => { await admin.disconnect().catch(() => {}); });
 
 describe('waitForLeaders', () => {

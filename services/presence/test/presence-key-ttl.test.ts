@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterEach, expect, inject, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
+import { sharedInfra } from '../../../test/helpers/infra.ts';
 import { MemoryEphemeralStore, RedisEphemeralStore, type EphemeralStore } from '@ephemera/platform';
 import { CONNECTION_TTL_MS, PresenceService } from '../src/presence-service.ts';
 
@@ -20,8 +21,8 @@ afterEach(async () => {
 });
 
 it('redis: connect, setStatus and heartbeat give the conns, users and status keys a TTL of CONNECTION_TTL_MS', async () => {
-  const store = new RedisEphemeralStore(inject('redisUrl'));
-  const raw = new Redis(inject('redisUrl'));
+  const store = new RedisEphemeralStore(sharedInfra('redisUrl'));
+  const raw = new Redis(sharedInfra('redisUrl'));
   cleanup.push(() => store.close(), () => raw.quit());
   const presence = new PresenceService(store, { typingSweepMs: 0 });
   const ws = `ws-${randomUUID()}`;

@@ -6,14 +6,15 @@
  * test/suites/presence.suite.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sharedInfra } from '../../../test/helpers/infra.ts';
 import { LIMITS, PRESENCE_CHANNEL, type PresenceSignal } from '@ephemera/proto';
 import { MemoryEphemeralStore, RedisEphemeralStore, type EphemeralStore } from '@ephemera/platform';
 import { CONNECTION_TTL_MS, PresenceService } from '../src/presence-service.ts';
 
 const adapters: [string, () => EphemeralStore][] = [
   ['memory', () => new MemoryEphemeralStore()],
-  ['redis', () => new RedisEphemeralStore(inject('redisUrl'))],
+  ['redis', () => new RedisEphemeralStore(sharedInfra('redisUrl'))],
 ];
 
 for (const [name, makeStore] of adapters) {
