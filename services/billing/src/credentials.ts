@@ -5,7 +5,7 @@
  */
 import { createHash, randomInt, randomBytes } from 'node:crypto';
 import { DomainError, SESSION_TTL_MS, SIGN_IN_CODE } from '@ephemera/proto';
-import { inTransaction, type EmailLookup, type Pool } from '@ephemera/platform';
+import { SESSION_TOKEN_PREFIX, inTransaction, type EmailLookup, type Pool } from '@ephemera/platform';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 /**
@@ -59,7 +59,7 @@ export class Sessions {
    * any, is revoked in the same step, so a token from before the sign-in cannot ride along.
    */
   async open(accountId: string, replacing?: string | null): Promise<string> {
-    const token = `ses_${randomBytes(32).toString('base64url')}`;
+    const token = `${SESSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const now = this.now();
     await inTransaction(this.pool, async (c) => {
       if (replacing) await c.query('UPDATE billing.sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hash(replacing), now]);

@@ -9,7 +9,8 @@
  *   - a row that allows nobody refuses everyone.
  * The handler gets the caller the row asked for, so it never authenticates again. `assertRoutesFromTable(app)` walks
  * an app's routers at start and refuses to serve a `/api` route that was not registered here: a route without a row
- * cannot be served. `bearerToken` is the one parser of `Authorization: Bearer {token}`.
+ * cannot be served. `bearerToken` is the one parser of `Authorization: Bearer {token}`; no other file reads the header
+ * (services/platform/test/public-route.test.ts checks the services' sources).
  */
 import type express from 'express';
 import type { Request, Response } from 'express';
@@ -21,6 +22,19 @@ export function bearerToken(authorization: string | null | undefined): string | 
   return /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(authorization ?? '')?.[1] ?? null;
 }
 export const bearerOfRequest = (req: Request): string | null => bearerToken(req.get('authorization'));
+/** Whether the request sends an Authorization header at all, parsable or not (a route that also takes a signed link). */
+export const sendsAuthorization = (req: Request): boolean => Boolean(req.get('authorization'));
+
+/**
+ * Billing's account session tokens start with this. A room token (newToken in ids.ts: base64url of random bytes)
+ * starts with it only by chance, about once in 2^24 tokens.
+ */
+export const SESSION_TOKEN_PREFIX = 'ses_';
+/** The request's bearer when it is an account session's token, or null (a room token, none, or a malformed header). */
+export function sessionBearerOfRequest(req: Request): string | null {
+  const token = bearerOfRequest(req);
+  return token?.startsWith(SESSION_TOKEN_PREFIX) ? token : null;
+}
 
 export interface MemberCaller { kind: 'member'; role: 'owner' | 'admin' | 'member'; workspaceId: string; userId: string }
 /** `account`: what the service's session check answered (its account record) */
@@ -40,8 +54,8 @@ export interface Callers<A = unknown> {
  * The member a room token (`Authorization: Bearer`) names, asked of the one room-token check (RoomTokensApi: the
  * room service), in `workspaceId`'s room when the route names one; NOT_AUTHENTICATED (or KICKED) otherwise.
  */
-export async function roomMemberOf(tokens: RoomTokensApi, authorization: string | undefined, workspaceId?: string | null): Promise<MemberCaller> {
-  const userToken = bearerToken(authorization);
+export async function roomMemberOf(tokens: RoomTokensApi, req: Request, workspaceId?: string | null): Promise<MemberCaller> {
+  const userToken = bearerOfRequest(req);
   if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
   return { kind: 'member', ...(await tokens.memberOfToken({ userToken, workspaceId: workspaceId ?? null })) };
 }

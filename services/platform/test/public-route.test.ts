@@ -3,9 +3,13 @@
  * registered without its row is refused at start, and Bearer tokens are parsed in one place.
  */
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import express, { type Request } from 'express';
 import { DomainError, HTTP_ROUTES } from '@ephemera/proto';
-import { assertRoutesFromTable, bearerToken, callerFor, publicRoute, type Callers } from '../src/public-route.ts';
+import {
+  assertRoutesFromTable, bearerToken, callerFor, publicRoute, roomMemberOf, sendsAuthorization, sessionBearerOfRequest, type Callers,
+} from '../src/public-route.ts';
 
 const req = {} as Request;
 const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof DomainError ? e.code : String(e)));
@@ -19,6 +23,39 @@ describe('public routes from the authorization table', () => {
     for (const bad of [undefined, null, '', 'Bearer short', `bearer ${'a'.repeat(16)}`, `Bearer ${'a'.repeat(16)} x`, `Basic ${'a'.repeat(16)}`, `Bearer ${'a'.repeat(201)}`]) {
       expect(bearerToken(bad)).toBeNull();
     }
+  });
+
+  it('the request helpers read the header through that parser only', async () => {
+    const withHeader = (authorization?: string) => ({ get: (name: string) => (name.toLowerCase() === 'authorization' ? authorization : undefined) }) as Request;
+    const session = `ses_${'s'.repeat(20)}`, roomToken = 'r'.repeat(43);
+    expect(sessionBearerOfRequest(withHeader(`Bearer ${session}`))).toBe(session);
+    for (const other of [`Bearer ${roomToken}`, `Bearer ses_short`, `ses_${'s'.repeat(20)}`, undefined]) expect(sessionBearerOfRequest(withHeader(other))).toBeNull();
+    expect([undefined, '', 'Bearer x'].map((h) => sendsAuthorization(withHeader(h)))).toEqual([false, false, true]);
+    const asked: string[] = [];
+    const tokens = { memberOfToken: async (input: { userToken: string }) => { asked.push(input.userToken); return { workspaceId: 'w', userId: 'u', role: 'member' as const }; } };
+    expect(await roomMemberOf(tokens, withHeader(`Bearer ${roomToken}`), 'w')).toEqual({ kind: 'member', workspaceId: 'w', userId: 'u', role: 'member' });
+    expect(await refusal(roomMemberOf(tokens, withHeader(`Basic ${roomToken}`)))).toBe('NOT_AUTHENTICATED');
+    expect(asked).toEqual([roomToken]); // a header that does not parse asks nobody
+  });
+
+  it('no service reads the Authorization header or spells "Bearer " but this file', () => {
+    const services = path.resolve(import.meta.dirname, '..', '..');
+    const readers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) { if (!['node_modules', 'test', 'dist', 'migrations'].includes(entry.name)) walk(full); continue; }
+        if (!/\.tsx?$/.test(entry.name) || full.endsWith(path.join('platform', 'src', 'public-route.ts'))) continue;
+        fs.readFileSync(full, 'utf8').split('\n').forEach((line, i) => {
+          const code = line.replace(/\/\/.*$/, '');
+          if (/^\s*\*/.test(code)) return; // a comment's line
+          // the header by name ('authorization' as a string, .authorization as a property) or a Bearer credential
+          if (/['"`]authorization['"`]|\.authorization\b(?!['"`])|['"`]Bearer /i.test(code)) readers.push(`${path.relative(services, full)}:${i + 1}`);
+        });
+      }
+    };
+    walk(services);
+    expect(readers).toEqual([]);
   });
 
   it('a public row asks nobody; a row of room roles needs a member its row allows; the owner\'s row refuses a member', async () => {

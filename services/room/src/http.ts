@@ -21,7 +21,7 @@ import { PasswordGuard } from './password-guard.ts';
 /** The member a room token (Authorization: Bearer) names, in the room the route or its body names. */
 export const roomMemberCaller = (rooms: RoomService): Callers['member'] => (req) => {
   const named = typeof req.params.id === 'string' ? req.params.id : typeof req.body?.workspaceId === 'string' ? req.body.workspaceId : null;
-  return roomMemberOf(rooms, req.get('authorization'), named);
+  return roomMemberOf(rooms, req, named);
 };
 
 /**

@@ -9,16 +9,16 @@
  *   DELETE /api/workspaces/{id}                     the claiming account only
  * and the internal routes billing calls (ACCOUNT_INTERNAL).
  */
-import express, { type Request } from 'express';
+import express from 'express';
 import { z } from 'zod';
 import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, DomainError, HTTP_ROUTES, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
-import { accountOf, bearerOfRequest, parseOrThrow, publicRoute, rateLimited, route, sessionAccountCaller, type Callers, type RateLimits } from '@ephemera/platform';
+import {
+  accountOf, parseOrThrow, publicRoute, rateLimited, route, sessionAccountCaller, sessionBearerOfRequest, type Callers, type RateLimits,
+} from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 
-/** Billing's session tokens carry a prefix; room user tokens do not (they never reach billing). */
-const sessionToken = (req: Request) => { const t = bearerOfRequest(req); return t?.startsWith('ses_') ? t : null; };
 /** Routes shared with the room router: without an account session the request goes on to the room router's route. */
-const withSession: express.RequestHandler = (req, _res, next) => { next(sessionToken(req) ? undefined : 'route'); };
+const withSession: express.RequestHandler = (req, _res, next) => { next(sessionBearerOfRequest(req) ? undefined : 'route'); };
 
 export function accountRoomRouter(rooms: RoomService, sessions: AccountSessionsApi, limits: RateLimits): express.Router {
   const r = express.Router();
@@ -26,7 +26,7 @@ export function accountRoomRouter(rooms: RoomService, sessions: AccountSessionsA
 
   publicRoute(r, 'roomByName', callers, async (req, res) => {
     const answer = await rooms.lookupByName(String(req.params.roomName));
-    const account = await sessions.resolveSession(sessionToken(req)!);
+    const account = await sessions.resolveSession(sessionBearerOfRequest(req)!);
     // ?email= names nobody: the token is only for the session's own account, and only if it owns the room.
     if (!account || !(await rooms.ownership.isOwnedBy(answer.workspaceId, account.accountId))) { res.json(answer); return; }
     const { ownerToken } = await rooms.ownership.ownerToken({ accountId: account.accountId, roomName: answer.name });

@@ -9,7 +9,7 @@
  */
 import express from 'express';
 import { HTTP_ROUTES, type RoomTokensApi, type SessionActor } from '@ephemera/proto';
-import { memberOf, publicRoute, roomMemberOf, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
+import { memberOf, publicRoute, roomMemberOf, sendsAuthorization, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
 
@@ -29,11 +29,11 @@ const actorOf = (caller: Caller): SessionActor => {
 export function fileRouter(deps: FileRouterDeps): express.Router {
   const r = express.Router();
   // The bearer's member, who must be in the room the path names (another room's token is a non-member here).
-  const bearer: Callers = { member: (req) => roomMemberOf(deps.tokens, req.headers.authorization, String(req.params.workspaceId)) };
+  const bearer: Callers = { member: (req) => roomMemberOf(deps.tokens, req, String(req.params.workspaceId)) };
   // A download may carry a signed link instead, which names a member (who must still be able to read the channel).
   const bearerOrLink: Callers = {
     member: async (req) => {
-      if (req.headers.authorization) return bearer.member!(req);
+      if (sendsAuthorization(req)) return bearer.member!(req);
       const workspaceId = String(req.params.workspaceId);
       const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
       const userId = await deps.files.verifyLink(workspaceId, String(req.params.fileId), variant, req.query as Record<string, unknown>);

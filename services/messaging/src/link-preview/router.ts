@@ -38,7 +38,7 @@ export interface LinkPreviewRouterDeps {
 
 export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   const r = express.Router();
-  const callers: Callers = { member: (req) => roomMemberOf(deps.tokens, req.headers.authorization) };
+  const callers: Callers = { member: (req) => roomMemberOf(deps.tokens, req) };
   publicRoute(r, 'linkPreview', callers, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
     await deps.limit(`link-preview:${memberOf(caller).userId}`);
