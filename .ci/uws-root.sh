@@ -3,9 +3,13 @@
 # binaries need 2.38), made with debootstrap from Debian's packages and kept in a cache, with the repository and the
 # given Node bind-mounted in. Inside it, with REQUIRE_UWS=1: the gateway's engine suites (uWS must load, none
 # skipped) and the start-and-chat smoke test, whose server must report engine uws. Needs root (chroot, mounts).
-#   usage: .ci/uws-root.sh <node bin folder>
+#   usage: .ci/uws-root.sh <node bin folder> [command...]
+# With a command, runs that instead (in the repository, as root, e.g. `npm run bench -- --engines=uws`): the uWS
+# engine's benchmark figures on a machine whose own C library is too old for it.
 set -euo pipefail
-node_bin=${1:?usage: uws-root.sh <node bin folder>}
+node_bin=${1:?usage: uws-root.sh <node bin folder> [command...]}
+shift
+command=("$@")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=${EPHEMERA_UWS_ROOT:-/var/cache/ephemera/trixie-root}
 if [[ $(id -u) != 0 ]]; then echo "uws-root.sh needs root (debootstrap, chroot, mounts)" >&2; exit 1; fi
@@ -32,6 +36,10 @@ mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" && mounts+=("$root/dev")
 mount -t tmpfs tmpfs "$root/tmp" && mounts+=("$root/tmp")
 
+if ((${#command[@]})); then
+  chroot "$root" /usr/bin/env -i PATH=/opt/node/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root /bin/sh -ec 'cd "$0" && exec "$@"' "$repo" "${command[@]}"
+  exit
+fi
 chroot "$root" /usr/bin/env -i PATH=/opt/node/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root REQUIRE_UWS=1 /bin/sh -ec "
   cd '$repo'
   echo \"uWS root: \$(ldd --version | head -1), Node \$(node --version)\"
