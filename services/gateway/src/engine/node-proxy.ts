@@ -7,13 +7,11 @@
  * try, an upload), as with the uWS adapter.
  */
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemera/platform';
 import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload } from './forwarding.ts';
+import { HandedBody } from './handed-body.ts';
 
 const agent = new http.Agent({ keepAlive: true });
-/** Buffered for the route before the client's socket is paused (as the uWS adapter's uws-body.ts). */
-const HANDOFF_HIGH_WATER_MARK = 1024 * 1024;
 
 export function nodeProxy(target: string, addressOf: (peer: string, headers: Record<string, string>) => string, handoff?: BodyHandoff) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -89,29 +87,10 @@ function endAfterRequest(req: http.IncomingMessage, res: http.ServerResponse): v
   req.resume();
 }
 
-/**
- * A request's body as a Readable of its own, for the handoff: the route may destroy it (an early refusal) without
- * destroying the client's socket, whose answer is still to be written. Backpressure reaches the client: while
- * the route is behind, the request is paused.
- */
-function handedBody(req: http.IncomingMessage): { body: Readable; stop(): void; abort(): void } {
-  let done = false;
-  let complete = false;
-  const finish = () => { if (!done) { done = true; req.resume(); } }; // the rest is drained and dropped
-  const body = new Readable({
-    highWaterMark: HANDOFF_HIGH_WATER_MARK,
-    read() { if (!done) req.resume(); },
-    destroy(err, cb) { finish(); cb(err); },
-  });
-  req.on('data', (chunk: Buffer) => { if (!done && !body.push(chunk)) req.pause(); });
-  req.on('end', () => { complete = true; if (!done) { body.push(null); done = true; } });
-  return {
-    body,
-    stop() { finish(); body.destroy(); },
-    abort() {
-      done = true;
-      // A body received whole is read to its end as usual (the upload completes, as it would over a socket).
-      if (!complete) body.destroy(new Error('the client closed the request'));
-    },
-  };
+/** A request's body for the handoff (handed-body.ts): Node's request is paused while the route is behind. */
+function handedBody(req: http.IncomingMessage): HandedBody {
+  const handed = new HandedBody(req);
+  req.on('data', (chunk: Buffer) => handed.push([chunk], false));
+  req.on('end', () => handed.push([], true));
+  return handed;
 }
