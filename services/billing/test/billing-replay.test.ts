@@ -6,34 +6,12 @@
  */
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, sealedEventLog } from '@ephemera/platform';
-import { startBillingModule } from '../src/index.ts';
+import { TOPICS } from '@ephemera/proto';
+import { billingHarness } from './billing-harness.ts';
 import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.ts';
 
-const logger = createLogger('test', 'silent');
-const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'billing-replay-keys-'));
-const masterKey = randomBytes(32);
-const noRooms: AccountRoomsApi = {
-  claimWorkspace: async () => { throw new Error('not in this test'); },
-  roomsOfAccount: async () => [],
-  ownerToken: async () => { throw new Error('not in this test'); },
-  deleteRoomsOfAccount: async () => ({ deleted: [] }),
-  changeTierOfAccount: async () => ({ changed: [] }),
-  extendPaid: async () => { throw new Error('not in this test'); },
-};
-
-async function boot(databaseUrl: string) {
-  const pool = createPool(databaseUrl);
-  const keys = fileRoomKeys(keyDir, masterKey);
-  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
-  await log.init(Object.values(TOPICS));
-  const billing = await startBillingModule({ databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: noRooms });
-  return { pool, billing, async stop() { await billing.stop(); await log.close(); await pool.end(); } };
-}
+const { boot, keyDir } = billingHarness('replay');
 
 /** the accounts as billing reads them (e-mail and username opened under each account's key) */
 const accounts = async (pool: import('pg').Pool, billing: { service: { accounts: { byId(id: string): Promise<unknown> } } }) => {

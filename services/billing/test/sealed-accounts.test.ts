@@ -4,37 +4,13 @@
  * hash; sign-in and registration find the account whatever the address's case; rows stored in the clear by an
  * earlier version are sealed at start. Real PostgreSQL, the billing schema from its migrations, a real key store.
  */
-import { describe, it, expect, afterAll } from 'vitest';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { describe, it, expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, isSealed, ownEmailLookup, sealedEventLog, type Pool } from '@ephemera/platform';
-import { startBillingModule } from '../src/index.ts';
+import { isSealed, ownEmailLookup, type Pool } from '@ephemera/platform';
+import { billingHarness } from './billing-harness.ts';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 
-const logger = createLogger('test', 'silent');
-const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'billing-sealed-keys-'));
-const masterKey = randomBytes(32);
-afterAll(() => fs.rmSync(keyDir, { recursive: true, force: true }));
-const noRooms: AccountRoomsApi = {
-  claimWorkspace: async () => { throw new Error('not in this test'); },
-  roomsOfAccount: async () => [],
-  ownerToken: async () => { throw new Error('not in this test'); },
-  deleteRoomsOfAccount: async () => ({ deleted: [] }),
-  changeTierOfAccount: async () => ({ changed: [] }),
-  extendPaid: async () => { throw new Error('not in this test'); },
-};
-
-async function boot(databaseUrl: string) {
-  const pool = createPool(databaseUrl);
-  const keys = fileRoomKeys(keyDir, masterKey);
-  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
-  await log.init(Object.values(TOPICS));
-  const billing = await startBillingModule({ databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: noRooms });
-  return { pool, keys, billing, async stop() { await billing.stop(); await log.close(); await pool.end(); } };
-}
+const { boot } = billingHarness('sealed');
 
 /** Every row of every billing table, as text. */
 async function billingRows(pool: Pool): Promise<string> {
