@@ -10,11 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
+import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, sealedEventLog } from '@ephemera/platform';
 import { startBillingModule, type Payments, type SubscriptionState } from '@ephemera/billing';
 import { createTestDatabase, databaseWithLogOf } from '../helpers/db.ts';
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
+import { NO_ROOMS } from '../../services/billing/test/billing-harness.ts';
 
 const DAY = 86_400_000;
 const logger = createLogger('test', 'silent');
@@ -23,14 +24,6 @@ const masterKey = randomBytes(32);
 let mail: Mailpit;
 beforeAll(async () => { mail = await startMailpit(); });
 afterAll(async () => { await mail?.stop(); fs.rmSync(keyDir, { recursive: true, force: true }); });
-const noRooms: AccountRoomsApi = {
-  claimWorkspace: async () => { throw new Error('not in this test'); },
-  roomsOfAccount: async () => [],
-  ownerToken: async () => { throw new Error('not in this test'); },
-  deleteRoomsOfAccount: async () => ({ deleted: [] }),
-  changeTierOfAccount: async () => ({ changed: [] }),
-  extendPaid: async () => { throw new Error('not in this test'); },
-};
 const subscriptions = new Map<string, SubscriptionState>();
 let clock = Date.now();
 
@@ -41,7 +34,7 @@ async function boot(databaseUrl: string) {
   await log.init(Object.values(TOPICS));
   let payments: Payments | null = null;
   const billing = await startBillingModule({
-    databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: noRooms, smtpUrl: mail.smtpUrl, now: () => new Date(clock),
+    databaseUrl, pool, log, logger, accountKeys: keys.store, rooms: NO_ROOMS, smtpUrl: mail.smtpUrl, now: () => new Date(clock),
     payments: {
       stripe: { secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', apiBase: 'http://127.0.0.1:9' },
       stateReader: (provider) => ({
