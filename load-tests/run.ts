@@ -26,7 +26,7 @@ if (workload === 'w2') {
   await import('./w2.ts');
   process.exit(0);
 }
-// `--workload=calls`: call setup time across gateway replicas (calls-bench.ts; docs/architecture.md "Calls").
+// `--workload=calls`: call setup time across gateway replicas (calls-bench.ts; docs/calls.md).
 if (workload === 'calls') {
   console.log(limitsLine);
   await import('./calls-bench.ts');

@@ -36,7 +36,7 @@ export const C = {
   broadcastTheme: 'broadcast-theme',
   /** ours: the owner makes a member an admin or back (the spec's Admin role needs a way in; docs/protocol.md) */
   setMemberRole: 'set-member-role',
-  // 1:1 calls in a DM (relayed, never stored in the log: docs/architecture.md "Calls")
+  // 1:1 calls in a DM (relayed, never stored in the log: docs/calls.md)
   startCall: 'start-call',
   acceptCall: 'accept-call',
   rejectCall: 'reject-call',

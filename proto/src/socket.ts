@@ -154,7 +154,7 @@ export const BroadcastThemeSchema = z.object({
 });
 export const SetMemberRoleSchema = z.object({ workspaceId: IdSchema, userId: IdSchema, isAdmin: z.boolean() });
 
-// ---- calls (1:1 in a DM; docs/architecture.md "Calls") ----
+// ---- calls (1:1 in a DM; docs/calls.md) ----
 export const CALL_TYPES = ['audio', 'video'] as const;
 export type CallType = (typeof CALL_TYPES)[number];
 /** An SDP is a few KB (a video call with screen sharing stays under 16 KB); the socket frame cap is 64 KB. */

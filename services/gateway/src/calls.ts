@@ -1,5 +1,5 @@
 /**
- * 1:1 calls in a DM (docs/product/calls.md; docs/architecture.md "Calls"). A call is ephemeral; only its answer is
+ * 1:1 calls in a DM (docs/product/calls.md; docs/calls.md). A call is ephemeral; only its answer is
  * recorded, as
  * call.connected (the superadmin's video-call figure; a failure to record it does not stop the call). Its state
  * lives in the ephemeral store (Redis when distributed, memory when embedded) so any gateway replica can act on it,

@@ -154,7 +154,7 @@ export const SOCKET_EVENT_WRITES = {
   [C.kickUser]: true,
   [C.broadcastTheme]: true,
   [C.setMemberRole]: true,
-  [C.startCall]: false, // calls are relayed, never recorded (docs/architecture.md "Calls")
+  [C.startCall]: false, // calls are relayed, never recorded (docs/calls.md)
   [C.acceptCall]: false,
   [C.rejectCall]: false,
   [C.endCall]: false,
