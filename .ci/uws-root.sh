@@ -22,7 +22,7 @@ if [[ ! -f "$root/.complete" ]]; then
 fi
 # PostgreSQL (embedded mode) listens on "localhost"
 cp /etc/hosts "$root/etc/hosts"
-rm -rf "$root/opt/node" "$root/opt/npm" && mkdir -p "$root/opt/node" "$root/opt/npm" "$root$repo"
+rm -rf "$root/opt/node" "$root/opt/npm" && mkdir -p "$root/opt/node" "$root/opt/npm"
 cp -r "$node_bin/../bin" "$root/opt/node/"
 npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
 cp -r "$npm_dir" "$root/opt/npm/npm"
@@ -31,10 +31,11 @@ ln -sf /opt/npm/npm/bin/npm-cli.js "$root/opt/node/bin/npm" && ln -sf /opt/npm/n
 mounts=()
 cleanup() { for ((i=${#mounts[@]}-1; i>=0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done; }
 trap cleanup EXIT
-mount --bind "$repo" "$root$repo" && mounts+=("$root$repo")
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" && mounts+=("$root/dev")
 mount -t tmpfs tmpfs "$root/tmp" && mounts+=("$root/tmp")
+# last: the repository may itself be under /tmp (a CI clone), which the tmpfs above would hide
+mkdir -p "$root$repo" && mount --bind "$repo" "$root$repo" && mounts+=("$root$repo")
 
 if ((${#command[@]})); then
   chroot "$root" /usr/bin/env -i PATH=/opt/node/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root /bin/sh -ec 'cd "$0" && exec "$@"' "$repo" "${command[@]}"
