@@ -2,8 +2,9 @@
  * The sidebar in a real browser against embedded mode (docs/product/rooms.md R15-R19, R30): a DM opened from
  * Available to message (after the DM confirm) and seen by the partner, unread badges and the tab title (surviving a
  * reload, from the server's read positions), search finding a message and revealing it in its channel (older pages
- * loaded, scrolled into view, highlighted), presence away on a hidden tab seen by the other user, and
- * renaming and deleting a channel. Two browser contexts = two people; assertions are on what each one sees.
+ * loaded, scrolled into view, highlighted), presence away on a hidden tab seen by the other user, Busy chosen in the
+ * status menu (kept while the tab is hidden), and renaming and deleting a channel. Two browser contexts = two
+ * people; assertions are on what each one sees.
  * The room with #general and #random is set up over the API; the browsers start from the stored auth record.
  * The tests run in order and build on each other. Registered once per way of running the product
  * (sidebar.e2e.test.ts: embedded; sidebar-distributed.e2e.test.ts: A and B on different gateway replicas).
@@ -234,6 +235,22 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" }).toBe('away');
       await setTabHidden(b, false);
       await b.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+    });
+
+    it('bob chooses Busy in his status menu: alice sees it, a hidden tab keeps it; Online again hands back to the tab', async () => {
+      const { a, b } = users();
+      const bobDot = dmRow(a, 'bob').getByTestId('presence-dot');
+      await b.byTestId('status-button').click();
+      await b.byTestId('status-busy').click();
+      await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" }).toBe('busy');
+      expect(await b.byTestId('status-button').getAttribute('data-status')).toBe('busy');
+      await setTabHidden(b, true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await bobDot.getAttribute('data-status')).toBe('busy');
+      await setTabHidden(b, false);
+      await b.byTestId('status-button').click();
+      await b.byTestId('status-online').click();
       await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
     });
 

@@ -1,7 +1,7 @@
 /**
  * The room's sidebar (docs/product/rooms.md R15-R19): header, search, conversation list (channels and DMs),
- * Available to message, invite card and the user footer with Edit Profile. Also sets the user's presence from
- * the tab's visibility and focus (sidebar/presence.ts) while the room is open.
+ * Available to message, invite card and the user footer with the status menu (Online, Busy) and Edit Profile.
+ * Also sets the user's presence from the tab's visibility and focus (sidebar/presence.ts) while the room is open.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { registerFileAccess } from '../lib/fileLinks.ts';
@@ -21,7 +21,7 @@ import { InviteCard } from './InviteCard.tsx';
 import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
-import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
+import { StatusMenu } from './sidebar/StatusMenu.tsx';
 import { GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
@@ -69,7 +69,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
-  usePresenceTracker(useCallback((status) => session.setPresence(status), [session]));
+  const chooseStatus = usePresenceTracker(useCallback((status) => session.setPresence(status), [session]));
 
   const items = useMemo(() => conversationList(state), [state]);
   const available = useMemo(() => availableToMessage(state), [state]);
@@ -158,7 +158,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
       )}
 
       <div className="sidebar-footer">
-        <PersonAvatar name={user?.username ?? '?'} picture={user?.profilePicture} size={36} />
+        <StatusMenu name={user?.username ?? '?'} picture={user?.profilePicture} status={user?.presenceStatus ?? 'offline'} choose={chooseStatus} />
         <div className="sidebar-user">
           <span className="sidebar-username" data-testid="current-username">{user?.username}</span>
           <span className={`role-badge role-${role.toLowerCase()}`} data-testid="role-badge">{role}</span>

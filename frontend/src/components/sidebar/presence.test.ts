@@ -42,4 +42,23 @@ describe('automatic presence', () => {
     expect(sent).toEqual([]);
     expect(TYPING_GUARD_MS).toBe(500);
   });
+
+  it('a chosen Busy goes out at once (even inside the typing guard) and holds while the tab is hidden; Online hands back to the tab', () => {
+    const sent: string[] = [];
+    const t = new PresenceTracker((s) => sent.push(s));
+    t.fieldFocused();
+    t.fieldBlurred();
+    t.choose('busy');
+    expect(sent).toEqual(['busy']);
+    vi.advanceTimersByTime(TYPING_GUARD_MS);
+    t.attention(false);
+    t.attention(true);
+    t.choose('busy');
+    t.attention(false);
+    expect(sent).toEqual(['busy']);
+    t.choose('online'); // back to Online: the tab decides again (hidden: away)
+    expect(sent).toEqual(['busy', 'away']);
+    t.attention(true);
+    expect(sent).toEqual(['busy', 'away', 'online']);
+  });
 });
