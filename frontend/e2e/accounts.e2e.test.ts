@@ -1,7 +1,8 @@
 /**
  * Accounts in a real browser against embedded mode with a real SMTP server (Mailpit): a guest creates a room,
  * registers by the e-mail code read from Mailpit with claimWorkspace, and sees the room on the dashboard with the
- * owner's crown; opening it from there signs this browser into the room as its owner.
+ * owner's crown; opening it from there signs this browser into the room as its owner. Signed in, the room's sidebar
+ * has the dashboard button (a new tab) and the site header shows Dashboard; as a guest, neither.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,10 +44,16 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       await u.byTestId('username-input').fill('guest');
       await u.byTestId('overlay-submit').click();
       await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+      // a guest has no dashboard: no button in the sidebar, Login / Sign Up in the site header
+      await u.byTestId('settings-button').waitFor({ timeout: WAIT_MS });
+      expect(await u.byTestId('dashboard-button').count()).toBe(0);
       const guest = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}') as { workspaceId: string; userToken: string });
       const workspaceId = guest.workspaceId;
       expect(workspaceId).toBeTruthy();
 
+      await u.goto('/');
+      await u.byTestId('nav-login').waitFor({ timeout: WAIT_MS });
+      expect(await u.byTestId('nav-dashboard').count()).toBe(0);
       await u.goto(`/login?claimWorkspace=${encodeURIComponent(workspaceId)}`);
       await u.byTestId('claim-hint').waitFor({ timeout: WAIT_MS });
       expect(await seriousViolations(u.page), 'axe on /login').toEqual([]);
@@ -67,6 +74,21 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       expect(stored?.userToken).not.toBe(guest.userToken);
       await row.getByRole('button', { name: 'Open' }).click();
       await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+
+      // signed in: the sidebar's dashboard button opens /dashboard in a new tab (docs/product/rooms.md R15)
+      const dashboardButton = u.byTestId('dashboard-button');
+      await dashboardButton.waitFor({ timeout: WAIT_MS });
+      const [tab] = await Promise.all([u.context.waitForEvent('page'), dashboardButton.click()]);
+      await tab.getByTestId('dashboard-page').waitFor({ timeout: WAIT_MS });
+      expect(new URL(tab.url()).pathname).toBe('/dashboard');
+      expect(new URL(u.page.url()).pathname, 'the room stays open in its own tab').toBe(`/${room}`);
+      // and the site header says Dashboard, not Login / Sign Up (rooms.md R3)
+      await tab.goto(new URL('/', tab.url()).href);
+      await tab.getByTestId('nav-dashboard').waitFor({ timeout: WAIT_MS });
+      expect(await tab.getByTestId('nav-login').count()).toBe(0);
+      await tab.getByTestId('nav-dashboard').click();
+      await tab.waitForURL((url) => url.pathname === '/dashboard', { timeout: WAIT_MS });
+      await tab.close();
     } finally {
       await u.close();
     }

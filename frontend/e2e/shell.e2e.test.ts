@@ -133,6 +133,12 @@ describe('app shell (embedded)', () => {
     const notFound = u.page.getByRole('dialog', { name: 'Room Not Found' });
     await notFound.waitFor({ timeout: WAIT_MS });
     expect(await notFound.getAttribute('data-testid')).toBe('room-not-found-modal');
+    // its ways out (docs/product/rooms.md R5): Go Home, Back to Dashboard, Create This Room
+    expect(await notFound.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
+    expect(await notFound.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    await notFound.getByRole('button', { name: 'Create This Room' }).waitFor({ timeout: WAIT_MS });
+    await notFound.getByRole('link', { name: 'Go Home' }).click();
+    await u.page.waitForURL((url) => url.pathname === '/', { timeout: WAIT_MS });
     await u.goto(`/join/room/${room}?create=true`);
     await u.page.locator('[data-testid="join-overlay"][data-mode="create"]').waitFor({ timeout: WAIT_MS });
     // the one-shot flag leaves the address

@@ -1,5 +1,6 @@
 /**
- * The room's sidebar (docs/product/rooms.md R15-R19): header, search, conversation list (channels and DMs),
+ * The room's sidebar (docs/product/rooms.md R15-R19): header (a signed-in user's dashboard button opens /dashboard
+ * in a new tab), search, conversation list (channels and DMs),
  * Available to message, invite card and the user footer with the status menu (Online, Busy) and Edit Profile.
  * Also sets the user's presence from the tab's visibility and focus (sidebar/presence.ts) while the room is open.
  */
@@ -10,6 +11,7 @@ import type { RoomSession } from '../lib/session.ts';
 import { availableToMessage, conversationList, dmWith } from '../state/conversationSelectors.ts';
 import { canManageChannels, roleOf } from '../lib/format.ts';
 import { adminControls } from '../lib/roomRules.ts';
+import { hasAccountSession } from '../lib/roomPrefs.ts';
 import type { PersonView } from '../state/conversationSelectors.ts';
 import type { MenuEntry } from './ui/Menu.tsx';
 import type { AdminDialog } from './admin/adminDialog.ts';
@@ -22,7 +24,7 @@ import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
 import { StatusMenu } from './sidebar/StatusMenu.tsx';
-import { GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
+import { DashboardIcon, GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
 
@@ -68,6 +70,8 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
   const can = adminControls(user, tier, workspace?.expiresAt ?? null);
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  // the dashboard button is for signed-in users (a guest has no dashboard); read once, as the room opens
+  const [signedIn] = useState(() => hasAccountSession());
 
   const chooseStatus = usePresenceTracker(useCallback((status) => session.setPresence(status), [session]));
 
@@ -122,6 +126,12 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
           onUpgrade={() => onAdminDialog({ kind: 'upgrade', feature: 'plan' })} />
         <div className="sidebar-tools">
           <SoundToggle />
+          {signedIn && (
+            <a href="/dashboard" target="_blank" rel="noopener" className="icon-button icon-button-dark"
+              aria-label="Dashboard (opens in a new tab)" title="Dashboard" data-testid="dashboard-button">
+              <DashboardIcon size={18} />
+            </a>
+          )}
           <button type="button" className="icon-button icon-button-dark" onClick={onToggleSettings}
             aria-label="Settings" title="Settings (Ctrl+S)" data-testid="settings-button">
             <GearIcon size={18} />

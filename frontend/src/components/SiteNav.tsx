@@ -1,9 +1,14 @@
 import type { ReactNode } from 'react';
 import { AppLink } from './AppLink.tsx';
 import { LogoMark } from './Icons.tsx';
+import { readAccount } from '../lib/account.ts';
 
-/** Top navigation: the brand, a page's own links (children: the static pages' Pricing and Create Room), Login / Sign Up. */
+/**
+ * Top navigation: the brand, a page's own links (children: the static pages' Pricing and Create Room), then
+ * Dashboard when signed in, else Login / Sign Up (docs/product/rooms.md R3).
+ */
 export function SiteNav({ children }: { children?: ReactNode } = {}) {
+  const signedIn = readAccount() !== null;
   return (
     <header className="site-nav">
       <AppLink href="/" className="brand" aria-label="Ephemera home">
@@ -12,7 +17,9 @@ export function SiteNav({ children }: { children?: ReactNode } = {}) {
       </AppLink>
       <nav aria-label="Main" className="site-nav-links">
         {children}
-        <AppLink href="/login" className="button button-ghost" data-testid="nav-login">Login / Sign Up</AppLink>
+        {signedIn
+          ? <AppLink href="/dashboard" className="button button-ghost" data-testid="nav-dashboard">Dashboard</AppLink>
+          : <AppLink href="/login" className="button button-ghost" data-testid="nav-login">Login / Sign Up</AppLink>}
       </nav>
     </header>
   );

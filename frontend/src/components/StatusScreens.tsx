@@ -54,11 +54,13 @@ export function JoinFailedView({ message }: { message: string }) {
   );
 }
 
+/** A room lookup that failed (docs/product/rooms.md R5): Go Home, Back to Dashboard, Create This Room. */
 export function RoomNotFoundModal({ message, onCreate, redirecting }: { message: string; onCreate(): void; redirecting: boolean }) {
   return (
     <Modal title="Room Not Found" tone="warning" icon={<AlertIcon size={24} />} testId="room-not-found-modal"
       footer={(
         <>
+          <a className="button button-ghost" href="/" data-testid="room-not-found-home">Go Home</a>
           <a className="button button-ghost" href="/dashboard">Back to Dashboard</a>
           <button type="button" className="button button-primary" onClick={onCreate}>Create This Room</button>
         </>
