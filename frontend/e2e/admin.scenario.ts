@@ -210,6 +210,11 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       // Extend Room Duration on pro: free of charge, 30 days = 720 hours more
       const before = Date.parse((await http<{ expiresAt: string }>(base, API.info(workspaceId))).body.expiresAt);
       await alice.byTestId('settings-extend').click();
+      // the choices' names (rooms.md R35): Standard, and Maximum marked Popular
+      await expectText(alice.byTestId('extend-7').getByTestId('extend-name'), 'Standard', '7 days');
+      await expectText(alice.byTestId('extend-30').getByTestId('extend-name'), 'Maximum', '30 days');
+      await expectText(alice.byTestId('extend-30').getByTestId('extend-popular'), 'Popular', '30 days');
+      expect(await alice.byTestId('extend-7').getByTestId('extend-popular').count()).toBe(0);
       await alice.byTestId('extend-30').click();
       await alice.byTestId('extend-submit').click();
       await expectText(alice.byTestId('extend-success-modal').locator('p'), 'Your room has been extended by 30 days.', 'Room Extended!');

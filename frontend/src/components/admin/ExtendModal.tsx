@@ -1,5 +1,6 @@
 /**
- * Extend Room Duration (docs/product/rooms.md R35): 7 days (168 hours) or 30 days (720).
+ * Extend Room Duration (docs/product/rooms.md R35): 7 days (168 hours, Standard) or 30 days (720, Maximum, Popular;
+ * ExtendChoices.tsx).
  * Pro and business rooms extend free (extend-workspace). A free room needs payment: a guest first stores
  * pendingExtension and registers (/login?redirect=...), a signed-in user goes to payment (create-room-extension-payment,
  * then Stripe Checkout; lib/payments.ts). The server decides in every case; this only picks the path.
@@ -14,6 +15,7 @@ import { roomPath } from '../../lib/routes.ts';
 import { PAYMENT_TEXT, startExtensionPayment } from '../../lib/payments.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import { UPGRADE_REASONS } from './adminDialog.ts';
+import { ExtendChoices, type ExtendDays } from './ExtendChoices.tsx';
 
 export const MSG_REGISTER_TO_EXTEND = '🔐 Please register first to extend room duration';
 export const MSG_HURRY = 'Hurry! Room expires in less than 2 hours';
@@ -40,7 +42,7 @@ function paidPath(roomName: string): { href: string | null; guest: boolean } {
 }
 
 export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, extend }: Props) {
-  const [days, setDays] = useState<7 | 30>(7);
+  const [days, setDays] = useState<ExtendDays>(7);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'choose' });
   const free = ENTITLEMENTS[tier].freeExtension;
@@ -86,15 +88,7 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
     <Modal title="Extend Room Duration" onClose={busy ? undefined : onClose} icon={<ClockIcon size={22} />} testId="extend-modal">
       <div className="modal-form">
         {isHurry(expiresAt, Date.now()) && <p className="hurry-line" role="alert" data-testid="extend-hurry">{MSG_HURRY}</p>}
-        <div className="extend-options" role="radiogroup" aria-label="Extension">
-          {([7, 30] as const).map((d) => (
-            <button key={d} type="button" role="radio" aria-checked={days === d} className={`extend-option${days === d ? ' selected' : ''}`}
-              onClick={() => setDays(d)} data-testid={`extend-${d}`}>
-              <strong>{d} days</strong>
-              <span className="muted">{free ? 'Included in your plan' : d === 7 ? '$2.99 one-time' : '$8.99 one-time'}</span>
-            </button>
-          ))}
-        </div>
+        <ExtendChoices days={days} free={free} onChoose={setDays} />
         {paid && <p className="field-hint" data-testid="extend-upgrade-reason">{UPGRADE_REASONS.extension}</p>}
         {paid?.guest && <p className="field-hint" data-testid="extend-register-prompt">{MSG_REGISTER_TO_EXTEND}</p>}
         <div className="modal-actions">
