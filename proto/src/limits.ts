@@ -13,7 +13,10 @@ export const LIMITS = {
   messageCounterFrom: 1800,
   defaultMaxUsers: 5,
   historyPageSize: 50,
+  /** a message joins its author's group when it follows the previous one within this... */
   groupingWindowMs: 2 * 60 * 1000,
+  /** ...and the group began at most this long before it (a steady stream still shows its author and time) */
+  groupingSpanMs: 5 * 60 * 1000,
   searchResultsMax: 10,
   searchQueryMax: 100,
   emojiMax: 32,

@@ -1,4 +1,8 @@
-/** Message list layout: day separators and author grouping (same author within 2 minutes). */
+/**
+ * Message list layout (docs/product/messages.md M7): day separators and author grouping. A message joins the group
+ * of the message before it when the author is the same, it came within 2 minutes of that message, and the group
+ * began at most 5 minutes earlier; otherwise it starts a new group with the author's header.
+ */
 import { LIMITS } from '@ephemera/proto/client';
 import { dayKey, dayLabel } from './format.ts';
 
@@ -17,9 +21,11 @@ export function buildMessageItems<M extends GroupableMessage>(
   messages: readonly M[],
   now: Date = new Date(),
   windowMs: number = LIMITS.groupingWindowMs,
+  spanMs: number = LIMITS.groupingSpanMs,
 ): ListItem<M>[] {
   const items: ListItem<M>[] = [];
   let prev: M | null = null;
+  let groupStart = 0;
   let prevDay = '';
   for (const message of messages) {
     const day = dayKey(message.timestamp);
@@ -28,7 +34,10 @@ export function buildMessageItems<M extends GroupableMessage>(
       prevDay = day;
       prev = null;
     }
-    items.push({ kind: 'message', key: message.key, message, showHeader: !continuesGroup(prev, message, windowMs) });
+    const at = Date.parse(message.timestamp);
+    const joins = continuesGroup(prev, message, windowMs) && at - groupStart <= spanMs;
+    if (!joins) groupStart = at;
+    items.push({ kind: 'message', key: message.key, message, showHeader: !joins });
     prev = message;
   }
   return items;
