@@ -336,7 +336,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await dmRow(a, 'bobby').waitFor({ timeout: WAIT_MS });
     });
 
-    it('a private channel is seen only by the members its owner picks; the members modal adds one', async () => {
+    it('a private channel is seen only by the members its owner picks; the members modal adds one and removes him after a confirmation', async () => {
       const { a, b } = users();
       await a.byTestId('create-channel-button').click();
       await a.byTestId('channel-name-input').fill('secret');
@@ -357,6 +357,28 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await a.byTestId('channel-members-save').click();
       await a.byTestId('channel-members-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
       await channelRow(b, 'secret').waitFor({ timeout: WAIT_MS });
+
+      // removing a member is confirmed first, naming them; Back returns to the list and removes no one
+      const removeBobby = async () => {
+        await item.hover();
+        await item.getByTestId('channel-more').click();
+        await a.byTestId('channel-menu-members').click();
+        await a.byTestId('channel-members-modal').locator('[data-testid="member-option"][data-username="bobby"]').uncheck();
+        await a.byTestId('channel-members-save').click();
+        await expectText(a.byTestId('remove-members-confirm').locator('p'),
+          'Remove bobby from #secret? They will no longer see this channel or its messages.', 'member removal confirm');
+      };
+      await removeBobby();
+      await a.byTestId('remove-members-back').click();
+      await a.byTestId('channel-members-modal').locator('[data-testid="member-option"][data-username="bobby"]').waitFor({ timeout: WAIT_MS });
+      await a.page.keyboard.press('Escape');
+      await a.byTestId('channel-members-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+      await b.page.waitForTimeout(500);
+      expect(await channelRow(b, 'secret').count(), 'Back removed no one').toBe(1);
+      await removeBobby();
+      await a.byTestId('remove-members-confirm-button').click();
+      await a.byTestId('channel-members-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
+      await channelRow(b, 'secret').waitFor({ state: 'detached', timeout: WAIT_MS });
     });
 
     it('on a phone, swiping a DM row right reveals Delete Conversation (no Kick User); deleting hides it for me only, a new message brings it back', async () => {
