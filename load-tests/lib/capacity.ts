@@ -2,7 +2,7 @@
  * A W3 target's capacity, and what the distributed capacity target asks of the machine the bench ran on: the cores it
  * takes at the stack's own cost (capacityNeeds), and what B1 behind the same ingress leaves of them (ingressFloor).
  */
-import type { StepFigures } from './report.ts';
+import type { StepFigures } from './step-figures.ts';
 
 export const passes = (s: StepFigures, boundMs: number) => s.ratio === 1 && s.e2eMs.p99 <= boundMs && !s.drainTimedOut;
 

@@ -3,7 +3,8 @@
  * passes the services' implementations; distributed mode calls them over internal routes (platform internal-rpc:
  * POST {prefix}/{method}), the owner mounting internalRpcRouter(impl, prefix, methods).
  */
-import type { SessionAccount, Tier } from './index.ts';
+import type { SessionAccount } from './accounts.ts';
+import type { Tier } from './limits.ts';
 import type { ContactCounts, ContactMessageView, ContactStatus } from './contact.ts';
 import type { EligibleUser, ModerationMessage } from './admin.ts';
 

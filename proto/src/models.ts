@@ -162,5 +162,3 @@ export interface ChannelSummary {
   /** the highest read position of any other member: own messages up to it show as read */
   othersReadSeq: number;
 }
-
-export { settingsForTier } from './tiers.ts';

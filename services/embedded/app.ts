@@ -17,16 +17,14 @@ import {
   EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
   startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
   MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
-  assertRoutesFromTable, rateLimitsOf,
+  assertRoutesFromTable, rateLimitsOf, MemoryEphemeralStore,
 } from '@ephemera/platform';
-import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
 import { startBillingModule, publicBillingRouter, paymentsRouter, paymentWebhookRouter, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
-import { startAdminModule, adminRouter, backupKeyFrom, type AdminModule } from '@ephemera/admin-analytics';
-import { maintenanceSnapshot } from '@ephemera/admin-analytics/src/system/index.ts';
+import { startAdminModule, adminRouter, backupKeyFrom, maintenanceSnapshot, type AdminModule } from '@ephemera/admin-analytics';
 import { googleOf, paymentsOf } from '@ephemera/billing/src/config.ts';
 import { callOptionsOf } from '@ephemera/gateway/src/config.ts';
 import { embeddedConfigFromEnv, type EmbeddedConfig } from './config.ts';

@@ -11,7 +11,7 @@ import { ADMIN_API, AUTH_API, C, type AnalyticsReport, type CustomRevenue, type 
 import { clientId, createRoom, http, joinRoom, request, socketJoin, uniqueName } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
 import { settledRead } from '../helpers/settled.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';

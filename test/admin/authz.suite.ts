@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import { ADMIN_API, AUTH_API, ERRORS, HTTP_AUTHZ, HTTP_ROUTES, type HttpRouteId } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 
 const adminRoutes = () => (Object.keys(HTTP_ROUTES) as HttpRouteId[]).filter((id) => HTTP_ROUTES[id].path.startsWith('/api/admin/') && id !== 'pageview');
 const urlOf = (id: HttpRouteId) => HTTP_ROUTES[id].path.replace(/:[A-Za-z]+/g, 'x');

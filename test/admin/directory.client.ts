@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { ADMIN_API, API, AUTH_API, type AdminUser, type ProfileAnswer } from '@ephemera/proto';
 import { http, uniqueName } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 
 /** The admin's calls and the lookups the tests share. */
 export function directoryClient(t: AdminTarget) {

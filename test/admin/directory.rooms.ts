@@ -8,7 +8,7 @@ import { it, expect } from 'vitest';
 import { ADMIN_API, ADMIN_TEXT, C, S, type AdminRoom, type ModerationMessage } from '@ephemera/proto';
 import { clientId, createRoom, joinRoom, next, request, socketJoin, uniqueName } from '../helpers/clients.ts';
 import { uniqueEmail } from '../accounts/account-clients.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 import { directoryClient } from './directory.client.ts';
 
 const HOUR_MS = 3_600_000;

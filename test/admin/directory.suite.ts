@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { ADMIN_API, ADMIN_TEXT, API, AUTH_API, ERRORS } from '@ephemera/proto';
 import { http, uniqueName } from '../helpers/clients.ts';
 import { bearer, mailedCode, uniqueEmail, type AccountTarget } from '../accounts/account-clients.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 import { directoryClient } from './directory.client.ts';
 import { roomsDirectoryTests } from './directory.rooms.ts';
 

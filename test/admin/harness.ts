@@ -4,34 +4,16 @@
  * SUPERADMIN_EMAIL, then a signed-in superadmin and a signed-in ordinary account. Each part's suite is its own file.
  */
 import { describe, beforeAll, afterAll } from 'vitest';
-import { rateLimitConfig, type LimitConfig } from '@ephemera/platform';
-import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
+import { rateLimitConfig } from '@ephemera/platform';
+import { startMailpit } from '../helpers/mailpit.ts';
 import { register, uniqueEmail, type AccountTarget } from '../accounts/account-clients.ts';
 import { adminAuthzSuite } from './authz.suite.ts';
 import { analyticsSuite } from './analytics.suite.ts';
 import { directorySuite } from './directory.suite.ts';
 import { systemSuite } from './system.suite.ts';
+import type { AdminEnv, AdminProduct, AdminTarget } from './target.ts';
 
 export const ADMIN_EMAIL = 'superadmin@example.test';
-
-/** What the product start gives the suites (the mode's own extras are optional). */
-export interface AdminProduct {
-  url: string; urlB?: string;
-  advanceClock(ms: number): void;
-  stop(): Promise<void>;
-}
-export interface AdminEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig }
-
-export interface AdminTarget extends AdminProduct {
-  mail: Mailpit;
-  superadminEmail: string;
-  /** the superadmin's session token */
-  adminToken: string;
-  /** an ordinary signed-in account (free) */
-  user: { email: string; token: string };
-  /** sign in another account by e-mail code (registers it) */
-  signIn(email?: string, username?: string): Promise<{ email: string; token: string }>;
-}
 
 export function adminSuites(name: string, start: (env: AdminEnv) => Promise<AdminProduct>) {
   describe(`superadmin: ${name}`, () => {

@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { ADMIN_API, ADMIN_TEXT, API, AUTH_API, C, CONTACT_PATH, type AdminConfig, type AuditEntry, type BackupInfo, type CleanupStatus } from '@ephemera/proto';
 import { clientId, connect, createRoom, http, request, socketJoin } from '../helpers/clients.ts';
 import { bearer, uniqueEmail } from '../accounts/account-clients.ts';
-import type { AdminTarget } from './harness.ts';
+import type { AdminTarget } from './target.ts';
 
 const DAY_MS = 86_400_000;
 const defaults: AdminConfig = { maintenanceMode: false, maintenanceMessage: null, autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 90 };

@@ -5,7 +5,7 @@
  */
 import type { RoomKeyring } from '@ephemera/platform';
 import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
-import { openChannelName } from '../../services/messaging/src/admin-messaging.ts';
+import { openChannelName } from '../../services/messaging/src/channel-names.ts';
 import { openChannelName as openRoomChannelName, openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
 
 type Row = Record<string, unknown>;

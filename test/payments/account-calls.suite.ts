@@ -11,7 +11,7 @@ import {
 } from '@ephemera/proto';
 import { http, createRoom } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
-import type { PaymentTarget } from './harness.ts';
+import type { PaymentTarget } from './target.ts';
 import { DAY, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
 export function accountCallsSuite(target: () => PaymentTarget) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PAYMENTS_API, type SubscriptionStatusAnswer } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
 import { bearer, register, uniqueEmail } from '../accounts/account-clients.ts';
-import type { PaymentTarget } from './harness.ts';
+import type { PaymentTarget } from './target.ts';
 
 export const DAY = 86_400_000;
 /** an id in the provider's style (cs_, sub_, cus_, in_ ...), unique per call */

@@ -9,9 +9,9 @@
 import { describe, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import type { Payments, PaymentsOptions, SweepResult } from '@ephemera/billing';
+import type { Payments } from '@ephemera/billing';
 import { PAYMENTS_API } from '@ephemera/proto';
-import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
+import { startMailpit } from '../helpers/mailpit.ts';
 import { startStripeMock, STRIPE_MOCK_KEY } from '../helpers/stripe-mock.ts';
 import { accountTestLimits } from '../accounts/harness.ts';
 import type { AccountTarget } from '../accounts/account-clients.ts';
@@ -20,34 +20,9 @@ import { paymentsSuite } from './payments.suite.ts';
 import { noticesSuite } from './notices.suite.ts';
 import { accountCallsSuite } from './account-calls.suite.ts';
 import { refundsSuite } from './refunds.suite.ts';
-import type { LimitConfig } from '@ephemera/platform';
+import { WEBHOOK_SECRET, type PaymentEnv, type PaymentProduct, type PaymentTarget } from './target.ts';
 
-export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 const SUPERADMIN_EMAIL = 'root@example.test';
-
-export interface PaymentEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig; payments: PaymentsOptions }
-export interface PaymentProduct {
-  url: string; advanceClock(ms: number): void; stop(): Promise<void>;
-  /** the address return links must be on: PUBLIC_URL, or embedded mode's own address without it */
-  siteUrl: string;
-}
-
-export interface PaymentTarget {
-  url: string; siteUrl: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
-  /** the product's superadmin: signing in with it reads the admin report */
-  superadminEmail: string;
-  /** the account helpers' view (register, mailedCode use url and mail) */
-  accounts: AccountTarget;
-  advanceClock(ms: number): void;
-  /** the product's renewal-reminder sweep (it also retries failed receipts), run at `at` */
-  sweepReminders(at: Date): Promise<SweepResult>;
-  /** resolves when no receipt the product started mailing is still on its way */
-  receiptsSettled(): Promise<void>;
-  /** a Stripe event envelope around `object`, as Stripe posts it */
-  event(type: string, object: Record<string, unknown>, opts?: { id?: string; created?: number }): string;
-  /** POST the body to the webhook, signed (or with the header given) */
-  deliver(body: string, opts?: { secret?: string; timestamp?: number; header?: string | null }): Promise<{ status: number; body: any }>;
-}
 
 const signer = new Stripe('sk_test_signer');
 

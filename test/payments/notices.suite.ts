@@ -9,7 +9,7 @@ import { describe, it, expect } from 'vitest';
 import { API, AUTH_API, PAYMENTS_API, type ProfileAnswer } from '@ephemera/proto';
 import { http, uniqueName } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
-import type { PaymentTarget } from './harness.ts';
+import type { PaymentTarget } from './target.ts';
 import { DAY, checkoutCompleted, rid, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@ import {
 } from '@ephemera/proto';
 import { http, next, socketJoin, uniqueName, createRoom } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
-import type { PaymentTarget } from './harness.ts';
+import { WEBHOOK_SECRET, type PaymentTarget } from './target.ts';
 import { DAY, checkoutCompleted, rid, signUp, subscriptionPaid, subscriptionStatus } from './fixtures.ts';
 
 export function paymentsSuite(target: () => PaymentTarget) {
@@ -261,6 +261,5 @@ export function paymentsSuite(target: () => PaymentTarget) {
 
 async function signedHeader(_t: PaymentTarget, body: string): Promise<string> {
   const { default: Stripe } = await import('stripe');
-  const { WEBHOOK_SECRET } = await import('./harness.ts');
   return new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET });
 }

@@ -9,7 +9,7 @@ import { ADMIN_API, type AnalyticsReport } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
 import { settledRead } from '../helpers/settled.ts';
 import { bearer, register } from '../accounts/account-clients.ts';
-import type { PaymentTarget } from './harness.ts';
+import type { PaymentTarget } from './target.ts';
 import { checkoutCompleted, rid, signUp, subscriptionPaid } from './fixtures.ts';
 
 const POLL = { timeout: 20_000, interval: 200 };

@@ -16,7 +16,7 @@ import {
   C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, type ClientEventName, type Role, type Rule, type SessionActor,
 } from '@ephemera/proto';
 import { connect, request, socketJoin } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 
 /** What authz.suite.ts set up: room 1's ids, the owner's token, and the users who play each refused role. */
 export interface OwnRowsWorld {

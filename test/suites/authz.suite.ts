@@ -12,7 +12,7 @@ import {
   C, CLIENT_EVENTS, SOCKET_AUTHZ, HTTP_AUTHZ, HTTP_ROUTES, ROLES, S, type ClientEventName, type Role,
 } from '@ephemera/proto';
 import { connect, request, createRoom, joinRoom, socketJoin, clientId, http } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { ownRowTests, type OwnRowsWorld } from './authz-own-rows.suite.ts';
 
 /** The ids a fixture can use: all of them belong to room 1. */

@@ -10,10 +10,9 @@ import { describe, it, expect, afterEach } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { C, ERRORS, S, SDP_MAX, type ClientAcks, type Tier } from '@ephemera/proto';
 import { collect, next, request } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { TestRoom, expectRefused, type Person } from './channels.setup.ts';
 import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../helpers/call-config.ts';
-
 
 const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { C, S, type Channel, type ClientAcks, type ClientEventName, type Workspace } from '@ephemera/proto';
 import { connect, createRoom, joinRoom, next, request, socketJoin, uniqueName, clientId } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 
 export interface Person { id: string; name: string; token: string; base: string; socket: Socket }
 

@@ -6,7 +6,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { C, S, ERRORS, type Channel } from '@ephemera/proto';
 import { collect, next, request, connect } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { TestRoom, expectRefused } from './channels.setup.ts';
 import { memberTests } from './channels.members.ts';
 

@@ -11,7 +11,7 @@ import type { Socket } from 'socket.io-client';
 import { API, C, S, ERRORS, HTTP_AUTHZ, type Message, type Role } from '@ephemera/proto';
 import { createRoom, joinRoom, socketJoin, request, next, clientId } from '../helpers/clients.ts';
 import { allowedSamples, renamedExecutable, voiceNote, type Sample } from './files.fixtures.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 
 const MB = 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { C, S, ERRORS, type ChannelSummary, type Message } from '@ephemera/proto';
 import { connect, request, next, collect, createRoom, joinRoom, socketJoin, clientId } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -7,7 +7,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { C, S } from '@ephemera/proto';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { connect, request, next, collect, createRoom, joinRoom, socketJoin, uniqueName } from '../helpers/clients.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

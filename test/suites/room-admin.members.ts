@@ -8,7 +8,7 @@ import { it, expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { API, C, S, ERRORS, type RoomUser } from '@ephemera/proto';
 import { clientId, collect, connect, createRoom, http, next, request } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { expectRefused, type Person, type TestRoom } from './channels.setup.ts';
 
 const disconnectedAt = (s: Socket) => new Promise<number>((resolve) => s.once('disconnect', () => resolve(Date.now())));

@@ -7,7 +7,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { API, C, ERRORS, INTERNAL, LINK_PREVIEW_IMAGE_PATH, S, type RoomTheme, type Tier, type WorkspaceUpdate } from '@ephemera/proto';
 import { collect, createRoom, http, next, request, socketJoin, uniqueName } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 import { TestRoom, expectRefused, type Person } from './channels.setup.ts';
 import { roomAdminMemberTests } from './room-admin.members.ts';
 

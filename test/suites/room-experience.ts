@@ -13,8 +13,7 @@ import { authzSuite } from './authz.suite.ts';
 import { roomAdminSuite } from './room-admin.suite.ts';
 import { callsSuite } from './calls.suite.ts';
 import { filesSuite } from './files.suite.ts';
-
-export type TargetRef = () => Target & { A: string; B: string };
+import type { TargetRef } from './target-ref.ts';
 
 export function roomExperienceSuites(name: string, start: () => Promise<Target>) {
   describe(`room experience: ${name}`, () => {

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { C, LIMITS, type Message } from '@ephemera/proto';
 import { request, createRoom, joinRoom, socketJoin, clientId } from '../helpers/clients.ts';
-import type { TargetRef } from './room-experience.ts';
+import type { TargetRef } from './target-ref.ts';
 
 export function searchSuite(target: TargetRef) {
   describe('search', () => {

@@ -5,21 +5,12 @@
  * a hover/context menu (Mark as Read, Delete Conversation; for an owner or admin also Make admin and Kick User) and,
  * on touch, a swipe that reveals Kick User and Delete Conversation.
  */
-import type { ConversationItem, PersonView } from '../state/conversationSelectors.ts';
-import type { MenuEntry } from './ui/Menu.tsx';
+import type { ConversationItem } from '../state/conversationSelectors.ts';
 import { ChannelRow } from './sidebar/ChannelRow.tsx';
 import { DmRow } from './sidebar/DmRow.tsx';
+import type { ConversationActions } from './sidebar/conversationActions.ts';
 
-export interface ConversationActions {
-  select(channelId: string): void;
-  markRead(channelId: string): void;
-  askDeleteDm(channelId: string): void;
-  rename(channelId: string, name: string): Promise<{ ok: true } | { ok: false; message: string }>;
-  askDeleteChannel(channelId: string): void;
-  editMembers(channelId: string): void;
-  /** administration entries for a person's row (Make admin / Remove admin, Kick User); none for a plain member */
-  memberActions?(person: PersonView): MenuEntry[];
-}
+export type { ConversationActions } from './sidebar/conversationActions.ts';
 
 interface ChannelListProps {
   items: ConversationItem[];

@@ -4,7 +4,7 @@
  * follow the user to another device).
  */
 import type { Channel, ChannelSummary } from '@ephemera/proto';
-import { mergeChannels, mergeMessages, type RoomState } from './roomState.ts';
+import { mergeChannels, mergeMessages, type RoomState } from './roomCore.ts';
 
 export type ConversationsAction =
   | { type: 'channelUpdated'; channel: Channel }

@@ -3,7 +3,7 @@
  * Events for a message we do not hold are ignored: its page brings the current version when it loads.
  */
 import type { Message } from '@ephemera/proto';
-import type { RoomState } from './roomState.ts';
+import type { RoomState } from './roomCore.ts';
 
 export type MessageEventsAction =
   | { type: 'messageEdited'; channelId: string; messageId: string; content: string; editedAt: string | null }

@@ -7,7 +7,7 @@
  * Runs after the core merge (roomState.ts SLICES), which has added the page's new messages.
  */
 import type { Message } from '@ephemera/proto';
-import type { MessageSource, RoomState } from './roomState.ts';
+import type { MessageSource, RoomState } from './roomCore.ts';
 
 interface MergedAction {
   type: 'messagesMerged';

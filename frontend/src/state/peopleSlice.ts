@@ -1,7 +1,7 @@
 /** The room's people: presence status, profile changes, members who left for good, and who is typing where. */
 import { LIMITS } from '@ephemera/proto/client';
 import type { PresenceStatus } from '@ephemera/proto';
-import type { RoomState } from './roomState.ts';
+import type { RoomState } from './roomCore.ts';
 
 export type PeopleAction =
   | { type: 'presenceUpdated'; userId: string; status: PresenceStatus }

@@ -5,7 +5,7 @@
  * panel render it.
  */
 import type { RoomTheme, RoomUser, WorkspaceUpdate } from '@ephemera/proto';
-import type { RoomState } from './roomState.ts';
+import type { RoomState } from './roomCore.ts';
 
 export type RoomAdminAction =
   | { type: 'workspaceUpdated'; update: WorkspaceUpdate }

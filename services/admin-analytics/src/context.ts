@@ -1,4 +1,4 @@
-/** What every part of the admin-analytics service is given (built once by index.ts). */
+/** What every part of the admin-analytics service is given (built once by module.ts). */
 import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi } from '@ephemera/proto';
 import type { EventLog, Logger, Pool, Projector, RateLimits, EphemeralStore } from '@ephemera/platform';
 import type { AdminEvents } from './events.ts';

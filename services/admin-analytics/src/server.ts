@@ -8,7 +8,8 @@ import {
   createPool, pgReady, serveHttp, createRateLimits, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS } from '@ephemera/proto';
-import { startAdminModule, adminRouter, type AdminModule } from './index.ts';
+import { startAdminModule, type AdminModule } from './module.ts';
+import { adminRouter } from './http.ts';
 import { backupKeyFrom } from './backup-key.ts';
 import { adminKeySource, adminPortClients } from './clients.ts';
 import { namespacedEphemeral } from './namespaced-ephemeral.ts';

@@ -99,7 +99,7 @@ export class AdminAccounts implements AdminAccountsApi {
   }
 
   /**
-   * Billing's periodic sweep (index.ts, like payments/reminders.ts): every admin trial whose time is over goes back
+   * Billing's periodic sweep (module.ts, like payments/reminders.ts): every admin trial whose time is over goes back
    * to free. One sweep at a time across replicas (advisory lock). Returns the accounts that went back.
    */
   async endLapsedTrials(now: Date = this.deps.now()): Promise<string[]> {

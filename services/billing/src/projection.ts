@@ -9,7 +9,7 @@ import { sealAccountField, type Logger, type Pool, type PoolClient, type Project
 import type { AccountSealing } from './accounts-repository.ts';
 import { projectContact } from './contact.ts';
 import { projectNotice } from './payments/notices.ts';
-import { projectRefund } from './payments/refunds.ts';
+import { projectRefund } from './payments/refund-projection.ts';
 
 /** A verified subscription event ends an admin trial: from then on the provider's data decides the tier. */
 const TRIAL_OVER = 'upgraded_by_admin = false, trial_ends_at = NULL';
@@ -93,7 +93,7 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
     case 'account.extension-paid':
       await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [event.payload.accountId, event.sequence]);
       return;
-    case 'account.payment-refunded': // how much of each charge is refunded (payments/refunds.ts: billing.charge_refunds)
+    case 'account.payment-refunded': // how much of each charge is refunded (payments/refund-projection.ts: billing.charge_refunds)
       await projectRefund(client, event);
       return;
     // receipts and renewal reminders mailed (payments/notices.ts: billing.mailed_notices)

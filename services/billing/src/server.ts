@@ -4,7 +4,7 @@ import {
   internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS } from '@ephemera/proto';
-import { startBillingModule, type BillingModule } from './index.ts';
+import { startBillingModule, type BillingModule } from './module.ts';
 import { AccountRoomsClient } from './clients.ts';
 import { publicBillingRouter, internalBillingRouter } from './http.ts';
 import type { GoogleConfig } from './google.ts';

@@ -8,13 +8,13 @@
  * Input is parsed here: in distributed mode it arrives over internal-rpc as plain JSON.
  */
 import { z } from 'zod';
-import { ADMIN_LIMITS, IdSchema, type AdminMessagingApi, type Channel, type Message, type ModerationMessage } from '@ephemera/proto';
-import { isSealed, parseOrThrow, roomEncryptionOn, type Pool, type PoolClient, type RoomKey, type RoomKeyring } from '@ephemera/platform';
+import { ADMIN_LIMITS, IdSchema, type AdminMessagingApi, type Message, type ModerationMessage } from '@ephemera/proto';
+import { parseOrThrow, type Pool, type RoomKey, type RoomKeyring } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';
 import { openMessage, servingKey } from './sealed-messages.ts';
+import { openChannelName } from './channel-names.ts';
 
 const Input = z.object({ workspaceId: IdSchema, limit: z.number().int().min(1).max(ADMIN_LIMITS.moderationMessages) });
-const channelNameAad = (channelId: string) => `channel-name:${channelId}`;
 
 interface Row {
   id: string; seq: number; author_id: string; created_at: Date; sealed_body: string;
@@ -56,20 +56,4 @@ export function moderationView(key: RoomKey, row: Row): ModerationMessage {
     id: message.id, authorName: message.authorName, username: message.authorName, ...channel, isDecrypted: true, decryptError: null,
     timestamp: message.timestamp, content: message.file && !message.content ? message.file.name : message.content, type: message.type,
   };
-}
-
-export function openChannelName(key: RoomKey, channelId: string, sealedName: string | null): string {
-  if (!sealedName) return channelId; // a channel projected before names were kept (migration 1734200000000)
-  try {
-    return isSealed(sealedName) ? key.openJson<string>(sealedName, channelNameAad(channelId)) : sealedName;
-  } catch {
-    return channelId;
-  }
-}
-
-/** Projection (projection.ts, channel.created / channel.renamed): the channel's type and its name, sealed. */
-export async function projectChannelName(db: PoolClient, key: RoomKey | null, channel: Channel): Promise<void> {
-  if (!key) return; // the room is gone: nothing of it is stored again
-  const sealedName = roomEncryptionOn() ? key.sealJson(channel.name, channelNameAad(channel.id)) : channel.name;
-  await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [channel.id, channel.type, sealedName]);
 }

@@ -88,7 +88,7 @@ export class MessagingService implements MessagingApi {
 
   /**
    * Deletes stored file objects whose removal is recorded (a deleted message's file); set by the module when it has
-   * file storage (index.ts), which logs a failure rather than failing the recorded command.
+   * file storage (module.ts), which logs a failure rather than failing the recorded command.
    */
   removeStoredObjects: (keys: string[]) => Promise<void> = async () => {};
 

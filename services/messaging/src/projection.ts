@@ -9,7 +9,7 @@ import { writingRuns, type PoolClient, type Projector, type RoomKey, type RoomKe
 import { holdAgainstRemoval, memberRowsId, projectRoomEvent } from './projection-rooms.ts';
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
-import { projectChannelName } from './admin-messaging.ts';
+import { projectChannelName } from './channel-names.ts';
 
 type MessageSent = Extract<AnyEventEnvelope, { type: 'message.sent' }>;
 
@@ -56,7 +56,7 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
       }
       case 'channel.created': case 'channel.renamed':
         await projectRoomEvent(db, event);
-        // the moderation viewer's channel name and type (admin-messaging.ts)
+        // the moderation viewer's channel name and type (channel-names.ts)
         await projectChannelName(db, await keyring.key(event.payload.workspaceId), event.payload.channel);
         return;
       default:

@@ -5,7 +5,7 @@ import {
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS, type RoomTokensApi } from '@ephemera/proto';
-import { startMessagingModule } from './index.ts';
+import { startMessagingModule } from './module.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
 import { fileRouter, type FileStorage } from './files/index.ts';

@@ -18,7 +18,7 @@ import { hashPassword } from './password.ts';
 import { roomNameKey } from './name-keys.ts';
 import { memberOfToken } from './member-tokens.ts';
 import { toRoomUser, toWorkspaceUpdate, type WorkspaceRow } from './repository.ts';
-import { roomNameProblem } from './room-service.ts';
+import { roomNameProblem } from './rules.ts';
 
 type In<S extends z.ZodTypeAny> = z.output<S>;
 

@@ -7,7 +7,7 @@
  * by feature in channels.ts, dms.ts and members.ts; room administration in room-admin.ts.
  */
 import {
-  C, DomainError, LIFETIME_MS, LIMITS, RESERVED_ROOM_NAMES, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
+  C, DomainError, LIFETIME_MS, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
   UsernameSchema, authorizeCaller, settingsForTier,
   type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
   type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomTokensApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
@@ -31,9 +31,7 @@ import * as admin from './room-admin.ts';
 import { RoomOwnership } from './ownership.ts';
 import { bearerMember, memberOfToken } from './member-tokens.ts';
 import * as calls from './calls.ts';
-
-/** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
-const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+import { roomNameProblem } from './rules.ts';
 
 export type RoomServiceDeps = RoomDeps;
 type In<S extends z.ZodTypeAny> = z.output<S>;
@@ -238,7 +236,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
   /** May the actor call or answer the DM's other member (calls.ts)? Records nothing. */
   authorizeCall(actor: SessionActor, input: AuthorizeCallInput) { return calls.authorizeCall(this.core, actor, input); }
 
-  /** The DM policy (index.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
+  /** The DM policy (module.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
   reopenDmAfterMessage(message: Message): Promise<number> { return dms.reopenAfterMessage(this.core, message); }
 
   // ---------- expiry ----------
@@ -265,12 +263,4 @@ export class RoomService implements RoomApi, RoomTokensApi {
     const ws = await this.repo.workspaceByName(name);
     return ws && this.isLive(ws) ? ws : null;
   }
-}
-
-export function roomNameProblem(name: string): DomainError | null {
-  if (name.length === 0) return new DomainError('VALIDATION', 'Room name is required');
-  if (name.length > LIMITS.roomNameMax) return new DomainError('VALIDATION', `Room name must be at most ${LIMITS.roomNameMax} characters`);
-  if (!ROOM_NAME_PATTERN.test(name)) return new DomainError('ROOM_NAME_INVALID');
-  if ((RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase())) return new DomainError('ROOM_NAME_RESERVED');
-  return null;
 }

@@ -1,8 +1,21 @@
 /**
- * Pure rules of the room experience (no I/O), unit-tested in services/room/test/room-experience-rules.test.ts.
- * The use cases (channels.ts, dms.ts, members.ts) call these after the role check.
+ * Pure rules of the room (no I/O), unit-tested in services/room/test/room-experience-rules.test.ts and
+ * room-rules.test.ts. The use cases (room-service.ts, room-admin.ts, channels.ts, dms.ts, members.ts) call these after
+ * the role check.
  */
-import { DomainError, type Channel } from '@ephemera/proto';
+import { DomainError, LIMITS, RESERVED_ROOM_NAMES, type Channel } from '@ephemera/proto';
+
+/** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
+const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+
+/** Why a room name cannot be used (create-workspace, rename-workspace), or null. */
+export function roomNameProblem(name: string): DomainError | null {
+  if (name.length === 0) return new DomainError('VALIDATION', 'Room name is required');
+  if (name.length > LIMITS.roomNameMax) return new DomainError('VALIDATION', `Room name must be at most ${LIMITS.roomNameMax} characters`);
+  if (!ROOM_NAME_PATTERN.test(name)) return new DomainError('ROOM_NAME_INVALID');
+  if ((RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase())) return new DomainError('ROOM_NAME_RESERVED');
+  return null;
+}
 
 /** The one key of a pair's DM, whoever started it: the two user ids sorted. */
 export function dmKeyOf(memberIds: readonly string[]): string {

@@ -4,7 +4,7 @@ import {
   internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS } from '@ephemera/proto';
-import { startRoomModule } from './index.ts';
+import { startRoomModule } from './module.ts';
 import { publicRoomRouter, internalRoomRouter } from './http.ts';
 import { internalRoomKeyRouter } from './room-keys-http.ts';
 import { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.ts';

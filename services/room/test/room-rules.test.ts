@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { hashPassword, verifyPassword } from '../src/password.ts';
-import { roomNameProblem } from '../src/room-service.ts';
+import { roomNameProblem } from '../src/rules.ts';
 import { ERRORS } from '@ephemera/proto';
 
 describe('room passwords', () => {

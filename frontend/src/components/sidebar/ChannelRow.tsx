@@ -8,7 +8,7 @@ import type { ConversationItem } from '../../state/conversationSelectors.ts';
 import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { HashIcon, LockIcon } from '../Icons.tsx';
 import { MoreIcon, PencilIcon, TrashIcon, UserPlusIcon } from './icons.tsx';
-import type { ConversationActions } from '../ChannelList.tsx';
+import type { ConversationActions } from './conversationActions.ts';
 import { UnreadBadge } from './UnreadBadge.tsx';
 
 interface Props {

@@ -9,7 +9,7 @@ import type { ConversationItem } from '../../state/conversationSelectors.ts';
 import { ContextMenu, Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { CheckCircleIcon, MoreIcon, TrashIcon } from './icons.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
-import type { ConversationActions } from '../ChannelList.tsx';
+import type { ConversationActions } from './conversationActions.ts';
 import { UnreadBadge } from './UnreadBadge.tsx';
 
 export const SWIPE_THRESHOLD_PX = 50;

@@ -11,9 +11,9 @@
  * snapshot, it is taken again. No connection is held while waiting (a lock held on a pooled connection while the
  * recording needs another could starve the pool).
  * A refund changes no tier and no room: the subscription's own events (past due, cancelled) decide those.
+ * The recorded totals (billing.charge_refunds) are kept by refund-projection.ts.
  */
-import type { EventEnvelope } from '@ephemera/proto';
-import type { Pool, PoolClient } from '@ephemera/platform';
+import type { Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { ChargeState, ProviderStateReader } from './provider.ts';
@@ -61,16 +61,4 @@ async function accountOf(deps: RefundDeps, charge: ChargeState): Promise<Account
     if (account) return account;
   }
   return charge.customerId ? repo.byCustomerId(charge.customerId) : null;
-}
-
-/** account.payment-refunded -> billing.charge_refunds (called from projection.ts, so a replay rebuilds it). */
-export async function projectRefund(client: PoolClient, event: EventEnvelope<'account.payment-refunded'>): Promise<void> {
-  const p = event.payload;
-  // The account row may be gone (deleted, and this is a replay of an older record): then nothing is kept of it.
-  await client.query(
-    `INSERT INTO billing.charge_refunds (charge_id, account_id, refunded_cents)
-     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM billing.accounts WHERE id = $2)
-     ON CONFLICT (charge_id) DO UPDATE SET refunded_cents = GREATEST(billing.charge_refunds.refunded_cents, EXCLUDED.refunded_cents)`,
-    [p.chargeId, p.accountId, p.totalRefundedCents]);
-  await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [p.accountId, event.sequence]);
 }

@@ -11,7 +11,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { TOPICS } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
 
-/** the admin module's consumer group (index.ts) */
+/** the admin module's consumer group (module.ts) */
 export const ADMIN_GROUP = 'admin-analytics';
 
 export type LogPosition =
