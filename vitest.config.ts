@@ -33,6 +33,7 @@ const unit = [
   'test/payments/reminder-stages.test.ts',
   'test/telemetry.test.ts',
   'test/unit-project.test.ts',
+  'test/import-rules.test.ts',
 ];
 /** the browser suites: Debian's Chromium against the embedded app and the distributed stack */
 const e2e = ['frontend/e2e/**/*.test.ts'];
