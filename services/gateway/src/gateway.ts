@@ -1,7 +1,8 @@
 /**
  * The gateway: Socket.IO on a websocket engine (engine/: uWebSockets.js where its binary loads, Node's HTTP server
- * with `ws` elsewhere), so the Socket.IO protocol the client expects runs on either. It authenticates connections (join-workspace), validates every payload against proto, forwards
- * commands, and fans events out. No domain logic lives here.
+ * with `ws` elsewhere), so the Socket.IO protocol the client expects runs on either. It authenticates connections
+ * (join-workspace), validates every payload against proto, forwards commands, and fans events out. No domain logic
+ * lives here.
  */
 import { Server, type Socket } from 'socket.io';
 import {
@@ -93,7 +94,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // to the next second, so idle sockets share wakeups), an answer within 20 s. Idle sockets cost a gateway little
     // else: 500 of them made 20 pings and 20 pongs a second, most of an idle replica's 1.3 % of a core (the target
     // is under 1 %: docs/product/performance.md PF16). A socket that vanished without closing is noticed within 61 s
-    // instead of 45, and proxies' usual 60 s idle timeouts (nginx, ingress-nginx, cloud load balancers) still see traffic in time.
+    // instead of 45, and proxies' usual 60 s idle timeouts (nginx, ingress-nginx, cloud load balancers) still see
+    // traffic in time.
     pingInterval: 40_000,
     pingTimeout: 20_000,
     allowRequest: (req, callback) => {
@@ -103,8 +105,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   // New connections per client address (docs/product/security.md S6), refused before the socket can do anything; the
-  // client's
-  // connect_error carries the RATE_LIMITED body.
+  // client's connect_error carries the RATE_LIMITED body.
   io.use((socket, next) => {
     const address = clientAddress(socket.conn.remoteAddress ?? socket.handshake.address ?? '', socket.handshake.headers, trust);
     limits.consume('connectionsPerAddress', address).then(() => next(), (err) => {

@@ -46,8 +46,11 @@ export function nodeProxy(target: string, addressOf: (peer: string, headers: Rec
       answer.on('end', () => endAfterRequest(req, res));
       answer.on('error', () => res.destroy());
     });
+    // Set once a body over MAX_BODY was refused: the upstream request ended then, and its error is not the answer.
+    let refused = false;
     upstream.on('error', () => {
       releaseBody();
+      if (refused) return;
       if (res.headersSent) res.destroy();
       else if (!res.destroyed) res.writeHead(502).end('Bad gateway');
     });
@@ -61,7 +64,11 @@ export function nodeProxy(target: string, addressOf: (peer: string, headers: Rec
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (!streamed && size > MAX_BODY) { upstream.destroy(); req.unpipe(upstream); refuseTooLarge(req, res); }
+      if (streamed || refused || size <= MAX_BODY) return;
+      refused = true;
+      req.unpipe(upstream);
+      upstream.destroy();
+      refuseTooLarge(req, res);
     });
     req.pipe(upstream);
   };

@@ -126,6 +126,15 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
 
   it('caps bodies outside the file routes, answers 502 for an upstream that is down, 404 without one', async () => {
     expect((await request('/api/rooms', { method: 'POST', body: Buffer.alloc(1024 * 1024 + 1) })).status).toBe(413);
+    // the same without a declared length: counted as it streams (chunked), refused with 413, not a reset
+    const chunked = await new Promise<number | string>((resolve) => {
+      const req = http.request(base + '/api/rooms', { method: 'POST', agent: false }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+      req.on('error', (err) => resolve(err.message));
+      // past the cap, then a pause before the rest: the refusal must wait for the body, not reset the connection
+      for (let i = 0; i < 5; i++) req.write(Buffer.alloc(256 * 1024));
+      setTimeout(() => req.end(Buffer.alloc(256 * 1024)), 200);
+    });
+    expect(chunked).toBe(413);
     const down = await engine.start({ host: '127.0.0.1', port: 0, ready: async () => true, addressOf: (p) => p, upstream: 'http://127.0.0.1:9' });
     try {
       expect(await new Promise<number>((resolve) => http.get(`http://127.0.0.1:${down.port}/api/x`, (res) => { res.resume(); resolve(res.statusCode!); }))).toBe(502);
