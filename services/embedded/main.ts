@@ -1,9 +1,11 @@
 /** `npm start`: the whole product in one process on embedded defaults. */
-import { configOrExit, createLogger, startTelemetry, parsePreviousMasterKeys } from '@ephemera/platform';
-import { startEmbedded } from './app.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { embeddedConfig } from './config.ts';
 
 const config = configOrExit(embeddedConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, startTelemetry, parsePreviousMasterKeys } = await import('@ephemera/platform');
+const { startEmbedded } = await import('./app.ts');
 startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('embedded', config.LOG_LEVEL);
 const app = await startEmbedded({

@@ -1,8 +1,10 @@
-import { configOrExit, createLogger, parseMasterKey, rateLimitsOf, startTelemetry, stopOnSignals } from '@ephemera/platform';
-import { startAdminServer } from './server.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { adminAnalyticsConfig } from './config.ts';
 
 const config = configOrExit(adminAnalyticsConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, parseMasterKey, rateLimitsOf, startTelemetry, stopOnSignals } = await import('@ephemera/platform');
+const { startAdminServer } = await import('./server.ts');
 startTelemetry('admin-analytics', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('admin-analytics', config.LOG_LEVEL);
 const server = await startAdminServer({

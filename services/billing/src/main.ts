@@ -1,8 +1,10 @@
-import { configOrExit, createLogger, startTelemetry, stopOnSignals, parseMasterKey, internalPortOf, rateLimitsOf } from '@ephemera/platform';
-import { startBillingServer } from './server.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { billingConfig, googleOf, paymentsOf } from './config.ts';
 
 const config = configOrExit(billingConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, startTelemetry, stopOnSignals, parseMasterKey, internalPortOf, rateLimitsOf } = await import('@ephemera/platform');
+const { startBillingServer } = await import('./server.ts');
 startTelemetry('billing', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('billing', config.LOG_LEVEL);
 const server = await startBillingServer({

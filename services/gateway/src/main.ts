@@ -1,8 +1,10 @@
-import { configOrExit, createLogger, rateLimitsOf, startTelemetry, stopOnSignals } from '@ephemera/platform';
-import { startGatewayServer } from './server.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { callOptionsOf, gatewayConfig } from './config.ts';
 
 const config = configOrExit(gatewayConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, rateLimitsOf, startTelemetry, stopOnSignals } = await import('@ephemera/platform');
+const { startGatewayServer } = await import('./server.ts');
 startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
 const gateway = await startGatewayServer({

@@ -1,9 +1,11 @@
-import { configOrExit, createLogger, parseMasterKey, rateLimitsOf, startTelemetry, stopOnSignals, internalPortOf } from '@ephemera/platform';
-import { startMessagingServer } from './server.ts';
-import { storageFromEnv } from './files/index.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { messagingConfig } from './config.ts';
 
 const config = configOrExit(messagingConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, parseMasterKey, rateLimitsOf, startTelemetry, stopOnSignals, internalPortOf } = await import('@ephemera/platform');
+const { startMessagingServer } = await import('./server.ts');
+const { storageFromEnv } = await import('./files/index.ts');
 startTelemetry('messaging', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('messaging', config.LOG_LEVEL);
 const server = await startMessagingServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger,

@@ -1,8 +1,10 @@
-import { configOrExit, createLogger, startTelemetry, stopOnSignals, internalPortOf } from '@ephemera/platform';
-import { startPresenceServer } from './server.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { presenceConfig } from './config.ts';
 
 const config = configOrExit(presenceConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, startTelemetry, stopOnSignals, internalPortOf } = await import('@ephemera/platform');
+const { startPresenceServer } = await import('./server.ts');
 startTelemetry('presence', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('presence', config.LOG_LEVEL);
 const server = await startPresenceServer({ port: config.PORT, redisUrl: config.REDIS_URL, logger, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },

@@ -1,10 +1,10 @@
-import {
-  configOrExit, createLogger, startTelemetry, stopOnSignals, parseMasterKey, parsePreviousMasterKeys, internalPortOf, rateLimitsOf,
-} from '@ephemera/platform';
-import { startRoomServer } from './server.ts';
+import { configOrExit } from '@ephemera/platform/src/config.ts';
 import { roomConfig } from './config.ts';
 
 const config = configOrExit(roomConfig);
+// The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
+const { createLogger, startTelemetry, stopOnSignals, parseMasterKey, parsePreviousMasterKeys, internalPortOf, rateLimitsOf } = await import('@ephemera/platform');
+const { startRoomServer } = await import('./server.ts');
 startTelemetry('room', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('room', config.LOG_LEVEL);
 const server = await startRoomServer({ port: config.PORT, databaseUrl: config.DATABASE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, logger, sweepIntervalMs: config.SWEEP_INTERVAL_MS,
