@@ -95,7 +95,13 @@ export const AccountRegisteredSchema = z.object({
 });
 export const AccountUsernameChangedSchema = z.object({ accountId: z.string(), username: z.string() });
 export const AccountGoogleLinkedSchema = z.object({ accountId: z.string(), googleId: z.string(), picture: z.string().nullable() });
-export const AccountAutoRenewalChangedSchema = z.object({ accountId: z.string(), autoRenewal: z.boolean() });
+/**
+ * The account's auto-renewal. subscriptionId and cancelAtPeriodEnd: present when the provider's subscription was
+ * changed to match (docs/product/payments.md PAY11); absent, the choice is only kept (no subscription to change).
+ */
+export const AccountAutoRenewalChangedSchema = z.object({
+  accountId: z.string(), autoRenewal: z.boolean(), subscriptionId: z.string().optional(), cancelAtPeriodEnd: z.boolean().optional(),
+});
 /** The tombstone: recorded after the account's key is destroyed, so it carries nothing personal. */
 export const AccountDeletedSchema = z.object({ accountId: z.string(), deletedAt: z.string() });
 // The superadmin's actions on an account (billing records them, sealed under the account's key like the rest).

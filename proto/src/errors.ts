@@ -87,6 +87,11 @@ export const ERRORS = {
   NO_BILLING_ACCOUNT: 'Unable to open billing portal. Please contact support.',
   WEBHOOK_SIGNATURE_INVALID: 'Invalid webhook signature',
   SUBSCRIPTION_UPDATE_REFUSED: 'Subscriptions change only through verified payments',
+  AUTO_RENEWAL_FAILED: 'Failed to update auto-renewal settings',
+  /** docs/product/payments.md PAY12: the grace period after a subscription's end */
+  SUBSCRIPTION_IN_GRACE: 'Your subscription has expired. During the grace period your rooms stay readable, but creating or extending rooms needs a renewal.',
+  /** docs/product/payments.md PAY12: after the grace period */
+  SUBSCRIPTION_EXPIRED: 'Your subscription has expired. Renew now to regain full access.',
   // administration (docs/product/admin.md where it has a text)
   SUPERADMIN_REQUIRED: 'Unauthorized: Superadmin access required',
   /** the message is the one the superadmin set (maintenance mode); this text only when there is none */
@@ -155,7 +160,8 @@ export function statusFor(code: ErrorCode): number {
     case 'PAYMENT_NOT_VERIFIED': return 402;
     case 'SUBSCRIPTION_UPDATE_REFUSED': return 403;
     case 'EXTENSION_FREE_FOR_TIER': case 'NO_BILLING_ACCOUNT': case 'EXTENSION_NOT_COMPLETED': return 409;
-    case 'PAYMENT_SESSION_FAILED': case 'EXTENSION_PAYMENT_FAILED': case 'PORTAL_FAILED': return 502;
+    case 'PAYMENT_SESSION_FAILED': case 'EXTENSION_PAYMENT_FAILED': case 'PORTAL_FAILED': case 'AUTO_RENEWAL_FAILED': return 502;
+    case 'SUBSCRIPTION_IN_GRACE': case 'SUBSCRIPTION_EXPIRED': return 402;
     case 'PAYMENTS_NOT_CONFIGURED': case 'UNAVAILABLE': return 503;
     default: return 500;
   }

@@ -20,6 +20,7 @@ import { paymentsSuite } from './payments.suite.ts';
 import { noticesSuite } from './notices.suite.ts';
 import { accountCallsSuite } from './account-calls.suite.ts';
 import { refundsSuite } from './refunds.suite.ts';
+import { autoRenewalSuite } from './auto-renewal.suite.ts';
 import { WEBHOOK_SECRET, type PaymentEnv, type PaymentProduct, type PaymentTarget } from './target.ts';
 
 const SUPERADMIN_EMAIL = 'root@example.test';
@@ -74,5 +75,6 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
     accountCallsSuite(target);
     noticesSuite(target);
     refundsSuite(target);
+    autoRenewalSuite(target);
   });
 }

@@ -185,9 +185,10 @@ export class BillingService {
     return { success: true as const, user: presentAccount((await this.accounts.byId(account.id))!, this.superadmin) };
   }
 
-  async setAutoRenewal(account: AccountRow, body: unknown) {
+  /** The auto-renewal choice; atProvider: the subscription payments/auto-renewal.ts changed to match it first. */
+  async setAutoRenewal(account: AccountRow, body: unknown, atProvider?: { subscriptionId: string; cancelAtPeriodEnd: boolean }) {
     const { autoRenewal } = parseOrThrow(AutoRenewalBodySchema, body);
-    await this.recordFor(account, 'account.auto-renewal-changed', { accountId: account.id, autoRenewal });
+    await this.recordFor(account, 'account.auto-renewal-changed', { accountId: account.id, autoRenewal, ...atProvider });
     return { success: true as const, autoRenewal };
   }
 

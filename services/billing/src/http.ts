@@ -75,7 +75,6 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
 
   signedIn('profile', (a) => billing.profile(a));
   signedIn('updateUsername', (a, req) => billing.updateUsername(a, req.body));
-  signedIn('autoRenewal', (a, req) => billing.setAutoRenewal(a, req.body));
   signedIn('generateRoomToken', (a, req) => billing.generateRoomToken(a, req.body));
   publicRoute(r, 'exportData', callers, async (_req, res, caller) => {
     const { account } = accountOf(caller);

@@ -41,15 +41,23 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
       await client.query('UPDATE billing.accounts SET google_id = $2, picture = COALESCE($3, picture), last_seq = $4 WHERE id = $1',
         [event.payload.accountId, event.payload.googleId, event.payload.picture, event.sequence]);
       return;
-    case 'account.auto-renewal-changed':
-      await client.query('UPDATE billing.accounts SET auto_renewal = $2, last_seq = $3 WHERE id = $1', [event.payload.accountId, event.payload.autoRenewal, event.sequence]);
+    case 'account.auto-renewal-changed': {
+      // With the provider's answer (payments/auto-renewal.ts) the subscription's cancel-at-period-end follows, for
+      // that subscription only; without one the choice is only kept.
+      const p = event.payload;
+      await client.query(
+        `UPDATE billing.accounts SET auto_renewal = $2, last_seq = $3,
+           cancel_at_period_end = CASE WHEN $4::text IS NOT NULL AND subscription_id = $4::text THEN $5::boolean ELSE cancel_at_period_end END WHERE id = $1`,
+        [p.accountId, p.autoRenewal, event.sequence, p.subscriptionId ?? null, p.cancelAtPeriodEnd ?? null]);
       return;
-    // payments (payments/outcomes.ts decides them from the provider's verified state)
+    }
+    // payments (payments/webhooks.ts decides them from the provider's verified state); auto_renewal follows the
+    // provider's subscription: it renews unless it cancels at the period's end, and an ended one renews nothing
     case 'account.subscription-activated': {
       const p = event.payload;
       await client.query(
         `UPDATE billing.accounts SET tier = $2, payment_status = 'active', subscription_expires_at = $3, subscription_id = $4,
-           customer_id = COALESCE($5, customer_id), cancel_at_period_end = $6, ${TRIAL_OVER}, last_seq = $7 WHERE id = $1`,
+           customer_id = COALESCE($5, customer_id), cancel_at_period_end = $6, auto_renewal = NOT $6, ${TRIAL_OVER}, last_seq = $7 WHERE id = $1`,
         [p.accountId, p.tier, p.currentPeriodEnd, p.subscriptionId, p.customerId, p.cancelAtPeriodEnd, event.sequence]);
       return;
     }
@@ -65,13 +73,13 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
       const p = event.payload;
       await client.query(
         `UPDATE billing.accounts SET tier = $2, payment_status = 'cancelled', subscription_expires_at = $3, subscription_id = $4,
-           cancel_at_period_end = false, ${TRIAL_OVER}, last_seq = $5 WHERE id = $1`,
+           cancel_at_period_end = false, auto_renewal = false, ${TRIAL_OVER}, last_seq = $5 WHERE id = $1`,
         [p.accountId, p.tier, p.accessUntil, p.subscriptionId, event.sequence]);
       return;
     }
     case 'account.subscription-expired':
       await client.query(
-        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, ${TRIAL_OVER}, last_seq = $2 WHERE id = $1`,
+        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, auto_renewal = false, ${TRIAL_OVER}, last_seq = $2 WHERE id = $1`,
         [event.payload.accountId, event.sequence]);
       return;
     // the superadmin's actions (admin-accounts.ts)

@@ -1,6 +1,6 @@
 /**
  * HTTP for payments (the ingress sends /api/payments/ to billing), and the spec's account calls that need payments
- * (upgrade-rooms, renew-subscription, create-paid-account, under /api/auth/). The webhook reads its body raw (express.raw,
+ * (upgrade-rooms, renew-subscription, create-paid-account, auto-renewal, under /api/auth/). The webhook reads its body raw (express.raw,
  * mounted before any JSON parser): the signature is over the exact bytes Stripe sent. Every other route is a
  * signed-in account's (Authorization: Bearer {session}); the session is checked before anything else, so an
  * anonymous caller learns nothing, not even whether payments are configured.
@@ -45,6 +45,7 @@ export function paymentsRouter(billing: BillingService, payments: PaymentsServic
   // The spec's account calls that need payments (mounted before the account router, whose /api/auth/ 404 follows).
   // Bodies never name the account nor set its tier (proto/src/authz.ts).
   signedIn('upgradeRooms', (a) => payments.upgradeRooms(a));
+  signedIn('autoRenewal', (a, req) => payments.setAutoRenewal(a, req.body));
   signedIn('renewSubscription', (a, req) => payments.renew(a, req.body));
   signedIn('createPaidAccount', async (a, req) => {
     const payment = await payments.verifyPaymentId(a, req.body);

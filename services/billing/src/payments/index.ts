@@ -67,7 +67,7 @@ export function createPayments(opts: PaymentsOptions & { billing: BillingService
   const outcomes = state ? new PaymentOutcomes({ billing: opts.billing, pool: opts.pool, rooms: opts.rooms, state, logger: opts.logger, now: opts.now, receipts }) : null;
   if (provider && !publicUrl && !opts.serverAddress) opts.logger.warn('PUBLIC_URL is not set: checkouts and portal sessions are refused (return links are never taken from a request)');
   const siteUrl = () => publicUrl ?? opts.serverAddress?.() ?? null;
-  const service = new PaymentsService({ provider, state, outcomes, rooms: opts.rooms, logger: opts.logger, now: opts.now, siteUrl });
+  const service = new PaymentsService({ provider, state, outcomes, billing: opts.billing, rooms: opts.rooms, logger: opts.logger, now: opts.now, siteUrl });
   const every = opts.expirySweepMs ?? 600_000;
   const timer = outcomes && every > 0 ? setInterval(() => {
     outcomes.expireLapsed().catch((err) => opts.logger.warn({ err }, 'subscription expiry sweep failed'));

@@ -93,6 +93,11 @@ export interface PaymentProvider {
   checkoutSession(id: string): Promise<CheckoutState | null>;
   /** The subscription's current state; null when the provider does not know it. */
   subscription(id: string): Promise<SubscriptionState | null>;
+  /**
+   * Auto-renewal at the provider: cancel at the period's end (true) or keep renewing (false). Answers the subscription
+   * as the provider records it after the change; throws when the provider refused or could not be reached.
+   */
+  setCancelAtPeriodEnd(subscriptionId: string, cancelAtPeriodEnd: boolean): Promise<SubscriptionState>;
   /** The charge's current state, its refunds included; null when the provider does not know it. */
   charge(id: string): Promise<ChargeState | null>;
 }

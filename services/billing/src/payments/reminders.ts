@@ -8,8 +8,8 @@
  *   expiry sweep already returned to free).
  * A stage skipped between two sweeps is not mailed late: only the account's current stage is.
  * Auto-renewal: a subscription Stripe will charge by itself (payment active, not cancelling at the period's end) gets
- * no reminder before its expiry; telling a paying customer to renew would be wrong. The account's autoRenewal flag
- * is a stored preference that Stripe never sees, so Stripe's own state decides. Grace and expired are mailed
+ * no reminder before its expiry; telling a paying customer to renew would be wrong. Stripe's own state decides (the
+ * dashboard's switch changes it there first: auto-renewal.ts). Grace and expired are mailed
  * whatever the setting: by then the renewal did not happen.
  * What was mailed is an event (account.renewal-reminder-mailed -> billing.mailed_notices): a second sweep, a restart
  * or a replay sends nothing again. One sweep at a time: chained in this process, a Postgres advisory lock across

@@ -13,13 +13,15 @@ import { parseOrThrow, type Logger } from '@ephemera/platform';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { PaymentProvider, ProviderStateReader } from './provider.ts';
 import { isLapsed, type PaymentOutcomes } from './webhooks.ts';
+import { changeAutoRenewal } from './auto-renewal.ts';
+import type { BillingService } from '../billing-service.ts';
 
 export interface PaymentsDeps {
   /** null: STRIPE_SECRET_KEY is not set; every payment call answers PAYMENTS_NOT_CONFIGURED (503) */
   provider: PaymentProvider | null;
   state: ProviderStateReader | null;
   outcomes: PaymentOutcomes | null;
-  rooms: AccountRoomsApi; logger: Logger; now: () => Date;
+  billing: BillingService; rooms: AccountRoomsApi; logger: Logger; now: () => Date;
   /**
    * The site's address for the provider's return links: PUBLIC_URL, or in embedded mode the server's own configured
    * address; never a request's Origin or Host (a forged header would send the payer to another site). null: the
@@ -120,6 +122,11 @@ export class PaymentsService {
       cancelAtPeriodEnd: account.cancelAtPeriodEnd, subscriptionExpiresAt: account.subscriptionExpiresAt?.toISOString() ?? null,
       amountCents: paid ? PLAN_PRICES[account.tier as 'pro' | 'business'].amountCents : 0, renewal,
     };
+  }
+
+  /** The dashboard's auto-renewal switch: the provider's subscription first, then the account (auto-renewal.ts). */
+  setAutoRenewal(account: AccountRow, body: unknown): Promise<{ success: true; autoRenewal: boolean }> {
+    return changeAutoRenewal({ billing: this.deps.billing, provider: this.deps.provider, logger: this.deps.logger }, account, body);
   }
 
   async portal(account: AccountRow, body: unknown): Promise<PortalAnswer> {

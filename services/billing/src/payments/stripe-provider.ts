@@ -127,7 +127,15 @@ export class StripeProvider implements PaymentProvider {
 
   async subscription(id: string): Promise<SubscriptionState | null> {
     const s = await this.retrieve(() => this.stripe.subscriptions.retrieve(id)) as unknown as Obj | null;
-    if (!s) return null;
+    return s ? this.subscriptionOf(s) : null;
+  }
+
+  async setCancelAtPeriodEnd(subscriptionId: string, cancelAtPeriodEnd: boolean): Promise<SubscriptionState> {
+    const s = await this.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancelAtPeriodEnd });
+    return this.subscriptionOf(s as unknown as Obj);
+  }
+
+  private subscriptionOf(s: Obj): SubscriptionState {
     const metadata = (s.metadata ?? {}) as Record<string, string>;
     const items = ((s.items as Obj | undefined)?.data ?? []) as Obj[];
     // current_period_end: on the items since API 2025-03; on the subscription before.
