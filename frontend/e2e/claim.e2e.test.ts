@@ -1,6 +1,6 @@
 /**
  * The claim journey in a real browser, as a new user takes it: a guest creates a room, uploads a picture, opens
- * Settings and registers to keep the room (the sign-in code read from a real SMTP server, Mailpit). The claim gives
+ * Settings and registers to keep the room in Claim Your Room (the sign-in code read from a real SMTP server, Mailpit). The claim gives
  * the owner a new room token; afterwards the owner is back in the room (not on the join form), still sees the picture
  * and can upload another file. A second tab that had the room open all along reconnects with the new token too.
  * Embedded mode, and distributed mode (files in S3 on versitygw, billing its own server, behind the nginx ingress).
@@ -20,8 +20,8 @@ import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { request, socketJoin } from '../../test/helpers/clients.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
-import { assertFrontendBuilt, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
-import { enterMailedCode } from './sign-in.ts';
+import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { claimInDialog } from './claim-dialog.ts';
 
 interface ClaimTarget { base: string; stop(): Promise<void> }
 
@@ -95,13 +95,14 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         const image = u.byTestId('attachment-image').locator('img');
         await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS, message: 'the guest sees the picture' }).toBe(64);
 
-        // Settings -> Register to Keep Your Room -> /login with the room to claim, back to the room afterwards
+        // Settings -> Register to Keep Your Room -> Claim Your Room, inside the room (docs/product/accounts.md A9)
         await u.byTestId('settings-button').click();
-        await u.byTestId('register-banner').getByRole('link', { name: 'Register' }).click();
-        await u.byTestId('claim-hint').waitFor({ timeout: WAIT_MS });
-        await enterMailedCode(u, mail!, `claim-${Date.now()}@example.test`, 'Owner');
-        await u.byTestId('login-verify').click();
-        await u.page.waitForURL((url) => url.pathname === `/${room}`, { timeout: WAIT_MS });
+        await u.byTestId('register-banner').getByRole('button', { name: 'Register' }).click();
+        await claimInDialog(u, mail!, `claim-${Date.now()}@example.test`, 'Owner');
+        expect(await textOf(u.byTestId('claim-outcome'))).toBe('Registration successful! Room ownership claimed.');
+        expect(new URL(u.page.url()).pathname, 'the owner never left the room').toBe(`/${room}`);
+        await u.byTestId('claim-done').click();
+        await u.byTestId('claim-modal').waitFor({ state: 'detached' });
 
         await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
         expect(await u.byTestId('join-overlay').count(), 'the owner is not sent to the join form').toBe(0);

@@ -10,6 +10,8 @@ export const AUTH_API = {
   register: '/api/auth/register',
   login: '/api/auth/login',
   googleStart: '/api/auth/google/start',
+  /** whether Google sign-in is configured: the pages offer it only then */
+  googleStatus: '/api/auth/google/status',
   googleCallback: '/api/auth/google/callback',
   googleAuth: '/api/auth/google-auth',
   profile: '/api/auth/profile',

@@ -6,6 +6,12 @@ import { CookieJar, bearer, googleFinish, googleSignIn, googleUntilCallback, reg
 
 export function googleSuite(target: () => AccountTarget) {
   describe('sign-in with Google (OIDC code flow with PKCE)', () => {
+    it('the status route says Google sign-in is on (docs/product/accounts.md A3: the pages offer it only then)', async () => {
+      const res = await http<{ enabled: boolean }>(target().url, AUTH_API.googleStatus);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ enabled: true });
+    });
+
     it('signs in through the provider: a verified ID token makes an account and a session', async () => {
       const t = target();
       const email = uniqueEmail('g');

@@ -14,6 +14,7 @@ import { readAuth, saveAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
 import { adminControls } from '../lib/roomRules.ts';
+import { takeClaimOutcome } from '../lib/claim.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { ExpiryBanner } from './ExpiryBanner.tsx';
 import type { AdminDialog } from './admin/adminDialog.ts';
@@ -77,7 +78,7 @@ function useAddressFollowsName(workspaceId: string | null, name: string | null):
 }
 
 /** openExtend / resumeExtension and openUpgrade / resumeUpgrade: the dialog opens 0.5 s after joining; the flags go. */
-function useOpenFlags(joined: boolean, open: (d: AdminDialog) => void): void {
+function useOpenFlags(joined: boolean, workspaceId: string | null, open: (d: AdminDialog) => void): void {
   useEffect(() => {
     if (!joined) return;
     const params = new URLSearchParams(window.location.search);
@@ -85,6 +86,9 @@ function useOpenFlags(joined: boolean, open: (d: AdminDialog) => void): void {
     const dialog: AdminDialog | null = flag('openExtend') || flag('resumeExtension') ? { kind: 'extend' }
       : flag('openUpgrade') || flag('resumeUpgrade') ? { kind: 'upgrade', feature: 'plan' } : null;
     stripQueryParams(['openExtend', 'resumeExtension', 'openUpgrade', 'resumeUpgrade']);
+    // a claim through Google finished while the page was away: Claim Your Room shows how it went
+    const claimed = workspaceId ? takeClaimOutcome(workspaceId) : null;
+    if (claimed) { open({ kind: 'claim', outcome: claimed }); return; }
     if (!dialog) return;
     const t = setTimeout(() => open(dialog), MODAL_OPEN_DELAY_MS);
     return () => clearTimeout(t);
@@ -103,7 +107,7 @@ export function RoomView({ session, roomName }: Props) {
   const toast = useToast();
   const calls = useCalls(session, state.workspace?.tier ?? 'free', state.everJoined);
   useAddressFollowsName(state.workspace?.id ?? null, state.workspace?.name ?? null);
-  useOpenFlags(state.everJoined, setAdminDialog);
+  useOpenFlags(state.everJoined, state.workspace?.id ?? null, setAdminDialog);
   /** a search hit being revealed: the chat scrolls to it and highlights it briefly */
   const [focus, setFocus] = useState<{ channelId: string; messageId: string } | null>(null);
   const name = state.workspace?.name ?? roomName;

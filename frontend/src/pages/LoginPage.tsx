@@ -9,13 +9,15 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { AUTH_API } from '@ephemera/proto/client';
+import { ERRORS } from '@ephemera/proto/client';
 import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { readAuth, saveAuth } from '../lib/storage.ts';
 import { accountApi, readAccount, safeRedirect, saveAccount, type AccountRecord } from '../lib/account.ts';
 import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../lib/payments.ts';
 import { readPendingExtension } from '../lib/roomPrefs.ts';
+import { claimPendingRoom } from '../lib/claim.ts';
+import { googleStartUrl, useGoogleSignIn } from '../lib/googleSignIn.ts';
 import './accounts.css';
 
 type Step = 'details' | 'code' | 'recover' | 'paying';
@@ -35,6 +37,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const google = useGoogleSignIn();
 
   useEffect(() => { document.title = 'Login / Sign Up · Ephemera'; }, []);
   /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
@@ -55,13 +58,15 @@ export function LoginPage() {
   }, [plan, redirect]);
   // Already signed in: straight to the target. Back from Google: spend the hand-off cookie for a session.
   useEffect(() => {
-    const google = params.get('google');
-    if (google === 'failed') { setError('Google login was cancelled or failed'); return; }
-    if (google === '1') {
-      void accountApi.googleAuth().then((r) => {
+    const googleParam = params.get('google');
+    if (googleParam === 'failed') { setError('Google login was cancelled or failed'); return; }
+    if (googleParam === 'off') { setError(ERRORS.GOOGLE_NOT_CONFIGURED); return; }
+    if (googleParam === '1') {
+      void accountApi.googleAuth().then(async (r) => {
         if (!r.ok) { setError(r.message || 'Google login failed'); return; }
         const record = { token: r.data.token, user: r.data.user };
         saveAccount(record);
+        await claimPendingRoom(record); // Claim Your Room's Google path: the room shows the outcome
         finish(record);
       });
       return;
@@ -152,7 +157,7 @@ export function LoginPage() {
           )}
           {step !== 'recover' && (
             <div className="account-alt">
-              <a className="button button-ghost" href={`${AUTH_API.googleStart}?redirect=${encodeURIComponent(redirect)}`} data-testid="login-google">Continue with Google</a>
+              {google && <a className="button button-ghost" href={googleStartUrl(redirect)} data-testid="login-google">Continue with Google</a>}
               <button type="button" className="link-button" onClick={() => { setStep('recover'); setError(null); setNotice(null); }}>Forgot your username?</button>
             </div>
           )}

@@ -48,11 +48,20 @@ export function publicBillingRouter(billing: BillingService, google: GoogleSignI
     rateLimited(limits, 'usernameRecoveriesPerAddress'));
 
   // Google: start -> provider -> callback (verified here) -> /login?google=1 -> google-auth spends the cookie.
+  // The pages offer "Continue with Google" only when this says it is on (docs/product/accounts.md A3).
+  publicRoute(r, 'googleStatus', callers, async (_req, res) => { res.json({ enabled: google.configured }); });
+  // A browser navigates here: every outcome is a page (the provider, or /login saying why), never a JSON answer.
   publicRoute(r, 'googleStart', callers, async (req, res) => {
-    const flow = await google.start(safeRedirect(req.query.redirect));
-    res.cookie(FLOW_COOKIE, flow.state, { httpOnly: true, sameSite: 'lax', secure: google.secureCookies, path: FLOW_COOKIE_PATH, maxAge: FLOW_COOKIE_MAX_AGE_MS });
-    res.redirect(303, flow.url);
-  }, rateLimited(limits, 'signInCodesPerAddress'));
+    if (!google.configured) { res.redirect(303, '/login?google=off'); return; }
+    try {
+      await limits.consume('signInCodesPerAddress', address(req));
+      const flow = await google.start(safeRedirect(req.query.redirect));
+      res.cookie(FLOW_COOKIE, flow.state, { httpOnly: true, sameSite: 'lax', secure: google.secureCookies, path: FLOW_COOKIE_PATH, maxAge: FLOW_COOKIE_MAX_AGE_MS });
+      res.redirect(303, flow.url);
+    } catch {
+      res.redirect(303, '/login?google=failed');
+    }
+  });
   publicRoute(r, 'googleCallback', callers, async (req, res) => {
     try {
       res.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH }); // one flow per cookie, finished or refused

@@ -8,6 +8,7 @@ import type { RoomThemeControl, AppliedTheme } from '../../hooks/useRoomTheme.ts
 import { readCustomTheme } from '../../lib/roomPrefs.ts';
 import { DeleteRoomModal, KickUserModal, MaxUsersModal, PasswordModal, UpgradeModal } from './AdminModals.tsx';
 import { ExtendModal } from './ExtendModal.tsx';
+import { ClaimRoomModal } from './ClaimRoomModal.tsx';
 import { CustomThemeModal, ThemeModal } from './ThemeModal.tsx';
 import type { AdminDialog } from './adminDialog.ts';
 
@@ -46,6 +47,8 @@ export function AdminDialogs({ dialog, state, session, theme, open, close }: Pro
       return <DeleteRoomModal roomName={ws.name} onClose={close} deleteRoom={() => admin.deleteWorkspace()} />;
     case 'kick':
       return <KickUserModal username={dialog.username} onClose={close} kick={() => admin.kickUser(dialog.userId)} />;
+    case 'claim':
+      return <ClaimRoomModal workspaceId={ws.id} roomName={ws.name} username={user?.username ?? ''} outcome={dialog.outcome} onClose={close} />;
     case 'upgrade':
       return <UpgradeModal feature={dialog.feature} tier={ws.tier} onClose={close} />;
     case 'theme':

@@ -93,7 +93,7 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
           <div className="register-banner" data-testid="register-banner">
             <strong>Register to Keep Your Room!</strong>
             <p>Your ownership lives in this browser only. Register to manage the room from any device.</p>
-            <a className="button button-sm button-primary" href={`/login?redirect=${encodeURIComponent(roomPath(name))}${ws ? `&claimWorkspace=${encodeURIComponent(ws.id)}` : ''}`}>Register</a>
+            <button type="button" className="button button-sm button-primary" onClick={() => open({ kind: 'claim' })} data-testid="register-claim">Register</button>
           </div>
         )}
 

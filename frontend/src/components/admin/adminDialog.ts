@@ -1,4 +1,6 @@
 /** Which administration dialog is open (one at a time); the settings panel and the sidebar open them. */
+import type { ClaimOutcome } from '../../lib/claim.ts';
+
 export type UpgradeFeature = 'plan' | 'themes' | 'customTheme' | 'maxUsers' | 'extension';
 
 export type AdminDialog =
@@ -9,7 +11,9 @@ export type AdminDialog =
   | { kind: 'upgrade'; feature: UpgradeFeature }
   | { kind: 'theme' }
   | { kind: 'customTheme' }
-  | { kind: 'kick'; userId: string; username: string };
+  | { kind: 'kick'; userId: string; username: string }
+  /** Claim Your Room; with the outcome when a claim through Google finished while the page was away */
+  | { kind: 'claim'; outcome?: ClaimOutcome };
 
 /** The Upgrade required dialog's sentence per gated control. */
 export const UPGRADE_REASONS: Record<UpgradeFeature, string> = {
