@@ -84,7 +84,7 @@ function useOpenFlags(joined: boolean, workspaceId: string | null, open: (d: Adm
     const params = new URLSearchParams(window.location.search);
     const flag = (n: string) => params.get(n) === 'true';
     const dialog: AdminDialog | null = flag('openExtend') || flag('resumeExtension') ? { kind: 'extend' }
-      : flag('openUpgrade') || flag('resumeUpgrade') ? { kind: 'upgrade', feature: 'plan' } : null;
+      : flag('openUpgrade') || flag('resumeUpgrade') ? { kind: 'plans' } : null;
     stripQueryParams(['openExtend', 'resumeExtension', 'openUpgrade', 'resumeUpgrade']);
     // a claim through Google finished while the page was away: Claim Your Room shows how it went
     const claimed = workspaceId ? takeClaimOutcome(workspaceId) : null;

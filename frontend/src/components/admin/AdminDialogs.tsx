@@ -9,6 +9,7 @@ import { readCustomTheme } from '../../lib/roomPrefs.ts';
 import { DeleteRoomModal, KickUserModal, MaxUsersModal, PasswordModal, UpgradeModal } from './AdminModals.tsx';
 import { ExtendModal } from './ExtendModal.tsx';
 import { ClaimRoomModal } from './ClaimRoomModal.tsx';
+import { PlansModal } from './PlansModal.tsx';
 import { CustomThemeModal, ThemeModal } from './ThemeModal.tsx';
 import type { AdminDialog } from './adminDialog.ts';
 
@@ -49,6 +50,8 @@ export function AdminDialogs({ dialog, state, session, theme, open, close }: Pro
       return <KickUserModal username={dialog.username} onClose={close} kick={() => admin.kickUser(dialog.userId)} />;
     case 'claim':
       return <ClaimRoomModal workspaceId={ws.id} roomName={ws.name} username={user?.username ?? ''} outcome={dialog.outcome} onClose={close} />;
+    case 'plans':
+      return <PlansModal tier={ws.tier} roomName={ws.name} guestOwner={Boolean(user?.isOwner)} onClaim={() => open({ kind: 'claim' })} onClose={close} />;
     case 'upgrade':
       return <UpgradeModal feature={dialog.feature} tier={ws.tier} onClose={close} />;
     case 'theme':

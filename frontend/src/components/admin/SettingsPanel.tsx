@@ -127,7 +127,7 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
             )}
             {can.upgrade && (
               <Action icon={<SparkIcon size={18} />} label="Upgrade Plan" hint="More time, people and themes"
-                onClick={() => { window.location.assign('/upgrade'); }} testId="settings-upgrade" />
+                onClick={() => open({ kind: 'plans' })} testId="settings-upgrade" />
             )}
           </Section>
         )}

@@ -13,7 +13,9 @@ export type AdminDialog =
   | { kind: 'customTheme' }
   | { kind: 'kick'; userId: string; username: string }
   /** Claim Your Room; with the outcome when a claim through Google finished while the page was away */
-  | { kind: 'claim'; outcome?: ClaimOutcome };
+  | { kind: 'claim'; outcome?: ClaimOutcome }
+  /** Upgrade Plans: the plans, inside the room */
+  | { kind: 'plans' };
 
 /** The Upgrade required dialog's sentence per gated control. */
 export const UPGRADE_REASONS: Record<UpgradeFeature, string> = {
