@@ -45,6 +45,17 @@ export const ADMIN_LIMITS = {
   tableRows: 50, moderationMessages: 50, trialDays: 30, extendHours: [168, 720] as const,
   autoDelete: { graceDays: 7, minDays: 1, maxDays: 1000, defaultDays: 90 },
   quickRevenueMonths: 6,
+  /** the shortest search of account e-mails and usernames: they are searched by three-character runs (administration.md) */
+  accountSearchMin: 3,
+  /** the longest search text */
+  searchMax: 100,
+} as const;
+
+/** The Users and Rooms tabs' filters (admin.md ADM4, ADM6), as the list routes take them (?tier= ?status=). */
+export const ADMIN_FILTERS = {
+  tier: ['free', 'pro', 'business'],
+  paymentStatus: ['active', 'past_due', 'cancelled'],
+  roomStatus: ['active', 'expired'],
 } as const;
 
 /** the texts the dashboard shows (docs/product/admin.md) */

@@ -49,6 +49,16 @@ export interface AdminUser {
   trialEndsAt: string | null;
 }
 export interface AdminRoom { id: string; name: string; owner: string | null; userCount: number; isActive: boolean; expiresAt: string | null }
+/** one page of a list: `total` rows match the search and filters; `totals` count every row the search matches */
+interface AdminPage { page: number; pageSize: number; total: number }
+export interface AdminUsersPage extends AdminPage {
+  users: AdminUser[];
+  totals: { total: number; byTier: { free: number; pro: number; business: number }; byStatus: { active: number; past_due: number; cancelled: number } };
+}
+export interface AdminRoomsPage extends AdminPage {
+  rooms: AdminRoom[];
+  totals: { total: number; active: number; expired: number; users: number };
+}
 export interface ModerationMessage {
   id: string; authorName: string; username: string; channelName: string; channelType: 'topic' | 'dm' | 'private';
   isDecrypted: boolean; decryptError: string | null; timestamp: string; content: string; type: string;

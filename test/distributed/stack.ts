@@ -112,7 +112,7 @@ export async function startDistributedStack(options: {
   const billingInternalPort = options.accounts ? await freePort() : 0;
   const billingUrl = options.accounts ? `http://127.0.0.1:${billingInternalPort}` : undefined;
   const room = await startRoomServer({ port: 0, host: '127.0.0.1', databaseUrl, kafkaBrokers, eventLogNamespace, logger, sweepIntervalMs: 200, now, redisUrl, trustedProxies: ['loopback'],
-    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir , billingUrl, serviceSecret });
+    metrics: options.metrics ? { port: 0 } : undefined, roomKeyDir , billingUrl, serviceSecret, rateLimits: options.accounts?.rateLimits });
   const roomInternalUrl = room.internalUrl!;
   // Billing (accounts) has a key volume of its own, like the room service (docs/crypto.md).
   const accountKeyDir = options.accounts ? fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-account-keys-')) : null;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOPIC_OF, TOPICS, parsePayload, settingsForTier, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
 import { makeEvent, systemActor, userActor, type Pool } from '@ephemera/platform';
-import { listAccounts, listRooms, presentRoom, presentUser } from '../src/directory/read-model.ts';
+import { accountsPage, allAccounts, presentRoom, presentUser, roomsPage } from '../src/directory/read-model.ts';
 import { usersCsv } from '../src/directory/users-routes.ts';
 import type { AccountFields } from '../src/account-fields.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';
@@ -56,7 +56,11 @@ const roomLog: AnyEventEnvelope[] = [
   ws('w5', 14, t(30)), joined('w5', 'w5-owner', 14),
 ];
 
-const ACCOUNT_COLUMNS = 'id, email, email_hash, username, tier, payment_status, created_at, upgraded_by_admin, trial_ends_at, suspended, suspended_reason, last_active_at';
+const listAccounts = async (pool: Pool, fields: AccountFields, q: { search: string; hide: string | null }) =>
+  (await accountsPage(pool, fields, { ...q, page: 1, pageSize: 50 })).rows;
+const listRooms = async (pool: Pool, fields: AccountFields, search: string, now: Date) =>
+  (await roomsPage(pool, fields, { search, page: 1, pageSize: 50, now })).rows;
+const ACCOUNT_COLUMNS = 'id, email, email_hash, email_grams, username_grams, username, tier, payment_status, created_at, upgraded_by_admin, trial_ends_at, suspended, suspended_reason, last_active_at';
 /** the rows, e-mails and usernames opened (each seal takes a fresh nonce, so the sealed bytes differ on a replay) */
 const snapshot = async (pool: Pool, fields: AccountFields) => ({
   accounts: await Promise.all((await pool.query(`SELECT ${ACCOUNT_COLUMNS} FROM admin.accounts ORDER BY id`)).rows.map(async (r) => ({ ...r, ...(await fields.open(r)) }))),
@@ -70,7 +74,7 @@ describe('directory projection', () => {
     const { pool } = db;
     expect(billingLog.every((e) => TOPIC_OF[e.type] === TOPICS.billing) && roomLog.every((e) => TOPIC_OF[e.type] === TOPICS.room)).toBe(true);
     await db.apply([...billingLog, ...roomLog]);
-    const users = (await listAccounts(pool, db.fields, { search: '', limit: 50, hide: 'root@example.test' })).map(presentUser);
+    const users = (await listAccounts(pool, db.fields, { search: '', hide: 'root@example.test' })).map(presentUser);
     expect(users.map((u) => u.email)).toEqual(['a4@example.test', 'a2@example.test', 'a1@example.test']); // newest first, no root, no a3
     expect(users.find((u) => u.email === 'a1@example.test')).toMatchObject({
       subscriptionTier: 'pro', paymentStatus: 'past_due', suspended: true, suspendedReason: 'chargebacks', upgradedByAdmin: false });
@@ -79,22 +83,33 @@ describe('directory projection', () => {
     expect(users.find((u) => u.email === 'a4@example.test')).toMatchObject({ subscriptionTier: 'free', upgradedByAdmin: false, trialEndsAt: null, suspended: false });
     const a2 = (await pool.query('SELECT last_active_at FROM admin.accounts WHERE id = $1', ['a2'])).rows[0];
     expect(a2.last_active_at.toISOString()).toBe(t(10)); // the user's own rename; the trial is the admin's doing
-    expect((await listAccounts(pool, db.fields, { search: '50%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
-    expect((await listAccounts(pool, db.fields, { search: '%', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a4']);
-    expect((await listAccounts(pool, db.fields, { search: 'RENAMED', limit: 50, hide: null })).map((a) => a.id)).toEqual(['a2']);
+    expect((await listAccounts(pool, db.fields, { search: '50%_', hide: null })).map((a) => a.id)).toEqual(['a4']);
+    expect((await listAccounts(pool, db.fields, { search: '%_o', hide: null })).map((a) => a.id)).toEqual(['a4']); // % and _ are characters
+    expect((await listAccounts(pool, db.fields, { search: 'RENAMED', hide: null })).map((a) => a.id)).toEqual(['a2']);
+    expect((await listAccounts(pool, db.fields, { search: 'a1@EXAMPLE', hide: null })).map((a) => a.id)).toEqual(['a1']); // a part of a sealed e-mail
 
     const now = new Date(t(60));
-    const rooms = (await listRooms(pool, db.fields, { search: '', limit: 50 })).map((r) => presentRoom(r, now));
+    const rooms = (await listRooms(pool, db.fields, '', now)).map((r) => presentRoom(r, now));
     expect(rooms).toEqual([
       { id: 'w5', name: 'Room_w5', owner: null, userCount: 1, isActive: false, expiresAt: t(30) }, // past its expiry, not yet swept: Expired
       { id: 'w2', name: 'Room_w2', owner: 'a2@example.test', userCount: 1, isActive: true, expiresAt: null },
       { id: 'w1', name: 'Lobby', owner: 'a1@example.test', userCount: 2, isActive: true, expiresAt: t(1440 + 168 * 60) },
     ]);
-    expect((await listRooms(pool, db.fields, { search: 'a1@EXAMPLE.test', limit: 50 })).map((r) => r.id)).toEqual(['w1']); // the owner's whole address
-    expect((await listRooms(pool, db.fields, { search: 'a1@EXAMPLE', limit: 50 })).map((r) => r.id)).toEqual([]); // not a part of it: it is sealed
-    expect((await listRooms(pool, db.fields, { search: 'lob', limit: 50 })).map((r) => r.id)).toEqual(['w1']);
+    expect((await listRooms(pool, db.fields, 'a1@EXAMPLE.test', now)).map((r) => r.id)).toEqual(['w1']); // the owner's whole address
+    expect((await listRooms(pool, db.fields, 'a2@EXAM', now)).map((r) => r.id)).toEqual(['w2']); // or a part of it
+    expect((await listRooms(pool, db.fields, 'lob', now)).map((r) => r.id)).toEqual(['w1']);
 
-    const csv = usersCsv(await listAccounts(pool, db.fields, { search: '', limit: null, hide: 'root@example.test' }));
+    // the filters and totals (docs/product/admin.md ADM4, ADM6)
+    const pastDue = await accountsPage(pool, db.fields, { search: '', status: 'past_due', page: 1, pageSize: 50, hide: 'root@example.test' });
+    expect([pastDue.rows.map((a) => a.id), pastDue.total]).toEqual([['a1'], 1]);
+    expect(pastDue.totals).toEqual({ total: 3, byTier: { free: 1, pro: 1, business: 1 }, byStatus: { active: 2, past_due: 1, cancelled: 0 } });
+    const second = await accountsPage(pool, db.fields, { search: 'example', tier: 'free', page: 2, pageSize: 1, hide: null });
+    expect([second.rows.map((a) => a.id), second.total]).toEqual([['root'], 2]); // a4, then root (newest first)
+    const expired = await roomsPage(pool, db.fields, { search: '', status: 'expired', page: 1, pageSize: 50, now });
+    expect([expired.rows.map((r) => r.id), expired.total, expired.totals]).toEqual([['w5'], 1, { total: 3, active: 2, expired: 1, users: 4 }]);
+    expect((await roomsPage(pool, db.fields, { search: 'room_w', status: 'active', page: 1, pageSize: 50, now })).rows.map((r) => r.id)).toEqual(['w2']);
+
+    const csv = usersCsv(await allAccounts(pool, db.fields, 'root@example.test'));
     expect(csv.split('\n')[0]).toBe('email,username,subscriptionTier,upgradedByAdmin,trialEndsAt,paymentStatus,suspended,suspendedReason,createdAt,lastActiveAt');
     expect(csv).toContain(`a1@example.test,a1,pro,false,,past_due,true,chargebacks,${t(0)},${t(0)}`);
   });

@@ -12,7 +12,8 @@
  * Each row is fed by one topic only, and within a topic by one key (the account, the room), so the order of events
  * that touch a row is the log's order on every replay. Rows of both are joined only when read (the room's owner).
  * Sealed payloads are opened by the module's sealed event log before they get here. An account's e-mail and username
- * are sealed again under its key on the way into admin.accounts (account-fields.ts), beside the address's keyed hash;
+ * are sealed again under its key on the way into admin.accounts (account-fields.ts), beside the address's keyed hash
+ * and the keyed hashes of both values' three-character runs (the superadmin's search);
  * an account whose key is gone was deleted, and nothing of it is stored again.
  */
 import { TOPICS, TOPIC_OF, type AnyEventEnvelope } from '@ephemera/proto';
@@ -37,15 +38,17 @@ async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope, fiel
       const key = await fields.key(p.accountId);
       if (!key) return;
       await db.query(
-        `INSERT INTO admin.accounts (id, email, email_hash, username, tier, created_at, last_active_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
-         ON CONFLICT (id) DO NOTHING`,
-        [p.accountId, fields.seal(key, 'email', p.email.toLowerCase()), await fields.emailHash(p.email), fields.seal(key, 'username', p.username), p.tier, p.registeredAt]);
+        `INSERT INTO admin.accounts (id, email, email_hash, username, tier, created_at, last_active_at, email_grams, username_grams)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+        [p.accountId, fields.seal(key, 'email', p.email.toLowerCase()), await fields.emailHash(p.email), fields.seal(key, 'username', p.username), p.tier, p.registeredAt,
+          await fields.searchGrams('email', p.email), await fields.searchGrams('username', p.username)]);
       break;
     }
     case 'account.username-changed': {
       const key = await fields.key(event.payload.accountId);
       if (!key) return;
-      await set('username = $2', event.payload.accountId, [fields.seal(key, 'username', event.payload.username)]);
+      await set('username = $2, username_grams = $3', event.payload.accountId,
+        [fields.seal(key, 'username', event.payload.username), await fields.searchGrams('username', event.payload.username)]);
       break;
     }
     case 'account.subscription-activated':

@@ -5,7 +5,7 @@
  * distributed). A route that changed something waits until its own read model shows the change, so the list the
  * dashboard reloads right after reflects it.
  */
-import { EmailSchema, type AdminRoom, type AdminUser, type Tier } from '@ephemera/proto';
+import type { AdminRoom, AdminUser, Tier } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import type { AccountFields } from '../account-fields.ts';
@@ -20,6 +20,7 @@ interface RoomRecord {
 }
 
 const PAYMENT = ['active', 'past_due', 'cancelled'] as const;
+type PaymentStatus = (typeof PAYMENT)[number];
 
 export function presentUser(a: AccountRecord): AdminUser {
   return {
@@ -39,16 +40,8 @@ export function presentRoom(r: RoomRecord, now: Date): AdminRoom {
 
 /** a LIKE pattern that finds `text` anywhere, the user's % _ and \ taken literally */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** a search that is a whole address is looked up by its keyed hash */
-const asEmail = (search: string): string | null => (search.includes('@') && EmailSchema.safeParse(search).success ? search : null);
-
-/**
- * How many of the newest accounts a search that is not a whole address reads: e-mails and usernames are sealed, so
- * such a search opens them one by one (newest first) instead of asking an index. A whole address is exact and finds
- * any account, however old.
- */
-export const ACCOUNT_SEARCH_SCAN = 2_000;
-const SCAN_BATCH = 250;
+/** `$n` of a value added to a query's values */
+const param = (values: unknown[], value: unknown) => `$${values.push(value)}`;
 
 /**
  * The stored rows, opened (their keys asked for together: distributed, a key this process has not held yet is one
@@ -60,46 +53,93 @@ async function opened(fields: AccountFields, rows: AccountRecord[]): Promise<Acc
 }
 
 /**
- * Newest first; `search`: a whole e-mail address (exact, any case), or text found in the e-mail or the username of
- * one of the newest ACCOUNT_SEARCH_SCAN accounts; `hide`: the superadmin's address, never listed.
+ * A search of sealed e-mails (and usernames) over every row (docs/administration.md, "Searching sealed accounts"):
+ * the row's keyed hashes of its three-character runs include every run of the search. A search with no run (shorter
+ * than ADMIN_LIMITS.accountSearchMin) matches nothing here.
  */
-export async function listAccounts(pool: Pool, fields: AccountFields, opts: { search: string; limit: number | null; hide: string | null }): Promise<AccountRecord[]> {
-  const hidden = opts.hide ? await fields.emailHash(opts.hide) : null;
-  const page = (where: string, values: unknown[], limit: number | null, offset = 0) => pool.query<AccountRecord>(
-    `SELECT * FROM admin.accounts WHERE email_hash IS DISTINCT FROM $1 AND ${where}
-     ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [hidden, limit, offset, ...values]);
-  const email = asEmail(opts.search);
-  if (email) return opened(fields, (await page('email_hash = $4', [await fields.emailHash(email)], opts.limit)).rows);
-  if (opts.search === '') return opened(fields, (await page('true', [], opts.limit)).rows);
-  const needle = opts.search.toLowerCase();
-  const found: AccountRecord[] = [];
-  for (let offset = 0; offset < ACCOUNT_SEARCH_SCAN; offset += SCAN_BATCH) {
-    const { rows } = await page('true', [], SCAN_BATCH, offset);
-    for (const a of await opened(fields, rows)) {
-      if (!a.email.includes(needle) && !a.username?.toLowerCase().includes(needle)) continue;
-      found.push(a);
-      if (found.length === opts.limit) return found;
-    }
-    if (rows.length < SCAN_BATCH) break;
+async function gramsMatch(fields: AccountFields, values: unknown[], search: string, columns: Array<['email' | 'username', string]>): Promise<string> {
+  const parts: string[] = [];
+  for (const [field, column] of columns) {
+    const grams = await fields.searchGrams(field, search);
+    if (grams.length > 0) parts.push(`${column} @> ${param(values, grams)}::text[]`);
   }
-  return found;
+  return parts.length > 0 ? `(${parts.join(' OR ')})` : 'false';
 }
 
-/** Newest first; `search` in the room's name, or its owner's whole e-mail address. */
-export async function listRooms(pool: Pool, fields: AccountFields, opts: { search: string; limit: number }): Promise<RoomRecord[]> {
-  const email = asEmail(opts.search);
+export interface AccountsQuery { search: string; tier?: Tier | undefined; status?: PaymentStatus | undefined; page: number; pageSize: number; hide: string | null }
+/** the payment statuses the tab shows; anything else stored reads as active (presentUser) */
+const statusIs = (status: PaymentStatus) => (status === 'active' ? "payment_status NOT IN ('past_due', 'cancelled')" : `payment_status = '${status}'`);
+
+/**
+ * One page of the Users tab, newest first, over every account but the superadmin's (`hide`): the rows the search,
+ * tier and status give (`total` of them), and the counts by tier and status of every row the search gives.
+ */
+export async function accountsPage(pool: Pool, fields: AccountFields, q: AccountsQuery) {
+  const values: unknown[] = [];
+  const where = [`email_hash IS DISTINCT FROM ${param(values, q.hide ? await fields.emailHash(q.hide) : null)}`];
+  if (q.search !== '') where.push(await gramsMatch(fields, values, q.search, [['email', 'email_grams'], ['username', 'username_grams']]));
+  const filter = [q.tier ? `tier = ${param(values, q.tier)}` : 'true', q.status ? statusIs(q.status) : 'true'].join(' AND ');
+  const counted = await pool.query<{ total: number; matching: number; free: number; pro: number; business: number; past_due: number; cancelled: number }>(
+    `SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${filter}))::int AS matching,
+       (count(*) FILTER (WHERE tier = 'free'))::int AS free, (count(*) FILTER (WHERE tier = 'pro'))::int AS pro,
+       (count(*) FILTER (WHERE tier = 'business'))::int AS business,
+       (count(*) FILTER (WHERE ${statusIs('past_due')}))::int AS past_due, (count(*) FILTER (WHERE ${statusIs('cancelled')}))::int AS cancelled
+     FROM admin.accounts WHERE ${where.join(' AND ')}`, [...values]);
+  const { rows } = await pool.query<AccountRecord>(
+    `SELECT * FROM admin.accounts WHERE ${where.join(' AND ')} AND ${filter} ORDER BY created_at DESC, id DESC
+     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`, values);
+  const c = counted.rows[0]!;
+  return {
+    rows: await opened(fields, rows), total: c.matching,
+    totals: {
+      total: c.total, byTier: { free: c.free, pro: c.pro, business: c.business },
+      byStatus: { active: c.total - c.past_due - c.cancelled, past_due: c.past_due, cancelled: c.cancelled },
+    },
+  };
+}
+
+/** every account but the superadmin's, newest first, opened (the users CSV) */
+export async function allAccounts(pool: Pool, fields: AccountFields, hide: string | null): Promise<AccountRecord[]> {
+  const { rows } = await pool.query<AccountRecord>(
+    'SELECT * FROM admin.accounts WHERE email_hash IS DISTINCT FROM $1 ORDER BY created_at DESC, id DESC', [hide ? await fields.emailHash(hide) : null]);
+  return opened(fields, rows);
+}
+
+export interface RoomsQuery { search: string; status?: 'active' | 'expired' | undefined; page: number; pageSize: number; now: Date }
+
+/**
+ * One page of the Rooms tab, newest first: the rooms whose name holds the search, or whose owner's e-mail does (from
+ * ADMIN_LIMITS.accountSearchMin characters: it is sealed), and the status (`total` of them); and the totals of every
+ * room the search gives: rooms, active, expired (past its expiry, not yet swept), members.
+ */
+export async function roomsPage(pool: Pool, fields: AccountFields, q: RoomsQuery) {
+  /** the conditions, their values in `values` (one list a query: PostgreSQL refuses a value a query does not use) */
+  const conditions = async (values: unknown[]) => {
+    const active = () => `(r.expires_at IS NULL OR r.expires_at > ${param(values, q.now)})`;
+    const match = q.search === '' ? 'true'
+      : `(r.name ILIKE ${param(values, containing(q.search))} OR ${await gramsMatch(fields, values, q.search, [['email', 'a.email_grams']])})`;
+    const filter = q.status === 'active' ? active() : q.status === 'expired' ? `NOT ${active()}` : 'true';
+    return { active, match, filter };
+  };
+  const from = 'FROM admin.rooms r LEFT JOIN admin.accounts a ON a.id = r.owner_account_id';
+  const countValues: unknown[] = [];
+  const all = await conditions(countValues);
+  const counted = await pool.query<{ total: number; matching: number; active: number; users: number }>(
+    `SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${all.filter}))::int AS matching, (count(*) FILTER (WHERE ${all.active()}))::int AS active,
+       coalesce(sum(r.user_count), 0)::int AS users ${from} WHERE ${all.match}`, countValues);
+  const values: unknown[] = [];
+  const page = await conditions(values);
   const { rows } = await pool.query<RoomRecord & { owner_account_id: string | null; owner_sealed: string | null }>(
     `SELECT r.id, r.name, r.owner_account_id, a.email AS owner_sealed, r.tier, r.user_count, r.created_at, r.expires_at
-     FROM admin.rooms r LEFT JOIN admin.accounts a ON a.id = r.owner_account_id
-     WHERE $1 = '' OR r.name ILIKE $2 OR a.email_hash = $4
-     ORDER BY r.created_at DESC, r.id DESC LIMIT $3`,
-    [opts.search, containing(opts.search), opts.limit, email ? await fields.emailHash(email) : null]);
-  const out: RoomRecord[] = [];
-  for (const { owner_account_id: ownerId, owner_sealed: sealed, ...room } of rows) {
-    const owner = ownerId && sealed !== null ? await fields.open({ id: ownerId, email: sealed, username: null }) : null;
-    out.push({ ...room, owner_email: owner?.email ?? null });
-  }
-  return out;
+     ${from} WHERE ${page.match} AND ${page.filter} ORDER BY r.created_at DESC, r.id DESC
+     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`, values);
+  const owners = await Promise.all(rows.map(({ owner_account_id: id, owner_sealed: sealed }) =>
+    (id && sealed !== null ? fields.open({ id, email: sealed, username: null }) : null)));
+  const c = counted.rows[0]!;
+  return {
+    rows: rows.map(({ owner_account_id: _id, owner_sealed: _sealed, ...room }, i): RoomRecord => ({ ...room, owner_email: owners[i]?.email ?? null })),
+    total: c.matching, totals: { total: c.total, active: c.active, expired: c.total - c.active, users: c.users },
+  };
 }
 
 export async function roomExists(pool: Pool, id: string): Promise<boolean> {

@@ -1,15 +1,16 @@
 /**
- * The Rooms tab's routes (behind the superadmin check): the list, extend and delete (done by the room service,
+ * The Rooms tab's routes (behind the superadmin check): the list (a page of the search and status over every room,
+ * with the totals), extend and delete (done by the room service,
  * AdminRoomsApi), and the moderation viewer (messaging, AdminMessagingApi). Every action and every opening of a
  * room's messages is audited.
  */
 import express from 'express';
-import { ADMIN_LIMITS, AdminExtendRoomBodySchema, DomainError } from '@ephemera/proto';
+import { AdminExtendRoomBodySchema, DomainError, type AdminRoomsPage } from '@ephemera/proto';
 import { parseOrThrow, route } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
-import { messagesLimit, reasonOf, roomIdParam, searchQuery } from './inputs.ts';
-import { listRooms, matches, presentRoom, roomExists, untilProjected } from './read-model.ts';
+import { messagesLimit, reasonOf, roomIdParam, roomsQuery } from './inputs.ts';
+import { matches, presentRoom, roomExists, roomsPage, untilProjected } from './read-model.ts';
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
@@ -22,9 +23,11 @@ export function roomsRouter(ctx: AdminContext): express.Router {
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminRooms', callers, async (req, res) => {
-    const rows = await listRooms(pool, ctx.accountFields, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows });
+    const q = roomsQuery(req);
     const now = ctx.now();
-    res.json({ success: true, rooms: rows.map((row) => presentRoom(row, now)) });
+    const { rows, total, totals } = await roomsPage(pool, ctx.accountFields, { ...q, now });
+    const answer: AdminRoomsPage = { rooms: rows.map((row) => presentRoom(row, now)), page: q.page, pageSize: q.pageSize, total, totals };
+    res.json({ success: true, ...answer });
   });
 
   publicRoute(r, 'adminDeleteRoom', callers, async (req, res) => {

@@ -1,16 +1,17 @@
 /**
- * The Users tab's routes (behind the superadmin check): the list, the CSV export, and the actions on an account,
+ * The Users tab's routes (behind the superadmin check): the list (a page of the search and filters over every
+ * account, with the totals), the CSV export, and the actions on an account,
  * each done by billing (AdminAccountsApi), audited here under the account's id (the audit trail shows its e-mail
  * while the account exists), and answered once this service's directory shows it.
  */
 import express from 'express';
 import { stringify } from 'csv-stringify/sync';
-import { ADMIN_LIMITS, AdminUpgradeBodySchema, DomainError, SuspendBodySchema } from '@ephemera/proto';
+import { AdminUpgradeBodySchema, DomainError, SuspendBodySchema, type AdminUsersPage } from '@ephemera/proto';
 import { parseOrThrow, route } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
-import { emailParam, reasonOf, searchQuery, SetSubscriptionBodySchema } from './inputs.ts';
-import { listAccounts, matches, presentUser, untilProjected, type AccountRecord } from './read-model.ts';
+import { emailParam, reasonOf, SetSubscriptionBodySchema, usersQuery } from './inputs.ts';
+import { accountsPage, allAccounts, matches, presentUser, untilProjected, type AccountRecord } from './read-model.ts';
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
@@ -30,8 +31,10 @@ export function usersRouter(ctx: AdminContext): express.Router {
   const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminUsers', callers, async (req, res) => {
-    const rows = await listAccounts(pool, ctx.accountFields, { search: searchQuery(req), limit: ADMIN_LIMITS.tableRows, hide: ctx.superadminEmail });
-    res.json({ success: true, users: rows.map(presentUser) });
+    const q = usersQuery(req);
+    const { rows, total, totals } = await accountsPage(pool, ctx.accountFields, { ...q, hide: ctx.superadminEmail });
+    const answer: AdminUsersPage = { users: rows.map(presentUser), page: q.page, pageSize: q.pageSize, total, totals };
+    res.json({ success: true, ...answer });
   });
 
   publicRoute(r, 'adminDeleteUser', callers, async (req, res) => {
@@ -82,7 +85,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     if (kind !== 'users') {
       throw new DomainError('VALIDATION', EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics');
     }
-    const rows = await listAccounts(pool, ctx.accountFields, { search: '', limit: null, hide: ctx.superadminEmail });
+    const rows = await allAccounts(pool, ctx.accountFields, ctx.superadminEmail);
     const day = ctx.now().toISOString().slice(0, 10);
     await ctx.events.audit(adminOf(res), 'export.downloaded', 'users', null, { kind: 'users', rows: rows.length });
     res.setHeader('content-type', 'text/csv; charset=utf-8');
