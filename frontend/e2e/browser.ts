@@ -72,8 +72,11 @@ export class User {
     });
   }
 
-  static async open(browser: Browser, label: string, base: string, cookies: CookieSpec[] = [], replica?: string): Promise<User> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
+  /** phone: a 375 px touch screen (no hover, coarse pointer), as a phone's browser reports itself */
+  static async open(browser: Browser, label: string, base: string, cookies: CookieSpec[] = [], replica?: string, phone = false): Promise<User> {
+    const context = await browser.newContext(phone
+      ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, baseURL: base }
+      : { viewport: { width: 1280, height: 800 }, baseURL: base });
     if (cookies.length) await context.addCookies(cookies);
     // Content-Security-Policy violations (a blocked inline handler or script = something got injected)
     await context.addInitScript(() => {

@@ -13,7 +13,7 @@ import { LazyEmojiPicker } from './LazyEmojiPicker.tsx';
 import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReplyBar } from './ReplyBar.tsx';
 import { SendIcon } from './Icons.tsx';
-import { SmileIcon } from './ChatIcons.tsx';
+import { PaperclipIcon, SmileIcon } from './ChatIcons.tsx';
 import { VoiceRecorder } from './files/VoiceRecorder.tsx';
 import { ACCEPT_ATTRIBUTE } from '../lib/fileUpload.ts';
 
@@ -50,6 +50,8 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
   const [value, setValue] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
+  /** a voice message is being recorded: the recording bar takes the composer's row */
+  const [recording, setRecording] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const typing = useTyping(channelId, onTyping);
   const link = useLinkPreview(value, fetchPreview);
@@ -126,7 +128,7 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
           <span className="spinner spinner-sm" aria-hidden="true" /> Loading link preview…
         </div>
       )}
-      <div className="composer-box">
+      <div className={`composer-box${recording ? ' recording' : ''}`}>
         <Popover label="Emoji" open={emojiOpen} onOpenChange={setEmojiOpen} side="top" align="start" className="emoji-popover"
           trigger={(
             <button type="button" className="icon-button composer-emoji" aria-label="Insert emoji" data-testid="composer-emoji">
@@ -138,7 +140,7 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
         {onAttach && (
           <>
             <button type="button" className="icon-button" aria-label="Attach a file" onClick={() => fileInput.current?.click()} disabled={disabled} data-testid="composer-attach">
-              <span aria-hidden="true">📎</span>
+              <PaperclipIcon size={20} />
             </button>
             <input ref={fileInput} type="file" hidden accept={ACCEPT_ATTRIBUTE} data-testid="composer-file-input"
               onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) onAttach(f); }} />
@@ -152,7 +154,7 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
             {value.length}/{LIMITS.messageMax}
           </span>
         )}
-        {onVoice && <VoiceRecorder disabled={disabled} onRecorded={onVoice} onError={(m) => onMicError?.(m)} />}
+        {onVoice && <VoiceRecorder disabled={disabled} onRecorded={onVoice} onError={(m) => onMicError?.(m)} onRecordingChange={setRecording} />}
         <button type="submit" className="send-button" disabled={!canSend} aria-label="Send message" data-testid="send-button">
           <SendIcon size={18} />
         </button>

@@ -1,6 +1,7 @@
 /**
  * One message: author and time (when it starts a group), reply quote, text or the inline editor, "(edited)",
- * link preview, reactions, delivery mark on own messages, and the actions toolbar (hover or keyboard focus).
+ * link preview, reactions, delivery mark on own messages, and the actions toolbar (hover or keyboard focus; on a
+ * touch screen a tap on the bubble reveals it, as chat apps do: the bubble takes focus, chat.css shows the toolbar).
  */
 import { memo } from 'react';
 import type { ChatMessage } from '../state/chatMessages.ts';
@@ -69,7 +70,7 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
           </div>
         )}
         <div className="bubble-row">
-          <div className="bubble">
+          <div className="bubble" tabIndex={stored ? -1 : undefined}>
             {m.replyTo && <ReplyQuote authorName={m.replyTo.authorName} content={m.replyTo.content} />}
             {m.file && h.fileAccess && <MessageAttachment file={m.file} {...h.fileAccess()} />}
             {editing

@@ -19,12 +19,12 @@ export interface ThemeColors {
 export interface ThemeDef { id: ThemeId; name: string; colors: ThemeColors }
 
 const LIGHT_BASE: ThemeColors = {
-  primary: '#3b82f6', secondary: '#f1f5f9', accent: '#8b5cf6',
-  sentMessage: '#3b82f6', receivedMessage: '#ffffff', sentText: '#ffffff', receivedText: '#0f172a',
+  primary: '#2563eb', secondary: '#f1f5f9', accent: '#8b5cf6',
+  sentMessage: '#2563eb', receivedMessage: '#ffffff', sentText: '#ffffff', receivedText: '#0f172a',
   sidebar: '#0f172a', sidebarText: '#e2e8f0', header: '#ffffff', input: '#ffffff', border: '#e2e8f0',
   textPrimary: '#0f172a', textSecondary: '#475569', textMuted: '#64748b',
   online: '#22c55e', away: '#eab308', busy: '#ef4444',
-  button: '#3b82f6', buttonHover: '#2563eb', buttonText: '#ffffff',
+  button: '#2563eb', buttonHover: '#1d4ed8', buttonText: '#ffffff',
   background: '#f8fafc', surface: '#ffffff',
 };
 
@@ -45,7 +45,7 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   whatsapp: { id: 'whatsapp', name: 'WhatsApp', colors: light({
     primary: '#008069', accent: '#25d366', sentMessage: '#d9fdd3', sentText: '#111b21', receivedText: '#111b21',
-    sidebar: '#111b21', header: '#f0f2f5', background: '#efeae2', button: '#008069', buttonHover: '#006e5a', secondary: '#f0f2f5',
+    sidebar: '#111b21', header: '#f0f2f5', background: '#efeae2', textMuted: '#54656f', button: '#008069', buttonHover: '#006e5a', secondary: '#f0f2f5',
   }) },
   messenger: { id: 'messenger', name: 'Messenger', colors: light({
     primary: '#0866ff', accent: '#a033ff', sentMessage: '#0866ff', receivedMessage: '#f0f0f0', sidebar: '#1c1e21',
@@ -57,7 +57,7 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   }) },
   telegram: { id: 'telegram', name: 'Telegram', colors: light({
     primary: '#2aabee', accent: '#229ed9', sentMessage: '#effdde', sentText: '#000000', receivedText: '#000000',
-    sidebar: '#17212b', button: '#2aabee', buttonHover: '#1e96d1', background: '#d9e6d0',
+    sidebar: '#17212b', button: '#0f6fa8', buttonHover: '#0b5a8a', background: '#d9e6d0', textMuted: '#4a5a50',
   }) },
   discord: {
     id: 'discord', name: 'Discord', colors: {
@@ -71,8 +71,9 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
     },
   },
   sunset: { id: 'sunset', name: 'Sunset', colors: light({
-    primary: '#ea580c', accent: '#db2777', sentMessage: '#f97316', receivedMessage: '#fff7ed', receivedText: '#431407',
-    sidebar: '#431407', sidebarText: '#ffedd5', button: '#ea580c', buttonHover: '#c2410c', background: '#fff7ed', border: '#fed7aa',
+    primary: '#ea580c', accent: '#db2777', sentMessage: '#c2410c', receivedMessage: '#fff7ed', receivedText: '#431407',
+    sidebar: '#431407', sidebarText: '#ffedd5', button: '#c2410c', buttonHover: '#9a3412', background: '#fff7ed', border: '#fed7aa',
+    textMuted: '#6b5a4e',
   }) },
   forest: { id: 'forest', name: 'Forest', colors: light({
     primary: '#15803d', accent: '#65a30d', sentMessage: '#166534', receivedMessage: '#f0fdf4', receivedText: '#052e16',
@@ -81,6 +82,7 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   rosegold: { id: 'rosegold', name: 'Rose Gold', colors: light({
     primary: '#be185d', accent: '#b76e79', sentMessage: '#e8b4b8', sentText: '#3f1d24', receivedMessage: '#fff1f2', receivedText: '#3f1d24',
     sidebar: '#4a2c32', sidebarText: '#ffe4e6', button: '#be185d', buttonHover: '#9d174d', background: '#fff5f5', border: '#fecdd3',
+    textMuted: '#6d5458',
   }) },
   custom: { id: 'custom', name: 'Custom', colors: LIGHT_BASE },
 };
@@ -104,12 +106,28 @@ export function normaliseCustomTheme(raw: unknown): CustomTheme {
   return out;
 }
 
-/** The colours of a theme; custom is the default set with the record's colours on top. */
+/** WCAG relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** White or the default dark text, whichever reads better on a background the room chose (a custom button colour). */
+export function readableTextOn(background: string): string {
+  const l = luminance(background);
+  const dark = LIGHT_BASE.textPrimary;
+  return (1.05 / (l + 0.05)) >= ((l + 0.05) / (luminance(dark) + 0.05)) ? '#ffffff' : dark;
+}
+
+/** The colours of a theme; custom is the default set with the record's colours on top (button labels readable on its button). */
 export function colorsOf(themeId: ThemeId, custom: CustomTheme | null = null): ThemeColors {
   if (themeId !== 'custom') return THEMES[themeId].colors;
   const c = normaliseCustomTheme(custom);
   return {
-    ...LIGHT_BASE, primary: c.primaryColor, button: c.primaryColor, buttonHover: c.primaryColor,
+    ...LIGHT_BASE, primary: c.primaryColor, button: c.primaryColor, buttonHover: c.primaryColor, buttonText: readableTextOn(c.primaryColor),
     sentMessage: c.sentMessageColor, receivedMessage: c.receivedMessageColor, sentText: c.sentTextColor,
     receivedText: c.receivedTextColor, background: c.chatBackgroundColor,
   };

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { MessageFile } from '@ephemera/proto';
 import { fileLink, formatDuration, formatSize } from '../../lib/fileUpload.ts';
+import { FileIcon } from '../Icons.tsx';
 
 interface Props { file: MessageFile; workspaceId: string; userToken: string }
 
@@ -14,7 +15,10 @@ export function MessageAttachment({ file, workspaceId, userToken }: Props) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    fileLink(workspaceId, file.id, userToken).then((l) => { if (!live) return; if (l) setLink(l); else setFailed(true); });
+    fileLink(workspaceId, file.id, userToken).then(
+      (l) => { if (!live) return; if (l) setLink(l); else setFailed(true); },
+      () => { if (live) setFailed(true); },
+    );
     return () => { live = false; };
   }, [workspaceId, file.id, userToken]);
 
@@ -39,7 +43,7 @@ export function MessageAttachment({ file, workspaceId, userToken }: Props) {
     default:
       return (
         <a href={link.url} download={file.name} className="attachment-file" data-testid="attachment-file">
-          <span aria-hidden="true">📄</span> <span className="attachment-name">{file.name}</span> <span className="muted">{formatSize(file.size)}</span>
+          <FileIcon size={18} /> <span className="attachment-name">{file.name}</span> <span className="attachment-size" data-testid="attachment-size">{formatSize(file.size)}</span>
         </a>
       );
   }

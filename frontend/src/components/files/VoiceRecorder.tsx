@@ -1,21 +1,31 @@
 /**
  * Voice messages (docs/product/files.md F8): the microphone button starts recording (MediaRecorder, webm/opus),
- * stop sends it as a file of purpose voice, with its duration. Recording stops by itself at 5 minutes
- * (VOICE_MAX_MS, docs/protocol.md). A refused microphone shows the spec's text.
+ * While it records, the composer shows a recording bar (a pulsing dot, "Recording", the elapsed time) with Cancel,
+ * which discards the recording, and Send, which stops and sends it as a file of purpose voice, with its duration.
+ * Recording stops by itself (and sends) at 5 minutes (VOICE_MAX_MS, docs/protocol.md). A refused microphone shows
+ * the spec's text.
  */
 import { useEffect, useRef, useState } from 'react';
 import { VOICE_MAX_MS } from '@ephemera/proto/client';
 import { formatDuration } from '../../lib/fileUpload.ts';
+import { MicIcon, StopIcon, TrashIcon } from '../ChatIcons.tsx';
 
 export const MIC_DENIED = 'Unable to access microphone. Please check your browser permissions.';
 
-interface Props { disabled: boolean; onRecorded(blob: Blob, durationMs: number): void; onError(message: string): void }
+interface Props {
+  disabled: boolean; onRecorded(blob: Blob, durationMs: number): void; onError(message: string): void;
+  /** the composer gives the recording bar its whole width while recording */
+  onRecordingChange?(recording: boolean): void;
+}
 
-export function VoiceRecorder({ disabled, onRecorded, onError }: Props) {
+export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange }: Props) {
   const [recording, setRecording] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const recorder = useRef<MediaRecorder | null>(null);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
+  /** Cancel: the recorder stops and its chunks are dropped */
+  const discard = useRef(false);
+  const changeRecording = (on: boolean) => { setRecording(on); onRecordingChange?.(on); };
   useEffect(() => () => { if (timer.current) clearInterval(timer.current); recorder.current?.stream.getTracks().forEach((t) => t.stop()); }, []);
 
   const start = async () => {
@@ -34,13 +44,15 @@ export function VoiceRecorder({ disabled, onRecorded, onError }: Props) {
     rec.onstop = () => {
       stream.getTracks().forEach((t) => t.stop());
       if (timer.current) clearInterval(timer.current);
-      setRecording(false);
+      changeRecording(false);
+      if (discard.current) return;
       const durationMs = Math.min(performance.now() - began, VOICE_MAX_MS);
       if (chunks.length) onRecorded(new Blob(chunks, { type: rec.mimeType || 'audio/webm' }), durationMs);
     };
     rec.start(1000);
     recorder.current = rec;
-    setRecording(true);
+    discard.current = false;
+    changeRecording(true);
     setElapsed(0);
     timer.current = setInterval(() => {
       const ms = performance.now() - began;
@@ -48,15 +60,26 @@ export function VoiceRecorder({ disabled, onRecorded, onError }: Props) {
       if (ms >= VOICE_MAX_MS && rec.state === 'recording') rec.stop();
     }, 250);
   };
-  const stop = () => { if (recorder.current?.state === 'recording') recorder.current.stop(); };
+  const stop = (send: boolean) => {
+    discard.current = !send;
+    if (recorder.current?.state === 'recording') recorder.current.stop();
+  };
 
   return recording ? (
-    <button type="button" className="icon-button voice-recording" onClick={stop} aria-label="Stop recording and send" data-testid="voice-stop">
-      <span className="rec-dot" aria-hidden="true" /> {formatDuration(elapsed)}
-    </button>
+    <div className="voice-recording" data-testid="voice-recording">
+      <span className="rec-dot" aria-hidden="true" />
+      <span className="voice-recording-label" role="status">Recording</span>
+      <span className="voice-elapsed" data-testid="voice-elapsed">{formatDuration(elapsed)}</span>
+      <button type="button" className="icon-button" onClick={() => stop(false)} aria-label="Cancel recording" data-testid="voice-cancel">
+        <TrashIcon size={20} />
+      </button>
+      <button type="button" className="send-button" onClick={() => stop(true)} aria-label="Stop recording and send" data-testid="voice-stop">
+        <StopIcon size={18} />
+      </button>
+    </div>
   ) : (
     <button type="button" className="icon-button" onClick={start} disabled={disabled} aria-label="Record a voice message" data-testid="voice-record">
-      <span aria-hidden="true">🎤</span>
+      <MicIcon size={20} />
     </button>
   );
 }

@@ -1,0 +1,46 @@
+/**
+ * Every theme's text on its backgrounds meets WCAG 2.1 AA for normal text (4.5:1; docs/product/rooms.md R31). The
+ * pairs are the ones styles.css draws: bubble text, and (as the text colour they inherit) links and file sizes on
+ * own bubbles; page, card and muted text; button labels; the sidebar. The contrast math is axe-core's, the same the
+ * browser tests' accessibility scan uses.
+ */
+import { describe, expect, it } from 'vitest';
+import axe from 'axe-core';
+import { THEME_IDS } from '@ephemera/proto/client';
+import { colorsOf, type ThemeColors } from './themes.ts';
+
+const AA_NORMAL_TEXT = 4.5;
+
+interface AxeColor { parseString(s: string): void }
+const colorApi = (axe as unknown as { commons: { color: { Color: new () => AxeColor; getContrast(bg: AxeColor, fg: AxeColor): number } } }).commons.color;
+function contrast(fg: string, bg: string): number {
+  const f = new colorApi.Color(); f.parseString(fg);
+  const b = new colorApi.Color(); b.parseString(bg);
+  return colorApi.getContrast(b, f);
+}
+
+/** [text, background, where it shows] */
+const PAIRS: [keyof ThemeColors, keyof ThemeColors, string][] = [
+  ['sentText', 'sentMessage', 'own message text, its links and file sizes'],
+  ['receivedText', 'receivedMessage', 'others\' message text and links'],
+  ['textPrimary', 'background', 'text on the page'],
+  ['textPrimary', 'surface', 'text on cards and panels'],
+  ['textSecondary', 'surface', 'secondary text on cards'],
+  ['textSecondary', 'background', 'secondary text on the page'],
+  ['textMuted', 'surface', 'muted text on cards'],
+  ['textMuted', 'background', 'timestamps and separators on the chat background'],
+  ['buttonText', 'button', 'button labels'],
+  ['sidebarText', 'sidebar', 'the sidebar'],
+];
+
+describe('theme contrast: WCAG AA over every theme (docs/product/rooms.md R31)', () => {
+  for (const id of THEME_IDS) {
+    it(`${id}: every text colour on its background is at least ${AA_NORMAL_TEXT}:1`, () => {
+      const c = colorsOf(id);
+      const failing = PAIRS
+        .map(([fg, bg, where]) => ({ where, fg: c[fg], bg: c[bg], ratio: Math.round(contrast(c[fg], c[bg]) * 100) / 100 }))
+        .filter((p) => p.ratio < AA_NORMAL_TEXT);
+      expect(failing).toEqual([]);
+    });
+  }
+});
