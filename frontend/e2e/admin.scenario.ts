@@ -293,7 +293,7 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await bob.page.waitForURL((u) => u.pathname === '/', { timeout: WAIT_MS });
     });
 
-    it('delete: confirm only with the exact room name; the owner and another member see Chat Room Deleted and go home; the name is free again', async () => {
+    it('delete: confirm only with the exact room name; the owner and another member see Chat Room Deleted (success for the owner only) and go home; the name is free again', async () => {
       const carolJoin = await joinRoom(base, workspaceId, 'carol');
       const carol = await open('carol', carolJoin.userToken, { name: roomName, id: workspaceId });
       await openSettings(alice);
@@ -310,7 +310,10 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       for (const u of [alice, carol]) {
         const modal = u.byTestId('workspace-deleted-modal');
         await expectText(modal.getByRole('heading'), 'Chat Room Deleted', `${u.label} sees Chat Room Deleted`);
-        await expectText(modal.locator('p').first(), 'Chat room deleted successfully!', `${u.label} sees the message`);
+        const byOwner = u === alice;
+        await expectText(modal.locator('p').first(), byOwner ? 'Chat room deleted successfully!' : 'This chat room has been deleted.', `${u.label} sees the message`);
+        // docs/product/rooms.md R27: the tick is the deleting owner's; a member gets the warning icon
+        expect(await modal.locator('.modal-icon').getAttribute('class'), `${u.label}'s icon`).toContain(byOwner ? 'tone-success' : 'tone-warning');
         // (checked before the redirect: the test's init script stores the record again on every page load)
         expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth')), `${u.label}'s stored room data is cleared`).toBeNull();
       }

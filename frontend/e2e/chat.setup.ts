@@ -100,7 +100,8 @@ export async function startChatTarget(): Promise<ChatTarget> {
   };
   try {
     [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-chat', 'silent') }),
+      // E2E_FRONTEND_DIST: another build to serve (e.g. the previous commit's, to see a new test fail without its change)
+      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-chat', 'silent'), frontendDist: process.env.E2E_FRONTEND_DIST }),
       launchBrowser(),
     ]);
     const base = app.url;

@@ -2,6 +2,12 @@
  * Event names and the client's connection settings: plain constants (no zod), so the browser bundle can import them
  * without the schemas (proto/src/client.ts). The payload schemas and ack types are in socket.ts.
  */
+/**
+ * The workspace-deleted event's text (docs/product/rooms.md R27, R36): what a member sees when the room ends under
+ * them. The owner who deleted it sees the success text instead (their own command's answer).
+ */
+export const ROOM_ENDED_TEXT = { deleted: 'This chat room has been deleted.', expired: 'This room has expired' } as const;
+
 /** Client -> server event names (docs/protocol.md, which marks the ones this product adds). */
 export const C = {
   joinWorkspace: 'join-workspace',

@@ -116,7 +116,7 @@ export function roomAdminMemberTests(
     const told = [r.owner, bob, carol].map((p) => next<{ workspaceId: string; message: string }>(p.socket, S.workspaceDeleted));
     const ack = await request(r.owner.socket, C.deleteWorkspace, { workspaceId: r.workspaceId });
     expect(ack).toEqual({ success: true, workspaceId: r.workspaceId });
-    for (const p of await Promise.all(told)) expect(p).toEqual({ workspaceId: r.workspaceId, message: 'Chat room deleted successfully!' });
+    for (const p of await Promise.all(told)) expect(p).toEqual({ workspaceId: r.workspaceId, message: 'This chat room has been deleted.' });
 
     expectRefused(await r.send(bob, general.id, 'still here?'), 'NOT_AUTHENTICATED');
     expect((await http(target().B, API.roomByName(name))).status).toBe(404);

@@ -38,7 +38,8 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
   const member = state.workspace?.users.find((u) => u.id === partnerId);
   return {
     id: partnerId ?? undefined,
-    name: online?.username ?? member?.username ?? channel.name,
+    name: member?.username ?? online?.username ?? channel.name,
+    picture: member?.profilePicture ?? null,
     status: online ? online.presenceStatus : 'offline' as const,
     typing: typingNow,
   };
@@ -127,7 +128,8 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
     <section className="chat" data-testid="chat-area" data-channel-id={channel.id}>
       <ChatHeader channel={channel} onBack={onBack ?? (() => session.selectChannel(null))} online={membersOnline(state, channel)} partner={partner} />
       {banner}
-      <MessageList key={channel.id} channelId={channel.id} channelName={partner?.name ?? channel.name} messages={messages}
+      <MessageList key={channel.id} channelId={channel.id} messages={messages}
+        intro={partner ? { kind: 'dm', name: partner.name, picture: partner.picture } : { kind: 'topic', name: channel.name }}
         hasMore={state.hasMore[channel.id] !== false} ready={Boolean(state.latestLoaded[channel.id])} loadingOlder={Boolean(state.loadingOlder[channel.id])}
         onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId}
         focusMessageId={focusMessageId} onFocusDone={onFocusDone} />

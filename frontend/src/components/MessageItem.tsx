@@ -7,7 +7,7 @@ import { memo } from 'react';
 import type { ChatMessage } from '../state/chatMessages.ts';
 import { myReaction } from '../state/reactions.ts';
 import { formatTime } from '../lib/format.ts';
-import { Avatar } from './Avatar.tsx';
+import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
 import { MessageText } from './MessageText.tsx';
 import { MessageActions } from './MessageActions.tsx';
 import { MessageEditor } from './MessageEditor.tsx';
@@ -61,7 +61,7 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
   const stored = m.id !== null;
   return (
     <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}${hl}`} {...common}>
-      {!m.own && (showHeader ? <Avatar name={m.authorName} size={34} /> : <span className="avatar-spacer" />)}
+      {!m.own && (showHeader ? <PersonAvatar name={m.authorName} picture={m.authorPicture} size={34} /> : <span className="avatar-spacer" />)}
       <div className="message-body">
         {showHeader && (
           <div className="message-meta">

@@ -2,18 +2,21 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ChatMessage } from '../state/chatMessages.ts';
 import { buildMessageItems } from '../lib/grouping.ts';
 import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
-import { BackToTop } from './BackToTop.tsx';
-import { HashIcon } from './Icons.tsx';
+import { BackToTop, JumpToLatest } from './BackToTop.tsx';
+import { ChannelIntro, type IntroTarget } from './ChannelIntro.tsx';
 
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
+/** further than this from the bottom, the jump-to-latest control shows */
+export const JUMP_TO_LATEST_AFTER_PX = 200;
 const LOAD_OLDER_AT_PX = 40;
 /** how long a revealed message (a search hit) stays highlighted */
 export const HIGHLIGHT_MS = 2000;
 
 interface Props {
   channelId: string;
-  channelName: string;
+  /** what the top of a fully loaded history introduces: the channel, or the DM's partner */
+  intro: IntroTarget;
   messages: ChatMessage[];
   hasMore: boolean;
   /** the latest page has arrived */
@@ -30,12 +33,16 @@ interface Props {
 }
 
 export function MessageList({
-  channelId, channelName, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId, focusMessageId = null, onFocusDone,
+  channelId, intro, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId, focusMessageId = null, onFocusDone,
 }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0 });
   const [showTop, setShowTop] = useState(false);
+  const [showLatest, setShowLatest] = useState(false);
+  /** messages of others that arrived below while the reader was scrolled up */
+  const [unseen, setUnseen] = useState(0);
   const [highlightId, setHighlightId] = useState<string | null>(null);
   const items = useMemo(() => buildMessageItems(messages), [messages]);
 
@@ -45,14 +52,47 @@ export function MessageList({
     if (el.scrollTop <= LOAD_OLDER_AT_PX || el.scrollHeight <= el.clientHeight) onLoadOlder();
   }, [ready, hasMore, loadingOlder, messages.length, onLoadOlder]);
 
+  /** The floating controls follow the position; at the bottom, nothing below is unseen any more. */
+  const showPosition = (el: HTMLElement) => {
+    const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    setShowLatest(fromBottom > JUMP_TO_LATEST_AFTER_PX);
+    if (fromBottom <= STICK_TO_BOTTOM_PX) setUnseen(0);
+  };
+
   const onScroll = () => {
     const el = listRef.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
-    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    showPosition(el);
     snapshot.current.height = el.scrollHeight;
     snapshot.current.top = el.scrollTop;
     maybeLoadOlder();
+  };
+
+  // Rows grow after they are rendered: an image's signed link and then its pixels, a link preview's picture, a
+  // font. At the bottom, the list stays at the bottom through that growth; scrolled up, the browser's scroll
+  // anchoring keeps the rows in view where they were. The scroll box itself shrinks too (reply bar, typing line).
+  useEffect(() => {
+    const el = listRef.current;
+    const inner = innerRef.current;
+    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+      snapshot.current.height = el.scrollHeight;
+      snapshot.current.top = el.scrollTop;
+    });
+    observer.observe(inner);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const jumpToLatest = () => {
+    const el = listRef.current;
+    if (!el) return;
+    stick.current = true;
+    el.scrollTop = el.scrollHeight;
+    setUnseen(0);
   };
 
   useLayoutEffect(() => {
@@ -72,9 +112,13 @@ export function MessageList({
       // within 50 px of the bottom: stay there (new message, reaction, edit, preview); my own send always scrolls
       el.scrollTop = el.scrollHeight;
       stick.current = true;
+    } else if (lastKey !== prev.lastKey && prev.lastKey) {
+      // scrolled up: count what others sent below since the last row we had
+      const from = messages.findIndex((m) => m.key === prev.lastKey);
+      if (from >= 0) setUnseen((n) => n + messages.slice(from + 1).filter((m) => !m.own && m.type !== 'system').length);
     }
     snapshot.current = { channelId, firstKey, lastKey, height: el.scrollHeight, top: el.scrollTop };
-    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    showPosition(el);
   }, [channelId, messages]);
 
   // a message to reveal: once its row is rendered (older pages may still be loading), centre it and highlight it;
@@ -90,7 +134,7 @@ export function MessageList({
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
     snapshot.current.height = el.scrollHeight;
     snapshot.current.top = el.scrollTop;
-    setShowTop(el.scrollTop > BACK_TO_TOP_AFTER_PX);
+    showPosition(el);
     setHighlightId(focusMessageId);
     onFocusDone?.();
   }, [focusMessageId, messages, onFocusDone]);
@@ -104,24 +148,22 @@ export function MessageList({
   useLayoutEffect(() => { maybeLoadOlder(); }, [maybeLoadOlder]);
 
   return (
-    <div className="message-scroll" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" aria-relevant="additions">
-      <div className="message-list-inner">
-        {loadingOlder && <div className="list-loader" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
-        {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
-        {ready && !hasMore && !loadingOlder && (
-          <div className="channel-intro">
-            <div className="channel-intro-icon"><HashIcon size={26} /></div>
-            <h3>Welcome to #{channelName}</h3>
-            <p>{messages.length ? 'This is the very beginning of the channel.' : 'No messages yet. Say hello!'}</p>
-          </div>
-        )}
-        {items.map((item) => item.kind === 'day'
-          ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
-          : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
-            editing={editingId !== null && item.message.id === editingId}
-            highlighted={highlightId !== null && item.message.id === highlightId} />)}
+    <div className="message-pane">
+      <div className="message-scroll" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" aria-relevant="additions">
+        <div className="message-list-inner" ref={innerRef}>
+          {loadingOlder && <div className="list-loader" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
+          {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
+          {ready && !hasMore && !loadingOlder && <ChannelIntro target={intro} hasMessages={messages.length > 0} />}
+          {items.map((item) => item.kind === 'day'
+            ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
+            : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
+              editing={editingId !== null && item.message.id === editingId}
+              highlighted={highlightId !== null && item.message.id === highlightId} />)}
+        </div>
       </div>
+      {/* outside the scroll box: a control that appears must not change the height being scrolled */}
       {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}
+      {showLatest && <JumpToLatest count={unseen} onClick={jumpToLatest} />}
     </div>
   );
 }

@@ -4,10 +4,9 @@ import { C, S, settingsForTier } from '@ephemera/proto/client';
 import type { WorkspaceUpdate } from '@ephemera/proto';
 import { channel, me, other, workspace } from '../state/testData.ts';
 import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
-import { startFakeSession, testAuth } from './testing/fakeSession.ts';
+import { startFakeSession } from './testing/fakeSession.ts';
 import { themeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
 
-const auth = testAuth;
 const update = (extra: Partial<WorkspaceUpdate> = {}): WorkspaceUpdate => ({
   workspaceId: 'w1', name: 'team', isPasswordProtected: false, expiresAt: '2030-01-02T00:00:00.000Z', tier: 'free', settings: settingsForTier('free'), ...extra,
 });
@@ -92,12 +91,26 @@ describe('room administration commands', () => {
     expect(await pending).toEqual({ ok: false, message: 'Failed to set/remove password: Request timed out' });
   });
 
-  it('delete-workspace: success ends the session like workspace-deleted', async () => {
+  it('delete-workspace: success ends the session like workspace-deleted, with the deleting owner\'s success text (docs/product/rooms.md R27)', async () => {
     const { socket, session, callbacks } = setup((e) => (e === C.deleteWorkspace ? { success: true, workspaceId: 'w1' } : undefined));
     socket.up();
     await flush();
     expect(await session.admin.deleteWorkspace()).toEqual({ ok: true });
-    expect(callbacks.onWorkspaceDeleted).toHaveBeenCalledWith('Chat room deleted successfully!');
+    expect(callbacks.onWorkspaceDeleted).toHaveBeenCalledWith('Chat room deleted successfully!', true);
+  });
+
+  it('delete-workspace: workspace-deleted arriving before the answer still tells the deleting owner of their success', async () => {
+    let fire: (() => void) | undefined;
+    const { socket, session, callbacks } = setup((e) => {
+      if (e !== C.deleteWorkspace) return undefined;
+      fire?.();
+      return { success: true, workspaceId: 'w1' };
+    });
+    fire = () => socket.fire(S.workspaceDeleted, { workspaceId: 'w1', message: 'This chat room has been deleted.' });
+    socket.up();
+    await flush();
+    await session.admin.deleteWorkspace();
+    expect(callbacks.onWorkspaceDeleted).toHaveBeenNthCalledWith(1, 'Chat room deleted successfully!', true);
   });
 
   it('broadcast-theme sends the custom record only with custom', async () => {

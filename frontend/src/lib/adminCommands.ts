@@ -37,9 +37,15 @@ export interface AdminLink {
   deleted(message: string): void;
 }
 
+/** What the owner who deleted the room is told (docs/product/rooms.md R27); the other members get ROOM_ENDED_TEXT. */
+export const MSG_ROOM_DELETED_BY_ME = 'Chat room deleted successfully!';
+
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
 export class AdminCommands {
+  /** this session asked to delete the room and has no refusal yet */
+  deletingRoom = false;
+
   constructor(private readonly link: AdminLink) {}
 
   /** Click the room name to rename: trimmed; empty or unchanged cancels; at most 50 characters. */
@@ -92,10 +98,12 @@ export class AdminCommands {
 
   /** Delete Chat Room: on success the room is gone for us as for everyone (workspace-deleted). */
   async deleteWorkspace(): Promise<Result> {
-    return this.call((reason) => reason || MSG_DELETE_ROOM_FAILED, async (socket) => {
+    return this.call((reason) => { this.deletingRoom = false; return reason || MSG_DELETE_ROOM_FAILED; }, async (socket) => {
+      // workspace-deleted may reach us before the answer: it then ends our session as the deleting owner's
+      this.deletingRoom = true;
       const ack = await request(socket, C.deleteWorkspace, { workspaceId: this.link.workspaceId }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return fail(ack.message || MSG_DELETE_ROOM_FAILED);
-      this.link.deleted('Chat room deleted successfully!');
+      if (!ack.success) { this.deletingRoom = false; return fail(ack.message || MSG_DELETE_ROOM_FAILED); }
+      this.link.deleted(MSG_ROOM_DELETED_BY_ME);
       return { ok: true };
     });
   }

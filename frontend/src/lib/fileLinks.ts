@@ -3,7 +3,7 @@
  * send: they are shown through signed links from the link route (docs/protocol.md Files), cached until shortly
  * before they expire. The room page registers how to reach the token (registerFileAccess).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { fileLink } from './fileUpload.ts';
 
 type Access = () => { workspaceId: string; userToken: string };
@@ -11,7 +11,21 @@ let access: Access | null = null;
 const cache = new Map<string, { url: string; until: number }>();
 const LINK_REUSE_MS = 10 * 60 * 1000; // links live 15 minutes
 
-export function registerFileAccess(fn: Access | null): void { access = fn; cache.clear(); }
+/**
+ * Pictures shown before the access is registered (the room page registers it in an effect, which runs after its
+ * children's: one's own picture in the sidebar on a reload) load again once it is: they subscribe to its changes.
+ */
+let accessVersion = 0;
+const accessListeners = new Set<() => void>();
+const onAccessChange = (listener: () => void) => { accessListeners.add(listener); return () => { accessListeners.delete(listener); }; };
+const currentAccessVersion = () => accessVersion;
+
+export function registerFileAccess(fn: Access | null): void {
+  access = fn;
+  cache.clear();
+  accessVersion += 1;
+  for (const listener of accessListeners) listener();
+}
 
 const FILE_PATH = /^\/api\/workspaces\/([A-Za-z0-9_-]+)\/files\/([A-Za-z0-9_-]+)$/;
 export const isStoredFilePath = (src: string) => FILE_PATH.test(src);
@@ -32,11 +46,12 @@ export async function signedUrl(path: string): Promise<string | null> {
 export function useSignedUrl(src: string | null): string | null {
   const stored = src !== null && isStoredFilePath(src);
   const [url, setUrl] = useState<string | null>(stored ? cache.get(src)?.url ?? null : src);
+  const version = useSyncExternalStore(onAccessChange, currentAccessVersion, currentAccessVersion);
   useEffect(() => {
     if (!src || !stored) { setUrl(src); return; }
     let live = true;
     void signedUrl(src).then((u) => { if (live) setUrl(u); });
     return () => { live = false; };
-  }, [src, stored]);
+  }, [src, stored, version]);
   return url;
 }

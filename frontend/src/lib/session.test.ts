@@ -208,8 +208,9 @@ describe('RoomSession', () => {
     const a = setup(server());
     a.socket.up();
     await flush();
-    a.socket.fire(S.workspaceDeleted, { workspaceId: 'w1', message: 'Chat room deleted successfully!' });
-    expect(a.callbacks.onWorkspaceDeleted).toHaveBeenCalledWith('Chat room deleted successfully!');
+    a.socket.fire(S.workspaceDeleted, { workspaceId: 'w1', message: 'This chat room has been deleted.' });
+    // a member who did not delete it is told so, not of a success (docs/product/rooms.md R27)
+    expect(a.callbacks.onWorkspaceDeleted).toHaveBeenCalledWith('This chat room has been deleted.', false);
     const b = setup(server());
     b.socket.up();
     await flush();

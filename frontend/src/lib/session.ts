@@ -15,7 +15,7 @@ import { bindConversationEvents, bindRoomEvents } from './sessionEvents.ts';
 import { ConversationCommands, type Result } from './conversationCommands.ts';
 import { MessageSender, type SendExtra } from './messageSender.ts';
 import { HistoryLoader } from './historyLoader.ts';
-import { AdminCommands, bindAdminEvents } from './adminCommands.ts';
+import { AdminCommands, bindAdminEvents, MSG_ROOM_DELETED_BY_ME } from './adminCommands.ts';
 
 export { MSG_SEND_FAILED } from './messageSender.ts';
 
@@ -32,7 +32,8 @@ const MOBILE_QUERY = '(max-width: 767px)';
 export interface SessionCallbacks {
   /** join-workspace refused for the stored record: storage is already cleared */
   onJoinRefused(message: string): void;
-  onWorkspaceDeleted(message: string): void;
+  /** byMe: this session's owner deleted it (the success text); else the room ended under us (the server's text) */
+  onWorkspaceDeleted(message: string, byMe: boolean): void;
   onKicked(reason: string): void;
 }
 
@@ -103,7 +104,7 @@ export class RoomSession {
       state: () => this.state,
       dispatch: (a) => this.dispatch(a),
       socket: () => (this.joined ? this.socket : null),
-      deleted: (message) => this.fail(() => this.callbacks.onWorkspaceDeleted(message)),
+      deleted: (message) => this.fail(() => this.callbacks.onWorkspaceDeleted(message, true)),
     });
     // Viewing a channel reads it: whenever the open channel holds a message above our read position, mark it read.
     this.store.subscribe(() => this.readOpenChannel());
@@ -140,7 +141,11 @@ export class RoomSession {
       workspaceId: this.auth.workspaceId,
       dispatch: (a) => this.dispatch(a),
       liveMessage: (m) => this.onLiveMessage(m),
-      ended: (end) => this.fail(() => (end.kind === 'deleted' ? this.callbacks.onWorkspaceDeleted(end.message) : this.callbacks.onKicked(end.message))),
+      ended: (end) => this.fail(() => {
+        if (end.kind === 'kicked') this.callbacks.onKicked(end.message);
+        else if (this.admin.deletingRoom) this.callbacks.onWorkspaceDeleted(MSG_ROOM_DELETED_BY_ME, true);
+        else this.callbacks.onWorkspaceDeleted(end.message, false);
+      }),
       // The server ended the session (its token was replaced): the same connection joins again with the new token.
       replaced: () => this.rejoinWithReplacedToken(),
     });

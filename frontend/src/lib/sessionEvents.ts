@@ -5,12 +5,12 @@
  * are registered by chatCommands.ts, the administration events by adminCommands.ts. Payloads for another workspace are ignored: a socket carries one room, but a late event from a
  * previous session must not leak into this one.
  */
-import { S } from '@ephemera/proto/client';
+import { ROOM_ENDED_TEXT, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
 import type { RoomSocket } from './socket.ts';
 import type { RoomAction } from '../state/roomState.ts';
 
-export const MSG_ROOM_DELETED = 'This chat room has been deleted.';
+export const MSG_ROOM_DELETED = ROOM_ENDED_TEXT.deleted;
 export const MSG_REMOVED = 'You have been removed from this chat room.';
 
 export interface RoomEventSink {

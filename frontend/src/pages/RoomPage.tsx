@@ -83,8 +83,8 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'deleted':
       return (
         <div className="overlay-screen">
-          <SuccessDialog title="Chat Room Deleted" message={phase.message || 'Chat room deleted successfully!'} note="Redirecting to home page..."
-            autoCloseMs={REDIRECT_HOME_MS} onClose={goHome} testId="workspace-deleted-modal" />
+          <SuccessDialog title="Chat Room Deleted" message={phase.message} note="Redirecting to home page..."
+            tone={phase.byMe ? 'success' : 'warning'} autoCloseMs={REDIRECT_HOME_MS} onClose={goHome} testId="workspace-deleted-modal" />
         </div>
       );
     case 'kicked':
@@ -102,7 +102,7 @@ export function RoomPage({ target }: { target: RoomTarget }) {
 function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): void }) {
   const [session] = useState(() => new RoomSession(auth, {
     onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
-    onWorkspaceDeleted: (message) => onPhase({ kind: 'deleted', message }),
+    onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
     onKicked: (reason) => onPhase({ kind: 'kicked', reason }),
   }));
 

@@ -17,7 +17,7 @@ export type Phase =
   | { kind: 'session'; auth: AuthRecord }
   | { kind: 'redirect'; to: string }
   | { kind: 'joinFailed'; message: string }
-  | { kind: 'deleted'; message: string }
+  | { kind: 'deleted'; message: string; byMe: boolean }
   | { kind: 'kicked'; reason: string };
 
 export const MSG_ROOM_INFO_FAILED = 'Failed to load room information';

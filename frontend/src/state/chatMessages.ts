@@ -17,6 +17,8 @@ export interface ChatMessage {
   seq: number | null;
   authorId: string;
   authorName: string;
+  /** the author's current profile picture (namesSlice.ts keeps it current) */
+  authorPicture: string | null;
   timestamp: string;
   type: string;
   content: string;
@@ -88,6 +90,7 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       seq: m.seq,
       authorId: m.authorId,
       authorName: m.authorName,
+      authorPicture: m.profilePicture ?? null,
       timestamp: m.timestamp,
       type: m.type,
       content: m.content,
@@ -115,6 +118,7 @@ export function chatMessages({ channel, confirmed, pending, me, online, othersRe
       seq: null,
       authorId: selfId ?? '',
       authorName: me?.username ?? '',
+      authorPicture: me?.profilePicture ?? null,
       timestamp: p.createdAt,
       type: p.file?.type ?? 'text',
       content: p.content,

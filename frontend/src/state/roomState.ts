@@ -1,7 +1,8 @@
 /**
  * The room's client state: a pure reducer (messages by channel, dedupe by id, pending sends, unread, presence).
  * roomReducer runs the core cases below, then each slice (conversationsSlice.ts: channels, DMs, read positions and
- * summaries; peopleSlice.ts: presence, profiles, typing; messageEventsSlice.ts: edits, deletions, reactions).
+ * summaries; peopleSlice.ts: presence, profiles, typing; messageEventsSlice.ts: edits, deletions, reactions; namesSlice.ts:
+ * current names and pictures on messages and the online list).
  * A new feature adds its actions to a slice (or a new slice in SLICES) rather than to the core switch. The state's
  * shape and the message and channel merges are in roomCore.ts, which the slices import.
  */
@@ -12,6 +13,7 @@ import { peopleReducer, type PeopleAction } from './peopleSlice.ts';
 import { messageEventsReducer, type MessageEventsAction } from './messageEventsSlice.ts';
 import { messageRefreshReducer } from './messageRefreshSlice.ts';
 import { roomAdminReducer, type RoomAdminAction } from './roomAdminSlice.ts';
+import { namesReducer } from './namesSlice.ts';
 
 export { mergeChannels, mergeMessages, type ConnectionStatus, type MessageSource, type PendingMessage, type RoomState } from './roomCore.ts';
 
@@ -60,7 +62,7 @@ export function initialRoomState(): RoomState {
 
 type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
 /** Each slice returns the state unchanged for actions it does not handle. */
-const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer, roomAdminReducer];
+const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer, roomAdminReducer, namesReducer];
 
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   let next = state;

@@ -7,6 +7,7 @@ import {
   S, TOPICS, PRESENCE_CHANNEL, channelAudience, type Audience, type AnyEventEnvelope, type Channel, type CustomTheme,
   type PresenceApi, type PresenceSignal, type ThemeId,
 } from '@ephemera/proto';
+import { ROOM_ENDED_TEXT } from '@ephemera/proto/client';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
 import type { Server, Socket } from 'socket.io';
 import { workspaceRoom, userRoom } from './rooms.ts';
@@ -171,7 +172,7 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     case 'workspace.deleted': {
       const { workspaceId } = event.payload;
       const room = workspaceRoom(workspaceId);
-      io.to(room).emit(S.workspaceDeleted, { workspaceId, message: 'Chat room deleted successfully!' });
+      io.to(room).emit(S.workspaceDeleted, { workspaceId, message: ROOM_ENDED_TEXT.deleted });
       const sockets = socketsIn(io, room);
       ends?.(sockets);
       endSessions(sockets, workspaceId, false);
@@ -179,7 +180,7 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     }
     case 'workspace.expired': {
       const room = workspaceRoom(event.payload.workspaceId);
-      io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: 'This room has expired' });
+      io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: ROOM_ENDED_TEXT.expired });
       // The room is gone: its sockets lose their session (and presence) so nothing more can be sent in its name.
       const sockets = socketsIn(io, room);
       ends?.(sockets);

@@ -5,11 +5,11 @@
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Modal } from '../Modal.tsx';
-import { CheckIcon } from '../Icons.tsx';
+import { AlertIcon, CheckIcon } from '../Icons.tsx';
 
 export const SUCCESS_AUTO_CLOSE_MS = 3000;
 
-export function SuccessDialog({ title, message, note, onClose, onHome = () => window.location.assign('/'), autoCloseMs = SUCCESS_AUTO_CLOSE_MS, testId = 'success-dialog' }: {
+export function SuccessDialog({ title, message, note, onClose, onHome = () => window.location.assign('/'), autoCloseMs = SUCCESS_AUTO_CLOSE_MS, testId = 'success-dialog', tone = 'success' }: {
   title: string;
   message: ReactNode;
   /** a second, quieter line (e.g. Redirecting to home page...) */
@@ -19,6 +19,8 @@ export function SuccessDialog({ title, message, note, onClose, onHome = () => wi
   onHome?(): void;
   autoCloseMs?: number;
   testId?: string;
+  /** warning: the same dialog for news that is not the reader's success (a room deleted by its owner): no tick */
+  tone?: 'success' | 'warning';
 }) {
   // the caller's latest onClose, without restarting the countdown on each render
   const close = useRef(onClose);
@@ -28,7 +30,7 @@ export function SuccessDialog({ title, message, note, onClose, onHome = () => wi
     return () => clearTimeout(t);
   }, [autoCloseMs]);
   return (
-    <Modal title={title} tone="success" icon={<CheckIcon size={24} />} testId={testId} onClose={onClose}
+    <Modal title={title} tone={tone} icon={tone === 'success' ? <CheckIcon size={24} /> : <AlertIcon size={24} />} testId={testId} onClose={onClose}
       footer={<button type="button" className="button button-primary" onClick={onHome} data-testid="success-go-home">Go to Home</button>}>
       <p>{message}</p>
       {note && <p className="muted">{note}</p>}
