@@ -245,12 +245,16 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     expect(again.state, again.text).toBe('done');
     expect(await textOf(u.byTestId('paid-plan'))).toBe('Pro');
     expect(await textOf(u.byTestId('paid-amount'))).toBe('$9.00/month');
-    // a session Stripe does not call paid (stripe-mock's own record: open, unpaid), and no session at all
-    for (const bad of ['/payment/success?plan=pro&session_id=cs_test_unpaid', '/payment/success?plan=business']) {
+    // a session Stripe does not call paid (stripe-mock's own record: open, unpaid): Payment failed; no session at
+    // all: nothing to verify
+    for (const [bad, message] of [
+      ['/payment/success?plan=pro&session_id=cs_test_unpaid', 'Payment failed. Please try again.'],
+      ['/payment/success?plan=business', "We couldn't verify your payment. Please contact support if you believe this is an error."],
+    ] as const) {
       await u.goto(bad);
       expect((await verified(u)).state).toBe('failed');
       expect(await textOf(u.page.locator('h1'))).toBe('Payment Verification Failed');
-      expect(await textOf(u.byTestId('payment-failed-message'))).toBe("We couldn't verify your payment. Please contact support if you believe this is an error.");
+      expect(await textOf(u.byTestId('payment-failed-message'))).toBe(message);
       expect(await u.page.getByRole('link', { name: 'Return Home' }).getAttribute('href')).toBe('/');
     }
 
@@ -326,6 +330,7 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     await u.byTestId('payment-extension-success').waitFor({ timeout: WAIT_MS });
     expect(await textOf(u.page.locator('h1'))).toBe('Payment Successful');
     expect(await textOf(u.byTestId('extension-text'))).toBe(`Your room ${room.roomName} has been extended by 30 more days.`);
+    expect(await textOf(u.byTestId('extension-done'))).toBe('Room extended successfully for 30 days!');
     const details = await textOf(u.byTestId('extension-details'));
     expect(details).toContain('30-Day Room Extension');
     expect(details).toContain('$8.99 (one-time payment)');

@@ -15,6 +15,7 @@ import { PENDING_EXTENSION_KEY, readPendingExtension, type PendingExtension } fr
 import { roomPath } from './routes.ts';
 import type { KeyValueStore } from './storage.ts';
 import { sameOriginPath } from './redirects.ts';
+import { UI_TEXT } from './texts.ts';
 
 /** The payment flows' texts (docs/product/payments.md). */
 export const PAYMENT_TEXT = {
@@ -193,6 +194,8 @@ export async function confirmPayment(search: URLSearchParams, token: string | nu
   const sessionId = search.get('session_id') ?? search.get('order_id') ?? search.get('token');
   if (!sessionId || !/^[A-Za-z0-9_]{3,255}$/.test(sessionId) || !token) return failed;
   const v = await paymentsApi.verify(token, sessionId);
+  // 402: the provider's record of this session says it was not paid
+  if (!v.ok && v.status === 402) return { kind: 'failed', message: UI_TEXT.paymentFailed };
   if (!v.ok || v.data.success !== true) return failed;
   if (v.data.type === 'room_extension') {
     const done = await paymentsApi.completeExtension(token, sessionId, {

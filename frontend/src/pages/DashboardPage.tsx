@@ -16,6 +16,7 @@ import { accountApi, clearAccount, readAccount, saveAccount } from '../lib/accou
 import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 import { DashboardRooms } from './DashboardRooms.tsx';
 import { DashboardRenewal } from './DashboardRenewal.tsx';
+import { statusLabel } from '../lib/payments.ts';
 import './accounts.css';
 
 const unlimited = (n: number, unit = '') => (n === -1 ? 'Unlimited' : `${n}${unit}`);
@@ -89,7 +90,7 @@ export function DashboardPage() {
           <dl className="account-facts" data-testid="profile">
             <dt>E-mail</dt><dd>{user.email}</dd>
             <dt>Plan</dt><dd data-testid="profile-tier">{user.subscriptionTier}</dd>
-            <dt>Payment status</dt><dd>{user.paymentStatus}</dd>
+            <dt>Payment status</dt><dd data-testid="dashboard-payment-status">{statusLabel(user.paymentStatus)}</dd>
             <dt>Expires</dt><dd>{user.subscriptionExpiresAt ? new Date(user.subscriptionExpiresAt).toLocaleDateString() : 'Never'}</dd>
             <dt>Auto-renewal</dt><dd>{user.autoRenewal ? 'On' : 'Off'} <button type="button" className="link-button" onClick={() => void toggleRenewal()}>{user.autoRenewal ? 'Turn off' : 'Turn on'}</button></dd>
           </dl>

@@ -9,6 +9,7 @@ import { api } from '../lib/api.ts';
 import { saveAuth } from '../lib/storage.ts';
 import { accountApi } from '../lib/account.ts';
 import { checkRoomPassword } from '../lib/roomRules.ts';
+import { UI_TEXT } from '../lib/texts.ts';
 
 type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'unknown';
 const AVAILABILITY_TEXT: Record<Availability, string> = { idle: '', checking: 'Checking…', available: 'Available', taken: 'Already taken', unknown: 'Could not check' };
@@ -16,7 +17,7 @@ const AVAILABILITY_TEXT: Record<Availability, string> = { idle: '', checking: 'C
 /** Signs this browser into the room as its owner, then opens it (a full navigation, as after joining). */
 async function openRoom(token: string, roomName: string, username: string, onError: (m: string) => void) {
   const r = await accountApi.generateRoomToken(token, roomName);
-  if (!r.ok) { onError(r.message); return; }
+  if (!r.ok) { onError(r.status === 0 ? UI_TEXT.roomInfoFailed : r.message); return; }
   saveAuth({ workspaceId: r.data.workspaceId, userToken: r.data.ownerToken, username, roomName: r.data.roomName, password: null });
   window.location.assign(`/${encodeURIComponent(r.data.roomName)}`);
 }
@@ -53,7 +54,7 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
     setBusy(true); setError(null);
     const r = await accountApi.createRoom(token, { name: name.trim(), username: username.slice(0, 20), hasPassword: withPassword, ...(withPassword ? { password } : {}) });
     setBusy(false);
-    if (!r.ok) { setError(r.message); return; }
+    if (!r.ok) { setError(r.status === 0 ? UI_TEXT.createRoomRetry : r.message); return; }
     saveAuth({ workspaceId: r.data.workspaceId, userToken: r.data.userToken, username: username.slice(0, 20), roomName: r.data.workspace.name, password: withPassword ? password : null });
     window.location.assign(`/${encodeURIComponent(r.data.workspace.name)}`);
   };

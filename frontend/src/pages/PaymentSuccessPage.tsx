@@ -11,6 +11,7 @@ import { AlertIcon, CheckIcon } from '../components/Icons.tsx';
 import { accountApi, readAccount, saveAccount } from '../lib/account.ts';
 import { PAYMENT_TEXT, confirmPayment, daysText, type PaymentOutcome } from '../lib/payments.ts';
 import { SUCCESS_INCLUDED, extensionIncluded } from '../lib/planCopy.ts';
+import { UI_TEXT } from '../lib/texts.ts';
 import './accounts.css';
 import './payments.css';
 
@@ -73,6 +74,7 @@ export function PaymentSuccessPage() {
         <p className="overlay-sub" data-testid="extension-text">
           Your room {outcome.roomName ? <strong>{outcome.roomName}</strong> : ''} has been extended by {daysText(outcome.days)}.
         </p>
+        <p className="overlay-sub" role="status" data-testid="extension-done">{UI_TEXT.roomExtended(outcome.days)}</p>
         <dl className="account-facts" data-testid="extension-details">
           <dt>Purchase</dt><dd>{outcome.days}-Day Room Extension</dd>
           <dt>Amount</dt><dd>{outcome.amount} (one-time payment)</dd>

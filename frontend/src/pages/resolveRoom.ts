@@ -4,6 +4,7 @@
  */
 import { api } from '../lib/api.ts';
 import { clearRoomData, readAuth, saveAuth, sameRoomName, type AuthRecord } from '../lib/storage.ts';
+import { UI_TEXT } from '../lib/texts.ts';
 
 export type RoomTarget =
   | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
@@ -73,5 +74,6 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
   if (target.via === 'join' && !target.create) {
     return { kind: 'notFound', message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK, roomName, redirectHome: false };
   }
-  return { kind: 'loadError', message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK };
+  // the room page asked whether the room exists (to join it or set it up) and got no answer
+  return { kind: 'loadError', message: r.kind === 'http' ? UI_TEXT.roomCheckFailed : UI_TEXT.roomCheckNetwork };
 }

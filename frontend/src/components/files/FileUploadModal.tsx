@@ -8,7 +8,9 @@ import { useEffect, useRef, useState } from 'react';
 import { CAPTION_MAX } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
+import { ERRORS } from '@ephemera/proto/client';
 import { formatSize, precheck, uploadFile, type StoredFile, type UploadHandle } from '../../lib/fileUpload.ts';
+import { UI_TEXT } from '../../lib/texts.ts';
 
 interface Props {
   file: File;
@@ -42,12 +44,17 @@ export function FileUploadModal({ file, workspaceId, userToken, channelId, maxFi
   const start = async () => {
     setError(null);
     setProgress(0);
+    // a file moved or deleted since it was chosen cannot be read: say so instead of a failed upload
+    const readable = await file.slice(0, 1).arrayBuffer().then(() => true, () => false);
+    if (!readable) { setProgress(null); setError(UI_TEXT.fileReadFailed); return; }
     upload.current = uploadFile({ workspaceId, userToken, purpose: 'message', channelId, caption, file, name: file.name, onProgress: setProgress });
     const result = await upload.current.done;
     upload.current = null;
     if (result.ok) { onUploaded(result.file); return; }
     setProgress(null);
-    if (result.code !== 'ABORTED') setError(result.message || 'Upload failed');
+    // too large for the room (the server's text names the limit): the spec's text first
+    if (result.code === 'FILE_TOO_LARGE') setError(result.message && result.message !== ERRORS.FILE_TOO_LARGE ? `${ERRORS.FILE_TOO_LARGE} ${result.message}` : ERRORS.FILE_TOO_LARGE);
+    else if (result.code !== 'ABORTED') setError(result.message || 'Upload failed');
   };
   const cancel = () => { upload.current?.abort(); upload.current = null; setProgress(null); };
   const busy = progress !== null;

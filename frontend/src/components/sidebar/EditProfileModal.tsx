@@ -9,6 +9,7 @@ import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { MSG_USERNAME_REQUIRED } from '../../lib/conversationCommands.ts';
 import { uploadFile } from '../../lib/fileUpload.ts';
+import { UI_TEXT } from '../../lib/texts.ts';
 import { PROFILE_IMAGE_MAX_BYTES } from '@ephemera/proto/client';
 
 interface Props {
@@ -69,6 +70,10 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
                 if (f && !PICTURE_TYPES.includes(f.type)) { setError('Please select an image file'); setPicture(null); return; }
                 if (f && f.size > PROFILE_IMAGE_MAX_BYTES) { setError('Image size must be less than 5MB'); setPicture(null); return; }
                 setPicture(f);
+                // a file named and typed as an image that does not decode as one is refused before anything is sent
+                if (f && typeof createImageBitmap === 'function') {
+                  void createImageBitmap(f).then((b) => b.close(), () => { setError(UI_TEXT.imageReadFailed); setPicture((p) => (p === f ? null : p)); });
+                }
               }} />
           </div>
         )}
