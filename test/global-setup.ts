@@ -63,7 +63,7 @@ async function startInfra(): Promise<StartedInfra> {
     onFreePorts(2, ([port, controllerPort]) => startKafka({ dataDir: path.join(root, 'kafka'), port, controllerPort })),
   ] as const);
   const stopAll = async () => {
-    await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+    await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : Promise.resolve())));
   };
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) {

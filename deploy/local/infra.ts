@@ -101,7 +101,8 @@ function redisPing(port: number): Promise<void> {
     socket.on('data', (buf) => {
       socket.destroy();
       // "-LOADING" while it reads a dump; only +PONG means it serves commands.
-      buf.toString().startsWith('+PONG') ? resolve() : reject(new Error(buf.toString()));
+      if (buf.toString().startsWith('+PONG')) resolve();
+      else reject(new Error(buf.toString()));
     });
   });
 }

@@ -164,7 +164,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await b.page.locator('[data-testid="message-content"]', { hasText: 'the quarterly zebrafish report is ready' }).waitFor({ timeout: WAIT_MS });
 
       const search = b.page.locator('#sidebar-search');
-      await expect(await search.getAttribute('placeholder')).toBe('Search chats, users...');
+      expect(await search.getAttribute('placeholder')).toBe('Search chats, users...');
       await b.page.locator('body').click();
       await b.page.keyboard.press('/');
       await expect.poll(() => b.page.evaluate(() => document.activeElement?.id)).toBe('sidebar-search');

@@ -17,7 +17,7 @@ if (engine.name === 'uws') {
 
 io.on('connection', (socket) => {
   socket.on('join', (room: string, ack?: (ok: boolean) => void) => {
-    socket.join(String(room));
+    void socket.join(String(room));
     ack?.(true);
   });
   socket.on('msg', (payload: { room: string; content: string }) => {

@@ -17,7 +17,7 @@ import { chooseEngine, type EngineChoice } from '@ephemera/gateway/src/engine/in
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
 const value = (name: string) => { const f = flag(name); return f && f.includes('=') ? f.slice(f.indexOf('=') + 1) : undefined; };
-const k6 = Boolean(flag('k6')) ? value('k6') !== '0' : process.env.BENCH_K6 === '1';
+const k6 = flag('k6') ? value('k6') !== '0' : process.env.BENCH_K6 === '1';
 const w3Args = argv.filter((a) => !/^--(k6(-|=|$)|engines=)/.test(a));
 
 let current: ChildProcess | null = null;

@@ -41,6 +41,8 @@ export const CONTACT_TEXT = {
 } as const;
 
 /** C0 control characters other than tab, line feed and carriage return (PostgreSQL text cannot hold NUL at all). */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 export const CONTACT_CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** A name is one line: no control characters at all. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 export const CONTACT_NAME_CONTROL_CHARS = /[\u0000-\u001F\u007F]/;

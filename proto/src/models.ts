@@ -6,6 +6,7 @@ import { LinkPreviewSchema, type LinkPreview } from './link-preview.ts';
 export const TierSchema = z.enum(['free', 'pro', 'business']);
 
 /** Names are shown everywhere and stored as text: no control characters (PostgreSQL text cannot hold NUL). */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
 /**

@@ -229,6 +229,8 @@ export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EV
 export type ParsedClientPayload<E extends ClientEventName> = z.output<(typeof CLIENT_EVENTS)[E]>;
 
 /** Every ack is either { success: true, ...data } or an ErrorBody with success: false. */
+/** the answer of a command whose success carries nothing more */
+type NoFields = Record<never, never>;
 export type Ack<T> = ({ success: true } & T) | (ErrorBody & { success: false });
 
 export interface ClientAcks {
@@ -238,7 +240,7 @@ export interface ClientAcks {
   [C.sendMessage]: Ack<{ message: Message }>;
   [C.fetchMessages]: Ack<{ channelId: string; messages: Message[]; hasMore: boolean }>;
   [C.syncMessages]: Ack<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
-  [C.leaveWorkspace]: Ack<{}>;
+  [C.leaveWorkspace]: Ack<NoFields>;
   [C.createDmChannel]: Ack<{ channel: Channel }>;
   [C.deleteDm]: Ack<{ channelId: string }>;
   [C.deleteChannel]: Ack<{ channelId: string }>;
@@ -250,8 +252,8 @@ export interface ClientAcks {
   [C.markRead]: Ack<{ channelId: string; seq: number }>;
   [C.fetchChannelSummaries]: Ack<{ summaries: ChannelSummary[] }>;
   [C.searchMessages]: Ack<{ messages: Message[] }>;
-  [C.typingStart]: Ack<{}>;
-  [C.typingStop]: Ack<{}>;
+  [C.typingStart]: Ack<NoFields>;
+  [C.typingStop]: Ack<NoFields>;
   [C.updatePresence]: Ack<{ status: PresenceStatus }>;
   [C.updateProfile]: Ack<{ user: RoomUser }>;
   [C.renameWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
@@ -267,7 +269,7 @@ export interface ClientAcks {
   [C.acceptCall]: Ack<{ channelId: string; callType: CallType; iceServers: IceServer[] }>;
   [C.rejectCall]: Ack<{ channelId: string }>;
   [C.endCall]: Ack<{ channelId: string }>;
-  [C.webrtcSignal]: Ack<{}>;
+  [C.webrtcSignal]: Ack<NoFields>;
 }
 
 /** A room's changeable properties, sent whole after any change (workspace-updated) so a client converges. */

@@ -44,7 +44,7 @@ export async function startDrillStack() {
     async stop() {
       await balancer.stop().catch(() => {});
       await stack.stop().catch(() => {});
-      await Promise.all([pg?.stop(), redis?.stop(), kafka?.stop()].map((p) => p?.catch(() => {})));
+      await Promise.all([pg?.stop(), redis?.stop(), kafka?.stop()].map((p) => (p ?? Promise.resolve()).catch(() => {})));
       if (!process.env.EPHEMERA_KEEP_TEST_DATA) fs.rmSync(root, { recursive: true, force: true });
     },
   };

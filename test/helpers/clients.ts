@@ -9,7 +9,7 @@ export async function http<T = any>(base: string, path: string, init: { method?:
     body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
   });
   const text = await res.text();
-  let json: any = null;
+  let json: any;
   try { json = text ? JSON.parse(text) : null; } catch { json = text; }
   return { status: res.status, body: json as T, headers: res.headers };
 }

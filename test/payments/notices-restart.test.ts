@@ -25,7 +25,7 @@ let mail: Mailpit;
 beforeAll(async () => { mail = await startMailpit(); });
 afterAll(async () => { await mail?.stop(); fs.rmSync(keyDir, { recursive: true, force: true }); });
 const subscriptions = new Map<string, SubscriptionState>();
-let clock = Date.now();
+const clock = Date.now();
 
 async function boot(databaseUrl: string) {
   const pool = createPool(databaseUrl);
@@ -61,7 +61,7 @@ describe('receipts and reminders across a restart and a replay', () => {
     const databaseUrl = await createTestDatabase();
     const first = await boot(databaseUrl);
     let firstStopped = false;
-    let rebuiltUrl: string | null = null;
+    let rebuiltUrl: string;
     try {
       const svc = first.billing.service;
       const code = await svc.codes.issue(email);

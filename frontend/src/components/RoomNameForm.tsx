@@ -27,7 +27,7 @@ export function RoomNameForm() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!ready) return;
-    navigate(`${roomPath(name.trim())}?create=true`);
+    void navigate(`${roomPath(name.trim())}?create=true`);
   };
 
   return (

@@ -26,7 +26,7 @@ class FakeSocket {
     return {
       emit: (event: string, payload: any, cb: (err: Error | null, ack?: unknown) => void) => {
         this.emitted.push({ event, payload });
-        Promise.resolve(this.answer(event, payload)).then((a) => cb(null, a));
+        void Promise.resolve(this.answer(event, payload)).then((a) => cb(null, a));
       },
     };
   }

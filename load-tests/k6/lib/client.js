@@ -84,7 +84,7 @@ export class SioSocket {
   close() {
     if (this.closed) return;
     this.closed = true;
-    try { this.ws.close(); } catch (_) { /* already closed */ }
+    try { this.ws.close(); } catch { /* already closed */ }
   }
 }
 

@@ -47,8 +47,8 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
   async function leave(socket: Socket, session: SessionActor): Promise<void> {
     await stopTyping(socket, session, presence);
     (socket.data as SocketData).session = null;
-    socket.leave(workspaceRoom(session.workspaceId));
-    socket.leave(userRoom(session.userId));
+    void socket.leave(workspaceRoom(session.workspaceId));
+    void socket.leave(userRoom(session.userId));
     await presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id });
   }
 
@@ -83,7 +83,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       const session: SessionActor = { workspaceId: workspace.id, userId: user.id, username: user.username };
       (socket.data as SocketData).session = session;
       (socket.data as SocketData).tokenHash = sha256(payload.userToken);
-      socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
+      void socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
       const presenceUser: OnlineUser = { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' };
       (socket.data as SocketData).presenceUser = presenceUser;
       const { online } = await presence.connect({ workspaceId: workspace.id, connectionId: socket.id, gatewayId: deps.gatewayId, user: presenceUser });

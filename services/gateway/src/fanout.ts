@@ -33,7 +33,7 @@ function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean
     const data = s.data as SocketData;
     if (data.session?.workspaceId !== workspaceId) continue;
     data.session = null;
-    s.rooms.forEach((r) => { if (r !== s.id) s.leave(r); });
+    s.rooms.forEach((r) => { if (r !== s.id) void s.leave(r); });
     if (disconnect) s.disconnect(true);
   }
 }

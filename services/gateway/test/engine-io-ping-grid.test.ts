@@ -31,7 +31,7 @@ describe('engine.io ping grid', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    io.close();
+    void io.close();
     await new Promise((r) => server.close(r));
   });
 

@@ -34,7 +34,7 @@ describe.skipIf(!('uws' in loaded))('broadcast walks only long-polling sockets',
   });
   afterAll(() => {
     for (const c of clients) c.disconnect();
-    io.close();
+    void io.close();
     uWS.us_listen_socket_close(listen);
   });
 

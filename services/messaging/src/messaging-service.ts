@@ -148,7 +148,7 @@ export class MessagingService implements MessagingApi {
     const checking = Promise.all([...checks].map(async ([check, { actor, input }]) =>
       [check, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e)] as const));
     const looking = servingKey(this.deps.keyring, workspaceId).then((key) => Promise.all([ // the key is cached after the room's first send
-      key,
+      Promise.resolve(key),
       storedByClientIds(this.deps.pool, key, workspaceId, batch),
       replyTargets(this.deps.pool, key, workspaceId, batch),
       filesByIds(this.deps.pool, key, workspaceId, batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : []))),
@@ -161,7 +161,7 @@ export class MessagingService implements MessagingApi {
       if (a instanceof Error) p.reject(a); else allowed.push(p);
     }
     if (allowed.length === 0) return;
-    const [key, stored, quoted, uploads] = await looking;
+    const [, stored, quoted, uploads] = await looking;
     const checked = stageEnded('checks', started);
 
     const attached = new Set<string>();

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { TOPICS } from '@ephemera/proto';
 import { EmbeddedEventLog } from '../src/event-log/embedded.ts';

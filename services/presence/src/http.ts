@@ -38,6 +38,6 @@ export class PresenceClient implements PresenceApi {
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
   online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }
   heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { return this.call<{ missing: string[] }>(INTERNAL.presenceHeartbeat, input); }
-  async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { await this.call<{}>(INTERNAL.presenceStatus, input); }
-  async typing(input: Parameters<PresenceApi['typing']>[0]) { await this.call<{}>(INTERNAL.presenceTyping, input); }
+  async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { await this.call<unknown>(INTERNAL.presenceStatus, input); }
+  async typing(input: Parameters<PresenceApi['typing']>[0]) { await this.call<unknown>(INTERNAL.presenceTyping, input); }
 }

@@ -175,9 +175,9 @@ export class PresenceService implements PresenceApi {
       await Promise.all(batch.flatMap((u, i) => {
         const registration = parseRegistration(registrations[i]);
         return [
-          registration && this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user)),
+          registration ? this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user)) : Promise.resolve(0),
           this.store.expire(connsKey(u.workspaceId, u.userId), CONNECTION_TTL_MS),
-          u.lastOfRoom ? this.expireRoom(u.workspaceId) : undefined,
+          u.lastOfRoom ? this.expireRoom(u.workspaceId) : Promise.resolve(),
         ];
       }));
     }

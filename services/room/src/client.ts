@@ -25,7 +25,7 @@ export class RoomClient implements RoomApi {
     return this.call<Channel>(INTERNAL.updateChannelMembers, { actor, input });
   }
   updateProfile(actor: SessionActor, input: Input<'updateProfile'>) { return this.call<RoomUser>(INTERNAL.updateProfile, { actor, input }); }
-  async leaveWorkspace(actor: SessionActor) { await this.call<{}>(INTERNAL.leaveWorkspace, { actor, input: {} }); }
+  async leaveWorkspace(actor: SessionActor) { await this.call<unknown>(INTERNAL.leaveWorkspace, { actor, input: {} }); }
   renameWorkspace(actor: SessionActor, input: Input<'renameWorkspace'>) { return this.call<WorkspaceUpdate>(INTERNAL.renameWorkspace, { actor, input }); }
   setWorkspacePassword(actor: SessionActor, input: Input<'setWorkspacePassword'>) {
     return this.call<WorkspaceUpdate>(INTERNAL.setWorkspacePassword, { actor, input });

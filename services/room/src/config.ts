@@ -2,7 +2,7 @@
 import { configSpec, envVar } from '@ephemera/platform/src/config.ts';
 import {
   commonEnv, databaseUrl, internalPort, kafkaEnv, keyDir, metricsHost, metricsPort, nodeEnv, optionalRedisUrl, optionalServiceUrl, port, rateLimitEnv,
-  roomEncryptionEnv, roomMasterKey, roomMasterKeysPrevious, serviceSecret, trustedProxies, wholeNumber, ENV_GROUPS,
+  roomEncryptionEnv, roomMasterKey, roomMasterKeysPrevious, serviceSecret, trustedProxies, wholeNumber,
 } from '@ephemera/platform/src/config-vars.ts';
 
 export const roomConfig = configSpec('room', {

@@ -6,7 +6,7 @@ import express from 'express';
 import { z } from 'zod';
 import {
   INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, CreateDmChannelSchema, DeleteDmSchema,
-  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema, DomainError, HTTP_ROUTES,
+  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema,
   RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
   SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema, AuthorizePresenceSchema,
 } from '@ephemera/proto';

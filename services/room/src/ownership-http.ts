@@ -11,7 +11,7 @@
  */
 import express from 'express';
 import { z } from 'zod';
-import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, DomainError, HTTP_ROUTES, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
+import { ACCOUNT_INTERNAL, TierSchema, ClaimOwnershipBodySchema, type AccountSessionsApi, type SessionAccount } from '@ephemera/proto';
 import {
   accountOf, parseOrThrow, publicRoute, rateLimited, route, sessionAccountCaller, sessionBearerOfRequest, type Callers, type RateLimits,
 } from '@ephemera/platform';

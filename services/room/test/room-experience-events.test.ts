@@ -12,8 +12,7 @@ import { testRoomKeys } from '../../../test/helpers/room-keys.ts';
 import { openMemberRows, openRoomChannelRows, openWorkspaceRows } from '../../../test/helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
-let offset = 0;
-const now = () => new Date(Date.now() + offset);
+const now = () => new Date();
 /** one key directory for the live services and the replay (the log itself is not sealed here) */
 const keys = testRoomKeys();
 

@@ -31,7 +31,7 @@ export class FakeSocket {
         this.emitted.push({ event, payload });
         const answer = this.handler(event, payload);
         if (answer === NO_ACK) setTimeout(() => cb(new Error('operation has timed out')), ms);
-        else Promise.resolve(answer).then((a) => cb(null, a));
+        else void Promise.resolve(answer).then((a) => cb(null, a));
       },
     };
   }

@@ -11,8 +11,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import express from 'express';
 import { isbot } from 'isbot';
-import { ADMIN_API, PageviewBodySchema } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
+import { PageviewBodySchema } from '@ephemera/proto';
+import { parseOrThrow } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { dayOf } from './days.ts';
 import { pathOnly } from './route-groups.ts';

@@ -3,8 +3,6 @@
  * figures, the historical revenue filter, Reset Revenue (audited) and the analytics JSON export (audited).
  */
 import express from 'express';
-import { DomainError, HTTP_ROUTES } from '@ephemera/proto';
-import { route } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { dayOf } from './days.ts';

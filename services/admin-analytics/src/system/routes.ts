@@ -3,8 +3,8 @@
  * superadmin check). Handlers parse, call one use case, answer; every change is audited with the admin's e-mail.
  */
 import express from 'express';
-import { ADMIN_API, DomainError, FeedbackStatusBodySchema, type AuditEntry, type StorageUsage } from '@ephemera/proto';
-import { parseOrThrow, route, type Pool } from '@ephemera/platform';
+import { DomainError, FeedbackStatusBodySchema, type AuditEntry, type StorageUsage } from '@ephemera/proto';
+import { parseOrThrow, type Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { readConfig, readMaintenance, setMaintenance, updateConfig } from './config.ts';

@@ -8,7 +8,7 @@
  * signed link names a member who must still be able to read the file's channel.
  */
 import express from 'express';
-import { HTTP_ROUTES, type RoomTokensApi, type SessionActor } from '@ephemera/proto';
+import { type RoomTokensApi, type SessionActor } from '@ephemera/proto';
 import { memberOf, publicRoute, roomMemberOf, sendsAuthorization, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';

@@ -6,7 +6,7 @@
  */
 import express from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DomainError, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_PATH, LinkPreviewRequestSchema, type RoomTokensApi } from '@ephemera/proto';
+import { DomainError, LinkPreviewRequestSchema, type RoomTokensApi } from '@ephemera/proto';
 import { memberOf, methodNotAllowed, parseOrThrow, publicRoute, roomMemberOf, type Callers } from '@ephemera/platform';
 import { LinkPreviewService } from './service.ts';
 import { IMAGE_RESPONSE_HEADERS } from './image-proxy.ts';

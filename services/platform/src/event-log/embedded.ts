@@ -29,6 +29,8 @@ const COMMIT_EVERY_MS = 1000;
 const ROWS_PER_INSERT = 2000;
 
 /** One committed write, as subscriptions receive it: everything in (after, last] that this process appended. */
+/** a row of event_log as the consumer reads it (pg gives bigint as a string) */
+interface EventLogRow { position: string; topic: Topic; key: string; event: unknown; headers: Record<string, string> }
 interface CommittedBatch { after: bigint; last: bigint; rows: { position: bigint; record: LogRecord }[] }
 
 export class EmbeddedEventLog implements EventLog {
@@ -204,10 +206,10 @@ class EmbeddedSubscription implements Subscription {
     try {
       while (!this.stopped) {
         const seen = this.lastCommitted(); // every record up to here is committed, so the query below sees it
-        const { rows } = await this.pool.query(
+        const { rows } = await this.pool.query<EventLogRow>(
           'SELECT position, topic, key, event, headers FROM event_log WHERE position > $1 AND topic = ANY($2) ORDER BY position LIMIT $3',
           [this.position.toString(), this.options.topics, BATCH],
-        ).catch(() => ({ rows: null as any[] | null }));
+        ).catch(() => ({ rows: null }));
         if (!rows) { this.needQuery = true; return false; }
         for (const row of rows) {
           if (this.stopped) return false;
