@@ -113,7 +113,7 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       await target?.stop();
     });
 
-    it('a pro room: alice video-calls bob, bob accepts, both reach Connected with the other\'s video playing; screen share and back; hang up', async () => {
+    it('a pro room: alice video-calls bob, bob accepts, both reach Connected with the other\'s video playing, names and a running timer; camera off shows the avatar; screen share and back; hang up', async () => {
       const { alice, bob } = await room('pro');
       await alice.byTestId('video-call-button').click();
       await bob.byTestId('call-window').waitFor();
@@ -128,6 +128,24 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       expect(await seriousViolations(alice.page), 'axe: the call window in a call').toEqual([]);
       const preview = await alice.byTestId('call-local-video').boundingBox();
       expect([Math.round(preview!.width), Math.round(preview!.height)]).toEqual([192, 144]);
+
+      // Names on the pictures and the call's running time (docs/product/calls.md C6)
+      await expectText(bob.byTestId('call-remote-name'), 'alice', 'bob sees alice\'s name on her picture');
+      await expectText(alice.byTestId('call-remote-name'), 'bob', 'alice sees bob\'s name');
+      await expectText(alice.byTestId('call-local').locator('.call-name-tag'), 'You', 'alice\'s own picture');
+      const timer = bob.page.getByRole('timer', { name: 'Call duration' });
+      await expectText(timer, /^0:\d\d$/, 'the call timer');
+      const started = await timer.textContent();
+      await expect.poll(() => timer.textContent(), { timeout: WAIT_MS, message: 'the timer runs' }).not.toBe(started);
+
+      // Alice turns her camera off: bob sees her avatar and name instead of black frames, alice sees hers on her tile
+      await alice.byTestId('call-camera').click();
+      await bob.byTestId('call-peer').waitFor({ timeout: WAIT_MS });
+      await expectText(bob.byTestId('call-peer-name'), 'alice', 'bob sees who is behind the turned-off camera');
+      await alice.byTestId('call-local-avatar').waitFor({ timeout: WAIT_MS });
+      await alice.byTestId('call-camera').click();
+      await bob.byTestId('call-peer').waitFor({ state: 'detached', timeout: WAIT_MS });
+      expect(await alice.byTestId('call-local-avatar').count(), 'alice\'s camera is back').toBe(0);
 
       // Screen sharing: the display track replaces the camera's on the same sender; bob's frames change size.
       await alice.byTestId('call-screen').click();

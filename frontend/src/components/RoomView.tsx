@@ -202,7 +202,9 @@ export function RoomView({ session, roomName }: Props) {
       )}
       {calls.launch && session.realtime && (
         <Suspense fallback={null}>
-          <CallWindow key={`${calls.launch.direction}-${calls.launch.channelId}`} socket={session.realtime} launch={calls.launch} onClose={calls.close} />
+          <CallWindow key={`${calls.launch.direction}-${calls.launch.channelId}`} socket={session.realtime} launch={calls.launch} onClose={calls.close}
+            self={{ name: state.user?.username ?? 'You', picture: state.user?.profilePicture ?? null,
+              peerPicture: state.workspace?.users.find((u) => u.id === calls.launch?.peerId)?.profilePicture ?? null }} />
         </Suspense>
       )}
       {calls.upgrade && <CallUpgradeModal callType={calls.upgrade} onClose={calls.closeUpgrade} />}

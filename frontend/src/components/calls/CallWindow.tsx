@@ -1,7 +1,9 @@
 /**
  * The call window (docs/product/calls.md C6): incoming (accept, reject), then in-call with mute,
  * camera toggle (video calls), screen sharing (video calls), end and fullscreen (desktop). Status texts: Preparing...,
- * Waiting for response..., Connecting..., Connected. At most 5xl wide and 90% high; the local preview is 192x144.
+ * Waiting for response..., Connecting..., Connected, with the call's running time once connected. Each picture carries
+ * its person's name (the local one "You"); a camera that is off shows the person's avatar instead of black frames.
+ * At most 5xl wide and 90% high; the local preview is 192x144.
  * Loaded lazily (RoomView, its one host): WebRTC code is not in the room page's initial JavaScript. A Radix dialog:
  * focus moves into the window and back when it closes; Escape and clicks outside do not end a call.
  */
@@ -10,6 +12,8 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { CallType } from '@ephemera/proto';
 import type { RoomSocket } from '../../lib/socket.ts';
 import { CallController, type CallPhase, type CallView } from '../../lib/calls/callController.ts';
+import { formatDuration } from '../../lib/fileUpload.ts';
+import { PersonAvatar } from '../sidebar/PersonAvatar.tsx';
 import { FullscreenIcon, HangUpIcon, MicIcon, MicOffIcon, PhoneIcon, ScreenIcon, VideoIcon, VideoOffIcon } from './CallIcons.tsx';
 import './calls.css';
 
@@ -45,7 +49,20 @@ function Media({ stream, muted, className, testId, audioOnly }: { stream: MediaS
   return <video ref={ref} className={className} autoPlay playsInline muted={muted} data-testid={testId} />;
 }
 
-export function CallWindow({ socket, launch, onClose }: { socket: RoomSocket; launch: CallLaunch; onClose(outcome: CallOutcome): void }) {
+/** The call's running time (m:ss), from when it connected. */
+function CallTimer({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return <span className="call-timer" role="timer" aria-label="Call duration" data-testid="call-timer">{formatDuration(Math.max(0, now - since))}</span>;
+}
+
+/** Who is in the call besides the other person: this member's name and picture (their own tile). */
+export interface CallSelf { name: string; picture: string | null; peerPicture: string | null }
+
+export function CallWindow({ socket, launch, self, onClose }: { socket: RoomSocket; launch: CallLaunch; self: CallSelf; onClose(outcome: CallOutcome): void }) {
   const [call] = useState(() => new CallController(socket, launch));
   const view: CallView = useSyncExternalStore((l) => call.subscribe(l), () => call.state);
   const frame = useRef<HTMLDivElement>(null);
@@ -86,17 +103,29 @@ export function CallWindow({ socket, launch, onClose }: { socket: RoomSocket; la
             <div className="call-stage">
               {video && <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />}
               {!video && <Media stream={view.remoteStream} muted={false} className="" testId="call-remote-audio" audioOnly />}
-              {(!video || view.phase !== 'connected') && (
-                <div className="call-peer">
-                  <div className="call-avatar" aria-hidden="true">{view.peerName.slice(0, 1).toUpperCase()}</div>
-                  <div className="call-peer-name">{view.peerName}</div>
+              {(!video || view.phase !== 'connected' || !view.peerVideoEnabled) && (
+                <div className="call-peer" data-testid="call-peer">
+                  <PersonAvatar name={view.peerName} picture={self.peerPicture} size={96} />
+                  <div className="call-peer-name" data-testid="call-peer-name">{view.peerName}</div>
                 </div>
               )}
-              <div className="call-status" role="status" data-testid="call-status">
-                {view.phase === 'incoming' ? `Incoming ${video ? 'video' : 'voice'} call...` : STATUS[view.phase]}
+              {video && view.phase === 'connected' && view.peerVideoEnabled && (
+                <div className="call-name-tag call-remote-name" data-testid="call-remote-name">{view.peerName}</div>
+              )}
+              <div className="call-top">
+                <div className="call-status" role="status" data-testid="call-status">
+                  {view.phase === 'incoming' ? `Incoming ${video ? 'video' : 'voice'} call...` : STATUS[view.phase]}
+                </div>
+                {view.phase === 'connected' && view.connectedAt !== null && <CallTimer since={view.connectedAt} />}
               </div>
               {video && view.localStream && (
-                <Media stream={view.localStream} muted className={`call-local${view.isScreenSharing ? ' sharing' : ''}`} testId="call-local-video" />
+                <div className={`call-local${view.isScreenSharing ? ' sharing' : ''}`} data-testid="call-local">
+                  <Media stream={view.localStream} muted className="call-local-video" testId="call-local-video" />
+                  {!view.isVideoEnabled && !view.isScreenSharing && (
+                    <div className="call-local-off" data-testid="call-local-avatar"><PersonAvatar name={self.name} picture={self.picture} size={56} /></div>
+                  )}
+                  <span className="call-name-tag">You</span>
+                </div>
               )}
             </div>
             {hint && <p className="call-hint" role="alert">{hint}</p>}

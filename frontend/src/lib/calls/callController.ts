@@ -6,6 +6,8 @@
  * connection is created as offerer -> Connecting... -> Connected when the remote stream arrives.
  * Incoming: ringtone -> accept (media, accept-call; the caller's offer is answered) or reject.
  * It ends on hang-up (either side), decline, no answer, a party gone, or the connection failing.
+ * Each side tells the other over a small data channel of the call's own connection whether its picture is on (camera
+ * on or screen shared), so the window shows the person's avatar instead of the black frames of a turned-off camera.
  */
 import { C, S } from '@ephemera/proto/client';
 import type { CallType, IceServer, WebrtcSignalPayload, ServerEvents } from '@ephemera/proto';
@@ -26,6 +28,10 @@ export interface CallView {
   isAudioEnabled: boolean;
   isVideoEnabled: boolean;
   isScreenSharing: boolean;
+  /** the other side's camera is on (or its screen shared): false shows their avatar instead of black frames */
+  peerVideoEnabled: boolean;
+  /** when the call reached Connected (Date.now()), for the call's timer */
+  connectedAt: number | null;
   /** why it ended, for the window's last words or an alert (null: a plain hang-up) */
   error: string | null;
   /** the other side declined (the room shows the Call Declined toast) */
@@ -55,11 +61,13 @@ export class CallController {
   private pendingCandidates: RTCIceCandidateInit[] = [];
   private readonly off: (() => void)[] = [];
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private stateChannel: RTCDataChannel | null = null;
 
   constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'>) {
     this.view = {
       ...init, phase: init.direction === 'incoming' ? 'incoming' : 'preparing', localStream: null, remoteStream: null,
-      isAudioEnabled: true, isVideoEnabled: init.callType === 'video', isScreenSharing: false, error: null, declined: false, mediaDenied: false,
+      isAudioEnabled: true, isVideoEnabled: init.callType === 'video', isScreenSharing: false, peerVideoEnabled: init.callType === 'video',
+      connectedAt: null, error: null, declined: false, mediaDenied: false,
     };
     this.on(S.callAccepted, (p) => { if (p.channelId === this.view.channelId) void this.onAccepted(); });
     this.on(S.callRejected, (p) => { if (p.channelId === this.view.channelId) this.finish({ declined: true }); });
@@ -120,6 +128,7 @@ export class CallController {
     const enabled = !this.view.isVideoEnabled;
     if (this.cameraTrack) this.cameraTrack.enabled = enabled;
     this.set({ isVideoEnabled: enabled });
+    this.sendPictureState();
   }
 
   /** Screen sharing: the display's track replaces the camera's on the same sender; when sharing stops, the camera is back. */
@@ -134,6 +143,7 @@ export class CallController {
     this.screenTrack = track;
     track.onended = () => { void this.stopScreenShare(); }; // the browser's own "Stop sharing" button
     this.set({ isScreenSharing: true, localStream: new MediaStream([track, ...(this.view.localStream?.getAudioTracks() ?? [])]) });
+    this.sendPictureState();
   }
 
   private async stopScreenShare(): Promise<void> {
@@ -146,6 +156,14 @@ export class CallController {
     if (sender && this.cameraTrack) await sender.replaceTrack(this.cameraTrack).catch(() => {});
     const audio = this.view.localStream?.getAudioTracks() ?? [];
     this.set({ isScreenSharing: false, localStream: new MediaStream([...(this.cameraTrack ? [this.cameraTrack] : []), ...audio]) });
+    this.sendPictureState();
+  }
+
+  /** Tell the other side whether our picture is on (the data channel opens with the connection; see createPeer). */
+  private sendPictureState(): void {
+    const channel = this.stateChannel;
+    if (channel?.readyState !== 'open') return;
+    channel.send(JSON.stringify({ video: this.view.callType === 'video' && (this.view.isVideoEnabled || this.view.isScreenSharing) }));
   }
 
   /** The call window went away (unmount): whatever state the call is in, it ends. */
@@ -201,6 +219,16 @@ export class CallController {
     const pc = new RTCPeerConnection({ iceServers: this.iceServers });
     this.pc = pc;
     for (const track of this.view.localStream?.getTracks() ?? []) pc.addTrack(track, this.view.localStream!);
+    // negotiated with a fixed id: both sides create the same channel, no extra signaling
+    const channel = pc.createDataChannel('call-state', { negotiated: true, id: 0 });
+    this.stateChannel = channel;
+    channel.onopen = () => this.sendPictureState();
+    channel.onmessage = (e) => {
+      try {
+        const m = JSON.parse(String(e.data)) as { video?: unknown };
+        if (typeof m.video === 'boolean') this.set({ peerVideoEnabled: m.video });
+      } catch { /* not ours: ignored */ }
+    };
     pc.onicecandidate = (e) => {
       if (e.candidate?.candidate) {
         const j = e.candidate.toJSON();
@@ -209,7 +237,8 @@ export class CallController {
     };
     pc.ontrack = (e) => {
       const stream = e.streams[0] ?? new MediaStream([e.track]);
-      this.set({ remoteStream: stream, phase: this.view.phase === 'ended' ? 'ended' : 'connected' });
+      if (this.view.phase === 'ended') return;
+      this.set({ remoteStream: stream, phase: 'connected', connectedAt: this.view.connectedAt ?? Date.now() });
     };
     pc.onconnectionstatechange = () => { if (pc.connectionState === 'failed') this.failConnection(); };
     return pc;
@@ -253,6 +282,7 @@ export class CallController {
     this.screenTrack?.stop();
     this.view.localStream?.getTracks().forEach((t) => t.stop());
     this.cameraTrack?.stop();
+    this.stateChannel = null;
     this.pc?.close();
     this.pc = null;
     this.set({ phase: 'ended', error: how.error ?? null, declined: how.declined ?? false, mediaDenied: how.mediaDenied ?? false, localStream: null, remoteStream: null });
