@@ -31,6 +31,7 @@ const unit = [
   'services/platform/test/{room-keys,service-client,service-credential,telemetry-none}.test.ts',
   'services/room/test/{room-experience-rules,room-rules}.test.ts',
   'test/payments/reminder-stages.test.ts',
+  'test/payments/auto-renewal-decisions.test.ts',
   'test/telemetry.test.ts',
   'test/unit-project.test.ts',
   'test/import-rules.test.ts',

@@ -125,6 +125,8 @@ export const OwnerTokenIssuedSchema = z.object({ workspaceId: z.string(), accoun
 export const ACCOUNT_INTERNAL = {
   /** billing: the account a session token names, or null */
   resolveSession: '/internal/accounts/resolve-session',
+  /** billing: an account's standing (docs/product/payments.md PAY12) */
+  accountStanding: '/internal/accounts/standing',
   /** room: claim a room for an account with its owner token */
   claimWorkspace: '/internal/rooms/claim',
   /** room: the rooms an account owns */
@@ -139,9 +141,16 @@ export const ACCOUNT_INTERNAL = {
   extendPaid: '/internal/rooms/extend-paid',
 } as const;
 
-export interface SessionAccount { accountId: string; email: string; username: string; tier: Tier }
+/** what an account's subscription still allows (accountStanding in standing.ts; docs/product/payments.md PAY12) */
+export type AccountStanding = 'active' | 'grace' | 'expired';
+/** standing: what the account's subscription still allows */
+export interface SessionAccount { accountId: string; email: string; username: string; tier: Tier; standing: AccountStanding }
 /** What the room service asks billing. */
-export interface AccountSessionsApi { resolveSession(token: string): Promise<SessionAccount | null> }
+export interface AccountSessionsApi {
+  resolveSession(token: string): Promise<SessionAccount | null>;
+  /** the standing of a room's owner account (an extension); an account billing does not know: active */
+  standingOf(accountId: string): Promise<AccountStanding>;
+}
 /** What billing asks the room service. */
 export interface AccountRoomsApi {
   /** tier: the account's, for its room allowance (ENTITLEMENTS.roomsPerAccount) */

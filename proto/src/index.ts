@@ -11,6 +11,7 @@ export * from './channel-visibility.ts';
 export * from './tiers.ts';
 export * from './accounts.ts';
 export * from './payments.ts';
+export * from './standing.ts';
 export * from './notices.ts';
 export * from './contact.ts';
 export * from './admin.ts';

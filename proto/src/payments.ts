@@ -145,8 +145,7 @@ export function renewalStatus(account: { tier: Tier; paymentStatus: PaymentStatu
       return { ...base, needsRenewal: true, renewalUrgency: 'urgent', isInGracePeriod: true, daysUntilExpiry: days, graceDaysLeft: graceLeft,
         message: `Grace period: ${graceLeft} day(s) left. Renew now to keep your data.` };
     }
-    return { ...base, needsRenewal: true, renewalUrgency: 'expired', status: 'expired', daysUntilExpiry: days,
-      message: 'Your subscription has expired. Renew now to regain full access.', buttonLabel: 'Reactivate Subscription' };
+    return expiredRenewal(days);
   }
   if (days <= RENEWAL.urgentDays) return { ...base, needsRenewal: true, renewalUrgency: 'urgent', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew now to avoid interruption.` };
   if (days <= RENEWAL.warningDays) return { ...base, needsRenewal: true, renewalUrgency: 'warning', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew soon to maintain access.` };
@@ -154,6 +153,12 @@ export function renewalStatus(account: { tier: Tier; paymentStatus: PaymentStatu
     return { ...base, needsRenewal: true, renewalUrgency: 'reminder', daysUntilExpiry: days, message: `Expires in ${days} days. Consider renewing to avoid any interruption.` };
   }
   return { ...base, daysUntilExpiry: days };
+}
+
+/** after the grace: renewal needed (docs/product/payments.md PAY6); days: since the expiry, negative */
+export function expiredRenewal(days: number): RenewalStatus {
+  return { needsRenewal: true, renewalUrgency: 'expired', isInGracePeriod: false, status: 'expired', daysUntilExpiry: days, graceDaysLeft: null,
+    message: 'Your subscription has expired. Renew now to regain full access.', buttonLabel: 'Reactivate Subscription' };
 }
 
 // ---- payment events (topic billing; aggregate: the account; sealed under the account's key) ----

@@ -136,6 +136,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     // Without PUBLIC_URL, return links go to this server's own configured address (never a request's headers).
     payments: { ...(opts.payments ?? paymentsOf(config)), serverAddress: () => serverAddress },
   });
+  room.service.useAccounts(billing.service); // an owner's standing when a room is extended (docs/product/payments.md PAY12)
   // Admin-analytics: reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
     databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,

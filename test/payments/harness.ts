@@ -21,6 +21,7 @@ import { noticesSuite } from './notices.suite.ts';
 import { accountCallsSuite } from './account-calls.suite.ts';
 import { refundsSuite } from './refunds.suite.ts';
 import { autoRenewalSuite } from './auto-renewal.suite.ts';
+import { graceSuite } from './grace.suite.ts';
 import { WEBHOOK_SECRET, type PaymentEnv, type PaymentProduct, type PaymentTarget } from './target.ts';
 
 const SUPERADMIN_EMAIL = 'root@example.test';
@@ -76,5 +77,6 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
     noticesSuite(target);
     refundsSuite(target);
     autoRenewalSuite(target);
+    graceSuite(target);
   });
 }

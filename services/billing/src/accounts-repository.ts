@@ -4,7 +4,7 @@
  * AccountRow in the clear; an account whose key is destroyed is gone, and its row is not answered. Lookups by e-mail
  * compare the address's keyed hash (email_hash).
  */
-import { ENTITLEMENTS, PAYMENT_STATUSES, type AccountUser, type PaymentStatus, type Tier } from '@ephemera/proto';
+import { ENTITLEMENTS, PAYMENT_STATUSES, accountStanding, type AccountStanding, type AccountUser, type PaymentStatus, type Tier } from '@ephemera/proto';
 import { openAccountField, type EmailLookup, type Pool, type RoomKeyring } from '@ephemera/platform';
 
 /** What seals and opens accounts: each account's key (a keyring over billing's key store) and the lookup key. */
@@ -105,3 +105,8 @@ export function presentAccount(row: AccountRow, superadminEmail: string | null):
 }
 
 export const entitlementsOf = (row: AccountRow) => ENTITLEMENTS[row.tier] ?? ENTITLEMENTS.free;
+
+/** What the account's subscription still allows (docs/product/payments.md PAY12; the rule: proto's accountStanding). */
+export const standingOf = (row: AccountRow, now: Date): AccountStanding => accountStanding({
+  tier: row.tier, paymentStatus: row.paymentStatus, expiresAt: row.subscriptionExpiresAt, subscribed: row.subscriptionId !== null,
+}, now);

@@ -8,7 +8,7 @@
  */
 import {
   DomainError, ENTITLEMENTS, limitsOf, parsePayload,
-  type AccountRoomsApi, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
+  type AccountRoomsApi, type AccountStanding, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
   type SessionAnswer, type Tier,
 } from '@ephemera/proto';
 import {
@@ -19,7 +19,7 @@ import {
   RegisterBodySchema, LoginBodySchema, RequestCodeBodySchema, RecoverUsernameBodySchema, UpdateUsernameBodySchema, AutoRenewalBodySchema,
   DeleteAccountBodySchema, GenerateRoomTokenBodySchema,
 } from '@ephemera/proto';
-import { AccountsRepository, presentAccount, type AccountRow, type AccountSealing } from './accounts-repository.ts';
+import { AccountsRepository, presentAccount, standingOf, type AccountRow, type AccountSealing } from './accounts-repository.ts';
 import { SignInCodes, Sessions } from './credentials.ts';
 import { accountProjector, sealLegacyAccounts } from './projection.ts';
 import { ContactMessages } from './contact.ts';
@@ -156,12 +156,20 @@ export class BillingService {
 
   /**
    * For the room service (claim, dashboard room creation, owner token): null when the token names no live session,
-   * or a suspended account's (it cannot open its rooms from the dashboard).
+   * or a suspended account's (it cannot open its rooms from the dashboard). standing: what its subscription allows.
    */
   async resolveSession(token: string): Promise<SessionAccount | null> {
     const id = await this.sessions.accountOf(token);
     const account = id ? await this.accounts.byId(id) : null;
-    return account && !account.suspended ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier } : null;
+    return account && !account.suspended
+      ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier, standing: standingOf(account, this.now()) }
+      : null;
+  }
+
+  /** For the room service (extending a room of the account): what its subscription still allows; unknown: active. */
+  async standingOf(accountId: string): Promise<AccountStanding> {
+    const account = await this.accounts.byId(accountId);
+    return account ? standingOf(account, this.now()) : 'active';
   }
 
   async profile(account: AccountRow): Promise<ProfileAnswer> {

@@ -119,6 +119,10 @@ export function internalBillingRouter(billing: BillingService): express.Router {
     const { token } = parseOrThrow(z.object({ token: z.string().min(1).max(300) }), req.body);
     res.json({ account: await billing.resolveSession(token) });
   }));
+  r.post(ACCOUNT_INTERNAL.accountStanding, route(async (req, res) => {
+    const { accountId } = parseOrThrow(z.object({ accountId: z.string().min(1).max(100) }), req.body);
+    res.json({ standing: await billing.standingOf(accountId) });
+  }));
   return r;
 }
 

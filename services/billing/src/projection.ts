@@ -78,9 +78,12 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
       return;
     }
     case 'account.subscription-expired':
+      // The paid time ended no later than the expiry: a stored end still ahead (a subscription ended at once, past
+      // its grace) becomes the expiry's time, so the account reads expired (PAY12) rather than free and paid up.
       await client.query(
-        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, auto_renewal = false, ${TRIAL_OVER}, last_seq = $2 WHERE id = $1`,
-        [event.payload.accountId, event.sequence]);
+        `UPDATE billing.accounts SET tier = 'free', payment_status = 'cancelled', cancel_at_period_end = false, auto_renewal = false,
+           subscription_expires_at = LEAST(COALESCE(subscription_expires_at, $3::timestamptz), $3::timestamptz), ${TRIAL_OVER}, last_seq = $2 WHERE id = $1`,
+        [event.payload.accountId, event.sequence, event.payload.expiredAt]);
       return;
     // the superadmin's actions (admin-accounts.ts)
     case 'account.suspended':

@@ -34,7 +34,7 @@ describe('admin actions on accounts (billing)', async () => {
     return { email, token: answer.token, accountId: answer.user.id };
   };
   const dashboardRoom = async (account: { accountId: string; email: string }) => {
-    const session: SessionAccount = { accountId: account.accountId, email: account.email, username: 'owner', tier: 'free' };
+    const session: SessionAccount = { accountId: account.accountId, email: account.email, username: 'owner', tier: 'free', standing: 'active' };
     return room.service.ownership.createForAccount(session, { name: `trial-${Date.now().toString(36)}-${n++}`, username: 'owner' });
   };
   const roomTier = async (workspaceId: string) => (await room.service.repo.workspaceById(workspaceId))!.tier;

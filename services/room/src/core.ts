@@ -4,8 +4,8 @@
  * its events with the next sequence numbers, and records them (durable in the log, then applied to the read model).
  */
 import {
-  DomainError, SOCKET_AUTHZ, authorizeCaller,
-  type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
+  DomainError, SOCKET_AUTHZ, assertMayCreateOrExtend, authorizeCaller,
+  type AccountStanding, type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
   type SessionActor, type Actor,
 } from '@ephemera/proto';
 import { DEV_MASTER_KEY, ImageSigner, KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
@@ -78,6 +78,19 @@ export class RoomCore {
    */
   async destroyRoomKey(workspaceId: string): Promise<void> {
     await this.deps.roomKeys?.destroy(workspaceId);
+  }
+
+  /**
+   * What billing says the account's subscription still allows (docs/product/payments.md PAY12); set by the process
+   * that has billing (useAccounts). Without one no room has an owner account: nothing to ask.
+   */
+  accountStanding: (accountId: string) => Promise<AccountStanding> = async () => 'active';
+
+  /** Extending a room its owner account may not extend (in grace or expired) is refused; a guest's room: no owner. */
+  async assertOwnerMayExtend(workspaceId: string): Promise<void> {
+    const { rows } = await this.deps.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [workspaceId]);
+    const owner: string | null = rows[0]?.owner_account_id ?? null;
+    if (owner) assertMayCreateOrExtend(await this.accountStanding(owner));
   }
 
   isLive(ws: WorkspaceRow): boolean {

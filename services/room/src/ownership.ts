@@ -5,7 +5,7 @@
  * one (the spec's newUserToken / ownerToken): only its hash is stored, as for every member.
  * The account comes from billing (a verified session); nothing here trusts an e-mail.
  */
-import { C, DomainError, ENTITLEMENTS, type AccountRoomsApi, type ClaimAnswer, type DashboardRoom, type SessionAccount, type Tier } from '@ephemera/proto';
+import { C, DomainError, ENTITLEMENTS, assertMayCreateOrExtend, type AccountRoomsApi, type ClaimAnswer, type DashboardRoom, type SessionAccount, type Tier } from '@ephemera/proto';
 import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
 import { changeTier, extendPaid } from './room-admin.ts';
@@ -132,6 +132,7 @@ export class RoomOwnership implements AccountRoomsApi {
 
   /** The dashboard's room-create: a room of the account's tier, claimed at once (its owner token in the answer). */
   async createForAccount(account: SessionAccount, body: unknown) {
+    assertMayCreateOrExtend(account.standing); // docs/product/payments.md PAY12: billing's word on the subscription
     await this.checkRoomAllowance(account);
     const created = await this.create(body, account.tier);
     const claim = await this.claim({ workspaceId: created.workspaceId, userToken: created.userToken, accountId: account.accountId });

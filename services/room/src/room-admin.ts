@@ -83,11 +83,15 @@ export function setWorkspaceMaxUsers(core: RoomCore, actor: SessionActor, input:
   });
 }
 
-/** Extension: free of charge on pro and business (ENTITLEMENTS.freeExtension); a free room needs payment (docs/product/payments.md PAY8). */
+/**
+ * Extension: free of charge on pro and business (ENTITLEMENTS.freeExtension); a free room needs payment (docs/product/payments.md PAY8);
+ * a room whose owner account is in grace or expired is not extended (PAY12).
+ */
 export function extendWorkspace(core: RoomCore, actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> {
   return core.userCommand(actor, C.extendWorkspace, input.workspaceId, async (cmd) => {
     if (cmd.ws.expiresAt === null) throw new DomainError('NEVER_EXPIRES');
     if (!ENTITLEMENTS[cmd.ws.tier].freeExtension) throw new DomainError('EXTENSION_NEEDS_PAYMENT');
+    await core.assertOwnerMayExtend(cmd.ws.id); // docs/product/payments.md PAY12: not in grace, not after it
     // From the current expiry (the room is live, so it is in the future): an extension adds, it never shortens.
     const from = Math.max(new Date(cmd.ws.expiresAt).getTime(), core.now().getTime());
     const expiresAt = new Date(from + input.additionalHours * HOUR_MS);

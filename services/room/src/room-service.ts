@@ -9,7 +9,7 @@
 import {
   C, DomainError, LIFETIME_MS, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
   UsernameSchema, authorizeCaller, settingsForTier,
-  type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
+  type AccountSessionsApi, type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
   type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomTokensApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
   type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
   type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
@@ -51,6 +51,11 @@ export class RoomService implements RoomApi, RoomTokensApi {
     this.mutex = this.core.mutex;
     this.now = this.core.now;
     this.ownership = new RoomOwnership(this.core, deps.pool, (body, tier) => this.createWorkspace(body, tier));
+  }
+
+  /** Billing's answers about accounts (the owner's standing when a room is extended): embedded billing, or its client. */
+  useAccounts(accounts: Pick<AccountSessionsApi, 'standingOf'>): void {
+    this.core.accountStanding = (accountId) => accounts.standingOf(accountId);
   }
 
   // ---------- queries ----------

@@ -40,11 +40,13 @@ export async function startRoomServer(opts: {
   });
   const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
   const credential = serviceCredential('room', opts.serviceSecret);
+  const accounts = opts.billingUrl ? new AccountSessionsClient(opts.billingUrl, credential) : noAccountSessions;
+  module.service.useAccounts(accounts); // an owner's standing when a room is extended (docs/product/payments.md PAY12)
   const server = await serveHttp({
     name: 'room', port: opts.port, host: opts.host, logger: opts.logger,
     routers: [
       maintenanceGuard(maintenance),
-      accountRoomRouter(module.service, opts.billingUrl ? new AccountSessionsClient(opts.billingUrl, credential) : noAccountSessions, limits), // before the room router: same paths
+      accountRoomRouter(module.service, accounts, limits), // before the room router: same paths
       publicRoomRouter(module.service, limits),
     ],
     // The internal listener: gateways (commands, keys), billing (ownership), messaging (keys, tokens), admin-analytics.

@@ -20,6 +20,7 @@ export { PaymentsService } from './service.ts';
 export { PaymentOutcomes } from './webhooks.ts';
 export { Receipts } from './receipts.ts';
 export { RenewalReminders, reminderDue, type SweepResult } from './reminders.ts';
+export { heldSubscriptionOf } from './auto-renewal.ts';
 export { paymentsRouter, paymentWebhookRouter } from './http.ts';
 export type { PaymentProvider, ProviderStateReader, CheckoutState, SubscriptionState, ChargeState } from './provider.ts';
 

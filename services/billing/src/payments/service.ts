@@ -6,11 +6,11 @@
  */
 import {
   CheckoutSessionIdSchema, CreateCheckoutBodySchema, CreateExtensionPaymentBodySchema, CreatePaidAccountBodySchema, DomainError, EXTENSION_PRICES,
-  PLAN_PRICES, PortalBodySchema, RenewSubscriptionBodySchema, renewalStatus, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer,
+  PLAN_PRICES, PortalBodySchema, RenewSubscriptionBodySchema, accountRenewal, assertMayCreateOrExtend, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer,
   type PaymentVerificationAnswer, type PortalAnswer, type RenewAnswer, type SubscriptionStatusAnswer, type UpgradeRoomsAnswer,
 } from '@ephemera/proto';
 import { parseOrThrow, type Logger } from '@ephemera/platform';
-import type { AccountRow } from '../accounts-repository.ts';
+import { standingOf, type AccountRow } from '../accounts-repository.ts';
 import type { PaymentProvider, ProviderStateReader } from './provider.ts';
 import { isLapsed, type PaymentOutcomes } from './webhooks.ts';
 import { changeAutoRenewal } from './auto-renewal.ts';
@@ -60,6 +60,7 @@ export class PaymentsService {
   async createExtensionPayment(account: AccountRow, body: unknown): Promise<CheckoutAnswer> {
     const { provider } = this.need();
     const input = parseOrThrow(CreateExtensionPaymentBodySchema, body);
+    assertMayCreateOrExtend(standingOf(account, this.deps.now())); // docs/product/payments.md PAY12
     const room = (await this.deps.rooms.roomsOfAccount({ accountId: account.id })).find((r) => r.workspaceId === input.workspaceId);
     if (!room) throw new DomainError('NOT_ROOM_OWNER');
     if (room.tier !== 'free') throw new DomainError('EXTENSION_FREE_FOR_TIER');
@@ -113,7 +114,7 @@ export class PaymentsService {
   /** The subscription status and the renewal status (docs/product/payments.md PAY5-PAY7), from billing's read model. */
   subscriptionStatus(account: AccountRow): SubscriptionStatusAnswer {
     const paymentStatus = (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
-    const renewal = renewalStatus({ tier: account.tier, paymentStatus, expiresAt: account.subscriptionExpiresAt }, this.deps.now());
+    const renewal = accountRenewal({ tier: account.tier, paymentStatus, expiresAt: account.subscriptionExpiresAt, subscribed: account.subscriptionId !== null }, this.deps.now());
     const paid = account.tier !== 'free';
     return {
       success: true, subscriptionTier: account.tier, paymentStatus,
