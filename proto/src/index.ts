@@ -17,3 +17,4 @@ export * from './contact.ts';
 export * from './admin.ts';
 export * from './admin-paths.ts';
 export * from './admin-ports.ts';
+export * from './backup-ports.ts';

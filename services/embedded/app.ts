@@ -141,6 +141,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const admin = await startAdminModule({
     databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,
     accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,
+    backupParts: { room: room.backup, messaging: messaging.backup, billing: billing.backup },
     superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null, limits, ephemeral: bus,
     backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),
     autoDeleteIntervalMs: config.ADMIN_AUTO_DELETE_INTERVAL_MS, backupMaxBytes: config.ADMIN_BACKUP_MAX_BYTES,

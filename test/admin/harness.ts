@@ -11,6 +11,7 @@ import { adminAuthzSuite } from './authz.suite.ts';
 import { analyticsSuite } from './analytics.suite.ts';
 import { directorySuite } from './directory.suite.ts';
 import { systemSuite } from './system.suite.ts';
+import { serviceBackupSuite } from './service-backup.suite.ts';
 import type { AdminEnv, AdminProduct, AdminTarget } from './target.ts';
 
 export const ADMIN_EMAIL = 'superadmin@example.test';
@@ -42,5 +43,6 @@ export function adminSuites(name: string, start: (env: AdminEnv) => Promise<Admi
     analyticsSuite(target);
     directorySuite(target);
     systemSuite(target);
+    serviceBackupSuite(target); // last: it wipes and restores every service's data
   });
 }

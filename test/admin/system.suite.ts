@@ -177,7 +177,7 @@ export function systemSuite(target: () => AdminTarget) {
       expect(download.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?${backup.filename.replaceAll('.', '\\.')}"?$`));
       const bytes = Buffer.from(await download.arrayBuffer());
       expect(bytes.length).toBe(backup.size);
-      expect(JSON.parse(bytes.toString())).toMatchObject({ format: 'ephemera-admin-backup', version: 2, chunks: expect.any(Array), checksum: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(JSON.parse(bytes.toString())).toMatchObject({ format: 'ephemera-admin-backup', version: 3, chunks: expect.any(Array), checksum: expect.stringMatching(/^[0-9a-f]{64}$/) });
       for (const name of ['admin-backup-2020-01-01T00-00-00-000Z-00000000.json', '..%2F..%2Fetc%2Fpasswd', '%2e%2e']) {
         const missing = await http(t.url, `/api/admin/backup/download/${name}`, { headers: as() });
         expect(missing.status, name).toBe(404);

@@ -10,6 +10,8 @@ export interface AdminProduct {
   url: string; urlB?: string;
   advanceClock(ms: number): void;
   stop(): Promise<void>;
+  /** the product's database (every service's schema) and the room service's key directory, for the backup suite */
+  data: { query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>; roomKeyDir: string };
 }
 export interface AdminEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig }
 

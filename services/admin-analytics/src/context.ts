@@ -1,5 +1,5 @@
 /** What every part of the admin-analytics service is given (built once by module.ts). */
-import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi } from '@ephemera/proto';
+import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi, BackupPartApi, BackupPartName } from '@ephemera/proto';
 import type { EventLog, Logger, Pool, Projector, RateLimits, EphemeralStore } from '@ephemera/platform';
 import type { AdminEvents } from './events.ts';
 import type { AccountFields } from './account-fields.ts';
@@ -22,6 +22,8 @@ export interface AdminContext {
   rooms: AdminRoomsApi;
   /** messaging: the moderation viewer */
   messaging: AdminMessagingApi;
+  /** room, messaging, billing: each one's part of the service backup (backup/backups.ts) */
+  backupParts?: Record<BackupPartName, BackupPartApi>;
   /** SUPERADMIN_EMAIL, lower-cased; null: nobody is superadmin (every admin call is refused) */
   superadminEmail: string | null;
   limits: RateLimits;

@@ -21,6 +21,8 @@ export const ADMIN_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta
 export interface AdminOptions {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger;
   accounts: AdminAccountsApi; billingSystem: AdminBillingSystemApi; rooms: AdminRoomsApi; messaging: AdminMessagingApi;
+  /** each owner's part of the service backup (absent: a test of other parts; a backup is then refused) */
+  backupParts?: AdminContext['backupParts'];
   /** the admin aggregate's key (its events are sealed like a room's): billing-style own store when distributed */
   adminKeys: RoomKeyStore;
   /** the keyring of the sealed event log: accounts' keys and the address lookup key (billing's) come through it */
@@ -55,7 +57,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   const events = new AdminEvents(opts.pool, opts.log, now, project);
   const context: AdminContext = {
     pool: opts.pool, log: opts.log, logger: opts.logger, events, project, accountFields, accounts: opts.accounts, billingSystem: opts.billingSystem,
-    rooms: opts.rooms, messaging: opts.messaging, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
+    rooms: opts.rooms, messaging: opts.messaging, backupParts: opts.backupParts, superadminEmail: opts.superadminEmail?.trim().toLowerCase() || null,
     limits: opts.limits, ephemeral: opts.ephemeral, backupDir: opts.backupDir, backupKey: opts.backupKey, now, startedAt: now(),
     backupMaxBytes: opts.backupMaxBytes ?? settings().ADMIN_BACKUP_MAX_BYTES,
     eventLogKafka: opts.eventLogKafka, healthTargets: opts.healthTargets,

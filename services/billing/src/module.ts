@@ -2,9 +2,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { applyOnce, migrate, ownEmailLookup, type EventLog, type Logger, type Pool, type RoomKeyring, type RoomKeyStore, type Subscription } from '@ephemera/platform';
+import { applyOnce, migrate, ownEmailLookup, type BackupPart, type EventLog, type Logger, type Pool, type RoomKeyring, type RoomKeyStore, type Subscription } from '@ephemera/platform';
 import { BillingService } from './billing-service.ts';
 import { AdminAccounts } from './admin-accounts.ts';
+import { billingBackupPart } from './backup-part.ts';
 import { AdminBillingSystem } from './admin-system.ts';
 import { GoogleSignIn, type GoogleConfig } from './google.ts';
 import { createMailer } from './mailer.ts';
@@ -16,6 +17,8 @@ export interface BillingModule {
   service: BillingService; google: GoogleSignIn; payments: Payments;
   /** the superadmin's actions on accounts, and what the System, Feedback and Settings tabs need */
   adminAccounts: AdminAccounts; adminSystem: AdminBillingSystem;
+  /** its part of the service backup */
+  backup: BackupPart;
   stop(): Promise<void>;
 }
 
@@ -70,7 +73,7 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
   }, trialSweepMs) : null;
   trialSweep?.unref();
   return {
-    service, google, payments, adminAccounts, adminSystem,
+    service, google, payments, adminAccounts, adminSystem, backup: billingBackupPart(opts.pool, opts.accountKeys),
     async stop() { if (trialSweep) clearInterval(trialSweep); await payments.stop(); await projection.stop(); },
   };
 }

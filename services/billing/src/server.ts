@@ -1,7 +1,7 @@
 /** The billing service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, createPool, pgReady, serveHttp, createRateLimits,
-  internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, backupPartRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS } from '@ephemera/proto';
 import { startBillingModule, type BillingModule } from './module.ts';
@@ -44,7 +44,8 @@ export async function startBillingServer(opts: {
     // tab, and the keys that open billing's events).
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [internalBillingRouter(module.service),
       internalRpcRouter(ADMIN_ACCOUNTS_PREFIX, module.adminAccounts, ADMIN_ACCOUNTS_METHODS),
-      internalRpcRouter(ADMIN_BILLING_SYSTEM_PREFIX, module.adminSystem, ADMIN_BILLING_SYSTEM_METHODS), internalAccountKeyRouter(keys.store)] },
+      internalRpcRouter(ADMIN_BILLING_SYSTEM_PREFIX, module.adminSystem, ADMIN_BILLING_SYSTEM_METHODS), internalAccountKeyRouter(keys.store),
+      backupPartRouter('billing', module.backup)] }, // admin-analytics: the service backup
     ready: () => pgReady(pool), trustProxy: opts.trustedProxies, metrics: opts.metrics,
     onStop: async () => { await maintenance.stop(); await module.stop(); await log.close(); await pool.end(); await limits.close(); },
   });

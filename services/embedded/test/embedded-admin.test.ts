@@ -16,6 +16,7 @@ adminSuites('embedded (npm start)', async (env) => {
   return {
     url: app.url,
     advanceClock: (ms) => { offset += ms; },
+    data: { query: (sql, params) => app.admin.context.pool.query(sql, params), roomKeyDir: path.join(dataDir, 'keys') },
     stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };
 });

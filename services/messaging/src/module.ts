@@ -1,10 +1,11 @@
 /** The messaging service as a module (embedded in-process, or its own process via main.ts). */
 import { AdminMessaging } from './admin-messaging.ts';
+import { messagingBackupPart } from './backup-part.ts';
 import { purgeRoomInBatches } from './room-purge.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
-import { applyOnce, projectionHandlers, migrate, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
+import { applyOnce, projectionHandlers, migrate, type BackupPart, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
 import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
@@ -18,6 +19,8 @@ export interface MessagingModule {
   service: MessagingService; search: MessageSearch; files: FileService | null;
   /** the superadmin's moderation viewer */
   admin: AdminMessaging;
+  /** its part of the service backup */
+  backup: BackupPart;
   stop(): Promise<void>;
 }
 
@@ -86,7 +89,7 @@ export async function startMessagingModule(deps: {
   }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS) : null;
   sweeper?.unref();
   return {
-    service, search, files, admin: new AdminMessaging(service, deps.pool, deps.keyring),
+    service, search, files, admin: new AdminMessaging(service, deps.pool, deps.keyring), backup: messagingBackupPart(deps.pool),
     async stop() { if (sweeper) clearInterval(sweeper); await Promise.all([rooms.stop(), messages.stop()]); await deps.storage?.close?.(); },
   };
 }

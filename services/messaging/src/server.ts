@@ -1,7 +1,7 @@
 /** The messaging service as its own process (distributed mode). */
 import express from 'express';
 import {
-  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, internalRpcClient, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
+  kafkaEventLog, sealedEventLog, RoomKeyring, createPool, pgReady, serveHttp, createRateLimits, internalRpcRouter, internalRpcClient, backupPartRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { TOPICS, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS, type RoomTokensApi } from '@ephemera/proto';
@@ -52,6 +52,7 @@ export async function startMessagingServer(opts: {
     internal: { port: opts.internalPort ?? 0, secret: credential.secret, routers: [
       internalMessagingRouter(module.service, opts.logger),
       internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer
+      backupPartRouter('messaging', module.backup), // admin-analytics: the service backup
     ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,

@@ -37,3 +37,5 @@ export * from './maintenance.ts';
 export { BodyHandoff, BODY_HANDOFF_HEADER } from './body-handoff.ts';
 export { copyToRecycled, lendRecycled, recycle, takeRecycled, RECYCLED_SIZE } from './recycled-buffers.ts';
 export * from './public-route.ts';
+export { BackupPart, importBatches, type BackupPartOptions } from './backup-part.ts';
+export { backupPartRouter, backupPartClient } from './backup-part-http.ts';

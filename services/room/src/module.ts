@@ -1,16 +1,17 @@
 /** The room service as a module: composed in-process by services/embedded.ts, or as its own process by main.ts. */
 import path from 'node:path';
 import { AdminRooms } from './admin-rooms.ts';
+import { roomBackupPart } from './backup-part.ts';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';
-import { projectionHandlers, migrate, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
+import { projectionHandlers, migrate, type BackupPart, type ImageSigner, type EventLog, type Logger, type Pool, type RoomKeyStore, type RoomKeyring, type Subscription } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
 import { fillRoomNameKeys, rehashUsernames, sealChannelNames } from './name-rehash.ts';
 
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
-export interface RoomModule { service: RoomService; /** the superadmin's actions */ admin: AdminRooms; stop(): Promise<void> }
+export interface RoomModule { service: RoomService; /** the superadmin's actions */ admin: AdminRooms; /** its part of the service backup */ backup: BackupPart; stop(): Promise<void> }
 
 export async function startRoomModule(deps: {
   databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; sweepIntervalMs?: number; now?: () => Date;
@@ -52,6 +53,7 @@ export async function startRoomModule(deps: {
   return {
     service,
     admin: new AdminRooms(service),
+    backup: roomBackupPart(deps.pool, deps.roomKeys),
     async stop() { clearInterval(sweep); await dmPolicy.stop(); await projection.stop(); },
   };
 }

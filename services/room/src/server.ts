@@ -1,7 +1,7 @@
 /** The room service as its own process (distributed mode): Kafka event log, Postgres read model, HTTP API. */
 import {
   kafkaEventLog, sealedEventLog, fileRoomKeys, DEV_MASTER_KEY, ImageSigner, createPool, pgReady, serveHttp, createRateLimits,
-  internalRpcRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
+  internalRpcRouter, backupPartRouter, MaintenanceState, maintenanceGuard, serviceCredential, type LimitConfig, type Logger, type ServiceServer,
 } from '@ephemera/platform';
 import { TOPICS, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, ROOM_TOKENS_PREFIX, ROOM_TOKENS_METHODS } from '@ephemera/proto';
 import { startRoomModule } from './module.ts';
@@ -54,6 +54,7 @@ export async function startRoomServer(opts: {
       internalRoomRouter(module.service, opts.logger), internalAccountRoomRouter(module.service), internalRoomKeyRouter(keys.store),
       internalRpcRouter(ADMIN_ROOMS_PREFIX, module.admin, ADMIN_ROOMS_METHODS), // admin-analytics: extend and delete
       internalRpcRouter(ROOM_TOKENS_PREFIX, module.service, ROOM_TOKENS_METHODS), // messaging: whose a bearer token is (member-tokens.ts)
+      backupPartRouter('room', module.backup), // admin-analytics: the service backup
     ] },
     ready: () => pgReady(pool),
     trustProxy: opts.trustedProxies, metrics: opts.metrics,

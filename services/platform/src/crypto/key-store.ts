@@ -18,6 +18,9 @@ export interface RoomKeyStore {
   get(workspaceId: string): Promise<RoomKey | null>;
   /** overwrite and remove the key: from now on nothing of the room can be decrypted */
   destroy(workspaceId: string): Promise<void>;
+  /** backups: the key as it is at rest (wrapped by the master key), and a restored one written back still wrapped */
+  readWrapped?(id: string): Promise<WrappedKey | null>;
+  importWrapped?(id: string, wrapped: WrappedKey): Promise<void>;
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -71,6 +74,37 @@ export class FileRoomKeyStore implements RoomKeyStore {
       await fh.sync();
     } finally { await fh.close(); }
     await fs.promises.unlink(file);
+    await syncDir(this.dir);
+  }
+
+  /** Backups (docs/crypto.md "Backups"): the key as it is at rest, wrapped by the master key (null: none). */
+  async readWrapped(id: string): Promise<WrappedKey | null> {
+    try {
+      return JSON.parse(await fs.promises.readFile(this.file(id), 'utf8')) as WrappedKey;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
+  /**
+   * A restored key, still wrapped; it must open under a configured master key (else it is refused and nothing is
+   * written). A key already present is left as it is.
+   */
+  async importWrapped(id: string, wrapped: WrappedKey): Promise<void> {
+    this.masters.unwrap(id, wrapped); // proves it is this install's key for this room; the bytes are not kept
+    const target = this.file(id);
+    const tmp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    const fh = await fs.promises.open(tmp, 'wx', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(wrapped));
+      await fh.sync();
+    } finally { await fh.close(); }
+    try {
+      await fs.promises.link(tmp, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally { await fs.promises.unlink(tmp); }
     await syncDir(this.dir);
   }
 

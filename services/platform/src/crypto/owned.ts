@@ -15,6 +15,8 @@ export function ownedRoomKeys(inner: RoomKeyStore): OwnedRoomKeys {
   const store: RoomKeyStore = {
     create: (id) => inner.create(id),
     get: (id) => inner.get(id),
+    readWrapped: inner.readWrapped ? (id) => inner.readWrapped!(id) : undefined,
+    importWrapped: inner.importWrapped ? (id, w) => inner.importWrapped!(id, w) : undefined,
     async destroy(id) {
       keyring.forget(id); // first: nothing in this process opens the room's records from now on
       await inner.destroy(id);

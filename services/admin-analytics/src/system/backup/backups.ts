@@ -1,7 +1,9 @@
 /**
- * Backups that restore (System tab), streamed end to end (format.ts): memory does not grow with the backup.
- * Generate: a snapshot of every admin read model with its log position (snapshot.ts), sealed and written to the
- * backup directory. Import: the uploaded file (spooled to disk by the route) is read record by record into one
+ * Backups that restore the service (System tab), streamed end to end (format.ts): memory does not grow with the
+ * backup. Generate: a snapshot of every admin read model with its log position (snapshot.ts), then each owner's
+ * part streamed from it (room, messaging, billing: proto backup-ports.ts; room and account keys as they are at rest),
+ * sealed and written to the backup directory. The owners' parts are staged as the file is read and swapped in once it
+ * proved authentic, without the rooms that have ended (parts.ts); they stand as of the backup (no replay). Import: the uploaded file (spooled to disk by the route) is read record by record into one
  * transaction that replaces the read models and commits only once the whole file proved authentic (this install's
  * key, every segment in place, the checksum, each table's shape); then the read models are made consistent with the
  * log again:
@@ -17,15 +19,16 @@
  * and their content was never in these read models; their keys are gone everywhere, so nothing can read them.
  */
 import { randomBytes } from 'node:crypto';
-import { TOPICS, type BackupInfo } from '@ephemera/proto';
+import { BACKUP_PARTS, TOPICS, type BackupInfo } from '@ephemera/proto';
 import { applyOnce, inTransaction, KeyedMutex } from '@ephemera/platform';
 import type { AdminContext } from '../../context.ts';
 import { readBackupFile, writeBackupFile } from './format.ts';
 import { currentLogId, hasEmbeddedLog, seedGroup, type KafkaLocation, type LogPosition } from './position.ts';
-import { exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
+import { dropEndedRooms, exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
+import { PartsRestore } from './parts.ts';
 import { BackupStore } from './store.ts';
 
-export interface ImportResult { success: true; createdAt: string; sameLog: boolean; replayedEvents: number; rows: number }
+export interface ImportResult { success: true; createdAt: string; sameLog: boolean; replayedEvents: number; rows: number; endedRooms: number }
 
 export class Backups {
   readonly store: BackupStore;
@@ -40,8 +43,12 @@ export class Backups {
     const now = this.ctx.now(); // one instant: the file's name and the createdAt sealed inside it agree
     const createdAt = now.toISOString();
     let summary: SnapshotSummary | undefined;
+    const parts = this.parts();
     const info = await this.store.write(this.store.newName(now), async (file) => {
-      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, (lines) => writeBackupFile(file, this.ctx.backupKey, createdAt, lines));
+      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, (lines) => writeBackupFile(file, this.ctx.backupKey, createdAt, (async function* all() {
+        yield* lines; // admin-analytics' own part, then each owner's, streamed from it (proto backup-ports.ts)
+        for (const part of BACKUP_PARTS) yield* parts[part].exportPart({ createdAt });
+      })()));
     });
     await this.ctx.events.audit(admin, 'backup.generated', info.filename, null, {
       size: info.size, tables: summary?.tables, rows: summary?.rows, position: summary?.position.kind,
@@ -57,15 +64,19 @@ export class Backups {
   async import(admin: string, file: string, filename: string): Promise<ImportResult> {
     return this.mutex.run('import', async () => {
       const here = await this.withClient((c) => currentLogId(c, this.kafka));
-      const { createdAt, position, rows } = await inTransaction(this.ctx.pool, async (client) => {
+      const { createdAt, position, rows, endedRooms } = await inTransaction(this.ctx.pool, async (client) => {
         const restore = new SnapshotRestore(client);
-        const read = await readBackupFile(file, this.ctx.backupKey, (record) => restore.accept(record));
-        return { createdAt: read.createdAt, position: restore.position, rows: restore.rows };
+        const parts = new PartsRestore(this.parts());
+        const read = await readBackupFile(file, this.ctx.backupKey, (record) => (parts.takes(record) ? parts.accept(record) : restore.accept(record)));
+        // the whole file proved authentic: each owner swaps its part in (room first: it names the ended rooms)
+        const committed = await parts.commit(this.ctx.now());
+        await dropEndedRooms(client, committed.endedRooms);
+        return { createdAt: read.createdAt, position: restore.position, rows: restore.rows + committed.rows, endedRooms: committed.endedRooms };
       });
       const sameLog = position.logId !== null && position.logId === here;
       const replayedEvents = sameLog ? await this.replayLog(position) : 0;
-      await this.ctx.events.audit(admin, 'backup.imported', filename, null, { createdAt, sameLog, replayedEvents, rows });
-      return { success: true, createdAt, sameLog, replayedEvents, rows };
+      await this.ctx.events.audit(admin, 'backup.imported', filename, null, { createdAt, sameLog, replayedEvents, rows, endedRooms: endedRooms.length });
+      return { success: true, createdAt, sameLog, replayedEvents, rows, endedRooms: endedRooms.length };
     });
   }
 
@@ -91,6 +102,11 @@ export class Backups {
     });
     this.ctx.logger.info({ applied, fromBackupPosition: seeded }, 'backup import: the log replayed over the restored read models');
     return applied;
+  }
+
+  private parts() {
+    if (!this.ctx.backupParts) throw new Error('the service backup needs the room, messaging and billing parts');
+    return this.ctx.backupParts;
   }
 
   private async withClient<T>(fn: (c: import('@ephemera/platform').PoolClient) => Promise<T>): Promise<T> {

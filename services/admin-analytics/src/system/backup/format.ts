@@ -2,12 +2,12 @@
  * The backup file (.json), written and read as a stream: neither side ever holds the whole file, so a backup of
  * millions of events costs a few hundred kilobytes of memory (one segment, one batch of rows). The file is one JSON
  * document laid out one element per line:
- *   {"format":"ephemera-admin-backup","version":2,"createdAt":"…","file":"<16 hex>","chunks":[
+ *   {"format":"ephemera-admin-backup","version":3,"createdAt":"…","file":"<16 hex>","chunks":[
  *   "<base64: iv (12) | AES-256-GCM ciphertext | tag (16)>",
  *   …
  *   "<base64 of the last chunk>"
  *   ],"checksum":"<SHA-256 hex of the plaintext>"}
- * The plaintext is NDJSON records (records.ts: meta, rows…, end), gzip-compressed, then cut into 64 KiB segments,
+ * The plaintext is NDJSON records (records.ts: per part meta, rows…, keys…, end), gzip-compressed, then cut into 64 KiB segments,
  * each sealed under the install's backup key (backup-key.ts). Each segment's additional data is the envelope
  * (format, version, createdAt, the file's random id), its index and whether it is the last (the STREAM
  * construction): segments cannot be swapped, dropped, taken from another backup, or the file cut short. The reader
@@ -24,7 +24,7 @@ import { DomainError } from '@ephemera/proto';
 import { invalidBackup, parseRecord, type BackupRecord } from './records.ts';
 
 export const BACKUP_FORMAT = 'ephemera-admin-backup';
-export const BACKUP_VERSION = 2;
+export const BACKUP_VERSION = 3;
 
 /** plaintext bytes per sealed segment (after compression) */
 const SEGMENT = 64 * 1024;
@@ -171,8 +171,9 @@ export async function readBackupFile(file: string, key: Buffer, onRecord: (recor
         for await (const line of linesOf(plaintext, MAX_RECORD_LINE)) {
           hash.update(`${line}\n`);
           const record = parseRecord(line);
-          // meta first (its createdAt the envelope's), then rows, then end, and nothing after it
-          if (seen === 'end' || (seen === 'none') !== (record.kind === 'meta')) throw invalidBackup();
+          // each part: meta first (its createdAt the envelope's), then rows and keys, then end; after an end only
+          // the next part's meta
+          if ((seen === 'meta') === (record.kind === 'meta')) throw invalidBackup();
           if (record.kind === 'meta' && record.createdAt !== trailer.createdAt) throw invalidBackup();
           seen = record.kind === 'end' ? 'end' : 'meta';
           await onRecord(record);

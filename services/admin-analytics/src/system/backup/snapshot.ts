@@ -137,7 +137,8 @@ export class SnapshotRestore {
     try {
       if (record.kind === 'meta') await this.begin(record);
       else if (record.kind === 'rows') await this.insert(record.table, record.rows);
-      else await this.finish(record.rows);
+      else if (record.kind === 'end') await this.finish(record.rows);
+      else throw invalidBackup(); // admin-analytics' own part holds no keys
     } catch (err) {
       if (refusesData(err)) throw invalidBackup();
       throw err;
@@ -188,4 +189,9 @@ export class SnapshotRestore {
         `SELECT setval('${q(name)}', $1::bigint, true) FROM ${q(name)} WHERE NOT is_called OR last_value < $1::bigint`, [theirs.lastValue]);
     }
   }
+}
+
+/** A restore drops the rooms whose lifetime has ended (the room service named them) from the directory too. */
+export async function dropEndedRooms(client: PoolClient, ended: string[]): Promise<void> {
+  if (ended.length) await client.query(`DELETE FROM ${q('rooms')} WHERE id = ANY($1::text[])`, [ended]);
 }

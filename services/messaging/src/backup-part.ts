@@ -1,0 +1,18 @@
+/**
+ * The messaging service's part of the service backup (docs/administration.md "Backups"): the content of the rooms,
+ * as the read model keeps it, sealed under each room's key (the keys are the room service's part). A restore names
+ * as ended the rooms its live tombstones hold (deleted or expired after the backup was taken: an in-place restore
+ * does not bring them back), drops every ended room and keeps their tombstones, so a late event of theirs stays out.
+ */
+import { BackupPart, type Pool } from '@ephemera/platform';
+
+export function messagingBackupPart(pool: Pool): BackupPart {
+  return new BackupPart({
+    pool, schema: 'messaging', roomTables: ['workspaces'],
+    endedRooms: async (c, staging) => (await c.query<{ id: string }>(
+      `SELECT w.id FROM ${staging}.workspaces w JOIN messaging.expired_workspaces e ON e.id = w.id`)).rows.map((r) => r.id),
+    afterCommit: async (c, ended) => {
+      await c.query('INSERT INTO messaging.expired_workspaces (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [ended]);
+    },
+  });
+}
