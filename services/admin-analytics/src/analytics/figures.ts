@@ -13,6 +13,7 @@
  */
 import type { AnalyticsReport } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
+import type { AccountFields } from '../account-fields.ts';
 import { daysBefore, dollars, percent, round } from './days.ts';
 import { PAID_KINDS } from './revenue.ts';
 
@@ -68,9 +69,10 @@ export async function featureUsage(pool: Pool): Promise<AnalyticsReport['usage']
 
 /**
  * Accounts by tier and payment status, growth and retention. Retention: of the accounts older than 30 days, the
- * share active (signed in or acted: last_active_at) in the last 30 days, percent with one decimal.
+ * share active (signed in or acted: last_active_at) in the last 30 days, percent with one decimal. The superadmin's own
+ * account is left out (by its address's keyed hash: the stored address is sealed), as the Users tab leaves it out.
  */
-export async function userFigures(pool: Pool, now: Date, superadminEmail: string | null): Promise<Users & { paid: number }> {
+export async function userFigures(pool: Pool, now: Date, fields: AccountFields, superadminEmail: string | null): Promise<Users & { paid: number }> {
   const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
   const { rows } = await pool.query<Record<string, string>>(
     `SELECT count(*) AS total,
@@ -80,7 +82,7 @@ export async function userFigures(pool: Pool, now: Date, superadminEmail: string
        count(*) FILTER (WHERE created_at > $1) AS new30, count(*) FILTER (WHERE created_at <= $1) AS older,
        count(*) FILTER (WHERE created_at <= $1 AND last_active_at > $1) AS retained,
        count(*) FILTER (WHERE tier <> 'free' AND NOT upgraded_by_admin) AS paid
-     FROM admin.accounts WHERE email <> $2`, [monthAgo, superadminEmail ?? '']);
+     FROM admin.accounts WHERE email_hash IS DISTINCT FROM $2`, [monthAgo, superadminEmail ? await fields.emailHash(superadminEmail) : null]);
   const r = rows[0];
   const n = (k: string) => Number(r[k]);
   return {

@@ -16,7 +16,7 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
   const now = ctx.now();
   const today = dayOf(now);
   const [users, rooms, accounts, revenue, views, http] = await Promise.all([
-    activeUsersLastDay(ctx.pool, now), activeRooms(ctx.pool, now), userFigures(ctx.pool, now, ctx.superadminEmail),
+    activeUsersLastDay(ctx.pool, now), activeRooms(ctx.pool, now), userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
     ctx.pool.query<{ cents: string }>(`SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1 AND ${PAID_KINDS}`, [today]),
     pageViewsOn(ctx.pool, today), readiness.httpTotals(),
   ]);
@@ -36,7 +36,7 @@ export async function analyticsReport(ctx: AdminContext, readiness: ReadinessSam
   const now = ctx.now();
   const today = dayOf(now);
   const [money, pageViewAnalytics, { paid: _paid, ...users }, usage, features, daily, http, databaseQueryTime, failedLoginAttempts, blockedIPs] = await Promise.all([
-    revenueFigures(ctx.pool, today), trafficFigures(ctx.pool, today), userFigures(ctx.pool, now, ctx.superadminEmail),
+    revenueFigures(ctx.pool, today), trafficFigures(ctx.pool, today), userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
     usageFigures(ctx.pool, today), featureUsage(ctx.pool), dailySeries(ctx.pool, today), readiness.httpTotals(), databaseQueryMs(ctx.pool),
     failedSignIns(ctx, now), blockedAddresses(ctx.limits),
   ]);
