@@ -5,12 +5,12 @@
  */
 import { ADMIN_API } from '@ephemera/proto/client';
 import type {
-  AdminConfig, AdminUser, AdminRoom, AnalyticsReport, AuditEntry, BackupInfo, CleanupStatus, ContactMessageView,
+  AdminConfig, AdminRoomsPage, AdminUsersPage, AnalyticsReport, AuditEntry, BackupInfo, CleanupStatus, ContactMessageView,
   CustomRevenue, DashboardAnalytics, MaintenanceState, ModerationMessage, StorageUsage,
 } from '@ephemera/proto';
 import { readAccount } from './account.ts';
 
-export { ADMIN_API, ADMIN_LIMITS, ADMIN_TEXT, ADMIN_PAGE_PATH } from '@ephemera/proto/client';
+export { ADMIN_API, ADMIN_FILTERS, ADMIN_LIMITS, ADMIN_TEXT, ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 
 export type AdminResult<T> =
   | { ok: true; status: number; data: T; response: Response }
@@ -71,6 +71,15 @@ export function listOf<T>(data: unknown, key: string): T[] {
 
 export interface FeedbackAnswer { messages: ContactMessageView[]; counts?: { total: number; pending: number; read: number; responded: number; archived: number } }
 
+/** a list's query (search, filters, page): the parameters that have a value */
+export type ListQuery = Record<string, string | number | undefined>;
+function withQuery(path: string, query: ListQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
 const put = (body: unknown) => ({ method: 'PUT' as const, body });
 const del = (body?: unknown) => ({ method: 'DELETE' as const, body });
 
@@ -84,11 +93,11 @@ export const adminApi = {
   report: () => adminCall<AnalyticsReport>(ADMIN_API.report),
   customRevenue: (startDate: string, endDate: string) => adminCall<CustomRevenue>(ADMIN_API.customRevenue(startDate, endDate)),
   resetRevenue: () => adminCall<{ deletedRecords: number }>(ADMIN_API.resetRevenue, { body: {} }),
-  users: () => adminCall<{ users: AdminUser[] } | AdminUser[]>(ADMIN_API.users),
+  users: (query: ListQuery = {}) => adminCall<AdminUsersPage>(withQuery(ADMIN_API.users, query)),
   deleteUser: (email: string, reason: string) => adminCall<unknown>(ADMIN_API.user(email), del({ reason })),
   suspendUser: (email: string, suspended: boolean, reason: string) => adminCall<unknown>(ADMIN_API.suspendUser(email), { body: { suspended, reason } }),
   adminUpgrade: (email: string, tier: 'pro' | 'business') => adminCall<unknown>(ADMIN_API.adminUpgrade(email), { body: { tier, days: 30 } }),
-  rooms: () => adminCall<{ rooms: AdminRoom[] } | AdminRoom[]>(ADMIN_API.rooms),
+  rooms: (query: ListQuery = {}) => adminCall<AdminRoomsPage>(withQuery(ADMIN_API.rooms, query)),
   deleteRoom: (id: string, reason: string) => adminCall<unknown>(ADMIN_API.room(id), del({ reason })),
   extendRoom: (id: string, hours: 168 | 720) => adminCall<unknown>(ADMIN_API.extendRoom(id), { body: { hours } }),
   roomMessages: (id: string) => adminCall<{ messages: ModerationMessage[] } | ModerationMessage[]>(ADMIN_API.roomMessages(id)),

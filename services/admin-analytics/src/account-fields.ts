@@ -18,10 +18,10 @@ const SEARCH_PURPOSE = 'account-search-v1';
 const GRAM_HASH_CHARS = 12;
 
 /** The one spelling searches compare: Unicode NFC, trimmed and lower-cased. */
-export const searchText = (text: string): string => text.normalize('NFC').trim().toLowerCase();
+const searchText = (text: string): string => text.normalize('NFC').trim().toLowerCase();
 
 /** every run of GRAM characters (code points) in the normalized text, once each; none in a shorter text */
-export function gramsOf(text: string): string[] {
+function gramsOf(text: string): string[] {
   const chars = Array.from(searchText(text));
   const grams = new Set<string>();
   for (let i = 0; i + GRAM <= chars.length; i++) grams.add(chars.slice(i, i + GRAM).join(''));

@@ -1,15 +1,20 @@
 /**
- * Rooms tab: search by room name or owner; cards total, active, expired, total users; the first 50 rooms with extend
- * (the prompt accepts only 1 = 7 days or 2 = 30 days) and delete (a reason is required). A room's name opens the
- * moderation viewer (ModerationViewer.tsx).
+ * Rooms tab: search by room name or a part of the owner's e-mail and filter Active or Expired, over every room: the
+ * server searches, counts and pages (usePagedList.ts); the cards total, active, expired and total users are its
+ * counts of what the search finds. Pages of 50 with extend (the prompt accepts only 1 = 7 days or 2 = 30 days) and
+ * delete (a reason is required). A room's name opens the moderation viewer (ModerationViewer.tsx). ADM6.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { AdminRoom } from '@ephemera/proto';
-import { ADMIN_LIMITS, adminApi, type AdminResult } from '../../lib/adminApi.ts';
+import { ADMIN_FILTERS, adminApi, type AdminResult, type ListQuery } from '../../lib/adminApi.ts';
 import type { TabProps } from './tabProps.ts';
 import { Badge, Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { count, dateTimeOf, extendHoursOf, reasonOf } from './format.ts';
 import { ModerationViewer } from './ModerationViewer.tsx';
+import { Pager } from './Pager.tsx';
+import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
+
+const STATUS_LABEL = { active: 'Active', expired: 'Expired' } as const;
 
 /** The texts: Room {action} completed successfully; Failed to {action} room. */
 function roomActionToast(toast: TabProps['toast'], action: string, r: AdminResult<unknown>): boolean {
@@ -20,12 +25,15 @@ function roomActionToast(toast: TabProps['toast'], action: string, r: AdminResul
 
 export function RoomsTab({ data, reload, ask, toast }: TabProps) {
   const [query, setQuery] = useState('');
+  const [status, setStatus] = useState('');
   const [viewing, setViewing] = useState<AdminRoom | null>(null);
-  const rooms = data.rooms ?? [];
-  const q = query.trim().toLowerCase();
-  const shown = rooms.filter((r) => !q || r.name.toLowerCase().includes(q) || (r.owner ?? '').toLowerCase().includes(q)).slice(0, ADMIN_LIMITS.tableRows);
-  const active = rooms.filter((r) => r.isActive).length;
-  const users = rooms.reduce((sum, r) => sum + (r.userCount || 0), 0);
+  const search = useDebounced(query.trim());
+  const [page, setPage] = usePageOf(`${search}|${status}`);
+  const load = useCallback((q: ListQuery) => adminApi.rooms(q), []);
+  const list = usePagedList(load, { search, status, page }, data.rooms);
+  const answer = list.answer;
+  const shown = answer?.rooms ?? [];
+  const totals = answer?.totals;
   const after = () => void reload(['rooms', 'dashboard', 'report']);
 
   const extend = async (room: AdminRoom) => {
@@ -46,17 +54,26 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
           <span className="sa-sr-only">Search rooms by name or owner</span>
           <input type="search" className="sa-input" placeholder="Search by room name or owner" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="sa-room-search" />
         </label>
+        <div className="sa-filters">
+          <label>
+            <span className="sa-sr-only">Room status</span>
+            <select className="sa-input" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="sa-room-status-filter">
+              <option value="">All rooms</option>
+              {ADMIN_FILTERS.roomStatus.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+            </select>
+          </label>
+        </div>
         <Cards>
-          <StatCard label="Total Rooms" value={count(rooms.length)} testId="sa-rooms-total" />
-          <StatCard label="Active" value={count(active)} testId="sa-rooms-active" />
-          <StatCard label="Expired" value={count(rooms.length - active)} testId="sa-rooms-expired" />
-          <StatCard label="Total Users" value={count(users)} testId="sa-rooms-users" />
+          <StatCard label="Total Rooms" value={totals ? count(totals.total) : '—'} testId="sa-rooms-total" />
+          <StatCard label="Active" value={totals ? count(totals.active) : '—'} testId="sa-rooms-active" />
+          <StatCard label="Expired" value={totals ? count(totals.expired) : '—'} testId="sa-rooms-expired" />
+          <StatCard label="Total Users" value={totals ? count(totals.users) : '—'} testId="sa-rooms-users" />
         </Cards>
       </Section>
-      {data.rooms ? (
+      {answer ? (
         <div className="sa-table-wrap">
-          <table className="sa-table" data-testid="sa-rooms-table">
-            <caption className="sa-sr-only">Rooms (first {ADMIN_LIMITS.tableRows})</caption>
+          <table className="sa-table" data-testid="sa-rooms-table" aria-busy={list.loading}>
+            <caption className="sa-sr-only">Rooms, page {answer.page}</caption>
             <thead><tr><th scope="col">Name</th><th scope="col" className="sa-narrow-hide">ID</th><th scope="col">Owner</th><th scope="col">Users</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
             <tbody>
               {shown.map((r) => (
@@ -76,8 +93,10 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
               {shown.length === 0 && <tr><td colSpan={7} className="sa-muted">No rooms found.</td></tr>}
             </tbody>
           </table>
+          <Pager page={answer.page} pageSize={answer.pageSize} total={answer.total} what="Rooms" onPage={setPage} testId="sa-rooms-pager" />
         </div>
-      ) : <Unavailable what="Rooms" />}
+      ) : list.loading ? null : <Unavailable what="Rooms" />}
+      {answer && list.failed && <p className="sa-unavailable" role="status">{list.failed}</p>}
       {viewing && <ModerationViewer room={viewing} toast={toast} onClose={() => setViewing(null)} />}
     </>
   );

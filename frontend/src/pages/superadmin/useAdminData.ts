@@ -6,7 +6,7 @@
  */
 import { useCallback, useState } from 'react';
 import type {
-  AdminConfig, AdminRoom, AdminUser, AnalyticsReport, BackupInfo, CleanupStatus, ContactMessageView, DashboardAnalytics, StorageUsage,
+  AdminConfig, AdminRoomsPage, AdminUsersPage, AnalyticsReport, BackupInfo, CleanupStatus, ContactMessageView, DashboardAnalytics, StorageUsage,
 } from '@ephemera/proto';
 import { adminApi, listOf, type AdminResult, type FeedbackAnswer } from '../../lib/adminApi.ts';
 
@@ -15,8 +15,9 @@ export interface AdminData {
   config: AdminConfig | null;
   cleanup: CleanupStatus | null;
   dashboard: DashboardAnalytics | null;
-  users: AdminUser[] | null;
-  rooms: AdminRoom[] | null;
+  /** the first page of each list as the page loads it; the tabs ask for the pages they show (usePagedList.ts) */
+  users: AdminUsersPage | null;
+  rooms: AdminRoomsPage | null;
   report: AnalyticsReport | null;
   feedback: FeedbackData | null;
   storage: StorageUsage | null;
@@ -36,15 +37,15 @@ export function feedbackOf(data: FeedbackAnswer | ContactMessageView[]): Feedbac
 }
 
 const LOADERS: { [K in AdminKey]: () => Promise<AdminResult<unknown>> } = {
-  config: adminApi.config, cleanup: adminApi.cleanupStatus, dashboard: adminApi.dashboard, users: adminApi.users,
-  rooms: adminApi.rooms, report: adminApi.report, feedback: adminApi.feedback, storage: adminApi.storage, backups: adminApi.backups,
+  config: adminApi.config, cleanup: adminApi.cleanupStatus, dashboard: adminApi.dashboard, users: () => adminApi.users(),
+  rooms: () => adminApi.rooms(), report: adminApi.report, feedback: adminApi.feedback, storage: adminApi.storage, backups: adminApi.backups,
 };
 const SHAPE: { [K in AdminKey]: (data: unknown) => AdminData[K] } = {
   config: (d) => d as AdminConfig,
   cleanup: (d) => d as CleanupStatus,
   dashboard: (d) => d as DashboardAnalytics,
-  users: (d) => listOf<AdminUser>(d, 'users'),
-  rooms: (d) => listOf<AdminRoom>(d, 'rooms'),
+  users: (d) => d as AdminUsersPage,
+  rooms: (d) => d as AdminRoomsPage,
   report: (d) => d as AnalyticsReport,
   feedback: (d) => feedbackOf(d as FeedbackAnswer),
   storage: (d) => d as StorageUsage,
