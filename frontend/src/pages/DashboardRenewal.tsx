@@ -2,7 +2,8 @@
  * The dashboard's renewal banner (docs/product/payments.md PAY6): billing's renewal
  * status (GET subscription-status: urgency, message, button label). Reminder is blue and can be minimized or
  * dismissed; warning orange; urgent and expired red. Renewing is billing's renew-subscription: a subscription Stripe
- * still holds (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan.
+ * still holds (active or past due) is managed in Stripe's billing portal, otherwise a new Checkout for the plan; an
+ * account whose expired subscription left it on free chooses a plan on /upgrade.
  */
 import { useEffect, useState } from 'react';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
@@ -30,11 +31,11 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
   const reminder = renewal.renewalUrgency === 'reminder';
 
   const renew = async () => {
+    // An expired subscription the expiry already put on free (docs/product/payments.md PAY12): a plan is chosen anew.
+    if (status.subscriptionTier === 'free') { window.location.assign('/upgrade'); return; }
     setBusy(true); setError(null);
-    if (status.subscriptionTier !== 'free') {
-      const r = await paymentsApi.renew(token, status.subscriptionTier, '/dashboard');
-      if (r.ok && r.data.url) { window.location.assign(r.data.url); return; }
-    }
+    const r = await paymentsApi.renew(token, status.subscriptionTier, '/dashboard');
+    if (r.ok && r.data.url) { window.location.assign(r.data.url); return; }
     setBusy(false); setError(RENEWAL_FAILED);
   };
 
