@@ -85,7 +85,10 @@ export function DashboardPage() {
       <main className="account-page" data-testid="dashboard-page">
         <DashboardRenewal token={token} email={user.email} />
         <section className="account-card" aria-labelledby="profile-title">
-          <h1 id="profile-title">Welcome, {user.username}</h1>
+          <div className="account-card-head">
+            <h1 id="profile-title">Welcome, {user.username}</h1>
+            <p className="account-lead">Your account, your plan and your rooms.</p>
+          </div>
           {error && <p className="account-error" role="alert">{error}</p>}
           <dl className="account-facts" data-testid="profile">
             <dt>E-mail</dt><dd>{user.email}</dd>
@@ -94,29 +97,37 @@ export function DashboardPage() {
             <dt>Expires</dt><dd>{user.subscriptionExpiresAt ? new Date(user.subscriptionExpiresAt).toLocaleDateString() : 'Never'}</dd>
             <dt>Auto-renewal</dt><dd>{user.autoRenewal ? 'On' : 'Off'} <button type="button" className="link-button" onClick={() => void toggleRenewal()}>{user.autoRenewal ? 'Turn off' : 'Turn on'}</button></dd>
           </dl>
-          <h2>Your plan's limits</h2>
-          <dl className="account-facts" data-testid="limits">
-            <dt>Room lifetime</dt><dd>{limits.roomExpiryHours === -1 ? 'Permanent' : `${limits.roomExpiryHours} hours`}</dd>
-            <dt>Users per room</dt><dd>{unlimited(limits.maxUsersPerRoom)}</dd>
-            <dt>Themes</dt><dd>{limits.themesAvailable.join(', ')}</dd>
-          </dl>
           <div className="account-actions">
             <a className="button button-primary" href="/upgrade">Upgrade</a>
             <a className="button button-ghost" href="/subscription" data-testid="manage-subscription">Subscription</a>
             {user.isSuperadmin && <a className="button button-ghost" href={ADMIN_PAGE_PATH} data-testid="admin-button">Admin area</a>}
           </div>
         </section>
+        <section className="account-card" aria-labelledby="limits-title">
+          <h2 id="limits-title">Your plan's limits</h2>
+          <dl className="account-facts" data-testid="limits">
+            <dt>Room lifetime</dt><dd>{limits.roomExpiryHours === -1 ? 'Permanent' : `${limits.roomExpiryHours} hours`}</dd>
+            <dt>Users per room</dt><dd>{unlimited(limits.maxUsersPerRoom)}</dd>
+            <dt>Themes</dt><dd>{limits.themesAvailable.join(', ')}</dd>
+          </dl>
+        </section>
         <DashboardRooms token={token} username={user.username} rooms={rooms} reload={() => void load()} />
         <section className="account-card" aria-labelledby="settings-title">
           <h2 id="settings-title">Account</h2>
-          <form onSubmit={changeUsername} noValidate>
+          <form className="account-inline-form" onSubmit={changeUsername} noValidate>
             <label>New username<input value={newName} maxLength={30} onChange={(e) => setNewName(e.target.value)} data-testid="new-username" /></label>
             <button className="button button-ghost">Change username</button>
           </form>
-          <div className="account-actions" style={{ marginTop: 16 }}>
+          <div className="account-actions">
             <button type="button" className="button button-ghost" onClick={() => void exportData()} data-testid="export-data">Export my data</button>
             <button type="button" className="button button-ghost" onClick={() => void logout(false)} data-testid="logout">Sign out</button>
             <button type="button" className="button button-ghost" onClick={() => void logout(true)}>Sign out everywhere</button>
+          </div>
+          <div className="account-danger">
+            <div>
+              <h3>Delete account</h3>
+              <p className="account-lead">Your account, your rooms and everything in them, for good.</p>
+            </div>
             <button type="button" className="button button-danger" onClick={() => { setDeleting(true); setConfirmText(''); setDeleteError(null); }} data-testid="delete-account">Delete account</button>
           </div>
         </section>

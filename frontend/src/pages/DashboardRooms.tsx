@@ -87,11 +87,11 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
           ))}
         </ul>
       )}
-      <form onSubmit={create} noValidate data-testid="create-room-form">
+      <form className="account-create-form" onSubmit={create} noValidate data-testid="create-room-form">
         <h3>Create a room</h3>
         <label>Room name<input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} data-testid="create-room-name" /></label>
         <span className="availability" data-state={availability} aria-live="polite">{AVAILABILITY_TEXT[availability]}</span>
-        <label><input type="checkbox" checked={withPassword} onChange={(e) => { setWithPassword(e.target.checked); if (!e.target.checked) setPassword(''); }} /> Protect with a password</label>
+        <label className="checkbox-label"><input type="checkbox" checked={withPassword} onChange={(e) => { setWithPassword(e.target.checked); if (!e.target.checked) setPassword(''); }} /> Protect with a password</label>
         {withPassword && <label>Password<input type="password" value={password} onChange={(e) => setPassword(e.target.value)} /></label>}
         <button className="button button-primary" disabled={busy || availability !== 'available'}>{busy ? 'Creating...' : 'Create room'}</button>
       </form>
