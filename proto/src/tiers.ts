@@ -97,3 +97,21 @@ export const CUSTOM_THEME_DEFAULTS = {
   receivedTextColor: '#000000', chatBackgroundColor: '#F9FAFB', logoUrl: '', fontFamily: 'Inter',
 } as const;
 export type CustomTheme = { -readonly [K in keyof typeof CUSTOM_THEME_DEFAULTS]: string };
+
+/**
+ * The camera quality of a video call per tier (docs/product/calls.md C7): pro HD (1280x720), business full HD
+ * (1920x1080), 30 frames a second; free rooms have no video calls. The browser asks the camera for it as ideal
+ * capture constraints (a camera that cannot do it gives its nearest), so no call fails for want of a better camera.
+ */
+export interface VideoQuality { label: 'HD' | 'Full HD'; width: number; height: number; frameRate: number }
+export const VIDEO_QUALITY: { readonly [T in Tier]: VideoQuality | null } = {
+  free: null,
+  pro: { label: 'HD', width: 1280, height: 720, frameRate: 30 },
+  business: { label: 'Full HD', width: 1920, height: 1080, frameRate: 30 },
+};
+
+/** getUserMedia's video constraints for a tier's calls: its quality as ideal values; no quality: the camera's default. */
+export function videoCaptureConstraints(tier: Tier): { width: { ideal: number }; height: { ideal: number }; frameRate: { ideal: number } } | true {
+  const q = VIDEO_QUALITY[tier];
+  return q ? { width: { ideal: q.width }, height: { ideal: q.height }, frameRate: { ideal: q.frameRate } } : true;
+}

@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
-import type { CallType } from '@ephemera/proto';
+import type { CallType, Tier } from '@ephemera/proto';
 import type { RoomSocket } from '../../lib/socket.ts';
 import { CallController, type CallPhase, type CallView } from '../../lib/calls/callController.ts';
 import { formatDuration } from '../../lib/fileUpload.ts';
@@ -17,9 +17,10 @@ import { PersonAvatar } from '../sidebar/PersonAvatar.tsx';
 import { FullscreenIcon, HangUpIcon, MicIcon, MicOffIcon, PhoneIcon, ScreenIcon, VideoIcon, VideoOffIcon } from './CallIcons.tsx';
 import './calls.css';
 
-export type CallLaunch =
+export type CallLaunch = (
   | { direction: 'outgoing'; channelId: string; peerId: string; peerName: string; callType: CallType }
-  | { direction: 'incoming'; channelId: string; peerId: string; peerName: string; callType: CallType };
+  | { direction: 'incoming'; channelId: string; peerId: string; peerName: string; callType: CallType }
+) & { /** the room's plan: the camera quality it captures (proto VIDEO_QUALITY) */ tier?: Tier };
 
 export interface CallOutcome { error: string | null; declined: boolean; peerName: string; mediaDenied: boolean }
 

@@ -23,21 +23,21 @@ export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
     const socket = session.realtime as unknown as { on(e: string, h: (...a: never[]) => void): void; off(e: string, h: (...a: never[]) => void): void } | null;
     if (!socket) return;
     const incoming: ServerEvents[typeof S.incomingCall] = (p) => {
-      setLaunch((current) => current ?? { direction: 'incoming', channelId: p.channelId, peerId: p.callerId, peerName: p.callerName, callType: p.callType });
+      setLaunch((current) => current ?? { direction: 'incoming', channelId: p.channelId, peerId: p.callerId, peerName: p.callerName, callType: p.callType, tier });
     };
     // also before the lazily loaded window listens itself: a call that ends while its code loads goes away
     const ended: ServerEvents[typeof S.callEnded] = (p) => { setLaunch((current) => (current?.channelId === p.channelId ? null : current)); };
     socket.on(S.incomingCall, incoming);
     socket.on(S.callEnded, ended);
     return () => { socket.off(S.incomingCall, incoming); socket.off(S.callEnded, ended); };
-  }, [session, joined]);
+  }, [session, joined, tier]);
 
   const actions = useMemo<CallActions>(() => ({
     allowed: (callType) => (callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls),
     call: (input) => {
       const allowed = input.callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls;
       if (!allowed) { setUpgrade(input.callType); return; }
-      setLaunch((current) => current ?? { direction: 'outgoing', ...input });
+      setLaunch((current) => current ?? { direction: 'outgoing', ...input, tier });
     },
     busy: launch !== null,
   }), [tier, launch]);

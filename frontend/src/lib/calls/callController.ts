@@ -9,7 +9,7 @@
  * Each side tells the other over a small data channel of the call's own connection whether its picture is on (camera
  * on or screen shared), so the window shows the person's avatar instead of the black frames of a turned-off camera.
  */
-import { C, S } from '@ephemera/proto/client';
+import { C, S, videoCaptureConstraints, type Tier } from '@ephemera/proto/client';
 import type { CallType, IceServer, WebrtcSignalPayload, ServerEvents } from '@ephemera/proto';
 import { request, type RoomSocket } from '../socket.ts';
 import { playRingback, playRingtone, type Tone } from './callTones.ts';
@@ -63,7 +63,11 @@ export class CallController {
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
   private stateChannel: RTCDataChannel | null = null;
 
-  constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'>) {
+  /** the room's plan: the camera quality a video call captures (docs/product/calls.md C7) */
+  private readonly tier: Tier;
+
+  constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'> & { tier?: Tier }) {
+    this.tier = init.tier ?? 'free';
     this.view = {
       ...init, phase: init.direction === 'incoming' ? 'incoming' : 'preparing', localStream: null, remoteStream: null,
       isAudioEnabled: true, isVideoEnabled: init.callType === 'video', isScreenSharing: false, peerVideoEnabled: init.callType === 'video',
@@ -264,7 +268,7 @@ export class CallController {
   private async acquireMedia(): Promise<boolean> {
     const video = this.view.callType === 'video';
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video });
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: video && videoCaptureConstraints(this.tier) });
       if (this.view.phase === 'ended') { stream.getTracks().forEach((t) => t.stop()); return false; }
       this.cameraTrack = stream.getVideoTracks()[0] ?? null;
       this.set({ localStream: stream });
