@@ -12,7 +12,7 @@
  * Receipts: where an outcome that is a payment is newly recorded (a subscription period paid, an extension applied),
  * its receipt is issued (receipts.ts: queued and mailed without the handling waiting for the SMTP server).
  */
-import { DomainError, PLAN_PRICES, type AccountRoomsApi, type Tier } from '@ephemera/proto';
+import { DomainError, PLAN_PRICES, RENEWAL, type AccountRoomsApi, type Tier } from '@ephemera/proto';
 import type { Logger, Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
@@ -32,7 +32,8 @@ const SUBSCRIPTION_EVENTS = new Set([
 ]);
 const CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 const REFUND_EVENTS = new Set(['charge.refunded']);
-const GRACE_MS = 7 * 86_400_000;
+/** docs/product/payments.md PAY5, PAY12: the grace after a paid period's end (RENEWAL, proto/src/payments.ts) */
+const GRACE_MS = RENEWAL.graceDays * 86_400_000;
 
 export type ExtensionResult = { workspaceId: string; roomName: string; newExpiryDate: string | null; days: number };
 
