@@ -22,7 +22,7 @@ import { signInByCode } from './sign-in.ts';
 const ADMIN_EMAIL = 'lists-admin@example.test';
 const ROWS = 60;
 
-describe('the superadmin\'s Users and Rooms lists over every row (embedded, Mailpit)', () => {
+describe("the superadmin's Users and Rooms lists over every row (embedded, Mailpit)", () => {
   let browser: Browser;
   let app: EmbeddedApp;
   let mail: Mailpit;
@@ -36,9 +36,16 @@ describe('the superadmin\'s Users and Rooms lists over every row (embedded, Mail
     mail = await startMailpit();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-lists-'));
     app = await startEmbedded({
-      port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-lists', 'silent'), smtpUrl: mail.smtpUrl, google: null, superadminEmail: ADMIN_EMAIL,
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-lists', 'silent'),
+      smtpUrl: mail.smtpUrl,
+      google: null,
+      superadminEmail: ADMIN_EMAIL,
       rateLimits: rateLimitConfig(process.env, {
-        signInCodesPerAddress: { points: 1000, durationSec: 3600 }, roomCreationsPerAddress: { points: 1000, durationSec: 3600 },
+        signInCodesPerAddress: { points: 1000, durationSec: 3600 },
+        roomCreationsPerAddress: { points: 1000, durationSec: 3600 },
       }),
     });
     // the oldest first: newest first, it is the last row, beyond the first page of 50
@@ -61,7 +68,7 @@ describe('the superadmin\'s Users and Rooms lists over every row (embedded, Mail
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('Users: an account beyond the first 50 is found by a part of its username and on the next page; the totals are every account\'s (ADM4)', async () => {
+  it("Users: an account beyond the first 50 is found by a part of its username and on the next page; the totals are every account's (ADM4)", async () => {
     await openTab(admin, 'users');
     const rows = admin.byTestId('sa-user-row');
     const emails = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-email')));
@@ -72,16 +79,24 @@ describe('the superadmin\'s Users and Rooms lists over every row (embedded, Mail
     await expectText(admin.byTestId('sa-users-pager-status'), `1–50 of ${ROWS} users · page 1 of 2`, 'the first page');
 
     await admin.byTestId('sa-user-search').fill('ze');
-    await expectText(admin.byTestId('sa-user-search-hint'), 'Type at least 3 characters to search.', 'a search too short');
+    await expectText(
+      admin.byTestId('sa-user-search-hint'),
+      'Type at least 3 characters to search.',
+      'a search too short',
+    );
     await admin.byTestId('sa-user-search').fill(`phyrine${tag}`.toUpperCase());
     await expect.poll(emails, { timeout: WAIT_MS }).toEqual([oldest.email]);
-    await expectText(admin.byTestId('sa-users-total'), '1', 'the search\'s total');
+    await expectText(admin.byTestId('sa-users-total'), '1', "the search's total");
     await expectText(admin.byTestId('sa-users-pager-status'), '1–1 of 1 users · page 1 of 1', 'one page');
 
     await admin.byTestId('sa-user-search').fill('');
     await expect.poll(() => rows.count(), { timeout: WAIT_MS }).toBe(50);
     await admin.byTestId('sa-users-pager-next').click();
-    await expectText(admin.byTestId('sa-users-pager-status'), `51–${ROWS} of ${ROWS} users · page 2 of 2`, 'the second page');
+    await expectText(
+      admin.byTestId('sa-users-pager-status'),
+      `51–${ROWS} of ${ROWS} users · page 2 of 2`,
+      'the second page',
+    );
     await expect.poll(emails, { timeout: WAIT_MS }).toContain(oldest.email);
     expect(await rows.count()).toBe(ROWS - 50);
     expect((await emails()).at(-1)).toBe(oldest.email);
@@ -104,13 +119,17 @@ describe('the superadmin\'s Users and Rooms lists over every row (embedded, Mail
 
     await admin.byTestId('sa-room-search').fill(`rora-${tag}`);
     await expect.poll(names, { timeout: WAIT_MS }).toEqual([oldest.room]);
-    await expectText(admin.byTestId('sa-rooms-total'), '1', 'the search\'s total');
+    await expectText(admin.byTestId('sa-rooms-total'), '1', "the search's total");
 
     await admin.byTestId('sa-room-search').fill('');
     await expect.poll(() => rows.count(), { timeout: WAIT_MS }).toBe(50);
     await admin.byTestId('sa-rooms-pager-next').click();
     await expect.poll(names, { timeout: WAIT_MS }).toContain(oldest.room);
-    await expectText(admin.byTestId('sa-rooms-pager-status'), `51–${ROWS} of ${ROWS} rooms · page 2 of 2`, 'the second page');
+    await expectText(
+      admin.byTestId('sa-rooms-pager-status'),
+      `51–${ROWS} of ${ROWS} rooms · page 2 of 2`,
+      'the second page',
+    );
 
     await admin.byTestId('sa-room-status-filter').selectOption('expired');
     await expect.poll(() => rows.count(), { timeout: WAIT_MS }).toBe(0);

@@ -25,10 +25,18 @@ export function usePageOf(filters: string): [number, (page: number) => void] {
   return [paging.filters === filters ? paging.page : 1, (page) => setPaging({ filters, page })];
 }
 
-export interface PagedList<P> { answer: P | null; failed: string | null; loading: boolean }
+export interface PagedList<P> {
+  answer: P | null;
+  failed: string | null;
+  loading: boolean;
+}
 
 /** Asks `load(query)` whenever the query (or `refresh`: the dashboard's reload) changes. */
-export function usePagedList<P>(load: (query: ListQuery) => Promise<AdminResult<P>>, query: ListQuery, refresh: unknown): PagedList<P> {
+export function usePagedList<P>(
+  load: (query: ListQuery) => Promise<AdminResult<P>>,
+  query: ListQuery,
+  refresh: unknown,
+): PagedList<P> {
   const [state, setState] = useState<PagedList<P>>({ answer: null, failed: null, loading: true });
   const asked = useRef(0);
   const key = JSON.stringify(query);
@@ -37,8 +45,11 @@ export function usePagedList<P>(load: (query: ListQuery) => Promise<AdminResult<
     setState((s) => ({ ...s, loading: true }));
     void load(JSON.parse(key) as ListQuery).then((r) => {
       if (mine !== asked.current) return;
-      setState((s) => (r.ok ? { answer: r.data, failed: null, loading: false }
-        : { answer: s.answer, failed: r.message ?? 'The list could not be loaded', loading: false }));
+      setState((s) =>
+        r.ok
+          ? { answer: r.data, failed: null, loading: false }
+          : { answer: s.answer, failed: r.message ?? 'The list could not be loaded', loading: false },
+      );
     });
   }, [load, key, refresh]);
   return state;

@@ -134,7 +134,7 @@ export async function roomsPage(pool: Pool, fields: AccountFields, q: RoomsQuery
      ${from} WHERE ${page.match} AND ${page.filter} ORDER BY r.created_at DESC, r.id DESC
      LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`, values);
   const owners = await Promise.all(rows.map(({ owner_account_id: id, owner_sealed: sealed }) =>
-    (id && sealed !== null ? fields.open({ id, email: sealed, username: null }) : null)));
+    (id && sealed !== null ? fields.open({ id, email: sealed, username: null }) : Promise.resolve(null))));
   const c = counted.rows[0]!;
   return {
     rows: rows.map(({ owner_account_id: _id, owner_sealed: _sealed, ...room }, i): RoomRecord => ({ ...room, owner_email: owners[i]?.email ?? null })),

@@ -6,7 +6,7 @@
  */
 import express from 'express';
 import { AdminExtendRoomBodySchema, DomainError, type AdminRoomsPage } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
+import { parseOrThrow } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { messagesLimit, reasonOf, roomIdParam, roomsQuery } from './inputs.ts';
@@ -14,7 +14,6 @@ import { matches, presentRoom, roomExists, roomsPage, untilProjected } from './r
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
-const ROOMS_PATH = '/api/admin/rooms';
 
 export function roomsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();

@@ -7,7 +7,7 @@
 import express from 'express';
 import { stringify } from 'csv-stringify/sync';
 import { AdminUpgradeBodySchema, DomainError, SuspendBodySchema, type AdminUsersPage } from '@ephemera/proto';
-import { parseOrThrow, route } from '@ephemera/platform';
+import { parseOrThrow } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { emailParam, reasonOf, SetSubscriptionBodySchema, usersQuery } from './inputs.ts';
@@ -15,7 +15,6 @@ import { accountsPage, allAccounts, matches, presentUser, untilProjected, type A
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
-const USERS_PATH = '/api/admin/users';
 const EXPORT_KINDS = ['users', 'analytics'];
 
 export function usersRouter(ctx: AdminContext): express.Router {
