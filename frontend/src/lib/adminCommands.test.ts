@@ -1,6 +1,6 @@
 /** Room administration over a fake socket: what each command sends, how answers and live events change the store. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { C, S, settingsForTier } from '@ephemera/proto/client';
+import { C, ERRORS, S, settingsForTier } from '@ephemera/proto/client';
 import type { WorkspaceUpdate } from '@ephemera/proto';
 import { channel, me, other, workspace } from '../state/testData.ts';
 import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
@@ -68,6 +68,16 @@ describe('room administration commands', () => {
     fail = true;
     expect(await session.admin.extend(30)).toEqual({ ok: false, message: 'Failed to extend room. Please try again.' });
     expect(socket.last(C.extendWorkspace)).toEqual({ workspaceId: 'w1', additionalHours: 720 });
+  });
+
+  it('extend-workspace refused because the owner\'s subscription is in grace or expired shows the server\'s reason (docs/product/payments.md PAY12)', async () => {
+    let code: 'SUBSCRIPTION_IN_GRACE' | 'SUBSCRIPTION_EXPIRED' = 'SUBSCRIPTION_IN_GRACE';
+    const { socket, session } = setup((e) => (e === C.extendWorkspace ? { success: false, code, message: ERRORS[code] } : undefined));
+    socket.up();
+    await flush();
+    expect(await session.admin.extend(7)).toEqual({ ok: false, message: ERRORS.SUBSCRIPTION_IN_GRACE });
+    code = 'SUBSCRIPTION_EXPIRED';
+    expect(await session.admin.extend(7)).toEqual({ ok: false, message: 'Your subscription has expired. Renew now to regain full access.' });
   });
 
   it('kick-user: never oneself; a refusal reads Failed to kick user: {reason}; success removes the member', async () => {

@@ -17,6 +17,8 @@ export const kickFailed = (reason: string) => `Failed to kick user: ${reason}`;
 export const passwordFailed = (reason: string) => `Failed to set/remove password: ${reason}`;
 export const maxUsersFailed = (reason: string) => `Failed to update max users: ${reason}`;
 export const MSG_EXTEND_FAILED = 'Failed to extend room. Please try again.';
+/** extension refusals whose own message tells the owner what to do */
+const SAYS_WHY = new Set<string>(['EXTENSION_NEEDS_PAYMENT', 'SUBSCRIPTION_IN_GRACE', 'SUBSCRIPTION_EXPIRED']);
 export const MSG_DELETE_ROOM_FAILED = 'Failed to delete chat room';
 export const MSG_THEME_FAILED = 'Failed to change the room theme';
 export const MSG_ROLE_FAILED = 'Failed to change the member\'s role';
@@ -81,14 +83,18 @@ export class AdminCommands {
     });
   }
 
-  /** Extend Room Duration (pro and business: free): 7 days = 168 hours, 30 days = 720 hours. */
+  /**
+   * Extend Room Duration (pro and business: free): 7 days = 168 hours, 30 days = 720 hours. A refusal that says what
+   * to do (pay for a free room; renew the owner's subscription, docs/product/payments.md PAY12) is shown as the server
+   * words it; any other failure is the spec's text.
+   */
   async extend(days: 7 | 30): Promise<Result<{ code?: string }>> {
     const additionalHours: ExtensionHours = days === 7 ? EXTENSION_HOURS[0] : EXTENSION_HOURS[1];
     const socket = this.link.socket();
     if (!socket) return fail(MSG_EXTEND_FAILED);
     try {
       const ack = await request(socket, C.extendWorkspace, { workspaceId: this.link.workspaceId, additionalHours }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return { ok: false, message: ack.code === 'EXTENSION_NEEDS_PAYMENT' ? ack.message : MSG_EXTEND_FAILED };
+      if (!ack.success) return { ok: false, message: SAYS_WHY.has(ack.code) ? ack.message : MSG_EXTEND_FAILED };
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
     } catch {
