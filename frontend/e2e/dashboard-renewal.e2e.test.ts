@@ -1,5 +1,5 @@
 /**
- * The dashboard shows the subscription as the server holds it (docs/product/payments.md PAY11, PAY12), in a real
+ * The dashboard shows the subscription as the server holds it (docs/product/payments.md PAY6, PAY11, PAY12), in a real
  * browser against embedded mode, a real Mailpit (sign-in codes) and a real stripe-mock (the Stripe SDK's update of the
  * subscription goes there). What "Stripe" says about a subscription is recorded in ProviderState (stripe-mock is
  * stateless) and reaches billing through signed webhooks, as in test/payments/.
@@ -108,6 +108,43 @@ describe('dashboard: auto-renewal and an expired subscription (embedded, Mailpit
     await expectText(renewalFact(u), /^Off\b/, 'auto-renewal after a reload: the server\'s');
     await u.goto('/subscription');
     await expectText(u.page.getByTestId('cancel-notice'), 'Your subscription will be cancelled at the end of the current billing period.', 'the cancel notice');
+  });
+
+  /** a subscriber of `plan` whose paid period ends in `days` (rounded up, as PAY5 counts) */
+  const endingIn = async (prefix: string, plan: 'pro' | 'business', days: number) => {
+    const s = await signUp(prefix);
+    const ids = { session: rid('cs'), sub: rid('sub'), customer: rid('cus') };
+    state.setSession({ id: ids.session, mode: 'subscription', complete: true, paid: true, accountId: s.user.id, kind: 'subscription', plan,
+      roomId: null, extensionDays: null, subscriptionId: ids.sub, customerId: ids.customer, amountTotalCents: plan === 'pro' ? 900 : 1900 });
+    state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId: s.user.id, plan,
+      currentPeriodEnd: new Date(Date.now() + days * DAY - 60_000), cancelAtPeriodEnd: false });
+    await deliver('checkout.session.completed', { id: ids.session, object: 'checkout.session' });
+    return s;
+  };
+
+  it('the renewal banner by urgency (PAY6): a reminder 5 days out (business) can be minimized and dismissed; 3 days warns, 1 day is urgent', async () => {
+    const u = await dashboard('reminded', await endingIn('reminded', 'business', 5));
+    const banner = u.page.getByTestId('renewal-banner');
+    await expectText(banner.locator('span').first(), 'Expires in 5 days. Consider renewing to avoid any interruption.', 'the reminder');
+    expect(await banner.getAttribute('data-urgency')).toBe('reminder');
+    expect(await banner.getAttribute('class')).toContain('notice-info');
+    await expectText(u.page.getByTestId('renew-button'), 'Renew Subscription', 'the button');
+    await banner.getByRole('button', { name: 'Minimize' }).click();
+    await u.page.getByTestId('renewal-expand').click();
+    await expectText(banner.locator('span').first(), 'Expires in 5 days. Consider renewing to avoid any interruption.', 'expanded again');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await banner.waitFor({ state: 'detached' });
+
+    const warned = await dashboard('warned', await endingIn('warned', 'pro', 3));
+    const warning = warned.page.getByTestId('renewal-banner');
+    await expectText(warning.locator('span').first(), 'Expires in 3 day(s). Renew soon to maintain access.', 'the warning');
+    expect(await warning.getAttribute('class')).toContain('notice-warning');
+    expect(await warning.getByRole('button', { name: 'Dismiss' }).count(), 'only a reminder can be dismissed').toBe(0);
+
+    const urged = await dashboard('urged', await endingIn('urged', 'pro', 1));
+    const urgent = urged.page.getByTestId('renewal-banner');
+    await expectText(urgent.locator('span').first(), 'Expires in 1 day(s). Renew now to avoid interruption.', 'the urgent banner');
+    expect(await urgent.getAttribute('class')).toContain('notice-danger');
   });
 
   it('after the grace the dashboard says the subscription expired, and Reactivate Subscription leads to the plans (PAY12)', async () => {
