@@ -15,7 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { C } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
-import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
+import { clientId, createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
 import { startEmbedded } from '../../services/embedded/app.ts';
 import { openSettings, rootTheme } from './admin.helpers.ts';
 import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS } from './browser.ts';
@@ -53,7 +53,10 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
       await u.byTestId('composer-textarea').waitFor();
       return u;
     };
-    return { alice: await open('alice', created.userToken, !!phone.alice), bob: await open('bob', joined.userToken, !!phone.bob) };
+    return {
+      alice: await open('alice', created.userToken, !!phone.alice), bob: await open('bob', joined.userToken, !!phone.bob),
+      workspaceId, channelId: general.channel.id as string, aliceToken: created.userToken as string,
+    };
   }
 
   const record = async (u: User, ms: number) => {
@@ -177,5 +180,41 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     await alice.page.keyboard.press('Escape');
     found.whatsapp = await contrast();
     expect(found).toEqual({ default: [], whatsapp: [] });
+  });
+
+  it('the back-to-top button covers no message\'s time, at the bottom or scrolled up (docs/product/messages.md M7)', async () => {
+    const { alice, workspaceId, channelId, aliceToken } = await room();
+    const { socket } = await socketJoin(app!.url, workspaceId, 'alice', aliceToken);
+    for (let i = 1; i <= 30; i++) {
+      const sent = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: `message ${i}\nsecond line`, type: 'text' });
+      if (!sent.success) throw new Error(sent.message);
+    }
+    socket.close();
+    const last = alice.byTestId('message-item').filter({ hasText: 'message 30' });
+    await last.waitFor({ timeout: WAIT_MS });
+    await alice.byTestId('message-list').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await alice.byTestId('back-to-top').waitFor({ timeout: WAIT_MS });
+    await alice.page.waitForTimeout(300);
+    // at the bottom, and at every step of 40 px up the list: no time of a message is under the button (desktop, phone width)
+    const coveredAt = () => alice.page.evaluate(async () => {
+      const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
+      const found: string[] = [];
+      for (let up = 0; up <= 400; up += 40) {
+        list.scrollTop = list.scrollHeight - list.clientHeight - up;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const button = document.querySelector('[data-testid="back-to-top"]')?.getBoundingClientRect();
+        if (!button) continue;
+        for (const time of document.querySelectorAll('[data-testid="message-time"]')) {
+          const t = time.getBoundingClientRect();
+          const area = Math.max(0, Math.min(button.right, t.right) - Math.max(button.left, t.left)) * Math.max(0, Math.min(button.bottom, t.bottom) - Math.max(button.top, t.top));
+          if (area > 0) found.push(`${up} px up: ${time.closest('[data-testid="message-item"]')?.textContent?.slice(0, 20)}`);
+        }
+      }
+      return found;
+    });
+    expect(await coveredAt(), 'times under the back-to-top button at 1280 px').toEqual([]);
+    await alice.page.setViewportSize({ width: 375, height: 740 });
+    await alice.byTestId('back-to-top').waitFor({ timeout: WAIT_MS });
+    expect(await coveredAt(), 'times under the back-to-top button at 375 px').toEqual([]);
   });
 });
