@@ -18,9 +18,12 @@ export interface StandingInput {
   tier: Tier; paymentStatus: PaymentStatus; expiresAt: Date | string | null;
   /** the account has (had) a subscription at the payment provider */
   subscribed: boolean;
+  /** on the superadmin's trial (admin.md ADM5): its tier is the trial's, whatever an old subscription left behind */
+  adminTrial?: boolean;
 }
 
 export function accountStanding(account: StandingInput, now: Date): AccountStanding {
+  if (account.adminTrial) return 'active';
   const expiresAt = typeof account.expiresAt === 'string' ? new Date(account.expiresAt) : account.expiresAt;
   if (account.tier === 'free') {
     // The expiry sweep put it back on free: still an expired subscription, not a free account that never paid.

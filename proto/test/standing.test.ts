@@ -20,7 +20,9 @@ describe('account standing (docs/product/payments.md PAY12)', () => {
     expect(accountStanding(paid({ paymentStatus: 'cancelled', expiresAt: inDays(-7) }), now)).toBe('grace');
     expect(accountStanding(paid({ paymentStatus: 'cancelled', expiresAt: inDays(-8) }), now)).toBe('expired');
     expect(accountStanding(paid({ tier: 'business', paymentStatus: 'past_due', expiresAt: inDays(-3) }), now)).toBe('grace');
-    expect(accountStanding(paid({ expiresAt: null }), now)).toBe('active'); // an admin trial, a plan without an end
+    expect(accountStanding(paid({ expiresAt: null }), now)).toBe('active'); // a plan without an end
+    // the superadmin's trial over what an old subscription left: the trial's tier, active
+    expect(accountStanding(paid({ paymentStatus: 'cancelled', expiresAt: inDays(-20), adminTrial: true }), now)).toBe('active');
   });
 
   it('back on free after the grace: expired until it subscribes again; a free account that never paid: active', () => {

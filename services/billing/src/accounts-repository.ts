@@ -108,5 +108,5 @@ export const entitlementsOf = (row: AccountRow) => ENTITLEMENTS[row.tier] ?? ENT
 
 /** What the account's subscription still allows (docs/product/payments.md PAY12; the rule: proto's accountStanding). */
 export const standingOf = (row: AccountRow, now: Date): AccountStanding => accountStanding({
-  tier: row.tier, paymentStatus: row.paymentStatus, expiresAt: row.subscriptionExpiresAt, subscribed: row.subscriptionId !== null,
+  tier: row.tier, paymentStatus: row.paymentStatus, expiresAt: row.subscriptionExpiresAt, subscribed: row.subscriptionId !== null, adminTrial: row.upgradedByAdmin,
 }, now);
