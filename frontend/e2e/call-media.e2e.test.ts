@@ -15,20 +15,34 @@ import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/cl
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { CHROMIUM_PATH, FRONTEND_DIST, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 
-const FAKE_MEDIA = ['--use-fake-device-for-media-stream', '--allow-loopback-in-peer-connection', '--autoplay-policy=no-user-gesture-required'];
+const FAKE_MEDIA = [
+  '--use-fake-device-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--autoplay-policy=no-user-gesture-required',
+];
 
-describe('browser: a call\'s camera (embedded)', () => {
+describe("browser: a call's camera (embedded)", () => {
   let app: EmbeddedApp;
   let allowing: Browser;
   let dataDir: string;
   const users: User[] = [];
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) throw new Error('build the frontend first (npm run build:frontend)');
+    if (!fs.existsSync(path.join(FRONTEND_DIST, 'index.html')))
+      throw new Error('build the frontend first (npm run build:frontend)');
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-call-media-'));
     [app, allowing] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-call-media', 'silent'),
-        calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 } } }),
-      chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...FAKE_MEDIA, '--use-fake-ui-for-media-stream'] }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-call-media', 'silent'),
+        calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 } },
+      }),
+      chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: [...FAKE_MEDIA, '--use-fake-ui-for-media-stream'],
+      }),
     ]);
   }, 120_000);
   afterAll(async () => {
@@ -59,14 +73,20 @@ describe('browser: a call\'s camera (embedded)', () => {
     return u;
   }
 
-  const localSize = (u: User) => u.byTestId('call-local-video').evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight }));
+  const localSize = (u: User) =>
+    u.byTestId('call-local-video').evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight }));
 
-  for (const [tier, size] of [['pro', { w: 1280, h: 720 }], ['business', { w: 1920, h: 1080 }]] as const) {
+  for (const [tier, size] of [
+    ['pro', { w: 1280, h: 720 }],
+    ['business', { w: 1920, h: 1080 }],
+  ] as const) {
     it(`a ${tier} room's video call captures ${size.w}x${size.h} (docs/product/calls.md C7)`, async () => {
       const alice = await aliceOnDm(allowing, tier, true);
       await alice.byTestId('video-call-button').click();
       await alice.byTestId('call-local-video').waitFor({ timeout: WAIT_MS });
-      await expect.poll(async () => (await localSize(alice)).w, { timeout: WAIT_MS, message: 'the preview has frames' }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await localSize(alice)).w, { timeout: WAIT_MS, message: 'the preview has frames' })
+        .toBeGreaterThan(0);
       expect(await localSize(alice)).toEqual(size);
       await alice.byTestId('call-end').click();
     }, 90_000);
@@ -77,7 +97,12 @@ describe('browser: a call\'s camera (embedded)', () => {
     const refusing = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FAKE_MEDIA });
     try {
       const alice = await aliceOnDm(refusing, 'pro', false);
-      const alert = new Promise<string>((resolve) => alice.page.once('dialog', (d) => { resolve(d.message()); d.dismiss().catch(() => {}); }));
+      const alert = new Promise<string>((resolve) =>
+        alice.page.once('dialog', (d) => {
+          resolve(d.message());
+          d.dismiss().catch(() => {});
+        }),
+      );
       await alice.byTestId('video-call-button').click();
       expect(await alert).toBe('Failed to access camera/microphone. Please check your permissions and try again.');
       await alice.byTestId('call-window').waitFor({ state: 'detached', timeout: WAIT_MS });
@@ -88,15 +113,23 @@ describe('browser: a call\'s camera (embedded)', () => {
 
   it('fullscreen the browser cannot give says why: not supported, or blocked by its settings', async () => {
     // a browser without the Fullscreen API, and one whose settings block it (what the page sees in each case)
-    const unsupported = await aliceOnDm(allowing, 'pro', true, () => { Object.defineProperty(Element.prototype, 'requestFullscreen', { value: undefined, configurable: true }); });
+    const unsupported = await aliceOnDm(allowing, 'pro', true, () => {
+      Object.defineProperty(Element.prototype, 'requestFullscreen', { value: undefined, configurable: true });
+    });
     await unsupported.byTestId('video-call-button').click();
     await unsupported.byTestId('call-fullscreen').click();
-    expect(await textOf(unsupported.byTestId('call-window').locator('.call-hint'))).toBe('Fullscreen is not supported in this browser');
+    expect(await textOf(unsupported.byTestId('call-window').locator('.call-hint'))).toBe(
+      'Fullscreen is not supported in this browser',
+    );
     await unsupported.byTestId('call-end').click();
 
-    const blocked = await aliceOnDm(allowing, 'pro', true, () => { Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false, configurable: true }); });
+    const blocked = await aliceOnDm(allowing, 'pro', true, () => {
+      Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false, configurable: true });
+    });
     await blocked.byTestId('video-call-button').click();
     await blocked.byTestId('call-fullscreen').click();
-    expect(await textOf(blocked.byTestId('call-window').locator('.call-hint'))).toBe('Fullscreen is blocked by your browser settings or security restrictions');
+    expect(await textOf(blocked.byTestId('call-window').locator('.call-hint'))).toBe(
+      'Fullscreen is blocked by your browser settings or security restrictions',
+    );
   }, 90_000);
 });

@@ -16,7 +16,11 @@ import { startOidcProvider, type TestOidcProvider } from '../../test/helpers/oid
 import { freePort } from '../../deploy/local/infra.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 
-const storedAuth = (u: User) => u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null);
+const storedAuth = (u: User) =>
+  u.page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null,
+  );
 
 async function createRoomAsGuest(u: User, room: string): Promise<void> {
   await u.goto(`/${room}`);
@@ -38,7 +42,11 @@ describe('browser: Claim Your Room by Google, and Google offered only when on (e
   let withoutGoogle: EmbeddedApp;
   let oidc: TestOidcProvider;
   const dirs: string[] = [];
-  const dataDir = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-claim-google-')); dirs.push(d); return d; };
+  const dataDir = () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-claim-google-'));
+    dirs.push(d);
+    return d;
+  };
   beforeAll(async () => {
     assertFrontendBuilt();
     const port = await freePort();
@@ -46,7 +54,13 @@ describe('browser: Claim Your Room by Google, and Google offered only when on (e
     oidc = await startOidcProvider(redirectUri);
     const logger = createLogger('e2e-claim-google', 'silent');
     [withGoogle, withoutGoogle, browser] = await Promise.all([
-      startEmbedded({ port, host: '127.0.0.1', dataDir: dataDir(), logger, google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri } }),
+      startEmbedded({
+        port,
+        host: '127.0.0.1',
+        dataDir: dataDir(),
+        logger,
+        google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri },
+      }),
       startEmbedded({ port: 0, host: '127.0.0.1', dataDir: dataDir(), logger, google: null }),
       launchBrowser(),
     ]);

@@ -17,7 +17,11 @@ import { request, socketJoin } from '../../test/helpers/clients.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import { signInByCode } from './sign-in.ts';
 
-const storedAuth = (u: User) => u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null);
+const storedAuth = (u: User) =>
+  u.page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null,
+  );
 
 describe('browser: failure texts where the failure happens (embedded)', () => {
   let browser: Browser;
@@ -30,7 +34,14 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
     mail = await startMailpit();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-failure-texts-'));
     [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-failure-texts', 'silent'), smtpUrl: mail.smtpUrl, google: null }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-failure-texts', 'silent'),
+        smtpUrl: mail.smtpUrl,
+        google: null,
+      }),
       launchBrowser(),
     ]);
   }, 120_000);
@@ -52,7 +63,12 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
     await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
     const guest = (await storedAuth(u))!;
     const { socket } = await socketJoin(app.url, guest.workspaceId, 'guest', guest.userToken);
-    const general = await request(socket, C.createChannel, { workspaceId: guest.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const general = await request(socket, C.createChannel, {
+      workspaceId: guest.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     socket.close();
     if (!general.success) throw new Error(general.message);
     await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
@@ -62,7 +78,9 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
   it('the room page cannot ask whether the room exists: "Failed to check room status", and with no connection "Network error while checking room"', async () => {
     const u = await User.open(browser, 'visitor', app.url);
     try {
-      await u.page.route('**/api/workspaces/room/**', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+      await u.page.route('**/api/workspaces/room/**', (r) =>
+        r.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+      );
       await u.goto(`/${uniqueRoomName('check')}`);
       expect(await textOf(u.byTestId('load-error-message'))).toBe('Failed to check room status');
       await u.page.unroute('**/api/workspaces/room/**');
@@ -90,12 +108,22 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
       await u.byTestId('file-upload-modal').waitFor({ state: 'detached' });
 
       // the server's refusal for size, as a proxy in front of it could also give it
-      await u.page.route('**/files', (r) => r.request().method() === 'POST'
-        ? r.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ code: 'FILE_TOO_LARGE', message: 'Files in this room can be up to 10 MB.' }) })
-        : r.fallback());
-      await u.byTestId('composer-file-input').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from('pretend this is big') });
+      await u.page.route('**/files', (r) =>
+        r.request().method() === 'POST'
+          ? r.fulfill({
+              status: 413,
+              contentType: 'application/json',
+              body: JSON.stringify({ code: 'FILE_TOO_LARGE', message: 'Files in this room can be up to 10 MB.' }),
+            })
+          : r.fallback(),
+      );
+      await u
+        .byTestId('composer-file-input')
+        .setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from('pretend this is big') });
       await u.byTestId('upload-start').click();
-      expect(await textOf(u.byTestId('upload-error'))).toBe('Failed to send file. File might be too large. Files in this room can be up to 10 MB.');
+      expect(await textOf(u.byTestId('upload-error'))).toBe(
+        'Failed to send file. File might be too large. Files in this room can be up to 10 MB.',
+      );
     } finally {
       await u.close();
     }
@@ -106,9 +134,13 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
     try {
       await roomWithChannel(u);
       let uploads = 0;
-      u.page.on('request', (r) => { if (r.method() === 'POST' && r.url().includes('/files')) uploads++; });
+      u.page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().includes('/files')) uploads++;
+      });
       await u.byTestId('edit-profile-button').click();
-      await u.byTestId('profile-picture-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+      await u
+        .byTestId('profile-picture-input')
+        .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
       expect(await textOf(u.byTestId('profile-error'))).toBe('Failed to read image file');
       await u.byTestId('profile-save').click();
       await u.byTestId('edit-profile-modal').waitFor({ state: 'detached', timeout: WAIT_MS }); // unchanged: closes, nothing saved
@@ -127,7 +159,9 @@ describe('browser: failure texts where the failure happens (embedded)', () => {
       const name = uniqueRoomName('dash');
       await u.byTestId('create-room-name').fill(name);
       await u.page.locator('.availability[data-state="available"]').waitFor({ timeout: WAIT_MS });
-      await u.page.route('**/api/workspaces', (r) => (r.request().method() === 'POST' ? r.abort('internetdisconnected') : r.fallback()));
+      await u.page.route('**/api/workspaces', (r) =>
+        r.request().method() === 'POST' ? r.abort('internetdisconnected') : r.fallback(),
+      );
       await u.byTestId('create-room-form').locator('button.button-primary').click();
       expect(await textOf(u.byTestId('rooms-error'))).toBe('Failed to create room. Please try again.');
       await u.page.unroute('**/api/workspaces');

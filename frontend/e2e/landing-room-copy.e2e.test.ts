@@ -15,7 +15,7 @@ import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts'
 import { request, socketJoin } from '../../test/helpers/clients.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 
-describe('browser: the landing page\'s texts, the invite card and the message counter (embedded)', () => {
+describe("browser: the landing page's texts, the invite card and the message counter (embedded)", () => {
   let browser: Browser;
   let app: EmbeddedApp;
   let dataDir: string;
@@ -23,7 +23,13 @@ describe('browser: the landing page\'s texts, the invite card and the message co
     assertFrontendBuilt();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-landing-copy-'));
     [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-landing-copy', 'silent'), google: null }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-landing-copy', 'silent'),
+        google: null,
+      }),
       launchBrowser(),
     ]);
   }, 120_000);
@@ -38,21 +44,56 @@ describe('browser: the landing page\'s texts, the invite card and the message co
     try {
       await u.goto('/');
       await u.byTestId('feature-card').first().waitFor({ timeout: WAIT_MS });
-      expect(await u.byTestId('feature-card').locator('h3').allTextContents()).toEqual(['Temporary', 'Video Calls', 'Secure', 'File Sharing']);
-      expect(await textOf(u.byTestId('lifetime-text'))).toBe('Free rooms last 24 hours, Pro rooms last up to 7 days, and Business rooms are permanent.');
-      const tiers = await u.page.locator('.tier-card').evaluateAll((cards) => cards.map((c) => [c.querySelector('.tier-name')?.textContent, c.querySelector('.tier-life')?.textContent]));
-      expect(tiers).toEqual([['Free', '24 hours'], ['Pro', 'Up to 7 days'], ['Business', 'Permanent']]);
+      expect(await u.byTestId('feature-card').locator('h3').allTextContents()).toEqual([
+        'Temporary',
+        'Video Calls',
+        'Secure',
+        'File Sharing',
+      ]);
+      expect(await textOf(u.byTestId('lifetime-text'))).toBe(
+        'Free rooms last 24 hours, Pro rooms last up to 7 days, and Business rooms are permanent.',
+      );
+      const tiers = await u.page
+        .locator('.tier-card')
+        .evaluateAll((cards) =>
+          cards.map((c) => [c.querySelector('.tier-name')?.textContent, c.querySelector('.tier-life')?.textContent]),
+        );
+      expect(tiers).toEqual([
+        ['Free', '24 hours'],
+        ['Pro', 'Up to 7 days'],
+        ['Business', 'Permanent'],
+      ]);
 
       const questions = u.byTestId('faq').locator('.faq-question button');
       expect((await questions.allTextContents()).map((q) => q.trim())).toEqual([
-        'How long does a chat room last?', 'Do I need to register or create an account?', 'How secure are my conversations?',
-        'Can I make video calls?', "What's the difference between free and premium?", 'Can I share files?',
+        'How long does a chat room last?',
+        'Do I need to register or create an account?',
+        'How secure are my conversations?',
+        'Can I make video calls?',
+        "What's the difference between free and premium?",
+        'Can I share files?',
       ]);
       const expanded = () => questions.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-expanded')));
-      expect(await expanded(), 'the first answer is open').toEqual(['true', 'false', 'false', 'false', 'false', 'false']);
+      expect(await expanded(), 'the first answer is open').toEqual([
+        'true',
+        'false',
+        'false',
+        'false',
+        'false',
+        'false',
+      ]);
       await questions.nth(3).click();
-      expect(await expanded(), 'opening one closes the other').toEqual(['false', 'false', 'false', 'true', 'false', 'false']);
-      expect(await textOf(u.page.locator('#faq-3'))).toContain('Pro and Business rooms include one-to-one audio and video calls');
+      expect(await expanded(), 'opening one closes the other').toEqual([
+        'false',
+        'false',
+        'false',
+        'true',
+        'false',
+        'false',
+      ]);
+      expect(await textOf(u.page.locator('#faq-3'))).toContain(
+        'Pro and Business rooms include one-to-one audio and video calls',
+      );
     } finally {
       await u.close();
     }
@@ -66,9 +107,16 @@ describe('browser: the landing page\'s texts, the invite card and the message co
     await u.byTestId('username-input').fill('guest');
     await u.byTestId('overlay-submit').click();
     await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
-    const guest = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string });
+    const guest = await u.page.evaluate(
+      () => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string },
+    );
     const { socket } = await socketJoin(app.url, guest.workspaceId, 'guest', guest.userToken);
-    const general = await request(socket, C.createChannel, { workspaceId: guest.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const general = await request(socket, C.createChannel, {
+      workspaceId: guest.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     socket.close();
     if (!general.success) throw new Error(general.message);
     await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
@@ -92,10 +140,18 @@ describe('browser: the landing page\'s texts, the invite card and the message co
 
       // both ways of copying refused, as a locked-down browser does
       await u.page.evaluate(() => {
-        Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new Error('denied')), configurable: true });
+        Object.defineProperty(navigator.clipboard, 'writeText', {
+          value: () => Promise.reject(new Error('denied')),
+          configurable: true,
+        });
         document.execCommand = () => false;
       });
-      const alert = new Promise<string>((resolve) => u.page.once('dialog', (d) => { resolve(d.message()); d.dismiss().catch(() => {}); }));
+      const alert = new Promise<string>((resolve) =>
+        u.page.once('dialog', (d) => {
+          resolve(d.message());
+          d.dismiss().catch(() => {});
+        }),
+      );
       await button.click();
       expect(await alert).toBe('Failed to copy link');
       expect(await textOf(button)).toBe('Copy link');

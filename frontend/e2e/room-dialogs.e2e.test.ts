@@ -14,7 +14,15 @@ import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 
-const storedAuth = (u: User) => u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string; username: string } | null);
+const storedAuth = (u: User) =>
+  u.page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as {
+        workspaceId: string;
+        userToken: string;
+        username: string;
+      } | null,
+  );
 
 async function createRoomAsGuest(u: User, room: string): Promise<void> {
   await u.goto(`/${room}`);
@@ -33,7 +41,7 @@ async function openWithFlag(u: User, room: string, flag: string, dialog: string)
   return { waited };
 }
 
-describe('browser: the room\'s address flags and plan dialogs (embedded)', () => {
+describe("browser: the room's address flags and plan dialogs (embedded)", () => {
   let browser: Browser;
   let app: EmbeddedApp;
   let dataDir: string;
@@ -41,7 +49,13 @@ describe('browser: the room\'s address flags and plan dialogs (embedded)', () =>
     assertFrontendBuilt();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-room-dialogs-'));
     [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-room-dialogs', 'silent'), google: null }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-room-dialogs', 'silent'),
+        google: null,
+      }),
       launchBrowser(),
     ]);
   }, 120_000);
@@ -51,7 +65,7 @@ describe('browser: the room\'s address flags and plan dialogs (embedded)', () =>
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('?openUpgrade=true: Upgrade Plans after 0.5 s, the three plans with prices, the room\'s plan marked; a guest owner\'s choice opens Claim Your Room', async () => {
+  it("?openUpgrade=true: Upgrade Plans after 0.5 s, the three plans with prices, the room's plan marked; a guest owner's choice opens Claim Your Room", async () => {
     const u = await User.open(browser, 'owner', app.url);
     try {
       const room = uniqueRoomName('plans');
@@ -66,13 +80,15 @@ describe('browser: the room\'s address flags and plan dialogs (embedded)', () =>
       expect(await textOf(u.byTestId('plans-pro'))).toContain('25 users per room');
       expect(await textOf(u.byTestId('plans-business'))).toContain('Permanent rooms');
       expect(await textOf(u.byTestId('plans-free').getByTestId('plans-current'))).toBe('Current plan');
-      expect(await u.byTestId('plans-choose-free').count(), 'no button for the room\'s own plan').toBe(0);
+      expect(await u.byTestId('plans-choose-free').count(), "no button for the room's own plan").toBe(0);
       expect(await textOf(u.byTestId('plans-choose-business'))).toBe('Upgrade to Business');
 
       await u.byTestId('plans-choose-pro').click();
       await u.byTestId('claim-modal').waitFor({ timeout: WAIT_MS });
       expect(await textOf(u.page.getByRole('dialog').getByRole('heading').first())).toBe('Claim Your Room');
-      const pending = await u.page.evaluate(() => JSON.parse(localStorage.getItem('pendingUpgrade') ?? 'null') as unknown);
+      const pending = await u.page.evaluate(
+        () => JSON.parse(localStorage.getItem('pendingUpgrade') ?? 'null') as unknown,
+      );
       expect(pending, 'the choice is kept for after the registration').toEqual({ plan: 'pro', returnUrl: `/${room}` });
       expect(u.pageErrors).toEqual([]);
     } finally {
@@ -80,7 +96,7 @@ describe('browser: the room\'s address flags and plan dialogs (embedded)', () =>
     }
   }, 90_000);
 
-  it('Settings\' Upgrade Plan opens the same Upgrade Plans inside the room', async () => {
+  it("Settings' Upgrade Plan opens the same Upgrade Plans inside the room", async () => {
     const u = await User.open(browser, 'owner', app.url);
     try {
       const room = uniqueRoomName('plans-settings');

@@ -5,8 +5,16 @@ const TIERS = Object.keys(ENTITLEMENTS) as Tier[];
 
 describe('video quality by tier (docs/product/calls.md C7)', () => {
   it('pro captures HD (1280x720), business full HD (1920x1080), at 30 frames a second, as ideal constraints', () => {
-    expect(videoCaptureConstraints('pro')).toEqual({ width: { ideal: 1280 }, height: { ideal: 720 }, frameRate: { ideal: 30 } });
-    expect(videoCaptureConstraints('business')).toEqual({ width: { ideal: 1920 }, height: { ideal: 1080 }, frameRate: { ideal: 30 } });
+    expect(videoCaptureConstraints('pro')).toEqual({
+      width: { ideal: 1280 },
+      height: { ideal: 720 },
+      frameRate: { ideal: 30 },
+    });
+    expect(videoCaptureConstraints('business')).toEqual({
+      width: { ideal: 1920 },
+      height: { ideal: 1080 },
+      frameRate: { ideal: 30 },
+    });
     expect(VIDEO_QUALITY.pro?.label).toBe('HD');
     expect(VIDEO_QUALITY.business?.label).toBe('Full HD');
   });

@@ -17,10 +17,17 @@ const PENDING_CLAIM_KEY = 'ephemera.pendingClaim';
 const CLAIM_OUTCOME_KEY = 'ephemera.claimOutcome';
 
 function defaultStore(): KeyValueStore | null {
-  try { return globalThis.localStorage ?? null; } catch { return null; }
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
-const failed = (reason?: string | null): ClaimOutcome => ({ claimed: false, message: reason ? `${CLAIM_TEXT.failed}: ${reason}` : CLAIM_TEXT.failed });
+const failed = (reason?: string | null): ClaimOutcome => ({
+  claimed: false,
+  message: reason ? `${CLAIM_TEXT.failed}: ${reason}` : CLAIM_TEXT.failed,
+});
 
 /** The new owner token replaces the guest's for this room (the replaced one no longer opens it). */
 function adoptOwnerToken(workspaceId: string, newUserToken: string | undefined, store: KeyValueStore | null): boolean {
@@ -34,11 +41,17 @@ function adoptOwnerToken(workspaceId: string, newUserToken: string | undefined, 
  * Registers (or signs in) by the mailed code with the room's claim. `account` is null when the registration itself
  * was refused (its message in `error`); otherwise signed in, and the outcome says whether the room was claimed.
  */
-export async function registerAndClaim(input: { email: string; username: string; code: string }, workspaceId: string, store = defaultStore()):
-  Promise<{ account: null; error: string } | { account: AccountRecord; outcome: ClaimOutcome }> {
+export async function registerAndClaim(
+  input: { email: string; username: string; code: string },
+  workspaceId: string,
+  store = defaultStore(),
+): Promise<{ account: null; error: string } | { account: AccountRecord; outcome: ClaimOutcome }> {
   const guest = readAuth(store);
   if (guest?.workspaceId !== workspaceId) return { account: null, error: failed().message };
-  const r = await accountApi.register({ ...input, claimWorkspaceId: workspaceId, claimUserToken: guest.userToken }, null);
+  const r = await accountApi.register(
+    { ...input, claimWorkspaceId: workspaceId, claimUserToken: guest.userToken },
+    null,
+  );
   if (!r.ok) return { account: null, error: r.message };
   const account = { token: r.data.token, user: r.data.user };
   saveAccount(account);
@@ -49,7 +62,11 @@ export async function registerAndClaim(input: { email: string; username: string;
 
 /** Before leaving for Google: the room to claim when the browser comes back signed in. */
 export function savePendingClaim(workspaceId: string, store = defaultStore()): void {
-  try { store?.setItem(PENDING_CLAIM_KEY, workspaceId); } catch { /* storage disabled: nothing to claim later */ }
+  try {
+    store?.setItem(PENDING_CLAIM_KEY, workspaceId);
+  } catch {
+    /* storage disabled: nothing to claim later */
+  }
 }
 
 /**
@@ -58,14 +75,29 @@ export function savePendingClaim(workspaceId: string, store = defaultStore()): v
  */
 export async function claimPendingRoom(account: AccountRecord, store = defaultStore()): Promise<ClaimOutcome | null> {
   let workspaceId: string | null = null;
-  try { workspaceId = store?.getItem(PENDING_CLAIM_KEY) ?? null; store?.removeItem(PENDING_CLAIM_KEY); } catch { /* ignore */ }
+  try {
+    workspaceId = store?.getItem(PENDING_CLAIM_KEY) ?? null;
+    store?.removeItem(PENDING_CLAIM_KEY);
+  } catch {
+    /* ignore */
+  }
   const guest = readAuth(store);
   if (!workspaceId || guest?.workspaceId !== workspaceId) return null;
-  const r = await accountCall<{ newUserToken?: string; workspaceId?: string }>(AUTH_API.claimOwnership(workspaceId), CLAIM_TEXT.failed,
-    { token: account.token, body: { userToken: guest.userToken } });
-  const outcome = !r.ok ? failed(r.message === CLAIM_TEXT.failed ? null : r.message)
-    : adoptOwnerToken(workspaceId, r.data.newUserToken, store) ? { claimed: true, message: CLAIM_TEXT.success } : failed();
-  try { store?.setItem(CLAIM_OUTCOME_KEY, JSON.stringify({ workspaceId, ...outcome })); } catch { /* ignore */ }
+  const r = await accountCall<{ newUserToken?: string; workspaceId?: string }>(
+    AUTH_API.claimOwnership(workspaceId),
+    CLAIM_TEXT.failed,
+    { token: account.token, body: { userToken: guest.userToken } },
+  );
+  const outcome = !r.ok
+    ? failed(r.message === CLAIM_TEXT.failed ? null : r.message)
+    : adoptOwnerToken(workspaceId, r.data.newUserToken, store)
+      ? { claimed: true, message: CLAIM_TEXT.success }
+      : failed();
+  try {
+    store?.setItem(CLAIM_OUTCOME_KEY, JSON.stringify({ workspaceId, ...outcome }));
+  } catch {
+    /* ignore */
+  }
   return outcome;
 }
 
@@ -77,6 +109,8 @@ export function takeClaimOutcome(workspaceId: string, store = defaultStore()): C
     const v = JSON.parse(raw) as { workspaceId?: unknown; claimed?: unknown; message?: unknown };
     if (v.workspaceId !== workspaceId) return null;
     store?.removeItem(CLAIM_OUTCOME_KEY);
-    return typeof v.message === 'string' ? { claimed: v.claimed === true, message: v.message } as ClaimOutcome : null;
-  } catch { return null; }
+    return typeof v.message === 'string' ? ({ claimed: v.claimed === true, message: v.message } as ClaimOutcome) : null;
+  } catch {
+    return null;
+  }
 }

@@ -18,8 +18,12 @@ export function useGoogleSignIn(): boolean {
   const [enabled, setEnabled] = useState(false);
   useEffect(() => {
     let live = true;
-    void googleSignInEnabled().then((on) => { if (live) setEnabled(on); });
-    return () => { live = false; };
+    void googleSignInEnabled().then((on) => {
+      if (live) setEnabled(on);
+    });
+    return () => {
+      live = false;
+    };
   }, []);
   return enabled;
 }

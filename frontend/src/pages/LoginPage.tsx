@@ -43,7 +43,7 @@ export function LoginPage() {
   /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
   const finish = (record: AccountRecord) => {
     const pending = pendingPaymentOf();
-    if (!pending) { navigate(redirect, { replace: true }); return; }
+    if (!pending) { void navigate(redirect, { replace: true }); return; }
     setStep('paying'); setError(null); setNotice(null);
     setTimeout(() => {
       void payPending(pending, record).then((r) => {
@@ -71,7 +71,7 @@ export function LoginPage() {
       });
       return;
     }
-    if (readAccount()) navigate(redirect, { replace: true });
+    if (readAccount()) void navigate(redirect, { replace: true });
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const sendCode = async (e: FormEvent) => {

@@ -44,18 +44,45 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
     setError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message));
   };
   return (
-    <Modal title="Upgrade Plans" icon={<SparkIcon size={22} />} size="md" onClose={busy ? undefined : onClose} testId="plans-modal">
+    <Modal
+      title="Upgrade Plans"
+      icon={<SparkIcon size={22} />}
+      size="md"
+      onClose={busy ? undefined : onClose}
+      testId="plans-modal"
+    >
       <div className="plans-dialog-grid">
         {ORDER.map((t) => {
           const above = ORDER.indexOf(t) > ORDER.indexOf(tier);
           return (
-            <section key={t} className={`plans-dialog-card${t === tier ? ' current' : ''}`} data-testid={`plans-${t}`} aria-labelledby={`plans-${t}-title`}>
+            <section
+              key={t}
+              className={`plans-dialog-card${t === tier ? ' current' : ''}`}
+              data-testid={`plans-${t}`}
+              aria-labelledby={`plans-${t}-title`}
+            >
               <h3 id={`plans-${t}-title`}>{TIER_NAMES[t]}</h3>
-              <p className="plans-dialog-price" data-testid={`plans-${t}-price`}>{priceOfTier(t)}</p>
-              <ul className="plans-dialog-list">{PRICING_FEATURES[t].map((f) => <li key={f}>{f}</li>)}</ul>
-              {t === tier && <p className="plans-dialog-current" data-testid="plans-current">Current plan</p>}
+              <p className="plans-dialog-price" data-testid={`plans-${t}-price`}>
+                {priceOfTier(t)}
+              </p>
+              <ul className="plans-dialog-list">
+                {PRICING_FEATURES[t].map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+              {t === tier && (
+                <p className="plans-dialog-current" data-testid="plans-current">
+                  Current plan
+                </p>
+              )}
               {above && t !== 'free' && (
-                <button type="button" className="button button-primary" disabled={busy !== null} onClick={() => void choose(t)} data-testid={`plans-choose-${t}`}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={busy !== null}
+                  onClick={() => void choose(t)}
+                  data-testid={`plans-choose-${t}`}
+                >
                   {busy === t ? 'Redirecting…' : `Upgrade to ${TIER_NAMES[t]}`}
                 </button>
               )}
@@ -63,8 +90,14 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
           );
         })}
       </div>
-      {error && <p className="form-error" role="alert" data-testid="plans-error">{error}</p>}
-      <p className="field-hint">{MONEY_BACK} · {CANCEL_ANYTIME}</p>
+      {error && (
+        <p className="form-error" role="alert" data-testid="plans-error">
+          {error}
+        </p>
+      )}
+      <p className="field-hint">
+        {MONEY_BACK} · {CANCEL_ANYTIME}
+      </p>
     </Modal>
   );
 }
