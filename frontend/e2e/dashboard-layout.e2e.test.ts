@@ -19,7 +19,14 @@ import { seriousViolations } from './admin.helpers.ts';
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
 
 interface Layout {
-  cards: { border: number; borderColor: string; top: number; bottom: number; heading: string | null; labelledBy: string | null }[];
+  cards: {
+    border: number;
+    borderColor: string;
+    top: number;
+    bottom: number;
+    heading: string | null;
+    labelledBy: string | null;
+  }[];
   checkbox: { dx: number; dy: number } | null;
   fieldHeights: number[];
   overflow: number;
@@ -32,8 +39,12 @@ function measure(): Layout {
     const r = el.getBoundingClientRect();
     const heading = el.querySelector('h1, h2');
     return {
-      border: parseFloat(cs.borderTopWidth), borderColor: cs.borderTopColor, top: r.top, bottom: r.bottom,
-      heading: heading?.id ?? null, labelledBy: el.getAttribute('aria-labelledby'),
+      border: parseFloat(cs.borderTopWidth),
+      borderColor: cs.borderTopColor,
+      top: r.top,
+      bottom: r.bottom,
+      heading: heading?.id ?? null,
+      labelledBy: el.getAttribute('aria-labelledby'),
     };
   });
   const box = document.querySelector<HTMLInputElement>('[data-testid="create-room-form"] input[type="checkbox"]');
@@ -47,22 +58,32 @@ function measure(): Layout {
     const b = box.getBoundingClientRect();
     checkbox = { dx: t.left - b.right, dy: Math.abs((t.top + t.bottom) / 2 - (b.top + b.bottom) / 2) };
   }
-  const fieldHeights = [...document.querySelectorAll<HTMLInputElement>('[data-testid="dashboard-page"] input:not([type="checkbox"])')]
-    .map((i) => Math.round(i.getBoundingClientRect().height));
+  const fieldHeights = [
+    ...document.querySelectorAll<HTMLInputElement>('[data-testid="dashboard-page"] input:not([type="checkbox"])'),
+  ].map((i) => Math.round(i.getBoundingClientRect().height));
   return { cards, checkbox, fieldHeights, overflow: document.documentElement.scrollWidth - window.innerWidth };
 }
 
-describe('browser: the account dashboard\'s layout (embedded)', () => {
+describe("browser: the account dashboard's layout (embedded)", () => {
   let browser: Browser;
   let app: EmbeddedApp;
   let mail: Mailpit;
   let dataDir: string;
   const users: User[] = [];
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+    if (!fs.existsSync(path.join(DIST, 'index.html')))
+      throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
     mail = await startMailpit();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-dashboard-'));
-    app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-dashboard', 'silent'), smtpUrl: mail.smtpUrl, google: null, frontendDist: DIST });
+    app = await startEmbedded({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-dashboard', 'silent'),
+      smtpUrl: mail.smtpUrl,
+      google: null,
+      frontendDist: DIST,
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -73,7 +94,7 @@ describe('browser: the account dashboard\'s layout (embedded)', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('sections are cards of their own with their headings; the password checkbox is on its text\'s line; fields 44 px; fits 375 px; axe clean', async () => {
+  it("sections are cards of their own with their headings; the password checkbox is on its text's line; fields 44 px; fits 375 px; axe clean", async () => {
     const u = await User.open(browser, 'dana', app.url);
     users.push(u);
     await signInByCode(u, mail, `dash-${Date.now()}@example.test`, 'dana', '/dashboard');
@@ -95,7 +116,7 @@ describe('browser: the account dashboard\'s layout (embedded)', () => {
       expect.soft(l.checkbox!.dy, `${width} px: the checkbox on its text's line`).toBeLessThan(6);
       expect.soft(l.checkbox!.dx, `${width} px: the text right after the checkbox`).toBeGreaterThanOrEqual(0);
       expect.soft(l.checkbox!.dx, `${width} px: the text right after the checkbox`).toBeLessThan(16);
-      for (const h of l.fieldHeights) expect.soft(h, 'a text field as tall as the room page\'s').toBe(44);
+      for (const h of l.fieldHeights) expect.soft(h, "a text field as tall as the room page's").toBe(44);
       expect.soft(l.overflow, `${width} px: nothing wider than the screen`).toBeLessThanOrEqual(0);
       expect.soft(await seriousViolations(u.page), `${width} px: axe`).toEqual([]);
     }

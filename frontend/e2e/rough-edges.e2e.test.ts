@@ -22,11 +22,18 @@ import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS
 
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
 const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-  '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
-describe('browser: the room page\'s finish (icons, voice recording, phone actions, contrast)', () => {
+describe("browser: the room page's finish (icons, voice recording, phone actions, contrast)", () => {
   let app: Awaited<ReturnType<typeof startEmbedded>> | undefined;
   let dataDir = '';
   let browser: Browser | undefined;
@@ -40,7 +47,12 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     const workspaceId = created.workspaceId as string;
     const joined = await joinRoom(base, workspaceId, 'bob');
     const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
-    const general = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const general = await request(socket, C.createChannel, {
+      workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     socket.close();
     if (!general.success) throw new Error(general.message);
     const open = async (username: string, token: string, onPhone: boolean) => {
@@ -54,8 +66,11 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
       return u;
     };
     return {
-      alice: await open('alice', created.userToken, !!phone.alice), bob: await open('bob', joined.userToken, !!phone.bob),
-      workspaceId, channelId: general.channel.id as string, aliceToken: created.userToken as string,
+      alice: await open('alice', created.userToken, !!phone.alice),
+      bob: await open('bob', joined.userToken, !!phone.bob),
+      workspaceId,
+      channelId: general.channel.id as string,
+      aliceToken: created.userToken as string,
     };
   }
 
@@ -66,10 +81,17 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
   };
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+    if (!fs.existsSync(path.join(DIST, 'index.html')))
+      throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-edges-'));
     [app, browser] = await Promise.all([
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-edges', 'silent'), frontendDist: DIST }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-edges', 'silent'),
+        frontendDist: DIST,
+      }),
       chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
     ]);
   }, 240_000);
@@ -80,9 +102,12 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the composer\'s attach and record buttons are SVG icons with accessible names, no emoji glyphs', async () => {
+  it("the composer's attach and record buttons are SVG icons with accessible names, no emoji glyphs", async () => {
     const { alice } = await room();
-    for (const [id, name] of [['composer-attach', 'Attach a file'], ['voice-record', 'Record a voice message']] as const) {
+    for (const [id, name] of [
+      ['composer-attach', 'Attach a file'],
+      ['voice-record', 'Record a voice message'],
+    ] as const) {
       const button = alice.page.getByRole('button', { name, exact: true });
       expect(await button.getAttribute('data-testid'), name).toBe(id);
       expect(await button.locator('svg').count(), `${name}: an SVG icon`).toBe(1);
@@ -96,7 +121,11 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     await alice.waitForMessages(['hello from bob']);
 
     await record(alice, 1_300);
-    await expectText(alice.page.getByRole('status').filter({ hasText: 'Recording' }), 'Recording', 'the recording indicator');
+    await expectText(
+      alice.page.getByRole('status').filter({ hasText: 'Recording' }),
+      'Recording',
+      'the recording indicator',
+    );
     const elapsed = alice.byTestId('voice-elapsed');
     await expectText(elapsed, /^0:0[1-9]$/, 'the running time');
     const box = (await elapsed.boundingBox())!;
@@ -118,7 +147,7 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     expect(await alice.byTestId('attachment-voice').count(), 'and alice').toBe(1);
   });
 
-  it('on a phone a voice message\'s duration stays on one line; a message\'s actions show on a tap on its bubble, not before, and keyboard and screen reader still reach them (docs/product/messages.md M7)', async () => {
+  it("on a phone a voice message's duration stays on one line; a message's actions show on a tap on its bubble, not before, and keyboard and screen reader still reach them (docs/product/messages.md M7)", async () => {
     const { alice, bob } = await room({ alice: true });
     expect(await alice.page.evaluate(() => matchMedia('(hover: none)').matches), 'the phone has no hover').toBe(true);
     await bob.send('tap me');
@@ -155,18 +184,22 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
 
     await message.getByRole('button', { name: 'Add reaction' }).focus();
     await expect.poll(opacity, { timeout: WAIT_MS, message: 'shown to the keyboard' }).toBe('1');
-
   });
 
-  it('own bubbles pass axe\'s colour contrast in the default and the WhatsApp theme: text, links, file size, times (docs/product/rooms.md R31)', async () => {
+  it("own bubbles pass axe's colour contrast in the default and the WhatsApp theme: text, links, file size, times (docs/product/rooms.md R31)", async () => {
     const { alice } = await room();
     await alice.send('see https://example.com/guide for details');
-    await alice.byTestId('composer-file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('meeting notes\n'.repeat(200)) });
+    await alice
+      .byTestId('composer-file-input')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('meeting notes\n'.repeat(200)) });
     await alice.byTestId('upload-start').click();
     await alice.byTestId('attachment-file').waitFor({ timeout: WAIT_MS });
     const contrast = async () => {
       await alice.page.waitForTimeout(400); // colour transitions end
-      const r = await new AxeBuilder({ page: alice.page }).include('[data-testid="message-list"]').withRules(['color-contrast']).analyze();
+      const r = await new AxeBuilder({ page: alice.page })
+        .include('[data-testid="message-list"]')
+        .withRules(['color-contrast'])
+        .analyze();
       return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
     };
     const found: Record<string, string[]> = { default: await contrast() };
@@ -182,11 +215,16 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     expect(found).toEqual({ default: [], whatsapp: [] });
   });
 
-  it('the back-to-top button covers no message\'s time, at the bottom or scrolled up (docs/product/messages.md M7)', async () => {
+  it("the back-to-top button covers no message's time, at the bottom or scrolled up (docs/product/messages.md M7)", async () => {
     const { alice, workspaceId, channelId, aliceToken } = await room();
     const { socket } = await socketJoin(app!.url, workspaceId, 'alice', aliceToken);
     for (let i = 1; i <= 30; i++) {
-      const sent = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: `message ${i}\nsecond line`, type: 'text' });
+      const sent = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: `message ${i}\nsecond line`,
+        type: 'text',
+      });
       if (!sent.success) throw new Error(sent.message);
     }
     socket.close();
@@ -196,22 +234,26 @@ describe('browser: the room page\'s finish (icons, voice recording, phone action
     await alice.byTestId('back-to-top').waitFor({ timeout: WAIT_MS });
     await alice.page.waitForTimeout(300);
     // at the bottom, and at every step of 40 px up the list: no time of a message is under the button (desktop, phone width)
-    const coveredAt = () => alice.page.evaluate(async () => {
-      const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
-      const found: string[] = [];
-      for (let up = 0; up <= 400; up += 40) {
-        list.scrollTop = list.scrollHeight - list.clientHeight - up;
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const button = document.querySelector('[data-testid="back-to-top"]')?.getBoundingClientRect();
-        if (!button) continue;
-        for (const time of document.querySelectorAll('[data-testid="message-time"]')) {
-          const t = time.getBoundingClientRect();
-          const area = Math.max(0, Math.min(button.right, t.right) - Math.max(button.left, t.left)) * Math.max(0, Math.min(button.bottom, t.bottom) - Math.max(button.top, t.top));
-          if (area > 0) found.push(`${up} px up: ${time.closest('[data-testid="message-item"]')?.textContent?.slice(0, 20)}`);
+    const coveredAt = () =>
+      alice.page.evaluate(async () => {
+        const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
+        const found: string[] = [];
+        for (let up = 0; up <= 400; up += 40) {
+          list.scrollTop = list.scrollHeight - list.clientHeight - up;
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const button = document.querySelector('[data-testid="back-to-top"]')?.getBoundingClientRect();
+          if (!button) continue;
+          for (const time of document.querySelectorAll('[data-testid="message-time"]')) {
+            const t = time.getBoundingClientRect();
+            const area =
+              Math.max(0, Math.min(button.right, t.right) - Math.max(button.left, t.left)) *
+              Math.max(0, Math.min(button.bottom, t.bottom) - Math.max(button.top, t.top));
+            if (area > 0)
+              found.push(`${up} px up: ${time.closest('[data-testid="message-item"]')?.textContent?.slice(0, 20)}`);
+          }
         }
-      }
-      return found;
-    });
+        return found;
+      });
     expect(await coveredAt(), 'times under the back-to-top button at 1280 px').toEqual([]);
     await alice.page.setViewportSize({ width: 375, height: 740 });
     await alice.byTestId('back-to-top').waitFor({ timeout: WAIT_MS });

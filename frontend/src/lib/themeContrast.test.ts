@@ -11,18 +11,26 @@ import { colorsOf, type ThemeColors } from './themes.ts';
 
 const AA_NORMAL_TEXT = 4.5;
 
-interface AxeColor { parseString(s: string): void }
-const colorApi = (axe as unknown as { commons: { color: { Color: new () => AxeColor; getContrast(bg: AxeColor, fg: AxeColor): number } } }).commons.color;
+interface AxeColor {
+  parseString(s: string): void;
+}
+const colorApi = (
+  axe as unknown as {
+    commons: { color: { Color: new () => AxeColor; getContrast(bg: AxeColor, fg: AxeColor): number } };
+  }
+).commons.color;
 function contrast(fg: string, bg: string): number {
-  const f = new colorApi.Color(); f.parseString(fg);
-  const b = new colorApi.Color(); b.parseString(bg);
+  const f = new colorApi.Color();
+  f.parseString(fg);
+  const b = new colorApi.Color();
+  b.parseString(bg);
   return colorApi.getContrast(b, f);
 }
 
 /** [text, background, where it shows] */
 const PAIRS: [keyof ThemeColors, keyof ThemeColors, string][] = [
   ['sentText', 'sentMessage', 'own message text, its links and file sizes'],
-  ['receivedText', 'receivedMessage', 'others\' message text and links'],
+  ['receivedText', 'receivedMessage', "others' message text and links"],
   ['textPrimary', 'background', 'text on the page'],
   ['textPrimary', 'surface', 'text on cards and panels'],
   ['textSecondary', 'surface', 'secondary text on cards'],
@@ -37,9 +45,12 @@ describe('theme contrast: WCAG AA over every theme (docs/product/rooms.md R31)',
   for (const id of THEME_IDS) {
     it(`${id}: every text colour on its background is at least ${AA_NORMAL_TEXT}:1`, () => {
       const c = colorsOf(id);
-      const failing = PAIRS
-        .map(([fg, bg, where]) => ({ where, fg: c[fg], bg: c[bg], ratio: Math.round(contrast(c[fg], c[bg]) * 100) / 100 }))
-        .filter((p) => p.ratio < AA_NORMAL_TEXT);
+      const failing = PAIRS.map(([fg, bg, where]) => ({
+        where,
+        fg: c[fg],
+        bg: c[bg],
+        ratio: Math.round(contrast(c[fg], c[bg]) * 100) / 100,
+      })).filter((p) => p.ratio < AA_NORMAL_TEXT);
       expect(failing).toEqual([]);
     });
   }

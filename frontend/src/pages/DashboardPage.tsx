@@ -33,7 +33,7 @@ export function DashboardPage() {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [deleted, setDeleted] = useState(false);
 
-  const signOut = useCallback(() => { clearAccount(); navigate('/', { replace: true }); }, [navigate]);
+  const signOut = useCallback(() => { clearAccount(); void navigate('/', { replace: true }); }, [navigate]);
   const load = useCallback(async () => {
     if (!token) { signOut(); return; }
     const r = await accountApi.profile(token);
