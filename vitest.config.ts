@@ -28,7 +28,7 @@ const unit = [
   'services/messaging/test/link-preview/{fetcher,image-proxy,url}.test.ts',
   'services/messaging/test/search-tokens.test.ts',
   'services/platform/test/{internal-batch,memory-ephemeral,mutex-and-namespace,public-route,recycled-buffers}.test.ts',
-  'services/platform/test/{room-keys,service-client,service-credential,telemetry-none}.test.ts',
+  'services/platform/test/{room-keys,service-client,service-credential,telemetry-none,web-static}.test.ts',
   'services/room/test/{room-experience-rules,room-rules}.test.ts',
   'test/payments/reminder-stages.test.ts',
   'test/payments/auto-renewal-decisions.test.ts',
@@ -38,6 +38,8 @@ const unit = [
 ];
 /** the browser suites: Debian's Chromium against the embedded app and the distributed stack */
 const e2e = ['frontend/e2e/**/*.test.ts'];
+/** Lighthouse's scores: a trace of the page's own work, so they run alone, after every other project (groupOrder) */
+const lighthouse = ['frontend/e2e/lighthouse/**/*.test.ts'];
 /** deployment: helm and kubeconform, a real kube-apiserver, compose, the images, the dependency check, metrics and traces */
 const ops = ['test/ops/**/*.test.ts'];
 
@@ -56,8 +58,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/unit-setup.ts'] } },
       { extends: true, test: { name: 'integration', include: allTests, exclude: [...unit, ...e2e, ...ops], globalSetup: sharedInfra } },
-      { extends: true, test: { name: 'e2e', include: e2e, globalSetup: sharedInfra } },
+      { extends: true, test: { name: 'e2e', include: e2e, exclude: lighthouse, globalSetup: sharedInfra } },
       { extends: true, test: { name: 'ops', include: ops, globalSetup: sharedInfra } },
+      { extends: true, test: { name: 'lighthouse', include: lighthouse, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -1,11 +1,20 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { bundleBudget } from './bundle-budget.ts';
+import { routePreload } from './route-preload.ts';
 
 const backend = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), bundleBudget({ routePages: [/\/pages\/RoomPage\.tsx$/] })],
+  plugins: [
+    react(),
+    bundleBudget({ routePages: [/\/pages\/RoomPage\.tsx$/] }),
+    routePreload({ page: /\/pages\/RoomPage\.tsx$/, fileName: 'room.html' }),
+    // .br and .gz beside every script, style and SVG: the embedded server sends them as they are (platform/web.ts),
+    // so a phone downloads about a third of the bytes and the server compresses nothing per request.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|html)$/, threshold: 1024 }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

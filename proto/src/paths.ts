@@ -1,5 +1,7 @@
 /** HTTP paths: plain constants (no zod), shared by the services' routers, the ingress and the browser bundle. */
 
+import { RESERVED_ROOM_NAMES } from './limits.ts';
+
 /** API paths, shared by the room service's router, the gateway proxy and the frontend. */
 export const API = {
   checkName: (name: string) => `/api/workspaces/check-name/${encodeURIComponent(name)}`,
@@ -50,3 +52,13 @@ export const LINK_PREVIEW_LIMITS = {
  * noindex` (services/platform/src/web.ts; the nginx configurations list the same paths).
  */
 export const INDEXED_PAGES = ['/', '/about', '/features', '/privacy', '/terms', '/contact'] as const;
+
+/**
+ * The paths the room page answers (the client's route table: /{roomName}, /join/room/{name}, /join/{id},
+ * /workspace/{id}; a first segment the app itself uses is never a room). The servers answer these with the HTML that
+ * preloads the room page's code (frontend/route-preload.ts): embedded's web edge, and nginx with the same pattern.
+ */
+export const ROOM_PAGE_PATH = new RegExp(
+  `^/(?:(?!(?:${RESERVED_ROOM_NAMES.map((n) => n.replace('.', '\\.')).join('|')})(?:/|$))[^/]+|join/room/[^/]+|join/[^/]+|workspace/[^/]+)$`,
+  'i',
+);

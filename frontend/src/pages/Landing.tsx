@@ -24,11 +24,9 @@ const TIERS = [
 
 export function Landing() {
   useEffect(() => { document.title = 'Ephemera · Instant temporary chat rooms'; }, []);
-  // the room page is its own chunk (App.tsx): fetch it while the visitor picks a name, so Create opens at once
-  useEffect(() => {
-    const t = setTimeout(() => { void import('./RoomPage.tsx').catch(() => {}); }, 1500);
-    return () => clearTimeout(t);
-  }, []);
+  // The room page is its own chunk (App.tsx): fetched once the visitor shows intent (pointer over, or focus in, the
+  // room form), so Create opens at once, while a visitor who only reads never pays for it on a slow phone.
+  const prefetchRoomPage = () => { void import('./RoomPage.tsx').catch(() => {}); };
   const saved = readAuth();
 
   return (
@@ -49,7 +47,7 @@ export function Landing() {
               </p>
             )}
           </div>
-          <div className="hero-card">
+          <div className="hero-card" onFocus={prefetchRoomPage} onPointerEnter={prefetchRoomPage}>
             <RoomNameForm />
             <ul className="hero-points">
               <li>Share the link, anyone can join</li>

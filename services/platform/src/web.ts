@@ -8,7 +8,8 @@ import express from 'express';
 import helmet from 'helmet';
 import path from 'node:path';
 import fs from 'node:fs';
-import { INDEXED_PAGES } from '@ephemera/proto/client';
+import expressStaticGzip from 'express-static-gzip';
+import { INDEXED_PAGES, ROOM_PAGE_PATH } from '@ephemera/proto/client';
 
 export function securityHeaders(): express.RequestHandler {
   return helmet({
@@ -40,13 +41,22 @@ export function noStore(): express.RequestHandler {
 export function frontendStatic(distDir: string): express.Router {
   const router = express.Router();
   const index = path.join(distDir, 'index.html');
-  router.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  // room paths (proto ROOM_PAGE_PATH): index.html plus the room page's preload links (frontend/route-preload.ts)
+  const roomPage = path.join(distDir, 'room.html');
+  // The build writes .br and .gz beside each asset (frontend/vite.config.ts): sent as they are to a browser that
+  // accepts them (Content-Encoding, Vary: Accept-Encoding), the plain file otherwise.
+  router.use('/assets', expressStaticGzip(path.join(distDir, 'assets'), {
+    enableBrotli: true, orderPreference: ['br', 'gzip'], index: false,
+    serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
+  }));
   router.use(express.static(distDir, { index: false }));
   router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
     // Room pages are not for search engines (docs/product/rooms.md R2); the landing and static pages are.
-    if (!(INDEXED_PAGES as readonly string[]).includes(req.path)) res.set('X-Robots-Tag', 'noindex');
-    res.set('Cache-Control', 'no-cache').sendFile(index);
+    const indexed = (INDEXED_PAGES as readonly string[]).includes(req.path);
+    if (!indexed) res.set('X-Robots-Tag', 'noindex');
+    const room = ROOM_PAGE_PATH.test(req.path) && fs.existsSync(roomPage);
+    res.set('Cache-Control', 'no-cache').sendFile(room ? roomPage : index);
   });
   return router;
 }
