@@ -1,6 +1,6 @@
 /** The room service as a module: composed in-process by services/embedded.ts, or as its own process by main.ts. */
 import path from 'node:path';
-import { AdminRooms } from './admin-rooms.ts';
+import { AdminRooms } from './superadmin-rooms.ts';
 import { roomBackupPart } from './backup-part.ts';
 import { fileURLToPath } from 'node:url';
 import { TOPICS } from '@ephemera/proto';

@@ -40,7 +40,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
   readonly repo: RoomRepository;
   /** rooms and accounts: claims, owner tokens, the dashboard's rooms */
   readonly ownership: RoomOwnership;
-  /** the one write path; also the superadmin's commands' (admin-rooms.ts) */
+  /** the one write path; also the superadmin's commands' (superadmin-rooms.ts) */
   readonly core: RoomCore;
   private readonly mutex: KeyedMutex;
   private readonly now: () => Date;
