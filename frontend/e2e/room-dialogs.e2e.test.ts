@@ -96,7 +96,7 @@ describe("browser: the room's address flags and plan dialogs (embedded)", () => 
     }
   }, 90_000);
 
-  it("Settings' Upgrade Plan opens the same Upgrade Plans inside the room", async () => {
+  it("Settings' Upgrade Plan and the sidebar's FREE badge open the same Upgrade Plans inside the room", async () => {
     const u = await User.open(browser, 'owner', app.url);
     try {
       const room = uniqueRoomName('plans-settings');
@@ -106,6 +106,12 @@ describe("browser: the room's address flags and plan dialogs (embedded)", () => 
       await u.byTestId('plans-modal').waitFor({ timeout: WAIT_MS });
       expect(new URL(u.page.url()).pathname, 'still in the room').toBe(`/${room}`);
       expect(await textOf(u.byTestId('plans-pro-price'))).toBe('$9/month');
+      await u.page.keyboard.press('Escape');
+      await u.byTestId('plans-modal').waitFor({ state: 'detached' });
+      await u.byTestId('settings-close').click();
+      await u.byTestId('tier-badge').click();
+      await u.byTestId('plans-modal').waitFor({ timeout: WAIT_MS });
+      expect(await textOf(u.byTestId('plans-free').getByTestId('plans-current'))).toBe('Current plan');
     } finally {
       await u.close();
     }

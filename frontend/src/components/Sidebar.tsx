@@ -123,7 +123,7 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
         <RoomHeader name={name} tier={tier} online={state.online.length} maxUsers={workspace?.settings?.maxUsers}
           isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}
           canRename={can.rename} rename={(n) => session.admin.renameWorkspace(n)} notice={(m) => session.showNotice(m)}
-          onUpgrade={() => onAdminDialog({ kind: 'upgrade', feature: 'plan' })} />
+          onUpgrade={() => onAdminDialog({ kind: 'plans' })} />
         <div className="sidebar-tools">
           <SoundToggle />
           {signedIn && (

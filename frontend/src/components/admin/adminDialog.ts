@@ -1,7 +1,7 @@
 /** Which administration dialog is open (one at a time); the settings panel and the sidebar open them. */
 import type { ClaimOutcome } from '../../lib/claim.ts';
 
-export type UpgradeFeature = 'plan' | 'themes' | 'customTheme' | 'maxUsers' | 'extension';
+export type UpgradeFeature = 'themes' | 'customTheme' | 'maxUsers' | 'extension';
 
 export type AdminDialog =
   | { kind: 'password' }
@@ -19,7 +19,6 @@ export type AdminDialog =
 
 /** The Upgrade required dialog's sentence per gated control. */
 export const UPGRADE_REASONS: Record<UpgradeFeature, string> = {
-  plan: 'Upgrade to keep your room longer, invite more people and unlock every theme.',
   themes: 'This theme is a premium theme. Upgrade to Pro or Business to use all 10 themes.',
   customTheme: 'Custom themes with your own colours, font and logo are part of the Business plan.',
   maxUsers: 'Setting the maximum number of users needs the Pro or Business plan.',
