@@ -193,9 +193,9 @@ describe('confirmPayment (the success page)', () => {
     stubFetch({ '/api/payments/verify-session/': [200, verified({ plan: null })] });
     expect(await confirmPayment(new URLSearchParams('session_id=cs_2'), 'ses_token')).toMatchObject({ kind: 'subscription', name: 'Pro', amount: '$9.00' });
   });
-  it('an unpaid or foreign session (402) fails verification', async () => {
+  it('an unpaid or foreign session (402): "Payment failed. Please try again."', async () => {
     stubFetch({ '/api/payments/verify-session/': [402, { code: 'PAYMENT_NOT_VERIFIED', message: 'whatever the server says' }] });
-    expect(await confirmPayment(new URLSearchParams('session_id=cs_3'), 'ses_token')).toEqual({ kind: 'failed', message: PAYMENT_TEXT.verificationFailed });
+    expect(await confirmPayment(new URLSearchParams('session_id=cs_3'), 'ses_token')).toEqual({ kind: 'failed', message: 'Payment failed. Please try again.' });
   });
   it('a room extension is completed through the server; its answer gives the new expiry; back to the stored path', async () => {
     const calls = stubFetch({
