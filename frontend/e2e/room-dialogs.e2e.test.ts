@@ -12,6 +12,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
+import { seriousViolations } from './admin.helpers.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 
 const storedAuth = (u: User) =>
@@ -83,8 +84,10 @@ describe("browser: the room's address flags and plan dialogs (embedded)", () => 
       expect(await u.byTestId('plans-choose-free').count(), "no button for the room's own plan").toBe(0);
       expect(await textOf(u.byTestId('plans-choose-business'))).toBe('Upgrade to Business');
 
+      expect(await seriousViolations(u.page), 'axe: Upgrade Plans').toEqual([]);
       await u.byTestId('plans-choose-pro').click();
       await u.byTestId('claim-modal').waitFor({ timeout: WAIT_MS });
+      expect(await seriousViolations(u.page), 'axe: Claim Your Room').toEqual([]);
       expect(await textOf(u.page.getByRole('dialog').getByRole('heading').first())).toBe('Claim Your Room');
       const pending = await u.page.evaluate(
         () => JSON.parse(localStorage.getItem('pendingUpgrade') ?? 'null') as unknown,
