@@ -18,7 +18,7 @@ const pinTo = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: 
 export async function embeddedTarget(name: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ephemera-e2e-${name}-`));
   try {
-    const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger(`e2e-${name}`, 'silent') });
+    const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger(`e2e-${name}`, 'silent'), frontendDist: process.env.E2E_FRONTEND_DIST });
     return {
       urlA: app.url,
       urlB: app.url,

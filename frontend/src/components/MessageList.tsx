@@ -4,6 +4,7 @@ import { buildMessageItems } from '../lib/grouping.ts';
 import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
 import { BackToTop, JumpToLatest } from './BackToTop.tsx';
 import { ChannelIntro, type IntroTarget } from './ChannelIntro.tsx';
+import { useVirtualRows, VIRTUALIZE_FROM } from './useVirtualRows.ts';
 
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
@@ -45,6 +46,12 @@ export function MessageList({
   const [unseen, setUnseen] = useState(0);
   const [highlightId, setHighlightId] = useState<string | null>(null);
   const items = useMemo(() => buildMessageItems(messages), [messages]);
+  // a long history renders only the rows in and near the view (useVirtualRows.ts)
+  const { VirtualRows, handle: virtualHandle, switchAnchor } = useVirtualRows(items.length, listRef);
+  const virtualOn = useRef(false);
+  virtualOn.current = Boolean(VirtualRows);
+  /** frames spent waiting for a revealed row to render (virtual rows render it after scrolling to it) */
+  const [revealTick, setRevealTick] = useState(0);
 
   const maybeLoadOlder = useCallback(() => {
     const el = listRef.current;
@@ -78,7 +85,8 @@ export function MessageList({
     const inner = innerRef.current;
     if (!el || !inner || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
+      // virtual rows: the library follows the growth itself (VirtualRows.tsx)
+      if (stick.current && !virtualOn.current) el.scrollTop = el.scrollHeight;
       snapshot.current.height = el.scrollHeight;
       snapshot.current.top = el.scrollTop;
     });
@@ -87,11 +95,17 @@ export function MessageList({
     return () => observer.disconnect();
   }, []);
 
+  /** To the newest message: through the virtual rows' library while they are shown, so it knows where the view is. */
+  const toBottom = (el: HTMLElement) => {
+    if (virtualOn.current && virtualHandle.current) virtualHandle.current.toEnd();
+    else el.scrollTop = el.scrollHeight;
+    stick.current = true;
+  };
+
   const jumpToLatest = () => {
     const el = listRef.current;
     if (!el) return;
-    stick.current = true;
-    el.scrollTop = el.scrollHeight;
+    toBottom(el);
     setUnseen(0);
   };
 
@@ -103,15 +117,13 @@ export function MessageList({
     const last = messages[messages.length - 1];
     const lastKey = last?.key ?? '';
     if (prev.channelId !== channelId) {
-      el.scrollTop = el.scrollHeight;
-      stick.current = true;
+      toBottom(el);
     } else if (firstKey !== prev.firstKey && lastKey === prev.lastKey && prev.firstKey) {
-      // older page prepended: keep the same messages in view
-      el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+      // older page prepended: keep the same messages in view (virtual rows: the library anchors them)
+      if (!virtualOn.current) el.scrollTop = prev.top + (el.scrollHeight - prev.height);
     } else if (stick.current || (lastKey !== prev.lastKey && last?.own && last.status === 'sending')) {
       // within 50 px of the bottom: stay there (new message, reaction, edit, preview); my own send always scrolls
-      el.scrollTop = el.scrollHeight;
-      stick.current = true;
+      toBottom(el);
     } else if (lastKey !== prev.lastKey && prev.lastKey) {
       // scrolled up: count what others sent below since the last row we had
       const from = messages.findIndex((m) => m.key === prev.lastKey);
@@ -121,13 +133,26 @@ export function MessageList({
     showPosition(el);
   }, [channelId, messages]);
 
+  // switching to virtual rows: the row that was at the top of the view stays there
+  useLayoutEffect(() => {
+    const anchor = switchAnchor.current;
+    if (!VirtualRows || !anchor) return;
+    switchAnchor.current = null;
+    if (stick.current) virtualHandle.current?.toEnd();
+    else virtualHandle.current?.placeAt(anchor.key, anchor.offset);
+  }, [VirtualRows, switchAnchor, virtualHandle]);
+
   // a message to reveal: once its row is rendered (older pages may still be loading), centre it and highlight it;
   // after the effects above, so it wins over the jump to the bottom of a newly opened channel
   useLayoutEffect(() => {
     const el = listRef.current;
     if (!focusMessageId || !el) return;
     const row = [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find((r) => r.dataset.messageId === focusMessageId);
-    if (!row) return;
+    if (!row) {
+      // virtual rows: scroll to it, then look again once it has rendered
+      if (revealTick < 10 && virtualHandle.current?.reveal(focusMessageId)) requestAnimationFrame(() => setRevealTick((n) => n + 1));
+      return;
+    }
     const box = el.getBoundingClientRect();
     const at = row.getBoundingClientRect();
     el.scrollTop += at.top - box.top - Math.max(0, (el.clientHeight - at.height) / 2);
@@ -137,12 +162,18 @@ export function MessageList({
     showPosition(el);
     setHighlightId(focusMessageId);
     onFocusDone?.();
-  }, [focusMessageId, messages, onFocusDone]);
+  }, [focusMessageId, messages, onFocusDone, revealTick, virtualHandle]);
   useEffect(() => {
     if (!highlightId) return;
     const t = setTimeout(() => setHighlightId(null), HIGHLIGHT_MS);
     return () => clearTimeout(t);
   }, [highlightId]);
+
+  const renderItem = (item: (typeof items)[number]) => (item.kind === 'day'
+    ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
+    : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
+      editing={editingId !== null && item.message.id === editingId}
+      highlighted={highlightId !== null && item.message.id === highlightId} />);
 
   // a short channel with older history: the list cannot scroll yet, so load more right away
   useLayoutEffect(() => { maybeLoadOlder(); }, [maybeLoadOlder]);
@@ -154,11 +185,10 @@ export function MessageList({
           {loadingOlder && <div className="list-loader" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
           {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
           {ready && !hasMore && !loadingOlder && <ChannelIntro target={intro} hasMessages={messages.length > 0} />}
-          {items.map((item) => item.kind === 'day'
-            ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
-            : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
-              editing={editingId !== null && item.message.id === editingId}
-              highlighted={highlightId !== null && item.message.id === highlightId} />)}
+          {VirtualRows
+            ? <VirtualRows items={items} scrollRef={listRef} renderItem={renderItem} handle={virtualHandle} endThreshold={STICK_TO_BOTTOM_PX} />
+            // until the virtual rows' code has arrived, a long history shows its newest rows only (where it opens)
+            : (items.length > VIRTUALIZE_FROM ? items.slice(-VIRTUALIZE_FROM) : items).map(renderItem)}
         </div>
       </div>
       {/* outside the scroll box: a control that appears must not change the height being scrolled */}
