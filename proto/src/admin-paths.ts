@@ -43,6 +43,8 @@ export const ADMIN_API = {
 /** docs/product/limits.md L2, admin.md */
 export const ADMIN_LIMITS = {
   tableRows: 50, moderationMessages: 50, trialDays: 30, extendHours: [168, 720] as const,
+  /** a backup is deleted from the backup directory this many days after it was made (docs/product/admin.md ADM9) */
+  backupRetentionDays: 30,
   autoDelete: { graceDays: 7, minDays: 1, maxDays: 1000, defaultDays: 90 },
   quickRevenueMonths: 6,
   /** the shortest search of account e-mails and usernames: they are searched by three-character runs (administration.md) */

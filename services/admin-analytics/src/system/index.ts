@@ -31,9 +31,17 @@ export function publicSystemRouter(ctx: AdminContext): express.Router {
   return maintenanceStatusRouter(ctx);
 }
 
-/** The scheduled auto-delete (runs only while the Settings tab's switch is on); started by the module. */
+/**
+ * The scheduled sweeps, started by the module: auto-delete (runs only while the Settings tab's switch is on) and the
+ * backups' retention (always: a backup past it is deleted whether or not anyone generates another).
+ */
 export function startAutoDeleteSweeper(ctx: AdminContext, intervalMs: number): { stop(): void } {
   const autoDelete = autoDeleteOf(ctx);
   autoDelete.startSweeper(intervalMs);
-  return { stop: () => autoDelete.stopSweeper() };
+  const backups = new Backups(ctx, ctx.eventLogKafka);
+  const retention = intervalMs > 0 ? setInterval(() => {
+    backups.pruneExpired().catch((err) => ctx.logger.warn({ err }, 'backup retention sweep failed'));
+  }, intervalMs) : null;
+  retention?.unref();
+  return { stop: () => { autoDelete.stopSweeper(); if (retention) clearInterval(retention); } };
 }

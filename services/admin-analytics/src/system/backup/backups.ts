@@ -19,7 +19,7 @@
  * and their content was never in these read models; their keys are gone everywhere, so nothing can read them.
  */
 import { randomBytes } from 'node:crypto';
-import { BACKUP_PARTS, TOPICS, type BackupInfo } from '@ephemera/proto';
+import { ADMIN_LIMITS, BACKUP_PARTS, TOPICS, type BackupInfo } from '@ephemera/proto';
 import { applyOnce, inTransaction, KeyedMutex } from '@ephemera/platform';
 import type { AdminContext } from '../../context.ts';
 import { readBackupFile, writeBackupFile } from './format.ts';
@@ -50,6 +50,7 @@ export class Backups {
         for (const part of BACKUP_PARTS) yield* parts[part].exportPart({ createdAt });
       })()));
     });
+    await this.pruneExpired();
     await this.ctx.events.audit(admin, 'backup.generated', info.filename, null, {
       size: info.size, tables: summary?.tables, rows: summary?.rows, position: summary?.position.kind,
     });
@@ -102,6 +103,13 @@ export class Backups {
     });
     this.ctx.logger.info({ applied, fromBackupPosition: seeded }, 'backup import: the log replayed over the restored read models');
     return applied;
+  }
+
+  /** the retention (ADMIN_LIMITS.backupRetentionDays): backups older than it are deleted */
+  async pruneExpired(): Promise<number> {
+    const removed = await this.store.prune(this.ctx.now(), ADMIN_LIMITS.backupRetentionDays);
+    if (removed > 0) this.ctx.logger.info({ removed }, 'backups past their retention deleted');
+    return removed;
   }
 
   private parts() {

@@ -55,6 +55,21 @@ export class BackupStore {
 
   async count(): Promise<number> { return (await this.list()).length; }
 
+  /**
+   * Deletes every backup made more than `days` before `now` (the retention: a backup holds room and account keys,
+   * so how long it is kept bounds how long an ended room stays readable; docs/crypto.md "Backups"). Answers how many.
+   */
+  async prune(now: Date, days: number): Promise<number> {
+    const before = new Date(now.getTime() - days * 24 * 60 * 60 * 1000).toISOString();
+    let removed = 0;
+    for (const b of await this.list()) {
+      if (b.createdAt >= before) continue;
+      await fs.promises.rm(path.join(this.dir, b.filename), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
   /** the file of a listed backup; anything else is BACKUP_NOT_FOUND */
   async pathOf(filename: string): Promise<string> {
     if (!NAME.test(filename) || !(await this.list()).some((b) => b.filename === filename)) throw new DomainError('BACKUP_NOT_FOUND');
