@@ -136,7 +136,8 @@ export class BackupPart implements BackupPartApi {
 
   async importKeys(input: { keys: BackupWrappedKey[] }): Promise<{ ok: true }> {
     if (!this.meta || !Array.isArray(input.keys)) throw invalid();
-    for (const k of input.keys) if (typeof k?.id !== 'string' || k.wrapped?.v !== 1) throw invalid();
+    // each key must open under this install's master key for its id: checked before anything is replaced
+    for (const k of input.keys) if (typeof k?.id !== 'string' || k.wrapped?.v !== 1 || this.o.keys?.checkWrapped?.(k.id, k.wrapped) === false) throw invalid();
     await this.refusing(() => this.o.pool.query(
       `INSERT INTO ${this.staging}."__keys" (id, wrapped) SELECT id, wrapped FROM json_to_recordset($1::json) AS x(id text, wrapped json)`, [JSON.stringify(input.keys)]));
     return { ok: true };

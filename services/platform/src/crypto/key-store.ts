@@ -21,6 +21,8 @@ export interface RoomKeyStore {
   /** backups: the key as it is at rest (wrapped by the master key), and a restored one written back still wrapped */
   readWrapped?(id: string): Promise<WrappedKey | null>;
   importWrapped?(id: string, wrapped: WrappedKey): Promise<void>;
+  /** whether a wrapped key opens under a configured master key for this id (nothing is written, the key not kept) */
+  checkWrapped?(id: string, wrapped: WrappedKey): boolean;
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -84,6 +86,15 @@ export class FileRoomKeyStore implements RoomKeyStore {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
+    }
+  }
+
+  checkWrapped(id: string, wrapped: WrappedKey): boolean {
+    try {
+      this.masters.unwrap(id, wrapped);
+      return SAFE_ID.test(id);
+    } catch {
+      return false;
     }
   }
 

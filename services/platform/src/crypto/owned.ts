@@ -17,6 +17,7 @@ export function ownedRoomKeys(inner: RoomKeyStore): OwnedRoomKeys {
     get: (id) => inner.get(id),
     readWrapped: inner.readWrapped ? (id) => inner.readWrapped!(id) : undefined,
     importWrapped: inner.importWrapped ? (id, w) => inner.importWrapped!(id, w) : undefined,
+    checkWrapped: inner.checkWrapped ? (id, w) => inner.checkWrapped!(id, w) : undefined,
     async destroy(id) {
       keyring.forget(id); // first: nothing in this process opens the room's records from now on
       await inner.destroy(id);
