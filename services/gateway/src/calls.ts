@@ -20,7 +20,7 @@ import {
   type CallBusMessage, type CallEndReason, type CallType, type ClientAcks, type ParsedClientPayload, type RoomApi, type SessionActor,
 } from '@ephemera/proto';
 import { appendEvents, makeEvent, userActor, type EphemeralStore, type EventLog, type Logger, type RoomKeyring } from '@ephemera/platform';
-import type { Server, Socket } from 'socket.io';
+import type { GatewayServer as Server, GatewaySocket as Socket } from './socket-types.ts';
 import { userRoom } from './rooms.ts';
 import { iceServersFor, type IceConfig } from './ice.ts';
 
@@ -297,7 +297,7 @@ export class Calls {
       if (!socket) return;
       const held = (socket.data as Data).call;
       if (held && message.event === S.callAccepted && held.channelId === payload.channelId) held.active = true;
-      socket.emit(message.event, payload);
+      socket.emit(message.event, payload as never); // built for this event by the sending replica (relay), sealed in transit
       return;
     }
     if (message.event === S.callEnded) {
@@ -308,6 +308,6 @@ export class Calls {
       }
     }
     const target = this.io.to(userRoom(message.toUserId));
-    (message.exceptSocketId ? target.except(message.exceptSocketId) : target).emit(message.event, payload);
+    (message.exceptSocketId ? target.except(message.exceptSocketId) : target).emit(message.event, payload as never);
   }
 }

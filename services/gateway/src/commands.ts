@@ -6,24 +6,17 @@
  * anonymous sockets (gateway.ts); every event is then checked under its own row by the service that owns the
  * caller's role (room, messaging; for calls, typing and presence the room service, asked before acting).
  */
-import { C, S, DomainError, channelAudience, type Audience, type ClientAcks, type ClientEventName, type ParsedClientPayload,
+import { C, S, DomainError, channelAudience, type ClientAcks, type ClientEventName, type ParsedClientPayload,
   type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
-import type { Socket } from 'socket.io';
 import { sha256 } from '@ephemera/platform';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import type { Calls } from './calls.ts';
+import type { GatewaySocket as Socket, SocketData } from './socket-types.ts';
+
+export type { SocketData } from './socket-types.ts';
 
 export interface CommandDeps { rooms: RoomApi; messaging: MessagingApi; presence: PresenceApi; gatewayId: string; calls: Calls }
 
-export interface SocketData {
-  session: SessionActor | null;
-  /** channels this socket said it is typing in: a vanished client stops typing when its socket goes */
-  typingIn?: Map<string, Audience>;
-  /** as given to presence.connect: the heartbeat connects the socket again if the presence store lost it */
-  presenceUser?: OnlineUser;
-  /** sha256 of the member token the session was joined with: a replaced token ends it (fanout.ts) */
-  tokenHash?: string;
-}
 
 type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
 type Handler<E extends ClientEventName> = (socket: Socket, payload: ParsedClientPayload<E>, session: SessionActor | null) => Promise<AckData<E>>;
@@ -46,7 +39,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
 
   async function leave(socket: Socket, session: SessionActor): Promise<void> {
     await stopTyping(socket, session, presence);
-    (socket.data as SocketData).session = null;
+    socket.data.session = null;
     void socket.leave(workspaceRoom(session.workspaceId));
     void socket.leave(userRoom(session.userId));
     await presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id });
@@ -81,11 +74,11 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       const { user, workspace } = await rooms.authenticate(payload);
       if (current) await leave(socket, current);
       const session: SessionActor = { workspaceId: workspace.id, userId: user.id, username: user.username };
-      (socket.data as SocketData).session = session;
-      (socket.data as SocketData).tokenHash = sha256(payload.userToken);
+      socket.data.session = session;
+      socket.data.tokenHash = sha256(payload.userToken);
       void socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
       const presenceUser: OnlineUser = { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' };
-      (socket.data as SocketData).presenceUser = presenceUser;
+      socket.data.presenceUser = presenceUser;
       const { online } = await presence.connect({ workspaceId: workspace.id, connectionId: socket.id, gatewayId: deps.gatewayId, user: presenceUser });
       socket.emit(S.workspaceJoined, { workspace, user });
       socket.emit(S.onlineUsers, { workspaceId: workspace.id, users: online });
@@ -154,7 +147,7 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       const s = own(session, payload);
       const user = await rooms.updateProfile(s, payload);
       // Later commands on this connection act under the new name (typing indicators, message author names).
-      (socket.data as SocketData).session = { ...s, username: user.username };
+      socket.data.session = { ...s, username: user.username };
       return { user };
     },
   };

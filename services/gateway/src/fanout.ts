@@ -9,9 +9,9 @@ import {
 } from '@ephemera/proto';
 import { ROOM_ENDED_TEXT } from '@ephemera/proto/client';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
-import type { Server, Socket } from 'socket.io';
+import type { GatewayServer as Server, GatewaySocket as Socket } from './socket-types.ts';
 import { workspaceRoom, userRoom } from './rooms.ts';
-import { stopTyping, type SocketData } from './commands.ts';
+import { stopTyping } from './commands.ts';
 import type { Calls } from './calls.ts';
 import type { SentAcks } from './sent-acks.ts';
 
@@ -30,7 +30,7 @@ function socketsIn(io: Server, room: string): Socket[] {
 /** The session of these sockets ends: nothing more can be sent or received in the room's name. */
 function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean): void {
   for (const s of sockets) {
-    const data = s.data as SocketData;
+    const data = s.data;
     if (data.session?.workspaceId !== workspaceId) continue;
     data.session = null;
     s.rooms.forEach((r) => { if (r !== s.id) void s.leave(r); });
@@ -147,7 +147,7 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       // their session and
       // are disconnected; then everyone still in the room learns who was removed.
       const { workspaceId, userId, reason, kickedBy } = event.payload;
-      const sockets = socketsIn(io, userRoom(userId)).filter((s) => (s.data as SocketData).session?.workspaceId === workspaceId);
+      const sockets = socketsIn(io, userRoom(userId)).filter((s) => s.data.session?.workspaceId === workspaceId);
       for (const s of sockets) s.emit(S.kicked, { workspaceId, reason, kickedBy });
       ends?.(sockets);
       endSessions(sockets, workspaceId, true);
@@ -161,7 +161,7 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       // connection: the client joins again with the token its browser holds now.
       const { workspaceId, userId, tokenHash } = event.payload;
       const sockets = socketsIn(io, userRoom(userId)).filter((s) => {
-        const data = s.data as SocketData;
+        const data = s.data;
         return data.session?.workspaceId === workspaceId && data.tokenHash !== tokenHash;
       });
       for (const s of sockets) s.emit(S.sessionReplaced, { workspaceId });
@@ -226,7 +226,7 @@ function endCalls(io: Server, event: AnyEventEnvelope, calls: Calls | undefined,
   switch (event.type) {
     case 'member.left': case 'member.kicked': void gone(event.payload.userId, 'left'); return;
     case 'workspace.deleted': case 'workspace.expired': {
-      const users = new Set(socketsIn(io, workspaceRoom(event.payload.workspaceId)).map((s) => (s.data as SocketData).session?.userId));
+      const users = new Set(socketsIn(io, workspaceRoom(event.payload.workspaceId)).map((s) => s.data.session?.userId));
       for (const userId of users) if (userId) void gone(userId, 'room-deleted');
       return;
     }
@@ -246,7 +246,7 @@ export async function startFanout(io: Server, deps: {
   // A kicked user's or a deleted room's connections leave presence now, not when their entries expire.
   const ends: SessionsEnding = (sockets) => {
     for (const s of sockets) {
-      const session = (s.data as SocketData).session;
+      const session = s.data.session;
       if (!session || !deps.presence) continue;
       stopTyping(s, session, deps.presence).catch((err) => deps.logger.warn({ err }, 'typing stop failed'));
       deps.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id })

@@ -4,7 +4,7 @@
  * (join-workspace), validates every payload against proto, forwards commands, and fans events out. No domain logic
  * lives here.
  */
-import { Server, type Socket } from 'socket.io';
+import { Server } from 'socket.io';
 import {
   C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type ParsedClientPayload, type RoomApi, type MessagingApi, type PresenceApi,
 } from '@ephemera/proto';
@@ -14,7 +14,8 @@ import {
   COMMAND_LATENCY_BUCKETS,
   type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES, type BodyHandoff,
 } from '@ephemera/platform';
-import { commandHandlers, stopTyping, type SocketData } from './commands.ts';
+import { commandHandlers, stopTyping } from './commands.ts';
+import type { GatewayServer, GatewaySocket as Socket } from './socket-types.ts';
 import { startFanout } from './fanout.ts';
 import { SealedPresence } from './sealed-presence.ts';
 import { SentAcks } from './sent-acks.ts';
@@ -57,7 +58,7 @@ export interface GatewayOptions {
   engine?: EngineChoice;
 }
 
-export interface Gateway { port: number; metricsPort?: number; io: Server; engine: EngineName; stop(): Promise<void> }
+export interface Gateway { port: number; metricsPort?: number; io: GatewayServer; engine: EngineName; stop(): Promise<void> }
 
 
 const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
@@ -72,7 +73,7 @@ const commandDuration = new metrics.Histogram({ name: 'gateway_command_duration_
  * the gateway's consumer group keeps up; `messaging` grows when it lags (runbooks/consumer-lag.md). */
 const sendAcks = new metrics.Counter({ name: 'gateway_send_acks_total', help: 'acknowledged sends, by the answer that came first', labelNames: ['from'] });
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
-const servers = new Set<Server>();
+const servers = new Set<GatewayServer>();
 new metrics.Gauge({ name: 'gateway_connected_sockets',
   help: 'Socket.IO connections currently open on this gateway (joined or not)',
   collect() { this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0)); },
@@ -86,7 +87,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { engine, why } = chooseEngine(opts.engine);
   const limits = opts.limits ?? createRateLimits();
   const trust = trustProxy(opts.trustedProxies ?? []);
-  const io = new Server({
+  const io: GatewayServer = new Server({
     path: '/socket.io/',
     serveClient: false,
     maxHttpBufferSize: 64 * 1024, // files go over HTTP; a chat payload is small (docs/product/security.md S10)
@@ -124,12 +125,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // While maintenance is on, the events that change state are refused (SOCKET_EVENT_WRITES); reads keep working.
   const maintenance = opts.maintenance ?? await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger });
   io.on('connection', (socket: Socket) => {
-    (socket.data as SocketData).session = null;
+    socket.data.session = null;
     socket.onAny((event: string, ...args: unknown[]) => {
       void handle(socket, event, args);
     });
     socket.on('disconnect', () => {
-      const session = (socket.data as SocketData).session;
+      const session = socket.data.session;
       calls.socketGone(socket, session?.userId ?? null).catch((err) => opts.logger.warn({ err }, 'call end on disconnect failed'));
       if (session) {
         stopTyping(socket, session, opts.presence).catch((err) => opts.logger.warn({ err }, 'typing stop failed'));
@@ -159,7 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
       let stopWaiting: (() => void) | undefined;
       try {
-        const session = (socket.data as SocketData).session;
+        const session = socket.data.session;
         // Rate limits before any work: every command of a user (an anonymous socket counts on its own), and
         // sends in a tighter bucket of their own. A send's two buckets are asked at once: one Redis round trip on
         // the path to its ack, not two (a send refused by one bucket still counts in the other).

@@ -5,10 +5,9 @@
  * again (presence back without users reconnecting). A lost bus connection coming back triggers a heartbeat at once,
  * and a failed heartbeat is retried sooner, so presence returns within seconds of Redis, not at the next period.
  */
-import type { Server } from 'socket.io';
+import type { GatewayServer as Server } from './socket-types.ts';
 import type { PresenceApi } from '@ephemera/proto';
 import type { EphemeralStore, Logger } from '@ephemera/platform';
-import type { SocketData } from './commands.ts';
 
 export const HEARTBEAT_MS = 20_000;
 const RETRY_MIN_MS = 500;
@@ -31,7 +30,7 @@ export function presenceHeartbeat(io: Server, opts: { gatewayId: string; presenc
     running = true;
     try {
       const sockets = new Map([...io.of('/').sockets.values()].flatMap((s) => {
-        const data = s.data as SocketData;
+        const data = s.data;
         return data.session ? [[s.id, { socket: s, session: data.session, user: data.presenceUser }] as const] : [];
       }));
       const connections = [...sockets.values()].map(({ socket, session }) => ({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id }));

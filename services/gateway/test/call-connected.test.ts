@@ -3,7 +3,8 @@
  * figure) in the event log when the callee accepts, and nothing while it only rings or is rejected.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Server, type Socket } from 'socket.io';
+import { Server } from 'socket.io';
+import type { GatewaySocket } from '../src/socket-types.ts';
 import { TOPICS, type AnyEventEnvelope, type RoomApi } from '@ephemera/proto';
 import { EmbeddedEventLog, RoomKey, RoomKeyring, createLogger, createPool, newId } from '@ephemera/platform';
 import { MemoryEphemeralStore } from '@ephemera/platform/src/ephemeral/memory.ts';
@@ -29,7 +30,7 @@ describe('call.connected', async () => {
     });
     const seen: AnyEventEnvelope[] = [];
     const sub = await log.subscribe({ groupId: `calls-test-${newId()}`, topics: [TOPICS.room], fromBeginning: true, handler: async ({ event }) => { seen.push(event); } });
-    const socket = (id: string) => ({ id, data: {} }) as unknown as Socket;
+    const socket = (id: string) => ({ id, data: {} }) as unknown as GatewaySocket;
     const alice = { workspaceId, userId: 'alice', username: 'alice' };
     const bob = { workspaceId, userId: 'bob', username: 'bob' };
 
