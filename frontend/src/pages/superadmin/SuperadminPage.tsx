@@ -42,7 +42,7 @@ export function SuperadminPage() {
     if (left.current) return;
     left.current = true;
     if (to === '/dashboard') window.alert(ADMIN_TEXT.unauthorized);
-    navigate(to === '/login' ? `/login?redirect=${encodeURIComponent(ADMIN_PAGE_PATH)}` : to, { replace: true });
+    void navigate(to === '/login' ? `/login?redirect=${encodeURIComponent(ADMIN_PAGE_PATH)}` : to, { replace: true });
   }, [navigate]);
 
   useEffect(() => watchAdminAnswers((a) => {
@@ -72,7 +72,7 @@ export function SuperadminPage() {
     if (account) await accountApi.logout(account.token);
     clearAccount();
     left.current = true;
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

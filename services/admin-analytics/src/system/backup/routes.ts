@@ -8,7 +8,6 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import express from 'express';
 import { DomainError } from '@ephemera/proto';
-import { route } from '@ephemera/platform';
 import { adminOf } from '../../superadmin.ts';
 import type { Backups } from './backups.ts';
 import { publicRoute, type Callers } from '@ephemera/platform';
