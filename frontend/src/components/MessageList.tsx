@@ -4,7 +4,7 @@ import { buildMessageItems } from '../lib/grouping.ts';
 import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
 import { BackToTop, JumpToLatest } from './BackToTop.tsx';
 import { ChannelIntro, type IntroTarget } from './ChannelIntro.tsx';
-import { useVirtualRows, VIRTUALIZE_FROM } from './useVirtualRows.ts';
+import { anchorIn, useVirtualRows, VIRTUALIZE_FROM } from './useVirtualRows.ts';
 
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
@@ -39,7 +39,8 @@ export function MessageList({
   const listRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
-  const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0 });
+  /** the list as last laid out: what a change compares against (anchor: the first message row in view) */
+  const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0, anchor: null as ReturnType<typeof anchorIn> });
   const [showTop, setShowTop] = useState(false);
   const [showLatest, setShowLatest] = useState(false);
   /** messages of others that arrived below while the reader was scrolled up */
@@ -59,6 +60,12 @@ export function MessageList({
     if (el.scrollTop <= LOAD_OLDER_AT_PX || el.scrollHeight <= el.clientHeight) onLoadOlder();
   }, [ready, hasMore, loadingOlder, messages.length, onLoadOlder]);
 
+  const remember = (el: HTMLElement) => {
+    snapshot.current.height = el.scrollHeight;
+    snapshot.current.top = el.scrollTop;
+    snapshot.current.anchor = anchorIn(el);
+  };
+
   /** The floating controls follow the position; at the bottom, nothing below is unseen any more. */
   const showPosition = (el: HTMLElement) => {
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
@@ -72,8 +79,7 @@ export function MessageList({
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
     showPosition(el);
-    snapshot.current.height = el.scrollHeight;
-    snapshot.current.top = el.scrollTop;
+    remember(el);
     maybeLoadOlder();
   };
 
@@ -87,8 +93,7 @@ export function MessageList({
     const observer = new ResizeObserver(() => {
       // virtual rows: the library follows the growth itself (VirtualRows.tsx)
       if (stick.current && !virtualOn.current) el.scrollTop = el.scrollHeight;
-      snapshot.current.height = el.scrollHeight;
-      snapshot.current.top = el.scrollTop;
+      remember(el);
     });
     observer.observe(inner);
     observer.observe(el);
@@ -119,8 +124,15 @@ export function MessageList({
     if (prev.channelId !== channelId) {
       toBottom(el);
     } else if (firstKey !== prev.firstKey && lastKey === prev.lastKey && prev.firstKey) {
-      // older page prepended: keep the same messages in view (virtual rows: the library anchors them)
-      if (!virtualOn.current) el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+      // older page prepended: keep the same messages in view, by the row that was at the top: the rows above it
+      // changed, and so may it (the day label above the first row moves up). Virtual rows: through the library
+      if (virtualOn.current) {
+        if (prev.anchor) virtualHandle.current?.placeAt(prev.anchor.key, prev.anchor.offset);
+      } else {
+        const row = prev.anchor && [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find((r) => r.dataset.messageId === prev.anchor!.key);
+        if (row) el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - prev.anchor!.offset;
+        else el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+      }
     } else if (stick.current || (lastKey !== prev.lastKey && last?.own && last.status === 'sending')) {
       // within 50 px of the bottom: stay there (new message, reaction, edit, preview); my own send always scrolls
       toBottom(el);
@@ -129,8 +141,11 @@ export function MessageList({
       const from = messages.findIndex((m) => m.key === prev.lastKey);
       if (from >= 0) setUnseen((n) => n + messages.slice(from + 1).filter((m) => !m.own && m.type !== 'system').length);
     }
-    snapshot.current = { channelId, firstKey, lastKey, height: el.scrollHeight, top: el.scrollTop };
+    snapshot.current = { ...snapshot.current, channelId, firstKey, lastKey };
+    remember(el);
     showPosition(el);
+    // per change of the rows; toBottom and the handle read refs only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [channelId, messages]);
 
   // switching to virtual rows: the row that was at the top of the view stays there
@@ -157,8 +172,7 @@ export function MessageList({
     const at = row.getBoundingClientRect();
     el.scrollTop += at.top - box.top - Math.max(0, (el.clientHeight - at.height) / 2);
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_TO_BOTTOM_PX;
-    snapshot.current.height = el.scrollHeight;
-    snapshot.current.top = el.scrollTop;
+    remember(el);
     showPosition(el);
     setHighlightId(focusMessageId);
     onFocusDone?.();
@@ -182,16 +196,17 @@ export function MessageList({
     <div className="message-pane">
       <div className="message-scroll" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" aria-relevant="additions">
         <div className="message-list-inner" ref={innerRef}>
-          {loadingOlder && <div className="list-loader" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
           {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
           {ready && !hasMore && !loadingOlder && <ChannelIntro target={intro} hasMessages={messages.length > 0} />}
           {VirtualRows
-            ? <VirtualRows items={items} scrollRef={listRef} renderItem={renderItem} handle={virtualHandle} endThreshold={STICK_TO_BOTTOM_PX} />
+            ? <VirtualRows items={items} scrollRef={listRef} renderItem={renderItem} handle={virtualHandle} endThreshold={STICK_TO_BOTTOM_PX}
+            />
             // until the virtual rows' code has arrived, a long history shows its newest rows only (where it opens)
             : (items.length > VIRTUALIZE_FROM ? items.slice(-VIRTUALIZE_FROM) : items).map(renderItem)}
         </div>
       </div>
-      {/* outside the scroll box: a control that appears must not change the height being scrolled */}
+      {/* outside the scroll box: a control (or the loader) that appears must not move the rows being read */}
+      {loadingOlder && <div className="list-loader list-loader-overlay" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
       {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}
       {showLatest && <JumpToLatest count={unseen} onClick={jumpToLatest} />}
     </div>

@@ -43,6 +43,8 @@ export function VirtualRows({ items, scrollRef, renderItem, handle, endThreshold
   const container = useRef<HTMLDivElement>(null);
   // where the rows start inside the scroll box (the loader and the introduction sit above them)
   const [scrollMargin, setScrollMargin] = useState(0);
+  // after every render (the introduction or the loader above may have come or gone); it settles: set only on a change
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const top = container.current?.offsetTop ?? 0;
     if (top !== scrollMargin) setScrollMargin(top);

@@ -15,7 +15,7 @@ type VirtualModule = typeof import('./VirtualRows.tsx');
 let loaded: VirtualModule | null = null;
 
 /** The first message row in view and how far below the top of the scroll box it is. */
-function anchorIn(el: HTMLElement | null): { key: string; offset: number } | null {
+export function anchorIn(el: HTMLElement | null): { key: string; offset: number } | null {
   if (!el) return null;
   const top = el.getBoundingClientRect().top;
   for (const row of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
