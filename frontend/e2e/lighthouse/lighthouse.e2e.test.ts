@@ -2,7 +2,8 @@
  * Lighthouse over every public page, the room's entry page and the room itself, on its mobile preset (a mid-range
  * phone on a slow 4G link, simulated) and its desktop preset, against embedded mode as `npm start` serves it. The
  * floors are docs/product/performance.md PF25: performance >= 90 on mobile and >= 95 on desktop, accessibility and
- * best practices >= 95 on both.
+ * best practices >= 95 on both. A page below a floor is measured twice more and judged on the median of the three
+ * (Lighthouse's own advice for its run-to-run variance); on a quiet machine the first run passes.
  *
  * The scores are computed by Lighthouse's simulation from a trace of the page's own work, so CPU taken by other
  * programs inflates them: vitest.config.ts runs this file in its own project after every other file has finished.
@@ -19,6 +20,7 @@ import { startEmbedded } from '../../../services/embedded/app.ts';
 import { assertFrontendBuilt, CHROMIUM_PATH, uniqueRoomName, WAIT_MS } from '../browser.ts';
 import { freePort } from '../../../deploy/local/infra.ts';
 
+/** docs/product/performance.md PF25's targets, enforced. */
 const FLOORS = {
   mobile: { performance: 0.9, accessibility: 0.95, 'best-practices': 0.95 },
   desktop: { performance: 0.95, accessibility: 0.95, 'best-practices': 0.95 },
@@ -56,38 +58,54 @@ describe('Lighthouse scores', () => {
     for (const dir of [dataDir, profileDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * The categories' scores. A run in which Lighthouse itself could not score a category (a null score: its trace
+   * missed a paint, NO_FCP, a navigation error) says nothing about the page and is run once more; the reason is kept
+   * for the message if the second run fails the same way.
+   */
   async function scores(url: string, preset: Preset, keepStorage: boolean): Promise<Record<Category, number>> {
-    const result = await lighthouse(
-      url,
-      {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: CATEGORIES,
-        disableStorageReset: keepStorage,
-      },
-      preset === 'desktop' ? desktopConfig : undefined,
-    );
-    const categories = result?.lhr.categories;
-    expect(categories, `Lighthouse ran on ${url} (${preset})`).toBeDefined();
-    return Object.fromEntries(CATEGORIES.map((c) => [c, categories![c]?.score ?? 0])) as Record<Category, number>;
+    let why = '';
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const result = await lighthouse(
+        url,
+        { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: keepStorage },
+        preset === 'desktop' ? desktopConfig : undefined,
+      );
+      const lhr = result?.lhr;
+      const got = CATEGORIES.map((c) => [c, lhr?.categories[c]?.score ?? null] as const);
+      if (lhr && got.every(([, score]) => score !== null)) return Object.fromEntries(got) as Record<Category, number>;
+      const failedAudits = Object.values(lhr?.audits ?? {})
+        .filter((a) => a.errorMessage)
+        .map((a) => `${a.id}: ${a.errorMessage}`);
+      why = [lhr?.runtimeError?.message, ...failedAudits].filter(Boolean).join('; ') || 'no report';
+    }
+    throw new Error(`Lighthouse could not score ${url} (${preset}) twice: ${why}`);
   }
 
-  function expectFloors(what: string, preset: Preset, got: Record<Category, number>): void {
-    const below = CATEGORIES.filter((c) => got[c] < FLOORS[preset][c]).map(
-      (c) => `${c} ${got[c]} < ${FLOORS[preset][c]}`,
+  const below = (preset: Preset, got: Record<Category, number>) =>
+    CATEGORIES.filter((c) => got[c] < FLOORS[preset][c]).map((c) => `${c} ${got[c]} < ${FLOORS[preset][c]}`);
+
+  /** The page's scores (the median of three runs when the first is below a floor), printed, against the floors. */
+  async function expectFloors(what: string, url: string, preset: Preset, keepStorage = false): Promise<void> {
+    const runs = [await scores(url, preset, keepStorage)];
+    if (below(preset, runs[0]).length > 0)
+      runs.push(await scores(url, preset, keepStorage), await scores(url, preset, keepStorage));
+    const median = (c: Category) => runs.map((r) => r[c]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const got = Object.fromEntries(CATEGORIES.map((c) => [c, median(c)])) as Record<Category, number>;
+    console.log(
+      `Lighthouse ${preset} ${what}: ${JSON.stringify(got)}${runs.length > 1 ? ` (median of ${runs.length})` : ''}`,
     );
-    expect(below, `${what} on ${preset}: ${JSON.stringify(got)}`).toEqual([]);
+    expect(below(preset, got), `${what} on ${preset}: ${JSON.stringify(runs)}`).toEqual([]);
   }
 
   const publicPages = ['/', ...INDEXED_PAGES.filter((p) => p !== '/')];
   for (const preset of ['mobile', 'desktop'] as const) {
     it(`every public page (${publicPages.join(', ')}) on ${preset}`, async () => {
-      for (const page of publicPages) expectFloors(page, preset, await scores(`${app!.url}${page}`, preset, false));
+      for (const page of publicPages) await expectFloors(page, `${app!.url}${page}`, preset);
     }, 600_000);
 
     it(`the room's entry page (the join form) on ${preset}`, async () => {
-      expectFloors(`/${room}-entry`, preset, await scores(`${app!.url}/${room}-entry`, preset, false));
+      await expectFloors(`/${room}-entry`, `${app!.url}/${room}-entry`, preset);
     }, 180_000);
   }
 
@@ -96,10 +114,10 @@ describe('Lighthouse scores', () => {
     await page.goto(`${app!.url}/${room}`);
     await page.locator('[data-testid="username-input"]').fill('lighthouse');
     await page.locator('[data-testid="overlay-submit"]').click();
-    await page.locator('[data-testid="composer-textarea"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('[data-testid="room-view"]').waitFor({ timeout: WAIT_MS });
     await page.close();
     for (const preset of ['mobile', 'desktop'] as const) {
-      expectFloors(`/${room} (joined)`, preset, await scores(`${app!.url}/${room}`, preset, true));
+      await expectFloors(`/${room} (joined)`, `${app!.url}/${room}`, preset, true);
     }
   }, 300_000);
 });
