@@ -57,7 +57,10 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/unit-setup.ts'] } },
-      { extends: true, test: { name: 'integration', include: allTests, exclude: [...unit, ...e2e, ...ops], globalSetup: sharedInfra } },
+      {
+        extends: true,
+        test: { name: 'integration', include: allTests, exclude: [...unit, ...e2e, ...ops], globalSetup: sharedInfra },
+      },
       { extends: true, test: { name: 'e2e', include: e2e, exclude: lighthouse, globalSetup: sharedInfra } },
       { extends: true, test: { name: 'ops', include: ops, globalSetup: sharedInfra } },
       { extends: true, test: { name: 'lighthouse', include: lighthouse, sequence: { groupOrder: 1 } } },

@@ -7,7 +7,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['services/gateway/test/engine/*.test.ts', 'services/gateway/test/body-handoff.test.ts', 'services/gateway/test/socket-io-polling-walk.test.ts'],
+    include: [
+      'services/gateway/test/engine/*.test.ts',
+      'services/gateway/test/body-handoff.test.ts',
+      'services/gateway/test/socket-io-polling-walk.test.ts',
+    ],
     testTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,

@@ -21,11 +21,19 @@ const repo = path.resolve(import.meta.dirname, '..');
 
 /** Every process with a schema: `npm start`, each distributed service's main.ts, the local stack. */
 export const PROCESS_CONFIGS: ConfigSpec[] = [
-  embeddedConfig, roomConfig, messagingConfig, presenceConfig, billingConfig, adminAnalyticsConfig, gatewayConfig, localStackConfig,
+  embeddedConfig,
+  roomConfig,
+  messagingConfig,
+  presenceConfig,
+  billingConfig,
+  adminAnalyticsConfig,
+  gatewayConfig,
+  localStackConfig,
 ] as unknown as ConfigSpec[];
 
 export interface Variable {
-  name: string; meta: EnvMeta;
+  name: string;
+  meta: EnvMeta;
   /** per process: its default ('' when unset means off), or 'required' */
   defaults: Map<string, string>;
   /** per process: what it means there (a port, a Redis, a URL mean different things in different processes) */
@@ -41,7 +49,14 @@ export function variables(specs = PROCESS_CONFIGS): Variable[] {
     for (const [name, schema] of Object.entries(spec.schema.shape as Record<string, z.ZodType>)) {
       const meta = metaOf(schema);
       if (!meta) throw new Error(`${spec.process}: ${name} has no description (declare it with envVar)`);
-      const v: Variable = byName.get(name) ?? { name, meta, defaults: new Map(), docs: new Map(), readBy: [], requiredInProduction: [] };
+      const v: Variable = byName.get(name) ?? {
+        name,
+        meta,
+        defaults: new Map(),
+        docs: new Map(),
+        readBy: [],
+        requiredInProduction: [],
+      };
       v.docs.set(spec.process, meta.doc);
       v.defaults.set(spec.process, schema.safeParse(undefined).success ? defaultOf(schema) : 'required');
       v.readBy.push(spec.process);
@@ -53,22 +68,42 @@ export function variables(specs = PROCESS_CONFIGS): Variable[] {
 }
 
 const GROUP_ORDER = [
-  'Server', 'Logs and tracing', 'Service connections (distributed mode)', 'Keys and data', 'Rooms', 'Mail (SMTP)', 'Accounts',
-  'Sign-in with Google', 'Payments (Stripe)', 'Calls', 'Uploaded files (S3)', 'Admin area', 'Rate limits', 'Tests and benchmarks',
+  'Server',
+  'Logs and tracing',
+  'Service connections (distributed mode)',
+  'Keys and data',
+  'Rooms',
+  'Mail (SMTP)',
+  'Accounts',
+  'Sign-in with Google',
+  'Payments (Stripe)',
+  'Calls',
+  'Uploaded files (S3)',
+  'Admin area',
+  'Rate limits',
+  'Tests and benchmarks',
   'Local distributed stack (npm run distributed:up)',
 ];
 
 /** What a group's table alone does not say: how the settings are used together, and how to obtain them. */
 const GROUP_INTRO: Record<string, string> = {
-  'Service connections (distributed mode)': 'A distributed service calls the others on their internal listeners (`INTERNAL_PORT`), signing every call with `SERVICE_SECRET`; no ingress may route to an internal listener ([docs/security.md](security.md)).',
-  'Keys and data': 'How the keys wrap one another, and how to rotate a master key: [docs/crypto.md](crypto.md). Embedded keeps everything under `DATA_DIR`; each distributed service its keys on a volume of its own.',
-  'Mail (SMTP)': 'Set `SMTP_URL` to your mail provider\'s submission address, e.g. `smtp://apikey:SECRET@smtp.example.com:587` (STARTTLS) or `smtps://user:pass@mail.example.com:465`, and `MAIL_FROM` to an address that provider may send for. Without it embedded prints each sign-in code to its log (development only), and a distributed billing service refuses to start in production.',
-  Accounts: 'The server checks the signed-in session of `SUPERADMIN_EMAIL`\'s account, never a header.',
-  'Sign-in with Google': 'Create an OAuth client (type "Web application") in the Google Cloud console, add the authorized redirect URI `https://<your host>/api/auth/google/callback`, and set the three client variables, `GOOGLE_REDIRECT_URI` to that exact address. Any OpenID provider works through `OIDC_ISSUER`. An existing e-mail account is linked only when the provider says the address is verified.',
-  'Payments (Stripe)': 'In the Stripe dashboard add a webhook endpoint `https://<your host>/api/payments/webhook` for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `invoice.paid`, `invoice.payment_failed`, `customer.subscription.updated`, `customer.subscription.deleted` and `charge.refunded`, and put its signing secret in `STRIPE_WEBHOOK_SECRET`. Tiers change only from what Stripe\'s own records say (signed events, sessions read back by id). Receipts and renewal reminders go through `SMTP_URL` like the sign-in codes.',
-  Calls: 'The caller\'s `start-call` ack and the callee\'s `accept-call` ack carry the ICE servers: `STUN_URLS`, and `TURN_URLS` with a credential in the TURN REST form (username `{expiry unix seconds}:{userId}`, credential `base64(HMAC-SHA1(TURN_SECRET, username))`), which coturn (`use-auth-secret`) and pion TURN check without knowing the users. Behind symmetric NATs calls need TURN: [docs/deployment.md](deployment.md#turn-for-calls).',
-  'Rate limits': 'Each `RATE_LIMIT_<NAME>=<points>/<seconds>` replaces one limit. They are counted in Redis when the process has `REDIS_URL` (every replica shares them), in memory otherwise, each before the work it limits; per-address limits count an IPv6 client by its /64. A refusal is `RATE_LIMITED` on the socket, HTTP 429 with `Retry-After`, and changes nothing ([docs/security.md](security.md#rate-limits)). The defaults are far above what a person does.',
-  'Local distributed stack (npm run distributed:up)': 'The stack gives the services `TRUSTED_PROXIES=127.0.0.1` (its nginx), Redis, the S3 server and internal listeners at their port + 2000; anything else in its environment (SMTP_URL, the Google settings...) passes on to them. Every service answers /healthz and /readyz on its port and /metrics on its port + 1000.',
+  'Service connections (distributed mode)':
+    'A distributed service calls the others on their internal listeners (`INTERNAL_PORT`), signing every call with `SERVICE_SECRET`; no ingress may route to an internal listener ([docs/security.md](security.md)).',
+  'Keys and data':
+    'How the keys wrap one another, and how to rotate a master key: [docs/crypto.md](crypto.md). Embedded keeps everything under `DATA_DIR`; each distributed service its keys on a volume of its own.',
+  'Mail (SMTP)':
+    "Set `SMTP_URL` to your mail provider's submission address, e.g. `smtp://apikey:SECRET@smtp.example.com:587` (STARTTLS) or `smtps://user:pass@mail.example.com:465`, and `MAIL_FROM` to an address that provider may send for. Without it embedded prints each sign-in code to its log (development only), and a distributed billing service refuses to start in production.",
+  Accounts: "The server checks the signed-in session of `SUPERADMIN_EMAIL`'s account, never a header.",
+  'Sign-in with Google':
+    'Create an OAuth client (type "Web application") in the Google Cloud console, add the authorized redirect URI `https://<your host>/api/auth/google/callback`, and set the three client variables, `GOOGLE_REDIRECT_URI` to that exact address. Any OpenID provider works through `OIDC_ISSUER`. An existing e-mail account is linked only when the provider says the address is verified.',
+  'Payments (Stripe)':
+    "In the Stripe dashboard add a webhook endpoint `https://<your host>/api/payments/webhook` for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `invoice.paid`, `invoice.payment_failed`, `customer.subscription.updated`, `customer.subscription.deleted` and `charge.refunded`, and put its signing secret in `STRIPE_WEBHOOK_SECRET`. Tiers change only from what Stripe's own records say (signed events, sessions read back by id). Receipts and renewal reminders go through `SMTP_URL` like the sign-in codes.",
+  Calls:
+    "The caller's `start-call` ack and the callee's `accept-call` ack carry the ICE servers: `STUN_URLS`, and `TURN_URLS` with a credential in the TURN REST form (username `{expiry unix seconds}:{userId}`, credential `base64(HMAC-SHA1(TURN_SECRET, username))`), which coturn (`use-auth-secret`) and pion TURN check without knowing the users. Behind symmetric NATs calls need TURN: [docs/deployment.md](deployment.md#turn-for-calls).",
+  'Rate limits':
+    'Each `RATE_LIMIT_<NAME>=<points>/<seconds>` replaces one limit. They are counted in Redis when the process has `REDIS_URL` (every replica shares them), in memory otherwise, each before the work it limits; per-address limits count an IPv6 client by its /64. A refusal is `RATE_LIMITED` on the socket, HTTP 429 with `Retry-After`, and changes nothing ([docs/security.md](security.md#rate-limits)). The defaults are far above what a person does.',
+  'Local distributed stack (npm run distributed:up)':
+    'The stack gives the services `TRUSTED_PROXIES=127.0.0.1` (its nginx), Redis, the S3 server and internal listeners at their port + 2000; anything else in its environment (SMTP_URL, the Google settings...) passes on to them. Every service answers /healthz and /readyz on its port and /metrics on its port + 1000.',
 };
 
 function grouped(vars: Variable[]): [string, Variable[]][] {
@@ -81,7 +116,8 @@ function grouped(vars: Variable[]): [string, Variable[]][] {
 
 const ALL_SERVICES = ['embedded', 'room', 'messaging', 'presence', 'billing', 'admin-analytics', 'gateway'];
 function readBy(v: Variable): string {
-  if (ALL_SERVICES.every((p) => v.readBy.includes(p))) return `every process${v.readBy.length > ALL_SERVICES.length ? ', local stack' : ''}`;
+  if (ALL_SERVICES.every((p) => v.readBy.includes(p)))
+    return `every process${v.readBy.length > ALL_SERVICES.length ? ', local stack' : ''}`;
   return v.readBy.join(', ');
 }
 
@@ -110,9 +146,10 @@ function togetherRules(specs: ConfigSpec[]): Map<string, string[]> {
       const group = vars.get(g.members[0])!.meta.group;
       const optional = g.members.filter((m) => !g.required.includes(m));
       const names = (ms: string[]) => ms.map((m) => `\`${m}\``).join(', ');
-      const text = g.required.length === 1
-        ? `${names(optional)} only with ${names(g.required)} (${g.what}): a process refuses to start with ${optional.length === 1 ? 'it' : 'one of them'} alone.`
-        : `${names(g.required)}: all of them or none (${g.what})${optional.length ? `, and ${names(optional)} only with them` : ''}; a process refuses to start with some but not all.`;
+      const text =
+        g.required.length === 1
+          ? `${names(optional)} only with ${names(g.required)} (${g.what}): a process refuses to start with ${optional.length === 1 ? 'it' : 'one of them'} alone.`
+          : `${names(g.required)}: all of them or none (${g.what})${optional.length ? `, and ${names(optional)} only with them` : ''}; a process refuses to start with some but not all.`;
       rules.set(group, new Set([...(rules.get(group) ?? []), text]));
     }
   }
@@ -135,7 +172,7 @@ export function renderConfigurationDoc(specs = PROCESS_CONFIGS): string {
     '',
     '"read by" names the processes: `embedded` is `npm start` (services/embedded), the others the distributed services',
     '(services/<name>/src/main.ts) and the local stack that starts them (deploy/local/stack.ts, which passes its own',
-    'environment on to every service). The chart sets the distributed services\' variables from its values',
+    "environment on to every service). The chart sets the distributed services' variables from its values",
     '([docs/deployment.md](deployment.md)).',
   ];
   const rules = togetherRules(specs);
@@ -145,9 +182,13 @@ export function renderConfigurationDoc(specs = PROCESS_CONFIGS): string {
     for (const rule of rules.get(group) ?? []) out.push(`${rule}`, '');
     out.push('| variable | default | accepts | read by | meaning |', '|---|---|---|---|---|');
     for (const v of vars) {
-      const production = v.requiredInProduction.length ? ` Required with NODE_ENV=production (${v.requiredInProduction.join(', ')}).` : '';
+      const production = v.requiredInProduction.length
+        ? ` Required with NODE_ENV=production (${v.requiredInProduction.join(', ')}).`
+        : '';
       const notes = `${v.meta.secret ? ' A secret: never printed.' : ''}${v.meta.testOnly ? ' Tests and benchmarks only.' : ''}`;
-      out.push(`| \`${v.name}\` | ${cell(defaultText(v))} | ${cell(v.meta.accepts)} | ${readBy(v)} | ${cell(meaning(v))}${production}${notes} |`);
+      out.push(
+        `| \`${v.name}\` | ${cell(defaultText(v))} | ${cell(v.meta.accepts)} | ${readBy(v)} | ${cell(meaning(v))}${production}${notes} |`,
+      );
     }
   }
   return `${out.join('\n')}\n`;
@@ -172,7 +213,10 @@ export function renderEnvExample(specs = PROCESS_CONFIGS): string {
   return `${out.join('\n')}\n`;
 }
 
-export const REFERENCE_FILES = { doc: path.join(repo, 'docs', 'configuration.md'), example: path.join(repo, '.env.example') };
+export const REFERENCE_FILES = {
+  doc: path.join(repo, 'docs', 'configuration.md'),
+  example: path.join(repo, '.env.example'),
+};
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   fs.writeFileSync(REFERENCE_FILES.doc, renderConfigurationDoc());

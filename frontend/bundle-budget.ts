@@ -13,8 +13,13 @@ import type { Plugin } from 'vite';
 export const INITIAL_JS_BUDGET_BYTES = 200_000;
 
 interface ChunkLike {
-  type: 'chunk'; fileName: string; code: string; isEntry: boolean; facadeModuleId: string | null;
-  imports: string[]; dynamicImports: string[];
+  type: 'chunk';
+  fileName: string;
+  code: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  imports: string[];
+  dynamicImports: string[];
 }
 
 const gz = (code: string) => gzipSync(code).length;
@@ -46,12 +51,18 @@ export function bundleBudget({ budget = INITIAL_JS_BUDGET_BYTES, routePages = []
     enforce: 'post',
     generateBundle(_options, bundle) {
       const chunks = new Map<string, ChunkLike>();
-      for (const out of Object.values(bundle)) if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
+      for (const out of Object.values(bundle))
+        if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
       const size = new Map([...chunks].map(([n, c]) => [n, gz(c.code)]));
       const total = (names: string[]) => names.reduce((sum, n) => sum + size.get(n)!, 0);
 
-      const initial = staticClosure(chunks, [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
-      const checks: { label: string; bytes: number; files: string[] }[] = [{ label: 'initial JS', bytes: total(initial), files: initial }];
+      const initial = staticClosure(
+        chunks,
+        [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName),
+      );
+      const checks: { label: string; bytes: number; files: string[] }[] = [
+        { label: 'initial JS', bytes: total(initial), files: initial },
+      ];
       const counted = new Set(initial);
       for (const page of routePages) {
         const chunk = [...chunks.values()].find((c) => !c.isEntry && c.facadeModuleId && page.test(c.facadeModuleId));
@@ -60,15 +71,23 @@ export function bundleBudget({ budget = INITIAL_JS_BUDGET_BYTES, routePages = []
         }
         const files = staticClosure(chunks, [...initial, chunk.fileName]);
         files.forEach((f) => counted.add(f));
-        checks.push({ label: `initial JS + ${chunk.facadeModuleId!.replace(/^.*\/src\//, '')}`, bytes: total(files), files });
+        checks.push({
+          label: `initial JS + ${chunk.facadeModuleId!.replace(/^.*\/src\//, '')}`,
+          bytes: total(files),
+          files,
+        });
       }
       report = [
         ...checks.map((c) => `${c.label}: ${kb(c.bytes)} gzipped (budget ${kb(budget)})`),
-        ...[...chunks.keys()].filter((n) => !counted.has(n)).map((n) => `  on demand: ${n} ${kb(size.get(n)!)} gzipped`),
+        ...[...chunks.keys()]
+          .filter((n) => !counted.has(n))
+          .map((n) => `  on demand: ${n} ${kb(size.get(n)!)} gzipped`),
       ];
       const over = checks.filter((c) => c.bytes > budget);
       if (over.length) {
-        this.error(`${over.map((c) => `${c.label} is ${kb(c.bytes)} gzipped`).join('; ')}: over the ${kb(budget)} budget (docs/product/performance.md PF17); load more on demand`);
+        this.error(
+          `${over.map((c) => `${c.label} is ${kb(c.bytes)} gzipped`).join('; ')}: over the ${kb(budget)} budget (docs/product/performance.md PF17); load more on demand`,
+        );
       }
     },
     closeBundle() {

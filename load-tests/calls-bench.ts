@@ -25,14 +25,24 @@ import { raiseRateLimitsForBench } from './lib/limits.ts';
 
 const PAIRS = Math.min(12, Number(process.env.CALLS_BENCH_PAIRS ?? 10)); // 2 x 12 + the owner = a pro room's 25
 const CALLS = Number(process.env.CALLS_BENCH_CALLS ?? 500);
-const targetArg = process.argv.find((a) => a.startsWith('--targets='))?.slice(10) ?? process.env.BENCH_TARGETS ?? 'embedded,distributed';
+const targetArg =
+  process.argv.find((a) => a.startsWith('--targets='))?.slice(10) ??
+  process.env.BENCH_TARGETS ??
+  'embedded,distributed';
 const targets = targetArg.split(',').filter((t) => t === 'embedded' || t === 'distributed');
 
 /** http: where /api answers (the ingress when distributed); caller, callee: the origins their sockets connect to */
-interface Site { http: string; caller: string; callee: string; changeTier(workspaceId: string): Promise<void> }
+interface Site {
+  http: string;
+  caller: string;
+  callee: string;
+  changeTier(workspaceId: string): Promise<void>;
+}
 
 raiseRateLimitsForBench(); // run.ts printed it when it dispatched here
-console.log(`calls: ${PAIRS} pairs, ${CALLS} calls in all; setup = start-call emitted -> call-accepted received by the caller`);
+console.log(
+  `calls: ${PAIRS} pairs, ${CALLS} calls in all; setup = start-call emitted -> call-accepted received by the caller`,
+);
 for (const name of targets) {
   try {
     if (name === 'embedded') await embedded();
@@ -49,8 +59,12 @@ async function embedded(): Promise<void> {
   const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('calls-bench', 'warn') });
   try {
     await measure('embedded (one process)', {
-      http: app.url, caller: app.url, callee: app.url,
-      changeTier: async (workspaceId) => { await app.rooms.changeTier({ workspaceId, tier: 'pro', reason: 'bench' }); },
+      http: app.url,
+      caller: app.url,
+      callee: app.url,
+      changeTier: async (workspaceId) => {
+        await app.rooms.changeTier({ workspaceId, tier: 'pro', reason: 'bench' });
+      },
     });
   } finally {
     await app.stop();
@@ -63,9 +77,13 @@ async function distributed(): Promise<void> {
   const ports = distributedPorts();
   const origin = target.spec.kind === 'app' ? target.spec.origin : '';
   await measure('distributed (caller on gateway 1, callee on gateway 2)', {
-    http: origin, caller: `http://127.0.0.1:${ports.gateway1}`, callee: `http://127.0.0.1:${ports.gateway2}`,
+    http: origin,
+    caller: `http://127.0.0.1:${ports.gateway1}`,
+    callee: `http://127.0.0.1:${ports.gateway2}`,
     // the room service's internal listener, signed with the stack's service credential
-    changeTier: async (workspaceId) => { await roomInternalCall(INTERNAL.changeTier, { workspaceId, tier: 'pro', reason: 'bench' }); },
+    changeTier: async (workspaceId) => {
+      await roomInternalCall(INTERNAL.changeTier, { workspaceId, tier: 'pro', reason: 'bench' });
+    },
   });
 }
 
@@ -94,27 +112,48 @@ async function measure(label: string, site: Site): Promise<void> {
     let refused = 0;
     let left = CALLS;
     const t0 = Date.now();
-    await Promise.all(pairs.map(async (p) => {
-      while (left > 0) {
-        left--;
-        const start = performance.now();
-        const rang = once(p.callee, S.incomingCall).then(() => performance.now() - start, () => NaN);
-        const accepted = once(p.caller, S.callAccepted).then(() => performance.now() - start, () => NaN);
-        const ack = await request(p.caller, C.startCall, { channelId: p.channelId, targetUserId: p.calleeId, callType: 'video' });
-        if (!ack.success) { refused++; continue; }
-        const [r, a] = await Promise.all([rang, accepted]);
-        if (Number.isNaN(a)) { refused++; continue; }
-        ring.push(r);
-        setup.push(a);
-        const ended = once(p.callee, S.callEnded);
-        await request(p.caller, C.endCall, { channelId: p.channelId });
-        await ended;
-      }
-    }));
+    await Promise.all(
+      pairs.map(async (p) => {
+        while (left > 0) {
+          left--;
+          const start = performance.now();
+          const rang = once(p.callee, S.incomingCall).then(
+            () => performance.now() - start,
+            () => NaN,
+          );
+          const accepted = once(p.caller, S.callAccepted).then(
+            () => performance.now() - start,
+            () => NaN,
+          );
+          const ack = await request(p.caller, C.startCall, {
+            channelId: p.channelId,
+            targetUserId: p.calleeId,
+            callType: 'video',
+          });
+          if (!ack.success) {
+            refused++;
+            continue;
+          }
+          const [r, a] = await Promise.all([rang, accepted]);
+          if (Number.isNaN(a)) {
+            refused++;
+            continue;
+          }
+          ring.push(r);
+          setup.push(a);
+          const ended = once(p.callee, S.callEnded);
+          await request(p.caller, C.endCall, { channelId: p.channelId });
+          await ended;
+        }
+      }),
+    );
     const s = [...setup].sort((x, y) => x - y);
     const r = [...ring].sort((x, y) => x - y);
-    const f = (v: number[]) => `p50 ${fmt(percentileSorted(v, 50))}  p95 ${fmt(percentileSorted(v, 95))}  p99 ${fmt(percentileSorted(v, 99))}  max ${fmt(v[v.length - 1] ?? NaN)}`;
-    console.log(`\n== ${label}: ${setup.length} calls in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${refused} refused`);
+    const f = (v: number[]) =>
+      `p50 ${fmt(percentileSorted(v, 50))}  p95 ${fmt(percentileSorted(v, 95))}  p99 ${fmt(percentileSorted(v, 99))}  max ${fmt(v[v.length - 1] ?? NaN)}`;
+    console.log(
+      `\n== ${label}: ${setup.length} calls in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${refused} refused`,
+    );
     console.log(`  call setup (start-call -> call-accepted)  ${f(s)}`);
     console.log(`  ring (start-call -> incoming-call)        ${f(r)}`);
   } finally {
@@ -122,12 +161,21 @@ async function measure(label: string, site: Site): Promise<void> {
   }
 }
 
-function fmt(ms: number): string { return `${ms.toFixed(1)} ms`; }
+function fmt(ms: number): string {
+  return `${ms.toFixed(1)} ms`;
+}
 
 function once(socket: Socket, event: string, timeoutMs = 10_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { socket.off(event, on); reject(new Error(`no ${event} within ${timeoutMs} ms`)); }, timeoutMs);
-    const on = () => { clearTimeout(timer); socket.off(event, on); resolve(); };
+    const timer = setTimeout(() => {
+      socket.off(event, on);
+      reject(new Error(`no ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = () => {
+      clearTimeout(timer);
+      socket.off(event, on);
+      resolve();
+    };
     socket.on(event, on);
   });
 }

@@ -42,11 +42,16 @@ async function deletionBench(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-crypto-bench-'));
   const port = await freePort();
   const child = spawnNode(['--import', 'tsx', 'services/embedded/main.ts'], {
-    core: null, env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    core: null,
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   });
   child.stderr?.pipe(process.stderr);
-  child.stdout?.on('data', (d: Buffer) => { if (/"level":(40|50|60)/.test(d.toString())) process.stderr.write(d); });
-  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGTERM') console.log(`  the embedded app exited (${code ?? signal})`); });
+  child.stdout?.on('data', (d: Buffer) => {
+    if (/"level":(40|50|60)/.test(d.toString())) process.stderr.write(d);
+  });
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.log(`  the embedded app exited (${code ?? signal})`);
+  });
   const origin = `http://127.0.0.1:${port}`;
   const sockets: Socket[] = [];
   try {
@@ -55,22 +60,40 @@ async function deletionBench(): Promise<void> {
     const big = await createRoom(origin, `crypto-bench-${Date.now().toString(36)}`, 'owner');
     const owner = (await socketJoin(origin, big.workspaceId, 'owner', big.userToken)).socket;
     sockets.push(owner);
-    const ch = await request(owner, C.createChannel, { workspaceId: big.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const ch = await request(owner, C.createChannel, {
+      workspaceId: big.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!ch.success) throw new Error(ch.message);
     const fill0 = Date.now();
     let sent = 0;
-    await Promise.all(Array.from({ length: 256 }, async () => {
-      while (sent < MESSAGES) {
-        const i = sent++;
-        const ack = await request(owner, C.sendMessage, { clientMessageId: clientId(), channelId: ch.channel.id, content: `message ${i} of the doomed room, with some words in it`, type: 'text' });
-        if (!ack.success) throw new Error(`send ${i}: ${ack.code}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 256 }, async () => {
+        while (sent < MESSAGES) {
+          const i = sent++;
+          const ack = await request(owner, C.sendMessage, {
+            clientMessageId: clientId(),
+            channelId: ch.channel.id,
+            content: `message ${i} of the doomed room, with some words in it`,
+            type: 'text',
+          });
+          if (!ack.success) throw new Error(`send ${i}: ${ack.code}`);
+        }
+      }),
+    );
     console.log(`  filled in ${((Date.now() - fill0) / 1000).toFixed(1)} s`);
-    const db = new pg.Client({ connectionString: `postgres://postgres:ephemera@127.0.0.1:${pgPort(dataDir)}/ephemera` });
+    const db = new pg.Client({
+      connectionString: `postgres://postgres:ephemera@127.0.0.1:${pgPort(dataDir)}/ephemera`,
+    });
     await db.connect();
     db.on('error', () => {}); // the app stopping its PostgreSQL at the end
-    const rows = async () => Number((await db.query('SELECT count(*) AS n FROM messaging.messages WHERE workspace_id = $1', [big.workspaceId])).rows[0].n);
+    const rows = async () =>
+      Number(
+        (await db.query('SELECT count(*) AS n FROM messaging.messages WHERE workspace_id = $1', [big.workspaceId]))
+          .rows[0].n,
+      );
     for (let i = 0; i < 300 && (await rows()) < MESSAGES; i++) await sleep(100); // the projection catches up
     console.log(`  ${await rows()} message rows in the room`);
 
@@ -84,7 +107,9 @@ async function deletionBench(): Promise<void> {
     const keyFile = path.join(dataDir, 'keys', `${big.workspaceId}.key`);
     if (!fs.existsSync(keyFile)) throw new Error(`no key file ${keyFile}`);
     let keyGoneAt = 0;
-    const seeGone = () => { if (!keyGoneAt && !fs.existsSync(keyFile)) keyGoneAt = performance.now(); };
+    const seeGone = () => {
+      if (!keyGoneAt && !fs.existsSync(keyFile)) keyGoneAt = performance.now();
+    };
     const watcher = fs.watch(path.dirname(keyFile), seeGone);
     const poll = setInterval(seeGone, 1);
     const t0 = performance.now();
@@ -92,7 +117,10 @@ async function deletionBench(): Promise<void> {
     const ackAt = performance.now();
     if (!ack.success) throw new Error(`delete refused: ${ack.message}`);
     let purgedAt = 0;
-    while (!purgedAt) { if ((await rows()) === 0) purgedAt = performance.now(); else await sleep(20); }
+    while (!purgedAt) {
+      if ((await rows()) === 0) purgedAt = performance.now();
+      else await sleep(20);
+    }
     const windowEnd = Math.max(purgedAt, t0 + WINDOW_S * 1000);
     await sleep(Math.max(0, windowEnd - performance.now()) + 500);
     watcher.close();
@@ -102,14 +130,23 @@ async function deletionBench(): Promise<void> {
     await db.end();
 
     const p = (xs: number[], q: number) => (xs.length ? percentileSorted(xs, q) : NaN);
-    console.log(`  delete-workspace -> key file gone: ${(keyGoneAt - t0).toFixed(1)} ms (target <= 100 ms)${keyGoneAt - t0 <= 100 ? '' : '  OVER TARGET'}`);
-    console.log(`  delete-workspace -> ack: ${(ackAt - t0).toFixed(1)} ms; -> rows purged: ${(purgedAt - t0).toFixed(0)} ms`);
-    console.log(`  load (${LISTENERS} sockets, ${RATE} sends/s in another room): e2e p50/p99 ${p(before, 50).toFixed(1)}/${p(before, 99).toFixed(1)} ms before (${before.length} samples), `
-      + `${p(during, 50).toFixed(1)}/${p(during, 99).toFixed(1)} ms during the purge (${during.length} samples): p99 ${pct(p(during, 99), p(before, 99))} (target <= +10 %)`);
+    console.log(
+      `  delete-workspace -> key file gone: ${(keyGoneAt - t0).toFixed(1)} ms (target <= 100 ms)${keyGoneAt - t0 <= 100 ? '' : '  OVER TARGET'}`,
+    );
+    console.log(
+      `  delete-workspace -> ack: ${(ackAt - t0).toFixed(1)} ms; -> rows purged: ${(purgedAt - t0).toFixed(0)} ms`,
+    );
+    console.log(
+      `  load (${LISTENERS} sockets, ${RATE} sends/s in another room): e2e p50/p99 ${p(before, 50).toFixed(1)}/${p(before, 99).toFixed(1)} ms before (${before.length} samples), ` +
+        `${p(during, 50).toFixed(1)}/${p(during, 99).toFixed(1)} ms during the purge (${during.length} samples): p99 ${pct(p(during, 99), p(before, 99))} (target <= +10 %)`,
+    );
   } finally {
     for (const s of sockets) s.disconnect();
     child.kill('SIGTERM');
-    await new Promise((r) => { child.once('exit', r); setTimeout(r, 15_000); });
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(r, 15_000);
+    });
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -118,7 +155,12 @@ async function startLoad(origin: string, sockets: Socket[]) {
   const room = await createRoom(origin, `crypto-load-${Date.now().toString(36)}`, 'sender0');
   const first = (await socketJoin(origin, room.workspaceId, 'sender0', room.userToken)).socket;
   sockets.push(first);
-  const ch = await request(first, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+  const ch = await request(first, C.createChannel, {
+    workspaceId: room.workspaceId,
+    name: 'general',
+    type: 'topic',
+    isPrivate: false,
+  });
   if (!ch.success) throw new Error(ch.message);
   // A free room holds 5 members; each member has many sockets (tabs), as the W3 generator does.
   const senders = [first];
@@ -147,10 +189,19 @@ async function startLoad(origin: string, sockets: Socket[]) {
   const timer = setInterval(() => {
     const id = clientId();
     sentAt.set(id, performance.now());
-    void request(senders[n++ % senders.length]!, C.sendMessage, { clientMessageId: id, channelId: ch.channel.id, content: `load ${n}`, type: 'text' }).catch(() => {});
+    void request(senders[n++ % senders.length]!, C.sendMessage, {
+      clientMessageId: id,
+      channelId: ch.channel.id,
+      content: `load ${n}`,
+      type: 'text',
+    }).catch(() => {});
   }, 1000 / RATE);
   return {
-    latenciesBetween: (from: number, to: number) => samples.filter(([t]) => t >= from && t < to).map(([, l]) => l).sort((a, b) => a - b),
+    latenciesBetween: (from: number, to: number) =>
+      samples
+        .filter(([t]) => t >= from && t < to)
+        .map(([, l]) => l)
+        .sort((a, b) => a - b),
     stop: () => clearInterval(timer),
   };
 }
@@ -165,22 +216,43 @@ async function cpuBench(): Promise<void> {
   for (const mode of ['off', 'on'] as const) {
     const out = path.join(os.tmpdir(), `ephemera-crypto-w3-${mode}-${process.pid}.json`);
     console.log(`  -- ROOM_ENCRYPTION=${mode}`);
-    const child = spawnNode(['--import', 'tsx', path.join(ROOT, 'load-tests', 'run.ts'), '--targets=embedded', `--rates=${W3_RATES}`, `--out=${out}`], {
-      core: null, env: { ROOM_ENCRYPTION: mode === 'off' ? 'off' : '' },
-    });
+    const child = spawnNode(
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'load-tests', 'run.ts'),
+        '--targets=embedded',
+        `--rates=${W3_RATES}`,
+        `--out=${out}`,
+      ],
+      {
+        core: null,
+        env: { ROOM_ENCRYPTION: mode === 'off' ? 'off' : '' },
+      },
+    );
     child.stdout?.on('data', (d: Buffer) => process.stdout.write(d.toString().replace(/^(?=.)/gm, '     ')));
     child.stderr?.pipe(process.stderr);
     const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
-    if (code !== 0 || !fs.existsSync(out)) { console.log(`  W3 run with encryption ${mode} failed (exit ${code})`); return; }
-    const result = JSON.parse(fs.readFileSync(out, 'utf8')) as { medians: { embedded?: { rate: number; serverCpuUsPerDelivery: number }[] } };
+    if (code !== 0 || !fs.existsSync(out)) {
+      console.log(`  W3 run with encryption ${mode} failed (exit ${code})`);
+      return;
+    }
+    const result = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      medians: { embedded?: { rate: number; serverCpuUsPerDelivery: number }[] };
+    };
     figures[mode] = Object.fromEntries((result.medians.embedded ?? []).map((s) => [s.rate, s.serverCpuUsPerDelivery]));
     fs.rmSync(out, { force: true });
   }
   for (const rate of W3_RATES.split(',').map(Number)) {
     const off = figures.off?.[rate];
     const on = figures.on?.[rate];
-    if (off === undefined || on === undefined) { console.log(`  rate ${rate}: not measured in both runs`); continue; }
-    console.log(`  rate ${rate} sends/s: ${off.toFixed(2)} µs/delivery off, ${on.toFixed(2)} µs/delivery on: ${pct(on, off)} (target <= +10 %)`);
+    if (off === undefined || on === undefined) {
+      console.log(`  rate ${rate}: not measured in both runs`);
+      continue;
+    }
+    console.log(
+      `  rate ${rate} sends/s: ${off.toFixed(2)} µs/delivery off, ${on.toFixed(2)} µs/delivery on: ${pct(on, off)} (target <= +10 %)`,
+    );
   }
 }
 
@@ -192,12 +264,19 @@ function pct(now: number, base: number): string {
 }
 
 function pgPort(dataDir: string): string {
-  return fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  return fs
+    .readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
 }
 
 async function waitUp(origin: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    try { if ((await fetch(`${origin}/healthz`)).ok) return; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) return;
+    } catch {
+      /* starting */
+    }
     await sleep(200);
   }
   throw new Error(`${origin} did not start`);

@@ -10,18 +10,31 @@ const [url, token, channelId, source, runs] = process.argv.slice(2) as [string, 
 
 function upload(): Promise<number> {
   const boundary = `----bench${Date.now()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="channelId"\r\n\r\n${channelId}\r\n`
-    + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="channelId"\r\n\r\n${channelId}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => { body += c.toString(); });
-      res.on('end', () => (res.statusCode === 201 ? resolve((performance.now() - t) / 1000) : reject(new Error(`${res.statusCode} ${body}`))));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => {
+          body += c.toString();
+        });
+        res.on('end', () =>
+          res.statusCode === 201
+            ? resolve((performance.now() - t) / 1000)
+            : reject(new Error(`${res.statusCode} ${body}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const file = fs.createReadStream(source);

@@ -55,7 +55,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Waits for the kernel to write every dirty page out (sync): each timed run starts on a quiet disk. Without it a run
  * paid for the previous runs' writeback (this VM's disk is slow): the copy alone moved between 250 and 650 MB/s.
  */
-function settleDisk(): void { execFileSync('sync'); }
+function settleDisk(): void {
+  execFileSync('sync');
+}
 
 /** One plain copy: its seconds, from opening the source to the last byte written. */
 async function copyOnce(i: number): Promise<number> {
@@ -79,13 +81,37 @@ const CLIENT = process.env.FILES_BENCH_CLIENT === 'node' ? 'node' : 'curl';
 function curlUpload(url: string, token: string, channelId: string): Promise<number> {
   return new Promise((resolve, reject) => {
     // Expect: (none): curl would otherwise wait up to a second for "100 Continue" before sending a large body.
-    execFile('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-H', `authorization: Bearer ${token}`, '-H', 'Expect:',
-      '-F', `channelId=${channelId}`, '-F', `file=@${source};type=application/pdf;filename=bench.pdf`, url], (err, stdout, stderr) => {
-      if (err) { reject(new Error(`${err.message} ${stderr}`)); return; }
-      const [code, seconds] = stdout.trim().split(' ');
-      if (code !== '201') { reject(new Error(`upload answered ${code}`)); return; }
-      resolve(Number(seconds));
-    });
+    execFile(
+      'curl',
+      [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{time_total}',
+        '-H',
+        `authorization: Bearer ${token}`,
+        '-H',
+        'Expect:',
+        '-F',
+        `channelId=${channelId}`,
+        '-F',
+        `file=@${source};type=application/pdf;filename=bench.pdf`,
+        url,
+      ],
+      (err, stdout, stderr) => {
+        if (err) {
+          reject(new Error(`${err.message} ${stderr}`));
+          return;
+        }
+        const [code, seconds] = stdout.trim().split(' ');
+        if (code !== '201') {
+          reject(new Error(`upload answered ${code}`));
+          return;
+        }
+        resolve(Number(seconds));
+      },
+    );
   });
 }
 
@@ -93,7 +119,13 @@ function curlUpload(url: string, token: string, channelId: string): Promise<numb
  * The uploads, made by a separate client process (curl, or files-bench-client.ts): the seconds of each. With curl,
  * `beforeEach` runs before every upload (the copies interleaved with them) and the disk settles before each.
  */
-async function uploads(base: string, workspaceId: string, token: string, channelId: string, beforeEach?: (i: number) => Promise<void>): Promise<number[]> {
+async function uploads(
+  base: string,
+  workspaceId: string,
+  token: string,
+  channelId: string,
+  beforeEach?: (i: number) => Promise<void>,
+): Promise<number[]> {
   if (CLIENT === 'curl') {
     const times: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -107,8 +139,15 @@ async function uploads(base: string, workspaceId: string, token: string, channel
   settleDisk();
   const client = path.join(path.dirname(fileURLToPath(import.meta.url)), 'files-bench-client.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', client, base + API.uploadFile(workspaceId), token, channelId, source, String(RUNS)],
-      { maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message} ${stderr}`)) : resolve(JSON.parse(stdout.trim().split('\n').pop()!) as number[])));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', client, base + API.uploadFile(workspaceId), token, channelId, source, String(RUNS)],
+      { maxBuffer: 1024 * 1024 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`${err.message} ${stderr}`))
+          : resolve(JSON.parse(stdout.trim().split('\n').pop()!) as number[]),
+    );
   });
 }
 
@@ -126,48 +165,76 @@ async function discardingServer(copy: number): Promise<void> {
     const app = uWS.App();
     app.post('/*', (res) => {
       res.onAborted(() => {});
-      res.onData((_chunk, isLast) => { if (isLast) res.cork(() => res.writeStatus('201 Created').end('{}')); });
+      res.onData((_chunk, isLast) => {
+        if (isLast) res.cork(() => res.writeStatus('201 Created').end('{}'));
+      });
     });
     const listening = await new Promise<Parameters<typeof uWS.us_listen_socket_close>[0]>((resolve, reject) => {
-      app.listen('127.0.0.1', 0, (token) => (token ? resolve(token) : reject(new Error('the discarding server could not listen'))));
+      app.listen('127.0.0.1', 0, (token) =>
+        token ? resolve(token) : reject(new Error('the discarding server could not listen')),
+      );
     });
     port = uWS.us_socket_local_port(listening);
     close = () => uWS.us_listen_socket_close(listening);
     kind = 'uWS';
   } else {
-    const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(201).end('{}')); });
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(201).end('{}'));
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
-    close = () => { server.closeAllConnections(); server.close(); };
+    close = () => {
+      server.closeAllConnections();
+      server.close();
+    };
     kind = 'node:http';
   }
   try {
     const times = await uploads(`http://127.0.0.1:${port}`, 'discard', 'none', 'none');
     const rate = SIZE_MB / median(times);
-    console.log(`  client -> server that drops the body (${kind}, nothing parsed or stored; the ceiling here): ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((t) => t.toFixed(2)).join(', ')} s)`);
+    console.log(
+      `  client -> server that drops the body (${kind}, nothing parsed or stored; the ceiling here): ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((t) => t.toFixed(2)).join(', ')} s)`,
+    );
     console.log(`  ceiling / plain copy: ${((rate / copy) * 100).toFixed(0)}%`);
   } finally {
     close();
   }
 }
 
-async function viaApp(label: string, env: Record<string, string>, beforeEach?: (i: number) => Promise<void>): Promise<number> {
+async function viaApp(
+  label: string,
+  env: Record<string, string>,
+  beforeEach?: (i: number) => Promise<void>,
+): Promise<number> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-files-bench-app-')); // PostgreSQL's user must reach it
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('files-bench', 'silent') });
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('files-bench', 'silent'),
+  });
   process.env = saved;
   try {
     const room = await createRoom(app.url);
     await app.rooms.changeTier({ workspaceId: room.workspaceId, tier: 'business', reason: 'bench' });
     const { socket } = await socketJoin(app.url, room.workspaceId, room.user.username, room.userToken);
-    const ch = await request(socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const ch = await request(socket, C.createChannel, {
+      workspaceId: room.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     socket.disconnect();
     if (!ch.success) throw new Error(ch.message);
     await new Promise((r) => setTimeout(r, 500)); // the tier change reaches messaging's read model
     const times = await uploads(app.url, room.workspaceId, room.userToken, ch.channel.id, beforeEach);
     const rate = SIZE_MB / median(times);
-    console.log(`  ${label}: ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((s) => s.toFixed(2)).join(', ')} s)`);
+    console.log(
+      `  ${label}: ${rate.toFixed(0)} MB/s (median of ${RUNS}: ${times.map((s) => s.toFixed(2)).join(', ')} s)`,
+    );
     return rate;
   } finally {
     await app.stop();
@@ -177,9 +244,11 @@ async function viaApp(label: string, env: Record<string, string>, beforeEach?: (
 
 try {
   makeSource();
-  console.log(`files: ${SIZE_MB} MB upload throughput, median of ${RUNS} runs after ${WARMUP} untimed, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}, client ${CLIENT};`
-    + ' an upload is timed from the client\'s first byte (its own process; the body crosses one loopback socket) to the 201 answer:'
-    + ' parsed, type-checked, encrypted, written (no fsync), its row stored');
+  console.log(
+    `files: ${SIZE_MB} MB upload throughput, median of ${RUNS} runs after ${WARMUP} untimed, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}, client ${CLIENT};` +
+      " an upload is timed from the client's first byte (its own process; the body crosses one loopback socket) to the 201 answer:" +
+      ' parsed, type-checked, encrypted, written (no fsync), its row stored',
+  );
   // The copies are interleaved with the local uploads (copy, upload, copy, upload...): both figures come from the
   // same minutes of the machine, whatever else it does meanwhile.
   const copyTimes: number[] = [];
@@ -189,19 +258,29 @@ try {
     if (i >= WARMUP) copyTimes.push(seconds);
   };
   const local = await viaApp('upload to local disk (embedded)', {}, timedCopy);
-  if (!copyTimes.length) { // the node client makes all its uploads in one process: the copies come after them
+  if (!copyTimes.length) {
+    // the node client makes all its uploads in one process: the copies come after them
     for (let i = 0; i < WARMUP + RUNS; i++) await timedCopy(i);
   }
   const copy = SIZE_MB / median(copyTimes);
-  console.log(`  plain file copy (read stream -> write stream, open to last byte written, no fsync${CLIENT === 'curl' ? ', each run just before an upload above' : ''}): ${copy.toFixed(0)} MB/s (median of ${RUNS}: ${copyTimes.map((t) => t.toFixed(2)).join(', ')} s)`);
-  console.log(`  local disk / plain copy: ${((local / copy) * 100).toFixed(0)}% (goal >= 70%), load average now ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `  plain file copy (read stream -> write stream, open to last byte written, no fsync${CLIENT === 'curl' ? ', each run just before an upload above' : ''}): ${copy.toFixed(0)} MB/s (median of ${RUNS}: ${copyTimes.map((t) => t.toFixed(2)).join(', ')} s)`,
+  );
+  console.log(
+    `  local disk / plain copy: ${((local / copy) * 100).toFixed(0)}% (goal >= 70%), load average now ${os.loadavg()[0].toFixed(2)}`,
+  );
   await discardingServer(copy);
-  if (process.env.FILES_BENCH_S3 !== '0') { // FILES_BENCH_S3=0: the local path alone (profiling)
+  if (process.env.FILES_BENCH_S3 !== '0') {
+    // FILES_BENCH_S3=0: the local path alone (profiling)
     const s3 = await startVersitygw({ dir: path.join(tmp, 's3') });
     try {
       await viaApp('upload to S3 (versitygw on the same disk)', {
-        S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'bench-files', S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_REGION: s3.region, S3_FORCE_PATH_STYLE: 'true',
+        S3_ENDPOINT: s3.endpoint,
+        S3_BUCKET: 'bench-files',
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        S3_REGION: s3.region,
+        S3_FORCE_PATH_STYLE: 'true',
       });
     } finally {
       await s3.stop();

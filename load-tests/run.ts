@@ -48,10 +48,16 @@ const cfg = loadConfig();
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 
-console.log(`W3 fan-out sweep: ${cfg.connections} connections in one room, rates ${cfg.rates.join(', ')} sends/s, ${cfg.senders} senders, ${cfg.msgBytes}-byte messages`);
-console.log(`  warm-up ${cfg.warmupS} s, steady ${cfg.steadyS} s, ${cfg.reps} repetition(s)${cfg.full ? ' (BENCH_FULL)' : ''}; targets ${cfg.targets.join(', ')}`);
+console.log(
+  `W3 fan-out sweep: ${cfg.connections} connections in one room, rates ${cfg.rates.join(', ')} sends/s, ${cfg.senders} senders, ${cfg.msgBytes}-byte messages`,
+);
+console.log(
+  `  warm-up ${cfg.warmupS} s, steady ${cfg.steadyS} s, ${cfg.reps} repetition(s)${cfg.full ? ' (BENCH_FULL)' : ''}; targets ${cfg.targets.join(', ')}`,
+);
 console.log(`  ${limitsLine}`);
-console.log(`  generator: ${cfg.client} client, latency sampled on 1 socket in ${cfg.sampleEvery}; pinning ${pinned(cfg) ? 'server core 0, generator core 1' : 'off'}; ${cpus().length} cores, node ${process.version}`);
+console.log(
+  `  generator: ${cfg.client} client, latency sampled on 1 socket in ${cfg.sampleEvery}; pinning ${pinned(cfg) ? 'server core 0, generator core 1' : 'off'}; ${cpus().length} cores, node ${process.version}`,
+);
 
 const raw: StepFigures[] = [];
 const notRun = new Map<string, string>();
@@ -69,7 +75,9 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     console.log(`\n${sig}: stopping`);
-    void cleanup().then(shutdownDistributed).finally(() => process.exit(130));
+    void cleanup()
+      .then(shutdownDistributed)
+      .finally(() => process.exit(130));
   });
 }
 
@@ -89,29 +97,69 @@ async function sweep(name: TargetName, rep: number): Promise<void> {
   try {
     const ready = await gen.setup(target.spec, cfg);
     const entered = ready.entersPerS === null ? '' : `, then join-channel ${ready.entersPerS.toFixed(0)}/s`;
-    const cold = ready.warmupJoinsPerS.length === 0 ? ''
-      : ` (warm-up rounds before it: ${ready.warmupJoinsPerS.map((j) => j.toFixed(0)).join(', ')} joins/s, the first one cold)`;
-    console.log(`  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${cold}${entered}, ${ready.senders} senders, ${ready.sampled} sampled`);
+    const cold =
+      ready.warmupJoinsPerS.length === 0
+        ? ''
+        : ` (warm-up rounds before it: ${ready.warmupJoinsPerS.map((j) => j.toFixed(0)).join(', ')} joins/s, the first one cold)`;
+    console.log(
+      `  ${ready.info}: ${cfg.connections - 1} sockets connected + joined in ${(ready.connectMs / 1000).toFixed(1)} s (${ready.joinsPerS.toFixed(0)} joins/s)${cold}${entered}, ${ready.senders} senders, ${ready.sampled} sampled`,
+    );
     console.log(`  watching CPU of: ${target.watched.map((w) => `${w.label}=${w.pid}`).join(', ')}`);
     // idle CPU with every socket connected and nothing sent: the fixed cost under the per-delivery figures
     const idle0 = sampleCpu(target.watched);
     await new Promise((r) => setTimeout(r, 2000));
-    const idlePct = Object.fromEntries(Object.entries(cpuDeltaUs(idle0, sampleCpu(target.watched))).map(([k, us]) => [k, us / 20000]));
-    console.log(`  idle (2 s, all connected): ${Object.entries(idlePct).map(([k, p]) => `${k} ${p.toFixed(1)}%`).join(', ')} of a core`);
-    setups.push({ target: name, rep, connectMs: ready.connectMs, joinsPerS: ready.joinsPerS, coldJoinsPerS: ready.warmupJoinsPerS[0] ?? null, warmupJoinsPerS: ready.warmupJoinsPerS, entersPerS: ready.entersPerS, info: ready.info, idleCorePct: idlePct });
+    const idlePct = Object.fromEntries(
+      Object.entries(cpuDeltaUs(idle0, sampleCpu(target.watched))).map(([k, us]) => [k, us / 20000]),
+    );
+    console.log(
+      `  idle (2 s, all connected): ${Object.entries(idlePct)
+        .map(([k, p]) => `${k} ${p.toFixed(1)}%`)
+        .join(', ')} of a core`,
+    );
+    setups.push({
+      target: name,
+      rep,
+      connectMs: ready.connectMs,
+      joinsPerS: ready.joinsPerS,
+      coldJoinsPerS: ready.warmupJoinsPerS[0] ?? null,
+      warmupJoinsPerS: ready.warmupJoinsPerS,
+      entersPerS: ready.entersPerS,
+      info: ready.info,
+      idleCorePct: idlePct,
+    });
     for (let i = 0; i < cfg.rates.length && !stopping; i++) {
       let before: CpuSample | null = null;
       let after: CpuSample | null = null;
       let cores0 = coreTimes();
       let cores1 = cores0;
       const result = await gen.step(
-        { type: 'step', step: i, rate: cfg.rates[i], warmupMs: cfg.warmupS * 1000, steadyMs: cfg.steadyS * 1000, drainMaxMs: cfg.drainMaxS * 1000, msgBytes: cfg.msgBytes },
+        {
+          type: 'step',
+          step: i,
+          rate: cfg.rates[i],
+          warmupMs: cfg.warmupS * 1000,
+          steadyMs: cfg.steadyS * 1000,
+          drainMaxMs: cfg.drainMaxS * 1000,
+          msgBytes: cfg.msgBytes,
+        },
         (edge) => {
-          if (edge === 'start') { before = sampleCpu(target.watched); cores0 = coreTimes(); }
-          else { after = sampleCpu(target.watched); cores1 = coreTimes(); }
+          if (edge === 'start') {
+            before = sampleCpu(target.watched);
+            cores0 = coreTimes();
+          } else {
+            after = sampleCpu(target.watched);
+            cores1 = coreTimes();
+          }
         },
       );
-      const fig = stepFigures(name, rep, result, before && after ? cpuDeltaUs(before, after) : {}, coreBusyPct(cores0, cores1), idlePct);
+      const fig = stepFigures(
+        name,
+        rep,
+        result,
+        before && after ? cpuDeltaUs(before, after) : {},
+        coreBusyPct(cores0, cores1),
+        idlePct,
+      );
       raw.push(fig);
       console.log(stepLine(fig));
       if (fig.ackFirstError) console.log(`        first refused ack: ${fig.ackFirstError}`);
@@ -142,7 +190,10 @@ const byTarget = new Map<string, StepFigures[]>();
 for (const name of cfg.targets) {
   const steps = raw.filter((s) => s.target === name);
   const rates = [...new Set(steps.map((s) => s.rate))].sort((a, b) => a - b);
-  byTarget.set(name, rates.map((r) => medianStep(steps.filter((s) => s.rate === r))));
+  byTarget.set(
+    name,
+    rates.map((r) => medianStep(steps.filter((s) => s.rate === r))),
+  );
 }
 if (cfg.reps > 1) {
   console.log(`\nMedians over ${cfg.reps} repetitions`);
@@ -159,9 +210,25 @@ console.log(`\n${summaryText(summary)}`);
 
 const out = isAbsolute(cfg.out) ? cfg.out : join(ROOT, cfg.out);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({
-  workload: 'W3', startedAt: new Date(t0).toISOString(), durationS: (Date.now() - t0) / 1000, node: process.version, cores: cpus().length,
-  config: cfg, setups, notRun: Object.fromEntries(notRun), summary, medians: Object.fromEntries(byTarget), steps: raw,
-}, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      workload: 'W3',
+      startedAt: new Date(t0).toISOString(),
+      durationS: (Date.now() - t0) / 1000,
+      node: process.version,
+      cores: cpus().length,
+      config: cfg,
+      setups,
+      notRun: Object.fromEntries(notRun),
+      summary,
+      medians: Object.fromEntries(byTarget),
+      steps: raw,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`\nwrote ${out} (total ${elapsed()})`);
 process.exit(0);

@@ -40,7 +40,12 @@ const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: c
 try {
   const room = await createRoom(app.url, `search-bench-${Date.now().toString(36)}`, 'alice');
   const { socket } = await socketJoin(app.url, room.workspaceId, 'alice', room.userToken);
-  const channel = await request(socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+  const channel = await request(socket, C.createChannel, {
+    workspaceId: room.workspaceId,
+    name: 'general',
+    type: 'topic',
+    isPrivate: false,
+  });
   if (!channel.success) throw new Error(channel.message);
 
   console.log(`search bench: filling one room with ${MESSAGES} messages (rate limits lifted for this run)`);
@@ -49,7 +54,12 @@ try {
   const worker = async () => {
     while (next < MESSAGES) {
       const i = next++;
-      const ack = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: content(i), type: 'text' });
+      const ack = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId: channel.channel.id,
+        content: content(i),
+        type: 'text',
+      });
       if (!ack.success) throw new Error(`send ${i} refused: ${ack.code} ${ack.message}`);
     }
   };
@@ -65,8 +75,10 @@ try {
   console.log('  tables analyzed (as autovacuum would within a minute)');
 
   const kinds: [string, string, number][] = [
-    ['word in every message', 'everywhere', 10], ['word in 1 % of messages', 'sometimes', 10],
-    ['word in one message', 'needle', 1], ['two words', 'everywhere sometimes', 10],
+    ['word in every message', 'everywhere', 10],
+    ['word in 1 % of messages', 'sometimes', 10],
+    ['word in one message', 'needle', 1],
+    ['two words', 'everywhere sometimes', 10],
   ];
   console.log(`  ${QUERIES} queries per kind, one at a time, client send to ack:`);
   for (const [label, query, expected] of kinds) {
@@ -75,11 +87,14 @@ try {
       const t = performance.now();
       const ack = await request(socket, C.searchMessages, { workspaceId: room.workspaceId, query });
       times.push(performance.now() - t);
-      if (!ack.success || ack.messages.length !== expected) throw new Error(`search "${query}": ${JSON.stringify(ack).slice(0, 200)}`);
+      if (!ack.success || ack.messages.length !== expected)
+        throw new Error(`search "${query}": ${JSON.stringify(ack).slice(0, 200)}`);
     }
     times.sort((a, b) => a - b);
     const p99 = percentile(times, 99);
-    console.log(`  ${label.padEnd(26)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  max ${times.at(-1)!.toFixed(1)} ms  ${p99 <= 50 ? 'PASS' : 'FAIL'} (p99 <= 50 ms)`);
+    console.log(
+      `  ${label.padEnd(26)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  max ${times.at(-1)!.toFixed(1)} ms  ${p99 <= 50 ? 'PASS' : 'FAIL'} (p99 <= 50 ms)`,
+    );
   }
   socket.disconnect();
 } finally {

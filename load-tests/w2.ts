@@ -33,9 +33,26 @@ function flag(name: string): string | undefined {
 
 type Kind = 'pub' | 'presence' | 'priv';
 interface Counters {
-  received: Record<Kind, number>; expected: Record<Kind, number>; violations: number; ownTyping: number; refused: number; firstRefusal?: string; ackMs: number[]; typingAckMs: number[]; loopLagMs: number;
+  received: Record<Kind, number>;
+  expected: Record<Kind, number>;
+  violations: number;
+  ownTyping: number;
+  refused: number;
+  firstRefusal?: string;
+  ackMs: number[];
+  typingAckMs: number[];
+  loopLagMs: number;
 }
-const zero = (): Counters => ({ received: { pub: 0, presence: 0, priv: 0 }, expected: { pub: 0, presence: 0, priv: 0 }, violations: 0, ownTyping: 0, refused: 0, ackMs: [], typingAckMs: [], loopLagMs: 0 });
+const zero = (): Counters => ({
+  received: { pub: 0, presence: 0, priv: 0 },
+  expected: { pub: 0, presence: 0, priv: 0 },
+  violations: 0,
+  ownTyping: 0,
+  refused: 0,
+  ackMs: [],
+  typingAckMs: [],
+  loopLagMs: 0,
+});
 
 interface Room {
   sockets: { conn: SioConn; user: number }[];
@@ -70,7 +87,11 @@ async function b1Room(origin: string, counters: () => Counters): Promise<Room> {
     if (user === 1) await conn.request('join', PRIVATE);
     conn.onDelivery = (d) => {
       const f = String(d);
-      const kind: Kind = f.includes('"content":"priv:') ? 'priv' : f.includes('"content":"presence:') ? 'presence' : 'pub';
+      const kind: Kind = f.includes('"content":"priv:')
+        ? 'priv'
+        : f.includes('"content":"presence:')
+          ? 'presence'
+          : 'pub';
       counters().received[kind]++;
       if (kind === 'priv' && user !== 1) counters().violations++;
     };
@@ -90,13 +111,24 @@ async function b1Room(origin: string, counters: () => Counters): Promise<Room> {
 
 async function appRoom(origin: string, counters: () => Counters): Promise<Room> {
   const post = async <T>(path: string, body: object): Promise<T> => {
-    const res = await fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(origin + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`POST ${path}: HTTP ${res.status} ${await res.text()}`);
     return res.json() as Promise<T>;
   };
-  const created = await post<{ workspaceId: string; userToken: string }>('/api/workspaces', { name: `w2-${Math.random().toString(36).slice(2, 8)}`, username: 'w2u0' });
+  const created = await post<{ workspaceId: string; userToken: string }>('/api/workspaces', {
+    name: `w2-${Math.random().toString(36).slice(2, 8)}`,
+    username: 'w2u0',
+  });
   const tokens = [created.userToken];
-  for (let u = 1; u < USERS; u++) tokens.push((await post<{ userToken: string }>(`/api/workspaces/${created.workspaceId}/join`, { username: `w2u${u}` })).userToken);
+  for (let u = 1; u < USERS; u++)
+    tokens.push(
+      (await post<{ userToken: string }>(`/api/workspaces/${created.workspaceId}/join`, { username: `w2u${u}` }))
+        .userToken,
+    );
   const userIds: string[] = [];
   const sockets: Room['sockets'] = [];
   let publicId = '';
@@ -104,12 +136,27 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
   for (let i = 0; i < N; i++) {
     const user = i % USERS;
     const conn = await SioConn.connect(origin, cfg.client, '42["user-', undefined, 20_000);
-    const jw = await conn.request<{ success: boolean; user: { id: string } }>('join-workspace', { workspaceId: created.workspaceId, username: `w2u${user}`, userToken: tokens[user] });
+    const jw = await conn.request<{ success: boolean; user: { id: string } }>('join-workspace', {
+      workspaceId: created.workspaceId,
+      username: `w2u${user}`,
+      userToken: tokens[user],
+    });
     if (!jw.success) throw new Error(`join-workspace refused: ${JSON.stringify(jw)}`);
     userIds[user] = jw.user.id;
     if (i === USERS - 1) {
-      const pub = await sockets[0].conn.request<{ success: boolean; channel: { id: string } }>('create-channel', { workspaceId: created.workspaceId, name: 'general', type: 'topic', isPrivate: false });
-      const priv = await sockets[0].conn.request<{ success: boolean; channel: { id: string } }>('create-channel', { workspaceId: created.workspaceId, name: 'secret', type: 'topic', isPrivate: true, memberIds: [userIds[1]] });
+      const pub = await sockets[0].conn.request<{ success: boolean; channel: { id: string } }>('create-channel', {
+        workspaceId: created.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
+      const priv = await sockets[0].conn.request<{ success: boolean; channel: { id: string } }>('create-channel', {
+        workspaceId: created.workspaceId,
+        name: 'secret',
+        type: 'topic',
+        isPrivate: true,
+        memberIds: [userIds[1]],
+      });
       if (!pub.success || !priv.success) throw new Error(`create-channel refused: ${JSON.stringify([pub, priv])}`);
       publicId = pub.channel.id;
       privateId = priv.channel.id;
@@ -117,7 +164,10 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
     // Classified by substrings, not parsed: the generator must not be what limits the rate (ids are unique strings).
     conn.onDelivery = (d) => {
       const f = String(d);
-      if (f.startsWith('42["user-presence-updated"')) { counters().received.presence++; return; }
+      if (f.startsWith('42["user-presence-updated"')) {
+        counters().received.presence++;
+        return;
+      }
       if (!f.startsWith('42["user-typing"') && !f.startsWith('42["user-stopped-typing"')) return; // joins, leaves
       if (f.includes(`"channelId":"${privateId}"`)) {
         counters().received.priv++;
@@ -132,9 +182,12 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
   const emit = (conn: SioConn, event: string, payload: object) => {
     const sentAt = performance.now();
     conn.emitWithAck(event, payload, ([ack]) => {
-    (event === 'update-presence' ? counters().ackMs : counters().typingAckMs).push(performance.now() - sentAt);
-    const a = ack as { success?: boolean; code?: string; message?: string };
-    if (!a?.success) { counters().refused++; counters().firstRefusal ??= `${event}: ${a?.code} ${a?.message}`; }
+      (event === 'update-presence' ? counters().ackMs : counters().typingAckMs).push(performance.now() - sentAt);
+      const a = ack as { success?: boolean; code?: string; message?: string };
+      if (!a?.success) {
+        counters().refused++;
+        counters().firstRefusal ??= `${event}: ${a?.code} ${a?.message}`;
+      }
     });
   };
   return {
@@ -145,7 +198,9 @@ async function appRoom(origin: string, counters: () => Counters): Promise<Room> 
         return N;
       }
       const typer = kind === 'priv' ? 0 : user;
-      emit(sender(typer, `${kind}:${typer}`, on), on ? 'typing-start' : 'typing-stop', { channelId: kind === 'priv' ? privateId : publicId });
+      emit(sender(typer, `${kind}:${typer}`, on), on ? 'typing-start' : 'typing-stop', {
+        channelId: kind === 'priv' ? privateId : publicId,
+      });
       return kind === 'priv' ? socketsOf(1) : N;
     },
   };
@@ -155,7 +210,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const total = (r: Record<Kind, number>) => r.pub + r.presence + r.priv;
 
 /** Drives `seconds` of churn at RATE events/s; `state` keeps each user's toggles across phases. */
-async function churn(room: Room, counters: () => Counters, seconds: number, state: { i: number; next: Record<Kind, number>; on: Map<string, boolean> }): Promise<number> {
+async function churn(
+  room: Room,
+  counters: () => Counters,
+  seconds: number,
+  state: { i: number; next: Record<Kind, number>; on: Map<string, boolean> },
+): Promise<number> {
   const start = Date.now();
   let sent = 0;
   let last = performance.now();
@@ -183,14 +243,21 @@ async function churn(room: Room, counters: () => Counters, seconds: number, stat
 async function runTarget(name: TargetName): Promise<Record<string, unknown> | null> {
   console.log(`\n== ${name}`);
   let target: RunningTarget;
-  try { target = await startTarget(name, cfg); } catch (e) { console.log(`  ${name} NOT RUN: ${e instanceof NotRun ? e.message : (e as Error).stack}`); return null; }
+  try {
+    target = await startTarget(name, cfg);
+  } catch (e) {
+    console.log(`  ${name} NOT RUN: ${e instanceof NotRun ? e.message : (e as Error).stack}`);
+    return null;
+  }
   let c = zero();
   const counters = () => c;
   try {
     const origin = target.spec.kind === 'b0' ? '' : target.spec.origin;
     const t0 = Date.now();
     const room = target.spec.kind === 'b1' ? await b1Room(origin, counters) : await appRoom(origin, counters);
-    console.log(`  ${N} sockets joined in ${((Date.now() - t0) / 1000).toFixed(1)} s; churn ${RATE} events/s (public typing 50%, presence 25%, private typing 25%)`);
+    console.log(
+      `  ${N} sockets joined in ${((Date.now() - t0) / 1000).toFixed(1)} s; churn ${RATE} events/s (public typing 50%, presence 25%, private typing 25%)`,
+    );
     const state = { i: 0, next: { pub: 0, presence: 0, priv: 0 }, on: new Map<string, boolean>() };
     await churn(room, counters, cfg.warmupS, state);
     await sleep(1000);
@@ -208,22 +275,46 @@ async function runTarget(name: TargetName): Promise<Record<string, unknown> | nu
     const delivered = total(c.received);
     const ratio = (k: Kind) => (c.expected[k] ? c.received[k] / c.expected[k] : 1);
     const fig = {
-      target: name, connections: N, eventsPerS: sent / windowS, deliveriesPerS: delivered / windowS,
-      ratio: { pub: ratio('pub'), presence: ratio('presence'), priv: ratio('priv') }, violations: c.violations, ownTyping: c.ownTyping,
-      serverUsPerDelivery: cpuUs / Math.max(1, delivered), serverUsPerEvent: cpuUs / Math.max(1, sent), serverCorePct: cpuUs / (windowS * 10_000),
-      perProcess: Object.fromEntries(Object.entries(cpu).map(([k, us]) => [k, Math.round(us / Math.max(1, delivered) * 100) / 100])),
+      target: name,
+      connections: N,
+      eventsPerS: sent / windowS,
+      deliveriesPerS: delivered / windowS,
+      ratio: { pub: ratio('pub'), presence: ratio('presence'), priv: ratio('priv') },
+      violations: c.violations,
+      ownTyping: c.ownTyping,
+      serverUsPerDelivery: cpuUs / Math.max(1, delivered),
+      serverUsPerEvent: cpuUs / Math.max(1, sent),
+      serverCorePct: cpuUs / (windowS * 10_000),
+      perProcess: Object.fromEntries(
+        Object.entries(cpu).map(([k, us]) => [k, Math.round((us / Math.max(1, delivered)) * 100) / 100]),
+      ),
     };
-    console.log(`  ${fig.eventsPerS.toFixed(0)} events/s -> ${fig.deliveriesPerS.toFixed(0)} deliveries/s; ratio public typing ${fig.ratio.pub.toFixed(4)}, presence ${fig.ratio.presence.toFixed(4)}, private typing ${fig.ratio.priv.toFixed(4)}`);
-    console.log(`  audience: ${c.violations} private-typing frames on non-members' sockets (must be 0); ${c.ownTyping} private-typing frames back to the typer's own sockets (must be 0)`);
-    for (const [label, xs] of [['presence', c.ackMs], ['typing', c.typingAckMs]] as const) {
+    console.log(
+      `  ${fig.eventsPerS.toFixed(0)} events/s -> ${fig.deliveriesPerS.toFixed(0)} deliveries/s; ratio public typing ${fig.ratio.pub.toFixed(4)}, presence ${fig.ratio.presence.toFixed(4)}, private typing ${fig.ratio.priv.toFixed(4)}`,
+    );
+    console.log(
+      `  audience: ${c.violations} private-typing frames on non-members' sockets (must be 0); ${c.ownTyping} private-typing frames back to the typer's own sockets (must be 0)`,
+    );
+    for (const [label, xs] of [
+      ['presence', c.ackMs],
+      ['typing', c.typingAckMs],
+    ] as const) {
       if (!xs.length) continue;
       const sorted = [...xs].sort((x, y) => x - y);
       const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1);
       console.log(`  ${label} ack ms: p50 ${at(0.5)}, p99 ${at(0.99)} (${sorted.length} acks)`);
     }
-    console.log(`  generator event-loop lag: max ${c.loopLagMs.toFixed(0)} ms (above ~50 ms the generator, not the server, sets the pace)`);
+    console.log(
+      `  generator event-loop lag: max ${c.loopLagMs.toFixed(0)} ms (above ~50 ms the generator, not the server, sets the pace)`,
+    );
     if (c.refused) console.log(`  ${c.refused} commands refused; first: ${c.firstRefusal}`);
-    console.log(`  server CPU: ${fig.serverUsPerDelivery.toFixed(2)} us/delivery, ${fig.serverUsPerEvent.toFixed(0)} us/event, ${fig.serverCorePct.toFixed(0)}% of a core [${Object.entries(fig.perProcess).map(([k, v]) => `${k} ${v}`).join(', ')} us/delivery]`);
+    console.log(
+      `  server CPU: ${fig.serverUsPerDelivery.toFixed(2)} us/delivery, ${fig.serverUsPerEvent.toFixed(0)} us/event, ${fig.serverCorePct.toFixed(0)}% of a core [${Object.entries(
+        fig.perProcess,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')} us/delivery]`,
+    );
     room.sockets.forEach((s) => s.conn.close());
     return fig;
   } catch (e) {
@@ -234,16 +325,31 @@ async function runTarget(name: TargetName): Promise<Record<string, unknown> | nu
   }
 }
 
-console.log(`W2 typing and presence churn: ${N} connections in one room (${USERS} users), ${RATE} events/s, warm-up ${cfg.warmupS} s, steady ${cfg.steadyS} s; targets ${targets.join(', ')}`);
+console.log(
+  `W2 typing and presence churn: ${N} connections in one room (${USERS} users), ${RATE} events/s, warm-up ${cfg.warmupS} s, steady ${cfg.steadyS} s; targets ${targets.join(', ')}`,
+);
 const figures: Record<string, unknown>[] = [];
 try {
-  for (const t of targets) { const f = await runTarget(t); if (f) figures.push(f); }
+  for (const t of targets) {
+    const f = await runTarget(t);
+    if (f) figures.push(f);
+  }
 } finally {
   await shutdownDistributed();
 }
 const b1 = figures.find((f) => f.target === 'b1') as { serverUsPerDelivery: number } | undefined;
 console.log('\nW2 summary');
-for (const f of figures as { target: string; serverUsPerDelivery: number; deliveriesPerS: number; violations: number }[]) {
-  const vs = b1 && f.target !== 'b1' ? `, ${(f.serverUsPerDelivery / b1.serverUsPerDelivery).toFixed(2)} x B1's CPU per delivery` : '';
-  console.log(`  ${f.target}: ${f.deliveriesPerS.toFixed(0)} deliveries/s, ${f.serverUsPerDelivery.toFixed(2)} us/delivery${vs}, violations ${f.violations}`);
+for (const f of figures as {
+  target: string;
+  serverUsPerDelivery: number;
+  deliveriesPerS: number;
+  violations: number;
+}[]) {
+  const vs =
+    b1 && f.target !== 'b1'
+      ? `, ${(f.serverUsPerDelivery / b1.serverUsPerDelivery).toFixed(2)} x B1's CPU per delivery`
+      : '';
+  console.log(
+    `  ${f.target}: ${f.deliveriesPerS.toFixed(0)} deliveries/s, ${f.serverUsPerDelivery.toFixed(2)} us/delivery${vs}, violations ${f.violations}`,
+  );
 }

@@ -24,16 +24,34 @@ const subscriptions = new Map<string, SubscriptionState>();
 let payments: Payments | null = null;
 
 const app = await startEmbedded({
-  port: 0, host: '127.0.0.1', dataDir: process.env.DATA_DIR!, logger: createLogger('webhook-bench', process.env.LOG_LEVEL ?? 'silent'),
-  smtpUrl: process.env.SMTP_URL, google: null,
+  port: 0,
+  host: '127.0.0.1',
+  dataDir: process.env.DATA_DIR!,
+  logger: createLogger('webhook-bench', process.env.LOG_LEVEL ?? 'silent'),
+  smtpUrl: process.env.SMTP_URL,
+  google: null,
   payments: {
-    stripe: { secretKey: process.env.STRIPE_SECRET_KEY!, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET!, apiBase: process.env.STRIPE_API_BASE! },
+    stripe: {
+      secretKey: process.env.STRIPE_SECRET_KEY!,
+      webhookSecret: process.env.STRIPE_WEBHOOK_SECRET!,
+      apiBase: process.env.STRIPE_API_BASE!,
+    },
     stateReader: (provider) => ({
-      checkoutSession: async (id) => { await provider.checkoutSession(id); return sessions.get(id) ?? null; },
-      subscription: async (id) => { await provider.subscription(id); return subscriptions.get(id) ?? null; },
+      checkoutSession: async (id) => {
+        await provider.checkoutSession(id);
+        return sessions.get(id) ?? null;
+      },
+      subscription: async (id) => {
+        await provider.subscription(id);
+        return subscriptions.get(id) ?? null;
+      },
       charge: (id) => provider.charge(id),
     }),
-    expirySweepMs: 0, reminderSweepMs: 0, onCreated: (p) => { payments = p; },
+    expirySweepMs: 0,
+    reminderSweepMs: 0,
+    onCreated: (p) => {
+      payments = p;
+    },
   },
 });
 
@@ -51,7 +69,8 @@ async function answer(msg: Request): Promise<unknown> {
     }
     case 'state':
       for (const s of msg.sessions) sessions.set(s.id, s);
-      for (const s of msg.subscriptions) subscriptions.set(s.id, { ...s, currentPeriodEnd: s.currentPeriodEnd ? new Date(s.currentPeriodEnd) : null });
+      for (const s of msg.subscriptions)
+        subscriptions.set(s.id, { ...s, currentPeriodEnd: s.currentPeriodEnd ? new Date(s.currentPeriodEnd) : null });
       return {};
     case 'settle':
       await payments!.receipts.settled();
@@ -68,7 +87,10 @@ async function answer(msg: Request): Promise<unknown> {
 
 process.on('message', (msg: Request) => {
   answer(msg).then(
-    (body) => process.send!({ id: msg.id, ok: true, ...(body as object) }, () => { if (msg.type === 'stop') process.exit(0); }),
+    (body) =>
+      process.send!({ id: msg.id, ok: true, ...(body as object) }, () => {
+        if (msg.type === 'stop') process.exit(0);
+      }),
     (err) => process.send!({ id: msg.id, ok: false, error: String((err as Error).stack ?? err) }),
   );
 });

@@ -9,7 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startKafka, startPostgres, startRedis, type RunningKafka, type RunningPostgres, type RunningRedis } from '../deploy/local/infra.ts';
+import {
+  freePort,
+  startKafka,
+  startPostgres,
+  startRedis,
+  type RunningKafka,
+  type RunningPostgres,
+  type RunningRedis,
+} from '../deploy/local/infra.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,7 +33,13 @@ declare module 'vitest' {
 
 const PREFIX = 'ephemera-test-';
 
-interface StartedInfra { pgUrl: string; redisUrl: string; kafkaBrokers: string; infraDataDir: string; stop(): Promise<void> }
+interface StartedInfra {
+  pgUrl: string;
+  redisUrl: string;
+  kafkaBrokers: string;
+  infraDataDir: string;
+  stop(): Promise<void>;
+}
 
 /**
  * Vitest runs a project's global setup once per project that has files in the run, all in this process: the
@@ -71,7 +85,9 @@ async function startInfra(): Promise<StartedInfra> {
     throw (failed as PromiseRejectedResult).reason;
   }
   const [pg, redis, kafka] = results as unknown as [
-    PromiseFulfilledResult<RunningPostgres>, PromiseFulfilledResult<RunningRedis>, PromiseFulfilledResult<RunningKafka>,
+    PromiseFulfilledResult<RunningPostgres>,
+    PromiseFulfilledResult<RunningRedis>,
+    PromiseFulfilledResult<RunningKafka>,
   ];
   console.log(`[global-setup] postgres, redis, kafka ready in ${Date.now() - started} ms (data and logs in ${root})`);
   return {

@@ -17,7 +17,9 @@ const CONFIG = path.join(repo, '.dependency-cruiser.cjs');
 const DEPCRUISE = path.join(repo, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
 
 const trees: string[] = [];
-afterEach(() => { for (const dir of trees.splice(0)) fs.rmSync(dir, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const dir of trees.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** A tree of files (path -> content) with a tsconfig like the project's, checked with the project's rules. */
 async function check(files: Record<string, string>): Promise<{ exitCode: number; output: string }> {
@@ -43,9 +45,14 @@ async function check(files: Record<string, string>): Promise<{ exitCode: number;
 
 describe('npm run lint:cycles', () => {
   it('is part of npm run lint and checks the project with this config', () => {
-    const scripts = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    const scripts = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')).scripts as Record<
+      string,
+      string
+    >;
     expect(scripts.lint).toMatch(/&& npm run lint:cycles/);
-    expect(scripts['lint:cycles']).toMatch(/^depcruise --config \.dependency-cruiser\.cjs .* proto services frontend\/src /);
+    expect(scripts['lint:cycles']).toMatch(
+      /^depcruise --config \.dependency-cruiser\.cjs .* proto services frontend\/src /,
+    );
   });
 
   it('fails on an import cycle, naming the rule and the files', async () => {

@@ -10,12 +10,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, sealedEventLog, type Pool } from '@ephemera/platform';
+import {
+  EmbeddedEventLog,
+  createLogger,
+  createPool,
+  fileRoomKeys,
+  sealedEventLog,
+  type Pool,
+} from '@ephemera/platform';
 import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
-import { openChannelRows, openMemberRows, openMessageRows, openRoomChannelRows, openWorkspaceRows } from './helpers/sealed-rows.ts';
+import {
+  openChannelRows,
+  openMemberRows,
+  openMessageRows,
+  openRoomChannelRows,
+  openWorkspaceRows,
+} from './helpers/sealed-rows.ts';
 
 const logger = createLogger('test', 'silent');
 
@@ -28,9 +41,29 @@ async function boot(databaseUrl: string, now: () => Date) {
   const keys = fileRoomKeys(keyDir, masterKey);
   const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
   await log.init(Object.values(TOPICS));
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, now, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const room = await startRoomModule({
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    now,
+    sweepIntervalMs: 3_600_000,
+    roomKeys: keys.store,
+    keyring: keys.keyring,
+  });
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, now, keyring: keys.keyring });
-  return { pool, log, room, messaging, async stop() { await room.stop(); await messaging.stop(); await log.close(); await pool.end(); } };
+  return {
+    pool,
+    log,
+    room,
+    messaging,
+    async stop() {
+      await room.stop();
+      await messaging.stop();
+      await log.close();
+      await pool.end();
+    },
+  };
 }
 
 /** The read models with their sealed values opened: a replay seals them again under new nonces (docs/crypto.md). */
@@ -41,7 +74,12 @@ async function dump(pool: Pool) {
     workspaces: await openWorkspaceRows(keyring, await q('SELECT * FROM room.workspaces ORDER BY id')),
     members: await openMemberRows(keyring, await q('SELECT * FROM room.members ORDER BY workspace_id, user_id')),
     channels: await openRoomChannelRows(keyring, await q('SELECT * FROM room.channels ORDER BY id')),
-    messages: await openMessageRows(keyring, await q('SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq')),
+    messages: await openMessageRows(
+      keyring,
+      await q(
+        'SELECT id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, version, deleted FROM messaging.messages ORDER BY workspace_id, seq',
+      ),
+    ),
     readPositions: await q('SELECT * FROM messaging.read_positions ORDER BY channel_id, user_id'),
     readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),
     deletedChannels: await q('SELECT * FROM messaging.deleted_channels ORDER BY id'),
@@ -59,36 +97,97 @@ describe('replay', () => {
     const msgs = live.messaging.service;
 
     const doomed = await rooms.createWorkspace({ name: 'doomed-room', username: 'dora' });
-    const kept = await rooms.createWorkspace({ name: 'kept-room', username: 'alice', password: 'pw-kept', hasPassword: true });
+    const kept = await rooms.createWorkspace({
+      name: 'kept-room',
+      username: 'alice',
+      password: 'pw-kept',
+      hasPassword: true,
+    });
     const bob = await rooms.joinWorkspace(kept.workspaceId, { username: 'bob', password: 'pw-kept' });
     const aliceActor = { workspaceId: kept.workspaceId, userId: kept.user.id, username: 'alice' };
     const bobActor = { workspaceId: kept.workspaceId, userId: bob.user.id, username: 'bob' };
-    const general = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
-    const secret = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'secret', type: 'topic', isPrivate: true, memberIds: [] });
+    const general = await rooms.createChannel(aliceActor, {
+      workspaceId: kept.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    const secret = await rooms.createChannel(aliceActor, {
+      workspaceId: kept.workspaceId,
+      name: 'secret',
+      type: 'topic',
+      isPrivate: true,
+      memberIds: [],
+    });
     for (let i = 0; i < 20; i++) {
-      await msgs.sendMessage(i % 2 ? bobActor : aliceActor, { clientMessageId: clientId(), channelId: general.id, content: `m${i} 'quoted' \u0000 ✓`, type: 'text' });
+      await msgs.sendMessage(i % 2 ? bobActor : aliceActor, {
+        clientMessageId: clientId(),
+        channelId: general.id,
+        content: `m${i} 'quoted' \u0000 ✓`,
+        type: 'text',
+      });
     }
-    await msgs.sendMessage(aliceActor, { clientMessageId: clientId(), channelId: secret.id, content: 'private', type: 'text' });
+    await msgs.sendMessage(aliceActor, {
+      clientMessageId: clientId(),
+      channelId: secret.id,
+      content: 'private',
+      type: 'text',
+    });
     // The room experience's message events: edits, deletes, reactions, read positions, a DM, a deleted channel.
-    const [first, second] = (await msgs.fetchMessages(aliceActor, { channelId: general.id, limit: 2, beforeSeq: 3 })).messages;
-    await msgs.editMessage(aliceActor, { workspaceId: kept.workspaceId, messageId: first!.id, newContent: 'edited \u0000 ✓' });
+    const [first, second] = (await msgs.fetchMessages(aliceActor, { channelId: general.id, limit: 2, beforeSeq: 3 }))
+      .messages;
+    await msgs.editMessage(aliceActor, {
+      workspaceId: kept.workspaceId,
+      messageId: first!.id,
+      newContent: 'edited \u0000 ✓',
+    });
     await msgs.addReaction(aliceActor, { workspaceId: kept.workspaceId, messageId: second!.id, emoji: '👍' });
     await msgs.addReaction(bobActor, { workspaceId: kept.workspaceId, messageId: second!.id, emoji: '❤️' });
     await msgs.deleteMessage(bobActor, { workspaceId: kept.workspaceId, messageId: second!.id });
     await msgs.markRead(bobActor, { channelId: general.id, seq: 10 });
     const dm = await rooms.createDmChannel(aliceActor, { workspaceId: kept.workspaceId, targetUserId: bob.user.id });
-    const inDm = await msgs.sendMessage(aliceActor, { clientMessageId: clientId(), channelId: dm.id, content: 'dm', type: 'text' });
+    const inDm = await msgs.sendMessage(aliceActor, {
+      clientMessageId: clientId(),
+      channelId: dm.id,
+      content: 'dm',
+      type: 'text',
+    });
     await msgs.markRead(bobActor, { channelId: dm.id, seq: inDm.seq });
-    const doomedChannel2 = await rooms.createChannel(aliceActor, { workspaceId: kept.workspaceId, name: 'gone', type: 'topic', isPrivate: false, memberIds: [] });
-    await msgs.sendMessage(bobActor, { clientMessageId: clientId(), channelId: doomedChannel2.id, content: 'gone with it', type: 'text' });
+    const doomedChannel2 = await rooms.createChannel(aliceActor, {
+      workspaceId: kept.workspaceId,
+      name: 'gone',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    await msgs.sendMessage(bobActor, {
+      clientMessageId: clientId(),
+      channelId: doomedChannel2.id,
+      content: 'gone with it',
+      type: 'text',
+    });
     await msgs.markRead(aliceActor, { channelId: doomedChannel2.id, seq: 1000 });
     await rooms.deleteChannel(aliceActor, { workspaceId: kept.workspaceId, channelId: doomedChannel2.id });
     const doomedActor = { workspaceId: doomed.workspaceId, userId: doomed.user.id, username: 'dora' };
-    const doomedChannel = await rooms.createChannel(doomedActor, { workspaceId: doomed.workspaceId, name: 'x', type: 'topic', isPrivate: false, memberIds: [] });
-    await msgs.sendMessage(doomedActor, { clientMessageId: clientId(), channelId: doomedChannel.id, content: 'bye', type: 'text' });
+    const doomedChannel = await rooms.createChannel(doomedActor, {
+      workspaceId: doomed.workspaceId,
+      name: 'x',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    await msgs.sendMessage(doomedActor, {
+      clientMessageId: clientId(),
+      channelId: doomedChannel.id,
+      content: 'bye',
+      type: 'text',
+    });
     // Expire only the doomed room: its expiry is moved into the past in the read model (the sweeper's input);
     // the expiry itself is recorded as a workspace.expired event like any other.
-    await live.pool.query("UPDATE room.workspaces SET expires_at = now() - interval '1 minute' WHERE id = $1", [doomed.workspaceId]);
+    await live.pool.query("UPDATE room.workspaces SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+      doomed.workspaceId,
+    ]);
     expect(await rooms.sweepExpired()).toBe(1);
     await new Promise((r) => setTimeout(r, 300)); // messaging applies workspace.expired from the log
     const before = await dump(live.pool);

@@ -12,7 +12,12 @@ startTelemetry('telemetry-test', { exporter: 'none' });
 describe('telemetry with the default exporter (none)', () => {
   it('records spans with real ids, propagates them in headers and stamps them on log lines', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const log = createLogger('telemetry-test', 'info', sink);
     let traceId = '';
     let header = '';

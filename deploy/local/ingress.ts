@@ -33,25 +33,41 @@ export interface IngressOptions {
   frontendDist?: string;
 }
 
-export async function startIngress(opts: IngressOptions): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+export async function startIngress(
+  opts: IngressOptions,
+): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
   fs.mkdirSync(opts.runDir, { recursive: true });
   const conf = path.join(opts.runDir, 'nginx.conf');
   const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
   const values: Record<string, string | number> = {
-    RUN_DIR: opts.runDir, FRONTEND_DIST: opts.frontendDist ?? path.join(here, '..', '..', 'frontend', 'dist'), HTTP_PORT: opts.port,
-    GATEWAY_1: opts.gateway1Port, GATEWAY_2: opts.gateway2Port, ROOM: opts.roomPort, MESSAGING: opts.messagingPort ?? opts.roomPort, BILLING: opts.billingPort ?? opts.roomPort,
+    RUN_DIR: opts.runDir,
+    FRONTEND_DIST: opts.frontendDist ?? path.join(here, '..', '..', 'frontend', 'dist'),
+    HTTP_PORT: opts.port,
+    GATEWAY_1: opts.gateway1Port,
+    GATEWAY_2: opts.gateway2Port,
+    ROOM: opts.roomPort,
+    MESSAGING: opts.messagingPort ?? opts.roomPort,
+    BILLING: opts.billingPort ?? opts.roomPort,
     ADMIN: opts.adminPort ?? opts.roomPort,
     USER: process.getuid?.() === 0 ? 'user root;' : '',
   };
   fs.writeFileSync(path.join(opts.runDir, 'security-headers.conf'), SECURITY_HEADERS);
-  fs.writeFileSync(conf, template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')));
+  fs.writeFileSync(
+    conf,
+    template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')),
+  );
   const log = fs.openSync(path.join(opts.runDir, 'nginx.log'), 'a');
   const child = spawn('nginx', ['-c', conf, '-p', opts.runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
   const url = `http://127.0.0.1:${opts.port}`;
   const end = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode} (see ${opts.runDir}/nginx-error.log)`);
-    try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* starting */ }
+    if (child.exitCode !== null)
+      throw new Error(`nginx exited with ${child.exitCode} (see ${opts.runDir}/nginx-error.log)`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (Date.now() > end) throw new Error('nginx did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -60,7 +76,11 @@ export async function startIngress(opts: IngressOptions): Promise<{ child: Child
     url,
     async stop() {
       if (child.exitCode !== null) return;
-      await new Promise((r) => { child.once('exit', r); child.kill('SIGQUIT'); setTimeout(r, 5000); });
+      await new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGQUIT');
+        setTimeout(r, 5000);
+      });
     },
   };
 }

@@ -12,12 +12,17 @@ import { toolsDir } from './config.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 
-export interface TurnServer { url: string; secret: string; stop(): Promise<void> }
+export interface TurnServer {
+  url: string;
+  secret: string;
+  stop(): Promise<void>;
+}
 
 export function pionTurnBinary(): string {
   const tools = toolsDir();
   const bin = path.join(tools, 'bin', 'pion-turn');
-  if (!fs.existsSync(bin)) execFileSync('bash', [path.join(repo, 'deploy', 'ops', 'install-tools.sh'), 'turn'], { stdio: 'inherit' });
+  if (!fs.existsSync(bin))
+    execFileSync('bash', [path.join(repo, 'deploy', 'ops', 'install-tools.sh'), 'turn'], { stdio: 'inherit' });
   return bin;
 }
 
@@ -28,14 +33,22 @@ export async function startPionTurn(secret: string): Promise<TurnServer> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-4000); });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
   // UDP gives no "listening" to probe: the server binds at once or exits; give it a moment to do either.
   await new Promise((r) => setTimeout(r, 500));
   if (child.exitCode !== null) throw new Error(`pion-turn exited with ${child.exitCode}: ${stderr}`);
   return {
-    url: `turn:127.0.0.1:${port}?transport=udp`, secret,
+    url: `turn:127.0.0.1:${port}?transport=udp`,
+    secret,
     async stop() {
-      if (child.exitCode === null) await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); setTimeout(r, 5000); });
+      if (child.exitCode === null)
+        await new Promise((r) => {
+          child.once('exit', r);
+          child.kill('SIGTERM');
+          setTimeout(r, 5000);
+        });
     },
   };
 }

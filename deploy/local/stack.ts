@@ -42,50 +42,145 @@ async function main() {
   fs.chmodSync(data, 0o755);
 
   const [pg, redis, kafka] = await Promise.all([
-    startPostgres({ dataDir: path.join(data, 'postgres'), port: ports.postgres, logFile: path.join(runDir, 'postgres.log') }),
+    startPostgres({
+      dataDir: path.join(data, 'postgres'),
+      port: ports.postgres,
+      logFile: path.join(runDir, 'postgres.log'),
+    }),
     startRedis({ dataDir: path.join(data, 'redis'), port: ports.redis, logFile: path.join(runDir, 'redis.log') }),
-    startKafka({ dataDir: path.join(data, 'kafka'), port: ports.kafka, controllerPort: ports.kafkaController, logFile: path.join(runDir, 'kafka.log') }),
+    startKafka({
+      dataDir: path.join(data, 'kafka'),
+      port: ports.kafka,
+      controllerPort: ports.kafkaController,
+      logFile: path.join(runDir, 'kafka.log'),
+    }),
   ]);
-  stops.push(() => kafka.stop(), () => redis.stop(), () => pg.stop());
+  stops.push(
+    () => kafka.stop(),
+    () => redis.stop(),
+    () => pg.stop(),
+  );
   // Uploaded files: an S3-compatible server (versitygw) over a folder of the stack's data, as S3 is in a cluster.
-  const s3 = await startVersitygw({ dir: path.join(data, 's3'), port: ports.s3, accessKeyId: 'ephemera', secretAccessKey: 'ephemera-local-s3-secret' });
+  const s3 = await startVersitygw({
+    dir: path.join(data, 's3'),
+    port: ports.s3,
+    accessKeyId: 'ephemera',
+    secretAccessKey: 'ephemera-local-s3-secret',
+  });
   stops.unshift(() => s3.stop());
-  const s3Env = { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'ephemera-files', S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    S3_REGION: s3.region, S3_FORCE_PATH_STYLE: 'true' };
+  const s3Env = {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'ephemera-files',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_REGION: s3.region,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
   // nginx (on loopback) is the trusted proxy whose X-Forwarded-For names the client; rate-limit counters in Redis.
   const serviceSecret = config.SERVICE_SECRET ?? randomBytes(32).toString('hex');
   fs.writeFileSync(path.join(runDir, 'service-secret'), serviceSecret, { mode: 0o600 });
-  const common = { KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: '127.0.0.1', REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret };
+  const common = {
+    KAFKA_BROKERS: kafka.brokers.join(','),
+    LOG_LEVEL: config.LOG_LEVEL,
+    TRUSTED_PROXIES: '127.0.0.1',
+    REDIS_URL: redis.url,
+    SERVICE_SECRET: serviceSecret,
+  };
   // where each service is called by the others: its internal listener
   const internal = (port: number) => `http://127.0.0.1:${internalPortOf(port)}`;
 
   // Room first: it creates the topics and its migrations; the others wait for it to be ready.
   // The room service owns the room data keys (docs/crypto.md): a directory beside the other stores' data.
-  await service('room', 'services/room/src/main.ts', { ...common, PORT: ports.room, INTERNAL_PORT: internalPortOf(ports.room), METRICS_PORT: metricsPortOf(ports.room), DATABASE_URL: pg.url, ROOM_KEY_DIR: path.join(data, 'room-keys'), BILLING_URL: internal(ports.billing) }, ports.room);
+  await service(
+    'room',
+    'services/room/src/main.ts',
+    {
+      ...common,
+      PORT: ports.room,
+      INTERNAL_PORT: internalPortOf(ports.room),
+      METRICS_PORT: metricsPortOf(ports.room),
+      DATABASE_URL: pg.url,
+      ROOM_KEY_DIR: path.join(data, 'room-keys'),
+      BILLING_URL: internal(ports.billing),
+    },
+    ports.room,
+  );
   await Promise.all([
-    service('messaging', 'services/messaging/src/main.ts', { ...common, PORT: ports.messaging, INTERNAL_PORT: internalPortOf(ports.messaging), METRICS_PORT: metricsPortOf(ports.messaging), DATABASE_URL: pg.url, ROOM_URL: internal(ports.room), ...s3Env }, ports.messaging),
+    service(
+      'messaging',
+      'services/messaging/src/main.ts',
+      {
+        ...common,
+        PORT: ports.messaging,
+        INTERNAL_PORT: internalPortOf(ports.messaging),
+        METRICS_PORT: metricsPortOf(ports.messaging),
+        DATABASE_URL: pg.url,
+        ROOM_URL: internal(ports.room),
+        ...s3Env,
+      },
+      ports.messaging,
+    ),
     // Accounts: its own key volume; SMTP_URL, SUPERADMIN_EMAIL and the Google (OIDC) settings pass through from the
     // environment (without SMTP_URL the sign-in codes are written to .run/billing.log).
-    service('billing', 'services/billing/src/main.ts', {
-      ...common, PORT: ports.billing, INTERNAL_PORT: internalPortOf(ports.billing), METRICS_PORT: metricsPortOf(ports.billing), DATABASE_URL: pg.url, ROOM_URL: internal(ports.room), ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
-    }, ports.billing),
-    service('presence', 'services/presence/src/main.ts', {
-      LOG_LEVEL: common.LOG_LEVEL, PORT: ports.presence, INTERNAL_PORT: internalPortOf(ports.presence), METRICS_PORT: metricsPortOf(ports.presence), REDIS_URL: redis.url, SERVICE_SECRET: serviceSecret,
-    }, ports.presence),
+    service(
+      'billing',
+      'services/billing/src/main.ts',
+      {
+        ...common,
+        PORT: ports.billing,
+        INTERNAL_PORT: internalPortOf(ports.billing),
+        METRICS_PORT: metricsPortOf(ports.billing),
+        DATABASE_URL: pg.url,
+        ROOM_URL: internal(ports.room),
+        ACCOUNT_KEY_DIR: path.join(data, 'account-keys'),
+      },
+      ports.billing,
+    ),
+    service(
+      'presence',
+      'services/presence/src/main.ts',
+      {
+        LOG_LEVEL: common.LOG_LEVEL,
+        PORT: ports.presence,
+        INTERNAL_PORT: internalPortOf(ports.presence),
+        METRICS_PORT: metricsPortOf(ports.presence),
+        REDIS_URL: redis.url,
+        SERVICE_SECRET: serviceSecret,
+      },
+      ports.presence,
+    ),
   ]);
   // Admin-analytics after billing and messaging: at start it replays every topic, asking room and billing for the
   // keys that open their events. Its own key volume and backup directory; SUPERADMIN_EMAIL passes through (as billing's).
-  await service('admin-analytics', 'services/admin-analytics/src/main.ts', {
-    ...common, PORT: ports.admin, DATABASE_URL: pg.url, ROOM_URL: internal(ports.room),
-    BILLING_URL: internal(ports.billing), MESSAGING_URL: internal(ports.messaging),
-    ADMIN_KEY_DIR: path.join(data, 'admin-keys'), BACKUP_DIR: path.join(data, 'backups'), METRICS_PORT: metricsPortOf(ports.admin),
-    // System Health counts every other service's answers and uptime from its metrics listener (ports.ts: metricsPortOf)
-    ADMIN_HEALTH_TARGETS: [ports.room, ports.messaging, ports.billing, ports.presence, ports.gateway1, ports.gateway2]
-      .map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`).join(','),
-  }, ports.admin);
+  await service(
+    'admin-analytics',
+    'services/admin-analytics/src/main.ts',
+    {
+      ...common,
+      PORT: ports.admin,
+      DATABASE_URL: pg.url,
+      ROOM_URL: internal(ports.room),
+      BILLING_URL: internal(ports.billing),
+      MESSAGING_URL: internal(ports.messaging),
+      ADMIN_KEY_DIR: path.join(data, 'admin-keys'),
+      BACKUP_DIR: path.join(data, 'backups'),
+      METRICS_PORT: metricsPortOf(ports.admin),
+      // System Health counts every other service's answers and uptime from its metrics listener (ports.ts: metricsPortOf)
+      ADMIN_HEALTH_TARGETS: [ports.room, ports.messaging, ports.billing, ports.presence, ports.gateway1, ports.gateway2]
+        .map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`)
+        .join(','),
+    },
+    ports.admin,
+  );
   const gatewayEnv = (id: string, port: number) => ({
-    ...common, PORT: port, METRICS_PORT: metricsPortOf(port), GATEWAY_ID: id, ALLOWED_ORIGINS: config.ALLOWED_ORIGINS.join(','),
-    ROOM_URL: internal(ports.room), MESSAGING_URL: internal(ports.messaging), PRESENCE_URL: internal(ports.presence),
+    ...common,
+    PORT: port,
+    METRICS_PORT: metricsPortOf(port),
+    GATEWAY_ID: id,
+    ALLOWED_ORIGINS: config.ALLOWED_ORIGINS.join(','),
+    ROOM_URL: internal(ports.room),
+    MESSAGING_URL: internal(ports.messaging),
+    PRESENCE_URL: internal(ports.presence),
   });
   await Promise.all([
     service('gateway-1', 'services/gateway/src/main.ts', gatewayEnv('gateway-1', ports.gateway1), ports.gateway1),
@@ -97,7 +192,12 @@ async function main() {
 }
 
 /** Start one service process and wait for its /healthz; restart it if it dies (like a Deployment would). */
-async function service(name: string, entry: string, vars: Record<string, string | number>, port: number): Promise<void> {
+async function service(
+  name: string,
+  entry: string,
+  vars: Record<string, string | number>,
+  port: number,
+): Promise<void> {
   const log = fs.openSync(path.join(runDir, `${name}.log`), 'a');
   const start = () => {
     // STACK_CPU_PROFILE=gateway-1,messaging: those processes write a V8 CPU profile to .run/profiles when they stop
@@ -107,14 +207,18 @@ async function service(name: string, entry: string, vars: Record<string, string 
     // service process while investigating (NODE_OPTIONS refuses most of them)
     const flags = [...SERVICE_NODE_FLAGS, ...(config.STACK_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
     const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', path.join(repo, entry)], {
-      cwd: repo, stdio: ['ignore', log, log], env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
+      cwd: repo,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])) },
     });
     children.set(name, child);
     fs.writeFileSync(path.join(runDir, `${name}.pid`), String(child.pid));
     child.on('exit', (code, signal) => {
       if (stopping) return;
       fs.writeSync(log, `[stack] ${name} exited (${code ?? signal}); restarting in 1 s\n`);
-      setTimeout(() => { if (!stopping) start(); }, 1000);
+      setTimeout(() => {
+        if (!stopping) start();
+      }, 1000);
     });
   };
   start();
@@ -124,14 +228,27 @@ async function service(name: string, entry: string, vars: Record<string, string 
 async function waitHealthy(url: string, name: string, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
-    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${name} did not become healthy (see ${path.join(runDir, `${name}.log`)})`);
 }
 
 async function startNginx(): Promise<void> {
-  const ingress = await startIngress({ runDir, port: ports.http, gateway1Port: ports.gateway1, gateway2Port: ports.gateway2, roomPort: ports.room, messagingPort: ports.messaging, billingPort: ports.billing, adminPort: ports.admin });
+  const ingress = await startIngress({
+    runDir,
+    port: ports.http,
+    gateway1Port: ports.gateway1,
+    gateway2Port: ports.gateway2,
+    roomPort: ports.room,
+    messagingPort: ports.messaging,
+    billingPort: ports.billing,
+    adminPort: ports.admin,
+  });
   children.set('nginx', ingress.child);
   fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
 }
@@ -141,7 +258,13 @@ async function stopAll(code: number) {
   stopping = true;
   for (const [name, child] of [...children].reverse()) {
     child.kill('SIGTERM');
-    await new Promise((r) => { if (child.exitCode !== null || child.signalCode) r(null); else { child.once('exit', r); setTimeout(r, 10_000); } });
+    await new Promise((r) => {
+      if (child.exitCode !== null || child.signalCode) r(null);
+      else {
+        child.once('exit', r);
+        setTimeout(r, 10_000);
+      }
+    });
     fs.rmSync(path.join(runDir, `${name}.pid`), { force: true });
   }
   for (const stop of stops) await stop().catch(() => {});
@@ -151,4 +274,7 @@ async function stopAll(code: number) {
 
 process.on('SIGTERM', () => void stopAll(0));
 process.on('SIGINT', () => void stopAll(0));
-main().catch((err) => { console.error(err); void stopAll(1); });
+main().catch((err) => {
+  console.error(err);
+  void stopAll(1);
+});

@@ -25,7 +25,14 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
     assertFrontendBuilt();
     mail = await startMailpit();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-accounts-'));
-    app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-accounts', 'silent'), smtpUrl: mail.smtpUrl, google: null });
+    app = await startEmbedded({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-accounts', 'silent'),
+      smtpUrl: mail.smtpUrl,
+      google: null,
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -47,7 +54,9 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       // a guest has no dashboard: no button in the sidebar, Login / Sign Up in the site header
       await u.byTestId('settings-button').waitFor({ timeout: WAIT_MS });
       expect(await u.byTestId('dashboard-button').count()).toBe(0);
-      const guest = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}') as { workspaceId: string; userToken: string });
+      const guest = await u.page.evaluate(
+        () => JSON.parse(localStorage.getItem('ephemera.auth') ?? '{}') as { workspaceId: string; userToken: string },
+      );
       const workspaceId = guest.workspaceId;
       expect(workspaceId).toBeTruthy();
 
@@ -69,7 +78,13 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       expect(await seriousViolations(u.page), 'axe on /dashboard').toEqual([]);
       // the claim replaced the guest's session (the spec deletes it): this browser holds the owner's new token for the
       // room; opening it from the dashboard signs in as owner too (with a token of its own)
-      const stored = await u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null);
+      const stored = await u.page.evaluate(
+        () =>
+          JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as {
+            workspaceId: string;
+            userToken: string;
+          } | null,
+      );
       expect(stored?.workspaceId).toBe(workspaceId);
       expect(stored?.userToken).not.toBe(guest.userToken);
       await row.getByRole('button', { name: 'Open' }).click();

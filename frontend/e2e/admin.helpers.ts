@@ -7,23 +7,37 @@ export const H = 3_600_000;
 export const M = 60_000;
 
 /** CSS variable on the document root, as the theme set it ('' when the stylesheet's own value applies). */
-export const rootVar = (u: User, name: string) => u.page.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
+export const rootVar = (u: User, name: string) =>
+  u.page.evaluate((n) => document.documentElement.style.getPropertyValue(n), name);
 export const rootTheme = (u: User) => u.page.evaluate(() => document.documentElement.dataset.theme ?? '');
 
 /** Serious and critical axe violations of the page as it is now (after finishing CSS animations; as shell.e2e does). */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-    .map((a) => a.finished.catch(() => undefined))));
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} -> ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 export async function openSettings(u: User): Promise<Locator> {
   const panel = u.byTestId('settings-panel');
-  if (await panel.count() === 0) await u.byTestId('settings-button').click();
+  if ((await panel.count()) === 0) await u.byTestId('settings-button').click();
   await panel.waitFor({ timeout: WAIT_MS });
   return panel;
 }

@@ -14,7 +14,15 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { API, C, type Tier } from '@ephemera/proto';
 import { createRoom, http, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, expectText, launchBrowser, swipeRight, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import {
+  assertFrontendBuilt,
+  expectText,
+  launchBrowser,
+  swipeRight,
+  uniqueRoomName,
+  User,
+  WAIT_MS,
+} from './browser.ts';
 import type { E2ETarget } from './journey.scenario.ts';
 import { H, M, openSettings, rootTheme, rootVar, seriousViolations } from './admin.helpers.ts';
 
@@ -53,7 +61,12 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const created = await createRoom(base, roomName, 'alice');
       workspaceId = created.workspaceId as string;
       const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
-      const ch = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const ch = await request(socket, C.createChannel, {
+        workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       socket.close();
       if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
       const joined = await joinRoom(base, workspaceId, 'bob');
@@ -70,8 +83,16 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
 
     it('settings panel: the owner sees the register banner, Room Information, Quick Actions, Owner Controls and the Danger Zone; a member only the first two', async () => {
       const panel = await openSettings(alice);
-      await expectText(panel.getByRole('heading', { name: 'Settings - Manage your chat room' }), 'Settings - Manage your chat room', 'panel title');
-      await expectText(alice.byTestId('register-banner').locator('strong'), 'Register to Keep Your Room!', 'register banner');
+      await expectText(
+        panel.getByRole('heading', { name: 'Settings - Manage your chat room' }),
+        'Settings - Manage your chat room',
+        'panel title',
+      );
+      await expectText(
+        alice.byTestId('register-banner').locator('strong'),
+        'Register to Keep Your Room!',
+        'register banner',
+      );
       await expectText(alice.byTestId('info-room-name'), roomName, 'room name');
       await expectText(alice.byTestId('info-active-users'), '2 / 5', 'active users / limit');
       expect(await alice.byTestId('info-expires').textContent()).not.toBe('Never (Business tier)');
@@ -92,7 +113,13 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await openSettings(bob);
       await bob.byTestId('room-info').waitFor();
       await bob.byTestId('settings-change-theme').waitFor();
-      for (const id of ['register-banner', 'settings-password', 'settings-max-users-locked', 'settings-extend', 'settings-delete-room']) {
+      for (const id of [
+        'register-banner',
+        'settings-password',
+        'settings-max-users-locked',
+        'settings-extend',
+        'settings-delete-room',
+      ]) {
         expect(await bob.byTestId(id).count(), `bob sees no ${id}`).toBe(0);
       }
       await bob.byTestId('settings-close').click();
@@ -145,18 +172,26 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('password-submit').click();
       await alice.byTestId('password-modal').waitFor({ state: 'detached' });
       await bob.byTestId('lock-icon').waitFor({ timeout: WAIT_MS });
-      expect((await http<{ isPasswordProtected: boolean }>(base, API.roomByName(roomName))).body.isPasswordProtected).toBe(true);
+      expect(
+        (await http<{ isPasswordProtected: boolean }>(base, API.roomByName(roomName))).body.isPasswordProtected,
+      ).toBe(true);
 
       await expectText(alice.byTestId('settings-password'), /Remove Password/, 'Remove Password');
       await alice.byTestId('settings-password').click();
-      await expectText(alice.byTestId('password-modal').getByRole('heading'), 'Remove Password', 'the modal opens in remove mode');
+      await expectText(
+        alice.byTestId('password-modal').getByRole('heading'),
+        'Remove Password',
+        'the modal opens in remove mode',
+      );
       await alice.byTestId('password-mode-toggle').click();
       await alice.byTestId('room-password-input').waitFor(); // toggled to set
       await alice.byTestId('password-mode-toggle').click();
       await alice.byTestId('password-submit').click();
       await alice.byTestId('password-modal').waitFor({ state: 'detached' });
       await bob.byTestId('lock-icon').waitFor({ state: 'detached', timeout: WAIT_MS });
-      expect((await http<{ isPasswordProtected: boolean }>(base, API.roomByName(roomName))).body.isPasswordProtected).toBe(false);
+      expect(
+        (await http<{ isPasswordProtected: boolean }>(base, API.roomByName(roomName))).body.isPasswordProtected,
+      ).toBe(false);
     });
 
     it('themes on free: a premium theme opens the upgrade prompt; a click previews; Apply Theme reaches the other member with who changed it', async () => {
@@ -178,7 +213,9 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       expect(await rootTheme(bob)).not.toBe('dark');
       await alice.byTestId('theme-apply').click();
       await modal.waitFor({ state: 'detached' });
-      await expect.poll(() => rootTheme(bob), { timeout: WAIT_MS, message: 'bob gets the broadcast theme' }).toBe('dark');
+      await expect
+        .poll(() => rootTheme(bob), { timeout: WAIT_MS, message: 'bob gets the broadcast theme' })
+        .toBe('dark');
       expect(await rootVar(bob, '--chat-bg')).toBe('#0b1220');
       expect(await seriousViolations(bob.page), 'axe on the dark theme').toEqual([]);
       await expectText(bob.byTestId('theme-toast'), 'alice changed the room theme to Dark', 'who changed it');
@@ -198,10 +235,18 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('settings-max-users').click();
       await alice.byTestId('max-users-input').fill('unlimited');
       await alice.byTestId('max-users-submit').click();
-      await expectText(alice.byTestId('max-users-error'), 'Please enter a number 2 or higher, or "unlimited"', 'unlimited is business only');
+      await expectText(
+        alice.byTestId('max-users-error'),
+        'Please enter a number 2 or higher, or "unlimited"',
+        'unlimited is business only',
+      );
       await alice.byTestId('max-users-input').fill('1');
       await alice.byTestId('max-users-submit').click();
-      await expectText(alice.byTestId('max-users-error'), 'Please enter a number 2 or higher, or "unlimited"', 'at least 2');
+      await expectText(
+        alice.byTestId('max-users-error'),
+        'Please enter a number 2 or higher, or "unlimited"',
+        'at least 2',
+      );
       await alice.byTestId('max-users-input').fill('7');
       await alice.byTestId('max-users-submit').click();
       await alice.byTestId('max-users-modal').waitFor({ state: 'detached' });
@@ -217,7 +262,11 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       expect(await alice.byTestId('extend-7').getByTestId('extend-popular').count()).toBe(0);
       await alice.byTestId('extend-30').click();
       await alice.byTestId('extend-submit').click();
-      await expectText(alice.byTestId('extend-success-modal').locator('p'), 'Your room has been extended by 30 days.', 'Room Extended!');
+      await expectText(
+        alice.byTestId('extend-success-modal').locator('p'),
+        'Your room has been extended by 30 days.',
+        'Room Extended!',
+      );
       await alice.page.keyboard.press('Escape');
       const after = Date.parse((await http<{ expiresAt: string }>(base, API.info(workspaceId))).body.expiresAt);
       expect(after - before).toBe(720 * H);
@@ -245,7 +294,9 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await alice.byTestId('custom-primaryColor').fill('#aa3300');
       await alice.byTestId('custom-chatBackgroundColor').fill('#fdf6e3');
       await alice.byTestId('custom-fontFamily').selectOption('Georgia');
-      await expect.poll(() => rootVar(alice, '--primary'), { timeout: WAIT_MS, message: 'alice previews' }).toBe('#AA3300');
+      await expect
+        .poll(() => rootVar(alice, '--primary'), { timeout: WAIT_MS, message: 'alice previews' })
+        .toBe('#AA3300');
       await alice.page.waitForTimeout(300); // colour transitions end
       await alice.page.screenshot({ path: shot('custom-theme') });
       await alice.byTestId('custom-theme-save').click();
@@ -254,16 +305,22 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       expect(await rootVar(bob, '--primary')).toBe('#AA3300');
       expect(await rootVar(bob, '--chat-bg')).toBe('#FDF6E3');
       expect(await rootVar(bob, '--font')).toMatch(/^'Georgia'/);
-      expect(await bob.page.evaluate(() => getComputedStyle(document.querySelector('.chat')!).backgroundColor)).toBe('rgb(253, 246, 227)');
+      expect(await bob.page.evaluate(() => getComputedStyle(document.querySelector('.chat')!).backgroundColor)).toBe(
+        'rgb(253, 246, 227)',
+      );
     });
 
     it('roles: the owner makes bob an admin and back (live badge); then kicks him (phone swipe on his DM row): the Removed from Chat Room modal, storage cleared, home', async () => {
-      const bobRow = alice.page.locator('[data-testid="available-to-message"] li').filter({ has: alice.page.locator('[data-username="bob"]') });
+      const bobRow = alice.page
+        .locator('[data-testid="available-to-message"] li')
+        .filter({ has: alice.page.locator('[data-username="bob"]') });
       await bobRow.getByTestId('member-more').click();
       await expectText(alice.byTestId('member-menu-role'), 'Make admin', 'Make admin');
       await alice.byTestId('member-menu-role').click();
       await expectText(bob.byTestId('role-badge'), 'Admin', 'bob is an admin (user-updated)');
-      await bob.byTestId('room-name').evaluate((el) => { if (el.tagName !== 'BUTTON') throw new Error('an admin may rename'); });
+      await bob.byTestId('room-name').evaluate((el) => {
+        if (el.tagName !== 'BUTTON') throw new Error('an admin may rename');
+      });
       await bobRow.getByTestId('member-more').click();
       await expectText(alice.byTestId('member-menu-role'), 'Remove admin', 'Remove admin');
       await alice.byTestId('member-menu-role').click();
@@ -311,11 +368,20 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
         const modal = u.byTestId('workspace-deleted-modal');
         await expectText(modal.getByRole('heading'), 'Chat Room Deleted', `${u.label} sees Chat Room Deleted`);
         const byOwner = u === alice;
-        await expectText(modal.locator('p').first(), byOwner ? 'Chat room deleted successfully!' : 'This chat room has been deleted.', `${u.label} sees the message`);
+        await expectText(
+          modal.locator('p').first(),
+          byOwner ? 'Chat room deleted successfully!' : 'This chat room has been deleted.',
+          `${u.label} sees the message`,
+        );
         // docs/product/rooms.md R27: the tick is the deleting owner's; a member gets the warning icon
-        expect(await modal.locator('.modal-icon').getAttribute('class'), `${u.label}'s icon`).toContain(byOwner ? 'tone-success' : 'tone-warning');
+        expect(await modal.locator('.modal-icon').getAttribute('class'), `${u.label}'s icon`).toContain(
+          byOwner ? 'tone-success' : 'tone-warning',
+        );
         // (checked before the redirect: the test's init script stores the record again on every page load)
-        expect(await u.page.evaluate(() => localStorage.getItem('ephemera.auth')), `${u.label}'s stored room data is cleared`).toBeNull();
+        expect(
+          await u.page.evaluate(() => localStorage.getItem('ephemera.auth')),
+          `${u.label}'s stored room data is cleared`,
+        ).toBeNull();
       }
       for (const u of [alice, carol]) await u.page.waitForURL((url) => url.pathname === '/', { timeout: WAIT_MS });
       expect((await http(base, API.roomByName(roomName))).status).toBe(404);
@@ -346,7 +412,9 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       await expectText(warn.byTestId('countdown-chip'), /^02:00:[0-3]\d$/, 'the chip counts down');
       const first = await warn.byTestId('countdown-chip').textContent();
       await warn.page.clock.runFor(2000);
-      await expect.poll(() => warn.byTestId('countdown-chip').textContent(), { timeout: WAIT_MS, message: 'the chip ticks' }).not.toBe(first);
+      await expect
+        .poll(() => warn.byTestId('countdown-chip').textContent(), { timeout: WAIT_MS, message: 'the chip ticks' })
+        .not.toBe(first);
       await warn.byTestId('expiry-dismiss').click();
       await warn.byTestId('expiry-banner').waitFor({ state: 'detached' });
       await warn.close();
@@ -354,7 +422,9 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const recompute = await at(H + 30_000);
       expect(await level(recompute)).toBe('warning');
       await recompute.page.clock.fastForward(M);
-      await expect.poll(() => level(recompute), { timeout: WAIT_MS, message: 'recomputed after 60 s' }).toBe('critical');
+      await expect
+        .poll(() => level(recompute), { timeout: WAIT_MS, message: 'recomputed after 60 s' })
+        .toBe('critical');
       await expectText(recompute.byTestId('expiry-text'), /^This room expires in (59|\d) minutes?$/, 'critical text');
       await recompute.close();
 
@@ -362,13 +432,21 @@ export function registerAdminScenario(label: string, start: () => Promise<AdminT
       const hurry = await at(90 * M);
       await hurry.byTestId('expiry-extend').click();
       await expectText(hurry.byTestId('extend-hurry'), 'Hurry! Room expires in less than 2 hours', 'Hurry!');
-      await expectText(hurry.byTestId('extend-register-prompt'), '🔐 Please register first to extend room duration', 'register first');
+      await expectText(
+        hurry.byTestId('extend-register-prompt'),
+        '🔐 Please register first to extend room duration',
+        'register first',
+      );
       await hurry.byTestId('extend-30').click();
       await hurry.byTestId('extend-submit').click();
       await hurry.page.waitForURL((u) => u.pathname === '/login', { timeout: WAIT_MS });
       expect(new URL(hurry.page.url()).searchParams.get('redirect')).toBe(`/${name}?resumeExtension=true`);
-      expect(JSON.parse(await hurry.page.evaluate(() => localStorage.getItem('pendingExtension') ?? 'null')))
-        .toEqual({ workspaceId: room.id, roomName: name, days: 30, returnUrl: `/${name}` });
+      expect(JSON.parse(await hurry.page.evaluate(() => localStorage.getItem('pendingExtension') ?? 'null'))).toEqual({
+        workspaceId: room.id,
+        roomName: name,
+        days: 30,
+        returnUrl: `/${name}`,
+      });
       await hurry.close();
 
       const past = await at(-M);

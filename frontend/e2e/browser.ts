@@ -16,15 +16,22 @@ export const WAIT_MS = 15_000;
 
 export const CHROMIUM_PATH = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--disable-quic', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
 ];
 
 /** The servers serve frontend/dist; without it every page is a 404 and the tests would fail obscurely. */
 export function assertFrontendBuilt(): void {
   const index = path.join(FRONTEND_DIST, 'index.html');
   if (!fs.existsSync(index)) {
-    throw new Error(`${index} is missing: build the frontend first with \`npm run build:frontend\` (npm test does it before vitest)`);
+    throw new Error(
+      `${index} is missing: build the frontend first with \`npm run build:frontend\` (npm test does it before vitest)`,
+    );
   }
 }
 
@@ -33,7 +40,12 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
-export interface CookieSpec { name: string; value: string; domain: string; path: string }
+export interface CookieSpec {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+}
 
 /** One person at one browser: a context of its own (own cookies and localStorage) with one page. */
 export class User {
@@ -47,7 +59,10 @@ export class User {
   readonly websockets: { url: string; error?: string; closed: boolean; framesReceived: number }[] = [];
 
   private constructor(
-    readonly label: string, readonly base: string, readonly context: BrowserContext, readonly page: Page,
+    readonly label: string,
+    readonly base: string,
+    readonly context: BrowserContext,
+    readonly page: Page,
     /** the gateway replica that must serve this user's realtime connection, when the target pins one */
     readonly replica: string | undefined,
   ) {
@@ -58,25 +73,43 @@ export class User {
     page.on('websocket', (ws) => {
       const rec: User['websockets'][number] = { url: ws.url(), closed: false, framesReceived: 0 };
       this.websockets.push(rec);
-      ws.on('framereceived', () => { rec.framesReceived += 1; });
-      ws.on('socketerror', (e) => { rec.error = String(e); });
-      ws.on('close', () => { rec.closed = true; });
+      ws.on('framereceived', () => {
+        rec.framesReceived += 1;
+      });
+      ws.on('socketerror', (e) => {
+        rec.error = String(e);
+      });
+      ws.on('close', () => {
+        rec.closed = true;
+      });
     });
     page.on('pageerror', (e) => this.pageErrors.push(String(e?.stack ?? e)));
     page.on('response', (r) => {
       if (!new URL(r.url()).pathname.startsWith('/socket.io/')) return;
-      void r.headerValue('set-cookie').then((v) => {
-        const m = v && /(?:^|\n|,\s*)ephemera_gw=([^;]+)/.exec(v);
-        if (m) this.gatewaySetCookies.push(decodeURIComponent(m[1]!));
-      }).catch(() => {});
+      void r
+        .headerValue('set-cookie')
+        .then((v) => {
+          const m = v && /(?:^|\n|,\s*)ephemera_gw=([^;]+)/.exec(v);
+          if (m) this.gatewaySetCookies.push(decodeURIComponent(m[1]!));
+        })
+        .catch(() => {});
     });
   }
 
   /** phone: a 375 px touch screen (no hover, coarse pointer), as a phone's browser reports itself */
-  static async open(browser: Browser, label: string, base: string, cookies: CookieSpec[] = [], replica?: string, phone = false): Promise<User> {
-    const context = await browser.newContext(phone
-      ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, baseURL: base }
-      : { viewport: { width: 1280, height: 800 }, baseURL: base });
+  static async open(
+    browser: Browser,
+    label: string,
+    base: string,
+    cookies: CookieSpec[] = [],
+    replica?: string,
+    phone = false,
+  ): Promise<User> {
+    const context = await browser.newContext(
+      phone
+        ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, baseURL: base }
+        : { viewport: { width: 1280, height: 800 }, baseURL: base },
+    );
     if (cookies.length) await context.addCookies(cookies);
     // Content-Security-Policy violations (a blocked inline handler or script = something got injected)
     await context.addInitScript(() => {
@@ -106,7 +139,9 @@ export class User {
    */
   async enterRoom(auth: { workspaceId: string; userToken: string; username: string; roomName: string }): Promise<void> {
     const record = JSON.stringify({ ...auth, password: null });
-    await this.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r); }, record);
+    await this.context.addInitScript((r) => {
+      if (!localStorage.getItem('ephemera.auth')) localStorage.setItem('ephemera.auth', r);
+    }, record);
     await this.goto(`/${auth.roomName}`);
     await this.byTestId('room-view').waitFor({ timeout: WAIT_MS });
   }
@@ -124,11 +159,15 @@ export class User {
 
   /** Author of every message in the open channel, top to bottom (from the rendered items). */
   messageAuthors(): Promise<string[]> {
-    return this.page.locator('[data-testid="message-item"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-author') ?? ''));
+    return this.page
+      .locator('[data-testid="message-item"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-author') ?? ''));
   }
 
   async waitForMessages(expected: string[]): Promise<void> {
-    await expect.poll(() => this.messageTexts(), { timeout: WAIT_MS, interval: 100, message: `${this.label}'s message list` }).toEqual(expected);
+    await expect
+      .poll(() => this.messageTexts(), { timeout: WAIT_MS, interval: 100, message: `${this.label}'s message list` })
+      .toEqual(expected);
   }
 
   /** Type into the composer and press Enter, as a person does. */
@@ -136,7 +175,9 @@ export class User {
     const box = this.byTestId('composer-textarea');
     await box.fill(text);
     await box.press('Enter');
-    await expect.poll(() => box.inputValue(), { timeout: WAIT_MS, message: `${this.label}'s composer clears after sending` }).toBe('');
+    await expect
+      .poll(() => box.inputValue(), { timeout: WAIT_MS, message: `${this.label}'s composer clears after sending` })
+      .toBe('');
   }
 
   /** CSP violations the current document reported so far */
@@ -153,13 +194,26 @@ export class User {
 /** A touch swipe left-to-right of 70 px across a row (the spec's 50 px threshold), as pointer events. */
 export async function swipeRight(row: Locator): Promise<void> {
   const box = (await row.boundingBox())!;
-  await row.evaluate((el, { x, y }) => {
-    const fire = (type: string, clientX: number) => el.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: 'touch', pointerId: 7, clientX, clientY: y, isPrimary: true }));
-    fire('pointerdown', x);
-    fire('pointermove', x + 30);
-    fire('pointermove', x + 70);
-    fire('pointerup', x + 70);
-  }, { x: box.x + 20, y: box.y + box.height / 2 });
+  await row.evaluate(
+    (el, { x, y }) => {
+      const fire = (type: string, clientX: number) =>
+        el.dispatchEvent(
+          new PointerEvent(type, {
+            bubbles: true,
+            pointerType: 'touch',
+            pointerId: 7,
+            clientX,
+            clientY: y,
+            isPrimary: true,
+          }),
+        );
+      fire('pointerdown', x);
+      fire('pointermove', x + 30);
+      fire('pointermove', x + 70);
+      fire('pointerup', x + 70);
+    },
+    { x: box.x + 20, y: box.y + box.height / 2 },
+  );
 }
 
 export async function textOf(locator: Locator): Promise<string> {
@@ -170,7 +224,11 @@ export async function textOf(locator: Locator): Promise<string> {
 /** Waits until the locator's visible text equals (string) or matches (RegExp) the expectation. */
 export async function expectText(locator: Locator, expected: string | RegExp, what: string): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: WAIT_MS });
-  const poll = expect.poll(async () => ((await locator.first().textContent()) ?? '').replace(/\s+/g, ' ').trim(), { timeout: WAIT_MS, interval: 100, message: what });
+  const poll = expect.poll(async () => ((await locator.first().textContent()) ?? '').replace(/\s+/g, ' ').trim(), {
+    timeout: WAIT_MS,
+    interval: 100,
+    message: what,
+  });
   if (typeof expected === 'string') await poll.toBe(expected);
   else await poll.toMatch(expected);
 }

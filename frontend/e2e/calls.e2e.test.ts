@@ -25,24 +25,50 @@ import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS
 
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
 const MEDIA_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-  '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--allow-loopback-in-peer-connection',
-  '--auto-select-desktop-capture-source=Entire screen', '--autoplay-policy=no-user-gesture-required',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--auto-select-desktop-capture-source=Entire screen',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 interface CallTarget {
-  base: string; cookiesA: CookieSpec[]; cookiesB: CookieSpec[]; replicaA?: string; replicaB?: string;
-  changeTier(workspaceId: string, tier: Tier): Promise<void>; stop(): Promise<void>;
+  base: string;
+  cookiesA: CookieSpec[];
+  cookiesB: CookieSpec[];
+  replicaA?: string;
+  replicaB?: string;
+  changeTier(workspaceId: string, tier: Tier): Promise<void>;
+  stop(): Promise<void>;
 }
 
 async function embedded(): Promise<CallTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-calls-'));
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-calls', 'silent'), frontendDist: DIST,
-    calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 } } });
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('e2e-calls', 'silent'),
+    frontendDist: DIST,
+    calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 } },
+  });
   return {
-    base: app.url, cookiesA: [], cookiesB: [],
-    changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' }); },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    base: app.url,
+    cookiesA: [],
+    cookiesB: [],
+    changeTier: async (workspaceId, tier) => {
+      await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' });
+    },
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -51,23 +77,49 @@ async function distributed(): Promise<CallTarget> {
   // short test default ended the call first on a loaded machine)
   const stack = await startDistributedStack({ callRingTimeoutMs: 30_000 });
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-calls-ingress-'));
-  const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort, messagingPort: stack.messagingPort, frontendDist: DIST });
-  const pin = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
+  const ingress = await startIngress({
+    runDir,
+    port: await freePort(),
+    gateway1Port: stack.gateway1Port,
+    gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort,
+    messagingPort: stack.messagingPort,
+    frontendDist: DIST,
+  });
+  const pin = (replica: string): CookieSpec[] => [
+    { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
+  ];
   return {
-    base: ingress.url, cookiesA: pin('gateway-1'), cookiesB: pin('gateway-2'), replicaA: 'gateway-1', replicaB: 'gateway-2',
-    changeTier: async (workspaceId, tier) => { await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'browser test' }); },
-    stop: async () => { await ingress.stop(); await stack.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
+    base: ingress.url,
+    cookiesA: pin('gateway-1'),
+    cookiesB: pin('gateway-2'),
+    replicaA: 'gateway-1',
+    replicaB: 'gateway-2',
+    changeTier: async (workspaceId, tier) => {
+      await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'browser test' });
+    },
+    stop: async () => {
+      await ingress.stop();
+      await stack.stop();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    },
   };
 }
 
 /** The remote video's frame size and playback time, from bob's or alice's page. */
-const remoteVideo = (u: User) => u.byTestId('call-remote-video').evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight, t: v.currentTime }));
+const remoteVideo = (u: User) =>
+  u
+    .byTestId('call-remote-video')
+    .evaluate((v: HTMLVideoElement) => ({ w: v.videoWidth, h: v.videoHeight, t: v.currentTime }));
 
 async function expectPlaying(u: User, what: string): Promise<{ w: number; h: number }> {
-  await expect.poll(async () => (await remoteVideo(u)).w, { timeout: WAIT_MS, message: `${what}: remote video has frames` }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await remoteVideo(u)).w, { timeout: WAIT_MS, message: `${what}: remote video has frames` })
+    .toBeGreaterThan(0);
   const first = await remoteVideo(u);
-  await expect.poll(async () => (await remoteVideo(u)).t, { timeout: WAIT_MS, message: `${what}: remote video advances` }).toBeGreaterThan(first.t + 0.5);
+  await expect
+    .poll(async () => (await remoteVideo(u)).t, { timeout: WAIT_MS, message: `${what}: remote video advances` })
+    .toBeGreaterThan(first.t + 0.5);
   return { w: first.w, h: first.h };
 }
 
@@ -104,8 +156,12 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
     }
 
     beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([start(), chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: MEDIA_ARGS })]);
+      if (!fs.existsSync(path.join(DIST, 'index.html')))
+        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+      [target, browser] = await Promise.all([
+        start(),
+        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: MEDIA_ARGS }),
+      ]);
     });
     afterAll(async () => {
       for (const u of users) await u.close();
@@ -113,7 +169,7 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       await target?.stop();
     });
 
-    it('a pro room: alice video-calls bob, bob accepts, both reach Connected with the other\'s video playing, names and a running timer; camera off shows the avatar; screen share and back; hang up', async () => {
+    it("a pro room: alice video-calls bob, bob accepts, both reach Connected with the other's video playing, names and a running timer; camera off shows the avatar; screen share and back; hang up", async () => {
       const { alice, bob } = await room('pro');
       await alice.byTestId('video-call-button').click();
       await bob.byTestId('call-window').waitFor();
@@ -130,9 +186,9 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       expect([Math.round(preview!.width), Math.round(preview!.height)]).toEqual([192, 144]);
 
       // Names on the pictures and the call's running time (docs/product/calls.md C6)
-      await expectText(bob.byTestId('call-remote-name'), 'alice', 'bob sees alice\'s name on her picture');
-      await expectText(alice.byTestId('call-remote-name'), 'bob', 'alice sees bob\'s name');
-      await expectText(alice.byTestId('call-local').locator('.call-name-tag'), 'You', 'alice\'s own picture');
+      await expectText(bob.byTestId('call-remote-name'), 'alice', "bob sees alice's name on her picture");
+      await expectText(alice.byTestId('call-remote-name'), 'bob', "alice sees bob's name");
+      await expectText(alice.byTestId('call-local').locator('.call-name-tag'), 'You', "alice's own picture");
       const timer = bob.page.getByRole('timer', { name: 'Call duration' });
       await expectText(timer, /^0:\d\d$/, 'the call timer');
       const started = await timer.textContent();
@@ -145,21 +201,41 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
       await alice.byTestId('call-local-avatar').waitFor({ timeout: WAIT_MS });
       await alice.byTestId('call-camera').click();
       await bob.byTestId('call-peer').waitFor({ state: 'detached', timeout: WAIT_MS });
-      expect(await alice.byTestId('call-local-avatar').count(), 'alice\'s camera is back').toBe(0);
+      expect(await alice.byTestId('call-local-avatar').count(), "alice's camera is back").toBe(0);
 
       // Screen sharing: the display track replaces the camera's on the same sender; bob's frames change size.
       await alice.byTestId('call-screen').click();
-      await expect.poll(() => alice.byTestId('call-screen').getAttribute('aria-pressed'), { timeout: WAIT_MS, message: 'alice is sharing' }).toBe('true');
-      await expect.poll(async () => { const v = await remoteVideo(bob); return `${v.w}x${v.h}`; }, { timeout: WAIT_MS, message: 'bob sees the screen' })
+      await expect
+        .poll(() => alice.byTestId('call-screen').getAttribute('aria-pressed'), {
+          timeout: WAIT_MS,
+          message: 'alice is sharing',
+        })
+        .toBe('true');
+      await expect
+        .poll(
+          async () => {
+            const v = await remoteVideo(bob);
+            return `${v.w}x${v.h}`;
+          },
+          { timeout: WAIT_MS, message: 'bob sees the screen' },
+        )
         .not.toBe(`${camera.w}x${camera.h}`);
       const screen = await remoteVideo(bob);
       await alice.byTestId('call-screen').click();
       // The camera again: its shape, not its exact size. WebRTC scales a stream down when the CPU is busy and back
       // up later (a loaded CI run saw the camera at 320x240 first and at its own 640x480 after the share).
-      await expect.poll(async () => {
-        const v = await remoteVideo(bob);
-        return v.w > 0 && v.w * camera.h === v.h * camera.w && !(v.w === screen.w && v.h === screen.h);
-      }, { timeout: WAIT_MS, message: `bob sees the camera again (${camera.w}x${camera.h} shaped, not the screen's ${screen.w}x${screen.h})` }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            const v = await remoteVideo(bob);
+            return v.w > 0 && v.w * camera.h === v.h * camera.w && !(v.w === screen.w && v.h === screen.h);
+          },
+          {
+            timeout: WAIT_MS,
+            message: `bob sees the camera again (${camera.w}x${camera.h} shaped, not the screen's ${screen.w}x${screen.h})`,
+          },
+        )
+        .toBe(true);
 
       await alice.byTestId('call-mute').click();
       expect(await alice.byTestId('call-mute').getAttribute('aria-pressed')).toBe('true');
@@ -184,10 +260,18 @@ function registerCallScenario(label: string, start: () => Promise<CallTarget>) {
     it('a free room: the call buttons open the upgrade dialog (Voice Calls Unavailable / Video Calls Unavailable); nothing rings', async () => {
       const { alice, bob } = await room('free');
       await alice.byTestId('voice-call-button').click();
-      await expectText(alice.byTestId('call-upgrade-modal').getByRole('heading'), 'Voice Calls Unavailable', 'voice upgrade dialog');
+      await expectText(
+        alice.byTestId('call-upgrade-modal').getByRole('heading'),
+        'Voice Calls Unavailable',
+        'voice upgrade dialog',
+      );
       await alice.page.keyboard.press('Escape');
       await alice.byTestId('video-call-button').click();
-      await expectText(alice.byTestId('call-upgrade-modal').getByRole('heading'), 'Video Calls Unavailable', 'video upgrade dialog');
+      await expectText(
+        alice.byTestId('call-upgrade-modal').getByRole('heading'),
+        'Video Calls Unavailable',
+        'video upgrade dialog',
+      );
       await alice.page.keyboard.press('Escape');
       await new Promise((r) => setTimeout(r, 500));
       expect(await bob.byTestId('call-window').count()).toBe(0);
@@ -206,14 +290,33 @@ function relayedPair(iceServers: unknown): Promise<{ relayCandidates: number; st
     const a = new RTCPeerConnection(config);
     const b = new RTCPeerConnection(config);
     let relayCandidates = 0;
-    const done = (state: string) => { a.close(); b.close(); resolve({ relayCandidates, state }); };
+    const done = (state: string) => {
+      a.close();
+      b.close();
+      resolve({ relayCandidates, state });
+    };
     const timer = setTimeout(() => done(a.connectionState), 15_000);
-    a.onicecandidate = (e) => { if (e.candidate) { if (/ typ relay /.test(e.candidate.candidate)) relayCandidates++; void b.addIceCandidate(e.candidate); } };
-    b.onicecandidate = (e) => { if (e.candidate) void a.addIceCandidate(e.candidate); };
+    a.onicecandidate = (e) => {
+      if (e.candidate) {
+        if (/ typ relay /.test(e.candidate.candidate)) relayCandidates++;
+        void b.addIceCandidate(e.candidate);
+      }
+    };
+    b.onicecandidate = (e) => {
+      if (e.candidate) void a.addIceCandidate(e.candidate);
+    };
     // gathering over without a relay candidate: the TURN server refused the credential (no point waiting longer)
-    a.onicegatheringstatechange = () => { if (a.iceGatheringState === 'complete' && relayCandidates === 0) { clearTimeout(timer); done('no-relay'); } };
+    a.onicegatheringstatechange = () => {
+      if (a.iceGatheringState === 'complete' && relayCandidates === 0) {
+        clearTimeout(timer);
+        done('no-relay');
+      }
+    };
     a.onconnectionstatechange = () => {
-      if (a.connectionState === 'connected' || a.connectionState === 'failed') { clearTimeout(timer); done(a.connectionState); }
+      if (a.connectionState === 'connected' || a.connectionState === 'failed') {
+        clearTimeout(timer);
+        done(a.connectionState);
+      }
     };
     a.createDataChannel('probe');
     void (async () => {
@@ -233,12 +336,28 @@ describe('browser: calls through a real TURN server (pion, TURN REST credentials
   beforeAll(async () => {
     turn = await startPionTurn('e2e-turn-secret');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-turn-'));
-    const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-turn', 'silent'), frontendDist: DIST,
-      calls: { ringTimeoutMs: 30_000, ice: { stunUrls: [], turnUrls: [turn.url], turnSecret: turn.secret, turnCredentialTtlSeconds: 600 } } });
+    const app = await startEmbedded({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-turn', 'silent'),
+      frontendDist: DIST,
+      calls: {
+        ringTimeoutMs: 30_000,
+        ice: { stunUrls: [], turnUrls: [turn.url], turnSecret: turn.secret, turnCredentialTtlSeconds: 600 },
+      },
+    });
     target = {
-      base: app.url, cookiesA: [], cookiesB: [],
-      changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' }); },
-      stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+      base: app.url,
+      cookiesA: [],
+      cookiesB: [],
+      changeTier: async (workspaceId, tier) => {
+        await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' });
+      },
+      stop: async () => {
+        await app.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
     };
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: MEDIA_ARGS });
   });
@@ -255,13 +374,22 @@ describe('browser: calls through a real TURN server (pion, TURN REST credentials
     await t.changeTier(created.workspaceId as string, 'pro');
     const bob = await joinRoom(t.base, created.workspaceId as string, 'bob');
     const { socket } = await socketJoin(t.base, created.workspaceId as string, 'alice', created.userToken);
-    const dm = await request(socket, C.createDmChannel, { workspaceId: created.workspaceId, targetUserId: bob.user.id });
+    const dm = await request(socket, C.createDmChannel, {
+      workspaceId: created.workspaceId,
+      targetUserId: bob.user.id,
+    });
     if (!dm.success) throw new Error(dm.message);
-    const ack = await request(socket, C.startCall, { channelId: dm.channel.id, targetUserId: bob.user.id, callType: 'video' });
+    const ack = await request(socket, C.startCall, {
+      channelId: dm.channel.id,
+      targetUserId: bob.user.id,
+      callType: 'video',
+    });
     if (!ack.success) throw new Error(ack.message);
     await request(socket, C.endCall, { channelId: dm.channel.id });
     socket.close();
-    expect(ack.iceServers).toEqual([{ urls: [turn!.url], username: expect.stringMatching(/^\d+:/), credential: expect.any(String) }]);
+    expect(ack.iceServers).toEqual([
+      { urls: [turn!.url], username: expect.stringMatching(/^\d+:/), credential: expect.any(String) },
+    ]);
 
     user = await User.open(browser!, 'probe', t.base);
     await user.goto('/');

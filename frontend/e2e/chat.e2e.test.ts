@@ -11,7 +11,15 @@ import { C } from '@ephemera/proto';
 import { request, socketJoin } from '../../test/helpers/clients.ts';
 import { expectText, WAIT_MS } from './browser.ts';
 import {
-  messageRow, menuItems, openMenu, OG_DESCRIPTION, OG_TITLE, pollChips, react, startChatTarget, type ChatTarget,
+  messageRow,
+  menuItems,
+  openMenu,
+  OG_DESCRIPTION,
+  OG_TITLE,
+  pollChips,
+  react,
+  startChatTarget,
+  type ChatTarget,
 } from './chat.setup.ts';
 
 describe('browser: chat features (embedded)', () => {
@@ -29,7 +37,7 @@ describe('browser: chat features (embedded)', () => {
     await target?.stop();
   });
 
-  it('actions: Reply and Copy on the other\'s message, Edit and Delete on my own; reply bar, quote from the stored message', async () => {
+  it("actions: Reply and Copy on the other's message, Edit and Delete on my own; reply bar, quote from the stored message", async () => {
     const { a, b } = users();
     await a.send('Hello Bob');
     await b.waitForMessages(['Hello Bob']);
@@ -43,7 +51,9 @@ describe('browser: chat features (embedded)', () => {
     await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.base });
     await openMenu(b, messageRow(b, 'Hello Bob'));
     await b.page.getByTestId('action-copy').click();
-    await expect.poll(() => b.page.evaluate(() => navigator.clipboard.readText()), { timeout: WAIT_MS, message: 'clipboard' }).toBe('Hello Bob');
+    await expect
+      .poll(() => b.page.evaluate(() => navigator.clipboard.readText()), { timeout: WAIT_MS, message: 'clipboard' })
+      .toBe('Hello Bob');
 
     await openMenu(b, messageRow(b, 'Hello Bob'));
     await b.page.getByTestId('action-reply').click();
@@ -85,7 +95,11 @@ describe('browser: chat features (embedded)', () => {
     await a.byTestId('edit-input').press('Enter');
     for (const u of [a, b]) {
       await u.waitForMessages(['Hello Bob, edited', 'Hi back']);
-      await expectText(messageRow(u, 'Hello Bob, edited').getByTestId('edited-mark'), '(edited)', `${u.label} sees the edit mark`);
+      await expectText(
+        messageRow(u, 'Hello Bob, edited').getByTestId('edited-mark'),
+        '(edited)',
+        `${u.label} sees the edit mark`,
+      );
     }
     // blur saves too
     const edited = messageRow(a, 'Hello Bob, edited');
@@ -113,7 +127,7 @@ describe('browser: chat features (embedded)', () => {
     const onB = messageRow(b, 'Hi back');
     await react(a, onA, '👍');
     await pollChips(onA, ['👍 1*'], 'A after 👍');
-    await pollChips(onB, ['👍 1'], 'B sees A\'s 👍');
+    await pollChips(onB, ['👍 1'], "B sees A's 👍");
     await react(a, onA, '❤️'); // another emoji moves my reaction
     await pollChips(onA, ['❤️ 1*'], 'A after moving to ❤️');
     await pollChips(onB, ['❤️ 1'], 'B sees the move');
@@ -147,7 +161,9 @@ describe('browser: chat features (embedded)', () => {
     // and it stops by itself after 2 s without typing
     await b.byTestId('composer-textarea').fill('hmm');
     await expectText(a.byTestId('typing-text'), 'bob is typing...', 'A sees B typing');
-    await a.page.locator('[data-testid="typing-indicator"][data-active="true"]').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await a.page
+      .locator('[data-testid="typing-indicator"][data-active="true"]')
+      .waitFor({ state: 'detached', timeout: WAIT_MS });
     await b.byTestId('composer-textarea').fill('');
   });
 
@@ -156,7 +172,8 @@ describe('browser: chat features (embedded)', () => {
     const url = `http://${target!.pageHost}/article`;
     const previewRequests: string[] = [];
     const onRequest = (r: { url(): string; method(): string; headers(): Record<string, string> }) => {
-      if (new URL(r.url()).pathname === '/api/link-preview/fetch') previewRequests.push(`${r.method()} ${r.headers().authorization ? 'bearer' : 'anonymous'}`);
+      if (new URL(r.url()).pathname === '/api/link-preview/fetch')
+        previewRequests.push(`${r.method()} ${r.headers().authorization ? 'bearer' : 'anonymous'}`);
     };
     a.page.on('request', onRequest);
     // typed key by key (under the 1 s pause): one request, for the whole address, once the typing stops
@@ -181,7 +198,12 @@ describe('browser: chat features (embedded)', () => {
       const img = card.locator('img');
       await img.waitFor({ timeout: WAIT_MS });
       expect(await img.getAttribute('src')).toMatch(/^\/api\/link-preview\/image\?u=[^&]+&s=[\w-]{43}$/);
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: WAIT_MS, message: `${u.label} sees the image` }).toBe(1);
+      await expect
+        .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), {
+          timeout: WAIT_MS,
+          message: `${u.label} sees the image`,
+        })
+        .toBe(1);
       expect(u.dialogs).toEqual([]);
     }
     // for a person to look at (not asserted)
@@ -205,30 +227,56 @@ describe('browser: chat features (embedded)', () => {
       // ten tall messages (well within the per-user message rate limit)
       const tail = '\n.'.repeat(8);
       for (let i = 1; i <= 10; i++) {
-        const ack = await request(socket, C.sendMessage, { clientMessageId: `burst${Date.now().toString(36)}n${i}`, channelId: general, content: `burst line ${i}${tail}`, type: 'text' });
+        const ack = await request(socket, C.sendMessage, {
+          clientMessageId: `burst${Date.now().toString(36)}n${i}`,
+          channelId: general,
+          content: `burst line ${i}${tail}`,
+          type: 'text',
+        });
         if (!ack.success) throw new Error(ack.message);
       }
-      await expect.poll(() => a.page.locator('[data-testid="message-content"]', { hasText: /^burst line 10/ }).count(), { timeout: WAIT_MS }).toBe(1);
+      await expect
+        .poll(() => a.page.locator('[data-testid="message-content"]', { hasText: /^burst line 10/ }).count(), {
+          timeout: WAIT_MS,
+        })
+        .toBe(1);
       // one author, seconds apart: one group, one header
-      const burstHeaders = await a.page.locator('[data-testid="message-item"]').evaluateAll((els) =>
-        els.filter((e) => /^burst line/.test(e.querySelector('[data-testid="message-content"]')?.textContent ?? '')).map((e) => e.querySelector('[data-testid="message-author"]') !== null));
+      const burstHeaders = await a.page
+        .locator('[data-testid="message-item"]')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => /^burst line/.test(e.querySelector('[data-testid="message-content"]')?.textContent ?? ''))
+            .map((e) => e.querySelector('[data-testid="message-author"]') !== null),
+        );
       expect(burstHeaders.filter(Boolean)).toHaveLength(1);
       expect(burstHeaders[0]).toBe(true);
 
       const list = a.byTestId('message-list');
       const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-      await expect.poll(gap, { timeout: WAIT_MS, message: 'A followed the burst to the bottom' }).toBeLessThanOrEqual(50);
+      await expect
+        .poll(gap, { timeout: WAIT_MS, message: 'A followed the burst to the bottom' })
+        .toBeLessThanOrEqual(50);
       expect(await a.byTestId('back-to-top').count()).toBe(1); // far more than 200 px down
 
       // scrolled up: a new message does not move the view
-      await list.evaluate((el) => { el.scrollTop = 250; el.dispatchEvent(new Event('scroll')); });
+      await list.evaluate((el) => {
+        el.scrollTop = 250;
+        el.dispatchEvent(new Event('scroll'));
+      });
       const before = await list.evaluate((el) => el.scrollTop);
-      await request(socket, C.sendMessage, { clientMessageId: `late${Date.now().toString(36)}xx`, channelId: general, content: 'while you were reading', type: 'text' });
+      await request(socket, C.sendMessage, {
+        clientMessageId: `late${Date.now().toString(36)}xx`,
+        channelId: general,
+        content: 'while you were reading',
+        type: 'text',
+      });
       await messageRow(a, 'while you were reading').waitFor({ timeout: WAIT_MS });
       expect(Math.abs((await list.evaluate((el) => el.scrollTop)) - before)).toBeLessThan(5);
 
       await a.byTestId('back-to-top').click();
-      await expect.poll(() => list.evaluate((el) => el.scrollTop), { timeout: WAIT_MS, message: 'back to the top' }).toBeLessThan(5);
+      await expect
+        .poll(() => list.evaluate((el) => el.scrollTop), { timeout: WAIT_MS, message: 'back to the top' })
+        .toBeLessThan(5);
       await a.byTestId('back-to-top').waitFor({ state: 'detached', timeout: WAIT_MS });
     } finally {
       socket.close();
@@ -237,13 +285,18 @@ describe('browser: chat features (embedded)', () => {
 
   it('delivery marks: delivered while the other member is online; read once they have read it (public channel: from the summaries on load)', async () => {
     const { a } = users();
-    const mark = () => a.page.locator('[data-testid="message-item"].own').last().getByTestId('delivery-mark').getAttribute('data-status');
-    await expect.poll(mark, { timeout: WAIT_MS, message: 'A\'s last message while B is online' }).toBe('delivered');
+    const mark = () =>
+      a.page
+        .locator('[data-testid="message-item"].own')
+        .last()
+        .getByTestId('delivery-mark')
+        .getAttribute('data-status');
+    await expect.poll(mark, { timeout: WAIT_MS, message: "A's last message while B is online" }).toBe('delivered');
     // B has #general open, so B's read position covers it; in a public channel read positions come with the
     // channel summaries (live read receipts go to DM and private-channel members only: gateway fanout.ts)
     await a.page.reload({ waitUntil: 'domcontentloaded' });
     await a.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
-    await expect.poll(mark, { timeout: WAIT_MS, message: 'A\'s last message after B read it' }).toBe('read');
+    await expect.poll(mark, { timeout: WAIT_MS, message: "A's last message after B read it" }).toBe('read');
   });
   it('DM: the header shows the partner with Online and "typing..." while they type; read marks arrive live in a DM', async () => {
     const { a, b } = users();
@@ -266,6 +319,6 @@ describe('browser: chat features (embedded)', () => {
     await expectText(a.byTestId('dm-status'), 'Online', 'back to the presence');
     // B has the DM open: B's read position reaches A live (DM read receipts go to its members)
     const mark = () => messageRow(a, 'a direct hello').getByTestId('delivery-mark').getAttribute('data-status');
-    await expect.poll(mark, { timeout: WAIT_MS, message: 'A\'s DM message read by B' }).toBe('read');
+    await expect.poll(mark, { timeout: WAIT_MS, message: "A's DM message read by B" }).toBe('read');
   });
 });

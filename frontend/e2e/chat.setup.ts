@@ -30,11 +30,18 @@ function ogPage(): string {
 }
 
 /** The page's og:image (a 1x1 PNG): the browser gets it only through our origin's image proxy. */
-const COVER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const COVER_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** The message row whose own text (not a quote) is exactly `text`. */
 export const messageRow = (u: User, text: string): Locator =>
-  u.page.locator('[data-testid="message-item"]').filter({ has: u.page.locator('[data-testid="message-content"]', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  u.page.locator('[data-testid="message-item"]').filter({
+    has: u.page.locator('[data-testid="message-content"]', {
+      hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    }),
+  });
 
 export async function openMenu(u: User, row: Locator): Promise<void> {
   await row.hover();
@@ -58,8 +65,14 @@ export async function react(u: User, row: Locator, emoji: string): Promise<void>
 
 /** The chips of a message as "emoji count[*]" (* = mine). */
 async function chips(row: Locator): Promise<string[]> {
-  return row.getByTestId('reaction-chip').evaluateAll((els) => els.map((e) =>
-    `${e.getAttribute('data-emoji')} ${e.getAttribute('data-count')}${e.getAttribute('data-mine') === 'true' ? '*' : ''}`));
+  return row
+    .getByTestId('reaction-chip')
+    .evaluateAll((els) =>
+      els.map(
+        (e) =>
+          `${e.getAttribute('data-emoji')} ${e.getAttribute('data-count')}${e.getAttribute('data-mine') === 'true' ? '*' : ''}`,
+      ),
+    );
 }
 
 export const pollChips = (row: Locator, expected: string[], what: string) =>
@@ -78,7 +91,11 @@ export interface ChatTarget {
 export async function startChatTarget(): Promise<ChatTarget> {
   assertFrontendBuilt();
   const page = http.createServer((req, res) => {
-    if (req.url === '/cover.png') { res.writeHead(200, { 'content-type': 'image/png' }); res.end(COVER_PNG); return; }
+    if (req.url === '/cover.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(COVER_PNG);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.url === '/article' ? ogPage() : '<!doctype html><title>other</title>');
   });
@@ -101,7 +118,13 @@ export async function startChatTarget(): Promise<ChatTarget> {
   try {
     [app, browser] = await Promise.all([
       // E2E_FRONTEND_DIST: another build to serve (e.g. the previous commit's, to see a new test fail without its change)
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-chat', 'silent'), frontendDist: process.env.E2E_FRONTEND_DIST }),
+      startEmbedded({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        logger: createLogger('e2e-chat', 'silent'),
+        frontendDist: process.env.E2E_FRONTEND_DIST,
+      }),
       launchBrowser(),
     ]);
     const base = app.url;
@@ -109,7 +132,12 @@ export async function startChatTarget(): Promise<ChatTarget> {
     const created = await createRoom(base, roomName, 'alice');
     const workspaceId = created.workspaceId;
     const { socket } = await socketJoin(base, workspaceId, 'alice', created.userToken);
-    const ch = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const ch = await request(socket, C.createChannel, {
+      workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     socket.close();
     if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
     const joined = await joinRoom(base, workspaceId, 'bob');

@@ -23,28 +23,63 @@ import { freePort } from '../../deploy/local/infra.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import { claimInDialog } from './claim-dialog.ts';
 
-interface ClaimTarget { base: string; stop(): Promise<void> }
+interface ClaimTarget {
+  base: string;
+  stop(): Promise<void>;
+}
 
 async function embedded(mail: Mailpit): Promise<ClaimTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-claim-'));
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-claim', 'silent'), smtpUrl: mail.smtpUrl, google: null });
-  return { base: app.url, stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('e2e-claim', 'silent'),
+    smtpUrl: mail.smtpUrl,
+    google: null,
+  });
+  return {
+    base: app.url,
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function distributed(mail: Mailpit): Promise<ClaimTarget> {
   const s3 = await startVersitygw();
   const billingPort = await freePort();
-  const stack = await startDistributedStack({ s3, accounts: { port: billingPort, smtpUrl: mail.smtpUrl, superadminEmail: 'root@example.test' } });
+  const stack = await startDistributedStack({
+    s3,
+    accounts: { port: billingPort, smtpUrl: mail.smtpUrl, superadminEmail: 'root@example.test' },
+  });
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-claim-ingress-'));
-  const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort, messagingPort: stack.messagingPort, billingPort });
+  const ingress = await startIngress({
+    runDir,
+    port: await freePort(),
+    gateway1Port: stack.gateway1Port,
+    gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort,
+    messagingPort: stack.messagingPort,
+    billingPort,
+  });
   return {
     base: ingress.url,
-    stop: async () => { await ingress.stop(); await stack.stop(); await s3.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
+    stop: async () => {
+      await ingress.stop();
+      await stack.stop();
+      await s3.stop();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    },
   };
 }
 
-const storedAuth = (u: User) => u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null);
+const storedAuth = (u: User) =>
+  u.page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('ephemera.auth') ?? 'null') as { workspaceId: string; userToken: string } | null,
+  );
 
 function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarget>) {
   describe(`browser: the claim journey (${label})`, () => {
@@ -74,7 +109,12 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         const guest = (await storedAuth(u))!;
         // a channel to post in (the room starts with none), made with the guest's own token
         const { socket } = await socketJoin(target!.base, guest.workspaceId, 'guest', guest.userToken);
-        const general = await request(socket, C.createChannel, { workspaceId: guest.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+        const general = await request(socket, C.createChannel, {
+          workspaceId: guest.workspaceId,
+          name: 'general',
+          type: 'topic',
+          isPrivate: false,
+        });
         socket.close();
         if (!general.success) throw new Error(general.message);
         const channelRow = u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`);
@@ -83,17 +123,31 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         // a second tab with the room open, whose realtime connection the test can cut later
         const tab2 = await u.context.newPage();
         const sockets: WebSocketRoute[] = [];
-        await tab2.routeWebSocket(/\/socket\.io\//, (ws) => { sockets.push(ws); ws.connectToServer(); });
+        await tab2.routeWebSocket(/\/socket\.io\//, (ws) => {
+          sockets.push(ws);
+          ws.connectToServer();
+        });
         await tab2.goto(new URL(`/${room}`, target!.base).toString(), { waitUntil: 'domcontentloaded' });
         await tab2.getByTestId('room-view').waitFor({ timeout: WAIT_MS });
-        await expect.poll(() => sockets.length, { timeout: WAIT_MS, message: 'the second tab upgraded to a websocket' }).toBeGreaterThan(0);
+        await expect
+          .poll(() => sockets.length, { timeout: WAIT_MS, message: 'the second tab upgraded to a websocket' })
+          .toBeGreaterThan(0);
 
-        const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).png().toBuffer();
-        await u.byTestId('composer-file-input').setInputFiles({ name: 'before.png', mimeType: 'image/png', buffer: png });
+        const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+          .png()
+          .toBuffer();
+        await u
+          .byTestId('composer-file-input')
+          .setInputFiles({ name: 'before.png', mimeType: 'image/png', buffer: png });
         await u.byTestId('upload-start').click();
         await u.byTestId('file-upload-modal').waitFor({ state: 'detached' });
         const image = u.byTestId('attachment-image').locator('img');
-        await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS, message: 'the guest sees the picture' }).toBe(64);
+        await expect
+          .poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), {
+            timeout: WAIT_MS,
+            message: 'the guest sees the picture',
+          })
+          .toBe(64);
 
         // Settings -> Register to Keep Your Room -> Claim Your Room, inside the room (docs/product/accounts.md A9)
         await u.byTestId('settings-button').click();
@@ -111,8 +165,17 @@ function claimJourney(label: string, start: (mail: Mailpit) => Promise<ClaimTarg
         expect(owner.userToken, 'the guest token was replaced by the owner token').not.toBe(guest.userToken);
 
         await channelRow.click();
-        await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS, message: 'the owner still sees the picture' }).toBe(64);
-        await u.byTestId('composer-file-input').setInputFiles({ name: 'after.txt', mimeType: 'text/plain', buffer: Buffer.from('uploaded after the claim') });
+        await expect
+          .poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), {
+            timeout: WAIT_MS,
+            message: 'the owner still sees the picture',
+          })
+          .toBe(64);
+        await u.byTestId('composer-file-input').setInputFiles({
+          name: 'after.txt',
+          mimeType: 'text/plain',
+          buffer: Buffer.from('uploaded after the claim'),
+        });
         await u.byTestId('upload-start').click();
         await u.byTestId('file-upload-modal').waitFor({ state: 'detached' });
         await u.byTestId('attachment-file').filter({ hasText: 'after.txt' }).waitFor({ timeout: WAIT_MS });

@@ -8,5 +8,7 @@ import path from 'node:path';
 import { registerJourney } from './journey.scenario.ts';
 import { distributedTarget } from './targets.ts';
 
-registerJourney('distributed (nginx ingress; A on gateway-1, B on gateway-2)', () => distributedTarget('distributed'),
-  { screenshotPath: path.join(os.tmpdir(), 'ephemera-e2e-distributed-room.png'), proveReplicaRouting: true });
+registerJourney('distributed (nginx ingress; A on gateway-1, B on gateway-2)', () => distributedTarget('distributed'), {
+  screenshotPath: path.join(os.tmpdir(), 'ephemera-e2e-distributed-room.png'),
+  proveReplicaRouting: true,
+});

@@ -7,5 +7,6 @@ import path from 'node:path';
 import { registerJourney } from './journey.scenario.ts';
 import { embeddedTarget } from './targets.ts';
 
-registerJourney('embedded (one process, one port)', () => embeddedTarget('embedded'),
-  { screenshotPath: path.join(os.tmpdir(), 'ephemera-e2e-embedded-room.png') });
+registerJourney('embedded (one process, one port)', () => embeddedTarget('embedded'), {
+  screenshotPath: path.join(os.tmpdir(), 'ephemera-e2e-embedded-room.png'),
+});

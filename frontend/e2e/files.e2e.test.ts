@@ -26,28 +26,74 @@ import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS
 
 const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
 const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-  '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
-interface FilesTarget { base: string; cookiesA: CookieSpec[]; cookiesB: CookieSpec[]; replicaA?: string; replicaB?: string; stop(): Promise<void> }
+interface FilesTarget {
+  base: string;
+  cookiesA: CookieSpec[];
+  cookiesB: CookieSpec[];
+  replicaA?: string;
+  replicaB?: string;
+  stop(): Promise<void>;
+}
 
 async function embedded(): Promise<FilesTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-'));
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-files', 'silent'), frontendDist: DIST });
-  return { base: app.url, cookiesA: [], cookiesB: [], stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('e2e-files', 'silent'),
+    frontendDist: DIST,
+  });
+  return {
+    base: app.url,
+    cookiesA: [],
+    cookiesB: [],
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function distributed(): Promise<FilesTarget> {
   const s3 = await startVersitygw();
   const stack = await startDistributedStack({ s3 });
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-ingress-'));
-  const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort, messagingPort: stack.messagingPort, frontendDist: DIST });
-  const pin = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
+  const ingress = await startIngress({
+    runDir,
+    port: await freePort(),
+    gateway1Port: stack.gateway1Port,
+    gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort,
+    messagingPort: stack.messagingPort,
+    frontendDist: DIST,
+  });
+  const pin = (replica: string): CookieSpec[] => [
+    { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
+  ];
   return {
-    base: ingress.url, cookiesA: pin('gateway-1'), cookiesB: pin('gateway-2'), replicaA: 'gateway-1', replicaB: 'gateway-2',
-    stop: async () => { await ingress.stop(); await stack.stop(); await s3.stop(); fs.rmSync(runDir, { recursive: true, force: true }); },
+    base: ingress.url,
+    cookiesA: pin('gateway-1'),
+    cookiesB: pin('gateway-2'),
+    replicaA: 'gateway-1',
+    replicaB: 'gateway-2',
+    stop: async () => {
+      await ingress.stop();
+      await stack.stop();
+      await s3.stop();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -64,7 +110,12 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       const workspaceId = created.workspaceId as string;
       const joined = await joinRoom(t.base, workspaceId, 'bob');
       const { socket } = await socketJoin(t.base, workspaceId, 'alice', created.userToken);
-      const general = await request(socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const general = await request(socket, C.createChannel, {
+        workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       socket.close();
       if (!general.success) throw new Error(general.message);
       const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
@@ -76,12 +127,19 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
         await u.byTestId('composer-textarea').waitFor();
         return u;
       };
-      return { alice: await open('alice', created.userToken, t.cookiesA, t.replicaA), bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB) };
+      return {
+        alice: await open('alice', created.userToken, t.cookiesA, t.replicaA),
+        bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB),
+      };
     }
 
     beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([start(), chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS })]);
+      if (!fs.existsSync(path.join(DIST, 'index.html')))
+        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+      [target, browser] = await Promise.all([
+        start(),
+        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
+      ]);
     }, 240_000);
     afterAll(async () => {
       for (const u of users) await u.close();
@@ -91,22 +149,49 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
 
     it('an image with a caption and progress reaches bob; a voice message plays for bob with its duration; limits before sending', async () => {
       const { alice, bob } = await room();
-      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).png().toBuffer();
-      await alice.byTestId('composer-file-input').setInputFiles({ name: 'team.png', mimeType: 'image/png', buffer: png });
+      const png = await sharp({
+        create: {
+          width: 800,
+          height: 600,
+          channels: 3,
+          background: '#000',
+          noise: { type: 'gaussian', mean: 128, sigma: 50 },
+        },
+      })
+        .png()
+        .toBuffer();
+      await alice
+        .byTestId('composer-file-input')
+        .setInputFiles({ name: 'team.png', mimeType: 'image/png', buffer: png });
       await alice.byTestId('file-upload-modal').waitFor();
-      await expect.poll(() => alice.page.locator('.file-upload-preview img').evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS }).toBe(800);
+      await expect
+        .poll(() => alice.page.locator('.file-upload-preview img').evaluate((i: HTMLImageElement) => i.naturalWidth), {
+          timeout: WAIT_MS,
+        })
+        .toBe(800);
       await alice.byTestId('upload-caption').fill('our team photo');
       // the progress bar shows while the upload runs (XMLHttpRequest upload progress)
-      const progressSeen = alice.byTestId('upload-progress').waitFor({ state: 'attached', timeout: WAIT_MS }).then(() => true, () => false);
+      const progressSeen = alice
+        .byTestId('upload-progress')
+        .waitFor({ state: 'attached', timeout: WAIT_MS })
+        .then(
+          () => true,
+          () => false,
+        );
       await alice.byTestId('upload-start').click();
       expect(await progressSeen).toBe(true);
       await alice.byTestId('file-upload-modal').waitFor({ state: 'detached' });
 
       const image = bob.byTestId('attachment-image').locator('img');
       await image.waitFor({ timeout: WAIT_MS });
-      await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: WAIT_MS, message: 'bob\'s image loads' }).toBeGreaterThan(0);
+      await expect
+        .poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth), {
+          timeout: WAIT_MS,
+          message: "bob's image loads",
+        })
+        .toBeGreaterThan(0);
       await expectText(bob.byTestId('message-content').last(), 'our team photo', 'bob sees the caption');
-      await expectText(bob.byTestId('channel-preview').first(), /📷 our team photo/, 'bob\'s sidebar preview');
+      await expectText(bob.byTestId('channel-preview').first(), /📷 our team photo/, "bob's sidebar preview");
 
       // voice: record ~1.5 s of Chromium's fake microphone, stop sends it
       await alice.byTestId('voice-record').click();
@@ -116,14 +201,28 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       const voice = bob.byTestId('attachment-voice');
       await voice.waitFor({ timeout: WAIT_MS });
       await expectText(voice.getByTestId('voice-duration'), /^0:0[1-3]$/, 'bob sees the duration');
-      await expect.poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: WAIT_MS, message: 'bob\'s player loads it' })
+      await expect
+        .poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), {
+          timeout: WAIT_MS,
+          message: "bob's player loads it",
+        })
         .toBeGreaterThanOrEqual(1);
       await voice.locator('audio').evaluate((a: HTMLAudioElement) => a.play());
-      await expect.poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: WAIT_MS, message: 'it plays' }).toBeGreaterThan(0);
+      await expect
+        .poll(() => voice.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), {
+          timeout: WAIT_MS,
+          message: 'it plays',
+        })
+        .toBeGreaterThan(0);
 
       // Cancel: the upload is held at the network for a moment, Cancel aborts it; nothing is sent, the dialog stays
-      await alice.page.route('**/files', async (route) => { await new Promise((r) => setTimeout(r, 3000)); await route.continue().catch(() => {}); });
-      await alice.byTestId('composer-file-input').setInputFiles({ name: 'later.png', mimeType: 'image/png', buffer: png });
+      await alice.page.route('**/files', async (route) => {
+        await new Promise((r) => setTimeout(r, 3000));
+        await route.continue().catch(() => {});
+      });
+      await alice
+        .byTestId('composer-file-input')
+        .setInputFiles({ name: 'later.png', mimeType: 'image/png', buffer: png });
       await alice.byTestId('upload-start').click();
       await alice.byTestId('upload-progress').waitFor();
       await alice.byTestId('upload-cancel').click();
@@ -135,10 +234,14 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       expect(await bob.byTestId('attachment-image').count()).toBe(1); // still only the first picture
 
       // a free room: 11 MB opens File Size Limit Exceeded before anything is sent; an executable is refused
-      await alice.byTestId('composer-file-input').setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) });
+      await alice
+        .byTestId('composer-file-input')
+        .setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) });
       await alice.byTestId('file-size-limit-modal').waitFor();
       await alice.page.keyboard.press('Escape');
-      await alice.byTestId('composer-file-input').setInputFiles({ name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') });
+      await alice
+        .byTestId('composer-file-input')
+        .setInputFiles({ name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') });
       await expectText(alice.byTestId('upload-error'), 'File type not supported', 'alice sees the refusal');
 
       // a profile picture: bob uploads one in Edit Profile; alice sees it (through a signed link) beside his name
@@ -147,7 +250,11 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       await bob.byTestId('profile-save').click();
       await bob.byTestId('edit-profile-modal').waitFor({ state: 'detached' });
       const bobsPicture = alice.page.locator('[data-testid="available-user"][data-username="bob"] img.avatar-img');
-      await expect.poll(() => bobsPicture.evaluate((i: HTMLImageElement) => i.naturalWidth).catch(() => 0), { timeout: WAIT_MS, message: 'alice sees bob\'s picture' })
+      await expect
+        .poll(() => bobsPicture.evaluate((i: HTMLImageElement) => i.naturalWidth).catch(() => 0), {
+          timeout: WAIT_MS,
+          message: "alice sees bob's picture",
+        })
         .toBeGreaterThan(0);
       expect(alice.pageErrors).toEqual([]);
       expect(await bob.cspViolations()).toEqual([]);

@@ -10,7 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
-import { assertFrontendBuilt, expectText, launchBrowser, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
+import {
+  assertFrontendBuilt,
+  expectText,
+  launchBrowser,
+  uniqueRoomName,
+  User,
+  WAIT_MS,
+  type CookieSpec,
+} from './browser.ts';
 
 export interface E2ETarget {
   /** origin user A's browser opens */
@@ -45,9 +53,10 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
 
     const openUser = async (who: 'A' | 'B', name: string) => {
       if (!browser || !target) throw new Error('the target or the browser did not start (see beforeAll)');
-      const user = who === 'A'
-        ? await User.open(browser, name, target.urlA, target.cookiesA, target.replicaA)
-        : await User.open(browser, name, target.urlB, target.cookiesB, target.replicaB);
+      const user =
+        who === 'A'
+          ? await User.open(browser, name, target.urlA, target.cookiesA, target.replicaA)
+          : await User.open(browser, name, target.urlB, target.cookiesB, target.replicaB);
       users.push(user);
       return user;
     };
@@ -137,7 +146,9 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       expect(await textOfButton(b.byTestId('overlay-submit'))).toBe('Join Room');
 
       await b.byTestId('username-input').fill('bob');
-      await b.page.locator('[data-testid="username-availability"][data-state="available"]').waitFor({ timeout: WAIT_MS });
+      await b.page
+        .locator('[data-testid="username-availability"][data-state="available"]')
+        .waitFor({ timeout: WAIT_MS });
       await b.byTestId('password-input').fill('not the password');
       await b.byTestId('overlay-submit').click();
       await expectText(b.byTestId('overlay-error'), 'Incorrect password', 'overlay error for a wrong password');
@@ -145,7 +156,9 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       expect(await overlay.isVisible()).toBe(true); // still on the overlay
 
       await b.byTestId('password-input').fill(password);
-      await b.page.locator('[data-testid="username-availability"][data-state="available"]').waitFor({ timeout: WAIT_MS });
+      await b.page
+        .locator('[data-testid="username-availability"][data-state="available"]')
+        .waitFor({ timeout: WAIT_MS });
       await b.byTestId('overlay-submit').click();
       await b.byTestId('room-view').waitFor({ timeout: WAIT_MS });
       await expectText(b.byTestId('role-badge'), 'Member', 'B role badge');
@@ -180,8 +193,24 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       expect(await a.byTestId('message-author').allTextContents()).toEqual(['You', 'bob']);
       expect(await b.byTestId('message-author').allTextContents()).toEqual(['alice', 'You']);
       // every own message was acknowledged by the server (no "sending" clock, no failure left)
-      await expect.poll(() => a.page.locator('[data-testid="message-item"][data-status="sending"], [data-testid="message-error"]').count(), { timeout: WAIT_MS }).toBe(0);
-      await expect.poll(() => b.page.locator('[data-testid="message-item"][data-status="sending"], [data-testid="message-error"]').count(), { timeout: WAIT_MS }).toBe(0);
+      await expect
+        .poll(
+          () =>
+            a.page
+              .locator('[data-testid="message-item"][data-status="sending"], [data-testid="message-error"]')
+              .count(),
+          { timeout: WAIT_MS },
+        )
+        .toBe(0);
+      await expect
+        .poll(
+          () =>
+            b.page
+              .locator('[data-testid="message-item"][data-status="sending"], [data-testid="message-error"]')
+              .count(),
+          { timeout: WAIT_MS },
+        )
+        .toBe(0);
 
       if (options.screenshotPath) {
         fs.mkdirSync(path.dirname(options.screenshotPath), { recursive: true });
@@ -246,7 +275,9 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       await b.page.locator('[data-testid="join-overlay"][data-mode="join"]').waitFor({ timeout: WAIT_MS });
       expect(await b.byTestId('password-input').count()).toBe(0);
       await b.byTestId('username-input').fill('dave');
-      await b.page.locator('[data-testid="username-availability"][data-state="available"]').waitFor({ timeout: WAIT_MS });
+      await b.page
+        .locator('[data-testid="username-availability"][data-state="available"]')
+        .waitFor({ timeout: WAIT_MS });
       await b.byTestId('overlay-submit').click();
       await b.byTestId('room-view').waitFor({ timeout: WAIT_MS });
       await expectText(b.byTestId('role-badge'), 'Member', 'member badge');
@@ -267,10 +298,14 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       const x = await openUser('B', 'xss');
       const doc = await x.goto(`/${openRoom.name}`);
       // the second line of defence is on: scripts only from the app's own origin
-      expect(doc?.headers()['content-security-policy'] ?? '', 'CSP header of the room page').toMatch(/script-src 'self'(;|$)/);
+      expect(doc?.headers()['content-security-policy'] ?? '', 'CSP header of the room page').toMatch(
+        /script-src 'self'(;|$)/,
+      );
       await x.page.locator('[data-testid="join-overlay"][data-mode="join"]').waitFor({ timeout: WAIT_MS });
       await x.byTestId('username-input').fill(XSS_USERNAME);
-      await x.page.locator('[data-testid="username-availability"][data-state="available"]').waitFor({ timeout: WAIT_MS });
+      await x.page
+        .locator('[data-testid="username-availability"][data-state="available"]')
+        .waitFor({ timeout: WAIT_MS });
       await x.byTestId('overlay-submit').click();
       await x.byTestId('room-view').waitFor({ timeout: WAIT_MS });
       await expectText(x.byTestId('current-username'), XSS_USERNAME, 'the username shows as typed');
@@ -281,12 +316,19 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
       await a.waitForMessages(expected);
       await x.waitForMessages(expected);
       // the author name is shown as text too
-      await expect.poll(() => a.byTestId('message-author').allTextContents(), { timeout: WAIT_MS }).toContain(XSS_USERNAME);
+      await expect
+        .poll(() => a.byTestId('message-author').allTextContents(), { timeout: WAIT_MS })
+        .toContain(XSS_USERNAME);
 
       for (const u of [a, x]) {
         // no element was made from the message or the name: no <img src=x>, no <script> in the app's DOM
         expect(await u.page.locator('img[src="x"]').count(), `${u.label}: img from a message`).toBe(0);
-        expect(await u.page.locator('#root script, [data-testid="message-list"] img, [data-testid="sidebar"] script').count(), `${u.label}: injected elements`).toBe(0);
+        expect(
+          await u.page
+            .locator('#root script, [data-testid="message-list"] img, [data-testid="sidebar"] script')
+            .count(),
+          `${u.label}: injected elements`,
+        ).toBe(0);
         // and the raw text is in the bubbles, character for character
         const html = await u.page.locator('[data-testid="message-list"]').innerHTML();
         expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -320,11 +362,17 @@ export function registerJourney(label: string, start: () => Promise<E2ETarget>, 
  */
 async function expectServedByOwnReplica(u: User): Promise<void> {
   if (!u.replica) return;
-  expect(u.gatewaySetCookies.length, `${u.label} received Set-Cookie ephemera_gw from a gateway handshake`).toBeGreaterThan(0);
+  expect(
+    u.gatewaySetCookies.length,
+    `${u.label} received Set-Cookie ephemera_gw from a gateway handshake`,
+  ).toBeGreaterThan(0);
   expect([...new Set(u.gatewaySetCookies)], `${u.label}: replicas that answered its handshakes`).toEqual([u.replica]);
   expect(await u.gatewayCookies(), `${u.label}'s ephemera_gw cookie`).toEqual([u.replica]);
   expect(u.websockets.length, `${u.label} upgraded to a websocket`).toBeGreaterThan(0);
-  expect(u.websockets.filter((w) => w.error), `${u.label}: websocket errors`).toEqual([]);
+  expect(
+    u.websockets.filter((w) => w.error),
+    `${u.label}: websocket errors`,
+  ).toEqual([]);
 }
 
 async function textOfButton(locator: Locator): Promise<string> {

@@ -24,7 +24,8 @@ const PAGES = [
   { path: '/features', testId: 'features-page', heading: 'Features', title: 'Features · Ephemera' },
   { path: '/contact', testId: 'contact-page', heading: 'Contact us', title: 'Contact Us · Ephemera' },
 ];
-const meta = (u: User, selector: string) => u.page.evaluate((s) => document.head.querySelector(s)?.getAttribute('content') ?? null, selector);
+const meta = (u: User, selector: string) =>
+  u.page.evaluate((s) => document.head.querySelector(s)?.getAttribute('content') ?? null, selector);
 
 describe('static pages and the contact form (embedded)', () => {
   let browser: Browser;
@@ -71,7 +72,8 @@ describe('static pages and the contact form (embedded)', () => {
       expect(await header.getByRole('link', { name: 'Pricing' }).getAttribute('href')).toBe('/upgrade');
       expect(await header.getByRole('link', { name: 'Create Room' }).getAttribute('href')).toBe('/');
       const main = u.page.getByRole('main');
-      if (p.path !== '/contact') expect(await main.locator('a[href="/contact"]').count(), `${p.path} links to /contact`).toBeGreaterThan(0);
+      if (p.path !== '/contact')
+        expect(await main.locator('a[href="/contact"]').count(), `${p.path} links to /contact`).toBeGreaterThan(0);
       expect(await u.page.locator('a[href="/"]').count(), `${p.path} links to /`).toBeGreaterThan(0);
       expect(await u.page.getByRole('heading', { level: 1 }).count(), `${p.path}: one h1`).toBe(1);
       expect(await seriousViolations(u.page), `axe on ${p.path}`).toEqual([]);
@@ -85,14 +87,20 @@ describe('static pages and the contact form (embedded)', () => {
     await u.byTestId('about-page').waitFor({ timeout: WAIT_MS });
     await u.page.getByRole('link', { name: 'Ephemera home' }).click();
     await u.byTestId('room-name-input').waitFor({ timeout: WAIT_MS });
-    await expect.poll(() => meta(u, 'meta[name="description"]'), { timeout: WAIT_MS }).toMatch(/^Ephemera: instant, temporary group chat rooms/);
+    await expect
+      .poll(() => meta(u, 'meta[name="description"]'), { timeout: WAIT_MS })
+      .toMatch(/^Ephemera: instant, temporary group chat rooms/);
     expect(u.pageErrors).toEqual([]);
   });
 
-  it('privacy states the spec\'s two statements and what is stored; features compares the plans from the entitlement table', async () => {
+  it("privacy states the spec's two statements and what is stored; features compares the plans from the entitlement table", async () => {
     const u = await open('content');
     await u.goto('/privacy');
-    await expectText(u.byTestId('privacy-deletion'), 'Personal data is removed within 30 days of account deletion.', 'deletion statement');
+    await expectText(
+      u.byTestId('privacy-deletion'),
+      'Personal data is removed within 30 days of account deletion.',
+      'deletion statement',
+    );
     await expectText(u.byTestId('privacy-children'), 'Ephemera is not for children under 13.', 'children statement');
     const privacy = (await u.byTestId('privacy-page').textContent()) ?? '';
     for (const fact of ['AES-256-GCM', 'key is destroyed', 'Stripe', 'contact form']) expect(privacy).toContain(fact);
@@ -101,7 +109,12 @@ describe('static pages and the contact form (embedded)', () => {
     const table = u.byTestId('plan-comparison');
     await table.waitFor({ timeout: WAIT_MS });
     const cells = (id: string) => u.byTestId(`plan-row-${id}`).locator('td').allTextContents();
-    expect(await table.locator('thead th[scope="col"]').allTextContents()).toEqual(['Feature', 'Free', 'Pro', 'Business']);
+    expect(await table.locator('thead th[scope="col"]').allTextContents()).toEqual([
+      'Feature',
+      'Free',
+      'Pro',
+      'Business',
+    ]);
     expect(await cells('price')).toEqual(['$0', '$9/month', '$19/month']);
     expect(await cells('users')).toEqual(['5', '25', 'Unlimited']);
     expect(await cells('lifetime')).toEqual(['24 hours', '7 days', 'Permanent']);
@@ -114,7 +127,9 @@ describe('static pages and the contact form (embedded)', () => {
   it('contact: required fields, then Sending... and Message Sent!, stored without the newsletter box; Send Another Message resets', async () => {
     const u = await open('contact');
     const posts: Request[] = [];
-    u.page.on('request', (r) => { if (new URL(r.url()).pathname === '/api/contact') posts.push(r); });
+    u.page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/contact') posts.push(r);
+    });
     await u.goto('/contact');
     await u.byTestId('contact-form').waitFor({ timeout: WAIT_MS });
 
@@ -135,15 +150,24 @@ describe('static pages and the contact form (embedded)', () => {
 
     const email = `ada-${Date.now()}@example.test`;
     await u.byTestId('contact-email').fill(email);
-    expect(await u.byTestId('contact-category').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)))
-      .toEqual(['', 'general', 'support', 'billing', 'feature', 'bug', 'partnership', 'other']);
+    expect(
+      await u
+        .byTestId('contact-category')
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['', 'general', 'support', 'billing', 'feature', 'bug', 'partnership', 'other']);
     await u.byTestId('contact-category').selectOption('feature');
     await u.byTestId('contact-message').fill('Please add a dark theme for the landing page.');
     await u.byTestId('contact-newsletter').check();
     // hold the request so the sending state can be seen
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    await u.page.route('**/api/contact', async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await u.page.route('**/api/contact', async (route) => {
+      await held;
+      await route.continue();
+    });
     await u.byTestId('contact-submit').click();
     await expectText(u.byTestId('contact-submit'), 'Sending...', 'sending state');
     expect(await u.byTestId('contact-submit').isDisabled()).toBe(true);
@@ -151,9 +175,19 @@ describe('static pages and the contact form (embedded)', () => {
     await expectText(u.page.getByRole('heading', { level: 2, name: 'Message Sent!' }), 'Message Sent!', 'sent state');
     await u.page.unroute('**/api/contact');
     expect(posts).toHaveLength(1);
-    expect(JSON.parse(posts[0]!.postData() ?? '{}')).toEqual({ name: 'Ada Lovelace', email, category: 'feature', message: 'Please add a dark theme for the landing page.' });
+    expect(JSON.parse(posts[0]!.postData() ?? '{}')).toEqual({
+      name: 'Ada Lovelace',
+      email,
+      category: 'feature',
+      message: 'Please add a dark theme for the landing page.',
+    });
     const stored = (await app.billing.contact.list()).find((m) => m.email === email);
-    expect(stored).toMatchObject({ name: 'Ada Lovelace', category: 'feature', message: 'Please add a dark theme for the landing page.', status: 'pending' });
+    expect(stored).toMatchObject({
+      name: 'Ada Lovelace',
+      category: 'feature',
+      message: 'Please add a dark theme for the landing page.',
+      status: 'pending',
+    });
     expect(await seriousViolations(u.page), 'axe on the sent state').toEqual([]);
 
     await u.byTestId('contact-again').click();
@@ -178,13 +212,25 @@ describe('static pages and the contact form (embedded)', () => {
     // the server's own refusal: an address the browser lets through but the server does not (one-letter domain end)
     await fill('grace@example.c');
     await u.byTestId('contact-submit').click();
-    await expectText(u.byTestId('contact-failed'), `${CONTACT_TEXT.failed}${CONTACT_TEXT.emailInvalid}`, 'server refusal');
+    await expectText(
+      u.byTestId('contact-failed'),
+      `${CONTACT_TEXT.failed}${CONTACT_TEXT.emailInvalid}`,
+      'server refusal',
+    );
     expect(await u.byTestId('contact-message').inputValue()).toBe('Something broke');
     // a server failure: the spec's text alone
-    await u.page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"code":"INTERNAL","message":"Internal error"}' }));
+    await u.page.route('**/api/contact', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"success":false,"code":"INTERNAL","message":"Internal error"}',
+      }),
+    );
     await u.byTestId('contact-email').fill('grace@example.com');
     await u.byTestId('contact-submit').click();
-    await expect.poll(() => u.byTestId('contact-failed').textContent(), { timeout: WAIT_MS }).toBe('Failed to send message. Please try again.');
+    await expect
+      .poll(() => u.byTestId('contact-failed').textContent(), { timeout: WAIT_MS })
+      .toBe('Failed to send message. Please try again.');
     await expectText(u.byTestId('contact-submit'), 'Send Message', 'editable again');
     expect(await u.byTestId('contact-name').inputValue()).toBe('Grace');
     expect(await u.page.getByRole('alert').count()).toBe(1);
@@ -196,7 +242,9 @@ describe('static pages and the contact form (embedded)', () => {
     for (const p of PAGES) {
       await u.goto(p.path);
       await u.byTestId(p.testId).waitFor({ timeout: WAIT_MS });
-      const overflow = await u.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await u.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `${p.path} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
     }
   });

@@ -45,23 +45,38 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
   const users: User[] = [];
   /** the payment answers each browser received (the page leaves for Stripe at once, so they are read on the way) */
   const answers = new Map<User, { path: string; body: { url: string; sessionId?: string } }[]>();
-  const lastAnswer = (u: User, p: string) => answers.get(u)!.filter((a) => a.path === p).at(-1)!.body;
+  const lastAnswer = (u: User, p: string) =>
+    answers
+      .get(u)!
+      .filter((a) => a.path === p)
+      .at(-1)!.body;
 
   beforeAll(async () => {
     assertFrontendBuilt();
     [mail, stripeMock] = await Promise.all([startMailpit(), startStripeMock()]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-payments-'));
     app = await startEmbedded({
-      port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-payments', 'silent'), smtpUrl: mail.smtpUrl, google: null,
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-payments', 'silent'),
+      smtpUrl: mail.smtpUrl,
+      google: null,
       payments: {
         stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },
         expirySweepMs: 0,
         stateReader: (provider) => {
           // record the addresses billing hands Stripe (the real adapter still makes the session on stripe-mock)
           const create = provider.createSubscriptionCheckout.bind(provider);
-          provider.createSubscriptionCheckout = async (input) => { checkouts.push(input); return create(input); };
+          provider.createSubscriptionCheckout = async (input) => {
+            checkouts.push(input);
+            return create(input);
+          };
           const extend = provider.createExtensionCheckout.bind(provider);
-          provider.createExtensionCheckout = async (input) => { extensionCheckouts.push(input); return extend(input); };
+          provider.createExtensionCheckout = async (input) => {
+            extensionCheckouts.push(input);
+            return extend(input);
+          };
           return state.reader(provider);
         },
       },
@@ -83,54 +98,85 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     const u = await User.open(browser, label, app.url);
     users.push(u);
     // stripe-mock's checkout and portal addresses are not real pages: answer the browser's navigation here
-    await u.context.route(STRIPE_PAGE, (route) => route.fulfill({
-      status: 200, contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Stripe (test)</title><h1>Stripe page</h1></html>',
-    }));
+    await u.context.route(STRIPE_PAGE, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><title>Stripe (test)</title><h1>Stripe page</h1></html>',
+      }),
+    );
     answers.set(u, []);
-    await u.context.route(/\/api\/payments\/create-(checkout-session|portal-session|room-extension-payment)$/, async (route) => {
-      const res = await route.fetch();
-      const body = await res.json();
-      answers.get(u)!.push({ path: new URL(route.request().url()).pathname, body });
-      await route.fulfill({ response: res, json: body });
-    });
+    await u.context.route(
+      /\/api\/payments\/create-(checkout-session|portal-session|room-extension-payment)$/,
+      async (route) => {
+        const res = await route.fetch();
+        const body = await res.json();
+        answers.get(u)!.push({ path: new URL(route.request().url()).pathname, body });
+        await route.fulfill({ response: res, json: body });
+      },
+    );
     return u;
   };
   /** an account made over HTTP (the code read from Mailpit) */
   const signUp = async (prefix: string) => {
     const email = uniqueEmail(prefix);
     const since = Date.now();
-    const asked = await fetch(app.url + AUTH_API.requestCode, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    const asked = await fetch(app.url + AUTH_API.requestCode, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
     expect(asked.status).toBe(200);
     const code = await mailedCode(mail, email, since);
-    const res = await fetch(app.url + AUTH_API.register, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, username: prefix, code }) });
+    const res = await fetch(app.url + AUTH_API.register, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, username: prefix, code }),
+    });
     expect(res.status).toBe(200);
-    return await res.json() as SessionAnswer;
+    return (await res.json()) as SessionAnswer;
   };
   /** the browser signed in as that account (lib/account.ts's record) */
   const signedIn = async (u: User, s: SessionAnswer) => {
-    await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.account')) localStorage.setItem('ephemera.account', r); },
-      JSON.stringify({ token: s.token, user: s.user }));
+    await u.context.addInitScript(
+      (r) => {
+        if (!localStorage.getItem('ephemera.account')) localStorage.setItem('ephemera.account', r);
+      },
+      JSON.stringify({ token: s.token, user: s.user }),
+    );
   };
   const deliver = async (type: string, object: Record<string, unknown>) => {
     const body = JSON.stringify({
-      id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-10-29', type, livemode: false,
-      created: Math.floor(Date.now() / 1000), pending_webhooks: 1, request: { id: null, idempotency_key: null }, data: { object },
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      api_version: '2025-10-29',
+      type,
+      livemode: false,
+      created: Math.floor(Date.now() / 1000),
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object },
     });
     const res = await fetch(app.url + PAYMENTS_API.webhook, {
-      method: 'POST', body,
-      headers: { 'content-type': 'application/json', 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) },
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signer.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }),
+      },
     });
-    return { status: res.status, body: await res.json() as { outcome?: string } };
+    return { status: res.status, body: (await res.json()) as { outcome?: string } };
   };
   /** a room the account owns (made from the dashboard's create) */
   const accountRoom = async (s: SessionAnswer) => {
     const roomName = uniqueRoomName('paid');
     const made = await fetch(app.url + API.create(), {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
       body: JSON.stringify({ name: roomName, username: 'owner', hasPassword: false }),
     });
     expect(made.status).toBe(201);
-    const room = await made.json() as CreateWorkspaceAnswer & { userToken: string };
+    const room = (await made.json()) as CreateWorkspaceAnswer & { userToken: string };
     return { roomName, workspaceId: room.workspaceId, userToken: room.userToken, username: 'owner' };
   };
   const title = (p: Page) => p.title();
@@ -152,9 +198,25 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     expect(await textOf(u.byTestId('plan-pro-price'))).toBe('$9 / month');
     expect(await textOf(u.byTestId('plan-business-price'))).toBe('$19 / month');
     const pro = await textOf(u.byTestId('plan-pro'));
-    for (const f of ['25 users per room', '7-day rooms', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads']) expect(pro).toContain(f);
+    for (const f of [
+      '25 users per room',
+      '7-day rooms',
+      '10 premium themes',
+      'Video and voice calls',
+      'Screen sharing',
+      '100 MB file uploads',
+    ])
+      expect(pro).toContain(f);
     const business = await textOf(u.byTestId('plan-business'));
-    for (const f of ['Permanent rooms', 'Unlimited users', 'All 11 themes plus custom', 'Custom branding', '500 MB file uploads', 'Priority support']) expect(business).toContain(f);
+    for (const f of [
+      'Permanent rooms',
+      'Unlimited users',
+      'All 11 themes plus custom',
+      'Custom branding',
+      '500 MB file uploads',
+      'Priority support',
+    ])
+      expect(business).toContain(f);
     const guarantees = await textOf(u.byTestId('pricing-guarantees'));
     expect(guarantees).toContain('30-day money-back guarantee');
     expect(guarantees).toContain('Cancel anytime');
@@ -164,17 +226,30 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     await u.page.waitForURL((url) => url.pathname === '/login', { timeout: WAIT_MS });
     const target = new URL(u.page.url());
     expect(`${target.pathname}${target.search}`).toBe('/login?redirect=/upgrade&plan=pro');
-    expect(JSON.parse(await u.page.evaluate(() => localStorage.getItem('pendingUpgrade') ?? 'null'))).toEqual({ plan: 'pro', returnUrl: '/upgrade' });
+    expect(JSON.parse(await u.page.evaluate(() => localStorage.getItem('pendingUpgrade') ?? 'null'))).toEqual({
+      plan: 'pro',
+      returnUrl: '/upgrade',
+    });
 
     // signing in with the kept choice: Registration Successful, then (after 1.5 s) a checkout session and Stripe
     const email = uniqueEmail('buyer');
     await enterMailedCode(u, mail, email, 'Buyer');
     const registered = u.page.waitForResponse((r) => r.url().endsWith(AUTH_API.register), { timeout: WAIT_MS });
-    const created = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), { timeout: WAIT_MS });
+    const created = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), {
+      timeout: WAIT_MS,
+    });
     const before = checkouts.length;
     await u.byTestId('login-verify').click();
-    await expectText(u.byTestId('registration-successful').locator('h1'), 'Registration Successful', 'claim flow screen');
-    await expectText(u.byTestId('registration-successful').locator('p'), 'Redirecting to payment...', 'claim flow screen');
+    await expectText(
+      u.byTestId('registration-successful').locator('h1'),
+      'Registration Successful',
+      'claim flow screen',
+    );
+    await expectText(
+      u.byTestId('registration-successful').locator('p'),
+      'Redirecting to payment...',
+      'claim flow screen',
+    );
     const checkout = await created;
     await onStripe(u);
     const answer = lastAnswer(u, PAYMENTS_API.createCheckoutSession);
@@ -185,7 +260,12 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     const reg = (await registered).request().timing();
     expect(checkout.timing().startTime - (reg.startTime + reg.responseStart)).toBeGreaterThanOrEqual(1400);
     expect(checkouts.length).toBe(before + 1);
-    expect(checkouts.at(-1)).toMatchObject({ plan: 'pro', email, successUrl: `${app.url}/payment/success?plan=pro&session_id={CHECKOUT_SESSION_ID}`, cancelUrl: `${app.url}/payment/cancelled` });
+    expect(checkouts.at(-1)).toMatchObject({
+      plan: 'pro',
+      email,
+      successUrl: `${app.url}/payment/success?plan=pro&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${app.url}/payment/cancelled`,
+    });
     expect(await u.page.evaluate(() => localStorage.getItem('pendingUpgrade'))).toBeNull();
   });
 
@@ -199,11 +279,21 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     const u = await open('payer');
     await signedIn(u, account);
     await u.goto('/upgrade');
-    await expectText(u.byTestId('pricing-account'), `Signed in as ${account.user.email}`, 'signed in on the pricing page');
-    const request = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), { timeout: WAIT_MS });
+    await expectText(
+      u.byTestId('pricing-account'),
+      `Signed in as ${account.user.email}`,
+      'signed in on the pricing page',
+    );
+    const request = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), {
+      timeout: WAIT_MS,
+    });
     await u.byTestId('choose-pro').click();
     const sent = (await request).postDataJSON() as Record<string, unknown>;
-    expect(sent).toMatchObject({ plan: 'pro', successUrl: '/payment/success?plan=pro', cancelUrl: '/payment/cancelled' });
+    expect(sent).toMatchObject({
+      plan: 'pro',
+      successUrl: '/payment/success?plan=pro',
+      cancelUrl: '/payment/cancelled',
+    });
     expect((await request).headers().authorization).toBe(`Bearer ${account.token}`);
     await onStripe(u);
     const { url, sessionId } = lastAnswer(u, PAYMENTS_API.createCheckoutSession) as { url: string; sessionId: string };
@@ -214,11 +304,35 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     // "Stripe" now says the customer paid: the session is complete and the subscription active; it posts the webhook
     const sub = `sub_test_${randomBytes(10).toString('hex')}`;
     const customer = `cus_test_${randomBytes(8).toString('hex')}`;
-    state.setSession({ id: sessionId, mode: 'subscription', complete: true, paid: true, accountId: account.user.id, kind: 'subscription', plan: 'pro',
-      roomId: null, extensionDays: null, subscriptionId: sub, customerId: customer, amountTotalCents: 900 });
-    state.setSubscription({ id: sub, status: 'active', customerId: customer, accountId: account.user.id, plan: 'pro',
-      currentPeriodEnd: new Date(Date.now() + 30 * DAY), cancelAtPeriodEnd: false });
-    const hook = await deliver('checkout.session.completed', { id: sessionId, object: 'checkout.session', subscription: sub, customer });
+    state.setSession({
+      id: sessionId,
+      mode: 'subscription',
+      complete: true,
+      paid: true,
+      accountId: account.user.id,
+      kind: 'subscription',
+      plan: 'pro',
+      roomId: null,
+      extensionDays: null,
+      subscriptionId: sub,
+      customerId: customer,
+      amountTotalCents: 900,
+    });
+    state.setSubscription({
+      id: sub,
+      status: 'active',
+      customerId: customer,
+      accountId: account.user.id,
+      plan: 'pro',
+      currentPeriodEnd: new Date(Date.now() + 30 * DAY),
+      cancelAtPeriodEnd: false,
+    });
+    const hook = await deliver('checkout.session.completed', {
+      id: sessionId,
+      object: 'checkout.session',
+      subscription: sub,
+      customer,
+    });
     expect(hook).toMatchObject({ status: 200, body: { outcome: 'account.subscription-activated' } });
     // the open room follows without a reload
     await expectText(owner.byTestId('tier-badge'), 'PRO', 'the room is pro live');
@@ -232,12 +346,25 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     expect(await textOf(u.byTestId('paid-plan'))).toBe('Pro');
     expect(await textOf(u.byTestId('paid-amount'))).toBe('$9.00/month');
     const page = await textOf(u.byTestId('payment-subscription-success'));
-    for (const t of ['Billed monthly', `A receipt has been sent to ${account.user.email}.`, 'Go to Dashboard', 'Create New Room', '7-day room duration']) expect(page).toContain(t);
+    for (const t of [
+      'Billed monthly',
+      `A receipt has been sent to ${account.user.email}.`,
+      'Go to Dashboard',
+      'Create New Room',
+      '7-day room duration',
+    ])
+      expect(page).toContain(t);
     expect(await textOf(u.byTestId('subscription-id'))).toBe(`Subscription ID: ${sub.slice(0, 20)}...`);
     expect(await title(u.page)).toBe('Payment Successful · Ephemera');
     expect(await seriousViolations(u.page), 'axe on /payment/success').toEqual([]);
     // the stored account record learned the tier (the pricing page marks it)
-    await expect.poll(() => u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.account') ?? '{}').user?.subscriptionTier), { timeout: WAIT_MS }).toBe('pro');
+    await expect
+      .poll(
+        () =>
+          u.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.account') ?? '{}').user?.subscriptionTier),
+        { timeout: WAIT_MS },
+      )
+      .toBe('pro');
 
     // the query string's plan and amount are not believed: the server's record says Pro
     await u.goto(`/payment/success?plan=business&amount=0.01&session_id=${sessionId}`);
@@ -249,7 +376,10 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     // all: nothing to verify
     for (const [bad, message] of [
       ['/payment/success?plan=pro&session_id=cs_test_unpaid', 'Payment failed. Please try again.'],
-      ['/payment/success?plan=business', "We couldn't verify your payment. Please contact support if you believe this is an error."],
+      [
+        '/payment/success?plan=business',
+        "We couldn't verify your payment. Please contact support if you believe this is an error.",
+      ],
     ] as const) {
       await u.goto(bad);
       expect((await verified(u)).state).toBe('failed');
@@ -283,14 +413,32 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     sameUrl(u.page.url(), lastAnswer(u, PAYMENTS_API.createPortalSession).url);
 
     // a renewal fails: Stripe marks the subscription past due and posts invoice.payment_failed; the page says so
-    state.setSubscription({ id: sub, status: 'past_due', customerId: customer, accountId: account.user.id, plan: 'pro',
-      currentPeriodEnd: new Date(Date.now() + DAY), cancelAtPeriodEnd: false });
-    const failed = await deliver('invoice.payment_failed', { id: `in_test_${randomBytes(8).toString('hex')}`, object: 'invoice', customer, subscription: sub });
+    state.setSubscription({
+      id: sub,
+      status: 'past_due',
+      customerId: customer,
+      accountId: account.user.id,
+      plan: 'pro',
+      currentPeriodEnd: new Date(Date.now() + DAY),
+      cancelAtPeriodEnd: false,
+    });
+    const failed = await deliver('invoice.payment_failed', {
+      id: `in_test_${randomBytes(8).toString('hex')}`,
+      object: 'invoice',
+      customer,
+      subscription: sub,
+    });
     expect(failed).toMatchObject({ status: 200, body: { outcome: 'account.subscription-past-due' } });
     await u.goto('/subscription');
     await u.byTestId('current-plan').waitFor({ timeout: WAIT_MS });
-    await expectText(u.byTestId('current-plan-status'), 'Pro - Payment Past Due', 'the subscription page shows past due');
-    expect(await textOf(u.byTestId('past-due-warning'))).toBe('Your payment is past due. Please update your payment method to continue using premium features.');
+    await expectText(
+      u.byTestId('current-plan-status'),
+      'Pro - Payment Past Due',
+      'the subscription page shows past due',
+    );
+    expect(await textOf(u.byTestId('past-due-warning'))).toBe(
+      'Your payment is past due. Please update your payment method to continue using premium features.',
+    );
     // the tier stays while Stripe retries: the room is still pro
     await expectText(owner.byTestId('tier-badge'), 'PRO', 'the room stays pro while past due');
   });
@@ -308,35 +456,68 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     const before = extensionCheckouts.length;
     await u.byTestId('extend-submit').click();
     await onStripe(u);
-    const { url, sessionId } = lastAnswer(u, PAYMENTS_API.createRoomExtensionPayment) as { url: string; sessionId: string };
+    const { url, sessionId } = lastAnswer(u, PAYMENTS_API.createRoomExtensionPayment) as {
+      url: string;
+      sessionId: string;
+    };
     sameUrl(u.page.url(), url);
     expect(extensionCheckouts.length).toBe(before + 1);
     const asked = extensionCheckouts.at(-1)!;
-    expect(asked).toMatchObject({ roomId: room.workspaceId, roomName: room.roomName, days: 30, cancelUrl: `${app.url}/${room.roomName}` });
+    expect(asked).toMatchObject({
+      roomId: room.workspaceId,
+      roomName: room.roomName,
+      days: 30,
+      cancelUrl: `${app.url}/${room.roomName}`,
+    });
     const success = new URL(asked.successUrl.replace('{CHECKOUT_SESSION_ID}', sessionId));
     expect(success.pathname).toBe('/payment/success');
     expect(Object.fromEntries(success.searchParams)).toEqual({
-      type: 'room_extension', workspaceId: room.workspaceId, extensionType: '30', returnUrl: `/${room.roomName}`, session_id: sessionId,
+      type: 'room_extension',
+      workspaceId: room.workspaceId,
+      extensionType: '30',
+      returnUrl: `/${room.roomName}`,
+      session_id: sessionId,
     });
 
     // "Stripe" says it was paid; no webhook yet: the success page's verification applies it (once)
-    const profile = async () => (await (await fetch(app.url + AUTH_API.profile, { headers: { authorization: `Bearer ${account.token}` } })).json()) as { rooms: { workspaceId: string; expiresAt: string }[] };
-    const expiresBefore = Date.parse((await profile()).rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt);
-    state.setSession({ id: sessionId, mode: 'payment', complete: true, paid: true, accountId: account.user.id, kind: 'room_extension', plan: null,
-      roomId: room.workspaceId, extensionDays: 30, subscriptionId: null, customerId: null, amountTotalCents: 899 });
+    const profile = async () =>
+      (await (
+        await fetch(app.url + AUTH_API.profile, { headers: { authorization: `Bearer ${account.token}` } })
+      ).json()) as { rooms: { workspaceId: string; expiresAt: string }[] };
+    const expiresBefore = Date.parse(
+      (await profile()).rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt,
+    );
+    state.setSession({
+      id: sessionId,
+      mode: 'payment',
+      complete: true,
+      paid: true,
+      accountId: account.user.id,
+      kind: 'room_extension',
+      plan: null,
+      roomId: room.workspaceId,
+      extensionDays: 30,
+      subscriptionId: null,
+      customerId: null,
+      amountTotalCents: 899,
+    });
     await u.page.goto(success.href);
     const done = await verified(u);
     expect(done.state, done.text).toBe('done');
     await u.byTestId('payment-extension-success').waitFor({ timeout: WAIT_MS });
     expect(await textOf(u.page.locator('h1'))).toBe('Payment Successful');
-    expect(await textOf(u.byTestId('extension-text'))).toBe(`Your room ${room.roomName} has been extended by 30 more days.`);
+    expect(await textOf(u.byTestId('extension-text'))).toBe(
+      `Your room ${room.roomName} has been extended by 30 more days.`,
+    );
     expect(await textOf(u.byTestId('extension-done'))).toBe('Room extended successfully for 30 days!');
     const details = await textOf(u.byTestId('extension-details'));
     expect(details).toContain('30-Day Room Extension');
     expect(details).toContain('$8.99 (one-time payment)');
     const expiresAfter = Date.parse((await profile()).rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt);
     expect(expiresAfter - expiresBefore).toBe(30 * DAY);
-    expect(await textOf(u.byTestId('new-expiry'))).toBe(await u.page.evaluate((t) => new Date(t).toLocaleString(), expiresAfter));
+    expect(await textOf(u.byTestId('new-expiry'))).toBe(
+      await u.page.evaluate((t) => new Date(t).toLocaleString(), expiresAfter),
+    );
     expect(await textOf(u.byTestId('payment-extension-success'))).toContain('Chat history preserved');
     expect(await u.byTestId('back-to-room').getAttribute('href')).toBe(`/${room.roomName}`);
     expect(await u.page.getByRole('link', { name: 'View My Rooms Dashboard' }).getAttribute('href')).toBe('/dashboard');
@@ -344,10 +525,12 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     // a second visit (or the webhook) extends nothing more
     await u.page.reload();
     expect((await verified(u)).state).toBe('done');
-    expect(Date.parse((await profile()).rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt)).toBe(expiresAfter);
+    expect(Date.parse((await profile()).rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt)).toBe(
+      expiresAfter,
+    );
   });
 
-  it('a free account\'s subscription page and the cancelled page', async () => {
+  it("a free account's subscription page and the cancelled page", async () => {
     const account = await signUp('free');
     const u = await open('free');
     await signedIn(u, account);
@@ -372,7 +555,9 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     await u.byTestId('payment-cancelled').waitFor({ timeout: WAIT_MS });
     expect(await title(u.page)).toBe('Payment Cancelled · Ephemera');
     expect(await textOf(u.page.locator('h1'))).toBe('Payment Cancelled');
-    expect(await textOf(u.byTestId('cancelled-text'))).toBe('Your payment was cancelled. No charges were made to your account.');
+    expect(await textOf(u.byTestId('cancelled-text'))).toBe(
+      'Your payment was cancelled. No charges were made to your account.',
+    );
     expect(await textOf(u.byTestId('payment-cancelled'))).toContain('You can continue using Ephemera on the free plan');
     expect(await u.page.getByRole('link', { name: 'Continue with Free Plan' }).getAttribute('href')).toBe('/');
     expect(await u.page.getByRole('link', { name: 'Try Again' }).getAttribute('href')).toBe('/upgrade');

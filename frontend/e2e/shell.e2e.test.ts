@@ -20,13 +20,26 @@ type Impact = 'minor' | 'moderate' | 'serious' | 'critical' | null | undefined;
 async function seriousViolations(page: Page): Promise<string[]> {
   // Contrast is computed from what is painted: a dialog still fading in (opacity < 1) reads as low contrast.
   // Let every running CSS animation and transition that ends (not a spinner's endless one) finish first.
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-    .map((a) => a.finished.catch(() => undefined))));
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   return result.violations
     .filter((v) => (['serious', 'critical'] as Impact[]).includes(v.impact as Impact))
-    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} -> ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 /** Counts the beeps a page starts: every OscillatorNode.start() of the page's AudioContext. */
@@ -58,7 +71,9 @@ async function createChannel(u: User, name: string): Promise<void> {
   await u.byTestId('create-channel-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
   // creating a channel opens it: its row is the current one. Not "visible": below 768 px the list slides away and is
   // visibility: hidden .25 s later, so a visibility check raced the slide (it failed on a busy machine)
-  await u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"][aria-current="true"]`).waitFor({ state: 'attached', timeout: WAIT_MS });
+  await u.page
+    .locator(`[data-testid="channel-row"][data-channel-name="${name}"][aria-current="true"]`)
+    .waitFor({ state: 'attached', timeout: WAIT_MS });
 }
 
 async function joinAsMember(u: User, room: string, username: string): Promise<void> {
@@ -70,7 +85,8 @@ async function joinAsMember(u: User, room: string, username: string): Promise<vo
   await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
 }
 
-const channelRow = (u: User, name: string) => u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
+const channelRow = (u: User, name: string) =>
+  u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
 
 describe('app shell (embedded)', () => {
   let app: Awaited<ReturnType<typeof startEmbedded>> | undefined;
@@ -105,7 +121,11 @@ describe('app shell (embedded)', () => {
     const u = await open('router');
     await u.goto('/register');
     await u.page.waitForURL((url) => url.pathname === '/login', { timeout: WAIT_MS });
-    await expectText(u.page.locator('[data-testid="login-page"] h1'), 'Sign in or create an account', 'login page title');
+    await expectText(
+      u.page.locator('[data-testid="login-page"] h1'),
+      'Sign in or create an account',
+      'login page title',
+    );
 
     for (const p of ['/admin', '/Admin', '/a/b', '/payment', '/%E0%A4%A']) {
       await u.goto(p);
@@ -118,7 +138,11 @@ describe('app shell (embedded)', () => {
       window.history.pushState(null, '', '/%E0%A4%A');
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
-    await expectText(u.page.locator('[data-testid="not-found-page"] h1'), 'Page not found', 'not found for a bad percent-encoding');
+    await expectText(
+      u.page.locator('[data-testid="not-found-page"] h1'),
+      'Page not found',
+      'not found for a bad percent-encoding',
+    );
     await u.goto('/terms');
     await u.byTestId('terms-page').waitFor({ timeout: WAIT_MS });
     await u.goto('/payment/cancelled');
@@ -153,7 +177,9 @@ describe('app shell (embedded)', () => {
     const u = await open('links');
     await u.goto('/');
     await u.byTestId('room-name-input').waitFor({ timeout: WAIT_MS });
-    await u.page.evaluate(() => { (window as unknown as { __sameDocument: boolean }).__sameDocument = true; });
+    await u.page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
     await u.page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'About' }).click();
     await u.page.waitForURL((url) => url.pathname === '/about', { timeout: WAIT_MS });
     await expectText(u.page.locator('[data-testid="about-page"] h1'), 'About Ephemera', 'about page');
@@ -223,14 +249,21 @@ describe('app shell (embedded)', () => {
     const dialog = u.page.getByRole('dialog', { name: 'Create Channel' });
     await dialog.waitFor({ timeout: WAIT_MS });
     expect(await dialog.getAttribute('aria-modal')).toBe('true');
-    await expect.poll(() => u.page.evaluate(() => document.activeElement?.id), { timeout: WAIT_MS }).toBe('channel-name');
+    await expect
+      .poll(() => u.page.evaluate(() => document.activeElement?.id), { timeout: WAIT_MS })
+      .toBe('channel-name');
     for (let i = 0; i < 8; i += 1) {
       await u.page.keyboard.press('Tab');
-      expect(await u.page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), `focus inside after ${i + 1} Tab`).toBe(true);
+      expect(
+        await u.page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))),
+        `focus inside after ${i + 1} Tab`,
+      ).toBe(true);
     }
     await u.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached', timeout: WAIT_MS });
-    await expect.poll(() => u.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: WAIT_MS }).toBe('create-channel-button');
+    await expect
+      .poll(() => u.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), { timeout: WAIT_MS })
+      .toBe('create-channel-button');
   });
 
   it('keyboard: Ctrl+S toggles the settings panel, Escape closes it, / focuses the search and Escape clears it, Ctrl+N opens Create Channel for the owner only; not inside text fields', async () => {
@@ -252,7 +285,9 @@ describe('app shell (embedded)', () => {
     // '/' focuses the sidebar search (and is not typed into it); Escape there clears the query and leaves the field
     const search = owner.page.locator('#sidebar-search');
     await owner.page.keyboard.press('/');
-    await expect.poll(() => owner.page.evaluate(() => document.activeElement?.id), { timeout: WAIT_MS }).toBe('sidebar-search');
+    await expect
+      .poll(() => owner.page.evaluate(() => document.activeElement?.id), { timeout: WAIT_MS })
+      .toBe('sidebar-search');
     expect(await search.inputValue()).toBe('');
     await owner.page.keyboard.type('zz');
     expect(await search.inputValue()).toBe('zz');
@@ -303,9 +338,13 @@ describe('app shell (embedded)', () => {
     const back = u.byTestId('back-button');
     expect(await back.isVisible()).toBe(true);
     await back.click();
-    await expect.poll(async () => (await sidebar.boundingBox())?.x, { timeout: WAIT_MS, message: 'list slid back' }).toBe(0);
+    await expect
+      .poll(async () => (await sidebar.boundingBox())?.x, { timeout: WAIT_MS, message: 'list slid back' })
+      .toBe(0);
     await expect.poll(() => sidebar.isVisible(), { timeout: WAIT_MS }).toBe(true);
-    await expect.poll(() => u.page.locator('[data-testid="chat-area"]').count(), { timeout: WAIT_MS, message: 'no channel open' }).toBe(0);
+    await expect
+      .poll(() => u.page.locator('[data-testid="chat-area"]').count(), { timeout: WAIT_MS, message: 'no channel open' })
+      .toBe(0);
 
     await channelRow(u, 'general').click();
     await chat.waitFor({ state: 'visible', timeout: WAIT_MS });

@@ -15,11 +15,21 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { C } from '@ephemera/proto';
 import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, expectText, launchBrowser, swipeRight, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import {
+  assertFrontendBuilt,
+  expectText,
+  launchBrowser,
+  swipeRight,
+  uniqueRoomName,
+  User,
+  WAIT_MS,
+} from './browser.ts';
 import type { E2ETarget } from './journey.scenario.ts';
 
-const channelRow = (u: User, name: string): Locator => u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
-const dmRow = (u: User, partner: string): Locator => u.page.locator(`[data-testid="dm-row"][data-partner-name="${partner}"]`);
+const channelRow = (u: User, name: string): Locator =>
+  u.page.locator(`[data-testid="channel-row"][data-channel-name="${name}"]`);
+const dmRow = (u: User, partner: string): Locator =>
+  u.page.locator(`[data-testid="dm-row"][data-partner-name="${partner}"]`);
 const badgeOf = (row: Locator): Locator => row.getByTestId('unread-badge');
 
 async function openChannel(u: User, name: string): Promise<void> {
@@ -71,9 +81,10 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const joined = await joinRoom(base, workspaceId, 'bob');
 
       const open = async (who: 'A' | 'B', username: string, userToken: string) => {
-        const u = who === 'A'
-          ? await User.open(browser!, username, t.urlA, t.cookiesA, t.replicaA)
-          : await User.open(browser!, username, t.urlB, t.cookiesB, t.replicaB);
+        const u =
+          who === 'A'
+            ? await User.open(browser!, username, t.urlA, t.cookiesA, t.replicaA)
+            : await User.open(browser!, username, t.urlB, t.cookiesB, t.replicaB);
         await u.enterRoom({ workspaceId, userToken, username, roomName });
         await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
         return u;
@@ -104,15 +115,26 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await confirm.waitFor({ timeout: WAIT_MS });
       await a.byTestId('start-dm-confirm').click();
       await confirm.waitFor({ state: 'detached', timeout: WAIT_MS });
-      await expect.poll(() => dmRow(a, 'bob').getAttribute('aria-current'), { timeout: WAIT_MS, message: "alice's DM with bob is open" }).toBe('true');
+      await expect
+        .poll(() => dmRow(a, 'bob').getAttribute('aria-current'), {
+          timeout: WAIT_MS,
+          message: "alice's DM with bob is open",
+        })
+        .toBe('true');
       await available.waitFor({ state: 'detached', timeout: WAIT_MS }); // bob has a DM now: no longer "available"
       await a.send('Hi Bob, this is a direct message');
 
       const row = dmRow(b, 'alice');
       await row.waitFor({ timeout: WAIT_MS });
-      await expectText(row.getByTestId('channel-preview'), 'Hi Bob, this is a direct messa...', "bob's DM preview (cut at 30)");
+      await expectText(
+        row.getByTestId('channel-preview'),
+        'Hi Bob, this is a direct messa...',
+        "bob's DM preview (cut at 30)",
+      );
       await expectText(badgeOf(row), '1', "bob's DM unread badge");
-      await expect.poll(() => row.getByTestId('presence-dot').getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
+      await expect
+        .poll(() => row.getByTestId('presence-dot').getAttribute('data-status'), { timeout: WAIT_MS })
+        .toBe('online');
       // for a person to look at (not asserted)
       await b.page.screenshot({ path: shot('dm') });
       await row.click();
@@ -126,7 +148,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const { a, b } = users();
       const row = dmRow(b, 'alice');
       await a.byTestId('composer-textarea').fill('typing something');
-      await expectText(row.getByTestId('dm-typing'), 'typing...', "bob sees alice typing in the DM row");
+      await expectText(row.getByTestId('dm-typing'), 'typing...', 'bob sees alice typing in the DM row');
       await a.byTestId('composer-textarea').fill('');
       await row.getByTestId('dm-typing').waitFor({ state: 'detached', timeout: WAIT_MS });
       await row.getByTestId('channel-preview').waitFor({ timeout: WAIT_MS });
@@ -139,7 +161,11 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await a.send('news in random');
       await expectText(badgeOf(channelRow(b, 'random')), '1', "bob's #random badge");
       await expect.poll(() => b.page.title(), { timeout: WAIT_MS, message: "bob's tab title" }).toMatch(/^\(1\) /);
-      await expectText(channelRow(b, 'random').getByTestId('channel-preview'), 'news in random', "bob's #random preview");
+      await expectText(
+        channelRow(b, 'random').getByTestId('channel-preview'),
+        'news in random',
+        "bob's #random preview",
+      );
 
       // unread counts come from the server's read positions: a reload keeps the badge until bob reads it
       await b.page.reload({ waitUntil: 'domcontentloaded' });
@@ -161,7 +187,9 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await openChannel(a, 'general');
       await openChannel(b, 'general');
       await a.send('the quarterly zebrafish report is ready');
-      await b.page.locator('[data-testid="message-content"]', { hasText: 'the quarterly zebrafish report is ready' }).waitFor({ timeout: WAIT_MS });
+      await b.page
+        .locator('[data-testid="message-content"]', { hasText: 'the quarterly zebrafish report is ready' })
+        .waitFor({ timeout: WAIT_MS });
 
       const search = b.page.locator('#sidebar-search');
       expect(await search.getAttribute('placeholder')).toBe('Search chats, users...');
@@ -193,7 +221,12 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
         senders.push((await socketJoin(seed.base, seed.workspaceId, name, joined.userToken)).socket);
       }
       const send = async (socket: (typeof senders)[number], content: string, n: number) => {
-        const ack = await request(socket, C.sendMessage, { clientMessageId: `seed-${Date.now()}-${n}`, channelId: seed.channels.random!, content, type: 'text' });
+        const ack = await request(socket, C.sendMessage, {
+          clientMessageId: `seed-${Date.now()}-${n}`,
+          channelId: seed.channels.random!,
+          content,
+          type: 'text',
+        });
         if (!ack.success) throw new Error(`send-message: ${ack.message}`);
         return ack.message!.id;
       };
@@ -207,32 +240,45 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await b.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
       const search = b.page.locator('#sidebar-search');
       await search.fill('narwhal');
-      const hit = b.byTestId('search-group-messages').locator(`[data-testid="search-message"][data-message-id="${targetId}"]`);
+      const hit = b
+        .byTestId('search-group-messages')
+        .locator(`[data-testid="search-message"][data-message-id="${targetId}"]`);
       await hit.click();
       await expectText(b.byTestId('channel-title'), '# random', 'the hit opens its channel');
       const row = b.page.locator(`[data-testid="message-item"][data-message-id="${targetId}"]`);
       await row.waitFor({ timeout: WAIT_MS });
-      await expect.poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlighted' }).toBe('true');
+      await expect
+        .poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlighted' })
+        .toBe('true');
       // in view inside the message list (the list was opened at the bottom, 52 messages later)
       const list = await b.byTestId('message-list').boundingBox();
       const box = await row.boundingBox();
-      expect(list && box && box.y >= list.y && box.y + box.height <= list.y + list.height, 'the message is inside the visible list').toBe(true);
+      expect(
+        list && box && box.y >= list.y && box.y + box.height <= list.y + list.height,
+        'the message is inside the visible list',
+      ).toBe(true);
       // by the message text alone: a row's whole text runs into its time ("filler 5" + "20:58" holds "filler 52",
       // which failed a CI run between 20:00 and 23:59)
-      const latest = b.page.locator('[data-testid="message-item"]', { has: b.page.getByTestId('message-content').getByText('filler 52', { exact: true }) });
+      const latest = b.page.locator('[data-testid="message-item"]', {
+        has: b.page.getByTestId('message-content').getByText('filler 52', { exact: true }),
+      });
       expect(await latest.count()).toBe(1);
       // briefly: the highlight goes after about 2 s
-      await expect.poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlight ends' }).toBe(null);
+      await expect
+        .poll(() => row.getAttribute('data-highlighted'), { timeout: WAIT_MS, message: 'highlight ends' })
+        .toBe(null);
       expect(b.pageErrors).toEqual([]);
     });
 
-    it("a hidden tab makes the user away for the others; visible again, online", async () => {
+    it('a hidden tab makes the user away for the others; visible again, online', async () => {
       const { a, b } = users();
       const bobDot = dmRow(a, 'bob').getByTestId('presence-dot');
       await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
       await b.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await setTabHidden(b, true);
-      await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" }).toBe('away');
+      await expect
+        .poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" })
+        .toBe('away');
       await setTabHidden(b, false);
       await b.page.evaluate(() => window.dispatchEvent(new Event('focus')));
       await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('online');
@@ -243,7 +289,9 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const bobDot = dmRow(a, 'bob').getByTestId('presence-dot');
       await b.byTestId('status-button').click();
       await b.byTestId('status-busy').click();
-      await expect.poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" }).toBe('busy');
+      await expect
+        .poll(() => bobDot.getAttribute('data-status'), { timeout: WAIT_MS, message: "bob's dot on alice's screen" })
+        .toBe('busy');
       expect(await b.byTestId('status-button').getAttribute('data-status')).toBe('busy');
       await setTabHidden(b, true);
       await new Promise((r) => setTimeout(r, 500));
@@ -274,7 +322,9 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await openMenu();
       await a.byTestId('channel-menu-rename').click();
       // the field has the focus with the old name selected: typing replaces it
-      await expect.poll(() => a.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('channel-rename-input');
+      await expect
+        .poll(() => a.page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+        .toBe('channel-rename-input');
       await a.page.keyboard.type('  chatter ');
       await a.page.keyboard.press('Enter');
       await channelRow(a, 'chatter').waitFor({ timeout: WAIT_MS });
@@ -291,7 +341,7 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       await channelRow(a, 'chatter').waitFor({ state: 'detached', timeout: WAIT_MS });
       await channelRow(b, 'chatter').waitFor({ state: 'detached', timeout: WAIT_MS });
       // bob was in it: the first topic channel opens
-      await expectText(b.byTestId('channel-title'), '# general', "bob moved to the first channel");
+      await expectText(b.byTestId('channel-title'), '# general', 'bob moved to the first channel');
       expect(a.dialogs).toEqual([]);
       expect(b.dialogs).toEqual([]);
     });
@@ -306,12 +356,17 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
       const item = b.page.locator('[data-testid="dm-item"]', { has: row });
       await item.hover();
       await item.getByTestId('dm-more').click();
-      expect((await b.byTestId('dm-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Mark as Read', 'Delete Conversation']);
+      expect((await b.byTestId('dm-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual([
+        'Mark as Read',
+        'Delete Conversation',
+      ]);
       // Escape closes the menu; a right click opens the same actions
       await b.page.keyboard.press('Escape');
       await b.byTestId('dm-menu').waitFor({ state: 'detached', timeout: WAIT_MS });
       await row.click({ button: 'right' });
-      expect((await b.byTestId('dm-context-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim())).toEqual(['Mark as Read', 'Delete Conversation']);
+      expect(
+        (await b.byTestId('dm-context-menu').getByRole('menuitem').allTextContents()).map((t) => t.trim()),
+      ).toEqual(['Mark as Read', 'Delete Conversation']);
       await b.page.keyboard.press('Escape');
       await b.byTestId('dm-context-menu').waitFor({ state: 'detached', timeout: WAIT_MS });
       await expectText(badgeOf(row), '1', 'still unread');
@@ -363,14 +418,23 @@ export function registerSidebarScenario(label: string, start: () => Promise<E2ET
         await item.hover();
         await item.getByTestId('channel-more').click();
         await a.byTestId('channel-menu-members').click();
-        await a.byTestId('channel-members-modal').locator('[data-testid="member-option"][data-username="bobby"]').uncheck();
+        await a
+          .byTestId('channel-members-modal')
+          .locator('[data-testid="member-option"][data-username="bobby"]')
+          .uncheck();
         await a.byTestId('channel-members-save').click();
-        await expectText(a.byTestId('remove-members-confirm').locator('p'),
-          'Remove bobby from #secret? They will no longer see this channel or its messages.', 'member removal confirm');
+        await expectText(
+          a.byTestId('remove-members-confirm').locator('p'),
+          'Remove bobby from #secret? They will no longer see this channel or its messages.',
+          'member removal confirm',
+        );
       };
       await removeBobby();
       await a.byTestId('remove-members-back').click();
-      await a.byTestId('channel-members-modal').locator('[data-testid="member-option"][data-username="bobby"]').waitFor({ timeout: WAIT_MS });
+      await a
+        .byTestId('channel-members-modal')
+        .locator('[data-testid="member-option"][data-username="bobby"]')
+        .waitFor({ timeout: WAIT_MS });
       await a.page.keyboard.press('Escape');
       await a.byTestId('channel-members-modal').waitFor({ state: 'detached', timeout: WAIT_MS });
       await b.page.waitForTimeout(500);

@@ -26,7 +26,13 @@ export async function enterMailedCode(u: User, mail: Mailpit, email: string, use
 }
 
 /** Opens /login?redirect=…, signs in by the mailed code and waits to land on `redirect`. */
-export async function signInByCode(u: User, mail: Mailpit, email: string, username: string, redirect: string): Promise<void> {
+export async function signInByCode(
+  u: User,
+  mail: Mailpit,
+  email: string,
+  username: string,
+  redirect: string,
+): Promise<void> {
   await u.goto(`/login?redirect=${encodeURIComponent(redirect)}`);
   await enterMailedCode(u, mail, email, username);
   await u.byTestId('login-verify').click();

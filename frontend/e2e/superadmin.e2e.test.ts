@@ -11,15 +11,20 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createLogger, rateLimitConfig } from '@ephemera/platform';
-import {
-  ADMIN_API, ADMIN_PAGE_PATH, ADMIN_TEXT, type AnalyticsReport, type DashboardAnalytics,
-} from '@ephemera/proto';
+import { ADMIN_API, ADMIN_PAGE_PATH, ADMIN_TEXT, type AnalyticsReport, type DashboardAnalytics } from '@ephemera/proto';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { assertFrontendBuilt, expectText, launchBrowser, textOf, User, WAIT_MS } from './browser.ts';
 import { seriousViolations } from './admin.helpers.ts';
 import {
-  adminGet, answerConfirm, answerPrompt, expectToast, openTab, seed, signUp, type Seed,
+  adminGet,
+  answerConfirm,
+  answerPrompt,
+  expectToast,
+  openTab,
+  seed,
+  signUp,
+  type Seed,
 } from './superadmin.helpers.ts';
 import { checkAnalyticsTab, checkRoomsTab, checkSystemTab, type TabContext } from './superadmin.tabs.ts';
 import { signInByCode } from './sign-in.ts';
@@ -39,15 +44,30 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
   let adminToken: string;
   const others: User[] = [];
   const axe = async (u: User, where: string) => expect(await seriousViolations(u.page), `axe on ${where}`).toEqual([]);
-  const api = <T,>(p: string) => adminGet<T>(app.url, adminToken, p);
+  const api = <T>(p: string) => adminGet<T>(app.url, adminToken, p);
   /** the page's figures after Refresh, so they and the API answers read afterwards describe the same moment */
   const refresh = async () => {
     await admin.byTestId('sa-refresh').click();
     await expect.poll(() => admin.byTestId('sa-refresh').isEnabled(), { timeout: WAIT_MS }).toBe(true);
   };
   const ctx: TabContext = {
-    get admin() { return admin; }, get browser() { return browser; }, get url() { return app.url; }, get data() { return data; },
-    others, api, refresh, axe, shot,
+    get admin() {
+      return admin;
+    },
+    get browser() {
+      return browser;
+    },
+    get url() {
+      return app.url;
+    },
+    get data() {
+      return data;
+    },
+    others,
+    api,
+    refresh,
+    axe,
+    shot,
   };
 
   beforeAll(async () => {
@@ -55,15 +75,23 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
     mail = await startMailpit();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-superadmin-'));
     app = await startEmbedded({
-      port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e-superadmin', 'silent'), smtpUrl: mail.smtpUrl, google: null,
-      superadminEmail: ADMIN_EMAIL, rateLimits: rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } }),
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e-superadmin', 'silent'),
+      smtpUrl: mail.smtpUrl,
+      google: null,
+      superadminEmail: ADMIN_EMAIL,
+      rateLimits: rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } }),
     });
     browser = await launchBrowser();
     data = await seed(app.url, mail, Date.now().toString(36));
     admin = await User.open(browser, 'superadmin', app.url);
     await signInByCode(admin, mail, ADMIN_EMAIL, 'root', ADMIN_PAGE_PATH);
     await admin.byTestId('superadmin-page').waitFor({ timeout: WAIT_MS });
-    adminToken = await admin.page.evaluate(() => JSON.parse(localStorage.getItem('ephemera.account') ?? '{}').token as string);
+    adminToken = await admin.page.evaluate(
+      () => JSON.parse(localStorage.getItem('ephemera.account') ?? '{}').token as string,
+    );
     expect(adminToken).toBeTruthy();
   }, 180_000);
   afterAll(async () => {
@@ -79,7 +107,9 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
     const anon = await User.open(browser, 'anonymous', app.url);
     others.push(anon);
     const reported: { path: string; userAgent?: string }[] = [];
-    anon.page.on('request', (r) => { if (new URL(r.url()).pathname === ADMIN_API.pageview && r.method() === 'POST') reported.push(r.postDataJSON()); });
+    anon.page.on('request', (r) => {
+      if (new URL(r.url()).pathname === ADMIN_API.pageview && r.method() === 'POST') reported.push(r.postDataJSON());
+    });
     await anon.goto(ADMIN_PAGE_PATH);
     await anon.page.waitForURL((u) => u.pathname === '/login', { timeout: WAIT_MS });
     // every route change reports its path (fire-and-forget), with the browser's user agent
@@ -90,25 +120,35 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
     const plain = await signUp(app.url, mail, `plain-${Date.now().toString(36)}@example.test`, 'plain');
     const u = await User.open(browser, 'ordinary', app.url);
     others.push(u);
-    await u.context.addInitScript((r) => { if (!localStorage.getItem('ephemera.account')) localStorage.setItem('ephemera.account', r); },
-      JSON.stringify({ token: plain.token, user: { email: plain.email, username: plain.username } }));
+    await u.context.addInitScript(
+      (r) => {
+        if (!localStorage.getItem('ephemera.account')) localStorage.setItem('ephemera.account', r);
+      },
+      JSON.stringify({ token: plain.token, user: { email: plain.email, username: plain.username } }),
+    );
     await u.goto(ADMIN_PAGE_PATH);
     await u.page.waitForURL((url) => url.pathname === '/dashboard', { timeout: WAIT_MS });
     expect(u.dialogs).toContain(`alert: ${ADMIN_TEXT.unauthorized}`);
     expect(await u.byTestId('superadmin-page').count()).toBe(0);
   });
 
-  it('Dashboard: the five cards equal the server\'s figures and the seed; System Health; quick actions; axe', async () => {
+  it("Dashboard: the five cards equal the server's figures and the seed; System Health; quick actions; axe", async () => {
     await openTab(admin, 'dashboard');
     await refresh();
     const d = await api<DashboardAnalytics>(ADMIN_API.dashboard);
     expect(d.activeRooms, 'both seeded rooms are active').toBe(2);
-    expect(d.pageViewsToday, 'the seeded page views (the bot is not counted)').toBeGreaterThanOrEqual(data.pageViews.length);
+    expect(d.pageViewsToday, 'the seeded page views (the bot is not counted)').toBeGreaterThanOrEqual(
+      data.pageViews.length,
+    );
     await expectText(admin.byTestId('sa-active-users'), String(d.activeUsers), 'Active Users');
     await expectText(admin.byTestId('sa-active-rooms'), '2', 'Active Rooms');
     await expectText(admin.byTestId('sa-conversion-rate'), `${d.conversionRate.toFixed(1)}%`, 'Conversion Rate');
-    await expectText(admin.byTestId('sa-today-revenue'), money(d.todayRevenue), 'Today\'s Revenue');
-    await expectText(admin.byTestId('sa-page-views-today'), d.pageViewsToday.toLocaleString('en-US'), 'Page Views Today');
+    await expectText(admin.byTestId('sa-today-revenue'), money(d.todayRevenue), "Today's Revenue");
+    await expectText(
+      admin.byTestId('sa-page-views-today'),
+      d.pageViewsToday.toLocaleString('en-US'),
+      'Page Views Today',
+    );
     await expectText(admin.byTestId('sa-server-status'), 'Healthy', 'Server Status');
     await expectText(admin.byTestId('sa-uptime'), `${d.uptime.toFixed(2)}%`, 'Uptime');
     await expectText(admin.byTestId('sa-error-rate'), `${d.errorRate.toFixed(2)}%`, 'Error Rate');
@@ -125,9 +165,13 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
   it('Users: the seeded accounts (not the superadmin) with tier badges; a reason is required; the admin upgrade gives an Admin Trial; axe', async () => {
     await openTab(admin, 'users');
     const rows = admin.byTestId('sa-user-row');
-    await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-email'))), { timeout: WAIT_MS })
+    await expect
+      .poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-email'))), { timeout: WAIT_MS })
       .toEqual(expect.arrayContaining(data.accounts.map((a) => a.email)));
-    expect(await admin.page.locator(`[data-testid="sa-user-row"][data-email="${ADMIN_EMAIL}"]`).count(), 'the superadmin is hidden').toBe(0);
+    expect(
+      await admin.page.locator(`[data-testid="sa-user-row"][data-email="${ADMIN_EMAIL}"]`).count(),
+      'the superadmin is hidden',
+    ).toBe(0);
     const report = await api<AnalyticsReport>(ADMIN_API.report);
     await expectText(admin.byTestId('sa-tier-free'), String(report.users.byTier.free), 'free users');
     await expectText(admin.byTestId('sa-users-total'), String(report.users.total), 'total users');
@@ -171,7 +215,7 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
     await checkRoomsTab(ctx);
   });
 
-  it('Analytics: the report\'s figures and the seed; the charts draw the daily rows; the historical filter; reset revenue; axe', async () => {
+  it("Analytics: the report's figures and the seed; the charts draw the daily rows; the historical filter; reset revenue; axe", async () => {
     await checkAnalyticsTab(ctx);
   });
 
@@ -215,13 +259,20 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
     const eligible = Number(await textOf(admin.byTestId('sa-status-eligible')));
     const reloaded = admin.page.waitForEvent('load', { timeout: WAIT_MS });
     await admin.byTestId('sa-cleanup-run').click();
-    expect(await answerConfirm(admin, true)).toBe(`This will permanently delete ${eligible} inactive user${eligible === 1 ? '' : 's'}. This cannot be undone. Continue?`);
+    expect(await answerConfirm(admin, true)).toBe(
+      `This will permanently delete ${eligible} inactive user${eligible === 1 ? '' : 's'}. This cannot be undone. Continue?`,
+    );
     await expectToast(admin, 'Manual cleanup triggered successfully', 'cleanup toast');
     expect(await admin.byTestId('sa-cleanup-run').isDisabled(), 'disabled while running').toBe(true);
     await reloaded;
     await admin.byTestId('superadmin-page').waitFor({ timeout: WAIT_MS });
     await openTab(admin, 'settings');
-    await expect.poll(async () => textOf(admin.byTestId('sa-last-run')), { timeout: WAIT_MS, message: 'the run is in the history' }).not.toBe('Never');
+    await expect
+      .poll(async () => textOf(admin.byTestId('sa-last-run')), {
+        timeout: WAIT_MS,
+        message: 'the run is in the history',
+      })
+      .not.toBe('Never');
   });
 
   it('on a phone (375 px) the tabs are a dropdown', async () => {
@@ -232,7 +283,10 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
       expect(await admin.byTestId('sa-tab-dashboard').isVisible(), 'the tab row is hidden').toBe(false);
       await select.selectOption('rooms');
       await admin.byTestId('sa-panel-rooms').waitFor({ timeout: WAIT_MS });
-      expect(await admin.page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scrolling of the page').toBeLessThanOrEqual(375);
+      expect(
+        await admin.page.evaluate(() => document.documentElement.scrollWidth),
+        'no sideways scrolling of the page',
+      ).toBeLessThanOrEqual(375);
       await axe(admin, 'the Rooms tab at 375 px');
       await admin.page.screenshot({ path: shot('rooms-375'), fullPage: true });
     } finally {

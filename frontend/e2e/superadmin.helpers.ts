@@ -9,7 +9,8 @@ import { bearer, register, type AccountTarget } from '../../test/accounts/accoun
 import type { Mailpit } from '../../test/helpers/mailpit.ts';
 import { expectText, User, WAIT_MS } from './browser.ts';
 
-export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+export const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 export interface Seed {
   accounts: { email: string; token: string; username: string }[];
@@ -35,10 +36,13 @@ export async function seed(url: string, mail: Mailpit, tag: string): Promise<See
   const owner = accounts[0]!;
   const ownedName = `mod-${tag}`;
   const created = await http<CreateWorkspaceAnswer>(url, API.create(), {
-    body: { name: ownedName, username: 'olivia', hasPassword: false }, headers: bearer(owner.token),
+    body: { name: ownedName, username: 'olivia', hasPassword: false },
+    headers: bearer(owner.token),
   });
   if (created.status !== 201) throw new Error(`create owned room: ${created.status} ${JSON.stringify(created.body)}`);
-  const guest = await http<CreateWorkspaceAnswer>(url, API.create(), { body: { name: `guest-${tag}`, username: 'gus', hasPassword: false } });
+  const guest = await http<CreateWorkspaceAnswer>(url, API.create(), {
+    body: { name: `guest-${tag}`, username: 'gus', hasPassword: false },
+  });
   if (guest.status !== 201) throw new Error(`create guest room: ${guest.status} ${JSON.stringify(guest.body)}`);
 
   // two channels, five messages, from two members
@@ -55,14 +59,24 @@ export async function seed(url: string, mail: Mailpit, tag: string): Promise<See
   try {
     const channels = new Map<string, string>();
     for (const name of ['general', 'random']) {
-      const ack = await request(socket, C.createChannel, { workspaceId: created.body.workspaceId, name, type: 'topic', isPrivate: false }) as { success: boolean; channel?: { id: string }; message?: string };
+      const ack = (await request(socket, C.createChannel, {
+        workspaceId: created.body.workspaceId,
+        name,
+        type: 'topic',
+        isPrivate: false,
+      })) as { success: boolean; channel?: { id: string }; message?: string };
       if (!ack.success || !ack.channel) throw new Error(`create channel ${name}: ${ack.message}`);
       channels.set(name, ack.channel.id);
     }
     for (const [i, m] of messages.entries()) {
       const from = i % 2 === 0 ? socket : bobSocket;
       if (from === bobSocket) await request(bobSocket, C.joinChannel, { channelId: channels.get(m.channel)! });
-      const ack = await request(from, C.sendMessage, { clientMessageId: clientId(), channelId: channels.get(m.channel)!, content: m.content, type: 'text' }) as { success: boolean; message?: unknown };
+      const ack = (await request(from, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId: channels.get(m.channel)!,
+        content: m.content,
+        type: 'text',
+      })) as { success: boolean; message?: unknown };
       if (!ack.success) throw new Error(`send: ${JSON.stringify(ack)}`);
     }
   } finally {
@@ -70,19 +84,32 @@ export async function seed(url: string, mail: Mailpit, tag: string): Promise<See
     bobSocket.disconnect();
   }
 
-  const contact = { name: 'Carol Contact', email: `carol-${tag}@example.test`, message: 'The upload button is hidden on my phone.' };
+  const contact = {
+    name: 'Carol Contact',
+    email: `carol-${tag}@example.test`,
+    message: 'The upload button is hidden on my phone.',
+  };
   const sent = await http(url, CONTACT_PATH, { body: { ...contact, category: 'support' } });
   if (sent.status !== 201) throw new Error(`contact: ${sent.status} ${JSON.stringify(sent.body)}`);
 
   const pageViews = ['/', '/features', '/about', '/pricing-check', '/contact'];
-  for (const path of pageViews) await http(url, ADMIN_API.pageview, { body: { path, userAgent: BROWSER_UA }, headers: { 'user-agent': BROWSER_UA } });
-  await http(url, ADMIN_API.pageview, { body: { path: '/bot-only', userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' }, headers: { 'user-agent': 'Googlebot/2.1' } });
+  for (const path of pageViews)
+    await http(url, ADMIN_API.pageview, {
+      body: { path, userAgent: BROWSER_UA },
+      headers: { 'user-agent': BROWSER_UA },
+    });
+  await http(url, ADMIN_API.pageview, {
+    body: { path: '/bot-only', userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    headers: { 'user-agent': 'Googlebot/2.1' },
+  });
 
   return {
     accounts,
     owned: { id: created.body.workspaceId, name: ownedName, owner: owner.email },
     guestRoom: { id: guest.body.workspaceId, name: `guest-${tag}` },
-    messages, contact, pageViews,
+    messages,
+    contact,
+    pageViews,
   };
 }
 
@@ -107,7 +134,10 @@ export async function openTab(u: User, id: string): Promise<void> {
 export async function answerPrompt(u: User, answer: string | null): Promise<void> {
   const dialog = u.byTestId('ask-prompt');
   await dialog.waitFor({ timeout: WAIT_MS });
-  if (answer === null) { await u.byTestId('ask-cancel').click(); return; }
+  if (answer === null) {
+    await u.byTestId('ask-cancel').click();
+    return;
+  }
   await u.byTestId('ask-input').fill(answer);
   await u.byTestId('ask-ok').click();
   await dialog.waitFor({ state: 'detached', timeout: WAIT_MS });

@@ -24,7 +24,8 @@ export interface TabContext {
 }
 
 const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
-const rowsOf = <T,>(body: unknown, key: string): T[] => (Array.isArray(body) ? body : (body as Record<string, T[]>)[key] ?? []) as T[];
+const rowsOf = <T>(body: unknown, key: string): T[] =>
+  (Array.isArray(body) ? body : ((body as Record<string, T[]>)[key] ?? [])) as T[];
 
 /** Rooms: cards and table from the seed; extend accepts only 1 or 2; the moderation viewer shows the decrypted messages under its banner; axe */
 export async function checkRoomsTab(ctx: TabContext): Promise<void> {
@@ -46,7 +47,13 @@ export async function checkRoomsTab(ctx: TabContext): Promise<void> {
   await owned.getByTestId('sa-room-extend').click();
   await answerPrompt(admin, '3');
   await admin.page.waitForTimeout(500);
-  expect(await admin.byTestId('toast-stack').getByText(/extend/).count(), 'an answer other than 1 or 2 does nothing').toBe(0);
+  expect(
+    await admin
+      .byTestId('toast-stack')
+      .getByText(/extend/)
+      .count(),
+    'an answer other than 1 or 2 does nothing',
+  ).toBe(0);
   await owned.getByTestId('sa-room-extend').click();
   await answerPrompt(admin, '2');
   await expectToast(admin, 'Room extend completed successfully', 'extend toast');
@@ -55,15 +62,31 @@ export async function checkRoomsTab(ctx: TabContext): Promise<void> {
   await opener.click();
   const viewer = admin.byTestId('sa-moderation-viewer');
   await viewer.waitFor({ timeout: WAIT_MS });
-  await expectText(viewer.getByTestId('sa-moderation-banner').locator('strong'), 'Superadmin Moderation Mode', 'banner');
+  await expectText(
+    viewer.getByTestId('sa-moderation-banner').locator('strong'),
+    'Superadmin Moderation Mode',
+    'banner',
+  );
   const items = viewer.getByTestId('sa-message');
   await expect.poll(() => items.count(), { timeout: WAIT_MS }).toBe(data.messages.length);
-  expect((await viewer.getByTestId('sa-message-content').allTextContents()).sort()).toEqual(data.messages.map((m) => m.content).sort());
-  expect(new Set(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-channel'))))).toEqual(new Set(['general', 'random']));
-  expect(await viewer.getByTestId('sa-message-decrypted').count(), 'every message decrypted').toBe(data.messages.length);
+  expect((await viewer.getByTestId('sa-message-content').allTextContents()).sort()).toEqual(
+    data.messages.map((m) => m.content).sort(),
+  );
+  expect(new Set(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-channel'))))).toEqual(
+    new Set(['general', 'random']),
+  );
+  expect(await viewer.getByTestId('sa-message-decrypted').count(), 'every message decrypted').toBe(
+    data.messages.length,
+  );
   expect(await viewer.getByTestId('sa-message-decrypt-error').count()).toBe(0);
   expect(await viewer.getByTestId('sa-message-channel-type').count(), 'topic channels show no type').toBe(0);
-  expect((await viewer.getByTestId('sa-message-author').allTextContents()).sort()).toEqual(['bob', 'bob', 'olivia', 'olivia', 'olivia']);
+  expect((await viewer.getByTestId('sa-message-author').allTextContents()).sort()).toEqual([
+    'bob',
+    'bob',
+    'olivia',
+    'olivia',
+    'olivia',
+  ]);
   await axe(admin, 'the moderation viewer');
   await admin.page.screenshot({ path: shot('moderation') });
   await viewer.getByTestId('sa-viewer-refresh').click();
@@ -85,8 +108,16 @@ export async function checkAnalyticsTab(ctx: TabContext): Promise<void> {
   await expectText(admin.byTestId('sa-rooms-created'), '2', 'Rooms Created');
   await expectText(admin.byTestId('sa-monthly-revenue'), money(report.revenue.monthlyRevenue), 'Monthly Revenue');
   await expectText(admin.byTestId('sa-revenue-all-time'), money(report.timeBasedRevenue.allTime.total), 'All Time');
-  await expectText(admin.byTestId('sa-pv-today'), report.pageViewAnalytics.today.pageViews.toLocaleString('en-US'), 'Page views today');
-  await expectText(admin.byTestId('sa-uv-today'), report.pageViewAnalytics.today.uniqueVisitors.toLocaleString('en-US'), 'Unique visitors today');
+  await expectText(
+    admin.byTestId('sa-pv-today'),
+    report.pageViewAnalytics.today.pageViews.toLocaleString('en-US'),
+    'Page views today',
+  );
+  await expectText(
+    admin.byTestId('sa-uv-today'),
+    report.pageViewAnalytics.today.uniqueVisitors.toLocaleString('en-US'),
+    'Unique visitors today',
+  );
   await expectText(admin.byTestId('sa-failed-payments'), String(report.revenue.failedPayments), 'Failed payments');
   await expectText(admin.byTestId('sa-dau'), String(report.usage.dailyActiveUsers), 'DAU');
 
@@ -94,10 +125,19 @@ export async function checkAnalyticsTab(ctx: TabContext): Promise<void> {
   expect(report.daily.length).toBeGreaterThan(0);
   const traffic = admin.byTestId('sa-chart-traffic');
   await traffic.locator('svg.recharts-surface').first().waitFor({ timeout: WAIT_MS });
-  await expect.poll(() => traffic.locator('.recharts-bar-rectangle path, path.recharts-rectangle').count(), { timeout: WAIT_MS, message: 'page-view bars' })
+  await expect
+    .poll(() => traffic.locator('.recharts-bar-rectangle path, path.recharts-rectangle').count(), {
+      timeout: WAIT_MS,
+      message: 'page-view bars',
+    })
     .toBeGreaterThan(0);
-  expect(await admin.byTestId('sa-chart-activity').locator('path.recharts-line-curve').count(), 'three activity lines').toBe(3);
-  expect(await admin.byTestId('sa-chart-revenue').locator('path.recharts-area-area, path.recharts-area-curve').count()).toBeGreaterThan(0);
+  expect(
+    await admin.byTestId('sa-chart-activity').locator('path.recharts-line-curve').count(),
+    'three activity lines',
+  ).toBe(3);
+  expect(
+    await admin.byTestId('sa-chart-revenue').locator('path.recharts-area-area, path.recharts-area-curve').count(),
+  ).toBeGreaterThan(0);
   await axe(admin, 'the Analytics tab');
   await admin.page.screenshot({ path: shot('analytics'), fullPage: true });
 
@@ -109,7 +149,11 @@ export async function checkAnalyticsTab(ctx: TabContext): Promise<void> {
   await admin.byTestId('sa-revenue-end').fill('2020-01-31');
   expect(await apply.isDisabled()).toBe(false);
   await apply.click();
-  await expectText(admin.byTestId('sa-revenue-none'), 'No revenue data found for the selected period.', 'no revenue in 2020');
+  await expectText(
+    admin.byTestId('sa-revenue-none'),
+    'No revenue data found for the selected period.',
+    'no revenue in 2020',
+  );
   await admin.byTestId('sa-revenue-clear').click();
   expect(await admin.byTestId('sa-revenue-results').count()).toBe(0);
   await admin.byTestId('sa-quick-1').click();
@@ -128,15 +172,24 @@ export async function checkSystemTab(ctx: TabContext): Promise<void> {
   // applying the seed): refresh until the page and a fresh API answer agree.
   let storage = await api<StorageUsage>(ADMIN_API.storageUsage);
   let shown: string | undefined;
-  await expect.poll(async () => {
-    await refresh();
-    shown = (await admin.byTestId('sa-database-size').first().textContent())?.trim();
-    storage = await api<StorageUsage>(ADMIN_API.storageUsage);
-    return shown === `${storage.databaseSize.toLocaleString('en-US')} keys`;
-  }, { timeout: WAIT_MS, interval: 1000, message: 'database size: the page and a fresh API answer agree' }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await refresh();
+        shown = (await admin.byTestId('sa-database-size').first().textContent())?.trim();
+        storage = await api<StorageUsage>(ADMIN_API.storageUsage);
+        return shown === `${storage.databaseSize.toLocaleString('en-US')} keys`;
+      },
+      { timeout: WAIT_MS, interval: 1000, message: 'database size: the page and a fresh API answer agree' },
+    )
+    .toBe(true);
   await expectText(admin.byTestId('sa-backup-count'), String(storage.backupCount), 'backup count');
   const report = await api<AnalyticsReport>(ADMIN_API.report);
-  await expectText(admin.byTestId('sa-failed-logins'), String(report.system.security.failedLoginAttempts), 'failed logins');
+  await expectText(
+    admin.byTestId('sa-failed-logins'),
+    String(report.system.security.failedLoginAttempts),
+    'failed logins',
+  );
   await axe(admin, 'the System tab');
 
   const before = await admin.byTestId('sa-backup-row').count();
@@ -164,12 +217,20 @@ export async function checkSystemTab(ctx: TabContext): Promise<void> {
   others.push(visitor);
   await visitor.goto('/');
   await expectText(visitor.byTestId('maintenance-banner'), 'Back at noon', 'a visitor sees the banner');
-  expect(await visitor.byTestId('maintenance-banner').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(185, 28, 28)');
+  expect(await visitor.byTestId('maintenance-banner').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(185, 28, 28)',
+  );
   // the early visitor's next write is refused with 503 MAINTENANCE: the banner shows that answer's message at once
-  const status = await early.page.evaluate(async () => (await fetch('/api/contact', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Late', email: 'late@example.test', category: 'general', message: 'hello' }),
-  })).status);
+  const status = await early.page.evaluate(
+    async () =>
+      (
+        await fetch('/api/contact', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'Late', email: 'late@example.test', category: 'general', message: 'hello' }),
+        })
+      ).status,
+  );
   expect(status, 'writes are refused in maintenance').toBe(503);
   await expectText(early.byTestId('maintenance-banner'), 'Back at noon', 'the refused write shows the banner');
   await axe(admin, 'the System tab in maintenance');

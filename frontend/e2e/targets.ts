@@ -13,12 +13,20 @@ import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import type { CookieSpec } from './browser.ts';
 
-const pinTo = (replica: string): CookieSpec[] => [{ name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' }];
+const pinTo = (replica: string): CookieSpec[] => [
+  { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
+];
 
 export async function embeddedTarget(name: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ephemera-e2e-${name}-`));
   try {
-    const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger(`e2e-${name}`, 'silent'), frontendDist: process.env.E2E_FRONTEND_DIST });
+    const app = await startEmbedded({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger(`e2e-${name}`, 'silent'),
+      frontendDist: process.env.E2E_FRONTEND_DIST,
+    });
     return {
       urlA: app.url,
       urlB: app.url,
@@ -43,7 +51,11 @@ export async function distributedTarget(name: string) {
   let ingress: Awaited<ReturnType<typeof startIngress>>;
   try {
     ingress = await startIngress({
-      runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port, roomPort: stack.roomPort,
+      runDir,
+      port: await freePort(),
+      gateway1Port: stack.gateway1Port,
+      gateway2Port: stack.gateway2Port,
+      roomPort: stack.roomPort,
       messagingPort: stack.messagingPort,
     });
   } catch (err) {

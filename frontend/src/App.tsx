@@ -17,9 +17,15 @@ const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ defa
 const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })));
 // Payments: pricing, subscription and the payment return pages, each its own chunk.
 const UpgradePage = lazy(() => import('./pages/UpgradePage.tsx').then((m) => ({ default: m.UpgradePage })));
-const SubscriptionPage = lazy(() => import('./pages/SubscriptionPage.tsx').then((m) => ({ default: m.SubscriptionPage })));
-const PaymentSuccessPage = lazy(() => import('./pages/PaymentSuccessPage.tsx').then((m) => ({ default: m.PaymentSuccessPage })));
-const PaymentCancelledPage = lazy(() => import('./pages/PaymentCancelledPage.tsx').then((m) => ({ default: m.PaymentCancelledPage })));
+const SubscriptionPage = lazy(() =>
+  import('./pages/SubscriptionPage.tsx').then((m) => ({ default: m.SubscriptionPage })),
+);
+const PaymentSuccessPage = lazy(() =>
+  import('./pages/PaymentSuccessPage.tsx').then((m) => ({ default: m.PaymentSuccessPage })),
+);
+const PaymentCancelledPage = lazy(() =>
+  import('./pages/PaymentCancelledPage.tsx').then((m) => ({ default: m.PaymentCancelledPage })),
+);
 // The static pages (About, Privacy, Terms, Features, Contact): each its own chunk.
 const AboutPage = lazy(() => import('./pages/AboutPage.tsx').then((m) => ({ default: m.AboutPage })));
 const PrivacyPage = lazy(() => import('./pages/PrivacyPage.tsx').then((m) => ({ default: m.PrivacyPage })));
@@ -27,7 +33,9 @@ const TermsPage = lazy(() => import('./pages/TermsPage.tsx').then((m) => ({ defa
 const FeaturesPage = lazy(() => import('./pages/FeaturesPage.tsx').then((m) => ({ default: m.FeaturesPage })));
 const ContactPage = lazy(() => import('./pages/ContactPage.tsx').then((m) => ({ default: m.ContactPage })));
 // The superadmin dashboard, with its charts library: a chunk only its visitor loads.
-const SuperadminPage = lazy(() => import('./pages/superadmin/SuperadminPage.tsx').then((m) => ({ default: m.SuperadminPage })));
+const SuperadminPage = lazy(() =>
+  import('./pages/superadmin/SuperadminPage.tsx').then((m) => ({ default: m.SuperadminPage })),
+);
 
 /** The element of one route of ROUTE_TABLE: react-router matched it; lib/routes.ts applies the app's rules. */
 function RouteScreen({ id }: { id: RouteId }) {
@@ -77,7 +85,9 @@ function ScrollToTop() {
 /** docs/product/admin.md ADM14: every route change reports the page's path to analytics (fire-and-forget; never blocks the page). */
 function PageViews() {
   const { pathname } = useLocation();
-  useEffect(() => { reportPageView(pathname); }, [pathname]);
+  useEffect(() => {
+    reportPageView(pathname);
+  }, [pathname]);
   return null;
 }
 
@@ -85,9 +95,13 @@ function RouteError() {
   return (
     <CenteredScreen testId="route-error">
       <h1 className="overlay-title">Something went wrong</h1>
-      <p className="overlay-sub" role="alert">This page failed to load.</p>
+      <p className="overlay-sub" role="alert">
+        This page failed to load.
+      </p>
       <div className="button-row">
-        <a className="button button-primary" href="/">Back to home</a>
+        <a className="button button-primary" href="/">
+          Back to home
+        </a>
       </div>
     </CenteredScreen>
   );
@@ -96,8 +110,12 @@ function RouteError() {
 /** A page that throws (or a lazy chunk that fails to load) shows an error screen, not a blank page. */
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
-  static getDerivedStateFromError() { return { failed: true }; }
-  render() { return this.state.failed ? <RouteError /> : this.props.children; }
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
 }
 
 /**

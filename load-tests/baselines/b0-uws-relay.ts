@@ -7,10 +7,15 @@
 import { loadUws } from '@ephemera/gateway/src/engine/uws.ts';
 
 const loaded = loadUws();
-if (!('uws' in loaded)) { console.error(`B0 needs uWS, which does not load here: ${loaded.reason}`); process.exit(2); }
+if (!('uws' in loaded)) {
+  console.error(`B0 needs uWS, which does not load here: ${loaded.reason}`);
+  process.exit(2);
+}
 const uWS = loaded.uws;
 
-interface Data { room: string | null }
+interface Data {
+  room: string | null;
+}
 const MAX_BACKPRESSURE = 64 * 1024 * 1024; // never skip a slow receiver: the bench counts every delivery
 
 const app = uWS.App().ws<Data>('/*', {
@@ -19,8 +24,13 @@ const app = uWS.App().ws<Data>('/*', {
   maxBackpressure: MAX_BACKPRESSURE,
   idleTimeout: 120,
   upgrade: (res, req, ctx) => {
-    res.upgrade<Data>({ room: null }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'),
-      req.getHeader('sec-websocket-extensions'), ctx);
+    res.upgrade<Data>(
+      { room: null },
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      ctx,
+    );
   },
   message: (ws, message, isBinary) => {
     const data = ws.getUserData();
@@ -37,9 +47,14 @@ const app = uWS.App().ws<Data>('/*', {
 });
 
 app.listen('127.0.0.1', Number(process.env.PORT ?? 0), (listen) => {
-  if (!listen) { console.error('B0: listen failed'); process.exit(1); }
+  if (!listen) {
+    console.error('B0: listen failed');
+    process.exit(1);
+  }
   console.log(`LISTENING ${uWS.us_socket_local_port(listen)}`);
 });
 process.on('SIGTERM', () => process.exit(0));
 const parent = process.ppid; // never outlive the bench that started us
-setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 1000);
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 1000);

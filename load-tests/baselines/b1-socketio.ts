@@ -12,7 +12,8 @@ const { engine } = chooseEngine((process.env.GATEWAY_ENGINE || 'auto') as Engine
 const io = new Server({ transports: ['websocket'], perMessageDeflate: false, serveClient: false });
 if (engine.name === 'uws') {
   const attachApp = io.attachApp.bind(io);
-  io.attachApp = (app: object, opts: object = {}) => attachApp(app, { ...opts, maxBackpressure: 64 * 1024 * 1024 } as object);
+  io.attachApp = (app: object, opts: object = {}) =>
+    attachApp(app, { ...opts, maxBackpressure: 64 * 1024 * 1024 } as object);
 }
 
 io.on('connection', (socket) => {
@@ -25,10 +26,26 @@ io.on('connection', (socket) => {
   });
 });
 
-engine.start({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0), io, ready: async () => true, addressOf: (peer) => peer }).then(
-  ({ port }) => { console.log(`ENGINE ${engine.name}`); console.log(`LISTENING ${port}`); },
-  (err: unknown) => { console.error('B1: listen failed', err); process.exit(1); },
-);
+engine
+  .start({
+    host: '127.0.0.1',
+    port: Number(process.env.PORT ?? 0),
+    io,
+    ready: async () => true,
+    addressOf: (peer) => peer,
+  })
+  .then(
+    ({ port }) => {
+      console.log(`ENGINE ${engine.name}`);
+      console.log(`LISTENING ${port}`);
+    },
+    (err: unknown) => {
+      console.error('B1: listen failed', err);
+      process.exit(1);
+    },
+  );
 process.on('SIGTERM', () => process.exit(0));
 const parent = process.ppid; // never outlive the bench that started us
-setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 1000);
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 1000);

@@ -13,18 +13,39 @@ import type { ClientKind } from './conn.ts';
 
 const target = (process.argv[2] ?? 'b1') as 'b0' | 'b1';
 const kinds = (process.argv[3] ?? 'ws,undici,raw').split(',') as ClientKind[];
-const base = loadConfig([], { ...process.env, BENCH_TARGETS: target, BENCH_RATES: process.env.BENCH_RATES ?? '25,50,100' });
+const base = loadConfig([], {
+  ...process.env,
+  BENCH_TARGETS: target,
+  BENCH_RATES: process.env.BENCH_RATES ?? '25,50,100',
+});
 const share = { ...base, connections: Math.floor(base.connections / kinds.length) };
 const server = await startTarget(target, base);
 const gens = kinds.map((client) => ({ client, gen: Generator.start({ ...share, client }) }));
 try {
   for (const g of gens) await g.gen.setup(server.spec, { ...share, client: g.client });
-  console.log(`${target}: ${share.connections} sockets on each of ${kinds.join(', ')}; rates ${base.rates.join(', ')} sends/s in total`);
+  console.log(
+    `${target}: ${share.connections} sockets on each of ${kinds.join(', ')}; rates ${base.rates.join(', ')} sends/s in total`,
+  );
   for (const [i, rate] of base.rates.entries()) {
-    const cmd = { type: 'step' as const, step: i, rate: rate / kinds.length, warmupMs: base.warmupS * 1000, steadyMs: base.steadyS * 1000, drainMaxMs: 2000, msgBytes: base.msgBytes };
+    const cmd = {
+      type: 'step' as const,
+      step: i,
+      rate: rate / kinds.length,
+      warmupMs: base.warmupS * 1000,
+      steadyMs: base.steadyS * 1000,
+      drainMaxMs: 2000,
+      msgBytes: base.msgBytes,
+    };
     const rs = await Promise.all(gens.map((g) => g.gen.step(cmd, () => {})));
-    console.log(`  ${String(rate).padStart(4)}/s  ` + rs.map((r, j) =>
-      `${kinds[j]} ${(r.genCpuUs / r.receivedInWindow).toFixed(2)} µs/frame (${(r.genCpuUs / r.windowMs / 10).toFixed(0)}% core, ${(r.receivedInWindow / r.windowMs).toFixed(1)}k frames/s)`).join('   '));
+    console.log(
+      `  ${String(rate).padStart(4)}/s  ` +
+        rs
+          .map(
+            (r, j) =>
+              `${kinds[j]} ${(r.genCpuUs / r.receivedInWindow).toFixed(2)} µs/frame (${(r.genCpuUs / r.windowMs / 10).toFixed(0)}% core, ${(r.receivedInWindow / r.windowMs).toFixed(1)}k frames/s)`,
+          )
+          .join('   '),
+    );
   }
 } finally {
   await Promise.all(gens.map((g) => g.gen.close()));

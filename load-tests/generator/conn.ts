@@ -25,7 +25,10 @@ function frameSink() {
   const early: FrameData[] = [];
   return {
     push: (d: FrameData) => (fn ? fn(d) : early.push(d)),
-    listen: (f: (d: FrameData) => void) => { fn = f; while (early.length && fn === f) f(early.shift()!); },
+    listen: (f: (d: FrameData) => void) => {
+      fn = f;
+      while (early.length && fn === f) f(early.shift()!);
+    },
   };
 }
 
@@ -35,20 +38,32 @@ export function openConn(url: string, kind: ClientKind, timeoutMs = 15000): Prom
     const sink = frameSink();
     const conn: Conn = { send: () => {}, close: () => {}, listen: sink.listen, onClose: () => {} };
     if (kind === 'raw') {
-      openRawWs(url, sink.push, () => conn.onClose(), timeoutMs).then((ws) => {
-        clearTimeout(timer);
-        conn.send = ws.send;
-        conn.close = ws.close;
-        resolve(conn);
-      }, (e) => { clearTimeout(timer); reject(e); });
+      openRawWs(url, sink.push, () => conn.onClose(), timeoutMs).then(
+        (ws) => {
+          clearTimeout(timer);
+          conn.send = ws.send;
+          conn.close = ws.close;
+          resolve(conn);
+        },
+        (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
     } else if (kind === 'ws') {
       const ws = new WS(url, { perMessageDeflate: false, skipUTF8Validation: true });
       conn.send = (s) => ws.send(s);
       conn.close = () => ws.terminate();
       ws.on('message', sink.push);
       ws.on('close', () => conn.onClose());
-      ws.on('open', () => { clearTimeout(timer); resolve(conn); });
-      ws.on('error', (e) => { clearTimeout(timer); reject(e); });
+      ws.on('open', () => {
+        clearTimeout(timer);
+        resolve(conn);
+      });
+      ws.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
     } else {
       const Native = (globalThis as { WebSocket?: typeof globalThis.WebSocket }).WebSocket;
       if (!Native) return reject(new Error('no global WebSocket: run node with --experimental-websocket'));
@@ -57,8 +72,14 @@ export function openConn(url: string, kind: ClientKind, timeoutMs = 15000): Prom
       conn.close = () => ws.close();
       ws.onmessage = (e) => sink.push(e.data as string);
       ws.onclose = () => conn.onClose();
-      ws.onopen = () => { clearTimeout(timer); resolve(conn); };
-      ws.onerror = () => { clearTimeout(timer); reject(new Error(`websocket error ${url}`)); };
+      ws.onopen = () => {
+        clearTimeout(timer);
+        resolve(conn);
+      };
+      ws.onerror = () => {
+        clearTimeout(timer);
+        reject(new Error(`websocket error ${url}`));
+      };
     }
   });
 }
@@ -74,20 +95,38 @@ export class SioConn {
   onEvent: (name: string, args: unknown[]) => void = () => {};
   closed = false;
 
-  private constructor(readonly conn: Conn, private readonly fastPrefix: Buffer, private readonly fastStr: string) {}
+  private constructor(
+    readonly conn: Conn,
+    private readonly fastPrefix: Buffer,
+    private readonly fastStr: string,
+  ) {}
 
-  static async connect(origin: string, kind: ClientKind, fastPrefix: string, auth?: object, timeoutMs = 15000): Promise<SioConn> {
+  static async connect(
+    origin: string,
+    kind: ClientKind,
+    fastPrefix: string,
+    auth?: object,
+    timeoutMs = 15000,
+  ): Promise<SioConn> {
     const url = origin.replace(/^http/, 'ws') + EIO_PATH;
     const conn = await openConn(url, kind, timeoutMs);
     const s = new SioConn(conn, Buffer.from(fastPrefix), fastPrefix);
-    conn.onClose = () => { s.closed = true; };
+    conn.onClose = () => {
+      s.closed = true;
+    };
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('socket.io handshake timeout')), timeoutMs);
       conn.listen((d) => {
         const f = parseFrame(String(d));
         if (f.kind === 'open') conn.send(encodeConnect(auth));
-        else if (f.kind === 'connect') { clearTimeout(timer); conn.listen((x) => s.onFrame(x)); resolve(); }
-        else if (f.kind === 'connect-error') { clearTimeout(timer); reject(new Error(`connect error ${JSON.stringify(f.data)}`)); }
+        else if (f.kind === 'connect') {
+          clearTimeout(timer);
+          conn.listen((x) => s.onFrame(x));
+          resolve();
+        } else if (f.kind === 'connect-error') {
+          clearTimeout(timer);
+          reject(new Error(`connect error ${JSON.stringify(f.data)}`));
+        }
       });
     });
     return s;
@@ -95,15 +134,26 @@ export class SioConn {
 
   private onFrame(d: FrameData): void {
     // hot path: a delivery, recognised by its first bytes, handed over undecoded
-    if (typeof d === 'string' ? d.startsWith(this.fastStr) : d.length > this.fastPrefix.length && d.compare(this.fastPrefix, 0, this.fastPrefix.length, 0, this.fastPrefix.length) === 0) {
+    if (
+      typeof d === 'string'
+        ? d.startsWith(this.fastStr)
+        : d.length > this.fastPrefix.length &&
+          d.compare(this.fastPrefix, 0, this.fastPrefix.length, 0, this.fastPrefix.length) === 0
+    ) {
       this.onDelivery(d);
       return;
     }
-    if (d.length === 1 && (typeof d === 'string' ? d === '2' : d[0] === 50)) { this.conn.send('3'); return; }
+    if (d.length === 1 && (typeof d === 'string' ? d === '2' : d[0] === 50)) {
+      this.conn.send('3');
+      return;
+    }
     const f: Frame = parseFrame(String(d));
     if (f.kind === 'ack') {
       const cb = this.pending.get(f.id);
-      if (cb) { this.pending.delete(f.id); cb(f.args); }
+      if (cb) {
+        this.pending.delete(f.id);
+        cb(f.args);
+      }
     } else if (f.kind === 'event') this.onEvent(f.name, f.args);
   }
 
@@ -119,7 +169,10 @@ export class SioConn {
   request<T = unknown>(name: string, payload: unknown, timeoutMs = 20000): Promise<T> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ack for ${name} within ${timeoutMs} ms`)), timeoutMs);
-      this.emitWithAck(name, payload, (args) => { clearTimeout(timer); resolve(args[0] as T); });
+      this.emitWithAck(name, payload, (args) => {
+        clearTimeout(timer);
+        resolve(args[0] as T);
+      });
     });
   }
   pendingAcks(): number {

@@ -3,10 +3,7 @@ import type { HistogramJSON } from '../lib/stats.ts';
 import type { ClientKind } from './conn.ts';
 
 /** How the worker reaches a target. b0: raw websocket relay; b1: bare Socket.IO; app: the Ephemera protocol. */
-export type TargetSpec =
-  | { kind: 'b0'; url: string }
-  | { kind: 'b1'; origin: string }
-  | { kind: 'app'; origin: string };
+export type TargetSpec = { kind: 'b0'; url: string } | { kind: 'b1'; origin: string } | { kind: 'app'; origin: string };
 
 export interface SetupCmd {
   type: 'setup';
@@ -55,7 +52,16 @@ export type FromWorker =
    * connectMs / joinsPerS: sockets 1..N-1's connect + join (after the warm-up rounds when there are some);
    * warmupJoinsPerS: each warm-up round's, the first (cold) one first; entersPerS: their join-channel (the app only)
    */
-  | { type: 'ready'; connectMs: number; joinsPerS: number; warmupJoinsPerS: number[]; entersPerS: number | null; sampled: number; senders: number; info: string }
+  | {
+      type: 'ready';
+      connectMs: number;
+      joinsPerS: number;
+      warmupJoinsPerS: number[];
+      entersPerS: number | null;
+      sampled: number;
+      senders: number;
+      info: string;
+    }
   | { type: 'steady-start'; step: number }
   | { type: 'steady-end'; step: number }
   | { type: 'step-result'; result: StepResult }

@@ -3,8 +3,12 @@ import { clientFrame, FrameSplitter } from './rawws.ts';
 
 const serverFrame = (opcode: number, payload: Buffer, fin = true) => {
   const len = payload.length;
-  const head = len < 126 ? Buffer.from([opcode | (fin ? 0x80 : 0), len])
-    : len < 65536 ? Buffer.from([opcode | (fin ? 0x80 : 0), 126, len >> 8, len & 255]) : null;
+  const head =
+    len < 126
+      ? Buffer.from([opcode | (fin ? 0x80 : 0), len])
+      : len < 65536
+        ? Buffer.from([opcode | (fin ? 0x80 : 0), 126, len >> 8, len & 255])
+        : null;
   return Buffer.concat([head!, payload]);
 };
 
@@ -14,12 +18,16 @@ describe('websocket frame splitting', () => {
     const stream = Buffer.concat([
       ...msgs.map((m) => serverFrame(1, Buffer.from(m))),
       serverFrame(9, Buffer.from('p')),
-      serverFrame(1, Buffer.from('frag-'), false), serverFrame(0, Buffer.from('ment')),
+      serverFrame(1, Buffer.from('frag-'), false),
+      serverFrame(0, Buffer.from('ment')),
     ]);
     for (const step of [1, 2, 3, 7, 100, stream.length]) {
       const got: string[] = [];
       const ctl: number[] = [];
-      const s = new FrameSplitter((p) => got.push(p.toString()), (op) => ctl.push(op));
+      const s = new FrameSplitter(
+        (p) => got.push(p.toString()),
+        (op) => ctl.push(op),
+      );
       for (let i = 0; i < stream.length; i += step) s.push(stream.subarray(i, i + step));
       expect(got).toEqual([...msgs, 'frag-ment']);
       expect(ctl).toEqual([9]);

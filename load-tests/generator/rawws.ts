@@ -16,7 +16,10 @@ export interface RawWs {
 export class FrameSplitter {
   private rest: Buffer | null = null;
   private fragments: Buffer[] | null = null;
-  constructor(private readonly onMessage: (payload: Buffer) => void, private readonly onControl: (opcode: number, payload: Buffer) => void) {}
+  constructor(
+    private readonly onMessage: (payload: Buffer) => void,
+    private readonly onControl: (opcode: number, payload: Buffer) => void,
+  ) {}
 
   push(chunk: Buffer): void {
     const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
@@ -63,32 +66,50 @@ export function clientFrame(opcode: number, payload: Buffer): Buffer {
   const out = Buffer.alloc(head + 4 + len);
   out[0] = 0x80 | opcode;
   if (head === 2) out[1] = 0x80 | len;
-  else if (head === 4) { out[1] = 0x80 | 126; out.writeUInt16BE(len, 2); }
-  else { out[1] = 0x80 | 127; out.writeBigUInt64BE(BigInt(len), 2); }
+  else if (head === 4) {
+    out[1] = 0x80 | 126;
+    out.writeUInt16BE(len, 2);
+  } else {
+    out[1] = 0x80 | 127;
+    out.writeBigUInt64BE(BigInt(len), 2);
+  }
   // bytes head..head+3 stay 0: the masking key
   payload.copy(out, head + 4);
   return out;
 }
 
-export function openRawWs(url: string, onMessage: (payload: Buffer) => void, onClose: () => void, timeoutMs: number): Promise<RawWs> {
+export function openRawWs(
+  url: string,
+  onMessage: (payload: Buffer) => void,
+  onClose: () => void,
+  timeoutMs: number,
+): Promise<RawWs> {
   const u = new URL(url);
   if (u.protocol !== 'ws:') throw new Error(`raw client speaks ws:// only, not ${url}`);
   return new Promise((resolve, reject) => {
     const sock: Socket = connect({ host: u.hostname, port: Number(u.port || 80) });
     sock.setNoDelay(true);
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`connect timeout ${url}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      sock.destroy();
+      reject(new Error(`connect timeout ${url}`));
+    }, timeoutMs);
     const ws: RawWs = {
-      send: (text) => { sock.write(clientFrame(1, Buffer.from(text))); },
+      send: (text) => {
+        sock.write(clientFrame(1, Buffer.from(text)));
+      },
       close: () => sock.destroy(),
     };
     const splitter = new FrameSplitter(onMessage, (opcode, payload) => {
-      if (opcode === 9) sock.write(clientFrame(10, payload)); // ping -> pong
+      if (opcode === 9)
+        sock.write(clientFrame(10, payload)); // ping -> pong
       else if (opcode === 8) sock.destroy();
     });
     let head: Buffer | null = Buffer.alloc(0);
     sock.on('connect', () => {
-      sock.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-        + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      sock.write(
+        `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
     });
     sock.on('data', (chunk: Buffer) => {
       if (head === null) return splitter.push(chunk);
@@ -96,14 +117,21 @@ export function openRawWs(url: string, onMessage: (payload: Buffer) => void, onC
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
       const status = head.subarray(0, head.indexOf('\r\n')).toString();
-      if (!/^HTTP\/1\.1 101/.test(status)) { clearTimeout(timer); sock.destroy(); return reject(new Error(`upgrade refused: ${status}`)); }
+      if (!/^HTTP\/1\.1 101/.test(status)) {
+        clearTimeout(timer);
+        sock.destroy();
+        return reject(new Error(`upgrade refused: ${status}`));
+      }
       const rest = head.subarray(end + 4);
       head = null;
       clearTimeout(timer);
       resolve(ws);
       if (rest.length) splitter.push(Buffer.from(rest));
     });
-    sock.on('error', (e) => { clearTimeout(timer); reject(e); });
+    sock.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     sock.on('close', () => onClose());
   });
 }

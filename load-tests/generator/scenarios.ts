@@ -7,7 +7,11 @@ import type { TargetSpec } from './protocol.ts';
 
 export interface Member {
   /** sends one chat message; onAck (app only) gets the ack's first argument */
-  send(content: string, clientMessageId: string, onAck?: (ack: { success?: boolean; error?: string; message?: unknown }) => void): void;
+  send(
+    content: string,
+    clientMessageId: string,
+    onAck?: (ack: { success?: boolean; error?: string; message?: unknown }) => void,
+  ): void;
   pendingAcks(): number;
   close(): void;
   /** what a client does after joining, before it chats (the app: join-channel, which loads the channel's history) */
@@ -39,7 +43,11 @@ export async function makeScenario(t: TargetSpec, kind: ClientKind, timeoutMs = 
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('B0 join timeout')), timeoutMs);
           c.listen((d) => {
-            if (String(d) === 'joined') { clearTimeout(timer); c.listen(deliver); resolve(); }
+            if (String(d) === 'joined') {
+              clearTimeout(timer);
+              c.listen(deliver);
+              resolve();
+            }
           });
           c.send(`join:${ROOM}`);
         });
@@ -55,7 +63,11 @@ export async function makeScenario(t: TargetSpec, kind: ClientKind, timeoutMs = 
         const s = await SioConn.connect(t.origin, kind, '42["msg"', undefined, timeoutMs);
         await s.request('join', ROOM, timeoutMs);
         s.onDelivery = deliver;
-        return { send: (content) => s.emit('msg', { room: ROOM, content }), pendingAcks: () => 0, close: () => s.close() };
+        return {
+          send: (content) => s.emit('msg', { room: ROOM, content }),
+          pendingAcks: () => 0,
+          close: () => s.close(),
+        };
       },
     };
   }
@@ -64,13 +76,20 @@ export async function makeScenario(t: TargetSpec, kind: ClientKind, timeoutMs = 
 
 // ---------------------------------------------------------------- the Ephemera app
 
-interface AppUser { username: string; userToken: string }
+interface AppUser {
+  username: string;
+  userToken: string;
+}
 type Ack = { success?: boolean; error?: string; message?: unknown; channel?: { id: string } };
 
 const USERS = 5; // a free room holds at most 5 members: the N connections are spread over them
 
 async function postJson<T>(url: string, body: object): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`POST ${url} -> HTTP ${res.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;
@@ -82,11 +101,17 @@ function ackError(name: string, a: Ack | undefined): Error {
 
 async function appScenario(origin: string, kind: ClientKind, timeoutMs: number): Promise<Scenario> {
   const tag = Math.random().toString(36).slice(2, 8);
-  const created = await postJson<{ workspaceId: string; userToken: string }>(`${origin}/api/workspaces`, { name: `bench-${tag}`, username: 'bench0' });
+  const created = await postJson<{ workspaceId: string; userToken: string }>(`${origin}/api/workspaces`, {
+    name: `bench-${tag}`,
+    username: 'bench0',
+  });
   const workspaceId = created.workspaceId;
   const users: AppUser[] = [{ username: 'bench0', userToken: created.userToken }];
   for (let u = 1; u < USERS; u++) {
-    const j = await postJson<{ userToken: string }>(`${origin}/api/workspaces/${encodeURIComponent(workspaceId)}/join`, { username: `bench${u}` });
+    const j = await postJson<{ userToken: string }>(
+      `${origin}/api/workspaces/${encodeURIComponent(workspaceId)}/join`,
+      { username: `bench${u}` },
+    );
     users.push({ username: `bench${u}`, userToken: j.userToken });
   }
   let channelId: string | null = null;
@@ -95,17 +120,27 @@ async function appScenario(origin: string, kind: ClientKind, timeoutMs: number):
     const user = users[i % USERS];
     const s = await SioConn.connect(origin, kind, '42["message"', undefined, timeoutMs);
     s.onDelivery = deliver;
-    const jw = await s.request<Ack>('join-workspace', { workspaceId, username: user.username, userToken: user.userToken }, timeoutMs);
+    const jw = await s.request<Ack>(
+      'join-workspace',
+      { workspaceId, username: user.username, userToken: user.userToken },
+      timeoutMs,
+    );
     if (!jw?.success) throw ackError('join-workspace', jw);
     if (channelId === null) {
       if (i !== 0) throw new Error('the creator (member 0) must join first');
-      const cc = await s.request<Ack>('create-channel', { workspaceId, name: 'bench', type: 'topic', isPrivate: false }, timeoutMs);
+      const cc = await s.request<Ack>(
+        'create-channel',
+        { workspaceId, name: 'bench', type: 'topic', isPrivate: false },
+        timeoutMs,
+      );
       if (!cc?.success || !cc.channel) throw ackError('create-channel', cc);
       channelId = cc.channel.id;
     }
     return {
       send: (content, clientMessageId, onAck) =>
-        s.emitWithAck('send-message', { clientMessageId, channelId, content, type: 'text' }, (args) => onAck?.((args[0] ?? {}) as Ack)),
+        s.emitWithAck('send-message', { clientMessageId, channelId, content, type: 'text' }, (args) =>
+          onAck?.((args[0] ?? {}) as Ack),
+        ),
       pendingAcks: () => s.pendingAcks(),
       close: () => s.close(),
       async enter() {

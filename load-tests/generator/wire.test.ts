@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { contains, encodeAck, encodeConnect, encodeEvent, makeContent, parseFrame, readContent, startsWith } from './wire.ts';
+import {
+  contains,
+  encodeAck,
+  encodeConnect,
+  encodeEvent,
+  makeContent,
+  parseFrame,
+  readContent,
+  startsWith,
+} from './wire.ts';
 
 describe('Engine.IO / Socket.IO frames', () => {
   it('parses the handshake, ping, connect and connect error', () => {
-    expect(parseFrame('0{"sid":"a","upgrades":[],"pingInterval":25000,"pingTimeout":20000}')).toMatchObject({ kind: 'open', handshake: { sid: 'a', pingInterval: 25000 } });
+    expect(parseFrame('0{"sid":"a","upgrades":[],"pingInterval":25000,"pingTimeout":20000}')).toMatchObject({
+      kind: 'open',
+      handshake: { sid: 'a', pingInterval: 25000 },
+    });
     expect(parseFrame('2')).toEqual({ kind: 'ping' });
     expect(parseFrame('3')).toEqual({ kind: 'pong' });
     expect(parseFrame('40{"sid":"x"}')).toEqual({ kind: 'connect', data: { sid: 'x' } });
@@ -11,8 +23,18 @@ describe('Engine.IO / Socket.IO frames', () => {
   });
 
   it('parses events with and without ack ids, and acks', () => {
-    expect(parseFrame('42["message",{"seq":1}]')).toEqual({ kind: 'event', id: null, name: 'message', args: [{ seq: 1 }] });
-    expect(parseFrame('4217["send-message",{"a":1}]')).toEqual({ kind: 'event', id: 17, name: 'send-message', args: [{ a: 1 }] });
+    expect(parseFrame('42["message",{"seq":1}]')).toEqual({
+      kind: 'event',
+      id: null,
+      name: 'message',
+      args: [{ seq: 1 }],
+    });
+    expect(parseFrame('4217["send-message",{"a":1}]')).toEqual({
+      kind: 'event',
+      id: 17,
+      name: 'send-message',
+      args: [{ a: 1 }],
+    });
     expect(parseFrame('43105[{"success":true}]')).toEqual({ kind: 'ack', id: 105, args: [{ success: true }] });
   });
 

@@ -23,12 +23,18 @@ export type Frame =
 /** Full parse of one Engine.IO frame (used for the handshake, acks and sampled sockets; never per delivery). */
 export function parseFrame(raw: string): Frame {
   switch (raw[0]) {
-    case '0': return { kind: 'open', handshake: JSON.parse(raw.slice(1)) };
-    case '1': return { kind: 'close' };
-    case '2': return { kind: 'ping' };
-    case '3': return { kind: 'pong' };
-    case '4': break;
-    default: return { kind: 'other', raw };
+    case '0':
+      return { kind: 'open', handshake: JSON.parse(raw.slice(1)) };
+    case '1':
+      return { kind: 'close' };
+    case '2':
+      return { kind: 'ping' };
+    case '3':
+      return { kind: 'pong' };
+    case '4':
+      break;
+    default:
+      return { kind: 'other', raw };
   }
   const t = raw[1];
   let i = 2;
@@ -36,14 +42,18 @@ export function parseFrame(raw: string): Frame {
   const id = i > 2 ? Number(raw.slice(2, i)) : null;
   const body = raw.slice(i);
   switch (t) {
-    case '0': return { kind: 'connect', data: body ? JSON.parse(body) : undefined };
-    case '4': return { kind: 'connect-error', data: body ? JSON.parse(body) : undefined };
+    case '0':
+      return { kind: 'connect', data: body ? JSON.parse(body) : undefined };
+    case '4':
+      return { kind: 'connect-error', data: body ? JSON.parse(body) : undefined };
     case '2': {
       const arr = JSON.parse(body) as unknown[];
       return { kind: 'event', id, name: String(arr[0]), args: arr.slice(1) };
     }
-    case '3': return { kind: 'ack', id: id ?? -1, args: JSON.parse(body) as unknown[] };
-    default: return { kind: 'other', raw };
+    case '3':
+      return { kind: 'ack', id: id ?? -1, args: JSON.parse(body) as unknown[] };
+    default:
+      return { kind: 'other', raw };
   }
 }
 

@@ -55,7 +55,9 @@ async function setup(cmd: SetupCmd): Promise<void> {
   await members[0].enter?.();
   const inParallel = async (work: (i: number) => Promise<void>) => {
     let next = 1;
-    const lane = async () => { while (next < cmd.connections) await work(next++); };
+    const lane = async () => {
+      while (next < cmd.connections) await work(next++);
+    };
     const t0 = now();
     await Promise.all(Array.from({ length: Math.max(1, cmd.connectConcurrency) }, lane));
     return now() - t0;
@@ -63,10 +65,16 @@ async function setup(cmd: SetupCmd): Promise<void> {
   const joined = cmd.connections - 1;
   const warmupJoinsPerS: number[] = [];
   const warmupStarted = now();
-  while (cmd.joinWarmupMs > 0 && joined > 0 && (warmupJoinsPerS.length === 0 || now() - warmupStarted < cmd.joinWarmupMs)) {
+  while (
+    cmd.joinWarmupMs > 0 &&
+    joined > 0 &&
+    (warmupJoinsPerS.length === 0 || now() - warmupStarted < cmd.joinWarmupMs)
+  ) {
     // A server runs warm: rounds on a fresh one measure its JIT more than its joins. Each printed all the same.
     const warmup: Member[] = [];
-    const roundMs = await inParallel(async (i) => { warmup[i] = await sc.open(i, () => {}); });
+    const roundMs = await inParallel(async (i) => {
+      warmup[i] = await sc.open(i, () => {});
+    });
     warmupJoinsPerS.push((joined / roundMs) * 1000);
     for (const m of warmup) m?.close();
     await new Promise((r) => setTimeout(r, 2000)); // their disconnects handled before the next round
@@ -75,17 +83,32 @@ async function setup(cmd: SetupCmd): Promise<void> {
     const sampled = i % cmd.sampleEvery === 0;
     members[i] = await sc.open(i, (d) => deliver(sampled, d));
   });
-  const enterMs = members[0].enter ? await inParallel(async (i) => { await members[i].enter?.(); }) : null;
+  const enterMs = members[0].enter
+    ? await inParallel(async (i) => {
+        await members[i].enter?.();
+      })
+    : null;
   senders = members.slice(0, Math.min(cmd.senders, members.length));
   send({
-    type: 'ready', connectMs: joinMs, joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0, warmupJoinsPerS,
+    type: 'ready',
+    connectMs: joinMs,
+    joinsPerS: joined > 0 ? (joined / joinMs) * 1000 : 0,
+    warmupJoinsPerS,
     entersPerS: enterMs !== null && joined > 0 ? (joined / enterMs) * 1000 : null,
-    sampled: Math.ceil(cmd.connections / cmd.sampleEvery), senders: senders.length, info: sc.info,
+    sampled: Math.ceil(cmd.connections / cmd.sampleEvery),
+    senders: senders.length,
+    info: sc.info,
   });
 }
 
 /** Sends at `rate`/s for `ms`, round-robin over the senders; resolves with the number sent. */
-function sendFor(rate: number, ms: number, tag: string, bytes: number, onSent: (t: number) => ((a: { success?: boolean; error?: string }) => void) | undefined): Promise<number> {
+function sendFor(
+  rate: number,
+  ms: number,
+  tag: string,
+  bytes: number,
+  onSent: (t: number) => ((a: { success?: boolean; error?: string }) => void) | undefined,
+): Promise<number> {
   return new Promise((resolve) => {
     const start = now();
     const total = Math.floor((rate * ms) / 1000);
@@ -96,10 +119,17 @@ function sendFor(rate: number, ms: number, tag: string, bytes: number, onSent: (
       while (sent < due) {
         const m = msgIndex++;
         const t = now();
-        senders[m % senders.length].send(makeContent(t, tag, m, bytes), `b${runId}-${m.toString().padStart(6, '0')}`, onSent(t));
+        senders[m % senders.length].send(
+          makeContent(t, tag, m, bytes),
+          `b${runId}-${m.toString().padStart(6, '0')}`,
+          onSent(t),
+        );
         sent++;
       }
-      if (el >= ms) { clearInterval(timer); resolve(sent); }
+      if (el >= ms) {
+        clearInterval(timer);
+        resolve(sent);
+      }
     };
     const timer = setInterval(tick, 2);
   });
@@ -118,10 +148,16 @@ async function step(cmd: StepCmd): Promise<StepResult> {
   const ack = new Histogram();
   let ackErrors = 0;
   let ackFirstError: string | null = null;
-  const onSent = (t: number) => acks ? (a: { success?: boolean; error?: string }) => {
-    if (a.success) ack.record((now() - t) * 1000);
-    else { ackErrors++; ackFirstError ??= JSON.stringify(a).slice(0, 200); }
-  } : undefined;
+  const onSent = (t: number) =>
+    acks
+      ? (a: { success?: boolean; error?: string }) => {
+          if (a.success) ack.record((now() - t) * 1000);
+          else {
+            ackErrors++;
+            ackFirstError ??= JSON.stringify(a).slice(0, 200);
+          }
+        }
+      : undefined;
 
   send({ type: 'steady-start', step: cmd.step });
   const cpu0 = process.cpuUsage();
@@ -142,9 +178,23 @@ async function step(cmd: StepCmd): Promise<StepResult> {
   const fan = new Histogram();
   for (const v of fanout.values()) fan.record(v * 1000);
   return {
-    step: cmd.step, rate: cmd.rate, connections: members.length, sent, expected, received: recvSteady, windowMs,
-    receivedInWindow, e2e: e2e.toJSON(), fanout: fan.toJSON(), ack: ack.toJSON(), ackErrors, ackFirstError,
-    genCpuUs: cpu.user + cpu.system, genCpuSysUs: cpu.system, drainMs, drainTimedOut: recvSteady < expected || pending() > 0,
+    step: cmd.step,
+    rate: cmd.rate,
+    connections: members.length,
+    sent,
+    expected,
+    received: recvSteady,
+    windowMs,
+    receivedInWindow,
+    e2e: e2e.toJSON(),
+    fanout: fan.toJSON(),
+    ack: ack.toJSON(),
+    ackErrors,
+    ackFirstError,
+    genCpuUs: cpu.user + cpu.system,
+    genCpuSysUs: cpu.system,
+    drainMs,
+    drainTimedOut: recvSteady < expected || pending() > 0,
   };
 }
 

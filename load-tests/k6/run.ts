@@ -32,11 +32,23 @@ import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../l
 import { bucketDelta, scrapeCommandBuckets, serverLatencyLine } from '../lib/server-latency.ts';
 
 export const WORKLOADS: Record<string, string> = {
-  w1: 'w1-idle.js', w2: 'w2-chat.js', w3: 'w3-fanout.js', w4: 'w4-bigroom.js', w5: 'w5-reconnect.js', w6: 'w6-history.js',
+  w1: 'w1-idle.js',
+  w2: 'w2-chat.js',
+  w3: 'w3-fanout.js',
+  w4: 'w4-bigroom.js',
+  w5: 'w5-reconnect.js',
+  w6: 'w6-history.js',
 };
 const HERE = import.meta.dirname;
 
-export interface K6Options { targets: string[]; workloads: string[]; origin: string | null; out: string; pin: boolean; metrics: string[] }
+export interface K6Options {
+  targets: string[];
+  workloads: string[];
+  origin: string | null;
+  out: string;
+  pin: boolean;
+  metrics: string[];
+}
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): K6Options {
   const v: Record<string, string> = {};
@@ -45,13 +57,31 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     if (!m) throw new Error(`unknown argument ${a} (use --target=embedded|distributed --workloads=w1,w2,...)`);
     v[m[1]] = m[2] ?? '1';
   }
-  const targets = (v.target ?? v.targets ?? env.K6_TARGETS ?? 'embedded').split(',').map((s) => s.trim()).filter(Boolean);
-  for (const t of targets) if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
-  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? Object.keys(WORKLOADS).join(',')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  for (const w of workloads) if (!WORKLOADS[w]) throw new Error(`unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
+  const targets = (v.target ?? v.targets ?? env.K6_TARGETS ?? 'embedded')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const t of targets)
+    if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
+  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? Object.keys(WORKLOADS).join(','))
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const w of workloads)
+    if (!WORKLOADS[w]) throw new Error(`unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
   // --metrics: the gateways' /metrics URLs of an --origin server (the targets it starts know their own)
-  const metrics = (v.metrics ?? env.K6_METRICS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return { targets, workloads, origin: v.origin ?? env.K6_ORIGIN ?? null, out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json', pin: (env.BENCH_PIN ?? '1') !== '0', metrics };
+  const metrics = (v.metrics ?? env.K6_METRICS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    targets,
+    workloads,
+    origin: v.origin ?? env.K6_ORIGIN ?? null,
+    out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json',
+    pin: (env.BENCH_PIN ?? '1') !== '0',
+    metrics,
+  };
 }
 
 /** Raises every rate limit the servers read, unless the environment sets it (the W3 bench's own helper). */
@@ -60,9 +90,14 @@ export const raiseAllRateLimits = raiseRateLimitsForBench;
 /** The k6 binary, built by deploy/ops/install-tools.sh k6 when missing (prints nothing when cached). */
 export function ensureK6(): string {
   const tools = process.env.EPHEMERA_TOOLS ?? join(ROOT, 'deploy', 'local', '.tools');
-  const r = spawnSync('bash', [join(ROOT, 'deploy', 'ops', 'install-tools.sh'), 'k6'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, EPHEMERA_TOOLS: tools } });
+  const r = spawnSync('bash', [join(ROOT, 'deploy', 'ops', 'install-tools.sh'), 'k6'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, EPHEMERA_TOOLS: tools },
+  });
   const bin = join(tools, 'bin', 'k6');
-  if (r.status !== 0 || !existsSync(bin)) throw new Error(`could not build k6 (deploy/ops/install-tools.sh k6 exited ${r.status})`);
+  if (r.status !== 0 || !existsSync(bin))
+    throw new Error(`could not build k6 (deploy/ops/install-tools.sh k6 exited ${r.status})`);
   return bin;
 }
 
@@ -85,7 +120,9 @@ function memoryProcesses(target: RunningTarget | null, extra: Watched[]): { coun
 }
 
 /** The control endpoint the k6 scripts call (K6_CONTROL): RSS, and a join barrier with an RSS reading at it. */
-function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }): Promise<{ server: Server; url: string }> {
+function startControl(
+  getProcs: () => { counted: Watched[]; shown: Watched[] },
+): Promise<{ server: Server; url: string }> {
   let state = { expected: 0, settleMs: 3000, ready: 0, failed: 0, start: 0, end: 0, measured: null as unknown };
   const rss = () => {
     const { counted, shown } = getProcs();
@@ -97,11 +134,22 @@ function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }):
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const q = (k: string) => Number(u.searchParams.get(k) ?? 0);
-    const send = (body: unknown) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); };
+    const send = (body: unknown) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    };
     req.resume();
     if (u.pathname === '/rss') return send(rss());
     if (u.pathname === '/reset') {
-      state = { expected: q('expected'), settleMs: u.searchParams.has('settleMs') ? q('settleMs') : 3000, ready: 0, failed: 0, start: 0, end: 0, measured: null };
+      state = {
+        expected: q('expected'),
+        settleMs: u.searchParams.has('settleMs') ? q('settleMs') : 3000,
+        ready: 0,
+        failed: 0,
+        start: 0,
+        end: 0,
+        measured: null,
+      };
       return send({ ok: true });
     }
     if (u.pathname === '/ready') {
@@ -111,20 +159,34 @@ function startControl(getProcs: () => { counted: Watched[]; shown: Watched[] }):
       if (q('end') > 0) state.end = Math.max(state.end, q('end'));
       if (state.expected > 0 && state.ready + state.failed >= state.expected && !state.measured) {
         const s = state;
-        setTimeout(() => { if (s === state) s.measured = rss(); }, state.settleMs);
+        setTimeout(() => {
+          if (s === state) s.measured = rss();
+        }, state.settleMs);
       }
       return send({ ok: true });
     }
-    if (u.pathname === '/status') return send({ ...state, windowMs: state.end && state.start ? state.end - state.start : 0 });
+    if (u.pathname === '/status')
+      return send({ ...state, windowMs: state.end && state.start ? state.end - state.start : 0 });
     res.statusCode = 404;
     res.end();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
+    ),
+  );
 }
 
 interface Ran {
-  target: string; workload: string; code: number | null; summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null; seconds: number;
-  loadBefore?: number; cpuLine?: string; k6Pct?: number | null; serverPct?: Record<string, number>;
+  target: string;
+  workload: string;
+  code: number | null;
+  summary: { text?: string; figures?: unknown[]; checks?: unknown[] } | null;
+  seconds: number;
+  loadBefore?: number;
+  cpuLine?: string;
+  k6Pct?: number | null;
+  serverPct?: Record<string, number>;
   /** the gateways' own send-to-ack over the scenario (server-latency.ts), when it sent messages */
   serverLine?: string;
 }
@@ -133,7 +195,13 @@ interface Ran {
 const SENDING = new Set(['w2', 'w3', 'w4', 'w6']);
 
 /** Runs one script; returns its exit code and the CPU used over the run (% of one core): k6, and each server label. */
-function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean, watched: Watched[]): Promise<{ code: number | null; k6Pct: number | null; serverPct: Record<string, number> }> {
+function runK6(
+  bin: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  pin: boolean,
+  watched: Watched[],
+): Promise<{ code: number | null; k6Pct: number | null; serverPct: Record<string, number> }> {
   const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0;
   const args = ['run', '--no-usage-report', '--quiet', join(HERE, script)];
   const [cmd, argv] = pin && hasTaskset && cpus().length > 1 ? ['taskset', ['-c', '1', bin, ...args]] : [bin, args];
@@ -143,7 +211,11 @@ function runK6(bin: string, script: string, env: NodeJS.ProcessEnv, pin: boolean
     let s1 = s0;
     let k6Us = 0;
     let t1 = t0;
-    const child = spawn(cmd, argv as string[], { cwd: HERE, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(cmd, argv as string[], {
+      cwd: HERE,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     // k6's own CPU, read while it runs (taskset execs k6 in place, so the pid is k6's); the last second is lost
     const poll = setInterval(() => {
       const st = readProcStat(child.pid!);
@@ -167,7 +239,9 @@ export async function main(argv: string[]): Promise<Ran[]> {
   const limitsLine = raiseAllRateLimits();
   const bin = ensureK6();
   const version = spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-  console.log(`k6 scenarios ${opts.workloads.join(', ')} against ${opts.origin ?? opts.targets.join(', ')} (${version})`);
+  console.log(
+    `k6 scenarios ${opts.workloads.join(', ')} against ${opts.origin ?? opts.targets.join(', ')} (${version})`,
+  );
   console.log(`  ${limitsLine}`);
   console.log(`  scale: each scenario prints its own; set it with the W<n>_* variables (load-tests/README.md)`);
   const cfg = loadConfig([], process.env);
@@ -176,7 +250,12 @@ export async function main(argv: string[]): Promise<Ran[]> {
   let current: RunningTarget | null = null;
   let procs: Watched[] = [];
   const control = await startControl(() => memoryProcesses(current, procs));
-  const stopAll = async () => { await current?.stop().catch(() => {}); current = null; await shutdownDistributed(); control.server.close(); };
+  const stopAll = async () => {
+    await current?.stop().catch(() => {});
+    current = null;
+    await shutdownDistributed();
+    control.server.close();
+  };
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
@@ -201,9 +280,18 @@ export async function main(argv: string[]): Promise<Ran[]> {
           continue;
         }
         origin = (current.spec as { origin: string }).origin;
-        console.log(`  ${t} at ${origin}; server processes for RSS: ${memoryProcesses(current, []).counted.map((w) => `${w.label}=${w.pid}`).join(', ') || 'none'}`);
+        console.log(
+          `  ${t} at ${origin}; server processes for RSS: ${
+            memoryProcesses(current, [])
+              .counted.map((w) => `${w.label}=${w.pid}`)
+              .join(', ') || 'none'
+          }`,
+        );
       } else {
-        procs = (process.env.K6_PIDS ?? '').split(',').filter(Boolean).map((p) => ({ label: 'server', pid: Number(p) }));
+        procs = (process.env.K6_PIDS ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((p) => ({ label: 'server', pid: Number(p) }));
       }
       for (const w of opts.workloads) {
         if (stopping) break;
@@ -213,25 +301,56 @@ export async function main(argv: string[]): Promise<Ran[]> {
         const t0 = Date.now();
         // the machine is shared: say how busy it was (2.0 = both cores) so noisy figures can be told apart
         const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-        console.log(`\n-- ${w} (${WORKLOADS[w]}) against ${t} (load average before: ${load} on ${cpus().length} cores)`);
+        console.log(
+          `\n-- ${w} (${WORKLOADS[w]}) against ${t} (load average before: ${load} on ${cpus().length} cores)`,
+        );
         const watched = current?.watched ?? procs;
         const metricsUrls = current?.metricsUrls ?? opts.metrics;
         const timed = SENDING.has(w) && metricsUrls.length > 0;
         const acksBefore = timed ? await scrapeCommandBuckets(metricsUrls, 'send-message') : null;
-        const { code, k6Pct, serverPct } = await runK6(bin, WORKLOADS[w], { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile }, opts.pin && !opts.origin, watched);
+        const { code, k6Pct, serverPct } = await runK6(
+          bin,
+          WORKLOADS[w],
+          { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile },
+          opts.pin && !opts.origin,
+          watched,
+        );
         const total = Object.values(serverPct).reduce((a, b) => a + b, 0);
-        const cpuLine = `   CPU over the script (setup and joins included), % of one core: server ${total.toFixed(0)}%${Object.keys(serverPct).length > 1 ? ` (${Object.entries(serverPct).map(([k, v]) => `${k} ${v.toFixed(0)}%`).join(', ')})` : ''}, k6 ${k6Pct === null ? 'n/a' : `${k6Pct.toFixed(0)}%`}${k6Pct !== null && k6Pct > 85 ? ' (k6 near a full core: latencies include the generator)' : ''}`;
+        const cpuLine = `   CPU over the script (setup and joins included), % of one core: server ${total.toFixed(0)}%${
+          Object.keys(serverPct).length > 1
+            ? ` (${Object.entries(serverPct)
+                .map(([k, v]) => `${k} ${v.toFixed(0)}%`)
+                .join(', ')})`
+            : ''
+        }, k6 ${k6Pct === null ? 'n/a' : `${k6Pct.toFixed(0)}%`}${k6Pct !== null && k6Pct > 85 ? ' (k6 near a full core: latencies include the generator)' : ''}`;
         console.log(cpuLine);
         let serverLine: string | undefined;
         if (acksBefore) {
           const after = await scrapeCommandBuckets(metricsUrls, 'send-message');
-          serverLine = serverLatencyLine('send-message', bucketDelta(acksBefore.buckets, after.buckets), [...new Set([...acksBefore.missing, ...after.missing])]);
+          serverLine = serverLatencyLine('send-message', bucketDelta(acksBefore.buckets, after.buckets), [
+            ...new Set([...acksBefore.missing, ...after.missing]),
+          ]);
           console.log(serverLine);
         }
         let summary = null;
-        try { summary = JSON.parse(readFileSync(outFile, 'utf8')); } catch { /* k6 failed before its summary */ }
+        try {
+          summary = JSON.parse(readFileSync(outFile, 'utf8'));
+        } catch {
+          /* k6 failed before its summary */
+        }
         if (code !== 0) console.log(`  ${w}: k6 exited with ${code}${summary ? '' : ' and printed no figures'}`);
-        ran.push({ target: t, workload: w, code, summary, seconds: (Date.now() - t0) / 1000, loadBefore: Number(load), cpuLine, k6Pct, serverPct, serverLine });
+        ran.push({
+          target: t,
+          workload: w,
+          code,
+          summary,
+          seconds: (Date.now() - t0) / 1000,
+          loadBefore: Number(load),
+          cpuLine,
+          k6Pct,
+          serverPct,
+          serverLine,
+        });
       }
       await current?.stop().catch(() => {});
       current = null;
@@ -241,12 +360,19 @@ export async function main(argv: string[]): Promise<Ran[]> {
   }
   console.log('\n==== k6 figures (every block above, together)');
   for (const r of ran) {
-    if (r.summary?.text) console.log(r.summary.text.trimEnd() + `\n${r.cpuLine}${r.serverLine ? `\n${r.serverLine}` : ''}\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`);
+    if (r.summary?.text)
+      console.log(
+        r.summary.text.trimEnd() +
+          `\n${r.cpuLine}${r.serverLine ? `\n${r.serverLine}` : ''}\n   (${r.seconds.toFixed(0)} s; load average before ${r.loadBefore ?? 'n/a'})`,
+      );
     else console.log(`== k6 ${r.workload} [${r.target}] NOT RUN or no figures (k6 exit ${r.code})`);
   }
   const out = isAbsolute(opts.out) ? opts.out : join(ROOT, opts.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ startedAt: new Date().toISOString(), k6: version, limits: limitsLine, runs: ran }, null, 2));
+  writeFileSync(
+    out,
+    JSON.stringify({ startedAt: new Date().toISOString(), k6: version, limits: limitsLine, runs: ran }, null, 2),
+  );
   console.log(`\nwrote ${out}`);
   return ran;
 }

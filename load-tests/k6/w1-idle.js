@@ -32,7 +32,14 @@ const gPerConn = new Gauge('w1_rss_per_conn_kb');
 const gConnected = new Gauge('w1_connected_at_reading');
 
 export const options = {
-  scenarios: { idle: { executor: 'per-vu-iterations', vus: VUS, iterations: 1, maxDuration: `${Math.ceil(N / 20) + HOLD_S + 180}s` } },
+  scenarios: {
+    idle: {
+      executor: 'per-vu-iterations',
+      vus: VUS,
+      iterations: 1,
+      maxDuration: `${Math.ceil(N / 20) + HOLD_S + 180}s`,
+    },
+  },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '300s',
   teardownTimeout: '60s',
@@ -97,19 +104,47 @@ export function teardown(data) {
 
 export const handleSummary = makeSummary(
   'W1 idle connections',
-  () => `${N} sockets, ${ROOMS} rooms of ~${Math.round(N / ROOMS)} sockets over 5 users each, ${VUS} VUs x ${CONC} connects in flight (PERFORMANCE.md: 10k-50k)`,
+  () =>
+    `${N} sockets, ${ROOMS} rooms of ~${Math.round(N / ROOMS)} sockets over 5 users each, ${VUS} VUs x ${CONC} connects in flight (PERFORMANCE.md: 10k-50k)`,
   (m) => [
-    { key: 'joined', label: 'sockets joined', value: m('w1_joined', 'count'), note: `failed ${m('w1_join_failed', 'count') || 0}` },
-    { key: 'joinsPerS', label: 'joins/s (connect + join-workspace)', value: m('w1_joins_per_s', 'value'), note: 'sockets / (last join ack - first connect)' },
+    {
+      key: 'joined',
+      label: 'sockets joined',
+      value: m('w1_joined', 'count'),
+      note: `failed ${m('w1_join_failed', 'count') || 0}`,
+    },
+    {
+      key: 'joinsPerS',
+      label: 'joins/s (connect + join-workspace)',
+      value: m('w1_joins_per_s', 'value'),
+      note: 'sockets / (last join ack - first connect)',
+    },
     { key: 'joinP50', label: 'connect + join p50', value: m('w1_join_ms', 'med'), unit: 'ms' },
     { key: 'joinP99', label: 'connect + join p99', value: m('w1_join_ms', 'p(99)'), unit: 'ms' },
     { key: 'rssBefore', label: 'server RSS before', value: kbToMb(m('w1_rss_before_kb', 'value')), unit: 'MB' },
-    { key: 'rssConnected', label: 'server RSS all connected', value: kbToMb(m('w1_rss_connected_kb', 'value')), unit: 'MB' },
-    { key: 'perConn', label: 'RSS per idle connection', value: m('w1_rss_per_conn_kb', 'value'), unit: 'KB', note: `(after - before) / ${m('w1_connected_at_reading', 'value') || 'n/a'} sockets, no forced GC` },
+    {
+      key: 'rssConnected',
+      label: 'server RSS all connected',
+      value: kbToMb(m('w1_rss_connected_kb', 'value')),
+      unit: 'MB',
+    },
+    {
+      key: 'perConn',
+      label: 'RSS per idle connection',
+      value: m('w1_rss_per_conn_kb', 'value'),
+      unit: 'KB',
+      note: `(after - before) / ${m('w1_connected_at_reading', 'value') || 'n/a'} sockets, no forced GC`,
+    },
   ],
   (m, f) => [
-    { label: `RSS per idle connection <= 10 KB (gateway target): ${f.perConn === null ? 'n/a' : f.perConn.toFixed(1)} KB`, ok: atMost(f.perConn, 10) },
-    { label: `every socket joined (${m('w1_join_failed', 'count') || 0} failed)`, ok: !(m('w1_join_failed', 'count') > 0) },
+    {
+      label: `RSS per idle connection <= 10 KB (gateway target): ${f.perConn === null ? 'n/a' : f.perConn.toFixed(1)} KB`,
+      ok: atMost(f.perConn, 10),
+    },
+    {
+      label: `every socket joined (${m('w1_join_failed', 'count') || 0} failed)`,
+      ok: !(m('w1_join_failed', 'count') > 0),
+    },
   ],
 );
 

@@ -15,7 +15,9 @@ import { TREND_STATS, makeSummary } from './lib/figures.js';
 const c = chatConfig('W2');
 
 export const options = {
-  scenarios: { chat: { executor: 'per-vu-iterations', vus: c.vus, iterations: 1, maxDuration: `${c.durationS + c.drainS + 300}s` } },
+  scenarios: {
+    chat: { executor: 'per-vu-iterations', vus: c.vus, iterations: 1, maxDuration: `${c.durationS + c.drainS + 300}s` },
+  },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '300s',
 };
@@ -29,4 +31,9 @@ export default async function (data) {
   await runChat(c, data);
 }
 
-export const handleSummary = makeSummary('W2 realistic chat', () => describeChat(c), (m) => chatFigures(m), (_m, f) => chatChecks(f));
+export const handleSummary = makeSummary(
+  'W2 realistic chat',
+  () => describeChat(c),
+  (m) => chatFigures(m),
+  (_m, f) => chatChecks(f),
+);

@@ -28,7 +28,14 @@ const gJps = new Gauge('w3_joins_per_s');
 const joinFailed = new Counter('w3_join_failed');
 
 export const options = {
-  scenarios: { fanout: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${Math.ceil(N / 10) + WARMUP_S + STEADY_S + DRAIN_S + 120}s` } },
+  scenarios: {
+    fanout: {
+      executor: 'per-vu-iterations',
+      vus: 1,
+      iterations: 1,
+      maxDuration: `${Math.ceil(N / 10) + WARMUP_S + STEADY_S + DRAIN_S + 120}s`,
+    },
+  },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '120s',
 };
@@ -48,23 +55,47 @@ export default async function (data) {
 
 export const handleSummary = makeSummary(
   'W3 fan-out',
-  () => `${N} sockets in one room (5 users), ${RATE} sends/s from 5 senders, ${WARMUP_S} s warm-up + ${STEADY_S} s steady, one VU (PERFORMANCE.md: 1k sockets, 10-400 sends/s; the sweep is npm run bench)`,
+  () =>
+    `${N} sockets in one room (5 users), ${RATE} sends/s from 5 senders, ${WARMUP_S} s warm-up + ${STEADY_S} s steady, one VU (PERFORMANCE.md: 1k sockets, 10-400 sends/s; the sweep is npm run bench)`,
   (m) => {
     const exp = m('w3_expected_deliveries', 'count');
     const got = m('w3_deliveries', 'count');
     return [
       { key: 'dps', label: 'deliveries/s', value: m('w3_deliveries_per_s', 'value'), note: `offered ${RATE * N}/s` },
-      { key: 'ratio', label: 'delivery ratio received/expected', value: exp ? got / exp : null, digits: 4, note: `${got}/${exp}` },
+      {
+        key: 'ratio',
+        label: 'delivery ratio received/expected',
+        value: exp ? got / exp : null,
+        digits: 4,
+        note: `${got}/${exp}`,
+      },
       { key: 'e2eP50', label: 'end-to-end p50', value: m('w3_e2e_ms', 'med'), unit: 'ms' },
       { key: 'e2eP99', label: 'end-to-end p99', value: m('w3_e2e_ms', 'p(99)'), unit: 'ms' },
       { key: 'fanP50', label: 'fan-out completion p50', value: m('w3_fanout_ms', 'med'), unit: 'ms' },
       { key: 'fanP99', label: 'fan-out completion p99', value: m('w3_fanout_ms', 'p(99)'), unit: 'ms' },
-      { key: 'ackP99', label: 'send-to-ack p99', value: m('w3_ack_ms', 'p(99)'), unit: 'ms', note: `sent ${m('w3_sent', 'count') || 0}, refused ${m('w3_refused', 'count') || 0}` },
-      { key: 'jps', label: 'joins/s (setup)', value: m('w3_joins_per_s', 'value'), note: `join failures ${m('w3_join_failed', 'count') || 0}` },
+      {
+        key: 'ackP99',
+        label: 'send-to-ack p99',
+        value: m('w3_ack_ms', 'p(99)'),
+        unit: 'ms',
+        note: `sent ${m('w3_sent', 'count') || 0}, refused ${m('w3_refused', 'count') || 0}`,
+      },
+      {
+        key: 'jps',
+        label: 'joins/s (setup)',
+        value: m('w3_joins_per_s', 'value'),
+        note: `join failures ${m('w3_join_failed', 'count') || 0}`,
+      },
     ];
   },
   (_m, f) => [
-    { label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`, ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9 },
-    { label: `end-to-end p99 <= 100 ms (${f.e2eP99 === null ? 'n/a' : f.e2eP99.toFixed(1)} ms)`, ok: atMost(f.e2eP99, 100) },
+    {
+      label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`,
+      ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9,
+    },
+    {
+      label: `end-to-end p99 <= 100 ms (${f.e2eP99 === null ? 'n/a' : f.e2eP99.toFixed(1)} ms)`,
+      ok: atMost(f.e2eP99, 100),
+    },
   ],
 );

@@ -27,7 +27,14 @@ const gEvents = new Gauge('w4_events_per_join');
 const joinFailed = new Counter('w4_join_failed');
 
 export const options = {
-  scenarios: { bigroom: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${Math.ceil(N / 5) + SEND_S + 120}s` } },
+  scenarios: {
+    bigroom: {
+      executor: 'per-vu-iterations',
+      vus: 1,
+      iterations: 1,
+      maxDuration: `${Math.ceil(N / 5) + SEND_S + 120}s`,
+    },
+  },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '120s',
 };
@@ -48,23 +55,52 @@ export default async function (data) {
 
 export const handleSummary = makeSummary(
   'W4 big room',
-  () => `${N} sockets join one room (5 users), ${CONC} joins in flight, then ${RATE} sends/s for ${SEND_S} s, one VU (PERFORMANCE.md: 10k members)`,
+  () =>
+    `${N} sockets join one room (5 users), ${CONC} joins in flight, then ${RATE} sends/s for ${SEND_S} s, one VU (PERFORMANCE.md: 10k members)`,
   (m) => {
     const exp = m('w4_expected_deliveries', 'count');
     const got = m('w4_deliveries', 'count');
     return [
-      { key: 'jps', label: 'joins/s (connect + join-workspace)', value: m('w4_joins_per_s', 'value'), note: `join failures ${m('w4_join_failed', 'count') || 0}` },
+      {
+        key: 'jps',
+        label: 'joins/s (connect + join-workspace)',
+        value: m('w4_joins_per_s', 'value'),
+        note: `join failures ${m('w4_join_failed', 'count') || 0}`,
+      },
       { key: 'joinP50', label: 'connect + join p50', value: m('w4_join_ms', 'med'), unit: 'ms' },
       { key: 'joinP99', label: 'connect + join p99', value: m('w4_join_ms', 'p(99)'), unit: 'ms' },
-      { key: 'eventsPerJoin', label: 'server events per socket during joins', value: m('w4_events_per_join', 'value'), note: 'workspace-joined + online-users + user-joined: stays ~O(1)' },
-      { key: 'fanP50', label: 'fan-out completion p50', value: m('w4_fanout_ms', 'med'), unit: 'ms', note: `${m('w4_fanout_ms', 'count') || 0} messages` },
+      {
+        key: 'eventsPerJoin',
+        label: 'server events per socket during joins',
+        value: m('w4_events_per_join', 'value'),
+        note: 'workspace-joined + online-users + user-joined: stays ~O(1)',
+      },
+      {
+        key: 'fanP50',
+        label: 'fan-out completion p50',
+        value: m('w4_fanout_ms', 'med'),
+        unit: 'ms',
+        note: `${m('w4_fanout_ms', 'count') || 0} messages`,
+      },
       { key: 'fanP99', label: 'fan-out completion p99', value: m('w4_fanout_ms', 'p(99)'), unit: 'ms' },
       { key: 'e2eP99', label: 'end-to-end p99', value: m('w4_e2e_ms', 'p(99)'), unit: 'ms' },
-      { key: 'ratio', label: 'delivery ratio received/expected', value: exp ? got / exp : null, digits: 4, note: `${got}/${exp}` },
+      {
+        key: 'ratio',
+        label: 'delivery ratio received/expected',
+        value: exp ? got / exp : null,
+        digits: 4,
+        note: `${got}/${exp}`,
+      },
     ];
   },
   (_m, f) => [
-    { label: `fan-out completion p50 <= 150 ms (${f.fanP50 === null ? 'n/a' : f.fanP50.toFixed(1)} ms; target is for 10k members)`, ok: atMost(f.fanP50, 150) },
-    { label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`, ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9 },
+    {
+      label: `fan-out completion p50 <= 150 ms (${f.fanP50 === null ? 'n/a' : f.fanP50.toFixed(1)} ms; target is for 10k members)`,
+      ok: atMost(f.fanP50, 150),
+    },
+    {
+      label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`,
+      ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9,
+    },
   ],
 );

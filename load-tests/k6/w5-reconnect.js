@@ -39,7 +39,14 @@ const sentC = new Counter('w5_sent');
 const gClients = new Gauge('w5_clients');
 
 export const options = {
-  scenarios: { storm: { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: `${Math.ceil(N / 10) + BEFORE_S + WINDOW_S + AFTER_S + 180}s` } },
+  scenarios: {
+    storm: {
+      executor: 'per-vu-iterations',
+      vus: 1,
+      iterations: 1,
+      maxDuration: `${Math.ceil(N / 10) + BEFORE_S + WINDOW_S + AFTER_S + 180}s`,
+    },
+  },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '120s',
 };
@@ -60,7 +67,10 @@ export default async function (data) {
   };
   // P3: sync from the contiguous high-water mark, repeating while hasMore; one sync at a time per client
   const sync = async (c, s) => {
-    if (c.syncing) { c.syncAgain = true; return; }
+    if (c.syncing) {
+      c.syncAgain = true;
+      return;
+    }
     c.syncing = true;
     try {
       do {
@@ -86,11 +96,22 @@ export default async function (data) {
     const seq = readSeq(raw);
     if (seq === null) return;
     add(c, seq);
-    if (c.live && seq > c.contig + 1) { gapSyncs.add(1); sync(c, c.socket).catch((e) => console.warn(`w5 gap sync: ${e.message}`)); }
+    if (c.live && seq > c.contig + 1) {
+      gapSyncs.add(1);
+      sync(c, c.socket).catch((e) => console.warn(`w5 gap sync: ${e.message}`));
+    }
   };
   let bad = 0;
   await pool(N, CONC, async (i) => {
-    const c = { user: room.users[i % room.users.length], seqs: new Set(), contig: 0, socket: null, live: false, syncing: false, syncAgain: false };
+    const c = {
+      user: room.users[i % room.users.length],
+      seqs: new Set(),
+      contig: 0,
+      socket: null,
+      live: false,
+      syncing: false,
+      syncAgain: false,
+    };
     try {
       c.socket = (await joinSocket(ORIGIN, room, c.user, { onEvent: track(c) })).socket;
       c.live = true; // joined before the first send: nothing to sync yet
@@ -112,38 +133,59 @@ export default async function (data) {
       const w = t0 + (k * 1000) / RATE - Date.now();
       if (w > 0) await sleep(w);
       if (!sending) break;
-      sender.request('send-message', { clientMessageId: clientMessageId(), channelId: room.channelId, content: `w5 message ${k}`, type: 'text' })
-        .then((a) => { if (a.success) { acked.push(a.message.seq); sentC.add(1); } });
+      sender
+        .request('send-message', {
+          clientMessageId: clientMessageId(),
+          channelId: room.channelId,
+          content: `w5 message ${k}`,
+          type: 'text',
+        })
+        .then((a) => {
+          if (a.success) {
+            acked.push(a.message.seq);
+            sentC.add(1);
+          }
+        });
     }
   })();
 
   await sleep(BEFORE_S * 1000);
   const dropAt = Date.now();
-  for (const c of clients) { c.socket.onEvent = null; c.live = false; c.socket.close(); }
+  for (const c of clients) {
+    c.socket.onEvent = null;
+    c.live = false;
+    c.socket.close();
+  }
 
   let lastRejoin = 0;
   let lastCaughtUp = 0;
-  await Promise.all(clients.map(async (c) => {
-    await sleep(Math.random() * WINDOW_S * 1000);
-    const start = Date.now();
-    try {
-      const s = new SioSocket(ORIGIN, { onEvent: track(c) });
-      await s.connect();
-      const j = await s.request('join-workspace', { workspaceId: room.workspaceId, username: c.user.username, userToken: c.user.userToken });
-      if (!j.success) throw new Error(`join-workspace refused: ${JSON.stringify(j).slice(0, 200)}`);
-      lastRejoin = Math.max(lastRejoin, Date.now());
-      c.socket = s;
-      await sync(c, s);
-      c.live = true;
-      if (c.seqs.size > c.contig) await sync(c, s); // a gap seen while the first sync ran
-      const done = Date.now();
-      lastCaughtUp = Math.max(lastCaughtUp, done);
-      reconnectMs.add(done - start);
-    } catch (e) {
-      reconnectFailed.add(1);
-      console.warn(`w5 reconnect: ${e.message}`);
-    }
-  }));
+  await Promise.all(
+    clients.map(async (c) => {
+      await sleep(Math.random() * WINDOW_S * 1000);
+      const start = Date.now();
+      try {
+        const s = new SioSocket(ORIGIN, { onEvent: track(c) });
+        await s.connect();
+        const j = await s.request('join-workspace', {
+          workspaceId: room.workspaceId,
+          username: c.user.username,
+          userToken: c.user.userToken,
+        });
+        if (!j.success) throw new Error(`join-workspace refused: ${JSON.stringify(j).slice(0, 200)}`);
+        lastRejoin = Math.max(lastRejoin, Date.now());
+        c.socket = s;
+        await sync(c, s);
+        c.live = true;
+        if (c.seqs.size > c.contig) await sync(c, s); // a gap seen while the first sync ran
+        const done = Date.now();
+        lastCaughtUp = Math.max(lastCaughtUp, done);
+        reconnectMs.add(done - start);
+      } catch (e) {
+        reconnectFailed.add(1);
+        console.warn(`w5 reconnect: ${e.message}`);
+      }
+    }),
+  );
   gAllRejoined.add(lastRejoin ? lastRejoin - dropAt : -1);
   gAllCaughtUp.add(lastCaughtUp ? lastCaughtUp - dropAt : -1);
 
@@ -157,7 +199,10 @@ export default async function (data) {
     for (const c of clients) {
       let miss = 0;
       for (let s = first; s <= last; s++) if (!c.seqs.has(s)) miss++;
-      if (miss) { missed.add(miss); clientsMissing.add(1); }
+      if (miss) {
+        missed.add(miss);
+        clientsMissing.add(1);
+      }
     }
   }
   missed.add(0);
@@ -167,19 +212,52 @@ export default async function (data) {
 
 export const handleSummary = makeSummary(
   'W5 reconnect storm',
-  () => `${N} clients in one room (5 users), every socket dropped at once (client-side close), reconnects spread over ${WINDOW_S} s, ${RATE} sends/s throughout from a separate socket, one VU (PERFORMANCE.md: 5k clients after a gateway restart)`,
+  () =>
+    `${N} clients in one room (5 users), every socket dropped at once (client-side close), reconnects spread over ${WINDOW_S} s, ${RATE} sends/s throughout from a separate socket, one VU (PERFORMANCE.md: 5k clients after a gateway restart)`,
   (m) => [
-    { key: 'clients', label: 'clients', value: m('w5_clients', 'value'), note: `join failures ${m('w5_join_failed', 'count') || 0}, reconnect failures ${m('w5_reconnect_failed', 'count') || 0}` },
+    {
+      key: 'clients',
+      label: 'clients',
+      value: m('w5_clients', 'value'),
+      note: `join failures ${m('w5_join_failed', 'count') || 0}, reconnect failures ${m('w5_reconnect_failed', 'count') || 0}`,
+    },
     { key: 'sent', label: 'messages sent (acked)', value: m('w5_sent', 'count') },
-    { key: 'allRejoined', label: 'drop -> all rejoined', value: m('w5_all_rejoined_ms', 'value'), unit: 'ms', note: `reconnects spread over ${WINDOW_S * 1000} ms on purpose` },
-    { key: 'allCaughtUp', label: 'drop -> all caught up (synced)', value: m('w5_all_caught_up_ms', 'value'), unit: 'ms' },
+    {
+      key: 'allRejoined',
+      label: 'drop -> all rejoined',
+      value: m('w5_all_rejoined_ms', 'value'),
+      unit: 'ms',
+      note: `reconnects spread over ${WINDOW_S * 1000} ms on purpose`,
+    },
+    {
+      key: 'allCaughtUp',
+      label: 'drop -> all caught up (synced)',
+      value: m('w5_all_caught_up_ms', 'value'),
+      unit: 'ms',
+    },
     { key: 'recP50', label: 'reconnect + join + sync p50', value: m('w5_reconnect_ms', 'med'), unit: 'ms' },
     { key: 'recP99', label: 'reconnect + join + sync p99', value: m('w5_reconnect_ms', 'p(99)'), unit: 'ms' },
-    { key: 'recovered', label: 'messages recovered by sync-messages', value: m('w5_recovered_by_sync', 'count') || 0, note: `gap-triggered syncs after the rejoin: ${m('w5_gap_syncs', 'count') || 0}` },
-    { key: 'missed', label: 'messages missed', value: m('w5_missed', 'count'), note: `clients missing any: ${m('w5_clients_missing', 'count') || 0}` },
+    {
+      key: 'recovered',
+      label: 'messages recovered by sync-messages',
+      value: m('w5_recovered_by_sync', 'count') || 0,
+      note: `gap-triggered syncs after the rejoin: ${m('w5_gap_syncs', 'count') || 0}`,
+    },
+    {
+      key: 'missed',
+      label: 'messages missed',
+      value: m('w5_missed', 'count'),
+      note: `clients missing any: ${m('w5_clients_missing', 'count') || 0}`,
+    },
   ],
   (m, f) => [
-    { label: `messages missed = 0 (${f.missed === null ? 'n/a' : f.missed})`, ok: f.missed === null ? null : f.missed === 0 && !(m('w5_reconnect_failed', 'count') > 0) },
-    { label: `every client rejoined within the window + 5 s (${f.allRejoined === null ? 'n/a' : (f.allRejoined / 1000).toFixed(1)} s)`, ok: f.allRejoined === null || f.allRejoined < 0 ? null : f.allRejoined <= (WINDOW_S + 5) * 1000 },
+    {
+      label: `messages missed = 0 (${f.missed === null ? 'n/a' : f.missed})`,
+      ok: f.missed === null ? null : f.missed === 0 && !(m('w5_reconnect_failed', 'count') > 0),
+    },
+    {
+      label: `every client rejoined within the window + 5 s (${f.allRejoined === null ? 'n/a' : (f.allRejoined / 1000).toFixed(1)} s)`,
+      ok: f.allRejoined === null || f.allRejoined < 0 ? null : f.allRejoined <= (WINDOW_S + 5) * 1000,
+    },
   ],
 );

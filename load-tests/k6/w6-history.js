@@ -27,10 +27,22 @@ const joinFailed = new Counter('w6_join_failed');
 
 export const options = {
   scenarios: {
-    chat: { executor: 'per-vu-iterations', vus: c.vus, iterations: 1, maxDuration: `${c.durationS + c.drainS + 300}s`, exec: 'chat' },
+    chat: {
+      executor: 'per-vu-iterations',
+      vus: c.vus,
+      iterations: 1,
+      maxDuration: `${c.durationS + c.drainS + 300}s`,
+      exec: 'chat',
+    },
     joiners: {
-      executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: `${JOIN_S}s`, startTime: `${START_S}s`,
-      preAllocatedVUs: JOINERS, maxVUs: JOINERS * 4, exec: 'joiner',
+      executor: 'constant-arrival-rate',
+      rate: RATE,
+      timeUnit: '1s',
+      duration: `${JOIN_S}s`,
+      startTime: `${START_S}s`,
+      preAllocatedVUs: JOINERS,
+      maxVUs: JOINERS * 4,
+      exec: 'joiner',
     },
   },
   summaryTrendStats: TREND_STATS,
@@ -44,7 +56,12 @@ export async function setup() {
   const room = await setupRoom(ORIGIN, 'w6h');
   const { socket } = await joinSocket(ORIGIN, room, room.users[0]);
   for (let i = 0; i < HISTORY; i++) {
-    const a = await socket.request('send-message', { clientMessageId: clientMessageId(), channelId: room.channelId, content: `history ${i} of the W6 room`, type: 'text' });
+    const a = await socket.request('send-message', {
+      clientMessageId: clientMessageId(),
+      channelId: room.channelId,
+      content: `history ${i} of the W6 room`,
+      type: 'text',
+    });
     if (!a.success) throw new Error(`history send refused: ${JSON.stringify(a).slice(0, 200)}`);
   }
   socket.close();
@@ -80,16 +97,32 @@ export const handleSummary = makeSummary(
   'W6 join + history under W2 chat',
   () => `${RATE} joins/s into a room of ${HISTORY} messages from ${START_S} s on, while: ${describeChat(c)}`,
   (m) => [
-    { key: 'joins', label: 'history joins', value: m('w6_history_ms', 'count'), note: `failed ${m('w6_join_failed', 'count') || 0}` },
+    {
+      key: 'joins',
+      label: 'history joins',
+      value: m('w6_history_ms', 'count'),
+      note: `failed ${m('w6_join_failed', 'count') || 0}`,
+    },
     { key: 'histP50', label: 'join-channel (history) answer p50', value: m('w6_history_ms', 'med'), unit: 'ms' },
     { key: 'histP99', label: 'join-channel (history) answer p99', value: m('w6_history_ms', 'p(99)'), unit: 'ms' },
     { key: 'joinP99', label: 'connect + join + history p99', value: m('w6_join_total_ms', 'p(99)'), unit: 'ms' },
-    { key: 'histMsgs', label: 'messages per history answer (min)', value: m('w6_history_messages', 'min'), note: '50 expected' },
+    {
+      key: 'histMsgs',
+      label: 'messages per history answer (min)',
+      value: m('w6_history_messages', 'min'),
+      note: '50 expected',
+    },
     ...chatFigures(m),
   ],
   (m, f) => [
-    { label: `every history answer holds 50 messages (min ${f.histMsgs === null ? 'n/a' : f.histMsgs})`, ok: f.histMsgs === null ? null : f.histMsgs === 50 },
-    { label: `join-channel p99 <= 100 ms (${f.histP99 === null ? 'n/a' : f.histP99.toFixed(1)} ms)`, ok: atMost(f.histP99, 100) },
+    {
+      label: `every history answer holds 50 messages (min ${f.histMsgs === null ? 'n/a' : f.histMsgs})`,
+      ok: f.histMsgs === null ? null : f.histMsgs === 50,
+    },
+    {
+      label: `join-channel p99 <= 100 ms (${f.histP99 === null ? 'n/a' : f.histP99.toFixed(1)} ms)`,
+      ok: atMost(f.histP99, 100),
+    },
     ...chatChecks(f),
   ],
 );

@@ -19,20 +19,37 @@ export const capacityStep = (steps: StepFigures[], boundMs: number): StepFigures
  * than the machine has, with its cores already busy at that step, means the target is out of reach here.
  */
 export interface CapacityNeeds {
-  fraction: number; requiredPerS: number; atRate: number; serverUsPerDelivery: number; genUsPerDelivery: number; coresNeeded: number; cores: number;
+  fraction: number;
+  requiredPerS: number;
+  atRate: number;
+  serverUsPerDelivery: number;
+  genUsPerDelivery: number;
+  coresNeeded: number;
+  cores: number;
   /** the machine's cores at that step: busy share of all of them, % (whoever used them) */
   machineBusyPct: number;
 }
 
-export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, fraction: number, cores: number, boundMs: number): CapacityNeeds | null {
+export function capacityNeeds(
+  steps: StepFigures[],
+  b1Capacity: number | null,
+  fraction: number,
+  cores: number,
+  boundMs: number,
+): CapacityNeeds | null {
   const at = capacityStep(steps, boundMs) ?? [...steps].sort((a, b) => a.rate - b.rate)[0];
   if (!at || !b1Capacity || !(at.serverCpuUsPerDelivery > 0)) return null;
   const requiredPerS = fraction * b1Capacity;
   const genUsPerDelivery = at.genCpuUsPerDelivery > 0 ? at.genCpuUsPerDelivery : 0;
   const busy = at.coreBusyPct ?? [];
   return {
-    fraction, requiredPerS, atRate: at.rate, serverUsPerDelivery: at.serverCpuUsPerDelivery, genUsPerDelivery,
-    coresNeeded: (requiredPerS * (at.serverCpuUsPerDelivery + genUsPerDelivery)) / 1e6, cores,
+    fraction,
+    requiredPerS,
+    atRate: at.rate,
+    serverUsPerDelivery: at.serverCpuUsPerDelivery,
+    genUsPerDelivery,
+    coresNeeded: (requiredPerS * (at.serverCpuUsPerDelivery + genUsPerDelivery)) / 1e6,
+    cores,
     machineBusyPct: busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : NaN,
   };
 }
@@ -45,28 +62,47 @@ export function capacityNeeds(steps: StepFigures[], b1Capacity: number | null, f
  * added per delivery at the same rate in this run (the distributed stack minus B1 behind the ingress), when both ran it.
  */
 export interface IngressFloor {
-  rate: number; deliveriesPerS: number; p99Ms: number;
+  rate: number;
+  deliveriesPerS: number;
+  p99Ms: number;
   /** B1 and the ingress, and the generator, in cores at that rate */
-  floorCores: number; genCores: number; cores: number;
+  floorCores: number;
+  genCores: number;
+  cores: number;
   /** the machine's cores left for the product, and that as CPU-µs per delivery at that rate */
-  leftCores: number; leftUsPerDelivery: number;
+  leftCores: number;
+  leftUsPerDelivery: number;
   productAddsUsPerDelivery: number | null;
 }
 
 /** A step reaches a rate of deliveries within this share of it: the measured rate falls a little short of the offered one. */
 const REACHED = 0.99;
 
-export function ingressFloor(ingress: StepFigures[], distributed: StepFigures[], b1Capacity: number | null, fraction: number, cores: number): IngressFloor | null {
+export function ingressFloor(
+  ingress: StepFigures[],
+  distributed: StepFigures[],
+  b1Capacity: number | null,
+  fraction: number,
+  cores: number,
+): IngressFloor | null {
   if (!b1Capacity) return null;
   const required = fraction * b1Capacity;
-  const at = [...ingress].sort((a, b) => a.rate - b.rate).find((x) => x.deliveriesPerS >= required * REACHED && x.serverCpuUsPerDelivery > 0);
+  const at = [...ingress]
+    .sort((a, b) => a.rate - b.rate)
+    .find((x) => x.deliveriesPerS >= required * REACHED && x.serverCpuUsPerDelivery > 0);
   if (!at) return null;
   const floorCores = (at.deliveriesPerS * at.serverCpuUsPerDelivery) / 1e6;
   const genCores = (at.deliveriesPerS * Math.max(at.genCpuUsPerDelivery, 0)) / 1e6;
   const leftCores = cores - floorCores - genCores;
   const same = distributed.find((x) => x.rate === at.rate && x.serverCpuUsPerDelivery > 0);
   return {
-    rate: at.rate, deliveriesPerS: at.deliveriesPerS, p99Ms: at.e2eMs.p99, floorCores, genCores, cores, leftCores,
+    rate: at.rate,
+    deliveriesPerS: at.deliveriesPerS,
+    p99Ms: at.e2eMs.p99,
+    floorCores,
+    genCores,
+    cores,
+    leftCores,
     leftUsPerDelivery: (leftCores * 1e6) / at.deliveriesPerS,
     productAddsUsPerDelivery: same ? same.serverCpuUsPerDelivery - at.serverCpuUsPerDelivery : null,
   };

@@ -51,15 +51,19 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env): Con
     return n;
   };
   const full = v.BENCH_FULL === '1' || v.BENCH_FULL === 'true';
-  let targets = (v.BENCH_TARGETS ?? ALL_TARGETS.join(',')).split(',').map((s) => s.trim()).filter(Boolean) as TargetName[];
-  for (const t of targets) if (!ALL_TARGETS.includes(t)) throw new Error(`unknown target ${t} (known: ${ALL_TARGETS.join(', ')})`);
+  let targets = (v.BENCH_TARGETS ?? ALL_TARGETS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as TargetName[];
+  for (const t of targets)
+    if (!ALL_TARGETS.includes(t)) throw new Error(`unknown target ${t} (known: ${ALL_TARGETS.join(', ')})`);
   if (v.BENCH_DISTRIBUTED === '0') targets = targets.filter((t) => t !== 'distributed');
   const rates = (v.BENCH_RATES ?? '10,25,50,100,200,400').split(',').map(Number);
   if (rates.some((r) => !(r > 0))) throw new Error(`BENCH_RATES=${v.BENCH_RATES} must be positive numbers`);
   const client = (v.BENCH_CLIENT ?? 'ws') as ClientKind;
   if (!['ws', 'undici', 'raw'].includes(client)) throw new Error('BENCH_CLIENT must be ws, undici or raw');
   const origin = v.BENCH_DISTRIBUTED_ORIGIN ? assertLocal(v.BENCH_DISTRIBUTED_ORIGIN) : null;
-  
+
   return {
     targets,
     connections: Math.max(1, Math.floor(num('BENCH_CONNECTIONS', 1000))),
@@ -89,7 +93,8 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env): Con
 /** The bench only ever targets this machine. */
 export function assertLocal(origin: string): string {
   const u = new URL(origin);
-  if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') throw new Error(`refusing non-local origin ${origin}: the bench only targets 127.0.0.1`);
+  if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost')
+    throw new Error(`refusing non-local origin ${origin}: the bench only targets 127.0.0.1`);
   u.hostname = '127.0.0.1';
   return u.origin;
 }

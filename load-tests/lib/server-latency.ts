@@ -56,18 +56,23 @@ export function bucketQuantile(buckets: Buckets, q: number): number | null {
 }
 
 /** Every target's buckets of `event`, summed; a target that does not answer is named in `missing`. */
-export async function scrapeCommandBuckets(urls: string[], event: string): Promise<{ buckets: Buckets; missing: string[] }> {
+export async function scrapeCommandBuckets(
+  urls: string[],
+  event: string,
+): Promise<{ buckets: Buckets; missing: string[] }> {
   const buckets: Buckets = new Map();
   const missing: string[] = [];
-  await Promise.all(urls.map(async (url) => {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw new Error(String(res.status));
-      for (const [le, n] of parseCommandBuckets(await res.text(), event)) buckets.set(le, (buckets.get(le) ?? 0) + n);
-    } catch {
-      missing.push(url);
-    }
-  }));
+  await Promise.all(
+    urls.map(async (url) => {
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        if (!res.ok) throw new Error(String(res.status));
+        for (const [le, n] of parseCommandBuckets(await res.text(), event)) buckets.set(le, (buckets.get(le) ?? 0) + n);
+      } catch {
+        missing.push(url);
+      }
+    }),
+  );
   return { buckets, missing };
 }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, bucketRange, coreBusyPct, coreTimes, cpuDeltaUs, Histogram, median, parseProcStat, percentileSorted } from './stats.ts';
+import {
+  bucketOf,
+  bucketRange,
+  coreBusyPct,
+  coreTimes,
+  cpuDeltaUs,
+  Histogram,
+  median,
+  parseProcStat,
+  percentileSorted,
+} from './stats.ts';
 
 describe('percentiles', () => {
   it('nearest rank on a sorted array', () => {
@@ -75,13 +85,16 @@ describe('/proc parsing', () => {
 
   it('CPU delta per label in microseconds, new processes from zero', () => {
     const before = new Map([[1, { label: 'node', comm: 'node', ticks: 100 }]]);
-    const after = new Map([[1, { label: 'node', comm: 'node', ticks: 150 }], [2, { label: 'node/postgres', comm: 'postgres', ticks: 3 }]]);
+    const after = new Map([
+      [1, { label: 'node', comm: 'node', ticks: 150 }],
+      [2, { label: 'node/postgres', comm: 'postgres', ticks: 3 }],
+    ]);
     expect(cpuDeltaUs(before, after)).toEqual({ node: 500000, 'node/postgres': 30000 });
   });
 
   it('per-core busy from /proc/stat', () => {
     const a = coreTimes('cpu  1 1 1 1\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 0 990 0 0 0 0 0 0\n');
     const b = coreTimes('cpu  1 1 1 1\ncpu0 150 0 100 850 50 0 0 0 0 0\ncpu1 20 0 0 1080 0 0 0 0 0 0\n');
-    expect(coreBusyPct(a, b)).toEqual([((100) / 150) * 100, 10]);
+    expect(coreBusyPct(a, b)).toEqual([(100 / 150) * 100, 10]);
   });
 });

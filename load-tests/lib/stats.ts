@@ -80,7 +80,13 @@ export class Histogram {
     return h;
   }
 }
-export interface HistogramJSON { counts: [number, number][]; count: number; min: number | null; max: number | null; sum: number }
+export interface HistogramJSON {
+  counts: [number, number][];
+  count: number;
+  min: number | null;
+  max: number | null;
+  sum: number;
+}
 
 /** Nearest-rank percentile of an ascending array. */
 export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
@@ -101,7 +107,12 @@ export function median(xs: number[]): number {
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux x86-64). */
 export const CLK_TCK = 100;
 
-export interface ProcStat { pid: number; comm: string; ppid: number; cpuTicks: number }
+export interface ProcStat {
+  pid: number;
+  comm: string;
+  ppid: number;
+  cpuTicks: number;
+}
 
 /** Parses a /proc/<pid>/stat line (comm may contain spaces and parentheses). */
 export function parseProcStat(line: string): ProcStat {
@@ -158,7 +169,10 @@ export function processTree(root: number, procs = allProcs()): ProcStat[] {
 }
 
 /** A labelled process (the label groups it in the report: "node", "gateway", "postgres"...). */
-export interface Watched { label: string; pid: number }
+export interface Watched {
+  label: string;
+  pid: number;
+}
 /** CPU sample: pid -> { label, comm, ticks } for every watched process and its descendants. */
 export type CpuSample = Map<number, { label: string; comm: string; ticks: number }>;
 
@@ -172,7 +186,12 @@ export function sampleCpu(watched: Watched[]): CpuSample {
       if (out.has(s.pid) || s.comm === 'esbuild') continue; // tsx's transpiler service: not the server's work
       // descendants of a node process are labelled by their command name (e.g. postgres under the embedded app)
       // (the distributed stack's supervisor, "stack", starts postgres, redis and kafka: those go by their own name)
-      const label = s.pid === w.pid || s.comm === procs.get(w.pid)?.comm ? w.label : w.label === 'stack' ? (COMM_LABEL[s.comm] ?? s.comm) : `${w.label}/${s.comm}`;
+      const label =
+        s.pid === w.pid || s.comm === procs.get(w.pid)?.comm
+          ? w.label
+          : w.label === 'stack'
+            ? (COMM_LABEL[s.comm] ?? s.comm)
+            : `${w.label}/${s.comm}`;
       out.set(s.pid, { label, comm: s.comm, ticks: s.cpuTicks });
     }
   }

@@ -33,4 +33,10 @@ export interface StepFigures {
   drainMs: number;
   drainTimedOut: boolean;
 }
-export interface Pct { p50: number; p95: number; p99: number; max: number; count: number }
+export interface Pct {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  count: number;
+}

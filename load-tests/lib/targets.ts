@@ -30,7 +30,10 @@ export interface RunningTarget {
 export class NotRun extends Error {}
 
 /** `node <args>`, pinned to `core` when taskset exists and pinning is on. */
-export function spawnNode(args: string[], opts: { core: number | null; env?: NodeJS.ProcessEnv; ipc?: boolean }): ChildProcess {
+export function spawnNode(
+  args: string[],
+  opts: { core: number | null; env?: NodeJS.ProcessEnv; ipc?: boolean },
+): ChildProcess {
   const cmd = opts.core !== null && HAS_TASKSET ? 'taskset' : process.execPath;
   const argv = cmd === 'taskset' ? ['-c', String(opts.core), process.execPath, ...args] : args;
   return spawn(cmd, argv, {
@@ -92,7 +95,12 @@ async function stopProcess(child: ChildProcess, graceMs = 10000): Promise<void> 
   for (const p of tree) {
     if (p.pid === pid) continue;
     const now = readProcStat(p.pid);
-    if (now && now.comm === p.comm) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+    if (now && now.comm === p.comm)
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
   }
 }
 
@@ -105,12 +113,19 @@ async function startBaseline(name: 'b0' | 'b1', cfg: Config): Promise<RunningTar
     const timer = setTimeout(() => reject(new Error(`${name} did not start in 20 s: ${err.join('\n')}`)), 20000);
     tail(child.stdout, [], (l) => {
       const m = /^LISTENING (\d+)/.exec(l);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     });
     // exit 2: B0 needs uWS, which does not load on this Node line and C library (the reason is on stderr)
-    child.on('exit', (c) => { clearTimeout(timer); reject(new (c === 2 ? NotRun : Error)(`${name} exited (${c}): ${err.join('\n')}`)); });
+    child.on('exit', (c) => {
+      clearTimeout(timer);
+      reject(new (c === 2 ? NotRun : Error)(`${name} exited (${c}): ${err.join('\n')}`));
+    });
   });
-  const spec: TargetSpec = name === 'b0' ? { kind: 'b0', url: `ws://127.0.0.1:${port}/` } : { kind: 'b1', origin: `http://127.0.0.1:${port}` };
+  const spec: TargetSpec =
+    name === 'b0' ? { kind: 'b0', url: `ws://127.0.0.1:${port}/` } : { kind: 'b1', origin: `http://127.0.0.1:${port}` };
   return { name, spec, watched: [{ label: 'node', pid: child.pid! }], stop: () => stopProcess(child) };
 }
 
@@ -125,13 +140,26 @@ async function startB1BehindIngress(cfg: Config): Promise<RunningTarget> {
   const b1Port = Number(new URL((b1.spec as { origin: string }).origin).port);
   const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-ingress-'));
   try {
-    const ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: b1Port, gateway2Port: b1Port, roomPort: b1Port });
+    const ingress = await startIngress({
+      runDir,
+      port: await freePort(),
+      gateway1Port: b1Port,
+      gateway2Port: b1Port,
+      roomPort: b1Port,
+    });
     const nginxPid = ingress.child.pid!;
-    if (cfg.pinDistributed && pinned(cfg)) for (const p of processTree(nginxPid)) spawnSync('taskset', ['-p', '-c', '0', String(p.pid)], { stdio: 'ignore' });
+    if (cfg.pinDistributed && pinned(cfg))
+      for (const p of processTree(nginxPid))
+        spawnSync('taskset', ['-p', '-c', '0', String(p.pid)], { stdio: 'ignore' });
     return {
-      name: 'b1-ingress', spec: { kind: 'b1', origin: ingress.url },
+      name: 'b1-ingress',
+      spec: { kind: 'b1', origin: ingress.url },
       watched: [...b1.watched, { label: 'nginx', pid: nginxPid }],
-      stop: async () => { await ingress.stop(); await b1.stop(); rmSync(runDir, { recursive: true, force: true }); },
+      stop: async () => {
+        await ingress.stop();
+        await b1.stop();
+        rmSync(runDir, { recursive: true, force: true });
+      },
     };
   } catch (e) {
     await b1.stop();
@@ -164,33 +192,50 @@ async function waitHttp(origin: string, timeoutMs: number, alive: () => string |
 
 async function startEmbedded(cfg: Config): Promise<RunningTarget> {
   // the brief names services/embedded.ts; the app ships services/embedded/main.ts; BENCH_EMBEDDED_ENTRY overrides
-  const candidates = process.env.BENCH_EMBEDDED_ENTRY ? [process.env.BENCH_EMBEDDED_ENTRY] : ['services/embedded.ts', 'services/embedded/main.ts'];
+  const candidates = process.env.BENCH_EMBEDDED_ENTRY
+    ? [process.env.BENCH_EMBEDDED_ENTRY]
+    : ['services/embedded.ts', 'services/embedded/main.ts'];
   const entry = candidates.find((c) => existsSync(join(ROOT, c)));
   if (!entry) throw new NotRun(`no embedded entry point: ${candidates.join(' or ')} does not exist`);
   const port = await freePort();
   const metricsPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-'));
-  const child = spawnNode(['--import', 'tsx', entry], { core: cfg.pin ? 0 : null, env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) } });
+  const child = spawnNode(['--import', 'tsx', entry], {
+    core: cfg.pin ? 0 : null,
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, METRICS_PORT: String(metricsPort) },
+  });
   console.log(`  node --import tsx ${entry} (PORT=${port} DATA_DIR=${dataDir})`);
   const out: string[] = [];
   tail(child.stdout, out);
   tail(child.stderr, out);
   const origin = `http://127.0.0.1:${port}`;
-  const stop = async () => { await stopProcess(child); rmSync(dataDir, { recursive: true, force: true }); };
+  const stop = async () => {
+    await stopProcess(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
-    await waitHttp(origin, 120000, () => (child.exitCode !== null ? `${entry} exited with code ${child.exitCode}:\n${out.join('\n')}` : null));
+    await waitHttp(origin, 120000, () =>
+      child.exitCode !== null ? `${entry} exited with code ${child.exitCode}:\n${out.join('\n')}` : null,
+    );
   } catch (e) {
     await stop();
     throw new NotRun((e as Error).message);
   }
-  return { name: 'embedded', spec: { kind: 'app', origin }, watched: [{ label: 'node', pid: child.pid! }], metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`], stop };
+  return {
+    name: 'embedded',
+    spec: { kind: 'app', origin },
+    watched: [{ label: 'node', pid: child.pid! }],
+    metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`],
+    stop,
+  };
 }
 
 // ---------------------------------------------------------------- distributed
 
 const UP = join(ROOT, 'deploy', 'local', 'up.sh');
 const DOWN = join(ROOT, 'deploy', 'local', 'down.sh');
-let distributedUp: { origin: string; ranUp: boolean; failed?: string; env: NodeJS.ProcessEnv; runDir: string } | null = null;
+let distributedUp: { origin: string; ranUp: boolean; failed?: string; env: NodeJS.ProcessEnv; runDir: string } | null =
+  null;
 
 /**
  * By default the bench's stack gets its own run directory (fresh data) and free ports, so it neither collides with
@@ -213,10 +258,18 @@ async function stackEnv(isolate: boolean): Promise<{ env: NodeJS.ProcessEnv; run
     if (!all.some(used) && (await Promise.all(all.map(canListen))).every(Boolean)) ports.add(port);
   }
   const list = [...ports];
-  return { env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) }, runDir };
+  return {
+    env: { EPHEMERA_RUN_DIR: runDir, ...Object.fromEntries(names.map((n, i) => [n, String(list[i])])) },
+    runDir,
+  };
 }
 
-function runScript(path: string, timeoutS: number, core: number | null, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string[] }> {
+function runScript(
+  path: string,
+  timeoutS: number,
+  core: number | null,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string[] }> {
   return new Promise((resolve) => {
     const out: string[] = [];
     const cmd = core !== null && HAS_TASKSET ? 'taskset' : 'bash';
@@ -225,8 +278,14 @@ function runScript(path: string, timeoutS: number, core: number | null, env: Nod
     const show = (l: string) => console.log(`  | ${l}`);
     tail(child.stdout, out, show);
     tail(child.stderr, out, show);
-    const timer = setTimeout(() => { out.push(`(killed after ${timeoutS} s)`); child.kill('SIGTERM'); }, timeoutS * 1000);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
+    const timer = setTimeout(() => {
+      out.push(`(killed after ${timeoutS} s)`);
+      child.kill('SIGTERM');
+    }, timeoutS * 1000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -235,18 +294,30 @@ function distributedProcesses(RUN_DIR: string): Watched[] {
   const found: Watched[] = [];
   if (existsSync(RUN_DIR)) {
     // the supervisor (stack.pid) last: its tree then only adds what no service pid covers (postgres, redis, kafka)
-    const files = readdirSync(RUN_DIR).filter((f) => f.endsWith('.pid')).sort((a, b) => Number(a === 'stack.pid') - Number(b === 'stack.pid') || a.localeCompare(b));
+    const files = readdirSync(RUN_DIR)
+      .filter((f) => f.endsWith('.pid'))
+      .sort((a, b) => Number(a === 'stack.pid') - Number(b === 'stack.pid') || a.localeCompare(b));
     for (const f of files) {
       const pid = Number(readFileSync(join(RUN_DIR, f), 'utf8').trim());
-      if (pid > 0 && readProcStat(pid) && !found.some((w) => w.pid === pid)) found.push({ label: f.replace(/\.pid$/, ''), pid });
+      if (pid > 0 && readProcStat(pid) && !found.some((w) => w.pid === pid))
+        found.push({ label: f.replace(/\.pid$/, ''), pid });
     }
     if (found.length) return found;
   }
-  const pgrep = (args: string[]) => (spawnSync('pgrep', args, { encoding: 'utf8' }).stdout ?? '').split('\n').map(Number).filter((p) => p > 0 && p !== process.pid);
+  const pgrep = (args: string[]) =>
+    (spawnSync('pgrep', args, { encoding: 'utf8' }).stdout ?? '')
+      .split('\n')
+      .map(Number)
+      .filter((p) => p > 0 && p !== process.pid);
   for (const s of ['gateway', 'room', 'messaging', 'presence', 'billing', 'admin-analytics']) {
     for (const pid of pgrep(['-f', `services/${s}/`])) found.push({ label: s, pid });
   }
-  for (const [label, args] of [['kafka', ['-f', 'kafka.Kafka']], ['postgres', ['-x', 'postgres']], ['redis', ['-x', 'redis-server']], ['nginx', ['-x', 'nginx']]] as const) {
+  for (const [label, args] of [
+    ['kafka', ['-f', 'kafka.Kafka']],
+    ['postgres', ['-x', 'postgres']],
+    ['redis', ['-x', 'redis-server']],
+    ['nginx', ['-x', 'nginx']],
+  ] as const) {
     // keep only the roots (a postmaster, the nginx master): their trees hold the rest
     const pids = pgrep([...args]);
     for (const pid of pids) if (!pids.includes(readProcStat(pid)?.ppid ?? -1)) found.push({ label, pid });
@@ -256,12 +327,17 @@ function distributedProcesses(RUN_DIR: string): Watched[] {
 
 async function startDistributed(cfg: Config): Promise<RunningTarget> {
   if (!distributedUp) {
-    if (cfg.distributedOrigin) distributedUp = { origin: cfg.distributedOrigin, ranUp: false, ...(await stackEnv(false)) };
+    if (cfg.distributedOrigin)
+      distributedUp = { origin: cfg.distributedOrigin, ranUp: false, ...(await stackEnv(false)) };
     else {
       if (!existsSync(UP)) throw new NotRun('deploy/local/up.sh does not exist');
       const se = await stackEnv(cfg.isolateStack);
-      const shown = Object.entries(se.env).map(([k, v]) => `${k}=${v}`).join(' ');
-      console.log(`  starting the distributed stack: ${shown} bash deploy/local/up.sh${cfg.pinDistributed ? ' (pinned to core 0)' : ''}`);
+      const shown = Object.entries(se.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+      console.log(
+        `  starting the distributed stack: ${shown} bash deploy/local/up.sh${cfg.pinDistributed ? ' (pinned to core 0)' : ''}`,
+      );
       const r = await runScript(UP, cfg.upTimeoutS, cfg.pinDistributed && cfg.pin ? 0 : null, se.env);
       // down.sh runs at the end even after a failed up.sh, but never on a stack someone else started
       distributedUp = { origin: '', ranUp: !r.out.some((l) => l.includes('already running')), ...se };
@@ -300,7 +376,10 @@ export function distributedPorts(): { gateway1: number; gateway2: number; room: 
 export function roomInternalCall(path: string, body: unknown): Promise<unknown> {
   const runDir = distributedUp?.runDir ?? process.env.EPHEMERA_RUN_DIR ?? join(ROOT, 'deploy', 'local', '.run');
   const secret = readFileSync(join(runDir, 'service-secret'), 'utf8').trim();
-  return serviceClient(`http://127.0.0.1:${internalPortOf(distributedPorts().room)}`, serviceCredential('bench', secret))(path, body);
+  return serviceClient(
+    `http://127.0.0.1:${internalPortOf(distributedPorts().room)}`,
+    serviceCredential('bench', secret),
+  )(path, body);
 }
 
 /** Runs deploy/local/down.sh if the bench ran up.sh. */

@@ -23,12 +23,27 @@ export const PAYMENT_STATUSES = ['active', 'past_due', 'cancelled', 'trial'] as 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const trimmed = z.string().transform((s) => s.trim());
-export const EmailSchema = z.string({ error: 'Please enter your email' }).trim().toLowerCase()
-  .min(1, 'Please enter your email').max(EMAIL_MAX, 'Please enter a valid email address')
+export const EmailSchema = z
+  .string({ error: 'Please enter your email' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Please enter your email')
+  .max(EMAIL_MAX, 'Please enter a valid email address')
   .pipe(z.email('Please enter a valid email address'));
-export const AccountUsernameSchema = z.string().refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
-  .pipe(trimmed).pipe(z.string().min(1, 'Please enter a new username').max(ACCOUNT_USERNAME_MAX, `Username must be ${ACCOUNT_USERNAME_MAX} characters or less`));
-export const SignInCodeSchema = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
+export const AccountUsernameSchema = z
+  .string()
+  .refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
+  .pipe(trimmed)
+  .pipe(
+    z
+      .string()
+      .min(1, 'Please enter a new username')
+      .max(ACCOUNT_USERNAME_MAX, `Username must be ${ACCOUNT_USERNAME_MAX} characters or less`),
+  );
+export const SignInCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
 
 /** POST /api/auth/request-code (ours): mails a one-time code; answers the same whether or not an account exists. */
 export const RequestCodeBodySchema = z.object({ email: EmailSchema });
@@ -45,11 +60,17 @@ export const RegisterBodySchema = z.object({
   claimUserToken: z.string().min(16).max(200).optional(),
 });
 /** POST /api/auth/login (ours): an existing account, by code. */
-export const LoginBodySchema = z.object({ email: EmailSchema, code: SignInCodeSchema, username: z.string().max(100).optional() });
+export const LoginBodySchema = z.object({
+  email: EmailSchema,
+  code: SignInCodeSchema,
+  username: z.string().max(100).optional(),
+});
 export const RecoverUsernameBodySchema = z.object({ email: EmailSchema });
 export const UpdateUsernameBodySchema = z.object({ username: AccountUsernameSchema });
 export const AutoRenewalBodySchema = z.object({ autoRenewal: z.boolean() });
-export const DeleteAccountBodySchema = z.object({ confirmation: z.literal(DELETE_CONFIRMATION, 'Please type DELETE to confirm') });
+export const DeleteAccountBodySchema = z.object({
+  confirmation: z.literal(DELETE_CONFIRMATION, 'Please type DELETE to confirm'),
+});
 export const GenerateRoomTokenBodySchema = z.object({ roomName: z.string().trim().min(1).max(64) });
 /** POST /api/workspaces/{id}/claim-ownership (bearer: the account): the guest owner's room token proves the claim. */
 export const ClaimOwnershipBodySchema = z.object({ userToken: z.string().min(16).max(200) });
@@ -71,12 +92,42 @@ export interface AccountUser {
   isSuperadmin: boolean;
 }
 /** The account's limits object (docs/product/accounts.md A7): -1 = permanent / unlimited. */
-export interface AccountLimits { roomExpiryHours: number; maxUsersPerRoom: number; themesAvailable: string[] }
+export interface AccountLimits {
+  roomExpiryHours: number;
+  maxUsersPerRoom: number;
+  themesAvailable: string[];
+}
 export type DashboardRole = 'owner' | 'admin' | 'other';
-export interface DashboardRoom { id: string; roomId: string; workspaceId: string; role: DashboardRole; createdAt: string; expiresAt: string | null; tier: Tier }
-export interface ProfileAnswer { success: true; user: AccountUser; rooms: DashboardRoom[]; limits: AccountLimits }
-export interface SessionAnswer { success: true; token: string; user: AccountUser; newUserToken?: string; workspaceId?: string; claimError?: string }
-export interface ClaimAnswer { success: true; newUserToken: string; workspaceId: string; roomName: string; message: string }
+export interface DashboardRoom {
+  id: string;
+  roomId: string;
+  workspaceId: string;
+  role: DashboardRole;
+  createdAt: string;
+  expiresAt: string | null;
+  tier: Tier;
+}
+export interface ProfileAnswer {
+  success: true;
+  user: AccountUser;
+  rooms: DashboardRoom[];
+  limits: AccountLimits;
+}
+export interface SessionAnswer {
+  success: true;
+  token: string;
+  user: AccountUser;
+  newUserToken?: string;
+  workspaceId?: string;
+  claimError?: string;
+}
+export interface ClaimAnswer {
+  success: true;
+  newUserToken: string;
+  workspaceId: string;
+  roomName: string;
+  message: string;
+}
 
 export function limitsOf(e: Entitlements): AccountLimits {
   return {
@@ -90,17 +141,29 @@ export function limitsOf(e: Entitlements): AccountLimits {
 // Every payload but account.deleted is sealed under the account's own key (docs/crypto.md), destroyed when the
 // account is deleted: the e-mail and names in the log become unreadable with it.
 export const AccountRegisteredSchema = z.object({
-  accountId: z.string(), email: z.string(), username: z.string(), tier: TierSchema,
-  googleId: z.string().nullable(), picture: z.string().nullable(), registeredAt: z.string(),
+  accountId: z.string(),
+  email: z.string(),
+  username: z.string(),
+  tier: TierSchema,
+  googleId: z.string().nullable(),
+  picture: z.string().nullable(),
+  registeredAt: z.string(),
 });
 export const AccountUsernameChangedSchema = z.object({ accountId: z.string(), username: z.string() });
-export const AccountGoogleLinkedSchema = z.object({ accountId: z.string(), googleId: z.string(), picture: z.string().nullable() });
+export const AccountGoogleLinkedSchema = z.object({
+  accountId: z.string(),
+  googleId: z.string(),
+  picture: z.string().nullable(),
+});
 /**
  * The account's auto-renewal. subscriptionId and cancelAtPeriodEnd: present when the provider's subscription was
  * changed to match (docs/product/payments.md PAY11); absent, the choice is only kept (no subscription to change).
  */
 export const AccountAutoRenewalChangedSchema = z.object({
-  accountId: z.string(), autoRenewal: z.boolean(), subscriptionId: z.string().optional(), cancelAtPeriodEnd: z.boolean().optional(),
+  accountId: z.string(),
+  autoRenewal: z.boolean(),
+  subscriptionId: z.string().optional(),
+  cancelAtPeriodEnd: z.boolean().optional(),
 });
 /** The tombstone: recorded after the account's key is destroyed, so it carries nothing personal. */
 export const AccountDeletedSchema = z.object({ accountId: z.string(), deletedAt: z.string() });
@@ -110,16 +173,34 @@ export const AccountSuspendedSchema = z.object({ accountId: z.string(), reason: 
 export const AccountUnsuspendedSchema = z.object({ accountId: z.string(), unsuspendedAt: z.string() });
 /** An admin trial: the tier until `until` (marked upgradedByAdmin), then back to free unless a subscription took over. */
 export const AdminTrialGrantedSchema = z.object({
-  accountId: z.string(), tier: z.enum(['pro', 'business']), previousTier: TierSchema, until: z.string(), grantedAt: z.string(),
+  accountId: z.string(),
+  tier: z.enum(['pro', 'business']),
+  previousTier: TierSchema,
+  until: z.string(),
+  grantedAt: z.string(),
 });
 /** The trial is over (its time ran out, or the superadmin ended it): the account is on `tier` again. */
 export const AdminTrialEndedSchema = z.object({
-  accountId: z.string(), tier: TierSchema, reason: z.enum(['expired', 'ended-by-admin']), endedAt: z.string(),
+  accountId: z.string(),
+  tier: TierSchema,
+  reason: z.enum(['expired', 'ended-by-admin']),
+  endedAt: z.string(),
 });
 /** room events (topic room, sealed under the room key): a registered account became the room's owner */
-export const WorkspaceClaimedSchema = z.object({ workspaceId: z.string(), accountId: z.string(), userId: z.string(), tokenHash: z.string(), claimedAt: z.string() });
+export const WorkspaceClaimedSchema = z.object({
+  workspaceId: z.string(),
+  accountId: z.string(),
+  userId: z.string(),
+  tokenHash: z.string(),
+  claimedAt: z.string(),
+});
 /** the owner account asked for the room from a device: the owner member's token was replaced (hash only) */
-export const OwnerTokenIssuedSchema = z.object({ workspaceId: z.string(), accountId: z.string(), userId: z.string(), tokenHash: z.string() });
+export const OwnerTokenIssuedSchema = z.object({
+  workspaceId: z.string(),
+  accountId: z.string(),
+  userId: z.string(),
+  tokenHash: z.string(),
+});
 
 // ---- internal calls (never routed from outside: gateways and the ingress refuse /internal/) ----
 export const ACCOUNT_INTERNAL = {
@@ -144,7 +225,13 @@ export const ACCOUNT_INTERNAL = {
 /** what an account's subscription still allows (accountStanding in standing.ts; docs/product/payments.md PAY12) */
 export type AccountStanding = 'active' | 'grace' | 'expired';
 /** standing: what the account's subscription still allows */
-export interface SessionAccount { accountId: string; email: string; username: string; tier: Tier; standing: AccountStanding }
+export interface SessionAccount {
+  accountId: string;
+  email: string;
+  username: string;
+  tier: Tier;
+  standing: AccountStanding;
+}
 /** What the room service asks billing. */
 export interface AccountSessionsApi {
   resolveSession(token: string): Promise<SessionAccount | null>;
@@ -154,14 +241,26 @@ export interface AccountSessionsApi {
 /** What billing asks the room service. */
 export interface AccountRoomsApi {
   /** tier: the account's, for its room allowance (ENTITLEMENTS.roomsPerAccount) */
-  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }): Promise<ClaimAnswer>;
+  claimWorkspace(input: {
+    workspaceId: string;
+    userToken: string;
+    accountId: string;
+    tier?: Tier;
+  }): Promise<ClaimAnswer>;
   roomsOfAccount(input: { accountId: string }): Promise<DashboardRoom[]>;
-  ownerToken(input: { accountId: string; roomName: string }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }>;
+  ownerToken(input: {
+    accountId: string;
+    roomName: string;
+  }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }>;
   deleteRoomsOfAccount(input: { accountId: string }): Promise<{ deleted: string[] }>;
   /** payments: the account's live rooms take this tier (no-op for rooms already on it); the rooms that changed */
   changeTierOfAccount(input: { accountId: string; tier: Tier; reason: string }): Promise<{ changed: string[] }>;
   /** payments: a paid extension of a live room (from its current expiry); NEVER_EXPIRES for a permanent room */
-  extendPaid(input: { roomId: string; additionalHours: number; reason: string }): Promise<{ workspaceId: string; roomName: string; expiresAt: string | null }>;
+  extendPaid(input: {
+    roomId: string;
+    additionalHours: number;
+    reason: string;
+  }): Promise<{ workspaceId: string; roomName: string; expiresAt: string | null }>;
 }
 
 export { AUTH_PREFIX, AUTH_API, DELETE_CONFIRMATION } from './account-paths.ts';

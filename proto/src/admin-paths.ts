@@ -12,7 +12,8 @@ export const ADMIN_API = {
   databaseCleanup: '/api/admin/maintenance/cleanup',
   dashboard: '/api/admin/analytics/dashboard',
   report: '/api/admin/analytics/report',
-  customRevenue: (startDate: string, endDate: string) => `/api/admin/analytics/revenue/custom?startDate=${e(startDate)}&endDate=${e(endDate)}`,
+  customRevenue: (startDate: string, endDate: string) =>
+    `/api/admin/analytics/revenue/custom?startDate=${e(startDate)}&endDate=${e(endDate)}`,
   resetRevenue: '/api/admin/analytics/reset-revenue',
   pageview: '/api/admin/analytics/pageview',
   users: '/api/admin/users',
@@ -42,7 +43,10 @@ export const ADMIN_API = {
 
 /** docs/product/limits.md L2, admin.md */
 export const ADMIN_LIMITS = {
-  tableRows: 50, moderationMessages: 50, trialDays: 30, extendHours: [168, 720] as const,
+  tableRows: 50,
+  moderationMessages: 50,
+  trialDays: 30,
+  extendHours: [168, 720] as const,
   /** a backup is deleted from the backup directory this many days after it was made (docs/product/admin.md ADM9) */
   backupRetentionDays: 30,
   autoDelete: { graceDays: 7, minDays: 1, maxDays: 1000, defaultDays: 90 },
@@ -65,7 +69,8 @@ export const ADMIN_TEXT = {
   unauthorized: 'Unauthorized: Superadmin access required',
   maintenanceDefault: 'System is under maintenance. Please try again later.',
   cleanupConfirm: 'This will clean up expired data. Continue?',
-  resetRevenueConfirm: 'Are you sure you want to reset all revenue analytics to $0? This will delete all payment records and cannot be undone.',
+  resetRevenueConfirm:
+    'Are you sure you want to reset all revenue analytics to $0? This will delete all payment records and cannot be undone.',
   feedbackDeleteConfirm: 'Are you sure you want to delete this feedback message?',
   reasonRequired: 'A reason is required',
   maintenanceMessageRequired: 'A maintenance message is required',

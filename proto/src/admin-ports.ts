@@ -14,14 +14,27 @@ export interface AdminAccountsApi {
   /** a suspended account cannot sign in (its sessions are revoked) or open rooms from the dashboard until unsuspended */
   suspendAccount(input: { email: string; suspended: boolean; reason: string | null }): Promise<{ accountId: string }>;
   /** as the account's own deletion: its rooms are deleted (keys destroyed), then its key */
-  deleteAccountByAdmin(input: { email: string; reason: string }): Promise<{ accountId: string; deletedRooms: string[] }>;
+  deleteAccountByAdmin(input: {
+    email: string;
+    reason: string;
+  }): Promise<{ accountId: string; deletedRooms: string[] }>;
   /** a 30-day trial of pro or business, marked upgradedByAdmin; the account's rooms take the tier */
-  grantAdminTrial(input: { email: string; tier: Exclude<Tier, 'free'>; days: number }): Promise<{ accountId: string; until: string }>;
+  grantAdminTrial(input: {
+    email: string;
+    tier: Exclude<Tier, 'free'>;
+    days: number;
+  }): Promise<{ accountId: string; until: string }>;
   /** ends the account's admin trial now (PUT .../subscription {subscriptionTier: 'free'}): back to free, its rooms too */
   endAdminTrial(input: { email: string }): Promise<{ accountId: string; tier: Tier }>;
 }
 export const ADMIN_ACCOUNTS_PREFIX = '/internal/admin/accounts';
-export const ADMIN_ACCOUNTS_METHODS = ['resolveSession', 'suspendAccount', 'deleteAccountByAdmin', 'grantAdminTrial', 'endAdminTrial'] as const satisfies readonly (keyof AdminAccountsApi)[];
+export const ADMIN_ACCOUNTS_METHODS = [
+  'resolveSession',
+  'suspendAccount',
+  'deleteAccountByAdmin',
+  'grantAdminTrial',
+  'endAdminTrial',
+] as const satisfies readonly (keyof AdminAccountsApi)[];
 
 /** billing: what the System, Feedback and Settings tabs need of it */
 export interface AdminBillingSystemApi {
@@ -36,15 +49,28 @@ export interface AdminBillingSystemApi {
   failedSignIns(input: { since: string }): Promise<{ count: number }>;
 }
 export const ADMIN_BILLING_SYSTEM_PREFIX = '/internal/admin/billing-system';
-export const ADMIN_BILLING_SYSTEM_METHODS = ['feedbackList', 'feedbackSetStatus', 'feedbackDelete', 'inactiveAccounts', 'cleanupExpired', 'failedSignIns'] as const satisfies readonly (keyof AdminBillingSystemApi)[];
+export const ADMIN_BILLING_SYSTEM_METHODS = [
+  'feedbackList',
+  'feedbackSetStatus',
+  'feedbackDelete',
+  'inactiveAccounts',
+  'cleanupExpired',
+  'failedSignIns',
+] as const satisfies readonly (keyof AdminBillingSystemApi)[];
 
 /** room: the superadmin's actions on rooms (rooms tab) */
 export interface AdminRoomsApi {
-  extendByAdmin(input: { workspaceId: string; hours: 168 | 720 }): Promise<{ workspaceId: string; expiresAt: string | null }>;
+  extendByAdmin(input: {
+    workspaceId: string;
+    hours: 168 | 720;
+  }): Promise<{ workspaceId: string; expiresAt: string | null }>;
   deleteByAdmin(input: { workspaceId: string; reason: string }): Promise<{ workspaceId: string }>;
 }
 export const ADMIN_ROOMS_PREFIX = '/internal/admin/rooms';
-export const ADMIN_ROOMS_METHODS = ['extendByAdmin', 'deleteByAdmin'] as const satisfies readonly (keyof AdminRoomsApi)[];
+export const ADMIN_ROOMS_METHODS = [
+  'extendByAdmin',
+  'deleteByAdmin',
+] as const satisfies readonly (keyof AdminRoomsApi)[];
 
 /** messaging: the moderation viewer (decrypted with the room's key; a message that does not open: decryptError) */
 export interface AdminMessagingApi {

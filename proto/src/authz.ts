@@ -10,7 +10,18 @@
 import { DomainError } from './errors.ts';
 import { C, type ClientEventName } from './socket.ts';
 
-export const ROLES = ['owner', 'admin', 'member', 'non-member', 'kicked', 'left', 'anonymous', 'account', 'room-owner-account', 'superadmin'] as const;
+export const ROLES = [
+  'owner',
+  'admin',
+  'member',
+  'non-member',
+  'kicked',
+  'left',
+  'anonymous',
+  'account',
+  'room-owner-account',
+  'superadmin',
+] as const;
 /**
  * owner: the room's creator. admin: isAdmin. member: anyone else in the room.
  * non-member: authenticated in another room (or naming a room it is not in). kicked / left: was a member, its token
@@ -36,20 +47,29 @@ const ROOM_OWNER_ACCOUNT: readonly Role[] = ['room-owner-account'];
 const SUPERADMIN: readonly Role[] = ['superadmin'];
 
 export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
-  [C.joinWorkspace]: { allow: MEMBERS, also: 'the role is the one the user token names; a revoked token (left, kicked) or another room\'s token is refused' },
+  [C.joinWorkspace]: {
+    allow: MEMBERS,
+    also: "the role is the one the user token names; a revoked token (left, kicked) or another room's token is refused",
+  },
   [C.createChannel]: { allow: ADMINS, also: 'private channel members must be members of the room' },
   [C.joinChannel]: { allow: MEMBERS, also: 'private channels and DMs: their members only' },
-  [C.sendMessage]: { allow: MEMBERS, also: 'private channels and DMs: their members only; a reply quotes a live message of a channel the sender can read' },
+  [C.sendMessage]: {
+    allow: MEMBERS,
+    also: 'private channels and DMs: their members only; a reply quotes a live message of a channel the sender can read',
+  },
   [C.fetchMessages]: { allow: MEMBERS, also: 'private channels and DMs: their members only' },
   [C.syncMessages]: { allow: MEMBERS, also: 'answers only messages of channels the caller can read' },
   [C.leaveWorkspace]: { allow: MEMBERS, also: 'own room only' },
   [C.createDmChannel]: { allow: MEMBERS, also: 'the target is another member of the same room' },
-  [C.deleteDm]: { allow: MEMBERS, also: 'the caller is one of the DM\'s two members; hides it for the caller only' },
+  [C.deleteDm]: { allow: MEMBERS, also: "the caller is one of the DM's two members; hides it for the caller only" },
   [C.deleteChannel]: { allow: ADMINS, also: 'topic channels only (DMs use delete-dm)' },
   [C.renameChannel]: { allow: ADMINS, also: 'topic channels only' },
-  [C.updateChannelMembers]: { allow: ADMINS, also: 'private topic channels only; added users must be members of the room' },
-  [C.editMessage]: { allow: MEMBERS, also: 'the message\'s author only, in a channel the author can still read' },
-  [C.deleteMessage]: { allow: MEMBERS, also: 'the message\'s author only' },
+  [C.updateChannelMembers]: {
+    allow: ADMINS,
+    also: 'private topic channels only; added users must be members of the room',
+  },
+  [C.editMessage]: { allow: MEMBERS, also: "the message's author only, in a channel the author can still read" },
+  [C.deleteMessage]: { allow: MEMBERS, also: "the message's author only" },
   [C.addReaction]: { allow: MEMBERS, also: 'a message of a channel the caller can read' },
   [C.markRead]: { allow: MEMBERS, also: 'a channel the caller can read' },
   [C.fetchChannelSummaries]: { allow: MEMBERS, also: 'own room; channels the caller can read' },
@@ -60,18 +80,27 @@ export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.updateProfile]: { allow: MEMBERS, also: 'own profile; the username unique in the room' },
   [C.renameWorkspace]: { allow: ADMINS, also: 'own room; the new name free and not reserved' },
   [C.setWorkspacePassword]: { allow: ADMINS, also: 'own room' },
-  [C.setWorkspaceMaxUsers]: { allow: ADMINS, also: 'own room; the tier must allow a custom cap (and "unlimited": business)' },
-  [C.extendWorkspace]: { allow: OWNER, also: 'own room; free of charge for pro and business (ENTITLEMENTS.freeExtension), else payment' },
+  [C.setWorkspaceMaxUsers]: {
+    allow: ADMINS,
+    also: 'own room; the tier must allow a custom cap (and "unlimited": business)',
+  },
+  [C.extendWorkspace]: {
+    allow: OWNER,
+    also: 'own room; free of charge for pro and business (ENTITLEMENTS.freeExtension), else payment',
+  },
   [C.deleteWorkspace]: { allow: OWNER, also: 'own room' },
   [C.kickUser]: { allow: ADMINS, also: 'own room; not oneself; an admin cannot kick the owner' },
   [C.setMemberRole]: { allow: OWNER, also: 'own room; another member (the owner stays owner)' },
-  [C.broadcastTheme]: { allow: ADMINS, also: 'own room; a theme the room\'s tier includes (custom: business)' },
+  [C.broadcastTheme]: { allow: ADMINS, also: "own room; a theme the room's tier includes (custom: business)" },
   // calls: the room service checks the DM and the tier (authorizeCall); the call state (gateway calls.ts) the parties
-  [C.startCall]: { allow: MEMBERS, also: 'the two members of a DM only, the target being the other one; the tier allows the call type (ENTITLEMENTS voiceCalls/videoCalls); neither party in another call' },
-  [C.acceptCall]: { allow: MEMBERS, also: 'the DM\'s other member, while the caller\'s call to them rings' },
-  [C.rejectCall]: { allow: MEMBERS, also: 'the DM\'s other member, while the caller\'s call to them rings' },
-  [C.endCall]: { allow: MEMBERS, also: 'a party of the DM\'s call (ringing or active)' },
-  [C.webrtcSignal]: { allow: MEMBERS, also: 'a party of the DM\'s active call, to the other party only' },
+  [C.startCall]: {
+    allow: MEMBERS,
+    also: 'the two members of a DM only, the target being the other one; the tier allows the call type (ENTITLEMENTS voiceCalls/videoCalls); neither party in another call',
+  },
+  [C.acceptCall]: { allow: MEMBERS, also: "the DM's other member, while the caller's call to them rings" },
+  [C.rejectCall]: { allow: MEMBERS, also: "the DM's other member, while the caller's call to them rings" },
+  [C.endCall]: { allow: MEMBERS, also: "a party of the DM's call (ringing or active)" },
+  [C.webrtcSignal]: { allow: MEMBERS, also: "a party of the DM's active call, to the other party only" },
 };
 
 /** HTTP routes by id (method and path pattern as the routers declare them). */
@@ -164,57 +193,129 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   info: { allow: EVERYONE, also: 'answers no member data' },
   checkUsername: { allow: EVERYONE, also: 'rate-limited per address' },
   createWorkspace: { allow: EVERYONE, also: 'room creations rate-limited per address' },
-  joinWorkspace: { allow: EVERYONE, also: 'password guesses rate-limited per room and per address; creates a new member with a new token' },
+  joinWorkspace: {
+    allow: EVERYONE,
+    also: 'password guesses rate-limited per room and per address; creates a new member with a new token',
+  },
   linkPreview: { allow: MEMBERS, also: 'Authorization: Bearer {userToken}; rate-limited per user' },
   // An <img> sends no Authorization header: the HMAC signature over the image address (made only by our own
   // preview answers) is the authorization, so the route is no open proxy.
-  linkPreviewImage: { allow: EVERYONE, also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address' },
+  linkPreviewImage: {
+    allow: EVERYONE,
+    also: 'signed URL only; SSRF-safe; images only; fetches rate-limited per address',
+  },
   // The spec's body names userEmail: identity is the bearer token's member, never the body (docs/product/accounts.md A9).
-  extendRoom: { allow: OWNER, also: 'Authorization: Bearer {userToken} of the room named by workspaceId; as extend-workspace' },
+  extendRoom: {
+    allow: OWNER,
+    also: 'Authorization: Bearer {userToken} of the room named by workspaceId; as extend-workspace',
+  },
   // Files (docs/protocol.md, Files): the bearer token's member, in the room the path names.
-  uploadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} of this room; a channel the uploader can read; size by tier; rate-limited per user' },
-  fileLink: { allow: MEMBERS, also: 'Authorization: Bearer {userToken}; the file\'s channel readable by the caller (a profile picture: any member)' },
+  uploadFile: {
+    allow: MEMBERS,
+    also: 'Authorization: Bearer {userToken} of this room; a channel the uploader can read; size by tier; rate-limited per user',
+  },
+  fileLink: {
+    allow: MEMBERS,
+    also: "Authorization: Bearer {userToken}; the file's channel readable by the caller (a profile picture: any member)",
+  },
   // An <img>/<video> sends no Authorization header: a signed link (made by fileLink for one member, minutes long)
   // stands for the token, and the member it names must still be able to read the channel when it is used.
-  downloadFile: { allow: MEMBERS, also: 'Authorization: Bearer {userToken} or a signed link of a member; the file\'s channel readable by that member' },
+  downloadFile: {
+    allow: MEMBERS,
+    also: "Authorization: Bearer {userToken} or a signed link of a member; the file's channel readable by that member",
+  },
   // Accounts: identity is the session token (Authorization: Bearer), issued only after an e-mail code or a verified
   // Google ID token; e-mail addresses and Google ids in bodies identify nobody.
-  requestCode: { allow: EVERYONE, also: 'rate-limited per address and per e-mail; answers the same whether or not an account exists' },
-  register: { allow: EVERYONE, also: 'needs a valid unused code mailed to the address; claiming a room needs that room\'s owner token' },
-  login: { allow: EVERYONE, also: 'needs a valid unused code mailed to the address; wrong codes rate-limited per address' },
-  googleStart: { allow: EVERYONE, also: 'OIDC authorization code flow with PKCE, state and nonce; off or failing: back to /login with the reason, never a JSON page' },
+  requestCode: {
+    allow: EVERYONE,
+    also: 'rate-limited per address and per e-mail; answers the same whether or not an account exists',
+  },
+  register: {
+    allow: EVERYONE,
+    also: "needs a valid unused code mailed to the address; claiming a room needs that room's owner token",
+  },
+  login: {
+    allow: EVERYONE,
+    also: 'needs a valid unused code mailed to the address; wrong codes rate-limited per address',
+  },
+  googleStart: {
+    allow: EVERYONE,
+    also: 'OIDC authorization code flow with PKCE, state and nonce; off or failing: back to /login with the reason, never a JSON page',
+  },
   googleStatus: { allow: EVERYONE, also: 'answers only whether Google sign-in is configured' },
-  googleCallback: { allow: EVERYONE, also: 'the state of a flow this service started; the ID token verified (issuer, audience, nonce); links by e-mail only when email_verified' },
-  googleAuth: { allow: EVERYONE, also: 'the httpOnly hand-off cookie of a verified callback; the body\'s email/googleId are ignored' },
-  recoverUsername: { allow: EVERYONE, also: 'mails the username to the address; answers the same whether or not it exists; rate-limited per address' },
+  googleCallback: {
+    allow: EVERYONE,
+    also: 'the state of a flow this service started; the ID token verified (issuer, audience, nonce); links by e-mail only when email_verified',
+  },
+  googleAuth: {
+    allow: EVERYONE,
+    also: "the httpOnly hand-off cookie of a verified callback; the body's email/googleId are ignored",
+  },
+  recoverUsername: {
+    allow: EVERYONE,
+    also: 'mails the username to the address; answers the same whether or not it exists; rate-limited per address',
+  },
   profile: { allow: ACCOUNTS },
   updateUsername: { allow: ACCOUNTS },
   autoRenewal: { allow: ACCOUNTS },
-  exportData: { allow: ACCOUNTS, also: 'the caller\'s own data only' },
-  generateRoomToken: { allow: ROOM_OWNER_ACCOUNT, also: 'a room the session\'s account claimed' },
-  deleteAccount: { allow: ACCOUNTS, also: 'body { confirmation: "DELETE" }; the account\'s rooms are deleted (keys destroyed), then its key' },
-  removeDashboardRoom: { allow: ACCOUNTS, also: 'the caller\'s own dashboard list' },
+  exportData: { allow: ACCOUNTS, also: "the caller's own data only" },
+  generateRoomToken: { allow: ROOM_OWNER_ACCOUNT, also: "a room the session's account claimed" },
+  deleteAccount: {
+    allow: ACCOUNTS,
+    also: 'body { confirmation: "DELETE" }; the account\'s rooms are deleted (keys destroyed), then its key',
+  },
+  removeDashboardRoom: { allow: ACCOUNTS, also: "the caller's own dashboard list" },
   logout: { allow: ACCOUNTS, also: 'revokes the presented session' },
   logoutAll: { allow: ACCOUNTS, also: 'revokes every session of the account' },
-  claimOwnership: { allow: ACCOUNTS, also: 'body { userToken } of the room\'s guest owner; a room claimed by another account is refused' },
-  deleteWorkspace: { allow: ROOM_OWNER_ACCOUNT, also: 'the account that claimed the room (in the room, delete-workspace is the owner member\'s)' },
+  claimOwnership: {
+    allow: ACCOUNTS,
+    also: "body { userToken } of the room's guest owner; a room claimed by another account is refused",
+  },
+  deleteWorkspace: {
+    allow: ROOM_OWNER_ACCOUNT,
+    also: "the account that claimed the room (in the room, delete-workspace is the owner member's)",
+  },
   // Payments: the account is the session's; e-mails in bodies and paths (userEmail, /subscription-status/{email})
   // name nobody. Tiers change only from provider data billing verified itself.
   createCheckoutSession: { allow: ACCOUNTS, also: 'return addresses of this site only' },
-  createRoomExtensionPayment: { allow: ROOM_OWNER_ACCOUNT, also: 'a live free room the session\'s account claimed; return addresses of this site only' },
-  completeRoomExtension: { allow: ACCOUNTS, also: 'the provider\'s record of the session says paid, and names this account; applied once per session' },
-  subscriptionStatus: { allow: ACCOUNTS, also: 'the session\'s own account (the path\'s e-mail is ignored); also without the segment' },
-  createPortalSession: { allow: ACCOUNTS, also: 'the session\'s account\'s provider customer only' },
-  verifyPayment: { allow: ACCOUNTS, also: 'read back from the provider by session id; a session of another account is not verified' },
-  paymentWebhook: { allow: EVERYONE, also: 'the provider only: Stripe-Signature (HMAC over the raw body with STRIPE_WEBHOOK_SECRET, 5-minute tolerance); each event id once' },
+  createRoomExtensionPayment: {
+    allow: ROOM_OWNER_ACCOUNT,
+    also: "a live free room the session's account claimed; return addresses of this site only",
+  },
+  completeRoomExtension: {
+    allow: ACCOUNTS,
+    also: "the provider's record of the session says paid, and names this account; applied once per session",
+  },
+  subscriptionStatus: {
+    allow: ACCOUNTS,
+    also: "the session's own account (the path's e-mail is ignored); also without the segment",
+  },
+  createPortalSession: { allow: ACCOUNTS, also: "the session's account's provider customer only" },
+  verifyPayment: {
+    allow: ACCOUNTS,
+    also: 'read back from the provider by session id; a session of another account is not verified',
+  },
+  paymentWebhook: {
+    allow: EVERYONE,
+    also: 'the provider only: Stripe-Signature (HMAC over the raw body with STRIPE_WEBHOOK_SECRET, 5-minute tolerance); each event id once',
+  },
   // The spec's browser call that set a tier from a body: nobody may call it (tiers change only through verified
   // provider events); answered 403 before anything is read.
   subscriptionUpdate: { allow: [], also: 'refused to every caller' },
   // The spec's renew, upgrade-rooms and create-paid-account: the session's account only; tiers, e-mails and Google
   // ids in bodies are ignored (a tier comes only from the provider's record, or from the account's own row).
-  upgradeRooms: { allow: ACCOUNTS, also: 'the session\'s account\'s own rooms take its current tier (free once the subscription lapsed past grace)' },
-  renewSubscription: { allow: ACCOUNTS, also: 'body { tier } only picks the plan of a new checkout; a subscription the provider still holds goes to the billing portal' },
-  createPaidAccount: { allow: ACCOUNTS, also: 'no account is created here: the paymentId is a checkout session read back from the provider, paid and naming this account (as verifyPayment)' },
+  upgradeRooms: {
+    allow: ACCOUNTS,
+    also: "the session's account's own rooms take its current tier (free once the subscription lapsed past grace)",
+  },
+  renewSubscription: {
+    allow: ACCOUNTS,
+    also: 'body { tier } only picks the plan of a new checkout; a subscription the provider still holds goes to the billing portal',
+  },
+  createPaidAccount: {
+    allow: ACCOUNTS,
+    also: 'no account is created here: the paymentId is a checkout session read back from the provider, paid and naming this account (as verifyPayment)',
+  },
   // Anyone may write to us, signed in or not; nothing about the caller is read or recorded but the form's fields.
   contact: { allow: EVERYONE, also: 'rate-limited per address (stored messages only); every field validated (400)' },
   // The superadmin: a signed-in session (Bearer) of the SUPERADMIN_EMAIL account, checked on every call against
@@ -228,9 +329,12 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   adminReport: { allow: SUPERADMIN },
   adminCustomRevenue: { allow: SUPERADMIN },
   adminResetRevenue: { allow: SUPERADMIN, also: 'audited' },
-  adminUsers: { allow: SUPERADMIN, also: 'the superadmin\'s own account is not listed' },
-  adminDeleteUser: { allow: SUPERADMIN, also: 'a reason is required; audited; not the superadmin\'s own account' },
-  adminSuspendUser: { allow: SUPERADMIN, also: 'a reason is required to suspend; audited; not the superadmin\'s own account' },
+  adminUsers: { allow: SUPERADMIN, also: "the superadmin's own account is not listed" },
+  adminDeleteUser: { allow: SUPERADMIN, also: "a reason is required; audited; not the superadmin's own account" },
+  adminSuspendUser: {
+    allow: SUPERADMIN,
+    also: "a reason is required to suspend; audited; not the superadmin's own account",
+  },
   adminSetSubscription: { allow: SUPERADMIN, also: 'audited' },
   adminUpgradeUser: { allow: SUPERADMIN, also: '30-day pro or business trial; audited' },
   adminRooms: { allow: SUPERADMIN },
@@ -243,14 +347,20 @@ export const HTTP_AUTHZ: { readonly [R in HttpRouteId]: Rule } = {
   adminStorageUsage: { allow: SUPERADMIN },
   adminBackupList: { allow: SUPERADMIN },
   adminBackupGenerate: { allow: SUPERADMIN, also: 'audited' },
-  adminBackupImport: { allow: SUPERADMIN, also: 'a .json backup of this service, checksum and encryption verified before anything changes; audited' },
+  adminBackupImport: {
+    allow: SUPERADMIN,
+    also: 'a .json backup of this service, checksum and encryption verified before anything changes; audited',
+  },
   adminBackupDownload: { allow: SUPERADMIN, also: 'a backup the list names' },
   adminExport: { allow: SUPERADMIN, also: 'kind users (CSV) or analytics (JSON); audited' },
   adminMaintenance: { allow: SUPERADMIN, also: 'a message is required to enable; audited' },
   adminAudit: { allow: SUPERADMIN },
   // Every visitor's page views (fire-and-forget): nothing about the caller is kept but a daily-salted hash.
-  pageview: { allow: EVERYONE, also: 'rate-limited per address; bots and a reload of the same path within a minute are not counted' },
-  maintenanceStatus: { allow: EVERYONE, also: 'the banner\'s state; never refused, also in maintenance' },
+  pageview: {
+    allow: EVERYONE,
+    also: 'rate-limited per address; bots and a reload of the same path within a minute are not counted',
+  },
+  maintenanceStatus: { allow: EVERYONE, also: "the banner's state; never refused, also in maintenance" },
 };
 
 /** Refuse a caller whose role the rule does not allow: not signed in (or revoked) vs signed in without the right. */
@@ -262,13 +372,20 @@ export function authorize(rule: Rule, role: Role): void {
 }
 
 /** The role of a user in a room, from the owning service's read model. */
-export function roleOf(member: { userId: string; isAdmin: boolean } | null, createdBy: string, departed: 'left' | 'kicked' | null = null): Role {
+export function roleOf(
+  member: { userId: string; isAdmin: boolean } | null,
+  createdBy: string,
+  departed: 'left' | 'kicked' | null = null,
+): Role {
   if (member) return memberRole(member, createdBy);
   return departed ?? 'non-member';
 }
 
 /** The role of a current member of a room. */
-export function memberRole(member: { userId: string; isAdmin: boolean }, createdBy: string): 'owner' | 'admin' | 'member' {
+export function memberRole(
+  member: { userId: string; isAdmin: boolean },
+  createdBy: string,
+): 'owner' | 'admin' | 'member' {
   return member.userId === createdBy ? 'owner' : member.isAdmin ? 'admin' : 'member';
 }
 

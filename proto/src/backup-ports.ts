@@ -7,12 +7,28 @@
  * and sends the import a record at a time (POST {prefix}/{method}), on the owner's internal listener, signed with
  * the service credential. Nothing is replaced until importCommit, which swaps the staged rows in one transaction.
  */
-export interface BackupTable { name: string; columns: string[] }
-export interface BackupSequence { lastValue: string; isCalled: boolean }
-export interface BackupWrappedKey { id: string; wrapped: { v: 1; kid: string; wrapped: string } }
+export interface BackupTable {
+  name: string;
+  columns: string[];
+}
+export interface BackupSequence {
+  lastValue: string;
+  isCalled: boolean;
+}
+export interface BackupWrappedKey {
+  id: string;
+  wrapped: { v: 1; kid: string; wrapped: string };
+}
 
 export type BackupPartRecord =
-  | { kind: 'meta'; createdAt: string; schema: string; position: { kind: 'unknown'; logId: null }; tables: BackupTable[]; sequences: Record<string, BackupSequence> }
+  | {
+      kind: 'meta';
+      createdAt: string;
+      schema: string;
+      position: { kind: 'unknown'; logId: null };
+      tables: BackupTable[];
+      sequences: Record<string, BackupSequence>;
+    }
   | { kind: 'rows'; table: string; rows: Array<Record<string, unknown>> }
   | { kind: 'keys'; keys: BackupWrappedKey[] }
   | { kind: 'end'; rows: Record<string, number> };
@@ -36,7 +52,13 @@ export interface BackupPartApi {
   importCommit(input: { rows: Record<string, number>; endedRooms: string[] }): Promise<{ rows: number }>;
 }
 
-export const BACKUP_PART_METHODS = ['importBegin', 'importRows', 'importKeys', 'importEnded', 'importCommit'] as const satisfies readonly (keyof BackupPartApi)[];
+export const BACKUP_PART_METHODS = [
+  'importBegin',
+  'importRows',
+  'importKeys',
+  'importEnded',
+  'importCommit',
+] as const satisfies readonly (keyof BackupPartApi)[];
 /** the parts after admin-analytics' own, in the file's order */
 export const BACKUP_PARTS = ['room', 'messaging', 'billing'] as const;
 export type BackupPartName = (typeof BACKUP_PARTS)[number];

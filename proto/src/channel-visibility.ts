@@ -22,7 +22,10 @@ export type ChannelVisibilityFields = Pick<Channel, 'type' | 'isPrivate' | 'memb
  * A channel as a read model may keep it: whether it is for its members only (channelIsMembersOnly) and who they are.
  * Messaging stores only this (messaging.channels.is_private, member_ids).
  */
-export interface ChannelReach { membersOnly: boolean; memberIds: string[] }
+export interface ChannelReach {
+  membersOnly: boolean;
+  memberIds: string[];
+}
 
 /** Whether only a channel's members see it: a private topic channel or a DM; a public topic channel is the room's. */
 export function channelIsMembersOnly(channel: Pick<Channel, 'type' | 'isPrivate'>): boolean {

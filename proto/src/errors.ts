@@ -53,7 +53,7 @@ export const ERRORS = {
   FILE_NOT_FOUND: 'File not found',
   FILE_REQUIRED: 'Upload failed',
   PROFILE_IMAGE_TOO_LARGE: 'Image size must be less than 5MB',
-  STORAGE_QUOTA_EXCEEDED: 'This room\'s file storage is full: remove files or upgrade the plan to upload more',
+  STORAGE_QUOTA_EXCEEDED: "This room's file storage is full: remove files or upgrade the plan to upload more",
   PROFILE_IMAGE_TYPE: 'Please select an image file',
   // calls (docs/product/calls.md: the upgrade dialog's titles; the rest are ours)
   VOICE_CALLS_UNAVAILABLE: 'Voice Calls Unavailable',
@@ -70,7 +70,7 @@ export const ERRORS = {
   ACCOUNT_GONE: 'Failed to get profile',
   CLAIM_FAILED: 'Registration successful but failed to claim room ownership',
   ROOM_ALREADY_CLAIMED: 'This room already belongs to an account',
-  NOT_ROOM_OWNER: 'Only the room\'s owner account can do that',
+  NOT_ROOM_OWNER: "Only the room's owner account can do that",
   ROOM_LIMIT_REACHED: 'Your plan does not allow more rooms: upgrade for more',
   GOOGLE_AUTH_FAILED: 'Google authentication failed',
   GOOGLE_NOT_CONFIGURED: 'Google sign-in is not configured',
@@ -80,7 +80,7 @@ export const ERRORS = {
   PLAN_REQUIRED: 'Please select a plan first',
   PAYMENT_SESSION_FAILED: 'Failed to create checkout session',
   EXTENSION_PAYMENT_FAILED: 'Failed to create room extension payment',
-  PAYMENT_NOT_VERIFIED: 'We couldn\'t verify your payment. Please contact support if you believe this is an error.',
+  PAYMENT_NOT_VERIFIED: "We couldn't verify your payment. Please contact support if you believe this is an error.",
   EXTENSION_NOT_COMPLETED: 'Failed to complete room extension',
   EXTENSION_FREE_FOR_TIER: 'Pro and Business rooms are extended free of charge',
   PORTAL_FAILED: 'Failed to create billing portal session',
@@ -89,7 +89,8 @@ export const ERRORS = {
   SUBSCRIPTION_UPDATE_REFUSED: 'Subscriptions change only through verified payments',
   AUTO_RENEWAL_FAILED: 'Failed to update auto-renewal settings',
   /** docs/product/payments.md PAY12: the grace period after a subscription's end */
-  SUBSCRIPTION_IN_GRACE: 'Your subscription has expired. During the grace period your rooms stay readable, but creating or extending rooms needs a renewal.',
+  SUBSCRIPTION_IN_GRACE:
+    'Your subscription has expired. During the grace period your rooms stay readable, but creating or extending rooms needs a renewal.',
   /** docs/product/payments.md PAY12: after the grace period */
   SUBSCRIPTION_EXPIRED: 'Your subscription has expired. Renew now to regain full access.',
   // administration (docs/product/admin.md where it has a text)
@@ -116,7 +117,11 @@ export interface ErrorBody {
 }
 
 export class DomainError extends Error {
-  constructor(public readonly code: ErrorCode, message?: string, public readonly status = statusFor(code)) {
+  constructor(
+    public readonly code: ErrorCode,
+    message?: string,
+    public readonly status = statusFor(code),
+  ) {
     super(message ?? ERRORS[code]);
   }
   toBody(): ErrorBody {
@@ -126,43 +131,128 @@ export class DomainError extends Error {
 
 export function statusFor(code: ErrorCode): number {
   switch (code) {
-    case 'VALIDATION': case 'UNKNOWN_EVENT': case 'ROOM_NAME_INVALID': case 'ROOM_NAME_RESERVED':
-    case 'USERNAME_REQUIRED': case 'PASSWORD_REQUIRED': case 'PASSWORD_TOO_SHORT': case 'CHANNEL_NAME_REQUIRED':
-    case 'MESSAGE_EMPTY': case 'MESSAGE_TOO_LONG': case 'NOT_A_DM': case 'PROFILE_USERNAME_REQUIRED':
-    case 'CANNOT_KICK_SELF': case 'MAX_USERS_INVALID': case 'CUSTOM_THEME_REQUIRED': case 'NEVER_EXPIRES': case 'FILE_REQUIRED':
+    case 'VALIDATION':
+    case 'UNKNOWN_EVENT':
+    case 'ROOM_NAME_INVALID':
+    case 'ROOM_NAME_RESERVED':
+    case 'USERNAME_REQUIRED':
+    case 'PASSWORD_REQUIRED':
+    case 'PASSWORD_TOO_SHORT':
+    case 'CHANNEL_NAME_REQUIRED':
+    case 'MESSAGE_EMPTY':
+    case 'MESSAGE_TOO_LONG':
+    case 'NOT_A_DM':
+    case 'PROFILE_USERNAME_REQUIRED':
+    case 'CANNOT_KICK_SELF':
+    case 'MAX_USERS_INVALID':
+    case 'CUSTOM_THEME_REQUIRED':
+    case 'NEVER_EXPIRES':
+    case 'FILE_REQUIRED':
       return 400;
-    case 'NOT_AUTHENTICATED': case 'PASSWORD_WRONG': case 'KICKED': return 401;
-    case 'EXTENSION_NEEDS_PAYMENT': case 'MAX_USERS_NOT_IN_TIER': case 'MAX_USERS_ABOVE_TIER': case 'UNLIMITED_USERS_NOT_IN_TIER': case 'THEME_NOT_IN_TIER': return 402;
-    case 'FORBIDDEN': case 'NOT_A_MEMBER': case 'ROOM_FULL': case 'NOT_AUTHOR': case 'NOT_DM_MEMBER': case 'CANNOT_KICK_OWNER': return 403;
-    case 'WORKSPACE_NOT_FOUND': case 'ROOM_NOT_FOUND': case 'CHANNEL_NOT_FOUND': case 'MESSAGE_NOT_FOUND': case 'USER_NOT_FOUND': return 404;
-    case 'REPLY_TARGET_GONE': return 409;
-    case 'ROOM_NAME_TAKEN': case 'USERNAME_TAKEN': case 'CHANNEL_NAME_TAKEN': return 409;
-    case 'RATE_LIMITED': return 429;
-    case 'FILE_TOO_LARGE': case 'PROFILE_IMAGE_TOO_LARGE': case 'STORAGE_QUOTA_EXCEEDED': return 413;
-    case 'FILE_TYPE_NOT_SUPPORTED': case 'PROFILE_IMAGE_TYPE': return 415;
-    case 'FILE_NOT_FOUND': return 404;
-    case 'VOICE_CALLS_UNAVAILABLE': case 'VIDEO_CALLS_UNAVAILABLE': return 402;
-    case 'USER_BUSY': case 'ALREADY_IN_CALL': return 409;
-    case 'CALL_NOT_FOUND': return 404;
-    case 'AUTH_FIELDS_REQUIRED': case 'DELETE_CONFIRMATION_REQUIRED': return 400;
-    case 'NO_AUTH_TOKEN': case 'SESSION_INVALID': case 'SIGN_IN_CODE_INVALID': case 'GOOGLE_AUTH_FAILED': return 401;
-    case 'ACCOUNT_NOT_FOUND': case 'ACCOUNT_GONE': return 404;
-    case 'CLAIM_FAILED': case 'NOT_ROOM_OWNER': return 403;
-    case 'ROOM_ALREADY_CLAIMED': return 409;
-    case 'ROOM_LIMIT_REACHED': return 402;
-    case 'GOOGLE_NOT_CONFIGURED': return 503;
-    case 'LINK_PREVIEW_FAILED': case 'LINK_PREVIEW_BLOCKED': return 422;
-    case 'PLAN_REQUIRED': case 'WEBHOOK_SIGNATURE_INVALID': return 400;
-    case 'SUPERADMIN_REQUIRED': case 'ACCOUNT_SUSPENDED': return 403;
-    case 'MAINTENANCE': return 503;
-    case 'BACKUP_INVALID': return 400;
-    case 'BACKUP_NOT_FOUND': case 'FEEDBACK_NOT_FOUND': return 404;
-    case 'PAYMENT_NOT_VERIFIED': return 402;
-    case 'SUBSCRIPTION_UPDATE_REFUSED': return 403;
-    case 'EXTENSION_FREE_FOR_TIER': case 'NO_BILLING_ACCOUNT': case 'EXTENSION_NOT_COMPLETED': return 409;
-    case 'PAYMENT_SESSION_FAILED': case 'EXTENSION_PAYMENT_FAILED': case 'PORTAL_FAILED': case 'AUTO_RENEWAL_FAILED': return 502;
-    case 'SUBSCRIPTION_IN_GRACE': case 'SUBSCRIPTION_EXPIRED': return 402;
-    case 'PAYMENTS_NOT_CONFIGURED': case 'UNAVAILABLE': return 503;
-    default: return 500;
+    case 'NOT_AUTHENTICATED':
+    case 'PASSWORD_WRONG':
+    case 'KICKED':
+      return 401;
+    case 'EXTENSION_NEEDS_PAYMENT':
+    case 'MAX_USERS_NOT_IN_TIER':
+    case 'MAX_USERS_ABOVE_TIER':
+    case 'UNLIMITED_USERS_NOT_IN_TIER':
+    case 'THEME_NOT_IN_TIER':
+      return 402;
+    case 'FORBIDDEN':
+    case 'NOT_A_MEMBER':
+    case 'ROOM_FULL':
+    case 'NOT_AUTHOR':
+    case 'NOT_DM_MEMBER':
+    case 'CANNOT_KICK_OWNER':
+      return 403;
+    case 'WORKSPACE_NOT_FOUND':
+    case 'ROOM_NOT_FOUND':
+    case 'CHANNEL_NOT_FOUND':
+    case 'MESSAGE_NOT_FOUND':
+    case 'USER_NOT_FOUND':
+      return 404;
+    case 'REPLY_TARGET_GONE':
+      return 409;
+    case 'ROOM_NAME_TAKEN':
+    case 'USERNAME_TAKEN':
+    case 'CHANNEL_NAME_TAKEN':
+      return 409;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'FILE_TOO_LARGE':
+    case 'PROFILE_IMAGE_TOO_LARGE':
+    case 'STORAGE_QUOTA_EXCEEDED':
+      return 413;
+    case 'FILE_TYPE_NOT_SUPPORTED':
+    case 'PROFILE_IMAGE_TYPE':
+      return 415;
+    case 'FILE_NOT_FOUND':
+      return 404;
+    case 'VOICE_CALLS_UNAVAILABLE':
+    case 'VIDEO_CALLS_UNAVAILABLE':
+      return 402;
+    case 'USER_BUSY':
+    case 'ALREADY_IN_CALL':
+      return 409;
+    case 'CALL_NOT_FOUND':
+      return 404;
+    case 'AUTH_FIELDS_REQUIRED':
+    case 'DELETE_CONFIRMATION_REQUIRED':
+      return 400;
+    case 'NO_AUTH_TOKEN':
+    case 'SESSION_INVALID':
+    case 'SIGN_IN_CODE_INVALID':
+    case 'GOOGLE_AUTH_FAILED':
+      return 401;
+    case 'ACCOUNT_NOT_FOUND':
+    case 'ACCOUNT_GONE':
+      return 404;
+    case 'CLAIM_FAILED':
+    case 'NOT_ROOM_OWNER':
+      return 403;
+    case 'ROOM_ALREADY_CLAIMED':
+      return 409;
+    case 'ROOM_LIMIT_REACHED':
+      return 402;
+    case 'GOOGLE_NOT_CONFIGURED':
+      return 503;
+    case 'LINK_PREVIEW_FAILED':
+    case 'LINK_PREVIEW_BLOCKED':
+      return 422;
+    case 'PLAN_REQUIRED':
+    case 'WEBHOOK_SIGNATURE_INVALID':
+      return 400;
+    case 'SUPERADMIN_REQUIRED':
+    case 'ACCOUNT_SUSPENDED':
+      return 403;
+    case 'MAINTENANCE':
+      return 503;
+    case 'BACKUP_INVALID':
+      return 400;
+    case 'BACKUP_NOT_FOUND':
+    case 'FEEDBACK_NOT_FOUND':
+      return 404;
+    case 'PAYMENT_NOT_VERIFIED':
+      return 402;
+    case 'SUBSCRIPTION_UPDATE_REFUSED':
+      return 403;
+    case 'EXTENSION_FREE_FOR_TIER':
+    case 'NO_BILLING_ACCOUNT':
+    case 'EXTENSION_NOT_COMPLETED':
+      return 409;
+    case 'PAYMENT_SESSION_FAILED':
+    case 'EXTENSION_PAYMENT_FAILED':
+    case 'PORTAL_FAILED':
+    case 'AUTO_RENEWAL_FAILED':
+      return 502;
+    case 'SUBSCRIPTION_IN_GRACE':
+    case 'SUBSCRIPTION_EXPIRED':
+      return 402;
+    case 'PAYMENTS_NOT_CONFIGURED':
+    case 'UNAVAILABLE':
+      return 503;
+    default:
+      return 500;
   }
 }

@@ -5,15 +5,39 @@
 import { z } from 'zod';
 import { TierSchema, ChannelSchema, MessageSchema, RoomUserSchema, WorkspaceSettingsSchema } from './models.ts';
 import {
-  AccountRegisteredSchema, AccountUsernameChangedSchema, AccountGoogleLinkedSchema, AccountAutoRenewalChangedSchema, AccountDeletedSchema,
-  WorkspaceClaimedSchema, OwnerTokenIssuedSchema, AccountSuspendedSchema, AccountUnsuspendedSchema, AdminTrialGrantedSchema, AdminTrialEndedSchema,
+  AccountRegisteredSchema,
+  AccountUsernameChangedSchema,
+  AccountGoogleLinkedSchema,
+  AccountAutoRenewalChangedSchema,
+  AccountDeletedSchema,
+  WorkspaceClaimedSchema,
+  OwnerTokenIssuedSchema,
+  AccountSuspendedSchema,
+  AccountUnsuspendedSchema,
+  AdminTrialGrantedSchema,
+  AdminTrialEndedSchema,
 } from './accounts.ts';
 import {
-  SubscriptionActivatedSchema, SubscriptionPastDueSchema, SubscriptionCancelledSchema, SubscriptionExpiredSchema, ExtensionPaidSchema, PaymentRefundedSchema,
+  SubscriptionActivatedSchema,
+  SubscriptionPastDueSchema,
+  SubscriptionCancelledSchema,
+  SubscriptionExpiredSchema,
+  ExtensionPaidSchema,
+  PaymentRefundedSchema,
 } from './payments.ts';
-import { ContactMessageReceivedSchema, ContactMessageStatusChangedSchema, ContactMessageDeletedSchema } from './contact.ts';
+import {
+  ContactMessageReceivedSchema,
+  ContactMessageStatusChangedSchema,
+  ContactMessageDeletedSchema,
+} from './contact.ts';
 import { ReceiptMailedSchema, RenewalReminderMailedSchema } from './notices.ts';
-import { AdminActionRecordedSchema, AdminConfigChangedSchema, MaintenanceChangedSchema, RevenueResetSchema, PageViewedSchema } from './admin.ts';
+import {
+  AdminActionRecordedSchema,
+  AdminConfigChangedSchema,
+  MaintenanceChangedSchema,
+  RevenueResetSchema,
+  PageViewedSchema,
+} from './admin.ts';
 
 /** Topics of the event log. Per-room order holds inside a topic (partition key = workspace id). */
 export const TOPICS = {
@@ -66,18 +90,39 @@ export const WorkspaceExpiredSchema = z.object({ workspaceId: z.string(), name: 
 /** channel: the channel after the rename */
 export const ChannelRenamedSchema = z.object({ workspaceId: z.string(), channel: ChannelSchema });
 /** memberIds/isPrivate: who must hear that it is gone when it was private */
-export const ChannelDeletedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), isPrivate: z.boolean(), memberIds: z.array(z.string()) });
+export const ChannelDeletedSchema = z.object({
+  workspaceId: z.string(),
+  channelId: z.string(),
+  isPrivate: z.boolean(),
+  memberIds: z.array(z.string()),
+});
 export const ChannelMembersChangedSchema = z.object({
-  workspaceId: z.string(), channel: ChannelSchema, added: z.array(z.string()), removed: z.array(z.string()),
+  workspaceId: z.string(),
+  channel: ChannelSchema,
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
 });
 /** A DM removed from one member's view only (delete-dm); the partner keeps it. */
 export const DmHiddenSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string() });
 /** A message arrived in a DM a member had hidden: it is back in their list (appended by the room service's policy). */
-export const DmReopenedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string(), channel: ChannelSchema });
+export const DmReopenedSchema = z.object({
+  workspaceId: z.string(),
+  channelId: z.string(),
+  userId: z.string(),
+  channel: ChannelSchema,
+});
 /** The member left (the spec's logout): the token is revoked and the username free again. */
-export const MemberLeftSchema = z.object({ workspaceId: z.string(), userId: z.string(), username: z.string(), leftAt: z.string() });
+export const MemberLeftSchema = z.object({
+  workspaceId: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  leftAt: z.string(),
+});
 export const MemberProfileUpdatedSchema = z.object({
-  workspaceId: z.string(), userId: z.string(), username: z.string(), profilePicture: z.string().nullable(),
+  workspaceId: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  profilePicture: z.string().nullable(),
 });
 
 // ---- room administration (topic room) ----
@@ -86,41 +131,83 @@ export const MemberProfileUpdatedSchema = z.object({
  * workspace-updated, as channel events carry the channel after the change (gateways keep no read model).
  */
 export const WorkspaceUpdateSchema = z.object({
-  workspaceId: z.string(), name: z.string(), isPasswordProtected: z.boolean(), expiresAt: z.string().nullable(), tier: TierSchema,
+  workspaceId: z.string(),
+  name: z.string(),
+  isPasswordProtected: z.boolean(),
+  expiresAt: z.string().nullable(),
+  tier: TierSchema,
   settings: WorkspaceSettingsSchema,
 });
 /** The new name takes the address; the old one stops resolving. */
 export const WorkspaceRenamedSchema = z.object({
-  workspaceId: z.string(), name: z.string(), nameKey: z.string(), previousName: z.string(), workspace: WorkspaceUpdateSchema,
+  workspaceId: z.string(),
+  name: z.string(),
+  nameKey: z.string(),
+  previousName: z.string(),
+  workspace: WorkspaceUpdateSchema,
 });
 /** passwordHash null: the password was removed. Members already inside stay. */
-export const WorkspacePasswordChangedSchema = z.object({ workspaceId: z.string(), passwordHash: z.string().nullable(), workspace: WorkspaceUpdateSchema });
+export const WorkspacePasswordChangedSchema = z.object({
+  workspaceId: z.string(),
+  passwordHash: z.string().nullable(),
+  workspace: WorkspaceUpdateSchema,
+});
 /** customMaxUsers null: the tier's default (unlimited on business) */
-export const WorkspaceMaxUsersChangedSchema = z.object({ workspaceId: z.string(), customMaxUsers: z.number().int().nullable(), workspace: WorkspaceUpdateSchema });
+export const WorkspaceMaxUsersChangedSchema = z.object({
+  workspaceId: z.string(),
+  customMaxUsers: z.number().int().nullable(),
+  workspace: WorkspaceUpdateSchema,
+});
 export const WorkspaceExtendedSchema = z.object({
-  workspaceId: z.string(), additionalHours: z.number().int(), expiresAt: z.string(), workspace: WorkspaceUpdateSchema,
+  workspaceId: z.string(),
+  additionalHours: z.number().int(),
+  expiresAt: z.string(),
+  workspace: WorkspaceUpdateSchema,
 });
 /**
  * RoomTierChanged: the room's tier (and so its limits, lifetime and themes) changed. Emitted by billing from verified
  * payments and by the internal change-tier command.
  */
 export const WorkspaceTierChangedSchema = z.object({
-  workspaceId: z.string(), tier: TierSchema, previousTier: TierSchema, expiresAt: z.string().nullable(), reason: z.string(),
+  workspaceId: z.string(),
+  tier: TierSchema,
+  previousTier: TierSchema,
+  expiresAt: z.string().nullable(),
+  reason: z.string(),
   workspace: WorkspaceUpdateSchema,
 });
 export const WorkspaceThemeChangedSchema = z.object({
-  workspaceId: z.string(), themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
+  workspaceId: z.string(),
+  themeId: z.string(),
+  customTheme: z.record(z.string(), z.string()).nullable(),
+  changedBy: z.string(),
+  changedByName: z.string(),
   /** the custom logo as a signed image-proxy path, made by the room service (never from a client); events before it: null */
   logoSrc: z.string().nullable().default(null),
 });
 /** The owner deleted the room: like expiry, everything of it goes; its key is destroyed first (docs/crypto.md). */
-export const WorkspaceDeletedSchema = z.object({ workspaceId: z.string(), name: z.string(), deletedBy: z.string(), deletedAt: z.string() });
+export const WorkspaceDeletedSchema = z.object({
+  workspaceId: z.string(),
+  name: z.string(),
+  deletedBy: z.string(),
+  deletedAt: z.string(),
+});
 /** An owner or admin removed the member: the token is revoked for good (role 'kicked'), the username free again. */
 export const MemberKickedSchema = z.object({
-  workspaceId: z.string(), userId: z.string(), username: z.string(), kickedBy: z.string(), reason: z.string(), kickedAt: z.string(),
+  workspaceId: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  kickedBy: z.string(),
+  reason: z.string(),
+  kickedAt: z.string(),
 });
 /** The owner made a member an admin (isAdmin true) or took it back. user: the member after the change (user-updated). */
-export const MemberRoleChangedSchema = z.object({ workspaceId: z.string(), userId: z.string(), isAdmin: z.boolean(), user: RoomUserSchema });
+export const MemberRoleChangedSchema = z.object({
+  workspaceId: z.string(),
+  userId: z.string(),
+  isAdmin: z.boolean(),
+  user: RoomUserSchema,
+});
 
 // ---- messaging service events (topic messaging) ----
 /** Who receives a message: everyone in the room (public topic channel) or the listed users (private channel, DM). */
@@ -136,15 +223,36 @@ export const MessageSentSchema = z.object({ message: MessageSchema, audience: Au
  * (partitionKeyOf) so a room's events stay in one ordered stream. Message seq numbers stay gap-free (P1).
  */
 export const MessageEditedSchema = z.object({
-  workspaceId: z.string(), channelId: z.string(), messageId: z.string(), content: z.string(), editedAt: z.string(), audience: AudienceSchema,
+  workspaceId: z.string(),
+  channelId: z.string(),
+  messageId: z.string(),
+  content: z.string(),
+  editedAt: z.string(),
+  audience: AudienceSchema,
 });
-export const MessageDeletedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), messageId: z.string(), audience: AudienceSchema });
+export const MessageDeletedSchema = z.object({
+  workspaceId: z.string(),
+  channelId: z.string(),
+  messageId: z.string(),
+  audience: AudienceSchema,
+});
 /** emoji null: the user's reaction was removed. reactions: the whole map after the change. */
 export const ReactionChangedSchema = z.object({
-  workspaceId: z.string(), channelId: z.string(), messageId: z.string(), userId: z.string(), emoji: z.string().nullable(),
-  reactions: z.record(z.string(), z.array(z.string())), audience: AudienceSchema,
+  workspaceId: z.string(),
+  channelId: z.string(),
+  messageId: z.string(),
+  userId: z.string(),
+  emoji: z.string().nullable(),
+  reactions: z.record(z.string(), z.array(z.string())),
+  audience: AudienceSchema,
 });
-export const ReadMarkedSchema = z.object({ workspaceId: z.string(), channelId: z.string(), userId: z.string(), seq: z.number().int(), audience: AudienceSchema });
+export const ReadMarkedSchema = z.object({
+  workspaceId: z.string(),
+  channelId: z.string(),
+  userId: z.string(),
+  seq: z.number().int(),
+  audience: AudienceSchema,
+});
 
 /**
  * A file was uploaded and stored (messaging owns files; aggregate: the file id). The payload is sealed in the log
@@ -158,9 +266,16 @@ export const FileUploadedSchema = z.object({
   uploaderId: z.string(),
   purpose: z.enum(['message', 'voice', 'avatar']),
   kind: z.enum(['image', 'video', 'file', 'voice']),
-  name: z.string(), mime: z.string(), size: z.number().int().nonnegative(), caption: z.string().nullable(),
-  durationMs: z.number().int().nullable(), width: z.number().int().nullable(), height: z.number().int().nullable(),
-  storageKey: z.string(), thumbnailKey: z.string().nullable(), thumbnailSize: z.number().int().nullable(),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number().int().nonnegative(),
+  caption: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  storageKey: z.string(),
+  thumbnailKey: z.string().nullable(),
+  thumbnailSize: z.number().int().nullable(),
   fileKey: z.string(),
   uploadedAt: z.string(),
   /** the tier's retention (ENTITLEMENTS.fileRetentionMs) from the upload; null = kept as long as the room */
@@ -168,7 +283,11 @@ export const FileUploadedSchema = z.object({
 });
 /** A stored file was removed (retention); its bytes are deleted from storage after this is recorded. */
 /** A stored file is gone: past its tier's retention, or its message was deleted (its bytes are deleted too). */
-export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.string(), reason: z.enum(['retention', 'message-deleted']) });
+export const FileRemovedSchema = z.object({
+  workspaceId: z.string(),
+  fileId: z.string(),
+  reason: z.enum(['retention', 'message-deleted']),
+});
 
 /**
  * A DM call was answered (the gateway records it, topic room, aggregate: the call id, sequence 1): the one durable
@@ -176,7 +295,11 @@ export const FileRemovedSchema = z.object({ workspaceId: z.string(), fileId: z.s
  * stays ephemeral in the gateways.
  */
 export const CallConnectedSchema = z.object({
-  workspaceId: z.string(), channelId: z.string(), callId: z.string(), callType: z.enum(['audio', 'video']), connectedAt: z.string(),
+  workspaceId: z.string(),
+  channelId: z.string(),
+  callId: z.string(),
+  callType: z.enum(['audio', 'video']),
+  connectedAt: z.string(),
 });
 
 /** type -> payload schema. Adding an event means adding a row here. */
@@ -341,8 +464,13 @@ export function partitionKeyOf(event: AnyEventEnvelope): string {
  * sealing decorator (services/platform/src/event-log/sealed.ts) seals on append and opens (then validates) on
  * delivery; after the room's key is destroyed the payload can never be read again.
  */
-export interface SealedPayload { workspaceId: string; sealed: string }
-export const SealedPayloadSchema = z.object({ workspaceId: z.string().min(1), sealed: z.string().startsWith('e1.') }).strict();
+export interface SealedPayload {
+  workspaceId: string;
+  sealed: string;
+}
+export const SealedPayloadSchema = z
+  .object({ workspaceId: z.string().min(1), sealed: z.string().startsWith('e1.') })
+  .strict();
 export const isSealedPayload = (p: unknown): p is SealedPayload => SealedPayloadSchema.safeParse(p).success;
 
 /**

@@ -1,6 +1,13 @@
 /** HTTP bodies and answers of the room area (docs/protocol.md). */
 import { z } from 'zod';
-import { RoomNameSchema, UsernameSchema, RoomPasswordSchema, TierSchema, type RoomUser, type WorkspaceSettings } from './models.ts';
+import {
+  RoomNameSchema,
+  UsernameSchema,
+  RoomPasswordSchema,
+  TierSchema,
+  type RoomUser,
+  type WorkspaceSettings,
+} from './models.ts';
 
 export const CreateWorkspaceBodySchema = z.object({
   name: RoomNameSchema,
@@ -21,10 +28,20 @@ export const JoinWorkspaceBodySchema = z.object({
   password: RoomPasswordSchema.nullish(),
 });
 export type JoinWorkspaceBody = z.input<typeof JoinWorkspaceBodySchema>;
-export interface JoinWorkspaceAnswer { workspaceId: string; userToken: string; user: RoomUser }
+export interface JoinWorkspaceAnswer {
+  workspaceId: string;
+  userToken: string;
+  user: RoomUser;
+}
 
-export interface CheckNameAnswer { available: boolean; message: string }
-export interface CheckUsernameAnswer { available: boolean; message: string }
+export interface CheckNameAnswer {
+  available: boolean;
+  message: string;
+}
+export interface CheckUsernameAnswer {
+  available: boolean;
+  message: string;
+}
 
 export interface RoomLookupAnswer {
   workspaceId: string;
@@ -51,11 +68,34 @@ export const ExtendRoomBodySchema = z.object({
   /** 7 or 30 */
   extensionDays: z.union([z.literal(7), z.literal(30)]),
 });
-export interface ExtendRoomAnswer { success: true; workspaceId: string; expiresAt: string | null; message: string }
+export interface ExtendRoomAnswer {
+  success: true;
+  workspaceId: string;
+  expiresAt: string | null;
+  message: string;
+}
 
-export { API, FILE_ROUTE_PATTERN, UPLOAD_ROUTE_PATTERN, UPLOAD_FIELDS, UPLOAD_PURPOSES, PROFILE_IMAGE_MAX_BYTES, VOICE_MAX_MS, CAPTION_MAX, type UploadPurpose } from './paths.ts';
+export {
+  API,
+  FILE_ROUTE_PATTERN,
+  UPLOAD_ROUTE_PATTERN,
+  UPLOAD_FIELDS,
+  UPLOAD_PURPOSES,
+  PROFILE_IMAGE_MAX_BYTES,
+  VOICE_MAX_MS,
+  CAPTION_MAX,
+  type UploadPurpose,
+} from './paths.ts';
 
 /** POST /api/workspaces/{id}/files answers the stored file (then sent with send-message { fileId }). */
-export interface UploadAnswer { success: true; file: import('./models.ts').MessageFile & { expiresAt: string | null } }
+export interface UploadAnswer {
+  success: true;
+  file: import('./models.ts').MessageFile & { expiresAt: string | null };
+}
 /** GET /api/workspaces/{id}/files/{fileId}/link: signed addresses an <img>/<video> can use, valid until expiresAt. */
-export interface FileLinkAnswer { success: true; url: string; thumbnailUrl: string | null; expiresAt: string }
+export interface FileLinkAnswer {
+  success: true;
+  url: string;
+  thumbnailUrl: string | null;
+  expiresAt: string;
+}

@@ -8,10 +8,29 @@ import { z } from 'zod';
 import type { Workspace, RoomUser, Channel, Message, ChannelSummary } from './models.ts';
 import type { OnlineUser, PresenceStatus } from './socket.ts';
 import type {
-  CreateChannelSchema, JoinChannelSchema, SendMessageSchema, FetchMessagesSchema, SyncMessagesSchema, CreateDmChannelSchema, DeleteDmSchema,
-  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, EditMessageSchema, DeleteMessageSchema,
-  AddReactionSchema, MarkReadSchema, SearchMessagesSchema, UpdateProfileSchema, RenameWorkspaceSchema, SetWorkspacePasswordSchema,
-  SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema, BroadcastThemeSchema, SetMemberRoleSchema,
+  CreateChannelSchema,
+  JoinChannelSchema,
+  SendMessageSchema,
+  FetchMessagesSchema,
+  SyncMessagesSchema,
+  CreateDmChannelSchema,
+  DeleteDmSchema,
+  DeleteChannelSchema,
+  RenameChannelSchema,
+  UpdateChannelMembersSchema,
+  EditMessageSchema,
+  DeleteMessageSchema,
+  AddReactionSchema,
+  MarkReadSchema,
+  SearchMessagesSchema,
+  UpdateProfileSchema,
+  RenameWorkspaceSchema,
+  SetWorkspacePasswordSchema,
+  SetWorkspaceMaxUsersSchema,
+  ExtendWorkspaceSchema,
+  KickUserSchema,
+  BroadcastThemeSchema,
+  SetMemberRoleSchema,
 } from './socket.ts';
 import type { WorkspaceUpdate, RoomTheme } from './socket.ts';
 import type { Tier } from './limits.ts';
@@ -20,12 +39,21 @@ import type { Audience } from './events.ts';
 type In<S extends z.ZodTypeAny> = z.output<S>;
 
 /** Who is acting, as established by join-workspace on this connection. */
-export const SessionActorSchema = z.object({ workspaceId: z.string().min(1), userId: z.string().min(1), username: z.string().min(1) });
+export const SessionActorSchema = z.object({
+  workspaceId: z.string().min(1),
+  userId: z.string().min(1),
+  username: z.string().min(1),
+});
 export type SessionActor = z.infer<typeof SessionActorSchema>;
 
 export interface RoomApi {
   /** Verify a user token for a workspace; returns the user and the workspace as this user may see it. */
-  authenticate(input: { workspaceId: string; userToken: string; username: string; password?: string | null }): Promise<{ user: RoomUser; workspace: Workspace }>;
+  authenticate(input: {
+    workspaceId: string;
+    userToken: string;
+    username: string;
+    password?: string | null;
+  }): Promise<{ user: RoomUser; workspace: Workspace }>;
   createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel>;
   /**
    * May the actor send this presence event? Presence keeps no room read model, so the room service decides for it:
@@ -58,7 +86,10 @@ export interface RoomApi {
    * May the actor call (or answer) the other member of this DM? The role (SOCKET_AUTHZ[event]), the channel a DM
    * the actor is in, the peer its other member, and with a callType the room's tier (ENTITLEMENTS). Decides nothing.
    */
-  authorizeCall(actor: SessionActor, input: AuthorizeCallInput): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }>;
+  authorizeCall(
+    actor: SessionActor,
+    input: AuthorizeCallInput,
+  ): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }>;
 }
 
 export const AuthorizeCallSchema = z.object({
@@ -79,13 +110,25 @@ export type AuthorizePresenceInput = z.infer<typeof AuthorizePresenceSchema>;
 
 export interface MessagingApi {
   sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
-  fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
+  fetchMessages(
+    actor: SessionActor,
+    input: z.output<typeof FetchMessagesSchema>,
+  ): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
   /** join-channel: the channel's latest page of history, under join-channel's own row */
-  joinChannel(actor: SessionActor, input: z.output<typeof JoinChannelSchema>): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
-  syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
+  joinChannel(
+    actor: SessionActor,
+    input: z.output<typeof JoinChannelSchema>,
+  ): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
+  syncMessages(
+    actor: SessionActor,
+    input: z.output<typeof SyncMessagesSchema>,
+  ): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
   editMessage(actor: SessionActor, input: In<typeof EditMessageSchema>): Promise<Message>;
   deleteMessage(actor: SessionActor, input: In<typeof DeleteMessageSchema>): Promise<{ messageId: string }>;
-  addReaction(actor: SessionActor, input: In<typeof AddReactionSchema>): Promise<{ messageId: string; reactions: Record<string, string[]> }>;
+  addReaction(
+    actor: SessionActor,
+    input: In<typeof AddReactionSchema>,
+  ): Promise<{ messageId: string; reactions: Record<string, string[]> }>;
   markRead(actor: SessionActor, input: In<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }>;
   channelSummaries(actor: SessionActor): Promise<ChannelSummary[]>;
   /** Newest first, at most LIMITS.searchResultsMax, only in channels the actor may read. */
@@ -94,19 +137,38 @@ export interface MessagingApi {
 
 export interface PresenceApi {
   /** A connection of this user is now in the room; returns the online list after the change and whether the user was newly online. */
-  connect(input: { workspaceId: string; user: OnlineUser; connectionId: string; gatewayId: string }): Promise<{ firstConnection: boolean; online: OnlineUser[] }>;
-  disconnect(input: { workspaceId: string; userId: string; connectionId: string }): Promise<{ lastConnection: boolean }>;
+  connect(input: {
+    workspaceId: string;
+    user: OnlineUser;
+    connectionId: string;
+    gatewayId: string;
+  }): Promise<{ firstConnection: boolean; online: OnlineUser[] }>;
+  disconnect(input: {
+    workspaceId: string;
+    userId: string;
+    connectionId: string;
+  }): Promise<{ lastConnection: boolean }>;
   online(workspaceId: string): Promise<OnlineUser[]>;
   /** The gateway refreshes its live connections so a crashed replica's connections expire. */
   /**
    * Answers the connections the store no longer holds (Redis restarted and lost them): the gateway connects them
    * again, so presence comes back without the users reconnecting.
    */
-  heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }): Promise<{ missing: string[] }>;
+  heartbeat(input: {
+    gatewayId: string;
+    connections: { workspaceId: string; userId: string; connectionId: string }[];
+  }): Promise<{ missing: string[] }>;
   /** online / away / busy for every connection of the user; signals user-presence-updated */
   setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void>;
   /** typing started (refreshed) or stopped in a channel; signals only to the channel's audience */
-  typing(input: { workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience }): Promise<void>;
+  typing(input: {
+    workspaceId: string;
+    channelId: string;
+    userId: string;
+    username: string;
+    typing: boolean;
+    audience: Audience;
+  }): Promise<void>;
 }
 
 /** Presence changes published on the ephemeral bus (Redis pub/sub or in-memory), fanned out by every gateway. */
@@ -116,7 +178,15 @@ export type PresenceSignal =
   | { kind: 'joined'; workspaceId: string; user: OnlineUser }
   | { kind: 'left'; workspaceId: string; userId: string; username: string }
   | { kind: 'status'; workspaceId: string; userId: string; status: PresenceStatus }
-  | { kind: 'typing'; workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience };
+  | {
+      kind: 'typing';
+      workspaceId: string;
+      channelId: string;
+      userId: string;
+      username: string;
+      typing: boolean;
+      audience: Audience;
+    };
 
 /**
  * Call signaling between gateway replicas (services/gateway/src/calls.ts): every replica subscribes and emits to
@@ -192,7 +262,10 @@ export interface RoomTokensApi {
    * Throws NOT_AUTHENTICATED for any token that is not a current member's: unknown, replaced, left, a room expired or
    * deleted; KICKED for a kicked member's.
    */
-  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }>;
+  memberOfToken(input: {
+    userToken: string;
+    workspaceId?: string | null;
+  }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }>;
 }
 export const ROOM_TOKENS_PREFIX = '/internal/room-tokens';
 export const ROOM_TOKENS_METHODS = ['memberOfToken'] as const satisfies readonly (keyof RoomTokensApi)[];

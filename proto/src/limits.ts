@@ -50,8 +50,26 @@ export const EXPIRY = {
 
 /** Paths the app itself uses; a room cannot take one of these names. */
 export const RESERVED_ROOM_NAMES = [
-  'api', 'assets', 'socket.io', 'login', 'register', 'upgrade', 'dashboard', 'features', 'join',
-  'workspace', 'about', 'privacy', 'terms', 'contact', 'subscription', 'payment', 'admin', 'healthz', 'readyz', 'metrics',
+  'api',
+  'assets',
+  'socket.io',
+  'login',
+  'register',
+  'upgrade',
+  'dashboard',
+  'features',
+  'join',
+  'workspace',
+  'about',
+  'privacy',
+  'terms',
+  'contact',
+  'subscription',
+  'payment',
+  'admin',
+  'healthz',
+  'readyz',
+  'metrics',
   'internal', // service-to-service routes: refused on every public entry (docs/security.md)
 ] as const;
 

@@ -29,19 +29,35 @@ export type LinkPreview = z.infer<typeof LinkPreviewSchema>;
 
 /** Parses an address the way the server does (WHATWG URL); null when it is not an absolute address. */
 export function parseLinkUrl(s: string): URL | null {
-  try { return new URL(s); } catch { return null; }
+  try {
+    return new URL(s);
+  } catch {
+    return null;
+  }
 }
 
-const LinkUrlSchema = z.string({ error: (i) => (i.input === undefined ? 'Enter a link to preview' : 'The link must be text') })
+const LinkUrlSchema = z
+  .string({ error: (i) => (i.input === undefined ? 'Enter a link to preview' : 'The link must be text') })
   .trim()
   .min(1, 'Enter a link to preview')
   .max(LINK_PREVIEW_LIMITS.urlMax, `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`)
   .refine((s) => parseLinkUrl(s) !== null, 'This is not a valid link')
-  .refine((s) => ['http:', 'https:'].includes(parseLinkUrl(s)?.protocol ?? ''), 'Only http and https links can be previewed');
+  .refine(
+    (s) => ['http:', 'https:'].includes(parseLinkUrl(s)?.protocol ?? ''),
+    'Only http and https links can be previewed',
+  );
 
 /** `POST /api/link-preview/fetch` body. `workspaceId` is accepted for the spec's client and ignored (the token decides). */
-export const LinkPreviewRequestSchema = z.object({
-  url: LinkUrlSchema,
-  workspaceId: z.string().max(200).optional(),
-}, { error: (i) => (i.input === undefined ? 'Send a JSON body with the link: { "url": "https://..." }' : 'The body must be a JSON object with a url') });
+export const LinkPreviewRequestSchema = z.object(
+  {
+    url: LinkUrlSchema,
+    workspaceId: z.string().max(200).optional(),
+  },
+  {
+    error: (i) =>
+      i.input === undefined
+        ? 'Send a JSON body with the link: { "url": "https://..." }'
+        : 'The body must be a JSON object with a url',
+  },
+);
 export type LinkPreviewRequest = z.input<typeof LinkPreviewRequestSchema>;

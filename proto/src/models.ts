@@ -22,10 +22,12 @@ export const hasInvisibleCharacters = (s: string): boolean => INVISIBLE.test(s);
 export const normalizeUsername = (s: string): string => s.normalize('NFKC').trim().replace(/\s+/gu, ' ');
 export const INVISIBLE_CHARACTERS_MESSAGE = 'Username contains invisible or formatting characters';
 // Checked on the name as given: normalizing would turn some of them into a space (U+FEFF counts as white space).
-const usernameOf = (max: number, required: string) => z.string()
-  .refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
-  .transform(normalizeUsername)
-  .pipe(z.string().min(LIMITS.usernameMin, required).max(max, `Username must be at most ${max} characters`));
+const usernameOf = (max: number, required: string) =>
+  z
+    .string()
+    .refine((s) => !hasInvisibleCharacters(s), INVISIBLE_CHARACTERS_MESSAGE)
+    .transform(normalizeUsername)
+    .pipe(z.string().min(LIMITS.usernameMin, required).max(max, `Username must be at most ${max} characters`));
 
 /** A room name as typed in the landing form and used in the path: trimmed, 1-50 characters. */
 export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').max(LIMITS.roomNameMax);
@@ -33,10 +35,18 @@ export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').
 export const UsernameSchema = usernameOf(LIMITS.usernameMax, 'Please enter a username');
 /** Username in profile editing: up to 30 characters (docs/product/files.md F9). */
 export const ProfileUsernameSchema = usernameOf(LIMITS.profileUsernameMax, 'Username is required');
-export const ChannelNameSchema = z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax)
+export const ChannelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Channel name is required')
+  .max(LIMITS.channelNameMax)
   .refine(noControlChars, 'Channel name contains invalid characters');
 export const RoomPasswordSchema = z.string().trim().max(LIMITS.roomPasswordMax);
-export const IdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
+export const IdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 
 export const WorkspaceSettingsSchema = z.object({
   tier: TierSchema,
@@ -87,10 +97,16 @@ export const WorkspaceSchema = z.object({
   users: z.array(RoomUserSchema),
   channels: z.array(ChannelSchema),
   /** the theme last broadcast to the room by an admin (broadcast-theme); null = none */
-  theme: z.object({
-    themeId: z.string(), customTheme: z.record(z.string(), z.string()).nullable(), changedBy: z.string(), changedByName: z.string(),
-    logoSrc: z.string().nullable().default(null),
-  }).nullable().default(null),
+  theme: z
+    .object({
+      themeId: z.string(),
+      customTheme: z.record(z.string(), z.string()).nullable(),
+      changedBy: z.string(),
+      changedByName: z.string(),
+      logoSrc: z.string().nullable().default(null),
+    })
+    .nullable()
+    .default(null),
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 

@@ -6,7 +6,10 @@
  * The workspace-deleted event's text (docs/product/rooms.md R27, R36): what a member sees when the room ends under
  * them. The owner who deleted it sees the success text instead (their own command's answer).
  */
-export const ROOM_ENDED_TEXT = { deleted: 'This chat room has been deleted.', expired: 'This room has expired' } as const;
+export const ROOM_ENDED_TEXT = {
+  deleted: 'This chat room has been deleted.',
+  expired: 'This room has expired',
+} as const;
 
 /** Client -> server event names (docs/protocol.md, which marks the ones this product adds). */
 export const C = {

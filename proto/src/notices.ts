@@ -37,4 +37,5 @@ export const RenewalReminderMailedSchema = z.object({
 });
 
 /** The key of a reminder in billing.mailed_notices: one per stage and billing period. */
-export const reminderKey = (stage: ReminderStage, periodEnd: string | null): string => `${stage}:${periodEnd ?? 'open'}`;
+export const reminderKey = (stage: ReminderStage, periodEnd: string | null): string =>
+  `${stage}:${periodEnd ?? 'open'}`;

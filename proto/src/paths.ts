@@ -7,13 +7,16 @@ export const API = {
   checkName: (name: string) => `/api/workspaces/check-name/${encodeURIComponent(name)}`,
   roomByName: (roomName: string) => `/api/workspaces/room/${encodeURIComponent(roomName)}`,
   info: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/info`,
-  checkUsername: (id: string, username: string) => `/api/workspaces/${encodeURIComponent(id)}/check-username/${encodeURIComponent(username)}`,
+  checkUsername: (id: string, username: string) =>
+    `/api/workspaces/${encodeURIComponent(id)}/check-username/${encodeURIComponent(username)}`,
   create: () => `/api/workspaces`,
   join: (id: string) => `/api/workspaces/${encodeURIComponent(id)}/join`,
   extendRoom: () => `/api/workspaces/extend-room`,
   uploadFile: (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files`,
-  file: (workspaceId: string, fileId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}`,
-  fileLink: (workspaceId: string, fileId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}/link`,
+  file: (workspaceId: string, fileId: string) =>
+    `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}`,
+  fileLink: (workspaceId: string, fileId: string) =>
+    `/api/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(fileId)}/link`,
 } as const;
 
 /** Upload routes: matched by the ingress (nginx regex) and the test router, which send them to messaging. */
@@ -21,7 +24,13 @@ export const FILE_ROUTE_PATTERN = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\/|
 /** The upload itself (POST here; API.uploadFile), the one file route whose body the embedded gateway hands over in-process. */
 export const UPLOAD_ROUTE_PATTERN = /^\/api\/workspaces\/[A-Za-z0-9_-]+\/files(\?|$)/;
 /** The upload's form fields (multipart/form-data): the fields must come before the file part. */
-export const UPLOAD_FIELDS = { file: 'file', channelId: 'channelId', caption: 'caption', purpose: 'purpose', durationMs: 'durationMs' } as const;
+export const UPLOAD_FIELDS = {
+  file: 'file',
+  channelId: 'channelId',
+  caption: 'caption',
+  purpose: 'purpose',
+  durationMs: 'durationMs',
+} as const;
 /** message: a file for a message in channelId; avatar: a profile picture (images only, 5 MB) */
 export const UPLOAD_PURPOSES = ['message', 'voice', 'avatar'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];

@@ -8,7 +8,8 @@ export const PAYMENTS_API = {
   createCheckoutSession: '/api/payments/create-checkout-session',
   createRoomExtensionPayment: '/api/payments/create-room-extension-payment',
   completeRoomExtension: (orderId: string) => `/api/payments/complete-room-extension/${encodeURIComponent(orderId)}`,
-  subscriptionStatus: (email?: string) => `/api/payments/subscription-status${email ? `/${encodeURIComponent(email)}` : ''}`,
+  subscriptionStatus: (email?: string) =>
+    `/api/payments/subscription-status${email ? `/${encodeURIComponent(email)}` : ''}`,
   createPortalSession: '/api/payments/create-portal-session',
   verifySession: (sessionId: string) => `/api/payments/verify-session/${encodeURIComponent(sessionId)}`,
   webhook: '/api/payments/webhook',

@@ -27,7 +27,10 @@ export { PAYMENTS_PREFIX, PAYMENTS_API } from './payment-paths.ts';
 
 /** A return address: a path of this site ("/payment/success"), or an absolute address of this site's origin. */
 const ReturnUrlSchema = z.string().trim().min(1).max(500).optional();
-const PlanSchema = z.string({ error: 'Please select a plan first' }).trim().toLowerCase()
+const PlanSchema = z
+  .string({ error: 'Please select a plan first' })
+  .trim()
+  .toLowerCase()
   .pipe(z.enum(PAID_PLANS, 'Please select a plan first'));
 
 /**
@@ -35,28 +38,44 @@ const PlanSchema = z.string({ error: 'Please select a plan first' }).trim().toLo
  * ignored: the account is the session's.
  */
 export const CreateCheckoutBodySchema = z.object({
-  plan: PlanSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+  plan: PlanSchema,
+  successUrl: ReturnUrlSchema,
+  cancelUrl: ReturnUrlSchema,
 });
 /** extensionType: the days as text ("7") or a number; one of 3, 7, 14, 30; default 7 */
-export const ExtensionDaysSchema = z.union([z.string().trim(), z.number()]).optional()
+export const ExtensionDaysSchema = z
+  .union([z.string().trim(), z.number()])
+  .optional()
   .transform((v) => (v === undefined || v === '' ? DEFAULT_EXTENSION_DAYS : Number(v)))
-  .pipe(z.number().refine((d) => (EXTENSION_DAYS as readonly number[]).includes(d), 'Choose an extension of 3, 7, 14 or 30 days'));
+  .pipe(
+    z
+      .number()
+      .refine((d) => (EXTENSION_DAYS as readonly number[]).includes(d), 'Choose an extension of 3, 7, 14 or 30 days'),
+  );
 /** POST /api/payments/create-room-extension-payment (bearer). userEmail is ignored. */
 export const CreateExtensionPaymentBodySchema = z.object({
   workspaceId: z.string({ error: 'workspaceId is required' }).trim().min(1, 'workspaceId is required').max(64),
-  extensionType: ExtensionDaysSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+  extensionType: ExtensionDaysSchema,
+  successUrl: ReturnUrlSchema,
+  cancelUrl: ReturnUrlSchema,
 });
 /** POST /api/payments/create-portal-session (bearer). email is ignored. */
 export const PortalBodySchema = z.object({ returnUrl: ReturnUrlSchema });
 /** a provider checkout session id as it appears in paths (Stripe: cs_...) */
-export const CheckoutSessionIdSchema = z.string().trim().regex(/^[A-Za-z0-9_]{3,255}$/, 'Unknown payment session');
+export const CheckoutSessionIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_]{3,255}$/, 'Unknown payment session');
 
 /**
  * POST /api/auth/renew-subscription (bearer). tier ("pro"|"business", any case) only picks the plan of a new checkout;
  * it never sets a tier. returnUrl: the portal's way back (default /dashboard); successUrl/cancelUrl: the checkout's.
  */
 export const RenewSubscriptionBodySchema = z.object({
-  tier: PlanSchema, returnUrl: ReturnUrlSchema, successUrl: ReturnUrlSchema, cancelUrl: ReturnUrlSchema,
+  tier: PlanSchema,
+  returnUrl: ReturnUrlSchema,
+  successUrl: ReturnUrlSchema,
+  cancelUrl: ReturnUrlSchema,
 });
 /**
  * POST /api/auth/create-paid-account (bearer). paymentId: a checkout session id, read back from the provider. The
@@ -65,19 +84,41 @@ export const RenewSubscriptionBodySchema = z.object({
 export const CreatePaidAccountBodySchema = z.object({
   paymentId: z.string({ error: 'paymentId is required' }).pipe(CheckoutSessionIdSchema),
 });
-export interface CheckoutAnswer { success: true; url: string; sessionId: string }
-export interface PortalAnswer { success: true; url: string }
+export interface CheckoutAnswer {
+  success: true;
+  url: string;
+  sessionId: string;
+}
+export interface PortalAnswer {
+  success: true;
+  url: string;
+}
 /** renew-subscription: the billing portal (a subscription the provider still holds) or a new checkout (sessionId) */
-export interface RenewAnswer { success: true; url: string; kind: 'portal' | 'checkout'; sessionId: string | null }
+export interface RenewAnswer {
+  success: true;
+  url: string;
+  kind: 'portal' | 'checkout';
+  sessionId: string | null;
+}
 /** upgrade-rooms: the tier applied to the account's live rooms, and the rooms that changed (workspace ids) */
-export interface UpgradeRoomsAnswer { success: true; tier: Tier; changed: string[] }
+export interface UpgradeRoomsAnswer {
+  success: true;
+  tier: Tier;
+  changed: string[];
+}
 /** create-paid-account: the account's profile after the verified payment was applied, and what was verified */
-export interface PaidAccountAnswer { success: true; user: AccountUser; payment: PaymentVerificationAnswer }
+export interface PaidAccountAnswer {
+  success: true;
+  user: AccountUser;
+  payment: PaymentVerificationAnswer;
+}
 
 export type RenewalUrgency = 'none' | 'reminder' | 'warning' | 'urgent' | 'expired';
 /** the renewal status (docs/product/payments.md PAY5, PAY6), plus what the banner shows */
 export interface RenewalStatus {
-  needsRenewal: boolean; renewalUrgency: RenewalUrgency; isInGracePeriod: boolean;
+  needsRenewal: boolean;
+  renewalUrgency: RenewalUrgency;
+  isInGracePeriod: boolean;
   /** active: full access (grace counts as active, read-only); expired: access suspended */
   status: 'active' | 'expired';
   /** rounded up; null without an expiry */
@@ -120,7 +161,11 @@ export interface PaymentVerificationAnswer {
 
 /** POST /api/payments/complete-room-extension/{orderId} (bearer) */
 export interface CompleteExtensionAnswer {
-  success: true; newExpiryDate: string | null; roomName: string; workspaceId: string; extensionDays: number;
+  success: true;
+  newExpiryDate: string | null;
+  roomName: string;
+  workspaceId: string;
+  extensionDays: number;
 }
 
 /**
@@ -129,9 +174,20 @@ export interface CompleteExtensionAnswer {
  * 7 days after expiry are a grace period that still counts as active (urgent). Urgency: urgent in grace or at 1 day
  * or less, warning at 3 or less, reminder at 7 or less (not shown for pro: none).
  */
-export function renewalStatus(account: { tier: Tier; paymentStatus: PaymentStatus; expiresAt: Date | string | null }, now: Date): RenewalStatus {
-  const base = { needsRenewal: false, renewalUrgency: 'none' as RenewalUrgency, isInGracePeriod: false, status: 'active' as const,
-    daysUntilExpiry: null, graceDaysLeft: null, message: null, buttonLabel: 'Renew Subscription' as const };
+export function renewalStatus(
+  account: { tier: Tier; paymentStatus: PaymentStatus; expiresAt: Date | string | null },
+  now: Date,
+): RenewalStatus {
+  const base = {
+    needsRenewal: false,
+    renewalUrgency: 'none' as RenewalUrgency,
+    isInGracePeriod: false,
+    status: 'active' as const,
+    daysUntilExpiry: null,
+    graceDaysLeft: null,
+    message: null,
+    buttonLabel: 'Renew Subscription' as const,
+  };
   if (account.tier === 'free') return base;
   if (account.expiresAt === null) {
     if (account.paymentStatus === 'active') return base;
@@ -142,47 +198,103 @@ export function renewalStatus(account: { tier: Tier; paymentStatus: PaymentStatu
   if (days < 0) {
     const graceLeft = RENEWAL.graceDays + days;
     if (graceLeft >= 0) {
-      return { ...base, needsRenewal: true, renewalUrgency: 'urgent', isInGracePeriod: true, daysUntilExpiry: days, graceDaysLeft: graceLeft,
-        message: `Grace period: ${graceLeft} day(s) left. Renew now to keep your data.` };
+      return {
+        ...base,
+        needsRenewal: true,
+        renewalUrgency: 'urgent',
+        isInGracePeriod: true,
+        daysUntilExpiry: days,
+        graceDaysLeft: graceLeft,
+        message: `Grace period: ${graceLeft} day(s) left. Renew now to keep your data.`,
+      };
     }
     return expiredRenewal(days);
   }
-  if (days <= RENEWAL.urgentDays) return { ...base, needsRenewal: true, renewalUrgency: 'urgent', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew now to avoid interruption.` };
-  if (days <= RENEWAL.warningDays) return { ...base, needsRenewal: true, renewalUrgency: 'warning', daysUntilExpiry: days, message: `Expires in ${days} day(s). Renew soon to maintain access.` };
+  if (days <= RENEWAL.urgentDays)
+    return {
+      ...base,
+      needsRenewal: true,
+      renewalUrgency: 'urgent',
+      daysUntilExpiry: days,
+      message: `Expires in ${days} day(s). Renew now to avoid interruption.`,
+    };
+  if (days <= RENEWAL.warningDays)
+    return {
+      ...base,
+      needsRenewal: true,
+      renewalUrgency: 'warning',
+      daysUntilExpiry: days,
+      message: `Expires in ${days} day(s). Renew soon to maintain access.`,
+    };
   if (days <= RENEWAL.reminderDays && account.tier !== 'pro') {
-    return { ...base, needsRenewal: true, renewalUrgency: 'reminder', daysUntilExpiry: days, message: `Expires in ${days} days. Consider renewing to avoid any interruption.` };
+    return {
+      ...base,
+      needsRenewal: true,
+      renewalUrgency: 'reminder',
+      daysUntilExpiry: days,
+      message: `Expires in ${days} days. Consider renewing to avoid any interruption.`,
+    };
   }
   return { ...base, daysUntilExpiry: days };
 }
 
 /** after the grace: renewal needed (docs/product/payments.md PAY6); days: since the expiry, negative */
 export function expiredRenewal(days: number): RenewalStatus {
-  return { needsRenewal: true, renewalUrgency: 'expired', isInGracePeriod: false, status: 'expired', daysUntilExpiry: days, graceDaysLeft: null,
-    message: 'Your subscription has expired. Renew now to regain full access.', buttonLabel: 'Reactivate Subscription' };
+  return {
+    needsRenewal: true,
+    renewalUrgency: 'expired',
+    isInGracePeriod: false,
+    status: 'expired',
+    daysUntilExpiry: days,
+    graceDaysLeft: null,
+    message: 'Your subscription has expired. Renew now to regain full access.',
+    buttonLabel: 'Reactivate Subscription',
+  };
 }
 
 // ---- payment events (topic billing; aggregate: the account; sealed under the account's key) ----
 const ProviderRef = { provider: z.literal('stripe'), providerEventId: z.string().nullable() };
 /** the provider says the subscription is active (paid): the account gets the plan's tier until the period's end */
 export const SubscriptionActivatedSchema = z.object({
-  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), customerId: z.string().nullable(),
-  currentPeriodEnd: z.string().nullable(), cancelAtPeriodEnd: z.boolean(), ...ProviderRef,
+  accountId: z.string(),
+  tier: TierSchema,
+  subscriptionId: z.string(),
+  customerId: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  ...ProviderRef,
 });
 /** a renewal payment failed: the tier stays while the provider retries; the page asks for a new payment method */
 export const SubscriptionPastDueSchema = z.object({
-  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), currentPeriodEnd: z.string().nullable(), ...ProviderRef,
+  accountId: z.string(),
+  tier: TierSchema,
+  subscriptionId: z.string(),
+  currentPeriodEnd: z.string().nullable(),
+  ...ProviderRef,
 });
 /** the subscription ended with paid time left: the tier stays until accessUntil (then grace, then expired) */
 export const SubscriptionCancelledSchema = z.object({
-  accountId: z.string(), tier: TierSchema, subscriptionId: z.string(), accessUntil: z.string().nullable(), ...ProviderRef,
+  accountId: z.string(),
+  tier: TierSchema,
+  subscriptionId: z.string(),
+  accessUntil: z.string().nullable(),
+  ...ProviderRef,
 });
 /** no paid time (and no grace) left: the account and its rooms are free again */
 export const SubscriptionExpiredSchema = z.object({
-  accountId: z.string(), previousTier: TierSchema, subscriptionId: z.string().nullable(), expiredAt: z.string(), ...ProviderRef,
+  accountId: z.string(),
+  previousTier: TierSchema,
+  subscriptionId: z.string().nullable(),
+  expiredAt: z.string(),
+  ...ProviderRef,
 });
 /** a one-time room extension was paid (the room service records workspace.extended for it) */
 export const ExtensionPaidSchema = z.object({
-  accountId: z.string(), roomId: z.string(), days: z.number().int().positive(), orderId: z.string(), amountCents: z.number().int().nullable(),
+  accountId: z.string(),
+  roomId: z.string(),
+  days: z.number().int().positive(),
+  orderId: z.string(),
+  amountCents: z.number().int().nullable(),
   ...ProviderRef,
 });
 /**
@@ -193,8 +305,10 @@ export const ExtensionPaidSchema = z.object({
  * seals it (partitionKeyOf: the aggregate, the account).
  */
 export const PaymentRefundedSchema = z.object({
-  accountId: z.string(), chargeId: z.string(),
-  amountCents: z.number().int().positive(), totalRefundedCents: z.number().int().positive(),
+  accountId: z.string(),
+  chargeId: z.string(),
+  amountCents: z.number().int().positive(),
+  totalRefundedCents: z.number().int().positive(),
   /** what the charge was for, in the same currency */
   chargeAmountCents: z.number().int().nonnegative(),
   /** ISO 4217, lower case as the provider gives it; null when it gave none */

@@ -8,8 +8,20 @@ import { LIMITS } from './limits.ts';
 import type { Tier } from './limits.ts';
 import { CUSTOM_THEME_FONTS, EXTENSION_HOURS, THEME_IDS, type CustomTheme, type ThemeId } from './tiers.ts';
 import {
-  IdSchema, UsernameSchema, ProfileUsernameSchema, ChannelNameSchema, RoomPasswordSchema, MessageTypeSchema, PresenceStatusSchema,
-  RoomNameSchema, type Workspace, type RoomUser, type Channel, type Message, type ChannelSummary, type WorkspaceSettings,
+  IdSchema,
+  UsernameSchema,
+  ProfileUsernameSchema,
+  ChannelNameSchema,
+  RoomPasswordSchema,
+  MessageTypeSchema,
+  PresenceStatusSchema,
+  RoomNameSchema,
+  type Workspace,
+  type RoomUser,
+  type Channel,
+  type Message,
+  type ChannelSummary,
+  type WorkspaceSettings,
 } from './models.ts';
 import type { ErrorBody } from './errors.ts';
 
@@ -37,11 +49,17 @@ export const CreateChannelSchema = z.object({
   memberIds: z.array(IdSchema).max(500).default([]),
 });
 export const JoinChannelSchema = z.object({ channelId: IdSchema });
-const MessageContentSchema = z.string().max(LIMITS.messageMax, `Message is too long (${LIMITS.messageMax} characters max)`)
+const MessageContentSchema = z
+  .string()
+  .max(LIMITS.messageMax, `Message is too long (${LIMITS.messageMax} characters max)`)
   .refine((s) => s.trim().length > 0, 'Message cannot be empty');
 export const SendMessageSchema = z.object({
   /** client-generated id; a retry with the same id is stored once and acked with the stored message */
-  clientMessageId: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/),
+  clientMessageId: z
+    .string()
+    .min(8)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
   channelId: IdSchema,
   content: MessageContentSchema,
   type: MessageTypeSchema.exclude(['system']).default('text'),
@@ -89,9 +107,20 @@ export const EditMessageSchema = z.object({
   workspaceId: IdSchema,
 });
 export const DeleteMessageSchema = z.object({ messageId: IdSchema, workspaceId: IdSchema });
-export const EmojiSchema = z.string().min(1).max(LIMITS.emojiMax)
-  .refine((s) => !/[\p{Cc}\s]/u.test(s) && /\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3/u.test(s), 'Invalid emoji');
-export const AddReactionSchema = z.object({ messageId: IdSchema, emoji: EmojiSchema, workspaceId: IdSchema, userId: ClaimedUserId });
+export const EmojiSchema = z
+  .string()
+  .min(1)
+  .max(LIMITS.emojiMax)
+  .refine(
+    (s) => !/[\p{Cc}\s]/u.test(s) && /\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3/u.test(s),
+    'Invalid emoji',
+  );
+export const AddReactionSchema = z.object({
+  messageId: IdSchema,
+  emoji: EmojiSchema,
+  workspaceId: IdSchema,
+  userId: ClaimedUserId,
+});
 /** The user has read the channel up to seq (ours: read positions are kept by the server). */
 export const MarkReadSchema = z.object({ channelId: IdSchema, seq: z.number().int().min(0) });
 export const FetchChannelSummariesSchema = z.object({ workspaceId: IdSchema });
@@ -99,15 +128,27 @@ export const SearchMessagesSchema = z.object({
   workspaceId: IdSchema,
   query: z.string().trim().min(1, 'Search is empty').max(LIMITS.searchQueryMax),
 });
-export const TypingStartSchema = z.object({ channelId: IdSchema, userId: ClaimedUserId, username: z.string().max(100).optional() });
+export const TypingStartSchema = z.object({
+  channelId: IdSchema,
+  userId: ClaimedUserId,
+  username: z.string().max(100).optional(),
+});
 export const TypingStopSchema = z.object({ channelId: IdSchema, userId: ClaimedUserId });
-export const UpdatePresenceSchema = z.object({ workspaceId: IdSchema, userId: ClaimedUserId, status: PresenceStatusSchema });
+export const UpdatePresenceSchema = z.object({
+  workspaceId: IdSchema,
+  userId: ClaimedUserId,
+  status: PresenceStatusSchema,
+});
 export const UpdateProfileSchema = z.object({
   workspaceId: IdSchema,
   userId: ClaimedUserId,
   username: ProfileUsernameSchema.optional(),
   /** a stored picture's address (uploads come with the files issue); null removes it */
-  profilePicture: z.string().max(2048).regex(/^(https:\/\/|\/api\/)/, 'Please select an image file').nullish(),
+  profilePicture: z
+    .string()
+    .max(2048)
+    .regex(/^(https:\/\/|\/api\/)/, 'Please select an image file')
+    .nullish(),
 });
 
 // ---- room administration ----
@@ -121,15 +162,25 @@ export const MAX_USERS_MESSAGE = 'Please enter a number 2 or higher, or "unlimit
 /** an integer >= 2, or "unlimited" (case-insensitive) / null for no cap; which of these the tier allows is the room service's rule */
 export const SetWorkspaceMaxUsersSchema = z.object({
   workspaceId: IdSchema,
-  maxUsers: z.union([
-    z.number().int(MAX_USERS_MESSAGE).min(2, MAX_USERS_MESSAGE).max(100_000, MAX_USERS_MESSAGE),
-    z.string().trim().regex(/^unlimited$/i, MAX_USERS_MESSAGE).transform(() => null),
-    z.null(),
-  ], { error: MAX_USERS_MESSAGE }), // a value of no branch (1.5, 'lots', true) gets the spec's text, not 'Invalid input'
+  maxUsers: z.union(
+    [
+      z.number().int(MAX_USERS_MESSAGE).min(2, MAX_USERS_MESSAGE).max(100_000, MAX_USERS_MESSAGE),
+      z
+        .string()
+        .trim()
+        .regex(/^unlimited$/i, MAX_USERS_MESSAGE)
+        .transform(() => null),
+      z.null(),
+    ],
+    { error: MAX_USERS_MESSAGE },
+  ), // a value of no branch (1.5, 'lots', true) gets the spec's text, not 'Invalid input'
 });
 export const ExtendWorkspaceSchema = z.object({
   workspaceId: IdSchema,
-  additionalHours: z.number().int().refine((h) => (EXTENSION_HOURS as readonly number[]).includes(h), 'Choose 7 days or 30 days'),
+  additionalHours: z
+    .number()
+    .int()
+    .refine((h) => (EXTENSION_HOURS as readonly number[]).includes(h), 'Choose 7 days or 30 days'),
 });
 export const DeleteWorkspaceSchema = z.object({ workspaceId: IdSchema });
 export const KickUserSchema = z.object({
@@ -139,10 +190,17 @@ export const KickUserSchema = z.object({
 });
 const HexColour = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'Use a colour like #3B82F6');
 export const CustomThemeSchema = z.object({
-  primaryColor: HexColour, sentMessageColor: HexColour, receivedMessageColor: HexColour, sentTextColor: HexColour,
-  receivedTextColor: HexColour, chatBackgroundColor: HexColour,
+  primaryColor: HexColour,
+  sentMessageColor: HexColour,
+  receivedMessageColor: HexColour,
+  sentTextColor: HexColour,
+  receivedTextColor: HexColour,
+  chatBackgroundColor: HexColour,
   /** https only (or empty): members' browsers load it through the signed image proxy (RoomTheme.logoSrc), never directly */
-  logoUrl: z.string().max(2048).refine((u) => u === '' || /^https:\/\/[^\s"'<>]+$/.test(u), 'The logo must be an https address'),
+  logoUrl: z
+    .string()
+    .max(2048)
+    .refine((u) => u === '' || /^https:\/\/[^\s"'<>]+$/.test(u), 'The logo must be an https address'),
   fontFamily: z.enum(CUSTOM_THEME_FONTS),
 }) satisfies z.ZodType<CustomTheme>;
 export const BroadcastThemeSchema = z.object({
@@ -181,9 +239,17 @@ export const StartCallSchema = z.object({ channelId: IdSchema, targetUserId: IdS
 export const AcceptCallSchema = z.object({ channelId: IdSchema, callerId: IdSchema });
 export const RejectCallSchema = z.object({ channelId: IdSchema, callerId: IdSchema });
 export const EndCallSchema = z.object({ channelId: IdSchema });
-export const WebrtcSignalSchema = z.object({ channelId: IdSchema, targetUserId: IdSchema, signal: WebrtcSignalPayloadSchema });
+export const WebrtcSignalSchema = z.object({
+  channelId: IdSchema,
+  targetUserId: IdSchema,
+  signal: WebrtcSignalPayloadSchema,
+});
 /** RTCIceServer as the browser takes it: STUN/TURN addresses, TURN with time-limited REST credentials. */
-export interface IceServer { urls: string[]; username?: string; credential?: string }
+export interface IceServer {
+  urls: string[];
+  username?: string;
+  credential?: string;
+}
 /** Why a call ended (call-ended.reason). */
 export type CallEndReason = 'ended' | 'timeout' | 'disconnected' | 'left' | 'answered-elsewhere' | 'room-deleted';
 
@@ -286,19 +352,44 @@ export interface WorkspaceUpdate {
  * custom logo as a same-origin signed image-proxy path (`/api/link-preview/image?u=...&s=...`), made by the server;
  * null without a logo. Clients show `logoSrc`, never `customTheme.logoUrl` (img-src 'self').
  */
-export interface RoomTheme { themeId: ThemeId; customTheme: CustomTheme | null; changedBy: string; changedByName: string; logoSrc: string | null }
+export interface RoomTheme {
+  themeId: ThemeId;
+  customTheme: CustomTheme | null;
+  changedBy: string;
+  changedByName: string;
+  logoSrc: string | null;
+}
 
 export type PresenceStatus = z.infer<typeof PresenceStatusSchema>;
-export interface OnlineUser { id: string; username: string; isAdmin: boolean; presenceStatus: PresenceStatus }
+export interface OnlineUser {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+  presenceStatus: PresenceStatus;
+}
 
 export interface ServerEvents {
   [S.workspaceJoined]: (p: { workspace: Workspace; user: RoomUser }) => void;
   [S.messagesHistory]: (p: { channelId: string; messages: Message[]; hasMore: boolean }) => void;
   [S.message]: (m: Message) => void;
-  [S.messageEdited]: (p: { workspaceId: string; channelId: string; messageId: string; content: string; isEdited: true; editedAt: string }) => void;
+  [S.messageEdited]: (p: {
+    workspaceId: string;
+    channelId: string;
+    messageId: string;
+    content: string;
+    isEdited: true;
+    editedAt: string;
+  }) => void;
   [S.messageDeleted]: (p: { workspaceId: string; channelId: string; messageId: string }) => void;
   /** the message's whole reactions map after the change, so every client converges whatever it missed */
-  [S.reactionAdded]: (p: { workspaceId: string; channelId: string; messageId: string; emoji: string | null; userId: string; reactions: Record<string, string[]> }) => void;
+  [S.reactionAdded]: (p: {
+    workspaceId: string;
+    channelId: string;
+    messageId: string;
+    emoji: string | null;
+    userId: string;
+    reactions: Record<string, string[]>;
+  }) => void;
   [S.readPositionUpdated]: (p: { workspaceId: string; channelId: string; userId: string; seq: number }) => void;
   [S.channelCreated]: (c: Channel) => void;
   [S.channelUpdated]: (c: Channel) => void;
@@ -313,7 +404,12 @@ export interface ServerEvents {
   [S.userPresenceUpdated]: (p: { workspaceId: string; userId: string; status: PresenceStatus }) => void;
   [S.userTyping]: (p: { workspaceId: string; channelId: string; userId: string; username: string }) => void;
   [S.userStoppedTyping]: (p: { workspaceId: string; channelId: string; userId: string }) => void;
-  [S.userProfileUpdated]: (p: { workspaceId: string; userId: string; username: string; profilePicture: string | null }) => void;
+  [S.userProfileUpdated]: (p: {
+    workspaceId: string;
+    userId: string;
+    username: string;
+    profilePicture: string | null;
+  }) => void;
   [S.workspaceDeleted]: (p: { workspaceId: string; message: string }) => void;
   /** to the kicked user's sockets only (then they are disconnected) */
   [S.kicked]: (p: { workspaceId: string; reason: string; kickedBy: string }) => void;
@@ -329,7 +425,13 @@ export interface ServerEvents {
   /** a member's role changed (set-member-role) */
   [S.userUpdated]: (p: { workspaceId: string; user: RoomUser }) => void;
   /** to every socket of the callee */
-  [S.incomingCall]: (p: { workspaceId: string; channelId: string; callerId: string; callerName: string; callType: CallType }) => void;
+  [S.incomingCall]: (p: {
+    workspaceId: string;
+    channelId: string;
+    callerId: string;
+    callerName: string;
+    callType: CallType;
+  }) => void;
   /** to every socket of the caller (the callee's other sockets get call-ended 'answered-elsewhere') */
   [S.callAccepted]: (p: { channelId: string; accepterId: string; accepterName: string }) => void;
   [S.callRejected]: (p: { channelId: string; rejecterId: string; rejecterName: string }) => void;
@@ -342,4 +444,3 @@ export interface ServerEvents {
 export type ClientEvents = {
   [E in ClientEventName]: (payload: ClientPayload<E>, ack: (a: ClientAcks[E]) => void) => void;
 };
-

@@ -15,7 +15,9 @@ import type { AccountStanding, PaymentStatus } from './accounts.ts';
 import { expiredRenewal, renewalStatus, type RenewalStatus } from './payments.ts';
 
 export interface StandingInput {
-  tier: Tier; paymentStatus: PaymentStatus; expiresAt: Date | string | null;
+  tier: Tier;
+  paymentStatus: PaymentStatus;
+  expiresAt: Date | string | null;
   /** the account has (had) a subscription at the payment provider */
   subscribed: boolean;
   /** on the superadmin's trial (admin.md ADM5): its tier is the trial's, whatever an old subscription left behind */
@@ -27,7 +29,11 @@ export function accountStanding(account: StandingInput, now: Date): AccountStand
   const expiresAt = typeof account.expiresAt === 'string' ? new Date(account.expiresAt) : account.expiresAt;
   if (account.tier === 'free') {
     // The expiry sweep put it back on free: still an expired subscription, not a free account that never paid.
-    const lapsed = account.subscribed && account.paymentStatus === 'cancelled' && expiresAt !== null && expiresAt.getTime() <= now.getTime();
+    const lapsed =
+      account.subscribed &&
+      account.paymentStatus === 'cancelled' &&
+      expiresAt !== null &&
+      expiresAt.getTime() <= now.getTime();
     return lapsed ? 'expired' : 'active';
   }
   const renewal = renewalStatus({ tier: account.tier, paymentStatus: account.paymentStatus, expiresAt }, now);

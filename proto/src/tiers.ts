@@ -10,7 +10,19 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /** The 11 themes (docs/product/rooms.md R31): 3 free, 7 premium (pro), custom (business). Colours live in the frontend. */
-export const THEME_IDS = ['default', 'dark', 'whatsapp', 'messenger', 'slack', 'telegram', 'discord', 'sunset', 'forest', 'rosegold', 'custom'] as const;
+export const THEME_IDS = [
+  'default',
+  'dark',
+  'whatsapp',
+  'messenger',
+  'slack',
+  'telegram',
+  'discord',
+  'sunset',
+  'forest',
+  'rosegold',
+  'custom',
+] as const;
 export type ThemeId = (typeof THEME_IDS)[number];
 const FREE_THEMES: readonly ThemeId[] = ['default', 'dark', 'whatsapp'];
 const PRO_THEMES: readonly ThemeId[] = THEME_IDS.filter((t) => t !== 'custom');
@@ -41,19 +53,49 @@ export interface Entitlements {
 
 export const ENTITLEMENTS: { readonly [T in Tier]: Entitlements } = {
   free: {
-    roomsPerAccount: 1, usersPerRoom: LIMITS.defaultMaxUsers, customMaxUsers: false, unlimitedUsers: false, lifetimeMs: DAY,
-    freeExtension: false, fileSizeMb: 10, fileRetentionMs: DAY, themes: FREE_THEMES, voiceCalls: false, videoCalls: false,
-    screenSharing: false, customBranding: false,
+    roomsPerAccount: 1,
+    usersPerRoom: LIMITS.defaultMaxUsers,
+    customMaxUsers: false,
+    unlimitedUsers: false,
+    lifetimeMs: DAY,
+    freeExtension: false,
+    fileSizeMb: 10,
+    fileRetentionMs: DAY,
+    themes: FREE_THEMES,
+    voiceCalls: false,
+    videoCalls: false,
+    screenSharing: false,
+    customBranding: false,
   },
   pro: {
-    roomsPerAccount: 10, usersPerRoom: 25, customMaxUsers: true, unlimitedUsers: false, lifetimeMs: 7 * DAY,
-    freeExtension: true, fileSizeMb: 100, fileRetentionMs: 7 * DAY, themes: PRO_THEMES, voiceCalls: true, videoCalls: true,
-    screenSharing: true, customBranding: false,
+    roomsPerAccount: 10,
+    usersPerRoom: 25,
+    customMaxUsers: true,
+    unlimitedUsers: false,
+    lifetimeMs: 7 * DAY,
+    freeExtension: true,
+    fileSizeMb: 100,
+    fileRetentionMs: 7 * DAY,
+    themes: PRO_THEMES,
+    voiceCalls: true,
+    videoCalls: true,
+    screenSharing: true,
+    customBranding: false,
   },
   business: {
-    roomsPerAccount: null, usersPerRoom: null, customMaxUsers: true, unlimitedUsers: true, lifetimeMs: null,
-    freeExtension: true, fileSizeMb: 500, fileRetentionMs: null, themes: THEME_IDS, voiceCalls: true, videoCalls: true,
-    screenSharing: true, customBranding: true,
+    roomsPerAccount: null,
+    usersPerRoom: null,
+    customMaxUsers: true,
+    unlimitedUsers: true,
+    lifetimeMs: null,
+    freeExtension: true,
+    fileSizeMb: 500,
+    fileRetentionMs: null,
+    themes: THEME_IDS,
+    voiceCalls: true,
+    videoCalls: true,
+    screenSharing: true,
+    customBranding: true,
   },
 };
 
@@ -63,7 +105,8 @@ export const ENTITLEMENTS: { readonly [T in Tier]: Entitlements } = {
  * removed files no longer count). An upload that would pass it is refused (STORAGE_QUOTA_EXCEEDED).
  */
 export const ROOM_STORAGE_FILES = 20;
-export const roomStorageBytes = (tier: Tier): number => ENTITLEMENTS[tier].fileSizeMb * ROOM_STORAGE_FILES * 1024 * 1024;
+export const roomStorageBytes = (tier: Tier): number =>
+  ENTITLEMENTS[tier].fileSizeMb * ROOM_STORAGE_FILES * 1024 * 1024;
 
 /** Extension choices (docs/product/rooms.md R35): 7 days = 168 h, 30 days = 720 h. */
 export const EXTENSION_HOURS = [168, 720] as const;
@@ -85,16 +128,38 @@ export function settingsForTier(tier: Tier, customMaxUsers: number | null = null
   const e = ENTITLEMENTS[tier];
   const custom = e.customMaxUsers ? customMaxUsers : null;
   return {
-    tier, maxUsers: maxUsersFor(tier, custom), customMaxUsers: custom, canUseThemes: e.themes.length > FREE_THEMES.length,
-    maxFileSize: e.fileSizeMb, canUseVoiceCalls: e.voiceCalls, canUseVideoCalls: e.videoCalls,
+    tier,
+    maxUsers: maxUsersFor(tier, custom),
+    customMaxUsers: custom,
+    canUseThemes: e.themes.length > FREE_THEMES.length,
+    maxFileSize: e.fileSizeMb,
+    canUseVoiceCalls: e.voiceCalls,
+    canUseVideoCalls: e.videoCalls,
   };
 }
 
 /** Custom theme fields (business), docs/product/rooms.md R32: defaults and the offered fonts. */
-export const CUSTOM_THEME_FONTS = ['Inter', 'Roboto', 'Open Sans', 'Lato', 'Montserrat', 'Poppins', 'Arial', 'Helvetica', 'Georgia', 'Times New Roman'] as const;
+export const CUSTOM_THEME_FONTS = [
+  'Inter',
+  'Roboto',
+  'Open Sans',
+  'Lato',
+  'Montserrat',
+  'Poppins',
+  'Arial',
+  'Helvetica',
+  'Georgia',
+  'Times New Roman',
+] as const;
 export const CUSTOM_THEME_DEFAULTS = {
-  primaryColor: '#3B82F6', sentMessageColor: '#DCF8C6', receivedMessageColor: '#FFFFFF', sentTextColor: '#000000',
-  receivedTextColor: '#000000', chatBackgroundColor: '#F9FAFB', logoUrl: '', fontFamily: 'Inter',
+  primaryColor: '#3B82F6',
+  sentMessageColor: '#DCF8C6',
+  receivedMessageColor: '#FFFFFF',
+  sentTextColor: '#000000',
+  receivedTextColor: '#000000',
+  chatBackgroundColor: '#F9FAFB',
+  logoUrl: '',
+  fontFamily: 'Inter',
 } as const;
 export type CustomTheme = { -readonly [K in keyof typeof CUSTOM_THEME_DEFAULTS]: string };
 
@@ -103,7 +168,12 @@ export type CustomTheme = { -readonly [K in keyof typeof CUSTOM_THEME_DEFAULTS]:
  * (1920x1080), 30 frames a second; free rooms have no video calls. The browser asks the camera for it as ideal
  * capture constraints (a camera that cannot do it gives its nearest), so no call fails for want of a better camera.
  */
-export interface VideoQuality { label: 'HD' | 'Full HD'; width: number; height: number; frameRate: number }
+export interface VideoQuality {
+  label: 'HD' | 'Full HD';
+  width: number;
+  height: number;
+  frameRate: number;
+}
 export const VIDEO_QUALITY: { readonly [T in Tier]: VideoQuality | null } = {
   free: null,
   pro: { label: 'HD', width: 1280, height: 720, frameRate: 30 },
@@ -111,7 +181,9 @@ export const VIDEO_QUALITY: { readonly [T in Tier]: VideoQuality | null } = {
 };
 
 /** getUserMedia's video constraints for a tier's calls: its quality as ideal values; no quality: the camera's default. */
-export function videoCaptureConstraints(tier: Tier): { width: { ideal: number }; height: { ideal: number }; frameRate: { ideal: number } } | true {
+export function videoCaptureConstraints(
+  tier: Tier,
+): { width: { ideal: number }; height: { ideal: number }; frameRate: { ideal: number } } | true {
   const q = VIDEO_QUALITY[tier];
   return q ? { width: { ideal: q.width }, height: { ideal: q.height }, frameRate: { ideal: q.frameRate } } : true;
 }

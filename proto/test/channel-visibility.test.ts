@@ -3,23 +3,58 @@ import { describe, it, expect } from 'vitest';
 import { channelAudience, channelIsMembersOnly, channelVisibleTo, type Channel } from '../src/index.ts';
 
 // A room: the owner created it, admin is a room admin, bob and carol are plain members.
-const OWNER = 'owner', ADMIN = 'admin', BOB = 'bob', CAROL = 'carol';
+const OWNER = 'owner',
+  ADMIN = 'admin',
+  BOB = 'bob',
+  CAROL = 'carol';
 const ROOM = [OWNER, ADMIN, BOB, CAROL];
 
 const channel = (over: Partial<Channel>): Channel => ({
-  id: 'c1', workspaceId: 'w', name: 'n', type: 'topic', isPrivate: false, memberIds: [], createdBy: OWNER, createdAt: '', ...over,
+  id: 'c1',
+  workspaceId: 'w',
+  name: 'n',
+  type: 'topic',
+  isPrivate: false,
+  memberIds: [],
+  createdBy: OWNER,
+  createdAt: '',
+  ...over,
 });
 
 /** Each kind of channel and who in the room sees it. */
 const CASES: { kind: string; channel: Channel; seenBy: string[] }[] = [
   { kind: 'public topic channel', channel: channel({}), seenBy: ROOM },
-  { kind: 'private channel the owner is in', channel: channel({ isPrivate: true, memberIds: [OWNER, BOB] }), seenBy: [OWNER, BOB] },
-  { kind: 'private channel of others (owner and admin not in it)', channel: channel({ isPrivate: true, memberIds: [BOB, CAROL], createdBy: BOB }), seenBy: [BOB, CAROL] },
-  { kind: 'private channel of an admin', channel: channel({ isPrivate: true, memberIds: [ADMIN], createdBy: ADMIN }), seenBy: [ADMIN] },
-  { kind: 'DM of two members', channel: channel({ type: 'dm', name: 'dm', isPrivate: true, memberIds: [BOB, CAROL], createdBy: BOB }), seenBy: [BOB, CAROL] },
-  { kind: 'DM of the owner', channel: channel({ type: 'dm', name: 'dm', isPrivate: true, memberIds: [OWNER, CAROL] }), seenBy: [OWNER, CAROL] },
+  {
+    kind: 'private channel the owner is in',
+    channel: channel({ isPrivate: true, memberIds: [OWNER, BOB] }),
+    seenBy: [OWNER, BOB],
+  },
+  {
+    kind: 'private channel of others (owner and admin not in it)',
+    channel: channel({ isPrivate: true, memberIds: [BOB, CAROL], createdBy: BOB }),
+    seenBy: [BOB, CAROL],
+  },
+  {
+    kind: 'private channel of an admin',
+    channel: channel({ isPrivate: true, memberIds: [ADMIN], createdBy: ADMIN }),
+    seenBy: [ADMIN],
+  },
+  {
+    kind: 'DM of two members',
+    channel: channel({ type: 'dm', name: 'dm', isPrivate: true, memberIds: [BOB, CAROL], createdBy: BOB }),
+    seenBy: [BOB, CAROL],
+  },
+  {
+    kind: 'DM of the owner',
+    channel: channel({ type: 'dm', name: 'dm', isPrivate: true, memberIds: [OWNER, CAROL] }),
+    seenBy: [OWNER, CAROL],
+  },
   // A DM is never the room's, even if a malformed row said it was not private.
-  { kind: 'DM whose isPrivate flag is false', channel: channel({ type: 'dm', name: 'dm', isPrivate: false, memberIds: [BOB, CAROL], createdBy: BOB }), seenBy: [BOB, CAROL] },
+  {
+    kind: 'DM whose isPrivate flag is false',
+    channel: channel({ type: 'dm', name: 'dm', isPrivate: false, memberIds: [BOB, CAROL], createdBy: BOB }),
+    seenBy: [BOB, CAROL],
+  },
 ];
 
 describe('who sees a channel', () => {
@@ -42,12 +77,13 @@ describe('who sees a channel', () => {
   it('a read model that keeps only membersOnly and memberIds answers the same as the whole channel', () => {
     for (const { channel: c } of CASES) {
       const reach = { membersOnly: channelIsMembersOnly(c), memberIds: c.memberIds };
-      for (const userId of [...ROOM, 'outsider']) expect(channelVisibleTo(reach, userId)).toBe(channelVisibleTo(c, userId));
+      for (const userId of [...ROOM, 'outsider'])
+        expect(channelVisibleTo(reach, userId)).toBe(channelVisibleTo(c, userId));
       expect(channelAudience(reach)).toEqual(channelAudience(c));
     }
   });
 
-  it('members-only: private topic channels and every DM; a public topic channel is the room\'s', () => {
+  it("members-only: private topic channels and every DM; a public topic channel is the room's", () => {
     expect(channelIsMembersOnly({ type: 'topic', isPrivate: false })).toBe(false);
     expect(channelIsMembersOnly({ type: 'topic', isPrivate: true })).toBe(true);
     expect(channelIsMembersOnly({ type: 'dm', isPrivate: true })).toBe(true);

@@ -34,7 +34,17 @@ describe('proto client entry', () => {
 
   it('exports the constants the browser uses', async () => {
     const client = await import('../src/client.ts');
-    for (const name of ['C', 'S', 'LIMITS', 'CLIENT_CONNECTION', 'API', 'LINK_PREVIEW_PATH', 'settingsForTier', 'RESERVED_ROOM_NAMES', 'ERRORS']) {
+    for (const name of [
+      'C',
+      'S',
+      'LIMITS',
+      'CLIENT_CONNECTION',
+      'API',
+      'LINK_PREVIEW_PATH',
+      'settingsForTier',
+      'RESERVED_ROOM_NAMES',
+      'ERRORS',
+    ]) {
       expect(client, name).toHaveProperty(name);
     }
   });

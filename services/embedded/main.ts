@@ -9,9 +9,15 @@ const { startEmbedded } = await import('./app.ts');
 startTelemetry('ephemera-embedded', { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger('embedded', config.LOG_LEVEL);
 const app = await startEmbedded({
-  port: config.PORT, host: config.HOST, dataDir: config.DATA_DIR, allowedOrigins: config.ALLOWED_ORIGINS, logger,
-  trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
-  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS), config,
+  port: config.PORT,
+  host: config.HOST,
+  dataDir: config.DATA_DIR,
+  allowedOrigins: config.ALLOWED_ORIGINS,
+  logger,
+  trustedProxies: config.TRUSTED_PROXIES,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  previousMasterKeys: parsePreviousMasterKeys(config.ROOM_MASTER_KEYS_PREVIOUS),
+  config,
 });
 logger.info({ port: app.port, dataDir: config.DATA_DIR }, 'Ephemera is running');
 console.log(`Ephemera is running at http://localhost:${app.port}`);
@@ -21,6 +27,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    app.stop().then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+    app.stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'stop failed');
+        process.exit(1);
+      },
+    );
   });
 }

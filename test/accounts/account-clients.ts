@@ -19,7 +19,8 @@ export interface AccountTarget {
 }
 
 let n = 0;
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${n++}@example.test`;
+export const uniqueEmail = (prefix = 'user') =>
+  `${prefix}-${process.pid}-${Date.now().toString(36)}-${n++}@example.test`;
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Asks for a code and reads it from the mail the service sent. */
@@ -34,7 +35,12 @@ export async function mailedCode(t: AccountTarget, email: string): Promise<strin
 }
 
 /** Registers (or signs in) by e-mail code; returns the session answer. */
-export async function register(t: AccountTarget, email: string, username = 'alice', extra: Record<string, unknown> = {}): Promise<SessionAnswer> {
+export async function register(
+  t: AccountTarget,
+  email: string,
+  username = 'alice',
+  extra: Record<string, unknown> = {},
+): Promise<SessionAnswer> {
   const code = await mailedCode(t, email);
   const res = await http<SessionAnswer>(t.url, AUTH_API.register, { body: { email, username, code, ...extra } });
   if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
@@ -44,14 +50,17 @@ export async function register(t: AccountTarget, email: string, username = 'alic
 /** A minimal cookie jar for following the OIDC redirects by hand (cookies are per host, not per port). */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
-  header(): string { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '); }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
   take(res: Response): void {
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const i = pair!.indexOf('=');
       const name = pair!.slice(0, i).trim();
       const value = pair!.slice(i + 1).trim();
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name); else this.cookies.set(name, value);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
     }
   }
   async get(url: string): Promise<Response> {
@@ -72,7 +81,11 @@ export async function googleSignIn(t: AccountTarget, identity: Parameters<TestOi
 }
 
 /** start -> provider (login + consent answered as `identity`): the address of our callback the provider sends `jar` to */
-export async function googleUntilCallback(t: AccountTarget, jar: CookieJar, identity: Parameters<TestOidcProvider['signInAs']>[0]): Promise<string> {
+export async function googleUntilCallback(
+  t: AccountTarget,
+  jar: CookieJar,
+  identity: Parameters<TestOidcProvider['signInAs']>[0],
+): Promise<string> {
   t.oidc.signInAs(identity);
   let res = await jar.get(`${t.url}${AUTH_API.googleStart}?redirect=/dashboard`);
   if (res.status !== 303) throw new Error(`start: ${res.status} ${await res.text()}`);
@@ -91,6 +104,9 @@ export async function googleFinish(t: AccountTarget, jar: CookieJar, callback: s
   const callbackUrl = new URL(callback);
   const res = await jar.get(`${t.url}${callbackUrl.pathname}${callbackUrl.search}`);
   const landing = res.headers.get('location')!;
-  const answer = await http<SessionAnswer & { code?: string; message?: string }>(t.url, AUTH_API.googleAuth, { body: {}, headers: { cookie: jar.header() } });
+  const answer = await http<SessionAnswer & { code?: string; message?: string }>(t.url, AUTH_API.googleAuth, {
+    body: {},
+    headers: { cookie: jar.header() },
+  });
   return { landing, answer };
 }

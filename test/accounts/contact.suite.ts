@@ -8,14 +8,28 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { CONTACT_CATEGORIES, CONTACT_PATH, CONTACT_TEXT, ERRORS, HTTP_AUTHZ, HTTP_ROUTES, ROLES, type ContactAnswer } from '@ephemera/proto';
+import {
+  CONTACT_CATEGORIES,
+  CONTACT_PATH,
+  CONTACT_TEXT,
+  ERRORS,
+  HTTP_AUTHZ,
+  HTTP_ROUTES,
+  ROLES,
+  type ContactAnswer,
+} from '@ephemera/proto';
 import { rateLimitConfig } from '@ephemera/platform';
 import { http } from '../helpers/clients.ts';
 import { bearer, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
 
 /** the products here run with rateLimitConfig(process.env) for this limit (harness.ts accountTestLimits) */
 const PER_ADDRESS = rateLimitConfig(process.env).contactMessagesPerAddress.points;
-const valid = () => ({ name: 'Ada Lovelace', email: uniqueEmail('contact'), category: 'support', message: 'My room expired too early.' });
+const valid = () => ({
+  name: 'Ada Lovelace',
+  email: uniqueEmail('contact'),
+  category: 'support',
+  message: 'My room expired too early.',
+});
 
 export function contactSuite(target: () => AccountTarget) {
   describe('the contact form (POST /api/contact)', () => {
@@ -31,16 +45,35 @@ export function contactSuite(target: () => AccountTarget) {
       const t = target();
       const before = await stored();
       const email = uniqueEmail('Contact');
-      const message = 'Quotes \' " ` , backslash \\, emoji 🎉, RTL עברית, a <script>alert(1)</script>\nand a second line\ttab';
+      const message =
+        'Quotes \' " ` , backslash \\, emoji 🎉, RTL עברית, a <script>alert(1)</script>\nand a second line\ttab';
       const res = await http<ContactAnswer>(t.url, CONTACT_PATH, {
-        body: { name: '  Grace Hopper ', email: ` ${email.toUpperCase()} `, category: 'Bug', message, newsletter: true, status: 'responded', id: 'ctm_forged' },
+        body: {
+          name: '  Grace Hopper ',
+          email: ` ${email.toUpperCase()} `,
+          category: 'Bug',
+          message,
+          newsletter: true,
+          status: 'responded',
+          id: 'ctm_forged',
+        },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
-      expect(res.body).toEqual({ success: true, id: expect.stringMatching(/^ctm_[A-Za-z0-9]{20}$/), receivedAt: expect.any(String) });
+      expect(res.body).toEqual({
+        success: true,
+        id: expect.stringMatching(/^ctm_[A-Za-z0-9]{20}$/),
+        receivedAt: expect.any(String),
+      });
       expect(res.headers.get('cache-control')).toContain('no-store');
       const row = await t.contact.byId(res.body.id);
       expect(row).toEqual({
-        id: res.body.id, name: 'Grace Hopper', email: email.toLowerCase(), category: 'bug', message, status: 'pending', createdAt: res.body.receivedAt,
+        id: res.body.id,
+        name: 'Grace Hopper',
+        email: email.toLowerCase(),
+        category: 'bug',
+        message,
+        status: 'pending',
+        createdAt: res.body.receivedAt,
       });
       expect(await stored()).toBe(before + 1);
       expect(JSON.stringify(await t.contact.list())).not.toContain('newsletter');
@@ -52,7 +85,7 @@ export function contactSuite(target: () => AccountTarget) {
       expect(await stored()).toBe(before + 2);
     });
 
-    it('each invalid field is refused with 400 and the field\'s text; nothing is stored', async () => {
+    it("each invalid field is refused with 400 and the field's text; nothing is stored", async () => {
       const t = target();
       const before = await stored();
       const cases: [Record<string, unknown>, string][] = [
@@ -117,19 +150,34 @@ export function contactSuite(target: () => AccountTarget) {
     it('fuzz: random bodies get a clear 4xx or a 201, never a 500', async () => {
       const t = target();
       const field = fc.oneof(
-        fc.string(), fc.string({ unit: 'grapheme' }), fc.emailAddress(), fc.constantFrom(...CONTACT_CATEGORIES, 'SUPPORT', ' bug '),
-        fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string()), fc.object(), fc.string({ minLength: 4990, maxLength: 5100 }),
+        fc.string(),
+        fc.string({ unit: 'grapheme' }),
+        fc.emailAddress(),
+        fc.constantFrom(...CONTACT_CATEGORIES, 'SUPPORT', ' bug '),
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string()),
+        fc.object(),
+        fc.string({ minLength: 4990, maxLength: 5100 }),
       );
       const body = fc.oneof(
         fc.jsonValue(),
-        fc.dictionary(fc.constantFrom('name', 'email', 'category', 'message', 'newsletter', 'subject', '__proto__', 'constructor'), field),
+        fc.dictionary(
+          fc.constantFrom('name', 'email', 'category', 'message', 'newsletter', 'subject', '__proto__', 'constructor'),
+          field,
+        ),
         fc.record({ name: field, email: field, category: field, message: field }),
       );
-      await fc.assert(fc.asyncProperty(body, async (b) => {
-        const res = await http(t.url, CONTACT_PATH, { body: JSON.stringify(b) ?? 'null' });
-        expect(res.status, JSON.stringify(b)?.slice(0, 200)).toBeLessThan(500);
-        expect([201, 400, 429], `${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
-      }), { numRuns: 200 });
+      await fc.assert(
+        fc.asyncProperty(body, async (b) => {
+          const res = await http(t.url, CONTACT_PATH, { body: JSON.stringify(b) ?? 'null' });
+          expect(res.status, JSON.stringify(b)?.slice(0, 200)).toBeLessThan(500);
+          expect([201, 400, 429], `${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
+        }),
+        { numRuns: 200 },
+      );
       const huge = await http(t.url, CONTACT_PATH, { body: { ...valid(), message: 'x'.repeat(200_000) } });
       expect(huge.status).toBeGreaterThanOrEqual(400);
       expect(huge.status).toBeLessThan(500);

@@ -2,7 +2,16 @@
 import { describe, it, expect } from 'vitest';
 import { AUTH_API, ERRORS, type ProfileAnswer } from '@ephemera/proto';
 import { http } from '../helpers/clients.ts';
-import { CookieJar, bearer, googleFinish, googleSignIn, googleUntilCallback, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
+import {
+  CookieJar,
+  bearer,
+  googleFinish,
+  googleSignIn,
+  googleUntilCallback,
+  register,
+  uniqueEmail,
+  type AccountTarget,
+} from './account-clients.ts';
 
 export function googleSuite(target: () => AccountTarget) {
   describe('sign-in with Google (OIDC code flow with PKCE)', () => {
@@ -15,11 +24,18 @@ export function googleSuite(target: () => AccountTarget) {
     it('signs in through the provider: a verified ID token makes an account and a session', async () => {
       const t = target();
       const email = uniqueEmail('g');
-      const { landing, answer } = await googleSignIn(t, { sub: `google-${email}`, email, emailVerified: true, name: 'Gina' });
+      const { landing, answer } = await googleSignIn(t, {
+        sub: `google-${email}`,
+        email,
+        emailVerified: true,
+        name: 'Gina',
+      });
       expect(landing).toBe('/login?google=1&redirect=%2Fdashboard');
       expect(answer.status).toBe(200);
       expect(answer.body.user).toMatchObject({ email, username: 'Gina', googleId: `google-${email}` });
-      expect((await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(answer.body.token) })).status).toBe(200);
+      expect((await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(answer.body.token) })).status).toBe(
+        200,
+      );
     });
 
     it('links an existing e-mail account only when the provider verified the address', async () => {
@@ -37,11 +53,16 @@ export function googleSuite(target: () => AccountTarget) {
       const t = target();
       const email = uniqueEmail('victim');
       await register(t, email, 'victim');
-      const forged = await http(t.url, AUTH_API.googleAuth, { body: { email, name: 'victim', googleId: '123', picture: 'x' } });
+      const forged = await http(t.url, AUTH_API.googleAuth, {
+        body: { email, name: 'victim', googleId: '123', picture: 'x' },
+      });
       expect(forged.status).toBe(401);
       expect(forged.body).toMatchObject({ code: 'GOOGLE_AUTH_FAILED', message: ERRORS.GOOGLE_AUTH_FAILED });
       expect(forged.body.token).toBeUndefined();
-      const forgedCookie = await http(t.url, AUTH_API.googleAuth, { body: { email }, headers: { cookie: 'ephemera_google_handoff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+      const forgedCookie = await http(t.url, AUTH_API.googleAuth, {
+        body: { email },
+        headers: { cookie: 'ephemera_google_handoff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      });
       expect(forgedCookie.status).toBe(401);
     });
 
@@ -50,7 +71,12 @@ export function googleSuite(target: () => AccountTarget) {
       const email = uniqueEmail('attacker');
       // The attacker runs the flow in their own browser up to the callback, then has the victim's browser open it.
       const attacker = new CookieJar();
-      const callback = await googleUntilCallback(t, attacker, { sub: `a-${email}`, email, emailVerified: true, name: 'Attacker' });
+      const callback = await googleUntilCallback(t, attacker, {
+        sub: `a-${email}`,
+        email,
+        emailVerified: true,
+        name: 'Attacker',
+      });
       const start = await fetch(`${t.url}${AUTH_API.googleStart}?redirect=/dashboard`, { redirect: 'manual' });
       expect(start.headers.getSetCookie().find((c) => c.startsWith('ephemera_google_flow='))).toMatch(/HttpOnly/i);
       expect(start.headers.getSetCookie().find((c) => c.startsWith('ephemera_google_flow='))).toMatch(/SameSite=Lax/i);

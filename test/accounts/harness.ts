@@ -15,16 +15,22 @@ import type { AccountTarget } from './account-clients.ts';
 import type { ContactMessages } from '@ephemera/billing';
 
 export const SUPERADMIN_EMAIL = 'root@example.test';
-export const accountTestLimits = (): LimitConfig => rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } });
+export const accountTestLimits = (): LimitConfig =>
+  rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } });
 
 export interface ProductStart {
-  url: string; urlB?: string; advanceClock(ms: number): void; stop(): Promise<void>;
+  url: string;
+  urlB?: string;
+  advanceClock(ms: number): void;
+  stop(): Promise<void>;
   /** the billing service's contact messages in the started product */
   contact: ContactMessages;
 }
 /** What the product needs to know: where to mail, who "Google" is, and the address its callback is served on. */
 export interface AccountEnv {
-  smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig;
+  smtpUrl: string;
+  superadminEmail: string;
+  rateLimits: LimitConfig;
   google: { issuer: string; clientId: string; clientSecret: string; redirectUri: string };
 }
 
@@ -36,17 +42,37 @@ export function accountSuites(name: string, start: (env: AccountEnv, callbackPor
       const callbackPort = await freePort();
       const redirectUri = `http://127.0.0.1:${callbackPort}${AUTH_API.googleCallback}`;
       const oidc = await startOidcProvider(redirectUri);
-      const product = await start({
-        smtpUrl: mail.smtpUrl, superadminEmail: SUPERADMIN_EMAIL, rateLimits: accountTestLimits(),
-        google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri },
-      }, callbackPort);
+      const product = await start(
+        {
+          smtpUrl: mail.smtpUrl,
+          superadminEmail: SUPERADMIN_EMAIL,
+          rateLimits: accountTestLimits(),
+          google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri },
+        },
+        callbackPort,
+      );
       t = {
-        url: product.url, urlB: product.urlB, mail, oidc, superadminEmail: SUPERADMIN_EMAIL, contact: product.contact, advanceClock: product.advanceClock,
-        async stop() { await product.stop(); await oidc.stop(); await mail.stop(); },
+        url: product.url,
+        urlB: product.urlB,
+        mail,
+        oidc,
+        superadminEmail: SUPERADMIN_EMAIL,
+        contact: product.contact,
+        advanceClock: product.advanceClock,
+        async stop() {
+          await product.stop();
+          await oidc.stop();
+          await mail.stop();
+        },
       };
     });
-    afterAll(async () => { await t?.stop(); });
-    const target = () => { if (!t) throw new Error('target not started'); return t; };
+    afterAll(async () => {
+      await t?.stop();
+    });
+    const target = () => {
+      if (!t) throw new Error('target not started');
+      return t;
+    };
     accountsSuite(target);
     googleSuite(target);
     contactSuite(target);

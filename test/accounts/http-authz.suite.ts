@@ -11,7 +11,13 @@ import { http, createRoom, joinRoom, uniqueName } from '../helpers/clients.ts';
 import { bearer, register, uniqueEmail, type AccountTarget } from './account-clients.ts';
 
 type Caller = 'anonymous' | 'roomToken' | 'otherRoomToken' | 'plainMember' | 'account';
-interface Fixture { roomId: string; ownerToken: string; memberToken: string; otherRoomToken: string; session: string }
+interface Fixture {
+  roomId: string;
+  ownerToken: string;
+  memberToken: string;
+  otherRoomToken: string;
+  session: string;
+}
 
 const ROOM_ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
@@ -34,7 +40,13 @@ export function refusedCallers(id: HttpRouteId): Caller[] {
 function requestFor(id: HttpRouteId, f: Fixture, caller: Caller) {
   const { method, path } = HTTP_ROUTES[id];
   const url = path.replace(/:(id|workspaceId)\b/g, f.roomId).replace(/:[A-Za-z]+/g, 'x');
-  const token = { anonymous: null, roomToken: f.memberToken, otherRoomToken: f.otherRoomToken, plainMember: f.memberToken, account: f.session }[caller];
+  const token = {
+    anonymous: null,
+    roomToken: f.memberToken,
+    otherRoomToken: f.otherRoomToken,
+    plainMember: f.memberToken,
+    account: f.session,
+  }[caller];
   const body = method === 'GET' ? undefined : { workspaceId: f.roomId };
   return { url, init: { method, body, headers: token ? bearer(token) : {} } };
 }
@@ -46,7 +58,13 @@ export function httpAuthzSuite(target: () => AccountTarget) {
     const member = await joinRoom(t.url, room.workspaceId, 'plain');
     const other = await createRoom(t.url, uniqueName('hzo'), 'stranger');
     const session = (await register(t, uniqueEmail('hz'))).token;
-    const f: Fixture = { roomId: room.workspaceId, ownerToken: room.userToken, memberToken: member.userToken, otherRoomToken: other.userToken, session };
+    const f: Fixture = {
+      roomId: room.workspaceId,
+      ownerToken: room.userToken,
+      memberToken: member.userToken,
+      otherRoomToken: other.userToken,
+      session,
+    };
     const walked: HttpRouteId[] = [];
     for (const id of Object.keys(HTTP_ROUTES) as HttpRouteId[]) {
       for (const caller of refusedCallers(id)) {
@@ -57,12 +75,14 @@ export function httpAuthzSuite(target: () => AccountTarget) {
       }
     }
     // Every row that refuses anyone was walked; the rows that refuse nobody are the public ones.
-    const refusing = (Object.keys(HTTP_ROUTES) as HttpRouteId[]).filter((id) => !HTTP_AUTHZ[id].allow.includes('anonymous'));
+    const refusing = (Object.keys(HTTP_ROUTES) as HttpRouteId[]).filter(
+      (id) => !HTTP_AUTHZ[id].allow.includes('anonymous'),
+    );
     expect(new Set(walked)).toEqual(new Set(refusing));
     expect(refusing.length).toBeGreaterThan(40);
   });
 
-  it('the owner\'s row refuses a plain member; the owner gets past it (then the room\'s own rules answer)', async () => {
+  it("the owner's row refuses a plain member; the owner gets past it (then the room's own rules answer)", async () => {
     const t = target();
     const room = await createRoom(t.url, uniqueName('hzx'), 'owner');
     const member = await joinRoom(t.url, room.workspaceId, 'plain');

@@ -9,12 +9,15 @@ import { http } from '../helpers/clients.ts';
 import { bearer } from '../accounts/account-clients.ts';
 import type { AdminTarget } from './target.ts';
 
-const adminRoutes = () => (Object.keys(HTTP_ROUTES) as HttpRouteId[]).filter((id) => HTTP_ROUTES[id].path.startsWith('/api/admin/') && id !== 'pageview');
+const adminRoutes = () =>
+  (Object.keys(HTTP_ROUTES) as HttpRouteId[]).filter(
+    (id) => HTTP_ROUTES[id].path.startsWith('/api/admin/') && id !== 'pageview',
+  );
 const urlOf = (id: HttpRouteId) => HTTP_ROUTES[id].path.replace(/:[A-Za-z]+/g, 'x');
 
 export function adminAuthzSuite(target: () => AdminTarget) {
   describe('the superadmin check', () => {
-    it('every admin route is the superadmin\'s only', () => {
+    it("every admin route is the superadmin's only", () => {
       const ids = adminRoutes();
       expect(ids.length).toBeGreaterThanOrEqual(29);
       for (const id of ids) expect(HTTP_AUTHZ[id].allow, id).toEqual(['superadmin']);
@@ -24,13 +27,29 @@ export function adminAuthzSuite(target: () => AdminTarget) {
       const t = target();
       for (const id of adminRoutes()) {
         const { method } = HTTP_ROUTES[id];
-        const body = method === 'GET' ? undefined : { enabled: true, message: 'x', reason: 'x', hours: 168, tier: 'pro', days: 30, suspended: true, status: 'read' };
+        const body =
+          method === 'GET'
+            ? undefined
+            : {
+                enabled: true,
+                message: 'x',
+                reason: 'x',
+                hours: 168,
+                tier: 'pro',
+                days: 30,
+                suspended: true,
+                status: 'read',
+              };
         const none = await http(t.url, urlOf(id), { method, body });
         expect(none.status, `${id} anonymous`).toBe(401);
         expect(none.body.code, `${id} anonymous`).toBe('NO_AUTH_TOKEN');
         const header = await http(t.url, urlOf(id), { method, body, headers: { 'x-user-email': t.superadminEmail } });
         expect(header.status, `${id} x-user-email`).toBe(401);
-        const user = await http(t.url, urlOf(id), { method, body, headers: { ...bearer(t.user.token), 'x-user-email': t.superadminEmail } });
+        const user = await http(t.url, urlOf(id), {
+          method,
+          body,
+          headers: { ...bearer(t.user.token), 'x-user-email': t.superadminEmail },
+        });
         expect(user.status, `${id} ordinary account`).toBe(403);
         expect(user.body).toMatchObject({ code: 'SUPERADMIN_REQUIRED', message: ERRORS.SUPERADMIN_REQUIRED });
       }

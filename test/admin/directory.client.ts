@@ -12,7 +12,10 @@ export function directoryClient(t: AdminTarget) {
   return {
     call,
     async users(search?: string): Promise<AdminUser[]> {
-      const res = await call(`${ADMIN_API.users}${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`, 'GET');
+      const res = await call(
+        `${ADMIN_API.users}${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`,
+        'GET',
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.users;
     },
@@ -33,6 +36,7 @@ export function directoryClient(t: AdminTarget) {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return { name, workspaceId: res.body.workspaceId as string };
     },
-    lookup: (name: string, token?: string) => http(t.url, API.roomByName(name), { headers: token ? bearer(token) : {} }),
+    lookup: (name: string, token?: string) =>
+      http(t.url, API.roomByName(name), { headers: token ? bearer(token) : {} }),
   };
 }

@@ -22,23 +22,41 @@ export function adminSuites(name: string, start: (env: AdminEnv) => Promise<Admi
     beforeAll(async () => {
       const mail = await startMailpit();
       const product = await start({
-        smtpUrl: mail.smtpUrl, superadminEmail: ADMIN_EMAIL,
+        smtpUrl: mail.smtpUrl,
+        superadminEmail: ADMIN_EMAIL,
         // the lists' tests (directory.pages.ts) make more than a page of accounts and rooms from one address
         rateLimits: rateLimitConfig(process.env, {
-          signInCodesPerAddress: { points: 1000, durationSec: 3600 }, roomCreationsPerAddress: { points: 1000, durationSec: 3600 },
+          signInCodesPerAddress: { points: 1000, durationSec: 3600 },
+          roomCreationsPerAddress: { points: 1000, durationSec: 3600 },
         }),
       });
       const accountTarget = { url: product.url, mail } as unknown as AccountTarget;
-      const signIn = async (email = uniqueEmail(), username = 'someone') => ({ email, token: (await register(accountTarget, email, username)).token });
+      const signIn = async (email = uniqueEmail(), username = 'someone') => ({
+        email,
+        token: (await register(accountTarget, email, username)).token,
+      });
       const admin = await signIn(ADMIN_EMAIL, 'root');
       const user = await signIn(uniqueEmail('ordinary'), 'ordinary');
       t = {
-        ...product, mail, superadminEmail: ADMIN_EMAIL, adminToken: admin.token, user, signIn,
-        async stop() { await product.stop(); await mail.stop(); },
+        ...product,
+        mail,
+        superadminEmail: ADMIN_EMAIL,
+        adminToken: admin.token,
+        user,
+        signIn,
+        async stop() {
+          await product.stop();
+          await mail.stop();
+        },
       };
     }, 180_000);
-    afterAll(async () => { await t?.stop(); });
-    const target = () => { if (!t) throw new Error('target not started'); return t; };
+    afterAll(async () => {
+      await t?.stop();
+    });
+    const target = () => {
+      if (!t) throw new Error('target not started');
+      return t;
+    };
     adminAuthzSuite(target);
     analyticsSuite(target);
     directorySuite(target);

@@ -10,7 +10,15 @@
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ADMIN_API, API, C, LIFETIME_MS, backupPartExportPath, backupPartPrefix, type BackupInfo } from '@ephemera/proto';
+import {
+  ADMIN_API,
+  API,
+  C,
+  LIFETIME_MS,
+  backupPartExportPath,
+  backupPartPrefix,
+  type BackupInfo,
+} from '@ephemera/proto';
 import { clientId, createRoom, http, request, socketJoin } from '../helpers/clients.ts';
 import type { AdminTarget } from './target.ts';
 
@@ -20,7 +28,11 @@ const REPLAYED = ['accounts', 'actor_last_active', 'audit', 'daily_counts', 'pro
 
 /** names the step a socket timeout happened in */
 async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  try { return await fn(); } catch (err) { throw new Error(`${name}: ${(err as Error).message}`, { cause: err }); }
+  try {
+    return await fn();
+  } catch (err) {
+    throw new Error(`${name}: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 export function serviceBackupSuite(target: () => AdminTarget) {
@@ -29,23 +41,34 @@ export function serviceBackupSuite(target: () => AdminTarget) {
     async function tables(schema: string, leaveOut: string[]): Promise<Record<string, string>> {
       const t = target();
       const { rows } = await t.data.query<{ t: string }>(
-        "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1", [schema]);
+        "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+        [schema],
+      );
       const out: Record<string, string> = {};
       for (const { t: table } of rows) {
         const { rows: h } = await t.data.query<{ h: string; n: string }>(
           `SELECT md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) AS h, count(*)::text AS n FROM ${schema}."${table}" x
-           WHERE NOT (x::text LIKE ANY($1::text[]))`, [leaveOut.map((id) => `%${id}%`)]);
+           WHERE NOT (x::text LIKE ANY($1::text[]))`,
+          [leaveOut.map((id) => `%${id}%`)],
+        );
         out[table] = `${h[0]!.n}:${h[0]!.h}`;
       }
       return out;
     }
     /** a table's keys (its first column) as text: which rows it has, not what a later event wrote in them */
     const keysOf = async (schema: string, table: string) => {
-      const { rows: [first] } = await target().data.query<{ c: string }>(
-        'SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND ordinal_position = 1', [schema, table]);
-      return (await target().data.query<{ r: string }>(`SELECT "${first!.c}"::text AS r FROM ${schema}."${table}"`)).rows.map((x) => x.r);
+      const {
+        rows: [first],
+      } = await target().data.query<{ c: string }>(
+        'SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND ordinal_position = 1',
+        [schema, table],
+      );
+      return (
+        await target().data.query<{ r: string }>(`SELECT "${first!.c}"::text AS r FROM ${schema}."${table}"`)
+      ).rows.map((x) => x.r);
     };
-    const all = async (leaveOut: string[]) => Object.fromEntries(await Promise.all(SCHEMAS.map(async (s) => [s, await tables(s, leaveOut)] as const)));
+    const all = async (leaveOut: string[]) =>
+      Object.fromEntries(await Promise.all(SCHEMAS.map(async (s) => [s, await tables(s, leaveOut)] as const)));
 
     /** the read models stand still (every consumer caught up): two reads a second apart agree */
     async function settled(leaveOut: string[]) {
@@ -64,15 +87,34 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       const as = (token = t.adminToken) => ({ authorization: `Bearer ${token}` });
       // a room that lives on: extended by 30 days, with a channel and messages
       const living = await createRoom(t.url);
-      const { socket } = await step('join before', () => socketJoin(t.url, living.workspaceId, 'alice', living.userToken));
-      const channel = await step('create channel', () => request(socket, C.createChannel, { workspaceId: living.workspaceId, name: 'talk', type: 'topic', isPrivate: false, memberIds: [] }));
+      const { socket } = await step('join before', () =>
+        socketJoin(t.url, living.workspaceId, 'alice', living.userToken),
+      );
+      const channel = await step('create channel', () =>
+        request(socket, C.createChannel, {
+          workspaceId: living.workspaceId,
+          name: 'talk',
+          type: 'topic',
+          isPrivate: false,
+          memberIds: [],
+        }),
+      );
       if (!channel.success) throw new Error(channel.message);
       for (const content of ['first words', 'second words']) {
-        const sent = await step('send', () => request(socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content, type: 'text' }));
+        const sent = await step('send', () =>
+          request(socket, C.sendMessage, {
+            clientMessageId: clientId(),
+            channelId: channel.channel.id,
+            content,
+            type: 'text',
+          }),
+        );
         expect(sent.success).toBe(true);
       }
       socket.disconnect();
-      expect((await http(t.url, ADMIN_API.extendRoom(living.workspaceId), { headers: as(), body: { hours: 720 } })).status).toBe(200);
+      expect(
+        (await http(t.url, ADMIN_API.extendRoom(living.workspaceId), { headers: as(), body: { hours: 720 } })).status,
+      ).toBe(200);
       // a free room: its lifetime ends before the restore
       const ending = await createRoom(t.url);
       const keyOf = (id: string) => path.join(t.data.roomKeyDir, `${id}.key`);
@@ -82,7 +124,8 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       // every room whose lifetime ends with the free room's (the other suites' free rooms too)
       const { rows: endingRows } = await t.data.query<{ id: string }>(
         `SELECT id FROM room.workspaces WHERE expires_at <= (SELECT expires_at FROM room.workspaces WHERE id = $1) + interval '30 seconds' ORDER BY id`,
-        [ending.workspaceId]);
+        [ending.workspaceId],
+      );
       const ended = endingRows.map((r) => r.id);
       expect(ended).toContain(ending.workspaceId);
       expect(ended).not.toContain(living.workspaceId);
@@ -91,21 +134,30 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       let atBackup: Awaited<ReturnType<typeof all>> | null = null;
       for (let attempt = 0; attempt < 5 && !atBackup; attempt++) {
         const before = await settled(ended);
-        generated = await http<{ success: boolean; backup: BackupInfo }>(t.url, ADMIN_API.backupGenerate, { headers: as(), body: {} });
+        generated = await http<{ success: boolean; backup: BackupInfo }>(t.url, ADMIN_API.backupGenerate, {
+          headers: as(),
+          body: {},
+        });
         expect(generated.status, JSON.stringify(generated.body)).toBe(200);
         const after = await all(ended);
         const still = (x: typeof after) => JSON.stringify(SCHEMAS.filter((s) => s !== 'admin').map((s) => x[s])); // admin records the generate
         if (still(after) === still(before)) atBackup = after;
       }
       if (!generated || !atBackup) throw new Error('the read models kept moving around every backup');
-      const backupRows = Object.fromEntries(await Promise.all(REPLAYED.map(async (x) => [x, await keysOf('admin', x)] as const)));
-      const bytes = Buffer.from(await (await fetch(t.url + generated.body.backup.downloadUrl, { headers: as() })).arrayBuffer());
+      const backupRows = Object.fromEntries(
+        await Promise.all(REPLAYED.map(async (x) => [x, await keysOf('admin', x)] as const)),
+      );
+      const bytes = Buffer.from(
+        await (await fetch(t.url + generated.body.backup.downloadUrl, { headers: as() })).arrayBuffer(),
+      );
 
       t.advanceClock(LIFETIME_MS.free! + 60_000); // the free room's lifetime ends
       // the loss: every read model of the four services and the room keys
       for (const schema of SCHEMAS) {
         const { rows } = await t.data.query<{ t: string }>(
-          "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'", [schema]);
+          "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
+          [schema],
+        );
         await t.data.query(`TRUNCATE ${rows.map((r) => `${schema}."${r.t}"`).join(', ')} CASCADE`);
       }
       fs.rmSync(keyOf(living.workspaceId));
@@ -115,15 +167,21 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       const again = await t.signIn(t.superadminEmail, 'root');
       const form = new FormData();
       form.append('backup', new Blob([new Uint8Array(bytes)]), generated.body.backup.filename);
-      const imported = await fetch(t.url + ADMIN_API.backupImport, { method: 'POST', headers: as(again.token), body: form });
+      const imported = await fetch(t.url + ADMIN_API.backupImport, {
+        method: 'POST',
+        headers: as(again.token),
+        body: form,
+      });
       expect(imported.status, await imported.clone().text()).toBe(200);
       expect(await imported.json()).toMatchObject({ success: true, endedRooms: ended.length });
 
       const restored = await all(ended);
-      for (const schema of ['room', 'messaging', 'billing'] as const) expect(restored[schema], schema).toEqual(atBackup[schema]);
+      for (const schema of ['room', 'messaging', 'billing'] as const)
+        expect(restored[schema], schema).toEqual(atBackup[schema]);
       // admin-analytics: its read models are the backup's with the log since the backup replayed over them (same
       // log): the superadmin's new account and activity, the import's audit entry, the new day's counts, those events
-      for (const table of Object.keys(atBackup.admin).filter((x) => !REPLAYED.includes(x))) expect(restored.admin[table], `admin.${table}`).toBe(atBackup.admin[table]);
+      for (const table of Object.keys(atBackup.admin).filter((x) => !REPLAYED.includes(x)))
+        expect(restored.admin[table], `admin.${table}`).toBe(atBackup.admin[table]);
       for (const table of REPLAYED) {
         const now = new Set(await keysOf('admin', table));
         for (const row of backupRows[table]!) expect(now.has(row), `admin.${table} keeps ${row}`).toBe(true);
@@ -132,8 +190,12 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       expect(fs.readFileSync(keyOf(living.workspaceId), 'utf8')).toBe(livingKey);
       for (const id of ended) expect(fs.existsSync(keyOf(id)), id).toBe(false);
       expect((await http(t.url, API.info(ending.workspaceId))).status).toBe(404);
-      const back = await step('join after the restore', () => socketJoin(t.url, living.workspaceId, 'alice', living.userToken));
-      const joined = await step('join-channel after the restore', () => request(back.socket, C.joinChannel, { channelId: channel.channel.id }));
+      const back = await step('join after the restore', () =>
+        socketJoin(t.url, living.workspaceId, 'alice', living.userToken),
+      );
+      const joined = await step('join-channel after the restore', () =>
+        request(back.socket, C.joinChannel, { channelId: channel.channel.id }),
+      );
       back.socket.disconnect();
       if (!joined.success) throw new Error(joined.message);
       expect(joined.messages.map((m) => m.content)).toEqual(['first words', 'second words']);
@@ -141,12 +203,16 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       expect((await http(t.url, ADMIN_API.backupList, { headers: as() })).status).toBe(200);
     }, 240_000);
 
-    it('the parts\' internal routes answer no public caller', async () => {
+    it("the parts' internal routes answer no public caller", async () => {
       const t = target();
       for (const part of ['room', 'messaging', 'billing'] as const) {
         for (const p of [backupPartExportPath(part), `${backupPartPrefix(part)}/importCommit`]) {
           for (const token of [undefined, t.user.token, t.adminToken]) {
-            const res = await fetch(t.url + p, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: '{}' });
+            const res = await fetch(t.url + p, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+              body: '{}',
+            });
             expect([401, 404], `${p} answered ${res.status}`).toContain(res.status);
             expect(await res.text()).not.toMatch(/"kind":"meta"/);
           }

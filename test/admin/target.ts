@@ -7,13 +7,21 @@ import type { Mailpit } from '../helpers/mailpit.ts';
 
 /** What the product start gives the suites (the mode's own extras are optional). */
 export interface AdminProduct {
-  url: string; urlB?: string;
+  url: string;
+  urlB?: string;
   advanceClock(ms: number): void;
   stop(): Promise<void>;
   /** the product's database (every service's schema) and the room service's key directory, for the backup suite */
-  data: { query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>; roomKeyDir: string };
+  data: {
+    query<R extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+    roomKeyDir: string;
+  };
 }
-export interface AdminEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig }
+export interface AdminEnv {
+  smtpUrl: string;
+  superadminEmail: string;
+  rateLimits: LimitConfig;
+}
 
 export interface AdminTarget extends AdminProduct {
   mail: Mailpit;

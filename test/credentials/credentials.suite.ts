@@ -13,14 +13,24 @@ import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { upload } from '../suites/files.suite.ts';
 import { roomTokenProbes, sessionProbes, settles, settleTimes, type ProbeRoom } from './probes.ts';
 
-export interface CredentialTarget { url: string; urlB: string; advanceClock(ms: number): void; stop(): Promise<void> }
-export interface CredentialEnv { smtpUrl: string; rateLimits: LimitConfig }
+export interface CredentialTarget {
+  url: string;
+  urlB: string;
+  advanceClock(ms: number): void;
+  stop(): Promise<void>;
+}
+export interface CredentialEnv {
+  smtpUrl: string;
+  rateLimits: LimitConfig;
+}
 
 /** Every test here comes from one address: the limits its probes and sign-ins would reach are raised. */
-const testLimits = (): LimitConfig => rateLimitConfig(process.env, {
-  signInCodesPerAddress: { points: 1000, durationSec: 3600 }, signInCodesPerEmail: { points: 100, durationSec: 3600 },
-  roomExtensionsPerAddress: { points: 1000, durationSec: 3600 }, // the extend-room probe, after every event
-});
+const testLimits = (): LimitConfig =>
+  rateLimitConfig(process.env, {
+    signInCodesPerAddress: { points: 1000, durationSec: 3600 },
+    signInCodesPerEmail: { points: 100, durationSec: 3600 },
+    roomExtensionsPerAddress: { points: 1000, durationSec: 3600 }, // the extend-room probe, after every event
+  });
 
 let n = 0;
 const uniqueEmail = () => `cred-${process.pid}-${Date.now().toString(36)}-${n++}@example.test`;
@@ -51,7 +61,8 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
     /** register (or sign in again, presenting `presented`) by the mailed code */
     const signIn = async (email: string, extra: Record<string, unknown> = {}, presented?: string) => {
       const res = await http<SessionAnswer & { newUserToken?: string; claimError?: string }>(t.url, AUTH_API.register, {
-        body: { email, username: 'owner', code: await code(email), ...extra }, headers: presented ? bearer(presented) : {},
+        body: { email, username: 'owner', code: await code(email), ...extra },
+        headers: presented ? bearer(presented) : {},
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body;
@@ -60,12 +71,27 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
     const guestRoom = async () => {
       const created = await createRoom(t.url, uniqueName('cred'), 'alice');
       const { socket } = await socketJoin(t.url, created.workspaceId, 'alice', created.userToken);
-      const channel = await request(socket, C.createChannel, { workspaceId: created.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const channel = await request(socket, C.createChannel, {
+        workspaceId: created.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       socket.close();
       if (!channel.success) throw new Error(channel.message);
-      const file = await upload(t.url, created.workspaceId, created.userToken, { channelId: channel.channel.id }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('hello') });
+      const file = await upload(
+        t.url,
+        created.workspaceId,
+        created.userToken,
+        { channelId: channel.channel.id },
+        { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('hello') },
+      );
       expect(file.status, JSON.stringify(file.body)).toBe(201);
-      const room: ProbeRoom = { workspaceId: created.workspaceId, channelId: channel.channel.id, fileId: file.body.file.id };
+      const room: ProbeRoom = {
+        workspaceId: created.workspaceId,
+        channelId: channel.channel.id,
+        fileId: file.body.file.id,
+      };
       return { created, room, probes: roomTokenProbes([t.url, t.urlB], room) };
     };
 
@@ -82,12 +108,17 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
      */
     const openSessionsEnd = async (workspaceId: string, token: string, replace: () => Promise<void>) => {
       const open = await Promise.all([t.url, t.urlB].map((url) => socketJoin(url, workspaceId, 'owner', token)));
-      const told = open.map(({ socket }) => next(socket, S.sessionReplaced, (p: { workspaceId: string }) => p.workspaceId === workspaceId, 1_000));
+      const told = open.map(({ socket }) =>
+        next(socket, S.sessionReplaced, (p: { workspaceId: string }) => p.workspaceId === workspaceId, 1_000),
+      );
       await replace();
       await Promise.all(told);
       for (const { socket } of open) {
         expect(socket.connected).toBe(true);
-        expect(await request(socket, C.fetchChannelSummaries, { workspaceId })).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+        expect(await request(socket, C.fetchChannelSummaries, { workspaceId })).toMatchObject({
+          success: false,
+          code: 'NOT_AUTHENTICATED',
+        });
         socket.close();
       }
     };
@@ -97,7 +128,10 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
       let account!: Awaited<ReturnType<typeof signIn>>;
       // Sockets joined with the guest token before the claim: their sessions end too.
       await openSessionsEnd(created.workspaceId, created.userToken, async () => {
-        account = await signIn(uniqueEmail(), { claimWorkspaceId: created.workspaceId, claimUserToken: created.userToken });
+        account = await signIn(uniqueEmail(), {
+          claimWorkspaceId: created.workspaceId,
+          claimUserToken: created.userToken,
+        });
       });
       expect(account.claimError).toBeUndefined();
       expect(account.newUserToken).toEqual(expect.any(String));
@@ -111,10 +145,16 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
 
     it('a new owner token for the owner account (another device): the previous one is refused everywhere', async () => {
       const { created, probes } = await guestRoom();
-      const account = await signIn(uniqueEmail(), { claimWorkspaceId: created.workspaceId, claimUserToken: created.userToken });
+      const account = await signIn(uniqueEmail(), {
+        claimWorkspaceId: created.workspaceId,
+        claimUserToken: created.userToken,
+      });
       let issued!: { status: number; body: any };
       await openSessionsEnd(created.workspaceId, account.newUserToken!, async () => {
-        issued = await http(t.url, AUTH_API.generateRoomToken, { body: { roomName: created.name }, headers: bearer(account.token) });
+        issued = await http(t.url, AUTH_API.generateRoomToken, {
+          body: { roomName: created.name },
+          headers: bearer(account.token),
+        });
       });
       expect(issued.status, JSON.stringify(issued.body)).toBe(200);
       await settles('owner token issued: new', probes, issued.body.ownerToken, true);
@@ -173,10 +213,17 @@ export function credentialSuites(name: string, start: (env: CredentialEnv) => Pr
       const other = await signIn(email);
       await settles('account: a second session', sessionProbes(t.url, created.name), other.token, true);
       // the room-by-name probe issued newer owner tokens: take the current one
-      const current = await http(t.url, AUTH_API.generateRoomToken, { body: { roomName: created.name }, headers: bearer(other.token) });
+      const current = await http(t.url, AUTH_API.generateRoomToken, {
+        body: { roomName: created.name },
+        headers: bearer(other.token),
+      });
       expect(current.status, JSON.stringify(current.body)).toBe(200);
       await settles('account: owner token', probes, current.body.ownerToken, true);
-      const gone = await http(t.url, AUTH_API.deleteAccount, { method: 'DELETE', body: { confirmation: DELETE_CONFIRMATION }, headers: bearer(account.token) });
+      const gone = await http(t.url, AUTH_API.deleteAccount, {
+        method: 'DELETE',
+        body: { confirmation: DELETE_CONFIRMATION },
+        headers: bearer(account.token),
+      });
       expect(gone.status, JSON.stringify(gone.body)).toBe(200);
       await settles('account deleted: session', sessionProbes(t.url), account.token, false);
       await settles('account deleted: other session', sessionProbes(t.url), other.token, false);

@@ -22,7 +22,11 @@ function verdict(what: string, status: number, body: unknown, yes: number[], no:
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A room the probes use: a channel to upload into and a file in it to fetch. */
-export interface ProbeRoom { workspaceId: string; channelId: string; fileId: string }
+export interface ProbeRoom {
+  workspaceId: string;
+  channelId: string;
+  fileId: string;
+}
 
 /**
  * Every place a member's room token is taken: join-workspace on each gateway replica, the link-preview fetch, the
@@ -36,9 +40,15 @@ export function roomTokenProbes(gateways: string[], room: ProbeRoom): Probes {
     probes[`socket join-workspace (gateway ${i + 1})`] = async (token) => {
       const socket = await connect(url);
       try {
-        const ack = await request(socket, C.joinWorkspace, { workspaceId: room.workspaceId, username: 'probe', userToken: token });
+        const ack = await request(socket, C.joinWorkspace, {
+          workspaceId: room.workspaceId,
+          username: 'probe',
+          userToken: token,
+        });
         return ack.success;
-      } finally { socket.close(); }
+      } finally {
+        socket.close();
+      }
     };
   });
   probes['POST /api/link-preview/fetch'] = async (token) => {
@@ -46,7 +56,13 @@ export function roomTokenProbes(gateways: string[], room: ProbeRoom): Probes {
     return verdict('link-preview', res.status, res.body, [400], [401]);
   };
   probes['POST /api/workspaces/{id}/files'] = async (token) => {
-    const res = await upload(base, room.workspaceId, token, { channelId: room.channelId }, { name: 'probe.txt', type: 'text/plain', bytes: Buffer.from('probe') });
+    const res = await upload(
+      base,
+      room.workspaceId,
+      token,
+      { channelId: room.channelId },
+      { name: 'probe.txt', type: 'text/plain', bytes: Buffer.from('probe') },
+    );
     return verdict('upload', res.status, res.body, [201], [401]);
   };
   probes['GET /api/workspaces/{id}/files/{file}/link'] = async (token) => {
@@ -60,7 +76,10 @@ export function roomTokenProbes(gateways: string[], room: ProbeRoom): Probes {
   };
   probes['POST /api/workspaces/extend-room'] = async (token) => {
     // the owner of a free room is told to pay (402), a member that only the owner may (403): both were recognised
-    const res = await http(base, API.extendRoom(), { body: { workspaceId: room.workspaceId, extensionDays: 7 }, headers: bearer(token) });
+    const res = await http(base, API.extendRoom(), {
+      body: { workspaceId: room.workspaceId, extensionDays: 7 },
+      headers: bearer(token),
+    });
     return verdict('extend-room', res.status, res.body, [200, 402, 403], [401, 404]);
   };
   return probes;
@@ -83,7 +102,10 @@ export function sessionProbes(base: string, ownedRoomName?: string): Probes {
     ['GET /api/payments/subscription-status']: get(PAYMENTS_API.subscriptionStatus(), [200, 503]),
     [`GET ${ADMIN_API.users}`]: get(ADMIN_API.users, [403]),
     ['POST /api/workspaces/{id}/claim-ownership']: async (token) => {
-      const res = await http(base, AUTH_API.claimOwnership(missingRoom), { body: { userToken: 'x'.repeat(32) }, headers: bearer(token) });
+      const res = await http(base, AUTH_API.claimOwnership(missingRoom), {
+        body: { userToken: 'x'.repeat(32) },
+        headers: bearer(token),
+      });
       return verdict('claim-ownership', res.status, res.body, [404], [401]);
     },
     ['DELETE /api/workspaces/{id}']: async (token) => {
@@ -111,16 +133,27 @@ export const settleTimes: { event: string; ms: number }[] = [];
  * Within `withinMs` of now, every probe answers `accepted` for `token` (each is asked again until it does). Fails
  * naming the probes that still answered otherwise; records how long it took.
  */
-export async function settles(event: string, probes: Probes, token: string, accepted: boolean, withinMs = 1000): Promise<void> {
+export async function settles(
+  event: string,
+  probes: Probes,
+  token: string,
+  accepted: boolean,
+  withinMs = 1000,
+): Promise<void> {
   const start = Date.now();
-  const late = await Promise.all(Object.entries(probes).map(async ([name, probe]) => {
-    for (;;) {
-      const got = await probe(token);
-      if (got === accepted) return null;
-      if (Date.now() - start > withinMs) return `${name}: ${got ? 'accepted' : 'refused'}`;
-      await sleep(50);
-    }
-  }));
+  const late = await Promise.all(
+    Object.entries(probes).map(async ([name, probe]) => {
+      for (;;) {
+        const got = await probe(token);
+        if (got === accepted) return null;
+        if (Date.now() - start > withinMs) return `${name}: ${got ? 'accepted' : 'refused'}`;
+        await sleep(50);
+      }
+    }),
+  );
   settleTimes.push({ event, ms: Date.now() - start });
-  expect(late.filter(Boolean), `${event}: within ${withinMs} ms every route and socket ${accepted ? 'accepts' : 'refuses'} the credential`).toEqual([]);
+  expect(
+    late.filter(Boolean),
+    `${event}: within ${withinMs} ms every route and socket ${accepted ? 'accepts' : 'refuses'} the credential`,
+  ).toEqual([]);
 }

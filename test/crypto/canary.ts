@@ -10,7 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { API, C, S } from '@ephemera/proto';
-import { clientId, collect, connect, createRoom, http, joinRoom, next, request, socketJoin, uniqueName } from '../helpers/clients.ts';
+import {
+  clientId,
+  collect,
+  connect,
+  createRoom,
+  http,
+  joinRoom,
+  next,
+  request,
+  socketJoin,
+  uniqueName,
+} from '../helpers/clients.ts';
 
 /** Strings that occur nowhere unless this run wrote them (hex after a fixed prefix). */
 export function makeCanaries() {
@@ -30,7 +41,11 @@ export type Canaries = ReturnType<typeof makeCanaries>;
 /** Every regular file under the roots (sockets, fifos and vanished files skipped). */
 function* filesUnder(root: string): Generator<string> {
   let entries: fs.Dirent[];
-  try { entries = fs.readdirSync(root, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     const p = path.join(root, e.name);
     if (e.isDirectory()) yield* filesUnder(p);
@@ -42,14 +57,22 @@ function* filesUnder(root: string): Generator<string> {
  * Which files under the roots hold which needle, as raw bytes: { needleName: [files] } for the needles found.
  * Files and directories named in `skip` are left out (a file the test itself wrote).
  */
-export function findInFiles(roots: string[], needles: Record<string, string>, skip: string[] = []): Record<string, string[]> {
+export function findInFiles(
+  roots: string[],
+  needles: Record<string, string>,
+  skip: string[] = [],
+): Record<string, string[]> {
   const wanted = Object.entries(needles).map(([name, text]) => [name, Buffer.from(text, 'utf8')] as const);
   const found: Record<string, string[]> = {};
   for (const root of roots) {
     for (const file of filesUnder(root)) {
       if (skip.some((s) => file === s || file.startsWith(`${s}${path.sep}`))) continue;
       let bytes: Buffer;
-      try { bytes = fs.readFileSync(file); } catch { continue; } // removed while we walked (WAL recycling, temp files)
+      try {
+        bytes = fs.readFileSync(file);
+      } catch {
+        continue;
+      } // removed while we walked (WAL recycling, temp files)
       for (const [name, needle] of wanted) if (bytes.includes(needle)) (found[name] ??= []).push(file);
     }
   }
@@ -60,7 +83,15 @@ export function findInFiles(roots: string[], needles: Record<string, string>, sk
 export function scanned(roots: string[]): string {
   let files = 0;
   let bytes = 0;
-  for (const root of roots) for (const f of filesUnder(root)) { files++; try { bytes += fs.statSync(f).size; } catch { /* gone */ } }
+  for (const root of roots)
+    for (const f of filesUnder(root)) {
+      files++;
+      try {
+        bytes += fs.statSync(f).size;
+      } catch {
+        /* gone */
+      }
+    }
   return `${files} files, ${(bytes / 1e6).toFixed(1)} MB`;
 }
 
@@ -92,23 +123,50 @@ export async function saySecrets(A: string, B: string, c: Canaries): Promise<Can
   const owner = (await socketJoin(A, created.workspaceId, c.username, created.userToken)).socket;
   const joined = await joinRoom(B, created.workspaceId, 'bob', c.password);
   const bob = (await socketJoin(B, created.workspaceId, 'bob', joined.userToken)).socket;
-  const channel = await request(owner, C.createChannel, { workspaceId: created.workspaceId, name: c.channel, type: 'topic', isPrivate: false });
+  const channel = await request(owner, C.createChannel, {
+    workspaceId: created.workspaceId,
+    name: c.channel,
+    type: 'topic',
+    isPrivate: false,
+  });
   if (!channel.success) throw new Error(`create-channel failed: ${channel.message}`);
   const channelId = channel.channel.id;
 
-  const said = await request(owner, C.sendMessage, { clientMessageId: clientId(), channelId, content: `the secret is ${c.message} indeed`, type: 'text' });
+  const said = await request(owner, C.sendMessage, {
+    clientMessageId: clientId(),
+    channelId,
+    content: `the secret is ${c.message} indeed`,
+    type: 'text',
+  });
   if (!said.success) throw new Error(`send failed: ${said.message}`);
-  const reply = await request(bob, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'a reply', type: 'text', replyTo: { messageId: said.message.id } });
+  const reply = await request(bob, C.sendMessage, {
+    clientMessageId: clientId(),
+    channelId,
+    content: 'a reply',
+    type: 'text',
+    replyTo: { messageId: said.message.id },
+  });
   if (!reply.success) throw new Error(`reply failed: ${reply.message}`);
   // The reply quotes the canary (the server copies the quoted text): the canary now travels in a second record.
   expect(JSON.stringify(reply.message)).toContain(c.message);
-  const edited = next<{ messageId: string; content: string }>(bob, S.messageEdited, (m) => m.messageId === said.message.id);
-  const edit = await request(owner, C.editMessage, { workspaceId: created.workspaceId, messageId: said.message.id, newContent: `now ${c.edit}` });
+  const edited = next<{ messageId: string; content: string }>(
+    bob,
+    S.messageEdited,
+    (m) => m.messageId === said.message.id,
+  );
+  const edit = await request(owner, C.editMessage, {
+    workspaceId: created.workspaceId,
+    messageId: said.message.id,
+    newContent: `now ${c.edit}`,
+  });
   if (!edit.success) throw new Error(`edit failed: ${edit.message}`);
   expect((await edited).content).toContain(c.edit);
   // Profile data: bob renames himself and sets a picture.
   const profile = await request(bob, C.updateProfile, {
-    workspaceId: created.workspaceId, userId: joined.user.id, username: c.profileName, profilePicture: `https://example.com/${c.picture}.png`,
+    workspaceId: created.workspaceId,
+    userId: joined.user.id,
+    username: c.profileName,
+    profilePicture: `https://example.com/${c.picture}.png`,
   });
   if (!profile.success) throw new Error(`update-profile failed: ${profile.message}`);
   // What members are served is still the plaintext: encryption is invisible to them.
@@ -118,14 +176,27 @@ export async function saySecrets(A: string, B: string, c: Canaries): Promise<Can
   expect(text).toContain(c.edit);
   expect(text).toContain(c.username);
   const probe = await connect(A);
-  const rejoin = await request(probe, C.joinWorkspace, { workspaceId: created.workspaceId, username: c.username, userToken: created.userToken });
+  const rejoin = await request(probe, C.joinWorkspace, {
+    workspaceId: created.workspaceId,
+    username: c.username,
+    userToken: created.userToken,
+  });
   probe.disconnect();
   if (!rejoin.success) throw new Error(`rejoin failed: ${rejoin.message}`);
   expect(JSON.stringify(rejoin.workspace)).toContain(c.profileName);
   expect(JSON.stringify(rejoin.workspace)).toContain(c.picture);
   return {
-    workspaceId: created.workspaceId, name, ownerToken: created.userToken, owner, bob, bobToken: joined.userToken, channelId,
-    close() { owner.disconnect(); bob.disconnect(); },
+    workspaceId: created.workspaceId,
+    name,
+    ownerToken: created.userToken,
+    owner,
+    bob,
+    bobToken: joined.userToken,
+    channelId,
+    close() {
+      owner.disconnect();
+      bob.disconnect();
+    },
   };
 }
 
@@ -150,7 +221,12 @@ export async function deleteWhileBusy(A: string, B: string): Promise<void> {
   const bob = (await socketJoin(B, created.workspaceId, 'bob', bobJoin.userToken)).socket;
   const carolJoin = await joinRoom(A, created.workspaceId, 'carol');
   const carolOld = (await socketJoin(A, created.workspaceId, 'carol', carolJoin.userToken)).socket;
-  const channel = await request(owner, C.createChannel, { workspaceId: created.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+  const channel = await request(owner, C.createChannel, {
+    workspaceId: created.workspaceId,
+    name: 'general',
+    type: 'topic',
+    isPrivate: false,
+  });
   if (!channel.success) throw new Error(`create-channel failed: ${channel.message}`);
   const channelId = channel.channel.id;
   const sockets: Socket[] = [owner, bob, carolOld];
@@ -164,7 +240,12 @@ export async function deleteWhileBusy(A: string, B: string): Promise<void> {
   const typingAcks: { success: boolean; code?: string }[] = [];
   const typer = (async () => {
     while (typing) {
-      typingAcks.push(await request(bob, C.typingStart, { channelId, userId: bobJoin.user.id, username: 'bob' }).catch(() => ({ success: false, code: 'DISCONNECTED' })) as never);
+      typingAcks.push(
+        (await request(bob, C.typingStart, { channelId, userId: bobJoin.user.id, username: 'bob' }).catch(() => ({
+          success: false,
+          code: 'DISCONNECTED',
+        }))) as never,
+      );
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
@@ -174,7 +255,11 @@ export async function deleteWhileBusy(A: string, B: string): Promise<void> {
     const s = await connect(B);
     sockets.push(s);
     const told = collect(s, S.workspaceDeleted);
-    const ack = await request(s, C.joinWorkspace, { workspaceId: created.workspaceId, username: 'carol', userToken: carolJoin.userToken });
+    const ack = await request(s, C.joinWorkspace, {
+      workspaceId: created.workspaceId,
+      username: 'carol',
+      userToken: carolJoin.userToken,
+    });
     return { ack, told, socket: s };
   })();
   await new Promise((r) => setTimeout(r, 30));
@@ -193,13 +278,25 @@ export async function deleteWhileBusy(A: string, B: string): Promise<void> {
     expect(['WORKSPACE_NOT_FOUND', 'NOT_AUTHENTICATED']).toContain((carol.ack as { code: string }).code);
   }
   const refused = typingAcks.filter((a) => !a.success).map((a) => a.code);
-  expect(refused.filter((c) => c === 'INTERNAL'), JSON.stringify(typingAcks)).toEqual([]);
+  expect(
+    refused.filter((c) => c === 'INTERNAL'),
+    JSON.stringify(typingAcks),
+  ).toEqual([]);
   // after the delete: commands on the room are refused cleanly, a rejoin is refused, the room answers 404
-  const late = await request(owner, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'anyone?', type: 'text' }).catch(() => null);
+  const late = await request(owner, C.sendMessage, {
+    clientMessageId: clientId(),
+    channelId,
+    content: 'anyone?',
+    type: 'text',
+  }).catch(() => null);
   if (late) expect(late.success ? 'accepted' : (late as { code: string }).code).not.toMatch(/accepted|INTERNAL/);
   const again = await connect(A);
   sockets.push(again);
-  const refusedJoin = await request(again, C.joinWorkspace, { workspaceId: created.workspaceId, username: 'bob', userToken: bobJoin.userToken });
+  const refusedJoin = await request(again, C.joinWorkspace, {
+    workspaceId: created.workspaceId,
+    username: 'bob',
+    userToken: bobJoin.userToken,
+  });
   expect(refusedJoin.success).toBe(false);
   expect((refusedJoin as { code: string }).code).not.toBe('INTERNAL');
   expect((await http(B, API.info(created.workspaceId))).status).toBe(404);

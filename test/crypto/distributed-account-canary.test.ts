@@ -19,13 +19,23 @@ import { freePort } from '../../deploy/local/infra.ts';
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { findInFiles, scanned } from './canary.ts';
 import {
-  ACCOUNT_CANARY_SUPERADMIN, backupText, deleteCanaryAccount, expectNoAccountCanary, liveCanaryAccount, makeAccountCanaries, type AccountCanaries,
+  ACCOUNT_CANARY_SUPERADMIN,
+  backupText,
+  deleteCanaryAccount,
+  expectNoAccountCanary,
+  liveCanaryAccount,
+  makeAccountCanaries,
+  type AccountCanaries,
 } from './account-canary.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 let mail: Mailpit;
 const infra = () => sharedInfra('infraDataDir');
-const stores = () => ({ postgres: path.join(infra(), 'pg'), kafka: path.join(infra(), 'kafka', 'logs'), redis: path.join(infra(), 'redis') });
+const stores = () => ({
+  postgres: path.join(infra(), 'pg'),
+  kafka: path.join(infra(), 'kafka', 'logs'),
+  redis: path.join(infra(), 'redis'),
+});
 
 /** PostgreSQL's dirty pages and WAL on disk, every row of the stack's database as text; Redis' uncompressed dump,
  *  and its keys with their values as text. */
@@ -36,9 +46,13 @@ async function flushAndRead(): Promise<{ rows: string; redis: string }> {
   try {
     await client.query('CHECKPOINT');
     const { rows: tables } = await client.query(
-      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')");
-    for (const { s, t } of tables) rows += (await client.query(`SELECT x::text AS r FROM "${s}"."${t}" x`)).rows.map((r) => r.r).join('\n');
-  } finally { await client.end(); }
+      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')",
+    );
+    for (const { s, t } of tables)
+      rows += (await client.query(`SELECT x::text AS r FROM "${s}"."${t}" x`)).rows.map((r) => r.r).join('\n');
+  } finally {
+    await client.end();
+  }
   const redis = new Redis(sharedInfra('redisUrl'));
   let text = '';
   try {
@@ -46,10 +60,13 @@ async function flushAndRead(): Promise<{ rows: string; redis: string }> {
     await redis.save();
     for (const key of await redis.keys('*')) {
       const type = await redis.type(key);
-      const value = type === 'string' ? await redis.get(key) : type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type;
+      const value =
+        type === 'string' ? await redis.get(key) : type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type;
       text += `${key} ${value}\n`;
     }
-  } finally { redis.disconnect(); }
+  } finally {
+    redis.disconnect();
+  }
   return { rows, redis: text };
 }
 
@@ -69,7 +86,10 @@ function expectNoCanaryAnywhere(read: { rows: string; redis: string }, c: Accoun
 
 beforeAll(async () => {
   mail = await startMailpit();
-  stack = await startDistributedStack({ accounts: { port: await freePort(), smtpUrl: mail.smtpUrl, superadminEmail: ACCOUNT_CANARY_SUPERADMIN }, admin: true });
+  stack = await startDistributedStack({
+    accounts: { port: await freePort(), smtpUrl: mail.smtpUrl, superadminEmail: ACCOUNT_CANARY_SUPERADMIN },
+    admin: true,
+  });
 }, 180_000);
 afterAll(async () => {
   await stack?.stop();
@@ -77,23 +97,34 @@ afterAll(async () => {
 });
 
 describe('account canaries: distributed', () => {
-  it('no store holds an account\'s e-mail or username, while it lives or after; its backup holds them sealed, and its key goes with it', async () => {
+  it("no store holds an account's e-mail or username, while it lives or after; its backup holds them sealed, and its key goes with it", async () => {
     const c = makeAccountCanaries();
     const p = { url: stack.urlA, mail };
     const live = await liveCanaryAccount(p, c);
     const keys = signedRequests(stack.internal.billing!, serviceCredential('canary', stack.serviceSecret));
     // the scans block this process (the stack's servers live in it): a pooled connection the server closed meanwhile is retried once
-    const keyStatus = async () => { const route = `${ACCOUNT_KEY_ROUTE}/${live.accountId}`; try { return (await keys('GET', route)).status; } catch { return (await keys('GET', route)).status; } };
+    const keyStatus = async () => {
+      const route = `${ACCOUNT_KEY_ROUTE}/${live.accountId}`;
+      try {
+        return (await keys('GET', route)).status;
+      } catch {
+        return (await keys('GET', route)).status;
+      }
+    };
     expect(await keyStatus()).toBe(200);
 
     const backup = await backupText(p, live, backupKeyFrom(DEV_MASTER_KEY)); // the stack's admin-analytics runs on the development key
-    expectNoAccountCanary(backup.records, 'the backup\'s records', c);
+    expectNoAccountCanary(backup.records, "the backup's records", c);
     expectNoAccountCanary(backup.raw.toString('latin1'), 'the backup file', c);
 
     const whileLiving = await flushAndRead();
     expect(whileLiving.rows).toContain(live.accountId); // the reads see the account
     for (const [store, dir] of Object.entries(stores())) {
-      if (store !== 'redis') expect(findInFiles([dir], { id: live.accountId }).id?.length ?? 0, `${store} scan finds the account id`).toBeGreaterThan(0);
+      if (store !== 'redis')
+        expect(
+          findInFiles([dir], { id: live.accountId }).id?.length ?? 0,
+          `${store} scan finds the account id`,
+        ).toBeGreaterThan(0);
     }
     expectNoCanaryAnywhere(whileLiving, c, 'while the account lives');
     await settle();
@@ -102,6 +133,7 @@ describe('account canaries: distributed', () => {
     expectNoAccountCanary(JSON.stringify(trail), 'the audit trail', c);
     expect(await keyStatus()).toBe(404); // destroyed: the sealed values in the backup and the stores never open again
     expectNoCanaryAnywhere(await flushAndRead(), c, 'after deletion');
-    for (const [store, dir] of Object.entries(stores())) console.log(`[canary] distributed accounts ${store}: absent (${scanned([dir])})`);
+    for (const [store, dir] of Object.entries(stores()))
+      console.log(`[canary] distributed accounts ${store}: absent (${scanned([dir])})`);
   });
 });

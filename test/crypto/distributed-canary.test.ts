@@ -13,11 +13,28 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { TOPICS } from '@ephemera/proto';
-import { kafkaEventLog, newId, sealedEventLog, RoomKeyring, createLogger, serviceCredential, signedRequests, type Delivery } from '@ephemera/platform';
+import {
+  kafkaEventLog,
+  newId,
+  sealedEventLog,
+  RoomKeyring,
+  createLogger,
+  serviceCredential,
+  signedRequests,
+  type Delivery,
+} from '@ephemera/platform';
 import { roomKeyClient, ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
 import { startDistributedStack } from '../distributed/stack.ts';
 import { createRoom, uniqueName } from '../helpers/clients.ts';
-import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets, scanned } from './canary.ts';
+import {
+  deleteRoom,
+  deleteWhileBusy,
+  expectNoCanary,
+  findInFiles,
+  makeCanaries,
+  saySecrets,
+  scanned,
+} from './canary.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 const infra = () => sharedInfra('infraDataDir');
@@ -31,16 +48,26 @@ const stores = () => ({
 async function flushStores(): Promise<void> {
   const client = new pg.Client({ connectionString: sharedInfra('pgUrl') });
   await client.connect();
-  try { await client.query('CHECKPOINT'); } finally { await client.end(); }
+  try {
+    await client.query('CHECKPOINT');
+  } finally {
+    await client.end();
+  }
   const redis = new Redis(sharedInfra('redisUrl'));
   try {
     await redis.config('SET', 'rdbcompression', 'no'); // LZF would hide a plaintext string from a byte search
     await redis.save();
-  } finally { redis.disconnect(); }
+  } finally {
+    redis.disconnect();
+  }
 }
 
-beforeAll(async () => { stack = await startDistributedStack(); }, 120_000);
-afterAll(async () => { await stack?.stop(); });
+beforeAll(async () => {
+  stack = await startDistributedStack();
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+});
 
 describe('crypto-shredding canaries: distributed', () => {
   it('while the room lives no store holds what it says; after deletion its key is gone and a replay of the log delivers nothing of it', async () => {
@@ -53,7 +80,9 @@ describe('crypto-shredding canaries: distributed', () => {
     // The scans see what each store wrote: the room's id is in every one of them (record keys, rows, presence keys).
     const control = { workspaceId: room.workspaceId };
     for (const [store, dir] of Object.entries(s)) {
-      expect(findInFiles([dir], control).workspaceId?.length ?? 0, `${store} scan finds the room id`).toBeGreaterThan(0);
+      expect(findInFiles([dir], control).workspaceId?.length ?? 0, `${store} scan finds the room id`).toBeGreaterThan(
+        0,
+      );
     }
     for (const [store, dir] of Object.entries(s)) {
       expectNoCanary(findInFiles([dir], c), `${store} (${dir}) while the room lives`);
@@ -68,7 +97,13 @@ describe('crypto-shredding canaries: distributed', () => {
     // The scans above block this process (the stack's servers live in it) for seconds: a keep-alive connection to the
     // room service pooled by the stack's own clients is closed by the server as soon as its timers run again, and
     // a request sent on it then fails (ECONNRESET). A request that failed that way is sent once more.
-    const get = async (p: string) => { try { return (await keys('GET', p)).status; } catch { return (await keys('GET', p)).status; } };
+    const get = async (p: string) => {
+      try {
+        return (await keys('GET', p)).status;
+      } catch {
+        return (await keys('GET', p)).status;
+      }
+    };
     expect(await get(`${ROOM_KEY_ROUTE}/${room.workspaceId}`)).toBe(200);
     await deleteRoom(stack.urlA, room);
     room.close();
@@ -77,26 +112,38 @@ describe('crypto-shredding canaries: distributed', () => {
     expect(await get(`${ROOM_KEY_ROUTE}/..%2Fetc`)).toBe(400);
 
     await flushStores();
-    for (const [store, dir] of Object.entries(s)) expectNoCanary(findInFiles([dir], c), `${store} (${dir}) after deletion`);
+    for (const [store, dir] of Object.entries(s))
+      expectNoCanary(findInFiles([dir], c), `${store} (${dir}) after deletion`);
 
     // Replay: a new consumer group reads both topics from the first record, through the sealing decorator with the
     // room service as key source, as a rebuilt service would.
     const log = sealedEventLog(
-      kafkaEventLog({ brokers: kafkaBrokers(), clientId: 'canary-replay', logger: createLogger('replay', 'silent'), namespace: stack.eventLogNamespace }),
+      kafkaEventLog({
+        brokers: kafkaBrokers(),
+        clientId: 'canary-replay',
+        logger: createLogger('replay', 'silent'),
+        namespace: stack.eventLogNamespace,
+      }),
       new RoomKeyring(roomKeyClient(roomUrl, credential)),
     );
     const ofRoom: Delivery[] = [];
     const ofKept: Delivery[] = [];
     const sub = await log.subscribe({
-      groupId: `canary-replay-${newId()}`, topics: [TOPICS.room, TOPICS.messaging], fromBeginning: true,
-      handler: async (d) => { if (d.key === room.workspaceId) ofRoom.push(d); if (d.key === kept.workspaceId) ofKept.push(d); },
+      groupId: `canary-replay-${newId()}`,
+      topics: [TOPICS.room, TOPICS.messaging],
+      fromBeginning: true,
+      handler: async (d) => {
+        if (d.key === room.workspaceId) ofRoom.push(d);
+        if (d.key === kept.workspaceId) ofKept.push(d);
+      },
     });
     await sub.caughtUp();
     await log.close();
     // A live room replays in full, opened: its owner's name comes back.
     expect(JSON.stringify(ofKept.find((d) => d.event.type === 'member.joined')?.event.payload)).toContain('keeper');
     expect(ofRoom.map((d) => d.event.type)).toEqual(['workspace.deleted']);
-    for (const [name, text] of Object.entries(c)) expect(JSON.stringify(ofRoom).includes(text), `${name} canary replayed`).toBe(false);
+    for (const [name, text] of Object.entries(c))
+      expect(JSON.stringify(ofRoom).includes(text), `${name} canary replayed`).toBe(false);
   });
 
   it('a room deleted while a member types and another reconnects ends cleanly on both replicas', async () => {

@@ -16,7 +16,12 @@ import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts'
 import { startMailpit, type Mailpit } from '../helpers/mailpit.ts';
 import { findInFiles, scanned } from './canary.ts';
 import {
-  ACCOUNT_CANARY_SUPERADMIN, backupText, deleteCanaryAccount, expectNoAccountCanary, liveCanaryAccount, makeAccountCanaries,
+  ACCOUNT_CANARY_SUPERADMIN,
+  backupText,
+  deleteCanaryAccount,
+  expectNoAccountCanary,
+  liveCanaryAccount,
+  makeAccountCanaries,
 } from './account-canary.ts';
 
 let dataDir = '';
@@ -25,7 +30,10 @@ let mail: Mailpit;
 const logLines: string[] = [];
 
 const embeddedPgUrl = () => {
-  const port = fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  const port = fs
+    .readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
   return `postgres://postgres:ephemera@127.0.0.1:${port}/ephemera`;
 };
 
@@ -36,9 +44,11 @@ async function checkpointAndDump(): Promise<string> {
   try {
     await client.query('CHECKPOINT');
     const { rows: tables } = await client.query(
-      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')");
+      "SELECT table_schema AS s, table_name AS t FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')",
+    );
     let text = '';
-    for (const { s, t } of tables) text += (await client.query(`SELECT x::text AS r FROM "${s}"."${t}" x`)).rows.map((r) => r.r).join('\n');
+    for (const { s, t } of tables)
+      text += (await client.query(`SELECT x::text AS r FROM "${s}"."${t}" x`)).rows.map((r) => r.r).join('\n');
     return text;
   } finally {
     await client.end();
@@ -48,8 +58,20 @@ async function checkpointAndDump(): Promise<string> {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-account-canary-'));
   mail = await startMailpit();
-  const logger = createLogger('account-canary', 'debug', { write: (line: string) => { logLines.push(line); } });
-  app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger, smtpUrl: mail.smtpUrl, superadminEmail: ACCOUNT_CANARY_SUPERADMIN, google: null });
+  const logger = createLogger('account-canary', 'debug', {
+    write: (line: string) => {
+      logLines.push(line);
+    },
+  });
+  app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger,
+    smtpUrl: mail.smtpUrl,
+    superadminEmail: ACCOUNT_CANARY_SUPERADMIN,
+    google: null,
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -58,7 +80,7 @@ afterAll(async () => {
 });
 
 describe('account canaries: embedded', () => {
-  it('no store holds an account\'s e-mail or username, while it lives or after; its backup holds them sealed, and its key goes with it', async () => {
+  it("no store holds an account's e-mail or username, while it lives or after; its backup holds them sealed, and its key goes with it", async () => {
     const c = makeAccountCanaries();
     const p = { url: app.url, mail };
     const live = await liveCanaryAccount(p, c);
@@ -72,7 +94,7 @@ describe('account canaries: embedded', () => {
     expect(findInFiles([dataDir], c), `DATA_DIR while the account lives (${scanned([dataDir])})`).toEqual({});
     const backupKey = backupKeyFrom(masterKeyFile(dataDir));
     const backup = await backupText(p, live, backupKey);
-    expectNoAccountCanary(backup.records, 'the backup\'s records', c);
+    expectNoAccountCanary(backup.records, "the backup's records", c);
     expectNoAccountCanary(backup.raw.toString('latin1'), 'the backup file', c);
 
     const trail = await deleteCanaryAccount(p, live, c);
@@ -81,7 +103,9 @@ describe('account canaries: embedded', () => {
     const afterDeletion = await checkpointAndDump();
     expectNoAccountCanary(afterDeletion, 'the database after deletion', c);
     expect(findInFiles([dataDir], c), 'DATA_DIR after deletion').toEqual({});
-    console.log(`[canary] embedded accounts: e-mail and username absent from every schema and DATA_DIR (${scanned([dataDir])})`);
-    expectNoAccountCanary(logLines.join(''), 'the server\'s log output', c);
+    console.log(
+      `[canary] embedded accounts: e-mail and username absent from every schema and DATA_DIR (${scanned([dataDir])})`,
+    );
+    expectNoAccountCanary(logLines.join(''), "the server's log output", c);
   });
 });

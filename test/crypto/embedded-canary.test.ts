@@ -10,12 +10,28 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { TOPICS } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, masterKeyFile, sealedEventLog, type Pool } from '@ephemera/platform';
+import {
+  EmbeddedEventLog,
+  createLogger,
+  createPool,
+  fileRoomKeys,
+  masterKeyFile,
+  sealedEventLog,
+  type Pool,
+} from '@ephemera/platform';
 import { startRoomModule } from '@ephemera/room';
 import { startMessagingModule } from '@ephemera/messaging';
 import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { databaseWithLogOf } from '../helpers/db.ts';
-import { deleteRoom, deleteWhileBusy, expectNoCanary, findInFiles, makeCanaries, saySecrets, scanned } from './canary.ts';
+import {
+  deleteRoom,
+  deleteWhileBusy,
+  expectNoCanary,
+  findInFiles,
+  makeCanaries,
+  saySecrets,
+  scanned,
+} from './canary.ts';
 
 let dataDir = '';
 let app: EmbeddedApp;
@@ -23,7 +39,10 @@ const logLines: string[] = [];
 
 /** The embedded PostgreSQL's address, from its postmaster.pid (line 4: the port). */
 function embeddedPgUrl(): string {
-  const port = fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  const port = fs
+    .readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
   return `postgres://postgres:ephemera@127.0.0.1:${port}/ephemera`;
 }
 
@@ -31,13 +50,21 @@ function embeddedPgUrl(): string {
 async function checkpoint(): Promise<void> {
   const client = new pg.Client({ connectionString: embeddedPgUrl() });
   await client.connect();
-  try { await client.query('CHECKPOINT'); } finally { await client.end(); }
+  try {
+    await client.query('CHECKPOINT');
+  } finally {
+    await client.end();
+  }
 }
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-canary-'));
   // The server's whole log output at debug level, kept to be searched.
-  const logger = createLogger('canary', 'debug', { write: (line: string) => { logLines.push(line); } });
+  const logger = createLogger('canary', 'debug', {
+    write: (line: string) => {
+      logLines.push(line);
+    },
+  });
   app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger, sweepIntervalMs: 200 });
 });
 afterAll(async () => {
@@ -75,13 +102,15 @@ describe('crypto-shredding canaries: embedded', () => {
       expect(await count('SELECT count(*) AS n FROM room.channels WHERE workspace_id = $1')).toBe(0);
       expect(await count('SELECT count(*) AS n FROM messaging.messages WHERE workspace_id = $1')).toBe(0);
       const everything = await allRows(replay.pool);
-      for (const [name, text] of Object.entries(c)) expect(everything.includes(text), `${name} canary in the replayed database`).toBe(false);
+      for (const [name, text] of Object.entries(c))
+        expect(everything.includes(text), `${name} canary in the replayed database`).toBe(false);
     } finally {
       await replay.stop();
     }
 
     const logs = logLines.join('');
-    for (const [name, text] of Object.entries(c)) expect(logs.includes(text), `${name} canary in the server's log output`).toBe(false);
+    for (const [name, text] of Object.entries(c))
+      expect(logs.includes(text), `${name} canary in the server's log output`).toBe(false);
   });
 
   it('a room deleted while a member types and another reconnects ends cleanly for everyone', async () => {
@@ -91,9 +120,19 @@ describe('crypto-shredding canaries: embedded', () => {
   it('the logger redacts content, passwords, tokens, usernames and PostgreSQL error details wherever they sit', () => {
     const secret = makeCanaries().message;
     const out: string[] = [];
-    const logger = createLogger('redaction', 'info', { write: (line: string) => { out.push(line); } });
-    logger.info({ content: secret, input: { newContent: secret, password: secret }, actor: { user: { username: secret } } }, 'a command');
-    logger.error({ err: Object.assign(new Error('duplicate key'), { detail: `Key (username)=(${secret}) already exists.` }) }, 'failed');
+    const logger = createLogger('redaction', 'info', {
+      write: (line: string) => {
+        out.push(line);
+      },
+    });
+    logger.info(
+      { content: secret, input: { newContent: secret, password: secret }, actor: { user: { username: secret } } },
+      'a command',
+    );
+    logger.error(
+      { err: Object.assign(new Error('duplicate key'), { detail: `Key (username)=(${secret}) already exists.` }) },
+      'failed',
+    );
     logger.warn({ body: { userToken: secret, passwordHash: secret } }, 'refused');
     expect(out).toHaveLength(3);
     expect(out.join('')).not.toContain(secret);
@@ -108,9 +147,25 @@ async function bootReplay(databaseUrl: string) {
   const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
   await log.init(Object.values(TOPICS));
   const logger = createLogger('replay', 'silent');
-  const room = await startRoomModule({ databaseUrl, pool, log, logger, sweepIntervalMs: 3_600_000, roomKeys: keys.store, keyring: keys.keyring });
+  const room = await startRoomModule({
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    sweepIntervalMs: 3_600_000,
+    roomKeys: keys.store,
+    keyring: keys.keyring,
+  });
   const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, keyring: keys.keyring });
-  return { pool, async stop() { await room.stop(); await messaging.stop(); await log.close(); await pool.end(); } };
+  return {
+    pool,
+    async stop() {
+      await room.stop();
+      await messaging.stop();
+      await log.close();
+      await pool.end();
+    },
+  };
 }
 
 /** Every row of every table of the read models, as text. */

@@ -6,13 +6,24 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
 import {
-  EmbeddedEventLog, RoomKeyring, SealedEventLog, createPool, makeEvent, newId, toRecords, userActor, type Delivery, type Pool,
+  EmbeddedEventLog,
+  RoomKeyring,
+  SealedEventLog,
+  createPool,
+  makeEvent,
+  newId,
+  toRecords,
+  userActor,
+  type Delivery,
+  type Pool,
 } from '@ephemera/platform';
 import { createTestDatabase } from '../helpers/db.ts';
 import { testRoomKeys } from '../helpers/room-keys.ts';
 
 const pools: Pool[] = [];
-afterAll(async () => { await Promise.all(pools.map((p) => p.end())); });
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.end()));
+});
 
 async function setup() {
   const pool = createPool(await createTestDatabase());
@@ -23,17 +34,46 @@ async function setup() {
   return { pool, inner, keys, log: new SealedEventLog(inner, keys.keyring) };
 }
 
-const joined = (workspaceId: string, username: string, seq: number) => makeEvent('member.joined', workspaceId, seq, {
-  workspaceId, userId: newId(), username, isAdmin: false, tokenHash: 'h'.repeat(64), joinedAt: new Date().toISOString(),
-}, userActor('u1'));
-const deleted = (workspaceId: string, seq: number) => makeEvent('workspace.deleted', workspaceId, seq, {
-  workspaceId, name: 'public-name', deletedBy: 'u1', deletedAt: new Date().toISOString(),
-}, userActor('u1'));
+const joined = (workspaceId: string, username: string, seq: number) =>
+  makeEvent(
+    'member.joined',
+    workspaceId,
+    seq,
+    {
+      workspaceId,
+      userId: newId(),
+      username,
+      isAdmin: false,
+      tokenHash: 'h'.repeat(64),
+      joinedAt: new Date().toISOString(),
+    },
+    userActor('u1'),
+  );
+const deleted = (workspaceId: string, seq: number) =>
+  makeEvent(
+    'workspace.deleted',
+    workspaceId,
+    seq,
+    {
+      workspaceId,
+      name: 'public-name',
+      deletedBy: 'u1',
+      deletedAt: new Date().toISOString(),
+    },
+    userActor('u1'),
+  );
 
 /** A subscription from the beginning that collects what its handler was given, until `count` arrived. */
 async function readAll(log: { subscribe: EmbeddedEventLog['subscribe'] }, count: number, groupId = `g-${newId()}`) {
   const got: Delivery[] = [];
-  const sub = await log.subscribe({ groupId, topics: [TOPICS.room], fromBeginning: true, handler: async (d) => { got.push(d); } });
+  const sub = await log.subscribe({
+    groupId,
+    topics: [TOPICS.room],
+    fromBeginning: true,
+    handler: async (d) => {
+      got.push(d);
+    },
+  });
   await sub.caughtUp();
   for (let i = 0; i < 100 && got.length < count; i++) await new Promise((r) => setTimeout(r, 20));
   await sub.stop();
@@ -59,10 +99,12 @@ describe('sealed event log', () => {
     expect(d!.event.type).toBe('member.joined');
     expect((d!.event as AnyEventEnvelope & { type: 'member.joined' }).payload.username).toBe(canary);
 
-    await expect(log.append(toRecords([joined(newId(), 'x', 1)]))).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    await expect(log.append(toRecords([joined(newId(), 'x', 1)]))).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+    });
   });
 
-  it('after the key is destroyed: workspace.deleted stays readable, the room\'s other records are skipped, appends refused', async () => {
+  it("after the key is destroyed: workspace.deleted stays readable, the room's other records are skipped, appends refused", async () => {
     const { pool, keys, log } = await setup();
     const gone = newId();
     const kept = newId();
@@ -71,15 +113,22 @@ describe('sealed event log', () => {
     await log.append(toRecords([joined(gone, 'g1', 1), joined(kept, 'k1', 1), joined(gone, 'g2', 2)]));
     await keys.store.destroy(gone);
     await log.append(toRecords([deleted(gone, 3)]));
-    await expect(log.append(toRecords([joined(gone, 'late', 4)]))).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    await expect(log.append(toRecords([joined(gone, 'late', 4)]))).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+    });
 
-    const { rows } = await pool.query("SELECT event->'payload' AS p FROM event_log WHERE event->>'type' = 'workspace.deleted'");
+    const { rows } = await pool.query(
+      "SELECT event->'payload' AS p FROM event_log WHERE event->>'type' = 'workspace.deleted'",
+    );
     expect(rows[0].p).toMatchObject({ workspaceId: gone, name: 'public-name' });
 
     // A replay by a process that never saw the key: only the kept room's record and the deletion come through.
     const replay = new SealedEventLog(new EmbeddedEventLog(pool), new RoomKeyring((id) => keys.files.get(id)));
     const got = await readAll(replay, 2);
-    expect(got.map((d) => [d.event.type, d.key])).toEqual([['member.joined', kept], ['workspace.deleted', gone]]);
+    expect(got.map((d) => [d.event.type, d.key])).toEqual([
+      ['member.joined', kept],
+      ['workspace.deleted', gone],
+    ]);
   });
 
   it('a process that had the key forgets it when workspace.deleted reaches it', async () => {
@@ -110,11 +159,18 @@ describe('sealed event log', () => {
     });
     const got: Delivery[] = [];
     const sub = await new SealedEventLog(new EmbeddedEventLog(pool), flaky).subscribe({
-      groupId: `g-${newId()}`, topics: [TOPICS.room], fromBeginning: true, handler: async (d) => { got.push(d); },
+      groupId: `g-${newId()}`,
+      topics: [TOPICS.room],
+      fromBeginning: true,
+      handler: async (d) => {
+        got.push(d);
+      },
     });
     for (let i = 0; i < 200 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     await sub.stop();
     expect(failures).toBeGreaterThanOrEqual(3);
-    expect(got.map((d) => (d.event as AnyEventEnvelope & { type: 'member.joined' }).payload.username)).toEqual(['patient']);
+    expect(got.map((d) => (d.event as AnyEventEnvelope & { type: 'member.joined' }).payload.username)).toEqual([
+      'patient',
+    ]);
   });
 });

@@ -11,10 +11,24 @@ import { startDistributedStack } from './stack.ts';
 accountSuites('distributed (Kafka, Postgres, Redis; billing its own server)', async (env, port) => {
   const s3 = await startVersitygw();
   const stack = await startDistributedStack({
-    s3, admin: true, accounts: { port, smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, google: env.google, rateLimits: env.rateLimits },
+    s3,
+    admin: true,
+    accounts: {
+      port,
+      smtpUrl: env.smtpUrl,
+      superadminEmail: env.superadminEmail,
+      google: env.google,
+      rateLimits: env.rateLimits,
+    },
   });
   return {
-    url: stack.urlA, urlB: stack.urlB, contact: stack.billing!.contact, advanceClock: stack.advanceClock,
-    stop: async () => { await stack.stop(); await s3.stop(); },
+    url: stack.urlA,
+    urlB: stack.urlB,
+    contact: stack.billing!.contact,
+    advanceClock: stack.advanceClock,
+    stop: async () => {
+      await stack.stop();
+      await s3.stop();
+    },
   };
 });

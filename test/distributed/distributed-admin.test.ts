@@ -11,13 +11,23 @@ import { createPool } from '@ephemera/platform';
 
 adminSuites('distributed (Kafka, Postgres, Redis; admin-analytics its own server)', async (env) => {
   const stack = await startDistributedStack({
-    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits },
+    accounts: {
+      port: await freePort(),
+      smtpUrl: env.smtpUrl,
+      superadminEmail: env.superadminEmail,
+      rateLimits: env.rateLimits,
+    },
     admin: true,
   });
   const pool = createPool(stack.databaseUrl, 2);
   return {
-    url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock,
+    url: stack.urlA,
+    urlB: stack.urlB,
+    advanceClock: stack.advanceClock,
     data: { query: (sql, params) => pool.query(sql, params), roomKeyDir: stack.roomKeyDir },
-    stop: async () => { await pool.end(); await stack.stop(); },
+    stop: async () => {
+      await pool.end();
+      await stack.stop();
+    },
   };
 });

@@ -11,8 +11,22 @@ import { startDistributedStack } from './stack.ts';
 credentialSuites('distributed (Kafka, Postgres, Redis, S3; A and B on different gateway replicas)', async (env) => {
   const s3 = await startVersitygw();
   const stack = await startDistributedStack({
-    s3, admin: true,
-    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: 'root@example.test', rateLimits: env.rateLimits },
+    s3,
+    admin: true,
+    accounts: {
+      port: await freePort(),
+      smtpUrl: env.smtpUrl,
+      superadminEmail: 'root@example.test',
+      rateLimits: env.rateLimits,
+    },
   });
-  return { url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, stop: async () => { await stack.stop(); await s3.stop(); } };
+  return {
+    url: stack.urlA,
+    urlB: stack.urlB,
+    advanceClock: stack.advanceClock,
+    stop: async () => {
+      await stack.stop();
+      await s3.stop();
+    },
+  };
 });

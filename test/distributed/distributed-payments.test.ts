@@ -13,7 +13,13 @@ const SITE_URL = 'https://chat.example.test';
 
 paymentSuites('distributed (Kafka, Postgres, Redis; billing its own server)', async (env) => {
   const stack = await startDistributedStack({
-    accounts: { port: await freePort(), smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits, payments: { ...env.payments, publicUrl: SITE_URL } },
+    accounts: {
+      port: await freePort(),
+      smtpUrl: env.smtpUrl,
+      superadminEmail: env.superadminEmail,
+      rateLimits: env.rateLimits,
+      payments: { ...env.payments, publicUrl: SITE_URL },
+    },
     admin: true, // the superadmin's report (the refunds suite)
   });
   return { url: stack.urlA, siteUrl: SITE_URL, advanceClock: stack.advanceClock, stop: stack.stop };

@@ -11,12 +11,26 @@ roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different 
   const s3 = await startVersitygw();
   const stack = await startDistributedStack({ s3 });
   // change-tier is an internal route of the room service: called here as billing would, on its internal listener, signed.
-  const changeTier = async (workspaceId: string, tier: Tier) => { await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'test' }); };
+  const changeTier = async (workspaceId: string, tier: Tier) => {
+    await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'test' });
+  };
   // The services as the gateways call them: on their internal listeners, signed with the stack's service credential.
   const credential = serviceCredential('gateway', stack.serviceSecret);
-  const services = { rooms: new RoomClient(stack.internal.room, credential), messaging: new MessagingClient(stack.internal.messaging, credential) };
+  const services = {
+    rooms: new RoomClient(stack.internal.room, credential),
+    messaging: new MessagingClient(stack.internal.messaging, credential),
+  };
   return {
-    url: stack.urlA, urlB: stack.urlB, advanceClock: stack.advanceClock, changeTier, storedObjects: stack.storedObjects, readStoredObject: stack.readStoredObject, services,
-    stop: async () => { await stack.stop(); await s3.stop(); },
+    url: stack.urlA,
+    urlB: stack.urlB,
+    advanceClock: stack.advanceClock,
+    changeTier,
+    storedObjects: stack.storedObjects,
+    readStoredObject: stack.readStoredObject,
+    services,
+    stop: async () => {
+      await stack.stop();
+      await s3.stop();
+    },
   };
 });

@@ -14,7 +14,13 @@ import { startDistributedStack } from './stack.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import { http as call, createRoom } from '../helpers/clients.ts';
-import { expectImageProxyRoute, expectLinkPreviewRoute, PNG, startPageServer, type PageServer } from '../../services/messaging/test/link-preview/route.shared.ts';
+import {
+  expectImageProxyRoute,
+  expectLinkPreviewRoute,
+  PNG,
+  startPageServer,
+  type PageServer,
+} from '../../services/messaging/test/link-preview/route.shared.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 let ingress: Awaited<ReturnType<typeof startIngress>>;
@@ -29,12 +35,17 @@ beforeAll(async () => {
   stack = await startDistributedStack();
   runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-link-preview-ingress-'));
   ingress = await startIngress({
-    runDir, port: await freePort(), gateway1Port: stack.gateway1Port, gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort, messagingPort: stack.messagingPort,
+    runDir,
+    port: await freePort(),
+    gateway1Port: stack.gateway1Port,
+    gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort,
+    messagingPort: stack.messagingPort,
   });
 });
 afterAll(async () => {
-  if (savedAllow === undefined) delete process.env.LINK_PREVIEW_ALLOW_HOSTS; else process.env.LINK_PREVIEW_ALLOW_HOSTS = savedAllow;
+  if (savedAllow === undefined) delete process.env.LINK_PREVIEW_ALLOW_HOSTS;
+  else process.env.LINK_PREVIEW_ALLOW_HOSTS = savedAllow;
   await ingress?.stop();
   await stack?.stop();
   await pages?.close();
@@ -51,10 +62,18 @@ describe('link preview route: distributed', () => {
     for (const base of [stack.urlA, stack.urlB]) {
       const none = await call(base, LINK_PREVIEW_PATH, { body: { url: `${pages.origin}/og` } });
       expect([none.status, none.body.code], base).toEqual([401, 'NOT_AUTHENTICATED']);
-      await expect.poll(async () => {
-        const res = await call(base, LINK_PREVIEW_PATH, { body: { url: `${pages.origin}/og` }, headers: { authorization: `Bearer ${userToken}` } });
-        return [res.status, res.body?.title];
-      }, { timeout: 15_000 }).toEqual([200, 'Local page']);
+      await expect
+        .poll(
+          async () => {
+            const res = await call(base, LINK_PREVIEW_PATH, {
+              body: { url: `${pages.origin}/og` },
+              headers: { authorization: `Bearer ${userToken}` },
+            });
+            return [res.status, res.body?.title];
+          },
+          { timeout: 15_000 },
+        )
+        .toEqual([200, 'Local page']);
     }
     // the room API still goes to room through the same router
     expect((await call(stack.urlB, `/api/workspaces/check-name/${'free-name-' + Date.now()}`)).status).toBe(200);
@@ -64,14 +83,26 @@ describe('link preview route: distributed', () => {
     await expectImageProxyRoute(ingress.url, ingress.url, pages);
     const { userToken } = await createRoom(stack.urlA);
     let image = '';
-    await expect.poll(async () => {
-      const res = await call(stack.urlA, LINK_PREVIEW_PATH, { body: { url: `${pages.origin}/og?via=gateways` }, headers: { authorization: `Bearer ${userToken}` } });
-      image = res.body?.image ?? '';
-      return res.status;
-    }, { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const res = await call(stack.urlA, LINK_PREVIEW_PATH, {
+            body: { url: `${pages.origin}/og?via=gateways` },
+            headers: { authorization: `Bearer ${userToken}` },
+          });
+          image = res.body?.image ?? '';
+          return res.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(200);
     for (const base of [stack.urlA, stack.urlB]) {
       const res = await fetch(base + image);
-      expect([res.status, res.headers.get('content-type'), res.headers.get('content-security-policy')], base).toEqual([200, 'image/png', "default-src 'none'; sandbox"]);
+      expect([res.status, res.headers.get('content-type'), res.headers.get('content-security-policy')], base).toEqual([
+        200,
+        'image/png',
+        "default-src 'none'; sandbox",
+      ]);
       expect(Buffer.from(await res.arrayBuffer()).equals(PNG), base).toBe(true);
       expect((await fetch(`${base}${image.replace(/&s=.*/, '')}`)).status, base).toBe(403);
     }

@@ -7,7 +7,10 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export interface Balancer { url: string; stop(): Promise<void> }
+export interface Balancer {
+  url: string;
+  stop(): Promise<void>;
+}
 
 export async function startBalancer(backends: () => number[]): Promise<Balancer> {
   let turn = 0;
@@ -18,7 +21,10 @@ export async function startBalancer(backends: () => number[]): Promise<Balancer>
     client.pause();
     const ports = backends();
     const tryBackend = (attempt: number) => {
-      if (attempt >= ports.length) { client.destroy(); return; }
+      if (attempt >= ports.length) {
+        client.destroy();
+        return;
+      }
       const port = ports[(turn + attempt) % ports.length]!;
       const upstream = net.connect(port, '127.0.0.1');
       let connected = false;
@@ -26,14 +32,19 @@ export async function startBalancer(backends: () => number[]): Promise<Balancer>
         connected = true;
         turn = (turn + attempt + 1) % ports.length;
         open.add(upstream);
-        upstream.once('close', () => { open.delete(upstream); client.destroy(); });
+        upstream.once('close', () => {
+          open.delete(upstream);
+          client.destroy();
+        });
         client.once('close', () => upstream.destroy());
         upstream.on('error', () => client.destroy());
         client.on('error', () => upstream.destroy());
         client.pipe(upstream).pipe(client);
         client.resume();
       });
-      upstream.once('error', () => { if (!connected) tryBackend(attempt + 1); }); // refused: the next replica
+      upstream.once('error', () => {
+        if (!connected) tryBackend(attempt + 1);
+      }); // refused: the next replica
     };
     tryBackend(0);
   });

@@ -10,7 +10,17 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { raiseRateLimitsForBench } from '../../load-tests/lib/limits.ts';
 import { http } from '../helpers/clients.ts';
 import { startDrillStack } from './drill-stack.ts';
-import { deliveredToAll, judge, onlineAsSeenBy, startChat, steadyChat, typingHeard, until, type Chat, type Verdict } from './chat.ts';
+import {
+  deliveredToAll,
+  judge,
+  onlineAsSeenBy,
+  startChat,
+  steadyChat,
+  typingHeard,
+  until,
+  type Chat,
+  type Verdict,
+} from './chat.ts';
 
 let drill: Awaited<ReturnType<typeof startDrillStack>>;
 let chat: Chat;
@@ -29,16 +39,27 @@ beforeAll(async () => {
   console.log(`[drills] ${raiseRateLimitsForBench()}`);
   drill = await startDrillStack();
   chat = await startChat(drill.url);
-  console.log(`[drills] own PostgreSQL, Redis, Kafka and the distributed stack ready in ${Date.now() - started} ms; ${chat.clients.length} clients of ${chat.usernames.length} users`);
+  console.log(
+    `[drills] own PostgreSQL, Redis, Kafka and the distributed stack ready in ${Date.now() - started} ms; ${chat.clients.length} clients of ${chat.usernames.length} users`,
+  );
 }, 240_000);
 afterAll(async () => {
   for (const c of chat?.clients ?? []) c.close();
   await drill?.stop();
-  console.log('[drills] figures\n' + Object.entries(figures).map(([name, f]) => `  ${name}: ${JSON.stringify(f)}`).join('\n'));
+  console.log(
+    '[drills] figures\n' +
+      Object.entries(figures)
+        .map(([name, f]) => `  ${name}: ${JSON.stringify(f)}`)
+        .join('\n'),
+  );
 }, 120_000);
 
 /** Steady chat around a drill; the chat stops (and is judged) even when the drill fails half-way. */
-async function duringChat(label: string, drillBody: () => Promise<Record<string, unknown>>, ackTimeoutMs = 120_000): Promise<{ v: Verdict; f: Record<string, unknown> }> {
+async function duringChat(
+  label: string,
+  drillBody: () => Promise<Record<string, unknown>>,
+  ackTimeoutMs = 120_000,
+): Promise<{ v: Verdict; f: Record<string, unknown> }> {
   const load = steadyChat(chat, label, 4);
   try {
     await sleep(1_000);
@@ -60,7 +81,10 @@ function expectNothingLost(v: Verdict) {
 }
 
 async function readyz(url: string): Promise<number> {
-  return fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
+  return fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
@@ -68,21 +92,30 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
     const { v, f } = await duringChat('redis', async () => {
       await drill.stopRedis();
       // While Redis is down each process limits on its own (rate-limiter-flexible's insurance limiter).
-      const checks = await Promise.all(Array.from({ length: NAME_CHECKS + 1 }, (_, k) => http(drill.url, `/api/workspaces/check-name/drill-${k}`)));
+      const checks = await Promise.all(
+        Array.from({ length: NAME_CHECKS + 1 }, (_, k) => http(drill.url, `/api/workspaces/check-name/drill-${k}`)),
+      );
       const statuses = checks.map((c) => c.status);
       await sleep(1_000);
       await drill.startRedis();
       const up = Date.now();
       // Presence as a user sees it: a new tab's online list names every member again.
       const everyone = [...chat.usernames].sort().join();
-      await until(async () => (await onlineAsSeenBy(drill.url, chat, 'alice').catch(() => [])).join() === everyone, 30_000, 'presence not back', 250);
+      await until(
+        async () => (await onlineAsSeenBy(drill.url, chat, 'alice').catch(() => [])).join() === everyone,
+        30_000,
+        'presence not back',
+        250,
+      );
       const presenceMs = Date.now() - up;
       await typingHeard(drill.url, chat, 'alice');
       const typingMs = Date.now() - up;
       const probeMs = await deliveredToAll(chat, 'after redis');
       return {
         nameChecksWhileDown: `${statuses.filter((x) => x === 200).length} ok, ${statuses.filter((x) => x === 429).length} limited, ${statuses.filter((x) => x >= 500).length} failed`,
-        presenceBackAfterMs: presenceMs, typingBackAfterMs: typingMs, probeDeliveredAfterMs: probeMs,
+        presenceBackAfterMs: presenceMs,
+        typingBackAfterMs: typingMs,
+        probeDeliveredAfterMs: probeMs,
       };
     });
     expectNothingLost(v);
@@ -100,7 +133,11 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
       await Promise.all(chat.clients.map((c) => c.waitJoined(30_000)));
       const rejoinMs = Date.now() - killed;
       const moved = drill.stack.gateway1.io.of('/').sockets.size - onFirst;
-      return { clientsMoved: moved, allRejoinedAfterMs: rejoinMs, probeDeliveredAfterMs: await deliveredToAll(chat, 'after gateway kill') };
+      return {
+        clientsMoved: moved,
+        allRejoinedAfterMs: rejoinMs,
+        probeDeliveredAfterMs: await deliveredToAll(chat, 'after gateway kill'),
+      };
     });
     expect(f.clientsMoved).toBeGreaterThan(0);
     expect(drill.stack.gateway1.io.of('/').sockets.size).toBeGreaterThanOrEqual(chat.clients.length);
@@ -123,12 +160,24 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
       const up = Date.now();
       // On failure the message names who stayed unready; each service has logged why (opsRoutes, at warn).
       const last: Record<string, number> = {};
-      await until(async () => {
-        for (const [name, url] of Object.entries(services)) last[name] = await readyz(url);
-        return Object.values(last).every((s) => s === 200);
-      }, 60_000, 'services not ready again', 100).catch((err: Error) => { throw new Error(`${err.message}: last /readyz ${JSON.stringify(last)}`); });
+      await until(
+        async () => {
+          for (const [name, url] of Object.entries(services)) last[name] = await readyz(url);
+          return Object.values(last).every((s) => s === 200);
+        },
+        60_000,
+        'services not ready again',
+        100,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}: last /readyz ${JSON.stringify(last)}`);
+      });
       const readyMs = Date.now() - up;
-      return { down: '5 s', notReadySeen: [...notReady].sort().join(','), readyAgainAfterMs: readyMs, probeDeliveredAfterMs: await deliveredToAll(chat, 'after postgres') };
+      return {
+        down: '5 s',
+        notReadySeen: [...notReady].sort().join(','),
+        readyAgainAfterMs: readyMs,
+        probeDeliveredAfterMs: await deliveredToAll(chat, 'after postgres'),
+      };
     });
     expect(f.notReadySeen).toBe('messaging,room');
     expectNothingLost(v);
@@ -143,7 +192,12 @@ describe('failure drills (own Kafka, Redis, PostgreSQL)', () => {
       const starting = Date.now();
       await drill.startKafka();
       const up = Date.now();
-      return { shutdownMs: stoppedMs, down: '10 s', brokerStartMs: up - starting, probeDeliveredAfterMs: await deliveredToAll(chat, 'after kafka', 120_000) };
+      return {
+        shutdownMs: stoppedMs,
+        down: '10 s',
+        brokerStartMs: up - starting,
+        probeDeliveredAfterMs: await deliveredToAll(chat, 'after kafka', 120_000),
+      };
     });
     expectNothingLost(v);
   }, 240_000);

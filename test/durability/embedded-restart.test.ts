@@ -19,11 +19,17 @@ let server: ChildProcess | null = null;
 
 async function startServer(port: number): Promise<void> {
   server = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'services/embedded/main.ts')], {
-    cwd: repo, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: repo,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const end = Date.now() + 60_000;
   while (Date.now() < end) {
-    try { if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return; } catch { /* starting */ }
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('embedded server did not start');
@@ -33,7 +39,10 @@ afterAll(async () => {
   // A graceful stop also stops the embedded PostgreSQL (the orphan of the SIGKILL was stopped by the restart).
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
-    await new Promise((r) => { server!.once('exit', r); setTimeout(r, 15_000); });
+    await new Promise((r) => {
+      server!.once('exit', r);
+      setTimeout(r, 15_000);
+    });
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -46,13 +55,26 @@ describe('embedded restart', () => {
     const room = await createRoom(url, undefined, 'alice');
     const bobJoin = await joinRoom(url, room.workspaceId, 'bob');
     const owner = await socketJoin(url, room.workspaceId, 'alice', room.userToken);
-    const created = await request(owner.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const created = await request(owner.socket, C.createChannel, {
+      workspaceId: room.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!created.success) throw new Error(created.message);
     owner.socket.close();
     const channelId = created.channel.id;
 
-    const alice = new ResilientClient(url, { workspaceId: room.workspaceId, username: 'alice', userToken: room.userToken });
-    const bob = new ResilientClient(url, { workspaceId: room.workspaceId, username: 'bob', userToken: bobJoin.userToken });
+    const alice = new ResilientClient(url, {
+      workspaceId: room.workspaceId,
+      username: 'alice',
+      userToken: room.userToken,
+    });
+    const bob = new ResilientClient(url, {
+      workspaceId: room.workspaceId,
+      username: 'bob',
+      userToken: bobJoin.userToken,
+    });
     await Promise.all([alice.waitJoined(), bob.waitJoined()]);
 
     const acked: Promise<unknown>[] = [];
@@ -65,18 +87,19 @@ describe('embedded restart', () => {
       }
       await new Promise((r) => setTimeout(r, 20));
     }
-    const stored = await Promise.all(acked) as { id: string; seq: number; content: string }[];
+    const stored = (await Promise.all(acked)) as { id: string; seq: number; content: string }[];
     await Promise.all([alice.sync(), bob.sync()]);
 
     for (const client of [alice, bob]) {
       const contents = [...client.seen.values()].sort((a, b) => a.seq - b.seq).map((m) => m.content);
-      expect(new Set(contents).size).toBe(40);               // every message, once
-      expect(contents.length).toBe(40);                      // no duplicate stored under another id
+      expect(new Set(contents).size).toBe(40); // every message, once
+      expect(contents.length).toBe(40); // no duplicate stored under another id
       for (const m of stored) expect(client.seen.has(m.id)).toBe(true);
     }
     const seqs = stored.map((m) => m.seq).sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => i + 1)); // gap-free per-room sequence
     expect((await http(url, '/healthz')).status).toBe(200);
-    alice.close(); bob.close();
+    alice.close();
+    bob.close();
   });
 });

@@ -9,7 +9,12 @@ import { serviceBoundarySuite } from './service-boundary.suite.ts';
 
 let app: EmbeddedApp;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-boundary-'));
-beforeAll(async () => { app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent') }); }, 120_000);
-afterAll(async () => { await app?.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent') });
+}, 120_000);
+afterAll(async () => {
+  await app?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 serviceBoundarySuite(() => ({ url: app.url, entries: [{ name: 'embedded', url: app.url }] }));

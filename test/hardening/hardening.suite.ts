@@ -8,7 +8,11 @@ import { describe, it, expect } from 'vitest';
 import { API } from '@ephemera/proto';
 import { http, uniqueName } from '../helpers/clients.ts';
 
-export interface HardeningTarget { A: string; B: string; metricsPorts: number[] }
+export interface HardeningTarget {
+  A: string;
+  B: string;
+  metricsPorts: number[];
+}
 
 export function hardeningSuite(target: () => HardeningTarget) {
   describe('hardening: bad input and metrics', () => {
@@ -16,8 +20,12 @@ export function hardeningSuite(target: () => HardeningTarget) {
 
     it('malformed path segments and bad percent-encoding answer 400 with a message, never 500', async () => {
       const paths = [
-        '/api/workspaces/%E0%A4%A/info', '/api/workspaces/room/%', '/api/workspaces/check-name/%ZZ',
-        '/api/workspaces/%/check-username/bob', '/api/workspaces/x/check-username/%E0%A4%A', '/api/workspaces/room/%C0%AF',
+        '/api/workspaces/%E0%A4%A/info',
+        '/api/workspaces/room/%',
+        '/api/workspaces/check-name/%ZZ',
+        '/api/workspaces/%/check-username/bob',
+        '/api/workspaces/x/check-username/%E0%A4%A',
+        '/api/workspaces/room/%C0%AF',
       ];
       for (const base of origins()) {
         for (const path of paths) {
@@ -34,15 +42,26 @@ export function hardeningSuite(target: () => HardeningTarget) {
 
     it('a path segment that decodes to a control character answers 400 on every service, never 500', async () => {
       const paths = [
-        '/api/workspaces/room/%00', '/api/workspaces/%00/info', '/api/workspaces/check-name/a%01b', '/api/workspaces/room/%C2%85',
-        '/api/workspaces/x/check-username/bo%7Fb', '/api/workspaces/%0A/join', '/api/workspaces/ws/files/%00/link',
-        '/api/payments/verify-session/%00', '/api/admin/rooms/%1F/extend', '/api/link-preview/%00',
+        '/api/workspaces/room/%00',
+        '/api/workspaces/%00/info',
+        '/api/workspaces/check-name/a%01b',
+        '/api/workspaces/room/%C2%85',
+        '/api/workspaces/x/check-username/bo%7Fb',
+        '/api/workspaces/%0A/join',
+        '/api/workspaces/ws/files/%00/link',
+        '/api/payments/verify-session/%00',
+        '/api/admin/rooms/%1F/extend',
+        '/api/link-preview/%00',
       ];
       for (const base of origins()) {
         for (const path of paths) {
           const res = await http(base, path, { headers: { 'x-forwarded-for': '198.19.0.2' } });
           expect(res.status, path).toBe(400);
-          expect(res.body, path).toMatchObject({ success: false, code: 'VALIDATION', message: 'Malformed request: the path contains a control character' });
+          expect(res.body, path).toMatchObject({
+            success: false,
+            code: 'VALIDATION',
+            message: 'Malformed request: the path contains a control character',
+          });
         }
       }
     });
@@ -58,7 +77,9 @@ export function hardeningSuite(target: () => HardeningTarget) {
         expect(mistyped.body.code).toBe('VALIDATION');
         const big = await http(base, API.create(), { body: { name, username: 'alice', pad: 'x'.repeat(200 * 1024) } });
         expect(big.status).toBe(413);
-        const huge = await http(base, API.create(), { body: { name, username: 'alice', pad: 'x'.repeat(2 * 1024 * 1024) } });
+        const huge = await http(base, API.create(), {
+          body: { name, username: 'alice', pad: 'x'.repeat(2 * 1024 * 1024) },
+        });
         expect(huge.status).toBe(413);
         const joinBroken = await http(base, API.join('nope'), { body: '[1,' });
         expect(joinBroken.status).toBe(400);

@@ -10,7 +10,8 @@ import { API, INTERNAL } from '@ephemera/proto';
 import { createRoom, http } from '../helpers/clients.ts';
 
 export interface BoundaryEntry {
-  name: string; url: string;
+  name: string;
+  url: string;
   /** what this entry answers a refused internal path: 404 (ours), or also 400 (an nginx that rejects the path first) */
   refusals?: number[];
 }
@@ -22,7 +23,12 @@ export interface BoundaryTarget {
 }
 
 /** One request as written, on a socket of its own; its status and body. */
-export function rawRequest(base: string, method: string, target: string, body?: string): Promise<{ status: number; body: string }> {
+export function rawRequest(
+  base: string,
+  method: string,
+  target: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
@@ -48,16 +54,32 @@ export function rawRequest(base: string, method: string, target: string, body?: 
 export function internalSpellings(path: string): string[] {
   const rest = path.replace(/^\/internal\//, '');
   return [
-    path, `/.${path}`, `/%2e${path}`, `/%2E${path}`, `/api/..${path}`, `/api/%2e%2e${path}`, `/api/%2E%2E${path}`, `/api/.%2e${path}`,
-    `/${path}`, `///${path}`, `/%2f${path.slice(1)}`, `/api%2f..%2f${path.slice(1)}`, `/api/x/..%2f..${path}`, `/%5c${path.slice(1)}`,
-    `/INTERNAL/${rest}`, `/Internal/${rest.toUpperCase()}`, `/%69nternal/${rest}`, `/api/%252e%252e${path}`,
-    `${path}?x=1`, `/./api/../internal/./${rest}`,
+    path,
+    `/.${path}`,
+    `/%2e${path}`,
+    `/%2E${path}`,
+    `/api/..${path}`,
+    `/api/%2e%2e${path}`,
+    `/api/%2E%2E${path}`,
+    `/api/.%2e${path}`,
+    `/${path}`,
+    `///${path}`,
+    `/%2f${path.slice(1)}`,
+    `/api%2f..%2f${path.slice(1)}`,
+    `/api/x/..%2f..${path}`,
+    `/%5c${path.slice(1)}`,
+    `/INTERNAL/${rest}`,
+    `/Internal/${rest.toUpperCase()}`,
+    `/%69nternal/${rest}`,
+    `/api/%252e%252e${path}`,
+    `${path}?x=1`,
+    `/./api/../internal/./${rest}`,
   ];
 }
 
 export function serviceBoundarySuite(target: () => BoundaryTarget) {
   describe('service boundary: no public entry reaches an internal route', () => {
-    it('a room\'s data key is refused through every entry, however the path is spelt', async () => {
+    it("a room's data key is refused through every entry, however the path is spelt", async () => {
       const room = await createRoom(target().url);
       const refused: string[] = [];
       for (const entry of target().entries) {

@@ -3,5 +3,8 @@
 export const CALL_TEST_RING_TIMEOUT_MS = 3000;
 /** A TURN entry signed with this secret, so the suite can check the credential's form. */
 export const CALL_TEST_ICE = {
-  stunUrls: ['stun:127.0.0.1:3478'], turnUrls: ['turn:127.0.0.1:3478?transport=udp'], turnSecret: 'test-turn-secret', turnCredentialTtlSeconds: 600,
+  stunUrls: ['stun:127.0.0.1:3478'],
+  turnUrls: ['turn:127.0.0.1:3478?transport=udp'],
+  turnSecret: 'test-turn-secret',
+  turnCredentialTtlSeconds: 600,
 };

@@ -37,9 +37,14 @@ export async function databaseWithLogOf(from: pg.Pool): Promise<string> {
   const pool = createPool(url);
   try {
     await new EmbeddedEventLog(pool).init(Object.values(TOPICS));
-    const { rows } = await from.query('SELECT topic, key, event_id, event::text AS event, headers FROM event_log ORDER BY position');
+    const { rows } = await from.query(
+      'SELECT topic, key, event_id, event::text AS event, headers FROM event_log ORDER BY position',
+    );
     for (const r of rows) {
-      await pool.query('INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ($1, $2, $3, $4::json, $5)', [r.topic, r.key, r.event_id, r.event, r.headers]);
+      await pool.query(
+        'INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ($1, $2, $3, $4::json, $5)',
+        [r.topic, r.key, r.event_id, r.event, r.headers],
+      );
     }
   } finally {
     await pool.end();

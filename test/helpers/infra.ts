@@ -9,8 +9,10 @@ type InfraKey = 'pgUrl' | 'redisUrl' | 'kafkaBrokers' | 'infraDataDir';
 export function sharedInfra<K extends InfraKey>(key: K): ProvidedContext[K] {
   const value = inject(key) as ProvidedContext[K] | undefined;
   if (value === undefined) {
-    throw new Error(`this test file needs the shared PostgreSQL, Redis and Kafka (${key}), which the unit project does not start: `
-      + 'take it out of the unit list in vitest.config.ts so it runs in the integration project');
+    throw new Error(
+      `this test file needs the shared PostgreSQL, Redis and Kafka (${key}), which the unit project does not start: ` +
+        'take it out of the unit list in vitest.config.ts so it runs in the integration project',
+    );
   }
   return value;
 }

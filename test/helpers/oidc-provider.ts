@@ -7,9 +7,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
-export interface TestIdentity { sub: string; email: string; emailVerified: boolean; name: string }
+export interface TestIdentity {
+  sub: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+}
 export interface TestOidcProvider {
-  issuer: string; clientId: string; clientSecret: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
   signInAs(identity: TestIdentity): void;
   stop(): Promise<void>;
 }
@@ -23,7 +30,15 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   const clientId = 'ephemera-test';
   const clientSecret = 'test-secret-0123456789';
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // the ID token carries the claims (Google's does); otherwise they would come from userinfo only
@@ -31,7 +46,10 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
     findAccount: async (_ctx: unknown, sub: string) => {
       const who = accounts.get(sub);
       if (!who) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, email: who.email, email_verified: who.emailVerified, name: who.name }) };
+      return {
+        accountId: sub,
+        claims: async () => ({ sub, email: who.email, email_verified: who.emailVerified, name: who.name }),
+      };
     },
     features: { devInteractions: { enabled: false } },
     ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
@@ -40,7 +58,10 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   const callback = provider.callback();
   server.on('request', (req, res) => {
     const m = /^\/interaction\/([^/?]+)/.exec(req.url ?? '');
-    if (!m) { callback(req, res); return; }
+    if (!m) {
+      callback(req, res);
+      return;
+    }
     void (async () => {
       try {
         const details = await provider.interactionDetails(req, res);
@@ -50,16 +71,29 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
         const grant = new provider.Grant({ accountId: who.sub, clientId });
         grant.addOIDCScope('openid email profile');
         const grantId = await grant.save();
-        await provider.interactionFinished(req, res, { login: { accountId: who.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: who.sub }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
         void details;
       } catch (err) {
-        res.statusCode = 500; res.end(String(err));
+        res.statusCode = 500;
+        res.end(String(err));
       }
     })();
   });
   return {
-    issuer, clientId, clientSecret,
-    signInAs(identity) { next = identity; },
-    async stop() { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+    issuer,
+    clientId,
+    clientSecret,
+    signInAs(identity) {
+      next = identity;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }

@@ -4,7 +4,9 @@
  */
 import type { Pool } from '@ephemera/platform';
 
-export function queryCounts<K extends string>(patterns: Record<K, RegExp>): { counts: Record<K, number>; watch: (pool: Pool) => void } {
+export function queryCounts<K extends string>(
+  patterns: Record<K, RegExp>,
+): { counts: Record<K, number>; watch: (pool: Pool) => void } {
   const names = Object.keys(patterns) as K[];
   const counts = Object.fromEntries(names.map((name) => [name, 0])) as Record<K, number>;
   const watch = (pool: Pool) => {

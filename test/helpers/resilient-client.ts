@@ -18,11 +18,24 @@ export class ResilientClient {
   private readonly pending = new Map<string, { channelId: string; content: string; resolve: (m: Message) => void }>();
   private joined = false;
 
-  constructor(url: string, private readonly auth: { workspaceId: string; username: string; userToken: string }) {
-    this.socket = io(url, { transports: ['websocket'], reconnectionDelay: 200, reconnectionDelayMax: 1000, forceNew: true });
+  constructor(
+    url: string,
+    private readonly auth: { workspaceId: string; username: string; userToken: string },
+  ) {
+    this.socket = io(url, {
+      transports: ['websocket'],
+      reconnectionDelay: 200,
+      reconnectionDelayMax: 1000,
+      forceNew: true,
+    });
     this.socket.on('connect', () => void this.rejoin());
-    this.socket.on('disconnect', () => { this.joined = false; });
-    this.socket.on(S.message, (m: Message) => { this.liveDeliveries++; this.accept(m); });
+    this.socket.on('disconnect', () => {
+      this.joined = false;
+    });
+    this.socket.on(S.message, (m: Message) => {
+      this.liveDeliveries++;
+      this.accept(m);
+    });
   }
 
   private accept(m: Message) {
@@ -32,8 +45,16 @@ export class ResilientClient {
   }
 
   private async rejoin() {
-    const ack: any = await this.socket.timeout(10_000).emitWithAck(C.joinWorkspace, this.auth).catch(() => null);
-    if (!ack?.success) { setTimeout(() => { if (this.socket.connected) void this.rejoin(); }, 300); return; }
+    const ack: any = await this.socket
+      .timeout(10_000)
+      .emitWithAck(C.joinWorkspace, this.auth)
+      .catch(() => null);
+    if (!ack?.success) {
+      setTimeout(() => {
+        if (this.socket.connected) void this.rejoin();
+      }, 300);
+      return;
+    }
     this.joined = true;
     await this.sync();
     for (const [id, p] of this.pending) void this.trySend(id, p.channelId, p.content);
@@ -41,9 +62,15 @@ export class ResilientClient {
 
   async sync() {
     for (;;) {
-      const ack: any = await this.socket.timeout(10_000).emitWithAck(C.syncMessages, { workspaceId: this.auth.workspaceId, afterSeq: this.lastSeq }).catch(() => null);
+      const ack: any = await this.socket
+        .timeout(10_000)
+        .emitWithAck(C.syncMessages, { workspaceId: this.auth.workspaceId, afterSeq: this.lastSeq })
+        .catch(() => null);
       if (!ack?.success) return;
-      for (const m of ack.messages as Message[]) { this.seen.set(m.id, m); this.lastSeq = Math.max(this.lastSeq, m.seq); }
+      for (const m of ack.messages as Message[]) {
+        this.seen.set(m.id, m);
+        this.lastSeq = Math.max(this.lastSeq, m.seq);
+      }
       if (!ack.hasMore) return;
     }
   }
@@ -51,7 +78,8 @@ export class ResilientClient {
   waitJoined(timeoutMs = 60_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     return new Promise((resolve, reject) => {
-      const check = () => (this.joined ? resolve() : Date.now() > end ? reject(new Error('not joined in time')) : setTimeout(check, 50));
+      const check = () =>
+        this.joined ? resolve() : Date.now() > end ? reject(new Error('not joined in time')) : setTimeout(check, 50);
       check();
     });
   }
@@ -67,14 +95,23 @@ export class ResilientClient {
 
   private async trySend(id: string, channelId: string, content: string) {
     if (!this.joined) return; // resent after the next rejoin
-    const ack: any = await this.socket.timeout(5_000).emitWithAck(C.sendMessage, { clientMessageId: id, channelId, content, type: 'text' }).catch(() => null);
+    const ack: any = await this.socket
+      .timeout(5_000)
+      .emitWithAck(C.sendMessage, { clientMessageId: id, channelId, content, type: 'text' })
+      .catch(() => null);
     const p = this.pending.get(id);
     if (!p) return;
-    if (ack?.success) { this.pending.delete(id); p.resolve(ack.message); return; }
+    if (ack?.success) {
+      this.pending.delete(id);
+      p.resolve(ack.message);
+      return;
+    }
     const code: string = ack?.code ?? 'TIMEOUT';
     this.refusals.set(code, (this.refusals.get(code) ?? 0) + 1);
     if (this.joined && this.socket.connected) setTimeout(() => void this.trySend(id, channelId, content), 300);
   }
 
-  close() { this.socket.close(); }
+  close() {
+    this.socket.close();
+  }
 }

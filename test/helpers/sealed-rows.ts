@@ -6,7 +6,12 @@
 import type { RoomKeyring } from '@ephemera/platform';
 import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
 import { openChannelName } from '../../services/messaging/src/channel-names.ts';
-import { openChannelName as openRoomChannelName, openPicture, openThemeAuthor, openUsername } from '../../services/room/src/member-crypto.ts';
+import {
+  openChannelName as openRoomChannelName,
+  openPicture,
+  openThemeAuthor,
+  openUsername,
+} from '../../services/room/src/member-crypto.ts';
 
 type Row = Record<string, unknown>;
 
@@ -18,39 +23,60 @@ async function keyOf(keyring: RoomKeyring, workspaceId: unknown) {
 
 /** room.members and room.departed_members rows (username; profile_picture when the table has it). */
 export async function openMemberRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
-  return Promise.all(rows.map(async (r) => {
-    const key = await keyOf(keyring, r.workspace_id);
-    const userId = String(r.user_id);
-    const opened: Row = { ...r, username: openUsername(key, userId, String(r.username)) };
-    if ('profile_picture' in r) opened.profile_picture = openPicture(key, userId, (r.profile_picture as string | null) ?? null);
-    return opened;
-  }));
+  return Promise.all(
+    rows.map(async (r) => {
+      const key = await keyOf(keyring, r.workspace_id);
+      const userId = String(r.user_id);
+      const opened: Row = { ...r, username: openUsername(key, userId, String(r.username)) };
+      if ('profile_picture' in r)
+        opened.profile_picture = openPicture(key, userId, (r.profile_picture as string | null) ?? null);
+      return opened;
+    }),
+  );
 }
 
 /** room.workspaces rows (the broadcast theme's author name). */
 export async function openWorkspaceRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
-  return Promise.all(rows.map(async (r) => (r.theme
-    ? { ...r, theme: openThemeAuthor(await keyOf(keyring, r.id), r.theme as { changedByName: string }) }
-    : r)));
+  return Promise.all(
+    rows.map(async (r) =>
+      r.theme ? { ...r, theme: openThemeAuthor(await keyOf(keyring, r.id), r.theme as { changedByName: string }) } : r,
+    ),
+  );
 }
 
 /** messaging.messages rows: sealed_body becomes the Message. */
 export async function openMessageRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
-  return Promise.all(rows.map(async (r) => ({
-    ...r, sealed_body: openMessage(await keyOf(keyring, r.workspace_id), { id: String(r.id), sealed_body: String(r.sealed_body) }),
-  })));
+  return Promise.all(
+    rows.map(async (r) => ({
+      ...r,
+      sealed_body: openMessage(await keyOf(keyring, r.workspace_id), {
+        id: String(r.id),
+        sealed_body: String(r.sealed_body),
+      }),
+    })),
+  );
 }
 
 /** messaging.channels rows: sealed_name (the moderation viewer's channel name) becomes the name. */
 export async function openChannelRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
-  return Promise.all(rows.map(async (r) => ({
-    ...r, sealed_name: r.sealed_name ? openChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.sealed_name)) : r.sealed_name,
-  })));
+  return Promise.all(
+    rows.map(async (r) => ({
+      ...r,
+      sealed_name: r.sealed_name
+        ? openChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.sealed_name))
+        : r.sealed_name,
+    })),
+  );
 }
 
 /** room.channels rows (the channel's name; name_key, a keyed hash, compares as it is). */
 export async function openRoomChannelRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
-  return Promise.all(rows.map(async (r) => ({
-    ...r, name: r.name_sealed ? openRoomChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.name)) : r.name,
-  })));
+  return Promise.all(
+    rows.map(async (r) => ({
+      ...r,
+      name: r.name_sealed
+        ? openRoomChannelName(await keyOf(keyring, r.workspace_id), String(r.id), String(r.name))
+        : r.name,
+    })),
+  );
 }

@@ -5,7 +5,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export async function settledRead<T>(read: () => Promise<T>, key: (value: T) => string, opts: { windowMs: number; tries: number; what: string }): Promise<T> {
+export async function settledRead<T>(
+  read: () => Promise<T>,
+  key: (value: T) => string,
+  opts: { windowMs: number; tries: number; what: string },
+): Promise<T> {
   let last = await read();
   for (let i = 0; i < opts.tries; i++) {
     await sleep(opts.windowMs);

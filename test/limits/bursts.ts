@@ -14,7 +14,10 @@ const address = () => `198.19.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 const as = (addr: string) => ({ 'x-forwarded-for': addr });
 const BURST = 50;
 
-interface Target { A: string; B: string }
+interface Target {
+  A: string;
+  B: string;
+}
 
 /** statuses of `n` requests sent at once (alternating replicas), in sending order */
 async function all(n: number, send: (i: number) => Promise<{ status: number }>): Promise<number[]> {
@@ -25,7 +28,10 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 export function burstTests(target: () => Target, limits: LimitConfig) {
   const origin = (i: number) => (i % 2 === 0 ? target().A : target().B);
   const createRoom = async (password?: string) => {
-    const res = await http(target().A, API.create(), { body: { name: uniqueName('b'), username: 'alice', password, hasPassword: Boolean(password) }, headers: as(address()) });
+    const res = await http(target().A, API.create(), {
+      body: { name: uniqueName('b'), username: 'alice', password, hasPassword: Boolean(password) },
+      headers: as(address()),
+    });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
     return res.body as { workspaceId: string; userToken: string };
   };
@@ -33,7 +39,8 @@ export function burstTests(target: () => Target, limits: LimitConfig) {
   it(`room password under a burst: of ${BURST} concurrent joins from one address only the limit is evaluated; the right password sent mid-burst is refused`, async () => {
     const room = await createRoom('right-password');
     const guesser = address();
-    const join = (i: number, password: string) => http(origin(i), API.join(room.workspaceId), { body: { username: `g${i}`, password }, headers: as(guesser) });
+    const join = (i: number, password: string) =>
+      http(origin(i), API.join(room.workspaceId), { body: { username: `g${i}`, password }, headers: as(guesser) });
     const first = Array.from({ length: 39 }, (_, i) => join(i, `guess-${i}`));
     await Promise.race(first); // the burst has reached the service: one answer is back, the rest are in flight
     const right = join(39, 'right-password');
@@ -42,20 +49,26 @@ export function burstTests(target: () => Target, limits: LimitConfig) {
     expect(count(statuses, 401)).toBeLessThanOrEqual(limits.passwordFailuresPerAddress.points);
     expect(statuses[39]).toBe(429);
     expect(count(statuses, 200)).toBe(0);
-    expect((await http(target().A, API.checkUsername(room.workspaceId, 'g39'), { headers: as(address()) })).body.available).toBe(true);
+    expect(
+      (await http(target().A, API.checkUsername(room.workspaceId, 'g39'), { headers: as(address()) })).body.available,
+    ).toBe(true);
   });
 
   it(`sign-in failures under a burst: of ${BURST} concurrent wrong codes from one address only the limit is evaluated`, async () => {
     const guesser = address();
     const email = `${uniqueName('burst')}@example.test`;
-    const statuses = await all(BURST, (i) => http(origin(i), AUTH_API.login, { body: { email, code: String(100000 + i) }, headers: as(guesser) }));
+    const statuses = await all(BURST, (i) =>
+      http(origin(i), AUTH_API.login, { body: { email, code: String(100000 + i) }, headers: as(guesser) }),
+    );
     expect(count(statuses, 401)).toBeLessThanOrEqual(limits.signInFailuresPerAddress.points);
     expect(count(statuses, 429)).toBeGreaterThanOrEqual(BURST - limits.signInFailuresPerAddress.points);
   });
 
   it(`room creations under a burst: of ${BURST} concurrent creations from one address exactly the limit are created`, async () => {
     const addr = address();
-    const statuses = await all(BURST, (i) => http(origin(i), API.create(), { body: { name: uniqueName('bc'), username: 'alice' }, headers: as(addr) }));
+    const statuses = await all(BURST, (i) =>
+      http(origin(i), API.create(), { body: { name: uniqueName('bc'), username: 'alice' }, headers: as(addr) }),
+    );
     expect(count(statuses, 201)).toBe(limits.roomCreationsPerAddress.points);
     expect(count(statuses, 429)).toBe(BURST - limits.roomCreationsPerAddress.points);
   });
@@ -64,16 +77,31 @@ export function burstTests(target: () => Target, limits: LimitConfig) {
     const room = await createRoom();
     const auth = { authorization: `Bearer ${room.userToken}` };
     // Messaging learns the member from the room's events: wait until the token is known (401, not counted, before).
-    await expect.poll(async () => (await http(target().A, `/api/workspaces/${room.workspaceId}/files/none`, { headers: { ...auth, ...as(address()) } })).status,
-      { timeout: 10_000 }).not.toBe(401);
-    const previews = await all(BURST, (i) => http(origin(i), LINK_PREVIEW_PATH, { body: { url: 'not a url' }, headers: { ...auth, ...as(address()) } }));
+    await expect
+      .poll(
+        async () =>
+          (
+            await http(target().A, `/api/workspaces/${room.workspaceId}/files/none`, {
+              headers: { ...auth, ...as(address()) },
+            })
+          ).status,
+        { timeout: 10_000 },
+      )
+      .not.toBe(401);
+    const previews = await all(BURST, (i) =>
+      http(origin(i), LINK_PREVIEW_PATH, { body: { url: 'not a url' }, headers: { ...auth, ...as(address()) } }),
+    );
     expect(count(previews, 400)).toBe(limits.linkPreviewsPerUser.points); // past the limit: refused by validation
     expect(count(previews, 429)).toBe(BURST - limits.linkPreviewsPerUser.points);
     const uploads = await all(BURST, (i) => {
       const form = new FormData();
       form.append('channelId', 'none-such-channel');
       form.append('file', new Blob(['hello']), 'a.txt');
-      return fetch(origin(i) + API.uploadFile(room.workspaceId), { method: 'POST', body: form, headers: { ...auth, ...as(address()) } });
+      return fetch(origin(i) + API.uploadFile(room.workspaceId), {
+        method: 'POST',
+        body: form,
+        headers: { ...auth, ...as(address()) },
+      });
     });
     expect(count(uploads, 404)).toBe(limits.uploadsPerUser.points); // past the limit: the channel is unknown
     expect(count(uploads, 429)).toBe(BURST - limits.uploadsPerUser.points);
@@ -83,16 +111,26 @@ export function burstTests(target: () => Target, limits: LimitConfig) {
     const room = await createRoom('right-password');
     const stop = new AbortController();
     // 1,000 guessers, each from an address of its own: the per-address limit never binds, the room's back-off does.
-    const guesses = Array.from({ length: 1000 }, (_, i) => fetch(origin(i) + API.join(room.workspaceId), {
-      method: 'POST', signal: stop.signal,
-      headers: { 'content-type': 'application/json', ...as(`198.18.${i >> 8}.${(i & 255) + 1}`) },
-      body: JSON.stringify({ username: `g${i}`, password: `guess-${i}` }),
-    }).then((r) => r.status, () => 0));
+    const guesses = Array.from({ length: 1000 }, (_, i) =>
+      fetch(origin(i) + API.join(room.workspaceId), {
+        method: 'POST',
+        signal: stop.signal,
+        headers: { 'content-type': 'application/json', ...as(`198.18.${i >> 8}.${(i & 255) + 1}`) },
+        body: JSON.stringify({ username: `g${i}`, password: `guess-${i}` }),
+      }).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
     try {
       await new Promise((r) => setTimeout(r, 300)); // the guesses have arrived and are waiting or being evaluated
       const socket = await connect(target().B, { extraHeaders: as(address()) });
       const started = Date.now();
-      const ack = await request(socket, C.joinWorkspace, { workspaceId: room.workspaceId, username: 'alice', userToken: room.userToken });
+      const ack = await request(socket, C.joinWorkspace, {
+        workspaceId: room.workspaceId,
+        username: 'alice',
+        userToken: room.userToken,
+      });
       const took = Date.now() - started;
       socket.close();
       expect(ack.success).toBe(true);
@@ -102,7 +140,10 @@ export function burstTests(target: () => Target, limits: LimitConfig) {
       await Promise.all(guesses);
     }
     // The guessers gone, their waiting tries are dropped: the right password is accepted after a short wait.
-    const right = await http(origin(1), API.join(room.workspaceId), { body: { username: 'bob', password: 'right-password' }, headers: as(address()) });
+    const right = await http(origin(1), API.join(room.workspaceId), {
+      body: { username: 'bob', password: 'right-password' },
+      headers: as(address()),
+    });
     expect(right.status).toBe(200);
   });
 }

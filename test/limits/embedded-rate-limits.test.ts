@@ -12,11 +12,21 @@ import { rateLimitSuite, LOW_LIMITS } from './rate-limits.suite.ts';
 rateLimitSuite('embedded (memory)', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-limits-'));
   const app = await startEmbedded({
-    port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), rateLimits: LOW_LIMITS, trustedProxies: ['loopback'],
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('test', 'silent'),
+    rateLimits: LOW_LIMITS,
+    trustedProxies: ['loopback'],
     metrics: { port: 0, host: '127.0.0.1' },
   });
   return {
-    A: app.url, B: app.url, metricsPorts: app.metricsPort ? [app.metricsPort] : [],
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    A: app.url,
+    B: app.url,
+    metricsPorts: app.metricsPort ? [app.metricsPort] : [],
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 });

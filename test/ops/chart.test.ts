@@ -9,7 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_PORT_OFFSET } from '../../services/platform/src/config-vars.ts';
-import { deployableServices, exportedMetrics, rateLimitVars, read, repo, run, serviceConfig, testOnlyVars, tools } from './code-facts.ts';
+import {
+  deployableServices,
+  exportedMetrics,
+  rateLimitVars,
+  read,
+  repo,
+  run,
+  serviceConfig,
+  testOnlyVars,
+  tools,
+} from './code-facts.ts';
 
 const bin = (name: string) => path.join(tools, 'bin', name);
 const KUBE = '1.37.2';
@@ -18,7 +28,17 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 /** Render the chart (or a copy) with a value set; returns the manifest text. */
 function render(chart: string, valuesFile?: string, set: string[] = []): string {
-  const args = ['template', 'ephemera', chart, '--namespace', 'ephemera', '--kube-version', KUBE, ...(valuesFile ? ['-f', valuesFile] : []), ...set.flatMap((s) => ['--set', s])];
+  const args = [
+    'template',
+    'ephemera',
+    chart,
+    '--namespace',
+    'ephemera',
+    '--kube-version',
+    KUBE,
+    ...(valuesFile ? ['-f', valuesFile] : []),
+    ...set.flatMap((s) => ['--set', s]),
+  ];
   const r = run(bin('helm'), args);
   expect(r.code, r.out).toBe(0);
   return r.out;
@@ -35,7 +55,9 @@ describe('npm run chart:check', () => {
   it('ran every layer: promtool, lint, template, kubeconform, the API server dry run', () => {
     expect(checkOutput).toMatch(/promtool: rules valid, unit tests pass, dashboard queries parse/);
     expect(checkOutput).toMatch(/helm lint --strict and helm template: default .*production-values.*/);
-    expect(checkOutput).toMatch(/Summary: \d+ resources found in \d+ files - Valid: \d+, Invalid: 0, Errors: 0, Skipped: 0/);
+    expect(checkOutput).toMatch(
+      /Summary: \d+ resources found in \d+ files - Valid: \d+, Invalid: 0, Errors: 0, Skipped: 0/,
+    );
     expect(checkOutput).toMatch(/apiserver-dry-run: (\d+) of \1 objects accepted/);
   });
 });
@@ -52,11 +74,15 @@ describe('each layer rejects a broken chart', () => {
     const chart = path.join(work, 'ephemera');
     fs.cpSync(path.join(repo, 'charts', 'ephemera'), chart, { recursive: true });
     const file = path.join(chart, 'templates', 'services.yaml');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8')
-      .replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  progressDeadlineSecondz: 600')
-      .replace('timeoutSeconds: 3', 'timeoutSeconds: "three"')
-      // well-typed but not a valid port name (IANA_SVC_NAME): only the server's validation knows
-      .replace('    - name: http\n      port: {{ $svc.port }}', '    - name: http_port\n      port: {{ $svc.port }}'));
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace('revisionHistoryLimit: 5', 'revisionHistoryLimit: 5\n  progressDeadlineSecondz: 600')
+        .replace('timeoutSeconds: 3', 'timeoutSeconds: "three"')
+        // well-typed but not a valid port name (IANA_SVC_NAME): only the server's validation knows
+        .replace('    - name: http\n      port: {{ $svc.port }}', '    - name: http_port\n      port: {{ $svc.port }}'),
+    );
     const rendered = path.join(work, 'broken.yaml');
     fs.writeFileSync(rendered, render(chart));
     const schemas = path.join(tools, 'k8s-schemas', `v${KUBE}`, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
@@ -73,8 +99,17 @@ describe('each layer rejects a broken chart', () => {
   it('promtool: a rule that no longer matches its unit test fails', () => {
     const dir = path.join(work, 'prom');
     fs.mkdirSync(path.join(dir, 'rules'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'rules', 'alerts.yaml'), read('charts/ephemera/files/prometheus/alerts.yaml').replace('> 1000', '> 100000'));
-    fs.writeFileSync(path.join(dir, 'alerts.test.yaml'), read('deploy/ops/prometheus/alerts.test.yaml').replace('../../../charts/ephemera/files/prometheus/alerts.yaml', 'rules/alerts.yaml'));
+    fs.writeFileSync(
+      path.join(dir, 'rules', 'alerts.yaml'),
+      read('charts/ephemera/files/prometheus/alerts.yaml').replace('> 1000', '> 100000'),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'alerts.test.yaml'),
+      read('deploy/ops/prometheus/alerts.test.yaml').replace(
+        '../../../charts/ephemera/files/prometheus/alerts.yaml',
+        'rules/alerts.yaml',
+      ),
+    );
     const r = run(bin('promtool'), ['test', 'rules', 'alerts.test.yaml'], { cwd: dir });
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/EphemeraConsumerLagHigh/);
@@ -86,10 +121,20 @@ describe('each layer rejects a broken chart', () => {
  * OTLP exporter's address and headers go in extraEnv beside otel.tracesExporter, and GATEWAY_ENGINE keeps its
  * default (auto: the image carries a uWS binary that loads).
  */
-const CHART_LEAVES_UNSET = new Set(['NODE_ENV', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'GATEWAY_ENGINE']);
+const CHART_LEAVES_UNSET = new Set([
+  'NODE_ENV',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'GATEWAY_ENGINE',
+]);
 
 describe('the chart against the code', () => {
-  const sets = () => [undefined, 'charts/ephemera/ci/production-values.yaml', 'charts/ephemera/ci/features-values.yaml'];
+  const sets = () => [
+    undefined,
+    'charts/ephemera/ci/production-values.yaml',
+    'charts/ephemera/ci/features-values.yaml',
+  ];
 
   it('wires every variable each service reads (its configuration schema), and nothing it does not read', () => {
     const wired = new Map<string, Set<string>>();
@@ -111,11 +156,17 @@ describe('the chart against the code', () => {
       for (const v of set) if (!extra.has(v)) expect(code, `chart sets ${v} for ${service}`).toContain(v);
       const testOnly = testOnlyVars(service);
       for (const v of code) {
-        if (!testOnly.has(v) && !CHART_LEAVES_UNSET.has(v)) expect(set, `${service}: ${v} (services/${service}/src/config.ts) not wired`).toContain(v);
+        if (!testOnly.has(v) && !CHART_LEAVES_UNSET.has(v))
+          expect(set, `${service}: ${v} (services/${service}/src/config.ts) not wired`).toContain(v);
       }
       const { defaultPort, defaultMetricsPort } = serviceConfig(service);
-      expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  port: ${defaultPort}$`, 'm'));
-      if (defaultMetricsPort) expect(read('charts/ephemera/values.yaml')).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  metricsPort: ${defaultMetricsPort}\\b`, 'm'));
+      expect(read('charts/ephemera/values.yaml')).toMatch(
+        new RegExp(`^${service}:\\n(?:  .*\\n)*?  port: ${defaultPort}$`, 'm'),
+      );
+      if (defaultMetricsPort)
+        expect(read('charts/ephemera/values.yaml')).toMatch(
+          new RegExp(`^${service}:\\n(?:  .*\\n)*?  metricsPort: ${defaultMetricsPort}\\b`, 'm'),
+        );
       // every RATE_LIMIT_* the code reads can be set
       for (const v of rateLimitVars()) if (code.has(v)) expect(set, `${service}: ${v} not wired`).toContain(v);
     }
@@ -124,15 +175,25 @@ describe('the chart against the code', () => {
   it('hardens every workload and gives each service its probes, account, Service, and the gateway its HPA and PDB', () => {
     for (const values of sets()) {
       const docs = render('charts/ephemera', values).split(/^---$/m);
-      const named = (kind: string) => docs.filter((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d)).map((d) => /^ {2}name: (\S+)$/m.exec(d)![1]);
+      const named = (kind: string) =>
+        docs.filter((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d)).map((d) => /^ {2}name: (\S+)$/m.exec(d)![1]);
       for (const doc of docs.filter((d) => /^kind: (Deployment|Job)$/m.test(d))) {
         const name = /^ {2}name: (\S+)$/m.exec(doc)![1];
-        for (const must of ['runAsNonRoot: true', 'readOnlyRootFilesystem: true', 'allowPrivilegeEscalation: false', '- ALL', 'limits:', 'automountServiceAccountToken: false']) {
+        for (const must of [
+          'runAsNonRoot: true',
+          'readOnlyRootFilesystem: true',
+          'allowPrivilegeEscalation: false',
+          '- ALL',
+          'limits:',
+          'automountServiceAccountToken: false',
+        ]) {
           expect(doc, `${values ?? 'default'}: ${name} lacks ${must}`).toContain(must);
         }
       }
       for (const service of deployableServices()) {
-        const deployment = docs.find((d) => /^kind: Deployment$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d));
+        const deployment = docs.find(
+          (d) => /^kind: Deployment$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d),
+        );
         expect(deployment, service).toBeDefined();
         expect(deployment).toMatch(/readinessProbe:\n\s+httpGet: \{ path: \/readyz/);
         expect(deployment).toMatch(/livenessProbe:\n\s+httpGet: \{ path: \/healthz/);
@@ -143,20 +204,24 @@ describe('the chart against the code', () => {
         expect(named('HorizontalPodAutoscaler')).toContain('ephemera-gateway');
         expect(named('PodDisruptionBudget')).toContain('ephemera-gateway');
         expect(named('NetworkPolicy').length).toBeGreaterThanOrEqual(deployableServices().length);
-        expect(docs.some((d) => /^kind: Job$/m.test(d) && /helm\.sh\/hook: pre-install,pre-upgrade/.test(d))).toBe(true);
+        expect(docs.some((d) => /^kind: Job$/m.test(d) && /helm\.sh\/hook: pre-install,pre-upgrade/.test(d))).toBe(
+          true,
+        );
       } else {
         expect(named('HorizontalPodAutoscaler')).toContain('ephemera-messaging');
       }
     }
   });
 
-  it('the service boundary: internal ports by the code\'s rule, never an ingress backend, each open only to its callers', () => {
+  it("the service boundary: internal ports by the code's rule, never an ingress backend, each open only to its callers", () => {
     const offset = INTERNAL_PORT_OFFSET;
     // who calls whose internal listener, from the code: each service's src/server.ts builds its clients from the
     // callees' URLs (opts.roomUrl, ...), which name internal listeners
     const callers: Record<string, string[]> = {};
     for (const caller of deployableServices()) {
-      for (const m of read(`services/${caller}/src/server.ts`).matchAll(/opts\.(room|messaging|presence|billing)Url\b/g)) {
+      for (const m of read(`services/${caller}/src/server.ts`).matchAll(
+        /opts\.(room|messaging|presence|billing)Url\b/g,
+      )) {
         if (!(callers[m[1]] ??= []).includes(caller)) callers[m[1]].push(caller);
       }
     }
@@ -164,7 +229,9 @@ describe('the chart against the code', () => {
     const values = read('charts/ephemera/values.yaml');
     for (const service of Object.keys(callers)) {
       const { defaultPort } = serviceConfig(service);
-      expect(values, service).toMatch(new RegExp(`^${service}:\\n(?:  .*\\n)*?  internalPort: ${defaultPort + offset}\\b`, 'm'));
+      expect(values, service).toMatch(
+        new RegExp(`^${service}:\\n(?:  .*\\n)*?  internalPort: ${defaultPort + offset}\\b`, 'm'),
+      );
     }
     for (const set of sets()) {
       const docs = render('charts/ephemera', set).split(/^---$/m);
@@ -177,14 +244,19 @@ describe('the chart against the code', () => {
       }
       // the ConfigMap points every service URL at an internal listener
       const config = docs.find((d) => /^kind: ConfigMap$/m.test(d) && /ROOM_URL/.test(d))!;
-      for (const m of config.matchAll(/^ {2}([A-Z]+)_URL: "http:\/\/[^:]+:(\d+)"$/gm)) expect(internalPorts, `${m[1]}_URL`).toContain(Number(m[2]));
+      for (const m of config.matchAll(/^ {2}([A-Z]+)_URL: "http:\/\/[^:]+:(\d+)"$/gm))
+        expect(internalPorts, `${m[1]}_URL`).toContain(Number(m[2]));
       // each internal port admits exactly its callers (a value set may turn the NetworkPolicies off)
       if (!docs.some((d) => /^kind: NetworkPolicy$/m.test(d))) continue;
       for (const [service, expected] of Object.entries(callers)) {
-        const policy = docs.find((d) => /^kind: NetworkPolicy$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d))!;
+        const policy = docs.find(
+          (d) => /^kind: NetworkPolicy$/m.test(d) && new RegExp(`^ {2}name: ephemera-${service}$`, 'm').test(d),
+        )!;
         const port = serviceConfig(service).defaultPort + offset;
         const ingress = policy.slice(policy.indexOf('  ingress:'), policy.indexOf('  egress:'));
-        const admitted = ingress.split(/\n {4}- from:/).filter((rule) => new RegExp(`port: ${port} \\}`).test(rule))
+        const admitted = ingress
+          .split(/\n {4}- from:/)
+          .filter((rule) => new RegExp(`port: ${port} \\}`).test(rule))
           .map((rule) => /component: (\S+)/.exec(rule)?.[1] ?? 'not a pod of the release');
         expect(admitted.sort(), `${set ?? 'default'}: ${service}'s internal port`).toEqual([...expected].sort());
       }
@@ -192,20 +264,37 @@ describe('the chart against the code', () => {
   });
 
   it('alerts and the dashboard use only metrics that exist (the services, prom-client, or the named exporters)', () => {
-    const external = new Set(['up', 'kafka_consumergroup_lag', 'kafka_consumergroup_members', 'kubelet_volume_stats_available_bytes', 'kubelet_volume_stats_capacity_bytes']);
+    const external = new Set([
+      'up',
+      'kafka_consumergroup_lag',
+      'kafka_consumergroup_members',
+      'kubelet_volume_stats_available_bytes',
+      'kubelet_volume_stats_capacity_bytes',
+    ]);
     const known = new Set([...exportedMetrics(), ...external]);
     const exprs = [
-      ...[...read('charts/ephemera/files/prometheus/alerts.yaml').matchAll(/expr: (?:\|\n)?([\s\S]*?)\n\s+(?:for|labels):/g)].map((m) => m[1]),
-      ...[...read('charts/ephemera/files/grafana/ephemera.json').matchAll(/"expr": "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)),
+      ...[
+        ...read('charts/ephemera/files/prometheus/alerts.yaml').matchAll(
+          /expr: (?:\|\n)?([\s\S]*?)\n\s+(?:for|labels):/g,
+        ),
+      ].map((m) => m[1]),
+      ...[...read('charts/ephemera/files/grafana/ephemera.json').matchAll(/"expr": "((?:[^"\\]|\\.)*)"/g)].map((m) =>
+        JSON.parse(`"${m[1]}"`),
+      ),
     ];
     expect(exprs.length).toBeGreaterThan(20);
     const keywords = new Set(['and', 'or', 'unless', 'bool', 'offset']);
     for (const expr of exprs) {
       // Metric names are the identifiers left once strings, grouping clauses, matchers and ranges are gone,
       // that are not functions (followed by "(") or keywords.
-      const bare = expr.replace(/"[^"]*"/g, '').replace(/\b(by|on|without|ignoring)\s*\([^)]*\)/g, '')
-        .replace(/\{[^}]*\}/g, '').replace(/\[[^\]]*\]/g, '');
-      const names = [...bare.matchAll(/\b([a-zA-Z_][a-zA-Z0-9_:]*)\b(?!\s*\()/g)].map((m) => m[1]).filter((n) => !keywords.has(n));
+      const bare = expr
+        .replace(/"[^"]*"/g, '')
+        .replace(/\b(by|on|without|ignoring)\s*\([^)]*\)/g, '')
+        .replace(/\{[^}]*\}/g, '')
+        .replace(/\[[^\]]*\]/g, '');
+      const names = [...bare.matchAll(/\b([a-zA-Z_][a-zA-Z0-9_:]*)\b(?!\s*\()/g)]
+        .map((m) => m[1])
+        .filter((n) => !keywords.has(n));
       expect(names.length, expr).toBeGreaterThan(0);
       for (const n of names) expect(known, `${n} in: ${expr}`).toContain(n);
     }

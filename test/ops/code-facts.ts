@@ -19,12 +19,18 @@ export const tools = process.env.EPHEMERA_TOOLS ?? path.join(repo, 'deploy', 'lo
 
 /** The deployable Node services: every services/<name>/src/main.ts (platform and embedded are not deployed alone). */
 export function deployableServices(): string[] {
-  return fs.readdirSync(path.join(repo, 'services'))
+  return fs
+    .readdirSync(path.join(repo, 'services'))
     .filter((name) => fs.existsSync(path.join(repo, 'services', name, 'src', 'main.ts')))
     .sort();
 }
 
-export interface ServiceConfig { vars: Set<string>; defaultPort: number; defaultMetricsPort?: number; spec: ConfigSpec }
+export interface ServiceConfig {
+  vars: Set<string>;
+  defaultPort: number;
+  defaultMetricsPort?: number;
+  spec: ConfigSpec;
+}
 
 /** RATE_LIMIT_<NAME> variables every process reads (services/platform/src/config-vars.ts rateLimitEnv). */
 export function rateLimitVars(): string[] {
@@ -34,7 +40,8 @@ export function rateLimitVars(): string[] {
 /** Environment variables a service's process reads (its configuration schema, src/config.ts), and its port defaults. */
 export function serviceConfig(service: string): ServiceConfig {
   const spec = PROCESS_CONFIGS.find((p) => p.process === service);
-  if (!spec) throw new Error(`services/${service}: no configuration schema in deploy/config-reference.ts PROCESS_CONFIGS`);
+  if (!spec)
+    throw new Error(`services/${service}: no configuration schema in deploy/config-reference.ts PROCESS_CONFIGS`);
   const shape = spec.schema.shape as Record<string, z.ZodType>;
   const portDefault = (name: string) => (shape[name] ? Number(defaultOf(shape[name])) : undefined);
   const defaultPort = portDefault('PORT');
@@ -45,13 +52,26 @@ export function serviceConfig(service: string): ServiceConfig {
 /** Variables a deployment leaves unset (tests and benchmarks only: the chart does not wire them). */
 export function testOnlyVars(service: string): Set<string> {
   const shape = serviceConfig(service).spec.schema.shape as Record<string, z.ZodType>;
-  return new Set(Object.entries(shape).filter(([, schema]) => metaOf(schema)?.testOnly).map(([name]) => name));
+  return new Set(
+    Object.entries(shape)
+      .filter(([, schema]) => metaOf(schema)?.testOnly)
+      .map(([name]) => name),
+  );
 }
 
 /** Metric names the services define (prom-client constructors) and prom-client's default Node/process metrics. */
 export function exportedMetrics(): Set<string> {
   const names = new Set<string>();
-  const grep = execFileSync('grep', ['-rhoE', "new (metrics|client|prom)\\.(Counter|Gauge|Histogram|Summary)\\(\\{ *name: *'[a-z_:]+'", 'services', '--include=*.ts'], { cwd: repo, encoding: 'utf8' });
+  const grep = execFileSync(
+    'grep',
+    [
+      '-rhoE',
+      "new (metrics|client|prom)\\.(Counter|Gauge|Histogram|Summary)\\(\\{ *name: *'[a-z_:]+'",
+      'services',
+      '--include=*.ts',
+    ],
+    { cwd: repo, encoding: 'utf8' },
+  );
   for (const m of grep.matchAll(/(Counter|Gauge|Histogram|Summary)\(\{ *name: *'([a-z_:]+)'/g)) {
     names.add(m[2]);
     // A histogram is queried through its series: name_bucket, name_count, name_sum.
@@ -59,16 +79,25 @@ export function exportedMetrics(): Set<string> {
   }
   const defaults = path.join(repo, 'node_modules', 'prom-client', 'lib', 'metrics');
   for (const file of fs.readdirSync(defaults).filter((f) => f.endsWith('.js'))) {
-    for (const m of fs.readFileSync(path.join(defaults, file), 'utf8').matchAll(/'((?:nodejs|process)_[a-z0-9_]+)'/g)) names.add(m[1]);
+    for (const m of fs.readFileSync(path.join(defaults, file), 'utf8').matchAll(/'((?:nodejs|process)_[a-z0-9_]+)'/g))
+      names.add(m[1]);
   }
   return names;
 }
 
 /** Run a command, returning its exit code and combined output (never throws on a non-zero exit). */
-export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): { code: number; out: string } {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): { code: number; out: string } {
   const r = spawnSync(cmd, args, {
-    cwd: opts.cwd ?? repo, env: { ...process.env, ...opts.env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: opts.timeoutMs ?? 900_000, maxBuffer: 64 * 1024 * 1024,
+    cwd: opts.cwd ?? repo,
+    env: { ...process.env, ...opts.env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: opts.timeoutMs ?? 900_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }

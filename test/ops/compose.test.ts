@@ -18,7 +18,10 @@ interface ComposeService {
   ports?: { target: number; published: string }[];
   volumes?: { type: string; source: string; target: string }[];
 }
-interface ComposeProject { services: Record<string, ComposeService>; volumes?: Record<string, unknown> }
+interface ComposeProject {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
 
 const composeCheck = path.join(tools, 'bin', 'compose-check');
 let project: ComposeProject;
@@ -32,10 +35,21 @@ beforeAll(() => {
 }, 600_000);
 
 describe('docker-compose.yml', () => {
-  it('passes the Compose specification schema and consistency checks (docker compose\'s loader)', () => {
-    expect(Object.keys(project.services).sort()).toEqual(
-      ['admin-analytics', 'billing', 'gateway-1', 'gateway-2', 'kafka', 'mailpit', 'messaging', 'postgres', 'presence', 'proxy', 'redis', 'room'],
-    );
+  it("passes the Compose specification schema and consistency checks (docker compose's loader)", () => {
+    expect(Object.keys(project.services).sort()).toEqual([
+      'admin-analytics',
+      'billing',
+      'gateway-1',
+      'gateway-2',
+      'kafka',
+      'mailpit',
+      'messaging',
+      'postgres',
+      'presence',
+      'proxy',
+      'redis',
+      'room',
+    ]);
   });
 
   it('rejects a broken file (the check can fail)', () => {
@@ -63,14 +77,19 @@ describe('docker-compose.yml', () => {
       expect(Number(s.environment!.PORT), `${name}: PORT`).toBe(defaultPort);
     }
     // two gateway replicas, each its own GATEWAY_ID
-    const ids = appServices.filter(([, s]) => s.build!.args!.SERVICE === 'gateway').map(([, s]) => s.environment!.GATEWAY_ID);
+    const ids = appServices
+      .filter(([, s]) => s.build!.args!.SERVICE === 'gateway')
+      .map(([, s]) => s.environment!.GATEWAY_ID);
     expect(new Set(ids).size).toBe(2);
   });
 
   it('points every service URL and broker address at a compose service on its port (another service: its internal listener)', () => {
     const env = (svc: string) => project.services[svc]?.environment;
     // services call each other on their internal listeners (INTERNAL_PORT), everything else on its port
-    const portOf = (svc: string) => Number(env(svc)?.INTERNAL_PORT ?? env(svc)?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379, mailpit: 1025 }[svc]);
+    const portOf = (svc: string) =>
+      Number(
+        env(svc)?.INTERNAL_PORT ?? env(svc)?.PORT ?? { kafka: 9092, postgres: 5432, redis: 6379, mailpit: 1025 }[svc],
+      );
     for (const [name, s] of Object.entries(project.services)) {
       for (const [key, value] of Object.entries(s.environment ?? {})) {
         if (!value || !/_URL$|^KAFKA_BROKERS$/.test(key)) continue;
@@ -92,10 +111,16 @@ describe('docker-compose.yml', () => {
     }
     // as deploy/local/stack.ts: room before messaging, both before the gateways, gateways before the proxy
     expect(Object.keys(project.services.messaging.depends_on!)).toContain('room');
-    expect(Object.keys(project.services['gateway-1'].depends_on!)).toEqual(expect.arrayContaining(['room', 'messaging', 'presence']));
-    expect(Object.keys(project.services.proxy.depends_on!)).toEqual(expect.arrayContaining(['gateway-1', 'gateway-2', 'admin-analytics']));
+    expect(Object.keys(project.services['gateway-1'].depends_on!)).toEqual(
+      expect.arrayContaining(['room', 'messaging', 'presence']),
+    );
+    expect(Object.keys(project.services.proxy.depends_on!)).toEqual(
+      expect.arrayContaining(['gateway-1', 'gateway-2', 'admin-analytics']),
+    );
     // admin-analytics opens every topic with room's and billing's keys and calls messaging: after all three
-    expect(Object.keys(project.services['admin-analytics'].depends_on!)).toEqual(expect.arrayContaining(['room', 'billing', 'messaging']));
+    expect(Object.keys(project.services['admin-analytics'].depends_on!)).toEqual(
+      expect.arrayContaining(['room', 'billing', 'messaging']),
+    );
   });
 
   it('keeps Kafka, PostgreSQL and Redis data and every key and backup directory in named volumes; mounts only files that exist', () => {
@@ -114,7 +139,8 @@ describe('docker-compose.yml', () => {
       }
     }
     for (const [name, s] of Object.entries(project.services)) {
-      for (const v of s.volumes ?? []) if (v.type === 'bind') expect(fs.existsSync(v.source), `${name}: ${v.source}`).toBe(true);
+      for (const v of s.volumes ?? [])
+        if (v.type === 'bind') expect(fs.existsSync(v.source), `${name}: ${v.source}`).toBe(true);
     }
     expect(project.services.proxy.ports?.map((p) => p.target)).toEqual([8080]);
   });

@@ -16,15 +16,27 @@ import path from 'node:path';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 
-type Manifest = { name: string; workspaces?: string[]; scripts: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-const readManifest = (dir: string, ws = '.'): Manifest => JSON.parse(fs.readFileSync(path.join(dir, ws, 'package.json'), 'utf8')) as Manifest;
-const writeManifest = (dir: string, ws: string, m: Manifest) => fs.writeFileSync(path.join(dir, ws, 'package.json'), JSON.stringify(m, null, 2) + '\n');
+type Manifest = {
+  name: string;
+  workspaces?: string[];
+  scripts: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
+const readManifest = (dir: string, ws = '.'): Manifest =>
+  JSON.parse(fs.readFileSync(path.join(dir, ws, 'package.json'), 'utf8')) as Manifest;
+const writeManifest = (dir: string, ws: string, m: Manifest) =>
+  fs.writeFileSync(path.join(dir, ws, 'package.json'), JSON.stringify(m, null, 2) + '\n');
 
 /** The tracked and not-ignored files of the working tree, with node_modules linked: the workspaces to the copy's own. */
 function copyTree(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-deps-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' })
-    .split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const f of files) {
     const from = path.join(REPO, f);
     if (!fs.existsSync(from) || !fs.statSync(from).isFile()) continue; // deleted in the working tree
@@ -36,7 +48,9 @@ function copyTree(): string {
   const own = new Map(workspaces.map((ws) => [readManifest(dir, ws).name, ws]));
   fs.mkdirSync(path.join(dir, 'node_modules'));
   for (const entry of fs.readdirSync(path.join(REPO, 'node_modules'))) {
-    const scoped = entry.startsWith('@') ? fs.readdirSync(path.join(REPO, 'node_modules', entry)).map((n) => `${entry}/${n}`) : [entry];
+    const scoped = entry.startsWith('@')
+      ? fs.readdirSync(path.join(REPO, 'node_modules', entry)).map((n) => `${entry}/${n}`)
+      : [entry];
     for (const name of scoped) {
       const to = path.join(dir, 'node_modules', name);
       fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -58,7 +72,11 @@ function runDependencyCheck(dir: string): { status: number | null; output: strin
     const r = spawnSync('sh', ['-c', command.trim()], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, PATH: `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`, NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        PATH: `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+        NO_COLOR: '1',
+      },
       timeout: 150_000,
     });
     return { status: r.status, output: `${r.stdout}${r.stderr}` };

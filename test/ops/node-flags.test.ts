@@ -9,9 +9,10 @@ import { parse } from 'yaml';
 import { SERVICE_NODE_FLAGS } from '../../deploy/node-flags.ts';
 import { read } from './code-facts.ts';
 
-const nodeAccepts = (flags: readonly string[]) => spawnSync(process.execPath, [...flags, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+const nodeAccepts = (flags: readonly string[]) =>
+  spawnSync(process.execPath, [...flags, '-e', 'process.exit(0)'], { encoding: 'utf8' });
 
-describe('the service processes\' V8 flags', () => {
+describe("the service processes' V8 flags", () => {
   it('are accepted by this Node (and a flag it does not know is refused)', () => {
     expect(SERVICE_NODE_FLAGS.length).toBeGreaterThan(0);
     for (const flag of SERVICE_NODE_FLAGS) {
@@ -21,7 +22,7 @@ describe('the service processes\' V8 flags', () => {
     expect(nodeAccepts(['--no-such-v8-flag-here']).status).not.toBe(0);
   });
 
-  it('are the ones the service image\'s CMD passes to node, before the entry point', () => {
+  it("are the ones the service image's CMD passes to node, before the entry point", () => {
     const cmd = /^CMD (\[.*\])$/m.exec(read('deploy/docker/Dockerfile.service'))?.[1];
     expect(cmd).toBeDefined();
     const shell = (JSON.parse(cmd!) as string[]).at(-1)!;
@@ -29,11 +30,18 @@ describe('the service processes\' V8 flags', () => {
     expect(argv).toEqual([...SERVICE_NODE_FLAGS]);
   });
 
-  it('reach the services in docker-compose.yml and the chart (neither overrides the image\'s command)', () => {
-    const compose = parse(read('docker-compose.yml')) as { services: Record<string, { build?: unknown; command?: unknown; entrypoint?: unknown }> };
+  it("reach the services in docker-compose.yml and the chart (neither overrides the image's command)", () => {
+    const compose = parse(read('docker-compose.yml')) as {
+      services: Record<string, { build?: unknown; command?: unknown; entrypoint?: unknown }>;
+    };
     const built = Object.entries(compose.services).filter(([, s]) => s.build);
     expect(built.length).toBeGreaterThanOrEqual(6);
-    for (const [name, s] of built) expect({ name, command: s.command, entrypoint: s.entrypoint }).toEqual({ name, command: undefined, entrypoint: undefined });
+    for (const [name, s] of built)
+      expect({ name, command: s.command, entrypoint: s.entrypoint }).toEqual({
+        name,
+        command: undefined,
+        entrypoint: undefined,
+      });
     expect(read('charts/ephemera/templates/services.yaml')).not.toMatch(/^\s*(command|args):/m);
   });
 

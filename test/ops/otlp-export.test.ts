@@ -15,7 +15,11 @@ let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   // The standard variables, inherited by the child processes the stack starts; a short batch delay for the test.
-  Object.assign(process.env, { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200' });
+  Object.assign(process.env, {
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+  });
   startTelemetry('gateway-in-test', { exporter: 'otlp' });
   stack = await startDistributedStack({ messagingProcess: true });
 });
@@ -39,33 +43,52 @@ describe('OTLP trace export', () => {
     const bob = await joinRoom(stack.urlB, room.workspaceId, 'bob');
     const a = await socketJoin(stack.urlA, room.workspaceId, 'alice', room.userToken);
     const b = await socketJoin(stack.urlB, room.workspaceId, 'bob', bob.userToken);
-    const created = await request(a.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const created = await request(a.socket, C.createChannel, {
+      workspaceId: room.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!created.success) throw new Error(created.message);
 
     const received = next(b.socket, S.message, (m) => m.content === 'exported');
-    const ack = await request(a.socket, C.sendMessage, { clientMessageId: clientId(), channelId: created.channel.id, content: 'exported', type: 'text' });
+    const ack = await request(a.socket, C.sendMessage, {
+      clientMessageId: clientId(),
+      channelId: created.channel.id,
+      content: 'exported',
+      type: 'text',
+    });
     expect(ack.success).toBe(true);
     await received;
 
-    const traceOf = () => receiver.spans.filter((s) => s.name === 'socket send-message' && s.service === 'gateway-in-test').at(-1)?.traceId;
+    const traceOf = () =>
+      receiver.spans.filter((s) => s.name === 'socket send-message' && s.service === 'gateway-in-test').at(-1)?.traceId;
     const inTrace = () => receiver.spans.filter((s) => s.traceId === traceOf());
-    await until(() => Boolean(traceOf()) && new Set(inTrace().map((s) => s.service)).size >= 3
-      && inTrace().some((s) => s.service === 'gateway' && s.name === 'fan-out message.sent'));
+    await until(
+      () =>
+        Boolean(traceOf()) &&
+        new Set(inTrace().map((s) => s.service)).size >= 3 &&
+        inTrace().some((s) => s.service === 'gateway' && s.name === 'fan-out message.sent'),
+    );
     const spans = inTrace();
     const by = (service: string) => spans.filter((s) => s.service === service).map((s) => s.name);
-    expect(by('gateway-in-test')).toContain('socket send-message');           // gateway 1, this process
-    expect(by('messaging')).toContain('POST /internal/send-message');          // messaging, a child process, over HTTP
-    expect(by('messaging')).toContain('append message.sent');                 // its durable append to Kafka
-    expect(by('gateway')).toContain('fan-out message.sent');                   // gateway 2, a child process, via Kafka
+    expect(by('gateway-in-test')).toContain('socket send-message'); // gateway 1, this process
+    expect(by('messaging')).toContain('POST /internal/send-message'); // messaging, a child process, over HTTP
+    expect(by('messaging')).toContain('append message.sent'); // its durable append to Kafka
+    expect(by('gateway')).toContain('fan-out message.sent'); // gateway 2, a child process, via Kafka
     // One tree: every span but the root names a parent that is in the trace.
     const ids = new Set(spans.map((s) => s.spanId));
     expect(spans.filter((s) => !ids.has(s.parentSpanId))).toHaveLength(1);
-    a.socket.close(); b.socket.close();
+    a.socket.close();
+    b.socket.close();
   });
 
   it('the receiver refuses what is not an OTLP/HTTP JSON trace export', async () => {
-    const post = (body: string, type = 'application/json') => fetch(`${receiver.url}/v1/traces`, { method: 'POST', headers: { 'content-type': type }, body });
-    expect((await post('{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"xyz","spanId":"1","name":"a"}]}]}]}')).status).toBe(400);
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${receiver.url}/v1/traces`, { method: 'POST', headers: { 'content-type': type }, body });
+    expect(
+      (await post('{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"xyz","spanId":"1","name":"a"}]}]}]}')).status,
+    ).toBe(400);
     expect((await post('not json')).status).toBe(400);
     expect((await post('{}', 'application/x-protobuf')).status).toBe(415);
   });

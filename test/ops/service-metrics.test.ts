@@ -11,21 +11,32 @@ import { connect, createRoom, http, socketJoin, request, clientId } from '../hel
 import { startDistributedStack } from '../distributed/stack.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
-beforeAll(async () => { stack = await startDistributedStack({ metrics: true }); });
-afterAll(async () => { await stack?.stop(); });
+beforeAll(async () => {
+  stack = await startDistributedStack({ metrics: true });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
 
-interface Sample { name: string; labels: Record<string, string>; value: number }
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 /** Prometheus text format, the lines this test needs (no escaped quotes in our label values). */
 async function scrape(port: number): Promise<Sample[]> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  return text.split('\n').filter((l) => l && !l.startsWith('#')).map((line) => {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`unparsable metrics line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) labels[k!] = v!;
-    return { name: m[1]!, labels, value: Number(m[3]) };
-  });
+  return text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((line) => {
+      const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!m) throw new Error(`unparsable metrics line: ${line}`);
+      const labels: Record<string, string> = {};
+      for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) labels[k!] = v!;
+      return { name: m[1]!, labels, value: Number(m[3]) };
+    });
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -36,9 +47,16 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promi
   }
 }
 
-const sum = (samples: Sample[], name: string, match: Record<string, string | RegExp> = {}) => samples
-  .filter((s) => s.name === name && Object.entries(match).every(([k, v]) => (typeof v === 'string' ? s.labels[k] === v : v.test(s.labels[k] ?? ''))))
-  .reduce((n, s) => n + s.value, 0);
+const sum = (samples: Sample[], name: string, match: Record<string, string | RegExp> = {}) =>
+  samples
+    .filter(
+      (s) =>
+        s.name === name &&
+        Object.entries(match).every(([k, v]) =>
+          typeof v === 'string' ? s.labels[k] === v : v.test(s.labels[k] ?? ''),
+        ),
+    )
+    .reduce((n, s) => n + s.value, 0);
 
 describe('service metrics on METRICS_PORT', () => {
   it('gateway_connected_sockets follows sockets connecting and leaving', async () => {
@@ -59,9 +77,19 @@ describe('service metrics on METRICS_PORT', () => {
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     const alice = await socketJoin(stack.urlA, room.workspaceId, 'alice', room.userToken); // POST /internal/authenticate
-    const channel = await request(alice.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const channel = await request(alice.socket, C.createChannel, {
+      workspaceId: room.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!channel.success) throw new Error(channel.message);
-    const sent = await request(alice.socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: 'measured', type: 'text' });
+    const sent = await request(alice.socket, C.sendMessage, {
+      clientMessageId: clientId(),
+      channelId: channel.channel.id,
+      content: 'measured',
+      type: 'text',
+    });
     expect(sent.success).toBe(true);
     alice.socket.close();
 
@@ -71,7 +99,9 @@ describe('service metrics on METRICS_PORT', () => {
     expect(grew({ method: 'POST', route: '/api/workspaces/:id/join', status_class: '4xx' })).toBe(1);
     expect(grew({ method: 'POST', route: /^\/internal\//, status_class: '2xx' })).toBeGreaterThanOrEqual(2);
     // Bounded labels: no room id, room name or token ends up in a series.
-    const labelValues = after.filter((s) => s.name.startsWith('http_request_duration_seconds')).flatMap((s) => Object.values(s.labels));
+    const labelValues = after
+      .filter((s) => s.name.startsWith('http_request_duration_seconds'))
+      .flatMap((s) => Object.values(s.labels));
     for (const secret of [room.workspaceId, room.name, room.userToken, 'not-a-room']) {
       expect(labelValues.some((v) => v.includes(secret))).toBe(false);
     }
@@ -79,19 +109,34 @@ describe('service metrics on METRICS_PORT', () => {
     expect(after.some((s) => s.name === 'http_request_duration_seconds_bucket' && s.labels.le === '0.5')).toBe(true);
   });
 
-  it('gateway_command_duration_seconds times every socket command by event, refused ones too; messaging_send_stage_seconds times a send\'s stages', async () => {
+  it("gateway_command_duration_seconds times every socket command by event, refused ones too; messaging_send_stage_seconds times a send's stages", async () => {
     // gateway 1, room and messaging run in this process here: one registry, served by gateway 1's metrics listener
     const port = stack.metricsPorts[0]!;
     const before = await scrape(port);
     const room = await createRoom(stack.urlA);
     const alice = await socketJoin(stack.urlA, room.workspaceId, 'alice', room.userToken);
-    const channel = await request(alice.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'timed', type: 'topic', isPrivate: false });
+    const channel = await request(alice.socket, C.createChannel, {
+      workspaceId: room.workspaceId,
+      name: 'timed',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!channel.success) throw new Error(channel.message);
     for (let i = 0; i < 3; i++) {
-      const sent = await request(alice.socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: `timed ${i}`, type: 'text' });
+      const sent = await request(alice.socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId: channel.channel.id,
+        content: `timed ${i}`,
+        type: 'text',
+      });
       expect(sent.success).toBe(true);
     }
-    const refused = await request(alice.socket, C.sendMessage, { clientMessageId: clientId(), channelId: 'no-such-channel', content: 'x', type: 'text' });
+    const refused = await request(alice.socket, C.sendMessage, {
+      clientMessageId: clientId(),
+      channelId: 'no-such-channel',
+      content: 'x',
+      type: 'text',
+    });
     expect(refused.success).toBe(false);
     alice.socket.close();
 
@@ -101,7 +146,9 @@ describe('service metrics on METRICS_PORT', () => {
     expect(grew('gateway_command_duration_seconds_count', { event: C.createChannel })).toBe(1);
     // every observation lands in some bucket; the send-to-ack target (20 ms) is a bucket bound of its own
     expect(grew('gateway_command_duration_seconds_bucket', { event: C.sendMessage, le: '+Inf' })).toBe(4);
-    expect(after.some((s) => s.name === 'gateway_command_duration_seconds_bucket' && s.labels.le === '0.02')).toBe(true);
+    expect(after.some((s) => s.name === 'gateway_command_duration_seconds_bucket' && s.labels.le === '0.02')).toBe(
+      true,
+    );
     expect(grew('gateway_command_duration_seconds_sum', { event: C.sendMessage })).toBeGreaterThan(0);
     // the refused send never reached a batch's append: 3 sends queued, at least one batch checked, appended, applied
     expect(grew('messaging_send_stage_seconds_count', { stage: 'queued' })).toBe(4);
@@ -117,7 +164,9 @@ describe('service metrics on METRICS_PORT', () => {
       const lag = (await scrape(port)).filter((s) => s.name === 'ephemera_consumer_lag_records');
       return lag.length > 0 && lag.every((s) => s.value === 0);
     });
-    const groups = new Set((await scrape(port)).filter((s) => s.name === 'ephemera_consumer_lag_records').map((s) => s.labels.group));
+    const groups = new Set(
+      (await scrape(port)).filter((s) => s.name === 'ephemera_consumer_lag_records').map((s) => s.labels.group),
+    );
     expect(groups.size).toBeGreaterThanOrEqual(2); // the gateway's fan-out and the room service's projection at least
   });
 });

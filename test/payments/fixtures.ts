@@ -20,16 +20,43 @@ export async function signUp(t: PaymentTarget, prefix = 'payer') {
 
 /** GET subscription-status as the session's account; pathEmail: an address in the path, which must change nothing */
 export async function subscriptionStatus(t: PaymentTarget, token: string, pathEmail?: string) {
-  return (await http<SubscriptionStatusAnswer>(t.url, PAYMENTS_API.subscriptionStatus(pathEmail), { headers: bearer(token) })).body;
+  return (
+    await http<SubscriptionStatusAnswer>(t.url, PAYMENTS_API.subscriptionStatus(pathEmail), { headers: bearer(token) })
+  ).body;
 }
 
 /** "Stripe" now says: this account's checkout finished and its subscription is active until periodEnd. */
-export function subscriptionPaid(t: PaymentTarget, accountId: string, plan: 'pro' | 'business',
-  periodEnd = new Date(Date.now() + 30 * DAY), cancelAtPeriodEnd = false) {
+export function subscriptionPaid(
+  t: PaymentTarget,
+  accountId: string,
+  plan: 'pro' | 'business',
+  periodEnd = new Date(Date.now() + 30 * DAY),
+  cancelAtPeriodEnd = false,
+) {
   const ids = { session: rid('cs'), sub: rid('sub'), customer: rid('cus') };
-  t.state.setSession({ id: ids.session, mode: 'subscription', complete: true, paid: true, accountId, kind: 'subscription', plan, roomId: null,
-    extensionDays: null, subscriptionId: ids.sub, customerId: ids.customer, amountTotalCents: plan === 'pro' ? 900 : 1900 });
-  t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan, currentPeriodEnd: periodEnd, cancelAtPeriodEnd });
+  t.state.setSession({
+    id: ids.session,
+    mode: 'subscription',
+    complete: true,
+    paid: true,
+    accountId,
+    kind: 'subscription',
+    plan,
+    roomId: null,
+    extensionDays: null,
+    subscriptionId: ids.sub,
+    customerId: ids.customer,
+    amountTotalCents: plan === 'pro' ? 900 : 1900,
+  });
+  t.state.setSubscription({
+    id: ids.sub,
+    status: 'active',
+    customerId: ids.customer,
+    accountId,
+    plan,
+    currentPeriodEnd: periodEnd,
+    cancelAtPeriodEnd,
+  });
   return ids;
 }
 

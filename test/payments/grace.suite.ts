@@ -15,7 +15,10 @@ import { DAY, checkoutCompleted, signUp, subscriptionPaid, subscriptionStatus } 
 
 export function graceSuite(target: () => PaymentTarget) {
   const createRoom = (t: PaymentTarget, token: string) =>
-    http(t.url, API.create(), { body: { name: uniqueName('grace'), username: 'owner', hasPassword: false }, headers: bearer(token) });
+    http(t.url, API.create(), {
+      body: { name: uniqueName('grace'), username: 'owner', hasPassword: false },
+      headers: bearer(token),
+    });
   /** a pro subscriber with one dashboard room, whose subscription the provider then ended `daysAgo` days ago */
   const endedSubscriber = async (t: PaymentTarget, daysAgo: number) => {
     const account = await signUp(t, 'grace');
@@ -24,20 +27,47 @@ export function graceSuite(target: () => PaymentTarget) {
     const room = await createRoom(t, account.token);
     expect(room.status, JSON.stringify(room.body)).toBe(201);
     const ended = new Date(Date.now() - daysAgo * DAY);
-    t.state.setSubscription({ id: ids.sub, status: 'canceled', customerId: ids.customer, accountId: account.accountId, plan: 'pro', currentPeriodEnd: ended, cancelAtPeriodEnd: false });
-    await t.deliver(t.event('customer.subscription.deleted', { id: ids.sub, object: 'subscription', customer: ids.customer, status: 'canceled' }));
-    return { ...account, ids, room: room.body as { workspaceId: string; userToken: string; workspace: { name: string } } };
+    t.state.setSubscription({
+      id: ids.sub,
+      status: 'canceled',
+      customerId: ids.customer,
+      accountId: account.accountId,
+      plan: 'pro',
+      currentPeriodEnd: ended,
+      cancelAtPeriodEnd: false,
+    });
+    await t.deliver(
+      t.event('customer.subscription.deleted', {
+        id: ids.sub,
+        object: 'subscription',
+        customer: ids.customer,
+        status: 'canceled',
+      }),
+    );
+    return {
+      ...account,
+      ids,
+      room: room.body as { workspaceId: string; userToken: string; workspace: { name: string } },
+    };
   };
-  const roomsOf = async (t: PaymentTarget, token: string) => (await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(token) })).body.rooms;
+  const roomsOf = async (t: PaymentTarget, token: string) =>
+    (await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(token) })).body.rooms;
   const extend = (t: PaymentTarget, room: { workspaceId: string; userToken: string }) =>
-    http(t.url, API.extendRoom(), { body: { workspaceId: room.workspaceId, extensionDays: 7 }, headers: bearer(room.userToken) });
+    http(t.url, API.extendRoom(), {
+      body: { workspaceId: room.workspaceId, extensionDays: 7 },
+      headers: bearer(room.userToken),
+    });
 
   describe('grace period (docs/product/payments.md PAY12)', () => {
     it('in grace the rooms stay readable and the data exportable; creating or extending a room is refused and changes nothing', async () => {
       const t = target();
       const a = await endedSubscriber(t, 2);
       const status = await subscriptionStatus(t, a.token);
-      expect(status).toMatchObject({ subscriptionTier: 'pro', paymentStatus: 'cancelled', renewal: { isInGracePeriod: true, graceDaysLeft: 5 } });
+      expect(status).toMatchObject({
+        subscriptionTier: 'pro',
+        paymentStatus: 'cancelled',
+        renewal: { isInGracePeriod: true, graceDaysLeft: 5 },
+      });
       const before = await roomsOf(t, a.token);
       expect(before).toEqual([expect.objectContaining({ workspaceId: a.room.workspaceId, tier: 'pro' })]);
       // read access: the room answers, its owner's token still opens it, the export works
@@ -50,7 +80,10 @@ export function graceSuite(target: () => PaymentTarget) {
       const extended = await extend(t, a.room);
       expect(extended.status).toBe(402);
       expect(extended.body).toMatchObject({ code: 'SUBSCRIPTION_IN_GRACE', message: ERRORS.SUBSCRIPTION_IN_GRACE });
-      const paid = await http(t.url, PAYMENTS_API.createRoomExtensionPayment, { body: { workspaceId: a.room.workspaceId, extensionType: '7' }, headers: bearer(a.token) });
+      const paid = await http(t.url, PAYMENTS_API.createRoomExtensionPayment, {
+        body: { workspaceId: a.room.workspaceId, extensionType: '7' },
+        headers: bearer(a.token),
+      });
       expect(paid.status).toBe(402);
       expect(paid.body.code).toBe('SUBSCRIPTION_IN_GRACE');
       expect(await roomsOf(t, a.token)).toEqual(before); // no room more, the same expiry
@@ -60,9 +93,18 @@ export function graceSuite(target: () => PaymentTarget) {
       const t = target();
       const a = await endedSubscriber(t, 10);
       const status = await subscriptionStatus(t, a.token);
-      expect(status).toMatchObject({ subscriptionTier: 'free', paymentStatus: 'cancelled', hasActiveSubscription: false,
-        renewal: { needsRenewal: true, renewalUrgency: 'expired', status: 'expired', buttonLabel: 'Reactivate Subscription',
-          message: 'Your subscription has expired. Renew now to regain full access.' } });
+      expect(status).toMatchObject({
+        subscriptionTier: 'free',
+        paymentStatus: 'cancelled',
+        hasActiveSubscription: false,
+        renewal: {
+          needsRenewal: true,
+          renewalUrgency: 'expired',
+          status: 'expired',
+          buttonLabel: 'Reactivate Subscription',
+          message: 'Your subscription has expired. Renew now to regain full access.',
+        },
+      });
       const created = await createRoom(t, a.token);
       expect(created.status).toBe(402);
       expect(created.body).toMatchObject({ code: 'SUBSCRIPTION_EXPIRED', message: ERRORS.SUBSCRIPTION_EXPIRED });
@@ -73,6 +115,5 @@ export function graceSuite(target: () => PaymentTarget) {
       expect((await subscriptionStatus(t, a.token)).renewal.renewalUrgency).toBe('none');
       expect((await createRoom(t, a.token)).status).toBe(201);
     });
-
   });
 }

@@ -36,42 +36,94 @@ export function paymentSuites(name: string, start: (env: PaymentEnv) => Promise<
       const state = new ProviderState();
       let payments: Payments | null = null;
       const product = await start({
-        smtpUrl: mail.smtpUrl, superadminEmail: SUPERADMIN_EMAIL, rateLimits: accountTestLimits(),
+        smtpUrl: mail.smtpUrl,
+        superadminEmail: SUPERADMIN_EMAIL,
+        rateLimits: accountTestLimits(),
         payments: {
           stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },
-          stateReader: (provider) => state.reader(provider), expirySweepMs: 0, reminderSweepMs: 0,
-          onCreated: (p) => { payments = p; },
+          stateReader: (provider) => state.reader(provider),
+          expirySweepMs: 0,
+          reminderSweepMs: 0,
+          onCreated: (p) => {
+            payments = p;
+          },
         },
       });
-      const sweeps = () => { if (!payments) throw new Error('payments not created'); return payments as Payments; };
-      const accounts = { url: product.url, mail, superadminEmail: '', advanceClock: product.advanceClock, stop: async () => {} } as unknown as AccountTarget;
+      const sweeps = () => {
+        if (!payments) throw new Error('payments not created');
+        return payments as Payments;
+      };
+      const accounts = {
+        url: product.url,
+        mail,
+        superadminEmail: '',
+        advanceClock: product.advanceClock,
+        stop: async () => {},
+      } as unknown as AccountTarget;
       t = {
-        url: product.url, siteUrl: product.siteUrl, mail, state, stripeMockUrl: stripeMock.url, superadminEmail: SUPERADMIN_EMAIL, accounts, advanceClock: product.advanceClock,
+        url: product.url,
+        siteUrl: product.siteUrl,
+        mail,
+        state,
+        stripeMockUrl: stripeMock.url,
+        superadminEmail: SUPERADMIN_EMAIL,
+        accounts,
+        advanceClock: product.advanceClock,
         sweepReminders: (at) => sweeps().reminders.sweep(at),
         receiptsSettled: () => sweeps().receipts.settled(),
         event(type, object, opts = {}) {
           return JSON.stringify({
-            id: opts.id ?? `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2025-10-29', type, livemode: false,
-            created: opts.created ?? Math.floor(Date.now() / 1000), pending_webhooks: 1, request: { id: null, idempotency_key: null },
+            id: opts.id ?? `evt_${randomBytes(12).toString('hex')}`,
+            object: 'event',
+            api_version: '2025-10-29',
+            type,
+            livemode: false,
+            created: opts.created ?? Math.floor(Date.now() / 1000),
+            pending_webhooks: 1,
+            request: { id: null, idempotency_key: null },
             data: { object },
           });
         },
         async deliver(body, opts = {}) {
-          const header = opts.header !== undefined ? opts.header
-            : signer.webhooks.generateTestHeaderString({ payload: body, secret: opts.secret ?? WEBHOOK_SECRET, timestamp: opts.timestamp });
+          const header =
+            opts.header !== undefined
+              ? opts.header
+              : signer.webhooks.generateTestHeaderString({
+                  payload: body,
+                  secret: opts.secret ?? WEBHOOK_SECRET,
+                  timestamp: opts.timestamp,
+                });
           const res = await fetch(product.url + PAYMENTS_API.webhook, {
-            method: 'POST', body, headers: { 'content-type': 'application/json; charset=utf-8', ...(header === null ? {} : { 'stripe-signature': header }) },
+            method: 'POST',
+            body,
+            headers: {
+              'content-type': 'application/json; charset=utf-8',
+              ...(header === null ? {} : { 'stripe-signature': header }),
+            },
           });
           const text = await res.text();
           let json: unknown = text;
-          try { json = JSON.parse(text); } catch { /* not JSON */ }
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
           return { status: res.status, body: json };
         },
-        async stop() { await product.stop(); await stripeMock.stop(); await mail.stop(); },
+        async stop() {
+          await product.stop();
+          await stripeMock.stop();
+          await mail.stop();
+        },
       };
     });
-    afterAll(async () => { await t?.stop(); });
-    const target = () => { if (!t) throw new Error('target not started'); return t; };
+    afterAll(async () => {
+      await t?.stop();
+    });
+    const target = () => {
+      if (!t) throw new Error('target not started');
+      return t;
+    };
     paymentsSuite(target);
     accountCallsSuite(target);
     noticesSuite(target);

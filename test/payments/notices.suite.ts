@@ -20,7 +20,13 @@ const isReminder = (m: { subject: string }) => /plan expires|has expired/.test(m
 
 export function noticesSuite(target: () => PaymentTarget) {
   /** The mails to `email` matching `which`, once at least `atLeast` are there (or after timeoutMs). */
-  const mails = async (t: PaymentTarget, email: string, which: (m: { subject: string }) => boolean, atLeast = 0, timeoutMs = 10_000) => {
+  const mails = async (
+    t: PaymentTarget,
+    email: string,
+    which: (m: { subject: string }) => boolean,
+    atLeast = 0,
+    timeoutMs = 10_000,
+  ) => {
     await t.receiptsSettled();
     const until = Date.now() + timeoutMs;
     for (;;) {
@@ -51,15 +57,38 @@ export function noticesSuite(target: () => PaymentTarget) {
       // the success page reads the same payment back from the provider: the same outcome, no second receipt
       expect((await http(t.url, PAYMENTS_API.verifySession(ids.session), { headers: bearer(token) })).status).toBe(200);
       // the customer turns renewal off in Stripe's portal: recorded (an activation), but nothing was paid
-      t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan: 'pro', currentPeriodEnd: periodEnd, cancelAtPeriodEnd: true });
-      const updated = await t.deliver(t.event('customer.subscription.updated', { id: ids.sub, object: 'subscription', customer: ids.customer }));
+      t.state.setSubscription({
+        id: ids.sub,
+        status: 'active',
+        customerId: ids.customer,
+        accountId,
+        plan: 'pro',
+        currentPeriodEnd: periodEnd,
+        cancelAtPeriodEnd: true,
+      });
+      const updated = await t.deliver(
+        t.event('customer.subscription.updated', { id: ids.sub, object: 'subscription', customer: ids.customer }),
+      );
       expect(updated.body.outcome).toBe('account.subscription-activated');
       expect(await mails(t, email, isReceipt)).toHaveLength(1);
 
       // the next month is paid (invoice.paid, delivered twice at once): one more receipt, for the new period
       const nextEnd = new Date(periodEnd.getTime() + 30 * DAY);
-      t.state.setSubscription({ id: ids.sub, status: 'active', customerId: ids.customer, accountId, plan: 'pro', currentPeriodEnd: nextEnd, cancelAtPeriodEnd: false });
-      const invoice = t.event('invoice.paid', { id: rid('in'), object: 'invoice', customer: ids.customer, parent: { type: 'subscription_details', subscription_details: { subscription: ids.sub } } });
+      t.state.setSubscription({
+        id: ids.sub,
+        status: 'active',
+        customerId: ids.customer,
+        accountId,
+        plan: 'pro',
+        currentPeriodEnd: nextEnd,
+        cancelAtPeriodEnd: false,
+      });
+      const invoice = t.event('invoice.paid', {
+        id: rid('in'),
+        object: 'invoice',
+        customer: ids.customer,
+        parent: { type: 'subscription_details', subscription_details: { subscription: ids.sub } },
+      });
       const renewals = await Promise.all([t.deliver(invoice), t.deliver(invoice)]);
       expect(renewals.map((r) => r.body.outcome).sort()).toEqual(['account.subscription-activated', 'duplicate']);
       const both = await mails(t, email, isReceipt, 2);
@@ -73,9 +102,15 @@ export function noticesSuite(target: () => PaymentTarget) {
       const t = target();
       const { token, accountId, email } = await signUp(t);
       const ids = subscriptionPaid(t, accountId, 'business', new Date(Date.now() + 30 * DAY));
-      const invoice = { id: rid('in'), object: 'invoice', customer: ids.customer, parent: { type: 'subscription_details', subscription_details: { subscription: ids.sub } } };
+      const invoice = {
+        id: rid('in'),
+        object: 'invoice',
+        customer: ids.customer,
+        parent: { type: 'subscription_details', subscription_details: { subscription: ids.sub } },
+      };
       const answers = await Promise.all([
-        t.deliver(checkoutCompleted(t, ids.session)), t.deliver(checkoutCompleted(t, ids.session)),
+        t.deliver(checkoutCompleted(t, ids.session)),
+        t.deliver(checkoutCompleted(t, ids.session)),
         t.deliver(t.event('checkout.session.async_payment_succeeded', { id: ids.session, object: 'checkout.session' })),
         t.deliver(t.event('invoice.paid', invoice)),
         http(t.url, PAYMENTS_API.verifySession(ids.session), { headers: bearer(token) }),
@@ -83,7 +118,10 @@ export function noticesSuite(target: () => PaymentTarget) {
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
       // whichever got there first recorded the activation (the success page's answer does not say); the rest: unchanged
       expect(answers.filter((a) => a.body.outcome === 'account.subscription-activated').length).toBeLessThanOrEqual(1);
-      expect(await subscriptionStatus(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
+      expect(await subscriptionStatus(t, token)).toMatchObject({
+        subscriptionTier: 'business',
+        paymentStatus: 'active',
+      });
       const receipts = await mails(t, email, isReceipt, 1);
       expect(receipts.map((m) => m.subject)).toEqual(['Your Ephemera receipt: Business plan, $19.00']);
     });
@@ -91,21 +129,41 @@ export function noticesSuite(target: () => PaymentTarget) {
     it('a paid room extension mails a receipt naming the room, its price and new expiry; completing it again mails nothing', async () => {
       const t = target();
       const { token, accountId, email } = await signUp(t);
-      const created = await http(t.url, API.create(), { body: { name: uniqueName('receipt'), username: 'owner', hasPassword: false }, headers: bearer(token) });
+      const created = await http(t.url, API.create(), {
+        body: { name: uniqueName('receipt'), username: 'owner', hasPassword: false },
+        headers: bearer(token),
+      });
       expect(created.status).toBe(201);
       const room = created.body as { workspaceId: string; workspace: { name: string } };
       const session = rid('cs');
-      t.state.setSession({ id: session, mode: 'payment', complete: true, paid: true, accountId, kind: 'room_extension', plan: null,
-        roomId: room.workspaceId, extensionDays: 30, subscriptionId: null, customerId: null, amountTotalCents: 899 });
+      t.state.setSession({
+        id: session,
+        mode: 'payment',
+        complete: true,
+        paid: true,
+        accountId,
+        kind: 'room_extension',
+        plan: null,
+        roomId: room.workspaceId,
+        extensionDays: 30,
+        subscriptionId: null,
+        customerId: null,
+        amountTotalCents: 899,
+      });
       expect((await t.deliver(checkoutCompleted(t, session))).body.outcome).toBe(`extended ${room.workspaceId}`);
-      const expiresAt = (await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(token) })).body.rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt!;
+      const expiresAt = (
+        await http<ProfileAnswer>(t.url, AUTH_API.profile, { headers: bearer(token) })
+      ).body.rooms.find((r) => r.workspaceId === room.workspaceId)!.expiresAt!;
       const receipts = await mails(t, email, isReceipt, 1);
       expect(receipts).toHaveLength(1);
       expect(receipts[0]!.subject).toBe(`Your Ephemera receipt: 30-day extension of ${room.workspace.name}, $8.99`);
       expect(receipts[0]!.text).toContain(`Item: room extension, 30 days for the room "${room.workspace.name}"`);
       expect(receipts[0]!.text).toContain('Amount: $8.99 (USD)');
       expect(receipts[0]!.text).toContain(`The room now expires: ${inMail(expiresAt)}`);
-      const again = await http(t.url, PAYMENTS_API.completeRoomExtension(session), { body: {}, headers: bearer(token) });
+      const again = await http(t.url, PAYMENTS_API.completeRoomExtension(session), {
+        body: {},
+        headers: bearer(token),
+      });
       expect(again.body).toMatchObject({ success: true, extensionDays: 30 });
       expect(await mails(t, email, isReceipt)).toHaveLength(1);
     });
@@ -117,8 +175,14 @@ export function noticesSuite(target: () => PaymentTarget) {
       await t.mail.refuseRecipients(true);
       try {
         const res = await t.deliver(checkoutCompleted(t, ids.session));
-        expect(res).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'account.subscription-activated' } });
-        expect(await subscriptionStatus(t, token)).toMatchObject({ subscriptionTier: 'business', paymentStatus: 'active' });
+        expect(res).toMatchObject({
+          status: 200,
+          body: { duplicate: false, outcome: 'account.subscription-activated' },
+        });
+        expect(await subscriptionStatus(t, token)).toMatchObject({
+          subscriptionTier: 'business',
+          paymentStatus: 'active',
+        });
         await t.receiptsSettled(); // the send was tried and refused
         const early = await t.sweepReminders(new Date()); // not due yet: the retry waits a minute
         expect(early.receipts).toEqual({ mailed: 0, failed: 0 });
@@ -142,9 +206,15 @@ export function noticesSuite(target: () => PaymentTarget) {
       const cancelling = await signUp(t, 'cancelling'); // business, renewal turned off: every stage
       const proUser = await signUp(t, 'pro-cancelling'); // pro: the spec shows no 7-day reminder for pro
       const renewing = await signUp(t, 'renewing'); // Stripe charges it by itself: nothing before the expiry
-      for (const [who, plan, cancelAtPeriodEnd] of [[cancelling, 'business', true], [proUser, 'pro', true], [renewing, 'business', false]] as const) {
+      for (const [who, plan, cancelAtPeriodEnd] of [
+        [cancelling, 'business', true],
+        [proUser, 'pro', true],
+        [renewing, 'business', false],
+      ] as const) {
         const ids = subscriptionPaid(t, who.accountId, plan, end, cancelAtPeriodEnd);
-        expect((await t.deliver(checkoutCompleted(t, ids.session))).body.outcome).toBe('account.subscription-activated');
+        expect((await t.deliver(checkoutCompleted(t, ids.session))).body.outcome).toBe(
+          'account.subscription-activated',
+        );
       }
       const reminders = (email: string) => mails(t, email, isReminder);
       const sweep = async (at: Date, expected: { cancelling: number; pro: number }) => {
@@ -164,12 +234,16 @@ export function noticesSuite(target: () => PaymentTarget) {
       await sweep(new Date(end.getTime() - 6 * DAY + 2 * HOUR), { cancelling: 1, pro: 0 }); // still the reminder stage
 
       await sweep(new Date(end.getTime() - 3 * DAY + HOUR), { cancelling: 2, pro: 1 });
-      expect((await reminders(cancelling.email))[0]!.text).toContain('Expires in 3 day(s). Renew soon to maintain access.');
+      expect((await reminders(cancelling.email))[0]!.text).toContain(
+        'Expires in 3 day(s). Renew soon to maintain access.',
+      );
       expect((await reminders(proUser.email))[0]!.subject).toBe('Your Ephemera Pro plan expires in 3 day(s)');
       await sweep(new Date(end.getTime() - 2 * DAY), { cancelling: 2, pro: 1 });
 
       await sweep(new Date(end.getTime() - DAY + HOUR), { cancelling: 3, pro: 2 });
-      expect((await reminders(cancelling.email))[0]!.text).toContain('Expires in 1 day(s). Renew now to avoid interruption.');
+      expect((await reminders(cancelling.email))[0]!.text).toContain(
+        'Expires in 1 day(s). Renew now to avoid interruption.',
+      );
       await sweep(new Date(end.getTime() - DAY + 2 * HOUR), { cancelling: 3, pro: 2 });
 
       // after the expiry: the grace period's notice, then the expired one, once each

@@ -6,7 +6,13 @@
  * SDK over HTTP). Everything else (creating checkout and portal sessions, webhook signatures) is the real adapter
  * against stripe-mock.
  */
-import type { ChargeState, CheckoutState, PaymentProvider, ProviderStateReader, SubscriptionState } from '@ephemera/billing';
+import type {
+  ChargeState,
+  CheckoutState,
+  PaymentProvider,
+  ProviderStateReader,
+  SubscriptionState,
+} from '@ephemera/billing';
 
 export class ProviderState {
   private readonly sessions = new Map<string, CheckoutState>();
@@ -15,17 +21,34 @@ export class ProviderState {
   /** how many times the service read each object (a test can check it read before deciding) */
   readonly reads = new Map<string, number>();
 
-  setSession(state: CheckoutState): void { this.sessions.set(state.id, state); }
-  setSubscription(state: SubscriptionState): void { this.subscriptions.set(state.id, state); }
-  setCharge(state: ChargeState): void { this.charges.set(state.id, state); }
+  setSession(state: CheckoutState): void {
+    this.sessions.set(state.id, state);
+  }
+  setSubscription(state: SubscriptionState): void {
+    this.subscriptions.set(state.id, state);
+  }
+  setCharge(state: ChargeState): void {
+    this.charges.set(state.id, state);
+  }
 
   reader(provider: PaymentProvider): ProviderStateReader {
     return {
-      checkoutSession: async (id) => { this.count(id); return this.sessions.get(id) ?? provider.checkoutSession(id); },
-      subscription: async (id) => { this.count(id); return this.subscriptions.get(id) ?? provider.subscription(id); },
-      charge: async (id) => { this.count(id); return this.charges.get(id) ?? provider.charge(id); },
+      checkoutSession: async (id) => {
+        this.count(id);
+        return this.sessions.get(id) ?? provider.checkoutSession(id);
+      },
+      subscription: async (id) => {
+        this.count(id);
+        return this.subscriptions.get(id) ?? provider.subscription(id);
+      },
+      charge: async (id) => {
+        this.count(id);
+        return this.charges.get(id) ?? provider.charge(id);
+      },
     };
   }
 
-  private count(id: string) { this.reads.set(id, (this.reads.get(id) ?? 0) + 1); }
+  private count(id: string) {
+    this.reads.set(id, (this.reads.get(id) ?? 0) + 1);
+  }
 }

@@ -16,7 +16,7 @@ const POLL = { timeout: 20_000, interval: 200 };
 
 export function refundsSuite(target: () => PaymentTarget) {
   describe('refunds', () => {
-    it('a signed charge.refunded moves the report\'s refunds by exactly one; a duplicate delivery does not; revenue stays gross', async () => {
+    it("a signed charge.refunded moves the report's refunds by exactly one; a duplicate delivery does not; revenue stays gross", async () => {
       const t = target();
       const admin = bearer((await register(t.accounts, t.superadminEmail, 'root')).token);
       const report = async () => {
@@ -38,13 +38,32 @@ export function refundsSuite(target: () => PaymentTarget) {
 
       // Stripe now says 4.00 of the 9.00 charge was refunded; the body claims all of it (it is only a hint).
       const chargeId = rid('ch');
-      const chargeState = (refundedCents: number) => t.state.setCharge({
-        id: chargeId, customerId: ids.customer, accountId: null, amountCents: 900, amountRefundedCents: refundedCents, currency: 'usd', lastRefundAt: new Date(),
-      });
+      const chargeState = (refundedCents: number) =>
+        t.state.setCharge({
+          id: chargeId,
+          customerId: ids.customer,
+          accountId: null,
+          amountCents: 900,
+          amountRefundedCents: refundedCents,
+          currency: 'usd',
+          lastRefundAt: new Date(),
+        });
       chargeState(400);
-      const refunded = () => t.event('charge.refunded', { id: chargeId, object: 'charge', customer: ids.customer, amount: 900, amount_refunded: 900, refunded: true });
+      const refunded = () =>
+        t.event('charge.refunded', {
+          id: chargeId,
+          object: 'charge',
+          customer: ids.customer,
+          amount: 900,
+          amount_refunded: 900,
+          refunded: true,
+        });
       const body = refunded();
-      expect((await t.deliver(body)).body).toEqual({ received: true, duplicate: false, outcome: 'account.payment-refunded' });
+      expect((await t.deliver(body)).body).toEqual({
+        received: true,
+        duplicate: false,
+        outcome: 'account.payment-refunded',
+      });
       expect((await t.deliver(body)).body).toMatchObject({ received: true, duplicate: true });
       expect((await t.deliver(refunded())).body.outcome).toMatch(/^unchanged/); // another event, the same refund
       await expect.poll(async () => (await report()).revenue.refunds - before.revenue.refunds, POLL).toBe(1);
@@ -56,16 +75,36 @@ export function refundsSuite(target: () => PaymentTarget) {
 
       // A marker after them in the account's own ordered stream (a failed renewal): once it shows, whatever the
       // deliveries above recorded has been projected, so the refunds figure is final.
-      t.state.setSubscription({ id: ids.sub, status: 'past_due', customerId: ids.customer, accountId, plan: 'pro',
-        currentPeriodEnd: new Date(Date.now() + 86_400_000), cancelAtPeriodEnd: false });
-      const failed = await t.deliver(t.event('invoice.payment_failed', { id: rid('in'), object: 'invoice', customer: ids.customer, subscription: ids.sub }));
+      t.state.setSubscription({
+        id: ids.sub,
+        status: 'past_due',
+        customerId: ids.customer,
+        accountId,
+        plan: 'pro',
+        currentPeriodEnd: new Date(Date.now() + 86_400_000),
+        cancelAtPeriodEnd: false,
+      });
+      const failed = await t.deliver(
+        t.event('invoice.payment_failed', {
+          id: rid('in'),
+          object: 'invoice',
+          customer: ids.customer,
+          subscription: ids.sub,
+        }),
+      );
       expect(failed.body.outcome).toBe('account.subscription-past-due');
-      await expect.poll(async () => (await report()).revenue.failedPayments - before.revenue.failedPayments, POLL).toBe(1);
+      await expect
+        .poll(async () => (await report()).revenue.failedPayments - before.revenue.failedPayments, POLL)
+        .toBe(1);
       const after = await report();
       expect(after.revenue.refunds - before.revenue.refunds).toBe(2);
       // gross: refunds are neither subtracted from revenue nor counted as payments
       expect(after.timeBasedRevenue).toEqual(before.timeBasedRevenue);
-      expect({ ...after.revenue, refunds: 0, failedPayments: 0 }).toEqual({ ...before.revenue, refunds: 0, failedPayments: 0 });
+      expect({ ...after.revenue, refunds: 0, failedPayments: 0 }).toEqual({
+        ...before.revenue,
+        refunds: 0,
+        failedPayments: 0,
+      });
     });
   });
 }

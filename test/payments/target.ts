@@ -12,15 +12,26 @@ import type { ProviderState } from './provider-state.ts';
 /** the webhook signing secret the product is started with (harness.ts) and the suites sign with */
 export const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
 
-export interface PaymentEnv { smtpUrl: string; superadminEmail: string; rateLimits: LimitConfig; payments: PaymentsOptions }
+export interface PaymentEnv {
+  smtpUrl: string;
+  superadminEmail: string;
+  rateLimits: LimitConfig;
+  payments: PaymentsOptions;
+}
 export interface PaymentProduct {
-  url: string; advanceClock(ms: number): void; stop(): Promise<void>;
+  url: string;
+  advanceClock(ms: number): void;
+  stop(): Promise<void>;
   /** the address return links must be on: PUBLIC_URL, or embedded mode's own address without it */
   siteUrl: string;
 }
 
 export interface PaymentTarget {
-  url: string; siteUrl: string; mail: Mailpit; state: ProviderState; stripeMockUrl: string;
+  url: string;
+  siteUrl: string;
+  mail: Mailpit;
+  state: ProviderState;
+  stripeMockUrl: string;
   /** the product's superadmin: signing in with it reads the admin report */
   superadminEmail: string;
   /** the account helpers' view (register, mailedCode use url and mail) */
@@ -33,5 +44,8 @@ export interface PaymentTarget {
   /** a Stripe event envelope around `object`, as Stripe posts it */
   event(type: string, object: Record<string, unknown>, opts?: { id?: string; created?: number }): string;
   /** POST the body to the webhook, signed (or with the header given) */
-  deliver(body: string, opts?: { secret?: string; timestamp?: number; header?: string | null }): Promise<{ status: number; body: any }>;
+  deliver(
+    body: string,
+    opts?: { secret?: string; timestamp?: number; header?: string | null },
+  ): Promise<{ status: number; body: any }>;
 }

@@ -13,7 +13,15 @@
 import { it, expect } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import {
-  C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, type ClientEventName, type Role, type Rule, type SessionActor,
+  C,
+  CLIENT_EVENTS,
+  SOCKET_AUTHZ,
+  authorize,
+  DomainError,
+  type ClientEventName,
+  type Role,
+  type Rule,
+  type SessionActor,
 } from '@ephemera/proto';
 import { connect, request, socketJoin } from '../helpers/clients.ts';
 import type { TargetRef } from './target-ref.ts';
@@ -53,11 +61,17 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
       const shared = await ownerSocket();
       for (const event of Object.keys(CLIENT_EVENTS) as ClientEventName[]) {
         // join-workspace needs a socket that has not joined; leave-workspace ends the session of the socket it came on.
-        const socket = event === C.joinWorkspace ? await connect(target().A) : event === C.leaveWorkspace ? await ownerSocket() : shared;
+        const socket =
+          event === C.joinWorkspace
+            ? await connect(target().A)
+            : event === C.leaveWorkspace
+              ? await ownerSocket()
+              : shared;
         if (event === C.joinWorkspace) open.push(socket);
-        const payload = event === C.joinWorkspace
-          ? { workspaceId: w.workspaceId, username: w.owner.username, userToken: w.owner.token }
-          : w.fixture(event);
+        const payload =
+          event === C.joinWorkspace
+            ? { workspaceId: w.workspaceId, username: w.owner.username, userToken: w.owner.token }
+            : w.fixture(event);
         const saved = rows[event];
         rows[event] = { allow: [] };
         try {
@@ -73,7 +87,7 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
     expect(passed.join('\n'), 'events not checked under their own row').toBe('');
   });
 
-  it('typing, presence and join-channel: the owning service refuses a member who left, a kicked member and a non-member with the table\'s codes', async () => {
+  it("typing, presence and join-channel: the owning service refuses a member who left, a kicked member and a non-member with the table's codes", async () => {
     const w = world();
     const services = target().services;
     if (!services) throw new Error('the target does not expose its services');
@@ -88,7 +102,10 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
     const expected: string[] = [];
     for (const [event, ask] of Object.entries(asks) as [ClientEventName, (a: SessionActor) => Promise<unknown>][]) {
       for (const role of ['member', 'left', 'kicked', 'non-member'] as const) {
-        const got = await ask(w.actors[role]).then(() => 'accepted', (err: unknown) => (err instanceof DomainError ? err.code : String(err)));
+        const got = await ask(w.actors[role]).then(
+          () => 'accepted',
+          (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
+        );
         answers.push(`${event} as ${role}: ${got}`);
         expected.push(`${event} as ${role}: ${impliedCode(event, role) ?? 'accepted'}`);
       }

@@ -9,20 +9,47 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import {
-  C, CLIENT_EVENTS, SOCKET_AUTHZ, HTTP_AUTHZ, HTTP_ROUTES, ROLES, S, type ClientEventName, type Role,
+  C,
+  CLIENT_EVENTS,
+  SOCKET_AUTHZ,
+  HTTP_AUTHZ,
+  HTTP_ROUTES,
+  ROLES,
+  S,
+  type ClientEventName,
+  type Role,
 } from '@ephemera/proto';
 import { connect, request, createRoom, joinRoom, socketJoin, clientId, http } from '../helpers/clients.ts';
 import type { TargetRef } from './target-ref.ts';
 import { ownRowTests, type OwnRowsWorld } from './authz-own-rows.suite.ts';
 
 /** The ids a fixture can use: all of them belong to room 1. */
-interface Ctx { workspaceId: string; channelId: string; privateChannelId: string; dmChannelId: string; messageId: string; ownerId: string; memberId: string; name: string }
+interface Ctx {
+  workspaceId: string;
+  channelId: string;
+  privateChannelId: string;
+  dmChannelId: string;
+  messageId: string;
+  ownerId: string;
+  memberId: string;
+  name: string;
+}
 
 const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.joinWorkspace]: (c) => ({ workspaceId: c.workspaceId, username: 'someone', userToken: 'x'.repeat(43) }),
-  [C.createChannel]: (c) => ({ workspaceId: c.workspaceId, name: `authz-${Date.now().toString(36)}`, type: 'topic', isPrivate: false }),
+  [C.createChannel]: (c) => ({
+    workspaceId: c.workspaceId,
+    name: `authz-${Date.now().toString(36)}`,
+    type: 'topic',
+    isPrivate: false,
+  }),
   [C.joinChannel]: (c) => ({ channelId: c.channelId }),
-  [C.sendMessage]: (c) => ({ clientMessageId: clientId(), channelId: c.channelId, content: 'not allowed', type: 'text' }),
+  [C.sendMessage]: (c) => ({
+    clientMessageId: clientId(),
+    channelId: c.channelId,
+    content: 'not allowed',
+    type: 'text',
+  }),
   [C.fetchMessages]: (c) => ({ channelId: c.channelId }),
   [C.syncMessages]: (c) => ({ workspaceId: c.workspaceId, afterSeq: 0 }),
   [C.leaveWorkspace]: (c) => ({ workspaceId: c.workspaceId }),
@@ -54,12 +81,26 @@ const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.acceptCall]: (c) => ({ channelId: c.dmChannelId, callerId: c.ownerId }),
   [C.rejectCall]: (c) => ({ channelId: c.dmChannelId, callerId: c.ownerId }),
   [C.endCall]: (c) => ({ channelId: c.dmChannelId }),
-  [C.webrtcSignal]: (c) => ({ channelId: c.dmChannelId, targetUserId: c.ownerId, signal: { type: 'offer', sdp: 'v=0' } }),
+  [C.webrtcSignal]: (c) => ({
+    channelId: c.dmChannelId,
+    targetUserId: c.ownerId,
+    signal: { type: 'offer', sdp: 'v=0' },
+  }),
 };
 
 /** Events everyone in the room would see if a refused call had changed something. */
 const OBSERVED = Object.values(S);
-const REFUSALS = ['NOT_AUTHENTICATED', 'FORBIDDEN', 'NOT_A_MEMBER', 'CHANNEL_NOT_FOUND', 'MESSAGE_NOT_FOUND', 'WORKSPACE_NOT_FOUND', 'NOT_DM_MEMBER', 'USER_NOT_FOUND', 'KICKED'];
+const REFUSALS = [
+  'NOT_AUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_A_MEMBER',
+  'CHANNEL_NOT_FOUND',
+  'MESSAGE_NOT_FOUND',
+  'WORKSPACE_NOT_FOUND',
+  'NOT_DM_MEMBER',
+  'USER_NOT_FOUND',
+  'KICKED',
+];
 const TESTED_ROLES: Role[] = ['anonymous', 'non-member', 'left', 'kicked', 'member', 'admin'];
 
 export function authzSuite(target: TargetRef) {
@@ -98,39 +139,82 @@ export function authzSuite(target: TargetRef) {
       admin = (await socketJoin(B, room.workspaceId, 'dave', dave.userToken)).socket;
       const erinSocket = (await socketJoin(A, room.workspaceId, 'erin', erin.userToken)).socket;
       sockets.push(owner, member, outsider, carolSocket, admin, erinSocket);
-      ownerToken = room.userToken; adminToken = dave.userToken; memberToken = bob.userToken; outsiderToken = other.userToken;
+      ownerToken = room.userToken;
+      adminToken = dave.userToken;
+      memberToken = bob.userToken;
+      outsiderToken = other.userToken;
 
-      const general = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
-      const secret = await request(owner, C.createChannel, { workspaceId: room.workspaceId, name: 'secret', type: 'topic', isPrivate: true });
+      const general = await request(owner, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
+      const secret = await request(owner, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'secret',
+        type: 'topic',
+        isPrivate: true,
+      });
       const dm = await request(owner, C.createDmChannel, { workspaceId: room.workspaceId, targetUserId: bob.user.id });
-      if (!general.success || !secret.success || !dm.success) throw new Error(`setup failed: ${JSON.stringify([general, secret, dm])}`);
-      const sent = await request(owner, C.sendMessage, { clientMessageId: clientId(), channelId: general.channel.id, content: 'hello', type: 'text' });
+      if (!general.success || !secret.success || !dm.success)
+        throw new Error(`setup failed: ${JSON.stringify([general, secret, dm])}`);
+      const sent = await request(owner, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId: general.channel.id,
+        content: 'hello',
+        type: 'text',
+      });
       if (!sent.success) throw new Error(`setup send failed: ${sent.message}`);
       const left = await request(carolSocket, C.leaveWorkspace, { workspaceId: room.workspaceId });
       if (!left.success) throw new Error(`setup leave failed: ${left.message}`);
       leaver = { socket: carolSocket, token: carol.userToken, username: 'carol' };
-      const promoted = await request(owner, C.setMemberRole, { workspaceId: room.workspaceId, userId: dave.user.id, isAdmin: true });
+      const promoted = await request(owner, C.setMemberRole, {
+        workspaceId: room.workspaceId,
+        userId: dave.user.id,
+        isAdmin: true,
+      });
       if (!promoted.success) throw new Error(`setup promote failed: ${promoted.message}`);
       const removed = await request(owner, C.kickUser, { workspaceId: room.workspaceId, userId: erin.user.id });
       if (!removed.success) throw new Error(`setup kick failed: ${removed.message}`);
       const again = await connect(A);
       sockets.push(again);
-      const rejoin = await request(again, C.joinWorkspace, { workspaceId: room.workspaceId, username: 'erin', userToken: erin.userToken });
-      if (rejoin.success || rejoin.code !== 'KICKED') throw new Error(`setup: the kicked token was not refused: ${JSON.stringify(rejoin)}`);
+      const rejoin = await request(again, C.joinWorkspace, {
+        workspaceId: room.workspaceId,
+        username: 'erin',
+        userToken: erin.userToken,
+      });
+      if (rejoin.success || rejoin.code !== 'KICKED')
+        throw new Error(`setup: the kicked token was not refused: ${JSON.stringify(rejoin)}`);
       kicked = { socket: again, token: erin.userToken, username: 'erin' };
       ctx = {
-        workspaceId: room.workspaceId, channelId: general.channel.id, privateChannelId: secret.channel.id, dmChannelId: dm.channel.id,
-        messageId: sent.message.id, ownerId: room.user.id, memberId: bob.user.id, name: room.name,
+        workspaceId: room.workspaceId,
+        channelId: general.channel.id,
+        privateChannelId: secret.channel.id,
+        dmChannelId: dm.channel.id,
+        messageId: sent.message.id,
+        ownerId: room.user.id,
+        memberId: bob.user.id,
+        name: room.name,
       };
       const actor = (userId: string, username: string) => ({ workspaceId: room.workspaceId, userId, username });
       ownRows = {
-        workspaceId: room.workspaceId, channelId: general.channel.id, owner: { token: room.userToken, username: room.user.username },
+        workspaceId: room.workspaceId,
+        channelId: general.channel.id,
+        owner: { token: room.userToken, username: room.user.username },
         fixture: (event) => FIXTURES[event](ctx),
-        actors: { member: actor(bob.user.id, 'bob'), left: actor(carol.user.id, 'carol'), kicked: actor(erin.user.id, 'erin'), 'non-member': actor(other.user.id, other.user.username) },
+        actors: {
+          member: actor(bob.user.id, 'bob'),
+          left: actor(carol.user.id, 'carol'),
+          kicked: actor(erin.user.id, 'erin'),
+          'non-member': actor(other.user.id, other.user.username),
+        },
       };
       await new Promise((r) => setTimeout(r, 500)); // let the setup's own broadcasts arrive before observing
     });
-    afterAll(() => { for (const s of sockets) s.disconnect(); });
+    afterAll(() => {
+      for (const s of sockets) s.disconnect();
+    });
 
     it('every client event has a row in the table and a fixture here; every row names only known roles', () => {
       for (const event of Object.keys(CLIENT_EVENTS)) {
@@ -146,23 +230,38 @@ export function authzSuite(target: TargetRef) {
     /** The socket that plays the role; a fresh one for anonymous. */
     async function socketFor(role: Role): Promise<Socket> {
       switch (role) {
-        case 'anonymous': { const s = await connect(target().A); sockets.push(s); return s; }
-        case 'non-member': return outsider;
-        case 'left': return leaver.socket;
-        case 'member': return member;
-        case 'admin': return admin;
-        case 'kicked': return kicked.socket;
-        default: throw new Error(`no socket for ${role}`);
+        case 'anonymous': {
+          const s = await connect(target().A);
+          sockets.push(s);
+          return s;
+        }
+        case 'non-member':
+          return outsider;
+        case 'left':
+          return leaver.socket;
+        case 'member':
+          return member;
+        case 'admin':
+          return admin;
+        case 'kicked':
+          return kicked.socket;
+        default:
+          throw new Error(`no socket for ${role}`);
       }
     }
 
-    for (const [event, rule] of Object.entries(SOCKET_AUTHZ) as [ClientEventName, (typeof SOCKET_AUTHZ)[ClientEventName]][]) {
+    for (const [event, rule] of Object.entries(SOCKET_AUTHZ) as [
+      ClientEventName,
+      (typeof SOCKET_AUTHZ)[ClientEventName],
+    ][]) {
       for (const role of TESTED_ROLES) {
         if (rule.allow.includes(role)) continue;
         it(`${event} is refused for ${role} and changes nothing`, async () => {
           const caller = await socketFor(role);
           const seen: string[] = [];
-          const onAny = (name: string) => { if ((OBSERVED as string[]).includes(name)) seen.push(name); };
+          const onAny = (name: string) => {
+            if ((OBSERVED as string[]).includes(name)) seen.push(name);
+          };
           owner.onAny(onAny);
           try {
             const ack = await request(caller, event, FIXTURES[event](ctx));
@@ -177,26 +276,42 @@ export function authzSuite(target: TargetRef) {
       }
     }
 
-    it('join-workspace: a revoked token (left) and another room\'s token (non-member) are refused', async () => {
+    it("join-workspace: a revoked token (left) and another room's token (non-member) are refused", async () => {
       const s = await connect(target().B);
       sockets.push(s);
-      const revoked = await request(s, C.joinWorkspace, { workspaceId: ctx.workspaceId, username: leaver.username, userToken: leaver.token });
+      const revoked = await request(s, C.joinWorkspace, {
+        workspaceId: ctx.workspaceId,
+        username: leaver.username,
+        userToken: leaver.token,
+      });
       expect(revoked.success).toBe(false);
-      const foreign = await request(outsider, C.joinWorkspace, { workspaceId: ctx.workspaceId, username: 'mallory', userToken: 'y'.repeat(43) });
+      const foreign = await request(outsider, C.joinWorkspace, {
+        workspaceId: ctx.workspaceId,
+        username: 'mallory',
+        userToken: 'y'.repeat(43),
+      });
       expect(foreign.success).toBe(false);
     });
 
     it('payload user ids are never trusted: naming another user is refused', async () => {
-      const ack = await request(member, C.updatePresence, { workspaceId: ctx.workspaceId, userId: ctx.ownerId, status: 'busy' });
+      const ack = await request(member, C.updatePresence, {
+        workspaceId: ctx.workspaceId,
+        userId: ctx.ownerId,
+        status: 'busy',
+      });
       expect(ack.success).toBe(false);
       if (!ack.success) expect(ack.code).toBe('FORBIDDEN');
     });
 
-    it('join-workspace: a kicked user\'s token is refused with KICKED on every replica', async () => {
+    it("join-workspace: a kicked user's token is refused with KICKED on every replica", async () => {
       for (const url of [target().A, target().B]) {
         const s = await connect(url);
         sockets.push(s);
-        const ack = await request(s, C.joinWorkspace, { workspaceId: ctx.workspaceId, username: kicked.username, userToken: kicked.token });
+        const ack = await request(s, C.joinWorkspace, {
+          workspaceId: ctx.workspaceId,
+          username: kicked.username,
+          userToken: kicked.token,
+        });
         expect(ack.success).toBe(false);
         if (!ack.success) expect(ack.code).toBe('KICKED');
       }
@@ -205,7 +320,8 @@ export function authzSuite(target: TargetRef) {
     it('HTTP: extend-room refuses every role but the owner, identity from the bearer token only', async () => {
       const path = HTTP_ROUTES.extendRoom.path;
       const body = { workspaceId: ctx.workspaceId, userEmail: 'owner@example.com', extensionDays: 7 };
-      const as = (token: string | null) => http(target().A, path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const as = (token: string | null) =>
+        http(target().A, path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
       const cases: [Role, string | null, number, string][] = [
         ['anonymous', null, 401, 'NOT_AUTHENTICATED'],
         ['non-member', outsiderToken, 401, 'NOT_AUTHENTICATED'],

@@ -19,7 +19,9 @@ const quiet = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function callsSuite(target: TargetRef) {
   describe('calls', () => {
     const open: TestRoom[] = [];
-    afterEach(() => { while (open.length) open.pop()!.close(); });
+    afterEach(() => {
+      while (open.length) open.pop()!.close();
+    });
     /** alice (owner, A), bob (B), carol (A) in a room of the given tier; the alice-bob DM. */
     async function room(tier: Tier = 'pro') {
       const r = await TestRoom.open(target, ['bob', 'carol']);
@@ -51,7 +53,13 @@ export function callsSuite(target: TargetRef) {
       if (!started.success) return;
       expect(started).toMatchObject({ channelId: dm.id, callType: 'video', ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS });
       for (const ring of await Promise.all(rings)) {
-        expect(ring).toEqual({ workspaceId: r.workspaceId, channelId: dm.id, callerId: alice.id, callerName: 'alice', callType: 'video' });
+        expect(ring).toEqual({
+          workspaceId: r.workspaceId,
+          channelId: dm.id,
+          callerId: alice.id,
+          callerName: 'alice',
+          callType: 'video',
+        });
       }
       const accepted = next(alice.socket, S.callAccepted);
       const otherTabEnded = next(bobOtherTab, S.callEnded);
@@ -60,27 +68,56 @@ export function callsSuite(target: TargetRef) {
       expect(await accepted).toEqual({ channelId: dm.id, accepterId: bob.id, accepterName: 'bob' });
       expect(await otherTabEnded).toMatchObject({ channelId: dm.id, reason: 'answered-elsewhere' });
       // The other tab cannot answer too, nor signal: only the answering socket is in the call.
-      expectRefused(await request(bobOtherTab, C.acceptCall, { channelId: dm.id, callerId: alice.id }), 'CALL_NOT_FOUND');
-      expectRefused(await request(bobOtherTab, C.webrtcSignal, { channelId: dm.id, targetUserId: alice.id, signal: { type: 'answer', sdp: 'v=0' } }), 'CALL_NOT_FOUND');
+      expectRefused(
+        await request(bobOtherTab, C.acceptCall, { channelId: dm.id, callerId: alice.id }),
+        'CALL_NOT_FOUND',
+      );
+      expectRefused(
+        await request(bobOtherTab, C.webrtcSignal, {
+          channelId: dm.id,
+          targetUserId: alice.id,
+          signal: { type: 'answer', sdp: 'v=0' },
+        }),
+        'CALL_NOT_FOUND',
+      );
 
       const offer = { type: 'offer', sdp: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n' } as const;
       const gotOffer = next(bob.socket, S.webrtcSignal);
-      expect((await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: offer })).success).toBe(true);
+      expect(
+        (await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: offer }))
+          .success,
+      ).toBe(true);
       expect(await gotOffer).toEqual({ channelId: dm.id, fromUserId: alice.id, signal: offer });
       const answer = { type: 'answer', sdp: 'v=0\r\no=- 3 4 IN IP4 127.0.0.1\r\n' } as const;
       const gotAnswer = next(alice.socket, S.webrtcSignal);
-      expect((await request(bob.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: alice.id, signal: answer })).success).toBe(true);
+      expect(
+        (await request(bob.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: alice.id, signal: answer }))
+          .success,
+      ).toBe(true);
       expect((await gotAnswer).signal).toEqual(answer);
-      const candidate = { type: 'candidate', candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 } } as const;
+      const candidate = {
+        type: 'candidate',
+        candidate: {
+          candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host',
+          sdpMid: '0',
+          sdpMLineIndex: 0,
+        },
+      } as const;
       const gotCandidate = next(bob.socket, S.webrtcSignal);
-      expect((await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: candidate })).success).toBe(true);
+      expect(
+        (await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: candidate }))
+          .success,
+      ).toBe(true);
       expect((await gotCandidate).signal).toEqual(candidate);
 
       const ended = next(bob.socket, S.callEnded);
       expect((await request(alice.socket, C.endCall, { channelId: dm.id })).success).toBe(true);
       expect(await ended).toEqual({ channelId: dm.id, reason: 'ended', endedBy: alice.id });
       // Over: no more signals, and both are free to call again.
-      expectRefused(await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: offer }), 'CALL_NOT_FOUND');
+      expectRefused(
+        await request(alice.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: offer }),
+        'CALL_NOT_FOUND',
+      );
       const again = await start(bob, dm.id, alice, 'audio');
       expect(again.success, JSON.stringify(again)).toBe(true);
       await request(bob.socket, C.endCall, { channelId: dm.id });
@@ -97,7 +134,9 @@ export function callsSuite(target: TargetRef) {
       const lifetime = Number(expiry) - Date.now() / 1000;
       expect(lifetime).toBeGreaterThan(CALL_TEST_ICE.turnCredentialTtlSeconds - 30);
       expect(lifetime).toBeLessThanOrEqual(CALL_TEST_ICE.turnCredentialTtlSeconds + 1);
-      expect(turn!.credential).toBe(createHmac('sha1', CALL_TEST_ICE.turnSecret).update(turn!.username!).digest('base64'));
+      expect(turn!.credential).toBe(
+        createHmac('sha1', CALL_TEST_ICE.turnSecret).update(turn!.username!).digest('base64'),
+      );
       expect(JSON.stringify(started.iceServers)).not.toContain(CALL_TEST_ICE.turnSecret);
       await request(alice.socket, C.endCall, { channelId: dm.id });
     });
@@ -110,7 +149,10 @@ export function callsSuite(target: TargetRef) {
       const rejected = next(alice.socket, S.callRejected);
       expect((await request(bob.socket, C.rejectCall, { channelId: dm.id, callerId: alice.id })).success).toBe(true);
       expect(await rejected).toEqual({ channelId: dm.id, rejecterId: bob.id, rejecterName: 'bob' });
-      expectRefused(await request(bob.socket, C.acceptCall, { channelId: dm.id, callerId: alice.id }), 'CALL_NOT_FOUND');
+      expectRefused(
+        await request(bob.socket, C.acceptCall, { channelId: dm.id, callerId: alice.id }),
+        'CALL_NOT_FOUND',
+      );
       expect((await start(alice, dm.id, bob, 'audio')).success).toBe(true);
       await request(alice.socket, C.endCall, { channelId: dm.id });
     });
@@ -150,7 +192,10 @@ export function callsSuite(target: TargetRef) {
       expect(forAlice).toEqual({ channelId: dm.id, reason: 'timeout', endedBy: null });
       expect(forBob).toEqual(forAlice);
       expect(took).toBeGreaterThanOrEqual(CALL_TEST_RING_TIMEOUT_MS - 100);
-      expectRefused(await request(bob.socket, C.acceptCall, { channelId: dm.id, callerId: alice.id }), 'CALL_NOT_FOUND');
+      expectRefused(
+        await request(bob.socket, C.acceptCall, { channelId: dm.id, callerId: alice.id }),
+        'CALL_NOT_FOUND',
+      );
     });
 
     it('a call ends when a party disconnects', async () => {
@@ -168,7 +213,9 @@ export function callsSuite(target: TargetRef) {
       const carolBob = await r.dm(carol, bob);
       await connected(carol, bob, carolBob.id);
       const ended = next(carol.socket, S.callEnded);
-      expect((await request(alice.socket, C.kickUser, { workspaceId: r.workspaceId, userId: bob.id })).success).toBe(true);
+      expect((await request(alice.socket, C.kickUser, { workspaceId: r.workspaceId, userId: bob.id })).success).toBe(
+        true,
+      );
       expect(await ended).toMatchObject({ channelId: carolBob.id });
 
       const carolAlice = await r.dm(carol, alice);
@@ -193,7 +240,7 @@ export function callsSuite(target: TargetRef) {
       await request(alice.socket, C.endCall, { channelId: dm.id });
     });
 
-    it('only the DM\'s two members: a third member, a topic channel, another target and a non-party signal are refused', async () => {
+    it("only the DM's two members: a third member, a topic channel, another target and a non-party signal are refused", async () => {
       const { r, alice, bob, carol, dm } = await room();
       const rings = collect(bob.socket, S.incomingCall);
       expectRefused(await start(carol, dm.id, bob), 'NOT_DM_MEMBER');
@@ -203,7 +250,14 @@ export function callsSuite(target: TargetRef) {
       expectRefused(await start(alice, dm.id, alice), 'VALIDATION');
       await connected(alice, bob, dm.id);
       const bobSignals = collect(bob.socket, S.webrtcSignal);
-      expectRefused(await request(carol.socket, C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: { type: 'offer', sdp: 'v=0' } }), 'NOT_DM_MEMBER');
+      expectRefused(
+        await request(carol.socket, C.webrtcSignal, {
+          channelId: dm.id,
+          targetUserId: bob.id,
+          signal: { type: 'offer', sdp: 'v=0' },
+        }),
+        'NOT_DM_MEMBER',
+      );
       expectRefused(await request(carol.socket, C.endCall, { channelId: dm.id }), 'NOT_DM_MEMBER');
       await quiet(300);
       expect(rings.length).toBe(1); // only alice's real call rang
@@ -219,12 +273,24 @@ export function callsSuite(target: TargetRef) {
         [C.startCall, { channelId: dm.id }],
         [C.startCall, 'call me'],
         [C.acceptCall, { channelId: dm.id }],
-        [C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: { type: 'offer', sdp: 'x'.repeat(SDP_MAX + 1) } }],
+        [
+          C.webrtcSignal,
+          { channelId: dm.id, targetUserId: bob.id, signal: { type: 'offer', sdp: 'x'.repeat(SDP_MAX + 1) } },
+        ],
         [C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: { type: 'pranswer', sdp: 'v=0' } }],
-        [C.webrtcSignal, { channelId: dm.id, targetUserId: bob.id, signal: { type: 'candidate', candidate: { candidate: 'c'.repeat(2000) } } }],
+        [
+          C.webrtcSignal,
+          {
+            channelId: dm.id,
+            targetUserId: bob.id,
+            signal: { type: 'candidate', candidate: { candidate: 'c'.repeat(2000) } },
+          },
+        ],
       ];
       for (const [event, payload] of bad) {
-        const ack = await (alice.socket as Socket).timeout(10_000).emitWithAck(event, payload) as ClientAcks[typeof C.startCall];
+        const ack = (await (alice.socket as Socket)
+          .timeout(10_000)
+          .emitWithAck(event, payload)) as ClientAcks[typeof C.startCall];
         expectRefused(ack, 'VALIDATION');
       }
       await quiet(200);

@@ -10,7 +10,13 @@ import { C, S, type Channel, type ClientAcks, type ClientEventName, type Workspa
 import { connect, createRoom, joinRoom, next, request, socketJoin, uniqueName, clientId } from '../helpers/clients.ts';
 import type { TargetRef } from './target-ref.ts';
 
-export interface Person { id: string; name: string; token: string; base: string; socket: Socket }
+export interface Person {
+  id: string;
+  name: string;
+  token: string;
+  base: string;
+  socket: Socket;
+}
 
 let marker = 0;
 
@@ -19,7 +25,11 @@ export class TestRoom {
   /** a public channel every member sees: message barriers are sent there */
   general: Channel | null = null;
 
-  private constructor(readonly workspaceId: string, readonly owner: Person, readonly members: Person[]) {
+  private constructor(
+    readonly workspaceId: string,
+    readonly owner: Person,
+    readonly members: Person[],
+  ) {
     this.sockets.push(owner.socket, ...members.map((m) => m.socket));
   }
 
@@ -28,7 +38,13 @@ export class TestRoom {
     const { A, B } = target();
     const created = await createRoom(A, uniqueName('ch'), 'alice');
     const ownerSocket = (await socketJoin(A, created.workspaceId, 'alice', created.userToken)).socket;
-    const owner: Person = { id: created.user.id, name: 'alice', token: created.userToken, base: A, socket: ownerSocket };
+    const owner: Person = {
+      id: created.user.id,
+      name: 'alice',
+      token: created.userToken,
+      base: A,
+      socket: ownerSocket,
+    };
     const members: Person[] = [];
     for (const [i, name] of names.entries()) {
       const base = i % 2 === 0 ? B : A;
@@ -50,7 +66,11 @@ export class TestRoom {
   async freshJoin(person: Person): Promise<ClientAcks[typeof C.joinWorkspace]> {
     const socket = await connect(person.base);
     this.sockets.push(socket);
-    const ack = await request(socket, C.joinWorkspace, { workspaceId: this.workspaceId, username: person.name, userToken: person.token });
+    const ack = await request(socket, C.joinWorkspace, {
+      workspaceId: this.workspaceId,
+      username: person.name,
+      userToken: person.token,
+    });
     socket.disconnect();
     return ack;
   }
@@ -62,7 +82,13 @@ export class TestRoom {
   }
 
   async createChannel(by: Person, name: string, isPrivate = false, memberIds: string[] = []): Promise<Channel> {
-    const ack = await request(by.socket, C.createChannel, { workspaceId: this.workspaceId, name, type: 'topic', isPrivate, memberIds });
+    const ack = await request(by.socket, C.createChannel, {
+      workspaceId: this.workspaceId,
+      name,
+      type: 'topic',
+      isPrivate,
+      memberIds,
+    });
     if (!ack.success) throw new Error(`create-channel failed: ${ack.message}`);
     return ack.channel;
   }

@@ -4,7 +4,18 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { API, C, S, ERRORS, type Message, type MessagingApi, type RoomApi, type Tier } from '@ephemera/proto';
-import { http, connect, request, next, collect, createRoom, joinRoom, socketJoin, uniqueName, clientId } from '../helpers/clients.ts';
+import {
+  http,
+  connect,
+  request,
+  next,
+  collect,
+  createRoom,
+  joinRoom,
+  socketJoin,
+  uniqueName,
+  clientId,
+} from '../helpers/clients.ts';
 
 export interface Target {
   /** origin for HTTP and sockets of user A */
@@ -29,8 +40,14 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
     let t: Target;
     let A: string;
     let B: string;
-    beforeAll(async () => { t = await start(); A = t.url; B = t.urlB ?? t.url; });
-    afterAll(async () => { await t?.stop(); });
+    beforeAll(async () => {
+      t = await start();
+      A = t.url;
+      B = t.urlB ?? t.url;
+    });
+    afterAll(async () => {
+      await t?.stop();
+    });
 
     it('the Engine.IO handshake announces the keep-alive: a ping every 40 s, an answer within 20 s', async () => {
       const res = await fetch(`${A}/socket.io/?EIO=4&transport=polling`);
@@ -56,9 +73,19 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const { workspaceId } = await createRoom(A, name, 'owner', 'secret-pw');
       const found = await http(A, API.roomByName(name));
       expect(found.status).toBe(200);
-      expect(found.body).toMatchObject({ workspaceId, name, isPasswordProtected: true, isNewRoom: false, tier: 'free' });
+      expect(found.body).toMatchObject({
+        workspaceId,
+        name,
+        isPasswordProtected: true,
+        isNewRoom: false,
+        tier: 'free',
+      });
       const info = await http(A, API.info(workspaceId));
-      expect(info.body).toMatchObject({ workspaceId, isPasswordProtected: true, settings: { tier: 'free', maxUsers: 5 } });
+      expect(info.body).toMatchObject({
+        workspaceId,
+        isPasswordProtected: true,
+        settings: { tier: 'free', maxUsers: 5 },
+      });
     });
 
     it('creating a taken name is refused with the spec text and changes nothing', async () => {
@@ -132,7 +159,11 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const bobOnline = (async () => {
         const s = await connect(B);
         const online = next(s, S.onlineUsers);
-        const ack = await request(s, C.joinWorkspace, { workspaceId: room.workspaceId, username: 'bob', userToken: bob.userToken });
+        const ack = await request(s, C.joinWorkspace, {
+          workspaceId: room.workspaceId,
+          username: 'bob',
+          userToken: bob.userToken,
+        });
         return { socket: s, ack, online: await online };
       })();
       const b = await bobOnline;
@@ -141,11 +172,21 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       expect((await bobJoined).user.username).toBe('bob');
 
       // Only the owner/admin may create a channel; the server refuses bob.
-      const refused = await request(b.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'nope', type: 'topic', isPrivate: false });
+      const refused = await request(b.socket, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'nope',
+        type: 'topic',
+        isPrivate: false,
+      });
       expect(refused).toMatchObject({ success: false, code: 'FORBIDDEN' });
 
       const seenByBob = next(b.socket, S.channelCreated, (c) => c.name === 'general');
-      const created = await request(a.socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const created = await request(a.socket, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       if (!created.success) throw new Error(created.message);
       const channelId = created.channel.id;
       expect((await seenByBob).id).toBe(channelId);
@@ -159,7 +200,12 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const sent: string[] = [];
       for (let i = 0; i < 10; i++) {
         const [sock, text] = i % 2 === 0 ? [a.socket, `from alice ${i}`] : [b.socket, `from bob ${i}`];
-        const ack = await request(sock, C.sendMessage, { clientMessageId: clientId(), channelId, content: text, type: 'text' });
+        const ack = await request(sock, C.sendMessage, {
+          clientMessageId: clientId(),
+          channelId,
+          content: text,
+          type: 'text',
+        });
         expect(ack.success).toBe(true);
         sent.push(text);
       }
@@ -176,7 +222,8 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const history = await request(b2.socket, C.joinChannel, { channelId });
       if (!history.success) throw new Error(history.message);
       expect(history.messages.map((m) => m.content)).toEqual(sent);
-      a.socket.close(); b2.socket.close();
+      a.socket.close();
+      b2.socket.close();
     });
 
     it('presence: leaving (leave-workspace or a closed connection) tells the others with user-left; a left socket can no longer act', async () => {
@@ -186,15 +233,29 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const left = await request(bob.socket, C.leaveWorkspace, { workspaceId });
       expect(left.success).toBe(true);
       expect((await bobLeft).workspaceId).toBe(workspaceId);
-      const after = await request(bob.socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'ghost', type: 'text' });
+      const after = await request(bob.socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'ghost',
+        type: 'text',
+      });
       expect(after).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
       const heard = collect(bob.socket, S.message);
-      await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'after bob left', type: 'text' });
+      await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'after bob left',
+        type: 'text',
+      });
       await sleep(300);
       expect(heard).toHaveLength(0);
 
       // P10: leaving is the spec's logout: the token is revoked, so it cannot come back with it.
-      const revoked = await request(bob.socket, C.joinWorkspace, { workspaceId, username: 'bob', userToken: bobToken! });
+      const revoked = await request(bob.socket, C.joinWorkspace, {
+        workspaceId,
+        username: 'bob',
+        userToken: bobToken!,
+      });
       expect(revoked.success).toBe(false);
 
       // A closed connection (a closed tab) is only offline: user-left without the membership ending.
@@ -206,15 +267,26 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       tab.socket.close();
       const dropped = await droppedOut;
       expect(dropped.membershipEnded).toBeUndefined();
-      bob.socket.close(); socket.close();
+      bob.socket.close();
+      socket.close();
     });
 
     it('P2 a retried send with the same client id is stored and delivered once', async () => {
       const { socket, channelId, workspaceId, token } = await roomWithChannel(A);
       const id = clientId();
       const got = collect<Message>(socket, S.message);
-      const first = await request(socket, C.sendMessage, { clientMessageId: id, channelId, content: 'once', type: 'text' });
-      const second = await request(socket, C.sendMessage, { clientMessageId: id, channelId, content: 'once', type: 'text' });
+      const first = await request(socket, C.sendMessage, {
+        clientMessageId: id,
+        channelId,
+        content: 'once',
+        type: 'text',
+      });
+      const second = await request(socket, C.sendMessage, {
+        clientMessageId: id,
+        channelId,
+        content: 'once',
+        type: 'text',
+      });
       if (!first.success || !second.success) throw new Error('send failed');
       expect(second.message.id).toBe(first.message.id);
       await waitFor(() => got.some((m) => m.clientMessageId === id));
@@ -223,13 +295,20 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const page = await request(socket, C.fetchMessages, { channelId });
       if (!page.success) throw new Error(page.message);
       expect(page.messages.filter((m) => m.content === 'once')).toHaveLength(1);
-      void workspaceId; void token;
+      void workspaceId;
+      void token;
       socket.close();
     });
 
     it('P4 older history loads page by page', async () => {
       const { socket, channelId } = await roomWithChannel(A);
-      for (let i = 0; i < 60; i++) await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: `m${i}`, type: 'text' });
+      for (let i = 0; i < 60; i++)
+        await request(socket, C.sendMessage, {
+          clientMessageId: clientId(),
+          channelId,
+          content: `m${i}`,
+          type: 'text',
+        });
       const first = await request(socket, C.joinChannel, { channelId });
       if (!first.success) throw new Error(first.message);
       expect(first.messages).toHaveLength(50);
@@ -246,41 +325,66 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const { socket, channelId, workspaceId, token, bobToken } = await roomWithChannel(A, true);
       const bob = await socketJoin(B, workspaceId, 'bob', bobToken!);
       const bobSees = next(bob.socket, S.message, (m) => m.content === 'before');
-      const first = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'before', type: 'text' });
+      const first = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'before',
+        type: 'text',
+      });
       if (!first.success) throw new Error('send');
       await bobSees;
       bob.socket.close(); // bob drops
-      for (const text of ['while away 1', 'while away 2']) await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: text, type: 'text' });
+      for (const text of ['while away 1', 'while away 2'])
+        await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: text, type: 'text' });
       const back = await socketJoin(B, workspaceId, 'bob', bobToken!);
       const sync = await request(back.socket, C.syncMessages, { workspaceId, afterSeq: first.message.seq });
       if (!sync.success) throw new Error(sync.message);
       expect(sync.messages.map((m) => m.content)).toEqual(['while away 1', 'while away 2']);
       expect(sync.lastSeq).toBe(first.message.seq + 2);
       void token;
-      socket.close(); back.socket.close();
+      socket.close();
+      back.socket.close();
     });
 
     it('P5 a socket that has not joined gets nothing from the room and cannot act in it', async () => {
       const { socket, channelId, workspaceId } = await roomWithChannel(A);
       const stranger = await connect(B);
       const heard = collect(stranger, S.message);
-      const send = await request(stranger, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'hi', type: 'text' });
+      const send = await request(stranger, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'hi',
+        type: 'text',
+      });
       expect(send).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
       const read = await request(stranger, C.fetchMessages, { channelId });
       expect(read).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
-      const forged = await request(stranger, C.joinWorkspace, { workspaceId, username: 'alice', userToken: 'x'.repeat(43) });
+      const forged = await request(stranger, C.joinWorkspace, {
+        workspaceId,
+        username: 'alice',
+        userToken: 'x'.repeat(43),
+      });
       expect(forged).toMatchObject({ success: false });
       await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'secret', type: 'text' });
       await sleep(300);
       expect(heard).toHaveLength(0);
-      socket.close(); stranger.close();
+      socket.close();
+      stranger.close();
     });
 
     it('bad socket payloads and unknown events are refused with a clear error and change nothing', async () => {
       const { socket, channelId } = await roomWithChannel(A);
       const bad = [
-        [C.sendMessage, { clientMessageId: clientId(), channelId, content: '   ', type: 'text' }, 'Message cannot be empty'],
-        [C.sendMessage, { clientMessageId: clientId(), channelId, content: 'x'.repeat(2001), type: 'text' }, ERRORS.MESSAGE_TOO_LONG],
+        [
+          C.sendMessage,
+          { clientMessageId: clientId(), channelId, content: '   ', type: 'text' },
+          'Message cannot be empty',
+        ],
+        [
+          C.sendMessage,
+          { clientMessageId: clientId(), channelId, content: 'x'.repeat(2001), type: 'text' },
+          ERRORS.MESSAGE_TOO_LONG,
+        ],
         [C.sendMessage, { clientMessageId: 'short', channelId, content: 'x', type: 'text' }, null],
         [C.sendMessage, null, null],
         [C.createChannel, { workspaceId: 'x', name: '   ' }, 'Channel name is required'],
@@ -300,8 +404,15 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
 
     it('text comes back byte-identical (quotes, NUL, Unicode)', async () => {
       const { socket, channelId } = await roomWithChannel(A);
-      const texts = [`'; DROP TABLE messaging.messages; --`, 'nul\u0000byte', '😀 ñ 中文 \u202e rtl', '<img src=x onerror=alert(1)>', 'a\nb'];
-      for (const content of texts) await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content, type: 'text' });
+      const texts = [
+        `'; DROP TABLE messaging.messages; --`,
+        'nul\u0000byte',
+        '😀 ñ 中文 \u202e rtl',
+        '<img src=x onerror=alert(1)>',
+        'a\nb',
+      ];
+      for (const content of texts)
+        await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content, type: 'text' });
       const page = await request(socket, C.fetchMessages, { channelId });
       if (!page.success) throw new Error(page.message);
       expect(page.messages.map((m) => m.content)).toEqual(texts);
@@ -310,12 +421,22 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
 
     it('P7 a room expires after 24 hours: joins and messages are refused and everything is removed', async () => {
       const { socket, channelId, workspaceId, name } = await roomWithChannel(A);
-      await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'soon gone', type: 'text' });
+      await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'soon gone',
+        type: 'text',
+      });
       const deleted = next(socket, S.workspaceDeleted, () => true, 20_000);
       t.advanceClock(24 * 60 * 60 * 1000 + 1000);
       expect((await http(A, API.info(workspaceId))).body.message).toBe(ERRORS.WORKSPACE_NOT_FOUND);
       expect((await http(A, API.join(workspaceId), { body: { username: 'late' } })).status).toBe(404);
-      const send = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content: 'too late', type: 'text' });
+      const send = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content: 'too late',
+        type: 'text',
+      });
       expect(send.success).toBe(false);
       expect((await deleted).workspaceId).toBe(workspaceId);
       // swept: the name is free again and a new room by that name starts empty
@@ -329,9 +450,21 @@ export function journeySuite(name: string, start: () => Promise<Target>) {
       const room = await createRoom(base);
       const bob = withBob ? await joinRoom(base, room.workspaceId, 'bob') : null;
       const { socket } = await socketJoin(base, room.workspaceId, 'alice', room.userToken);
-      const created = await request(socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const created = await request(socket, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       if (!created.success) throw new Error(created.message);
-      return { socket, channelId: created.channel.id, workspaceId: room.workspaceId, token: room.userToken, bobToken: bob?.userToken, name: room.name };
+      return {
+        socket,
+        channelId: created.channel.id,
+        workspaceId: room.workspaceId,
+        token: room.userToken,
+        bobToken: bob?.userToken,
+        name: room.name,
+      };
     }
   });
 }

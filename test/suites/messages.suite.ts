@@ -14,7 +14,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function messagesSuite(target: TargetRef) {
   describe('messages', () => {
     const sockets: Socket[] = [];
-    afterAll(() => { for (const s of sockets) s.disconnect(); });
+    afterAll(() => {
+      for (const s of sockets) s.disconnect();
+    });
 
     /** A room with alice (owner), bob and carol online, a public channel and a private one of alice and carol. */
     async function room() {
@@ -27,18 +29,45 @@ export function messagesSuite(target: TargetRef) {
       const bob = (await socketJoin(B, workspaceId, 'bob', bobJoin.userToken)).socket;
       const carol = (await socketJoin(A, workspaceId, 'carol', carolJoin.userToken)).socket;
       sockets.push(alice, bob, carol);
-      const general = await request(alice, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
-      const secret = await request(alice, C.createChannel, { workspaceId, name: 'secret', type: 'topic', isPrivate: true, memberIds: [carolJoin.user.id] });
+      const general = await request(alice, C.createChannel, {
+        workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
+      const secret = await request(alice, C.createChannel, {
+        workspaceId,
+        name: 'secret',
+        type: 'topic',
+        isPrivate: true,
+        memberIds: [carolJoin.user.id],
+      });
       if (!general.success || !secret.success) throw new Error(`setup failed: ${JSON.stringify([general, secret])}`);
       return {
-        workspaceId, alice, bob, carol, general: general.channel.id, secret: secret.channel.id,
+        workspaceId,
+        alice,
+        bob,
+        carol,
+        general: general.channel.id,
+        secret: secret.channel.id,
         ids: { alice: created.user.id, bob: bobJoin.user.id, carol: carolJoin.user.id },
         tokens: { bob: bobJoin.userToken },
       };
     }
 
-    async function send(socket: Socket, channelId: string, content: string, extra: Record<string, unknown> = {}): Promise<Message> {
-      const ack = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content, type: 'text', ...extra });
+    async function send(
+      socket: Socket,
+      channelId: string,
+      content: string,
+      extra: Record<string, unknown> = {},
+    ): Promise<Message> {
+      const ack = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content,
+        type: 'text',
+        ...extra,
+      });
       if (!ack.success) throw new Error(`send failed: ${ack.message}`);
       return ack.message;
     }
@@ -53,7 +82,9 @@ export function messagesSuite(target: TargetRef) {
       const r = await room();
       const original = await send(r.alice, r.general, 'the original words');
       const aliceSees = next<Message>(r.alice, S.message, (m) => m.content === 'a reply');
-      const reply = await send(r.bob, r.general, 'a reply', { replyTo: { messageId: original.id, content: 'forged words', authorName: 'mallory' } });
+      const reply = await send(r.bob, r.general, 'a reply', {
+        replyTo: { messageId: original.id, content: 'forged words', authorName: 'mallory' },
+      });
       const quote = { messageId: original.id, content: 'the original words', authorName: 'alice' };
       expect(reply.replyTo).toEqual(quote);
       expect((await aliceSees).replyTo).toEqual(quote);
@@ -65,12 +96,24 @@ export function messagesSuite(target: TargetRef) {
     it('reply: to an unknown, deleted or other-channel message is refused with the text and sends nothing', async () => {
       const r = await room();
       const gone = await send(r.alice, r.general, 'soon gone');
-      expect(await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: gone.id })).toMatchObject({ success: true });
+      expect(await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: gone.id })).toMatchObject(
+        { success: true },
+      );
       const elsewhere = await send(r.alice, r.secret, 'in the private channel');
       const heard = collect<Message>(r.alice, S.message);
       for (const messageId of ['no-such-message', gone.id, elsewhere.id]) {
-        const ack = await request(r.bob, C.sendMessage, { clientMessageId: clientId(), channelId: r.general, content: 'refused reply', type: 'text', replyTo: { messageId } });
-        expect(ack, messageId).toMatchObject({ success: false, code: 'REPLY_TARGET_GONE', message: ERRORS.REPLY_TARGET_GONE });
+        const ack = await request(r.bob, C.sendMessage, {
+          clientMessageId: clientId(),
+          channelId: r.general,
+          content: 'refused reply',
+          type: 'text',
+          replyTo: { messageId },
+        });
+        expect(ack, messageId).toMatchObject({
+          success: false,
+          code: 'REPLY_TARGET_GONE',
+          message: ERRORS.REPLY_TARGET_GONE,
+        });
       }
       const later = next<Message>(r.alice, S.message, (m) => m.content === 'after the refusals');
       await send(r.bob, r.general, 'after the refusals');
@@ -83,24 +126,45 @@ export function messagesSuite(target: TargetRef) {
       const m = await send(r.alice, r.general, 'first draft');
       const bobSees = next(r.bob, S.messageEdited, (p) => p.messageId === m.id);
       const carolSees = next(r.carol, S.messageEdited, (p) => p.messageId === m.id);
-      const ack = await request(r.alice, C.editMessage, { workspaceId: r.workspaceId, messageId: m.id, newContent: '  final words  ' });
+      const ack = await request(r.alice, C.editMessage, {
+        workspaceId: r.workspaceId,
+        messageId: m.id,
+        newContent: '  final words  ',
+      });
       if (!ack.success) throw new Error(ack.message);
       expect(ack.message).toMatchObject({ id: m.id, content: 'final words', isEdited: true });
       expect(typeof ack.message.editedAt).toBe('string');
       for (const seen of [await bobSees, await carolSees]) {
-        expect(seen).toMatchObject({ workspaceId: r.workspaceId, channelId: r.general, messageId: m.id, content: 'final words', isEdited: true, editedAt: ack.message.editedAt });
+        expect(seen).toMatchObject({
+          workspaceId: r.workspaceId,
+          channelId: r.general,
+          messageId: m.id,
+          content: 'final words',
+          isEdited: true,
+          editedAt: ack.message.editedAt,
+        });
       }
       const history = await request(r.bob, C.fetchMessages, { channelId: r.general });
       if (!history.success) throw new Error(history.message);
-      expect(history.messages.find((x) => x.id === m.id)).toMatchObject({ content: 'final words', isEdited: true, editedAt: ack.message.editedAt });
+      expect(history.messages.find((x) => x.id === m.id)).toMatchObject({
+        content: 'final words',
+        isEdited: true,
+        editedAt: ack.message.editedAt,
+      });
     });
 
-    it('edit: a private channel\'s edit reaches only its members', async () => {
+    it("edit: a private channel's edit reaches only its members", async () => {
       const r = await room();
       const m = await send(r.carol, r.secret, 'between us');
       const bobHeard = collect(r.bob, S.messageEdited);
       const aliceSees = next(r.alice, S.messageEdited, (p) => p.messageId === m.id);
-      expect(await request(r.carol, C.editMessage, { workspaceId: r.workspaceId, messageId: m.id, newContent: 'still between us' })).toMatchObject({ success: true });
+      expect(
+        await request(r.carol, C.editMessage, {
+          workspaceId: r.workspaceId,
+          messageId: m.id,
+          newContent: 'still between us',
+        }),
+      ).toMatchObject({ success: true });
       expect((await aliceSees).content).toBe('still between us');
       await sleep(300);
       expect(bobHeard).toEqual([]);
@@ -110,11 +174,23 @@ export function messagesSuite(target: TargetRef) {
       const r = await room();
       const m = await send(r.alice, r.general, 'mine');
       const heard = collect(r.carol, S.messageEdited);
-      const notAuthor = await request(r.bob, C.editMessage, { workspaceId: r.workspaceId, messageId: m.id, newContent: 'hijacked' });
+      const notAuthor = await request(r.bob, C.editMessage, {
+        workspaceId: r.workspaceId,
+        messageId: m.id,
+        newContent: 'hijacked',
+      });
       expect(notAuthor).toMatchObject({ success: false, code: 'NOT_AUTHOR', message: ERRORS.NOT_AUTHOR });
-      const empty = await request(r.alice, C.editMessage, { workspaceId: r.workspaceId, messageId: m.id, newContent: '   ' });
+      const empty = await request(r.alice, C.editMessage, {
+        workspaceId: r.workspaceId,
+        messageId: m.id,
+        newContent: '   ',
+      });
       expect(empty).toMatchObject({ success: false, code: 'VALIDATION', message: ERRORS.MESSAGE_EMPTY });
-      const unknown = await request(r.alice, C.editMessage, { workspaceId: r.workspaceId, messageId: 'no-such-message', newContent: 'x' });
+      const unknown = await request(r.alice, C.editMessage, {
+        workspaceId: r.workspaceId,
+        messageId: 'no-such-message',
+        newContent: 'x',
+      });
       expect(unknown).toMatchObject({ success: false, code: 'MESSAGE_NOT_FOUND' });
       await sleep(300);
       expect(heard).toEqual([]);
@@ -131,7 +207,10 @@ export function messagesSuite(target: TargetRef) {
       expect(refused).toMatchObject({ success: false, code: 'NOT_AUTHOR', message: ERRORS.NOT_AUTHOR });
       const bobSees = next(r.bob, S.messageDeleted, (p) => p.messageId === m.id);
       const carolSees = next(r.carol, S.messageDeleted, (p) => p.messageId === m.id);
-      expect(await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: m.id })).toEqual({ success: true, messageId: m.id });
+      expect(await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: m.id })).toEqual({
+        success: true,
+        messageId: m.id,
+      });
       expect(await bobSees).toEqual({ workspaceId: r.workspaceId, channelId: r.general, messageId: m.id });
       await carolSees;
       const history = await request(r.bob, C.fetchMessages, { channelId: r.general });
@@ -145,14 +224,20 @@ export function messagesSuite(target: TargetRef) {
       expect(general.unreadCount).toBe(1);
       const again = await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: m.id });
       expect(again).toMatchObject({ success: false, code: 'MESSAGE_NOT_FOUND' });
-      const editGone = await request(r.alice, C.editMessage, { workspaceId: r.workspaceId, messageId: m.id, newContent: 'back' });
+      const editGone = await request(r.alice, C.editMessage, {
+        workspaceId: r.workspaceId,
+        messageId: m.id,
+        newContent: 'back',
+      });
       expect(editGone).toMatchObject({ success: false, code: 'MESSAGE_NOT_FOUND' });
     });
 
     it('reactions: add, the same again removes, another moves; every client converges on the same map', async () => {
       const r = await room();
       const m = await send(r.alice, r.general, 'react to me');
-      const seen = [r.alice, r.bob, r.carol].map((s) => collect<{ messageId: string; reactions: Record<string, string[]> }>(s, S.reactionAdded));
+      const seen = [r.alice, r.bob, r.carol].map((s) =>
+        collect<{ messageId: string; reactions: Record<string, string[]> }>(s, S.reactionAdded),
+      );
       const react = async (socket: Socket, emoji: string) => {
         const ack = await request(socket, C.addReaction, { workspaceId: r.workspaceId, messageId: m.id, emoji });
         if (!ack.success) throw new Error(ack.message);
@@ -197,12 +282,22 @@ export function messagesSuite(target: TargetRef) {
       expect([...bob.keys()]).not.toContain(r.secret); // a private channel bob is not in is not summarized
       expect(bob.get(r.general)).toMatchObject({ unreadCount: 3, readSeq: 0, lastMessage: { id: m3.id } });
 
-      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m2.seq })).toEqual({ success: true, channelId: r.general, seq: m2.seq });
+      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m2.seq })).toEqual({
+        success: true,
+        channelId: r.general,
+        seq: m2.seq,
+      });
       expect((await summaries(r.bob, r.workspaceId)).get(r.general)).toMatchObject({ unreadCount: 1, readSeq: m2.seq });
       // backwards: nothing moves; the answer is the current position
-      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m1.seq })).toMatchObject({ success: true, seq: m2.seq });
+      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m1.seq })).toMatchObject({
+        success: true,
+        seq: m2.seq,
+      });
       // beyond the newest message: capped at it
-      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m3.seq + 1000 })).toMatchObject({ success: true, seq: m3.seq });
+      expect(await request(r.bob, C.markRead, { channelId: r.general, seq: m3.seq + 1000 })).toMatchObject({
+        success: true,
+        seq: m3.seq,
+      });
 
       // a reconnect (a reload) and a second device see the same position
       r.bob.disconnect();
@@ -227,7 +322,10 @@ export function messagesSuite(target: TargetRef) {
       const channelId = dm.channel.id;
       const m = await send(r.alice, channelId, 'psst');
       expect((await summaries(r.bob, r.workspaceId)).get(channelId)).toMatchObject({ unreadCount: 1, readSeq: 0 });
-      expect((await summaries(r.alice, r.workspaceId)).get(channelId)).toMatchObject({ unreadCount: 0, othersReadSeq: 0 });
+      expect((await summaries(r.alice, r.workspaceId)).get(channelId)).toMatchObject({
+        unreadCount: 0,
+        othersReadSeq: 0,
+      });
       expect([...(await summaries(r.carol, r.workspaceId)).keys()]).not.toContain(channelId);
       const carolHeard = collect(r.carol, S.readPositionUpdated);
       const aliceSees = next(r.alice, S.readPositionUpdated, (p) => p.channelId === channelId);
@@ -236,7 +334,10 @@ export function messagesSuite(target: TargetRef) {
       expect((await summaries(r.alice, r.workspaceId)).get(channelId)).toMatchObject({ othersReadSeq: m.seq });
       expect((await summaries(r.bob, r.workspaceId)).get(channelId)).toMatchObject({ unreadCount: 0, readSeq: m.seq });
       // a member outside the DM can neither mark it nor hears the receipt
-      expect(await request(r.carol, C.markRead, { channelId, seq: m.seq })).toMatchObject({ success: false, code: 'NOT_A_MEMBER' });
+      expect(await request(r.carol, C.markRead, { channelId, seq: m.seq })).toMatchObject({
+        success: false,
+        code: 'NOT_A_MEMBER',
+      });
       await sleep(300);
       expect(carolHeard).toEqual([]);
     });
@@ -249,18 +350,36 @@ export function messagesSuite(target: TargetRef) {
       const outsider = (await socketJoin(B, other.workspaceId, other.user.username, other.userToken)).socket;
       const anonymous = await connect(A);
       sockets.push(outsider, anonymous);
-      const events = (workspaceId: string) => [
-        [C.editMessage, { workspaceId, messageId: m.id, newContent: 'x' }],
-        [C.deleteMessage, { workspaceId, messageId: m.id }],
-        [C.addReaction, { workspaceId, messageId: m.id, emoji: '👍' }],
-        [C.markRead, { channelId: r.general, seq: m.seq }],
-        [C.fetchChannelSummaries, { workspaceId }],
-        [C.sendMessage, { clientMessageId: clientId(), channelId: r.general, content: 'x', type: 'text', replyTo: { messageId: m.id } }],
-      ] as const;
+      const events = (workspaceId: string) =>
+        [
+          [C.editMessage, { workspaceId, messageId: m.id, newContent: 'x' }],
+          [C.deleteMessage, { workspaceId, messageId: m.id }],
+          [C.addReaction, { workspaceId, messageId: m.id, emoji: '👍' }],
+          [C.markRead, { channelId: r.general, seq: m.seq }],
+          [C.fetchChannelSummaries, { workspaceId }],
+          [
+            C.sendMessage,
+            {
+              clientMessageId: clientId(),
+              channelId: r.general,
+              content: 'x',
+              type: 'text',
+              replyTo: { messageId: m.id },
+            },
+          ],
+        ] as const;
       const aliceHeard: string[] = [];
-      r.alice.onAny((name: string) => { if ([S.message, S.messageEdited, S.messageDeleted, S.reactionAdded, S.readPositionUpdated].includes(name as never)) aliceHeard.push(name); });
+      r.alice.onAny((name: string) => {
+        if (
+          [S.message, S.messageEdited, S.messageDeleted, S.reactionAdded, S.readPositionUpdated].includes(name as never)
+        )
+          aliceHeard.push(name);
+      });
       for (const [event, payload] of events(r.workspaceId)) {
-        expect(await request(anonymous, event, payload), `${event} anonymous`).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+        expect(await request(anonymous, event, payload), `${event} anonymous`).toMatchObject({
+          success: false,
+          code: 'NOT_AUTHENTICATED',
+        });
       }
       // the outsider's session is another room's: room 1's ids are refused (its own room has no such message or channel)
       const ownRoomIds = events(other.workspaceId).filter(([event]) => event !== C.fetchChannelSummaries); // its own room's summaries are its own
@@ -272,7 +391,10 @@ export function messagesSuite(target: TargetRef) {
       // carol leaves: her session ends everywhere and her events are refused
       expect(await request(r.carol, C.leaveWorkspace, { workspaceId: r.workspaceId })).toMatchObject({ success: true });
       for (const [event, payload] of events(r.workspaceId)) {
-        expect(await request(r.carol, event, payload), `${event} left`).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+        expect(await request(r.carol, event, payload), `${event} left`).toMatchObject({
+          success: false,
+          code: 'NOT_AUTHENTICATED',
+        });
       }
       await sleep(300);
       expect(aliceHeard).toEqual([]);

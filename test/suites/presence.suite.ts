@@ -25,12 +25,26 @@ export function presenceSuite(target: TargetRef) {
     const alice = await socketJoin(A, workspaceId, 'alice', created.userToken);
     const bob = await socketJoin(B, workspaceId, 'bob', bobJoin.userToken);
     const carol = await socketJoin(B, workspaceId, 'carol', carolJoin.userToken);
-    const general = await request(alice.socket, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+    const general = await request(alice.socket, C.createChannel, {
+      workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+    });
     if (!general.success) throw new Error(general.message);
-    const ids = { alice: alice.ack.success ? alice.ack.user.id : '', bob: bob.ack.success ? bob.ack.user.id : '', carol: carol.ack.success ? carol.ack.user.id : '' };
+    const ids = {
+      alice: alice.ack.success ? alice.ack.user.id : '',
+      bob: bob.ack.success ? bob.ack.user.id : '',
+      carol: carol.ack.success ? carol.ack.user.id : '',
+    };
     const sockets = [alice.socket, bob.socket, carol.socket];
     return {
-      workspaceId, channelId: general.channel.id, ids, alice: alice.socket, bob: bob.socket, carol: carol.socket,
+      workspaceId,
+      channelId: general.channel.id,
+      ids,
+      alice: alice.socket,
+      bob: bob.socket,
+      carol: carol.socket,
       tokens: { alice: created.userToken, bob: bobJoin.userToken, carol: carolJoin.userToken },
       close: () => sockets.forEach((s) => s.close()),
     };
@@ -42,7 +56,11 @@ export function presenceSuite(target: TargetRef) {
       const aliceHears = collect(r.alice, S.userTyping);
       const bobHears = next(r.bob, S.userTyping);
       const carolHears = next(r.carol, S.userTyping);
-      const ack = await request(r.alice, C.typingStart, { channelId: r.channelId, userId: r.ids.alice, username: 'alice' });
+      const ack = await request(r.alice, C.typingStart, {
+        channelId: r.channelId,
+        userId: r.ids.alice,
+        username: 'alice',
+      });
       expect(ack).toEqual({ success: true });
       const expected = { workspaceId: r.workspaceId, channelId: r.channelId, userId: r.ids.alice, username: 'alice' };
       expect(await bobHears).toEqual(expected);
@@ -55,19 +73,29 @@ export function presenceSuite(target: TargetRef) {
 
       const bobStops = next(r.bob, S.userStoppedTyping, (p) => p.userId === r.ids.alice);
       const aliceStopsHeard = collect(r.alice, S.userStoppedTyping);
-      expect(await request(r.alice, C.typingStop, { channelId: r.channelId, userId: r.ids.alice })).toEqual({ success: true });
+      expect(await request(r.alice, C.typingStop, { channelId: r.channelId, userId: r.ids.alice })).toEqual({
+        success: true,
+      });
       expect(await bobStops).toEqual({ workspaceId: r.workspaceId, channelId: r.channelId, userId: r.ids.alice });
       await sleep(QUIET_MS);
       // A public channel's typing is one broadcast to the room (uWS fast path): the typer's own sockets get it too,
       // named with the typer's id, and the client drops its own (frontend peopleSlice; docs/protocol.md P13).
       expect(aliceHears.filter((p) => p.userId === r.ids.alice).every((p) => p.channelId === r.channelId)).toBe(true);
-      expect(aliceStopsHeard.filter((p) => p.userId === r.ids.alice).every((p) => p.channelId === r.channelId)).toBe(true);
+      expect(aliceStopsHeard.filter((p) => p.userId === r.ids.alice).every((p) => p.channelId === r.channelId)).toBe(
+        true,
+      );
       r.close();
     });
 
     it('typing in a private channel or a DM reaches only its members; a non-member hears nothing and may not type there', async () => {
       const r = await room();
-      const priv = await request(r.alice, C.createChannel, { workspaceId: r.workspaceId, name: 'secret', type: 'topic', isPrivate: true, memberIds: [r.ids.bob] });
+      const priv = await request(r.alice, C.createChannel, {
+        workspaceId: r.workspaceId,
+        name: 'secret',
+        type: 'topic',
+        isPrivate: true,
+        memberIds: [r.ids.bob],
+      });
       if (!priv.success) throw new Error(priv.message);
       const carolTyping = collect(r.carol, S.userTyping);
       const bobHears = next(r.bob, S.userTyping, (p) => p.channelId === priv.channel.id);
@@ -107,7 +135,11 @@ export function presenceSuite(target: TargetRef) {
       const r = await room();
       const bobSees = next(r.bob, S.userPresenceUpdated, (p) => p.userId === r.ids.alice);
       const carolSees = next(r.carol, S.userPresenceUpdated, (p) => p.userId === r.ids.alice);
-      const ack = await request(r.alice, C.updatePresence, { workspaceId: r.workspaceId, userId: r.ids.alice, status: 'away' });
+      const ack = await request(r.alice, C.updatePresence, {
+        workspaceId: r.workspaceId,
+        userId: r.ids.alice,
+        status: 'away',
+      });
       expect(ack).toEqual({ success: true, status: 'away' });
       expect(await bobSees).toEqual({ workspaceId: r.workspaceId, userId: r.ids.alice, status: 'away' });
       expect((await carolSees).status).toBe('away');
@@ -121,8 +153,13 @@ export function presenceSuite(target: TargetRef) {
       const dave = await joinRoom(A, r.workspaceId, 'dave');
       const daveSocket = await connect(A);
       const online = next(daveSocket, S.onlineUsers);
-      await request(daveSocket, C.joinWorkspace, { workspaceId: r.workspaceId, username: 'dave', userToken: dave.userToken });
-      const statusOf = (users: { username: string; presenceStatus: string }[]) => Object.fromEntries(users.map((u) => [u.username, u.presenceStatus]));
+      await request(daveSocket, C.joinWorkspace, {
+        workspaceId: r.workspaceId,
+        username: 'dave',
+        userToken: dave.userToken,
+      });
+      const statusOf = (users: { username: string; presenceStatus: string }[]) =>
+        Object.fromEntries(users.map((u) => [u.username, u.presenceStatus]));
       expect(statusOf((await online).users)).toEqual({ alice: 'away', bob: 'busy', carol: 'online', dave: 'online' });
 
       // alice opens a second tab (replica B): she is still away there.
@@ -132,10 +169,16 @@ export function presenceSuite(target: TargetRef) {
       expect(statusOf((await tabOnline).users).alice).toBe('away');
 
       // Back online: everyone hears it.
-      const carolSeesOnline = next(r.carol, S.userPresenceUpdated, (p) => p.userId === r.ids.alice && p.status === 'online');
+      const carolSeesOnline = next(
+        r.carol,
+        S.userPresenceUpdated,
+        (p) => p.userId === r.ids.alice && p.status === 'online',
+      );
       await request(tab, C.updatePresence, { workspaceId: r.workspaceId, status: 'online' });
       await carolSeesOnline;
-      tab.close(); daveSocket.close(); r.close();
+      tab.close();
+      daveSocket.close();
+      r.close();
     });
 
     it('a normal conversation is never rate-limited: two users, 30 messages in a few seconds, typing and presence', async () => {
@@ -147,7 +190,14 @@ export function presenceSuite(target: TargetRef) {
         // As the client does: typing while composing, refreshed, stopped on send; a glance away now and then.
         acks.push(await request(sock, C.typingStart, { channelId: r.channelId }));
         if (i % 5 === 0) acks.push(await request(sock, C.typingStart, { channelId: r.channelId }));
-        acks.push(await request(sock, C.sendMessage, { clientMessageId: `n${i}${Date.now().toString(36)}`, channelId: r.channelId, content: `${who} says ${i}`, type: 'text' }));
+        acks.push(
+          await request(sock, C.sendMessage, {
+            clientMessageId: `n${i}${Date.now().toString(36)}`,
+            channelId: r.channelId,
+            content: `${who} says ${i}`,
+            type: 'text',
+          }),
+        );
         acks.push(await request(sock, C.typingStop, { channelId: r.channelId }));
         if (i % 10 === 0) {
           acks.push(await request(sock, C.updatePresence, { workspaceId: r.workspaceId, status: 'away' }));
@@ -160,26 +210,49 @@ export function presenceSuite(target: TargetRef) {
       r.close();
     });
 
-    it('refusals: anonymous sockets and a payload userId that is not the session\'s change nothing and reach nobody', async () => {
+    it("refusals: anonymous sockets and a payload userId that is not the session's change nothing and reach nobody", async () => {
       const r = await room();
       const { A, B } = target();
       const heard: unknown[] = [];
       for (const s of [r.alice, r.bob, r.carol] as Socket[]) {
-        for (const e of [S.userTyping, S.userStoppedTyping, S.userPresenceUpdated]) s.on(e, (p: unknown) => heard.push(p));
+        for (const e of [S.userTyping, S.userStoppedTyping, S.userPresenceUpdated])
+          s.on(e, (p: unknown) => heard.push(p));
       }
       const anon = await connect(B);
-      expect(await request(anon, C.typingStart, { channelId: r.channelId })).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
-      expect(await request(anon, C.typingStop, { channelId: r.channelId })).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
-      expect(await request(anon, C.updatePresence, { workspaceId: r.workspaceId, status: 'busy' })).toMatchObject({ success: false, code: 'NOT_AUTHENTICATED' });
+      expect(await request(anon, C.typingStart, { channelId: r.channelId })).toMatchObject({
+        success: false,
+        code: 'NOT_AUTHENTICATED',
+      });
+      expect(await request(anon, C.typingStop, { channelId: r.channelId })).toMatchObject({
+        success: false,
+        code: 'NOT_AUTHENTICATED',
+      });
+      expect(await request(anon, C.updatePresence, { workspaceId: r.workspaceId, status: 'busy' })).toMatchObject({
+        success: false,
+        code: 'NOT_AUTHENTICATED',
+      });
 
       // bob claims to be alice, or to act in another room.
-      expect(await request(r.bob, C.typingStart, { channelId: r.channelId, userId: r.ids.alice })).toMatchObject({ success: false, code: 'FORBIDDEN' });
-      expect(await request(r.bob, C.typingStop, { channelId: r.channelId, userId: r.ids.alice })).toMatchObject({ success: false, code: 'FORBIDDEN' });
-      expect(await request(r.bob, C.updatePresence, { workspaceId: r.workspaceId, userId: r.ids.alice, status: 'busy' })).toMatchObject({ success: false, code: 'FORBIDDEN' });
+      expect(await request(r.bob, C.typingStart, { channelId: r.channelId, userId: r.ids.alice })).toMatchObject({
+        success: false,
+        code: 'FORBIDDEN',
+      });
+      expect(await request(r.bob, C.typingStop, { channelId: r.channelId, userId: r.ids.alice })).toMatchObject({
+        success: false,
+        code: 'FORBIDDEN',
+      });
+      expect(
+        await request(r.bob, C.updatePresence, { workspaceId: r.workspaceId, userId: r.ids.alice, status: 'busy' }),
+      ).toMatchObject({ success: false, code: 'FORBIDDEN' });
       const other = await createRoom(A, uniqueName('other'), 'zed');
-      expect(await request(r.bob, C.updatePresence, { workspaceId: other.workspaceId, status: 'busy' })).toMatchObject({ success: false, code: 'FORBIDDEN' });
+      expect(await request(r.bob, C.updatePresence, { workspaceId: other.workspaceId, status: 'busy' })).toMatchObject({
+        success: false,
+        code: 'FORBIDDEN',
+      });
       // Bad payloads: an unknown status, a missing channel.
-      expect(await request(r.bob, C.updatePresence, { workspaceId: r.workspaceId, status: 'invisible' })).toMatchObject({ success: false, code: 'VALIDATION' });
+      expect(await request(r.bob, C.updatePresence, { workspaceId: r.workspaceId, status: 'invisible' })).toMatchObject(
+        { success: false, code: 'VALIDATION' },
+      );
       expect(await request(r.bob, C.typingStart, {})).toMatchObject({ success: false, code: 'VALIDATION' });
       await sleep(QUIET_MS);
       expect(heard).toEqual([]);
@@ -193,7 +266,8 @@ export function presenceSuite(target: TargetRef) {
         return users;
       })();
       expect(online.every((u) => u.presenceStatus === 'online')).toBe(true);
-      anon.close(); r.close();
+      anon.close();
+      r.close();
     });
   });
 }

@@ -14,7 +14,9 @@ import { expectRefused, type Person, type TestRoom } from './channels.setup.ts';
 const disconnectedAt = (s: Socket) => new Promise<number>((resolve) => s.once('disconnect', () => resolve(Date.now())));
 
 export function roomAdminMemberTests(
-  target: TargetRef, room: (names?: string[]) => Promise<TestRoom>, promote: (r: TestRoom, who: Person) => Promise<void>,
+  target: TargetRef,
+  room: (names?: string[]) => Promise<TestRoom>,
+  promote: (r: TestRoom, who: Person) => Promise<void>,
 ) {
   it('kick-user: an admin on A kicks a member on B: kicked, disconnected within 1 s on every replica; others get user-kicked', async () => {
     const r = await room(['bob', 'carol']);
@@ -31,7 +33,8 @@ export function roomAdminMemberTests(
     const ack = await request(carol.socket, C.kickUser, { workspaceId: r.workspaceId, userId: bob.id, reason: 'spam' });
     const ackedAt = Date.now();
     expect(ack).toEqual({ success: true, userId: bob.id });
-    for (const p of await Promise.all(kicked)) expect(p).toEqual({ workspaceId: r.workspaceId, reason: 'spam', kickedBy: carol.id });
+    for (const p of await Promise.all(kicked))
+      expect(p).toEqual({ workspaceId: r.workspaceId, reason: 'spam', kickedBy: carol.id });
     for (const at of await Promise.all(gone)) expect(at - ackedAt).toBeLessThan(1000);
     expect(await ownerSees).toEqual({ workspaceId: r.workspaceId, userId: bob.id, kickedBy: carol.id });
     expect(bobSees).toEqual([]);
@@ -39,9 +42,21 @@ export function roomAdminMemberTests(
     // Reconnecting with the old token fails on every replica; a resync from the old position delivers nothing.
     for (const base of [target().A, target().B]) {
       const s = await connect(base);
-      expectRefused(await request(s, C.joinWorkspace, { workspaceId: r.workspaceId, username: 'bob', userToken: bob.token }), 'KICKED', ERRORS.KICKED);
+      expectRefused(
+        await request(s, C.joinWorkspace, { workspaceId: r.workspaceId, username: 'bob', userToken: bob.token }),
+        'KICKED',
+        ERRORS.KICKED,
+      );
       expectRefused(await request(s, C.syncMessages, { workspaceId: r.workspaceId, afterSeq: 0 }), 'NOT_AUTHENTICATED');
-      expectRefused(await request(s, C.sendMessage, { clientMessageId: clientId(), channelId: general.id, content: 'back', type: 'text' }), 'NOT_AUTHENTICATED');
+      expectRefused(
+        await request(s, C.sendMessage, {
+          clientMessageId: clientId(),
+          channelId: general.id,
+          content: 'back',
+          type: 'text',
+        }),
+        'NOT_AUTHENTICATED',
+      );
       s.disconnect();
     }
     const view = await r.freshJoin(r.owner);
@@ -55,7 +70,8 @@ export function roomAdminMemberTests(
     const [bob, carol] = r.members;
     await promote(r, carol);
     const seen = collect(r.owner.socket, S.userKicked);
-    const kick = (by: Person, userId: unknown, reason?: unknown) => request(by.socket, C.kickUser, { workspaceId: r.workspaceId, userId, reason });
+    const kick = (by: Person, userId: unknown, reason?: unknown) =>
+      request(by.socket, C.kickUser, { workspaceId: r.workspaceId, userId, reason });
     expectRefused(await kick(r.owner, r.owner.id), 'CANNOT_KICK_SELF', ERRORS.CANNOT_KICK_SELF);
     expectRefused(await kick(carol, carol.id), 'CANNOT_KICK_SELF');
     expectRefused(await kick(carol, r.owner.id), 'CANNOT_KICK_OWNER', ERRORS.CANNOT_KICK_OWNER);
@@ -64,7 +80,10 @@ export function roomAdminMemberTests(
     expectRefused(await kick(r.owner, 'not an id'), 'VALIDATION');
     expectRefused(await kick(r.owner, bob.id, 'x'.repeat(201)), 'VALIDATION');
     const other = await createRoom(target().A);
-    expectRefused(await request(r.owner.socket, C.kickUser, { workspaceId: other.workspaceId, userId: other.user.id }), 'FORBIDDEN');
+    expectRefused(
+      await request(r.owner.socket, C.kickUser, { workspaceId: other.workspaceId, userId: other.user.id }),
+      'FORBIDDEN',
+    );
     await r.roomBarrier([r.owner.socket, bob.socket]);
     expect(seen).toEqual([]);
     expect((await r.freshJoin(bob)).success).toBe(true);
@@ -78,26 +97,82 @@ export function roomAdminMemberTests(
   it('set-member-role (ours): the owner promotes and demotes; everyone gets user-updated; the new role takes effect', async () => {
     const r = await room(['bob', 'carol']);
     const [bob, carol] = r.members;
-    expectRefused(await request(bob.socket, C.createChannel, { workspaceId: r.workspaceId, name: 'by-bob', type: 'topic', isPrivate: false }), 'FORBIDDEN');
+    expectRefused(
+      await request(bob.socket, C.createChannel, {
+        workspaceId: r.workspaceId,
+        name: 'by-bob',
+        type: 'topic',
+        isPrivate: false,
+      }),
+      'FORBIDDEN',
+    );
     const seen = next<{ workspaceId: string; user: RoomUser }>(carol.socket, S.userUpdated);
-    const ack = await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: bob.id, isAdmin: true });
+    const ack = await request(r.owner.socket, C.setMemberRole, {
+      workspaceId: r.workspaceId,
+      userId: bob.id,
+      isAdmin: true,
+    });
     expect(ack.success && ack.user).toMatchObject({ id: bob.id, username: 'bob', isAdmin: true, isOwner: false });
     expect(await seen).toMatchObject({ workspaceId: r.workspaceId, user: { id: bob.id, isAdmin: true } });
-    expect((await request(bob.socket, C.createChannel, { workspaceId: r.workspaceId, name: 'by-bob', type: 'topic', isPrivate: false })).success).toBe(true);
+    expect(
+      (
+        await request(bob.socket, C.createChannel, {
+          workspaceId: r.workspaceId,
+          name: 'by-bob',
+          type: 'topic',
+          isPrivate: false,
+        })
+      ).success,
+    ).toBe(true);
 
     // only the owner: an admin and a member are refused; the owner's own role and strangers are not changed
     const observed = collect(carol.socket, S.userUpdated);
-    expectRefused(await request(bob.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: true }), 'FORBIDDEN');
-    expectRefused(await request(carol.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: true }), 'FORBIDDEN');
-    expectRefused(await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: r.owner.id, isAdmin: false }), 'VALIDATION');
-    expectRefused(await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: 'nobody-here', isAdmin: true }), 'USER_NOT_FOUND');
-    expectRefused(await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: 'yes' }), 'VALIDATION');
+    expectRefused(
+      await request(bob.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: true }),
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await request(carol.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: true }),
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await request(r.owner.socket, C.setMemberRole, {
+        workspaceId: r.workspaceId,
+        userId: r.owner.id,
+        isAdmin: false,
+      }),
+      'VALIDATION',
+    );
+    expectRefused(
+      await request(r.owner.socket, C.setMemberRole, {
+        workspaceId: r.workspaceId,
+        userId: 'nobody-here',
+        isAdmin: true,
+      }),
+      'USER_NOT_FOUND',
+    );
+    expectRefused(
+      await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: carol.id, isAdmin: 'yes' }),
+      'VALIDATION',
+    );
     await r.roomBarrier([carol.socket]);
     expect(observed).toEqual([]);
 
-    const demoted = await request(r.owner.socket, C.setMemberRole, { workspaceId: r.workspaceId, userId: bob.id, isAdmin: false });
+    const demoted = await request(r.owner.socket, C.setMemberRole, {
+      workspaceId: r.workspaceId,
+      userId: bob.id,
+      isAdmin: false,
+    });
     expect(demoted.success && demoted.user.isAdmin).toBe(false);
-    expectRefused(await request(bob.socket, C.createChannel, { workspaceId: r.workspaceId, name: 'by-bob-2', type: 'topic', isPrivate: false }), 'FORBIDDEN');
+    expectRefused(
+      await request(bob.socket, C.createChannel, {
+        workspaceId: r.workspaceId,
+        name: 'by-bob-2',
+        type: 'topic',
+        isPrivate: false,
+      }),
+      'FORBIDDEN',
+    );
   });
 
   it('delete-workspace: only the owner; everyone gets workspace-deleted, sessions end, the name is free again', async () => {
@@ -113,10 +188,13 @@ export function roomAdminMemberTests(
     await r.roomBarrier([r.owner.socket]);
     expect(seen).toEqual([]);
 
-    const told = [r.owner, bob, carol].map((p) => next<{ workspaceId: string; message: string }>(p.socket, S.workspaceDeleted));
+    const told = [r.owner, bob, carol].map((p) =>
+      next<{ workspaceId: string; message: string }>(p.socket, S.workspaceDeleted),
+    );
     const ack = await request(r.owner.socket, C.deleteWorkspace, { workspaceId: r.workspaceId });
     expect(ack).toEqual({ success: true, workspaceId: r.workspaceId });
-    for (const p of await Promise.all(told)) expect(p).toEqual({ workspaceId: r.workspaceId, message: 'This chat room has been deleted.' });
+    for (const p of await Promise.all(told))
+      expect(p).toEqual({ workspaceId: r.workspaceId, message: 'This chat room has been deleted.' });
 
     expectRefused(await r.send(bob, general.id, 'still here?'), 'NOT_AUTHENTICATED');
     expect((await http(target().B, API.roomByName(name))).status).toBe(404);

@@ -18,8 +18,12 @@ import type { TargetRef } from './target-ref.ts';
 export function roomExperienceSuites(name: string, start: () => Promise<Target>) {
   describe(`room experience: ${name}`, () => {
     let t: Target | null = null;
-    beforeAll(async () => { t = await start(); });
-    afterAll(async () => { await t?.stop(); });
+    beforeAll(async () => {
+      t = await start();
+    });
+    afterAll(async () => {
+      await t?.stop();
+    });
     const target: TargetRef = () => {
       if (!t) throw new Error('target not started');
       return Object.assign(t, { A: t.url, B: t.urlB ?? t.url });

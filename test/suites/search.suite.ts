@@ -17,7 +17,12 @@ export function searchSuite(target: TargetRef) {
     let secret: string;
 
     async function send(socket: Socket, channelId: string, content: string): Promise<Message> {
-      const ack = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId, content, type: 'text' });
+      const ack = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId,
+        content,
+        type: 'text',
+      });
       if (!ack.success) throw new Error(`send failed: ${ack.message}`);
       return ack.message;
     }
@@ -34,7 +39,12 @@ export function searchSuite(target: TargetRef) {
       const b = await joinRoom(B, workspaceId, 'bob');
       alice = (await socketJoin(A, workspaceId, room.user.username, room.userToken)).socket;
       bob = (await socketJoin(B, workspaceId, 'bob', b.userToken)).socket;
-      const g = await request(alice, C.createChannel, { workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const g = await request(alice, C.createChannel, {
+        workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       const s = await request(alice, C.createChannel, { workspaceId, name: 'secret', type: 'topic', isPrivate: true });
       if (!g.success || !s.success) throw new Error('setup failed');
       general = g.channel.id;
@@ -43,7 +53,10 @@ export function searchSuite(target: TargetRef) {
       await send(alice, secret, 'Fox den behind the barn');
       await send(bob, general, 'Café au lait, anyone?');
     });
-    afterAll(() => { alice?.disconnect(); bob?.disconnect(); });
+    afterAll(() => {
+      alice?.disconnect();
+      bob?.disconnect();
+    });
 
     it('finds exact words case- and accent-insensitively, newest first', async () => {
       expect(await search(alice, 'FOX')).toEqual(['Fox den behind the barn', 'The quick brown fox']);
@@ -68,7 +81,11 @@ export function searchSuite(target: TargetRef) {
 
     it('follows edits and deletions', async () => {
       const m = await send(bob, general, 'original wording here');
-      const edited = await request(bob, C.editMessage, { workspaceId, messageId: m.id, newContent: 'revised wording here' });
+      const edited = await request(bob, C.editMessage, {
+        workspaceId,
+        messageId: m.id,
+        newContent: 'revised wording here',
+      });
       expect(edited.success).toBe(true);
       expect(await search(alice, 'original')).toEqual([]);
       expect(await search(alice, 'revised')).toEqual(['revised wording here']);
@@ -77,7 +94,7 @@ export function searchSuite(target: TargetRef) {
       expect(await search(alice, 'revised')).toEqual([]);
     });
 
-    it('refuses an empty query and another room\'s id', async () => {
+    it("refuses an empty query and another room's id", async () => {
       const empty = await request(alice, C.searchMessages, { workspaceId, query: '   ' });
       expect(empty.success).toBe(false);
       const other = await request(alice, C.searchMessages, { workspaceId: 'not-this-room', query: 'fox' });

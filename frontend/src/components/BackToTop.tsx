@@ -17,8 +17,14 @@ export const newMessagesLabel = (n: number) => `${n} new message${n === 1 ? '' :
 export function JumpToLatest({ count, onClick }: { count: number; onClick(): void }) {
   const label = count > 0 ? newMessagesLabel(count) : 'Jump to latest';
   return (
-    <button type="button" className="jump-to-latest" onClick={onClick} data-testid="jump-to-latest" data-count={count}
-      aria-label={count > 0 ? `Jump to latest: ${label}` : 'Jump to latest message'}>
+    <button
+      type="button"
+      className="jump-to-latest"
+      onClick={onClick}
+      data-testid="jump-to-latest"
+      data-count={count}
+      aria-label={count > 0 ? `Jump to latest: ${label}` : 'Jump to latest message'}
+    >
       <ArrowDownIcon size={16} />
       <span data-testid="jump-to-latest-label">{label}</span>
     </button>

@@ -17,17 +17,23 @@ export function ChannelIntro({ target, hasMessages }: { target: IntroTarget; has
   if (target.kind === 'dm') {
     return (
       <div className="channel-intro dm-intro" data-testid="channel-intro" data-kind="dm">
-        <div className="dm-intro-avatar"><PersonAvatar name={target.name} picture={target.picture} size={52} /></div>
+        <div className="dm-intro-avatar">
+          <PersonAvatar name={target.name} picture={target.picture} size={52} />
+        </div>
         <h3>{target.name}</h3>
-        <p>{hasMessages
-          ? `This is the beginning of your direct messages with ${target.name}.`
-          : `No messages yet. Send ${target.name} a message to start your conversation.`}</p>
+        <p>
+          {hasMessages
+            ? `This is the beginning of your direct messages with ${target.name}.`
+            : `No messages yet. Send ${target.name} a message to start your conversation.`}
+        </p>
       </div>
     );
   }
   return (
     <div className="channel-intro" data-testid="channel-intro" data-kind="topic">
-      <div className="channel-intro-icon"><HashIcon size={26} /></div>
+      <div className="channel-intro-icon">
+        <HashIcon size={26} />
+      </div>
       <h3>Welcome to #{target.name}</h3>
       <p>{hasMessages ? 'This is the very beginning of the channel.' : 'No messages yet. Say hello!'}</p>
     </div>

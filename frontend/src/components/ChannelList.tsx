@@ -34,9 +34,19 @@ export function ChannelList({ items, currentChannelId, canManage, actions }: Cha
   }
   return (
     <ul className="channel-list" data-testid="channel-list">
-      {items.map((item) => item.kind === 'dm'
-        ? <DmRow key={item.channel.id} item={item} active={item.channel.id === currentChannelId} actions={actions} />
-        : <ChannelRow key={item.channel.id} item={item} active={item.channel.id === currentChannelId} canManage={canManage} actions={actions} />)}
+      {items.map((item) =>
+        item.kind === 'dm' ? (
+          <DmRow key={item.channel.id} item={item} active={item.channel.id === currentChannelId} actions={actions} />
+        ) : (
+          <ChannelRow
+            key={item.channel.id}
+            item={item}
+            active={item.channel.id === currentChannelId}
+            canManage={canManage}
+            actions={actions}
+          />
+        ),
+      )}
     </ul>
   );
 }

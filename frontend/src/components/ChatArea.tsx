@@ -40,7 +40,7 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
     id: partnerId ?? undefined,
     name: member?.username ?? online?.username ?? channel.name,
     picture: member?.profilePicture ?? null,
-    status: online ? online.presenceStatus : 'offline' as const,
+    status: online ? online.presenceStatus : ('offline' as const),
     typing: typingNow,
   };
 }
@@ -51,52 +51,74 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
   const [editingId, setEditingId] = useState<string | null>(null);
   const [reply, setReply] = useState<(ReplyTarget & { channelId: string }) | null>(null);
   const input = chatMessagesOf(state, channel);
-  const messages = useMemo(() => chatMessages(input),
+  const messages = useMemo(
+    () => chatMessages(input),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [input.channel, input.confirmed, input.pending, input.me, input.online, input.othersReadSeq]);
+    [input.channel, input.confirmed, input.pending, input.me, input.online, input.othersReadSeq],
+  );
 
   // the latest state for the handlers, which stay one object for the list's lifetime
   const latest = useRef(state);
   latest.current = state;
 
   const typers = useTypingNames(state.typing, channelId, state.user?.id);
-  const onLoadOlder = useCallback(() => { if (channelId) void session.loadOlder(channelId); }, [session, channelId]);
+  const onLoadOlder = useCallback(() => {
+    if (channelId) void session.loadOlder(channelId);
+  }, [session, channelId]);
   const onTyping = useCallback((id: string, typing: boolean) => session.chat.typing(id, typing), [session]);
-  const fetchPreview = useCallback((url: string, signal: AbortSignal) => session.chat.fetchLinkPreview(url, signal), [session]);
+  const fetchPreview = useCallback(
+    (url: string, signal: AbortSignal) => session.chat.fetchLinkPreview(url, signal),
+    [session],
+  );
   const onSend = useCallback((content: string, extra: SendExtras) => session.sendMessage(content, extra), [session]);
   const cancelReply = useCallback(() => setReply(null), []);
   const files = useFileSending(session, channelId, state.workspace?.settings.maxFileSize ?? 10);
 
-  const handlers = useMemo<MessageHandlers>(() => ({
-    selfId: null,
-    nameOf: (userId) => {
-      const s = latest.current;
-      return s.online.find((u) => u.id === userId)?.username ?? s.workspace?.users.find((u) => u.id === userId)?.username ?? 'Someone';
-    },
-    onRetry: (id) => session.retryMessage(id),
-    onDiscard: (id) => session.discardMessage(id),
-    onReply: (m: ChatMessage) => { if (m.id) setReply({ channelId: m.channelId, messageId: m.id, authorName: m.authorName, content: m.content }); },
-    onCopy: (m: ChatMessage) => {
-      const failed = () => session.store.dispatch({ type: 'notice', message: MSG_COPY_FAILED });
-      // the Clipboard API exists only in secure contexts (https, localhost)
-      if (!navigator.clipboard) failed();
-      else navigator.clipboard.writeText(m.content).catch(failed);
-    },
-    onStartEdit: (id) => setEditingId(id),
-    onCancelEdit: () => setEditingId(null),
-    onSaveEdit: (m: ChatMessage, content: string) => {
-      setEditingId(null);
-      if (m.id) void session.chat.editMessage(m.channelId, m.id, content);
-    },
-    onDelete: (m: ChatMessage) => { if (m.id) void session.chat.deleteMessage(m.channelId, m.id); },
-    onReact: (m: ChatMessage, emoji: string) => { if (m.id) void session.chat.react(m.channelId, m.id, emoji); },
-    fileAccess: () => session.fileAccess(),
-  }), [session]);
+  const handlers = useMemo<MessageHandlers>(
+    () => ({
+      selfId: null,
+      nameOf: (userId) => {
+        const s = latest.current;
+        return (
+          s.online.find((u) => u.id === userId)?.username ??
+          s.workspace?.users.find((u) => u.id === userId)?.username ??
+          'Someone'
+        );
+      },
+      onRetry: (id) => session.retryMessage(id),
+      onDiscard: (id) => session.discardMessage(id),
+      onReply: (m: ChatMessage) => {
+        if (m.id) setReply({ channelId: m.channelId, messageId: m.id, authorName: m.authorName, content: m.content });
+      },
+      onCopy: (m: ChatMessage) => {
+        const failed = () => session.store.dispatch({ type: 'notice', message: MSG_COPY_FAILED });
+        // the Clipboard API exists only in secure contexts (https, localhost)
+        if (!navigator.clipboard) failed();
+        else navigator.clipboard.writeText(m.content).catch(failed);
+      },
+      onStartEdit: (id) => setEditingId(id),
+      onCancelEdit: () => setEditingId(null),
+      onSaveEdit: (m: ChatMessage, content: string) => {
+        setEditingId(null);
+        if (m.id) void session.chat.editMessage(m.channelId, m.id, content);
+      },
+      onDelete: (m: ChatMessage) => {
+        if (m.id) void session.chat.deleteMessage(m.channelId, m.id);
+      },
+      onReact: (m: ChatMessage, emoji: string) => {
+        if (m.id) void session.chat.react(m.channelId, m.id, emoji);
+      },
+      fileAccess: () => session.fileAccess(),
+    }),
+    [session],
+  );
   const selfId = state.user?.id ?? null;
   const listHandlers = useMemo(() => ({ ...handlers, selfId }), [handlers, selfId]);
 
   // a new channel starts without an edit or a reply; a deleted message cannot be edited or quoted
-  useEffect(() => { setEditingId(null); }, [channelId]);
+  useEffect(() => {
+    setEditingId(null);
+  }, [channelId]);
   useEffect(() => {
     if (reply && (reply.channelId !== channelId || !messages.some((m) => m.id === reply.messageId))) setReply(null);
     if (editingId && !messages.some((m) => m.id === editingId)) setEditingId(null);
@@ -107,7 +129,9 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
     return (
       <section className="chat chat-empty" data-testid="chat-empty">
         {banner}
-        <div className="empty-illustration"><MessageIcon size={36} /></div>
+        <div className="empty-illustration">
+          <MessageIcon size={36} />
+        </div>
         <h2>{hasChannels ? 'Pick a conversation' : 'No conversations yet'}</h2>
         <p>
           {hasChannels
@@ -126,17 +150,44 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
 
   return (
     <section className="chat" data-testid="chat-area" data-channel-id={channel.id}>
-      <ChatHeader channel={channel} onBack={onBack ?? (() => session.selectChannel(null))} online={membersOnline(state, channel)} partner={partner} />
+      <ChatHeader
+        channel={channel}
+        onBack={onBack ?? (() => session.selectChannel(null))}
+        online={membersOnline(state, channel)}
+        partner={partner}
+      />
       {banner}
-      <MessageList key={channel.id} channelId={channel.id} messages={messages}
-        intro={partner ? { kind: 'dm', name: partner.name, picture: partner.picture } : { kind: 'topic', name: channel.name }}
-        hasMore={state.hasMore[channel.id] !== false} ready={Boolean(state.latestLoaded[channel.id])} loadingOlder={Boolean(state.loadingOlder[channel.id])}
-        onLoadOlder={onLoadOlder} handlers={listHandlers} editingId={editingId}
-        focusMessageId={focusMessageId} onFocusDone={onFocusDone} />
+      <MessageList
+        key={channel.id}
+        channelId={channel.id}
+        messages={messages}
+        intro={
+          partner ? { kind: 'dm', name: partner.name, picture: partner.picture } : { kind: 'topic', name: channel.name }
+        }
+        hasMore={state.hasMore[channel.id] !== false}
+        ready={Boolean(state.latestLoaded[channel.id])}
+        loadingOlder={Boolean(state.loadingOlder[channel.id])}
+        onLoadOlder={onLoadOlder}
+        handlers={listHandlers}
+        editingId={editingId}
+        focusMessageId={focusMessageId}
+        onFocusDone={onFocusDone}
+      />
       <TypingIndicator names={typers} />
-      <Composer key={`composer-${channel.id}`} channelId={channel.id} placeholderName={partner ? partner.name : `#${channel.name}`}
-        disabled={!state.user} onSend={onSend} replyTo={replyTarget} onCancelReply={cancelReply} onTyping={onTyping} fetchPreview={fetchPreview}
-        onAttach={files.onAttach} onVoice={files.onVoice} onMicError={files.onMicError} />
+      <Composer
+        key={`composer-${channel.id}`}
+        channelId={channel.id}
+        placeholderName={partner ? partner.name : `#${channel.name}`}
+        disabled={!state.user}
+        onSend={onSend}
+        replyTo={replyTarget}
+        onCancelReply={cancelReply}
+        onTyping={onTyping}
+        fetchPreview={fetchPreview}
+        onAttach={files.onAttach}
+        onVoice={files.onVoice}
+        onMicError={files.onMicError}
+      />
       {files.modal}
     </section>
   );

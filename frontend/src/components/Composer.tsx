@@ -46,7 +46,19 @@ interface Props {
   onMicError?(message: string): void;
 }
 
-export function Composer({ channelId, placeholderName, disabled, onSend, replyTo, onCancelReply, onTyping, fetchPreview, onAttach, onVoice, onMicError }: Props) {
+export function Composer({
+  channelId,
+  placeholderName,
+  disabled,
+  onSend,
+  replyTo,
+  onCancelReply,
+  onTyping,
+  fetchPreview,
+  onAttach,
+  onVoice,
+  onMicError,
+}: Props) {
   const [value, setValue] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
@@ -66,7 +78,9 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
   }, [value]);
 
   // choosing Reply puts the cursor here
-  useEffect(() => { if (replyTo) ref.current?.focus(); }, [replyTo]);
+  useEffect(() => {
+    if (replyTo) ref.current?.focus();
+  }, [replyTo]);
 
   const change = (next: string) => {
     setValue(next);
@@ -122,40 +136,95 @@ export function Composer({ channelId, placeholderName, disabled, onSend, replyTo
   return (
     <form className="composer" onSubmit={onSubmit}>
       {replyTo && <ReplyBar authorName={replyTo.authorName} content={replyTo.content} onCancel={onCancelReply} />}
-      {link.preview && <LinkPreviewCard preview={link.preview} onDismiss={link.dismiss} testId="composer-link-preview" />}
+      {link.preview && (
+        <LinkPreviewCard preview={link.preview} onDismiss={link.dismiss} testId="composer-link-preview" />
+      )}
       {link.loading && !link.preview && (
         <div className="link-preview-loading" role="status" data-testid="link-preview-loading">
           <span className="spinner spinner-sm" aria-hidden="true" /> Loading link preview…
         </div>
       )}
       <div className={`composer-box${recording ? ' recording' : ''}`}>
-        <Popover label="Emoji" open={emojiOpen} onOpenChange={setEmojiOpen} side="top" align="start" className="emoji-popover"
-          trigger={(
-            <button type="button" className="icon-button composer-emoji" aria-label="Insert emoji" data-testid="composer-emoji">
+        <Popover
+          label="Emoji"
+          open={emojiOpen}
+          onOpenChange={setEmojiOpen}
+          side="top"
+          align="start"
+          className="emoji-popover"
+          trigger={
+            <button
+              type="button"
+              className="icon-button composer-emoji"
+              aria-label="Insert emoji"
+              data-testid="composer-emoji"
+            >
               <SmileIcon size={20} />
             </button>
-          )}>
+          }
+        >
           {emojiOpen && <LazyEmojiPicker onPick={insertEmoji} />}
         </Popover>
         {onAttach && (
           <>
-            <button type="button" className="icon-button" aria-label="Attach a file" onClick={() => fileInput.current?.click()} disabled={disabled} data-testid="composer-attach">
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Attach a file"
+              onClick={() => fileInput.current?.click()}
+              disabled={disabled}
+              data-testid="composer-attach"
+            >
               <PaperclipIcon size={20} />
             </button>
-            <input ref={fileInput} type="file" hidden accept={ACCEPT_ATTRIBUTE} data-testid="composer-file-input"
-              onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) onAttach(f); }} />
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={ACCEPT_ATTRIBUTE}
+              data-testid="composer-file-input"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                if (f) onAttach(f);
+              }}
+            />
           </>
         )}
-        <textarea ref={ref} value={value} rows={1} maxLength={LIMITS.messageMax}
-          placeholder={`Message ${placeholderName}`} aria-label={`Message ${placeholderName}`}
-          onChange={(e) => change(e.target.value)} onKeyDown={onKeyDown} data-testid="composer-textarea" />
+        <textarea
+          ref={ref}
+          value={value}
+          rows={1}
+          maxLength={LIMITS.messageMax}
+          placeholder={`Message ${placeholderName}`}
+          aria-label={`Message ${placeholderName}`}
+          onChange={(e) => change(e.target.value)}
+          onKeyDown={onKeyDown}
+          data-testid="composer-textarea"
+        />
         {showCounter && (
-          <span className={`char-counter${value.length >= LIMITS.messageMax ? ' at-limit' : ''}`} data-testid="char-counter">
+          <span
+            className={`char-counter${value.length >= LIMITS.messageMax ? ' at-limit' : ''}`}
+            data-testid="char-counter"
+          >
             {value.length}/{LIMITS.messageMax}
           </span>
         )}
-        {onVoice && <VoiceRecorder disabled={disabled} onRecorded={onVoice} onError={(m) => onMicError?.(m)} onRecordingChange={setRecording} />}
-        <button type="submit" className="send-button" disabled={!canSend} aria-label="Send message" data-testid="send-button">
+        {onVoice && (
+          <VoiceRecorder
+            disabled={disabled}
+            onRecorded={onVoice}
+            onError={(m) => onMicError?.(m)}
+            onRecordingChange={setRecording}
+          />
+        )}
+        <button
+          type="submit"
+          className="send-button"
+          disabled={!canSend}
+          aria-label="Send message"
+          data-testid="send-button"
+        >
           <SendIcon size={18} />
         </button>
       </div>

@@ -8,7 +8,11 @@ import { MemberPicker } from './sidebar/MemberPicker.tsx';
 interface Props {
   onClose(): void;
   /** memberIds: a private channel's members picked here (the creator is always one) */
-  onCreate(name: string, isPrivate: boolean, memberIds: string[]): Promise<{ ok: true } | { ok: false; message: string }>;
+  onCreate(
+    name: string,
+    isPrivate: boolean,
+    memberIds: string[],
+  ): Promise<{ ok: true } | { ok: false; message: string }>;
   /** the room's members, for the private channel's member picker */
   users?: readonly RoomUser[];
   selfId?: string | null;
@@ -42,35 +46,74 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
         <div className="field">
           <div className="field-head">
             <label htmlFor="channel-name">Channel name</label>
-            <span className="counter">{name.length}/{LIMITS.channelNameMax}</span>
+            <span className="counter">
+              {name.length}/{LIMITS.channelNameMax}
+            </span>
           </div>
           <div className="input-with-prefix">
             <span aria-hidden="true">#</span>
-            <input id="channel-name" data-testid="channel-name-input" type="text" value={name} maxLength={LIMITS.channelNameMax}
-              placeholder="e.g. planning" autoComplete="off" spellCheck={false}
-              onChange={(e) => { setName(e.target.value); setError(null); }} />
+            <input
+              id="channel-name"
+              data-testid="channel-name-input"
+              type="text"
+              value={name}
+              maxLength={LIMITS.channelNameMax}
+              placeholder="e.g. planning"
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => {
+                setName(e.target.value);
+                setError(null);
+              }}
+            />
           </div>
           <p className="field-hint">Use lowercase letters, numbers, and hyphens</p>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} data-testid="channel-private-checkbox" />
-          <span>Make private <small>Only invited members can see it</small></span>
+          <input
+            type="checkbox"
+            checked={isPrivate}
+            onChange={(e) => setIsPrivate(e.target.checked)}
+            data-testid="channel-private-checkbox"
+          />
+          <span>
+            Make private <small>Only invited members can see it</small>
+          </span>
         </label>
         {isPrivate && (
           <div className="field">
             <span className="field-label">Members</span>
-            <MemberPicker users={users} selfId={selfId} selected={members} disabled={busy}
-              onToggle={(id) => setMembers((prev) => {
-                const next = new Set(prev);
-                if (next.has(id)) next.delete(id); else next.add(id);
-                return next;
-              })} />
+            <MemberPicker
+              users={users}
+              selfId={selfId}
+              selected={members}
+              disabled={busy}
+              onToggle={(id) =>
+                setMembers((prev) => {
+                  const next = new Set(prev);
+                  if (next.has(id)) next.delete(id);
+                  else next.add(id);
+                  return next;
+                })
+              }
+            />
           </div>
         )}
-        {error && <div className="form-error" role="alert" data-testid="create-channel-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+        {error && (
+          <div className="form-error" role="alert" data-testid="create-channel-error">
+            <AlertIcon size={16} /> <span>{error}</span>
+          </div>
+        )}
         <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button-primary" disabled={!trimmed || busy} data-testid="create-channel-submit">
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!trimmed || busy}
+            data-testid="create-channel-submit"
+          >
             {busy ? 'Creating...' : 'Create'}
           </button>
         </div>

@@ -7,13 +7,25 @@ const LABELS = { sending: 'Sending', sent: 'Sent', delivered: 'Delivered', read:
 
 export function DeliveryMark({ status }: { status: ChatMessage['status'] }) {
   if (!status) return null;
-  const icon = status === 'sending' ? <ClockIcon size={12} />
-    : status === 'sent' ? <CheckIcon size={12} />
-      : status === 'failed' ? <AlertIcon size={12} />
-        : <DoubleCheckIcon size={14} />;
+  const icon =
+    status === 'sending' ? (
+      <ClockIcon size={12} />
+    ) : status === 'sent' ? (
+      <CheckIcon size={12} />
+    ) : status === 'failed' ? (
+      <AlertIcon size={12} />
+    ) : (
+      <DoubleCheckIcon size={14} />
+    );
   return (
-    <span className={`message-status delivery-${status}`} title={LABELS[status]} aria-label={LABELS[status]}
-      role="img" data-testid="delivery-mark" data-status={status}>
+    <span
+      className={`message-status delivery-${status}`}
+      title={LABELS[status]}
+      aria-label={LABELS[status]}
+      role="img"
+      data-testid="delivery-mark"
+      data-status={status}
+    >
       {icon}
     </span>
   );

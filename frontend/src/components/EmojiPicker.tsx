@@ -5,7 +5,13 @@
 import { EmojiPicker as Picker, type EmojiData, type Locale } from 'frimousse';
 
 type EmojibaseEmoji = {
-  label: string; emoji: string; group?: number; subgroup?: number; order?: number; version: number; tags?: string[];
+  label: string;
+  emoji: string;
+  group?: number;
+  subgroup?: number;
+  order?: number;
+  version: number;
+  tags?: string[];
   skins?: { emoji: string; tone?: number | number[] }[];
 };
 type EmojibaseMessages = {
@@ -23,24 +29,39 @@ async function resolveEmojiData(locale: Locale): Promise<EmojiData> {
     import('emojibase-data/en/data.json') as Promise<{ default: EmojibaseEmoji[] }>,
     import('emojibase-data/en/messages.json') as Promise<{ default: EmojibaseMessages }>,
   ]);
-  const flags = new Set(messages.subgroups.filter((s) => s.key === 'country-flag' || s.key === 'subdivision-flag').map((s) => s.order));
-  const skinTones = Object.fromEntries(messages.skinTones.map((t) => [t.key, capitalize(t.message)])) as EmojiData['skinTones'];
+  const flags = new Set(
+    messages.subgroups.filter((s) => s.key === 'country-flag' || s.key === 'subdivision-flag').map((s) => s.order),
+  );
+  const skinTones = Object.fromEntries(
+    messages.skinTones.map((t) => [t.key, capitalize(t.message)]),
+  ) as EmojiData['skinTones'];
   return {
     locale,
-    categories: messages.groups.filter((g) => g.key !== 'component').map((g) => ({ index: g.order, label: capitalize(g.message) })),
+    categories: messages.groups
+      .filter((g) => g.key !== 'component')
+      .map((g) => ({ index: g.order, label: capitalize(g.message) })),
     skinTones,
     // emoji newer than 15 often render as empty boxes in current system fonts
-    emojis: emojis.filter((e) => typeof e.group === 'number' && e.group !== 2 && e.version <= 15).map((e) => {
-      const single = e.skins?.filter((s) => typeof s.tone === 'number') ?? [];
-      const skins = single.length
-        ? Object.fromEntries(single.map((s) => [TONES[(s.tone as number) - 1], s.emoji])) as Record<(typeof TONES)[number], string>
-        : undefined;
-      return {
-        emoji: e.emoji, category: e.group!, label: capitalize(e.label), version: e.version, tags: e.tags ?? [],
-        ...(flags.has(e.subgroup ?? -1) ? { countryFlag: true as const } : {}),
-        ...(skins ? { skins } : {}),
-      };
-    }),
+    emojis: emojis
+      .filter((e) => typeof e.group === 'number' && e.group !== 2 && e.version <= 15)
+      .map((e) => {
+        const single = e.skins?.filter((s) => typeof s.tone === 'number') ?? [];
+        const skins = single.length
+          ? (Object.fromEntries(single.map((s) => [TONES[(s.tone as number) - 1], s.emoji])) as Record<
+              (typeof TONES)[number],
+              string
+            >)
+          : undefined;
+        return {
+          emoji: e.emoji,
+          category: e.group!,
+          label: capitalize(e.label),
+          version: e.version,
+          tags: e.tags ?? [],
+          ...(flags.has(e.subgroup ?? -1) ? { countryFlag: true as const } : {}),
+          ...(skins ? { skins } : {}),
+        };
+      }),
   };
 }
 
@@ -50,16 +71,32 @@ export interface EmojiPickerProps {
 
 export default function EmojiPicker({ onPick }: EmojiPickerProps) {
   return (
-    <Picker.Root className="emoji-picker" onEmojiSelect={({ emoji }) => onPick(emoji)} resolveEmojiData={resolveEmojiData}
-      columns={8} data-testid="emoji-picker">
+    <Picker.Root
+      className="emoji-picker"
+      onEmojiSelect={({ emoji }) => onPick(emoji)}
+      resolveEmojiData={resolveEmojiData}
+      columns={8}
+      data-testid="emoji-picker"
+    >
       <Picker.Search className="emoji-picker-search" aria-label="Search emoji" autoFocus data-testid="emoji-search" />
       <Picker.Viewport className="emoji-picker-viewport">
         <Picker.Loading className="emoji-picker-status">Loading…</Picker.Loading>
         <Picker.Empty className="emoji-picker-status">No emoji found.</Picker.Empty>
-        <Picker.List className="emoji-picker-list" components={{
-          CategoryHeader: ({ category, ...props }) => <div className="emoji-picker-category" {...props}>{category.label}</div>,
-          Emoji: ({ emoji, ...props }) => <button type="button" className="emoji-picker-emoji" {...props} data-testid="emoji-option">{emoji.emoji}</button>,
-        }} />
+        <Picker.List
+          className="emoji-picker-list"
+          components={{
+            CategoryHeader: ({ category, ...props }) => (
+              <div className="emoji-picker-category" {...props}>
+                {category.label}
+              </div>
+            ),
+            Emoji: ({ emoji, ...props }) => (
+              <button type="button" className="emoji-picker-emoji" {...props} data-testid="emoji-option">
+                {emoji.emoji}
+              </button>
+            ),
+          }}
+        />
       </Picker.Viewport>
     </Picker.Root>
   );

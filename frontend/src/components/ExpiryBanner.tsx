@@ -26,13 +26,28 @@ export function ExpiryBanner({ expiresAt, onExtend }: Props) {
   const s = expiryState(expiresAt, now);
   if (!s || !s.visible || s.level === dismissed) return null;
   return (
-    <div className={`expiry-banner level-${s.level}`} role={s.level === 'info' ? 'status' : 'alert'} data-testid="expiry-banner" data-level={s.level}>
+    <div
+      className={`expiry-banner level-${s.level}`}
+      role={s.level === 'info' ? 'status' : 'alert'}
+      data-testid="expiry-banner"
+      data-level={s.level}
+    >
       {s.level === 'info' ? <ClockIcon size={16} /> : <AlertIcon size={16} />}
-      <span className="expiry-text" data-testid="expiry-text">{expiryText(s)}</span>
+      <span className="expiry-text" data-testid="expiry-text">
+        {expiryText(s)}
+      </span>
       {onExtend && s.level !== 'expired' && (
-        <button type="button" className="button button-sm button-soft" onClick={onExtend} data-testid="expiry-extend">Extend</button>
+        <button type="button" className="button button-sm button-soft" onClick={onExtend} data-testid="expiry-extend">
+          Extend
+        </button>
       )}
-      <button type="button" className="icon-button" onClick={() => setDismissed(s.level)} aria-label="Dismiss" data-testid="expiry-dismiss">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => setDismissed(s.level)}
+        aria-label="Dismiss"
+        data-testid="expiry-dismiss"
+      >
         <CloseIcon size={14} />
       </button>
     </div>

@@ -37,8 +37,14 @@ export function Faq() {
         return (
           <div key={item.q} className={`faq-item${isOpen ? ' open' : ''}`}>
             <h3 className="faq-question">
-              <button type="button" aria-expanded={isOpen} aria-controls={`faq-${i}`} id={`faq-q-${i}`}
-                onClick={() => setOpen(isOpen ? null : i)} data-testid="faq-question">
+              <button
+                type="button"
+                aria-expanded={isOpen}
+                aria-controls={`faq-${i}`}
+                id={`faq-q-${i}`}
+                onClick={() => setOpen(isOpen ? null : i)}
+                data-testid="faq-question"
+              >
                 <span>{item.q}</span>
                 <ChevronDownIcon className="faq-chevron" size={18} />
               </button>

@@ -1,6 +1,10 @@
 import type { ReactNode } from 'react';
 
-export interface Feature { title: string; text: string; icon: ReactNode }
+export interface Feature {
+  title: string;
+  text: string;
+  icon: ReactNode;
+}
 
 /** Feature cards (the landing page's and /features'): an icon, a title and a sentence each. */
 export function FeatureGrid({ features, testId }: { features: readonly Feature[]; testId: string }) {

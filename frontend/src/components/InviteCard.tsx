@@ -8,7 +8,12 @@ export function InviteCard({ roomName }: { roomName: string }) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const link = `${window.location.origin}${roomPath(roomName)}`;
 
-  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const copy = async () => {
     try {
@@ -24,10 +29,24 @@ export function InviteCard({ roomName }: { roomName: string }) {
   return (
     <div className="invite-card">
       <div className="invite-label">Invite people</div>
-      <div className="invite-link" title={link} data-testid="invite-link">{link.replace(/^https?:\/\//, '')}</div>
-      <button type="button" className={`button button-sm button-block ${copied ? 'button-success' : 'button-soft'}`}
-        onClick={copy} data-testid="invite-copy-button">
-        {copied ? <><CheckIcon size={14} /> ✓ Copied!</> : <><CopyIcon size={14} /> Copy link</>}
+      <div className="invite-link" title={link} data-testid="invite-link">
+        {link.replace(/^https?:\/\//, '')}
+      </div>
+      <button
+        type="button"
+        className={`button button-sm button-block ${copied ? 'button-success' : 'button-soft'}`}
+        onClick={copy}
+        data-testid="invite-copy-button"
+      >
+        {copied ? (
+          <>
+            <CheckIcon size={14} /> ✓ Copied!
+          </>
+        ) : (
+          <>
+            <CopyIcon size={14} /> Copy link
+          </>
+        )}
       </button>
     </div>
   );

@@ -33,18 +33,34 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
 
   const submit = async () => {
     if (submitting) return;
-    if (!trimmed) { setError('Please enter a username'); return; }
+    if (!trimmed) {
+      setError('Please enter a username');
+      return;
+    }
     if (!usernameOk) return;
     const pw = password.trim();
-    if (needsPassword && !pw) { setError('Please enter a password'); passwordRef.current?.focus(); return; }
+    if (needsPassword && !pw) {
+      setError('Please enter a password');
+      passwordRef.current?.focus();
+      return;
+    }
     if (needsPassword && !isJoin) {
       const checked = checkRoomPassword(pw);
-      if (!checked.ok) { setError(checked.message); passwordRef.current?.focus(); return; }
+      if (!checked.ok) {
+        setError(checked.message);
+        passwordRef.current?.focus();
+        return;
+      }
     }
     setError(null);
     setSubmitting(true);
     const result = isJoin
-      ? await joinRoom({ workspaceId: workspaceId ?? '', roomName, username: trimmed, password: needsPassword ? pw : null })
+      ? await joinRoom({
+          workspaceId: workspaceId ?? '',
+          roomName,
+          username: trimmed,
+          password: needsPassword ? pw : null,
+        })
       : await createRoom({ roomName, username: trimmed, password: needsPassword ? pw : null });
     if (!result.ok) {
       setSubmitting(false);
@@ -76,16 +92,22 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
   return (
     <div className="overlay-screen">
       <div className="overlay-card" data-testid="join-overlay" data-mode={mode}>
-        <div className="overlay-brand"><LogoMark size={40} /></div>
+        <div className="overlay-brand">
+          <LogoMark size={40} />
+        </div>
         {isJoin ? (
           <>
             <p className="overlay-kicker">You're invited to chat in</p>
-            <h1 className="overlay-title" data-testid="overlay-room-name">{roomName}</h1>
+            <h1 className="overlay-title" data-testid="overlay-room-name">
+              {roomName}
+            </h1>
           </>
         ) : (
           <>
             <h1 className="overlay-title">Setup Room</h1>
-            <p className="overlay-sub">You're creating <strong data-testid="overlay-room-name">{roomName}</strong>. You'll be its owner.</p>
+            <p className="overlay-sub">
+              You're creating <strong data-testid="overlay-room-name">{roomName}</strong>. You'll be its owner.
+            </p>
           </>
         )}
 
@@ -93,26 +115,63 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
           <div className="field">
             <div className="field-head">
               <label htmlFor="username">Your username</label>
-              <span className="counter" data-testid="username-counter">{username.length}/{LIMITS.usernameMax}</span>
+              <span className="counter" data-testid="username-counter">
+                {username.length}/{LIMITS.usernameMax}
+              </span>
             </div>
-            <input id="username" data-testid="username-input" type="text" value={username} autoFocus
-              maxLength={LIMITS.usernameMax} placeholder="e.g. alex" autoComplete="nickname" autoCapitalize="off" spellCheck={false}
-              onChange={(e) => { setUsername(e.target.value); setError(null); }} onKeyDown={onUsernameKey}
-              aria-invalid={availability.state === 'unavailable'} />
+            <input
+              id="username"
+              data-testid="username-input"
+              type="text"
+              value={username}
+              autoFocus
+              maxLength={LIMITS.usernameMax}
+              placeholder="e.g. alex"
+              autoComplete="nickname"
+              autoCapitalize="off"
+              spellCheck={false}
+              onChange={(e) => {
+                setUsername(e.target.value);
+                setError(null);
+              }}
+              onKeyDown={onUsernameKey}
+              aria-invalid={availability.state === 'unavailable'}
+            />
             {isJoin && (
-              <div className={`field-status status-${availability.state}`} data-testid="username-availability"
-                data-state={availability.state} role="status" aria-live="polite">
-                {availability.state === 'checking' && <><span className="spinner spinner-sm" aria-hidden="true" /> Checking username…</>}
-                {availability.state === 'available' && <><CheckIcon size={14} /> {availability.message}</>}
-                {availability.state === 'unavailable' && <><AlertIcon size={14} /> {availability.message}</>}
+              <div
+                className={`field-status status-${availability.state}`}
+                data-testid="username-availability"
+                data-state={availability.state}
+                role="status"
+                aria-live="polite"
+              >
+                {availability.state === 'checking' && (
+                  <>
+                    <span className="spinner spinner-sm" aria-hidden="true" /> Checking username…
+                  </>
+                )}
+                {availability.state === 'available' && (
+                  <>
+                    <CheckIcon size={14} /> {availability.message}
+                  </>
+                )}
+                {availability.state === 'unavailable' && (
+                  <>
+                    <AlertIcon size={14} /> {availability.message}
+                  </>
+                )}
               </div>
             )}
           </div>
 
           {!isJoin && (
             <label className="checkbox">
-              <input type="checkbox" checked={protect} data-testid="password-protect-checkbox"
-                onChange={(e) => toggleProtect(e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={protect}
+                data-testid="password-protect-checkbox"
+                onChange={(e) => toggleProtect(e.target.checked)}
+              />
               <span>Password protect this room</span>
             </label>
           )}
@@ -121,26 +180,55 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
             <div className="field">
               <div className="field-head">
                 <label htmlFor="room-password">{isJoin ? 'Room password' : 'Choose a password'}</label>
-                {isJoin && <span className="field-hint"><LockIcon size={12} /> This room is password protected</span>}
+                {isJoin && (
+                  <span className="field-hint">
+                    <LockIcon size={12} /> This room is password protected
+                  </span>
+                )}
               </div>
-              <input id="room-password" ref={passwordRef} data-testid="password-input" type="password" value={password}
-                maxLength={LIMITS.roomPasswordMax} autoComplete={isJoin ? 'current-password' : 'new-password'}
+              <input
+                id="room-password"
+                ref={passwordRef}
+                data-testid="password-input"
+                type="password"
+                value={password}
+                maxLength={LIMITS.roomPasswordMax}
+                autoComplete={isJoin ? 'current-password' : 'new-password'}
                 placeholder={isJoin ? 'Enter the room password' : 'Anyone joining will need it'}
-                onChange={(e) => { setPassword(e.target.value); setError(null); }} />
+                onChange={(e) => {
+                  setPassword(e.target.value);
+                  setError(null);
+                }}
+              />
             </div>
           )}
 
-          {error && <div className="form-error" role="alert" data-testid="overlay-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+          {error && (
+            <div className="form-error" role="alert" data-testid="overlay-error">
+              <AlertIcon size={16} /> <span>{error}</span>
+            </div>
+          )}
 
-          <button type="submit" className="button button-primary button-lg button-block" disabled={!canSubmit} data-testid="overlay-submit">
-            {submitting ? (isJoin ? 'Joining...' : 'Creating...') : (isJoin ? 'Join Room' : 'Create & Join Room')}
+          <button
+            type="submit"
+            className="button button-primary button-lg button-block"
+            disabled={!canSubmit}
+            data-testid="overlay-submit"
+          >
+            {submitting ? (isJoin ? 'Joining...' : 'Creating...') : isJoin ? 'Join Room' : 'Create & Join Room'}
           </button>
         </form>
 
         <div className="overlay-alt">
-          {isJoin
-            ? <AppLink href="/" data-testid="create-own-room-link">Create own room instead</AppLink>
-            : <AppLink href="/" data-testid="choose-different-name-link">Choose different name</AppLink>}
+          {isJoin ? (
+            <AppLink href="/" data-testid="create-own-room-link">
+              Create own room instead
+            </AppLink>
+          ) : (
+            <AppLink href="/" data-testid="choose-different-name-link">
+              Choose different name
+            </AppLink>
+          )}
         </div>
       </div>
     </div>

@@ -6,7 +6,13 @@ const EmojiPicker = lazy(() => import('./EmojiPicker.tsx'));
 
 export function LazyEmojiPicker(props: EmojiPickerProps) {
   return (
-    <Suspense fallback={<div className="emoji-picker-status" data-testid="emoji-picker-loading">Loading emoji…</div>}>
+    <Suspense
+      fallback={
+        <div className="emoji-picker-status" data-testid="emoji-picker-loading">
+          Loading emoji…
+        </div>
+      }
+    >
       <EmojiPicker {...props} />
     </Suspense>
   );

@@ -17,7 +17,16 @@ function PreviewImage({ src, className }: { src: string | null; className: strin
   const [failed, setFailed] = useState(false);
   const safe = proxiedImageSrc(src);
   if (!safe || failed) return null;
-  return <img className={className} src={safe} alt="" loading="lazy" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  return (
+    <img
+      className={className}
+      src={safe}
+      alt=""
+      loading="lazy"
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 interface Props {
@@ -29,24 +38,52 @@ interface Props {
 
 export function LinkPreviewCard({ preview, onDismiss, testId = 'link-preview' }: Props) {
   const href = httpUrl(preview.url);
-  const image = preview.type === 'youtube' ? preview.thumbnail ?? preview.image : preview.image ?? preview.thumbnail;
+  const image =
+    preview.type === 'youtube' ? (preview.thumbnail ?? preview.image) : (preview.image ?? preview.thumbnail);
   const site = preview.siteName ?? (href ? new URL(href).hostname : null);
-  const title = preview.title ?? (preview.type === 'youtube' ? 'YouTube video' : preview.type === 'instagram' ? 'Instagram post' : href);
+  const title =
+    preview.title ??
+    (preview.type === 'youtube' ? 'YouTube video' : preview.type === 'instagram' ? 'Instagram post' : href);
   return (
     <div className={`link-preview link-preview-${preview.type}`} data-testid={testId} data-type={preview.type}>
       <PreviewImage src={image} className={preview.type === 'other' ? 'link-preview-thumb' : 'link-preview-media'} />
       <div className="link-preview-body">
-        {site && <span className="link-preview-site" data-testid="link-preview-site">{site}</span>}
-        {title && (href
-          ? <a className="link-preview-title" href={href} target="_blank" rel="noopener noreferrer" data-testid="link-preview-title">{title}</a>
-          : <span className="link-preview-title" data-testid="link-preview-title">{title}</span>)}
+        {site && (
+          <span className="link-preview-site" data-testid="link-preview-site">
+            {site}
+          </span>
+        )}
+        {title &&
+          (href ? (
+            <a
+              className="link-preview-title"
+              href={href}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="link-preview-title"
+            >
+              {title}
+            </a>
+          ) : (
+            <span className="link-preview-title" data-testid="link-preview-title">
+              {title}
+            </span>
+          ))}
         {preview.author && <span className="link-preview-author">{preview.author}</span>}
         {preview.description && (
-          <span className="link-preview-description" data-testid="link-preview-description">{truncate(preview.description, DESCRIPTION_CHARS)}</span>
+          <span className="link-preview-description" data-testid="link-preview-description">
+            {truncate(preview.description, DESCRIPTION_CHARS)}
+          </span>
         )}
       </div>
       {onDismiss && (
-        <button type="button" className="icon-button link-preview-close" onClick={onDismiss} aria-label="Remove link preview" data-testid="link-preview-dismiss">
+        <button
+          type="button"
+          className="icon-button link-preview-close"
+          onClick={onDismiss}
+          aria-label="Remove link preview"
+          data-testid="link-preview-dismiss"
+        >
           <CloseIcon size={14} />
         </button>
       )}

@@ -11,7 +11,14 @@ import { QUICK_REACTIONS } from '../state/reactions.ts';
 import { CopyIcon } from './Icons.tsx';
 import { MoreIcon, PencilIcon, ReplyIcon, SmileIcon, TrashIcon } from './ChatIcons.tsx';
 
-const QUICK_LABELS: Record<string, string> = { '👍': 'Thumbs up', '❤️': 'Heart', '😂': 'Laughing', '😮': 'Surprised', '😢': 'Sad', '🙏': 'Praying hands' };
+const QUICK_LABELS: Record<string, string> = {
+  '👍': 'Thumbs up',
+  '❤️': 'Heart',
+  '😂': 'Laughing',
+  '😮': 'Surprised',
+  '😢': 'Sad',
+  '🙏': 'Praying hands',
+};
 
 interface ReactionPickerProps {
   onPick(emoji: string): void;
@@ -29,22 +36,51 @@ export function ReactionPicker({ onPick, mine }: ReactionPickerProps) {
     onPick(emoji);
   };
   return (
-    <Popover label="Add reaction" open={open} onOpenChange={(o) => { setOpen(o); if (!o) setFull(false); }} side="top" align="end"
-      className="reaction-popover" testId="reaction-popover"
-      trigger={(
-        <button type="button" className="icon-button message-action" aria-label="Add reaction" data-testid="react-button">
+    <Popover
+      label="Add reaction"
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setFull(false);
+      }}
+      side="top"
+      align="end"
+      className="reaction-popover"
+      testId="reaction-popover"
+      trigger={
+        <button
+          type="button"
+          className="icon-button message-action"
+          aria-label="Add reaction"
+          data-testid="react-button"
+        >
           <SmileIcon />
         </button>
-      )}>
+      }
+    >
       <div className="quick-reactions" role="group" aria-label="Quick reactions">
         {QUICK_REACTIONS.map((emoji) => (
-          <button key={emoji} type="button" className={`quick-reaction${mine === emoji ? ' mine' : ''}`} aria-label={QUICK_LABELS[emoji]}
-            aria-pressed={mine === emoji} onClick={() => pick(emoji)} data-testid="quick-reaction" data-emoji={emoji}>
+          <button
+            key={emoji}
+            type="button"
+            className={`quick-reaction${mine === emoji ? ' mine' : ''}`}
+            aria-label={QUICK_LABELS[emoji]}
+            aria-pressed={mine === emoji}
+            onClick={() => pick(emoji)}
+            data-testid="quick-reaction"
+            data-emoji={emoji}
+          >
             {emoji}
           </button>
         ))}
-        <button type="button" className="quick-reaction more" aria-label="More emoji" aria-expanded={full}
-          onClick={() => setFull((f) => !f)} data-testid="more-emoji">
+        <button
+          type="button"
+          className="quick-reaction more"
+          aria-label="More emoji"
+          aria-expanded={full}
+          onClick={() => setFull((f) => !f)}
+          data-testid="more-emoji"
+        >
           <MoreIcon />
         </button>
       </div>
@@ -66,22 +102,33 @@ interface Props {
 export function MessageActions({ own, myReaction, onReact, onReply, onCopy, onEdit, onDelete }: Props) {
   const items: MenuEntry[] = own
     ? [
-      { label: 'Edit', icon: <PencilIcon />, onSelect: onEdit, testId: 'action-edit' },
-      { label: 'Delete', icon: <TrashIcon />, onSelect: onDelete, danger: true, testId: 'action-delete' },
-    ]
+        { label: 'Edit', icon: <PencilIcon />, onSelect: onEdit, testId: 'action-edit' },
+        { label: 'Delete', icon: <TrashIcon />, onSelect: onDelete, danger: true, testId: 'action-delete' },
+      ]
     : [
-      { label: 'Reply', icon: <ReplyIcon />, onSelect: onReply, testId: 'action-reply' },
-      { label: 'Copy', icon: <CopyIcon size={16} />, onSelect: onCopy, testId: 'action-copy' },
-    ];
+        { label: 'Reply', icon: <ReplyIcon />, onSelect: onReply, testId: 'action-reply' },
+        { label: 'Copy', icon: <CopyIcon size={16} />, onSelect: onCopy, testId: 'action-copy' },
+      ];
   return (
     <div className="message-actions" role="toolbar" aria-label="Message actions" data-testid="message-actions">
       <ReactionPicker onPick={onReact} mine={myReaction} />
-      <Menu label="Message actions" side="bottom" align="end" items={items} testId="message-menu"
-        trigger={(
-          <button type="button" className="icon-button message-action" aria-label="More actions" data-testid="message-menu-button">
+      <Menu
+        label="Message actions"
+        side="bottom"
+        align="end"
+        items={items}
+        testId="message-menu"
+        trigger={
+          <button
+            type="button"
+            className="icon-button message-action"
+            aria-label="More actions"
+            data-testid="message-menu-button"
+          >
             <MoreIcon />
           </button>
-        )} />
+        }
+      />
     </div>
   );
 }

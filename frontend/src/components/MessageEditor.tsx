@@ -52,8 +52,17 @@ export function MessageEditor({ initial, onSave, onCancel }: Props) {
 
   return (
     <div className="message-editor">
-      <textarea ref={ref} value={value} maxLength={LIMITS.messageMax} rows={1} aria-label="Edit message"
-        onChange={(e) => setValue(e.target.value)} onKeyDown={onKeyDown} onBlur={() => finish(true)} data-testid="edit-input" />
+      <textarea
+        ref={ref}
+        value={value}
+        maxLength={LIMITS.messageMax}
+        rows={1}
+        aria-label="Edit message"
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => finish(true)}
+        data-testid="edit-input"
+      />
       <span className="message-editor-hint">Enter to save · Escape to cancel</span>
     </div>
   );

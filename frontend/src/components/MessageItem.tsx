@@ -43,7 +43,13 @@ interface Props {
   highlighted?: boolean;
 }
 
-export const MessageItem = memo(function MessageItem({ message: m, showHeader, editing, handlers: h, highlighted = false }: Props) {
+export const MessageItem = memo(function MessageItem({
+  message: m,
+  showHeader,
+  editing,
+  handlers: h,
+  highlighted = false,
+}: Props) {
   const common = {
     'data-testid': 'message-item',
     'data-seq': m.seq ?? undefined,
@@ -55,17 +61,31 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
   };
   const hl = highlighted ? ' highlighted' : '';
   if (m.type === 'system') {
-    return <div className={`message-system${hl}`} {...common}><span>{m.content}</span></div>;
+    return (
+      <div className={`message-system${hl}`} {...common}>
+        <span>{m.content}</span>
+      </div>
+    );
   }
   const time = formatTime(m.timestamp);
   const stored = m.id !== null;
   return (
-    <div className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}${hl}`} {...common}>
-      {!m.own && (showHeader ? <PersonAvatar name={m.authorName} picture={m.authorPicture} size={34} /> : <span className="avatar-spacer" />)}
+    <div
+      className={`message${m.own ? ' own' : ''}${showHeader ? ' first' : ' cont'}${m.status ? ` status-${m.status}` : ''}${editing ? ' editing' : ''}${hl}`}
+      {...common}
+    >
+      {!m.own &&
+        (showHeader ? (
+          <PersonAvatar name={m.authorName} picture={m.authorPicture} size={34} />
+        ) : (
+          <span className="avatar-spacer" />
+        ))}
       <div className="message-body">
         {showHeader && (
           <div className="message-meta">
-            <span className="message-author" data-testid="message-author">{m.own ? 'You' : m.authorName}</span>
+            <span className="message-author" data-testid="message-author">
+              {m.own ? 'You' : m.authorName}
+            </span>
             <time dateTime={m.timestamp}>{time}</time>
           </div>
         )}
@@ -73,28 +93,52 @@ export const MessageItem = memo(function MessageItem({ message: m, showHeader, e
           <div className="bubble" tabIndex={stored ? -1 : undefined}>
             {m.replyTo && <ReplyQuote authorName={m.replyTo.authorName} content={m.replyTo.content} />}
             {m.file && h.fileAccess && <MessageAttachment file={m.file} {...h.fileAccess()} />}
-            {editing
-              ? <MessageEditor initial={m.content} onSave={(text) => h.onSaveEdit(m, text)} onCancel={h.onCancelEdit} />
-              : (!m.file || m.file.caption) && <MessageText content={m.content} />}
+            {editing ? (
+              <MessageEditor initial={m.content} onSave={(text) => h.onSaveEdit(m, text)} onCancel={h.onCancelEdit} />
+            ) : (
+              (!m.file || m.file.caption) && <MessageText content={m.content} />
+            )}
             <span className="bubble-foot">
-              {m.isEdited && <span className="edited" data-testid="edited-mark">(edited)</span>}
-              <time dateTime={m.timestamp} data-testid="message-time">{time}</time>
+              {m.isEdited && (
+                <span className="edited" data-testid="edited-mark">
+                  (edited)
+                </span>
+              )}
+              <time dateTime={m.timestamp} data-testid="message-time">
+                {time}
+              </time>
               {m.own && <DeliveryMark status={m.status} />}
             </span>
             {m.linkPreview && <LinkPreviewCard preview={m.linkPreview} testId="message-link-preview" />}
           </div>
           {stored && !editing && (
-            <MessageActions own={m.own} myReaction={myReaction(m.reactions, h.selfId)}
-              onReact={(emoji) => h.onReact(m, emoji)} onReply={() => h.onReply(m)} onCopy={() => h.onCopy(m)}
-              onEdit={() => h.onStartEdit(m.id!)} onDelete={() => h.onDelete(m)} />
+            <MessageActions
+              own={m.own}
+              myReaction={myReaction(m.reactions, h.selfId)}
+              onReact={(emoji) => h.onReact(m, emoji)}
+              onReply={() => h.onReply(m)}
+              onCopy={() => h.onCopy(m)}
+              onEdit={() => h.onStartEdit(m.id!)}
+              onDelete={() => h.onDelete(m)}
+            />
           )}
         </div>
-        <ReactionBar reactions={m.reactions} selfId={h.selfId} nameOf={h.nameOf} onToggle={(emoji) => h.onReact(m, emoji)} disabled={!stored} />
+        <ReactionBar
+          reactions={m.reactions}
+          selfId={h.selfId}
+          nameOf={h.nameOf}
+          onToggle={(emoji) => h.onReact(m, emoji)}
+          disabled={!stored}
+        />
         {m.status === 'failed' && (
           <div className="message-error" role="alert" data-testid="message-error">
             <span>{m.error ?? 'Message could not be sent'}</span>
-            <button type="button" className="link-button" onClick={() => h.onRetry(m.clientMessageId)}>Retry</button>
-            <button type="button" className="link-button" onClick={() => h.onDiscard(m.clientMessageId)}>Discard</button>
+            <button type="button" className="link-button" onClick={() => h.onRetry(m.clientMessageId)}>
+              Retry
+            </button>
+            <button type="button" className="link-button" onClick={() => h.onDiscard(m.clientMessageId)}>
+              Discard
+            </button>
           </div>
         )}
       </div>

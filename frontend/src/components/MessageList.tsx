@@ -34,13 +34,30 @@ interface Props {
 }
 
 export function MessageList({
-  channelId, intro, messages, hasMore, ready, loadingOlder, onLoadOlder, handlers, editingId, focusMessageId = null, onFocusDone,
+  channelId,
+  intro,
+  messages,
+  hasMore,
+  ready,
+  loadingOlder,
+  onLoadOlder,
+  handlers,
+  editingId,
+  focusMessageId = null,
+  onFocusDone,
 }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   /** the list as last laid out: what a change compares against (anchor: the first message row in view) */
-  const snapshot = useRef({ channelId: '', firstKey: '', lastKey: '', height: 0, top: 0, anchor: null as ReturnType<typeof anchorIn> });
+  const snapshot = useRef({
+    channelId: '',
+    firstKey: '',
+    lastKey: '',
+    height: 0,
+    top: 0,
+    anchor: null as ReturnType<typeof anchorIn>,
+  });
   const [showTop, setShowTop] = useState(false);
   const [showLatest, setShowLatest] = useState(false);
   /** messages of others that arrived below while the reader was scrolled up */
@@ -129,7 +146,11 @@ export function MessageList({
       if (virtualOn.current) {
         if (prev.anchor) virtualHandle.current?.placeAt(prev.anchor.key, prev.anchor.offset);
       } else {
-        const row = prev.anchor && [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find((r) => r.dataset.messageId === prev.anchor!.key);
+        const row =
+          prev.anchor &&
+          [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find(
+            (r) => r.dataset.messageId === prev.anchor!.key,
+          );
         if (row) el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - prev.anchor!.offset;
         else el.scrollTop = prev.top + (el.scrollHeight - prev.height);
       }
@@ -162,10 +183,13 @@ export function MessageList({
   useLayoutEffect(() => {
     const el = listRef.current;
     if (!focusMessageId || !el) return;
-    const row = [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find((r) => r.dataset.messageId === focusMessageId);
+    const row = [...el.querySelectorAll<HTMLElement>('[data-message-id]')].find(
+      (r) => r.dataset.messageId === focusMessageId,
+    );
     if (!row) {
       // virtual rows: scroll to it, then look again once it has rendered
-      if (revealTick < 10 && virtualHandle.current?.reveal(focusMessageId)) requestAnimationFrame(() => setRevealTick((n) => n + 1));
+      if (revealTick < 10 && virtualHandle.current?.reveal(focusMessageId))
+        requestAnimationFrame(() => setRevealTick((n) => n + 1));
       return;
     }
     const box = el.getBoundingClientRect();
@@ -183,30 +207,64 @@ export function MessageList({
     return () => clearTimeout(t);
   }, [highlightId]);
 
-  const renderItem = (item: (typeof items)[number]) => (item.kind === 'day'
-    ? <div key={item.key} className="day-separator" data-testid="day-separator"><span>{item.label}</span></div>
-    : <MessageItem key={item.key} message={item.message} showHeader={item.showHeader} handlers={handlers}
-      editing={editingId !== null && item.message.id === editingId}
-      highlighted={highlightId !== null && item.message.id === highlightId} />);
+  const renderItem = (item: (typeof items)[number]) =>
+    item.kind === 'day' ? (
+      <div key={item.key} className="day-separator" data-testid="day-separator">
+        <span>{item.label}</span>
+      </div>
+    ) : (
+      <MessageItem
+        key={item.key}
+        message={item.message}
+        showHeader={item.showHeader}
+        handlers={handlers}
+        editing={editingId !== null && item.message.id === editingId}
+        highlighted={highlightId !== null && item.message.id === highlightId}
+      />
+    );
 
   // a short channel with older history: the list cannot scroll yet, so load more right away
-  useLayoutEffect(() => { maybeLoadOlder(); }, [maybeLoadOlder]);
+  useLayoutEffect(() => {
+    maybeLoadOlder();
+  }, [maybeLoadOlder]);
 
   return (
     <div className="message-pane">
-      <div className="message-scroll" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" aria-relevant="additions">
+      <div
+        className="message-scroll"
+        ref={listRef}
+        onScroll={onScroll}
+        data-testid="message-list"
+        aria-live="polite"
+        aria-relevant="additions"
+      >
         <div className="message-list-inner" ref={innerRef}>
-          {!ready && messages.length === 0 && <div className="list-loader" data-testid="loading-messages"><span className="spinner spinner-sm" /> Loading messages…</div>}
+          {!ready && messages.length === 0 && (
+            <div className="list-loader" data-testid="loading-messages">
+              <span className="spinner spinner-sm" /> Loading messages…
+            </div>
+          )}
           {ready && !hasMore && !loadingOlder && <ChannelIntro target={intro} hasMessages={messages.length > 0} />}
-          {VirtualRows
-            ? <VirtualRows items={items} scrollRef={listRef} renderItem={renderItem} handle={virtualHandle} endThreshold={STICK_TO_BOTTOM_PX}
+          {VirtualRows ? (
+            <VirtualRows
+              items={items}
+              scrollRef={listRef}
+              renderItem={renderItem}
+              handle={virtualHandle}
+              endThreshold={STICK_TO_BOTTOM_PX}
             />
+          ) : (
             // until the virtual rows' code has arrived, a long history shows its newest rows only (where it opens)
-            : (items.length > VIRTUALIZE_FROM ? items.slice(-VIRTUALIZE_FROM) : items).map(renderItem)}
+            (items.length > VIRTUALIZE_FROM ? items.slice(-VIRTUALIZE_FROM) : items).map(renderItem)
+          )}
         </div>
       </div>
       {/* outside the scroll box: a control (or the loader) that appears must not move the rows being read */}
-      {loadingOlder && <div className="list-loader list-loader-overlay" data-testid="loading-older"><span className="spinner spinner-sm" /> Loading older messages…</div>}
+      {loadingOlder && (
+        <div className="list-loader list-loader-overlay" data-testid="loading-older">
+          <span className="spinner spinner-sm" /> Loading older messages…
+        </div>
+      )}
       {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}
       {showLatest && <JumpToLatest count={unseen} onClick={jumpToLatest} />}
     </div>

@@ -7,9 +7,13 @@ export function MessageText({ content }: { content: string }) {
   return (
     <span className="message-text" data-testid="message-content">
       {parts.map((p, i) =>
-        p.kind === 'link'
-          ? <a key={i} href={p.href} target="_blank" rel="noopener noreferrer">{p.text}</a>
-          : <span key={i}>{p.text}</span>,
+        p.kind === 'link' ? (
+          <a key={i} href={p.href} target="_blank" rel="noopener noreferrer">
+            {p.text}
+          </a>
+        ) : (
+          <span key={i}>{p.text}</span>
+        ),
       )}
     </span>
   );

@@ -23,18 +23,28 @@ interface ModalProps {
 }
 
 /** First field or action inside the dialog, else the dialog itself (the close button is not a good first stop). */
-const FIRST_FOCUS = 'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([data-modal-close]):not([disabled]), [href]';
+const FIRST_FOCUS =
+  'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([data-modal-close]):not([disabled]), [href]';
 
 export function Modal({ title, children, onClose, footer, tone = 'default', icon, testId, size = 'sm' }: ModalProps) {
   const contentRef = useRef<HTMLDivElement>(null);
   // there is no Dialog.Trigger (callers mount the modal to open it): focus goes back to what had it before
-  const [returnFocus] = useState(() => (typeof document === 'undefined' ? null : document.activeElement as HTMLElement | null));
+  const [returnFocus] = useState(() =>
+    typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null),
+  );
   // status dialogs (success, danger, warning) are announced with their text; forms are not read out whole
   const describe = tone !== 'default';
-  const block = (e: Event) => { if (!onClose) e.preventDefault(); };
+  const block = (e: Event) => {
+    if (!onClose) e.preventDefault();
+  };
 
   return (
-    <Dialog.Root open onOpenChange={(open) => { if (!open) onClose?.(); }}>
+    <Dialog.Root
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose?.();
+      }}
+    >
       <Dialog.Portal>
         <Dialog.Overlay className="modal-backdrop">
           <Dialog.Content
@@ -61,11 +71,19 @@ export function Modal({ title, children, onClose, footer, tone = 'default', icon
                 <CloseIcon size={18} />
               </Dialog.Close>
             )}
-            {icon && <div className={`modal-icon tone-${tone}`} aria-hidden="true">{icon}</div>}
+            {icon && (
+              <div className={`modal-icon tone-${tone}`} aria-hidden="true">
+                {icon}
+              </div>
+            )}
             <Dialog.Title className="modal-title">{title}</Dialog.Title>
-            {describe
-              ? <Dialog.Description asChild><div className="modal-body">{children}</div></Dialog.Description>
-              : <div className="modal-body">{children}</div>}
+            {describe ? (
+              <Dialog.Description asChild>
+                <div className="modal-body">{children}</div>
+              </Dialog.Description>
+            ) : (
+              <div className="modal-body">{children}</div>
+            )}
             {footer && <div className="modal-footer">{footer}</div>}
           </Dialog.Content>
         </Dialog.Overlay>

@@ -20,11 +20,24 @@ export function ReactionBar({ reactions, selfId, nameOf, onToggle, disabled }: P
         const who = (reactions[chip.emoji] ?? []).map((id) => (id === selfId ? 'You' : nameOf(id))).join(', ');
         return (
           <Tooltip key={chip.emoji} content={who}>
-            <button type="button" className={`reaction-chip${chip.mine ? ' mine' : ''}`} aria-pressed={chip.mine} disabled={disabled}
+            <button
+              type="button"
+              className={`reaction-chip${chip.mine ? ' mine' : ''}`}
+              aria-pressed={chip.mine}
+              disabled={disabled}
               aria-label={`${chip.emoji} ${chip.count} ${chip.count === 1 ? 'reaction' : 'reactions'}${chip.mine ? ', including yours' : ''}`}
-              onClick={() => onToggle(chip.emoji)} data-testid="reaction-chip" data-emoji={chip.emoji} data-count={chip.count} data-mine={chip.mine}>
-              <span className="reaction-emoji" aria-hidden="true">{chip.emoji}</span>
-              <span className="reaction-count" aria-hidden="true">{chip.count}</span>
+              onClick={() => onToggle(chip.emoji)}
+              data-testid="reaction-chip"
+              data-emoji={chip.emoji}
+              data-count={chip.count}
+              data-mine={chip.mine}
+            >
+              <span className="reaction-emoji" aria-hidden="true">
+                {chip.emoji}
+              </span>
+              <span className="reaction-count" aria-hidden="true">
+                {chip.count}
+              </span>
             </button>
           </Tooltip>
         );

@@ -16,10 +16,18 @@ export function ReplyBar({ authorName, content, onCancel }: Props) {
     <div className="reply-bar" data-testid="reply-bar">
       <ReplyIcon size={16} />
       <div className="reply-bar-text">
-        <span className="reply-bar-title" data-testid="reply-bar-title">Replying to {authorName}</span>
+        <span className="reply-bar-title" data-testid="reply-bar-title">
+          Replying to {authorName}
+        </span>
         <span className="reply-bar-quote">{truncate(content, QUOTE_PREVIEW_CHARS)}</span>
       </div>
-      <button type="button" className="icon-button" onClick={onCancel} aria-label="Cancel reply" data-testid="reply-cancel">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={onCancel}
+        aria-label="Cancel reply"
+        data-testid="reply-cancel"
+      >
         <CloseIcon size={16} />
       </button>
     </div>
@@ -30,8 +38,12 @@ export function ReplyBar({ authorName, content, onCancel }: Props) {
 export function ReplyQuote({ authorName, content }: { authorName: string; content: string }) {
   return (
     <div className="reply-quote" data-testid="reply-quote">
-      <span className="reply-quote-author" data-testid="reply-quote-author">{authorName}</span>
-      <span className="reply-quote-text" data-testid="reply-quote-text">{truncate(content, QUOTE_PREVIEW_CHARS)}</span>
+      <span className="reply-quote-author" data-testid="reply-quote-author">
+        {authorName}
+      </span>
+      <span className="reply-quote-text" data-testid="reply-quote-text">
+        {truncate(content, QUOTE_PREVIEW_CHARS)}
+      </span>
     </div>
   );
 }

@@ -8,11 +8,20 @@ import { AlertIcon, CheckIcon } from './Icons.tsx';
 
 function statusText(a: NameAvailability, name: string): string {
   switch (a.state) {
-    case 'idle': return name.trim().length === 0 ? 'Pick a name: letters, numbers, hyphens' : name.trim().length < LIMITS.roomNameCheckMin ? 'At least 2 characters' : '';
-    case 'checking': return 'Checking availability…';
-    case 'available': return a.message;
-    case 'taken': return a.message;
-    case 'unknown': return a.message;
+    case 'idle':
+      return name.trim().length === 0
+        ? 'Pick a name: letters, numbers, hyphens'
+        : name.trim().length < LIMITS.roomNameCheckMin
+          ? 'At least 2 characters'
+          : '';
+    case 'checking':
+      return 'Checking availability…';
+    case 'available':
+      return a.message;
+    case 'taken':
+      return a.message;
+    case 'unknown':
+      return a.message;
   }
 }
 
@@ -32,9 +41,13 @@ export function RoomNameForm() {
 
   return (
     <form className="room-form" onSubmit={submit} noValidate>
-      <label className="room-form-label" htmlFor="room-name">Name your room</label>
+      <label className="room-form-label" htmlFor="room-name">
+        Name your room
+      </label>
       <div className={`room-input state-${availability.state}`}>
-        <span className="room-input-prefix" aria-hidden="true">{host}/</span>
+        <span className="room-input-prefix" aria-hidden="true">
+          {host}/
+        </span>
         <input
           id="room-name"
           data-testid="room-name-input"
@@ -48,16 +61,29 @@ export function RoomNameForm() {
           aria-describedby="room-name-status"
           onChange={(e) => setName(e.target.value)}
         />
-        <span className="room-input-counter" data-testid="room-name-counter">{name.length}/{LIMITS.roomNameMax}</span>
+        <span className="room-input-counter" data-testid="room-name-counter">
+          {name.length}/{LIMITS.roomNameMax}
+        </span>
       </div>
-      <div id="room-name-status" className={`availability availability-${availability.state}`}
-        data-testid="name-availability" data-state={availability.state} role="status" aria-live="polite">
+      <div
+        id="room-name-status"
+        className={`availability availability-${availability.state}`}
+        data-testid="name-availability"
+        data-state={availability.state}
+        role="status"
+        aria-live="polite"
+      >
         {availability.state === 'checking' && <span className="spinner spinner-sm" aria-hidden="true" />}
         {availability.state === 'available' && <CheckIcon size={16} />}
         {(availability.state === 'taken' || availability.state === 'unknown') && <AlertIcon size={16} />}
         <span>{statusText(availability, name)}</span>
       </div>
-      <button type="submit" className="button button-primary button-lg room-form-submit" disabled={!ready} data-testid="create-room-button">
+      <button
+        type="submit"
+        className="button button-primary button-lg room-form-submit"
+        disabled={!ready}
+        data-testid="create-room-button"
+      >
         Create Room Now
       </button>
     </form>

@@ -6,7 +6,12 @@ import { useFaviconBadge } from '../hooks/useFaviconBadge.ts';
 import { totalUnread } from '../state/selectors.ts';
 import { canManageChannels, titleWithUnread } from '../lib/format.ts';
 import {
-  getSoundEnabled, hasUserInteracted, newIncomingMessages, playNotificationSound, shouldPlay, trackUserInteraction,
+  getSoundEnabled,
+  hasUserInteracted,
+  newIncomingMessages,
+  playNotificationSound,
+  shouldPlay,
+  trackUserInteraction,
 } from '../lib/notificationSound.ts';
 import { useRoomTheme } from '../hooks/useRoomTheme.ts';
 import { useThemeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
@@ -83,12 +88,19 @@ function useOpenFlags(joined: boolean, workspaceId: string | null, open: (d: Adm
     if (!joined) return;
     const params = new URLSearchParams(window.location.search);
     const flag = (n: string) => params.get(n) === 'true';
-    const dialog: AdminDialog | null = flag('openExtend') || flag('resumeExtension') ? { kind: 'extend' }
-      : flag('openUpgrade') || flag('resumeUpgrade') ? { kind: 'plans' } : null;
+    const dialog: AdminDialog | null =
+      flag('openExtend') || flag('resumeExtension')
+        ? { kind: 'extend' }
+        : flag('openUpgrade') || flag('resumeUpgrade')
+          ? { kind: 'plans' }
+          : null;
     stripQueryParams(['openExtend', 'resumeExtension', 'openUpgrade', 'resumeUpgrade']);
     // a claim through Google finished while the page was away: Claim Your Room shows how it went
     const claimed = workspaceId ? takeClaimOutcome(workspaceId) : null;
-    if (claimed) { open({ kind: 'claim', outcome: claimed }); return; }
+    if (claimed) {
+      open({ kind: 'claim', outcome: claimed });
+      return;
+    }
     if (!dialog) return;
     const t = setTimeout(() => open(dialog), MODAL_OPEN_DELAY_MS);
     return () => clearTimeout(t);
@@ -127,27 +139,33 @@ export function RoomView({ session, roomName }: Props) {
     session.dismissNotice();
   }, [state.notice, session, toast]);
 
-  const openMessage = useCallback((channelId: string, messageId: string) => {
-    setFocus({ channelId, messageId });
-    void session.revealMessage(channelId, messageId).then((held) => {
-      if (!held) setFocus((f) => (f?.messageId === messageId ? null : f));
-    });
-  }, [session]);
+  const openMessage = useCallback(
+    (channelId: string, messageId: string) => {
+      setFocus({ channelId, messageId });
+      void session.revealMessage(channelId, messageId).then((held) => {
+        if (!held) setFocus((f) => (f?.messageId === messageId ? null : f));
+      });
+    },
+    [session],
+  );
   const focusDone = useCallback(() => setFocus(null), []);
 
   /** Mobile back arrow: clear the current channel, the list slides back in. */
   const onBack = useCallback(() => session.selectChannel(null), [session]);
 
-  useShortcuts({
-    focusSearch: () => {
-      // on a phone the search lives in the list: bring the list back first
-      if (isMobile() && session.state.currentChannelId) session.selectChannel(null);
-      requestAnimationFrame(() => document.getElementById(SIDEBAR_SEARCH_ID)?.focus());
+  useShortcuts(
+    {
+      focusSearch: () => {
+        // on a phone the search lives in the list: bring the list back first
+        if (isMobile() && session.state.currentChannelId) session.selectChannel(null);
+        requestAnimationFrame(() => document.getElementById(SIDEBAR_SEARCH_ID)?.focus());
+      },
+      escape: () => setSettingsOpen(false),
+      createChannel: () => setCreateOpen(true),
+      toggleSettings: () => setSettingsOpen((open) => !open),
     },
-    escape: () => setSettingsOpen(false),
-    createChannel: () => setCreateOpen(true),
-    toggleSettings: () => setSettingsOpen((open) => !open),
-  }, { canCreateChannel: canCreate, enabled: state.everJoined });
+    { canCreateChannel: canCreate, enabled: state.everJoined },
+  );
 
   if (!state.everJoined) {
     return (
@@ -170,45 +188,96 @@ export function RoomView({ session, roomName }: Props) {
   const shownTheme = theme.preview ?? theme.active;
   // The custom logo only ever loads through the server-signed image-proxy path of the room's broadcast theme
   // (img-src 'self'); a logo address not broadcast yet (a preview, a theme applied for oneself) shows our mark.
-  const logoSrc = shownTheme.themeId === 'custom' && ws?.theme?.logoSrc && ws.theme.customTheme?.logoUrl === shownTheme.custom?.logoUrl
-    ? ws.theme.logoSrc : undefined;
-  const banner = <ExpiryBanner expiresAt={ws?.expiresAt ?? null} onExtend={can.extend ? () => setAdminDialog({ kind: 'extend' }) : undefined} />;
+  const logoSrc =
+    shownTheme.themeId === 'custom' &&
+    ws?.theme?.logoSrc &&
+    ws.theme.customTheme?.logoUrl === shownTheme.custom?.logoUrl
+      ? ws.theme.logoSrc
+      : undefined;
+  const banner = (
+    <ExpiryBanner
+      expiresAt={ws?.expiresAt ?? null}
+      onExtend={can.extend ? () => setAdminDialog({ kind: 'extend' }) : undefined}
+    />
+  );
 
   return (
     <CallContext.Provider value={calls.actions}>
-    <div className={`room-layout${state.currentChannelId ? ' show-chat' : ''}${settingsOpen ? ' settings-open' : ''}`} data-testid="room-view">
-      {offline && (
-        <div className="connection-banner" role="status" data-testid="connection-banner">
-          <span className="spinner spinner-sm spinner-light" aria-hidden="true" />
-          <span>{state.connection.error ?? 'Connection lost. Reconnecting…'}</span>
-        </div>
-      )}
-      <Sidebar state={state} session={session} roomName={roomName} onSelectChannel={(id) => session.selectChannel(id)}
-        onOpenMessage={openMessage}
-        onOpenCreateChannel={() => setCreateOpen(true)} onLeave={() => void leave()} onAdminDialog={setAdminDialog} onToggleSettings={() => setSettingsOpen((open) => !open)}
-        logoSrc={logoSrc} />
-      <ChatArea session={session} state={state} onBack={onBack}
-        focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null} onFocusDone={focusDone}
-        banner={banner} />
-      <Suspense fallback={null}>
-        {settingsOpen && <SettingsPanel state={state} roomName={roomName} open={setAdminDialog} onClose={() => setSettingsOpen(false)} />}
-        {adminDialog && (
-          <AdminDialogs dialog={adminDialog} state={state} session={session} theme={theme} open={setAdminDialog} close={() => setAdminDialog(null)} />
+      <div
+        className={`room-layout${state.currentChannelId ? ' show-chat' : ''}${settingsOpen ? ' settings-open' : ''}`}
+        data-testid="room-view"
+      >
+        {offline && (
+          <div className="connection-banner" role="status" data-testid="connection-banner">
+            <span className="spinner spinner-sm spinner-light" aria-hidden="true" />
+            <span>{state.connection.error ?? 'Connection lost. Reconnecting…'}</span>
+          </div>
         )}
-      </Suspense>
-      {createOpen && canCreate && (
-        <CreateChannelModal onClose={() => setCreateOpen(false)} users={state.workspace?.users ?? []} selfId={state.user?.id ?? null}
-          onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)} />
-      )}
-      {calls.launch && session.realtime && (
+        <Sidebar
+          state={state}
+          session={session}
+          roomName={roomName}
+          onSelectChannel={(id) => session.selectChannel(id)}
+          onOpenMessage={openMessage}
+          onOpenCreateChannel={() => setCreateOpen(true)}
+          onLeave={() => void leave()}
+          onAdminDialog={setAdminDialog}
+          onToggleSettings={() => setSettingsOpen((open) => !open)}
+          logoSrc={logoSrc}
+        />
+        <ChatArea
+          session={session}
+          state={state}
+          onBack={onBack}
+          focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null}
+          onFocusDone={focusDone}
+          banner={banner}
+        />
         <Suspense fallback={null}>
-          <CallWindow key={`${calls.launch.direction}-${calls.launch.channelId}`} socket={session.realtime} launch={calls.launch} onClose={calls.close}
-            self={{ name: state.user?.username ?? 'You', picture: state.user?.profilePicture ?? null,
-              peerPicture: state.workspace?.users.find((u) => u.id === calls.launch?.peerId)?.profilePicture ?? null }} />
+          {settingsOpen && (
+            <SettingsPanel
+              state={state}
+              roomName={roomName}
+              open={setAdminDialog}
+              onClose={() => setSettingsOpen(false)}
+            />
+          )}
+          {adminDialog && (
+            <AdminDialogs
+              dialog={adminDialog}
+              state={state}
+              session={session}
+              theme={theme}
+              open={setAdminDialog}
+              close={() => setAdminDialog(null)}
+            />
+          )}
         </Suspense>
-      )}
-      {calls.upgrade && <CallUpgradeModal callType={calls.upgrade} onClose={calls.closeUpgrade} />}
-    </div>
+        {createOpen && canCreate && (
+          <CreateChannelModal
+            onClose={() => setCreateOpen(false)}
+            users={state.workspace?.users ?? []}
+            selfId={state.user?.id ?? null}
+            onCreate={(n, isPrivate, memberIds) => session.createChannel(n, isPrivate, memberIds)}
+          />
+        )}
+        {calls.launch && session.realtime && (
+          <Suspense fallback={null}>
+            <CallWindow
+              key={`${calls.launch.direction}-${calls.launch.channelId}`}
+              socket={session.realtime}
+              launch={calls.launch}
+              onClose={calls.close}
+              self={{
+                name: state.user?.username ?? 'You',
+                picture: state.user?.profilePicture ?? null,
+                peerPicture: state.workspace?.users.find((u) => u.id === calls.launch?.peerId)?.profilePicture ?? null,
+              }}
+            />
+          </Suspense>
+        )}
+        {calls.upgrade && <CallUpgradeModal callType={calls.upgrade} onClose={calls.closeUpgrade} />}
+      </div>
     </CallContext.Provider>
   );
 }

@@ -29,11 +29,19 @@ import { usePresenceTracker } from './sidebar/presence.ts';
 import './sidebar/sidebar.css';
 
 // The sidebar's dialogs load on first use (the room page's initial JavaScript stays small).
-const DeleteConversationModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteConversationModal })));
-const DeleteChannelModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })));
+const DeleteConversationModal = lazy(() =>
+  import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteConversationModal })),
+);
+const DeleteChannelModal = lazy(() =>
+  import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })),
+);
 const StartDmModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.StartDmModal })));
-const ChannelMembersModal = lazy(() => import('./sidebar/ChannelMembersModal.tsx').then((m) => ({ default: m.ChannelMembersModal })));
-const EditProfileModal = lazy(() => import('./sidebar/EditProfileModal.tsx').then((m) => ({ default: m.EditProfileModal })));
+const ChannelMembersModal = lazy(() =>
+  import('./sidebar/ChannelMembersModal.tsx').then((m) => ({ default: m.ChannelMembersModal })),
+);
+const EditProfileModal = lazy(() =>
+  import('./sidebar/EditProfileModal.tsx').then((m) => ({ default: m.EditProfileModal })),
+);
 
 interface Props {
   state: RoomState;
@@ -59,10 +67,24 @@ type Dialog =
   | { kind: 'startDm'; userId: string; username: string }
   | { kind: 'profile' };
 
-export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessage, onOpenCreateChannel, onLeave, onAdminDialog, onToggleSettings, logoSrc }: Props) {
+export function Sidebar({
+  state,
+  session,
+  roomName,
+  onSelectChannel,
+  onOpenMessage,
+  onOpenCreateChannel,
+  onLeave,
+  onAdminDialog,
+  onToggleSettings,
+  logoSrc,
+}: Props) {
   const { workspace, user } = state;
   // profile pictures are stored files: PersonAvatar loads them through signed links with this room's token
-  useEffect(() => { registerFileAccess(() => session.fileAccess()); return () => registerFileAccess(null); }, [session]);
+  useEffect(() => {
+    registerFileAccess(() => session.fileAccess());
+    return () => registerFileAccess(null);
+  }, [session]);
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
   const role = roleOf(user);
@@ -82,9 +104,15 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
   const actions: ConversationActions = {
     select: onSelectChannel,
     markRead: (id) => session.markRead(id),
-    askDeleteDm: (id) => setDialog({ kind: 'deleteDm', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? 'this user' }),
+    askDeleteDm: (id) =>
+      setDialog({
+        kind: 'deleteDm',
+        channelId: id,
+        name: items.find((i) => i.channel.id === id)?.title ?? 'this user',
+      }),
     rename: (id, newName) => session.renameChannel(id, newName),
-    askDeleteChannel: (id) => setDialog({ kind: 'deleteChannel', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? '' }),
+    askDeleteChannel: (id) =>
+      setDialog({ kind: 'deleteChannel', channelId: id, name: items.find((i) => i.channel.id === id)?.title ?? '' }),
     editMembers: (id) => setDialog({ kind: 'members', channelId: id }),
     memberActions: (p) => memberActions(p),
   };
@@ -94,22 +122,43 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
     const out: MenuEntry[] = [];
     if (can.setRole && !p.isOwner) {
       out.push({
-        label: p.isAdmin ? 'Remove admin' : 'Make admin', icon: <UserPlusIcon size={16} />, testId: 'member-menu-role',
-        onSelect: () => void session.admin.setMemberRole(p.id, !p.isAdmin).then((r) => { if (!r.ok) session.showNotice(r.message); }),
+        label: p.isAdmin ? 'Remove admin' : 'Make admin',
+        icon: <UserPlusIcon size={16} />,
+        testId: 'member-menu-role',
+        onSelect: () =>
+          void session.admin.setMemberRole(p.id, !p.isAdmin).then((r) => {
+            if (!r.ok) session.showNotice(r.message);
+          }),
       });
     }
     if (can.kick && !(p.isOwner && !user.isOwner)) {
-      out.push({ label: 'Kick User', icon: <TrashIcon size={16} />, danger: true, testId: 'member-menu-kick',
-        onSelect: () => onAdminDialog({ kind: 'kick', userId: p.id, username: p.username }) });
+      out.push({
+        label: 'Kick User',
+        icon: <TrashIcon size={16} />,
+        danger: true,
+        testId: 'member-menu-kick',
+        onSelect: () => onAdminDialog({ kind: 'kick', userId: p.id, username: p.username }),
+      });
     }
     return out;
   }
-  const openFromSearch = (open: () => void) => { setQuery(''); open(); };
+  const openFromSearch = (open: () => void) => {
+    setQuery('');
+    open();
+  };
   /** our DM with the user opens at once; a new one is confirmed first (DM confirm) */
   const startDm = (userId: string) => {
-    if (dmWith(state, userId)) { void session.startDm(userId); return; }
-    const username = state.workspace?.users.find((u) => u.id === userId)?.username ?? state.online.find((u) => u.id === userId)?.username;
-    if (!username) { void session.startDm(userId); return; } // reports User not found
+    if (dmWith(state, userId)) {
+      void session.startDm(userId);
+      return;
+    }
+    const username =
+      state.workspace?.users.find((u) => u.id === userId)?.username ??
+      state.online.find((u) => u.id === userId)?.username;
+    if (!username) {
+      void session.startDm(userId);
+      return;
+    } // reports User not found
     setDialog({ kind: 'startDm', userId, username });
   };
   const membersChannel = dialog?.kind === 'members' ? state.channels.find((c) => c.id === dialog.channelId) : undefined;
@@ -118,22 +167,47 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
     <aside className="sidebar" data-testid="sidebar">
       <div className="sidebar-header">
         <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home">
-          {logoSrc ? <img src={logoSrc} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" /> : <LogoMark size={28} />}
+          {logoSrc ? (
+            <img src={logoSrc} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" />
+          ) : (
+            <LogoMark size={28} />
+          )}
         </AppLink>
-        <RoomHeader name={name} tier={tier} online={state.online.length} maxUsers={workspace?.settings?.maxUsers}
-          isPasswordProtected={Boolean(workspace?.isPasswordProtected)} expiresAt={workspace?.expiresAt ?? null}
-          canRename={can.rename} rename={(n) => session.admin.renameWorkspace(n)} notice={(m) => session.showNotice(m)}
-          onUpgrade={() => onAdminDialog({ kind: 'plans' })} />
+        <RoomHeader
+          name={name}
+          tier={tier}
+          online={state.online.length}
+          maxUsers={workspace?.settings?.maxUsers}
+          isPasswordProtected={Boolean(workspace?.isPasswordProtected)}
+          expiresAt={workspace?.expiresAt ?? null}
+          canRename={can.rename}
+          rename={(n) => session.admin.renameWorkspace(n)}
+          notice={(m) => session.showNotice(m)}
+          onUpgrade={() => onAdminDialog({ kind: 'plans' })}
+        />
         <div className="sidebar-tools">
           <SoundToggle />
           {signedIn && (
-            <a href="/dashboard" target="_blank" rel="noopener" className="icon-button icon-button-dark"
-              aria-label="Dashboard (opens in a new tab)" title="Dashboard" data-testid="dashboard-button">
+            <a
+              href="/dashboard"
+              target="_blank"
+              rel="noopener"
+              className="icon-button icon-button-dark"
+              aria-label="Dashboard (opens in a new tab)"
+              title="Dashboard"
+              data-testid="dashboard-button"
+            >
               <DashboardIcon size={18} />
             </a>
           )}
-          <button type="button" className="icon-button icon-button-dark" onClick={onToggleSettings}
-            aria-label="Settings" title="Settings (Ctrl+S)" data-testid="settings-button">
+          <button
+            type="button"
+            className="icon-button icon-button-dark"
+            onClick={onToggleSettings}
+            aria-label="Settings"
+            title="Settings (Ctrl+S)"
+            data-testid="settings-button"
+          >
             <GearIcon size={18} />
           </button>
         </div>
@@ -143,62 +217,126 @@ export function Sidebar({ state, session, roomName, onSelectChannel, onOpenMessa
 
       {query.trim() ? (
         <div className="sidebar-scroll">
-          <SidebarSearchResults state={state} query={query} search={search}
+          <SidebarSearchResults
+            state={state}
+            query={query}
+            search={search}
             onOpenChannel={(id) => openFromSearch(() => onSelectChannel(id))}
             onOpenMessage={(channelId, messageId) => openFromSearch(() => onOpenMessage(channelId, messageId))}
-            onOpenUser={(id) => openFromSearch(() => startDm(id))} />
+            onOpenUser={(id) => openFromSearch(() => startDm(id))}
+          />
         </div>
       ) : (
         <>
           <div className="sidebar-section-head">
             <span>Conversations</span>
             {canManage && (
-              <button type="button" className="icon-button icon-button-dark" onClick={onOpenCreateChannel}
-                aria-label="Create channel" title="Create channel" data-testid="create-channel-button">
+              <button
+                type="button"
+                className="icon-button icon-button-dark"
+                onClick={onOpenCreateChannel}
+                aria-label="Create channel"
+                title="Create channel"
+                data-testid="create-channel-button"
+              >
                 <PlusIcon size={18} />
               </button>
             )}
           </div>
           <div className="sidebar-scroll">
-            <ChannelList items={items} currentChannelId={state.currentChannelId} canManage={canManage} actions={actions} />
-            <AvailableToMessage people={available} creatorId={workspace?.createdBy ?? null} onStart={startDm} memberActions={memberActions} />
+            <ChannelList
+              items={items}
+              currentChannelId={state.currentChannelId}
+              canManage={canManage}
+              actions={actions}
+            />
+            <AvailableToMessage
+              people={available}
+              creatorId={workspace?.createdBy ?? null}
+              onStart={startDm}
+              memberActions={memberActions}
+            />
             <InviteCard roomName={name} />
           </div>
         </>
       )}
 
       <div className="sidebar-footer">
-        <StatusMenu name={user?.username ?? '?'} picture={user?.profilePicture} status={user?.presenceStatus ?? 'offline'} choose={chooseStatus} />
+        <StatusMenu
+          name={user?.username ?? '?'}
+          picture={user?.profilePicture}
+          status={user?.presenceStatus ?? 'offline'}
+          choose={chooseStatus}
+        />
         <div className="sidebar-user">
-          <span className="sidebar-username" data-testid="current-username">{user?.username}</span>
-          <span className={`role-badge role-${role.toLowerCase()}`} data-testid="role-badge">{role}</span>
+          <span className="sidebar-username" data-testid="current-username">
+            {user?.username}
+          </span>
+          <span className={`role-badge role-${role.toLowerCase()}`} data-testid="role-badge">
+            {role}
+          </span>
         </div>
-        <button type="button" className="icon-button icon-button-dark" onClick={() => setDialog({ kind: 'profile' })}
-          aria-label="Edit Profile" title="Edit Profile" data-testid="edit-profile-button">
+        <button
+          type="button"
+          className="icon-button icon-button-dark"
+          onClick={() => setDialog({ kind: 'profile' })}
+          aria-label="Edit Profile"
+          title="Edit Profile"
+          data-testid="edit-profile-button"
+        >
           <PencilIcon size={18} />
         </button>
-        <button type="button" className="icon-button icon-button-dark" onClick={onLeave} aria-label="Leave room" title="Leave room" data-testid="leave-button">
+        <button
+          type="button"
+          className="icon-button icon-button-dark"
+          onClick={onLeave}
+          aria-label="Leave room"
+          title="Leave room"
+          data-testid="leave-button"
+        >
           <LogOutIcon size={18} />
         </button>
       </div>
 
       <Suspense fallback={null}>
-      {dialog?.kind === 'deleteDm' && (
-        <DeleteConversationModal name={dialog.name} onClose={() => setDialog(null)} onConfirm={() => session.deleteDm(dialog.channelId)} />
-      )}
-      {dialog?.kind === 'deleteChannel' && canManage && (
-        <DeleteChannelModal name={dialog.name} onClose={() => setDialog(null)} onConfirm={() => session.deleteChannel(dialog.channelId)} />
-      )}
-      {membersChannel && canManage && (
-        <ChannelMembersModal channel={membersChannel} users={workspace?.users ?? []} selfId={user?.id ?? null} onClose={() => setDialog(null)}
-          onSave={(add, remove) => session.updateChannelMembers(membersChannel.id, add, remove)} />
-      )}
-      {dialog?.kind === 'startDm' && (
-        <StartDmModal username={dialog.username} onClose={() => setDialog(null)} onConfirm={() => session.startDm(dialog.userId)} />
-      )}
-      {dialog?.kind === 'profile' && user && (
-        <EditProfileModal username={user.username} onClose={() => setDialog(null)} onSave={(u, p) => session.updateProfile(u, p)} fileAccess={session.fileAccess()} />
-      )}
+        {dialog?.kind === 'deleteDm' && (
+          <DeleteConversationModal
+            name={dialog.name}
+            onClose={() => setDialog(null)}
+            onConfirm={() => session.deleteDm(dialog.channelId)}
+          />
+        )}
+        {dialog?.kind === 'deleteChannel' && canManage && (
+          <DeleteChannelModal
+            name={dialog.name}
+            onClose={() => setDialog(null)}
+            onConfirm={() => session.deleteChannel(dialog.channelId)}
+          />
+        )}
+        {membersChannel && canManage && (
+          <ChannelMembersModal
+            channel={membersChannel}
+            users={workspace?.users ?? []}
+            selfId={user?.id ?? null}
+            onClose={() => setDialog(null)}
+            onSave={(add, remove) => session.updateChannelMembers(membersChannel.id, add, remove)}
+          />
+        )}
+        {dialog?.kind === 'startDm' && (
+          <StartDmModal
+            username={dialog.username}
+            onClose={() => setDialog(null)}
+            onConfirm={() => session.startDm(dialog.userId)}
+          />
+        )}
+        {dialog?.kind === 'profile' && user && (
+          <EditProfileModal
+            username={user.username}
+            onClose={() => setDialog(null)}
+            onSave={(u, p) => session.updateProfile(u, p)}
+            fileAccess={session.fileAccess()}
+          />
+        )}
       </Suspense>
     </aside>
   );

@@ -20,9 +20,15 @@ export function SiteFooter() {
           <span>Ephemera</span>
         </div>
         <nav aria-label="Footer" className="footer-links">
-          {LINKS.map(([href, label]) => <AppLink key={href} href={href}>{label}</AppLink>)}
+          {LINKS.map(([href, label]) => (
+            <AppLink key={href} href={href}>
+              {label}
+            </AppLink>
+          ))}
         </nav>
-        <p className="footer-note">© {new Date().getFullYear()} Ephemera. Conversations that don't outstay their welcome.</p>
+        <p className="footer-note">
+          © {new Date().getFullYear()} Ephemera. Conversations that don't outstay their welcome.
+        </p>
       </div>
     </footer>
   );

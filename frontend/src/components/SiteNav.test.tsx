@@ -7,20 +7,34 @@ import { clearAccount, saveAccount } from '../lib/account.ts';
 
 /** the browser's storage as a map: the account record goes in and out through lib/account.ts */
 const stored = new Map<string, string>();
-const render = () => renderToStaticMarkup(<MemoryRouter><SiteNav /></MemoryRouter>);
+const render = () =>
+  renderToStaticMarkup(
+    <MemoryRouter>
+      <SiteNav />
+    </MemoryRouter>,
+  );
 /** the header's account link: test id, target and text */
-const accountLinks = (html: string) => [...html.matchAll(/<a [^>]*data-testid="(nav-[a-z]+)" href="([^"]+)"[^>]*>([^<]*)<\/a>/g)]
-  .map(([, id, href, text]) => ({ id, href, text }));
+const accountLinks = (html: string) =>
+  [...html.matchAll(/<a [^>]*data-testid="(nav-[a-z]+)" href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map(
+    ([, id, href, text]) => ({ id, href, text }),
+  );
 
 describe('site header (docs/product/rooms.md R3)', () => {
   beforeEach(() => {
     vi.stubGlobal('localStorage', {
       getItem: (k: string) => stored.get(k) ?? null,
-      setItem: (k: string, v: string) => { stored.set(k, v); },
-      removeItem: (k: string) => { stored.delete(k); },
+      setItem: (k: string, v: string) => {
+        stored.set(k, v);
+      },
+      removeItem: (k: string) => {
+        stored.delete(k);
+      },
     });
   });
-  afterEach(() => { vi.unstubAllGlobals(); stored.clear(); });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    stored.clear();
+  });
 
   it('signed out: Login / Sign Up to /login, no Dashboard', () => {
     const html = render();
@@ -30,8 +44,17 @@ describe('site header (docs/product/rooms.md R3)', () => {
 
   it('signed in: Dashboard to /dashboard instead of Login / Sign Up; signed out again, Login / Sign Up', () => {
     const user: AccountUser = {
-      id: 'u1', email: 'a@example.test', username: 'alice', subscriptionTier: 'free', paymentStatus: 'active', subscriptionExpiresAt: null,
-      autoRenewal: false, googleId: null, picture: null, createdAt: '2026-01-01T00:00:00.000Z', isSuperadmin: false,
+      id: 'u1',
+      email: 'a@example.test',
+      username: 'alice',
+      subscriptionTier: 'free',
+      paymentStatus: 'active',
+      subscriptionExpiresAt: null,
+      autoRenewal: false,
+      googleId: null,
+      picture: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      isSuperadmin: false,
     };
     saveAccount({ token: 'session-token', user });
     const html = render();

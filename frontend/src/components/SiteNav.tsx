@@ -17,9 +17,15 @@ export function SiteNav({ children }: { children?: ReactNode } = {}) {
       </AppLink>
       <nav aria-label="Main" className="site-nav-links">
         {children}
-        {signedIn
-          ? <AppLink href="/dashboard" className="button button-ghost" data-testid="nav-dashboard">Dashboard</AppLink>
-          : <AppLink href="/login" className="button button-ghost" data-testid="nav-login">Login / Sign Up</AppLink>}
+        {signedIn ? (
+          <AppLink href="/dashboard" className="button button-ghost" data-testid="nav-dashboard">
+            Dashboard
+          </AppLink>
+        ) : (
+          <AppLink href="/login" className="button button-ghost" data-testid="nav-login">
+            Login / Sign Up
+          </AppLink>
+        )}
       </nav>
     </header>
   );

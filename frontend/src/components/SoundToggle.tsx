@@ -7,15 +7,39 @@ export function SoundToggle() {
   const enabled = useSyncExternalStore(subscribeSoundEnabled, getSoundEnabled, () => true);
   return (
     <Tooltip content={enabled ? 'Sound on' : 'Sound off'} side="bottom">
-      <button type="button" className="icon-button icon-button-dark sound-toggle" aria-label="Notification sound"
-        aria-pressed={enabled} data-testid="sound-toggle" data-enabled={enabled}
-        onClick={() => setSoundEnabled(!enabled)}>
-        <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2}
-          strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <button
+        type="button"
+        className="icon-button icon-button-dark sound-toggle"
+        aria-label="Notification sound"
+        aria-pressed={enabled}
+        data-testid="sound-toggle"
+        data-enabled={enabled}
+        onClick={() => setSoundEnabled(!enabled)}
+      >
+        <svg
+          width={18}
+          height={18}
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={2}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+          focusable="false"
+        >
           <path d="M11 5 6 9H2v6h4l5 4z" />
-          {enabled
-            ? <><path d="M15.5 8.5a5 5 0 0 1 0 7" /><path d="M19 5a10 10 0 0 1 0 14" /></>
-            : <><path d="m22 9-6 6" /><path d="m16 9 6 6" /></>}
+          {enabled ? (
+            <>
+              <path d="M15.5 8.5a5 5 0 0 1 0 7" />
+              <path d="M19 5a10 10 0 0 1 0 14" />
+            </>
+          ) : (
+            <>
+              <path d="m22 9-6 6" />
+              <path d="m16 9 6 6" />
+            </>
+          )}
         </svg>
       </button>
     </Tooltip>

@@ -7,17 +7,37 @@ import type { ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import { SparkIcon } from './Icons.tsx';
 
-export function UpgradePromptModal({ title, testId, linkTestId, onClose, children }: {
-  title: string; testId: string; linkTestId: string; onClose(): void; children: ReactNode;
+export function UpgradePromptModal({
+  title,
+  testId,
+  linkTestId,
+  onClose,
+  children,
+}: {
+  title: string;
+  testId: string;
+  linkTestId: string;
+  onClose(): void;
+  children: ReactNode;
 }) {
   return (
-    <Modal title={title} onClose={onClose} tone="warning" icon={<SparkIcon size={22} />} testId={testId}
-      footer={(
+    <Modal
+      title={title}
+      onClose={onClose}
+      tone="warning"
+      icon={<SparkIcon size={22} />}
+      testId={testId}
+      footer={
         <>
-          <button type="button" className="button button-ghost" onClick={onClose}>Not now</button>
-          <a className="button button-primary" href="/upgrade" data-testid={linkTestId}>View Plans</a>
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            Not now
+          </button>
+          <a className="button button-primary" href="/upgrade" data-testid={linkTestId}>
+            View Plans
+          </a>
         </>
-      )}>
+      }
+    >
       {children}
     </Modal>
   );

@@ -76,13 +76,25 @@ export function VirtualRows({ items, scrollRef, renderItem, handle, endThreshold
       const at = index < 0 ? undefined : virtualizer.getOffsetForIndex(index, 'start');
       if (at) virtualizer.scrollToOffset(at[0] - offset);
     },
-    toEnd() { virtualizer.scrollToEnd(); },
+    toEnd() {
+      virtualizer.scrollToEnd();
+    },
   };
   return (
-    <div ref={container} className="virtual-rows" style={{ height: virtualizer.getTotalSize() }} data-testid="virtual-rows">
+    <div
+      ref={container}
+      className="virtual-rows"
+      style={{ height: virtualizer.getTotalSize() }}
+      data-testid="virtual-rows"
+    >
       {virtualizer.getVirtualItems().map((row) => (
-        <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="virtual-row"
-          style={{ transform: `translateY(${row.start - scrollMargin}px)` }}>
+        <div
+          key={row.key}
+          data-index={row.index}
+          ref={virtualizer.measureElement}
+          className="virtual-row"
+          style={{ transform: `translateY(${row.start - scrollMargin}px)` }}
+        >
           {renderItem(items[row.index]!)}
         </div>
       ))}

@@ -31,8 +31,18 @@ export function useVirtualRows(rowCount: number, scrollRef: RefObject<HTMLDivEle
   useEffect(() => {
     if (!wanted || module) return;
     let live = true;
-    void import('./VirtualRows.tsx').then((m) => { loaded = m; if (live) setModule(m); }, () => { /* plain rows go on */ });
-    return () => { live = false; };
+    void import('./VirtualRows.tsx').then(
+      (m) => {
+        loaded = m;
+        if (live) setModule(m);
+      },
+      () => {
+        /* plain rows go on */
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [wanted, module]);
 
   // once virtual, stays virtual for this conversation (a deletion does not bring every row back)

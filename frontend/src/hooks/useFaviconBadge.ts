@@ -91,20 +91,27 @@ export function useFaviconBadge(count: number): void {
       return;
     }
     let cancelled = false;
-    void drawBadgedIcon(original.href, count).then((url) => {
-      if (cancelled || !url) return;
-      link.setAttribute('type', 'image/png');
-      link.setAttribute('href', url);
-      link.dataset.badge = formatBadge(count);
-    }).catch(() => {});
-    return () => { cancelled = true; };
+    void drawBadgedIcon(original.href, count)
+      .then((url) => {
+        if (cancelled || !url) return;
+        link.setAttribute('type', 'image/png');
+        link.setAttribute('href', url);
+        link.dataset.badge = formatBadge(count);
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
   }, [count, original]);
 
-  useEffect(() => () => {
-    const link = iconLink();
-    link.setAttribute('href', original.href);
-    if (original.type) link.setAttribute('type', original.type);
-    else link.removeAttribute('type');
-    delete link.dataset.badge;
-  }, [original]);
+  useEffect(
+    () => () => {
+      const link = iconLink();
+      link.setAttribute('href', original.href);
+      if (original.type) link.setAttribute('type', original.type);
+      else link.removeAttribute('type');
+      delete link.dataset.badge;
+    },
+    [original],
+  );
 }

@@ -40,8 +40,12 @@ export function useLinkPreview(draft: string, fetchPreview: Fetcher): LinkPrevie
           if (r.ok) setResult({ url, preview: r.preview });
           else inFlight.current = null; // a failed address may be tried again after the next pause
         })
-        .catch(() => { /* aborted: a newer address took over */ })
-        .finally(() => { if (!controller.signal.aborted) setLoadingUrl(null); });
+        .catch(() => {
+          /* aborted: a newer address took over */
+        })
+        .finally(() => {
+          if (!controller.signal.aborted) setLoadingUrl(null);
+        });
     }, LINK_PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [draft, url, dismissed, fetchPreview]);

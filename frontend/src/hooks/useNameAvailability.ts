@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api.ts';
 import {
-  NAME_CHECK_DEBOUNCE_MS, NAME_CHECK_TIMEOUT_MS, nameAvailabilityFrom, shouldCheckName, type NameAvailability,
+  NAME_CHECK_DEBOUNCE_MS,
+  NAME_CHECK_TIMEOUT_MS,
+  nameAvailabilityFrom,
+  shouldCheckName,
+  type NameAvailability,
 } from '../lib/availability.ts';
 
 /** Room-name availability: checked 1 s after typing stops, for 2+ characters, aborted after 8 s. */

@@ -10,13 +10,19 @@ import type { Workspace } from '@ephemera/proto';
 import { applyTheme, isThemeId, normaliseCustomTheme } from '../lib/themes.ts';
 import { readStoredTheme, storeCustomTheme, storeTheme } from '../lib/roomPrefs.ts';
 
-export interface AppliedTheme { themeId: ThemeId; custom: CustomTheme | null }
+export interface AppliedTheme {
+  themeId: ThemeId;
+  custom: CustomTheme | null;
+}
 
 const DEFAULT: AppliedTheme = { themeId: 'default', custom: null };
 
 function fromRoom(theme: Workspace['theme'] | null | undefined): AppliedTheme | null {
   if (!theme || !isThemeId(theme.themeId)) return null;
-  return { themeId: theme.themeId, custom: theme.themeId === 'custom' ? normaliseCustomTheme(theme.customTheme) : null };
+  return {
+    themeId: theme.themeId,
+    custom: theme.themeId === 'custom' ? normaliseCustomTheme(theme.customTheme) : null,
+  };
 }
 
 /** What shows on load: the room's broadcast theme, else the default (a stored non-default choice is reset). */
@@ -28,7 +34,7 @@ export function initialTheme(roomTheme: Workspace['theme'] | null | undefined): 
 }
 
 const keyOf = (t: Workspace['theme'] | null | undefined) =>
-  (t ? `${t.themeId}|${t.changedBy}|${JSON.stringify(t.customTheme)}` : '');
+  t ? `${t.themeId}|${t.changedBy}|${JSON.stringify(t.customTheme)}` : '';
 
 export function useRoomTheme(roomTheme: Workspace['theme'] | null | undefined) {
   const [active, setActive] = useState<AppliedTheme>(() => initialTheme(roomTheme));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isTextField, shortcutFor, SIDEBAR_SEARCH_ID, type KeyEventLike, type ShortcutContext } from './useShortcuts.ts';
+import {
+  isTextField,
+  shortcutFor,
+  SIDEBAR_SEARCH_ID,
+  type KeyEventLike,
+  type ShortcutContext,
+} from './useShortcuts.ts';
 
 const body = { tagName: 'BODY' };
 const button = { tagName: 'BUTTON' };
@@ -8,7 +14,16 @@ const input = (type?: string, id?: string) => ({ tagName: 'INPUT', type, id });
 const editable = { tagName: 'DIV', isContentEditable: true };
 
 function key(k: string, extra: Partial<KeyEventLike> = {}): KeyEventLike {
-  return { key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, defaultPrevented: false, target: body, ...extra };
+  return {
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    defaultPrevented: false,
+    target: body,
+    ...extra,
+  };
 }
 const owner: ShortcutContext = { canCreateChannel: true, modalOpen: false };
 const member: ShortcutContext = { canCreateChannel: false, modalOpen: false };

@@ -83,7 +83,9 @@ export function useEscapeShortcut(onEscape: () => void): void {
   useEffect(() => {
     const listener = () => ref.current();
     escapeListeners.add(listener);
-    return () => { escapeListeners.delete(listener); };
+    return () => {
+      escapeListeners.delete(listener);
+    };
   }, []);
 }
 
@@ -105,7 +107,10 @@ function anyModalOpen(): boolean {
 }
 
 /** Bind the shortcuts to window keydown while `enabled`. */
-export function useShortcuts(handlers: ShortcutHandlers, { canCreateChannel, enabled = true }: { canCreateChannel: boolean; enabled?: boolean }): void {
+export function useShortcuts(
+  handlers: ShortcutHandlers,
+  { canCreateChannel, enabled = true }: { canCreateChannel: boolean; enabled?: boolean },
+): void {
   const ref = useRef({ handlers, canCreateChannel });
   ref.current = { handlers, canCreateChannel };
   useEffect(() => {

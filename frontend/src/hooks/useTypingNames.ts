@@ -5,6 +5,10 @@
 import type { RoomState } from '../state/roomState.ts';
 import { typingNames } from '../state/typing.ts';
 
-export function useTypingNames(typing: RoomState['typing'], channelId: string | null, selfId: string | null | undefined): string[] {
+export function useTypingNames(
+  typing: RoomState['typing'],
+  channelId: string | null,
+  selfId: string | null | undefined,
+): string[] {
   return typingNames(typing, channelId, selfId, Date.now());
 }

@@ -1,11 +1,18 @@
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api.ts';
 import {
-  USERNAME_CHECK_DEBOUNCE_MS, shouldCheckUsername, usernameAvailabilityFrom, type UsernameAvailability,
+  USERNAME_CHECK_DEBOUNCE_MS,
+  shouldCheckUsername,
+  usernameAvailabilityFrom,
+  type UsernameAvailability,
 } from '../lib/availability.ts';
 
 /** Username availability in join mode: idle, checking 500 ms after typing stops, then available or unavailable. */
-export function useUsernameAvailability(workspaceId: string | null, username: string, enabled: boolean): UsernameAvailability {
+export function useUsernameAvailability(
+  workspaceId: string | null,
+  username: string,
+  enabled: boolean,
+): UsernameAvailability {
   const [state, setState] = useState<UsernameAvailability>({ state: 'idle' });
   useEffect(() => {
     const trimmed = username.trim();

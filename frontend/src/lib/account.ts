@@ -10,20 +10,33 @@ import { sameOriginPath } from './redirects.ts';
 
 export const ACCOUNT_KEY = 'ephemera.account';
 
-export interface AccountRecord { token: string; user: AccountUser }
+export interface AccountRecord {
+  token: string;
+  user: AccountUser;
+}
 
 export function readAccount(): AccountRecord | null {
   try {
     const raw = localStorage.getItem(ACCOUNT_KEY);
-    const parsed = raw ? JSON.parse(raw) as AccountRecord : null;
+    const parsed = raw ? (JSON.parse(raw) as AccountRecord) : null;
     return parsed && typeof parsed.token === 'string' && parsed.user ? parsed : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 export function saveAccount(record: AccountRecord): void {
-  try { localStorage.setItem(ACCOUNT_KEY, JSON.stringify(record)); } catch { /* storage disabled: signed in for this page only */ }
+  try {
+    localStorage.setItem(ACCOUNT_KEY, JSON.stringify(record));
+  } catch {
+    /* storage disabled: signed in for this page only */
+  }
 }
 export function clearAccount(): void {
-  try { localStorage.removeItem(ACCOUNT_KEY); } catch { /* ignore */ }
+  try {
+    localStorage.removeItem(ACCOUNT_KEY);
+  } catch {
+    /* ignore */
+  }
 }
 
 /** Where to go after signing in: a path of this site (redirects.ts), else the default. */
@@ -31,20 +44,35 @@ export function safeRedirect(value: string | null, fallback = '/dashboard'): str
   return sameOriginPath(value) ?? fallback;
 }
 
-export type AccountResult<T> = { ok: true; data: T; response: Response } | { ok: false; status: number; code: string | null; message: string };
+export type AccountResult<T> =
+  { ok: true; data: T; response: Response } | { ok: false; status: number; code: string | null; message: string };
 
 /** One account call: bearer token when signed in; the server's message or the spec's fallback text on failure. */
-export async function accountCall<T>(path: string, fallback: string, init: { method?: string; body?: unknown; token?: string | null } = {}): Promise<AccountResult<T>> {
+export async function accountCall<T>(
+  path: string,
+  fallback: string,
+  init: { method?: string; body?: unknown; token?: string | null } = {},
+): Promise<AccountResult<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
   try {
     const response = await fetch(path, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, credentials: 'same-origin',
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      credentials: 'same-origin',
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
-    if (response.ok) return { ok: true, data: (await response.clone().json().catch(() => ({}))) as T, response };
-    const err = await response.json().catch(() => ({})) as { code?: string; message?: string };
+    if (response.ok)
+      return {
+        ok: true,
+        data: (await response
+          .clone()
+          .json()
+          .catch(() => ({}))) as T,
+        response,
+      };
+    const err = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
     return { ok: false, status: response.status, code: err.code ?? null, message: err.message || fallback };
   } catch {
     return { ok: false, status: 0, code: null, message: 'Network error' };
@@ -52,21 +80,51 @@ export async function accountCall<T>(path: string, fallback: string, init: { met
 }
 
 export const accountApi = {
-  requestCode: (email: string) => accountCall<{ message: string }>(AUTH_API.requestCode, 'Login failed', { body: { email } }),
-  register: (body: { email: string; username: string; code: string; claimWorkspaceId?: string; claimUserToken?: string }, token: string | null) =>
-    accountCall<SessionAnswer>(AUTH_API.register, 'Registration failed', { body, token }),
+  requestCode: (email: string) =>
+    accountCall<{ message: string }>(AUTH_API.requestCode, 'Login failed', { body: { email } }),
+  register: (
+    body: { email: string; username: string; code: string; claimWorkspaceId?: string; claimUserToken?: string },
+    token: string | null,
+  ) => accountCall<SessionAnswer>(AUTH_API.register, 'Registration failed', { body, token }),
   googleAuth: () => accountCall<SessionAnswer>(AUTH_API.googleAuth, 'Google authentication failed', { body: {} }),
-  recoverUsername: (email: string) => accountCall<{ message: string }>(AUTH_API.recoverUsername, 'Username recovery failed', { body: { email } }),
+  recoverUsername: (email: string) =>
+    accountCall<{ message: string }>(AUTH_API.recoverUsername, 'Username recovery failed', { body: { email } }),
   profile: (token: string) => accountCall<ProfileAnswer>(AUTH_API.profile, 'Failed to get profile', { token }),
-  updateUsername: (token: string, username: string) => accountCall<{ user: AccountUser }>(AUTH_API.updateUsername, 'Failed to update username', { token, body: { username } }),
-  autoRenewal: (token: string, autoRenewal: boolean) => accountCall<{ autoRenewal: boolean }>(AUTH_API.autoRenewal, 'Failed to update auto-renewal settings', { token, body: { autoRenewal } }),
+  updateUsername: (token: string, username: string) =>
+    accountCall<{ user: AccountUser }>(AUTH_API.updateUsername, 'Failed to update username', {
+      token,
+      body: { username },
+    }),
+  autoRenewal: (token: string, autoRenewal: boolean) =>
+    accountCall<{ autoRenewal: boolean }>(AUTH_API.autoRenewal, 'Failed to update auto-renewal settings', {
+      token,
+      body: { autoRenewal },
+    }),
   exportData: (token: string) => accountCall<unknown>(AUTH_API.exportData, 'Failed to export data', { token }),
   generateRoomToken: (token: string, roomName: string) =>
-    accountCall<{ workspaceId: string; roomName: string; ownerToken: string }>(AUTH_API.generateRoomToken, 'Failed to generate room token', { token, body: { roomName } }),
-  deleteAccount: (token: string, confirmation: string) => accountCall<{ success: true }>(AUTH_API.deleteAccount, 'Failed to delete account', { token, method: 'DELETE', body: { confirmation } }),
-  deleteRoom: (token: string, workspaceId: string) => accountCall<{ success: true }>(AUTH_API.deleteWorkspace(workspaceId), 'Failed to delete room. Please try again.', { token, method: 'DELETE' }),
+    accountCall<{ workspaceId: string; roomName: string; ownerToken: string }>(
+      AUTH_API.generateRoomToken,
+      'Failed to generate room token',
+      { token, body: { roomName } },
+    ),
+  deleteAccount: (token: string, confirmation: string) =>
+    accountCall<{ success: true }>(AUTH_API.deleteAccount, 'Failed to delete account', {
+      token,
+      method: 'DELETE',
+      body: { confirmation },
+    }),
+  deleteRoom: (token: string, workspaceId: string) =>
+    accountCall<{ success: true }>(AUTH_API.deleteWorkspace(workspaceId), 'Failed to delete room. Please try again.', {
+      token,
+      method: 'DELETE',
+    }),
   createRoom: (token: string, body: { name: string; username: string; password?: string; hasPassword: boolean }) =>
-    accountCall<{ workspaceId: string; userToken: string; workspace: { id: string; name: string } }>(API.create(), 'Failed to create room', { token, body }),
+    accountCall<{ workspaceId: string; userToken: string; workspace: { id: string; name: string } }>(
+      API.create(),
+      'Failed to create room',
+      { token, body },
+    ),
   logout: (token: string) => accountCall<{ success: true }>(AUTH_API.logout, 'Logout failed', { token, body: {} }),
-  logoutAll: (token: string) => accountCall<{ revoked: number }>(AUTH_API.logoutAll, 'Logout failed', { token, body: {} }),
+  logoutAll: (token: string) =>
+    accountCall<{ revoked: number }>(AUTH_API.logoutAll, 'Logout failed', { token, body: {} }),
 };

@@ -5,8 +5,19 @@
  */
 import { ADMIN_API } from '@ephemera/proto/client';
 import type {
-  AdminConfig, AdminRoomsPage, AdminUsersPage, AnalyticsReport, AuditEntry, BackupInfo, CleanupStatus, ContactMessageView,
-  CustomRevenue, DashboardAnalytics, MaintenanceState, ModerationMessage, StorageUsage,
+  AdminConfig,
+  AdminRoomsPage,
+  AdminUsersPage,
+  AnalyticsReport,
+  AuditEntry,
+  BackupInfo,
+  CleanupStatus,
+  ContactMessageView,
+  CustomRevenue,
+  DashboardAnalytics,
+  MaintenanceState,
+  ModerationMessage,
+  StorageUsage,
 } from '@ephemera/proto';
 import { readAccount } from './account.ts';
 
@@ -22,10 +33,16 @@ type AnswerWatcher = (answer: { status: number; code: string | null; message: st
 const watchers = new Set<AnswerWatcher>();
 export function watchAdminAnswers(w: AnswerWatcher): () => void {
   watchers.add(w);
-  return () => { watchers.delete(w); };
+  return () => {
+    watchers.delete(w);
+  };
 }
 
-interface CallInit { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; form?: FormData }
+interface CallInit {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  form?: FormData;
+}
 
 export async function adminCall<T>(path: string, init: CallInit = {}): Promise<AdminResult<T>> {
   const account = readAccount();
@@ -38,7 +55,9 @@ export async function adminCall<T>(path: string, init: CallInit = {}): Promise<A
   let response: Response;
   try {
     response = await fetch(path, {
-      method: init.method ?? (init.body === undefined && !init.form ? 'GET' : 'POST'), headers, credentials: 'same-origin',
+      method: init.method ?? (init.body === undefined && !init.form ? 'GET' : 'POST'),
+      headers,
+      credentials: 'same-origin',
       body: init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
     });
   } catch {
@@ -46,10 +65,15 @@ export async function adminCall<T>(path: string, init: CallInit = {}): Promise<A
   }
   if (response.ok) {
     const type = response.headers.get('content-type') ?? '';
-    const data = type.includes('application/json') ? await response.clone().json().catch(() => ({})) : {};
+    const data = type.includes('application/json')
+      ? await response
+          .clone()
+          .json()
+          .catch(() => ({}))
+      : {};
     return { ok: true, status: response.status, data: data as T, response };
   }
-  const err = await response.json().catch(() => ({})) as { code?: unknown; message?: unknown };
+  const err = (await response.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
   const failed = {
     status: response.status,
     code: typeof err.code === 'string' ? err.code : null,
@@ -66,16 +90,20 @@ export async function adminCall<T>(path: string, init: CallInit = {}): Promise<A
 export function listOf<T>(data: unknown, key: string): T[] {
   if (Array.isArray(data)) return data as T[];
   const inner = (data as Record<string, unknown> | null)?.[key];
-  return Array.isArray(inner) ? inner as T[] : [];
+  return Array.isArray(inner) ? (inner as T[]) : [];
 }
 
-export interface FeedbackAnswer { messages: ContactMessageView[]; counts?: { total: number; pending: number; read: number; responded: number; archived: number } }
+export interface FeedbackAnswer {
+  messages: ContactMessageView[];
+  counts?: { total: number; pending: number; read: number; responded: number; archived: number };
+}
 
 /** a list's query (search, filters, page): the parameters that have a value */
 export type ListQuery = Record<string, string | number | undefined>;
 function withQuery(path: string, query: ListQuery): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -85,22 +113,27 @@ const del = (body?: unknown) => ({ method: 'DELETE' as const, body });
 
 export const adminApi = {
   config: () => adminCall<AdminConfig>(ADMIN_API.config),
-  updateConfig: (body: { autoDeleteEnabled?: boolean; autoDeleteDaysAfterGracePeriod?: number }) => adminCall<AdminConfig>(ADMIN_API.config, put(body)),
+  updateConfig: (body: { autoDeleteEnabled?: boolean; autoDeleteDaysAfterGracePeriod?: number }) =>
+    adminCall<AdminConfig>(ADMIN_API.config, put(body)),
   cleanupStatus: () => adminCall<CleanupStatus>(ADMIN_API.cleanupStatus),
   cleanupRun: () => adminCall<{ deletedCount?: number }>(ADMIN_API.cleanupRun, { body: {} }),
   databaseCleanup: () => adminCall<unknown>(ADMIN_API.databaseCleanup, { body: {} }),
   dashboard: () => adminCall<DashboardAnalytics>(ADMIN_API.dashboard),
   report: () => adminCall<AnalyticsReport>(ADMIN_API.report),
-  customRevenue: (startDate: string, endDate: string) => adminCall<CustomRevenue>(ADMIN_API.customRevenue(startDate, endDate)),
+  customRevenue: (startDate: string, endDate: string) =>
+    adminCall<CustomRevenue>(ADMIN_API.customRevenue(startDate, endDate)),
   resetRevenue: () => adminCall<{ deletedRecords: number }>(ADMIN_API.resetRevenue, { body: {} }),
   users: (query: ListQuery = {}) => adminCall<AdminUsersPage>(withQuery(ADMIN_API.users, query)),
   deleteUser: (email: string, reason: string) => adminCall<unknown>(ADMIN_API.user(email), del({ reason })),
-  suspendUser: (email: string, suspended: boolean, reason: string) => adminCall<unknown>(ADMIN_API.suspendUser(email), { body: { suspended, reason } }),
-  adminUpgrade: (email: string, tier: 'pro' | 'business') => adminCall<unknown>(ADMIN_API.adminUpgrade(email), { body: { tier, days: 30 } }),
+  suspendUser: (email: string, suspended: boolean, reason: string) =>
+    adminCall<unknown>(ADMIN_API.suspendUser(email), { body: { suspended, reason } }),
+  adminUpgrade: (email: string, tier: 'pro' | 'business') =>
+    adminCall<unknown>(ADMIN_API.adminUpgrade(email), { body: { tier, days: 30 } }),
   rooms: (query: ListQuery = {}) => adminCall<AdminRoomsPage>(withQuery(ADMIN_API.rooms, query)),
   deleteRoom: (id: string, reason: string) => adminCall<unknown>(ADMIN_API.room(id), del({ reason })),
   extendRoom: (id: string, hours: 168 | 720) => adminCall<unknown>(ADMIN_API.extendRoom(id), { body: { hours } }),
-  roomMessages: (id: string) => adminCall<{ messages: ModerationMessage[] } | ModerationMessage[]>(ADMIN_API.roomMessages(id)),
+  roomMessages: (id: string) =>
+    adminCall<{ messages: ModerationMessage[] } | ModerationMessage[]>(ADMIN_API.roomMessages(id)),
   feedback: () => adminCall<FeedbackAnswer | ContactMessageView[]>(ADMIN_API.feedback),
   feedbackStatus: (id: string, status: string) => adminCall<unknown>(ADMIN_API.feedbackStatus(id), put({ status })),
   deleteFeedback: (id: string) => adminCall<unknown>(ADMIN_API.feedbackItem(id), del()),
@@ -121,7 +154,13 @@ export const adminApi = {
 export function downloadName(response: Response, fallback: string): string {
   const header = response.headers.get('content-disposition') ?? '';
   const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (star) { try { return decodeURIComponent(star[1]!.trim()); } catch { /* fall through */ } }
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      /* fall through */
+    }
+  }
   const plain = /filename="?([^";]+)"?/i.exec(header);
   return plain?.[1]?.trim() || fallback;
 }

@@ -8,7 +8,13 @@ import { startFakeSession } from './testing/fakeSession.ts';
 import { themeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
 
 const update = (extra: Partial<WorkspaceUpdate> = {}): WorkspaceUpdate => ({
-  workspaceId: 'w1', name: 'team', isPasswordProtected: false, expiresAt: '2030-01-02T00:00:00.000Z', tier: 'free', settings: settingsForTier('free'), ...extra,
+  workspaceId: 'w1',
+  name: 'team',
+  isPasswordProtected: false,
+  expiresAt: '2030-01-02T00:00:00.000Z',
+  tier: 'free',
+  settings: settingsForTier('free'),
+  ...extra,
 });
 
 function setup(answer: (event: string, payload: any) => unknown = () => undefined) {
@@ -23,11 +29,17 @@ function setup(answer: (event: string, payload: any) => unknown = () => undefine
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
 describe('room administration commands', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('rename-workspace: trimmed; empty or unchanged sends nothing; the answer renames the room', async () => {
-    const { socket, session } = setup((e, p) => (e === C.renameWorkspace ? { success: true, workspace: update({ name: p.newName }) } : undefined));
+    const { socket, session } = setup((e, p) =>
+      e === C.renameWorkspace ? { success: true, workspace: update({ name: p.newName }) } : undefined,
+    );
     socket.up();
     await flush();
     expect(await session.admin.renameWorkspace('   ')).toEqual({ ok: true });
@@ -41,8 +53,14 @@ describe('room administration commands', () => {
 
   it('set-workspace-password and max users: the spec texts with the server reason on failure', async () => {
     const { socket, session } = setup((e, p) => {
-      if (e === C.setWorkspacePassword) return { success: true, workspace: update({ isPasswordProtected: p.password !== null }) };
-      if (e === C.setWorkspaceMaxUsers) return { success: false, code: 'MAX_USERS_NOT_IN_TIER', message: 'Upgrade to Pro or Business to set the maximum number of users' };
+      if (e === C.setWorkspacePassword)
+        return { success: true, workspace: update({ isPasswordProtected: p.password !== null }) };
+      if (e === C.setWorkspaceMaxUsers)
+        return {
+          success: false,
+          code: 'MAX_USERS_NOT_IN_TIER',
+          message: 'Upgrade to Pro or Business to set the maximum number of users',
+        };
       return undefined;
     });
     socket.up();
@@ -52,14 +70,21 @@ describe('room administration commands', () => {
     expect(await session.admin.setPassword(null)).toEqual({ ok: true });
     expect(socket.last(C.setWorkspacePassword)).toEqual({ workspaceId: 'w1', password: null });
     expect(session.state.workspace?.isPasswordProtected).toBe(false);
-    expect(await session.admin.setMaxUsers(10)).toEqual({ ok: false, message: 'Failed to update max users: Upgrade to Pro or Business to set the maximum number of users' });
+    expect(await session.admin.setMaxUsers(10)).toEqual({
+      ok: false,
+      message: 'Failed to update max users: Upgrade to Pro or Business to set the maximum number of users',
+    });
   });
 
   it('extend-workspace sends hours (7 days = 168, 30 days = 720); a failure is the spec text', async () => {
     let fail = false;
-    const { socket, session } = setup((e) => (e === C.extendWorkspace
-      ? (fail ? { success: false, code: 'INTERNAL', message: 'boom' } : { success: true, workspace: update({ tier: 'pro', expiresAt: '2030-02-01T00:00:00.000Z' }) })
-      : undefined));
+    const { socket, session } = setup((e) =>
+      e === C.extendWorkspace
+        ? fail
+          ? { success: false, code: 'INTERNAL', message: 'boom' }
+          : { success: true, workspace: update({ tier: 'pro', expiresAt: '2030-02-01T00:00:00.000Z' }) }
+        : undefined,
+    );
     socket.up();
     await flush();
     expect(await session.admin.extend(7)).toEqual({ ok: true });
@@ -70,24 +95,39 @@ describe('room administration commands', () => {
     expect(socket.last(C.extendWorkspace)).toEqual({ workspaceId: 'w1', additionalHours: 720 });
   });
 
-  it('extend-workspace refused because the owner\'s subscription is in grace or expired shows the server\'s reason (docs/product/payments.md PAY12)', async () => {
+  it("extend-workspace refused because the owner's subscription is in grace or expired shows the server's reason (docs/product/payments.md PAY12)", async () => {
     let code: 'SUBSCRIPTION_IN_GRACE' | 'SUBSCRIPTION_EXPIRED' = 'SUBSCRIPTION_IN_GRACE';
-    const { socket, session } = setup((e) => (e === C.extendWorkspace ? { success: false, code, message: ERRORS[code] } : undefined));
+    const { socket, session } = setup((e) =>
+      e === C.extendWorkspace ? { success: false, code, message: ERRORS[code] } : undefined,
+    );
     socket.up();
     await flush();
     expect(await session.admin.extend(7)).toEqual({ ok: false, message: ERRORS.SUBSCRIPTION_IN_GRACE });
     code = 'SUBSCRIPTION_EXPIRED';
-    expect(await session.admin.extend(7)).toEqual({ ok: false, message: 'Your subscription has expired. Renew now to regain full access.' });
+    expect(await session.admin.extend(7)).toEqual({
+      ok: false,
+      message: 'Your subscription has expired. Renew now to regain full access.',
+    });
   });
 
   it('kick-user: never oneself; a refusal reads Failed to kick user: {reason}; success removes the member', async () => {
-    const { socket, session } = setup((e, p) => (e === C.kickUser
-      ? (p.userId === 'nobody' ? { success: false, code: 'USER_NOT_FOUND', message: 'User not found' } : { success: true, userId: p.userId })
-      : undefined));
+    const { socket, session } = setup((e, p) =>
+      e === C.kickUser
+        ? p.userId === 'nobody'
+          ? { success: false, code: 'USER_NOT_FOUND', message: 'User not found' }
+          : { success: true, userId: p.userId }
+        : undefined,
+    );
     socket.up();
     await flush();
-    expect(await session.admin.kickUser(me.id)).toEqual({ ok: false, message: 'Failed to kick user: You cannot kick yourself' });
-    expect(await session.admin.kickUser('nobody')).toEqual({ ok: false, message: 'Failed to kick user: User not found' });
+    expect(await session.admin.kickUser(me.id)).toEqual({
+      ok: false,
+      message: 'Failed to kick user: You cannot kick yourself',
+    });
+    expect(await session.admin.kickUser('nobody')).toEqual({
+      ok: false,
+      message: 'Failed to kick user: User not found',
+    });
     expect(await session.admin.kickUser(other.id)).toEqual({ ok: true });
     expect(session.state.workspace?.users.map((u) => u.id)).toEqual([me.id]);
   });
@@ -101,8 +141,10 @@ describe('room administration commands', () => {
     expect(await pending).toEqual({ ok: false, message: 'Failed to set/remove password: Request timed out' });
   });
 
-  it('delete-workspace: success ends the session like workspace-deleted, with the deleting owner\'s success text (docs/product/rooms.md R27)', async () => {
-    const { socket, session, callbacks } = setup((e) => (e === C.deleteWorkspace ? { success: true, workspaceId: 'w1' } : undefined));
+  it("delete-workspace: success ends the session like workspace-deleted, with the deleting owner's success text (docs/product/rooms.md R27)", async () => {
+    const { socket, session, callbacks } = setup((e) =>
+      e === C.deleteWorkspace ? { success: true, workspaceId: 'w1' } : undefined,
+    );
     socket.up();
     await flush();
     expect(await session.admin.deleteWorkspace()).toEqual({ ok: true });
@@ -124,9 +166,14 @@ describe('room administration commands', () => {
   });
 
   it('broadcast-theme sends the custom record only with custom', async () => {
-    const { socket, session } = setup((e, p) => (e === C.broadcastTheme
-      ? { success: true, theme: { themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: me.id, changedByName: 'alice' } }
-      : undefined));
+    const { socket, session } = setup((e, p) =>
+      e === C.broadcastTheme
+        ? {
+            success: true,
+            theme: { themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: me.id, changedByName: 'alice' },
+          }
+        : undefined,
+    );
     socket.up();
     await flush();
     expect(await session.admin.broadcastTheme('dark')).toEqual({ ok: true });
@@ -136,8 +183,12 @@ describe('room administration commands', () => {
 });
 
 describe('room administration events', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('workspace-updated changes name, lock, expiry, tier and limits live; another room is ignored', async () => {
     const { socket, session } = setup();
@@ -145,8 +196,22 @@ describe('room administration events', () => {
     await flush();
     socket.fire(S.workspaceUpdated, update({ workspaceId: 'w2', name: 'other' }));
     expect(session.state.workspace?.name).toBe('team');
-    socket.fire(S.workspaceUpdated, update({ name: 'renamed', isPasswordProtected: true, tier: 'business', expiresAt: null, settings: settingsForTier('business') }));
-    expect(session.state.workspace).toMatchObject({ name: 'renamed', isPasswordProtected: true, tier: 'business', expiresAt: null });
+    socket.fire(
+      S.workspaceUpdated,
+      update({
+        name: 'renamed',
+        isPasswordProtected: true,
+        tier: 'business',
+        expiresAt: null,
+        settings: settingsForTier('business'),
+      }),
+    );
+    expect(session.state.workspace).toMatchObject({
+      name: 'renamed',
+      isPasswordProtected: true,
+      tier: 'business',
+      expiresAt: null,
+    });
     expect(session.state.workspace?.settings.maxUsers).toBeNull();
   });
 
@@ -171,15 +236,33 @@ describe('room administration events', () => {
     await flush();
     expect(themeAnnouncement(before, session.state)).toBeNull();
     let prev = session.state;
-    socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'forest', customTheme: null, changedBy: other.id, changedByName: 'bob' });
+    socket.fire(S.themeChanged, {
+      workspaceId: 'w1',
+      themeId: 'forest',
+      customTheme: null,
+      changedBy: other.id,
+      changedByName: 'bob',
+    });
     expect(session.state.workspace?.theme?.themeId).toBe('forest');
     expect(themeAnnouncement(prev, session.state)).toBe('bob changed the room theme to Forest');
     expect(themeAnnouncement(session.state, session.state)).toBeNull();
     prev = session.state;
-    socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'dark', customTheme: null, changedBy: me.id, changedByName: 'alice' });
+    socket.fire(S.themeChanged, {
+      workspaceId: 'w1',
+      themeId: 'dark',
+      customTheme: null,
+      changedBy: me.id,
+      changedByName: 'alice',
+    });
     expect(session.state.workspace?.theme?.themeId).toBe('dark');
     expect(themeAnnouncement(prev, session.state)).toBeNull();
-    socket.fire(S.themeChanged, { workspaceId: 'w1', themeId: 'no-such-theme', customTheme: null, changedBy: other.id, changedByName: 'bob' });
+    socket.fire(S.themeChanged, {
+      workspaceId: 'w1',
+      themeId: 'no-such-theme',
+      customTheme: null,
+      changedBy: other.id,
+      changedByName: 'bob',
+    });
     expect(session.state.workspace?.theme?.themeId).toBe('dark');
     expect(session.state.notice).toBeNull();
   });

@@ -21,7 +21,7 @@ export const MSG_EXTEND_FAILED = 'Failed to extend room. Please try again.';
 const SAYS_WHY = new Set<string>(['EXTENSION_NEEDS_PAYMENT', 'SUBSCRIPTION_IN_GRACE', 'SUBSCRIPTION_EXPIRED']);
 export const MSG_DELETE_ROOM_FAILED = 'Failed to delete chat room';
 export const MSG_THEME_FAILED = 'Failed to change the room theme';
-export const MSG_ROLE_FAILED = 'Failed to change the member\'s role';
+export const MSG_ROLE_FAILED = "Failed to change the member's role";
 const NOT_CONNECTED = 'Not connected';
 const TIMED_OUT = 'Request timed out';
 
@@ -56,18 +56,31 @@ export class AdminCommands {
     const { name, error } = renameTarget(input, current);
     if (error) return fail(error);
     if (!name) return { ok: true };
-    return this.call((reason) => (reason ? reason : MSG_RENAME_WORKSPACE_FAILED), async (socket) => {
-      const ack = await request(socket, C.renameWorkspace, { workspaceId: this.link.workspaceId, newName: name }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return fail(ack.message || MSG_RENAME_WORKSPACE_FAILED);
-      this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
-      return { ok: true };
-    });
+    return this.call(
+      (reason) => (reason ? reason : MSG_RENAME_WORKSPACE_FAILED),
+      async (socket) => {
+        const ack = await request(
+          socket,
+          C.renameWorkspace,
+          { workspaceId: this.link.workspaceId, newName: name },
+          REQUEST_TIMEOUT_MS,
+        );
+        if (!ack.success) return fail(ack.message || MSG_RENAME_WORKSPACE_FAILED);
+        this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
+        return { ok: true };
+      },
+    );
   }
 
   /** null removes the password (members already inside stay). */
   async setPassword(password: string | null): Promise<Result> {
     return this.call(passwordFailed, async (socket) => {
-      const ack = await request(socket, C.setWorkspacePassword, { workspaceId: this.link.workspaceId, password }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.setWorkspacePassword,
+        { workspaceId: this.link.workspaceId, password },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(passwordFailed(ack.message || 'Unknown error'));
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
@@ -76,7 +89,12 @@ export class AdminCommands {
 
   async setMaxUsers(maxUsers: number | 'unlimited'): Promise<Result> {
     return this.call(maxUsersFailed, async (socket) => {
-      const ack = await request(socket, C.setWorkspaceMaxUsers, { workspaceId: this.link.workspaceId, maxUsers }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.setWorkspaceMaxUsers,
+        { workspaceId: this.link.workspaceId, maxUsers },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(maxUsersFailed(ack.message || 'Unknown error'));
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
@@ -93,7 +111,12 @@ export class AdminCommands {
     const socket = this.link.socket();
     if (!socket) return fail(MSG_EXTEND_FAILED);
     try {
-      const ack = await request(socket, C.extendWorkspace, { workspaceId: this.link.workspaceId, additionalHours }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.extendWorkspace,
+        { workspaceId: this.link.workspaceId, additionalHours },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return { ok: false, message: SAYS_WHY.has(ack.code) ? ack.message : MSG_EXTEND_FAILED };
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
@@ -104,14 +127,28 @@ export class AdminCommands {
 
   /** Delete Chat Room: on success the room is gone for us as for everyone (workspace-deleted). */
   async deleteWorkspace(): Promise<Result> {
-    return this.call((reason) => { this.deletingRoom = false; return reason || MSG_DELETE_ROOM_FAILED; }, async (socket) => {
-      // workspace-deleted may reach us before the answer: it then ends our session as the deleting owner's
-      this.deletingRoom = true;
-      const ack = await request(socket, C.deleteWorkspace, { workspaceId: this.link.workspaceId }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) { this.deletingRoom = false; return fail(ack.message || MSG_DELETE_ROOM_FAILED); }
-      this.link.deleted(MSG_ROOM_DELETED_BY_ME);
-      return { ok: true };
-    });
+    return this.call(
+      (reason) => {
+        this.deletingRoom = false;
+        return reason || MSG_DELETE_ROOM_FAILED;
+      },
+      async (socket) => {
+        // workspace-deleted may reach us before the answer: it then ends our session as the deleting owner's
+        this.deletingRoom = true;
+        const ack = await request(
+          socket,
+          C.deleteWorkspace,
+          { workspaceId: this.link.workspaceId },
+          REQUEST_TIMEOUT_MS,
+        );
+        if (!ack.success) {
+          this.deletingRoom = false;
+          return fail(ack.message || MSG_DELETE_ROOM_FAILED);
+        }
+        this.link.deleted(MSG_ROOM_DELETED_BY_ME);
+        return { ok: true };
+      },
+    );
   }
 
   /** Kick User (owner and admins; never oneself). */
@@ -127,28 +164,49 @@ export class AdminCommands {
 
   /** Make admin / remove admin (owner only). */
   async setMemberRole(userId: string, isAdmin: boolean): Promise<Result> {
-    return this.call((reason) => reason || MSG_ROLE_FAILED, async (socket) => {
-      const ack = await request(socket, C.setMemberRole, { workspaceId: this.link.workspaceId, userId, isAdmin }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return fail(ack.message || MSG_ROLE_FAILED);
-      this.link.dispatch({ type: 'memberUpdated', user: ack.user });
-      return { ok: true };
-    });
+    return this.call(
+      (reason) => reason || MSG_ROLE_FAILED,
+      async (socket) => {
+        const ack = await request(
+          socket,
+          C.setMemberRole,
+          { workspaceId: this.link.workspaceId, userId, isAdmin },
+          REQUEST_TIMEOUT_MS,
+        );
+        if (!ack.success) return fail(ack.message || MSG_ROLE_FAILED);
+        this.link.dispatch({ type: 'memberUpdated', user: ack.user });
+        return { ok: true };
+      },
+    );
   }
 
   /** Apply Theme by an admin or the room creator: the whole room gets it (theme-changed). */
   async broadcastTheme(themeId: ThemeId, customTheme: CustomTheme | null = null): Promise<Result> {
-    return this.call((reason) => reason || MSG_THEME_FAILED, async (socket) => {
-      const ack = await request(socket, C.broadcastTheme, {
-        workspaceId: this.link.workspaceId, themeId, ...(themeId === 'custom' ? { customTheme: customTheme as WireCustomTheme | null } : {}),
-      }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return fail(ack.message || MSG_THEME_FAILED);
-      this.link.dispatch({ type: 'themeBroadcast', theme: ack.theme });
-      return { ok: true };
-    });
+    return this.call(
+      (reason) => reason || MSG_THEME_FAILED,
+      async (socket) => {
+        const ack = await request(
+          socket,
+          C.broadcastTheme,
+          {
+            workspaceId: this.link.workspaceId,
+            themeId,
+            ...(themeId === 'custom' ? { customTheme: customTheme as WireCustomTheme | null } : {}),
+          },
+          REQUEST_TIMEOUT_MS,
+        );
+        if (!ack.success) return fail(ack.message || MSG_THEME_FAILED);
+        this.link.dispatch({ type: 'themeBroadcast', theme: ack.theme });
+        return { ok: true };
+      },
+    );
   }
 
   /** `describe` turns the server's reason (or a timeout / no connection) into the spec's text. */
-  private async call(describe: (reason: string) => string, run: (socket: RoomSocket) => Promise<Result>): Promise<Result> {
+  private async call(
+    describe: (reason: string) => string,
+    run: (socket: RoomSocket) => Promise<Result>,
+  ): Promise<Result> {
     const socket = this.link.socket();
     if (!socket) return fail(describe(NOT_CONNECTED));
     try {
@@ -170,18 +228,23 @@ const ours = (sink: AdminEventSink, p: { workspaceId?: string } | null | undefin
 /** The administration events every member of the room receives. */
 export function bindAdminEvents(socket: RoomSocket, sink: AdminEventSink): void {
   socket.on(S.workspaceUpdated, (p) => {
-    if (ours(sink, p) && typeof p.name === 'string' && p.settings) sink.dispatch({ type: 'workspaceUpdated', update: p });
+    if (ours(sink, p) && typeof p.name === 'string' && p.settings)
+      sink.dispatch({ type: 'workspaceUpdated', update: p });
   });
   socket.on(S.userKicked, (p) => {
     if (ours(sink, p) && typeof p.userId === 'string') sink.dispatch({ type: 'memberKicked', userId: p.userId });
   });
   socket.on(S.userUpdated, (p) => {
-    if (ours(sink, p) && p.user && typeof p.user.id === 'string') sink.dispatch({ type: 'memberUpdated', user: p.user });
+    if (ours(sink, p) && p.user && typeof p.user.id === 'string')
+      sink.dispatch({ type: 'memberUpdated', user: p.user });
   });
   socket.on(S.themeChanged, (p) => {
     if (!ours(sink, p) || !isThemeId(p.themeId)) return;
     const theme: RoomTheme = {
-      themeId: p.themeId, customTheme: p.customTheme ?? null, changedBy: p.changedBy, changedByName: p.changedByName,
+      themeId: p.themeId,
+      customTheme: p.customTheme ?? null,
+      changedBy: p.changedBy,
+      changedByName: p.changedByName,
       logoSrc: typeof p.logoSrc === 'string' ? p.logoSrc : null,
     };
     sink.dispatch({ type: 'themeBroadcast', theme });

@@ -1,6 +1,15 @@
 /** Typed fetch helpers for the room-area HTTP API (docs/protocol.md). */
 import { API } from '@ephemera/proto/client';
-import type { CheckNameAnswer, CheckUsernameAnswer, RoomLookupAnswer, WorkspaceInfoAnswer, CreateWorkspaceBody, CreateWorkspaceAnswer, JoinWorkspaceBody, JoinWorkspaceAnswer } from '@ephemera/proto';
+import type {
+  CheckNameAnswer,
+  CheckUsernameAnswer,
+  RoomLookupAnswer,
+  WorkspaceInfoAnswer,
+  CreateWorkspaceBody,
+  CreateWorkspaceAnswer,
+  JoinWorkspaceBody,
+  JoinWorkspaceAnswer,
+} from '@ephemera/proto';
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
@@ -29,11 +38,19 @@ async function call<T>(path: string, opts: RequestOptions = {}): Promise<ApiResu
     if (opts.signal.aborted) return { ok: false, kind: 'aborted' };
     opts.signal.addEventListener('abort', onAbort, { once: true });
   }
-  const timer = opts.timeoutMs ? setTimeout(() => { timedOut = true; ctrl.abort(); }, opts.timeoutMs) : null;
+  const timer = opts.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        ctrl.abort();
+      }, opts.timeoutMs)
+    : null;
   try {
     const res = await fetch(path, {
       method: opts.method ?? 'GET',
-      headers: opts.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        opts.body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: ctrl.signal,
       credentials: 'same-origin',
@@ -42,7 +59,9 @@ async function call<T>(path: string, opts: RequestOptions = {}): Promise<ApiResu
     if (!res.ok) {
       const err = (body ?? {}) as { code?: unknown; message?: unknown };
       return {
-        ok: false, kind: 'http', status: res.status,
+        ok: false,
+        kind: 'http',
+        status: res.status,
         code: typeof err.code === 'string' ? err.code : null,
         message: typeof err.message === 'string' && err.message ? err.message : null,
       };

@@ -44,9 +44,12 @@ export function nameAvailabilityFrom(result: ApiResult<CheckNameAnswer>): NameAv
       : { state: 'taken', message: result.data.message || 'Room name is already taken' };
   }
   switch (result.kind) {
-    case 'aborted': return null; // superseded by a newer check
-    case 'timeout': return { state: 'unknown', message: MSG_CHECK_TIMED_OUT };
-    case 'network': return { state: 'unknown', message: MSG_CHECK_UNAVAILABLE };
+    case 'aborted':
+      return null; // superseded by a newer check
+    case 'timeout':
+      return { state: 'unknown', message: MSG_CHECK_TIMED_OUT };
+    case 'network':
+      return { state: 'unknown', message: MSG_CHECK_UNAVAILABLE };
     case 'http':
       // a refused name (invalid characters, reserved, taken) cannot be created: show the server's reason
       if (result.message && (result.status === 400 || result.status === 409 || result.status === 422)) {
@@ -63,10 +66,13 @@ export function usernameAvailabilityFrom(result: ApiResult<CheckUsernameAnswer>)
       : { state: 'unavailable', message: result.data.message || 'Username is already taken' };
   }
   switch (result.kind) {
-    case 'aborted': return null;
-    case 'http': return { state: 'unavailable', message: result.message || MSG_USERNAME_CHECK_FAILED };
+    case 'aborted':
+      return null;
+    case 'http':
+      return { state: 'unavailable', message: result.message || MSG_USERNAME_CHECK_FAILED };
     case 'network':
-    case 'timeout': return { state: 'unavailable', message: MSG_USERNAME_NETWORK };
+    case 'timeout':
+      return { state: 'unavailable', message: MSG_USERNAME_NETWORK };
   }
 }
 

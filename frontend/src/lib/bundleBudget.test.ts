@@ -2,20 +2,39 @@
 import { describe, expect, it } from 'vitest';
 import { bundleBudget, staticClosure } from '../../bundle-budget.ts';
 
-function chunk(fileName: string, code: string, imports: string[] = [], extra: Partial<{ isEntry: boolean; facadeModuleId: string; dynamicImports: string[] }> = {}) {
-  return { type: 'chunk' as const, fileName, code, imports, dynamicImports: extra.dynamicImports ?? [], isEntry: extra.isEntry ?? false, facadeModuleId: extra.facadeModuleId ?? null };
+function chunk(
+  fileName: string,
+  code: string,
+  imports: string[] = [],
+  extra: Partial<{ isEntry: boolean; facadeModuleId: string; dynamicImports: string[] }> = {},
+) {
+  return {
+    type: 'chunk' as const,
+    fileName,
+    code,
+    imports,
+    dynamicImports: extra.dynamicImports ?? [],
+    isEntry: extra.isEntry ?? false,
+    facadeModuleId: extra.facadeModuleId ?? null,
+  };
 }
 /** Incompressible-ish text of about n bytes gzipped. */
 function noise(n: number): string {
   let s = '';
   let x = 12345;
-  while (s.length < n * 2) { x = (x * 1103515245 + 12345) % 2147483648; s += String.fromCharCode(33 + (x % 90)); }
+  while (s.length < n * 2) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    s += String.fromCharCode(33 + (x % 90));
+  }
   return s;
 }
 
 function run(budget: number) {
   const bundle = {
-    'index.js': chunk('index.js', noise(3000), ['vendor.js'], { isEntry: true, dynamicImports: ['room.js', 'emoji.js'] }),
+    'index.js': chunk('index.js', noise(3000), ['vendor.js'], {
+      isEntry: true,
+      dynamicImports: ['room.js', 'emoji.js'],
+    }),
     'vendor.js': chunk('vendor.js', noise(3000)),
     'room.js': chunk('room.js', noise(3000), ['vendor.js'], { facadeModuleId: '/app/src/pages/RoomPage.tsx' }),
     'emoji.js': chunk('emoji.js', noise(50_000)),
@@ -24,8 +43,19 @@ function run(budget: number) {
   const plugin = bundleBudget({ budget, routePages: [/\/pages\/RoomPage\.tsx$/] });
   const hook = plugin.generateBundle as unknown as (this: { error(m: string): never }, o: unknown, b: unknown) => void;
   try {
-    hook.call({ error: (m: string) => { errors.push(m); throw new Error(m); } }, {}, bundle);
-  } catch { /* the build would stop here */ }
+    hook.call(
+      {
+        error: (m: string) => {
+          errors.push(m);
+          throw new Error(m);
+        },
+      },
+      {},
+      bundle,
+    );
+  } catch {
+    /* the build would stop here */
+  }
   return errors;
 }
 

@@ -17,11 +17,23 @@ class FakeSocket {
   emitted: { event: string; payload: any }[] = [];
   private listeners = new Map<string, Listener[]>();
   constructor(public answer: Answer) {}
-  on(event: string, fn: Listener) { this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]); return this; }
-  removeAllListeners() { this.listeners.clear(); return this; }
-  fire(event: string, ...args: unknown[]) { for (const l of this.listeners.get(event) ?? []) l(...args); }
-  connect() { return this; }
-  disconnect() { return this; }
+  on(event: string, fn: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+    return this;
+  }
+  removeAllListeners() {
+    this.listeners.clear();
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const l of this.listeners.get(event) ?? []) l(...args);
+  }
+  connect() {
+    return this;
+  }
+  disconnect() {
+    return this;
+  }
   timeout() {
     return {
       emit: (event: string, payload: any, cb: (err: Error | null, ack?: unknown) => void) => {
@@ -30,15 +42,25 @@ class FakeSocket {
       },
     };
   }
-  payloads(event: string) { return this.emitted.filter((e) => e.event === event).map((e) => e.payload); }
+  payloads(event: string) {
+    return this.emitted.filter((e) => e.event === event).map((e) => e.payload);
+  }
 }
 
 function setup(answer: Answer) {
   const socket = new FakeSocket(answer);
-  const store = createStore(roomReducer, [
-    { type: 'joined' as const, workspace: workspace([channel('c1')]), user: me, now: 1 },
-    { type: 'messagesMerged' as const, messages: [message(1), message(2, { authorId: me.id, authorName: me.username, content: 'mine' })], source: 'history' as const, page: { channelId: 'c1', hasMore: false } },
-  ].reduce(roomReducer, initialRoomState()));
+  const store = createStore(
+    roomReducer,
+    [
+      { type: 'joined' as const, workspace: workspace([channel('c1')]), user: me, now: 1 },
+      {
+        type: 'messagesMerged' as const,
+        messages: [message(1), message(2, { authorId: me.id, authorName: me.username, content: 'mine' })],
+        source: 'history' as const,
+        page: { channelId: 'c1', hasMore: false },
+      },
+    ].reduce(roomReducer, initialRoomState()),
+  );
   const chat = new ChatCommands({
     socket: () => socket as unknown as RoomSocket,
     state: () => store.getState(),
@@ -55,7 +77,10 @@ const refused = { success: false, code: 'FORBIDDEN', message: 'Only the author c
 
 describe('edit-message', () => {
   it('sends the trimmed text and applies the stored message', async () => {
-    const t = setup((_e, p) => ({ success: true, message: { ...message(2), content: p.newContent, isEdited: true, editedAt: '2030-01-01T00:05:00.000Z' } }));
+    const t = setup((_e, p) => ({
+      success: true,
+      message: { ...message(2), content: p.newContent, isEdited: true, editedAt: '2030-01-01T00:05:00.000Z' },
+    }));
     expect(await t.chat.editMessage('c1', 'm2', '  better  ')).toBe(true);
     expect(t.socket.payloads(C.editMessage)).toEqual([{ messageId: 'm2', newContent: 'better', workspaceId: 'w1' }]);
     expect(t.msg('m2')).toMatchObject({ content: 'better', isEdited: true, editedAt: '2030-01-01T00:05:00.000Z' });
@@ -92,7 +117,12 @@ describe('delete-message', () => {
 describe('add-reaction', () => {
   it('shows the toggle at once, then takes the server map', async () => {
     let release!: (v: unknown) => void;
-    const t = setup(() => new Promise((r) => { release = r; }));
+    const t = setup(
+      () =>
+        new Promise((r) => {
+          release = r;
+        }),
+    );
     const done = t.chat.react('c1', 'm1', '👍');
     expect(t.msg('m1')!.reactions).toEqual({ '👍': [me.id] });
     release({ success: true, messageId: 'm1', reactions: { '👍': [other.id, me.id] } });
@@ -108,11 +138,32 @@ describe('add-reaction', () => {
 });
 
 describe('live events', () => {
-  it('message-edited, reaction-added and message-deleted change the held message; another room\'s are ignored', () => {
+  it("message-edited, reaction-added and message-deleted change the held message; another room's are ignored", () => {
     const t = setup(() => ({ success: true }));
-    t.socket.fire(S.messageEdited, { workspaceId: 'w1', channelId: 'c1', messageId: 'm1', content: 'edited', isEdited: true, editedAt: 'x' });
-    t.socket.fire(S.reactionAdded, { workspaceId: 'w1', channelId: 'c1', messageId: 'm1', emoji: '🙏', userId: other.id, reactions: { '🙏': [other.id] } });
-    t.socket.fire(S.messageEdited, { workspaceId: 'other-room', channelId: 'c1', messageId: 'm2', content: 'leak', isEdited: true, editedAt: 'x' });
+    t.socket.fire(S.messageEdited, {
+      workspaceId: 'w1',
+      channelId: 'c1',
+      messageId: 'm1',
+      content: 'edited',
+      isEdited: true,
+      editedAt: 'x',
+    });
+    t.socket.fire(S.reactionAdded, {
+      workspaceId: 'w1',
+      channelId: 'c1',
+      messageId: 'm1',
+      emoji: '🙏',
+      userId: other.id,
+      reactions: { '🙏': [other.id] },
+    });
+    t.socket.fire(S.messageEdited, {
+      workspaceId: 'other-room',
+      channelId: 'c1',
+      messageId: 'm2',
+      content: 'leak',
+      isEdited: true,
+      editedAt: 'x',
+    });
     expect(t.msg('m1')).toMatchObject({ content: 'edited', isEdited: true, reactions: { '🙏': [other.id] } });
     expect(t.msg('m2')!.content).toBe('mine');
     t.socket.fire(S.messageDeleted, { workspaceId: 'w1', channelId: 'c1', messageId: 'm1' });
@@ -129,15 +180,32 @@ describe('live events', () => {
     const t = setup(() => ({ success: true }));
     t.chat.typing('c1', true);
     t.chat.typing('c1', false);
-    expect(t.socket.emitted).toEqual([{ event: C.typingStart, payload: { channelId: 'c1' } }, { event: C.typingStop, payload: { channelId: 'c1' } }]);
+    expect(t.socket.emitted).toEqual([
+      { event: C.typingStart, payload: { channelId: 'c1' } },
+      { event: C.typingStop, payload: { channelId: 'c1' } },
+    ]);
   });
 });
 
 describe('link preview request', () => {
   it('POSTs the address with the room token and returns a valid preview', async () => {
     const t = setup(() => ({}));
-    const preview = { type: 'other', url: 'https://x.y/', title: 'T', description: null, image: null, thumbnail: null, author: null, siteName: null, postId: null, videoId: null };
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify(preview), { status: 200, headers: { 'content-type': 'application/json' } }));
+    const preview = {
+      type: 'other',
+      url: 'https://x.y/',
+      title: 'T',
+      description: null,
+      image: null,
+      thumbnail: null,
+      author: null,
+      siteName: null,
+      postId: null,
+      videoId: null,
+    };
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify(preview), { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     try {
       expect(await t.chat.fetchLinkPreview('https://x.y/')).toEqual({ ok: true, preview });
@@ -146,8 +214,14 @@ describe('link preview request', () => {
       expect(init.method).toBe('POST');
       expect((init.headers as Record<string, string>).Authorization).toBe('Bearer token');
       expect(JSON.parse(String(init.body))).toEqual({ url: 'https://x.y/' });
-      fetchMock.mockImplementationOnce(async () => new Response(JSON.stringify({ success: false, message: 'This link cannot be previewed' }), { status: 422 }));
-      expect(await t.chat.fetchLinkPreview('http://10.0.0.1/')).toEqual({ ok: false, message: 'This link cannot be previewed' });
+      fetchMock.mockImplementationOnce(
+        async () =>
+          new Response(JSON.stringify({ success: false, message: 'This link cannot be previewed' }), { status: 422 }),
+      );
+      expect(await t.chat.fetchLinkPreview('http://10.0.0.1/')).toEqual({
+        ok: false,
+        message: 'This link cannot be previewed',
+      });
     } finally {
       vi.unstubAllGlobals();
     }
@@ -158,23 +232,35 @@ describe('send-message with a reply and a link preview (session)', () => {
   it('sends replyTo and linkPreview as ids/addresses only', async () => {
     const socket = new FakeSocket((event, p) => {
       if (event === C.joinWorkspace) return { success: true, workspace: workspace([channel('c1')]), user: me };
-      if (event === C.sendMessage) return { success: true, message: message(9, { clientMessageId: p.clientMessageId, authorId: me.id }) };
+      if (event === C.sendMessage)
+        return { success: true, message: message(9, { clientMessageId: p.clientMessageId, authorId: me.id }) };
       return { success: true, messages: [], hasMore: false, summaries: [], lastSeq: 0 };
     });
     socket.connected = false;
     const conn: RoomConnection = { socket: socket as unknown as RoomSocket, dispose: () => {} };
-    const session = new RoomSession({ workspaceId: 'w1', userToken: 't'.repeat(20), username: 'alice', roomName: 'team', password: null },
-      { onJoinRefused: () => {}, onWorkspaceDeleted: () => {}, onKicked: () => {} }, () => conn);
+    const session = new RoomSession(
+      { workspaceId: 'w1', userToken: 't'.repeat(20), username: 'alice', roomName: 'team', password: null },
+      { onJoinRefused: () => {}, onWorkspaceDeleted: () => {}, onKicked: () => {} },
+      () => conn,
+    );
     session.start();
     socket.connected = true;
     socket.fire('connect');
     await vi.waitFor(() => expect(session.state.user?.id).toBe(me.id));
     session.selectChannel('c1');
-    expect(session.sendMessage('a reply', { replyTo: { messageId: 'm1' }, linkPreview: { url: 'https://x.y/' } })).toBe(true);
+    expect(session.sendMessage('a reply', { replyTo: { messageId: 'm1' }, linkPreview: { url: 'https://x.y/' } })).toBe(
+      true,
+    );
     expect(session.sendMessage('plain')).toBe(true);
     await vi.waitFor(() => expect(socket.payloads(C.sendMessage)).toHaveLength(2));
     const [withExtras, plain] = socket.payloads(C.sendMessage);
-    expect(withExtras).toMatchObject({ channelId: 'c1', content: 'a reply', type: 'text', replyTo: { messageId: 'm1' }, linkPreview: { url: 'https://x.y/' } });
+    expect(withExtras).toMatchObject({
+      channelId: 'c1',
+      content: 'a reply',
+      type: 'text',
+      replyTo: { messageId: 'm1' },
+      linkPreview: { url: 'https://x.y/' },
+    });
     expect(plain).not.toHaveProperty('replyTo');
     expect(plain).not.toHaveProperty('linkPreview');
     session.stop();

@@ -32,26 +32,46 @@ export class ChatCommands {
   /** Live events of the chat; called once per connection by the session. */
   attach(socket: RoomSocket): void {
     // a late event of a previous session's room must not leak into this one
-    const ours = (p: { workspaceId?: string } | null | undefined) => Boolean(p) && (!p!.workspaceId || p!.workspaceId === this.host.workspaceId());
+    const ours = (p: { workspaceId?: string } | null | undefined) =>
+      Boolean(p) && (!p!.workspaceId || p!.workspaceId === this.host.workspaceId());
     socket.on(S.messageEdited, (p) => {
       if (!ours(p) || !p.messageId || !p.channelId || typeof p.content !== 'string') return;
-      this.host.dispatch({ type: 'messageEdited', channelId: p.channelId, messageId: p.messageId, content: p.content, editedAt: p.editedAt ?? null });
+      this.host.dispatch({
+        type: 'messageEdited',
+        channelId: p.channelId,
+        messageId: p.messageId,
+        content: p.content,
+        editedAt: p.editedAt ?? null,
+      });
     });
     socket.on(S.messageDeleted, (p) => {
-      if (ours(p) && p.messageId && p.channelId) this.host.dispatch({ type: 'messageDeleted', channelId: p.channelId, messageId: p.messageId });
+      if (ours(p) && p.messageId && p.channelId)
+        this.host.dispatch({ type: 'messageDeleted', channelId: p.channelId, messageId: p.messageId });
     });
     socket.on(S.reactionAdded, (p) => {
       if (ours(p) && p.messageId && p.channelId && p.reactions && typeof p.reactions === 'object') {
-        this.host.dispatch({ type: 'reactionsChanged', channelId: p.channelId, messageId: p.messageId, reactions: p.reactions });
+        this.host.dispatch({
+          type: 'reactionsChanged',
+          channelId: p.channelId,
+          messageId: p.messageId,
+          reactions: p.reactions,
+        });
       }
     });
     socket.on(S.userTyping, (p) => {
       if (ours(p) && p.userId && p.channelId) {
-        this.host.dispatch({ type: 'typingStarted', channelId: p.channelId, userId: p.userId, username: p.username || 'Someone', now: Date.now() });
+        this.host.dispatch({
+          type: 'typingStarted',
+          channelId: p.channelId,
+          userId: p.userId,
+          username: p.username || 'Someone',
+          now: Date.now(),
+        });
       }
     });
     socket.on(S.userStoppedTyping, (p) => {
-      if (ours(p) && p.userId && p.channelId) this.host.dispatch({ type: 'typingStopped', channelId: p.channelId, userId: p.userId });
+      if (ours(p) && p.userId && p.channelId)
+        this.host.dispatch({ type: 'typingStopped', channelId: p.channelId, userId: p.userId });
     });
   }
 
@@ -65,12 +85,29 @@ export class ChatCommands {
     const current = this.host.state().messages[channelId]?.find((m) => m.id === messageId);
     if (!text || !current || current.content === text) return false;
     const socket = this.host.socket();
-    if (!socket) { this.notice(MSG_EDIT_FAILED); return false; }
+    if (!socket) {
+      this.notice(MSG_EDIT_FAILED);
+      return false;
+    }
     try {
-      const ack = await request(socket, C.editMessage, { messageId, newContent: text, workspaceId: this.host.workspaceId() }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) { this.notice(MSG_EDIT_FAILED); return false; }
+      const ack = await request(
+        socket,
+        C.editMessage,
+        { messageId, newContent: text, workspaceId: this.host.workspaceId() },
+        REQUEST_TIMEOUT_MS,
+      );
+      if (!ack.success) {
+        this.notice(MSG_EDIT_FAILED);
+        return false;
+      }
       const m = ack.message;
-      this.host.dispatch({ type: 'messageEdited', channelId, messageId, content: m?.content ?? text, editedAt: m?.editedAt ?? null });
+      this.host.dispatch({
+        type: 'messageEdited',
+        channelId,
+        messageId,
+        content: m?.content ?? text,
+        editedAt: m?.editedAt ?? null,
+      });
       return true;
     } catch {
       this.notice(MSG_EDIT_FAILED);
@@ -80,10 +117,21 @@ export class ChatCommands {
 
   async deleteMessage(channelId: string, messageId: string): Promise<boolean> {
     const socket = this.host.socket();
-    if (!socket) { this.notice(MSG_DELETE_FAILED); return false; }
+    if (!socket) {
+      this.notice(MSG_DELETE_FAILED);
+      return false;
+    }
     try {
-      const ack = await request(socket, C.deleteMessage, { messageId, workspaceId: this.host.workspaceId() }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) { this.notice(MSG_DELETE_FAILED); return false; }
+      const ack = await request(
+        socket,
+        C.deleteMessage,
+        { messageId, workspaceId: this.host.workspaceId() },
+        REQUEST_TIMEOUT_MS,
+      );
+      if (!ack.success) {
+        this.notice(MSG_DELETE_FAILED);
+        return false;
+      }
       this.host.dispatch({ type: 'messageDeleted', channelId, messageId });
       return true;
     } catch {
@@ -110,13 +158,19 @@ export class ChatCommands {
       }
     };
     try {
-      const ack = await request(socket, C.addReaction, { messageId, emoji, workspaceId: this.host.workspaceId() }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.addReaction,
+        { messageId, emoji, workspaceId: this.host.workspaceId() },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) {
         revert();
         this.notice(ack.message || MSG_REACTION_FAILED);
         return false;
       }
-      if (ack.reactions) this.host.dispatch({ type: 'reactionsChanged', channelId, messageId, reactions: ack.reactions });
+      if (ack.reactions)
+        this.host.dispatch({ type: 'reactionsChanged', channelId, messageId, reactions: ack.reactions });
       return true;
     } catch {
       revert();
@@ -143,7 +197,10 @@ export class ChatCommands {
       });
       const body: unknown = await res.json().catch(() => null);
       if (!res.ok) {
-        const message = body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' ? body.message : 'No preview';
+        const message =
+          body && typeof body === 'object' && 'message' in body && typeof body.message === 'string'
+            ? body.message
+            : 'No preview';
         return { ok: false, message };
       }
       return isLinkPreview(body) ? { ok: true, preview: body } : { ok: false, message: 'No preview' };
@@ -154,12 +211,24 @@ export class ChatCommands {
   }
 }
 
-const PREVIEW_TEXT_FIELDS = ['title', 'description', 'image', 'thumbnail', 'author', 'siteName', 'postId', 'videoId'] as const;
+const PREVIEW_TEXT_FIELDS = [
+  'title',
+  'description',
+  'image',
+  'thumbnail',
+  'author',
+  'siteName',
+  'postId',
+  'videoId',
+] as const;
 
 /** The server's preview answer, checked by hand: the browser bundle carries no zod (proto/src/client.ts). */
 export function isLinkPreview(body: unknown): body is LinkPreview {
   if (!body || typeof body !== 'object') return false;
   const p = body as Record<string, unknown>;
-  return (p.type === 'youtube' || p.type === 'instagram' || p.type === 'other') && typeof p.url === 'string'
-    && PREVIEW_TEXT_FIELDS.every((k) => p[k] === null || typeof p[k] === 'string');
+  return (
+    (p.type === 'youtube' || p.type === 'instagram' || p.type === 'other') &&
+    typeof p.url === 'string' &&
+    PREVIEW_TEXT_FIELDS.every((k) => p[k] === null || typeof p[k] === 'string')
+  );
 }

@@ -4,7 +4,9 @@ export async function copyText(text: string): Promise<void> {
     try {
       await navigator.clipboard.writeText(text);
       return;
-    } catch { /* fall through to the legacy path */ }
+    } catch {
+      /* fall through to the legacy path */
+    }
   }
   const area = document.createElement('textarea');
   area.value = text;

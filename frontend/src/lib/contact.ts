@@ -4,7 +4,12 @@
  * call itself. The newsletter box is part of the form but never of what is sent.
  */
 import {
-  CONTACT_CATEGORIES, CONTACT_CONTROL_CHARS, CONTACT_LIMITS, CONTACT_NAME_CONTROL_CHARS, CONTACT_PATH, CONTACT_TEXT,
+  CONTACT_CATEGORIES,
+  CONTACT_CONTROL_CHARS,
+  CONTACT_LIMITS,
+  CONTACT_NAME_CONTROL_CHARS,
+  CONTACT_PATH,
+  CONTACT_TEXT,
   type ContactCategory,
 } from '@ephemera/proto/client';
 
@@ -21,7 +26,12 @@ export const EMPTY_CONTACT_FORM: ContactForm = { name: '', email: '', category: 
 export type ContactField = 'name' | 'email' | 'category' | 'message';
 export type ContactErrors = Partial<Record<ContactField, string>>;
 /** the body of POST /api/contact: the form's four fields, trimmed */
-export interface ContactPayload { name: string; email: string; category: ContactCategory; message: string }
+export interface ContactPayload {
+  name: string;
+  email: string;
+  category: ContactCategory;
+  message: string;
+}
 
 /** An address with something before and after one @ and a dot in the domain (the server's check is the authority). */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -36,7 +46,8 @@ export function validateContact(form: ContactForm): ContactErrors {
   const email = form.email.trim();
   if (!email) errors.email = CONTACT_TEXT.emailRequired;
   else if (email.length > CONTACT_LIMITS.emailMax || !EMAIL.test(email)) errors.email = CONTACT_TEXT.emailInvalid;
-  if (!(CONTACT_CATEGORIES as readonly string[]).includes(form.category)) errors.category = CONTACT_TEXT.categoryRequired;
+  if (!(CONTACT_CATEGORIES as readonly string[]).includes(form.category))
+    errors.category = CONTACT_TEXT.categoryRequired;
   const message = form.message.trim();
   if (!message) errors.message = CONTACT_TEXT.messageRequired;
   else if (message.length > CONTACT_LIMITS.messageMax) errors.message = CONTACT_TEXT.messageTooLong;
@@ -46,7 +57,12 @@ export function validateContact(form: ContactForm): ContactErrors {
 
 /** What is sent: never the newsletter box. Call after validateContact found nothing. */
 export function contactPayload(form: ContactForm): ContactPayload {
-  return { name: form.name.trim(), email: form.email.trim(), category: form.category as ContactCategory, message: form.message.trim() };
+  return {
+    name: form.name.trim(),
+    email: form.email.trim(),
+    category: form.category as ContactCategory,
+    message: form.message.trim(),
+  };
 }
 
 export type SendResult = { ok: true; id: string } | { ok: false; message: string; detail: string | null };
@@ -55,15 +71,21 @@ export type SendResult = { ok: true; id: string } | { ok: false; message: string
  * POST /api/contact. A refusal shows the spec's 'Failed to send message. Please try again.', with the server's
  * reason when it gave one the visitor can act on (a field it refused, or the rate limit).
  */
-export async function sendContactMessage(payload: ContactPayload, fetchImpl: typeof fetch = fetch): Promise<SendResult> {
+export async function sendContactMessage(
+  payload: ContactPayload,
+  fetchImpl: typeof fetch = fetch,
+): Promise<SendResult> {
   try {
     const res = await fetchImpl(CONTACT_PATH, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, credentials: 'same-origin',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      credentials: 'same-origin',
       body: JSON.stringify(payload),
     });
-    const body = await res.json().catch(() => null) as { id?: string; code?: string; message?: string } | null;
+    const body = (await res.json().catch(() => null)) as { id?: string; code?: string; message?: string } | null;
     if (res.ok) return { ok: true, id: body?.id ?? '' };
-    const explained = (res.status === 400 || res.status === 429) && typeof body?.message === 'string' ? body.message : null;
+    const explained =
+      (res.status === 400 || res.status === 429) && typeof body?.message === 'string' ? body.message : null;
     return { ok: false, message: CONTACT_TEXT.failed, detail: explained };
   } catch {
     return { ok: false, message: CONTACT_TEXT.failed, detail: null };

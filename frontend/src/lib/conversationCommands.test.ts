@@ -9,23 +9,37 @@ import { FakeSocket, NO_ACK, type Handler } from './testing/fakeSocket.ts';
 
 const auth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
 const dm = channel('d1', 'dm', { type: 'dm', memberIds: [me.id, other.id] });
-const ws = workspace([channel('c1', 'general'), channel('c2', 'random', { createdAt: '2025-02-01T00:00:00.000Z' }), dm]);
+const ws = workspace([
+  channel('c1', 'general'),
+  channel('c2', 'random', { createdAt: '2025-02-01T00:00:00.000Z' }),
+  dm,
+]);
 
 function setup(overrides: Record<string, (payload: any) => unknown> = {}) {
   const handler: Handler = (event, payload) => {
     if (overrides[event]) return overrides[event]!(payload);
     switch (event) {
-      case C.joinWorkspace: return { success: true, user: me, workspace: ws };
-      case C.joinChannel: return { success: true, channelId: payload.channelId, messages: [], hasMore: false };
-      case C.syncMessages: return { success: true, messages: [], hasMore: false, lastSeq: payload.afterSeq };
-      case C.fetchChannelSummaries: return { success: true, summaries: [] };
-      case C.markRead: return { success: true, channelId: payload.channelId, seq: payload.seq };
-      default: return { success: true };
+      case C.joinWorkspace:
+        return { success: true, user: me, workspace: ws };
+      case C.joinChannel:
+        return { success: true, channelId: payload.channelId, messages: [], hasMore: false };
+      case C.syncMessages:
+        return { success: true, messages: [], hasMore: false, lastSeq: payload.afterSeq };
+      case C.fetchChannelSummaries:
+        return { success: true, summaries: [] };
+      case C.markRead:
+        return { success: true, channelId: payload.channelId, seq: payload.seq };
+      default:
+        return { success: true };
     }
   };
   const socket = new FakeSocket(handler);
   const conn: RoomConnection = { socket: socket as unknown as RoomSocket, dispose: () => socket.removeAllListeners() };
-  const session = new RoomSession(auth, { onJoinRefused: vi.fn(), onWorkspaceDeleted: vi.fn(), onKicked: vi.fn() }, () => conn);
+  const session = new RoomSession(
+    auth,
+    { onJoinRefused: vi.fn(), onWorkspaceDeleted: vi.fn(), onKicked: vi.fn() },
+    () => conn,
+  );
   session.start();
   return { socket, session };
 }
@@ -38,16 +52,30 @@ describe('RoomSession: conversations', () => {
     vi.useFakeTimers();
     memory.clear();
     vi.stubGlobal('localStorage', {
-      getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => memory.set(k, v), removeItem: (k: string) => memory.delete(k),
+      getItem: (k: string) => memory.get(k) ?? null,
+      setItem: (k: string, v: string) => memory.set(k, v),
+      removeItem: (k: string) => memory.delete(k),
     });
   });
-  afterEach(() => { vi.useRealTimers(); vi.unstubAllGlobals(); });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
   it('loads summaries on join and again on rejoin: unread counts and previews', async () => {
     const { socket, session } = setup({
-      [C.fetchChannelSummaries]: () => ({ success: true, summaries: [
-        { channelId: 'c2', lastMessage: message(7, { channelId: 'c2' }), unreadCount: 150, readSeq: 1, othersReadSeq: 0 },
-      ] }),
+      [C.fetchChannelSummaries]: () => ({
+        success: true,
+        summaries: [
+          {
+            channelId: 'c2',
+            lastMessage: message(7, { channelId: 'c2' }),
+            unreadCount: 150,
+            readSeq: 1,
+            othersReadSeq: 0,
+          },
+        ],
+      }),
     });
     socket.up();
     await flush();
@@ -72,7 +100,10 @@ describe('RoomSession: conversations', () => {
     await flush();
     expect(socket.all(C.markRead)).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(MARK_READ_THROTTLE_MS);
-    expect(socket.all(C.markRead)).toEqual([{ channelId: 'c1', seq: 1 }, { channelId: 'c1', seq: 3 }]);
+    expect(socket.all(C.markRead)).toEqual([
+      { channelId: 'c1', seq: 1 },
+      { channelId: 'c1', seq: 3 },
+    ]);
     // a message in another channel is unread there and not marked
     socket.fire(S.message, message(4, { channelId: 'c2' }));
     await vi.advanceTimersByTimeAsync(MARK_READ_THROTTLE_MS);
@@ -113,7 +144,10 @@ describe('RoomSession: conversations', () => {
     const { socket, session } = setup({ [C.createDmChannel]: () => ({ success: true, channel: carolDm }) });
     socket.up();
     await flush();
-    socket.fire(S.userJoined, { workspaceId: 'w1', user: { id: 'u-carol', username: 'carol', isAdmin: false, presenceStatus: 'online' } });
+    socket.fire(S.userJoined, {
+      workspaceId: 'w1',
+      user: { id: 'u-carol', username: 'carol', isAdmin: false, presenceStatus: 'online' },
+    });
     expect(await session.startDm('u-carol')).toEqual({ ok: true });
     expect(socket.all(C.createDmChannel)).toEqual([{ workspaceId: 'w1', targetUserId: 'u-carol', name: 'carol' }]);
     expect(session.state.currentChannelId).toBe('d2');
@@ -234,10 +268,18 @@ describe('RoomSession: conversations', () => {
     const { socket, session } = setup();
     socket.up();
     await flush();
-    socket.fire(S.onlineUsers, { workspaceId: 'w1', users: [{ id: other.id, username: 'bob', isAdmin: false, presenceStatus: 'online' }] });
+    socket.fire(S.onlineUsers, {
+      workspaceId: 'w1',
+      users: [{ id: other.id, username: 'bob', isAdmin: false, presenceStatus: 'online' }],
+    });
     socket.fire(S.userPresenceUpdated, { workspaceId: 'w1', userId: other.id, status: 'busy' });
     expect(session.state.online[0]?.presenceStatus).toBe('busy');
-    socket.fire(S.userProfileUpdated, { workspaceId: 'w1', userId: other.id, username: 'robert', profilePicture: null });
+    socket.fire(S.userProfileUpdated, {
+      workspaceId: 'w1',
+      userId: other.id,
+      username: 'robert',
+      profilePicture: null,
+    });
     expect(session.state.workspace?.users.find((u) => u.id === other.id)?.username).toBe('robert');
     socket.fire(S.userLeft, { workspaceId: 'w1', userId: other.id, username: 'robert', membershipEnded: true });
     expect(session.state.workspace?.users.some((u) => u.id === other.id)).toBe(false);

@@ -81,8 +81,17 @@ export class ConversationCommands {
   private scheduleReadSend(channelId: string): void {
     if (this.readTimers.has(channelId)) return;
     const wait = Math.max(0, (this.readSentAt.get(channelId) ?? -Infinity) + MARK_READ_THROTTLE_MS - Date.now());
-    if (wait === 0) { this.sendRead(channelId); return; }
-    this.readTimers.set(channelId, setTimeout(() => { this.readTimers.delete(channelId); this.sendRead(channelId); }, wait));
+    if (wait === 0) {
+      this.sendRead(channelId);
+      return;
+    }
+    this.readTimers.set(
+      channelId,
+      setTimeout(() => {
+        this.readTimers.delete(channelId);
+        this.sendRead(channelId);
+      }, wait),
+    );
   }
 
   private sendRead(channelId: string): void {
@@ -91,9 +100,11 @@ export class ConversationCommands {
     if (!socket || seq <= (this.readSent.get(channelId) ?? 0)) return;
     this.readSent.set(channelId, seq);
     this.readSentAt.set(channelId, Date.now());
-    request(socket, C.markRead, { channelId, seq }, REQUEST_TIMEOUT_MS).then((ack) => {
-      if (!ack.success) this.readSent.delete(channelId);
-    }).catch(() => this.readSent.delete(channelId));
+    request(socket, C.markRead, { channelId, seq }, REQUEST_TIMEOUT_MS)
+      .then((ack) => {
+        if (!ack.success) this.readSent.delete(channelId);
+      })
+      .catch(() => this.readSent.delete(channelId));
   }
 
   // ---- DMs ----
@@ -102,13 +113,22 @@ export class ConversationCommands {
   async startDm(targetUserId: string): Promise<Result> {
     const state = this.link.state();
     const existing = dmWith(state, targetUserId);
-    if (existing) { this.link.selectChannel(existing.id); return { ok: true }; }
-    const target = state.workspace?.users.find((u) => u.id === targetUserId) ?? state.online.find((u) => u.id === targetUserId);
+    if (existing) {
+      this.link.selectChannel(existing.id);
+      return { ok: true };
+    }
+    const target =
+      state.workspace?.users.find((u) => u.id === targetUserId) ?? state.online.find((u) => u.id === targetUserId);
     if (!target) return this.report(MSG_USER_NOT_FOUND);
     const socket = this.link.socket();
     if (!socket) return this.report(MSG_START_DM_FAILED);
     try {
-      const ack = await request(socket, C.createDmChannel, { workspaceId: this.link.workspaceId, targetUserId, name: target.username }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.createDmChannel,
+        { workspaceId: this.link.workspaceId, targetUserId, name: target.username },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return this.report(ack.message || MSG_START_DM_FAILED);
       this.link.dispatch({ type: 'dmOpened', channel: ack.channel });
       this.link.selectChannel(ack.channel.id);
@@ -128,7 +148,12 @@ export class ConversationCommands {
     const socket = this.link.socket();
     if (!socket) return this.report(deleteDmFailed('Not connected'));
     try {
-      const ack = await request(socket, C.deleteDm, { channelId, workspaceId: this.link.workspaceId, userId: state.user.id }, DELETE_DM_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.deleteDm,
+        { channelId, workspaceId: this.link.workspaceId, userId: state.user.id },
+        DELETE_DM_TIMEOUT_MS,
+      );
       return ack.success ? { ok: true } : this.report(deleteDmFailed(ack.message || 'Unknown error'));
     } catch (err) {
       return this.report(err instanceof RequestTimeoutError ? MSG_DELETE_DM_TIMEOUT : deleteDmFailed('Not connected'));
@@ -140,9 +165,18 @@ export class ConversationCommands {
   /** A topic channel; a private one is visible to its members only (the creator and memberIds); opened once created. */
   async createChannel(name: string, isPrivate: boolean, memberIds: string[]): Promise<Result> {
     return this.call(MSG_CREATE_CHANNEL_FAILED, async (socket) => {
-      const ack = await request(socket, C.createChannel, {
-        workspaceId: this.link.workspaceId, name, type: 'topic', isPrivate, memberIds: isPrivate ? memberIds : [],
-      }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.createChannel,
+        {
+          workspaceId: this.link.workspaceId,
+          name,
+          type: 'topic',
+          isPrivate,
+          memberIds: isPrivate ? memberIds : [],
+        },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_CREATE_CHANNEL_FAILED);
       this.link.dispatch({ type: 'channelAdded', channel: ack.channel });
       this.link.selectChannel(ack.channel.id);
@@ -156,7 +190,12 @@ export class ConversationCommands {
     if (!channel || !name || name === channel.name) return { ok: true }; // empty or unchanged cancels
     if (name.length > LIMITS.channelNameMax) return fail(MSG_RENAME_CHANNEL_FAILED);
     return this.call(MSG_RENAME_CHANNEL_FAILED, async (socket) => {
-      const ack = await request(socket, C.renameChannel, { channelId, workspaceId: this.link.workspaceId, newName: name }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.renameChannel,
+        { channelId, workspaceId: this.link.workspaceId, newName: name },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_RENAME_CHANNEL_FAILED);
       this.link.dispatch({ type: 'channelUpdated', channel: ack.channel });
       return { ok: true };
@@ -165,7 +204,12 @@ export class ConversationCommands {
 
   async deleteChannel(channelId: string): Promise<Result> {
     return this.call(MSG_DELETE_CHANNEL_FAILED, async (socket) => {
-      const ack = await request(socket, C.deleteChannel, { channelId, workspaceId: this.link.workspaceId }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.deleteChannel,
+        { channelId, workspaceId: this.link.workspaceId },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_DELETE_CHANNEL_FAILED);
       this.link.removeChannel(channelId);
       return { ok: true };
@@ -175,7 +219,12 @@ export class ConversationCommands {
   async updateChannelMembers(channelId: string, add: string[], remove: string[]): Promise<Result> {
     if (add.length === 0 && remove.length === 0) return { ok: true };
     return this.call(MSG_UPDATE_MEMBERS_FAILED, async (socket) => {
-      const ack = await request(socket, C.updateChannelMembers, { channelId, workspaceId: this.link.workspaceId, add, remove }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.updateChannelMembers,
+        { channelId, workspaceId: this.link.workspaceId, add, remove },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_UPDATE_MEMBERS_FAILED);
       this.link.dispatch({ type: 'channelUpdated', channel: ack.channel });
       return { ok: true };
@@ -188,7 +237,12 @@ export class ConversationCommands {
     const q = query.trim().slice(0, LIMITS.searchQueryMax);
     if (!q) return { ok: true, messages: [] };
     return this.call(MSG_SEARCH_FAILED, async (socket) => {
-      const ack = await request(socket, C.searchMessages, { workspaceId: this.link.workspaceId, query: q }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.searchMessages,
+        { workspaceId: this.link.workspaceId, query: q },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_SEARCH_FAILED);
       return { ok: true, messages: Array.isArray(ack.messages) ? ack.messages : [] };
     });
@@ -203,8 +257,12 @@ export class ConversationCommands {
     if (!socket || this.presenceSent === status) return;
     this.presenceSent = status;
     request(socket, C.updatePresence, { workspaceId: this.link.workspaceId, status }, REQUEST_TIMEOUT_MS)
-      .then((ack) => { if (!ack.success) this.presenceSent = null; })
-      .catch(() => { this.presenceSent = null; });
+      .then((ack) => {
+        if (!ack.success) this.presenceSent = null;
+      })
+      .catch(() => {
+        this.presenceSent = null;
+      });
   }
 
   /** profilePicture: an uploaded picture's address (lib/fileUpload.ts, purpose avatar); undefined keeps the current one */
@@ -214,13 +272,27 @@ export class ConversationCommands {
     const name = username.trim();
     if (!name) return fail(MSG_USERNAME_REQUIRED);
     if (name === user.username && profilePicture === undefined) return { ok: true }; // unchanged: close without saving
-    if (Array.from(name).length > LIMITS.profileUsernameMax) return fail(`Username must be at most ${LIMITS.profileUsernameMax} characters`);
+    if (Array.from(name).length > LIMITS.profileUsernameMax)
+      return fail(`Username must be at most ${LIMITS.profileUsernameMax} characters`);
     return this.call(MSG_PROFILE_FAILED, async (socket) => {
-      const ack = await request(socket, C.updateProfile, {
-        workspaceId: this.link.workspaceId, userId: user.id, username: name, ...(profilePicture !== undefined ? { profilePicture } : {}),
-      }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.updateProfile,
+        {
+          workspaceId: this.link.workspaceId,
+          userId: user.id,
+          username: name,
+          ...(profilePicture !== undefined ? { profilePicture } : {}),
+        },
+        REQUEST_TIMEOUT_MS,
+      );
       if (!ack.success) return fail(ack.message || MSG_PROFILE_FAILED);
-      this.link.dispatch({ type: 'profileUpdated', userId: ack.user.id, username: ack.user.username, profilePicture: ack.user.profilePicture });
+      this.link.dispatch({
+        type: 'profileUpdated',
+        userId: ack.user.id,
+        username: ack.user.username,
+        profilePicture: ack.user.profilePicture,
+      });
       return { ok: true };
     });
   }
@@ -230,7 +302,10 @@ export class ConversationCommands {
     return fail(message);
   }
 
-  private async call<T extends object>(fallback: string, run: (socket: RoomSocket) => Promise<Result<T>>): Promise<Result<T>> {
+  private async call<T extends object>(
+    fallback: string,
+    run: (socket: RoomSocket) => Promise<Result<T>>,
+  ): Promise<Result<T>> {
     const socket = this.link.socket();
     if (!socket) return fail(fallback);
     try {

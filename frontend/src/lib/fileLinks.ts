@@ -17,7 +17,12 @@ const LINK_REUSE_MS = 10 * 60 * 1000; // links live 15 minutes
  */
 let accessVersion = 0;
 const accessListeners = new Set<() => void>();
-const onAccessChange = (listener: () => void) => { accessListeners.add(listener); return () => { accessListeners.delete(listener); }; };
+const onAccessChange = (listener: () => void) => {
+  accessListeners.add(listener);
+  return () => {
+    accessListeners.delete(listener);
+  };
+};
 const currentAccessVersion = () => accessVersion;
 
 export function registerFileAccess(fn: Access | null): void {
@@ -45,13 +50,20 @@ export async function signedUrl(path: string): Promise<string | null> {
 /** The address to load: a signed link for our stored files (null until it is known), anything else as given. */
 export function useSignedUrl(src: string | null): string | null {
   const stored = src !== null && isStoredFilePath(src);
-  const [url, setUrl] = useState<string | null>(stored ? cache.get(src)?.url ?? null : src);
+  const [url, setUrl] = useState<string | null>(stored ? (cache.get(src)?.url ?? null) : src);
   const version = useSyncExternalStore(onAccessChange, currentAccessVersion, currentAccessVersion);
   useEffect(() => {
-    if (!src || !stored) { setUrl(src); return; }
+    if (!src || !stored) {
+      setUrl(src);
+      return;
+    }
     let live = true;
-    void signedUrl(src).then((u) => { if (live) setUrl(u); });
-    return () => { live = false; };
+    void signedUrl(src).then((u) => {
+      if (live) setUrl(u);
+    });
+    return () => {
+      live = false;
+    };
   }, [src, stored, version]);
   return url;
 }

@@ -4,12 +4,12 @@ import { precheck, formatDuration, formatSize } from './fileUpload.ts';
 const file = (name: string, type: string, size: number) => ({ name, type, size }) as File;
 
 describe('file precheck (before uploading; the server decides from the bytes)', () => {
-  it('a file above the room\'s maxFileSize is too large (File Size Limit Exceeded), at the limit it goes', () => {
+  it("a file above the room's maxFileSize is too large (File Size Limit Exceeded), at the limit it goes", () => {
     expect(precheck(file('a.pdf', 'application/pdf', 10 * 1024 * 1024 + 1), 10)).toBe('too-large');
     expect(precheck(file('a.pdf', 'application/pdf', 10 * 1024 * 1024), 10)).toBeNull();
     expect(precheck(file('a.pdf', 'application/pdf', 50 * 1024 * 1024), 100)).toBeNull();
   });
-  it('types outside the spec\'s list are refused (File type not supported), by type or extension', () => {
+  it("types outside the spec's list are refused (File type not supported), by type or extension", () => {
     expect(precheck(file('setup.exe', 'application/x-msdownload', 10), 10)).toBe('type');
     expect(precheck(file('page.html', 'text/html', 10), 10)).toBe('type');
     expect(precheck(file('pic.svg', 'image/svg+xml', 10), 10)).toBe('type');

@@ -9,15 +9,45 @@ import type { MessageFile } from '@ephemera/proto';
 
 export type StoredFile = MessageFile & { expiresAt: string | null };
 export type UploadResult = { ok: true; file: StoredFile } | { ok: false; code: string; message: string };
-export interface UploadHandle { done: Promise<UploadResult>; abort(): void }
+export interface UploadHandle {
+  done: Promise<UploadResult>;
+  abort(): void;
+}
 
 /** What the file input offers (docs/product/files.md F2); the server checks the bytes. */
 export const ACCEPTED_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime', 'application/pdf',
-  'text/plain', 'text/csv', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 ];
-const ACCEPTED_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'mp4', 'webm', 'mov', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx'];
+const ACCEPTED_EXTENSIONS = [
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'webp',
+  'mp4',
+  'webm',
+  'mov',
+  'pdf',
+  'txt',
+  'csv',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+];
 export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((e) => `.${e}`)].join(',');
 
 /** Why a chosen file cannot go (before uploading): too large for the room's plan, or not an allowed type. */
@@ -29,8 +59,15 @@ export function precheck(file: File, maxFileSizeMb: number): 'too-large' | 'type
 }
 
 export function uploadFile(opts: {
-  workspaceId: string; userToken: string; purpose: UploadPurpose; channelId?: string; caption?: string; durationMs?: number;
-  file: Blob; name: string; onProgress?(fraction: number): void;
+  workspaceId: string;
+  userToken: string;
+  purpose: UploadPurpose;
+  channelId?: string;
+  caption?: string;
+  durationMs?: number;
+  file: Blob;
+  name: string;
+  onProgress?(fraction: number): void;
 }): UploadHandle {
   const xhr = new XMLHttpRequest();
   const form = new FormData();
@@ -40,13 +77,24 @@ export function uploadFile(opts: {
   if (opts.durationMs !== undefined) form.append('durationMs', String(Math.round(opts.durationMs)));
   form.append('file', opts.file, opts.name); // last: the server reads the fields first
   const done = new Promise<UploadResult>((resolve) => {
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total); };
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);
+    };
     xhr.onload = () => {
       type Answer = { file?: StoredFile; code?: string; message?: string } | null;
       let body: Answer = null;
-      try { body = JSON.parse(xhr.responseText) as Answer; } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(xhr.responseText) as Answer;
+      } catch {
+        /* not JSON */
+      }
       if (xhr.status === 201 && body?.file) resolve({ ok: true, file: body.file });
-      else resolve({ ok: false, code: body?.code ?? 'UPLOAD_FAILED', message: body?.message ?? (xhr.status === 413 ? ERRORS.FILE_TOO_LARGE : 'Upload failed') });
+      else
+        resolve({
+          ok: false,
+          code: body?.code ?? 'UPLOAD_FAILED',
+          message: body?.message ?? (xhr.status === 413 ? ERRORS.FILE_TOO_LARGE : 'Upload failed'),
+        });
     };
     xhr.onerror = () => resolve({ ok: false, code: 'UPLOAD_FAILED', message: 'Error uploading file' });
     xhr.onabort = () => resolve({ ok: false, code: 'ABORTED', message: 'Upload cancelled' });
@@ -58,10 +106,16 @@ export function uploadFile(opts: {
 }
 
 /** Signed addresses an element can load (15 minutes). */
-export async function fileLink(workspaceId: string, fileId: string, userToken: string): Promise<{ url: string; thumbnailUrl: string | null } | null> {
-  const res = await fetch(API.fileLink(workspaceId, fileId), { headers: { Authorization: `Bearer ${userToken}` } }).catch(() => null);
+export async function fileLink(
+  workspaceId: string,
+  fileId: string,
+  userToken: string,
+): Promise<{ url: string; thumbnailUrl: string | null } | null> {
+  const res = await fetch(API.fileLink(workspaceId, fileId), {
+    headers: { Authorization: `Bearer ${userToken}` },
+  }).catch(() => null);
   if (!res?.ok) return null;
-  const body = await res.json().catch(() => null) as { url?: string; thumbnailUrl?: string | null } | null;
+  const body = (await res.json().catch(() => null)) as { url?: string; thumbnailUrl?: string | null } | null;
   return body?.url ? { url: body.url, thumbnailUrl: body.thumbnailUrl ?? null } : null;
 }
 

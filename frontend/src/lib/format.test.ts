@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canManageChannels, dayKey, dayLabel, formatBadge, formatCapacity, formatTime, initialOf, roleOf, titleWithUnread, truncate,
+  canManageChannels,
+  dayKey,
+  dayLabel,
+  formatBadge,
+  formatCapacity,
+  formatTime,
+  initialOf,
+  roleOf,
+  titleWithUnread,
+  truncate,
 } from './format.ts';
 
 describe('formatTime: HH:MM in 24-hour form', () => {

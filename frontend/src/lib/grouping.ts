@@ -14,8 +14,7 @@ export interface GroupableMessage {
 }
 
 export type ListItem<M> =
-  | { kind: 'day'; key: string; label: string }
-  | { kind: 'message'; key: string; message: M; showHeader: boolean };
+  { kind: 'day'; key: string; label: string } | { kind: 'message'; key: string; message: M; showHeader: boolean };
 
 export function buildMessageItems<M extends GroupableMessage>(
   messages: readonly M[],

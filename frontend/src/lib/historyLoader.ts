@@ -47,12 +47,18 @@ export class HistoryLoader {
         for (let round = 0; round < MAX_SYNC_ROUNDS; round++) {
           const socket = this.ready();
           if (!socket) return;
-          const ack = await request(socket, C.syncMessages, { workspaceId: this.link.workspaceId, afterSeq: from }, REQUEST_TIMEOUT_MS);
+          const ack = await request(
+            socket,
+            C.syncMessages,
+            { workspaceId: this.link.workspaceId, afterSeq: from },
+            REQUEST_TIMEOUT_MS,
+          );
           if (!ack.success) break;
           const messages = Array.isArray(ack.messages) ? ack.messages : [];
           this.link.dispatch({ type: 'messagesMerged', messages, source: 'sync' });
           if (!ack.hasMore || messages.length === 0) {
-            if (!ack.hasMore && typeof ack.lastSeq === 'number') this.link.dispatch({ type: 'seqSeen', seq: ack.lastSeq });
+            if (!ack.hasMore && typeof ack.lastSeq === 'number')
+              this.link.dispatch({ type: 'seqSeen', seq: ack.lastSeq });
             break;
           }
           from = messages.reduce((max, m) => Math.max(max, m.seq), from);
@@ -70,9 +76,17 @@ export class HistoryLoader {
     const socket = this.ready();
     if (!socket) return;
     try {
-      const ack = await request(socket, C.fetchChannelSummaries, { workspaceId: this.link.workspaceId }, REQUEST_TIMEOUT_MS);
-      if (ack.success && Array.isArray(ack.summaries)) this.link.dispatch({ type: 'summariesLoaded', summaries: ack.summaries });
-    } catch { /* the next join loads them again */ }
+      const ack = await request(
+        socket,
+        C.fetchChannelSummaries,
+        { workspaceId: this.link.workspaceId },
+        REQUEST_TIMEOUT_MS,
+      );
+      if (ack.success && Array.isArray(ack.summaries))
+        this.link.dispatch({ type: 'summariesLoaded', summaries: ack.summaries });
+    } catch {
+      /* the next join loads them again */
+    }
   }
 
   async loadLatest(channelId: string): Promise<void> {
@@ -81,11 +95,18 @@ export class HistoryLoader {
     try {
       const ack = await request(socket, C.joinChannel, { channelId }, REQUEST_TIMEOUT_MS);
       if (ack.success) {
-        this.link.dispatch({ type: 'messagesMerged', messages: ack.messages ?? [], source: 'history', page: { channelId, hasMore: Boolean(ack.hasMore) } });
+        this.link.dispatch({
+          type: 'messagesMerged',
+          messages: ack.messages ?? [],
+          source: 'history',
+          page: { channelId, hasMore: Boolean(ack.hasMore) },
+        });
       } else if (ack.message) {
         this.link.dispatch({ type: 'notice', message: ack.message });
       }
-    } catch { /* retried on reconnect */ }
+    } catch {
+      /* retried on reconnect */
+    }
   }
 
   /** The page before the oldest loaded message. */
@@ -98,11 +119,23 @@ export class HistoryLoader {
     if (!oldest) return;
     this.link.dispatch({ type: 'olderLoading', channelId, loading: true });
     try {
-      const ack = await request(socket, C.fetchMessages, { channelId, beforeSeq: oldest, limit: LIMITS.historyPageSize }, REQUEST_TIMEOUT_MS);
+      const ack = await request(
+        socket,
+        C.fetchMessages,
+        { channelId, beforeSeq: oldest, limit: LIMITS.historyPageSize },
+        REQUEST_TIMEOUT_MS,
+      );
       if (ack.success) {
-        this.link.dispatch({ type: 'messagesMerged', messages: ack.messages ?? [], source: 'older', page: { channelId, hasMore: Boolean(ack.hasMore) } });
+        this.link.dispatch({
+          type: 'messagesMerged',
+          messages: ack.messages ?? [],
+          source: 'older',
+          page: { channelId, hasMore: Boolean(ack.hasMore) },
+        });
       }
-    } catch { /* the user can scroll up again */ } finally {
+    } catch {
+      /* the user can scroll up again */
+    } finally {
       this.link.dispatch({ type: 'olderLoading', channelId, loading: false });
     }
   }
@@ -117,15 +150,20 @@ export class HistoryLoader {
     for (let page = 0; page <= MAX_REVEAL_PAGES; page++) {
       if (held(this.link.state())) return true;
       // the latest page comes first, and no older page may be in flight (the list loads them too)
-      const settled = await this.until((s) => held(s) || (Boolean(s.latestLoaded[channelId]) && !s.loadingOlder[channelId]), REQUEST_TIMEOUT_MS);
+      const settled = await this.until(
+        (s) => held(s) || (Boolean(s.latestLoaded[channelId]) && !s.loadingOlder[channelId]),
+        REQUEST_TIMEOUT_MS,
+      );
       const s = this.link.state();
       if (held(s)) return true;
-      if (!settled || this.link.stopped() || s.currentChannelId !== channelId || s.hasMore[channelId] === false) return false;
+      if (!settled || this.link.stopped() || s.currentChannelId !== channelId || s.hasMore[channelId] === false)
+        return false;
       const before = s.messages[channelId];
       await this.loadOlder(channelId);
       // nothing came (offline, or the request failed) and nothing else is loading: give up
       const after = this.link.state();
-      if (after.messages[channelId] === before && !after.loadingOlder[channelId] && after.hasMore[channelId] !== false) return false;
+      if (after.messages[channelId] === before && !after.loadingOlder[channelId] && after.hasMore[channelId] !== false)
+        return false;
     }
     return held(this.link.state());
   }
@@ -134,8 +172,14 @@ export class HistoryLoader {
   private until(ok: (s: RoomState) => boolean, timeoutMs: number): Promise<boolean> {
     if (ok(this.link.state())) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const finish = (result: boolean) => { clearTimeout(timer); unsubscribe(); resolve(result); };
-      const unsubscribe = this.link.subscribe(() => { if (ok(this.link.state())) finish(true); });
+      const finish = (result: boolean) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(result);
+      };
+      const unsubscribe = this.link.subscribe(() => {
+        if (ok(this.link.state())) finish(true);
+      });
       const timer = setTimeout(() => finish(false), timeoutMs);
     });
   }

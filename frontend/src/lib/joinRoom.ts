@@ -20,7 +20,11 @@ export function joinErrorMessage(r: Exclude<ApiResult<unknown>, { ok: true }>): 
   return r.message || MSG_JOIN_FAILED;
 }
 
-export async function createRoom(input: { roomName: string; username: string; password: string | null }): Promise<SubmitResult> {
+export async function createRoom(input: {
+  roomName: string;
+  username: string;
+  password: string | null;
+}): Promise<SubmitResult> {
   const r = await api.create({
     name: input.roomName,
     username: input.username,
@@ -42,8 +46,16 @@ export async function createRoom(input: { roomName: string; username: string; pa
   };
 }
 
-export async function joinRoom(input: { workspaceId: string; roomName: string; username: string; password: string | null }): Promise<SubmitResult> {
-  const r = await api.join(input.workspaceId, input.password ? { username: input.username, password: input.password } : { username: input.username });
+export async function joinRoom(input: {
+  workspaceId: string;
+  roomName: string;
+  username: string;
+  password: string | null;
+}): Promise<SubmitResult> {
+  const r = await api.join(
+    input.workspaceId,
+    input.password ? { username: input.username, password: input.password } : { username: input.username },
+  );
   if (!r.ok) return { ok: false, message: joinErrorMessage(r) };
   if (!r.data.userToken) return { ok: false, message: MSG_JOIN_FAILED };
   return {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { safeHref, splitLinks } from './links.ts';
 
-const join = (text: string) => splitLinks(text).map((p) => p.text).join('');
+const join = (text: string) =>
+  splitLinks(text)
+    .map((p) => p.text)
+    .join('');
 const links = (text: string) => splitLinks(text).filter((p) => p.kind === 'link');
 
 describe('splitLinks: only http, https and mailto become links', () => {
@@ -13,11 +16,19 @@ describe('splitLinks: only http, https and mailto become links', () => {
     ]);
   });
   it('finds http and mailto links', () => {
-    expect(links('http://a.test and mailto:bob@example.com').map((l) => l.kind === 'link' && l.href))
-      .toEqual(['http://a.test/', 'mailto:bob@example.com']);
+    expect(links('http://a.test and mailto:bob@example.com').map((l) => l.kind === 'link' && l.href)).toEqual([
+      'http://a.test/',
+      'mailto:bob@example.com',
+    ]);
   });
   it('never links javascript:, data: or other schemes', () => {
-    for (const text of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'ftp://example.com', 'vbscript:msgbox', 'JaVaScRiPt:alert(1)']) {
+    for (const text of [
+      'javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'ftp://example.com',
+      'vbscript:msgbox',
+      'JaVaScRiPt:alert(1)',
+    ]) {
       expect(links(text)).toEqual([]);
       expect(join(text)).toBe(text);
     }
@@ -28,7 +39,9 @@ describe('splitLinks: only http, https and mailto become links', () => {
   it('drops trailing punctuation and unbalanced brackets', () => {
     expect(links('go to https://example.com.').map((l) => l.text)).toEqual(['https://example.com']);
     expect(links('(see https://example.com/x)').map((l) => l.text)).toEqual(['https://example.com/x']);
-    expect(links('https://en.wikipedia.org/wiki/Foo_(bar)').map((l) => l.text)).toEqual(['https://en.wikipedia.org/wiki/Foo_(bar)']);
+    expect(links('https://en.wikipedia.org/wiki/Foo_(bar)').map((l) => l.text)).toEqual([
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+    ]);
   });
   it('keeps markup characters as text', () => {
     const text = '<img src=x onerror=alert(1)> https://ok.test/"onmouseover="x';

@@ -28,7 +28,11 @@ function trimMatch(match: string): string {
   for (;;) {
     const before = out;
     out = out.replace(TRAILING, '');
-    for (const [open, close] of [['(', ')'], ['[', ']'], ['{', '}']] as const) {
+    for (const [open, close] of [
+      ['(', ')'],
+      ['[', ']'],
+      ['{', '}'],
+    ] as const) {
       if (out.endsWith(close) && count(out, open) < count(out, close)) out = out.slice(0, -1);
     }
     if (out === before) return out;

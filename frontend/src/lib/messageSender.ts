@@ -43,8 +43,15 @@ export class MessageSender {
     this.link.dispatch({
       type: 'pendingAdded',
       pending: {
-        clientMessageId, channelId: currentChannelId, content: text, createdAt: new Date().toISOString(), status: 'sending', error: null,
-        replyTo: extra.replyTo ?? null, linkPreview: extra.linkPreview ?? null, file: extra.file ?? null,
+        clientMessageId,
+        channelId: currentChannelId,
+        content: text,
+        createdAt: new Date().toISOString(),
+        status: 'sending',
+        error: null,
+        replyTo: extra.replyTo ?? null,
+        linkPreview: extra.linkPreview ?? null,
+        file: extra.file ?? null,
       },
     });
     this.transmit(clientMessageId);
@@ -80,10 +87,20 @@ export class MessageSender {
     const attempt = (this.sendAttempts.get(clientMessageId) ?? 0) + 1;
     this.sendAttempts.set(clientMessageId, attempt);
     const { replyTo, linkPreview, file } = pending;
-    request(socket, C.sendMessage, {
-      clientMessageId, channelId: pending.channelId, content: pending.content, type: file?.type ?? 'text',
-      ...(replyTo ? { replyTo } : {}), ...(linkPreview ? { linkPreview } : {}), ...(file ? { fileId: file.id } : {}),
-    }, SEND_TIMEOUT_MS)
+    request(
+      socket,
+      C.sendMessage,
+      {
+        clientMessageId,
+        channelId: pending.channelId,
+        content: pending.content,
+        type: file?.type ?? 'text',
+        ...(replyTo ? { replyTo } : {}),
+        ...(linkPreview ? { linkPreview } : {}),
+        ...(file ? { fileId: file.id } : {}),
+      },
+      SEND_TIMEOUT_MS,
+    )
       .then((ack) => {
         if (ack.success) {
           this.sendAttempts.delete(clientMessageId);
@@ -93,7 +110,12 @@ export class MessageSender {
         }
         if (ack.code === 'NOT_AUTHENTICATED') return; // the connection was replaced; the rejoin resends it
         this.sendAttempts.delete(clientMessageId);
-        this.link.dispatch({ type: 'pendingStatus', clientMessageId, status: 'failed', error: ack.message || MSG_SEND_FAILED });
+        this.link.dispatch({
+          type: 'pendingStatus',
+          clientMessageId,
+          status: 'failed',
+          error: ack.message || MSG_SEND_FAILED,
+        });
       })
       .catch((err) => {
         if (!(err instanceof RequestTimeoutError) || this.link.stopped()) return;

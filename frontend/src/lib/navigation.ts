@@ -9,7 +9,10 @@ export function stripQueryParams(names: string[]): void {
   const url = new URL(window.location.href);
   let changed = false;
   for (const n of names) {
-    if (url.searchParams.has(n)) { url.searchParams.delete(n); changed = true; }
+    if (url.searchParams.has(n)) {
+      url.searchParams.delete(n);
+      changed = true;
+    }
   }
   if (changed) window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }

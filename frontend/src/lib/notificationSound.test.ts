@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@ephemera/proto';
 import { initialRoomState, type RoomState } from '../state/roomState.ts';
 import {
-  CLOCK_SKEW_MS, newIncomingMessages, readSoundEnabled, setSoundEnabled, shouldPlay, SOUND_PREF_KEY, type PlayInput,
+  CLOCK_SKEW_MS,
+  newIncomingMessages,
+  readSoundEnabled,
+  setSoundEnabled,
+  shouldPlay,
+  SOUND_PREF_KEY,
+  type PlayInput,
 } from './notificationSound.ts';
 
 const base: PlayInput = {
@@ -34,7 +40,8 @@ describe('shouldPlay', () => {
     expect(shouldPlay({ ...base, message: here, tabVisible: false })).toBe(true);
   });
   it('plays for file, image, voice messages too', () => {
-    for (const type of ['file', 'image', 'video', 'voice'] as const) expect(shouldPlay({ ...base, message: { ...base.message, type } })).toBe(true);
+    for (const type of ['file', 'image', 'video', 'voice'] as const)
+      expect(shouldPlay({ ...base, message: { ...base.message, type } })).toBe(true);
   });
 });
 
@@ -43,8 +50,17 @@ let n = 0;
 function msg(seq: number, channelId: string, at: number, authorId = 'bob'): Message {
   n += 1;
   return {
-    id: `m${seq}-${n}`, clientMessageId: `cm${n}`, workspaceId: 'w', channelId, seq, authorId, authorName: authorId,
-    profilePicture: null, timestamp: new Date(at).toISOString(), type: 'text', content: `hi ${seq}`,
+    id: `m${seq}-${n}`,
+    clientMessageId: `cm${n}`,
+    workspaceId: 'w',
+    channelId,
+    seq,
+    authorId,
+    authorName: authorId,
+    profilePicture: null,
+    timestamp: new Date(at).toISOString(),
+    type: 'text',
+    content: `hi ${seq}`,
   } as unknown as Message;
 }
 function state(patch: Partial<RoomState>): RoomState {
@@ -94,7 +110,13 @@ describe('newIncomingMessages', () => {
 describe('sound preference', () => {
   function memoryStore() {
     const m = new Map<string, string>();
-    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); }, map: m };
+    return {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        m.set(k, v);
+      },
+      map: m,
+    };
   }
   it('is on by default and stored under its key', () => {
     const s = memoryStore();
@@ -106,7 +128,14 @@ describe('sound preference', () => {
     expect(readSoundEnabled(s)).toBe(true);
   });
   it('a broken storage reads as on', () => {
-    expect(readSoundEnabled({ getItem: () => { throw new Error('denied'); }, setItem: () => {} })).toBe(true);
+    expect(
+      readSoundEnabled({
+        getItem: () => {
+          throw new Error('denied');
+        },
+        setItem: () => {},
+      }),
+    ).toBe(true);
     expect(readSoundEnabled(null)).toBe(true);
   });
 });

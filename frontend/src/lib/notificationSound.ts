@@ -20,7 +20,14 @@ export interface PlayInput {
   userInteracted: boolean;
 }
 
-export function shouldPlay({ message, selfId, currentChannelId, tabVisible, soundEnabled, userInteracted }: PlayInput): boolean {
+export function shouldPlay({
+  message,
+  selfId,
+  currentChannelId,
+  tabVisible,
+  soundEnabled,
+  userInteracted,
+}: PlayInput): boolean {
   if (!soundEnabled || !userInteracted) return false;
   if (message.type === 'system') return false;
   if (selfId !== null && message.authorId === selfId) return false;
@@ -60,17 +67,29 @@ export const SOUND_PREF_KEY = 'soundEnabled';
 type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
 
 function storage(): KeyValueStore | null {
-  try { return globalThis.localStorage ?? null; } catch { return null; }
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export function readSoundEnabled(store: KeyValueStore | null = storage()): boolean {
-  try { return store?.getItem(SOUND_PREF_KEY) !== 'false'; } catch { return true; }
+  try {
+    return store?.getItem(SOUND_PREF_KEY) !== 'false';
+  } catch {
+    return true;
+  }
 }
 
 const prefListeners = new Set<() => void>();
 
 export function setSoundEnabled(enabled: boolean, store: KeyValueStore | null = storage()): void {
-  try { store?.setItem(SOUND_PREF_KEY, String(enabled)); } catch { /* storage disabled: on for this page only */ }
+  try {
+    store?.setItem(SOUND_PREF_KEY, String(enabled));
+  } catch {
+    /* storage disabled: on for this page only */
+  }
   memo = enabled;
   for (const l of [...prefListeners]) l();
 }
@@ -83,7 +102,9 @@ export function getSoundEnabled(): boolean {
 }
 export function subscribeSoundEnabled(listener: () => void): () => void {
   prefListeners.add(listener);
-  return () => { prefListeners.delete(listener); };
+  return () => {
+    prefListeners.delete(listener);
+  };
 }
 
 // ---- user interaction (browsers only let a page make sound after one) ----
@@ -92,7 +113,8 @@ let interacted = false;
 let tracking = false;
 
 export function hasUserInteracted(): boolean {
-  const activation = (globalThis.navigator as (Navigator & { userActivation?: { hasBeenActive: boolean } }) | undefined)?.userActivation;
+  const activation = (globalThis.navigator as (Navigator & { userActivation?: { hasBeenActive: boolean } }) | undefined)
+    ?.userActivation;
   return interacted || Boolean(activation?.hasBeenActive);
 }
 
@@ -116,7 +138,9 @@ let audio: AudioContext | null = null;
 /** Play the two-tone beep; never throws (no Web Audio, a suspended context: silence). */
 export function playNotificationSound(): void {
   try {
-    const Ctx = globalThis.AudioContext ?? (globalThis as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const Ctx =
+      globalThis.AudioContext ??
+      (globalThis as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!Ctx) return;
     audio ??= new Ctx();
     const ctx = audio;
@@ -137,6 +161,11 @@ export function playNotificationSound(): void {
     gain.connect(ctx.destination);
     osc.start(start);
     osc.stop(start + BEEP.totalSeconds);
-    osc.onended = () => { osc.disconnect(); gain.disconnect(); };
-  } catch { /* no sound is better than a broken page */ }
+    osc.onended = () => {
+      osc.disconnect();
+      gain.disconnect();
+    };
+  } catch {
+    /* no sound is better than a broken page */
+  }
 }

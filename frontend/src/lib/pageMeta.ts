@@ -10,7 +10,10 @@ export const SITE_NAME = 'Ephemera';
 export const pageTitle = (title: string) => `${title} · ${SITE_NAME}`;
 
 /** the meta elements a page sets: [attribute, key] -> its content */
-export function metaFor(title: string, description: string): [attr: 'name' | 'property', key: string, content: string][] {
+export function metaFor(
+  title: string,
+  description: string,
+): [attr: 'name' | 'property', key: string, content: string][] {
   return [
     ['name', 'description', description],
     ['property', 'og:title', pageTitle(title)],
@@ -28,7 +31,10 @@ export function usePageMeta(title: string, description: string): void {
       if (el) {
         const before = el.getAttribute('content');
         const meta = el;
-        restore.push(() => { if (before === null) meta.removeAttribute('content'); else meta.setAttribute('content', before); });
+        restore.push(() => {
+          if (before === null) meta.removeAttribute('content');
+          else meta.setAttribute('content', before);
+        });
       } else {
         el = document.createElement('meta');
         el.setAttribute(attr, key);

@@ -8,7 +8,12 @@
  */
 import { AUTH_API, PAID_PLANS, PAYMENTS_API, PLAN_PRICES, type PaidPlan } from '@ephemera/proto/client';
 import type {
-  CheckoutAnswer, CompleteExtensionAnswer, PaymentVerificationAnswer, PortalAnswer, RenewAnswer, SubscriptionStatusAnswer,
+  CheckoutAnswer,
+  CompleteExtensionAnswer,
+  PaymentVerificationAnswer,
+  PortalAnswer,
+  RenewAnswer,
+  SubscriptionStatusAnswer,
 } from '@ephemera/proto';
 import { accountCall, clearAccount, readAccount, type AccountRecord, type AccountResult } from './account.ts';
 import { PENDING_EXTENSION_KEY, readPendingExtension, type PendingExtension } from './roomPrefs.ts';
@@ -42,7 +47,7 @@ export const paymentErrorText = (message: string) => `Payment Error: ${message}`
 export function parsePlan(value: unknown): PaidPlan | null {
   if (typeof value !== 'string') return null;
   const v = value.trim().toLowerCase();
-  return (PAID_PLANS as readonly string[]).includes(v) ? v as PaidPlan : null;
+  return (PAID_PLANS as readonly string[]).includes(v) ? (v as PaidPlan) : null;
 }
 
 export const formatDollars = (dollars: number) => `$${dollars.toFixed(2)}`;
@@ -55,28 +60,47 @@ export function planDetails(plan: unknown): { plan: PaidPlan; name: string; amou
 
 // ---- pendingUpgrade {plan, returnUrl}: a guest's plan choice, kept while they sign in ----
 export const PENDING_UPGRADE_KEY = 'pendingUpgrade';
-export interface PendingUpgrade { plan: PaidPlan; returnUrl: string }
+export interface PendingUpgrade {
+  plan: PaidPlan;
+  returnUrl: string;
+}
 
 function defaultStore(): KeyValueStore | null {
-  try { return globalThis.localStorage ?? null; } catch { return null; }
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export function savePendingUpgrade(p: PendingUpgrade, store = defaultStore()): void {
-  try { store?.setItem(PENDING_UPGRADE_KEY, JSON.stringify(p)); } catch { /* storage disabled */ }
+  try {
+    store?.setItem(PENDING_UPGRADE_KEY, JSON.stringify(p));
+  } catch {
+    /* storage disabled */
+  }
 }
 export function readPendingUpgrade(store = defaultStore()): PendingUpgrade | null {
   try {
     const raw = store?.getItem(PENDING_UPGRADE_KEY);
-    const v = raw ? JSON.parse(raw) as Partial<PendingUpgrade> : null;
+    const v = raw ? (JSON.parse(raw) as Partial<PendingUpgrade>) : null;
     const plan = parsePlan(v?.plan);
     return plan ? { plan, returnUrl: typeof v?.returnUrl === 'string' ? v.returnUrl : '/upgrade' } : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 export function clearPendingPayments(store = defaultStore()): void {
-  try { store?.removeItem(PENDING_UPGRADE_KEY); store?.removeItem(PENDING_EXTENSION_KEY); } catch { /* ignore */ }
+  try {
+    store?.removeItem(PENDING_UPGRADE_KEY);
+    store?.removeItem(PENDING_EXTENSION_KEY);
+  } catch {
+    /* ignore */
+  }
 }
 
-export type PendingPayment = { kind: 'upgrade'; upgrade: PendingUpgrade } | { kind: 'extension'; extension: PendingExtension };
+export type PendingPayment =
+  { kind: 'upgrade'; upgrade: PendingUpgrade } | { kind: 'extension'; extension: PendingExtension };
 /** What a guest chose before signing in (docs/product/accounts.md A9): an extension first, else an upgrade. */
 export function pendingPaymentOf(store = defaultStore()): PendingPayment | null {
   const extension = readPendingExtension(store);
@@ -92,50 +116,117 @@ export const loginForPlan = (plan: PaidPlan) => `/login?redirect=/upgrade&plan=$
 export function subscriptionReturnUrls(plan: PaidPlan): { successUrl: string; cancelUrl: string } {
   return { successUrl: `/payment/success?plan=${plan}`, cancelUrl: '/payment/cancelled' };
 }
-export function extensionReturnUrls(x: { workspaceId: string; roomName: string; days: number; returnUrl?: string }): { successUrl: string; cancelUrl: string } {
+export function extensionReturnUrls(x: { workspaceId: string; roomName: string; days: number; returnUrl?: string }): {
+  successUrl: string;
+  cancelUrl: string;
+} {
   const back = safePath(x.returnUrl) ?? roomPath(x.roomName);
-  const q = new URLSearchParams({ type: 'room_extension', workspaceId: x.workspaceId, extensionType: String(x.days), returnUrl: back });
+  const q = new URLSearchParams({
+    type: 'room_extension',
+    workspaceId: x.workspaceId,
+    extensionType: String(x.days),
+    returnUrl: back,
+  });
   return { successUrl: `/payment/success?${q}`, cancelUrl: back };
 }
 /** A return address: a path of this site (redirects.ts), or null. */
 export const safePath = (value: string | null | undefined): string | null => sameOriginPath(value);
 
 // ---- the calls (docs/protocol.md "Payments (billing)") ----
-const noToken = <T>(): AccountResult<T> => ({ ok: false, status: 401, code: 'NO_AUTH_TOKEN', message: PAYMENT_TEXT.noToken });
-const withToken = <T>(token: string | null | undefined, call: (t: string) => Promise<AccountResult<T>>) => (token ? call(token) : Promise.resolve(noToken<T>()));
+const noToken = <T>(): AccountResult<T> => ({
+  ok: false,
+  status: 401,
+  code: 'NO_AUTH_TOKEN',
+  message: PAYMENT_TEXT.noToken,
+});
+const withToken = <T>(token: string | null | undefined, call: (t: string) => Promise<AccountResult<T>>) =>
+  token ? call(token) : Promise.resolve(noToken<T>());
 
 export const paymentsApi = {
   /** renew-subscription: Stripe's billing portal for a subscription Stripe still holds, else a Checkout of the plan */
-  renew: (token: string | null, plan: PaidPlan, returnUrl = '/dashboard') => withToken(token, (t) =>
-    accountCall<RenewAnswer>(AUTH_API.renewSubscription, 'Renewal failed', { token: t, body: { tier: plan, returnUrl, ...subscriptionReturnUrls(plan) } })),
-  createCheckout: (token: string | null, account: AccountRecord['user'] | null, plan: PaidPlan) => withToken(token, (t) =>
-    accountCall<CheckoutAnswer>(PAYMENTS_API.createCheckoutSession, PAYMENT_TEXT.checkoutFallback, {
-      token: t, body: { plan, ...(account ? { email: account.email, username: account.username, isExistingUser: true } : {}), ...subscriptionReturnUrls(plan) },
-    })),
-  createExtension: (token: string | null, x: { workspaceId: string; roomName: string; days: number; email?: string; returnUrl?: string }) => withToken(token, (t) =>
-    accountCall<CheckoutAnswer>(PAYMENTS_API.createRoomExtensionPayment, PAYMENT_TEXT.extensionFallback, {
-      token: t, body: { workspaceId: x.workspaceId, userEmail: x.email, extensionType: String(x.days), ...extensionReturnUrls(x) },
-    })),
-  verify: (token: string | null, sessionId: string) => withToken(token, (t) =>
-    accountCall<PaymentVerificationAnswer>(PAYMENTS_API.verifySession(sessionId), PAYMENT_TEXT.verificationFailed, { token: t })),
-  completeExtension: (token: string | null, orderId: string, body: { workspaceId: string | null; userEmail: string; extensionType: string }) => withToken(token, (t) =>
-    accountCall<CompleteExtensionAnswer>(PAYMENTS_API.completeRoomExtension(orderId), PAYMENT_TEXT.completeFailed, { token: t, body })),
-  subscriptionStatus: (token: string | null, email: string | null) => withToken(token, (t) =>
-    accountCall<SubscriptionStatusAnswer>(PAYMENTS_API.subscriptionStatus(email ?? undefined), PAYMENT_TEXT.subscriptionFailed, { token: t })),
-  portal: (token: string | null, email: string, returnUrl = '/subscription') => withToken(token, (t) =>
-    accountCall<PortalAnswer>(PAYMENTS_API.createPortalSession, PAYMENT_TEXT.portalFallback, { token: t, body: { email, returnUrl } })),
+  renew: (token: string | null, plan: PaidPlan, returnUrl = '/dashboard') =>
+    withToken(token, (t) =>
+      accountCall<RenewAnswer>(AUTH_API.renewSubscription, 'Renewal failed', {
+        token: t,
+        body: { tier: plan, returnUrl, ...subscriptionReturnUrls(plan) },
+      }),
+    ),
+  createCheckout: (token: string | null, account: AccountRecord['user'] | null, plan: PaidPlan) =>
+    withToken(token, (t) =>
+      accountCall<CheckoutAnswer>(PAYMENTS_API.createCheckoutSession, PAYMENT_TEXT.checkoutFallback, {
+        token: t,
+        body: {
+          plan,
+          ...(account ? { email: account.email, username: account.username, isExistingUser: true } : {}),
+          ...subscriptionReturnUrls(plan),
+        },
+      }),
+    ),
+  createExtension: (
+    token: string | null,
+    x: { workspaceId: string; roomName: string; days: number; email?: string; returnUrl?: string },
+  ) =>
+    withToken(token, (t) =>
+      accountCall<CheckoutAnswer>(PAYMENTS_API.createRoomExtensionPayment, PAYMENT_TEXT.extensionFallback, {
+        token: t,
+        body: {
+          workspaceId: x.workspaceId,
+          userEmail: x.email,
+          extensionType: String(x.days),
+          ...extensionReturnUrls(x),
+        },
+      }),
+    ),
+  verify: (token: string | null, sessionId: string) =>
+    withToken(token, (t) =>
+      accountCall<PaymentVerificationAnswer>(PAYMENTS_API.verifySession(sessionId), PAYMENT_TEXT.verificationFailed, {
+        token: t,
+      }),
+    ),
+  completeExtension: (
+    token: string | null,
+    orderId: string,
+    body: { workspaceId: string | null; userEmail: string; extensionType: string },
+  ) =>
+    withToken(token, (t) =>
+      accountCall<CompleteExtensionAnswer>(PAYMENTS_API.completeRoomExtension(orderId), PAYMENT_TEXT.completeFailed, {
+        token: t,
+        body,
+      }),
+    ),
+  subscriptionStatus: (token: string | null, email: string | null) =>
+    withToken(token, (t) =>
+      accountCall<SubscriptionStatusAnswer>(
+        PAYMENTS_API.subscriptionStatus(email ?? undefined),
+        PAYMENT_TEXT.subscriptionFailed,
+        { token: t },
+      ),
+    ),
+  portal: (token: string | null, email: string, returnUrl = '/subscription') =>
+    withToken(token, (t) =>
+      accountCall<PortalAnswer>(PAYMENTS_API.createPortalSession, PAYMENT_TEXT.portalFallback, {
+        token: t,
+        body: { email, returnUrl },
+      }),
+    ),
 };
 
-export interface Navigator { assign(url: string): void }
+export interface Navigator {
+  assign(url: string): void;
+}
 const browser: Navigator = { assign: (url) => window.location.assign(url) };
 
-export type StartResult = { kind: 'redirect'; url: string } | { kind: 'login'; url: string } | { kind: 'error'; message: string };
+export type StartResult =
+  { kind: 'redirect'; url: string } | { kind: 'login'; url: string } | { kind: 'error'; message: string };
 
 /**
  * A plan was chosen (pricing page, subscription page, dashboard renewal): signed in, a Checkout session and off to
  * Stripe; not signed in (or the session is no longer valid), the choice is kept and the user signs in first.
  */
-export async function startCheckout(plan: unknown, deps: { account?: AccountRecord | null; nav?: Navigator; store?: KeyValueStore | null } = {}): Promise<StartResult> {
+export async function startCheckout(
+  plan: unknown,
+  deps: { account?: AccountRecord | null; nav?: Navigator; store?: KeyValueStore | null } = {},
+): Promise<StartResult> {
   const chosen = parsePlan(plan);
   if (!chosen) return { kind: 'error', message: PAYMENT_TEXT.selectPlan };
   const account = deps.account === undefined ? readAccount() : deps.account;
@@ -149,7 +240,10 @@ export async function startCheckout(plan: unknown, deps: { account?: AccountReco
   if (!account) return toLogin();
   const r = await paymentsApi.createCheckout(account.token, account.user, chosen);
   if (!r.ok) {
-    if (r.status === 401) { clearAccount(); return toLogin(); } // signed out elsewhere, or the session expired
+    if (r.status === 401) {
+      clearAccount();
+      return toLogin();
+    } // signed out elsewhere, or the session expired
     return { kind: 'error', message: r.status === 0 ? PAYMENT_TEXT.startFailed : r.message };
   }
   if (!r.data.url) return { kind: 'error', message: PAYMENT_TEXT.sessionMissing };
@@ -158,8 +252,10 @@ export async function startCheckout(plan: unknown, deps: { account?: AccountReco
 }
 
 /** A signed-in owner pays to extend a free room (create-room-extension-payment), then off to Stripe. */
-export async function startExtensionPayment(x: { workspaceId: string; roomName: string; days: number; returnUrl?: string },
-  deps: { account?: AccountRecord | null; nav?: Navigator } = {}): Promise<StartResult> {
+export async function startExtensionPayment(
+  x: { workspaceId: string; roomName: string; days: number; returnUrl?: string },
+  deps: { account?: AccountRecord | null; nav?: Navigator } = {},
+): Promise<StartResult> {
   const account = deps.account === undefined ? readAccount() : deps.account;
   if (!account) return { kind: 'error', message: PAYMENT_TEXT.noToken };
   const r = await paymentsApi.createExtension(account.token, { ...x, email: account.user.email });
@@ -170,11 +266,18 @@ export async function startExtensionPayment(x: { workspaceId: string; roomName: 
 }
 
 /** After sign-in (docs/product/accounts.md A9): the pending extension or upgrade goes to payment; both are forgotten either way. */
-export async function payPending(pending: PendingPayment, account: AccountRecord, deps: { nav?: Navigator; store?: KeyValueStore | null } = {}): Promise<StartResult> {
+export async function payPending(
+  pending: PendingPayment,
+  account: AccountRecord,
+  deps: { nav?: Navigator; store?: KeyValueStore | null } = {},
+): Promise<StartResult> {
   clearPendingPayments(deps.store === undefined ? defaultStore() : deps.store);
   if (pending.kind === 'extension') {
     const e = pending.extension;
-    return startExtensionPayment({ workspaceId: e.workspaceId, roomName: e.roomName, days: e.days, returnUrl: e.returnUrl }, { account, nav: deps.nav });
+    return startExtensionPayment(
+      { workspaceId: e.workspaceId, roomName: e.roomName, days: e.days, returnUrl: e.returnUrl },
+      { account, nav: deps.nav },
+    );
   }
   return startCheckout(pending.upgrade.plan, { account, nav: deps.nav, store: null });
 }
@@ -182,7 +285,14 @@ export async function payPending(pending: PendingPayment, account: AccountRecord
 export type PaymentOutcome =
   | { kind: 'failed'; message: string }
   | { kind: 'subscription'; plan: PaidPlan; name: string; amount: string; email: string; subscriptionId: string | null }
-  | { kind: 'extension'; days: number; amount: string; newExpiryDate: string | null; roomName: string | null; backTo: string };
+  | {
+      kind: 'extension';
+      days: number;
+      amount: string;
+      newExpiryDate: string | null;
+      roomName: string | null;
+      backTo: string;
+    };
 
 /**
  * The success page (docs/product/payments.md PAY9): the session id Stripe put in the address is verified through the
@@ -199,13 +309,18 @@ export async function confirmPayment(search: URLSearchParams, token: string | nu
   if (!v.ok || v.data.success !== true) return failed;
   if (v.data.type === 'room_extension') {
     const done = await paymentsApi.completeExtension(token, sessionId, {
-      workspaceId: v.data.workspaceId, userEmail: v.data.email, extensionType: String(v.data.extensionDays ?? 7),
+      workspaceId: v.data.workspaceId,
+      userEmail: v.data.email,
+      extensionType: String(v.data.extensionDays ?? 7),
     });
     if (!done.ok) return { kind: 'failed', message: PAYMENT_TEXT.completeFailed };
     const roomName = done.data.roomName ?? v.data.roomName;
     return {
-      kind: 'extension', days: done.data.extensionDays ?? v.data.extensionDays ?? 7, amount: formatDollars(v.data.amount),
-      newExpiryDate: done.data.newExpiryDate ?? v.data.newExpiryDate, roomName,
+      kind: 'extension',
+      days: done.data.extensionDays ?? v.data.extensionDays ?? 7,
+      amount: formatDollars(v.data.amount),
+      newExpiryDate: done.data.newExpiryDate ?? v.data.newExpiryDate,
+      roomName,
       backTo: safePath(search.get('returnUrl')) ?? (roomName ? roomPath(roomName) : '/dashboard'),
     };
   }
@@ -219,16 +334,35 @@ export const daysText = (n: number) => `${n} more ${n === 1 ? 'day' : 'days'}`;
 /** The payment status as the subscription page's suffix (docs/product/payments.md PAY5): anything else is Trial. */
 export function statusLabel(status: string | null | undefined): string {
   switch (status) {
-    case 'active': return 'Active';
-    case 'past_due': return 'Payment Past Due';
-    case 'cancelled': return 'Cancelled';
-    default: return 'Trial';
+    case 'active':
+      return 'Active';
+    case 'past_due':
+      return 'Payment Past Due';
+    case 'cancelled':
+      return 'Cancelled';
+    default:
+      return 'Trial';
   }
 }
 
 /** On failure the subscription page shows the error and treats the user as free and active. */
 export const FREE_STATUS: SubscriptionStatusAnswer = {
-  success: true, subscriptionTier: 'free', paymentStatus: 'active', hasActiveSubscription: false, currentPeriodEnd: null,
-  cancelAtPeriodEnd: false, subscriptionExpiresAt: null, amountCents: 0,
-  renewal: { needsRenewal: false, renewalUrgency: 'none', isInGracePeriod: false, status: 'active', daysUntilExpiry: null, graceDaysLeft: null, message: null, buttonLabel: 'Renew Subscription' },
+  success: true,
+  subscriptionTier: 'free',
+  paymentStatus: 'active',
+  hasActiveSubscription: false,
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+  subscriptionExpiresAt: null,
+  amountCents: 0,
+  renewal: {
+    needsRenewal: false,
+    renewalUrgency: 'none',
+    isInGracePeriod: false,
+    status: 'active',
+    daysUntilExpiry: null,
+    graceDaysLeft: null,
+    message: null,
+    buttonLabel: 'Renew Subscription',
+  },
 };

@@ -23,7 +23,10 @@ describe('plan comparison (Features page, from the entitlement table)', () => {
   });
 
   it('follows the table: a changed entitlement changes the page', () => {
-    const changed: { [T in Tier]: Entitlements } = { ...ENTITLEMENTS, pro: { ...ENTITLEMENTS.pro, usersPerRoom: 50, customBranding: true } };
+    const changed: { [T in Tier]: Entitlements } = {
+      ...ENTITLEMENTS,
+      pro: { ...ENTITLEMENTS.pro, usersPerRoom: 50, customBranding: true },
+    };
     const rows = planComparison(changed);
     expect(rows.find((r) => r.id === 'users')!.values.pro).toBe('50');
     expect(rows.find((r) => r.id === 'branding')!.values.pro).toBe(true);
@@ -32,7 +35,8 @@ describe('plan comparison (Features page, from the entitlement table)', () => {
   it('every row has a value for each plan, and unique ids', () => {
     const rows = planComparison();
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
-    for (const r of rows) for (const tier of ['free', 'pro', 'business'] as const) expect(r.values[tier], `${r.id} ${tier}`).not.toBe('');
+    for (const r of rows)
+      for (const tier of ['free', 'pro', 'business'] as const) expect(r.values[tier], `${r.id} ${tier}`).not.toBe('');
   });
 
   it('durations read naturally', () => {

@@ -5,11 +5,19 @@
 import { ENTITLEMENTS, PLAN_PRICES, type Entitlements, type Tier } from '@ephemera/proto/client';
 
 export const PLAN_TIERS: readonly Tier[] = ['free', 'pro', 'business'];
-export const PLAN_NAMES: { readonly [T in Tier]: string } = { free: 'Free', pro: PLAN_PRICES.pro.name, business: PLAN_PRICES.business.name };
+export const PLAN_NAMES: { readonly [T in Tier]: string } = {
+  free: 'Free',
+  pro: PLAN_PRICES.pro.name,
+  business: PLAN_PRICES.business.name,
+};
 
 /** A cell: text, or a yes/no that the table shows as a mark with a text alternative. */
 export type PlanCell = string | boolean;
-export interface ComparisonRow { id: string; label: string; values: { readonly [T in Tier]: PlanCell } }
+export interface ComparisonRow {
+  id: string;
+  label: string;
+  values: { readonly [T in Tier]: PlanCell };
+}
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -41,14 +49,25 @@ function themes(e: Entitlements): string {
 }
 
 const ROWS: { id: string; label: string; cell: (e: Entitlements, tier: Tier) => PlanCell }[] = [
-  { id: 'price', label: 'Price', cell: (_e, tier) => { const p = planPrice(tier); return p.per ? `${p.amount}/${p.per}` : p.amount; } },
+  {
+    id: 'price',
+    label: 'Price',
+    cell: (_e, tier) => {
+      const p = planPrice(tier);
+      return p.per ? `${p.amount}/${p.per}` : p.amount;
+    },
+  },
   { id: 'rooms', label: 'Rooms per account', cell: (e) => count(e.roomsPerAccount) },
   { id: 'users', label: 'People per room', cell: (e) => count(e.usersPerRoom) },
   { id: 'lifetime', label: 'Room lifetime', cell: (e) => formatDuration(e.lifetimeMs, 'Permanent') },
   { id: 'custom-cap', label: 'Set your own member limit', cell: (e) => e.customMaxUsers },
   { id: 'extension', label: 'Free room extensions', cell: (e) => e.freeExtension },
   { id: 'file-size', label: 'Largest file', cell: (e) => `${e.fileSizeMb} MB` },
-  { id: 'file-retention', label: 'Files kept for', cell: (e) => formatDuration(e.fileRetentionMs, 'As long as the room') },
+  {
+    id: 'file-retention',
+    label: 'Files kept for',
+    cell: (e) => formatDuration(e.fileRetentionMs, 'As long as the room'),
+  },
   { id: 'themes', label: 'Themes', cell: themes },
   { id: 'voice', label: 'Voice calls', cell: (e) => e.voiceCalls },
   { id: 'video', label: 'Video calls', cell: (e) => e.videoCalls },
@@ -59,7 +78,12 @@ const ROWS: { id: string; label: string; cell: (e: Entitlements, tier: Tier) => 
 /** The comparison table's rows, in the order the page shows them. */
 export function planComparison(table: { readonly [T in Tier]: Entitlements } = ENTITLEMENTS): ComparisonRow[] {
   return ROWS.map((r) => ({
-    id: r.id, label: r.label,
-    values: { free: r.cell(table.free, 'free'), pro: r.cell(table.pro, 'pro'), business: r.cell(table.business, 'business') },
+    id: r.id,
+    label: r.label,
+    values: {
+      free: r.cell(table.free, 'free'),
+      pro: r.cell(table.pro, 'pro'),
+      business: r.cell(table.business, 'business'),
+    },
   }));
 }

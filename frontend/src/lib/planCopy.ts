@@ -5,7 +5,11 @@
  */
 import { ENTITLEMENTS, PLAN_PRICES, type Tier } from '@ephemera/proto/client';
 
-export const TIER_NAMES: Record<Tier, string> = { free: 'Free', pro: PLAN_PRICES.pro.name, business: PLAN_PRICES.business.name };
+export const TIER_NAMES: Record<Tier, string> = {
+  free: 'Free',
+  pro: PLAN_PRICES.pro.name,
+  business: PLAN_PRICES.business.name,
+};
 
 /** "$9/month" from cents (0 for free) */
 export function monthlyPrice(amountCents: number): string {
@@ -16,27 +20,79 @@ export const priceOfTier = (tier: Tier) => monthlyPrice(tier === 'free' ? 0 : PL
 
 /** The pricing page's cards (docs/product/payments.md PAY1). */
 export const PRICING_FEATURES: Record<Tier, string[]> = {
-  free: ['1 room', 'Up to 5 users per room', '24-hour rooms', '3 themes (Default, Dark, WhatsApp)', '10 MB file uploads'],
-  pro: ['25 users per room', '7-day rooms', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads'],
-  business: ['Permanent rooms', 'Unlimited users', 'All 11 themes plus custom', 'Custom branding', '500 MB file uploads', 'Priority support'],
+  free: [
+    '1 room',
+    'Up to 5 users per room',
+    '24-hour rooms',
+    '3 themes (Default, Dark, WhatsApp)',
+    '10 MB file uploads',
+  ],
+  pro: [
+    '25 users per room',
+    '7-day rooms',
+    '10 premium themes',
+    'Video and voice calls',
+    'Screen sharing',
+    '100 MB file uploads',
+  ],
+  business: [
+    'Permanent rooms',
+    'Unlimited users',
+    'All 11 themes plus custom',
+    'Custom branding',
+    '500 MB file uploads',
+    'Priority support',
+  ],
 };
 
 /** The subscription page's "What's Included" (docs/product/limits.md L1; pro rooms read "7-30 days flexible" there). */
 export const INCLUDED: Record<Tier, string[]> = {
-  free: ['1 room', 'Up to 5 users per room', '24-hour rooms', '3 themes (Default, Dark, WhatsApp)', '10 MB file uploads'],
-  pro: ['Up to 10 rooms', 'Up to 25 users per room', '7-30 days flexible room duration', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads'],
-  business: ['Unlimited rooms', 'Unlimited users per room', 'Permanent rooms', 'All 11 themes plus custom', 'Custom branding', '500 MB file uploads', 'Priority support and SLA'],
+  free: [
+    '1 room',
+    'Up to 5 users per room',
+    '24-hour rooms',
+    '3 themes (Default, Dark, WhatsApp)',
+    '10 MB file uploads',
+  ],
+  pro: [
+    'Up to 10 rooms',
+    'Up to 25 users per room',
+    '7-30 days flexible room duration',
+    '10 premium themes',
+    'Video and voice calls',
+    'Screen sharing',
+    '100 MB file uploads',
+  ],
+  business: [
+    'Unlimited rooms',
+    'Unlimited users per room',
+    'Permanent rooms',
+    'All 11 themes plus custom',
+    'Custom branding',
+    '500 MB file uploads',
+    'Priority support and SLA',
+  ],
 };
 
 /** The success page's list for a new subscription (pro rooms read "7 days" there). */
 export const SUCCESS_INCLUDED: Record<'pro' | 'business', string[]> = {
-  pro: ['Up to 25 users per room', '7-day room duration', '10 premium themes', 'Video and voice calls', 'Screen sharing', '100 MB file uploads'],
+  pro: [
+    'Up to 25 users per room',
+    '7-day room duration',
+    '10 premium themes',
+    'Video and voice calls',
+    'Screen sharing',
+    '100 MB file uploads',
+  ],
   business: PRICING_FEATURES.business,
 };
 
 /** The room extension success page's list. */
 export const extensionIncluded = (days: number) => [
-  `${days} more ${days === 1 ? 'day' : 'days'} of access`, 'Chat history preserved', 'Current participants stay in the room', 'Permanent access via your dashboard',
+  `${days} more ${days === 1 ? 'day' : 'days'} of access`,
+  'Chat history preserved',
+  'Current participants stay in the room',
+  'Permanent access via your dashboard',
 ];
 
 /**
@@ -46,7 +102,11 @@ export const extensionIncluded = (days: number) => [
 export function usagePlaceholder(tier: Tier): { label: string; value: string; detail?: string }[] {
   return [
     { label: 'Rooms', value: '3' },
-    { label: 'Storage', value: '45 MB', detail: `${TIER_NAMES[tier]} limit: ${ENTITLEMENTS[tier].fileSizeMb} MB per file` },
+    {
+      label: 'Storage',
+      value: '45 MB',
+      detail: `${TIER_NAMES[tier]} limit: ${ENTITLEMENTS[tier].fileSizeMb} MB per file`,
+    },
     { label: 'Video minutes', value: '127' },
   ];
 }

@@ -25,7 +25,16 @@ describe('httpUrl: links and images only from http(s)', () => {
     expect(httpUrl('http://img.example/a.png')).toBe('http://img.example/a.png');
   });
   it('refuses everything else', () => {
-    for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'mailto:a@b.c', '//x.y/z', 'not a url', '', null, undefined]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'mailto:a@b.c',
+      '//x.y/z',
+      'not a url',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(httpUrl(bad)).toBeNull();
     }
   });
@@ -38,9 +47,19 @@ describe('proxiedImageSrc: preview images only from our own image proxy path', (
   });
   it('refuses third-party addresses and anything that leaves the path', () => {
     for (const bad of [
-      'https://cdn.example/a.png', 'http://img.example/a.png', '//evil.example/api/link-preview/image?u=x', '/\\evil.example/x',
-      'https://evil.example/api/link-preview/image?u=x&s=y', '/api/link-preview/image', '/api/link-preview/image/../../x?u=1',
-      '/api/link-preview/fetch?u=x', 'javascript:alert(1)', 'data:image/png;base64,AAAA', '', null, undefined,
+      'https://cdn.example/a.png',
+      'http://img.example/a.png',
+      '//evil.example/api/link-preview/image?u=x',
+      '/\\evil.example/x',
+      'https://evil.example/api/link-preview/image?u=x&s=y',
+      '/api/link-preview/image',
+      '/api/link-preview/image/../../x?u=1',
+      '/api/link-preview/fetch?u=x',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      '',
+      null,
+      undefined,
     ]) {
       expect(proxiedImageSrc(bad), String(bad)).toBeNull();
     }

@@ -34,7 +34,11 @@ export function proxiedImageSrc(raw: string | null | undefined): string | null {
   if (!raw || !raw.startsWith(`${LINK_PREVIEW_IMAGE_PATH}?`)) return null;
   const base = 'https://same-origin.invalid';
   let url: URL;
-  try { url = new URL(raw, base); } catch { return null; }
+  try {
+    url = new URL(raw, base);
+  } catch {
+    return null;
+  }
   if (url.origin !== base || url.pathname !== LINK_PREVIEW_IMAGE_PATH) return null;
   return `${url.pathname}${url.search}`;
 }

@@ -14,8 +14,21 @@ describe('redirect targets are parsed as URLs and must stay on this origin', () 
 
   it('refuses other hosts however they are spelled, control characters and non-paths', () => {
     for (const bad of [
-      '//evil.com', '/\\evil.com', '/\t/evil.com', '/\n/evil.com', '/\r//evil.com', '\t//evil.com', '/\u0000/x', '/x\u007f', '/a\u0085b',
-      'https://evil.com/', 'javascript:alert(1)', 'evil.com', '', '/\\/evil.com', '///evil.com',
+      '//evil.com',
+      '/\\evil.com',
+      '/\t/evil.com',
+      '/\n/evil.com',
+      '/\r//evil.com',
+      '\t//evil.com',
+      '/\u0000/x',
+      '/x\u007f',
+      '/a\u0085b',
+      'https://evil.com/',
+      'javascript:alert(1)',
+      'evil.com',
+      '',
+      '/\\/evil.com',
+      '///evil.com',
     ]) {
       expect(sameOriginPath(bad, ORIGIN), JSON.stringify(bad)).toBeNull();
     }

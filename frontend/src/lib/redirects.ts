@@ -10,10 +10,17 @@ const CONTROL_OR_BACKSLASH = /[\p{Cc}\\]/u;
 const DEFAULT_ORIGIN = 'http://localhost';
 
 /** The same-origin path (path, query and fragment) `value` leads to, or null when it leads anywhere else. */
-export function sameOriginPath(value: string | null | undefined, origin: string = globalThis.location?.origin ?? DEFAULT_ORIGIN): string | null {
+export function sameOriginPath(
+  value: string | null | undefined,
+  origin: string = globalThis.location?.origin ?? DEFAULT_ORIGIN,
+): string | null {
   if (!value || !value.startsWith('/') || CONTROL_OR_BACKSLASH.test(value)) return null;
   let url: URL;
-  try { url = new URL(value, origin); } catch { return null; }
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return null;
+  }
   if (url.origin !== new URL(origin).origin) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

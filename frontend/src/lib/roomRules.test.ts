@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { adminControls, checkRoomPassword, MSG_MAX_USERS, MSG_PASSWORD_REQUIRED, parseMaxUsers, renameTarget } from './roomRules.ts';
+import {
+  adminControls,
+  checkRoomPassword,
+  MSG_MAX_USERS,
+  MSG_PASSWORD_REQUIRED,
+  parseMaxUsers,
+  renameTarget,
+} from './roomRules.ts';
 
 describe('max users input (docs/product/rooms.md R25)', () => {
   it('takes an integer of at least 2 on pro and business', () => {
@@ -12,7 +19,10 @@ describe('max users input (docs/product/rooms.md R25)', () => {
   });
   it('refuses anything else with the spec text', () => {
     for (const bad of ['1', '0', '-3', '2.5', 'ten', '', '1e3', '100001']) {
-      expect(parseMaxUsers(bad, 'business')).toEqual({ ok: false, message: 'Please enter a number 2 or higher, or "unlimited"' });
+      expect(parseMaxUsers(bad, 'business')).toEqual({
+        ok: false,
+        message: 'Please enter a number 2 or higher, or "unlimited"',
+      });
     }
   });
 });
@@ -38,12 +48,30 @@ describe('who sees which control (docs/product/rooms.md R21)', () => {
   const member = { isOwner: false, isAdmin: false };
   const expires = '2030-01-01T00:00:00.000Z';
   it('owner: everything the tier allows', () => {
-    expect(adminControls(owner, 'free', expires)).toMatchObject({ rename: true, kick: true, password: true, maxUsers: false, extend: true, upgrade: true, deleteRoom: true, setRole: true });
+    expect(adminControls(owner, 'free', expires)).toMatchObject({
+      rename: true,
+      kick: true,
+      password: true,
+      maxUsers: false,
+      extend: true,
+      upgrade: true,
+      deleteRoom: true,
+      setRole: true,
+    });
     expect(adminControls(owner, 'pro', expires)).toMatchObject({ maxUsers: true, extend: true, upgrade: true });
     expect(adminControls(owner, 'business', null)).toMatchObject({ maxUsers: true, extend: false, upgrade: false });
   });
   it('admin: rename, kick, password, max users, theme; not delete, extend or roles', () => {
-    expect(adminControls(admin, 'pro', expires)).toMatchObject({ rename: true, kick: true, password: true, maxUsers: true, broadcastTheme: true, deleteRoom: false, extend: false, setRole: false });
+    expect(adminControls(admin, 'pro', expires)).toMatchObject({
+      rename: true,
+      kick: true,
+      password: true,
+      maxUsers: true,
+      broadcastTheme: true,
+      deleteRoom: false,
+      extend: false,
+      setRole: false,
+    });
   });
   it('member: nothing', () => {
     const c = adminControls(member, 'business', null);

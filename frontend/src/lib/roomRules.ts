@@ -15,7 +15,8 @@ export type MaxUsersInput = { ok: true; maxUsers: number | 'unlimited' } | { ok:
 export function parseMaxUsers(text: string, tier: Tier): MaxUsersInput {
   const t = text.trim();
   const e = ENTITLEMENTS[tier];
-  if (/^unlimited$/i.test(t)) return e.unlimitedUsers ? { ok: true, maxUsers: 'unlimited' } : { ok: false, message: MSG_MAX_USERS };
+  if (/^unlimited$/i.test(t))
+    return e.unlimitedUsers ? { ok: true, maxUsers: 'unlimited' } : { ok: false, message: MSG_MAX_USERS };
   if (!/^\d+$/.test(t)) return { ok: false, message: MSG_MAX_USERS };
   const n = Number(t);
   if (!Number.isSafeInteger(n) || n < MIN_MAX_USERS || n > 100_000) return { ok: false, message: MSG_MAX_USERS };
@@ -35,11 +36,15 @@ export function checkRoomPassword(text: string): { ok: true; password: string } 
 export function renameTarget(input: string, current: string): { name: string | null; error?: string } {
   const name = input.trim();
   if (!name || name === current) return { name: null };
-  if (name.length > LIMITS.roomNameMax) return { name: null, error: `Room name must be at most ${LIMITS.roomNameMax} characters` };
+  if (name.length > LIMITS.roomNameMax)
+    return { name: null, error: `Room name must be at most ${LIMITS.roomNameMax} characters` };
   return { name };
 }
 
-interface Actor { isOwner: boolean; isAdmin: boolean }
+interface Actor {
+  isOwner: boolean;
+  isAdmin: boolean;
+}
 
 /** What the settings panel and the sidebar offer to whom (docs/product/rooms.md R21). */
 export function adminControls(user: Actor | null | undefined, tier: Tier, expiresAt: string | null) {

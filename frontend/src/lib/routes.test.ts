@@ -9,19 +9,40 @@ describe('parseRoute', () => {
   });
   it('/{roomName} is a room page, with create=true honoured', () => {
     expect(parseRoute('/my-team')).toEqual({ kind: 'room', roomName: 'my-team', create: false, via: 'path' });
-    expect(parseRoute('/my-team/', '?create=true')).toEqual({ kind: 'room', roomName: 'my-team', create: true, via: 'path' });
+    expect(parseRoute('/my-team/', '?create=true')).toEqual({
+      kind: 'room',
+      roomName: 'my-team',
+      create: true,
+      via: 'path',
+    });
     expect(parseRoute('/my-team', '?create=false')).toMatchObject({ kind: 'room', create: false });
     expect(parseRoute('/caf%C3%A9')).toMatchObject({ kind: 'room', roomName: 'café' });
     expect(parseRoute('/a%2Fb')).toMatchObject({ kind: 'room', roomName: 'a/b' });
   });
   it('join and workspace entry points', () => {
     expect(parseRoute('/join/room/abc')).toEqual({ kind: 'room', roomName: 'abc', create: false, via: 'join' });
-    expect(parseRoute('/join/room/abc', '?create=true')).toEqual({ kind: 'room', roomName: 'abc', create: true, via: 'join' });
+    expect(parseRoute('/join/room/abc', '?create=true')).toEqual({
+      kind: 'room',
+      roomName: 'abc',
+      create: true,
+      via: 'join',
+    });
     expect(parseRoute('/join/ws_123')).toEqual({ kind: 'workspace', workspaceId: 'ws_123', create: false });
     expect(parseRoute('/workspace/ws_123')).toEqual({ kind: 'workspace', workspaceId: 'ws_123', create: false });
   });
   it('no room name (or extra segments after an entry point) redirects home', () => {
-    for (const p of ['/join/room/', '/join/room', '/join', '/join/', '/workspace', '/workspace/', '/%20', '/join/a/b', '/join/room/a/b', '/workspace/a/b']) {
+    for (const p of [
+      '/join/room/',
+      '/join/room',
+      '/join',
+      '/join/',
+      '/workspace',
+      '/workspace/',
+      '/%20',
+      '/join/a/b',
+      '/join/room/a/b',
+      '/workspace/a/b',
+    ]) {
       expect(parseRoute(p), p).toEqual({ kind: 'redirect', to: '/' });
     }
   });
@@ -33,7 +54,10 @@ describe('parseRoute', () => {
     expect(parseRoute('/register/')).toEqual({ kind: 'redirect', to: '/login' });
     expect(parseRoute(ADMIN_PAGE_PATH)).toEqual({ kind: 'superadmin' });
     expect(parseRoute(ADMIN_PAGE_PATH.toUpperCase())).toMatchObject({ kind: 'room' });
-    expect(parseRoute('/register', '?claimWorkspace=abc&redirect=%2Fdashboard')).toEqual({ kind: 'redirect', to: '/login?claimWorkspace=abc&redirect=%2Fdashboard' });
+    expect(parseRoute('/register', '?claimWorkspace=abc&redirect=%2Fdashboard')).toEqual({
+      kind: 'redirect',
+      to: '/login?claimWorkspace=abc&redirect=%2Fdashboard',
+    });
   });
   it('reserved names, unknown deeper paths and bad percent-encoding are not found', () => {
     expect(parseRoute('/api')).toEqual({ kind: 'notFound' });

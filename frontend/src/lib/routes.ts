@@ -11,8 +11,17 @@ import { RESERVED_ROOM_NAMES } from '@ephemera/proto/client';
 import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 
 export const STATIC_PAGES = [
-  'login', 'upgrade', 'dashboard', 'features', 'about', 'privacy', 'terms', 'contact', 'subscription',
-  'payment/success', 'payment/cancelled',
+  'login',
+  'upgrade',
+  'dashboard',
+  'features',
+  'about',
+  'privacy',
+  'terms',
+  'contact',
+  'subscription',
+  'payment/success',
+  'payment/cancelled',
 ] as const;
 export type StaticPage = (typeof STATIC_PAGES)[number];
 
@@ -28,8 +37,18 @@ export type Route =
 
 /** What a matched route object stands for (its `id` in react-router, unique). */
 export type RouteId =
-  | 'landing' | 'register' | `page:${StaticPage}` | 'joinRoom' | 'joinWorkspace' | 'workspace' | 'room'
-  | 'joinHome' | 'joinRoomHome' | 'workspaceHome' | 'superadmin' | 'notFound';
+  | 'landing'
+  | 'register'
+  | `page:${StaticPage}`
+  | 'joinRoom'
+  | 'joinWorkspace'
+  | 'workspace'
+  | 'room'
+  | 'joinHome'
+  | 'joinRoomHome'
+  | 'workspaceHome'
+  | 'superadmin'
+  | 'notFound';
 
 export interface RouteDef {
   id: RouteId;

@@ -21,18 +21,40 @@ function server(opts: ServerOpts = {}): Handler {
   let seq = 100;
   return (event, payload) => {
     switch (event) {
-      case C.joinWorkspace: return opts.join ?? { success: true, user: me, workspace: ws };
-      case C.joinChannel: return { success: true, channelId: payload.channelId, messages: opts.history ?? [], hasMore: opts.historyHasMore ?? false };
-      case C.fetchMessages: return { success: true, channelId: payload.channelId, messages: [], hasMore: false };
-      case C.syncMessages: return opts.sync ? opts.sync(payload.afterSeq) : { success: true, messages: [], hasMore: false, lastSeq: payload.afterSeq };
+      case C.joinWorkspace:
+        return opts.join ?? { success: true, user: me, workspace: ws };
+      case C.joinChannel:
+        return {
+          success: true,
+          channelId: payload.channelId,
+          messages: opts.history ?? [],
+          hasMore: opts.historyHasMore ?? false,
+        };
+      case C.fetchMessages:
+        return { success: true, channelId: payload.channelId, messages: [], hasMore: false };
+      case C.syncMessages:
+        return opts.sync
+          ? opts.sync(payload.afterSeq)
+          : { success: true, messages: [], hasMore: false, lastSeq: payload.afterSeq };
       case C.sendMessage: {
         if (opts.send) return opts.send(payload);
         seq += 1;
-        return { success: true, message: message(seq, { channelId: payload.channelId, clientMessageId: payload.clientMessageId, authorId: me.id, content: payload.content }) };
+        return {
+          success: true,
+          message: message(seq, {
+            channelId: payload.channelId,
+            clientMessageId: payload.clientMessageId,
+            authorId: me.id,
+            content: payload.content,
+          }),
+        };
       }
-      case C.createChannel: return { success: true, channel: channel('c9', payload.name) };
-      case C.leaveWorkspace: return { success: true };
-      default: return { success: false, code: 'UNKNOWN_EVENT', message: 'Unknown event' };
+      case C.createChannel:
+        return { success: true, channel: channel('c9', payload.name) };
+      case C.leaveWorkspace:
+        return { success: true };
+      default:
+        return { success: false, code: 'UNKNOWN_EVENT', message: 'Unknown event' };
     }
   };
 }
@@ -42,14 +64,23 @@ const setup = (handler: Handler) => startFakeSession(handler);
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
 describe('RoomSession', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('joins with the stored auth on connect, opens the first channel and loads its history', async () => {
     const { socket, session } = setup(server({ history: [message(1), message(2)] }));
     socket.up();
     await flush();
-    expect(socket.last(C.joinWorkspace)).toEqual({ workspaceId: 'w1', username: 'alice', password: null, userToken: auth.userToken });
+    expect(socket.last(C.joinWorkspace)).toEqual({
+      workspaceId: 'w1',
+      username: 'alice',
+      password: null,
+      userToken: auth.userToken,
+    });
     expect(session.state.everJoined).toBe(true);
     expect(session.state.currentChannelId).toBe('c1');
     expect(socket.last(C.joinChannel)).toEqual({ channelId: 'c1' });
@@ -61,7 +92,11 @@ describe('RoomSession', () => {
   });
 
   it('a refused join reports the server message', async () => {
-    const { socket, callbacks } = setup(server({ join: { success: false, code: 'NOT_AUTHENTICATED', message: 'User not authenticated or no workspace' } }));
+    const { socket, callbacks } = setup(
+      server({
+        join: { success: false, code: 'NOT_AUTHENTICATED', message: 'User not authenticated or no workspace' },
+      }),
+    );
     socket.up();
     await flush();
     expect(callbacks.onJoinRefused).toHaveBeenCalledWith('User not authenticated or no workspace');
@@ -89,14 +124,22 @@ describe('RoomSession', () => {
 
   it('after a reconnect it rejoins and resyncs from the highest seq seen, page by page', async () => {
     const syncCalls: number[] = [];
-    const { socket, session } = setup(server({
-      history: [message(1), message(2)],
-      sync: (afterSeq) => {
-        syncCalls.push(afterSeq);
-        if (afterSeq === 2) return { success: true, messages: [message(3), message(4, { channelId: 'c2' })], hasMore: true, lastSeq: 4 };
-        return { success: true, messages: [message(5)], hasMore: false, lastSeq: 6 };
-      },
-    }));
+    const { socket, session } = setup(
+      server({
+        history: [message(1), message(2)],
+        sync: (afterSeq) => {
+          syncCalls.push(afterSeq);
+          if (afterSeq === 2)
+            return {
+              success: true,
+              messages: [message(3), message(4, { channelId: 'c2' })],
+              hasMore: true,
+              lastSeq: 4,
+            };
+          return { success: true, messages: [message(5)], hasMore: false, lastSeq: 6 };
+        },
+      }),
+    );
     socket.up();
     await flush();
     socket.drop();
@@ -113,10 +156,15 @@ describe('RoomSession', () => {
 
   it('a seq gap in live messages triggers a sync from the last seq seen', async () => {
     const syncCalls: number[] = [];
-    const { socket, session } = setup(server({
-      history: [message(1), message(2)],
-      sync: (afterSeq) => { syncCalls.push(afterSeq); return { success: true, messages: [message(3), message(4)], hasMore: false, lastSeq: 4 }; },
-    }));
+    const { socket, session } = setup(
+      server({
+        history: [message(1), message(2)],
+        sync: (afterSeq) => {
+          syncCalls.push(afterSeq);
+          return { success: true, messages: [message(3), message(4)], hasMore: false, lastSeq: 4 };
+        },
+      }),
+    );
     socket.up();
     await flush();
     socket.fire(S.message, message(3));
@@ -139,7 +187,12 @@ describe('RoomSession', () => {
     expect(pending!.clientMessageId).toMatch(/^[0-9a-f]{32}$/);
     socket.up();
     await flush();
-    expect(socket.last(C.sendMessage)).toEqual({ clientMessageId: pending!.clientMessageId, channelId: 'c1', content: 'hello', type: 'text' });
+    expect(socket.last(C.sendMessage)).toEqual({
+      clientMessageId: pending!.clientMessageId,
+      channelId: 'c1',
+      content: 'hello',
+      type: 'text',
+    });
     expect(session.state.pending).toEqual([]);
     expect(session.state.messages.c1!.at(-1)!.clientMessageId).toBe(pending!.clientMessageId);
   });
@@ -162,12 +215,23 @@ describe('RoomSession', () => {
   });
 
   it('a refused send shows the server message', async () => {
-    const { socket, session } = setup(server({ send: () => ({ success: false, code: 'MESSAGE_TOO_LONG', message: 'Message is too long (2000 characters max)' }) }));
+    const { socket, session } = setup(
+      server({
+        send: () => ({
+          success: false,
+          code: 'MESSAGE_TOO_LONG',
+          message: 'Message is too long (2000 characters max)',
+        }),
+      }),
+    );
     socket.up();
     await flush();
     session.sendMessage('hi');
     await flush();
-    expect(session.state.pending[0]).toMatchObject({ status: 'failed', error: 'Message is too long (2000 characters max)' });
+    expect(session.state.pending[0]).toMatchObject({
+      status: 'failed',
+      error: 'Message is too long (2000 characters max)',
+    });
   });
 
   it('sends nothing without a channel or for whitespace', async () => {
@@ -187,7 +251,13 @@ describe('RoomSession', () => {
     await flush();
     const result = await session.createChannel('plans', true);
     expect(result).toEqual({ ok: true });
-    expect(socket.last(C.createChannel)).toEqual({ workspaceId: 'w1', name: 'plans', type: 'topic', isPrivate: true, memberIds: [] });
+    expect(socket.last(C.createChannel)).toEqual({
+      workspaceId: 'w1',
+      name: 'plans',
+      type: 'topic',
+      isPrivate: true,
+      memberIds: [],
+    });
     expect(session.state.currentChannelId).toBe('c9');
     socket.fire(S.channelCreated, channel('c9', 'plans'));
     expect(session.state.channels.filter((c) => c.id === 'c9')).toHaveLength(1);

@@ -141,11 +141,12 @@ export class RoomSession {
       workspaceId: this.auth.workspaceId,
       dispatch: (a) => this.dispatch(a),
       liveMessage: (m) => this.onLiveMessage(m),
-      ended: (end) => this.fail(() => {
-        if (end.kind === 'kicked') this.callbacks.onKicked(end.message);
-        else if (this.admin.deletingRoom) this.callbacks.onWorkspaceDeleted(MSG_ROOM_DELETED_BY_ME, true);
-        else this.callbacks.onWorkspaceDeleted(end.message, false);
-      }),
+      ended: (end) =>
+        this.fail(() => {
+          if (end.kind === 'kicked') this.callbacks.onKicked(end.message);
+          else if (this.admin.deletingRoom) this.callbacks.onWorkspaceDeleted(MSG_ROOM_DELETED_BY_ME, true);
+          else this.callbacks.onWorkspaceDeleted(end.message, false);
+        }),
       // The server ended the session (its token was replaced): the same connection joins again with the new token.
       replaced: () => this.rejoinWithReplacedToken(),
     });
@@ -190,7 +191,9 @@ export class RoomSession {
     if (socket?.connected && this.joined) {
       try {
         await request(socket, C.leaveWorkspace, { workspaceId: this.auth.workspaceId }, 3_000);
-      } catch { /* leaving anyway */ }
+      } catch {
+        /* leaving anyway */
+      }
     }
     clearRoomData(this.auth.workspaceId);
     this.stop();
@@ -199,7 +202,8 @@ export class RoomSession {
   private fail(report: () => void): void {
     // A newer token another tab stored for this room (a claim, a new owner token) is not this session's to clear.
     const stored = readAuth();
-    if (!stored || stored.workspaceId !== this.auth.workspaceId || stored.userToken === this.auth.userToken) clearRoomData(this.auth.workspaceId);
+    if (!stored || stored.workspaceId !== this.auth.workspaceId || stored.userToken === this.auth.userToken)
+      clearRoomData(this.auth.workspaceId);
     this.stop();
     report();
   }
@@ -219,7 +223,8 @@ export class RoomSession {
     if (this.watchdog) clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
-      if (!this.stopped && !this.socket?.connected) this.dispatch({ type: 'connectionError', error: MSG_CONNECT_FAILED });
+      if (!this.stopped && !this.socket?.connected)
+        this.dispatch({ type: 'connectionError', error: MSG_CONNECT_FAILED });
     }, CLIENT_CONNECTION.waitForConnectionMs);
   }
 
@@ -277,16 +282,25 @@ export class RoomSession {
     const attempt = ++this.joinAttempt;
     this.adoptStoredToken();
     const isRejoin = this.state.everJoined;
-    this.dispatch({ type: 'connection', status: isRejoin ? 'reconnecting' : 'joining', error: this.state.connection.error });
+    this.dispatch({
+      type: 'connection',
+      status: isRejoin ? 'reconnecting' : 'joining',
+      error: this.state.connection.error,
+    });
 
     let ack;
     try {
-      ack = await request(socket, C.joinWorkspace, {
-        workspaceId: this.auth.workspaceId,
-        username: this.auth.username,
-        password: this.auth.password,
-        userToken: this.auth.userToken,
-      }, CLIENT_CONNECTION.joinTimeoutMs);
+      ack = await request(
+        socket,
+        C.joinWorkspace,
+        {
+          workspaceId: this.auth.workspaceId,
+          username: this.auth.username,
+          password: this.auth.password,
+          userToken: this.auth.userToken,
+        },
+        CLIENT_CONNECTION.joinTimeoutMs,
+      );
     } catch (err) {
       if (attempt !== this.joinAttempt || this.stopped) return;
       if (err instanceof RequestTimeoutError) this.dispatch({ type: 'connectionError', error: MSG_JOIN_TIMEOUT });
@@ -347,7 +361,10 @@ export class RoomSession {
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     // the last channel of this room (a topic channel or a DM), else the first topic channel
     const remembered = state.channels.find((c) => c.id === getLastChannel(this.auth.workspaceId));
-    const isMobile = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(MOBILE_QUERY).matches;
+    const isMobile =
+      typeof window !== 'undefined' &&
+      typeof window.matchMedia === 'function' &&
+      window.matchMedia(MOBILE_QUERY).matches;
     const target = remembered ?? (isMobile ? undefined : topics[0]);
     if (target) this.selectChannel(target.id);
   }
@@ -378,10 +395,14 @@ export class RoomSession {
   }
 
   /** The page before the oldest loaded message. */
-  loadOlder(channelId: string): Promise<void> { return this.history.loadOlder(channelId); }
+  loadOlder(channelId: string): Promise<void> {
+    return this.history.loadOlder(channelId);
+  }
 
   /** Open a conversation at one message (a search hit), paging back until it is held; true when held. */
-  revealMessage(channelId: string, messageId: string): Promise<boolean> { return this.history.revealMessage(channelId, messageId); }
+  revealMessage(channelId: string, messageId: string): Promise<boolean> {
+    return this.history.revealMessage(channelId, messageId);
+  }
 
   /** A topic channel; a private one is visible to its members only (the creator and memberIds). */
   createChannel(name: string, isPrivate: boolean, memberIds: string[] = []): Promise<Result> {
@@ -391,22 +412,36 @@ export class RoomSession {
   // ---- conversations (conversationCommands.ts; errors also show as the notice where the spec says so) ----
 
   /** Open the DM with a user (create-dm-channel), or the one we already have. */
-  startDm(targetUserId: string): Promise<Result> { return this.commands.startDm(targetUserId); }
+  startDm(targetUserId: string): Promise<Result> {
+    return this.commands.startDm(targetUserId);
+  }
   /** Delete Conversation: removed from our view at once, even if the server fails. */
-  deleteDm(channelId: string): Promise<Result> { return this.commands.deleteDm(channelId); }
-  renameChannel(channelId: string, newName: string): Promise<Result> { return this.commands.renameChannel(channelId, newName); }
-  deleteChannel(channelId: string): Promise<Result> { return this.commands.deleteChannel(channelId); }
+  deleteDm(channelId: string): Promise<Result> {
+    return this.commands.deleteDm(channelId);
+  }
+  renameChannel(channelId: string, newName: string): Promise<Result> {
+    return this.commands.renameChannel(channelId, newName);
+  }
+  deleteChannel(channelId: string): Promise<Result> {
+    return this.commands.deleteChannel(channelId);
+  }
   updateChannelMembers(channelId: string, add: string[], remove: string[]): Promise<Result> {
     return this.commands.updateChannelMembers(channelId, add, remove);
   }
   /** Mark as Read: everything held in the channel is read (sent to the server, throttled). */
-  markRead(channelId: string): void { this.commands.markRead(channelId); }
-  searchMessages(query: string): Promise<Result<{ messages: Message[] }>> { return this.commands.searchMessages(query); }
+  markRead(channelId: string): void {
+    this.commands.markRead(channelId);
+  }
+  searchMessages(query: string): Promise<Result<{ messages: Message[] }>> {
+    return this.commands.searchMessages(query);
+  }
   setPresence(status: PresenceStatus): void {
     this.desiredPresence = status;
     this.commands.setPresence(status);
   }
-  updateProfile(username: string, profilePicture?: string): Promise<Result> { return this.commands.updateProfile(username, profilePicture); }
+  updateProfile(username: string, profilePicture?: string): Promise<Result> {
+    return this.commands.updateProfile(username, profilePicture);
+  }
 
   // ---- messages (messageSender.ts) ----
 
@@ -418,8 +453,12 @@ export class RoomSession {
   fileAccess(): { workspaceId: string; userToken: string } {
     return { workspaceId: this.auth.workspaceId, userToken: this.auth.userToken };
   }
-  retryMessage(clientMessageId: string): void { this.sender.retry(clientMessageId); }
-  discardMessage(clientMessageId: string): void { this.sender.discard(clientMessageId); }
+  retryMessage(clientMessageId: string): void {
+    this.sender.retry(clientMessageId);
+  }
+  discardMessage(clientMessageId: string): void {
+    this.sender.discard(clientMessageId);
+  }
 
   /** A line in the room's toast (errors of actions whose dialog is already gone). */
   showNotice(message: string): void {

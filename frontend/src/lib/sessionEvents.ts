@@ -38,13 +38,19 @@ const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 /** The room's core events: the join's snapshot, history pages, live messages, new channels, who is online, the end. */
 export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
   const { dispatch } = sink;
-  const mine = (p: { workspaceId?: string } | null | undefined) => !p?.workspaceId || p.workspaceId === sink.workspaceId;
+  const mine = (p: { workspaceId?: string } | null | undefined) =>
+    !p?.workspaceId || p.workspaceId === sink.workspaceId;
   socket.on(S.workspaceJoined, (p) => {
     if (p?.workspace && p?.user) dispatch({ type: 'joined', workspace: p.workspace, user: p.user, now: Date.now() });
   });
   socket.on(S.messagesHistory, (p) => {
     if (!p || !Array.isArray(p.messages)) return;
-    dispatch({ type: 'messagesMerged', messages: p.messages, source: 'history', page: { channelId: p.channelId, hasMore: Boolean(p.hasMore) } });
+    dispatch({
+      type: 'messagesMerged',
+      messages: p.messages,
+      source: 'history',
+      page: { channelId: p.channelId, hasMore: Boolean(p.hasMore) },
+    });
   });
   socket.on(S.message, (m) => sink.liveMessage(m));
   socket.on(S.channelCreated, (channel) => {
@@ -90,11 +96,17 @@ export function bindConversationEvents(socket: RoomSocket, sink: EventSink): voi
     }
   });
   socket.on(S.userPresenceUpdated, (p) => {
-    if (ours(sink, p) && isId(p.userId) && p.status) dispatch({ type: 'presenceUpdated', userId: p.userId, status: p.status });
+    if (ours(sink, p) && isId(p.userId) && p.status)
+      dispatch({ type: 'presenceUpdated', userId: p.userId, status: p.status });
   });
   socket.on(S.userProfileUpdated, (p) => {
     if (ours(sink, p) && isId(p.userId) && typeof p.username === 'string') {
-      dispatch({ type: 'profileUpdated', userId: p.userId, username: p.username, profilePicture: p.profilePicture ?? null });
+      dispatch({
+        type: 'profileUpdated',
+        userId: p.userId,
+        username: p.username,
+        profilePicture: p.profilePicture ?? null,
+      });
     }
   });
   socket.on(S.userLeft, (p) => {

@@ -19,17 +19,23 @@ describe('RoomSession: the room token this browser holds', () => {
     vi.useFakeTimers();
     memory.clear();
     vi.stubGlobal('localStorage', {
-      getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => memory.set(k, v), removeItem: (k: string) => memory.delete(k),
+      getItem: (k: string) => memory.get(k) ?? null,
+      setItem: (k: string, v: string) => memory.set(k, v),
+      removeItem: (k: string) => memory.delete(k),
     });
     saveAuth(testAuth);
   });
-  afterEach(() => { vi.useRealTimers(); vi.unstubAllGlobals(); });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
   it('a rejoin uses the token another tab stored for the room (the claim replaced the guest token)', async () => {
     const { socket, session, callbacks } = startFakeSession((event, payload) =>
-      event === C.joinWorkspace && payload.userToken !== (readAuth()?.userToken)
+      event === C.joinWorkspace && payload.userToken !== readAuth()?.userToken
         ? { success: false, code: 'NOT_AUTHENTICATED', message: 'Failed to join workspace' }
-        : { success: true, user: me, workspace: ws });
+        : { success: true, user: me, workspace: ws },
+    );
     socket.up();
     await flush();
     expect(socket.last(C.joinWorkspace).userToken).toBe(testAuth.userToken);
@@ -56,7 +62,11 @@ describe('RoomSession: the room token this browser holds', () => {
   });
 
   it('a refused join of the stored token clears it, as before', async () => {
-    const { socket, callbacks } = startFakeSession(() => ({ success: false, code: 'KICKED', message: 'You were removed from this room' }));
+    const { socket, callbacks } = startFakeSession(() => ({
+      success: false,
+      code: 'KICKED',
+      message: 'You were removed from this room',
+    }));
     socket.up();
     await flush();
     expect(callbacks.onJoinRefused).toHaveBeenCalled();

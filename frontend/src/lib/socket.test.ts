@@ -10,7 +10,10 @@ describe('ConnectErrorCounter: manual retry after 5 consecutive connect errors',
   });
   it('a successful connect resets the count', () => {
     const c = new ConnectErrorCounter(5);
-    c.record(); c.record(); c.record(); c.record();
+    c.record();
+    c.record();
+    c.record();
+    c.record();
     c.reset();
     expect(c.record()).toBe(false);
   });

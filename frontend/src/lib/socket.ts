@@ -10,10 +10,14 @@ import type { ServerEvents, ClientEvents, ClientEventName, ClientPayload, Client
 export type RoomSocket = Socket<ServerEvents, ClientEvents>;
 
 export class RequestTimeoutError extends Error {
-  constructor() { super('Request timed out'); }
+  constructor() {
+    super('Request timed out');
+  }
 }
 export class NotConnectedError extends Error {
-  constructor() { super('Not connected'); }
+  constructor() {
+    super('Not connected');
+  }
 }
 
 /** Counts consecutive connect errors; says when the manual retry is due. */
@@ -29,8 +33,12 @@ export class ConnectErrorCounter {
     }
     return false;
   }
-  reset(): void { this.count = 0; }
-  get value(): number { return this.count; }
+  reset(): void {
+    this.count = 0;
+  }
+  get value(): number {
+    return this.count;
+  }
 }
 
 export interface RoomConnection {
@@ -64,7 +72,9 @@ export function connectRoomSocket(): RoomConnection {
   });
   // packets buffered while offline would reach the server before join-workspace on the next connection;
   // everything that matters is resent explicitly after the rejoin instead
-  socket.on('disconnect', () => { socket.sendBuffer.length = 0; });
+  socket.on('disconnect', () => {
+    socket.sendBuffer.length = 0;
+  });
 
   return {
     socket,

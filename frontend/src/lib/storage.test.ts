@@ -1,21 +1,37 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  AUTH_KEY, LAST_WORKSPACE_KEY, clearRoomData, getLastChannel, lastChannelKey, readAuth, sameRoomName, saveAuth, setLastChannel,
+  AUTH_KEY,
+  LAST_WORKSPACE_KEY,
+  clearRoomData,
+  getLastChannel,
+  lastChannelKey,
+  readAuth,
+  sameRoomName,
+  saveAuth,
+  setLastChannel,
   type KeyValueStore,
 } from './storage.ts';
 
 class MemoryStore implements KeyValueStore {
   map = new Map<string, string>();
-  getItem(k: string) { return this.map.get(k) ?? null; }
-  setItem(k: string, v: string) { this.map.set(k, v); }
-  removeItem(k: string) { this.map.delete(k); }
+  getItem(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.map.set(k, v);
+  }
+  removeItem(k: string) {
+    this.map.delete(k);
+  }
 }
 
 const record = { workspaceId: 'w1', userToken: 't'.repeat(32), username: 'alice', roomName: 'Team', password: null };
 
 describe('stored room data', () => {
   let store: MemoryStore;
-  beforeEach(() => { store = new MemoryStore(); });
+  beforeEach(() => {
+    store = new MemoryStore();
+  });
 
   it('saves and reads the auth record with lastWorkspaceId', () => {
     saveAuth(record, store);
@@ -34,7 +50,7 @@ describe('stored room data', () => {
     expect(getLastChannel('w1', store)).toBe('c1');
     expect(store.getItem(lastChannelKey('w2'))).toBe('c9');
   });
-  it('clearRoomData removes auth, lastWorkspaceId and that room\'s last channel', () => {
+  it("clearRoomData removes auth, lastWorkspaceId and that room's last channel", () => {
     saveAuth(record, store);
     setLastChannel('w1', 'c1', store);
     setLastChannel('other', 'c2', store);

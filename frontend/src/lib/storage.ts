@@ -26,13 +26,25 @@ function defaultStore(): KeyValueStore | null {
 }
 
 function get(key: string, store = defaultStore()): string | null {
-  try { return store?.getItem(key) ?? null; } catch { return null; }
+  try {
+    return store?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
 }
 function set(key: string, value: string, store = defaultStore()): void {
-  try { store?.setItem(key, value); } catch { /* quota or disabled: the session still works */ }
+  try {
+    store?.setItem(key, value);
+  } catch {
+    /* quota or disabled: the session still works */
+  }
 }
 function remove(key: string, store = defaultStore()): void {
-  try { store?.removeItem(key); } catch { /* ignore */ }
+  try {
+    store?.removeItem(key);
+  } catch {
+    /* ignore */
+  }
 }
 
 const isNonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -42,9 +54,13 @@ export function readAuth(store = defaultStore()): AuthRecord | null {
   if (!raw) return null;
   try {
     const v = JSON.parse(raw) as Partial<AuthRecord>;
-    if (!isNonEmpty(v.workspaceId) || !isNonEmpty(v.userToken) || !isNonEmpty(v.username) || !isNonEmpty(v.roomName)) return null;
+    if (!isNonEmpty(v.workspaceId) || !isNonEmpty(v.userToken) || !isNonEmpty(v.username) || !isNonEmpty(v.roomName))
+      return null;
     return {
-      workspaceId: v.workspaceId, userToken: v.userToken, username: v.username, roomName: v.roomName,
+      workspaceId: v.workspaceId,
+      userToken: v.userToken,
+      username: v.username,
+      roomName: v.roomName,
       password: isNonEmpty(v.password) ? v.password : null,
     };
   } catch {

@@ -2,11 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { CUSTOM_THEME_DEFAULTS, THEME_IDS } from '@ephemera/proto/client';
 import { applyTheme, colorsOf, normaliseCustomTheme, THEMES, themesFor, themeVariables } from './themes.ts';
 import { initialTheme } from '../hooks/useRoomTheme.ts';
-import { readCustomTheme, readPendingExtension, readStoredTheme, savePendingExtension, storeCustomTheme, storeTheme } from './roomPrefs.ts';
+import {
+  readCustomTheme,
+  readPendingExtension,
+  readStoredTheme,
+  savePendingExtension,
+  storeCustomTheme,
+  storeTheme,
+} from './roomPrefs.ts';
 
 function memoryStore() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); }, removeItem: (k: string) => { m.delete(k); } };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      m.set(k, v);
+    },
+    removeItem: (k: string) => {
+      m.delete(k);
+    },
+  };
 }
 
 describe('themes (docs/product/rooms.md R31)', () => {
@@ -18,7 +33,10 @@ describe('themes (docs/product/rooms.md R31)', () => {
   });
 
   it('offers 3 themes on free, 10 on pro, 11 on business', () => {
-    const allowed = (t: 'free' | 'pro' | 'business') => themesFor(t).filter((x) => x.allowed).map((x) => x.id);
+    const allowed = (t: 'free' | 'pro' | 'business') =>
+      themesFor(t)
+        .filter((x) => x.allowed)
+        .map((x) => x.id);
     expect(allowed('free')).toEqual(['default', 'dark', 'whatsapp']);
     expect(allowed('pro')).toHaveLength(10);
     expect(allowed('pro')).not.toContain('custom');
@@ -27,7 +45,10 @@ describe('themes (docs/product/rooms.md R31)', () => {
 
   it('applies a theme as CSS variables and the default clears them', () => {
     const props = new Map<string, string>();
-    const el = { style: { setProperty: (n: string, v: string) => props.set(n, v), removeProperty: (n: string) => props.delete(n) }, dataset: {} as Record<string, string | undefined> };
+    const el = {
+      style: { setProperty: (n: string, v: string) => props.set(n, v), removeProperty: (n: string) => props.delete(n) },
+      dataset: {} as Record<string, string | undefined>,
+    };
     applyTheme(el, 'dark');
     expect(props.get('--sent-bg')).toBe(THEMES.dark.colors.sentMessage);
     expect(props.get('--chat-bg')).toBe(THEMES.dark.colors.background);
@@ -37,13 +58,19 @@ describe('themes (docs/product/rooms.md R31)', () => {
   });
 
   it('custom: the record over the defaults, its font, malformed fields fall back', () => {
-    const custom = { ...CUSTOM_THEME_DEFAULTS, primaryColor: '#112233', chatBackgroundColor: '#445566', fontFamily: 'Georgia' };
+    const custom = {
+      ...CUSTOM_THEME_DEFAULTS,
+      primaryColor: '#112233',
+      chatBackgroundColor: '#445566',
+      fontFamily: 'Georgia',
+    };
     const vars = themeVariables('custom', custom);
     expect(vars['--primary']).toBe('#112233');
     expect(vars['--chat-bg']).toBe('#445566');
     expect(vars['--font']).toMatch(/^'Georgia'/);
-    expect(normaliseCustomTheme({ primaryColor: 'red', logoUrl: 'javascript:alert(1)', sentTextColor: '#ABCDEF' }))
-      .toEqual({ ...CUSTOM_THEME_DEFAULTS, sentTextColor: '#ABCDEF' });
+    expect(
+      normaliseCustomTheme({ primaryColor: 'red', logoUrl: 'javascript:alert(1)', sentTextColor: '#ABCDEF' }),
+    ).toEqual({ ...CUSTOM_THEME_DEFAULTS, sentTextColor: '#ABCDEF' });
   });
 
   it('stores the theme, the custom record and a pending extension locally', () => {
@@ -62,9 +89,20 @@ describe('themes (docs/product/rooms.md R31)', () => {
 
   it('on load: the broadcast theme of the room, else the default', () => {
     expect(initialTheme(null)).toEqual({ themeId: 'default', custom: null });
-    expect(initialTheme({ themeId: 'slack', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null })).toEqual({ themeId: 'slack', custom: null });
-    expect(initialTheme({ themeId: 'custom', customTheme: { primaryColor: '#010203' }, changedBy: 'u', changedByName: 'bob', logoSrc: null }))
-      .toEqual({ themeId: 'custom', custom: { ...CUSTOM_THEME_DEFAULTS, primaryColor: '#010203' } });
-    expect(initialTheme({ themeId: 'bogus', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null })).toEqual({ themeId: 'default', custom: null });
+    expect(
+      initialTheme({ themeId: 'slack', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null }),
+    ).toEqual({ themeId: 'slack', custom: null });
+    expect(
+      initialTheme({
+        themeId: 'custom',
+        customTheme: { primaryColor: '#010203' },
+        changedBy: 'u',
+        changedByName: 'bob',
+        logoSrc: null,
+      }),
+    ).toEqual({ themeId: 'custom', custom: { ...CUSTOM_THEME_DEFAULTS, primaryColor: '#010203' } });
+    expect(
+      initialTheme({ themeId: 'bogus', customTheme: null, changedBy: 'u', changedByName: 'bob', logoSrc: null }),
+    ).toEqual({ themeId: 'default', custom: null });
   });
 });

@@ -10,19 +10,29 @@ import { ADMIN_API } from '@ephemera/proto/client';
 export function reportPageView(path: string): void {
   try {
     void fetch(ADMIN_API.pageview, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'same-origin', keepalive: true,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      keepalive: true,
       body: JSON.stringify({ path, userAgent: navigator.userAgent }),
     }).catch(() => undefined);
-  } catch { /* no fetch (very old browser): nothing to report */ }
+  } catch {
+    /* no fetch (very old browser): nothing to report */
+  }
 }
 
 /** The maintenance banner's state (GET, readable by every visitor); null when unknown (the call failed). */
 export async function fetchMaintenance(): Promise<MaintenanceState | null> {
   try {
-    const res = await fetch(ADMIN_API.maintenanceStatus, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const res = await fetch(ADMIN_API.maintenanceStatus, {
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+    });
     if (!res.ok) return null;
-    const body = await res.json() as Partial<MaintenanceState>;
-    return typeof body.enabled === 'boolean' ? { enabled: body.enabled, message: typeof body.message === 'string' ? body.message : null } : null;
+    const body = (await res.json()) as Partial<MaintenanceState>;
+    return typeof body.enabled === 'boolean'
+      ? { enabled: body.enabled, message: typeof body.message === 'string' ? body.message : null }
+      : null;
   } catch {
     return null;
   }

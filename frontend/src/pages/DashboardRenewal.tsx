@@ -11,7 +11,13 @@ import { paymentsApi } from '../lib/payments.ts';
 import './payments.css';
 
 const RENEWAL_FAILED = 'Renewal failed. Please try again or contact support.';
-const TONE = { reminder: 'notice-info', warning: 'notice-warning', urgent: 'notice-danger', expired: 'notice-danger', none: '' } as const;
+const TONE = {
+  reminder: 'notice-info',
+  warning: 'notice-warning',
+  urgent: 'notice-danger',
+  expired: 'notice-danger',
+  none: '',
+} as const;
 
 export function DashboardRenewal({ token, email }: { token: string; email: string }) {
   const [status, setStatus] = useState<SubscriptionStatusAnswer | null>(null);
@@ -22,8 +28,12 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
 
   useEffect(() => {
     let live = true;
-    void paymentsApi.subscriptionStatus(token, email).then((r) => { if (live && r.ok) setStatus(r.data); });
-    return () => { live = false; };
+    void paymentsApi.subscriptionStatus(token, email).then((r) => {
+      if (live && r.ok) setStatus(r.data);
+    });
+    return () => {
+      live = false;
+    };
   }, [token, email]);
 
   const renewal = status?.renewal;
@@ -32,30 +42,69 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
 
   const renew = async () => {
     // An expired subscription the expiry already put on free (docs/product/payments.md PAY12): a plan is chosen anew.
-    if (status.subscriptionTier === 'free') { window.location.assign('/upgrade'); return; }
-    setBusy(true); setError(null);
+    if (status.subscriptionTier === 'free') {
+      window.location.assign('/upgrade');
+      return;
+    }
+    setBusy(true);
+    setError(null);
     const r = await paymentsApi.renew(token, status.subscriptionTier, '/dashboard');
-    if (r.ok && r.data.url) { window.location.assign(r.data.url); return; }
-    setBusy(false); setError(RENEWAL_FAILED);
+    if (r.ok && r.data.url) {
+      window.location.assign(r.data.url);
+      return;
+    }
+    setBusy(false);
+    setError(RENEWAL_FAILED);
   };
 
   if (reminder && minimized) {
     return (
       <div className="account-actions">
-        <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(false)} data-testid="renewal-expand">Renewal reminder</button>
+        <button
+          type="button"
+          className="button button-ghost button-sm"
+          onClick={() => setMinimized(false)}
+          data-testid="renewal-expand"
+        >
+          Renewal reminder
+        </button>
       </div>
     );
   }
   return (
-    <section className={`notice ${TONE[renewal.renewalUrgency]} renewal-banner`} aria-label="Subscription renewal"
-      data-testid="renewal-banner" data-urgency={renewal.renewalUrgency}>
+    <section
+      className={`notice ${TONE[renewal.renewalUrgency]} renewal-banner`}
+      aria-label="Subscription renewal"
+      data-testid="renewal-banner"
+      data-urgency={renewal.renewalUrgency}
+    >
       <span>{renewal.message}</span>
       <span className="account-actions">
-        <button type="button" className="button button-primary button-sm" disabled={busy} onClick={() => void renew()} data-testid="renew-button">{renewal.buttonLabel}</button>
-        {reminder && <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(true)}>Minimize</button>}
-        {reminder && <button type="button" className="button button-ghost button-sm" onClick={() => setDismissed(true)}>Dismiss</button>}
+        <button
+          type="button"
+          className="button button-primary button-sm"
+          disabled={busy}
+          onClick={() => void renew()}
+          data-testid="renew-button"
+        >
+          {renewal.buttonLabel}
+        </button>
+        {reminder && (
+          <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(true)}>
+            Minimize
+          </button>
+        )}
+        {reminder && (
+          <button type="button" className="button button-ghost button-sm" onClick={() => setDismissed(true)}>
+            Dismiss
+          </button>
+        )}
       </span>
-      {error && <span className="account-error" role="alert">{error}</span>}
+      {error && (
+        <span className="account-error" role="alert">
+          {error}
+        </span>
+      )}
     </section>
   );
 }

@@ -12,17 +12,42 @@ import { checkRoomPassword } from '../lib/roomRules.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 
 type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'unknown';
-const AVAILABILITY_TEXT: Record<Availability, string> = { idle: '', checking: 'Checking…', available: 'Available', taken: 'Already taken', unknown: 'Could not check' };
+const AVAILABILITY_TEXT: Record<Availability, string> = {
+  idle: '',
+  checking: 'Checking…',
+  available: 'Available',
+  taken: 'Already taken',
+  unknown: 'Could not check',
+};
 
 /** Signs this browser into the room as its owner, then opens it (a full navigation, as after joining). */
 async function openRoom(token: string, roomName: string, username: string, onError: (m: string) => void) {
   const r = await accountApi.generateRoomToken(token, roomName);
-  if (!r.ok) { onError(r.status === 0 ? UI_TEXT.roomInfoFailed : r.message); return; }
-  saveAuth({ workspaceId: r.data.workspaceId, userToken: r.data.ownerToken, username, roomName: r.data.roomName, password: null });
+  if (!r.ok) {
+    onError(r.status === 0 ? UI_TEXT.roomInfoFailed : r.message);
+    return;
+  }
+  saveAuth({
+    workspaceId: r.data.workspaceId,
+    userToken: r.data.ownerToken,
+    username,
+    roomName: r.data.roomName,
+    password: null,
+  });
   window.location.assign(`/${encodeURIComponent(r.data.roomName)}`);
 }
 
-export function DashboardRooms({ token, username, rooms, reload }: { token: string; username: string; rooms: DashboardRoom[]; reload: () => void }) {
+export function DashboardRooms({
+  token,
+  username,
+  rooms,
+  reload,
+}: {
+  token: string;
+  username: string;
+  rooms: DashboardRoom[];
+  reload: () => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [withPassword, setWithPassword] = useState(false);
@@ -32,7 +57,10 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
 
   useEffect(() => {
     const trimmed = name.trim();
-    if (!trimmed) { setAvailability('idle'); return; }
+    if (!trimmed) {
+      setAvailability('idle');
+      return;
+    }
     setAvailability('checking');
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
@@ -41,7 +69,10 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
         else if (r.kind !== 'aborted') setAvailability('unknown');
       });
     }, 500);
-    return () => { clearTimeout(timer); ctrl.abort(); };
+    return () => {
+      clearTimeout(timer);
+      ctrl.abort();
+    };
   }, [name]);
 
   const create = async (e: FormEvent) => {
@@ -49,39 +80,85 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
     if (!name.trim() || availability !== 'available') return;
     if (withPassword) {
       const checked = checkRoomPassword(password);
-      if (!checked.ok) { setError(checked.message); return; }
+      if (!checked.ok) {
+        setError(checked.message);
+        return;
+      }
     }
-    setBusy(true); setError(null);
-    const r = await accountApi.createRoom(token, { name: name.trim(), username: username.slice(0, 20), hasPassword: withPassword, ...(withPassword ? { password } : {}) });
+    setBusy(true);
+    setError(null);
+    const r = await accountApi.createRoom(token, {
+      name: name.trim(),
+      username: username.slice(0, 20),
+      hasPassword: withPassword,
+      ...(withPassword ? { password } : {}),
+    });
     setBusy(false);
-    if (!r.ok) { setError(r.status === 0 ? UI_TEXT.createRoomRetry : r.message); return; }
-    saveAuth({ workspaceId: r.data.workspaceId, userToken: r.data.userToken, username: username.slice(0, 20), roomName: r.data.workspace.name, password: withPassword ? password : null });
+    if (!r.ok) {
+      setError(r.status === 0 ? UI_TEXT.createRoomRetry : r.message);
+      return;
+    }
+    saveAuth({
+      workspaceId: r.data.workspaceId,
+      userToken: r.data.userToken,
+      username: username.slice(0, 20),
+      roomName: r.data.workspace.name,
+      password: withPassword ? password : null,
+    });
     window.location.assign(`/${encodeURIComponent(r.data.workspace.name)}`);
   };
 
   const remove = async (room: DashboardRoom) => {
     if (!window.confirm(`Delete the room ${room.roomId}? Everything in it is deleted for everyone.`)) return;
     const r = await accountApi.deleteRoom(token, room.workspaceId);
-    if (!r.ok) { setError(r.message || 'Failed to delete room. Please try again.'); return; }
+    if (!r.ok) {
+      setError(r.message || 'Failed to delete room. Please try again.');
+      return;
+    }
     setTimeout(reload, 500);
   };
 
   return (
     <section className="account-card" aria-labelledby="rooms-title">
       <h2 id="rooms-title">Your rooms</h2>
-      {error && <p className="account-error" role="alert" data-testid="rooms-error">{error}</p>}
-      {rooms.length === 0 ? <p data-testid="no-rooms">No rooms yet.</p> : (
+      {error && (
+        <p className="account-error" role="alert" data-testid="rooms-error">
+          {error}
+        </p>
+      )}
+      {rooms.length === 0 ? (
+        <p data-testid="no-rooms">No rooms yet.</p>
+      ) : (
         <ul className="room-rows" data-testid="room-list">
           {rooms.map((room) => (
             <li key={room.id} className="room-row" data-testid="room-row">
               <span>
                 <span className="room-name">{room.roomId}</span>
-                {room.role === 'owner' && <span className="crown" data-testid="owner-crown" aria-label="Owner">👑 Owner</span>}
+                {room.role === 'owner' && (
+                  <span className="crown" data-testid="owner-crown" aria-label="Owner">
+                    👑 Owner
+                  </span>
+                )}
                 {room.role === 'admin' && <span className="crown">Admin</span>}
               </span>
               <span className="account-actions">
-                <button type="button" className="button button-primary" onClick={() => void openRoom(token, room.roomId, username, setError)}>Open</button>
-                {room.role === 'owner' && <button type="button" className="button button-danger" onClick={() => void remove(room)} data-testid="delete-room">Delete</button>}
+                <button
+                  type="button"
+                  className="button button-primary"
+                  onClick={() => void openRoom(token, room.roomId, username, setError)}
+                >
+                  Open
+                </button>
+                {room.role === 'owner' && (
+                  <button
+                    type="button"
+                    className="button button-danger"
+                    onClick={() => void remove(room)}
+                    data-testid="delete-room"
+                  >
+                    Delete
+                  </button>
+                )}
               </span>
             </li>
           ))}
@@ -89,11 +166,33 @@ export function DashboardRooms({ token, username, rooms, reload }: { token: stri
       )}
       <form className="account-create-form" onSubmit={create} noValidate data-testid="create-room-form">
         <h3>Create a room</h3>
-        <label>Room name<input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} data-testid="create-room-name" /></label>
-        <span className="availability" data-state={availability} aria-live="polite">{AVAILABILITY_TEXT[availability]}</span>
-        <label className="checkbox-label"><input type="checkbox" checked={withPassword} onChange={(e) => { setWithPassword(e.target.checked); if (!e.target.checked) setPassword(''); }} /> Protect with a password</label>
-        {withPassword && <label>Password<input type="password" value={password} onChange={(e) => setPassword(e.target.value)} /></label>}
-        <button className="button button-primary" disabled={busy || availability !== 'available'}>{busy ? 'Creating...' : 'Create room'}</button>
+        <label>
+          Room name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} data-testid="create-room-name" />
+        </label>
+        <span className="availability" data-state={availability} aria-live="polite">
+          {AVAILABILITY_TEXT[availability]}
+        </span>
+        <label className="checkbox-label">
+          <input
+            type="checkbox"
+            checked={withPassword}
+            onChange={(e) => {
+              setWithPassword(e.target.checked);
+              if (!e.target.checked) setPassword('');
+            }}
+          />{' '}
+          Protect with a password
+        </label>
+        {withPassword && (
+          <label>
+            Password
+            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+        )}
+        <button className="button button-primary" disabled={busy || availability !== 'available'}>
+          {busy ? 'Creating...' : 'Create room'}
+        </button>
       </form>
     </section>
   );

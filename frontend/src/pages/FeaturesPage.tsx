@@ -10,17 +10,53 @@ import { PLAN_NAMES, PLAN_TIERS, planComparison, planPrice, type PlanCell } from
 import { StaticPage, StaticSection } from './StaticPage.tsx';
 
 const FEATURES: Feature[] = [
-  { title: 'Instant rooms', text: 'Type a name, share the link, talk. Guests join with just a username: no sign-up, nothing to install.', icon: <ClockIcon size={22} /> },
-  { title: 'Messaging that keeps up', text: 'Real-time messages in channels and direct messages, replies that quote the message they answer, edits, and 120+ emoji reactions.', icon: <MessageIcon size={22} /> },
-  { title: 'Files and voice messages', text: 'Share images, videos, PDFs and documents, or record a voice message, right in the conversation.', icon: <FileIcon size={22} /> },
-  { title: 'Private when you need it', text: 'Protect a room with a password, keep channels private, and know that everything is deleted when the room ends.', icon: <ShieldIcon size={22} /> },
-  { title: 'Calls and screen sharing', text: 'One-to-one voice and video calls with screen sharing in Pro and Business rooms, peer-to-peer in the browser.', icon: <VideoIcon size={22} /> },
-  { title: 'Themes and branding', text: 'Three themes for free, ten on Pro, and on Business a custom theme with your own colours, font and logo.', icon: <SparkIcon size={22} /> },
+  {
+    title: 'Instant rooms',
+    text: 'Type a name, share the link, talk. Guests join with just a username: no sign-up, nothing to install.',
+    icon: <ClockIcon size={22} />,
+  },
+  {
+    title: 'Messaging that keeps up',
+    text: 'Real-time messages in channels and direct messages, replies that quote the message they answer, edits, and 120+ emoji reactions.',
+    icon: <MessageIcon size={22} />,
+  },
+  {
+    title: 'Files and voice messages',
+    text: 'Share images, videos, PDFs and documents, or record a voice message, right in the conversation.',
+    icon: <FileIcon size={22} />,
+  },
+  {
+    title: 'Private when you need it',
+    text: 'Protect a room with a password, keep channels private, and know that everything is deleted when the room ends.',
+    icon: <ShieldIcon size={22} />,
+  },
+  {
+    title: 'Calls and screen sharing',
+    text: 'One-to-one voice and video calls with screen sharing in Pro and Business rooms, peer-to-peer in the browser.',
+    icon: <VideoIcon size={22} />,
+  },
+  {
+    title: 'Themes and branding',
+    text: 'Three themes for free, ten on Pro, and on Business a custom theme with your own colours, font and logo.',
+    icon: <SparkIcon size={22} />,
+  },
 ];
 
 function Cell({ value }: { value: PlanCell }) {
-  if (value === true) return <span className="plan-yes"><span aria-hidden="true">✓</span><span className="visually-hidden">Included</span></span>;
-  if (value === false) return <span className="plan-no"><span aria-hidden="true">—</span><span className="visually-hidden">Not included</span></span>;
+  if (value === true)
+    return (
+      <span className="plan-yes">
+        <span aria-hidden="true">✓</span>
+        <span className="visually-hidden">Included</span>
+      </span>
+    );
+  if (value === false)
+    return (
+      <span className="plan-no">
+        <span aria-hidden="true">—</span>
+        <span className="visually-hidden">Not included</span>
+      </span>
+    );
   return <>{value}</>;
 }
 
@@ -32,9 +68,13 @@ function PlanTable() {
         <caption>Prices per month; every limit is the one our servers enforce.</caption>
         <thead>
           <tr>
-            <th scope="col"><span className="visually-hidden">Feature</span></th>
+            <th scope="col">
+              <span className="visually-hidden">Feature</span>
+            </th>
             {PLAN_TIERS.map((tier) => (
-              <th key={tier} scope="col" className={`plan-col-${tier}`} data-testid={`plan-head-${tier}`}>{PLAN_NAMES[tier]}</th>
+              <th key={tier} scope="col" className={`plan-col-${tier}`} data-testid={`plan-head-${tier}`}>
+                {PLAN_NAMES[tier]}
+              </th>
             ))}
           </tr>
         </thead>
@@ -43,7 +83,9 @@ function PlanTable() {
             <tr key={row.id} data-testid={`plan-row-${row.id}`}>
               <th scope="row">{row.label}</th>
               {PLAN_TIERS.map((tier) => (
-                <td key={tier} className={`plan-col-${tier}`} data-tier={tier}><Cell value={row.values[tier]} /></td>
+                <td key={tier} className={`plan-col-${tier}`} data-tier={tier}>
+                  <Cell value={row.values[tier]} />
+                </td>
               ))}
             </tr>
           ))}
@@ -73,12 +115,17 @@ export function FeaturesPage() {
       <StaticSection id="compare" title="Compare plans">
         <PlanTable />
         <p className="static-note">
-          {PLAN_GUARANTEES.moneyBackDays}-day money-back guarantee on Pro and Business{PLAN_GUARANTEES.cancelAnytime ? ', cancel anytime' : ''}.
-          Free rooms can also be extended for a few days with a one-time payment.
+          {PLAN_GUARANTEES.moneyBackDays}-day money-back guarantee on Pro and Business
+          {PLAN_GUARANTEES.cancelAnytime ? ', cancel anytime' : ''}. Free rooms can also be extended for a few days with
+          a one-time payment.
         </p>
         <div className="static-cta">
-          <AppLink href="/upgrade" className="button button-primary button-lg" data-testid="features-upgrade">See pricing and upgrade</AppLink>
-          <AppLink href="/" className="button button-ghost button-lg">Start a free room</AppLink>
+          <AppLink href="/upgrade" className="button button-primary button-lg" data-testid="features-upgrade">
+            See pricing and upgrade
+          </AppLink>
+          <AppLink href="/" className="button button-ghost button-lg">
+            Start a free room
+          </AppLink>
         </div>
       </StaticSection>
     </StaticPage>

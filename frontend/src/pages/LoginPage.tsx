@@ -39,12 +39,19 @@ export function LoginPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const google = useGoogleSignIn();
 
-  useEffect(() => { document.title = 'Login / Sign Up · Ephemera'; }, []);
+  useEffect(() => {
+    document.title = 'Login / Sign Up · Ephemera';
+  }, []);
   /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
   const finish = (record: AccountRecord) => {
     const pending = pendingPaymentOf();
-    if (!pending) { void navigate(redirect, { replace: true }); return; }
-    setStep('paying'); setError(null); setNotice(null);
+    if (!pending) {
+      void navigate(redirect, { replace: true });
+      return;
+    }
+    setStep('paying');
+    setError(null);
+    setNotice(null);
     setTimeout(() => {
       void payPending(pending, record).then((r) => {
         if (r.kind !== 'error') return;
@@ -54,16 +61,30 @@ export function LoginPage() {
     }, PAYMENT_REDIRECT_MS);
   };
   useEffect(() => {
-    if (plan === 'pro' || plan === 'business') try { localStorage.setItem('pendingUpgrade', JSON.stringify({ plan, returnUrl: redirect })); } catch { /* ignore */ }
+    if (plan === 'pro' || plan === 'business')
+      try {
+        localStorage.setItem('pendingUpgrade', JSON.stringify({ plan, returnUrl: redirect }));
+      } catch {
+        /* ignore */
+      }
   }, [plan, redirect]);
   // Already signed in: straight to the target. Back from Google: spend the hand-off cookie for a session.
   useEffect(() => {
     const googleParam = params.get('google');
-    if (googleParam === 'failed') { setError('Google login was cancelled or failed'); return; }
-    if (googleParam === 'off') { setError(ERRORS.GOOGLE_NOT_CONFIGURED); return; }
+    if (googleParam === 'failed') {
+      setError('Google login was cancelled or failed');
+      return;
+    }
+    if (googleParam === 'off') {
+      setError(ERRORS.GOOGLE_NOT_CONFIGURED);
+      return;
+    }
     if (googleParam === '1') {
       void accountApi.googleAuth().then(async (r) => {
-        if (!r.ok) { setError(r.message || 'Google login failed'); return; }
+        if (!r.ok) {
+          setError(r.message || 'Google login failed');
+          return;
+        }
         const record = { token: r.data.token, user: r.data.user };
         saveAccount(record);
         await claimPendingRoom(record); // Claim Your Room's Google path: the room shows the outcome
@@ -77,11 +98,18 @@ export function LoginPage() {
   const sendCode = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (!email.trim() || !username.trim()) { setError('Please fill in all fields'); return; }
-    setBusy(true); setError(null);
+    if (!email.trim() || !username.trim()) {
+      setError('Please fill in all fields');
+      return;
+    }
+    setBusy(true);
+    setError(null);
     const r = await accountApi.requestCode(email.trim());
     setBusy(false);
-    if (!r.ok) { setError(r.message); return; }
+    if (!r.ok) {
+      setError(r.message);
+      return;
+    }
     setNotice(r.data.message);
     setStep('code');
   };
@@ -89,31 +117,52 @@ export function LoginPage() {
   const verify = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return; // duplicate submissions are ignored
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     const guest = readAuth();
     // the room of a pending extension is claimed too: only its owner account can pay to extend it
     const claimId = claimWorkspace ?? readPendingExtension()?.workspaceId ?? null;
-    const claim = claimId && guest?.workspaceId === claimId ? { claimWorkspaceId: claimId, claimUserToken: guest.userToken } : {};
-    const r = await accountApi.register({ email: email.trim(), username: username.trim(), code: code.trim(), ...claim }, readAccount()?.token ?? null);
+    const claim =
+      claimId && guest?.workspaceId === claimId ? { claimWorkspaceId: claimId, claimUserToken: guest.userToken } : {};
+    const r = await accountApi.register(
+      { email: email.trim(), username: username.trim(), code: code.trim(), ...claim },
+      readAccount()?.token ?? null,
+    );
     setBusy(false);
-    if (!r.ok) { setError(r.message); return; }
+    if (!r.ok) {
+      setError(r.message);
+      return;
+    }
     const record = { token: r.data.token, user: r.data.user };
     saveAccount(record);
-    if (r.data.claimError) { setError(r.data.claimError); setNotice(null); setTimeout(() => finish(record), 2500); return; }
+    if (r.data.claimError) {
+      setError(r.data.claimError);
+      setNotice(null);
+      setTimeout(() => finish(record), 2500);
+      return;
+    }
     // The spec deletes the guest session on a successful claim: the guest's token stopped working when the room
     // service rotated it, so this browser keeps the room as its owner with the new one (it stays in the room, with
     // its files; a stale guest token would send it to the join form).
-    if (r.data.newUserToken && guest && guest.workspaceId === claimId) saveAuth({ ...guest, userToken: r.data.newUserToken });
+    if (r.data.newUserToken && guest && guest.workspaceId === claimId)
+      saveAuth({ ...guest, userToken: r.data.newUserToken });
     finish(record);
   };
 
   const recover = async (e: FormEvent) => {
     e.preventDefault();
-    if (!email.trim()) { setError('Please enter your email address'); return; }
-    setBusy(true); setError(null);
+    if (!email.trim()) {
+      setError('Please enter your email address');
+      return;
+    }
+    setBusy(true);
+    setError(null);
     const r = await accountApi.recoverUsername(email.trim());
     setBusy(false);
-    if (!r.ok) { setError(r.message || 'Username recovery failed'); return; }
+    if (!r.ok) {
+      setError(r.message || 'Username recovery failed');
+      return;
+    }
     setNotice(r.data.message);
   };
 
@@ -124,44 +173,134 @@ export function LoginPage() {
         {step === 'paying' ? (
           <section className="account-card" data-testid="registration-successful">
             <h1>Registration Successful</h1>
-            <p className="account-notice" role="status">Redirecting to payment...</p>
+            <p className="account-notice" role="status">
+              Redirecting to payment...
+            </p>
           </section>
         ) : (
-        <section className="account-card">
-          <h1>{step === 'recover' ? 'Recover your username' : 'Sign in or create an account'}</h1>
-          {claimWorkspace && step !== 'recover' && <p className="account-hint" data-testid="claim-hint">Register to keep your room: it will be claimed for your account.</p>}
-          {error && <p className="account-error" role="alert" data-testid="login-error">{error}</p>}
-          {notice && <p className="account-notice" role="status" data-testid="login-notice">{notice}</p>}
-          {step === 'details' && (
-            <form onSubmit={sendCode} noValidate>
-              <label>E-mail<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="login-email" /></label>
-              <label>Username<input autoComplete="username" maxLength={30} value={username} onChange={(e) => setUsername(e.target.value)} data-testid="login-username" /></label>
-              <button className="button button-primary" disabled={busy} data-testid="login-send-code">{busy ? 'Sending…' : 'Email me a sign-in code'}</button>
-            </form>
-          )}
-          {step === 'code' && (
-            <form onSubmit={verify} noValidate>
-              <label>The 6-digit code we e-mailed to {email}
-                <input inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} data-testid="login-code" />
-              </label>
-              <button className="button button-primary" disabled={busy || code.trim().length !== 6} data-testid="login-verify">{busy ? 'Signing in…' : 'Sign in'}</button>
-              <button type="button" className="button button-ghost" onClick={() => { setStep('details'); setCode(''); }}>Use another address</button>
-            </form>
-          )}
-          {step === 'recover' && (
-            <form onSubmit={recover} noValidate>
-              <label>E-mail<input type="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="recover-email" /></label>
-              <button className="button button-primary" disabled={busy} data-testid="recover-submit">Send my username</button>
-              <button type="button" className="button button-ghost" onClick={() => { setStep('details'); setNotice(null); }}>Back to sign in</button>
-            </form>
-          )}
-          {step !== 'recover' && (
-            <div className="account-alt">
-              {google && <a className="button button-ghost" href={googleStartUrl(redirect)} data-testid="login-google">Continue with Google</a>}
-              <button type="button" className="link-button" onClick={() => { setStep('recover'); setError(null); setNotice(null); }}>Forgot your username?</button>
-            </div>
-          )}
-        </section>
+          <section className="account-card">
+            <h1>{step === 'recover' ? 'Recover your username' : 'Sign in or create an account'}</h1>
+            {claimWorkspace && step !== 'recover' && (
+              <p className="account-hint" data-testid="claim-hint">
+                Register to keep your room: it will be claimed for your account.
+              </p>
+            )}
+            {error && (
+              <p className="account-error" role="alert" data-testid="login-error">
+                {error}
+              </p>
+            )}
+            {notice && (
+              <p className="account-notice" role="status" data-testid="login-notice">
+                {notice}
+              </p>
+            )}
+            {step === 'details' && (
+              <form onSubmit={sendCode} noValidate>
+                <label>
+                  E-mail
+                  <input
+                    type="email"
+                    autoComplete="email"
+                    value={email}
+                    onChange={(e) => setEmail(e.target.value)}
+                    data-testid="login-email"
+                  />
+                </label>
+                <label>
+                  Username
+                  <input
+                    autoComplete="username"
+                    maxLength={30}
+                    value={username}
+                    onChange={(e) => setUsername(e.target.value)}
+                    data-testid="login-username"
+                  />
+                </label>
+                <button className="button button-primary" disabled={busy} data-testid="login-send-code">
+                  {busy ? 'Sending…' : 'Email me a sign-in code'}
+                </button>
+              </form>
+            )}
+            {step === 'code' && (
+              <form onSubmit={verify} noValidate>
+                <label>
+                  The 6-digit code we e-mailed to {email}
+                  <input
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                    data-testid="login-code"
+                  />
+                </label>
+                <button
+                  className="button button-primary"
+                  disabled={busy || code.trim().length !== 6}
+                  data-testid="login-verify"
+                >
+                  {busy ? 'Signing in…' : 'Sign in'}
+                </button>
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  onClick={() => {
+                    setStep('details');
+                    setCode('');
+                  }}
+                >
+                  Use another address
+                </button>
+              </form>
+            )}
+            {step === 'recover' && (
+              <form onSubmit={recover} noValidate>
+                <label>
+                  E-mail
+                  <input
+                    type="email"
+                    value={email}
+                    onChange={(e) => setEmail(e.target.value)}
+                    data-testid="recover-email"
+                  />
+                </label>
+                <button className="button button-primary" disabled={busy} data-testid="recover-submit">
+                  Send my username
+                </button>
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  onClick={() => {
+                    setStep('details');
+                    setNotice(null);
+                  }}
+                >
+                  Back to sign in
+                </button>
+              </form>
+            )}
+            {step !== 'recover' && (
+              <div className="account-alt">
+                {google && (
+                  <a className="button button-ghost" href={googleStartUrl(redirect)} data-testid="login-google">
+                    Continue with Google
+                  </a>
+                )}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    setStep('recover');
+                    setError(null);
+                    setNotice(null);
+                  }}
+                >
+                  Forgot your username?
+                </button>
+              </div>
+            )}
+          </section>
         )}
       </main>
       <SiteFooter />

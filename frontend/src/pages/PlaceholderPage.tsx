@@ -19,15 +19,19 @@ const TITLES: Record<string, string> = {
 
 /** Pages of other slices (accounts, pricing, static pages) until they are built; also the 404 page. */
 export function PlaceholderPage({ page }: { page: string | null }) {
-  const title = page ? TITLES[page] ?? 'Coming soon' : 'Page not found';
-  useEffect(() => { document.title = `${title} · Ephemera`; }, [title]);
+  const title = page ? (TITLES[page] ?? 'Coming soon') : 'Page not found';
+  useEffect(() => {
+    document.title = `${title} · Ephemera`;
+  }, [title]);
   return (
     <div className="landing">
       <SiteNav />
       <main className="placeholder" data-testid={page ? 'placeholder-page' : 'not-found-page'}>
         <h1>{title}</h1>
         <p>{page ? 'This page is coming soon.' : "We couldn't find that page."}</p>
-        <AppLink href="/" className="button button-primary">Create a room</AppLink>
+        <AppLink href="/" className="button button-primary">
+          Create a room
+        </AppLink>
       </main>
       <SiteFooter />
     </div>

@@ -29,7 +29,8 @@ export function RoomPage({ target }: { target: RoomTarget }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const navigate = useNavigate();
-  const targetKey = target.kind === 'room' ? `room:${target.roomName}:${target.create}:${target.via}` : `ws:${target.workspaceId}`;
+  const targetKey =
+    target.kind === 'room' ? `room:${target.roomName}:${target.create}:${target.via}` : `ws:${target.workspaceId}`;
   useNoIndex();
 
   useEffect(() => {
@@ -61,19 +62,36 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'redirect':
       return <LoadingScreen text="Loading room…" />;
     case 'overlay':
-      return <JoinOverlay key={`${phase.mode}-${phase.roomName}`} mode={phase.mode} roomName={phase.roomName}
-        workspaceId={phase.workspaceId} isPasswordProtected={phase.isPasswordProtected} />;
+      return (
+        <JoinOverlay
+          key={`${phase.mode}-${phase.roomName}`}
+          mode={phase.mode}
+          roomName={phase.roomName}
+          workspaceId={phase.workspaceId}
+          isPasswordProtected={phase.isPasswordProtected}
+        />
+      );
     case 'loadError':
       return <LoadErrorView message={phase.message} onRetry={() => setAttempt((n) => n + 1)} />;
     case 'notFound':
       return (
         <div className="overlay-screen">
-          <RoomNotFoundModal message={phase.message} redirecting={phase.redirectHome}
+          <RoomNotFoundModal
+            message={phase.message}
+            redirecting={phase.redirectHome}
             onCreate={() => {
               const name = phase.roomName;
-              if (name) setPhase({ kind: 'overlay', mode: 'create', roomName: name, workspaceId: null, isPasswordProtected: false });
+              if (name)
+                setPhase({
+                  kind: 'overlay',
+                  mode: 'create',
+                  roomName: name,
+                  workspaceId: null,
+                  isPasswordProtected: false,
+                });
               else window.location.assign('/');
-            }} />
+            }}
+          />
         </div>
       );
     case 'session':
@@ -83,16 +101,28 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'deleted':
       return (
         <div className="overlay-screen">
-          <SuccessDialog title="Chat Room Deleted" message={phase.message} note="Redirecting to home page..."
-            tone={phase.byMe ? 'success' : 'warning'} autoCloseMs={REDIRECT_HOME_MS} onClose={goHome} testId="workspace-deleted-modal" />
+          <SuccessDialog
+            title="Chat Room Deleted"
+            message={phase.message}
+            note="Redirecting to home page..."
+            tone={phase.byMe ? 'success' : 'warning'}
+            autoCloseMs={REDIRECT_HOME_MS}
+            onClose={goHome}
+            testId="workspace-deleted-modal"
+          />
         </div>
       );
     case 'kicked':
       // docs/product/rooms.md R22: this room page's removal modal says Removed from Chat Room and goes home after 3 s
       return (
         <div className="overlay-screen">
-          <RemovedFromWorkspaceDialog reason={phase.reason} title="Removed from Chat Room" homeLabel="Go to Homepage"
-            redirectMs={REDIRECT_HOME_MS} testId="kicked-modal" />
+          <RemovedFromWorkspaceDialog
+            reason={phase.reason}
+            title="Removed from Chat Room"
+            homeLabel="Go to Homepage"
+            redirectMs={REDIRECT_HOME_MS}
+            testId="kicked-modal"
+          />
         </div>
       );
   }
@@ -100,11 +130,14 @@ export function RoomPage({ target }: { target: RoomTarget }) {
 
 /** Owns the realtime session for a stored auth record while the room is open. */
 function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): void }) {
-  const [session] = useState(() => new RoomSession(auth, {
-    onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
-    onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
-    onKicked: (reason) => onPhase({ kind: 'kicked', reason }),
-  }));
+  const [session] = useState(
+    () =>
+      new RoomSession(auth, {
+        onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
+        onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
+        onKicked: (reason) => onPhase({ kind: 'kicked', reason }),
+      }),
+  );
 
   useEffect(() => {
     session.start();
@@ -115,7 +148,11 @@ function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): v
   useEffect(() => {
     const canonical = roomPath(auth.roomName);
     if (window.location.pathname !== canonical && window.location.pathname.split('/').length === 2) {
-      window.history.replaceState(window.history.state, '', `${canonical}${window.location.search}${window.location.hash}`);
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${canonical}${window.location.search}${window.location.hash}`,
+      );
     }
   }, [auth.roomName]);
 

@@ -25,13 +25,26 @@ export interface StaticPageProps {
   wide?: boolean;
 }
 
-export function StaticPage({ title, description, heading, lead, testId, children, contactLine = true, wide = false }: StaticPageProps) {
+export function StaticPage({
+  title,
+  description,
+  heading,
+  lead,
+  testId,
+  children,
+  contactLine = true,
+  wide = false,
+}: StaticPageProps) {
   usePageMeta(title, description);
   return (
     <div className="landing">
       <SiteNav>
-        <AppLink href="/upgrade" className="nav-link" data-testid="nav-pricing">Pricing</AppLink>
-        <AppLink href="/" className="button button-primary" data-testid="nav-create-room">Create Room</AppLink>
+        <AppLink href="/upgrade" className="nav-link" data-testid="nav-pricing">
+          Pricing
+        </AppLink>
+        <AppLink href="/" className="button button-primary" data-testid="nav-create-room">
+          Create Room
+        </AppLink>
       </SiteNav>
       <main className={`static-page${wide ? ' static-page-wide' : ''}`} data-testid={testId}>
         <header className="static-head">
@@ -41,8 +54,15 @@ export function StaticPage({ title, description, heading, lead, testId, children
         {children}
         {contactLine && (
           <p className="static-closing">
-            Questions? <AppLink href="/contact" className="text-link">Contact us</AppLink> or{' '}
-            <AppLink href="/" className="text-link">create a room</AppLink> and try it.
+            Questions?{' '}
+            <AppLink href="/contact" className="text-link">
+              Contact us
+            </AppLink>{' '}
+            or{' '}
+            <AppLink href="/" className="text-link">
+              create a room
+            </AppLink>{' '}
+            and try it.
           </p>
         )}
       </main>

@@ -15,7 +15,14 @@ import { LoadingScreen } from '../components/StatusScreens.tsx';
 import { readAccount } from '../lib/account.ts';
 import { readAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
-import { FREE_STATUS, PAYMENT_TEXT, paymentErrorText, paymentsApi, startCheckout, statusLabel } from '../lib/payments.ts';
+import {
+  FREE_STATUS,
+  PAYMENT_TEXT,
+  paymentErrorText,
+  paymentsApi,
+  startCheckout,
+  statusLabel,
+} from '../lib/payments.ts';
 import { INCLUDED, TIER_NAMES, monthlyPrice, usagePlaceholder } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -35,11 +42,16 @@ export function SubscriptionPage() {
     let live = true;
     void paymentsApi.subscriptionStatus(account?.token ?? null, account?.user.email ?? null).then((r) => {
       if (!live) return;
-      if (r.ok) { setStatus(r.data); return; }
+      if (r.ok) {
+        setStatus(r.data);
+        return;
+      }
       setError(PAYMENT_TEXT.subscriptionFailed);
       setStatus(FREE_STATUS);
     });
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!status) return <LoadingScreen text="Loading subscription..." />;
@@ -48,33 +60,60 @@ export function SubscriptionPage() {
   const lastRoom = readAuth()?.roomName;
 
   const upgrade = async () => {
-    setBusy(true); setDialogError(null);
+    setBusy(true);
+    setDialogError(null);
     const r = await startCheckout(dialog);
-    if (r.kind === 'error') { setBusy(false); setDialogError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message)); }
+    if (r.kind === 'error') {
+      setBusy(false);
+      setDialogError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message));
+    }
   };
   const manageBilling = async () => {
-    if (!account?.user.email) { setError(PAYMENT_TEXT.emailMissing); return; }
-    setBusy(true); setError(null);
+    if (!account?.user.email) {
+      setError(PAYMENT_TEXT.emailMissing);
+      return;
+    }
+    setBusy(true);
+    setError(null);
     const r = await paymentsApi.portal(account.token, account.user.email);
-    if (!r.ok || !r.data.url) { setBusy(false); setError(PAYMENT_TEXT.portalFailed); return; }
+    if (!r.ok || !r.data.url) {
+      setBusy(false);
+      setError(PAYMENT_TEXT.portalFailed);
+      return;
+    }
     window.location.assign(r.data.url);
   };
 
   return (
     <div className="landing">
       <header className="sub-header">
-        <AppLink href="/" className="icon-button" aria-label="Back to home"><ArrowLeftIcon size={20} /></AppLink>
+        <AppLink href="/" className="icon-button" aria-label="Back to home">
+          <ArrowLeftIcon size={20} />
+        </AppLink>
         <h1>Subscription</h1>
       </header>
       <main className="account-page" data-testid="subscription-page">
-        {error && <p className="account-error" role="alert" data-testid="subscription-error">{error}</p>}
-        {!account && <p><AppLink href="/login?redirect=/subscription" className="text-link">Sign in to manage your subscription</AppLink></p>}
+        {error && (
+          <p className="account-error" role="alert" data-testid="subscription-error">
+            {error}
+          </p>
+        )}
+        {!account && (
+          <p>
+            <AppLink href="/login?redirect=/subscription" className="text-link">
+              Sign in to manage your subscription
+            </AppLink>
+          </p>
+        )}
         <section className="account-card" aria-labelledby="current-plan-title" data-testid="current-plan">
           <h2 id="current-plan-title">Current Plan</h2>
           <p className="plan-status" data-testid="current-plan-status">
-            <span data-testid="current-plan-tier">{TIER_NAMES[tier]}</span> - <span data-testid="current-plan-state">{statusLabel(status.paymentStatus)}</span>
+            <span data-testid="current-plan-tier">{TIER_NAMES[tier]}</span> -{' '}
+            <span data-testid="current-plan-state">{statusLabel(status.paymentStatus)}</span>
           </p>
-          <p className="plan-price" data-testid="current-plan-price">{monthlyPrice(status.amountCents)}</p>
+          <p className="plan-price" data-testid="current-plan-price">
+            {monthlyPrice(status.amountCents)}
+          </p>
           {periodEnd && <p data-testid="next-billing">Next billing date: {periodEnd.toLocaleDateString()}</p>}
           {status.paymentStatus === 'past_due' && (
             <p className="notice notice-danger" role="alert" data-testid="past-due-warning">
@@ -82,38 +121,74 @@ export function SubscriptionPage() {
             </p>
           )}
           {status.cancelAtPeriodEnd && (
-            <p className="notice notice-warning" data-testid="cancel-notice">Your subscription will be cancelled at the end of the current billing period.</p>
+            <p className="notice notice-warning" data-testid="cancel-notice">
+              Your subscription will be cancelled at the end of the current billing period.
+            </p>
           )}
         </section>
         <section className="account-card" aria-labelledby="included-title">
           <h2 id="included-title">What's Included</h2>
           <ul className="check-list" data-testid="included-list">
-            {INCLUDED[tier].map((f) => <li key={f}>{f}</li>)}
+            {INCLUDED[tier].map((f) => (
+              <li key={f}>{f}</li>
+            ))}
           </ul>
         </section>
         <section className="account-card" aria-labelledby="usage-title">
           <h2 id="usage-title">Usage This Month</h2>
           <dl className="usage-grid" data-testid="usage">
             {usagePlaceholder(tier).map((u) => (
-              <div key={u.label}><dt>{u.label}</dt><dd>{u.value}</dd>{u.detail && <dd className="payment-small">{u.detail}</dd>}</div>
+              <div key={u.label}>
+                <dt>{u.label}</dt>
+                <dd>{u.value}</dd>
+                {u.detail && <dd className="payment-small">{u.detail}</dd>}
+              </div>
             ))}
           </dl>
-          <p className="payment-small" style={{ marginTop: 10 }}>Example figures: usage tracking is not available yet.</p>
+          <p className="payment-small" style={{ marginTop: 10 }}>
+            Example figures: usage tracking is not available yet.
+          </p>
         </section>
         <div className="account-actions" data-testid="subscription-actions">
           {UPGRADES[tier].map((p) => (
-            <button key={p} type="button" className="button button-primary" onClick={() => { setDialog(p); setDialogError(null); }} data-testid={`upgrade-to-${p}`}>
+            <button
+              key={p}
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                setDialog(p);
+                setDialogError(null);
+              }}
+              data-testid={`upgrade-to-${p}`}
+            >
               Upgrade to {TIER_NAMES[p]}
             </button>
           ))}
           {tier !== 'free' && (
-            <button type="button" className="button button-ghost" disabled={busy} onClick={() => void manageBilling()} data-testid="manage-billing">Manage Billing</button>
+            <button
+              type="button"
+              className="button button-ghost"
+              disabled={busy}
+              onClick={() => void manageBilling()}
+              data-testid="manage-billing"
+            >
+              Manage Billing
+            </button>
           )}
-          <a className="button button-ghost" href={lastRoom ? roomPath(lastRoom) : '/'}>Back to Chat</a>
+          <a className="button button-ghost" href={lastRoom ? roomPath(lastRoom) : '/'}>
+            Back to Chat
+          </a>
         </div>
       </main>
       {dialog && (
-        <UpgradeDialog plan={dialog} currentTier={tier} busy={busy} error={dialogError} onContinue={() => void upgrade()} onClose={() => setDialog(null)} />
+        <UpgradeDialog
+          plan={dialog}
+          currentTier={tier}
+          busy={busy}
+          error={dialogError}
+          onContinue={() => void upgrade()}
+          onClose={() => setDialog(null)}
+        />
       )}
       <SiteFooter />
     </div>

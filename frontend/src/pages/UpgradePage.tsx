@@ -11,7 +11,14 @@ import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { AppLink } from '../components/AppLink.tsx';
 import { readAccount } from '../lib/account.ts';
-import { PAYMENT_TEXT, PENDING_UPGRADE_KEY, parsePlan, paymentErrorText, readPendingUpgrade, startCheckout } from '../lib/payments.ts';
+import {
+  PAYMENT_TEXT,
+  PENDING_UPGRADE_KEY,
+  parsePlan,
+  paymentErrorText,
+  readPendingUpgrade,
+  startCheckout,
+} from '../lib/payments.ts';
 import { CANCEL_ANYTIME, MONEY_BACK, PRICING_FEATURES, TIER_NAMES, priceOfTier } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -27,14 +34,21 @@ export function UpgradePage() {
   const [params] = useSearchParams();
   const account = readAccount();
   const currentTier = account?.user.subscriptionTier ?? null;
-  const [selected, setSelected] = useState<PaidPlan | null>(() => parsePlan(params.get('plan')) ?? readPendingUpgrade()?.plan ?? null);
+  const [selected, setSelected] = useState<PaidPlan | null>(
+    () => parsePlan(params.get('plan')) ?? readPendingUpgrade()?.plan ?? null,
+  );
   const [busy, setBusy] = useState<PaidPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     document.title = 'Pricing · Ephemera';
     // signed in, a kept choice has done its job (it only carries a plan across a sign-in)
-    if (account) try { localStorage.removeItem(PENDING_UPGRADE_KEY); } catch { /* ignore */ }
+    if (account)
+      try {
+        localStorage.removeItem(PENDING_UPGRADE_KEY);
+      } catch {
+        /* ignore */
+      }
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const choose = async (plan: PaidPlan | null) => {
@@ -59,31 +73,53 @@ export function UpgradePage() {
           <p>Start free. Upgrade when your rooms need more people, more time or more features.</p>
           {account && <p data-testid="pricing-account">Signed in as {account.user.email}</p>}
         </header>
-        {error && <p className="account-error center" role="alert" data-testid="pricing-error">{error}</p>}
+        {error && (
+          <p className="account-error center" role="alert" data-testid="pricing-error">
+            {error}
+          </p>
+        )}
         <div className="plan-grid">
           {PLANS.map((tier) => {
             const paid = tier === 'free' ? null : tier;
             const current = currentTier === tier;
             return (
-              <section key={tier} className={`account-card plan-card plan-${tier}${paid && selected === paid ? ' selected' : ''}`}
-                aria-labelledby={`plan-${tier}-title`} data-testid={`plan-${tier}`}>
+              <section
+                key={tier}
+                className={`account-card plan-card plan-${tier}${paid && selected === paid ? ' selected' : ''}`}
+                aria-labelledby={`plan-${tier}-title`}
+                data-testid={`plan-${tier}`}
+              >
                 <div>
                   {tier === 'pro' && <span className="plan-badge">Most popular</span>}
                   <h2 id={`plan-${tier}-title`}>{TIER_NAMES[tier]}</h2>
                   <p className="payment-small">{TAGLINES[tier]}</p>
                 </div>
                 <p className="plan-price" data-testid={`plan-${tier}-price`}>
-                  {priceOfTier(tier).replace('/month', '')}<span>{tier === 'free' ? ' forever' : ' / month'}</span>
+                  {priceOfTier(tier).replace('/month', '')}
+                  <span>{tier === 'free' ? ' forever' : ' / month'}</span>
                 </p>
                 <ul className="check-list">
-                  {PRICING_FEATURES[tier].map((f) => <li key={f}>{f}</li>)}
+                  {PRICING_FEATURES[tier].map((f) => (
+                    <li key={f}>{f}</li>
+                  ))}
                 </ul>
                 {!paid ? (
-                  <AppLink href="/" className="button button-ghost button-block">{current ? 'Your current plan' : 'Start for free'}</AppLink>
+                  <AppLink href="/" className="button button-ghost button-block">
+                    {current ? 'Your current plan' : 'Start for free'}
+                  </AppLink>
                 ) : (
-                  <button type="button" className="button button-primary button-block" disabled={busy !== null || current}
-                    onClick={() => void choose(paid)} data-testid={`choose-${paid}`}>
-                    {current ? 'Your current plan' : busy === paid ? 'Redirecting to payment…' : `Upgrade to ${TIER_NAMES[paid]}`}
+                  <button
+                    type="button"
+                    className="button button-primary button-block"
+                    disabled={busy !== null || current}
+                    onClick={() => void choose(paid)}
+                    data-testid={`choose-${paid}`}
+                  >
+                    {current
+                      ? 'Your current plan'
+                      : busy === paid
+                        ? 'Redirecting to payment…'
+                        : `Upgrade to ${TIER_NAMES[paid]}`}
                   </button>
                 )}
               </section>
@@ -94,7 +130,13 @@ export function UpgradePage() {
           <span>✓ {MONEY_BACK}</span>
           <span>✓ {CANCEL_ANYTIME}</span>
         </p>
-        {account && <p className="center"><AppLink href="/subscription" className="text-link">Manage your subscription →</AppLink></p>}
+        {account && (
+          <p className="center">
+            <AppLink href="/subscription" className="text-link">
+              Manage your subscription →
+            </AppLink>
+          </p>
+        )}
       </main>
       <SiteFooter />
     </div>

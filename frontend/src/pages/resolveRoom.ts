@@ -12,7 +12,13 @@ export type RoomTarget =
 
 export type Phase =
   | { kind: 'loading' }
-  | { kind: 'overlay'; mode: 'join' | 'create'; roomName: string; workspaceId: string | null; isPasswordProtected: boolean }
+  | {
+      kind: 'overlay';
+      mode: 'join' | 'create';
+      roomName: string;
+      workspaceId: string | null;
+      isPasswordProtected: boolean;
+    }
   | { kind: 'loadError'; message: string }
   | { kind: 'notFound'; message: string; roomName: string | null; redirectHome: boolean }
   | { kind: 'session'; auth: AuthRecord }
@@ -42,14 +48,22 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
   const auth = readAuth();
 
   if (target.kind === 'workspace') {
-    if (auth && auth.workspaceId === target.workspaceId) return { kind: 'redirect', to: `/${encodeURIComponent(auth.roomName)}` };
+    if (auth && auth.workspaceId === target.workspaceId)
+      return { kind: 'redirect', to: `/${encodeURIComponent(auth.roomName)}` };
     const r = await api.info(target.workspaceId, { signal });
     if (r.ok) {
       if (auth) clearRoomData(auth.workspaceId);
-      return { kind: 'overlay', mode: 'join', roomName: r.data.name, workspaceId: r.data.workspaceId ?? target.workspaceId, isPasswordProtected: Boolean(r.data.isPasswordProtected) };
+      return {
+        kind: 'overlay',
+        mode: 'join',
+        roomName: r.data.name,
+        workspaceId: r.data.workspaceId ?? target.workspaceId,
+        isPasswordProtected: Boolean(r.data.isPasswordProtected),
+      };
     }
     if (r.kind === 'aborted') return null;
-    if (r.kind === 'http' && r.status === 404) return { kind: 'notFound', message: MSG_WORKSPACE_NOT_FOUND, roomName: null, redirectHome: true };
+    if (r.kind === 'http' && r.status === 404)
+      return { kind: 'notFound', message: MSG_WORKSPACE_NOT_FOUND, roomName: null, redirectHome: true };
     return { kind: 'loadError', message: r.kind === 'http' ? MSG_WORKSPACE_INFO_FAILED : MSG_WORKSPACE_INFO_NETWORK };
   }
 
@@ -62,17 +76,33 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
 
   const r = await api.roomByName(roomName, { signal });
   if (r.ok) {
-    return { kind: 'overlay', mode: 'join', roomName: r.data.name || roomName, workspaceId: r.data.workspaceId, isPasswordProtected: Boolean(r.data.isPasswordProtected) };
+    return {
+      kind: 'overlay',
+      mode: 'join',
+      roomName: r.data.name || roomName,
+      workspaceId: r.data.workspaceId,
+      isPasswordProtected: Boolean(r.data.isPasswordProtected),
+    };
   }
   if (r.kind === 'aborted') return null;
   if (r.kind === 'http' && r.status === 404) {
     if (target.via === 'join' && !target.create) {
-      return { kind: 'notFound', message: `The room "${roomName}" does not exist or has expired.`, roomName, redirectHome: false };
+      return {
+        kind: 'notFound',
+        message: `The room "${roomName}" does not exist or has expired.`,
+        roomName,
+        redirectHome: false,
+      };
     }
     return { kind: 'overlay', mode: 'create', roomName, workspaceId: null, isPasswordProtected: false };
   }
   if (target.via === 'join' && !target.create) {
-    return { kind: 'notFound', message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK, roomName, redirectHome: false };
+    return {
+      kind: 'notFound',
+      message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK,
+      roomName,
+      redirectHome: false,
+    };
   }
   // the room page asked whether the room exists (to join it or set it up) and got no answer
   return { kind: 'loadError', message: r.kind === 'http' ? UI_TEXT.roomCheckFailed : UI_TEXT.roomCheckNetwork };

@@ -45,7 +45,12 @@ export interface DeliveryInput {
 }
 
 /** The mark of one own message. */
-export function deliveryStatus({ seq, pendingStatus, othersReadSeq, othersOnline }: DeliveryInput): DeliveryStatus | 'failed' {
+export function deliveryStatus({
+  seq,
+  pendingStatus,
+  othersReadSeq,
+  othersOnline,
+}: DeliveryInput): DeliveryStatus | 'failed' {
   if (pendingStatus) return pendingStatus;
   if (seq === null) return 'sending';
   if (othersReadSeq >= seq) return 'read';
@@ -53,7 +58,11 @@ export function deliveryStatus({ seq, pendingStatus, othersReadSeq, othersOnline
 }
 
 /** Someone other than me who may read the channel is online (everyone for a public channel, members otherwise). */
-export function otherMemberOnline(online: readonly OnlineUser[], channel: Channel | null, selfId: string | null | undefined): boolean {
+export function otherMemberOnline(
+  online: readonly OnlineUser[],
+  channel: Channel | null,
+  selfId: string | null | undefined,
+): boolean {
   const members = channel && (channel.isPrivate || channel.type === 'dm') ? new Set(channel.memberIds) : null;
   return online.some((u) => u.id !== selfId && (!members || members.has(u.id)));
 }
@@ -70,7 +79,14 @@ export interface ChatMessagesInput {
   othersReadSeq: number;
 }
 
-export function chatMessages({ channel, confirmed, pending, me, online, othersReadSeq }: ChatMessagesInput): ChatMessage[] {
+export function chatMessages({
+  channel,
+  confirmed,
+  pending,
+  me,
+  online,
+  othersReadSeq,
+}: ChatMessagesInput): ChatMessage[] {
   if (!channel) return [];
   const selfId = me?.id ?? null;
   const othersOnline = otherMemberOnline(online, channel, selfId);
@@ -143,6 +159,6 @@ export function chatMessagesOf(state: RoomState, channel: Channel | null): ChatM
     pending: state.pending,
     me: state.user,
     online: state.online,
-    othersReadSeq: channel ? state.othersReadSeq[channel.id] ?? 0 : 0,
+    othersReadSeq: channel ? (state.othersReadSeq[channel.id] ?? 0) : 0,
   };
 }

@@ -2,22 +2,52 @@ import { describe, expect, it } from 'vitest';
 import type { OnlineUser, RoomUser } from '@ephemera/proto';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from './roomState.ts';
 import {
-  availableToMessage, conversationList, dmWith, EMPTY_CHANNEL_PREVIEW, EMPTY_DM_PREVIEW, messageHits, previewText, searchLocal, typingNames,
+  availableToMessage,
+  conversationList,
+  dmWith,
+  EMPTY_CHANNEL_PREVIEW,
+  EMPTY_DM_PREVIEW,
+  messageHits,
+  previewText,
+  searchLocal,
+  typingNames,
 } from './conversationSelectors.ts';
 import { channel, me, message, other, workspace } from './testData.ts';
 
 const run = (actions: RoomAction[], start: RoomState = initialRoomState()) => actions.reduce(roomReducer, start);
-const user = (id: string, username: string, extra: Partial<RoomUser> = {}): RoomUser => ({ ...other, id, username, ...extra });
-const online = (u: RoomUser, presenceStatus: OnlineUser['presenceStatus'] = 'online'): OnlineUser =>
-  ({ id: u.id, username: u.username, isAdmin: u.isAdmin, presenceStatus });
-const dm = channel('d1', 'alice-bob', { type: 'dm', memberIds: [me.id, other.id], createdAt: '2025-01-02T00:00:00.000Z' });
+const user = (id: string, username: string, extra: Partial<RoomUser> = {}): RoomUser => ({
+  ...other,
+  id,
+  username,
+  ...extra,
+});
+const online = (u: RoomUser, presenceStatus: OnlineUser['presenceStatus'] = 'online'): OnlineUser => ({
+  id: u.id,
+  username: u.username,
+  isAdmin: u.isAdmin,
+  presenceStatus,
+});
+const dm = channel('d1', 'alice-bob', {
+  type: 'dm',
+  memberIds: [me.id, other.id],
+  createdAt: '2025-01-02T00:00:00.000Z',
+});
 
 function room(actions: RoomAction[] = []) {
   const ws = { ...workspace([channel('c1', 'general'), channel('c2', 'random'), dm]), createdBy: 'u-zed' };
   ws.users = [me, other, user('u-zed', 'zed'), user('u-amy', 'amy', { isAdmin: true }), user('u-carl', 'Carl')];
   return run([
     { type: 'joined', workspace: ws, user: { ...me, isOwner: false }, now: 1 },
-    { type: 'onlineUsers', users: [online(me), online(other, 'away'), online(ws.users[2]!), online(ws.users[3]!), online(ws.users[4]!, 'busy')] },
+    {
+      type: 'onlineUsers',
+      users: [
+        online(me),
+        online(other, 'away'),
+        online(ws.users[2]!),
+        online(ws.users[3]!),
+        online(ws.users[4]!, 'busy'),
+      ],
+    },
     ...actions,
   ]);
 }
@@ -44,18 +74,36 @@ describe('conversation list', () => {
   });
   it('file and voice previews', () => {
     expect(previewText(message(1, { type: 'voice', content: '' }), 'dm')).toBe('Voice message');
-    const file = (type: string, caption = '') => JSON.stringify({ name: 'report.pdf', type, size: 10, data: '', caption });
+    const file = (type: string, caption = '') =>
+      JSON.stringify({ name: 'report.pdf', type, size: 10, data: '', caption });
     expect(previewText(message(1, { type: 'file', content: file('application/pdf') }), 'dm')).toBe('📄 report.pdf');
-    expect(previewText(message(1, { type: 'image', content: file('image/png', 'the view') }), 'dm')).toBe('📷 the view');
+    expect(previewText(message(1, { type: 'image', content: file('image/png', 'the view') }), 'dm')).toBe(
+      '📷 the view',
+    );
     expect(previewText(message(1, { type: 'video', content: file('video/mp4') }), 'topic')).toBe('🎥 report.pdf');
     // our server's file messages: the stored file's caption, else its name
     const stored = (kind: 'image' | 'video' | 'file', caption: string | null) => ({
-      id: 'f1', kind, name: 'clip.mp4', mime: kind === 'image' ? 'image/png' : kind === 'video' ? 'video/mp4' : 'application/pdf', size: 1, caption,
-      url: '/api/workspaces/w1/files/f1', thumbnailUrl: null, durationMs: null, width: null, height: null,
+      id: 'f1',
+      kind,
+      name: 'clip.mp4',
+      mime: kind === 'image' ? 'image/png' : kind === 'video' ? 'video/mp4' : 'application/pdf',
+      size: 1,
+      caption,
+      url: '/api/workspaces/w1/files/f1',
+      thumbnailUrl: null,
+      durationMs: null,
+      width: null,
+      height: null,
     });
-    expect(previewText(message(1, { type: 'video', content: 'clip.mp4', file: stored('video', null) }), 'dm')).toBe('🎥 clip.mp4');
-    expect(previewText(message(1, { type: 'image', content: 'sunset', file: stored('image', 'sunset') }), 'dm')).toBe('📷 sunset');
-    expect(previewText(message(1, { type: 'file', content: 'x', file: stored('file', null) }), 'dm')).toBe('📄 clip.mp4');
+    expect(previewText(message(1, { type: 'video', content: 'clip.mp4', file: stored('video', null) }), 'dm')).toBe(
+      '🎥 clip.mp4',
+    );
+    expect(previewText(message(1, { type: 'image', content: 'sunset', file: stored('image', 'sunset') }), 'dm')).toBe(
+      '📷 sunset',
+    );
+    expect(previewText(message(1, { type: 'file', content: 'x', file: stored('file', null) }), 'dm')).toBe(
+      '📄 clip.mp4',
+    );
   });
   it('a DM shows typing... while its partner types (not after expiry)', () => {
     const s = room([{ type: 'typingStarted', channelId: 'd1', userId: other.id, username: 'bob', now: 1000 }]);
@@ -73,7 +121,10 @@ describe('a DM whose partner left the room', () => {
     ]);
     expect(conversationList(withMessage).find((c) => c.kind === 'dm')?.title).toBe('bob');
     const without = room([{ type: 'memberLeft', userId: other.id }]);
-    expect(conversationList(without).find((c) => c.kind === 'dm')).toMatchObject({ title: 'Former member', partner: null });
+    expect(conversationList(without).find((c) => c.kind === 'dm')).toMatchObject({
+      title: 'Former member',
+      partner: null,
+    });
   });
 });
 
@@ -91,7 +142,10 @@ describe('available to message', () => {
     expect(dmWith(run([{ type: 'channelAdded', channel: theirs }], s), 'u-amy')).toBeNull();
   });
   it('hiding the DM makes its partner available again; offline users are not listed', () => {
-    const s = room([{ type: 'channelRemoved', channelId: 'd1' }, { type: 'userLeft', userId: 'u-carl' }]);
+    const s = room([
+      { type: 'channelRemoved', channelId: 'd1' },
+      { type: 'userLeft', userId: 'u-carl' },
+    ]);
     expect(availableToMessage(s).map((p) => p.username)).toEqual(['zed', 'amy', 'bob']);
     expect(availableToMessage(s).find((p) => p.username === 'bob')?.status).toBe('away');
   });
@@ -108,7 +162,12 @@ describe('search', () => {
   });
   it('message hits: newest first, at most 10, snippets cut at 60, with where they are', () => {
     const s = room();
-    const hits = messageHits(s, Array.from({ length: 14 }, (_, i) => message(i + 1, { content: `${i + 1} ${'y'.repeat(80)}`, channelId: i % 2 ? 'c1' : 'd1' })));
+    const hits = messageHits(
+      s,
+      Array.from({ length: 14 }, (_, i) =>
+        message(i + 1, { content: `${i + 1} ${'y'.repeat(80)}`, channelId: i % 2 ? 'c1' : 'd1' }),
+      ),
+    );
     expect(hits).toHaveLength(10);
     expect(hits.map((h) => h.message.seq)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5]);
     expect(hits[0]!.snippet).toBe(`14 ${'y'.repeat(57)}...`);

@@ -71,7 +71,14 @@ export function previewText(m: Message | null, kind: 'topic' | 'dm'): string {
     case 'video':
     case 'file': {
       const { mime, label } = fileLabel(m);
-      const kindOf = m.type === 'file' ? (mime.startsWith('image/') ? 'image' : mime.startsWith('video/') ? 'video' : 'file') : m.type;
+      const kindOf =
+        m.type === 'file'
+          ? mime.startsWith('image/')
+            ? 'image'
+            : mime.startsWith('video/')
+              ? 'video'
+              : 'file'
+          : m.type;
       const icon = kindOf === 'image' ? '📷' : kindOf === 'video' ? '🎥' : '📄';
       return `${icon} ${truncate(label || 'File', max)}`;
     }
@@ -85,7 +92,14 @@ export function statusOf(state: RoomState, userId: string): UserStatus {
 }
 
 function personOf(state: RoomState, u: RoomUser): PersonView {
-  return { id: u.id, username: u.username, profilePicture: u.profilePicture, isAdmin: u.isAdmin, isOwner: u.isOwner, status: statusOf(state, u.id) };
+  return {
+    id: u.id,
+    username: u.username,
+    profilePicture: u.profilePicture,
+    isAdmin: u.isAdmin,
+    isOwner: u.isOwner,
+    status: statusOf(state, u.id),
+  };
 }
 
 /** The other member of a DM (null when unknown: e.g. the partner left the room). */
@@ -96,7 +110,16 @@ export function dmPartner(state: RoomState, channel: Channel): PersonView | null
   const u = state.workspace?.users.find((x) => x.id === partnerId);
   if (u) return personOf(state, u);
   const o = state.online.find((x) => x.id === partnerId);
-  return o ? { id: o.id, username: o.username, profilePicture: null, isAdmin: o.isAdmin, isOwner: false, status: o.presenceStatus } : null;
+  return o
+    ? {
+        id: o.id,
+        username: o.username,
+        profilePicture: null,
+        isAdmin: o.isAdmin,
+        isOwner: false,
+        status: o.presenceStatus,
+      }
+    : null;
 }
 
 export const FORMER_MEMBER = 'Former member';
@@ -129,7 +152,7 @@ export function conversationList(state: RoomState, now = Date.now()): Conversati
       return {
         channel,
         kind,
-        title: kind === 'dm' ? partner?.username ?? departedName(state, channel) : channel.name,
+        title: kind === 'dm' ? (partner?.username ?? departedName(state, channel)) : channel.name,
         partner,
         lastMessage,
         preview: previewText(lastMessage, kind),
@@ -146,7 +169,9 @@ export function conversationList(state: RoomState, now = Date.now()): Conversati
 export function dmWith(state: RoomState, userId: string): Channel | null {
   const selfId = state.user?.id;
   if (!selfId) return null;
-  return state.channels.find((c) => c.type === 'dm' && c.memberIds.includes(userId) && c.memberIds.includes(selfId)) ?? null;
+  return (
+    state.channels.find((c) => c.type === 'dm' && c.memberIds.includes(userId) && c.memberIds.includes(selfId)) ?? null
+  );
 }
 
 /** Online users with no DM yet: the room creator first, then admins, then by username. */
@@ -160,7 +185,16 @@ export function availableToMessage(state: RoomState): PersonView[] {
     .filter((o) => o.id !== selfId && !withDm.has(o.id))
     .map((o): PersonView => {
       const u = users.find((x) => x.id === o.id);
-      return u ? personOf(state, u) : { id: o.id, username: o.username, profilePicture: null, isAdmin: o.isAdmin, isOwner: false, status: o.presenceStatus };
+      return u
+        ? personOf(state, u)
+        : {
+            id: o.id,
+            username: o.username,
+            profilePicture: null,
+            isAdmin: o.isAdmin,
+            isOwner: false,
+            status: o.presenceStatus,
+          };
     })
     .sort((a, b) => rank(a) - rank(b) || a.username.localeCompare(b.username, undefined, { sensitivity: 'base' }));
 }
@@ -197,5 +231,9 @@ export function messageHits(state: RoomState, messages: readonly Message[]): Mes
     .filter((m) => m && typeof m.id === 'string')
     .sort((a, b) => time(b.timestamp) - time(a.timestamp) || b.seq - a.seq)
     .slice(0, LIMITS.searchResultsMax)
-    .map((message) => ({ message, snippet: truncate(message.content, SEARCH_SNIPPET_MAX), where: titles.get(message.channelId) ?? '' }));
+    .map((message) => ({
+      message,
+      snippet: truncate(message.content, SEARCH_SNIPPET_MAX),
+      where: titles.get(message.channelId) ?? '',
+    }));
 }

@@ -17,7 +17,8 @@ export type ConversationsAction =
   /** the user read the channel up to seq (mark-read sent, or the DM menu's Mark as Read) */
   | { type: 'markedRead'; channelId: string; seq: number };
 
-const byCreation = (a: Channel, b: Channel) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.name.localeCompare(b.name);
+const byCreation = (a: Channel, b: Channel) =>
+  Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.name.localeCompare(b.name);
 
 /** Where to go when the current channel disappears: the first topic channel, otherwise none (docs/product/rooms.md R29). */
 export function fallbackChannel(channels: readonly Channel[]): string | null {
@@ -51,7 +52,8 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
     case 'channelRemoved': {
       if (!state.channels.some((c) => c.id === a.channelId)) return state;
       const channels = state.channels.filter((c) => c.id !== a.channelId);
-      const currentChannelId = state.currentChannelId === a.channelId ? fallbackChannel(channels) : state.currentChannelId;
+      const currentChannelId =
+        state.currentChannelId === a.channelId ? fallbackChannel(channels) : state.currentChannelId;
       const unread = without(state.unread, a.channelId);
       // the channel we move to is being viewed: it has nothing unread
       if (currentChannelId && currentChannelId !== state.currentChannelId) delete unread[currentChannelId];
@@ -63,14 +65,18 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
         hasMore: without(state.hasMore, a.channelId),
         latestLoaded: without(state.latestLoaded, a.channelId),
         loadingOlder: without(state.loadingOlder, a.channelId),
-        pending: state.pending.some((p) => p.channelId === a.channelId) ? state.pending.filter((p) => p.channelId !== a.channelId) : state.pending,
+        pending: state.pending.some((p) => p.channelId === a.channelId)
+          ? state.pending.filter((p) => p.channelId !== a.channelId)
+          : state.pending,
         unread,
         typing: without(state.typing, a.channelId),
       };
     }
 
     case 'summariesLoaded': {
-      const summaries = Array.isArray(a.summaries) ? a.summaries.filter((s) => s && typeof s.channelId === 'string') : [];
+      const summaries = Array.isArray(a.summaries)
+        ? a.summaries.filter((s) => s && typeof s.channelId === 'string')
+        : [];
       const lastMessages = summaries.flatMap((s) => (s.lastMessage ? [s.lastMessage] : []));
       const merged = mergeMessages(state, lastMessages, 'preview');
       const unread = { ...merged.unread };
@@ -81,9 +87,12 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
         othersReadSeq[s.channelId] = Math.max(othersReadSeq[s.channelId] ?? 0, s.othersReadSeq ?? 0);
         // messages that arrived after the server counted (above its last message) are added to its count
         const countedTo = s.lastMessage?.seq ?? 0;
-        const later = countedTo > 0
-          ? (merged.messages[s.channelId] ?? []).filter((m) => m.seq > countedTo && m.authorId !== state.user?.id && m.type !== 'system').length
-          : 0;
+        const later =
+          countedTo > 0
+            ? (merged.messages[s.channelId] ?? []).filter(
+                (m) => m.seq > countedTo && m.authorId !== state.user?.id && m.type !== 'system',
+              ).length
+            : 0;
         const count = s.channelId === state.currentChannelId ? 0 : Math.max(0, Math.floor(s.unreadCount ?? 0)) + later;
         if (count > 0) unread[s.channelId] = count;
         else delete unread[s.channelId];
@@ -122,5 +131,9 @@ function markRead(state: RoomState, channelId: string, seq: number): RoomState {
     remaining = seq >= tailSeq(state, channelId) ? 0 : Math.min(count, above);
   }
   if (readSeq === state.readSeq && remaining === count) return state;
-  return { ...state, readSeq, unread: remaining > 0 ? { ...state.unread, [channelId]: remaining } : without(state.unread, channelId) };
+  return {
+    ...state,
+    readSeq,
+    unread: remaining > 0 ? { ...state.unread, [channelId]: remaining } : without(state.unread, channelId),
+  };
 }

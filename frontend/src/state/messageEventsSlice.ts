@@ -10,7 +10,12 @@ export type MessageEventsAction =
   | { type: 'messageDeleted'; channelId: string; messageId: string }
   | { type: 'reactionsChanged'; channelId: string; messageId: string; reactions: Record<string, string[]> };
 
-function updateMessage(state: RoomState, channelId: string, messageId: string, change: (m: Message) => Message | null): RoomState {
+function updateMessage(
+  state: RoomState,
+  channelId: string,
+  messageId: string,
+  change: (m: Message) => Message | null,
+): RoomState {
   const list = state.messages[channelId];
   const i = list?.findIndex((m) => m.id === messageId) ?? -1;
   if (!list || i < 0) return state;
@@ -34,7 +39,12 @@ export function messageEventsReducer(state: RoomState, action: MessageEventsActi
   const a = action as MessageEventsAction;
   switch (a.type) {
     case 'messageEdited':
-      return updateMessage(state, a.channelId, a.messageId, (m) => ({ ...m, content: a.content, isEdited: true, editedAt: a.editedAt ?? m.editedAt }));
+      return updateMessage(state, a.channelId, a.messageId, (m) => ({
+        ...m,
+        content: a.content,
+        isEdited: true,
+        editedAt: a.editedAt ?? m.editedAt,
+      }));
     case 'messageDeleted':
       return updateMessage(state, a.channelId, a.messageId, () => null);
     case 'reactionsChanged':

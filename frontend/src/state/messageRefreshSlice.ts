@@ -21,8 +21,14 @@ const SNAPSHOT_SOURCES: ReadonlySet<MessageSource> = new Set(['history', 'older'
 const json = (v: unknown) => JSON.stringify(v ?? null);
 /** The server's copy differs from ours in something that can change after sending. */
 function changed(held: Message, fresh: Message): boolean {
-  return held.content !== fresh.content || held.isEdited !== fresh.isEdited || (held.editedAt ?? null) !== (fresh.editedAt ?? null)
-    || json(held.reactions) !== json(fresh.reactions) || json(held.linkPreview) !== json(fresh.linkPreview) || json(held.replyTo) !== json(fresh.replyTo);
+  return (
+    held.content !== fresh.content ||
+    held.isEdited !== fresh.isEdited ||
+    (held.editedAt ?? null) !== (fresh.editedAt ?? null) ||
+    json(held.reactions) !== json(fresh.reactions) ||
+    json(held.linkPreview) !== json(fresh.linkPreview) ||
+    json(held.replyTo) !== json(fresh.replyTo)
+  );
 }
 
 export function messageRefreshReducer(state: RoomState, action: { type: string }): RoomState {

@@ -13,7 +13,7 @@ import type { RoomState } from './roomCore.ts';
 type Directory = ReadonlyMap<string, RoomUser>;
 
 const directoryOf = (state: RoomState): Directory | null =>
-  (state.workspace?.users.length ? new Map(state.workspace.users.map((u) => [u.id, u])) : null);
+  state.workspace?.users.length ? new Map(state.workspace.users.map((u) => [u.id, u])) : null;
 
 function stale(m: Message, dir: Directory): RoomUser | null {
   const u = dir.get(m.authorId);
@@ -47,13 +47,21 @@ function currentOnline(state: RoomState, dir: Directory): RoomState {
 }
 
 export function namesReducer(state: RoomState, action: { type: string }): RoomState {
-  if (action.type !== 'joined' && action.type !== 'onlineUsers' && action.type !== 'userJoined' && action.type !== 'messagesMerged') return state;
+  if (
+    action.type !== 'joined' &&
+    action.type !== 'onlineUsers' &&
+    action.type !== 'userJoined' &&
+    action.type !== 'messagesMerged'
+  )
+    return state;
   const dir = directoryOf(state);
   if (!dir) return state;
   if (action.type === 'joined') return currentOnline(currentAuthors(state, dir), dir);
   if (action.type === 'messagesMerged') {
     const merged = (action as { messages?: Message[] }).messages ?? [];
-    const channels = new Set(merged.filter((m) => m && typeof m.authorId === 'string' && stale(m, dir)).map((m) => m.channelId));
+    const channels = new Set(
+      merged.filter((m) => m && typeof m.authorId === 'string' && stale(m, dir)).map((m) => m.channelId),
+    );
     return channels.size ? currentAuthors(state, dir, channels) : state;
   }
   return currentOnline(state, dir);

@@ -36,7 +36,8 @@ export function peopleReducer(state: RoomState, action: PeopleAction | { type: s
   const a = action as PeopleAction;
   switch (a.type) {
     case 'presenceUpdated': {
-      const set = <U extends { id: string; presenceStatus: PresenceStatus }>(u: U): U => (u.id === a.userId ? { ...u, presenceStatus: a.status } : u);
+      const set = <U extends { id: string; presenceStatus: PresenceStatus }>(u: U): U =>
+        u.id === a.userId ? { ...u, presenceStatus: a.status } : u;
       return {
         ...state,
         online: state.online.map(set),
@@ -45,14 +46,17 @@ export function peopleReducer(state: RoomState, action: PeopleAction | { type: s
       };
     }
     case 'profileUpdated': {
-      const setName = <U extends { id: string; username: string }>(u: U): U => (u.id === a.userId ? { ...u, username: a.username } : u);
+      const setName = <U extends { id: string; username: string }>(u: U): U =>
+        u.id === a.userId ? { ...u, username: a.username } : u;
       const setAll = <U extends { id: string; username: string; profilePicture: string | null }>(u: U): U =>
-        (u.id === a.userId ? { ...u, username: a.username, profilePicture: a.profilePicture } : u);
+        u.id === a.userId ? { ...u, username: a.username, profilePicture: a.profilePicture } : u;
       let messages = state.messages;
       for (const [channelId, list] of Object.entries(state.messages)) {
         if (!list.some((m) => m.authorId === a.userId)) continue;
         if (messages === state.messages) messages = { ...state.messages };
-        messages[channelId] = list.map((m) => (m.authorId === a.userId ? { ...m, authorName: a.username, profilePicture: a.profilePicture } : m));
+        messages[channelId] = list.map((m) =>
+          m.authorId === a.userId ? { ...m, authorName: a.username, profilePicture: a.profilePicture } : m,
+        );
       }
       return {
         ...state,
@@ -66,11 +70,19 @@ export function peopleReducer(state: RoomState, action: PeopleAction | { type: s
       return {
         ...state,
         online: state.online.filter((u) => u.id !== a.userId),
-        workspace: state.workspace ? { ...state.workspace, users: state.workspace.users.filter((u) => u.id !== a.userId) } : null,
+        workspace: state.workspace
+          ? { ...state.workspace, users: state.workspace.users.filter((u) => u.id !== a.userId) }
+          : null,
       };
     case 'typingStarted':
       if (state.user && a.userId === state.user.id) return state;
-      return { ...state, typing: { ...state.typing, [a.channelId]: { ...state.typing[a.channelId], [a.userId]: { username: a.username, at: a.now } } } };
+      return {
+        ...state,
+        typing: {
+          ...state.typing,
+          [a.channelId]: { ...state.typing[a.channelId], [a.userId]: { username: a.username, at: a.now } },
+        },
+      };
     case 'typingStopped':
       return withoutTyper(state, a.channelId, a.userId);
     case 'typingExpired': {

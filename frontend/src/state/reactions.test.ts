@@ -42,23 +42,49 @@ describe('myReaction and chips', () => {
 });
 
 describe('the store converges on the server map (reactionsChanged)', () => {
-  const base = (): RoomState => [
-    { type: 'joined' as const, workspace: workspace([channel('c1')]), user: me, now: 1 },
-    { type: 'messagesMerged' as const, messages: [message(1), message(2)], source: 'history' as const, page: { channelId: 'c1', hasMore: false } },
-  ].reduce(roomReducer, initialRoomState());
+  const base = (): RoomState =>
+    [
+      { type: 'joined' as const, workspace: workspace([channel('c1')]), user: me, now: 1 },
+      {
+        type: 'messagesMerged' as const,
+        messages: [message(1), message(2)],
+        source: 'history' as const,
+        page: { channelId: 'c1', hasMore: false },
+      },
+    ].reduce(roomReducer, initialRoomState());
 
   it('replaces the whole map, whatever was applied before (missed or reordered events)', () => {
     let s = base();
-    s = roomReducer(s, { type: 'reactionsChanged', channelId: 'c1', messageId: 'm1', reactions: toggleReaction({}, me.id, '👍') });
-    s = roomReducer(s, { type: 'reactionsChanged', channelId: 'c1', messageId: 'm1', reactions: { '❤️': ['u-bob'], '👍': ['u-x'] } });
+    s = roomReducer(s, {
+      type: 'reactionsChanged',
+      channelId: 'c1',
+      messageId: 'm1',
+      reactions: toggleReaction({}, me.id, '👍'),
+    });
+    s = roomReducer(s, {
+      type: 'reactionsChanged',
+      channelId: 'c1',
+      messageId: 'm1',
+      reactions: { '❤️': ['u-bob'], '👍': ['u-x'] },
+    });
     expect(s.messages.c1![0]!.reactions).toEqual({ '❤️': ['u-bob'], '👍': ['u-x'] });
     expect(s.messages.c1![1]!.reactions).toEqual({});
   });
   it('drops empty entries from the map and ignores a message it does not hold', () => {
     let s = base();
-    s = roomReducer(s, { type: 'reactionsChanged', channelId: 'c1', messageId: 'm2', reactions: { '👍': [], '😮': ['u-bob'] } });
+    s = roomReducer(s, {
+      type: 'reactionsChanged',
+      channelId: 'c1',
+      messageId: 'm2',
+      reactions: { '👍': [], '😮': ['u-bob'] },
+    });
     expect(s.messages.c1![1]!.reactions).toEqual({ '😮': ['u-bob'] });
-    const same = roomReducer(s, { type: 'reactionsChanged', channelId: 'c1', messageId: 'nope', reactions: { '👍': ['u1'] } });
+    const same = roomReducer(s, {
+      type: 'reactionsChanged',
+      channelId: 'c1',
+      messageId: 'nope',
+      reactions: { '👍': ['u1'] },
+    });
     expect(same).toBe(s);
   });
 });

@@ -37,7 +37,10 @@ export interface ReactionChip {
 }
 
 /** One chip per emoji that has users, in the map's order (first reacted first). */
-export function reactionChips(reactions: Reactions | null | undefined, userId: string | null | undefined): ReactionChip[] {
+export function reactionChips(
+  reactions: Reactions | null | undefined,
+  userId: string | null | undefined,
+): ReactionChip[] {
   const chips: ReactionChip[] = [];
   for (const [emoji, users] of Object.entries(reactions ?? {})) {
     if (!Array.isArray(users) || users.length === 0) continue;

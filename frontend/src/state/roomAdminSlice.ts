@@ -23,18 +23,34 @@ export function roomAdminReducer(state: RoomState, action: RoomAdminAction | { t
       return {
         ...state,
         workspace: {
-          ...ws, name: u.name, isPasswordProtected: u.isPasswordProtected, expiresAt: u.expiresAt, tier: u.tier, settings: u.settings,
+          ...ws,
+          name: u.name,
+          isPasswordProtected: u.isPasswordProtected,
+          expiresAt: u.expiresAt,
+          tier: u.tier,
+          settings: u.settings,
         },
       };
     }
     case 'memberUpdated': {
       const next = a.user;
-      const merge = <U extends { id: string; isAdmin: boolean }>(u: U): U => (u.id === next.id ? { ...u, isAdmin: next.isAdmin } : u);
+      const merge = <U extends { id: string; isAdmin: boolean }>(u: U): U =>
+        u.id === next.id ? { ...u, isAdmin: next.isAdmin } : u;
       const known = ws?.users.some((u) => u.id === next.id);
       return {
         ...state,
-        workspace: ws ? { ...ws, users: known ? ws.users.map((u) => (u.id === next.id ? { ...u, ...next, presenceStatus: u.presenceStatus } : u)) : [...ws.users, next] } : ws,
-        user: state.user && state.user.id === next.id ? { ...state.user, isAdmin: next.isAdmin, isOwner: next.isOwner } : state.user,
+        workspace: ws
+          ? {
+              ...ws,
+              users: known
+                ? ws.users.map((u) => (u.id === next.id ? { ...u, ...next, presenceStatus: u.presenceStatus } : u))
+                : [...ws.users, next],
+            }
+          : ws,
+        user:
+          state.user && state.user.id === next.id
+            ? { ...state.user, isAdmin: next.isAdmin, isOwner: next.isOwner }
+            : state.user,
         online: state.online.map(merge),
       };
     }

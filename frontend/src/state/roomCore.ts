@@ -118,8 +118,9 @@ export function mergeMessages(
   for (const ch of touched) messages[ch]!.sort((a, b) => a.seq - b.seq);
 
   const ownId = state.user?.id;
-  const isSettled = (p: PendingMessage) => settled.has(p.clientMessageId)
-    && incoming.some((m) => m.clientMessageId === p.clientMessageId && (!ownId || m.authorId === ownId));
+  const isSettled = (p: PendingMessage) =>
+    settled.has(p.clientMessageId) &&
+    incoming.some((m) => m.clientMessageId === p.clientMessageId && (!ownId || m.authorId === ownId));
   const pending = state.pending.some(isSettled) ? state.pending.filter((p) => !isSettled(p)) : state.pending;
 
   let hasMore = state.hasMore;
@@ -135,11 +136,19 @@ export function mergeMessages(
     if (prev !== next) hasMore = { ...state.hasMore, [page.channelId]: next };
   }
 
-  const latestLoaded = page && source === 'history' && !state.latestLoaded[page.channelId]
-    ? { ...state.latestLoaded, [page.channelId]: true }
-    : state.latestLoaded;
+  const latestLoaded =
+    page && source === 'history' && !state.latestLoaded[page.channelId]
+      ? { ...state.latestLoaded, [page.channelId]: true }
+      : state.latestLoaded;
 
-  if (!changed && lastSeq === state.lastSeq && pending === state.pending && hasMore === state.hasMore && latestLoaded === state.latestLoaded) return state;
+  if (
+    !changed &&
+    lastSeq === state.lastSeq &&
+    pending === state.pending &&
+    hasMore === state.hasMore &&
+    latestLoaded === state.latestLoaded
+  )
+    return state;
   return {
     ...state,
     latestLoaded,

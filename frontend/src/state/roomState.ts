@@ -7,7 +7,14 @@
  * shape and the message and channel merges are in roomCore.ts, which the slices import.
  */
 import type { Channel, Message, OnlineUser, RoomUser, Workspace } from '@ephemera/proto';
-import { mergeChannels, mergeMessages, type ConnectionStatus, type MessageSource, type PendingMessage, type RoomState } from './roomCore.ts';
+import {
+  mergeChannels,
+  mergeMessages,
+  type ConnectionStatus,
+  type MessageSource,
+  type PendingMessage,
+  type RoomState,
+} from './roomCore.ts';
 import { conversationsReducer, type ConversationsAction } from './conversationsSlice.ts';
 import { peopleReducer, type PeopleAction } from './peopleSlice.ts';
 import { messageEventsReducer, type MessageEventsAction } from './messageEventsSlice.ts';
@@ -15,7 +22,14 @@ import { messageRefreshReducer } from './messageRefreshSlice.ts';
 import { roomAdminReducer, type RoomAdminAction } from './roomAdminSlice.ts';
 import { namesReducer } from './namesSlice.ts';
 
-export { mergeChannels, mergeMessages, type ConnectionStatus, type MessageSource, type PendingMessage, type RoomState } from './roomCore.ts';
+export {
+  mergeChannels,
+  mergeMessages,
+  type ConnectionStatus,
+  type MessageSource,
+  type PendingMessage,
+  type RoomState,
+} from './roomCore.ts';
 
 export type CoreAction =
   | { type: 'connection'; status: ConnectionStatus; error?: string | null }
@@ -23,7 +37,12 @@ export type CoreAction =
   | { type: 'joined'; workspace: Workspace; user: RoomUser; now: number }
   | { type: 'channelAdded'; channel: Channel }
   | { type: 'channelSelected'; channelId: string | null }
-  | { type: 'messagesMerged'; messages: Message[]; source: MessageSource; page?: { channelId: string; hasMore: boolean } }
+  | {
+      type: 'messagesMerged';
+      messages: Message[];
+      source: MessageSource;
+      page?: { channelId: string; hasMore: boolean };
+    }
   | { type: 'seqSeen'; seq: number }
   | { type: 'olderLoading'; channelId: string; loading: boolean }
   | { type: 'pendingAdded'; pending: PendingMessage }
@@ -62,7 +81,15 @@ export function initialRoomState(): RoomState {
 
 type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
 /** Each slice returns the state unchanged for actions it does not handle. */
-const SLICES: SliceReducer[] = [coreReducer, conversationsReducer, peopleReducer, messageEventsReducer, messageRefreshReducer, roomAdminReducer, namesReducer];
+const SLICES: SliceReducer[] = [
+  coreReducer,
+  conversationsReducer,
+  peopleReducer,
+  messageEventsReducer,
+  messageRefreshReducer,
+  roomAdminReducer,
+  namesReducer,
+];
 
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   let next = state;
@@ -78,7 +105,8 @@ function coreReducer(state: RoomState, action: RoomAction): RoomState {
       return { ...state, connection: { ...state.connection, error: action.error } };
     case 'joined': {
       const channels = mergeChannels([], action.workspace.channels ?? []);
-      const current = state.currentChannelId && channels.some((c) => c.id === state.currentChannelId) ? state.currentChannelId : null;
+      const current =
+        state.currentChannelId && channels.some((c) => c.id === state.currentChannelId) ? state.currentChannelId : null;
       return {
         ...state,
         everJoined: true,
@@ -91,10 +119,12 @@ function coreReducer(state: RoomState, action: RoomAction): RoomState {
       };
     }
     case 'channelAdded':
-      if (state.workspace && action.channel.workspaceId && action.channel.workspaceId !== state.workspace.id) return state;
+      if (state.workspace && action.channel.workspaceId && action.channel.workspaceId !== state.workspace.id)
+        return state;
       return { ...state, channels: mergeChannels(state.channels, [action.channel]) };
     case 'channelSelected': {
-      if (action.channelId === state.currentChannelId && !(action.channelId && state.unread[action.channelId])) return state;
+      if (action.channelId === state.currentChannelId && !(action.channelId && state.unread[action.channelId]))
+        return state;
       const unread = { ...state.unread };
       if (action.channelId) delete unread[action.channelId];
       return { ...state, currentChannelId: action.channelId, unread };

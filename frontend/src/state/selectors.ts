@@ -19,4 +19,3 @@ export function membersOnline(state: RoomState, channel: Channel | null): number
   const members = new Set(channel.memberIds);
   return state.online.filter((u) => members.has(u.id)).length;
 }
-

@@ -23,7 +23,13 @@ describe('who is typing', () => {
     expect(typingText(['ann', 'bo', 'cy'])).toBe('Several people are typing...');
   });
   it('store: start, refresh, stop and expiry', () => {
-    let s = roomReducer(initialRoomState(), { type: 'typingStarted', channelId: 'c1', userId: 'u1', username: 'ann', now: 0 });
+    let s = roomReducer(initialRoomState(), {
+      type: 'typingStarted',
+      channelId: 'c1',
+      userId: 'u1',
+      username: 'ann',
+      now: 0,
+    });
     expect(typingNames(s.typing, 'c1', null, 10)).toEqual(['ann']);
     s = roomReducer(s, { type: 'typingStarted', channelId: 'c1', userId: 'u1', username: 'ann', now: 5000 });
     s = roomReducer(s, { type: 'typingExpired', now: LIMITS.typingExpireMs + 1 });

@@ -3,7 +3,12 @@ import { LIMITS } from '@ephemera/proto/client';
 import type { RoomState } from './roomState.ts';
 
 /** Names typing in a channel (not me, not expired), in the order they started. */
-export function typingNames(typing: RoomState['typing'], channelId: string | null, selfId: string | null | undefined, now: number): string[] {
+export function typingNames(
+  typing: RoomState['typing'],
+  channelId: string | null,
+  selfId: string | null | undefined,
+  now: number,
+): string[] {
   const typers = channelId ? typing[channelId] : undefined;
   if (!typers) return [];
   return Object.entries(typers)

@@ -11,7 +11,8 @@ export const USERS_PER_ROOM = 5;
 
 function postJson(url, body) {
   const res = http.post(url, JSON.stringify(body), { headers: { 'content-type': 'application/json' }, timeout: '60s' });
-  if (res.status < 200 || res.status >= 300) throw new Error(`POST ${url} -> HTTP ${res.status}: ${String(res.body).slice(0, 300)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`POST ${url} -> HTTP ${res.status}: ${String(res.body).slice(0, 300)}`);
   return JSON.parse(res.body);
 }
 
@@ -22,7 +23,9 @@ export function createRoomHttp(origin, prefix) {
   const created = postJson(`${origin}/api/workspaces`, { name: tag.slice(0, 50), username: 'k6user0' });
   const users = [{ username: 'k6user0', userToken: created.userToken }];
   for (let u = 1; u < USERS_PER_ROOM; u++) {
-    const j = postJson(`${origin}/api/workspaces/${encodeURIComponent(created.workspaceId)}/join`, { username: `k6user${u}` });
+    const j = postJson(`${origin}/api/workspaces/${encodeURIComponent(created.workspaceId)}/join`, {
+      username: `k6user${u}`,
+    });
     users.push({ username: `k6user${u}`, userToken: j.userToken });
   }
   return { workspaceId: created.workspaceId, users };
@@ -32,15 +35,27 @@ export function createRoomHttp(origin, prefix) {
 export async function joinSocket(origin, room, user, opts) {
   const t0 = Date.now();
   const s = await connectSio(origin, opts);
-  const ack = await s.request('join-workspace', { workspaceId: room.workspaceId, username: user.username, userToken: user.userToken });
-  if (!ack.success) { s.close(); throw new Error(`join-workspace refused: ${JSON.stringify(ack).slice(0, 300)}`); }
+  const ack = await s.request('join-workspace', {
+    workspaceId: room.workspaceId,
+    username: user.username,
+    userToken: user.userToken,
+  });
+  if (!ack.success) {
+    s.close();
+    throw new Error(`join-workspace refused: ${JSON.stringify(ack).slice(0, 300)}`);
+  }
   return { socket: s, ms: Date.now() - t0 };
 }
 
 /** Creates the room's public channel as its owner; returns its id. */
 export async function createChannel(origin, room, name = 'k6') {
   const { socket } = await joinSocket(origin, room, room.users[0]);
-  const cc = await socket.request('create-channel', { workspaceId: room.workspaceId, name, type: 'topic', isPrivate: false });
+  const cc = await socket.request('create-channel', {
+    workspaceId: room.workspaceId,
+    name,
+    type: 'topic',
+    isPrivate: false,
+  });
   socket.close();
   if (!cc.success) throw new Error(`create-channel refused: ${JSON.stringify(cc).slice(0, 300)}`);
   return cc.channel.id;

@@ -24,7 +24,10 @@ export const chatJoinFailed = new Counter('chat_join_failed');
 /** "10x10,2x50,1x200" -> [10 rooms of 10 sockets, 2 of 50, 1 of 200] */
 export function parseRooms(spec) {
   const rooms = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)x(\d+)$/.exec(part);
     if (!m) throw new Error(`room spec "${part}" must be <count>x<sockets>, e.g. 10x10`);
     for (let i = 0; i < Number(m[1]); i++) rooms.push(Number(m[2]));
@@ -36,7 +39,8 @@ export function chatConfig(prefix) {
   const sizes = parseRooms(__ENV[`${prefix}_ROOMS`] || '10x10,2x50,1x200');
   const total = sizes.reduce((a, b) => a + b, 0);
   return {
-    sizes, total,
+    sizes,
+    total,
     vus: Math.max(1, Math.min(total, envNum(`${prefix}_VUS`, 4))),
     durationS: envNum(`${prefix}_DURATION_S`, 60),
     minS: envNum(`${prefix}_SEND_MIN_S`, 20),
@@ -51,7 +55,9 @@ export function chatConfig(prefix) {
 export function describeChat(c) {
   const groups = {};
   for (const s of c.sizes) groups[s] = (groups[s] || 0) + 1;
-  const rooms = Object.entries(groups).map(([s, n]) => `${n}x${s}`).join(' + ');
+  const rooms = Object.entries(groups)
+    .map(([s, n]) => `${n}x${s}`)
+    .join(' + ');
   return `${c.total} sockets in rooms of ${rooms} sockets (5 users each: a free room's limit), each socket sends every ${c.minS}-${c.maxS} s with typing-start ${c.typingS} s before, ${c.durationS} s + ${c.drainS} s drain, ${c.vus} VUs (PERFORMANCE.md: 5,000 users, 500x10 + 5x500 + 1x5000)`;
 }
 
@@ -82,7 +88,10 @@ export async function runChat(c, data) {
     const onEvent = (name, raw, ts) => {
       if (name === 'message') {
         const ct = readContent(raw);
-        if (ct && ct.tag === tag) { chatDelivered.add(1); chatE2e.add(ts - ct.t); }
+        if (ct && ct.tag === tag) {
+          chatDelivered.add(1);
+          chatE2e.add(ts - ct.t);
+        }
       } else if (name === 'user-typing') chatTypingRecv.add(1);
     };
     try {
@@ -115,7 +124,12 @@ export async function runChat(c, data) {
       x.s.emit('typing-stop', { channelId });
       chatTyping.add(1);
       const sendMs = Date.now();
-      const ack = await x.s.request('send-message', { clientMessageId: clientMessageId(), channelId, content: makeContent(sendMs, tag, c.bytes), type: 'text' });
+      const ack = await x.s.request('send-message', {
+        clientMessageId: clientMessageId(),
+        channelId,
+        content: makeContent(sendMs, tag, c.bytes),
+        type: 'text',
+      });
       if (ack.success) {
         chatAck.add(Date.now() - sendMs);
         chatSent.add(1);
@@ -134,7 +148,10 @@ export async function runChat(c, data) {
 
 /** Waits until every VU's sockets joined (runner control), or 60 s without a runner. */
 async function barrier(expected, n, failed) {
-  if (!CONTROL) { await sleep(envNum('CHAT_BARRIER_S', 20) * 1000); return; }
+  if (!CONTROL) {
+    await sleep(envNum('CHAT_BARRIER_S', 20) * 1000);
+    return;
+  }
   http.post(`${CONTROL}/ready?n=${n}&failed=${failed}&start=0&end=0`);
   const t0 = Date.now();
   for (;;) {
@@ -149,24 +166,51 @@ export function chatFigures(m) {
   const exp = m('chat_expected_deliveries', 'count');
   const got = m('chat_deliveries', 'count');
   return [
-    { key: 'sent', label: 'messages sent (acked)', value: m('chat_sent', 'count'), note: `refused ${m('chat_refused', 'count') || 0}, join failures ${m('chat_join_failed', 'count') || 0}` },
+    {
+      key: 'sent',
+      label: 'messages sent (acked)',
+      value: m('chat_sent', 'count'),
+      note: `refused ${m('chat_refused', 'count') || 0}, join failures ${m('chat_join_failed', 'count') || 0}`,
+    },
     { key: 'deliveries', label: 'deliveries', value: got, note: `expected ${exp === null ? 'n/a' : exp}` },
-    { key: 'ratio', label: 'delivery ratio received/expected', value: exp ? got / exp : null, digits: 4, note: 'must be 1.0000' },
+    {
+      key: 'ratio',
+      label: 'delivery ratio received/expected',
+      value: exp ? got / exp : null,
+      digits: 4,
+      note: 'must be 1.0000',
+    },
     { key: 'e2eP50', label: 'end-to-end p50', value: m('chat_e2e_ms', 'med'), unit: 'ms' },
     { key: 'e2eP99', label: 'end-to-end p99', value: m('chat_e2e_ms', 'p(99)'), unit: 'ms' },
     { key: 'e2eMax', label: 'end-to-end max', value: m('chat_e2e_ms', 'max'), unit: 'ms' },
     { key: 'ackP50', label: 'send-to-ack p50', value: m('chat_ack_ms', 'med'), unit: 'ms' },
-    { key: 'ackP99', label: 'send-to-ack p99', value: m('chat_ack_ms', 'p(99)'), unit: 'ms', note: 'the ack means durable' },
-    { key: 'typing', label: 'typing events sent / received', value: `${m('chat_typing_events_sent', 'count') || 0} / ${m('chat_typing_received', 'count') || 0}` },
+    {
+      key: 'ackP99',
+      label: 'send-to-ack p99',
+      value: m('chat_ack_ms', 'p(99)'),
+      unit: 'ms',
+      note: 'the ack means durable',
+    },
+    {
+      key: 'typing',
+      label: 'typing events sent / received',
+      value: `${m('chat_typing_events_sent', 'count') || 0} / ${m('chat_typing_received', 'count') || 0}`,
+    },
   ];
 }
 
 export function chatChecks(f) {
   const ackBound = (__ENV.K6_TARGET || '').startsWith('distributed') ? 20 : 5;
   return [
-    { label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`, ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9 },
+    {
+      label: `delivery ratio = 1 (${f.ratio === null ? 'n/a' : f.ratio.toFixed(4)})`,
+      ok: f.ratio === null ? null : Math.abs(f.ratio - 1) < 1e-9,
+    },
     { label: `end-to-end p99 <= 100 ms (${fmtMs(f.e2eP99)})`, ok: f.e2eP99 === null ? null : f.e2eP99 <= 100 },
-    { label: `send-to-ack p99 <= ${ackBound} ms (${fmtMs(f.ackP99)})`, ok: f.ackP99 === null ? null : f.ackP99 <= ackBound },
+    {
+      label: `send-to-ack p99 <= ${ackBound} ms (${fmtMs(f.ackP99)})`,
+      ok: f.ackP99 === null ? null : f.ackP99 <= ackBound,
+    },
   ];
 }
 

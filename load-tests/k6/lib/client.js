@@ -27,31 +27,46 @@ export class SioSocket {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        if (err) { this.close(); reject(err); } else resolve(this);
+        if (err) {
+          this.close();
+          reject(err);
+        } else resolve(this);
       };
       const timer = setTimeout(() => finish(new Error(`connect timeout ${this.url}`)), this.timeoutMs);
       const ws = (this.ws = new WebSocket(this.url));
       ws.onmessage = (e) => {
         const raw = e.data;
         const c0 = raw.charCodeAt(0);
-        if (c0 === 52) { // '4': Socket.IO packet
+        if (c0 === 52) {
+          // '4': Socket.IO packet
           const c1 = raw.charCodeAt(1);
-          if (c1 === 50) { // '2' event: the hot path, no JSON parse here
+          if (c1 === 50) {
+            // '2' event: the hot path, no JSON parse here
             if (this.onEvent) this.onEvent(eventName(raw), raw, e.timestamp);
             return;
           }
-          if (c1 === 51) { // '3' ack
+          if (c1 === 51) {
+            // '3' ack
             const p = parsePacket(raw);
             const cb = this.pending.get(p.id);
-            if (cb) { this.pending.delete(p.id); cb(p.args[0]); }
+            if (cb) {
+              this.pending.delete(p.id);
+              cb(p.args[0]);
+            }
             return;
           }
           if (c1 === 48) return finish(); // '40{"sid":..}' connected
           if (c1 === 52) return finish(new Error(`connect_error ${raw.slice(2, 300)}`));
           return;
         }
-        if (raw === PING) { ws.send(PONG); return; }
-        if (c0 === 48) { ws.send(encodeConnect()); return; } // '0{handshake}': ask for the default namespace
+        if (raw === PING) {
+          ws.send(PONG);
+          return;
+        }
+        if (c0 === 48) {
+          ws.send(encodeConnect());
+          return;
+        } // '0{handshake}': ask for the default namespace
       };
       ws.onerror = (e) => finish(new Error(`websocket error ${e && e.error ? e.error : ''}`));
       ws.onclose = () => {
@@ -74,9 +89,13 @@ export class SioSocket {
       if (this.closed) return resolve({ success: false, code: 'CLOSED', message: 'socket closed' });
       const id = this.nextId++;
       const timer = setTimeout(() => {
-        if (this.pending.delete(id)) resolve({ success: false, code: 'TIMEOUT', message: `${name}: no ack in ${timeoutMs || this.timeoutMs} ms` });
+        if (this.pending.delete(id))
+          resolve({ success: false, code: 'TIMEOUT', message: `${name}: no ack in ${timeoutMs || this.timeoutMs} ms` });
       }, timeoutMs || this.timeoutMs);
-      this.pending.set(id, (a) => { clearTimeout(timer); resolve(a || {}); });
+      this.pending.set(id, (a) => {
+        clearTimeout(timer);
+        resolve(a || {});
+      });
       this.ws.send(encodeEvent(name, payload, id));
     });
   }
@@ -84,7 +103,11 @@ export class SioSocket {
   close() {
     if (this.closed) return;
     this.closed = true;
-    try { this.ws.close(); } catch { /* already closed */ }
+    try {
+      this.ws.close();
+    } catch {
+      /* already closed */
+    }
   }
 }
 

@@ -63,7 +63,10 @@ export function makeSender(prefix) {
     e2e.add(ts - ct.t);
     const idx = ct.tag.slice(runTag.length + 1);
     const m = msgs.get(idx);
-    if (m) { m.n++; if (ts > m.last) m.last = ts; } else msgs.set(idx, { t: ct.t, n: 1, last: ts });
+    if (m) {
+      m.n++;
+      if (ts > m.last) m.last = ts;
+    } else msgs.set(idx, { t: ct.t, n: 1, last: ts });
   };
 
   async function run(room, sockets, rate, warmupS, steadyS, drainMaxS, bytes) {
@@ -77,9 +80,23 @@ export function makeSender(prefix) {
     const send = (k, phase) => {
       const s = senders[k % senders.length];
       const sendMs = Date.now();
-      const p = s.request('send-message', { clientMessageId: clientMessageId(), channelId: room.channelId, content: makeContent(sendMs, `${runTag}${phase}${k}`, bytes), type: 'text' })
+      const p = s
+        .request('send-message', {
+          clientMessageId: clientMessageId(),
+          channelId: room.channelId,
+          content: makeContent(sendMs, `${runTag}${phase}${k}`, bytes),
+          type: 'text',
+        })
         .then((a) => {
-          if (a.success) { ack.add(Date.now() - sendMs); sentC.add(1); sent++; } else { refused++; refusedC.add(1); if (!firstRefusal) firstRefusal = JSON.stringify(a).slice(0, 200); }
+          if (a.success) {
+            ack.add(Date.now() - sendMs);
+            sentC.add(1);
+            sent++;
+          } else {
+            refused++;
+            refusedC.add(1);
+            if (!firstRefusal) firstRefusal = JSON.stringify(a).slice(0, 200);
+          }
         });
       acks.push(p);
     };
@@ -91,7 +108,10 @@ export function makeSender(prefix) {
         const w = due - Date.now();
         if (w > 0) await sleep(w);
         send(k, phase);
-        if (phase === 'S') { steadySent++; expected.add(n); }
+        if (phase === 'S') {
+          steadySent++;
+          expected.add(n);
+        }
       }
       const end = t0 + seconds * 1000;
       if (end > Date.now()) await sleep(end - Date.now());
@@ -103,7 +123,11 @@ export function makeSender(prefix) {
     await Promise.all(acks);
     const d0 = Date.now();
     const want = steadySent * n;
-    const got = () => { let x = 0; for (const m of msgs.values()) x += m.n; return x; };
+    const got = () => {
+      let x = 0;
+      for (const m of msgs.values()) x += m.n;
+      return x;
+    };
     while (got() < want && Date.now() - d0 < drainMaxS * 1000) await sleep(100);
     let delivered = 0;
     for (const m of msgs.values()) {

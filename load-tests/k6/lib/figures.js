@@ -41,18 +41,28 @@ export function makeSummary(title, scale, figures, checks) {
     const lines = [`== k6 ${title} [${target} ${__ENV.ORIGIN || ''}]`, `   scale: ${scale()}`];
     const width = Math.max(...figs.map((f) => f.label.length));
     for (const f of figs) {
-      lines.push(`   ${f.label.padEnd(width)}  ${fmt(f.value, f.digits)}${f.unit ? ' ' + f.unit : ''}${f.note ? `   (${f.note})` : ''}`);
+      lines.push(
+        `   ${f.label.padEnd(width)}  ${fmt(f.value, f.digits)}${f.unit ? ' ' + f.unit : ''}${f.note ? `   (${f.note})` : ''}`,
+      );
     }
     for (const r of results) lines.push(`   ${r.ok === null ? 'N/A ' : r.ok ? 'PASS' : 'FAIL'} ${r.label}`);
     const text = lines.join('\n') + '\n';
     const out = { stdout: text };
     if (__ENV.K6_SUMMARY_OUT) {
-      out[__ENV.K6_SUMMARY_OUT] = JSON.stringify({
-        workload: title, target, origin: __ENV.ORIGIN, scale: scale(), text,
-        figures: figs.map((f) => ({ key: f.key, label: f.label, value: f.value, unit: f.unit || '' })),
-        checks: results,
-        durationMs: data.state ? data.state.testRunDurationMs : null,
-      }, null, 2);
+      out[__ENV.K6_SUMMARY_OUT] = JSON.stringify(
+        {
+          workload: title,
+          target,
+          origin: __ENV.ORIGIN,
+          scale: scale(),
+          text,
+          figures: figs.map((f) => ({ key: f.key, label: f.label, value: f.value, unit: f.unit || '' })),
+          checks: results,
+          durationMs: data.state ? data.state.testRunDurationMs : null,
+        },
+        null,
+        2,
+      );
     }
     return out;
   };

@@ -7,9 +7,15 @@ export function encodeConnect(auth?: object): string;
 export function encodeEvent(name: string, payload?: unknown, ackId?: number | null): string;
 export function encodeAck(id: number, args: unknown[]): string;
 export type Packet =
-  | { kind: 'open'; handshake: { sid: string; pingInterval: number; pingTimeout: number; upgrades: string[]; maxPayload: number } }
-  | { kind: 'ping' } | { kind: 'pong' } | { kind: 'close' }
-  | { kind: 'connect'; data: unknown } | { kind: 'connect-error'; data: unknown }
+  | {
+      kind: 'open';
+      handshake: { sid: string; pingInterval: number; pingTimeout: number; upgrades: string[]; maxPayload: number };
+    }
+  | { kind: 'ping' }
+  | { kind: 'pong' }
+  | { kind: 'close' }
+  | { kind: 'connect'; data: unknown }
+  | { kind: 'connect-error'; data: unknown }
   | { kind: 'event'; id: number | null; name: string; args: unknown[] }
   | { kind: 'ack'; id: number; args: unknown[] }
   | { kind: 'other'; raw: string };

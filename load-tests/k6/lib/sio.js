@@ -41,12 +41,18 @@ export function encodeAck(id, args) {
  */
 export function parsePacket(raw) {
   switch (raw[0]) {
-    case '0': return { kind: 'open', handshake: JSON.parse(raw.slice(1)) };
-    case '1': return { kind: 'close' };
-    case '2': return { kind: 'ping' };
-    case '3': return { kind: 'pong' };
-    case '4': break;
-    default: return { kind: 'other', raw };
+    case '0':
+      return { kind: 'open', handshake: JSON.parse(raw.slice(1)) };
+    case '1':
+      return { kind: 'close' };
+    case '2':
+      return { kind: 'ping' };
+    case '3':
+      return { kind: 'pong' };
+    case '4':
+      break;
+    default:
+      return { kind: 'other', raw };
   }
   const t = raw[1];
   let i = 2;
@@ -54,14 +60,18 @@ export function parsePacket(raw) {
   const id = i > 2 ? Number(raw.slice(2, i)) : null;
   const body = raw.slice(i);
   switch (t) {
-    case '0': return { kind: 'connect', data: body ? JSON.parse(body) : undefined };
-    case '4': return { kind: 'connect-error', data: body ? JSON.parse(body) : undefined };
+    case '0':
+      return { kind: 'connect', data: body ? JSON.parse(body) : undefined };
+    case '4':
+      return { kind: 'connect-error', data: body ? JSON.parse(body) : undefined };
     case '2': {
       const arr = JSON.parse(body);
       return { kind: 'event', id, name: String(arr[0]), args: arr.slice(1) };
     }
-    case '3': return { kind: 'ack', id: id === null ? -1 : id, args: JSON.parse(body) };
-    default: return { kind: 'other', raw };
+    case '3':
+      return { kind: 'ack', id: id === null ? -1 : id, args: JSON.parse(body) };
+    default:
+      return { kind: 'other', raw };
   }
 }
 

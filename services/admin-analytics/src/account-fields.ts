@@ -7,7 +7,13 @@
  * rows, not a backup of them.
  */
 import {
-  ACCOUNT_LOOKUP_KEY_ID, openAccountField, sealAccountField, sharedEmailLookup, type EmailLookup, type RoomKey, type RoomKeyring,
+  ACCOUNT_LOOKUP_KEY_ID,
+  openAccountField,
+  sealAccountField,
+  sharedEmailLookup,
+  type EmailLookup,
+  type RoomKey,
+  type RoomKeyring,
 } from '@ephemera/platform';
 import { ADMIN_LIMITS } from '@ephemera/proto';
 
@@ -28,7 +34,10 @@ function gramsOf(text: string): string[] {
   return [...grams];
 }
 
-export interface OpenedAccount { email: string; username: string | null }
+export interface OpenedAccount {
+  email: string;
+  username: string | null;
+}
 
 export class AccountFields {
   private lookupKey: Promise<EmailLookup> | null = null;
@@ -37,11 +46,16 @@ export class AccountFields {
   constructor(private readonly keyring: RoomKeyring) {}
 
   /** the account's key; null once the account is deleted */
-  key(accountId: string): Promise<RoomKey | null> { return this.keyring.key(accountId); }
+  key(accountId: string): Promise<RoomKey | null> {
+    return this.keyring.key(accountId);
+  }
 
   /** the keyed hash of an address, as billing computes it (asked for once; a failure is asked again next time) */
   async emailHash(email: string): Promise<string> {
-    this.lookupKey ??= sharedEmailLookup(this.keyring).catch((err) => { this.lookupKey = null; throw err; });
+    this.lookupKey ??= sharedEmailLookup(this.keyring).catch((err) => {
+      this.lookupKey = null;
+      throw err;
+    });
     return (await this.lookupKey).hash(email);
   }
 
@@ -50,20 +64,31 @@ export class AccountFields {
    * key with a purpose of their own: which runs an account's e-mail or username holds, readable only with that key.
    */
   async searchGrams(field: 'email' | 'username', text: string): Promise<string[]> {
-    this.searchKey ??= this.keyring.key(ACCOUNT_LOOKUP_KEY_ID).then((key) => {
-      if (!key) throw new Error('the account lookup key is missing: billing creates it when it starts');
-      return key;
-    }).catch((err) => { this.searchKey = null; throw err; });
+    this.searchKey ??= this.keyring
+      .key(ACCOUNT_LOOKUP_KEY_ID)
+      .then((key) => {
+        if (!key) throw new Error('the account lookup key is missing: billing creates it when it starts');
+        return key;
+      })
+      .catch((err) => {
+        this.searchKey = null;
+        throw err;
+      });
     const key = await this.searchKey;
     return gramsOf(text).map((gram) => key.hash(SEARCH_PURPOSE, `${field}\u0000${gram}`).slice(0, GRAM_HASH_CHARS));
   }
 
-  seal(key: RoomKey, field: 'email' | 'username', value: string): string { return sealAccountField(key, field, value); }
+  seal(key: RoomKey, field: 'email' | 'username', value: string): string {
+    return sealAccountField(key, field, value);
+  }
 
   /** a stored row's e-mail and username in the clear; null when the account's key is gone (deleted) */
   async open(row: { id: string; email: string; username: string | null }): Promise<OpenedAccount | null> {
     const key = await this.key(row.id);
     if (!key) return null;
-    return { email: openAccountField(key, 'email', row.email), username: row.username === null ? null : openAccountField(key, 'username', row.username) };
+    return {
+      email: openAccountField(key, 'email', row.email),
+      username: row.username === null ? null : openAccountField(key, 'username', row.username),
+    };
   }
 }

@@ -5,28 +5,78 @@
  * NetworkPolicy admits admin-analytics to those ports.
  */
 import {
-  ADMIN_ACCOUNTS_METHODS, ADMIN_ACCOUNTS_PREFIX, ADMIN_AGGREGATE, ADMIN_BILLING_SYSTEM_METHODS, ADMIN_BILLING_SYSTEM_PREFIX,
-  ADMIN_MESSAGING_METHODS, ADMIN_MESSAGING_PREFIX, ADMIN_ROOMS_METHODS, ADMIN_ROOMS_PREFIX,
-  type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi, type BackupPartApi, type BackupPartName,
+  ADMIN_ACCOUNTS_METHODS,
+  ADMIN_ACCOUNTS_PREFIX,
+  ADMIN_AGGREGATE,
+  ADMIN_BILLING_SYSTEM_METHODS,
+  ADMIN_BILLING_SYSTEM_PREFIX,
+  ADMIN_MESSAGING_METHODS,
+  ADMIN_MESSAGING_PREFIX,
+  ADMIN_ROOMS_METHODS,
+  ADMIN_ROOMS_PREFIX,
+  type AdminAccountsApi,
+  type AdminBillingSystemApi,
+  type AdminMessagingApi,
+  type AdminRoomsApi,
+  type BackupPartApi,
+  type BackupPartName,
 } from '@ephemera/proto';
-import { backupPartClient, internalRpcClient, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
+import {
+  backupPartClient,
+  internalRpcClient,
+  type RoomKeySource,
+  type RoomKeyStore,
+  type ServiceCredential,
+} from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { accountKeyClient } from '@ephemera/billing/src/account-keys-http.ts';
 
 export interface AdminPorts {
-  accounts: AdminAccountsApi; billingSystem: AdminBillingSystemApi; rooms: AdminRoomsApi; messaging: AdminMessagingApi;
+  accounts: AdminAccountsApi;
+  billingSystem: AdminBillingSystemApi;
+  rooms: AdminRoomsApi;
+  messaging: AdminMessagingApi;
   backupParts: Record<BackupPartName, BackupPartApi>;
 }
 
 /** The ports as HTTP clients of billing, room and messaging (each owner mounts internalRpcRouter with the same lists). */
-export function adminPortClients(urls: { billingUrl: string; roomUrl: string; messagingUrl: string }, credential: ServiceCredential, timeoutMs?: number): AdminPorts {
+export function adminPortClients(
+  urls: { billingUrl: string; roomUrl: string; messagingUrl: string },
+  credential: ServiceCredential,
+  timeoutMs?: number,
+): AdminPorts {
   return {
-    accounts: internalRpcClient<AdminAccountsApi>(urls.billingUrl, credential, ADMIN_ACCOUNTS_PREFIX, ADMIN_ACCOUNTS_METHODS, timeoutMs),
-    billingSystem: internalRpcClient<AdminBillingSystemApi>(urls.billingUrl, credential, ADMIN_BILLING_SYSTEM_PREFIX, ADMIN_BILLING_SYSTEM_METHODS, timeoutMs),
-    rooms: internalRpcClient<AdminRoomsApi>(urls.roomUrl, credential, ADMIN_ROOMS_PREFIX, ADMIN_ROOMS_METHODS, timeoutMs),
-    messaging: internalRpcClient<AdminMessagingApi>(urls.messagingUrl, credential, ADMIN_MESSAGING_PREFIX, ADMIN_MESSAGING_METHODS, timeoutMs),
+    accounts: internalRpcClient<AdminAccountsApi>(
+      urls.billingUrl,
+      credential,
+      ADMIN_ACCOUNTS_PREFIX,
+      ADMIN_ACCOUNTS_METHODS,
+      timeoutMs,
+    ),
+    billingSystem: internalRpcClient<AdminBillingSystemApi>(
+      urls.billingUrl,
+      credential,
+      ADMIN_BILLING_SYSTEM_PREFIX,
+      ADMIN_BILLING_SYSTEM_METHODS,
+      timeoutMs,
+    ),
+    rooms: internalRpcClient<AdminRoomsApi>(
+      urls.roomUrl,
+      credential,
+      ADMIN_ROOMS_PREFIX,
+      ADMIN_ROOMS_METHODS,
+      timeoutMs,
+    ),
+    messaging: internalRpcClient<AdminMessagingApi>(
+      urls.messagingUrl,
+      credential,
+      ADMIN_MESSAGING_PREFIX,
+      ADMIN_MESSAGING_METHODS,
+      timeoutMs,
+    ),
     backupParts: {
-      room: backupPartClient(urls.roomUrl, credential, 'room'), messaging: backupPartClient(urls.messagingUrl, credential, 'messaging'),
+      room: backupPartClient(urls.roomUrl, credential, 'room'),
+      messaging: backupPartClient(urls.messagingUrl, credential, 'messaging'),
       billing: backupPartClient(urls.billingUrl, credential, 'billing'),
     },
   };
@@ -44,7 +94,12 @@ export function adminPortClients(urls: { billingUrl: string; roomUrl: string; me
  * records are skipped for good (the keyring remembers it as gone). An owner that does not answer throws, and the
  * record is delivered again later: an outage never passes for a deletion.
  */
-export function adminKeySource(own: RoomKeyStore, owners: { roomUrl: string; billingUrl: string }, credential: ServiceCredential, timeoutMs?: number): RoomKeySource {
+export function adminKeySource(
+  own: RoomKeyStore,
+  owners: { roomUrl: string; billingUrl: string },
+  credential: ServiceCredential,
+  timeoutMs?: number,
+): RoomKeySource {
   const room = roomKeyClient(owners.roomUrl, credential, timeoutMs);
   const billing = accountKeyClient(owners.billingUrl, credential, timeoutMs);
   return async (id) => {

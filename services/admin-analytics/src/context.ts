@@ -1,5 +1,12 @@
 /** What every part of the admin-analytics service is given (built once by module.ts). */
-import type { AdminAccountsApi, AdminBillingSystemApi, AdminMessagingApi, AdminRoomsApi, BackupPartApi, BackupPartName } from '@ephemera/proto';
+import type {
+  AdminAccountsApi,
+  AdminBillingSystemApi,
+  AdminMessagingApi,
+  AdminRoomsApi,
+  BackupPartApi,
+  BackupPartName,
+} from '@ephemera/proto';
 import type { EventLog, Logger, Pool, Projector, RateLimits, EphemeralStore } from '@ephemera/platform';
 import type { AdminEvents } from './events.ts';
 import type { AccountFields } from './account-fields.ts';

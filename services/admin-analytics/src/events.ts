@@ -4,12 +4,30 @@
  * this service's read models (the consumer applies it again harmlessly: applyOnce).
  */
 import {
-  ADMIN_AGGREGATE, parsePayload, type AdminAction, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType,
+  ADMIN_AGGREGATE,
+  parsePayload,
+  type AdminAction,
+  type AnyEventEnvelope,
+  type DomainEventPayload,
+  type DomainEventType,
 } from '@ephemera/proto';
-import { appendEvents, applyOnce, makeEvent, systemActor, type EventLog, type Pool, type Projector } from '@ephemera/platform';
+import {
+  appendEvents,
+  applyOnce,
+  makeEvent,
+  systemActor,
+  type EventLog,
+  type Pool,
+  type Projector,
+} from '@ephemera/platform';
 
 export class AdminEvents {
-  constructor(private readonly pool: Pool, private readonly log: EventLog, private readonly now: () => Date, private readonly project: Projector) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly log: EventLog,
+    private readonly now: () => Date,
+    private readonly project: Projector,
+  ) {}
 
   async record<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): Promise<AnyEventEnvelope> {
     const valid = parsePayload(type, payload);
@@ -24,7 +42,20 @@ export class AdminEvents {
    * the audit trail: who (the superadmin's e-mail), what, on what (an account by its id, never its e-mail: the admin
    * topic's key is never destroyed), why
    */
-  audit(admin: string, action: AdminAction, target: string | null, reason: string | null = null, details: Record<string, unknown> = {}): Promise<AnyEventEnvelope> {
-    return this.record('admin.action-recorded', { action, target, reason, admin, details, at: this.now().toISOString() });
+  audit(
+    admin: string,
+    action: AdminAction,
+    target: string | null,
+    reason: string | null = null,
+    details: Record<string, unknown> = {},
+  ): Promise<AnyEventEnvelope> {
+    return this.record('admin.action-recorded', {
+      action,
+      target,
+      reason,
+      admin,
+      details,
+      at: this.now().toISOString(),
+    });
   }
 }

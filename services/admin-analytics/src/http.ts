@@ -16,6 +16,8 @@ export function adminRouter(ctx: AdminContext): express.Router {
   r.use(analyticsRouter(ctx));
   r.use(directoryRouter(ctx));
   r.use(systemRouter(ctx));
-  r.all(/^\/api\/admin\//, (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
+  r.all(/^\/api\/admin\//, (_req, res) => {
+    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' });
+  });
   return r;
 }

@@ -10,8 +10,10 @@ import { projectDirectory } from './directory/index.ts';
 import { projectSystem } from './system/index.ts';
 
 /** `fields`: the accounts' keys and the lookup key, for the directory's sealed copy of accounts */
-export const adminProjector = (fields: AccountFields): Projector => async (client, event) => {
-  await projectDirectory(client, event, fields); // first: the others may read who an account or a room is
-  await projectAnalytics(client, event);
-  await projectSystem(client, event);
-};
+export const adminProjector =
+  (fields: AccountFields): Projector =>
+  async (client, event) => {
+    await projectDirectory(client, event, fields); // first: the others may read who an account or a room is
+    await projectAnalytics(client, event);
+    await projectSystem(client, event);
+  };

@@ -14,4 +14,5 @@ export function adminCallers(ctx: Pick<AdminContext, 'accounts' | 'superadminEma
 }
 
 /** the signed-in superadmin's e-mail (the caller publicRoute resolved for this request) */
-export const adminOf = (res: express.Response): string => accountOf(res.locals.caller as Caller<SessionAccount>).account.email.toLowerCase();
+export const adminOf = (res: express.Response): string =>
+  accountOf(res.locals.caller as Caller<SessionAccount>).account.email.toLowerCase();

@@ -41,12 +41,23 @@ export function useAdminTestDatabase(): AdminTestDatabase {
   const keyring = new RoomKeyring(async (id) => RoomKey.generate(id));
   const fields = new AccountFields(keyring);
   const project = adminProjector(fields);
-  beforeAll(async () => { opened = await openAdminTestDatabase(); });
-  afterAll(async () => { await opened?.pool.end(); });
+  beforeAll(async () => {
+    opened = await openAdminTestDatabase();
+  });
+  afterAll(async () => {
+    await opened?.pool.end();
+  });
   return {
-    get url() { return current().url; },
-    get pool() { return current().pool; },
-    fields, keyring,
-    async apply(events) { for (const e of events) await applyOnce(current().pool, 'admin', [e], project); },
+    get url() {
+      return current().url;
+    },
+    get pool() {
+      return current().pool;
+    },
+    fields,
+    keyring,
+    async apply(events) {
+      for (const e of events) await applyOnce(current().pool, 'admin', [e], project);
+    },
   };
 }

@@ -15,9 +15,21 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  TOPICS, type AdminAccountsApi, type AdminBillingSystemApi, type AdminMessagingApi, type AdminRoomsApi, type EligibleUser,
+  TOPICS,
+  type AdminAccountsApi,
+  type AdminBillingSystemApi,
+  type AdminMessagingApi,
+  type AdminRoomsApi,
+  type EligibleUser,
 } from '@ephemera/proto';
-import { EmbeddedEventLog, MemoryEphemeralStore, createLogger, createRateLimits, sealedEventLog, type Pool } from '@ephemera/platform';
+import {
+  EmbeddedEventLog,
+  MemoryEphemeralStore,
+  createLogger,
+  createRateLimits,
+  sealedEventLog,
+  type Pool,
+} from '@ephemera/platform';
 import { startAdminModule, type AdminModule } from '../src/index.ts';
 import { readConfig, updateConfig } from '../src/system/config.ts';
 import { AUTO_DELETE_REASON, SWEEP_ACTOR } from '../src/system/auto-delete.ts';
@@ -49,14 +61,34 @@ class InMemoryBilling implements AdminAccountsApi, AdminBillingSystemApi {
   /** the e-mails deleteAccountByAdmin deleted, in order, with the reason it was given */
   readonly deleted: Array<{ email: string; reason: string }> = [];
 
-  idle(email: string, days: number): void { this.idleDays.set(email, days); }
-
-  async inactiveAccounts({ graceDays, days }: { graceDays: number; days: number }): Promise<Array<EligibleUser & { accountId: string }>> {
-    return [...this.idleDays].filter(([, idle]) => idle >= graceDays + days)
-      .map(([email, idle]) => ({ accountId: `acc-${email}`, email, subscriptionTier: 'free', daysSinceEligible: idle - graceDays - days }));
+  idle(email: string, days: number): void {
+    this.idleDays.set(email, days);
   }
 
-  async deleteAccountByAdmin({ email, reason }: { email: string; reason: string }): Promise<{ accountId: string; deletedRooms: string[] }> {
+  async inactiveAccounts({
+    graceDays,
+    days,
+  }: {
+    graceDays: number;
+    days: number;
+  }): Promise<Array<EligibleUser & { accountId: string }>> {
+    return [...this.idleDays]
+      .filter(([, idle]) => idle >= graceDays + days)
+      .map(([email, idle]) => ({
+        accountId: `acc-${email}`,
+        email,
+        subscriptionTier: 'free',
+        daysSinceEligible: idle - graceDays - days,
+      }));
+  }
+
+  async deleteAccountByAdmin({
+    email,
+    reason,
+  }: {
+    email: string;
+    reason: string;
+  }): Promise<{ accountId: string; deletedRooms: string[] }> {
     if (!this.idleDays.delete(email)) throw new Error(`no account ${email}`);
     this.deleted.push({ email, reason });
     return { accountId: `acc-${email}`, deletedRooms: [] };
@@ -80,7 +112,12 @@ describe('auto-delete: the scheduled sweep', () => {
   let pool: Pool;
   let admin: AdminModule;
   let stopped = false;
-  const stopAdmin = async () => { if (admin && !stopped) { stopped = true; await admin.stop(); } };
+  const stopAdmin = async () => {
+    if (admin && !stopped) {
+      stopped = true;
+      await admin.stop();
+    }
+  };
 
   beforeAll(async () => {
     // 200 days idle: eligible even at the default 90 days; 40: only once the setting is 30 (7 + 30 = 37); 10: never.
@@ -94,10 +131,23 @@ describe('auto-delete: the scheduled sweep', () => {
     const rooms: AdminRoomsApi = { extendByAdmin: refuse('extendByAdmin'), deleteByAdmin: refuse('deleteByAdmin') };
     const messaging: AdminMessagingApi = { moderationMessages: refuse('moderationMessages') };
     admin = await startAdminModule({
-      databaseUrl: db.url, pool, log, logger: createLogger('auto-delete-sweep-test', 'silent'), adminKeys: keys.store, keyring: keys.keyring,
-      accounts: billing, billingSystem: billing,
-      rooms, messaging, superadminEmail: SUPERADMIN, limits, ephemeral: new MemoryEphemeralStore(),
-      backupDir, backupKey: randomBytes(32), autoDeleteIntervalMs: SWEEP_MS, logSharesDatabase: true,
+      databaseUrl: db.url,
+      pool,
+      log,
+      logger: createLogger('auto-delete-sweep-test', 'silent'),
+      adminKeys: keys.store,
+      keyring: keys.keyring,
+      accounts: billing,
+      billingSystem: billing,
+      rooms,
+      messaging,
+      superadminEmail: SUPERADMIN,
+      limits,
+      ephemeral: new MemoryEphemeralStore(),
+      backupDir,
+      backupKey: randomBytes(32),
+      autoDeleteIntervalMs: SWEEP_MS,
+      logSharesDatabase: true,
     });
   });
   afterAll(async () => {
@@ -108,11 +158,20 @@ describe('auto-delete: the scheduled sweep', () => {
     fs.rmSync(backupDir, { recursive: true, force: true });
   });
 
-  const setSwitch = (body: { autoDeleteEnabled: boolean; autoDeleteDaysAfterGracePeriod?: number }) => updateConfig(admin.context, SUPERADMIN, body);
-  const runs = async () => (await pool.query<{ trigger: string; eligible: number; deleted: number; failed: number }>(
-    'SELECT trigger, eligible, deleted, failed FROM admin.cleanup_runs ORDER BY at')).rows;
-  const deletions = async () => (await pool.query<{ target: string; reason: string; admin: string; details: { trigger: string } }>(
-    `SELECT target, reason, admin, details FROM admin.audit WHERE action = 'user.deleted' ORDER BY at, seq`)).rows;
+  const setSwitch = (body: { autoDeleteEnabled: boolean; autoDeleteDaysAfterGracePeriod?: number }) =>
+    updateConfig(admin.context, SUPERADMIN, body);
+  const runs = async () =>
+    (
+      await pool.query<{ trigger: string; eligible: number; deleted: number; failed: number }>(
+        'SELECT trigger, eligible, deleted, failed FROM admin.cleanup_runs ORDER BY at',
+      )
+    ).rows;
+  const deletions = async () =>
+    (
+      await pool.query<{ target: string; reason: string; admin: string; details: { trigger: string } }>(
+        `SELECT target, reason, admin, details FROM admin.audit WHERE action = 'user.deleted' ORDER BY at, seq`,
+      )
+    ).rows;
 
   it('while the switch is off (the default), its ticks delete nobody and record no run', async () => {
     expect((await readConfig(pool)).autoDeleteEnabled).toBe(false);
@@ -134,11 +193,13 @@ describe('auto-delete: the scheduled sweep', () => {
     ]);
     // The next ticks find nobody left: runs with nothing to do, and no account deleted twice.
     await until(async () => (await runs()).length >= 3);
-    expect((await runs()).slice(1).every((r) => r.trigger === 'scheduled' && r.eligible === 0 && r.deleted === 0)).toBe(true);
+    expect((await runs()).slice(1).every((r) => r.trigger === 'scheduled' && r.eligible === 0 && r.deleted === 0)).toBe(
+      true,
+    );
     expect(billing.deleted).toHaveLength(2);
   });
 
-  it('switched off again, a newly inactive account stays; a stopped module\'s timer runs no more, even switched on', async () => {
+  it("switched off again, a newly inactive account stays; a stopped module's timer runs no more, even switched on", async () => {
     await setSwitch({ autoDeleteEnabled: false });
     await pause(SWEEP_MS * 3); // a run that began before the switch went off ends
     const runsWhenOff = (await runs()).length;

@@ -18,24 +18,38 @@ const outcomes: Array<Promise<string>> = [];
 let n = 0;
 beforeAll(async () => {
   const app = express();
-  app.post('/up', route(async (req, res) => {
-    const spool = path.join(dir, `spool-${++n}.json`);
-    spools.push(spool);
-    const read = readBackupUpload(req, 1000, spool);
-    outcomes.push(read.then(() => 'read', (err: Error) => err.message));
-    const { filename, size } = await read;
-    res.json({ filename, size, text: fs.readFileSync(spool, 'utf8') });
-  }));
+  app.post(
+    '/up',
+    route(async (req, res) => {
+      const spool = path.join(dir, `spool-${++n}.json`);
+      spools.push(spool);
+      const read = readBackupUpload(req, 1000, spool);
+      outcomes.push(
+        read.then(
+          () => 'read',
+          (err: Error) => err.message,
+        ),
+      );
+      const { filename, size } = await read;
+      res.json({ filename, size, text: fs.readFileSync(spool, 'utf8') });
+    }),
+  );
   app.use(errorHandler(createLogger('test', 'silent')));
-  server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+  server = await new Promise((r) => {
+    const s = app.listen(0, '127.0.0.1', () => r(s));
+  });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/up`;
 });
-afterAll(async () => { await new Promise((r) => server.close(r)); fs.rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const form = (parts: Array<[string, string, string?]>) => {
   const f = new FormData();
   for (const [field, content, name] of parts) {
-    if (name === undefined) f.append(field, content); else f.append(field, new Blob([content]), name);
+    if (name === undefined) f.append(field, content);
+    else f.append(field, new Blob([content]), name);
   }
   return f;
 };
@@ -46,7 +60,14 @@ const post = async (body: FormData | string, headers: Record<string, string> = {
 
 describe('backup upload', () => {
   it('spools the one .json file of the field "backup" to disk', async () => {
-    expect(await post(form([['note', 'x'], ['backup', '{"a":1}', 'Backup.JSON']]))).toEqual({ status: 200, body: { filename: 'Backup.JSON', size: 7, text: '{"a":1}' } });
+    expect(
+      await post(
+        form([
+          ['note', 'x'],
+          ['backup', '{"a":1}', 'Backup.JSON'],
+        ]),
+      ),
+    ).toEqual({ status: 200, body: { filename: 'Backup.JSON', size: 7, text: '{"a":1}' } });
     const big = 'y'.repeat(1000); // exactly the cap
     expect((await post(form([['backup', big, 'b.json']]))).body).toMatchObject({ size: 1000, text: big });
   });
@@ -70,12 +91,19 @@ describe('backup upload', () => {
   it('settles with a refusal when the client goes away in the middle of the file', async () => {
     const before = outcomes.length;
     const boundary = 'cut-off-boundary';
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' } });
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' },
+    });
     req.on('error', () => {}); // we cut it ourselves
-    req.write(`--${boundary}\r\ncontent-disposition: form-data; name="backup"; filename="b.json"\r\ncontent-type: application/json\r\n\r\n{"partial":`);
+    req.write(
+      `--${boundary}\r\ncontent-disposition: form-data; name="backup"; filename="b.json"\r\ncontent-type: application/json\r\n\r\n{"partial":`,
+    );
     await expect.poll(() => outcomes.length, { timeout: 5000 }).toBe(before + 1);
     await new Promise((r) => setTimeout(r, 50)); // the file is being written
     req.destroy();
-    expect(await Promise.race([outcomes[before]!, new Promise((r) => setTimeout(() => r('still waiting'), 5000))])).toMatch(/cut off|aborted|Failed to import backup/);
+    expect(
+      await Promise.race([outcomes[before]!, new Promise((r) => setTimeout(() => r('still waiting'), 5000))]),
+    ).toMatch(/cut off|aborted|Failed to import backup/);
   });
 });

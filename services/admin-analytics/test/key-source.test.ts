@@ -12,7 +12,16 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_AGGREGATE } from '@ephemera/proto';
-import { DEV_MASTER_KEY, RoomKeyring, createLogger, errorHandler, fileRoomKeys, newId, serviceCredential, type OwnedRoomKeys } from '@ephemera/platform';
+import {
+  DEV_MASTER_KEY,
+  RoomKeyring,
+  createLogger,
+  errorHandler,
+  fileRoomKeys,
+  newId,
+  serviceCredential,
+  type OwnedRoomKeys,
+} from '@ephemera/platform';
 import { internalRoomKeyRouter } from '@ephemera/room/src/room-keys-http.ts';
 import { internalAccountKeyRouter } from '@ephemera/billing/src/account-keys-http.ts';
 import { adminKeySource } from '../src/clients.ts';
@@ -29,7 +38,9 @@ async function serve(router: express.Router): Promise<string> {
   const app = express();
   app.use(router);
   app.use(errorHandler(createLogger('test', 'silent')));
-  const server = await new Promise<Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
   servers.push(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -49,7 +60,7 @@ describe('adminKeySource (distributed admin-analytics)', () => {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('opens each topic with its owner\'s key: admin (own), room (room service), account and contact message (billing)', async () => {
+  it("opens each topic with its owner's key: admin (own), room (room service), account and contact message (billing)", async () => {
     const adminKey = await own.store.create(ADMIN_AGGREGATE);
     const roomKey = await room.store.create(newId());
     const accountKey = await billing.store.create(newId());

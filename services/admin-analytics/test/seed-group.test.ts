@@ -7,23 +7,49 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { kafkaBrokers } from '../../../test/helpers/infra.ts';
 import { randomBytes } from 'node:crypto';
 import { ADMIN_AGGREGATE, TOPICS, type AnyEventEnvelope } from '@ephemera/proto';
-import { KafkaEventLog, NamespacedEventLog, makeEvent, systemActor, toRecords, type PoolClient } from '@ephemera/platform';
+import {
+  KafkaEventLog,
+  NamespacedEventLog,
+  makeEvent,
+  systemActor,
+  toRecords,
+  type PoolClient,
+} from '@ephemera/platform';
 import { ADMIN_GROUP, kafkaPosition, seedGroup } from '../src/system/backup/position.ts';
 
 const brokers = kafkaBrokers();
 const namespace = `seed${randomBytes(4).toString('hex')}`;
 const kafka = new KafkaEventLog({ brokers, clientId: 'seed-group-test' });
 const log = new NamespacedEventLog(kafka, namespace);
-afterAll(async () => { await log.close(); });
+afterAll(async () => {
+  await log.close();
+});
 
 let seq = 0;
-const configEvents = (n: number) => Array.from({ length: n }, () => makeEvent('admin.config-changed', ADMIN_AGGREGATE, ++seq,
-  { autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 90, at: new Date().toISOString() }, systemActor) as AnyEventEnvelope);
+const configEvents = (n: number) =>
+  Array.from(
+    { length: n },
+    () =>
+      makeEvent(
+        'admin.config-changed',
+        ADMIN_AGGREGATE,
+        ++seq,
+        { autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 90, at: new Date().toISOString() },
+        systemActor,
+      ) as AnyEventEnvelope,
+  );
 
 /** every event id a new subscription of `groupId` receives until it has caught up */
 async function received(groupId: string): Promise<string[]> {
   const ids: string[] = [];
-  const sub = await log.subscribe({ groupId, topics: Object.values(TOPICS), fromBeginning: true, handler: async ({ event }) => { ids.push(event.id); } });
+  const sub = await log.subscribe({
+    groupId,
+    topics: Object.values(TOPICS),
+    fromBeginning: true,
+    handler: async ({ event }) => {
+      ids.push(event.id);
+    },
+  });
   await sub.caughtUp();
   await sub.stop();
   return ids;

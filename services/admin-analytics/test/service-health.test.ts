@@ -11,18 +11,26 @@ import { createLogger, freePort } from '@ephemera/platform';
 import { ServiceHealth, parseHealthTargets, totalsFromExposition } from '../src/analytics/service-health.ts';
 
 const servers: http.Server[] = [];
-afterAll(async () => { for (const s of servers) await new Promise((r) => s.close(r)); });
+afterAll(async () => {
+  for (const s of servers) await new Promise((r) => s.close(r));
+});
 
 /** a service's registry with the platform's histogram, observed `answers` times per status class */
 async function serviceWith(answers: Record<string, number>): Promise<string> {
   const registry = new client.Registry();
   const histogram = new client.Histogram({
-    name: 'http_request_duration_seconds', help: 'answers', labelNames: ['method', 'route', 'status_class'], registers: [registry],
+    name: 'http_request_duration_seconds',
+    help: 'answers',
+    labelNames: ['method', 'route', 'status_class'],
+    registers: [registry],
   });
   for (const [statusClass, n] of Object.entries(answers)) {
     for (let i = 0; i < n; i++) histogram.observe({ method: 'GET', route: '/api/x', status_class: statusClass }, 0.25);
   }
-  const server = http.createServer(async (_req, res) => { res.setHeader('content-type', registry.contentType); res.end(await registry.metrics()); });
+  const server = http.createServer(async (_req, res) => {
+    res.setHeader('content-type', registry.contentType);
+    res.end(await registry.metrics());
+  });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
@@ -32,7 +40,11 @@ describe('service health', () => {
   it('reads answers, 5xx answers and the latency sum from an exposition', async () => {
     const url = await serviceWith({ '2xx': 7, '4xx': 2, '5xx': 3 });
     expect(totalsFromExposition(await (await fetch(url)).text())).toEqual({ count: 12, errors: 3, sumSeconds: 3 });
-    expect(totalsFromExposition('# nothing here\nother_metric_count 5\n')).toEqual({ count: 0, errors: 0, sumSeconds: 0 });
+    expect(totalsFromExposition('# nothing here\nother_metric_count 5\n')).toEqual({
+      count: 0,
+      errors: 0,
+      sumSeconds: 0,
+    });
   });
 
   it('adds every target that answers, and counts one that does not as down', async () => {
@@ -58,7 +70,10 @@ describe('service health', () => {
   });
 
   it('takes only http(s) URLs', () => {
-    expect(parseHealthTargets(' http://room:9201/metrics, https://x/metrics ,')).toEqual(['http://room:9201/metrics', 'https://x/metrics']);
+    expect(parseHealthTargets(' http://room:9201/metrics, https://x/metrics ,')).toEqual([
+      'http://room:9201/metrics',
+      'https://x/metrics',
+    ]);
     expect(parseHealthTargets(undefined)).toEqual([]);
     expect(() => parseHealthTargets('file:///etc/passwd')).toThrow(/not an http/);
     expect(() => parseHealthTargets('not a url')).toThrow();

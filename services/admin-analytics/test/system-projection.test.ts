@@ -5,7 +5,13 @@
  * change does not win; emptying the tables and replaying the same events rebuilds identical rows.
  */
 import { describe, expect, it } from 'vitest';
-import { ADMIN_AGGREGATE, parsePayload, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType } from '@ephemera/proto';
+import {
+  ADMIN_AGGREGATE,
+  parsePayload,
+  type AnyEventEnvelope,
+  type DomainEventPayload,
+  type DomainEventType,
+} from '@ephemera/proto';
 import { makeEvent, systemActor } from '@ephemera/platform';
 import { maintenanceSnapshot, readConfig } from '../src/system/index.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';
@@ -15,19 +21,36 @@ let seq = 0;
 function ev<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): AnyEventEnvelope {
   return makeEvent(type, ADMIN_AGGREGATE, ++seq, parsePayload(type, payload), systemActor) as AnyEventEnvelope;
 }
-const audit = (action: DomainEventPayload<'admin.action-recorded'>['action'], minute: number, extra: Partial<DomainEventPayload<'admin.action-recorded'>> = {}) =>
-  ev('admin.action-recorded', { action, target: null, reason: null, admin: 'root@example.test', details: {}, at: at(minute), ...extra });
+const audit = (
+  action: DomainEventPayload<'admin.action-recorded'>['action'],
+  minute: number,
+  extra: Partial<DomainEventPayload<'admin.action-recorded'>> = {},
+) =>
+  ev('admin.action-recorded', {
+    action,
+    target: null,
+    reason: null,
+    admin: 'root@example.test',
+    details: {},
+    at: at(minute),
+    ...extra,
+  });
 
 const log: AnyEventEnvelope[] = [
-  ev('admin.config-changed', { autoDeleteEnabled: true, autoDeleteDaysAfterGracePeriod: 30, at: at(1) }), audit('config.changed', 1),
-  ev('admin.maintenance-changed', { enabled: true, message: 'Back soon', at: at(2) }), audit('maintenance.changed', 2, { reason: 'Back soon' }),
+  ev('admin.config-changed', { autoDeleteEnabled: true, autoDeleteDaysAfterGracePeriod: 30, at: at(1) }),
+  audit('config.changed', 1),
+  ev('admin.maintenance-changed', { enabled: true, message: 'Back soon', at: at(2) }),
+  audit('maintenance.changed', 2, { reason: 'Back soon' }),
   audit('user.deleted', 3, { target: 'idle@example.test', reason: 'auto-delete: inactive' }),
   audit('cleanup.run', 3, { admin: 'system', details: { trigger: 'scheduled', eligible: 2, deleted: 1, failed: 1 } }),
   audit('cleanup.run', 5, { details: { trigger: 'manual', eligible: 3, deleted: 3, failed: 0 } }),
   ev('admin.config-changed', { autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 45, at: at(6) }),
 ];
 const newer = ev('admin.maintenance-changed', { enabled: false, message: null, at: at(7) });
-const older = { ...ev('admin.maintenance-changed', { enabled: true, message: 'stale', at: at(0) }), sequence: 1 } as AnyEventEnvelope;
+const older = {
+  ...ev('admin.maintenance-changed', { enabled: true, message: 'stale', at: at(0) }),
+  sequence: 1,
+} as AnyEventEnvelope;
 
 describe('system projection', () => {
   const db = useAdminTestDatabase();
@@ -40,13 +63,36 @@ describe('system projection', () => {
 
   it('gives exactly the scripted configuration, maintenance, audit trail and cleanup history', async () => {
     const { pool } = db;
-    expect(await readConfig(pool)).toEqual({ maintenanceMode: false, maintenanceMessage: null, autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 90 });
+    expect(await readConfig(pool)).toEqual({
+      maintenanceMode: false,
+      maintenanceMessage: null,
+      autoDeleteEnabled: false,
+      autoDeleteDaysAfterGracePeriod: 90,
+    });
     await apply(log);
-    expect(await readConfig(pool)).toEqual({ maintenanceMode: true, maintenanceMessage: 'Back soon', autoDeleteEnabled: false, autoDeleteDaysAfterGracePeriod: 45 });
+    expect(await readConfig(pool)).toEqual({
+      maintenanceMode: true,
+      maintenanceMessage: 'Back soon',
+      autoDeleteEnabled: false,
+      autoDeleteDaysAfterGracePeriod: 45,
+    });
     const { audit: trail, runs } = await rows();
-    expect(trail.map((r) => r.action)).toEqual(['cleanup.run', 'cleanup.run', 'user.deleted', 'maintenance.changed', 'config.changed']);
-    expect(trail[2]).toMatchObject({ target: 'idle@example.test', reason: 'auto-delete: inactive', admin: 'root@example.test' });
-    expect(runs.map((r) => [r.trigger, r.eligible, r.deleted, r.failed])).toEqual([['scheduled', 2, 1, 1], ['manual', 3, 3, 0]]);
+    expect(trail.map((r) => r.action)).toEqual([
+      'cleanup.run',
+      'cleanup.run',
+      'user.deleted',
+      'maintenance.changed',
+      'config.changed',
+    ]);
+    expect(trail[2]).toMatchObject({
+      target: 'idle@example.test',
+      reason: 'auto-delete: inactive',
+      admin: 'root@example.test',
+    });
+    expect(runs.map((r) => [r.trigger, r.eligible, r.deleted, r.failed])).toEqual([
+      ['scheduled', 2, 1, 1],
+      ['manual', 3, 3, 0],
+    ]);
     await apply([newer, older]); // the older change arrives last: the newer one stands
     expect(await maintenanceSnapshot(pool)).toEqual({ enabled: false, message: null, sequence: newer.sequence });
     await apply(log); // delivered again: nothing changes

@@ -8,7 +8,16 @@
  */
 import express from 'express';
 import { DomainError } from '@ephemera/proto';
-import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, signedRequests, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
+import {
+  RoomKey,
+  ServiceUnavailableError,
+  encodeRoomKey,
+  route,
+  signedRequests,
+  type RoomKeySource,
+  type RoomKeyStore,
+  type ServiceCredential,
+} from '@ephemera/platform';
 
 export const ACCOUNT_KEY_ROUTE = '/internal/account-keys';
 /** an account id or a contact message id (newId: base62), as the key store names its files */
@@ -17,13 +26,16 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** GET /internal/account-keys/:id -> { key: base64url } (the raw 32-byte key), or 404 once it is destroyed. */
 export function internalAccountKeyRouter(keys: RoomKeyStore): express.Router {
   const r = express.Router();
-  r.get(`${ACCOUNT_KEY_ROUTE}/:id`, route(async (req, res) => {
-    const id = String(req.params.id);
-    if (!KEY_ID.test(id)) throw new DomainError('VALIDATION', 'Invalid key id');
-    const key = await keys.get(id);
-    if (!key) throw new DomainError('ACCOUNT_NOT_FOUND', 'No such key'); // 404: deleted, or never billing's
-    res.set('cache-control', 'no-store').json({ key: encodeRoomKey(key) });
-  }));
+  r.get(
+    `${ACCOUNT_KEY_ROUTE}/:id`,
+    route(async (req, res) => {
+      const id = String(req.params.id);
+      if (!KEY_ID.test(id)) throw new DomainError('VALIDATION', 'Invalid key id');
+      const key = await keys.get(id);
+      if (!key) throw new DomainError('ACCOUNT_NOT_FOUND', 'No such key'); // 404: deleted, or never billing's
+      res.set('cache-control', 'no-store').json({ key: encodeRoomKey(key) });
+    }),
+  );
   return r;
 }
 

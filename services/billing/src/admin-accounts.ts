@@ -16,8 +16,14 @@
  */
 import { z } from 'zod';
 import {
-  ADMIN_LIMITS, ADMIN_TEXT, DomainError, EmailSchema,
-  type AccountRoomsApi, type AdminAccountsApi, type SessionAccount, type Tier,
+  ADMIN_LIMITS,
+  ADMIN_TEXT,
+  DomainError,
+  EmailSchema,
+  type AccountRoomsApi,
+  type AdminAccountsApi,
+  type SessionAccount,
+  type Tier,
 } from '@ephemera/proto';
 import { parseOrThrow, systemActor, type Logger, type Pool } from '@ephemera/platform';
 import type { BillingService } from './billing-service.ts';
@@ -35,7 +41,13 @@ const TrialInput = Email.extend({
   days: z.literal(ADMIN_LIMITS.trialDays, `Admin trials last ${ADMIN_LIMITS.trialDays} days`),
 });
 
-export interface AdminAccountsDeps { rooms: AccountRoomsApi; pool: Pool; logger: Logger; now: () => Date; superadminEmail?: string | null }
+export interface AdminAccountsDeps {
+  rooms: AccountRoomsApi;
+  pool: Pool;
+  logger: Logger;
+  now: () => Date;
+  superadminEmail?: string | null;
+}
 
 /** A paid tier that is not an admin trial can only have come from a verified subscription. */
 const paysForItsPlan = (a: AccountRow) => a.tier !== 'free' && !a.upgradedByAdmin;
@@ -43,7 +55,10 @@ const paysForItsPlan = (a: AccountRow) => a.tier !== 'free' && !a.upgradedByAdmi
 export class AdminAccounts implements AdminAccountsApi {
   private readonly superadmin: string | null;
 
-  constructor(private readonly billing: BillingService, private readonly deps: AdminAccountsDeps) {
+  constructor(
+    private readonly billing: BillingService,
+    private readonly deps: AdminAccountsDeps,
+  ) {
     this.superadmin = deps.superadminEmail?.trim().toLowerCase() || null;
   }
 
@@ -53,38 +68,61 @@ export class AdminAccounts implements AdminAccountsApi {
     return parsed.success ? this.billing.resolveSession(parsed.data.token) : null;
   }
 
-  async suspendAccount(input: { email: string; suspended: boolean; reason: string | null }): Promise<{ accountId: string }> {
+  async suspendAccount(input: {
+    email: string;
+    suspended: boolean;
+    reason: string | null;
+  }): Promise<{ accountId: string }> {
     const { email, suspended, reason } = parseOrThrow(SuspendInput, input);
     const account = await this.target(email);
     const at = this.deps.now().toISOString();
     if (suspended) {
       if (!reason) throw new DomainError('VALIDATION', ADMIN_TEXT.reasonRequired);
-      await this.billing.recordSystemFor(account.id, (current) => (current.suspended && current.suspendedReason === reason ? null
-        : { type: 'account.suspended', payload: { accountId: current.id, reason, suspendedAt: at } }));
+      await this.billing.recordSystemFor(account.id, (current) =>
+        current.suspended && current.suspendedReason === reason
+          ? null
+          : { type: 'account.suspended', payload: { accountId: current.id, reason, suspendedAt: at } },
+      );
       await this.billing.sessions.revokeAll(account.id);
     } else {
-      await this.billing.recordSystemFor(account.id, (current) => (current.suspended
-        ? { type: 'account.unsuspended', payload: { accountId: current.id, unsuspendedAt: at } } : null));
+      await this.billing.recordSystemFor(account.id, (current) =>
+        current.suspended
+          ? { type: 'account.unsuspended', payload: { accountId: current.id, unsuspendedAt: at } }
+          : null,
+      );
     }
     return { accountId: account.id };
   }
 
-  async deleteAccountByAdmin(input: { email: string; reason: string }): Promise<{ accountId: string; deletedRooms: string[] }> {
+  async deleteAccountByAdmin(input: {
+    email: string;
+    reason: string;
+  }): Promise<{ accountId: string; deletedRooms: string[] }> {
     const { email } = parseOrThrow(DeleteInput, input); // the reason is the superadmin's audit event's (admin topic)
     const account = await this.target(email);
     return { accountId: account.id, deletedRooms: await this.billing.eraseAccount(account, systemActor) };
   }
 
-  async grantAdminTrial(input: { email: string; tier: 'pro' | 'business'; days: number }): Promise<{ accountId: string; until: string }> {
+  async grantAdminTrial(input: {
+    email: string;
+    tier: 'pro' | 'business';
+    days: number;
+  }): Promise<{ accountId: string; until: string }> {
     const { email, tier, days } = parseOrThrow(TrialInput, input);
     const account = await this.target(email);
     const now = this.deps.now();
     const until = new Date(now.getTime() + days * DAY_MS).toISOString();
     await this.billing.recordSystemFor(account.id, (current) => {
       if (paysForItsPlan(current)) {
-        throw new DomainError('VALIDATION', `This account pays for the ${current.tier} plan: its tier changes only through its subscription`);
+        throw new DomainError(
+          'VALIDATION',
+          `This account pays for the ${current.tier} plan: its tier changes only through its subscription`,
+        );
       }
-      return { type: 'account.admin-trial-granted', payload: { accountId: current.id, tier, previousTier: current.tier, until, grantedAt: now.toISOString() } };
+      return {
+        type: 'account.admin-trial-granted',
+        payload: { accountId: current.id, tier, previousTier: current.tier, until, grantedAt: now.toISOString() },
+      };
     });
     await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier, reason: `admin trial until ${until}` });
     return { accountId: account.id, until };
@@ -127,14 +165,21 @@ export class AdminAccounts implements AdminAccountsApi {
   }
 
   /** Rooms first, then the event: until the event is recorded the sweep finds the trial again and finishes. */
-  private async endTrial(account: AccountRow, reason: 'expired' | 'ended-by-admin', now: Date = this.deps.now()): Promise<boolean> {
+  private async endTrial(
+    account: AccountRow,
+    reason: 'expired' | 'ended-by-admin',
+    now: Date = this.deps.now(),
+  ): Promise<boolean> {
     const before = await this.billing.accounts.byId(account.id);
     if (!before?.upgradedByAdmin) return false; // deleted, or a subscription took over since the sweep listed it
     await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier: 'free', reason: `admin trial ${reason}` });
     return this.billing.recordSystemFor(account.id, (current) => {
       if (!current.upgradedByAdmin) return null; // a subscription took over meanwhile, or another sweep got here first
       if (reason === 'expired' && (!current.trialEndsAt || current.trialEndsAt.getTime() > now.getTime())) return null; // re-granted
-      return { type: 'account.admin-trial-ended', payload: { accountId: current.id, tier: 'free', reason, endedAt: now.toISOString() } };
+      return {
+        type: 'account.admin-trial-ended',
+        payload: { accountId: current.id, tier: 'free', reason, endedAt: now.toISOString() },
+      };
     });
   }
 
@@ -142,7 +187,8 @@ export class AdminAccounts implements AdminAccountsApi {
   private async target(email: string): Promise<AccountRow> {
     const account = await this.billing.accounts.byEmail(email);
     if (!account) throw new DomainError('USER_NOT_FOUND', `No account with the e-mail ${email}`);
-    if (this.superadmin && account.email === this.superadmin) throw new DomainError('FORBIDDEN', 'The superadmin\'s own account cannot be changed here');
+    if (this.superadmin && account.email === this.superadmin)
+      throw new DomainError('FORBIDDEN', "The superadmin's own account cannot be changed here");
     return account;
   }
 }

@@ -9,8 +9,13 @@
  */
 import { z } from 'zod';
 import {
-  ContactStatusSchema, DomainError,
-  type AdminBillingSystemApi, type ContactCounts, type ContactMessageView, type ContactStatus, type EligibleUser,
+  ContactStatusSchema,
+  DomainError,
+  type AdminBillingSystemApi,
+  type ContactCounts,
+  type ContactMessageView,
+  type ContactStatus,
+  type EligibleUser,
 } from '@ephemera/proto';
 import { inTransaction, parseOrThrow, type Pool } from '@ephemera/platform';
 import type { BillingService } from './billing-service.ts';
@@ -23,28 +28,44 @@ const SIGN_IN_FAILURES_KEPT_MS = 90 * DAY_MS;
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const StatusInput = Id.extend({ status: ContactStatusSchema });
-const InactiveInput = z.object({ graceDays: z.number().int().min(0).max(365), days: z.number().int().min(1).max(1000) });
+const InactiveInput = z.object({
+  graceDays: z.number().int().min(0).max(365),
+  days: z.number().int().min(1).max(1000),
+});
 const ListInput = z.object({ limit: z.number().int().min(1).max(500).optional() });
 const SinceInput = z.object({ since: z.iso.datetime({ offset: true }) });
 
-export interface AdminBillingSystemOptions { now?: () => Date; superadminEmail?: string | null }
+export interface AdminBillingSystemOptions {
+  now?: () => Date;
+  superadminEmail?: string | null;
+}
 
 export class AdminBillingSystem implements AdminBillingSystemApi {
   private readonly now: () => Date;
   private readonly superadmin: string | null;
 
-  constructor(private readonly billing: BillingService, private readonly pool: Pool, options: AdminBillingSystemOptions = {}) {
+  constructor(
+    private readonly billing: BillingService,
+    private readonly pool: Pool,
+    options: AdminBillingSystemOptions = {},
+  ) {
     this.now = options.now ?? (() => new Date());
     this.superadmin = options.superadminEmail?.trim().toLowerCase() || null;
   }
 
   async feedbackList(input: { limit?: number }): Promise<{ messages: ContactMessageView[]; counts: ContactCounts }> {
     const { limit } = parseOrThrow(ListInput, input ?? {});
-    const [messages, counts] = await Promise.all([this.billing.contact.list({ limit: limit ?? 500 }), this.billing.contact.counts()]);
+    const [messages, counts] = await Promise.all([
+      this.billing.contact.list({ limit: limit ?? 500 }),
+      this.billing.contact.counts(),
+    ]);
     return { messages, counts };
   }
 
-  async feedbackSetStatus(input: { id: string; status: ContactStatus }): Promise<{ id: string; status: ContactStatus }> {
+  async feedbackSetStatus(input: {
+    id: string;
+    status: ContactStatus;
+  }): Promise<{ id: string; status: ContactStatus }> {
     const { id, status } = parseOrThrow(StatusInput, input);
     const changed = await feedbackNamed(() => this.billing.contact.setStatus(id, status));
     return { id: changed.id, status: changed.status };
@@ -57,14 +78,21 @@ export class AdminBillingSystem implements AdminBillingSystemApi {
   }
 
   /** Accounts last active (signed up, signed in or used a session) before now - (graceDays + days), oldest first. */
-  async inactiveAccounts(input: { graceDays: number; days: number }): Promise<Array<EligibleUser & { accountId: string }>> {
+  async inactiveAccounts(input: {
+    graceDays: number;
+    days: number;
+  }): Promise<Array<EligibleUser & { accountId: string }>> {
     const { graceDays, days } = parseOrThrow(InactiveInput, input);
     const cutoff = new Date(this.now().getTime() - (graceDays + days) * DAY_MS);
     const rows = await this.billing.accounts.inactiveSince(cutoff);
-    return rows.filter((r) => r.email !== this.superadmin).map((r) => ({
-      accountId: r.id, email: r.email, subscriptionTier: r.tier,
-      daysSinceEligible: Math.floor((cutoff.getTime() - r.lastActive.getTime()) / DAY_MS),
-    }));
+    return rows
+      .filter((r) => r.email !== this.superadmin)
+      .map((r) => ({
+        accountId: r.id,
+        email: r.email,
+        subscriptionTier: r.tier,
+        daysSinceEligible: Math.floor((cutoff.getTime() - r.lastActive.getTime()) / DAY_MS),
+      }));
   }
 
   /** Credentials whose time is over; answers how many rows went. */
@@ -76,9 +104,15 @@ export class AdminBillingSystem implements AdminBillingSystemApi {
       ['DELETE FROM billing.sessions WHERE expires_at < $1', [now]],
       ['DELETE FROM billing.oidc_flows WHERE expires_at < $1', [now]],
       ['DELETE FROM billing.oidc_handoffs WHERE expires_at < $1', [now]],
-      ['DELETE FROM billing.provider_events WHERE handled_at IS NOT NULL AND received_at < $1', [new Date(now.getTime() - PROVIDER_RETRY_WINDOW_MS)]],
+      [
+        'DELETE FROM billing.provider_events WHERE handled_at IS NOT NULL AND received_at < $1',
+        [new Date(now.getTime() - PROVIDER_RETRY_WINDOW_MS)],
+      ],
       ['DELETE FROM billing.sign_in_failures WHERE at < $1', [new Date(now.getTime() - SIGN_IN_FAILURES_KEPT_MS)]],
-      ['DELETE FROM billing.account_activity act WHERE NOT EXISTS (SELECT 1 FROM billing.accounts a WHERE a.id = act.account_id)', []],
+      [
+        'DELETE FROM billing.account_activity act WHERE NOT EXISTS (SELECT 1 FROM billing.accounts a WHERE a.id = act.account_id)',
+        [],
+      ],
     ];
     return inTransaction(this.pool, async (c) => {
       let removed = 0;
@@ -89,7 +123,10 @@ export class AdminBillingSystem implements AdminBillingSystemApi {
 
   async failedSignIns(input: { since: string }): Promise<{ count: number }> {
     const { since } = parseOrThrow(SinceInput, input);
-    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM billing.sign_in_failures WHERE at >= $1', [since]);
+    const { rows } = await this.pool.query<{ n: string }>(
+      'SELECT count(*) AS n FROM billing.sign_in_failures WHERE at >= $1',
+      [since],
+    );
     return { count: Number(rows[0]?.n ?? 0) };
   }
 }

@@ -7,8 +7,14 @@ import { BackupPart, type Pool, type RoomKeyStore } from '@ephemera/platform';
 
 export function billingBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
   return new BackupPart({
-    pool, schema: 'billing', keys,
-    keyIds: async (c) => (await c.query<{ id: string }>(
-      'SELECT id FROM billing.accounts UNION SELECT id::text FROM billing.contact_messages ORDER BY 1')).rows.map((r) => r.id),
+    pool,
+    schema: 'billing',
+    keys,
+    keyIds: async (c) =>
+      (
+        await c.query<{ id: string }>(
+          'SELECT id FROM billing.accounts UNION SELECT id::text FROM billing.contact_messages ORDER BY 1',
+        )
+      ).rows.map((r) => r.id),
   });
 }

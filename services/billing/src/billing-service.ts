@@ -7,26 +7,65 @@
  * Every account's events are sealed under a key of its own, destroyed on deletion (docs/crypto.md).
  */
 import {
-  DomainError, ENTITLEMENTS, limitsOf, parsePayload,
-  type AccountRoomsApi, type AccountStanding, type Actor, type AnyEventEnvelope, type DomainEventPayload, type DomainEventType, type ProfileAnswer, type SessionAccount,
-  type SessionAnswer, type Tier,
+  DomainError,
+  ENTITLEMENTS,
+  limitsOf,
+  parsePayload,
+  type AccountRoomsApi,
+  type AccountStanding,
+  type Actor,
+  type AnyEventEnvelope,
+  type DomainEventPayload,
+  type DomainEventType,
+  type ProfileAnswer,
+  type SessionAccount,
+  type SessionAnswer,
+  type Tier,
 } from '@ephemera/proto';
 import {
-  KeyedMutex, RoomKeyring, appendEvents, applyOnce, makeEvent, newId, parseOrThrow, systemActor, userActor,
-  type EmailLookup, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore,
+  KeyedMutex,
+  RoomKeyring,
+  appendEvents,
+  applyOnce,
+  makeEvent,
+  newId,
+  parseOrThrow,
+  systemActor,
+  userActor,
+  type EmailLookup,
+  type EventLog,
+  type Logger,
+  type Pool,
+  type Projector,
+  type RoomKeyStore,
 } from '@ephemera/platform';
 import {
-  RegisterBodySchema, LoginBodySchema, RequestCodeBodySchema, RecoverUsernameBodySchema, UpdateUsernameBodySchema, AutoRenewalBodySchema,
-  DeleteAccountBodySchema, GenerateRoomTokenBodySchema,
+  RegisterBodySchema,
+  LoginBodySchema,
+  RequestCodeBodySchema,
+  RecoverUsernameBodySchema,
+  UpdateUsernameBodySchema,
+  AutoRenewalBodySchema,
+  DeleteAccountBodySchema,
+  GenerateRoomTokenBodySchema,
 } from '@ephemera/proto';
-import { AccountsRepository, presentAccount, standingOf, type AccountRow, type AccountSealing } from './accounts-repository.ts';
+import {
+  AccountsRepository,
+  presentAccount,
+  standingOf,
+  type AccountRow,
+  type AccountSealing,
+} from './accounts-repository.ts';
 import { SignInCodes, Sessions } from './credentials.ts';
 import { accountProjector, sealLegacyAccounts } from './projection.ts';
 import { ContactMessages } from './contact.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BillingDeps {
-  pool: Pool; log: EventLog; logger: Logger; mailer: Mailer;
+  pool: Pool;
+  log: EventLog;
+  logger: Logger;
+  mailer: Mailer;
   /** one key per account: created before account.registered, destroyed before account.deleted */
   accountKeys: RoomKeyStore;
   /** the keyring over it that the sealed log uses (absent: one of this service's own) */
@@ -40,7 +79,13 @@ export interface BillingDeps {
 }
 
 /** Google's verified claims (google.ts): only an ID token checked by openid-client gets here. */
-export interface VerifiedGoogleIdentity { sub: string; email: string | null; emailVerified: boolean; name: string | null; picture: string | null }
+export interface VerifiedGoogleIdentity {
+  sub: string;
+  email: string | null;
+  emailVerified: boolean;
+  name: string | null;
+  picture: string | null;
+}
 
 export class BillingService {
   readonly accounts: AccountsRepository;
@@ -65,19 +110,28 @@ export class BillingService {
     this.projector = accountProjector(this.sealing);
     this.codes = new SignInCodes(deps.pool, this.now, deps.emailLookup);
     this.sessions = new Sessions(deps.pool, this.now);
-    this.contact = new ContactMessages({ pool: deps.pool, log: deps.log, logger: deps.logger, keys: deps.accountKeys, now: this.now });
+    this.contact = new ContactMessages({
+      pool: deps.pool,
+      log: deps.log,
+      logger: deps.logger,
+      keys: deps.accountKeys,
+      now: this.now,
+    });
     this.superadmin = deps.superadminEmail?.trim().toLowerCase() || null;
   }
 
   /** Accounts stored in the clear by an earlier version: sealed once, at start (projection.ts). */
-  sealLegacyAccounts(): Promise<number> { return sealLegacyAccounts(this.deps.pool, this.sealing, this.deps.logger); }
+  sealLegacyAccounts(): Promise<number> {
+    return sealLegacyAccounts(this.deps.pool, this.sealing, this.deps.logger);
+  }
 
   /** Mails a one-time code. The answer is the same whether or not an account exists for the address. */
   async requestCode(body: unknown): Promise<{ success: true; message: string }> {
     const { email } = parseOrThrow(RequestCodeBodySchema, body);
     const code = await this.codes.issue(email);
     await this.deps.mailer.send({
-      to: email, subject: `Your Ephemera sign-in code: ${code}`,
+      to: email,
+      subject: `Your Ephemera sign-in code: ${code}`,
       text: `Your sign-in code is ${code}\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this e-mail.`,
     });
     return { success: true, message: `We sent a sign-in code to ${email}` };
@@ -91,13 +145,22 @@ export class BillingService {
   async register(body: unknown, previousToken: string | null): Promise<SessionAnswer> {
     const input = parseOrThrow(RegisterBodySchema, body);
     await this.codes.consume(input.email, input.code);
-    const account = await this.mutex.run(`email:${input.email}`, async () =>
-      (await this.accounts.byEmail(input.email)) ?? this.createAccount({ email: input.email, username: input.username, googleId: null, picture: null }));
+    const account = await this.mutex.run(
+      `email:${input.email}`,
+      async () =>
+        (await this.accounts.byEmail(input.email)) ??
+        this.createAccount({ email: input.email, username: input.username, googleId: null, picture: null }),
+    );
     const answer = await this.openSession(account, previousToken);
     if (!input.claimWorkspaceId) return answer;
-    if (!input.claimUserToken) return { ...answer, claimError: 'CLAIM_FAILED: the room\'s owner token is missing' };
+    if (!input.claimUserToken) return { ...answer, claimError: "CLAIM_FAILED: the room's owner token is missing" };
     try {
-      const claim = await this.deps.rooms.claimWorkspace({ workspaceId: input.claimWorkspaceId, userToken: input.claimUserToken, accountId: account.id, tier: account.tier });
+      const claim = await this.deps.rooms.claimWorkspace({
+        workspaceId: input.claimWorkspaceId,
+        userToken: input.claimUserToken,
+        accountId: account.id,
+        tier: account.tier,
+      });
       return { ...answer, newUserToken: claim.newUserToken, workspaceId: claim.workspaceId };
     } catch (err) {
       // The account exists and is signed in either way; the page shows the spec's text with the reason.
@@ -119,12 +182,17 @@ export class BillingService {
   async signInWithGoogle(identity: VerifiedGoogleIdentity): Promise<AccountRow> {
     const byGoogle = await this.accounts.byGoogleId(identity.sub);
     if (byGoogle) return byGoogle;
-    if (!identity.email || !identity.emailVerified) throw new DomainError('GOOGLE_AUTH_FAILED', 'Google did not confirm this e-mail address');
+    if (!identity.email || !identity.emailVerified)
+      throw new DomainError('GOOGLE_AUTH_FAILED', 'Google did not confirm this e-mail address');
     const email = identity.email.trim().toLowerCase();
     return this.mutex.run(`email:${email}`, async () => {
       const existing = await this.accounts.byEmail(email);
       if (existing) {
-        await this.recordFor(existing, 'account.google-linked', { accountId: existing.id, googleId: identity.sub, picture: identity.picture });
+        await this.recordFor(existing, 'account.google-linked', {
+          accountId: existing.id,
+          googleId: identity.sub,
+          picture: identity.picture,
+        });
         return (await this.accounts.byId(existing.id))!;
       }
       const username = (identity.name ?? email.split('@')[0] ?? 'user').trim().slice(0, 30) || 'user';
@@ -162,7 +230,13 @@ export class BillingService {
     const id = await this.sessions.accountOf(token);
     const account = id ? await this.accounts.byId(id) : null;
     return account && !account.suspended
-      ? { accountId: account.id, email: account.email, username: account.username, tier: account.tier, standing: standingOf(account, this.now()) }
+      ? {
+          accountId: account.id,
+          email: account.email,
+          username: account.username,
+          tier: account.tier,
+          standing: standingOf(account, this.now()),
+        }
       : null;
   }
 
@@ -174,7 +248,12 @@ export class BillingService {
 
   async profile(account: AccountRow): Promise<ProfileAnswer> {
     const rooms = await this.deps.rooms.roomsOfAccount({ accountId: account.id });
-    return { success: true, user: presentAccount(account, this.superadmin), rooms, limits: limitsOf(ENTITLEMENTS[account.tier as Tier] ?? ENTITLEMENTS.free) };
+    return {
+      success: true,
+      user: presentAccount(account, this.superadmin),
+      rooms,
+      limits: limitsOf(ENTITLEMENTS[account.tier as Tier] ?? ENTITLEMENTS.free),
+    };
   }
 
   /** Mails the username; the answer never says whether the address has an account. */
@@ -182,7 +261,11 @@ export class BillingService {
     const { email } = parseOrThrow(RecoverUsernameBodySchema, body);
     const account = await this.accounts.byEmail(email);
     if (account) {
-      await this.deps.mailer.send({ to: email, subject: 'Your Ephemera username', text: `The username of your account is: ${account.username}` });
+      await this.deps.mailer.send({
+        to: email,
+        subject: 'Your Ephemera username',
+        text: `The username of your account is: ${account.username}`,
+      });
     }
     return { success: true, message: 'If an account uses this address, we sent its username there.' };
   }
@@ -194,9 +277,17 @@ export class BillingService {
   }
 
   /** The auto-renewal choice; atProvider: the subscription payments/auto-renewal.ts changed to match it first. */
-  async setAutoRenewal(account: AccountRow, body: unknown, atProvider?: { subscriptionId: string; cancelAtPeriodEnd: boolean }) {
+  async setAutoRenewal(
+    account: AccountRow,
+    body: unknown,
+    atProvider?: { subscriptionId: string; cancelAtPeriodEnd: boolean },
+  ) {
     const { autoRenewal } = parseOrThrow(AutoRenewalBodySchema, body);
-    await this.recordFor(account, 'account.auto-renewal-changed', { accountId: account.id, autoRenewal, ...atProvider });
+    await this.recordFor(account, 'account.auto-renewal-changed', {
+      accountId: account.id,
+      autoRenewal,
+      ...atProvider,
+    });
     return { success: true as const, autoRenewal };
   }
 
@@ -208,7 +299,10 @@ export class BillingService {
 
   /** Everything stored about the user (the spec's export): the account, its rooms, its sessions (no tokens). */
   async exportData(account: AccountRow) {
-    const [rooms, sessions] = await Promise.all([this.deps.rooms.roomsOfAccount({ accountId: account.id }), this.sessions.list(account.id)]);
+    const [rooms, sessions] = await Promise.all([
+      this.deps.rooms.roomsOfAccount({ accountId: account.id }),
+      this.sessions.list(account.id),
+    ]);
     return { exportedAt: this.now().toISOString(), account: presentAccount(account, this.superadmin), rooms, sessions };
   }
 
@@ -230,20 +324,47 @@ export class BillingService {
       this.keyring.forget(account.id);
       await this.deps.accountKeys.destroy(account.id);
       const current = await this.accounts.byId(account.id);
-      await this.record([makeEvent('account.deleted', account.id, (current?.lastSeq ?? account.lastSeq) + 1, {
-        accountId: account.id, deletedAt: this.now().toISOString(),
-      }, actor)]);
+      await this.record([
+        makeEvent(
+          'account.deleted',
+          account.id,
+          (current?.lastSeq ?? account.lastSeq) + 1,
+          {
+            accountId: account.id,
+            deletedAt: this.now().toISOString(),
+          },
+          actor,
+        ),
+      ]);
     });
     return deleted;
   }
 
-  private async createAccount(input: { email: string; username: string; googleId: string | null; picture: string | null }): Promise<AccountRow> {
+  private async createAccount(input: {
+    email: string;
+    username: string;
+    googleId: string | null;
+    picture: string | null;
+  }): Promise<AccountRow> {
     const accountId = `acc_${newId(20)}`;
     await this.deps.accountKeys.create(accountId);
-    await this.record([makeEvent('account.registered', accountId, 1, {
-      accountId, email: input.email, username: input.username, tier: 'free', googleId: input.googleId, picture: input.picture,
-      registeredAt: this.now().toISOString(),
-    }, systemActor)]);
+    await this.record([
+      makeEvent(
+        'account.registered',
+        accountId,
+        1,
+        {
+          accountId,
+          email: input.email,
+          username: input.username,
+          tier: 'free',
+          googleId: input.googleId,
+          picture: input.picture,
+          registeredAt: this.now().toISOString(),
+        },
+        systemActor,
+      ),
+    ]);
     this.deps.logger.info({ accountId }, 'account registered');
     return (await this.accounts.byId(accountId))!;
   }
@@ -252,24 +373,35 @@ export class BillingService {
    * Payments: decide an account event from the account's current row under its lock (null: nothing to record, e.g.
    * the provider's state is already what the row says), then record it as the system. True when one was recorded.
    */
-  async recordSystemFor(accountId: string, decide: (current: AccountRow) => { type: DomainEventType; payload: unknown } | null): Promise<boolean> {
+  async recordSystemFor(
+    accountId: string,
+    decide: (current: AccountRow) => { type: DomainEventType; payload: unknown } | null,
+  ): Promise<boolean> {
     return this.mutex.run(`account:${accountId}`, async () => {
       const current = await this.accounts.byId(accountId);
       if (!current) return false; // deleted meanwhile: nothing of it is kept
       const decided = decide(current);
       if (!decided) return false;
       const payload = parsePayload(decided.type, decided.payload);
-      await this.record([makeEvent(decided.type, accountId, current.lastSeq + 1, payload as never, systemActor) as AnyEventEnvelope]);
+      await this.record([
+        makeEvent(decided.type, accountId, current.lastSeq + 1, payload as never, systemActor) as AnyEventEnvelope,
+      ]);
       return true;
     });
   }
 
-  private recordFor<T extends DomainEventType>(account: AccountRow, type: T, payload: DomainEventPayload<T>): Promise<void> {
+  private recordFor<T extends DomainEventType>(
+    account: AccountRow,
+    type: T,
+    payload: DomainEventPayload<T>,
+  ): Promise<void> {
     return this.mutex.run(`account:${account.id}`, async () => {
       const current = await this.accounts.byId(account.id);
       if (!current) throw new DomainError('SESSION_INVALID');
       parsePayload(type, payload);
-      await this.record([makeEvent(type, account.id, current.lastSeq + 1, payload, userActor(account.id)) as AnyEventEnvelope]);
+      await this.record([
+        makeEvent(type, account.id, current.lastSeq + 1, payload, userActor(account.id)) as AnyEventEnvelope,
+      ]);
     });
   }
 

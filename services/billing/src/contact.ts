@@ -7,25 +7,59 @@
  * e-mail and text left in Kafka, WAL or a backup can no longer be read (docs/crypto.md).
  */
 import {
-  ContactBodySchema, ContactStatusSchema, CONTACT_STATUSES, DomainError,
-  type AnyEventEnvelope, type ContactAnswer, type ContactCounts, type ContactMessageView, type ContactStatus,
+  ContactBodySchema,
+  ContactStatusSchema,
+  CONTACT_STATUSES,
+  DomainError,
+  type AnyEventEnvelope,
+  type ContactAnswer,
+  type ContactCounts,
+  type ContactMessageView,
+  type ContactStatus,
 } from '@ephemera/proto';
 import {
-  KeyedMutex, appendEvents, applyOnce, makeEvent, newId, parseOrThrow, systemActor,
-  type EventLog, type Logger, type Pool, type PoolClient, type RoomKeyStore,
+  KeyedMutex,
+  appendEvents,
+  applyOnce,
+  makeEvent,
+  newId,
+  parseOrThrow,
+  systemActor,
+  type EventLog,
+  type Logger,
+  type Pool,
+  type PoolClient,
+  type RoomKeyStore,
 } from '@ephemera/platform';
 
 export interface ContactDeps {
-  pool: Pool; log: EventLog; logger: Logger;
+  pool: Pool;
+  log: EventLog;
+  logger: Logger;
   /** one key per message (the account key store): created before the message is recorded, destroyed on removal */
   keys: RoomKeyStore;
   now?: () => Date;
 }
 
 const COLUMNS = `id, name, email, category, message, status, received_at AS "receivedAt", last_seq AS "lastSeq"`;
-interface Row { id: string; name: string; email: string; category: ContactMessageView['category']; message: string; status: ContactStatus; receivedAt: Date; lastSeq: number }
+interface Row {
+  id: string;
+  name: string;
+  email: string;
+  category: ContactMessageView['category'];
+  message: string;
+  status: ContactStatus;
+  receivedAt: Date;
+  lastSeq: number;
+}
 const view = (r: Row): ContactMessageView => ({
-  id: r.id, name: r.name, email: r.email, category: r.category, message: r.message, status: r.status, createdAt: r.receivedAt.toISOString(),
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  category: r.category,
+  message: r.message,
+  status: r.status,
+  createdAt: r.receivedAt.toISOString(),
 });
 
 export class ContactMessages {
@@ -47,7 +81,9 @@ export class ContactMessages {
     const receivedAt = this.now().toISOString();
     await this.deps.keys.create(id);
     try {
-      await this.record([makeEvent('contact.message-received', id, 1, { messageId: id, ...input, receivedAt }, systemActor)]);
+      await this.record([
+        makeEvent('contact.message-received', id, 1, { messageId: id, ...input, receivedAt }, systemActor),
+      ]);
     } catch (err) {
       await this.deps.keys.destroy(id).catch(() => {}); // nothing was stored: no key left behind either
       throw err;
@@ -61,7 +97,9 @@ export class ContactMessages {
     const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
     const { rows } = await this.deps.pool.query<Row>(
       `SELECT ${COLUMNS} FROM billing.contact_messages WHERE ($1::text IS NULL OR status = $1)
-       ORDER BY received_at DESC, id LIMIT $2 OFFSET $3`, [opts.status ?? null, limit, Math.max(opts.offset ?? 0, 0)]);
+       ORDER BY received_at DESC, id LIMIT $2 OFFSET $3`,
+      [opts.status ?? null, limit, Math.max(opts.offset ?? 0, 0)],
+    );
     return rows.map(view);
   }
 
@@ -72,10 +110,15 @@ export class ContactMessages {
 
   /** the Feedback tab's counts: total and per status */
   async counts(): Promise<ContactCounts> {
-    const { rows } = await this.deps.pool.query<{ status: ContactStatus; n: string }>('SELECT status, count(*) AS n FROM billing.contact_messages GROUP BY status');
+    const { rows } = await this.deps.pool.query<{ status: ContactStatus; n: string }>(
+      'SELECT status, count(*) AS n FROM billing.contact_messages GROUP BY status',
+    );
     const counts = Object.fromEntries(CONTACT_STATUSES.map((s) => [s, 0])) as ContactCounts;
     counts.total = 0;
-    for (const r of rows) { counts[r.status] = Number(r.n); counts.total += Number(r.n); }
+    for (const r of rows) {
+      counts[r.status] = Number(r.n);
+      counts.total += Number(r.n);
+    }
     return counts;
   }
 
@@ -86,7 +129,15 @@ export class ContactMessages {
       const current = await this.row(id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       if (current.status !== next) {
-        await this.record([makeEvent('contact.message-status-changed', id, current.lastSeq + 1, { messageId: id, status: next, changedAt: this.now().toISOString() }, systemActor)]);
+        await this.record([
+          makeEvent(
+            'contact.message-status-changed',
+            id,
+            current.lastSeq + 1,
+            { messageId: id, status: next, changedAt: this.now().toISOString() },
+            systemActor,
+          ),
+        ]);
       }
       return view((await this.row(id))!);
     });
@@ -98,12 +149,22 @@ export class ContactMessages {
       const current = await this.row(id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       await this.deps.keys.destroy(id);
-      await this.record([makeEvent('contact.message-deleted', id, current.lastSeq + 1, { messageId: id, deletedAt: this.now().toISOString() }, systemActor)]);
+      await this.record([
+        makeEvent(
+          'contact.message-deleted',
+          id,
+          current.lastSeq + 1,
+          { messageId: id, deletedAt: this.now().toISOString() },
+          systemActor,
+        ),
+      ]);
     });
   }
 
   private async row(id: string): Promise<Row | null> {
-    const { rows } = await this.deps.pool.query<Row>(`SELECT ${COLUMNS} FROM billing.contact_messages WHERE id = $1`, [id]);
+    const { rows } = await this.deps.pool.query<Row>(`SELECT ${COLUMNS} FROM billing.contact_messages WHERE id = $1`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -122,12 +183,15 @@ export async function projectContact(client: PoolClient, event: AnyEventEnvelope
       await client.query(
         `INSERT INTO billing.contact_messages (id, name, email, category, message, received_at, last_seq)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-        [p.messageId, p.name, p.email, p.category, p.message, p.receivedAt, event.sequence]);
+        [p.messageId, p.name, p.email, p.category, p.message, p.receivedAt, event.sequence],
+      );
       return;
     }
     case 'contact.message-status-changed':
-      await client.query('UPDATE billing.contact_messages SET status = $2, status_changed_at = $3, last_seq = $4 WHERE id = $1',
-        [event.payload.messageId, event.payload.status, event.payload.changedAt, event.sequence]);
+      await client.query(
+        'UPDATE billing.contact_messages SET status = $2, status_changed_at = $3, last_seq = $4 WHERE id = $1',
+        [event.payload.messageId, event.payload.status, event.payload.changedAt, event.sequence],
+      );
       return;
     case 'contact.message-deleted':
       await client.query('DELETE FROM billing.contact_messages WHERE id = $1', [event.payload.messageId]);

@@ -48,9 +48,16 @@ function sameSecret(a: string, b: string | null): boolean {
 export class GoogleSignIn {
   private config: Promise<oidc.Configuration> | null = null;
 
-  constructor(private readonly settings: GoogleConfig | null, private readonly pool: Pool, private readonly logger: Logger, private readonly now: () => Date) {}
+  constructor(
+    private readonly settings: GoogleConfig | null,
+    private readonly pool: Pool,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+  ) {}
 
-  get configured(): boolean { return this.settings !== null; }
+  get configured(): boolean {
+    return this.settings !== null;
+  }
 
   private configuration(): Promise<oidc.Configuration> {
     const s = this.settings;
@@ -58,9 +65,13 @@ export class GoogleSignIn {
     if (!this.config) {
       const insecure = new URL(s.issuer).protocol === 'http:'; // a local test issuer only; Google is https
       // enableNonRepudiationChecks: every ID token's signature is checked against the issuer's JWKS.
-      const execute = insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks];
+      const execute = insecure
+        ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks]
+        : [oidc.enableNonRepudiationChecks];
       this.config = oidc.discovery(new URL(s.issuer), s.clientId, s.clientSecret, undefined, { execute });
-      this.config.catch(() => { this.config = null; }); // retry discovery on the next sign-in
+      this.config.catch(() => {
+        this.config = null;
+      }); // retry discovery on the next sign-in
     }
     return this.config;
   }
@@ -75,11 +86,17 @@ export class GoogleSignIn {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     await this.pool.query('DELETE FROM billing.oidc_flows WHERE expires_at < $1', [this.now()]);
-    await this.pool.query('INSERT INTO billing.oidc_flows (state, code_verifier, nonce, redirect, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [state, codeVerifier, nonce, safeRedirect(redirectAfter), new Date(this.now().getTime() + FLOW_TTL_MS)]);
+    await this.pool.query(
+      'INSERT INTO billing.oidc_flows (state, code_verifier, nonce, redirect, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [state, codeVerifier, nonce, safeRedirect(redirectAfter), new Date(this.now().getTime() + FLOW_TTL_MS)],
+    );
     const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: this.settings!.redirectUri, scope: 'openid email profile', state, nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+      redirect_uri: this.settings!.redirectUri,
+      scope: 'openid email profile',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
     }).href;
     return { url, state };
   }
@@ -94,24 +111,38 @@ export class GoogleSignIn {
    * spent here (single use), the code exchanged with its PKCE verifier, the ID token verified. Returns the identity
    * and where the page wanted to go.
    */
-  async callback(query: URLSearchParams, browserState: string | null): Promise<{ identity: VerifiedGoogleIdentity; redirect: string }> {
+  async callback(
+    query: URLSearchParams,
+    browserState: string | null,
+  ): Promise<{ identity: VerifiedGoogleIdentity; redirect: string }> {
     const config = await this.configuration();
     const state = query.get('state') ?? '';
     if (!sameSecret(state, browserState)) throw new DomainError('GOOGLE_AUTH_FAILED');
-    const flow = await this.pool.query('DELETE FROM billing.oidc_flows WHERE state = $1 AND expires_at > $2 RETURNING code_verifier, nonce, redirect', [state, this.now()]);
+    const flow = await this.pool.query(
+      'DELETE FROM billing.oidc_flows WHERE state = $1 AND expires_at > $2 RETURNING code_verifier, nonce, redirect',
+      [state, this.now()],
+    );
     const row = flow.rows[0];
     if (!row) throw new DomainError('GOOGLE_AUTH_FAILED');
     const current = new URL(this.settings!.redirectUri);
     current.search = query.toString();
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: row.code_verifier, expectedState: state, expectedNonce: row.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: row.code_verifier,
+        expectedState: state,
+        expectedNonce: row.nonce,
+        idTokenExpected: true,
+      });
       const claims = tokens.claims();
       if (!claims?.sub) throw new Error('no ID token claims');
       return {
         redirect: row.redirect,
         identity: {
-          sub: String(claims.sub), email: typeof claims.email === 'string' ? claims.email : null, emailVerified: claims.email_verified === true,
-          name: typeof claims.name === 'string' ? claims.name : null, picture: typeof claims.picture === 'string' ? claims.picture : null,
+          sub: String(claims.sub),
+          email: typeof claims.email === 'string' ? claims.email : null,
+          emailVerified: claims.email_verified === true,
+          name: typeof claims.name === 'string' ? claims.name : null,
+          picture: typeof claims.picture === 'string' ? claims.picture : null,
         },
       };
     } catch (err) {
@@ -123,8 +154,11 @@ export class GoogleSignIn {
   /** A single-use id (the cookie's value) that stands for the signed-in account for two minutes. */
   async handoff(accountId: string): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.pool.query('INSERT INTO billing.oidc_handoffs (id_hash, account_id, expires_at) VALUES ($1, $2, $3)',
-      [hash(id), accountId, new Date(this.now().getTime() + HANDOFF_TTL_MS)]);
+    await this.pool.query('INSERT INTO billing.oidc_handoffs (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [
+      hash(id),
+      accountId,
+      new Date(this.now().getTime() + HANDOFF_TTL_MS),
+    ]);
     return id;
   }
 
@@ -132,7 +166,10 @@ export class GoogleSignIn {
     if (!id) throw new DomainError('GOOGLE_AUTH_FAILED');
     return inTransaction(this.pool, async (c) => {
       await c.query('DELETE FROM billing.oidc_handoffs WHERE expires_at < $1', [this.now()]);
-      const r = await c.query('DELETE FROM billing.oidc_handoffs WHERE id_hash = $1 AND expires_at > $2 RETURNING account_id', [hash(id), this.now()]);
+      const r = await c.query(
+        'DELETE FROM billing.oidc_handoffs WHERE id_hash = $1 AND expires_at > $2 RETURNING account_id',
+        [hash(id), this.now()],
+      );
       if (!r.rows[0]) throw new DomainError('GOOGLE_AUTH_FAILED');
       return r.rows[0].account_id as string;
     });

@@ -8,8 +8,17 @@ export { ContactMessages, projectContact } from './contact.ts';
 export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';
-export { paymentsRouter, paymentWebhookRouter, StripeProvider, type PaymentsOptions, type PaymentProvider, type ProviderStateReader,
-  type CheckoutState, type SubscriptionState, type ChargeState } from './payments/index.ts';
+export {
+  paymentsRouter,
+  paymentWebhookRouter,
+  StripeProvider,
+  type PaymentsOptions,
+  type PaymentProvider,
+  type ProviderStateReader,
+  type CheckoutState,
+  type SubscriptionState,
+  type ChargeState,
+} from './payments/index.ts';
 export { reminderDue, heldSubscriptionOf, type Payments, type SweepResult } from './payments/index.ts';
 export { AdminAccounts } from './admin-accounts.ts';
 export { AdminBillingSystem } from './admin-system.ts';

@@ -6,20 +6,33 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '@ephemera/platform';
 
-export interface Mail { to: string; subject: string; text: string }
-export interface Mailer { send(mail: Mail): Promise<void>; readonly kind: 'smtp' | 'log' }
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  readonly kind: 'smtp' | 'log';
+}
 
 export function createMailer(opts: { smtpUrl?: string; from: string; logger: Logger }): Mailer {
   if (!opts.smtpUrl) {
-    opts.logger.warn('SMTP_URL is not set: sign-in codes and account e-mails are printed to this log instead of being sent');
+    opts.logger.warn(
+      'SMTP_URL is not set: sign-in codes and account e-mails are printed to this log instead of being sent',
+    );
     return {
       kind: 'log',
-      async send(mail) { opts.logger.warn({ mailTo: mail.to, subject: mail.subject }, `e-mail not sent (no SMTP_URL): ${mail.text}`); },
+      async send(mail) {
+        opts.logger.warn({ mailTo: mail.to, subject: mail.subject }, `e-mail not sent (no SMTP_URL): ${mail.text}`);
+      },
     };
   }
   const transport = nodemailer.createTransport(opts.smtpUrl);
   return {
     kind: 'smtp',
-    async send(mail) { await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text }); },
+    async send(mail) {
+      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
   };
 }

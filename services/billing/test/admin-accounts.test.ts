@@ -20,7 +20,15 @@ describe('admin actions on accounts (billing)', async () => {
   const world = await startRoomWorld({ now });
   const { databaseUrl, pool, log, keys, room } = world;
   const billing = await startBillingModule({
-    databaseUrl, pool, log, logger, now, accountKeys: keys.store, rooms: room.service.ownership, superadminEmail: 'root@example.test', adminTrialSweepMs: 0,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    now,
+    accountKeys: keys.store,
+    rooms: room.service.ownership,
+    superadminEmail: 'root@example.test',
+    adminTrialSweepMs: 0,
   });
   world.stopFirst(() => billing.stop());
   afterAll(() => world.stop());
@@ -34,8 +42,17 @@ describe('admin actions on accounts (billing)', async () => {
     return { email, token: answer.token, accountId: answer.user.id };
   };
   const dashboardRoom = async (account: { accountId: string; email: string }) => {
-    const session: SessionAccount = { accountId: account.accountId, email: account.email, username: 'owner', tier: 'free', standing: 'active' };
-    return room.service.ownership.createForAccount(session, { name: `trial-${Date.now().toString(36)}-${n++}`, username: 'owner' });
+    const session: SessionAccount = {
+      accountId: account.accountId,
+      email: account.email,
+      username: 'owner',
+      tier: 'free',
+      standing: 'active',
+    };
+    return room.service.ownership.createForAccount(session, {
+      name: `trial-${Date.now().toString(36)}-${n++}`,
+      username: 'owner',
+    });
   };
   const roomTier = async (workspaceId: string) => (await room.service.repo.workspaceById(workspaceId))!.tier;
   const row = async (id: string) => (await svc.accounts.byId(id))!;
@@ -61,12 +78,24 @@ describe('admin actions on accounts (billing)', async () => {
 
   it('an account that pays gets no trial; a verified subscription event ends a running trial', async () => {
     const payer = await signUp('payer');
-    const activated = (accountId: string) => svc.recordSystemFor(accountId, (current) => ({ type: 'account.subscription-activated', payload: {
-      accountId: current.id, tier: 'pro', subscriptionId: `sub_${current.id}`, customerId: null, currentPeriodEnd: new Date(now().getTime() + 30 * DAY_MS).toISOString(),
-      cancelAtPeriodEnd: false, provider: 'stripe', providerEventId: null,
-    } }));
+    const activated = (accountId: string) =>
+      svc.recordSystemFor(accountId, (current) => ({
+        type: 'account.subscription-activated',
+        payload: {
+          accountId: current.id,
+          tier: 'pro',
+          subscriptionId: `sub_${current.id}`,
+          customerId: null,
+          currentPeriodEnd: new Date(now().getTime() + 30 * DAY_MS).toISOString(),
+          cancelAtPeriodEnd: false,
+          provider: 'stripe',
+          providerEventId: null,
+        },
+      }));
     await activated(payer.accountId);
-    await expect(admin.grantAdminTrial({ email: payer.email, tier: 'business', days: 30 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(admin.grantAdminTrial({ email: payer.email, tier: 'business', days: 30 })).rejects.toMatchObject({
+      code: 'VALIDATION',
+    });
     expect((await row(payer.accountId)).tier).toBe('pro');
 
     const trialist = await signUp('converts');
@@ -84,12 +113,23 @@ describe('admin actions on accounts (billing)', async () => {
     await admin.suspendAccount({ email: u.email, suspended: true, reason: 'spam' });
     expect(await row(u.accountId)).toMatchObject({ suspended: true, suspendedReason: 'spam' });
     expect(await svc.resolveSession(u.token)).toBeNull();
-    await expect(svc.register({ email: u.email, username: 'x', code: await svc.codes.issue(u.email) }, null)).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
+    await expect(
+      svc.register({ email: u.email, username: 'x', code: await svc.codes.issue(u.email) }, null),
+    ).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
     await expect(svc.openSession(await row(u.accountId), null)).rejects.toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
-    await expect(admin.suspendAccount({ email: u.email, suspended: true, reason: null })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await svc.register({ email: 'root@example.test', username: 'root', code: await svc.codes.issue('root@example.test') }, null);
-    await expect(admin.suspendAccount({ email: 'root@example.test', suspended: true, reason: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(admin.deleteAccountByAdmin({ email: 'root@example.test', reason: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.suspendAccount({ email: u.email, suspended: true, reason: null })).rejects.toMatchObject({
+      code: 'VALIDATION',
+    });
+    await svc.register(
+      { email: 'root@example.test', username: 'root', code: await svc.codes.issue('root@example.test') },
+      null,
+    );
+    await expect(
+      admin.suspendAccount({ email: 'root@example.test', suspended: true, reason: 'x' }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.deleteAccountByAdmin({ email: 'root@example.test', reason: 'x' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
 
     await admin.suspendAccount({ email: u.email, suspended: false, reason: null });
     expect(await row(u.accountId)).toMatchObject({ suspended: false, suspendedReason: null });

@@ -13,12 +13,18 @@ import { startBillingModule, type BillingOptions } from '../src/index.ts';
 
 /** An account with no rooms; anything else a room service would do is not what these tests are about. */
 export const NO_ROOMS: AccountRoomsApi = {
-  claimWorkspace: async () => { throw new Error('not in this test'); },
+  claimWorkspace: async () => {
+    throw new Error('not in this test');
+  },
   roomsOfAccount: async () => [],
-  ownerToken: async () => { throw new Error('not in this test'); },
+  ownerToken: async () => {
+    throw new Error('not in this test');
+  },
   deleteRoomsOfAccount: async () => ({ deleted: [] }),
   changeTierOfAccount: async () => ({ changed: [] }),
-  extendPaid: async () => { throw new Error('not in this test'); },
+  extendPaid: async () => {
+    throw new Error('not in this test');
+  },
 };
 
 /** A starter for this test file: every boot shares the file's account keys (in keyDir, removed after the file). */
@@ -32,9 +38,24 @@ export function billingHarness(name: string) {
     const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
     await log.init(Object.values(TOPICS));
     const billing = await startBillingModule({
-      databaseUrl, pool, log, logger: createLogger('test', 'silent'), accountKeys: keys.store, rooms: NO_ROOMS, ...options,
+      databaseUrl,
+      pool,
+      log,
+      logger: createLogger('test', 'silent'),
+      accountKeys: keys.store,
+      rooms: NO_ROOMS,
+      ...options,
     });
-    return { pool, keys, billing, async stop() { await billing.stop(); await log.close(); await pool.end(); } };
+    return {
+      pool,
+      keys,
+      billing,
+      async stop() {
+        await billing.stop();
+        await log.close();
+        await pool.end();
+      },
+    };
   }
   return { boot, keyDir };
 }

@@ -14,7 +14,10 @@ import { createTestDatabase, databaseWithLogOf } from '../../../test/helpers/db.
 const { boot, keyDir } = billingHarness('replay');
 
 /** the accounts as billing reads them (e-mail and username opened under each account's key) */
-const accounts = async (pool: import('pg').Pool, billing: { service: { accounts: { byId(id: string): Promise<unknown> } } }) => {
+const accounts = async (
+  pool: import('pg').Pool,
+  billing: { service: { accounts: { byId(id: string): Promise<unknown> } } },
+) => {
   const { rows } = await pool.query<{ id: string }>('SELECT id FROM billing.accounts ORDER BY id');
   return Promise.all(rows.map((r) => billing.service.accounts.byId(r.id)));
 };
@@ -32,13 +35,23 @@ describe('billing replay', () => {
     const keptRow = (await svc.accounts.byId(kept.user.id))!;
     await svc.updateUsername(keptRow, { username: 'Kept Renamed' });
     await svc.setAutoRenewal((await svc.accounts.byId(kept.user.id))!, { autoRenewal: true });
-    await svc.signInWithGoogle({ sub: 'g-123', email: 'kept@example.test', emailVerified: true, name: 'K', picture: null });
+    await svc.signInWithGoogle({
+      sub: 'g-123',
+      email: 'kept@example.test',
+      emailVerified: true,
+      name: 'K',
+      picture: null,
+    });
     await svc.deleteAccount((await svc.accounts.byId(gone.user.id))!, { confirmation: 'DELETE' });
 
-    const before = await accounts(live.pool, live.billing) as Array<Record<string, unknown>>;
+    const before = (await accounts(live.pool, live.billing)) as Array<Record<string, unknown>>;
     expect(before.map((r) => r.email)).toEqual(['kept@example.test']);
     expect(before[0]).toMatchObject({ username: 'Kept Renamed', autoRenewal: true, googleId: 'g-123' });
-    const raw = (await live.pool.query(`SELECT event::text AS e FROM event_log WHERE topic = $1`, [TOPICS.billing])).rows.map((r) => r.e).join('\n');
+    const raw = (
+      await live.pool.query(`SELECT event::text AS e FROM event_log WHERE topic = $1`, [TOPICS.billing])
+    ).rows
+      .map((r) => r.e)
+      .join('\n');
     expect(raw).not.toContain('example.test'); // every payload sealed; the tombstone carries no address
     expect(raw).toContain('account.deleted');
     expect(fs.existsSync(path.join(keyDir, `${kept.user.id}.key`))).toBe(true);

@@ -19,7 +19,11 @@ type Signing = 'published-key' | 'other-key' | 'none';
 const CLIENT_ID = 'ephemera-test';
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-function idToken(claims: Record<string, unknown>, signing: Signing, keys: { published: KeyObject; other: KeyObject }): string {
+function idToken(
+  claims: Record<string, unknown>,
+  signing: Signing,
+  keys: { published: KeyObject; other: KeyObject },
+): string {
   if (signing === 'none') return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
   const input = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k1' })}.${b64(claims)}`;
   const key = signing === 'published-key' ? keys.published : keys.other;
@@ -34,14 +38,25 @@ async function startIssuer() {
   const nonces = new Map<string, string>(); // code -> the nonce of the flow it was issued to
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, issuer);
-    const json = (body: unknown) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); };
+    const json = (body: unknown) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    };
     if (url.pathname === '/.well-known/openid-configuration') {
       return json({
-        issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
       });
     }
-    if (url.pathname === '/jwks') return json({ keys: [{ ...published.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' }] });
+    if (url.pathname === '/jwks')
+      return json({
+        keys: [{ ...published.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' }],
+      });
     if (url.pathname === '/authorize') {
       const code = `code-${nonces.size + 1}`;
       nonces.set(code, url.searchParams.get('nonce') ?? '');
@@ -53,12 +68,29 @@ async function startIssuer() {
     }
     if (url.pathname === '/token') {
       let form = '';
-      req.on('data', (c: Buffer) => { form += c.toString(); });
+      req.on('data', (c: Buffer) => {
+        form += c.toString();
+      });
       req.on('end', () => {
         const nonce = nonces.get(new URLSearchParams(form).get('code') ?? '') ?? '';
         const now = Math.floor(Date.now() / 1000);
-        const claims = { iss: issuer, aud: CLIENT_ID, sub: 'victim-sub', email: 'victim@example.test', email_verified: true, name: 'Victim', iat: now, exp: now + 600, nonce };
-        json({ access_token: 'at', token_type: 'Bearer', expires_in: 600, id_token: idToken(claims, state.signing, { published: published.privateKey, other: other.privateKey }) });
+        const claims = {
+          iss: issuer,
+          aud: CLIENT_ID,
+          sub: 'victim-sub',
+          email: 'victim@example.test',
+          email_verified: true,
+          name: 'Victim',
+          iat: now,
+          exp: now + 600,
+          nonce,
+        };
+        json({
+          access_token: 'at',
+          token_type: 'Bearer',
+          expires_in: 600,
+          id_token: idToken(claims, state.signing, { published: published.privateKey, other: other.privateKey }),
+        });
       });
       return;
     }
@@ -66,7 +98,15 @@ async function startIssuer() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { issuer, state, stop: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    issuer,
+    state,
+    stop: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 describe('Google sign-in: the ID token and the browser binding', async () => {
@@ -75,9 +115,20 @@ describe('Google sign-in: the ID token and the browser binding', async () => {
   await migrate(databaseUrl, BILLING_MIGRATIONS, 'billing');
   const pool = createPool(databaseUrl);
   const google = new GoogleSignIn(
-    { issuer: idp.issuer, clientId: CLIENT_ID, clientSecret: 'secret-0123456789', redirectUri: 'http://127.0.0.1:9/api/auth/google/callback' },
-    pool, createLogger('test', 'silent'), () => new Date());
-  afterAll(async () => { await pool.end(); await idp.stop(); });
+    {
+      issuer: idp.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: 'secret-0123456789',
+      redirectUri: 'http://127.0.0.1:9/api/auth/google/callback',
+    },
+    pool,
+    createLogger('test', 'silent'),
+    () => new Date(),
+  );
+  afterAll(async () => {
+    await pool.end();
+    await idp.stop();
+  });
 
   /** start -> the issuer's authorization endpoint -> the callback's query, and the state the browser's cookie holds */
   async function throughIssuer(signing: Signing) {

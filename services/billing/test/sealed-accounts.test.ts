@@ -14,13 +14,19 @@ const { boot } = billingHarness('sealed');
 
 /** Every row of every billing table, as text. */
 async function billingRows(pool: Pool): Promise<string> {
-  const { rows: tables } = await pool.query("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'billing' AND table_type = 'BASE TABLE'");
+  const { rows: tables } = await pool.query(
+    "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'billing' AND table_type = 'BASE TABLE'",
+  );
   let text = '';
-  for (const { t } of tables) text += (await pool.query(`SELECT x::text AS r FROM billing."${t}" x`)).rows.map((r) => r.r).join('\n');
+  for (const { t } of tables)
+    text += (await pool.query(`SELECT x::text AS r FROM billing."${t}" x`)).rows.map((r) => r.r).join('\n');
   return text;
 }
 
-const canary = () => ({ email: `cnrymail${randomBytes(6).toString('hex')}@example.test`, username: `cnryname${randomBytes(6).toString('hex')}` });
+const canary = () => ({
+  email: `cnrymail${randomBytes(6).toString('hex')}@example.test`,
+  username: `cnryname${randomBytes(6).toString('hex')}`,
+});
 
 describe('sealed accounts in billing', () => {
   it('stores the e-mail and username sealed, finds the account by e-mail whatever its case, and makes no second account', async () => {
@@ -37,15 +43,23 @@ describe('sealed accounts in billing', () => {
       expect(dump).not.toContain(c.email);
       expect(dump).not.toContain(c.email.split('@')[0]);
       expect(dump).not.toContain(c.username);
-      const { rows } = await app.pool.query('SELECT email, username, email_hash FROM billing.accounts WHERE id = $1', [first.user.id]);
+      const { rows } = await app.pool.query('SELECT email, username, email_hash FROM billing.accounts WHERE id = $1', [
+        first.user.id,
+      ]);
       expect(isSealed(rows[0].email) && isSealed(rows[0].username)).toBe(true);
       expect(rows[0].email_hash).toBe(svc.accounts.emailHash(c.email.toUpperCase()));
 
       // sign-in by e-mail, in another case
-      const login = await svc.login({ email: c.email.toUpperCase(), code: await svc.codes.issue(c.email.toUpperCase()) }, null);
+      const login = await svc.login(
+        { email: c.email.toUpperCase(), code: await svc.codes.issue(c.email.toUpperCase()) },
+        null,
+      );
       expect(login.user.id).toBe(first.user.id);
       // registering the address again, in another case, signs in the same account: no second one
-      const again = await svc.register({ email: ` ${c.email.toUpperCase()} `, username: 'Someone Else', code: await svc.codes.issue(c.email) }, null);
+      const again = await svc.register(
+        { email: ` ${c.email.toUpperCase()} `, username: 'Someone Else', code: await svc.codes.issue(c.email) },
+        null,
+      );
       expect(again.user).toMatchObject({ id: first.user.id, username: c.username });
       expect(Number((await app.pool.query('SELECT count(*) AS n FROM billing.accounts')).rows[0].n)).toBe(1);
       expect((await svc.accounts.byEmail(c.email.toUpperCase()))?.id).toBe(first.user.id);
@@ -68,7 +82,8 @@ describe('sealed accounts in billing', () => {
     await first.keys.store.create(accountId);
     await first.pool.query(
       `INSERT INTO billing.accounts (id, email, username, tier, created_at, last_seq) VALUES ($1, $2, $3, 'free', now(), 1)`,
-      [accountId, c.email, c.username]);
+      [accountId, c.email, c.username],
+    );
     await first.stop();
 
     const restarted = await boot(databaseUrl);

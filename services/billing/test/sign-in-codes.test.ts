@@ -9,7 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DomainError, SIGN_IN_CODE, TOPICS, type AccountRoomsApi } from '@ephemera/proto';
-import { EmbeddedEventLog, createLogger, createPool, fileRoomKeys, ownEmailLookup, sealedEventLog } from '@ephemera/platform';
+import {
+  EmbeddedEventLog,
+  createLogger,
+  createPool,
+  fileRoomKeys,
+  ownEmailLookup,
+  sealedEventLog,
+} from '@ephemera/platform';
 import { startBillingModule } from '../src/index.ts';
 import { SignInCodes } from '../src/credentials.ts';
 import { createTestDatabase } from '../../../test/helpers/db.ts';
@@ -24,23 +31,39 @@ describe('sign-in codes', () => {
     const keys = fileRoomKeys(keyDir, randomBytes(32));
     const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
     await log.init(Object.values(TOPICS));
-    const billing = await startBillingModule({ databaseUrl, pool, log, logger: createLogger('test', 'silent'), accountKeys: keys.store, rooms: {} as AccountRoomsApi });
+    const billing = await startBillingModule({
+      databaseUrl,
+      pool,
+      log,
+      logger: createLogger('test', 'silent'),
+      accountKeys: keys.store,
+      rooms: {} as AccountRoomsApi,
+    });
     try {
       const lookup = await ownEmailLookup(keys.store);
       const codes = new SignInCodes(pool, () => new Date(), lookup);
       const email = 'burst@example.test';
       const code = await codes.issue(email);
       const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
-      const tries = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => codes.consume(email, i === 20 ? code : wrong(i))));
+      const tries = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => codes.consume(email, i === 20 ? code : wrong(i))),
+      );
       expect(tries[20]!.status).toBe('rejected');
-      for (const t of tries) expect(t.status === 'rejected' && t.reason instanceof DomainError && t.reason.code === 'SIGN_IN_CODE_INVALID').toBe(true);
-      const { rows } = await pool.query('SELECT attempts FROM billing.sign_in_codes WHERE email_hash = $1', [lookup.hash(email)]);
+      for (const t of tries)
+        expect(
+          t.status === 'rejected' && t.reason instanceof DomainError && t.reason.code === 'SIGN_IN_CODE_INVALID',
+        ).toBe(true);
+      const { rows } = await pool.query('SELECT attempts FROM billing.sign_in_codes WHERE email_hash = $1', [
+        lookup.hash(email),
+      ]);
       expect(rows[0].attempts).toBe(SIGN_IN_CODE.maxAttempts);
       // A fresh code works: the burst burnt only the code it guessed at.
       const next = await codes.issue(email);
       await codes.consume(email, next);
     } finally {
-      await billing.stop(); await log.close(); await pool.end();
+      await billing.stop();
+      await log.close();
+      await pool.end();
     }
   });
 });

@@ -10,13 +10,25 @@ accountSuites('embedded (npm start)', async (env, port) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-accounts-'));
   let offset = 0;
   const app = await startEmbedded({
-    port, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset),
-    smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, google: env.google, rateLimits: env.rateLimits,
+    port,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('test', 'silent'),
+    now: () => new Date(Date.now() + offset),
+    smtpUrl: env.smtpUrl,
+    superadminEmail: env.superadminEmail,
+    google: env.google,
+    rateLimits: env.rateLimits,
   });
   return {
     url: app.url,
     contact: app.billing.contact,
-    advanceClock: (ms) => { offset += ms; },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    advanceClock: (ms) => {
+      offset += ms;
+    },
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 });

@@ -10,13 +10,25 @@ adminSuites('embedded (npm start)', async (env) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-admin-'));
   let offset = 0;
   const app = await startEmbedded({
-    port: await freePort(), host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset),
-    smtpUrl: env.smtpUrl, superadminEmail: env.superadminEmail, rateLimits: env.rateLimits, google: null,
+    port: await freePort(),
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('test', 'silent'),
+    now: () => new Date(Date.now() + offset),
+    smtpUrl: env.smtpUrl,
+    superadminEmail: env.superadminEmail,
+    rateLimits: env.rateLimits,
+    google: null,
   });
   return {
     url: app.url,
-    advanceClock: (ms) => { offset += ms; },
+    advanceClock: (ms) => {
+      offset += ms;
+    },
     data: { query: (sql, params) => app.admin.context.pool.query(sql, params), roomKeyDir: path.join(dataDir, 'keys') },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 });

@@ -10,12 +10,25 @@ credentialSuites('embedded (npm start)', async (env) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-credentials-'));
   let offset = 0;
   const app = await startEmbedded({
-    port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset),
-    smtpUrl: env.smtpUrl, rateLimits: env.rateLimits, google: null, sweepIntervalMs: 200,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('test', 'silent'),
+    now: () => new Date(Date.now() + offset),
+    smtpUrl: env.smtpUrl,
+    rateLimits: env.rateLimits,
+    google: null,
+    sweepIntervalMs: 200,
   });
   return {
-    url: app.url, urlB: app.url,
-    advanceClock: (ms) => { offset += ms; },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    url: app.url,
+    urlB: app.url,
+    advanceClock: (ms) => {
+      offset += ms;
+    },
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 });

@@ -10,20 +10,38 @@ import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../../../test/helpers/
 export async function startEmbeddedTarget(): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-embedded-'));
   let offset = 0;
-  const app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent'), now: () => new Date(Date.now() + offset), sweepIntervalMs: 200,
-    calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE } });
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('test', 'silent'),
+    now: () => new Date(Date.now() + offset),
+    sweepIntervalMs: 200,
+    calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE },
+  });
   return {
     url: app.url,
-    advanceClock: (ms) => { offset += ms; },
-    changeTier: async (workspaceId, tier) => { await app.rooms.changeTier({ workspaceId, tier, reason: 'test' }); },
+    advanceClock: (ms) => {
+      offset += ms;
+    },
+    changeTier: async (workspaceId, tier) => {
+      await app.rooms.changeTier({ workspaceId, tier, reason: 'test' });
+    },
     services: { rooms: app.rooms, messaging: app.messaging },
     // embedded stores files on local disk: DATA_DIR/files/{workspaceId}/
     readStoredObject: async (key) => fs.readFileSync(path.join(dataDir, 'files', ...key.split('/'))),
     storedObjects: async (workspaceId) => {
       const dir = path.join(dataDir, 'files', workspaceId);
       if (!fs.existsSync(dir)) return [];
-      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `${workspaceId}/${e.name}`).sort();
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => `${workspaceId}/${e.name}`)
+        .sort();
     },
-    stop: async () => { await app.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -16,10 +16,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  C, S, CALL_CHANNEL, DomainError,
-  type CallBusMessage, type CallEndReason, type CallType, type ClientAcks, type ParsedClientPayload, type RoomApi, type SessionActor,
+  C,
+  S,
+  CALL_CHANNEL,
+  DomainError,
+  type CallBusMessage,
+  type CallEndReason,
+  type CallType,
+  type ClientAcks,
+  type ParsedClientPayload,
+  type RoomApi,
+  type SessionActor,
 } from '@ephemera/proto';
-import { appendEvents, makeEvent, userActor, type EphemeralStore, type EventLog, type Logger, type RoomKeyring } from '@ephemera/platform';
+import {
+  appendEvents,
+  makeEvent,
+  userActor,
+  type EphemeralStore,
+  type EventLog,
+  type Logger,
+  type RoomKeyring,
+} from '@ephemera/platform';
 import type { GatewayServer as Server, GatewaySocket as Socket } from './socket-types.ts';
 import { userRoom } from './rooms.ts';
 import { iceServersFor, type IceConfig } from './ice.ts';
@@ -39,11 +56,22 @@ export interface CallOptions {
 }
 
 interface CallState {
-  id: string; workspaceId: string; channelId: string; callType: CallType;
-  callerId: string; calleeId: string; callerSocket: string; calleeSocket: string | null; state: 'ringing' | 'active';
+  id: string;
+  workspaceId: string;
+  channelId: string;
+  callType: CallType;
+  callerId: string;
+  calleeId: string;
+  callerSocket: string;
+  calleeSocket: string | null;
+  state: 'ringing' | 'active';
 }
 /** What a socket in a call remembers (its disconnect ends the call; its replica renews the lease). */
-export interface SocketCall { channelId: string; callId: string; active: boolean }
+export interface SocketCall {
+  channelId: string;
+  callId: string;
+  active: boolean;
+}
 
 const leasesKey = (namespace?: string) => (namespace ? `${namespace}:call:leases` : 'call:leases');
 const ACTIVE_LEASE_MS = 60_000;
@@ -66,19 +94,32 @@ export class Calls {
   /** the sorted set of call deadlines (ringing: the ring timeout; active: renewed while a replica holds a party) */
   private readonly leases: string;
 
-  constructor(private readonly io: Server, private readonly deps: {
-    rooms: RoomApi; store: EphemeralStore; keyring: RoomKeyring; logger: Logger; options: CallOptions;
-    /** where the one durable fact of a call (call.connected: feature usage) is recorded; absent: not recorded */
-    log?: EventLog;
-  }) {
+  constructor(
+    private readonly io: Server,
+    private readonly deps: {
+      rooms: RoomApi;
+      store: EphemeralStore;
+      keyring: RoomKeyring;
+      logger: Logger;
+      options: CallOptions;
+      /** where the one durable fact of a call (call.connected: feature usage) is recorded; absent: not recorded */
+      log?: EventLog;
+    },
+  ) {
     this.leases = leasesKey(deps.options.namespace);
     let sweeping = false; // a slow store must not pile sweeps up
     this.sweeper = setInterval(() => {
       if (sweeping) return;
       sweeping = true;
-      this.sweep().catch((err) => deps.logger.warn({ err }, 'call sweep failed')).finally(() => { sweeping = false; });
+      this.sweep()
+        .catch((err) => deps.logger.warn({ err }, 'call sweep failed'))
+        .finally(() => {
+          sweeping = false;
+        });
     }, deps.options.sweepMs ?? 1000);
-    this.renewer = setInterval(() => { this.renew().catch((err) => deps.logger.warn({ err }, 'call lease renewal failed')); }, RENEW_MS);
+    this.renewer = setInterval(() => {
+      this.renew().catch((err) => deps.logger.warn({ err }, 'call lease renewal failed'));
+    }, RENEW_MS);
     this.sweeper.unref();
     this.renewer.unref();
   }
@@ -97,8 +138,17 @@ export class Calls {
 
   // ---------- commands ----------
 
-  async startCall(socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.startCall>): Promise<Ack<typeof C.startCall>> {
-    await this.deps.rooms.authorizeCall(actor, { event: C.startCall, channelId: p.channelId, peerId: p.targetUserId, callType: p.callType });
+  async startCall(
+    socket: Socket,
+    actor: SessionActor,
+    p: ParsedClientPayload<typeof C.startCall>,
+  ): Promise<Ack<typeof C.startCall>> {
+    await this.deps.rooms.authorizeCall(actor, {
+      event: C.startCall,
+      channelId: p.channelId,
+      peerId: p.targetUserId,
+      callType: p.callType,
+    });
     const { store } = this.deps;
     if ((await store.incrWithTtl(busyKey(actor.userId), KEY_TTL_MS)) !== 1) throw new DomainError('ALREADY_IN_CALL');
     if ((await store.incrWithTtl(busyKey(p.targetUserId), KEY_TTL_MS)) !== 1) {
@@ -106,8 +156,15 @@ export class Calls {
       throw new DomainError('USER_BUSY');
     }
     const call: CallState = {
-      id: randomUUID(), workspaceId: actor.workspaceId, channelId: p.channelId, callType: p.callType,
-      callerId: actor.userId, calleeId: p.targetUserId, callerSocket: socket.id, calleeSocket: null, state: 'ringing',
+      id: randomUUID(),
+      workspaceId: actor.workspaceId,
+      channelId: p.channelId,
+      callType: p.callType,
+      callerId: actor.userId,
+      calleeId: p.targetUserId,
+      callerSocket: socket.id,
+      calleeSocket: null,
+      state: 'ringing',
     };
     await Promise.all([
       store.set(callKey(call.channelId), JSON.stringify(call), KEY_TTL_MS),
@@ -116,72 +173,141 @@ export class Calls {
     ]);
     await store.zadd(this.leases, Date.now() + this.deps.options.ringTimeoutMs, leaseOf(call));
     (socket.data as Data).call = { channelId: call.channelId, callId: call.id, active: false };
-    await this.send(call.workspaceId, { toUserId: call.calleeId, event: S.incomingCall }, {
-      workspaceId: call.workspaceId, channelId: call.channelId, callerId: actor.userId, callerName: actor.username, callType: call.callType,
-    });
-    return { channelId: call.channelId, callType: call.callType, iceServers: iceServersFor(actor.userId, this.deps.options.ice), ringTimeoutMs: this.deps.options.ringTimeoutMs };
+    await this.send(
+      call.workspaceId,
+      { toUserId: call.calleeId, event: S.incomingCall },
+      {
+        workspaceId: call.workspaceId,
+        channelId: call.channelId,
+        callerId: actor.userId,
+        callerName: actor.username,
+        callType: call.callType,
+      },
+    );
+    return {
+      channelId: call.channelId,
+      callType: call.callType,
+      iceServers: iceServersFor(actor.userId, this.deps.options.ice),
+      ringTimeoutMs: this.deps.options.ringTimeoutMs,
+    };
   }
 
-  async acceptCall(socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.acceptCall>): Promise<Ack<typeof C.acceptCall>> {
+  async acceptCall(
+    socket: Socket,
+    actor: SessionActor,
+    p: ParsedClientPayload<typeof C.acceptCall>,
+  ): Promise<Ack<typeof C.acceptCall>> {
     // The tier was checked when the call started (the caller's start-call); the DM and both members are checked again.
     await this.deps.rooms.authorizeCall(actor, { event: C.acceptCall, channelId: p.channelId, peerId: p.callerId });
     const call = await this.ringingFor(actor, p.channelId, p.callerId);
     const { store } = this.deps;
-    if ((await store.incrWithTtl(`call:answered:${call.id}`, KEY_TTL_MS)) !== 1) throw new DomainError('CALL_NOT_FOUND');
+    if ((await store.incrWithTtl(`call:answered:${call.id}`, KEY_TTL_MS)) !== 1)
+      throw new DomainError('CALL_NOT_FOUND');
     // The ringing lease is the call: if the deadline sweep or a hang-up took it first, the call is over.
     if ((await store.zrem(this.leases, leaseOf(call))) !== 1) throw new DomainError('CALL_NOT_FOUND');
     const active: CallState = { ...call, state: 'active', calleeSocket: socket.id };
     await store.set(callKey(call.channelId), JSON.stringify(active), KEY_TTL_MS);
     await store.zadd(this.leases, Date.now() + ACTIVE_LEASE_MS, leaseOf(active));
     (socket.data as Data).call = { channelId: call.channelId, callId: call.id, active: true };
-    await this.send(call.workspaceId, { toUserId: call.callerId, toSocketId: call.callerSocket, event: S.callAccepted },
-      { channelId: call.channelId, accepterId: actor.userId, accepterName: actor.username });
+    await this.send(
+      call.workspaceId,
+      { toUserId: call.callerId, toSocketId: call.callerSocket, event: S.callAccepted },
+      { channelId: call.channelId, accepterId: actor.userId, accepterName: actor.username },
+    );
     // The callee's other tabs stop ringing.
-    await this.send(call.workspaceId, { toUserId: call.calleeId, exceptSocketId: socket.id, callId: call.id, event: S.callEnded },
-      { channelId: call.channelId, reason: 'answered-elsewhere' satisfies CallEndReason, endedBy: actor.userId });
+    await this.send(
+      call.workspaceId,
+      { toUserId: call.calleeId, exceptSocketId: socket.id, callId: call.id, event: S.callEnded },
+      { channelId: call.channelId, reason: 'answered-elsewhere' satisfies CallEndReason, endedBy: actor.userId },
+    );
     // Not awaited: the ack carries the callee's ICE servers, and a slow append must not hold up the connection.
     void this.recordConnected(active, actor.userId);
-    return { channelId: call.channelId, callType: call.callType, iceServers: iceServersFor(actor.userId, this.deps.options.ice) };
+    return {
+      channelId: call.channelId,
+      callType: call.callType,
+      iceServers: iceServersFor(actor.userId, this.deps.options.ice),
+    };
   }
 
   /** call.connected for the usage figures; a failure to record it is logged and the call goes on (it is a statistic). */
   private async recordConnected(call: CallState, accepterId: string): Promise<void> {
     if (!this.deps.log) return;
-    const event = makeEvent('call.connected', call.id, 1, {
-      workspaceId: call.workspaceId, channelId: call.channelId, callId: call.id, callType: call.callType, connectedAt: new Date().toISOString(),
-    }, userActor(accepterId));
-    await appendEvents(this.deps.log, [event]).catch((err) => this.deps.logger.warn({ err, callId: call.id }, 'call.connected not recorded'));
+    const event = makeEvent(
+      'call.connected',
+      call.id,
+      1,
+      {
+        workspaceId: call.workspaceId,
+        channelId: call.channelId,
+        callId: call.id,
+        callType: call.callType,
+        connectedAt: new Date().toISOString(),
+      },
+      userActor(accepterId),
+    );
+    await appendEvents(this.deps.log, [event]).catch((err) =>
+      this.deps.logger.warn({ err, callId: call.id }, 'call.connected not recorded'),
+    );
   }
 
-  async rejectCall(_socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.rejectCall>): Promise<Ack<typeof C.rejectCall>> {
+  async rejectCall(
+    _socket: Socket,
+    actor: SessionActor,
+    p: ParsedClientPayload<typeof C.rejectCall>,
+  ): Promise<Ack<typeof C.rejectCall>> {
     await this.deps.rooms.authorizeCall(actor, { event: C.rejectCall, channelId: p.channelId });
     const call = await this.ringingFor(actor, p.channelId, p.callerId);
     if (!(await this.claimEnd(call))) throw new DomainError('CALL_NOT_FOUND');
     await this.release(call);
-    await this.send(call.workspaceId, { toUserId: call.callerId, event: S.callRejected },
-      { channelId: call.channelId, rejecterId: actor.userId, rejecterName: actor.username });
-    await this.send(call.workspaceId, { toUserId: call.calleeId, callId: call.id, event: S.callEnded }, { channelId: call.channelId, reason: 'ended', endedBy: actor.userId });
+    await this.send(
+      call.workspaceId,
+      { toUserId: call.callerId, event: S.callRejected },
+      { channelId: call.channelId, rejecterId: actor.userId, rejecterName: actor.username },
+    );
+    await this.send(
+      call.workspaceId,
+      { toUserId: call.calleeId, callId: call.id, event: S.callEnded },
+      { channelId: call.channelId, reason: 'ended', endedBy: actor.userId },
+    );
     return { channelId: call.channelId };
   }
 
-  async endCall(_socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.endCall>): Promise<Ack<typeof C.endCall>> {
+  async endCall(
+    _socket: Socket,
+    actor: SessionActor,
+    p: ParsedClientPayload<typeof C.endCall>,
+  ): Promise<Ack<typeof C.endCall>> {
     await this.deps.rooms.authorizeCall(actor, { event: C.endCall, channelId: p.channelId });
     const call = await this.load(p.channelId);
-    if (!call || (call.callerId !== actor.userId && call.calleeId !== actor.userId)) throw new DomainError('CALL_NOT_FOUND');
+    if (!call || (call.callerId !== actor.userId && call.calleeId !== actor.userId))
+      throw new DomainError('CALL_NOT_FOUND');
     await this.endSurely(call, 'ended', actor.userId);
     return { channelId: call.channelId };
   }
 
-  async signal(socket: Socket, actor: SessionActor, p: ParsedClientPayload<typeof C.webrtcSignal>): Promise<Ack<typeof C.webrtcSignal>> {
+  async signal(
+    socket: Socket,
+    actor: SessionActor,
+    p: ParsedClientPayload<typeof C.webrtcSignal>,
+  ): Promise<Ack<typeof C.webrtcSignal>> {
     await this.deps.rooms.authorizeCall(actor, { event: C.webrtcSignal, channelId: p.channelId });
     const call = await this.load(p.channelId);
     // Only between the two sockets of an active call, and only to the other party.
-    const mine = call && ((call.callerId === actor.userId && call.callerSocket === socket.id) || (call.calleeId === actor.userId && call.calleeSocket === socket.id));
+    const mine =
+      call &&
+      ((call.callerId === actor.userId && call.callerSocket === socket.id) ||
+        (call.calleeId === actor.userId && call.calleeSocket === socket.id));
     if (!call || call.state !== 'active' || !mine) throw new DomainError('CALL_NOT_FOUND');
-    const peer = call.callerId === actor.userId ? { id: call.calleeId, socket: call.calleeSocket! } : { id: call.callerId, socket: call.callerSocket };
+    const peer =
+      call.callerId === actor.userId
+        ? { id: call.calleeId, socket: call.calleeSocket! }
+        : { id: call.callerId, socket: call.callerSocket };
     if (p.targetUserId !== peer.id) throw new DomainError('NOT_DM_MEMBER');
-    await this.send(call.workspaceId, { toUserId: peer.id, toSocketId: peer.socket, event: S.webrtcSignal },
-      { channelId: call.channelId, fromUserId: actor.userId, signal: p.signal });
+    await this.send(
+      call.workspaceId,
+      { toUserId: peer.id, toSocketId: peer.socket, event: S.webrtcSignal },
+      { channelId: call.channelId, fromUserId: actor.userId, signal: p.signal },
+    );
     return {};
   }
 
@@ -208,7 +334,8 @@ export class Calls {
 
   private async ringingFor(actor: SessionActor, channelId: string, callerId: string): Promise<CallState> {
     const call = await this.load(channelId);
-    if (!call || call.state !== 'ringing' || call.calleeId !== actor.userId || call.callerId !== callerId) throw new DomainError('CALL_NOT_FOUND');
+    if (!call || call.state !== 'ringing' || call.calleeId !== actor.userId || call.callerId !== callerId)
+      throw new DomainError('CALL_NOT_FOUND');
     return call;
   }
 
@@ -240,8 +367,9 @@ export class Calls {
     await this.release(call);
     const payload = { channelId: call.channelId, reason, endedBy };
     for (const toUserId of [call.callerId, call.calleeId]) {
-      await this.send(call.workspaceId, { toUserId, callId: call.id, event: S.callEnded }, payload)
-        .catch((err) => this.deps.logger.warn({ err, channelId: call.channelId }, 'call end not announced'));
+      await this.send(call.workspaceId, { toUserId, callId: call.id, event: S.callEnded }, payload).catch((err) =>
+        this.deps.logger.warn({ err, channelId: call.channelId }, 'call end not announced'),
+      );
     }
     return true;
   }
@@ -276,7 +404,11 @@ export class Calls {
     }
   }
 
-  private async send(workspaceId: string, to: Omit<CallBusMessage, 'workspaceId' | 'sealed'>, payload: object): Promise<void> {
+  private async send(
+    workspaceId: string,
+    to: Omit<CallBusMessage, 'workspaceId' | 'sealed'>,
+    payload: object,
+  ): Promise<void> {
     const key = await this.deps.keyring.key(workspaceId);
     if (!key) throw new DomainError('WORKSPACE_NOT_FOUND');
     const message: CallBusMessage = { ...to, workspaceId, sealed: key.sealJson(payload, aad(to.toUserId)) };
@@ -304,7 +436,8 @@ export class Calls {
       // The call is over for these sockets: their disconnect no longer ends anything.
       for (const id of room) {
         const s = ns.sockets.get(id);
-        if (id !== message.exceptSocketId && (s?.data as Data | undefined)?.call?.callId === message.callId) delete (s!.data as Data).call;
+        if (id !== message.exceptSocketId && (s?.data as Data | undefined)?.call?.callId === message.callId)
+          delete (s!.data as Data).call;
       }
     }
     const target = this.io.to(userRoom(message.toUserId));

@@ -6,8 +6,20 @@
  * anonymous sockets (gateway.ts); every event is then checked under its own row by the service that owns the
  * caller's role (room, messaging; for calls, typing and presence the room service, asked before acting).
  */
-import { C, S, DomainError, channelAudience, type ClientAcks, type ClientEventName, type ParsedClientPayload,
-  type SessionActor, type RoomApi, type MessagingApi, type PresenceApi, type OnlineUser } from '@ephemera/proto';
+import {
+  C,
+  S,
+  DomainError,
+  channelAudience,
+  type ClientAcks,
+  type ClientEventName,
+  type ParsedClientPayload,
+  type SessionActor,
+  type RoomApi,
+  type MessagingApi,
+  type PresenceApi,
+  type OnlineUser,
+} from '@ephemera/proto';
 import { sha256 } from '@ephemera/platform';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import type { Calls } from './calls.ts';
@@ -15,11 +27,20 @@ import type { GatewaySocket as Socket, SocketData } from './socket-types.ts';
 
 export type { SocketData } from './socket-types.ts';
 
-export interface CommandDeps { rooms: RoomApi; messaging: MessagingApi; presence: PresenceApi; gatewayId: string; calls: Calls }
-
+export interface CommandDeps {
+  rooms: RoomApi;
+  messaging: MessagingApi;
+  presence: PresenceApi;
+  gatewayId: string;
+  calls: Calls;
+}
 
 type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
-type Handler<E extends ClientEventName> = (socket: Socket, payload: ParsedClientPayload<E>, session: SessionActor | null) => Promise<AckData<E>>;
+type Handler<E extends ClientEventName> = (
+  socket: Socket,
+  payload: ParsedClientPayload<E>,
+  session: SessionActor | null,
+) => Promise<AckData<E>>;
 
 function requireSession(session: SessionActor | null): SessionActor {
   if (!session) throw new DomainError('NOT_AUTHENTICATED');
@@ -52,7 +73,9 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
    */
   function setTyping(socket: Socket, actor: SessionActor, channelId: string, typing: boolean): Promise<void> {
     const data = socket.data as SocketData & { typingQueue?: Promise<unknown> };
-    const run = (data.typingQueue ?? Promise.resolve()).catch(() => {}).then(() => applyTyping(socket, actor, channelId, typing));
+    const run = (data.typingQueue ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => applyTyping(socket, actor, channelId, typing));
     data.typingQueue = run;
     return run;
   }
@@ -61,12 +84,23 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
     const data = socket.data as SocketData;
     // Every start and every stop is checked by the room service under its own row (and the channel rule). A stop of
     // what this socket started is told to the audience its start was told, who are the ones seeing the indicator.
-    const { channel } = await rooms.authorizePresence(actor, { event: typing ? C.typingStart : C.typingStop, channelId });
+    const { channel } = await rooms.authorizePresence(actor, {
+      event: typing ? C.typingStart : C.typingStop,
+      channelId,
+    });
     const started = typing ? undefined : data.typingIn?.get(channelId);
     const audience = started ?? channelAudience(channel!);
     data.typingIn ??= new Map();
-    if (typing) data.typingIn.set(channelId, audience); else data.typingIn.delete(channelId);
-    await presence.typing({ workspaceId: actor.workspaceId, channelId, userId: actor.userId, username: actor.username, typing, audience });
+    if (typing) data.typingIn.set(channelId, audience);
+    else data.typingIn.delete(channelId);
+    await presence.typing({
+      workspaceId: actor.workspaceId,
+      channelId,
+      userId: actor.userId,
+      username: actor.username,
+      typing,
+      audience,
+    });
   }
 
   return {
@@ -77,15 +111,27 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       socket.data.session = session;
       socket.data.tokenHash = sha256(payload.userToken);
       void socket.join([workspaceRoom(workspace.id), userRoom(user.id)]);
-      const presenceUser: OnlineUser = { id: user.id, username: user.username, isAdmin: user.isAdmin, presenceStatus: 'online' };
+      const presenceUser: OnlineUser = {
+        id: user.id,
+        username: user.username,
+        isAdmin: user.isAdmin,
+        presenceStatus: 'online',
+      };
       socket.data.presenceUser = presenceUser;
-      const { online } = await presence.connect({ workspaceId: workspace.id, connectionId: socket.id, gatewayId: deps.gatewayId, user: presenceUser });
+      const { online } = await presence.connect({
+        workspaceId: workspace.id,
+        connectionId: socket.id,
+        gatewayId: deps.gatewayId,
+        user: presenceUser,
+      });
       socket.emit(S.workspaceJoined, { workspace, user });
       socket.emit(S.onlineUsers, { workspaceId: workspace.id, users: online });
       return { user, workspace };
     },
 
-    [C.createChannel]: async (_socket, payload, session) => ({ channel: await rooms.createChannel(own(session, payload), payload) }),
+    [C.createChannel]: async (_socket, payload, session) => ({
+      channel: await rooms.createChannel(own(session, payload), payload),
+    }),
 
     [C.joinChannel]: async (socket, payload, session) => {
       const page = await messaging.joinChannel(requireSession(session), payload);
@@ -93,7 +139,9 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return page;
     },
 
-    [C.sendMessage]: async (_socket, payload, session) => ({ message: await messaging.sendMessage(requireSession(session), payload) }),
+    [C.sendMessage]: async (_socket, payload, session) => ({
+      message: await messaging.sendMessage(requireSession(session), payload),
+    }),
     [C.fetchMessages]: async (_socket, payload, session) => messaging.fetchMessages(requireSession(session), payload),
     [C.syncMessages]: async (_socket, payload, session) => messaging.syncMessages(own(session, payload), payload),
 
@@ -105,21 +153,39 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return {};
     },
 
-    [C.createDmChannel]: async (_socket, payload, session) => ({ channel: await rooms.createDmChannel(own(session, payload), payload) }),
+    [C.createDmChannel]: async (_socket, payload, session) => ({
+      channel: await rooms.createDmChannel(own(session, payload), payload),
+    }),
     [C.deleteDm]: async (_socket, payload, session) => rooms.deleteDm(own(session, payload), payload),
     [C.deleteChannel]: async (_socket, payload, session) => rooms.deleteChannel(own(session, payload), payload),
-    [C.renameChannel]: async (_socket, payload, session) => ({ channel: await rooms.renameChannel(own(session, payload), payload) }),
-    [C.updateChannelMembers]: async (_socket, payload, session) => ({ channel: await rooms.updateChannelMembers(own(session, payload), payload) }),
+    [C.renameChannel]: async (_socket, payload, session) => ({
+      channel: await rooms.renameChannel(own(session, payload), payload),
+    }),
+    [C.updateChannelMembers]: async (_socket, payload, session) => ({
+      channel: await rooms.updateChannelMembers(own(session, payload), payload),
+    }),
 
-    [C.editMessage]: async (_socket, payload, session) => ({ message: await messaging.editMessage(own(session, payload), payload) }),
+    [C.editMessage]: async (_socket, payload, session) => ({
+      message: await messaging.editMessage(own(session, payload), payload),
+    }),
     [C.deleteMessage]: async (_socket, payload, session) => messaging.deleteMessage(own(session, payload), payload),
     [C.addReaction]: async (_socket, payload, session) => messaging.addReaction(own(session, payload), payload),
     [C.markRead]: async (_socket, payload, session) => messaging.markRead(requireSession(session), payload),
-    [C.fetchChannelSummaries]: async (_socket, payload, session) => ({ summaries: await messaging.channelSummaries(own(session, payload)) }),
-    [C.searchMessages]: async (_socket, payload, session) => ({ messages: await messaging.searchMessages(own(session, payload), payload) }),
+    [C.fetchChannelSummaries]: async (_socket, payload, session) => ({
+      summaries: await messaging.channelSummaries(own(session, payload)),
+    }),
+    [C.searchMessages]: async (_socket, payload, session) => ({
+      messages: await messaging.searchMessages(own(session, payload), payload),
+    }),
 
-    [C.typingStart]: async (socket, payload, session) => { await setTyping(socket, own(session, payload), payload.channelId, true); return {}; },
-    [C.typingStop]: async (socket, payload, session) => { await setTyping(socket, own(session, payload), payload.channelId, false); return {}; },
+    [C.typingStart]: async (socket, payload, session) => {
+      await setTyping(socket, own(session, payload), payload.channelId, true);
+      return {};
+    },
+    [C.typingStop]: async (socket, payload, session) => {
+      await setTyping(socket, own(session, payload), payload.channelId, false);
+      return {};
+    },
     [C.updatePresence]: async (_socket, payload, session) => {
       const s = own(session, payload);
       await rooms.authorizePresence(s, { event: C.updatePresence });
@@ -127,14 +193,27 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return { status: payload.status };
     },
     // room administration: the room service decides; fan-out tells the room (workspace-updated, kicked, ...)
-    [C.renameWorkspace]: async (_socket, payload, session) => ({ workspace: await rooms.renameWorkspace(own(session, payload), payload) }),
-    [C.setWorkspacePassword]: async (_socket, payload, session) => ({ workspace: await rooms.setWorkspacePassword(own(session, payload), payload) }),
-    [C.setWorkspaceMaxUsers]: async (_socket, payload, session) => ({ workspace: await rooms.setWorkspaceMaxUsers(own(session, payload), payload) }),
-    [C.extendWorkspace]: async (_socket, payload, session) => ({ workspace: await rooms.extendWorkspace(own(session, payload), payload) }),
+    [C.renameWorkspace]: async (_socket, payload, session) => ({
+      workspace: await rooms.renameWorkspace(own(session, payload), payload),
+    }),
+    [C.setWorkspacePassword]: async (_socket, payload, session) => ({
+      workspace: await rooms.setWorkspacePassword(own(session, payload), payload),
+    }),
+    [C.setWorkspaceMaxUsers]: async (_socket, payload, session) => ({
+      workspace: await rooms.setWorkspaceMaxUsers(own(session, payload), payload),
+    }),
+    [C.extendWorkspace]: async (_socket, payload, session) => ({
+      workspace: await rooms.extendWorkspace(own(session, payload), payload),
+    }),
     [C.deleteWorkspace]: async (_socket, payload, session) => rooms.deleteWorkspace(own(session, payload)),
-    [C.kickUser]: async (_socket, payload, session) => rooms.kickUser(own(session, { workspaceId: payload.workspaceId }), payload),
-    [C.setMemberRole]: async (_socket, payload, session) => ({ user: await rooms.setMemberRole(own(session, { workspaceId: payload.workspaceId }), payload) }),
-    [C.broadcastTheme]: async (_socket, payload, session) => ({ theme: await rooms.broadcastTheme(own(session, payload), payload) }),
+    [C.kickUser]: async (_socket, payload, session) =>
+      rooms.kickUser(own(session, { workspaceId: payload.workspaceId }), payload),
+    [C.setMemberRole]: async (_socket, payload, session) => ({
+      user: await rooms.setMemberRole(own(session, { workspaceId: payload.workspaceId }), payload),
+    }),
+    [C.broadcastTheme]: async (_socket, payload, session) => ({
+      theme: await rooms.broadcastTheme(own(session, payload), payload),
+    }),
 
     // calls: the call module keeps the call (ephemeral store) and relays over the bus (calls.ts)
     [C.startCall]: async (socket, payload, session) => calls.startCall(socket, requireSession(session), payload),
@@ -157,9 +236,21 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
 export async function stopTyping(socket: Socket, session: SessionActor, presence?: PresenceApi): Promise<void> {
   const data = socket.data as SocketData;
   const typingIn = data.typingIn;
-  if (!typingIn || typingIn.size === 0 || !presence) { data.typingIn?.clear(); return; }
+  if (!typingIn || typingIn.size === 0 || !presence) {
+    data.typingIn?.clear();
+    return;
+  }
   data.typingIn = new Map();
-  await Promise.all([...typingIn].map(([channelId, audience]) => presence.typing({
-    workspaceId: session.workspaceId, channelId, userId: session.userId, username: session.username, typing: false, audience,
-  })));
+  await Promise.all(
+    [...typingIn].map(([channelId, audience]) =>
+      presence.typing({
+        workspaceId: session.workspaceId,
+        channelId,
+        userId: session.userId,
+        username: session.username,
+        typing: false,
+        audience,
+      }),
+    ),
+  );
 }

@@ -5,8 +5,21 @@
 import { z } from 'zod';
 import { configSpec, envVar, loadConfig, type EnvGroupRule } from '@ephemera/platform/src/config.ts';
 import {
-  allowedOrigins, commaList, commonEnv, kafkaEnv, metricsHost, metricsPort, port, rateLimitEnv, redisUrl, roomEncryptionEnv, serviceSecret,
-  serviceUrl, trustedProxies, wholeNumber, ENV_GROUPS,
+  allowedOrigins,
+  commaList,
+  commonEnv,
+  kafkaEnv,
+  metricsHost,
+  metricsPort,
+  port,
+  rateLimitEnv,
+  redisUrl,
+  roomEncryptionEnv,
+  serviceSecret,
+  serviceUrl,
+  trustedProxies,
+  wholeNumber,
+  ENV_GROUPS,
 } from '@ephemera/platform/src/config-vars.ts';
 import type { IceConfig } from './ice.ts';
 import { ENGINE_CHOICES } from './engine/port.ts';
@@ -16,36 +29,63 @@ const CALLS = 'Calls';
 /** The spec's "two public STUN servers" when nothing is configured. */
 export const DEFAULT_STUN_URLS = ['stun:stun.l.google.com:19302', 'stun:stun1.l.google.com:19302'];
 
-const iceUrls = (schemes: string) => commaList().refine(
-  (urls) => urls.every((u) => new RegExp(`^(${schemes}):[^\\s]+$`).test(u)), `each must start with ${schemes.split('|').map((s) => `${s}:`).join(' or ')}`,
-);
+const iceUrls = (schemes: string) =>
+  commaList().refine(
+    (urls) => urls.every((u) => new RegExp(`^(${schemes}):[^\\s]+$`).test(u)),
+    `each must start with ${schemes
+      .split('|')
+      .map((s) => `${s}:`)
+      .join(' or ')}`,
+  );
 
 export const callsEnv = {
   CALL_RING_TIMEOUT_MS: envVar(wholeNumber(1000, 600_000).default(30_000), {
-    group: CALLS, doc: 'an unanswered call ends after this', accepts: 'a whole number of milliseconds from 1000 to 600000',
+    group: CALLS,
+    doc: 'an unanswered call ends after this',
+    accepts: 'a whole number of milliseconds from 1000 to 600000',
   }),
-  STUN_URLS: envVar(z.string().trim().transform((s) => (s === 'none' ? '' : s)).pipe(iceUrls('stun|stuns')).default(DEFAULT_STUN_URLS), {
-    group: CALLS, doc: 'STUN addresses handed to callers', accepts: 'stun: or stuns: addresses, comma-separated; none for none',
-    defaultText: DEFAULT_STUN_URLS.join(','),
-  }),
+  STUN_URLS: envVar(
+    z
+      .string()
+      .trim()
+      .transform((s) => (s === 'none' ? '' : s))
+      .pipe(iceUrls('stun|stuns'))
+      .default(DEFAULT_STUN_URLS),
+    {
+      group: CALLS,
+      doc: 'STUN addresses handed to callers',
+      accepts: 'stun: or stuns: addresses, comma-separated; none for none',
+      defaultText: DEFAULT_STUN_URLS.join(','),
+    },
+  ),
   TURN_URLS: envVar(iceUrls('turn|turns').optional(), {
-    group: CALLS, doc: 'TURN addresses handed to callers with a credential minted from TURN_SECRET (docs/deployment.md "TURN for calls")',
+    group: CALLS,
+    doc: 'TURN addresses handed to callers with a credential minted from TURN_SECRET (docs/deployment.md "TURN for calls")',
     accepts: 'turn: or turns: addresses (turn:host:3478?transport=udp, turns:host:5349), comma-separated',
   }),
   TURN_SECRET: envVar(z.string().optional(), {
-    group: CALLS, doc: 'the TURN server\'s shared secret (coturn static-auth-secret): each call gets credentials valid for TURN_CREDENTIAL_TTL_SECONDS',
-    accepts: 'any text', secret: true,
+    group: CALLS,
+    doc: "the TURN server's shared secret (coturn static-auth-secret): each call gets credentials valid for TURN_CREDENTIAL_TTL_SECONDS",
+    accepts: 'any text',
+    secret: true,
   }),
   TURN_CREDENTIAL_TTL_SECONDS: envVar(wholeNumber(60, 604_800).default(3600), {
-    group: CALLS, doc: 'how long a call\'s TURN credentials stay valid', accepts: 'a whole number of seconds from 60 to 604800 (a week)',
+    group: CALLS,
+    doc: "how long a call's TURN credentials stay valid",
+    accepts: 'a whole number of seconds from 60 to 604800 (a week)',
   }),
 };
 /** TURN addresses without the secret would be served without credentials; a secret without addresses serves nothing. */
-export const turnGroup: EnvGroupRule = { what: 'TURN', members: ['TURN_URLS', 'TURN_SECRET'], required: ['TURN_URLS', 'TURN_SECRET'] };
+export const turnGroup: EnvGroupRule = {
+  what: 'TURN',
+  members: ['TURN_URLS', 'TURN_SECRET'],
+  required: ['TURN_URLS', 'TURN_SECRET'],
+};
 
 export const gatewayEngineEnv = {
   GATEWAY_ENGINE: envVar(z.enum(ENGINE_CHOICES).default('auto'), {
-    group: ENV_GROUPS.SERVER, doc: 'the gateway\'s websocket engine: auto takes uWebSockets.js where its binary loads for this Node and C library, else node (Node\'s HTTP server with ws); uws refuses to start without it',
+    group: ENV_GROUPS.SERVER,
+    doc: "the gateway's websocket engine: auto takes uWebSockets.js where its binary loads for this Node and C library, else node (Node's HTTP server with ws); uws refuses to start without it",
     accepts: 'auto, uws or node',
   }),
 };
@@ -56,7 +96,12 @@ type CallsConfig = z.output<z.ZodObject<typeof callsEnv>>;
 export function callOptionsOf(config: CallsConfig): { ringTimeoutMs: number; ice: IceConfig } {
   return {
     ringTimeoutMs: config.CALL_RING_TIMEOUT_MS,
-    ice: { stunUrls: config.STUN_URLS, turnUrls: config.TURN_URLS ?? [], turnSecret: config.TURN_SECRET, turnCredentialTtlSeconds: config.TURN_CREDENTIAL_TTL_SECONDS },
+    ice: {
+      stunUrls: config.STUN_URLS,
+      turnUrls: config.TURN_URLS ?? [],
+      turnSecret: config.TURN_SECRET,
+      turnCredentialTtlSeconds: config.TURN_CREDENTIAL_TTL_SECONDS,
+    },
   };
 }
 
@@ -65,27 +110,35 @@ export const callOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
   callOptionsOf(loadConfig(configSpec('calls', callsEnv, { groups: [turnGroup] }), env));
 
 /** The distributed gateway process (main.ts). */
-export const gatewayConfig = configSpec('gateway', {
-  ...commonEnv,
-  PORT: port(8101, 'the socket (and, with HTTP_UPSTREAM, HTTP) port'),
-  GATEWAY_ID: envVar(z.string().default('gateway-1'), {
-    group: ENV_GROUPS.SERVER, doc: 'this replica\'s name: its consumer group and presence source (unique per replica; the chart uses the pod name)', accepts: 'any text',
-  }),
-  ...gatewayEngineEnv,
-  SERVICE_SECRET: serviceSecret(),
-  ROOM_URL: serviceUrl('the room service\'s internal listener'),
-  MESSAGING_URL: serviceUrl('the messaging service\'s internal listener'),
-  PRESENCE_URL: serviceUrl('the presence service\'s internal listener'),
-  ...kafkaEnv,
-  REDIS_URL: redisUrl('the Redis of presence, calls and the shared rate-limit counters'),
-  ALLOWED_ORIGINS: allowedOrigins(),
-  HTTP_UPSTREAM: envVar(z.url({ protocol: /^https?$/ }).optional(), {
-    group: ENV_GROUPS.SERVER, doc: 'forward non-socket HTTP (the /api routes) to this origin, for running without an ingress', accepts: 'an http(s) URL',
-  }),
-  TRUSTED_PROXIES: trustedProxies(),
-  METRICS_PORT: metricsPort(9101),
-  METRICS_HOST: metricsHost(),
-  ...callsEnv,
-  ...rateLimitEnv,
-  ...roomEncryptionEnv,
-}, { groups: [turnGroup] });
+export const gatewayConfig = configSpec(
+  'gateway',
+  {
+    ...commonEnv,
+    PORT: port(8101, 'the socket (and, with HTTP_UPSTREAM, HTTP) port'),
+    GATEWAY_ID: envVar(z.string().default('gateway-1'), {
+      group: ENV_GROUPS.SERVER,
+      doc: "this replica's name: its consumer group and presence source (unique per replica; the chart uses the pod name)",
+      accepts: 'any text',
+    }),
+    ...gatewayEngineEnv,
+    SERVICE_SECRET: serviceSecret(),
+    ROOM_URL: serviceUrl("the room service's internal listener"),
+    MESSAGING_URL: serviceUrl("the messaging service's internal listener"),
+    PRESENCE_URL: serviceUrl("the presence service's internal listener"),
+    ...kafkaEnv,
+    REDIS_URL: redisUrl('the Redis of presence, calls and the shared rate-limit counters'),
+    ALLOWED_ORIGINS: allowedOrigins(),
+    HTTP_UPSTREAM: envVar(z.url({ protocol: /^https?$/ }).optional(), {
+      group: ENV_GROUPS.SERVER,
+      doc: 'forward non-socket HTTP (the /api routes) to this origin, for running without an ingress',
+      accepts: 'an http(s) URL',
+    }),
+    TRUSTED_PROXIES: trustedProxies(),
+    METRICS_PORT: metricsPort(9101),
+    METRICS_HOST: metricsHost(),
+    ...callsEnv,
+    ...rateLimitEnv,
+    ...roomEncryptionEnv,
+  },
+  { groups: [turnGroup] },
+);

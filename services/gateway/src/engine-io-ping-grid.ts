@@ -24,29 +24,45 @@ import path from 'node:path';
 export const PING_GRID_MS = 1_000;
 
 interface EngineSocketLike {
-  readyState: string; hasRefreshedPingTimeout: boolean; pingIntervalTimer: NodeJS.Timeout | null;
+  readyState: string;
+  hasRefreshedPingTimeout: boolean;
+  pingIntervalTimer: NodeJS.Timeout | null;
   server: { opts: { pingInterval: number; pingTimeout: number } };
-  sendPacket(type: string): void; resetPingTimeout(): void; schedulePing(): void;
+  sendPacket(type: string): void;
+  resetPingTimeout(): void;
+  schedulePing(): void;
 }
 
 // socket.io's own copy of engine.io (the one whose sockets it makes), not whichever a bare import would find
 const requireFromSocketIo = createRequire(createRequire(import.meta.url).resolve('socket.io'));
 const engineIoMain = requireFromSocketIo.resolve('engine.io'); // build/engine.io.js (its exports hide package.json)
-const version = (JSON.parse(readFileSync(path.join(path.dirname(engineIoMain), '..', 'package.json'), 'utf8')) as { version: string }).version;
-const EngineSocket = requireFromSocketIo(engineIoMain) as { Socket?: { prototype: EngineSocketLike & { pingGrid?: boolean } } };
+const version = (
+  JSON.parse(readFileSync(path.join(path.dirname(engineIoMain), '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+const EngineSocket = requireFromSocketIo(engineIoMain) as {
+  Socket?: { prototype: EngineSocketLike & { pingGrid?: boolean } };
+};
 
 /** The delay until the first grid tick at least `interval` from `now`. */
-export const gridDelay = (interval: number, now = Date.now()): number => interval + ((PING_GRID_MS - ((now + interval) % PING_GRID_MS)) % PING_GRID_MS);
+export const gridDelay = (interval: number, now = Date.now()): number =>
+  interval + ((PING_GRID_MS - ((now + interval) % PING_GRID_MS)) % PING_GRID_MS);
 /**
  * The client closes a connection that has had no ping for pingInterval + pingTimeout: a ping may be late by up to
  * a grid step only when pingTimeout covers it (the product's 20 s does; a test's short timeout keeps exact pings).
  */
 const pingDelay = (opts: { pingInterval: number; pingTimeout: number }): number =>
-  (opts.pingTimeout > PING_GRID_MS ? gridDelay(opts.pingInterval) : opts.pingInterval);
+  opts.pingTimeout > PING_GRID_MS ? gridDelay(opts.pingInterval) : opts.pingInterval;
 
 const proto = EngineSocket.Socket?.prototype;
-if (!proto || typeof proto.schedulePing !== 'function' || typeof proto.resetPingTimeout !== 'function' || typeof proto.sendPacket !== 'function') {
-  throw new Error(`engine.io ${version}: Socket.schedulePing/resetPingTimeout/sendPacket not found; review engine-io-ping-grid.ts`);
+if (
+  !proto ||
+  typeof proto.schedulePing !== 'function' ||
+  typeof proto.resetPingTimeout !== 'function' ||
+  typeof proto.sendPacket !== 'function'
+) {
+  throw new Error(
+    `engine.io ${version}: Socket.schedulePing/resetPingTimeout/sendPacket not found; review engine-io-ping-grid.ts`,
+  );
 }
 if (!proto.pingGrid) {
   proto.schedulePing = function schedulePingOnGrid(this: EngineSocketLike) {

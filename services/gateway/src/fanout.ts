@@ -4,8 +4,17 @@
  * A replica that was down misses nothing for good: clients resync by sequence number after reconnecting.
  */
 import {
-  S, TOPICS, PRESENCE_CHANNEL, channelAudience, type Audience, type AnyEventEnvelope, type Channel, type CustomTheme,
-  type PresenceApi, type PresenceSignal, type ThemeId,
+  S,
+  TOPICS,
+  PRESENCE_CHANNEL,
+  channelAudience,
+  type Audience,
+  type AnyEventEnvelope,
+  type Channel,
+  type CustomTheme,
+  type PresenceApi,
+  type PresenceSignal,
+  type ThemeId,
 } from '@ephemera/proto';
 import { ROOM_ENDED_TEXT } from '@ephemera/proto/client';
 import { contextFrom, inSpan, SpanKind, type EphemeralStore, type EventLog, type Logger } from '@ephemera/platform';
@@ -24,7 +33,10 @@ const channelTarget = (c: Channel) => targetOf(c.workspaceId, channelAudience(c)
 /** Sockets of this replica in a socket room. */
 function socketsIn(io: Server, room: string): Socket[] {
   const ns = io.of('/');
-  return [...(ns.adapter.rooms.get(room) ?? [])].flatMap((id) => { const s = ns.sockets.get(id); return s ? [s] : []; });
+  return [...(ns.adapter.rooms.get(room) ?? [])].flatMap((id) => {
+    const s = ns.sockets.get(id);
+    return s ? [s] : [];
+  });
 }
 
 /** The session of these sockets ends: nothing more can be sent or received in the room's name. */
@@ -33,7 +45,9 @@ function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean
     const data = s.data;
     if (data.session?.workspaceId !== workspaceId) continue;
     data.session = null;
-    s.rooms.forEach((r) => { if (r !== s.id) void s.leave(r); });
+    s.rooms.forEach((r) => {
+      if (r !== s.id) void s.leave(r);
+    });
     if (disconnect) s.disconnect(true);
   }
 }
@@ -50,7 +64,14 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     }
     case 'message.edited': {
       const { workspaceId, channelId, messageId, content, editedAt, audience } = event.payload;
-      io.to(targetOf(workspaceId, audience)).emit(S.messageEdited, { workspaceId, channelId, messageId, content, isEdited: true, editedAt });
+      io.to(targetOf(workspaceId, audience)).emit(S.messageEdited, {
+        workspaceId,
+        channelId,
+        messageId,
+        content,
+        isEdited: true,
+        editedAt,
+      });
       return;
     }
     case 'message.deleted': {
@@ -76,7 +97,8 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
         // The creator's sockets learn of it (their other tabs), the partner's get auto-open-dm.
         io.to(userRoom(channel.createdBy)).emit(S.channelCreated, channel);
         const partners = channel.memberIds.filter((id) => id !== channel.createdBy).map(userRoom);
-        if (partners.length > 0) io.to(partners).emit(S.autoOpenDm, { workspaceId: channel.workspaceId, channelId: channel.id, channel });
+        if (partners.length > 0)
+          io.to(partners).emit(S.autoOpenDm, { workspaceId: channel.workspaceId, channelId: channel.id, channel });
         return;
       }
       io.to(channelTarget(channel)).emit(S.channelCreated, channel);
@@ -90,7 +112,10 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     case 'channel.deleted': {
       // Only topic channels are deleted, so the event's isPrivate says whether it was for its members only.
       const { workspaceId, channelId, isPrivate, memberIds } = event.payload;
-      io.to(targetOf(workspaceId, channelAudience({ membersOnly: isPrivate, memberIds }))).emit(S.channelDeleted, { workspaceId, channelId });
+      io.to(targetOf(workspaceId, channelAudience({ membersOnly: isPrivate, memberIds }))).emit(S.channelDeleted, {
+        workspaceId,
+        channelId,
+      });
       return;
     }
     case 'channel.members-changed': {
@@ -98,7 +123,11 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       const stayed = channel.memberIds.filter((id) => !added.includes(id));
       if (stayed.length > 0) io.to(stayed.map(userRoom)).emit(S.channelUpdated, channel);
       if (added.length > 0) io.to(added.map(userRoom)).emit(S.channelCreated, channel);
-      if (removed.length > 0) io.to(removed.map(userRoom)).emit(S.channelDeleted, { workspaceId: channel.workspaceId, channelId: channel.id });
+      if (removed.length > 0)
+        io.to(removed.map(userRoom)).emit(S.channelDeleted, {
+          workspaceId: channel.workspaceId,
+          channelId: channel.id,
+        });
       return;
     }
     case 'dm.hidden': {
@@ -135,12 +164,20 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     case 'workspace.theme-changed': {
       const { workspaceId, themeId, customTheme, changedBy, changedByName, logoSrc } = event.payload;
       io.to(workspaceRoom(workspaceId)).emit(S.themeChanged, {
-        workspaceId, themeId: themeId as ThemeId, customTheme: customTheme as CustomTheme | null, changedBy, changedByName, logoSrc: logoSrc ?? null,
+        workspaceId,
+        themeId: themeId as ThemeId,
+        customTheme: customTheme as CustomTheme | null,
+        changedBy,
+        changedByName,
+        logoSrc: logoSrc ?? null,
       });
       return;
     }
     case 'member.role-changed':
-      io.to(workspaceRoom(event.payload.workspaceId)).emit(S.userUpdated, { workspaceId: event.payload.workspaceId, user: event.payload.user });
+      io.to(workspaceRoom(event.payload.workspaceId)).emit(S.userUpdated, {
+        workspaceId: event.payload.workspaceId,
+        user: event.payload.user,
+      });
       return;
     case 'member.kicked': {
       // Revocation on every replica (docs/product/security.md S2): the kicked user's sockets here hear why, lose
@@ -180,7 +217,10 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
     }
     case 'workspace.expired': {
       const room = workspaceRoom(event.payload.workspaceId);
-      io.to(room).emit(S.workspaceDeleted, { workspaceId: event.payload.workspaceId, message: ROOM_ENDED_TEXT.expired });
+      io.to(room).emit(S.workspaceDeleted, {
+        workspaceId: event.payload.workspaceId,
+        message: ROOM_ENDED_TEXT.expired,
+      });
       // The room is gone: its sockets lose their session (and presence) so nothing more can be sent in its name.
       const sockets = socketsIn(io, room);
       ends?.(sockets);
@@ -195,13 +235,24 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
 export function deliverPresence(io: Server, signal: PresenceSignal): void {
   switch (signal.kind) {
     case 'joined':
-      io.to(workspaceRoom(signal.workspaceId)).emit(S.userJoined, { workspaceId: signal.workspaceId, user: signal.user });
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userJoined, {
+        workspaceId: signal.workspaceId,
+        user: signal.user,
+      });
       return;
     case 'left':
-      io.to(workspaceRoom(signal.workspaceId)).emit(S.userLeft, { workspaceId: signal.workspaceId, userId: signal.userId, username: signal.username });
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userLeft, {
+        workspaceId: signal.workspaceId,
+        userId: signal.userId,
+        username: signal.username,
+      });
       return;
     case 'status':
-      io.to(workspaceRoom(signal.workspaceId)).emit(S.userPresenceUpdated, { workspaceId: signal.workspaceId, userId: signal.userId, status: signal.status });
+      io.to(workspaceRoom(signal.workspaceId)).emit(S.userPresenceUpdated, {
+        workspaceId: signal.workspaceId,
+        userId: signal.userId,
+        status: signal.status,
+      });
       return;
     case 'typing': {
       // Only those who can read the channel. A public channel's typing goes to the whole room in one broadcast,
@@ -209,9 +260,10 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
       // without an `except` (docs/product/performance.md W2). A private channel or DM names its few members, minus
       // the typer.
       const { workspaceId, channelId, userId, username } = signal;
-      const to = signal.audience.kind === 'workspace'
-        ? io.to(workspaceRoom(workspaceId))
-        : io.to(signal.audience.userIds.filter((id) => id !== userId).map(userRoom));
+      const to =
+        signal.audience.kind === 'workspace'
+          ? io.to(workspaceRoom(workspaceId))
+          : io.to(signal.audience.userIds.filter((id) => id !== userId).map(userRoom));
       if (signal.typing) to.emit(S.userTyping, { workspaceId, channelId, userId, username });
       else to.emit(S.userStoppedTyping, { workspaceId, channelId, userId });
       return;
@@ -222,10 +274,15 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
 /** Before the sessions end (the room's sockets are still in its socket room): the calls of those leaving end. */
 function endCalls(io: Server, event: AnyEventEnvelope, calls: Calls | undefined, logger: Logger): void {
   if (!calls) return;
-  const gone = (userId: string, reason: 'left' | 'room-deleted') => calls.userGone(userId, reason).catch((err) => logger.warn({ err }, 'call end failed'));
+  const gone = (userId: string, reason: 'left' | 'room-deleted') =>
+    calls.userGone(userId, reason).catch((err) => logger.warn({ err }, 'call end failed'));
   switch (event.type) {
-    case 'member.left': case 'member.kicked': void gone(event.payload.userId, 'left'); return;
-    case 'workspace.deleted': case 'workspace.expired': {
+    case 'member.left':
+    case 'member.kicked':
+      void gone(event.payload.userId, 'left');
+      return;
+    case 'workspace.deleted':
+    case 'workspace.expired': {
       const users = new Set(socketsIn(io, workspaceRoom(event.payload.workspaceId)).map((s) => s.data.session?.userId));
       for (const userId of users) if (userId) void gone(userId, 'room-deleted');
       return;
@@ -234,22 +291,30 @@ function endCalls(io: Server, event: AnyEventEnvelope, calls: Calls | undefined,
   }
 }
 
-export async function startFanout(io: Server, deps: {
-  log: EventLog; bus: EphemeralStore; gatewayId: string; logger: Logger; presence?: PresenceApi;
-  /** calls end when a party leaves, is kicked, or the room goes (calls.ts) */
-  calls?: Calls;
-  /** sends of this replica waiting for their message (sent-acks.ts): answered before it is broadcast */
-  sentAcks?: SentAcks;
-  /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
-  openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
-}) {
+export async function startFanout(
+  io: Server,
+  deps: {
+    log: EventLog;
+    bus: EphemeralStore;
+    gatewayId: string;
+    logger: Logger;
+    presence?: PresenceApi;
+    /** calls end when a party leaves, is kicked, or the room goes (calls.ts) */
+    calls?: Calls;
+    /** sends of this replica waiting for their message (sent-acks.ts): answered before it is broadcast */
+    sentAcks?: SentAcks;
+    /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
+    openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
+  },
+) {
   // A kicked user's or a deleted room's connections leave presence now, not when their entries expire.
   const ends: SessionsEnding = (sockets) => {
     for (const s of sockets) {
       const session = s.data.session;
       if (!session || !deps.presence) continue;
       stopTyping(s, session, deps.presence).catch((err) => deps.logger.warn({ err }, 'typing stop failed'));
-      deps.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id })
+      deps.presence
+        .disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: s.id })
         .catch((err) => deps.logger.warn({ err }, 'presence disconnect failed'));
     }
   };
@@ -261,16 +326,35 @@ export async function startFanout(io: Server, deps: {
     handler: async (delivery) => {
       if (delivery.event.type === 'message.sent') deps.sentAcks?.logged(delivery.event.payload.message);
       endCalls(io, delivery.event, deps.calls, deps.logger);
-      await inSpan(`fan-out ${delivery.event.type}`, SpanKind.CONSUMER, async () => deliver(io, delivery.event, ends),
-        contextFrom(delivery.headers), { 'ephemera.workspace': delivery.key });
+      await inSpan(
+        `fan-out ${delivery.event.type}`,
+        SpanKind.CONSUMER,
+        async () => deliver(io, delivery.event, ends),
+        contextFrom(delivery.headers),
+        { 'ephemera.workspace': delivery.key },
+      );
     },
   });
   const unsubscribe = await deps.bus.subscribe(PRESENCE_CHANNEL, (raw) => {
     let signal: PresenceSignal;
-    try { signal = JSON.parse(raw) as PresenceSignal; } catch (err) { deps.logger.warn({ err }, 'bad presence signal'); return; }
+    try {
+      signal = JSON.parse(raw) as PresenceSignal;
+    } catch (err) {
+      deps.logger.warn({ err }, 'bad presence signal');
+      return;
+    }
     // The room's key is cached after its first signal, so signals of one room are delivered in arrival order.
-    deps.openPresenceSignal(signal).then((opened) => { if (opened) deliverPresence(io, opened); })
+    deps
+      .openPresenceSignal(signal)
+      .then((opened) => {
+        if (opened) deliverPresence(io, opened);
+      })
       .catch((err) => deps.logger.warn({ err }, 'bad presence signal'));
   });
-  return { async stop() { await subscription.stop(); await unsubscribe(); } };
+  return {
+    async stop() {
+      await subscription.stop();
+      await unsubscribe();
+    },
+  };
 }

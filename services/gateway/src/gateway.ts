@@ -6,13 +6,41 @@
  */
 import { Server } from 'socket.io';
 import {
-  C, CLIENT_EVENTS, SOCKET_AUTHZ, authorize, DomainError, ERRORS, type ClientEventName, type ErrorBody, type ParsedClientPayload, type RoomApi, type MessagingApi, type PresenceApi,
+  C,
+  CLIENT_EVENTS,
+  SOCKET_AUTHZ,
+  authorize,
+  DomainError,
+  ERRORS,
+  type ClientEventName,
+  type ErrorBody,
+  type ParsedClientPayload,
+  type RoomApi,
+  type MessagingApi,
+  type PresenceApi,
 } from '@ephemera/proto';
 import {
-  inSpan, SpanKind, validationError, errorBody, metrics, ServiceUnavailableError, type EphemeralStore, type EventLog, type Logger,
-  createRateLimits, clientAddress, fromTrustedProxy, trustProxy, startMetricsServer, startDefaultMetrics, type RateLimits,
+  inSpan,
+  SpanKind,
+  validationError,
+  errorBody,
+  metrics,
+  ServiceUnavailableError,
+  type EphemeralStore,
+  type EventLog,
+  type Logger,
+  createRateLimits,
+  clientAddress,
+  fromTrustedProxy,
+  trustProxy,
+  startMetricsServer,
+  startDefaultMetrics,
+  type RateLimits,
   COMMAND_LATENCY_BUCKETS,
-  type RoomKeyring, MaintenanceState, SOCKET_EVENT_WRITES, type BodyHandoff,
+  type RoomKeyring,
+  MaintenanceState,
+  SOCKET_EVENT_WRITES,
+  type BodyHandoff,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping } from './commands.ts';
 import type { GatewayServer, GatewaySocket as Socket } from './socket-types.ts';
@@ -58,25 +86,45 @@ export interface GatewayOptions {
   engine?: EngineChoice;
 }
 
-export interface Gateway { port: number; metricsPort?: number; io: GatewayServer; engine: EngineName; stop(): Promise<void> }
+export interface Gateway {
+  port: number;
+  metricsPort?: number;
+  io: GatewayServer;
+  engine: EngineName;
+  stop(): Promise<void>;
+}
 
-
-const commandsTotal = new metrics.Counter({ name: 'gateway_commands_total', help: 'socket commands', labelNames: ['event', 'outcome'] });
+const commandsTotal = new metrics.Counter({
+  name: 'gateway_commands_total',
+  help: 'socket commands',
+  labelNames: ['event', 'outcome'],
+});
 /**
  * What a client waits for: from the command's frame read to its ack written, by event, whatever the outcome (a
  * refusal is an answer too). send-message's is the server's part of the send-to-ack latency (the alert and the k6
  * bench read it); the ingress and the client's own time come on top.
  */
-const commandDuration = new metrics.Histogram({ name: 'gateway_command_duration_seconds',
-  help: 'socket command latency, frame received to ack written, by event', labelNames: ['event'], buckets: COMMAND_LATENCY_BUCKETS });
+const commandDuration = new metrics.Histogram({
+  name: 'gateway_command_duration_seconds',
+  help: 'socket command latency, frame received to ack written, by event',
+  labelNames: ['event'],
+  buckets: COMMAND_LATENCY_BUCKETS,
+});
 /** Which answer acknowledged a send (sent-acks.ts): its message read from the log, or messaging's. Mostly `log` while
  * the gateway's consumer group keeps up; `messaging` grows when it lags (runbooks/consumer-lag.md). */
-const sendAcks = new metrics.Counter({ name: 'gateway_send_acks_total', help: 'acknowledged sends, by the answer that came first', labelNames: ['from'] });
+const sendAcks = new metrics.Counter({
+  name: 'gateway_send_acks_total',
+  help: 'acknowledged sends, by the answer that came first',
+  labelNames: ['from'],
+});
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
 const servers = new Set<GatewayServer>();
-new metrics.Gauge({ name: 'gateway_connected_sockets',
+new metrics.Gauge({
+  name: 'gateway_connected_sockets',
   help: 'Socket.IO connections currently open on this gateway (joined or not)',
-  collect() { this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0)); },
+  collect() {
+    this.set([...servers].reduce((n, io) => n + io.of('/').sockets.size, 0));
+  },
 });
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
@@ -102,28 +150,44 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     allowRequest: (req, callback) => {
       // uWS's request stand-in has only `connection`; Node's has both
       const peer = (req as { connection?: { remoteAddress?: string } }).connection?.remoteAddress ?? '';
-      callback(null, originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }));
+      callback(
+        null,
+        originAllowed(req.headers, opts.allowedOrigins, { fromTrustedProxy: fromTrustedProxy(peer, trust) }),
+      );
     },
   });
   // New connections per client address (docs/product/security.md S6), refused before the socket can do anything; the
   // client's connect_error carries the RATE_LIMITED body.
   io.use((socket, next) => {
-    const address = clientAddress(socket.conn.remoteAddress ?? socket.handshake.address ?? '', socket.handshake.headers, trust);
-    limits.consume('connectionsPerAddress', address).then(() => next(), (err) => {
-      const { body } = errorBody(err);
-      next(Object.assign(new Error(body.message), { data: body }));
-    });
+    const address = clientAddress(
+      socket.conn.remoteAddress ?? socket.handshake.address ?? '',
+      socket.handshake.headers,
+      trust,
+    );
+    limits.consume('connectionsPerAddress', address).then(
+      () => next(),
+      (err) => {
+        const { body } = errorBody(err);
+        next(Object.assign(new Error(body.message), { data: body }));
+      },
+    );
   });
 
   const calls = new Calls(io, {
-    rooms: opts.rooms, store: opts.bus, keyring: opts.keyring, logger: opts.logger, log: opts.log,
+    rooms: opts.rooms,
+    store: opts.bus,
+    keyring: opts.keyring,
+    logger: opts.logger,
+    log: opts.log,
     options: { ...callOptionsFromEnv(), ...opts.calls },
   });
   await calls.start();
   const handlers = commandHandlers({ ...opts, calls });
   const sentAcks = new SentAcks();
   // While maintenance is on, the events that change state are refused (SOCKET_EVENT_WRITES); reads keep working.
-  const maintenance = opts.maintenance ?? await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger });
+  const maintenance =
+    opts.maintenance ??
+    (await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger }));
   io.on('connection', (socket: Socket) => {
     socket.data.session = null;
     socket.onAny((event: string, ...args: unknown[]) => {
@@ -131,10 +195,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
     socket.on('disconnect', () => {
       const session = socket.data.session;
-      calls.socketGone(socket, session?.userId ?? null).catch((err) => opts.logger.warn({ err }, 'call end on disconnect failed'));
+      calls
+        .socketGone(socket, session?.userId ?? null)
+        .catch((err) => opts.logger.warn({ err }, 'call end on disconnect failed'));
       if (session) {
         stopTyping(socket, session, opts.presence).catch((err) => opts.logger.warn({ err }, 'typing stop failed'));
-        opts.presence.disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id })
+        opts.presence
+          .disconnect({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id })
           .catch((err) => opts.logger.warn({ err }, 'presence disconnect failed'));
       }
     });
@@ -165,7 +232,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         // sends in a tighter bucket of their own. A send's two buckets are asked at once: one Redis round trip on
         // the path to its ack, not two (a send refused by one bucket still counts in the other).
         const limited = limits.consume('eventsPerUser', session ? `u:${session.userId}` : `s:${socket.id}`);
-        await (name === C.sendMessage && session ? Promise.all([limited, limits.consume('messagesPerUser', session.userId)]) : limited);
+        await (name === C.sendMessage && session
+          ? Promise.all([limited, limits.consume('messagesPerUser', session.userId)])
+          : limited);
         const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
         if (!parsed.success) throw validationError(parsed.error);
         // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
@@ -178,14 +247,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             sendAcks.inc({ from: 'log' });
           });
         }
-        const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(socket, parsed.data, session);
+        const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(
+          socket,
+          parsed.data,
+          session,
+        );
         if (name === C.sendMessage && !answered) sendAcks.inc({ from: 'messaging' });
         answer({ success: true, ...data }, 'ok');
       } catch (err) {
         const { status, body } = errorBody(err);
         // A service restarting is expected (the client retries); anything else unexpected is logged in full. After
         // an ack from the log the send is durable whatever messaging said (a retry finds it stored).
-        if (err instanceof ServiceUnavailableError) opts.logger.warn({ event: name, reason: err.message, answered }, 'service unavailable');
+        if (err instanceof ServiceUnavailableError)
+          opts.logger.warn({ event: name, reason: err.message, answered }, 'service unavailable');
         else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name, answered }, 'command failed');
         answer(body, status >= 500 ? 'error' : 'refused');
       } finally {
@@ -194,11 +268,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
-  const fanout = await startFanout(io, { ...opts, calls, sentAcks, openPresenceSignal: (s) => sealedPresence.openSignal(s) });
+  const fanout = await startFanout(io, {
+    ...opts,
+    calls,
+    sentAcks,
+    openPresenceSignal: (s) => sealedPresence.openSignal(s),
+  });
   servers.add(io);
   // A taken metrics port must not take the chat down with it: logged, and the gateway serves on.
   const metricsServer = opts.metrics
-    ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
+    ? await startMetricsServer(opts.metrics).catch((err) => {
+        opts.logger.error({ err }, 'metrics listener failed: /metrics not served');
+        return null;
+      })
     : null;
 
   const heartbeat = presenceHeartbeat(io, opts);
@@ -206,13 +288,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Liveness and readiness on the public port; every other HTTP request to the upstream (embedded), or 404. The
   // upstream learns the client's address (X-Forwarded-For) as the trusted-proxy rule gives it.
   const server = await engine.start({
-    host: opts.host ?? '0.0.0.0', port: opts.port, io, ready: opts.ready ?? (async () => true),
-    upstream: opts.httpUpstream, handoff: opts.bodyHandoff,
+    host: opts.host ?? '0.0.0.0',
+    port: opts.port,
+    io,
+    ready: opts.ready ?? (async () => true),
+    upstream: opts.httpUpstream,
+    handoff: opts.bodyHandoff,
     addressOf: (peer, headers) => clientAddress(peer, headers, trust),
     // Stickiness for the polling transport behind the ingress: the cookie names the replica that holds the session.
-    attached: (attachedIo) => attachedIo.engine.on('initial_headers', (headers: Record<string, string>) => {
-      headers['set-cookie'] = `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
-    }),
+    attached: (attachedIo) =>
+      attachedIo.engine.on('initial_headers', (headers: Record<string, string>) => {
+        headers['set-cookie'] =
+          `ephemera_gw=${encodeURIComponent(opts.gatewayId)}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
+      }),
   });
   opts.logger.info({ engine: engine.name, why, node: process.versions.node }, `gateway engine: ${engine.name}`);
   const port = server.port;

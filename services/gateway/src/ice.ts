@@ -15,7 +15,11 @@ export interface IceConfig {
   turnCredentialTtlSeconds: number;
 }
 
-export function turnCredential(secret: string, userId: string, expiresAtSeconds: number): { username: string; credential: string } {
+export function turnCredential(
+  secret: string,
+  userId: string,
+  expiresAtSeconds: number,
+): { username: string; credential: string } {
   const username = `${expiresAtSeconds}:${userId}`;
   return { username, credential: createHmac('sha1', secret).update(username).digest('base64') };
 }

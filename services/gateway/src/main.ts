@@ -8,11 +8,23 @@ const { startGatewayServer } = await import('./server.ts');
 startTelemetry(`gateway`, { exporter: config.OTEL_TRACES_EXPORTER });
 const logger = createLogger(config.GATEWAY_ID, config.LOG_LEVEL);
 const gateway = await startGatewayServer({
-  port: config.PORT, gatewayId: config.GATEWAY_ID, roomUrl: config.ROOM_URL, messagingUrl: config.MESSAGING_URL,
-  presenceUrl: config.PRESENCE_URL, kafkaBrokers: config.KAFKA_BROKERS, eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined, redisUrl: config.REDIS_URL,
-  allowedOrigins: config.ALLOWED_ORIGINS, logger, httpUpstream: config.HTTP_UPSTREAM,
-  trustedProxies: config.TRUSTED_PROXIES, metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST }, serviceSecret: config.SERVICE_SECRET,
-  rateLimits: rateLimitsOf(config), calls: callOptionsOf(config), engine: config.GATEWAY_ENGINE,
+  port: config.PORT,
+  gatewayId: config.GATEWAY_ID,
+  roomUrl: config.ROOM_URL,
+  messagingUrl: config.MESSAGING_URL,
+  presenceUrl: config.PRESENCE_URL,
+  kafkaBrokers: config.KAFKA_BROKERS,
+  eventLogNamespace: config.EVENT_LOG_NAMESPACE || undefined,
+  redisUrl: config.REDIS_URL,
+  allowedOrigins: config.ALLOWED_ORIGINS,
+  logger,
+  httpUpstream: config.HTTP_UPSTREAM,
+  trustedProxies: config.TRUSTED_PROXIES,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  serviceSecret: config.SERVICE_SECRET,
+  rateLimits: rateLimitsOf(config),
+  calls: callOptionsOf(config),
+  engine: config.GATEWAY_ENGINE,
 });
 logger.info({ port: gateway.port }, 'gateway listening');
 stopOnSignals(gateway.stop, logger);

@@ -8,7 +8,9 @@
  * (TRUSTED_PROXIES), since anyone else can send it to make any Origin look same-host.
  */
 export function originAllowed(
-  headers: Record<string, string | string[] | undefined>, allowed: string[], options: { fromTrustedProxy?: boolean } = {},
+  headers: Record<string, string | string[] | undefined>,
+  allowed: string[],
+  options: { fromTrustedProxy?: boolean } = {},
 ): boolean {
   const origin = headers.origin;
   if (typeof origin !== 'string' || origin === '') return true;

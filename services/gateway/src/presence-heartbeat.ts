@@ -12,7 +12,10 @@ import type { EphemeralStore, Logger } from '@ephemera/platform';
 export const HEARTBEAT_MS = 20_000;
 const RETRY_MIN_MS = 500;
 
-export function presenceHeartbeat(io: Server, opts: { gatewayId: string; presence: PresenceApi; bus: EphemeralStore; logger: Logger }): { stop(): void } {
+export function presenceHeartbeat(
+  io: Server,
+  opts: { gatewayId: string; presence: PresenceApi; bus: EphemeralStore; logger: Logger },
+): { stop(): void } {
   let timer: NodeJS.Timeout | null = null;
   let failures = 0;
   let stopped = false;
@@ -29,18 +32,30 @@ export function presenceHeartbeat(io: Server, opts: { gatewayId: string; presenc
     if (running) return schedule(RETRY_MIN_MS);
     running = true;
     try {
-      const sockets = new Map([...io.of('/').sockets.values()].flatMap((s) => {
-        const data = s.data;
-        return data.session ? [[s.id, { socket: s, session: data.session, user: data.presenceUser }] as const] : [];
+      const sockets = new Map(
+        [...io.of('/').sockets.values()].flatMap((s) => {
+          const data = s.data;
+          return data.session ? [[s.id, { socket: s, session: data.session, user: data.presenceUser }] as const] : [];
+        }),
+      );
+      const connections = [...sockets.values()].map(({ socket, session }) => ({
+        workspaceId: session.workspaceId,
+        userId: session.userId,
+        connectionId: socket.id,
       }));
-      const connections = [...sockets.values()].map(({ socket, session }) => ({ workspaceId: session.workspaceId, userId: session.userId, connectionId: socket.id }));
       const { missing } = await opts.presence.heartbeat({ gatewayId: opts.gatewayId, connections });
       for (const connectionId of missing ?? []) {
         const held = sockets.get(connectionId);
         if (!held?.user || !held.socket.connected) continue;
-        await opts.presence.connect({ workspaceId: held.session.workspaceId, connectionId, gatewayId: opts.gatewayId, user: held.user });
+        await opts.presence.connect({
+          workspaceId: held.session.workspaceId,
+          connectionId,
+          gatewayId: opts.gatewayId,
+          user: held.user,
+        });
       }
-      if (missing?.length) opts.logger.info({ reconnected: missing.length }, 'presence store had lost connections; connected them again');
+      if (missing?.length)
+        opts.logger.info({ reconnected: missing.length }, 'presence store had lost connections; connected them again');
       failures = 0;
       schedule(HEARTBEAT_MS);
     } catch (err) {
@@ -54,5 +69,10 @@ export function presenceHeartbeat(io: Server, opts: { gatewayId: string; presenc
 
   opts.bus.onReconnect?.(() => schedule(RETRY_MIN_MS));
   schedule(HEARTBEAT_MS);
-  return { stop() { stopped = true; if (timer) clearTimeout(timer); } };
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }

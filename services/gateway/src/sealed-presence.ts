@@ -51,18 +51,29 @@ function openName(key: RoomKey, userId: string, name: string): string {
   return remembered(namesOf(key).opened, `${userId}\n${name}`, () => key.open(name, aad(userId)));
 }
 
-const openUser = (key: RoomKey, user: OnlineUser): OnlineUser => ({ ...user, username: openName(key, user.id, user.username) });
+const openUser = (key: RoomKey, user: OnlineUser): OnlineUser => ({
+  ...user,
+  username: openName(key, user.id, user.username),
+});
 
 export class SealedPresence implements PresenceApi {
-  constructor(private readonly inner: PresenceApi, private readonly keyring: RoomKeyring) {}
+  constructor(
+    private readonly inner: PresenceApi,
+    private readonly keyring: RoomKeyring,
+  ) {}
 
   async connect(input: Parameters<PresenceApi['connect']>[0]) {
     const key = await this.key(input.workspaceId);
-    const answer = await this.inner.connect({ ...input, user: { ...input.user, username: sealName(key, input.user.id, input.user.username) } });
+    const answer = await this.inner.connect({
+      ...input,
+      user: { ...input.user, username: sealName(key, input.user.id, input.user.username) },
+    });
     return { ...answer, online: answer.online.map((u) => openUser(key, u)) };
   }
 
-  disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.inner.disconnect(input); }
+  disconnect(input: Parameters<PresenceApi['disconnect']>[0]) {
+    return this.inner.disconnect(input);
+  }
 
   async online(workspaceId: string): Promise<OnlineUser[]> {
     const online = await this.inner.online(workspaceId);
@@ -71,9 +82,13 @@ export class SealedPresence implements PresenceApi {
     return online.map((u) => openUser(key, u));
   }
 
-  heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { return this.inner.heartbeat(input); }
+  heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) {
+    return this.inner.heartbeat(input);
+  }
 
-  setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { return this.inner.setStatus(input); }
+  setStatus(input: Parameters<PresenceApi['setStatus']>[0]) {
+    return this.inner.setStatus(input);
+  }
 
   async typing(input: Parameters<PresenceApi['typing']>[0]) {
     const key = await this.key(input.workspaceId);
@@ -86,9 +101,12 @@ export class SealedPresence implements PresenceApi {
     const key = await this.keyring.key(signal.workspaceId);
     if (!key) return null;
     switch (signal.kind) {
-      case 'joined': return { ...signal, user: openUser(key, signal.user) };
-      case 'left': return { ...signal, username: openName(key, signal.userId, signal.username) };
-      case 'typing': return { ...signal, username: openName(key, signal.userId, signal.username) };
+      case 'joined':
+        return { ...signal, user: openUser(key, signal.user) };
+      case 'left':
+        return { ...signal, username: openName(key, signal.userId, signal.username) };
+      case 'typing':
+        return { ...signal, username: openName(key, signal.userId, signal.username) };
     }
   }
 
@@ -98,4 +116,3 @@ export class SealedPresence implements PresenceApi {
     return key;
   }
 }
-

@@ -16,7 +16,8 @@ import type { Message } from '@ephemera/proto';
 
 type Logged = (message: Message) => void;
 
-const keyOf = (workspaceId: string, authorId: string, clientMessageId: string) => `${workspaceId}\u0000${authorId}\u0000${clientMessageId}`;
+const keyOf = (workspaceId: string, authorId: string, clientMessageId: string) =>
+  `${workspaceId}\u0000${authorId}\u0000${clientMessageId}`;
 
 export class SentAcks {
   /** sends in flight on this replica, by room, author and client id (one user's tabs may send the same id) */

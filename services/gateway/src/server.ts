@@ -1,5 +1,14 @@
 /** A gateway replica as its own process (distributed mode): services over HTTP, Kafka fan-out, Redis presence bus. */
-import { kafkaEventLog, sealedEventLog, RoomKeyring, RedisEphemeralStore, createRateLimits, serviceCredential, type LimitConfig, type Logger } from '@ephemera/platform';
+import {
+  kafkaEventLog,
+  sealedEventLog,
+  RoomKeyring,
+  RedisEphemeralStore,
+  createRateLimits,
+  serviceCredential,
+  type LimitConfig,
+  type Logger,
+} from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { RoomClient } from '@ephemera/room/src/client.ts';
 import { MessagingClient } from '@ephemera/messaging/src/client.ts';
@@ -7,8 +16,17 @@ import { PresenceClient } from '@ephemera/presence/src/http.ts';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 
 export async function startGatewayServer(opts: {
-  port: number; host?: string; gatewayId: string; roomUrl: string; messagingUrl: string; presenceUrl: string;
-  kafkaBrokers: string[]; eventLogNamespace?: string; redisUrl: string; allowedOrigins: string[]; logger: Logger;
+  port: number;
+  host?: string;
+  gatewayId: string;
+  roomUrl: string;
+  messagingUrl: string;
+  presenceUrl: string;
+  kafkaBrokers: string[];
+  eventLogNamespace?: string;
+  redisUrl: string;
+  allowedOrigins: string[];
+  logger: Logger;
   /** route /api to the room service like the ingress does (tests without nginx) */
   httpUpstream?: string;
   trustedProxies?: string[];
@@ -27,19 +45,50 @@ export async function startGatewayServer(opts: {
   // the names it stores in presence with the same keys).
   const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl, credential));
   const log = sealedEventLog(
-    kafkaEventLog({ brokers: opts.kafkaBrokers, clientId: `gateway-${opts.gatewayId}`, logger: opts.logger, namespace: opts.eventLogNamespace }),
-    keyring, { logger: opts.logger },
+    kafkaEventLog({
+      brokers: opts.kafkaBrokers,
+      clientId: `gateway-${opts.gatewayId}`,
+      logger: opts.logger,
+      namespace: opts.eventLogNamespace,
+    }),
+    keyring,
+    { logger: opts.logger },
   );
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = new RoomClient(opts.roomUrl, credential);
-  const limits = createRateLimits({ redisUrl: opts.redisUrl, namespace: opts.eventLogNamespace, config: opts.rateLimits });
+  const limits = createRateLimits({
+    redisUrl: opts.redisUrl,
+    namespace: opts.eventLogNamespace,
+    config: opts.rateLimits,
+  });
   const gateway = await startGateway({
-    port: opts.port, host: opts.host, gatewayId: opts.gatewayId, rooms, messaging: new MessagingClient(opts.messagingUrl, credential),
-    presence: new PresenceClient(opts.presenceUrl, credential), keyring, log, bus, logger: opts.logger, allowedOrigins: opts.allowedOrigins,
-    httpUpstream: opts.httpUpstream, limits, trustedProxies: opts.trustedProxies, metrics: opts.metrics, engine: opts.engine,
+    port: opts.port,
+    host: opts.host,
+    gatewayId: opts.gatewayId,
+    rooms,
+    messaging: new MessagingClient(opts.messagingUrl, credential),
+    presence: new PresenceClient(opts.presenceUrl, credential),
+    keyring,
+    log,
+    bus,
+    logger: opts.logger,
+    allowedOrigins: opts.allowedOrigins,
+    httpUpstream: opts.httpUpstream,
+    limits,
+    trustedProxies: opts.trustedProxies,
+    metrics: opts.metrics,
+    engine: opts.engine,
     // call leases are swept per deployment (EVENT_LOG_NAMESPACE), like the rate-limit keys in the same Redis
     calls: { ...opts.calls, ...(opts.eventLogNamespace ? { namespace: opts.eventLogNamespace } : {}) },
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,
   });
-  return { ...gateway, async stop() { await gateway.stop(); await log.close(); await bus.close(); await limits.close(); } };
+  return {
+    ...gateway,
+    async stop() {
+      await gateway.stop();
+      await log.close();
+      await bus.close();
+      await limits.close();
+    },
+  };
 }

@@ -17,7 +17,10 @@
  */
 import type { Server, Socket } from 'socket.io';
 
-interface BroadcastOptions { rooms: Set<string>; except: Set<string> }
+interface BroadcastOptions {
+  rooms: Set<string>;
+  except: Set<string>;
+}
 interface AdapterLike {
   nsp: unknown;
   rooms: Map<string, Set<string>>;
@@ -32,7 +35,8 @@ const polling = new WeakMap<object, Set<Socket>>();
 let walkPollingOnly = false;
 
 const ownerOf = (object: object, name: string): Record<string, unknown> | null => {
-  for (let o: object | null = object; o; o = Object.getPrototypeOf(o)) if (Object.hasOwn(o, name)) return o as Record<string, unknown>;
+  for (let o: object | null = object; o; o = Object.getPrototypeOf(o))
+    if (Object.hasOwn(o, name)) return o as Record<string, unknown>;
   return null;
 };
 
@@ -41,8 +45,16 @@ export function walkOnlyPollingSockets(io: Server): void {
   const adapter = io.of('/').adapter as unknown as AdapterLike;
   const proto = ownerOf(adapter, 'broadcast');
   const applyOwner = ownerOf(adapter, 'apply');
-  if (!proto || proto !== applyOwner || typeof proto.broadcast !== 'function' || typeof proto.apply !== 'function' || !(adapter.rooms instanceof Map)) {
-    throw new Error('socket.io-adapter: Adapter.broadcast/apply/rooms not where socket.io 4.8 keeps them; review socket-io-polling-walk.ts');
+  if (
+    !proto ||
+    proto !== applyOwner ||
+    typeof proto.broadcast !== 'function' ||
+    typeof proto.apply !== 'function' ||
+    !(adapter.rooms instanceof Map)
+  ) {
+    throw new Error(
+      'socket.io-adapter: Adapter.broadcast/apply/rooms not where socket.io 4.8 keeps them; review socket-io-polling-walk.ts',
+    );
   }
 
   const sockets = new Set<Socket>();
@@ -56,9 +68,17 @@ export function walkOnlyPollingSockets(io: Server): void {
 
   const broadcast = proto.broadcast as Wrapped<AdapterLike['broadcast']>;
   if (!broadcast.pollingWalk) {
-    const wrapped: Wrapped<AdapterLike['broadcast']> = function broadcastWalkingPollingOnly(this: AdapterLike, packet, opts) {
+    const wrapped: Wrapped<AdapterLike['broadcast']> = function broadcastWalkingPollingOnly(
+      this: AdapterLike,
+      packet,
+      opts,
+    ) {
       walkPollingOnly = opts.rooms.size <= 1 && opts.except.size === 0; // attachApp's fast publish (the same test)
-      try { broadcast.call(this, packet, opts); } finally { walkPollingOnly = false; }
+      try {
+        broadcast.call(this, packet, opts);
+      } finally {
+        walkPollingOnly = false;
+      }
     };
     wrapped.pollingWalk = true;
     proto.broadcast = wrapped;
@@ -67,7 +87,10 @@ export function walkOnlyPollingSockets(io: Server): void {
   if (!apply.pollingWalk) {
     const wrapped: Wrapped<AdapterLike['apply']> = function applyToPollingOnly(this: AdapterLike, opts, callback) {
       const tracked = polling.get(this);
-      if (!walkPollingOnly || !tracked) { apply.call(this, opts, callback); return; }
+      if (!walkPollingOnly || !tracked) {
+        apply.call(this, opts, callback);
+        return;
+      }
       walkPollingOnly = false; // the publish's one walk; anything it sets off walks as usual
       const room = opts.rooms.size ? opts.rooms.values().next().value! : null;
       const members = room === null ? null : this.rooms.get(room);

@@ -20,10 +20,20 @@ const UPLOAD = '/api/workspaces/w1/files';
 /** Remembers every body the proxy hands over, so a test can see what became of one nobody took. */
 class WatchedHandoff extends BodyHandoff {
   readonly bodies: Readable[] = [];
-  override put(body: Readable): string { this.bodies.push(body); return super.put(body); }
+  override put(body: Readable): string {
+    this.bodies.push(body);
+    return super.put(body);
+  }
 }
 
-interface Seen { header?: string; contentLength?: string; bytes?: number; sha?: string; bufferedWhileWaiting?: number; failed?: boolean }
+interface Seen {
+  header?: string;
+  contentLength?: string;
+  bytes?: number;
+  sha?: string;
+  bufferedWhileWaiting?: number;
+  failed?: boolean;
+}
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const until = async (check: () => boolean, ms = 5_000) => {
@@ -38,21 +48,39 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
   let upstream: http.Server;
   let proxy: RunningEngine;
   let base: string;
-  if (!engine) { it.skip('uWS does not load here', () => {}); return; }
+  if (!engine) {
+    it.skip('uWS does not load here', () => {});
+    return;
+  }
 
   beforeAll(async () => {
     // x-test: refuse (answer 401 at once, body untaken), take-refuse (take it, answer 401 unread), slow (take it,
     // wait before reading), ignore (404, untaken); otherwise the body is read whole and described.
     upstream = http.createServer((req, res) => {
-      const s: Seen = { header: req.headers[BODY_HANDOFF_HEADER] as string | undefined, contentLength: req.headers['content-length'] };
+      const s: Seen = {
+        header: req.headers[BODY_HANDOFF_HEADER] as string | undefined,
+        contentLength: req.headers['content-length'],
+      };
       seen.push(s);
       const mode = req.headers['x-test'];
-      if (mode === 'refuse') { res.writeHead(401).end('no'); return; }
-      if (mode === 'ignore') { res.writeHead(404).end('not here'); return; }
+      if (mode === 'refuse') {
+        res.writeHead(401).end('no');
+        return;
+      }
+      if (mode === 'ignore') {
+        res.writeHead(404).end('not here');
+        return;
+      }
       const body = handoff.take(s.header) ?? req;
-      if (mode === 'take-refuse') { res.writeHead(401).end('no'); return; }
+      if (mode === 'take-refuse') {
+        res.writeHead(401).end('no');
+        return;
+      }
       void (async () => {
-        if (mode === 'slow') { await new Promise((r) => setTimeout(r, 300)); s.bufferedWhileWaiting = body.readableLength; }
+        if (mode === 'slow') {
+          await new Promise((r) => setTimeout(r, 300));
+          s.bufferedWhileWaiting = body.readableLength;
+        }
         const chunks: Buffer[] = [];
         try {
           for await (const c of body) chunks.push(c as Buffer);
@@ -62,13 +90,18 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
           return;
         }
         const all = Buffer.concat(chunks);
-        s.bytes = all.length; s.sha = sha(all);
+        s.bytes = all.length;
+        s.sha = sha(all);
         res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes: all.length }));
       })();
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     proxy = await engine.start({
-      host: '127.0.0.1', port: 0, ready: async () => true, addressOf: (peer) => peer, handoff,
+      host: '127.0.0.1',
+      port: 0,
+      ready: async () => true,
+      addressOf: (peer) => peer,
+      handoff,
       upstream: `http://127.0.0.1:${(upstream.address() as net.AddressInfo).port}`,
     });
     base = `http://127.0.0.1:${proxy.port}`;
@@ -80,17 +113,34 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
   });
 
   /** Streams `body` (chunked, with backpressure); the answer, or the request's error once it is cut off. */
-  function send(method: string, path: string, body: Buffer | null, headers: Record<string, string> = {}, cutAfter?: number, agent: http.Agent | false = false) {
+  function send(
+    method: string,
+    path: string,
+    body: Buffer | null,
+    headers: Record<string, string> = {},
+    cutAfter?: number,
+    agent: http.Agent | false = false,
+  ) {
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(base + path, { method, headers, agent }, (res) => {
         let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
       });
       req.on('error', reject);
-      if (!body) { req.end(); return; }
-      const slices = Array.from({ length: Math.ceil(body.length / (256 * 1024)) }, (_, i) => body.subarray(i * 256 * 1024, (i + 1) * 256 * 1024));
-      if (cutAfter === undefined) { Readable.from(slices).pipe(req); return; }
+      if (!body) {
+        req.end();
+        return;
+      }
+      const slices = Array.from({ length: Math.ceil(body.length / (256 * 1024)) }, (_, i) =>
+        body.subarray(i * 256 * 1024, (i + 1) * 256 * 1024),
+      );
+      if (cutAfter === undefined) {
+        Readable.from(slices).pipe(req);
+        return;
+      }
       req.write(body.subarray(0, cutAfter), () => setTimeout(() => req.destroy(), 100));
     });
   }
@@ -131,7 +181,10 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
         });
         req.on('error', reject);
         req.write(body.subarray(0, 900 * 1024));
-        setTimeout(() => { req.write(body.subarray(900 * 1024)); req.end(); }, 100);
+        setTimeout(() => {
+          req.write(body.subarray(900 * 1024));
+          req.end();
+        }, 100);
       });
       expect(answer).toBe(201);
       expect(seen.at(-1)!.sha).toBe(sha(body));
@@ -143,7 +196,7 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
     }
   }, 15_000);
 
-  it('ignores a handoff header the client sends: the route gets the proxy\'s id and the client\'s own body', async () => {
+  it("ignores a handoff header the client sends: the route gets the proxy's id and the client's own body", async () => {
     const forged = 'AAAAAAAAAAAAAAAAAAAAAA';
     const body = randomBytes(MB);
     const answer = await send('POST', UPLOAD, body, { [BODY_HANDOFF_HEADER]: forged });
@@ -160,7 +213,10 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
     for (const mode of ['refuse', 'take-refuse']) {
       const before = handoff.bodies.length;
       const started = Date.now();
-      const answer = await send('POST', UPLOAD, Buffer.alloc(64 * MB), { 'x-test': mode }).catch((err: Error) => ({ status: -1, text: err.message }));
+      const answer = await send('POST', UPLOAD, Buffer.alloc(64 * MB), { 'x-test': mode }).catch((err: Error) => ({
+        status: -1,
+        text: err.message,
+      }));
       expect(answer.status, mode).toBe(401);
       expect(Date.now() - started, mode).toBeLessThan(10_000);
       expect(handoff.bodies.length).toBe(before + 1);
@@ -180,7 +236,10 @@ describe.each(ENGINES)('embedded proxy on $name: upload bodies handed over in-pr
   });
 
   it('a body the route never takes is dropped when the answer comes', async () => {
-    const answer = await send('POST', UPLOAD, randomBytes(4 * MB), { 'x-test': 'ignore' }).catch((err: Error) => ({ status: -1, text: err.message }));
+    const answer = await send('POST', UPLOAD, randomBytes(4 * MB), { 'x-test': 'ignore' }).catch((err: Error) => ({
+      status: -1,
+      text: err.message,
+    }));
     expect(answer.status).toBe(404);
     expect(await until(() => handoff.bodies.at(-1)!.destroyed)).toBe(true);
     expect(handoff.size).toBe(0);

@@ -17,19 +17,35 @@ describe('call.connected', async () => {
   const pool = createPool(await createTestDatabase(), 4);
   const log = new EmbeddedEventLog(pool);
   await log.init(Object.values(TOPICS));
-  afterAll(async () => { await log.close(); await pool.end(); });
+  afterAll(async () => {
+    await log.close();
+    await pool.end();
+  });
 
   it('is recorded once when a call is answered, with the call type, and not for a call that only rang', async () => {
     const workspaceId = newId();
     const key = RoomKey.generate(workspaceId);
     // the room service decides who may call whom; here every call is allowed (that decision is tested with the room)
-    const rooms = { authorizeCall: async () => ({ workspaceId, channelId: 'dm', memberIds: ['alice', 'bob'] }) } as unknown as RoomApi;
+    const rooms = {
+      authorizeCall: async () => ({ workspaceId, channelId: 'dm', memberIds: ['alice', 'bob'] }),
+    } as unknown as RoomApi;
     const calls = new Calls(new Server(), {
-      rooms, store: new MemoryEphemeralStore(), keyring: new RoomKeyring(async () => key), logger: createLogger('calls-test', 'silent'), log,
+      rooms,
+      store: new MemoryEphemeralStore(),
+      keyring: new RoomKeyring(async () => key),
+      logger: createLogger('calls-test', 'silent'),
+      log,
       options: { ringTimeoutMs: 10_000, ice, sweepMs: 1000 },
     });
     const seen: AnyEventEnvelope[] = [];
-    const sub = await log.subscribe({ groupId: `calls-test-${newId()}`, topics: [TOPICS.room], fromBeginning: true, handler: async ({ event }) => { seen.push(event); } });
+    const sub = await log.subscribe({
+      groupId: `calls-test-${newId()}`,
+      topics: [TOPICS.room],
+      fromBeginning: true,
+      handler: async ({ event }) => {
+        seen.push(event);
+      },
+    });
     const socket = (id: string) => ({ id, data: {} }) as unknown as GatewaySocket;
     const alice = { workspaceId, userId: 'alice', username: 'alice' };
     const bob = { workspaceId, userId: 'bob', username: 'bob' };

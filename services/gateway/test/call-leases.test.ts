@@ -15,10 +15,14 @@ const ice = { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 };
 describe('call leases', () => {
   it('each namespace sweeps only its own expired leases', async () => {
     const store = new MemoryEphemeralStore();
-    const make = (namespace?: string) => new Calls(new Server(), {
-      rooms: {} as RoomApi, store, keyring: new RoomKeyring(async () => null), logger: createLogger('calls-test', 'silent'),
-      options: { ringTimeoutMs: 1000, ice, sweepMs: 50, namespace },
-    });
+    const make = (namespace?: string) =>
+      new Calls(new Server(), {
+        rooms: {} as RoomApi,
+        store,
+        keyring: new RoomKeyring(async () => null),
+        logger: createLogger('calls-test', 'silent'),
+        options: { ringTimeoutMs: 1000, ice, sweepMs: 50, namespace },
+      });
     const expired = Date.now() - 1000;
     await store.zadd('a:call:leases', expired, 'channel-a|call-a');
     await store.zadd('call:leases', expired, 'channel-x|call-x');

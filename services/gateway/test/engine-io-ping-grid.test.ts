@@ -25,7 +25,9 @@ describe('engine.io ping grid', () => {
     server = http.createServer();
     io = new Server(server, { pingInterval: PING_INTERVAL, pingTimeout: PING_TIMEOUT, transports: ['websocket'] });
     io.engine.on('connection', (conn: { id: string; on(e: string, f: (p: { type: string }) => void): void }) => {
-      conn.on('packetCreate', (packet) => { if (packet.type === 'ping') pings.push({ socket: conn.id, at: Date.now() }); });
+      conn.on('packetCreate', (packet) => {
+        if (packet.type === 'ping') pings.push({ socket: conn.id, at: Date.now() });
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,7 +48,10 @@ describe('engine.io ping grid', () => {
     const clients: ClientSocket[] = [];
     for (let i = 0; i < 6; i++) {
       const client = connect(url, { transports: ['websocket'], reconnection: false });
-      await new Promise<void>((resolve, reject) => { client.once('connect', resolve); client.once('connect_error', reject); });
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', resolve);
+        client.once('connect_error', reject);
+      });
       clients.push(client);
       await new Promise((r) => setTimeout(r, 70)); // spread over ~420 ms: more than a ping interval
     }
@@ -56,8 +61,14 @@ describe('engine.io ping grid', () => {
     for (const id of ids) expect(ours.filter((p) => p.socket === id).length).toBeGreaterThanOrEqual(2); // pinged again after each pong
     // On the grid: timers fire a little late, or up to a millisecond early by the wall clock (Node schedules on the
     // loop's cached monotonic time, in whole milliseconds; Date.now() is read later): a CI run saw one at 999.
-    const offGrid = (at: number) => { const r = at % PING_GRID_MS; return r > PING_GRID_MS / 2 ? r - PING_GRID_MS : r; };
-    for (const p of ours) { expect(offGrid(p.at)).toBeGreaterThanOrEqual(-2); expect(offGrid(p.at)).toBeLessThan(60); }
+    const offGrid = (at: number) => {
+      const r = at % PING_GRID_MS;
+      return r > PING_GRID_MS / 2 ? r - PING_GRID_MS : r;
+    };
+    for (const p of ours) {
+      expect(offGrid(p.at)).toBeGreaterThanOrEqual(-2);
+      expect(offGrid(p.at)).toBeLessThan(60);
+    }
     expect(clients.every((c) => c.connected)).toBe(true);
     for (const c of clients) c.disconnect();
   });

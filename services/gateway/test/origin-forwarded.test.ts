@@ -10,6 +10,8 @@ describe('handshake origin: forwarded headers (docs/product/security.md S4, S6)'
     const proxied = { origin: 'https://chat.example', host: 'gateway-1:8101', 'x-forwarded-host': 'chat.example' };
     expect(originAllowed(proxied, [], { fromTrustedProxy: true })).toBe(true);
     expect(originAllowed(proxied, [], { fromTrustedProxy: false })).toBe(false);
-    expect(originAllowed({ ...proxied, 'x-forwarded-host': 'chat.example, inner.proxy' }, [], { fromTrustedProxy: true })).toBe(true);
+    expect(
+      originAllowed({ ...proxied, 'x-forwarded-host': 'chat.example, inner.proxy' }, [], { fromTrustedProxy: true }),
+    ).toBe(true);
   });
 });

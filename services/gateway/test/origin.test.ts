@@ -10,6 +10,8 @@ describe('handshake origin allowlist (docs/product/security.md S4)', () => {
   it('refuses other origins and garbage', () => {
     expect(originAllowed({ origin: 'https://evil.example', host: 'chat.example' }, [])).toBe(false);
     expect(originAllowed({ origin: 'null', host: 'chat.example' }, [])).toBe(false);
-    expect(originAllowed({ origin: 'http://chat.example.evil.example', host: 'chat.example' }, ['https://chat.example'])).toBe(false);
+    expect(
+      originAllowed({ origin: 'http://chat.example.evil.example', host: 'chat.example' }, ['https://chat.example']),
+    ).toBe(false);
   });
 });

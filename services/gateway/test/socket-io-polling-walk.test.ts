@@ -27,9 +27,14 @@ describe.skipIf(!('uws' in loaded))('broadcast walks only long-polling sockets',
     io.attachApp(app);
     walkOnlyPollingSockets(io);
     io.on('connection', (socket) => {
-      socket.on('join', (room: string, ack: () => void) => { void socket.join(room); ack(); });
+      socket.on('join', (room: string, ack: () => void) => {
+        void socket.join(room);
+        ack();
+      });
     });
-    listen = await new Promise((resolve, reject) => app.listen('127.0.0.1', 0, (t) => (t ? resolve(t) : reject(new Error('listen')))));
+    listen = await new Promise((resolve, reject) =>
+      app.listen('127.0.0.1', 0, (t) => (t ? resolve(t) : reject(new Error('listen')))),
+    );
     url = `http://127.0.0.1:${uWS.us_socket_local_port(listen)}`;
   });
   afterAll(() => {
@@ -38,13 +43,21 @@ describe.skipIf(!('uws' in loaded))('broadcast walks only long-polling sockets',
     uWS.us_listen_socket_close(listen);
   });
 
-  async function client(transports: ('polling' | 'websocket')[], room: string | null, upgraded = false): Promise<{ c: ClientSocket; got: unknown[] }> {
+  async function client(
+    transports: ('polling' | 'websocket')[],
+    room: string | null,
+    upgraded = false,
+  ): Promise<{ c: ClientSocket; got: unknown[] }> {
     const c = connect(url, { transports, reconnection: false, forceNew: true });
     clients.push(c);
     const got: unknown[] = [];
     c.on('m', (n: unknown) => got.push(n));
-    await new Promise<void>((resolve, reject) => { c.once('connect', resolve); c.once('connect_error', reject); });
-    if (upgraded && c.io.engine.transport.name !== 'websocket') await new Promise((r) => c.io.engine.once('upgrade', r));
+    await new Promise<void>((resolve, reject) => {
+      c.once('connect', resolve);
+      c.once('connect_error', reject);
+    });
+    if (upgraded && c.io.engine.transport.name !== 'websocket')
+      await new Promise((r) => c.io.engine.once('upgrade', r));
     if (room) await c.timeout(2000).emitWithAck('join', room);
     return { c, got };
   }
@@ -66,13 +79,16 @@ describe.skipIf(!('uws' in loaded))('broadcast walks only long-polling sockets',
     expect(elsewhere.got).toEqual([2]);
   });
 
-  it('does not look up the room\'s websocket sockets, and a polling socket that left gets nothing more', async () => {
+  it("does not look up the room's websocket sockets, and a polling socket that left gets nothing more", async () => {
     const members = await Promise.all([1, 2, 3, 4].map(() => client(['websocket'], 'big')));
     const poll = await client(['polling'], 'big');
     const sockets = io.of('/').sockets;
     const get = sockets.get;
     let lookups = 0;
-    sockets.get = function countedGet(this: typeof sockets, id: string) { lookups += 1; return get.call(this, id); };
+    sockets.get = function countedGet(this: typeof sockets, id: string) {
+      lookups += 1;
+      return get.call(this, id);
+    };
     try {
       io.to('big').emit('m', 'x');
     } finally {

@@ -5,13 +5,25 @@
  * send hot path.
  */
 import {
-  DomainError, authorizeCaller, channelVisibleTo, type CallerRecord, type ChannelReach, type Role, type Rule, type SessionActor,
+  DomainError,
+  authorizeCaller,
+  channelVisibleTo,
+  type CallerRecord,
+  type ChannelReach,
+  type Role,
+  type Rule,
+  type SessionActor,
 } from '@ephemera/proto';
 import type { Pool, Subscription } from '@ephemera/platform';
 
 /** A channel as messaging keeps it: messaging.channels.is_private is channelIsMembersOnly of the room's channel. */
-export interface ChannelAccess extends ChannelReach { id: string }
-export interface Access { role: Role; channel: ChannelAccess | null }
+export interface ChannelAccess extends ChannelReach {
+  id: string;
+}
+export interface Access {
+  role: Role;
+  channel: ChannelAccess | null;
+}
 
 /**
  * channelVisibleTo as SQL over messaging.channels `c`, for the reads that filter many channels at once (resync,
@@ -28,7 +40,12 @@ export function requireReadable(actor: SessionActor, access: Access): Access & {
   return { ...access, channel };
 }
 
-interface Found { caller: CallerRecord; channel: ChannelAccess | null; expiresAt: Date | null; memberKnown: boolean }
+interface Found {
+  caller: CallerRecord;
+  channel: ChannelAccess | null;
+  expiresAt: Date | null;
+  memberKnown: boolean;
+}
 
 export class AccessChecks {
   constructor(
@@ -51,7 +68,8 @@ export class AccessChecks {
       found = await this.lookup(actor, channelId);
     }
     if (!found) throw new DomainError('WORKSPACE_NOT_FOUND');
-    if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime()) throw new DomainError('WORKSPACE_NOT_FOUND');
+    if (found.expiresAt && found.expiresAt.getTime() <= this.now().getTime())
+      throw new DomainError('WORKSPACE_NOT_FOUND');
     return { role: authorizeCaller(rule, found.caller), channel: found.channel };
   }
 
@@ -68,7 +86,9 @@ export class AccessChecks {
        FROM messaging.workspaces w
        LEFT JOIN messaging.members m ON m.workspace_id = w.id AND m.user_id = $2
        LEFT JOIN messaging.channels c ON c.id = $3 AND c.workspace_id = w.id
-       WHERE w.id = $1`, [actor.workspaceId, actor.userId, channelId]);
+       WHERE w.id = $1`,
+      [actor.workspaceId, actor.userId, channelId],
+    );
     const r = rows[0];
     if (!r) return undefined;
     const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;

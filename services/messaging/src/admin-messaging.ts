@@ -17,12 +17,23 @@ import { openChannelName } from './channel-names.ts';
 const Input = z.object({ workspaceId: IdSchema, limit: z.number().int().min(1).max(ADMIN_LIMITS.moderationMessages) });
 
 interface Row {
-  id: string; seq: number; author_id: string; created_at: Date; sealed_body: string;
-  channel_id: string; channel_type: string | null; is_private: boolean | null; sealed_name: string | null;
+  id: string;
+  seq: number;
+  author_id: string;
+  created_at: Date;
+  sealed_body: string;
+  channel_id: string;
+  channel_type: string | null;
+  is_private: boolean | null;
+  sealed_name: string | null;
 }
 
 export class AdminMessaging implements AdminMessagingApi {
-  constructor(private readonly messaging: MessagingService, private readonly pool: Pool, private readonly keyring: RoomKeyring) {}
+  constructor(
+    private readonly messaging: MessagingService,
+    private readonly pool: Pool,
+    private readonly keyring: RoomKeyring,
+  ) {}
 
   async moderationMessages(input: { workspaceId: string; limit: number }): Promise<ModerationMessage[]> {
     const { workspaceId, limit } = parseOrThrow(Input, input);
@@ -31,7 +42,9 @@ export class AdminMessaging implements AdminMessagingApi {
     const { rows } = await this.pool.query<Row>(
       `SELECT m.id, m.seq, m.author_id, m.created_at, m.sealed_body, m.channel_id, c.channel_type, c.is_private, c.sealed_name
        FROM messaging.messages m LEFT JOIN messaging.channels c ON c.id = m.channel_id
-       WHERE m.workspace_id = $1 AND NOT m.deleted ORDER BY m.seq DESC LIMIT $2`, [workspaceId, limit]);
+       WHERE m.workspace_id = $1 AND NOT m.deleted ORDER BY m.seq DESC LIMIT $2`,
+      [workspaceId, limit],
+    );
     return rows.reverse().map((row) => moderationView(key, row));
   }
 }
@@ -40,20 +53,34 @@ export class AdminMessaging implements AdminMessagingApi {
 export function moderationView(key: RoomKey, row: Row): ModerationMessage {
   const channel = {
     channelName: openChannelName(key, row.channel_id, row.sealed_name),
-    channelType: row.channel_type === 'dm' ? 'dm' as const : row.is_private ? 'private' as const : 'topic' as const,
+    channelType:
+      row.channel_type === 'dm' ? ('dm' as const) : row.is_private ? ('private' as const) : ('topic' as const),
   };
   let message: Message;
   try {
     message = openMessage(key, row);
   } catch (err) {
     return {
-      id: row.id, authorName: 'Unknown', username: row.author_id, ...channel, isDecrypted: false,
+      id: row.id,
+      authorName: 'Unknown',
+      username: row.author_id,
+      ...channel,
+      isDecrypted: false,
       decryptError: `The message does not open under the room's key (${(err as Error).message || 'authentication failed'})`,
-      timestamp: row.created_at.toISOString(), content: '', type: 'text',
+      timestamp: row.created_at.toISOString(),
+      content: '',
+      type: 'text',
     };
   }
   return {
-    id: message.id, authorName: message.authorName, username: message.authorName, ...channel, isDecrypted: true, decryptError: null,
-    timestamp: message.timestamp, content: message.file && !message.content ? message.file.name : message.content, type: message.type,
+    id: message.id,
+    authorName: message.authorName,
+    username: message.authorName,
+    ...channel,
+    isDecrypted: true,
+    decryptError: null,
+    timestamp: message.timestamp,
+    content: message.file && !message.content ? message.file.name : message.content,
+    type: message.type,
   };
 }

@@ -8,11 +8,19 @@ import { BackupPart, type Pool } from '@ephemera/platform';
 
 export function messagingBackupPart(pool: Pool): BackupPart {
   return new BackupPart({
-    pool, schema: 'messaging', roomTables: ['workspaces'],
-    endedRooms: async (c, staging) => (await c.query<{ id: string }>(
-      `SELECT w.id FROM ${staging}.workspaces w JOIN messaging.expired_workspaces e ON e.id = w.id`)).rows.map((r) => r.id),
+    pool,
+    schema: 'messaging',
+    roomTables: ['workspaces'],
+    endedRooms: async (c, staging) =>
+      (
+        await c.query<{ id: string }>(
+          `SELECT w.id FROM ${staging}.workspaces w JOIN messaging.expired_workspaces e ON e.id = w.id`,
+        )
+      ).rows.map((r) => r.id),
     afterCommit: async (c, ended) => {
-      await c.query('INSERT INTO messaging.expired_workspaces (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [ended]);
+      await c.query('INSERT INTO messaging.expired_workspaces (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [
+        ended,
+      ]);
     },
   });
 }

@@ -23,5 +23,9 @@ export function openChannelName(key: RoomKey, channelId: string, sealedName: str
 export async function projectChannelName(db: PoolClient, key: RoomKey | null, channel: Channel): Promise<void> {
   if (!key) return; // the room is gone: nothing of it is stored again
   const sealedName = roomEncryptionOn() ? key.sealJson(channel.name, channelNameAad(channel.id)) : channel.name;
-  await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [channel.id, channel.type, sealedName]);
+  await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [
+    channel.id,
+    channel.type,
+    sealedName,
+  ]);
 }

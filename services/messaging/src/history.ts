@@ -12,21 +12,33 @@ import { channelVisibleSql } from './access.ts';
 export async function historyPage(pool: Pool, key: RoomKey, input: z.output<typeof FetchMessagesSchema>) {
   const { rows } = await pool.query(
     'SELECT id, sealed_body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3',
-    [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1]);
+    [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1],
+  );
   const hasMore = rows.length > input.limit;
-  const messages = rows.slice(0, input.limit).map((r) => openMessage(key, r)).reverse();
+  const messages = rows
+    .slice(0, input.limit)
+    .map((r) => openMessage(key, r))
+    .reverse();
   return { channelId: input.channelId, messages, hasMore };
 }
 
 /** Every message of the room the actor can read with seq > afterSeq, in order, and the room's last seq. */
-export async function messagesAfter(pool: Pool, key: RoomKey, actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
+export async function messagesAfter(
+  pool: Pool,
+  key: RoomKey,
+  actor: SessionActor,
+  input: z.output<typeof SyncMessagesSchema>,
+) {
   const { rows } = await pool.query(
     `SELECT m.id, m.sealed_body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
      WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND ${channelVisibleSql('$3')}
      ORDER BY m.seq LIMIT $4`,
-    [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1]);
+    [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1],
+  );
   const hasMore = rows.length > input.limit;
   const messages: Message[] = rows.slice(0, input.limit).map((r) => openMessage(key, r));
-  const last = await pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [actor.workspaceId]);
+  const last = await pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [
+    actor.workspaceId,
+  ]);
   return { messages, hasMore, lastSeq: Number(last.rows[0].seq) };
 }

@@ -5,8 +5,16 @@
 import express from 'express';
 import { z } from 'zod';
 import {
-  INTERNAL, SendMessageSchema, FetchMessagesSchema, JoinChannelSchema, SyncMessagesSchema, EditMessageSchema, DeleteMessageSchema,
-  AddReactionSchema, MarkReadSchema, SearchMessagesSchema,
+  INTERNAL,
+  SendMessageSchema,
+  FetchMessagesSchema,
+  JoinChannelSchema,
+  SyncMessagesSchema,
+  EditMessageSchema,
+  DeleteMessageSchema,
+  AddReactionSchema,
+  MarkReadSchema,
+  SearchMessagesSchema,
 } from '@ephemera/proto';
 import { commandRoute, internalRouter, type Logger } from '@ephemera/platform';
 import type { MessagingService } from './messaging-service.ts';

@@ -7,7 +7,15 @@ export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
 export { MessagingClient } from './client.ts';
 export { publicMessagingRouter, linkPreviewServiceFromEnv, type PublicMessagingDeps } from './link-preview/index.ts';
-export { FileService, fileRouter, storageFromEnv, LocalDiskStorage, S3Storage, type FileStorage, type S3Env } from './files/index.ts';
+export {
+  FileService,
+  fileRouter,
+  storageFromEnv,
+  LocalDiskStorage,
+  S3Storage,
+  type FileStorage,
+  type S3Env,
+} from './files/index.ts';
 /** The master key helpers live in the platform (docs/crypto.md); re-exported for the composition roots. */
 export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 export { AdminMessaging } from './admin-messaging.ts';

@@ -5,8 +5,16 @@
  * these in the room's queue, after the room's earlier send batches were applied, so the version read here is current.
  */
 import {
-  C, DomainError, SOCKET_AUTHZ, channelAudience, type AnyEventEnvelope, type EditMessageSchema, type DeleteMessageSchema,
-  type AddReactionSchema, type Message, type SessionActor,
+  C,
+  DomainError,
+  SOCKET_AUTHZ,
+  channelAudience,
+  type AnyEventEnvelope,
+  type EditMessageSchema,
+  type DeleteMessageSchema,
+  type AddReactionSchema,
+  type Message,
+  type SessionActor,
 } from '@ephemera/proto';
 import { makeEvent, userActor, type Pool, type RoomKeyring } from '@ephemera/platform';
 import type { z } from 'zod';
@@ -15,24 +23,41 @@ import { react } from './reactions.ts';
 import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
 
 export interface Decision<T> {
-  events: AnyEventEnvelope[]; answer: T;
+  events: AnyEventEnvelope[];
+  answer: T;
   /** stored objects (file storage keys) to delete once the events are recorded */
   objects?: string[];
 }
-export interface CommandContext { pool: Pool; now: () => Date; access: AccessChecks; keyring: RoomKeyring }
+export interface CommandContext {
+  pool: Pool;
+  now: () => Date;
+  access: AccessChecks;
+  keyring: RoomKeyring;
+}
 
-interface StoredMessage { message: Message; version: number; deleted: boolean }
+interface StoredMessage {
+  message: Message;
+  version: number;
+  deleted: boolean;
+}
 
 async function loadMessage(ctx: CommandContext, workspaceId: string, messageId: string): Promise<StoredMessage | null> {
   const { rows } = await ctx.pool.query(
-    `SELECT ${storedColumns()}, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2`, [messageId, workspaceId]);
+    `SELECT ${storedColumns()}, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2`,
+    [messageId, workspaceId],
+  );
   const r = rows[0];
   if (!r) return null;
   return { message: openStored(await servingKey(ctx.keyring, workspaceId), r), version: r.version, deleted: r.deleted };
 }
 
 /** The role first (an outsider learns nothing about message ids), then the message must exist and be live. */
-async function liveMessage(ctx: CommandContext, actor: SessionActor, messageId: string, rule: (typeof SOCKET_AUTHZ)[keyof typeof SOCKET_AUTHZ]) {
+async function liveMessage(
+  ctx: CommandContext,
+  actor: SessionActor,
+  messageId: string,
+  rule: (typeof SOCKET_AUTHZ)[keyof typeof SOCKET_AUTHZ],
+) {
   const stored = await loadMessage(ctx, actor.workspaceId, messageId);
   const access = await ctx.access.check(actor, rule, stored?.message.channelId ?? null);
   if (!stored || stored.deleted) throw new DomainError('MESSAGE_NOT_FOUND');
@@ -43,7 +68,11 @@ const ensureAuthor = (actor: SessionActor, message: Message) => {
   if (message.authorId !== actor.userId) throw new DomainError('NOT_AUTHOR');
 };
 
-export async function decideEdit(ctx: CommandContext, actor: SessionActor, input: z.output<typeof EditMessageSchema>): Promise<Decision<Message>> {
+export async function decideEdit(
+  ctx: CommandContext,
+  actor: SessionActor,
+  input: z.output<typeof EditMessageSchema>,
+): Promise<Decision<Message>> {
   const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.editMessage]);
   ensureAuthor(actor, message);
   // ...in a channel the author can still read (a member removed from a private channel cannot rewrite history there)
@@ -52,43 +81,102 @@ export async function decideEdit(ctx: CommandContext, actor: SessionActor, input
   if (content.length === 0) throw new DomainError('MESSAGE_EMPTY');
   if (content === message.content) return { events: [], answer: message }; // nothing changed: nothing recorded
   const editedAt = ctx.now().toISOString();
-  const event = makeEvent('message.edited', message.id, version + 1, {
-    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, content, editedAt, audience: channelAudience(channel),
-  }, userActor(actor.userId));
+  const event = makeEvent(
+    'message.edited',
+    message.id,
+    version + 1,
+    {
+      workspaceId: actor.workspaceId,
+      channelId: message.channelId,
+      messageId: message.id,
+      content,
+      editedAt,
+      audience: channelAudience(channel),
+    },
+    userActor(actor.userId),
+  );
   return { events: [event], answer: { ...message, content, isEdited: true, editedAt } };
 }
 
-export async function decideDelete(ctx: CommandContext, actor: SessionActor, input: z.output<typeof DeleteMessageSchema>): Promise<Decision<{ messageId: string }>> {
+export async function decideDelete(
+  ctx: CommandContext,
+  actor: SessionActor,
+  input: z.output<typeof DeleteMessageSchema>,
+): Promise<Decision<{ messageId: string }>> {
   const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.deleteMessage]);
   ensureAuthor(actor, message);
   // Everyone who could see the message hears that it is gone (the channel exists while its messages do).
-  const audience = access.channel ? channelAudience(access.channel) : { kind: 'users' as const, userIds: [actor.userId] };
-  const events: AnyEventEnvelope[] = [makeEvent('message.deleted', message.id, version + 1, {
-    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, audience,
-  }, userActor(actor.userId))];
+  const audience = access.channel
+    ? channelAudience(access.channel)
+    : { kind: 'users' as const, userIds: [actor.userId] };
+  const events: AnyEventEnvelope[] = [
+    makeEvent(
+      'message.deleted',
+      message.id,
+      version + 1,
+      {
+        workspaceId: actor.workspaceId,
+        channelId: message.channelId,
+        messageId: message.id,
+        audience,
+      },
+      userActor(actor.userId),
+    ),
+  ];
   // Its file goes with it, bytes included (not only hidden): removed from the read model, then from storage.
   const file = message.file ? await storedObjectsOf(ctx, actor.workspaceId, message.file.id) : null;
-  if (file) events.push(makeEvent('file.removed', file.id, 2, { workspaceId: actor.workspaceId, fileId: file.id, reason: 'message-deleted' }, userActor(actor.userId)));
+  if (file)
+    events.push(
+      makeEvent(
+        'file.removed',
+        file.id,
+        2,
+        { workspaceId: actor.workspaceId, fileId: file.id, reason: 'message-deleted' },
+        userActor(actor.userId),
+      ),
+    );
   return { events, answer: { messageId: message.id }, objects: file?.objects };
 }
 
 /** A file still stored (not yet removed by retention) and the storage keys of its bytes and thumbnail. */
-async function storedObjectsOf(ctx: CommandContext, workspaceId: string, fileId: string): Promise<{ id: string; objects: string[] } | null> {
-  const { rows } = await ctx.pool.query('SELECT storage_key, thumbnail_key FROM messaging.files WHERE id = $1 AND workspace_id = $2', [fileId, workspaceId]);
+async function storedObjectsOf(
+  ctx: CommandContext,
+  workspaceId: string,
+  fileId: string,
+): Promise<{ id: string; objects: string[] } | null> {
+  const { rows } = await ctx.pool.query(
+    'SELECT storage_key, thumbnail_key FROM messaging.files WHERE id = $1 AND workspace_id = $2',
+    [fileId, workspaceId],
+  );
   const r = rows[0];
-  return r ? { id: fileId, objects: [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])] } : null;
+  return r
+    ? { id: fileId, objects: [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])] }
+    : null;
 }
 
 export async function decideReaction(
-  ctx: CommandContext, actor: SessionActor, input: z.output<typeof AddReactionSchema>,
+  ctx: CommandContext,
+  actor: SessionActor,
+  input: z.output<typeof AddReactionSchema>,
 ): Promise<Decision<{ messageId: string; reactions: Record<string, string[]> }>> {
   const { message, version, access } = await liveMessage(ctx, actor, input.messageId, SOCKET_AUTHZ[C.addReaction]);
   // a message of a channel the caller can read
   const { channel } = requireReadable(actor, access);
   const { reactions, emoji } = react(message.reactions ?? {}, actor.userId, input.emoji);
-  const event = makeEvent('reaction.changed', message.id, version + 1, {
-    workspaceId: actor.workspaceId, channelId: message.channelId, messageId: message.id, userId: actor.userId, emoji,
-    reactions, audience: channelAudience(channel),
-  }, userActor(actor.userId));
+  const event = makeEvent(
+    'reaction.changed',
+    message.id,
+    version + 1,
+    {
+      workspaceId: actor.workspaceId,
+      channelId: message.channelId,
+      messageId: message.id,
+      userId: actor.userId,
+      emoji,
+      reactions,
+      audience: channelAudience(channel),
+    },
+    userActor(actor.userId),
+  );
   return { events: [event], answer: { messageId: message.id, reactions } };
 }

@@ -11,13 +11,39 @@
  * every message answered before them; read marks (read-positions.ts) run per reader. Checks: access.ts.
  */
 import {
-  C, DomainError, LIMITS, SOCKET_AUTHZ, channelAudience, type ChannelSummary, type Message, type MessageLinkPreview, type MessagingApi,
-  type SessionActor, type AnyEventEnvelope, type SendMessageSchema, type FetchMessagesSchema, type JoinChannelSchema, type SyncMessagesSchema,
-  type EditMessageSchema, type DeleteMessageSchema, type AddReactionSchema, type MarkReadSchema, type SearchMessagesSchema,
+  C,
+  DomainError,
+  LIMITS,
+  SOCKET_AUTHZ,
+  channelAudience,
+  type ChannelSummary,
+  type Message,
+  type MessageLinkPreview,
+  type MessagingApi,
+  type SessionActor,
+  type AnyEventEnvelope,
+  type SendMessageSchema,
+  type FetchMessagesSchema,
+  type JoinChannelSchema,
+  type SyncMessagesSchema,
+  type EditMessageSchema,
+  type DeleteMessageSchema,
+  type AddReactionSchema,
+  type MarkReadSchema,
+  type SearchMessagesSchema,
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  applyOnce, makeEvent, newId, appendEvents, userActor, KeyedMutex, type EventLog, type Pool, type Projector, type Subscription,
+  applyOnce,
+  makeEvent,
+  newId,
+  appendEvents,
+  userActor,
+  KeyedMutex,
+  type EventLog,
+  type Pool,
+  type Projector,
+  type Subscription,
   type RoomKeyring,
 } from '@ephemera/platform';
 import { messagingProjector } from './projection.ts';
@@ -32,12 +58,19 @@ import { stageEnded } from './send-metrics.ts';
 
 type SendInput = z.output<typeof SendMessageSchema>;
 interface PendingSend {
-  kind: 'send'; actor: SessionActor; input: SendInput; resolve: (m: Message) => void; reject: (e: unknown) => void;
+  kind: 'send';
+  actor: SessionActor;
+  input: SendInput;
+  resolve: (m: Message) => void;
+  reject: (e: unknown) => void;
   /** performance.now() when it joined the room's queue (send-metrics.ts) */
   queuedAt: number;
 }
 /** A write on a sent message (edit, delete, reaction): runs alone, in arrival order with the sends. */
-interface PendingCommand { kind: 'command'; run: () => Promise<void> }
+interface PendingCommand {
+  kind: 'command';
+  run: () => Promise<void>;
+}
 type Pending = PendingSend | PendingCommand;
 
 /** A send's access check is per (author, channel): one check answers every send of the batch with the same pair. */
@@ -100,12 +133,17 @@ export class MessagingService implements MessagingApi {
   }
 
   sendMessage(actor: SessionActor, input: SendInput): Promise<Message> {
-    return new Promise((resolve, reject) => this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject, queuedAt: performance.now() }));
+    return new Promise((resolve, reject) =>
+      this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject, queuedAt: performance.now() }),
+    );
   }
 
   private enqueue(workspaceId: string, pending: Pending): void {
     const queue = this.queues.get(workspaceId);
-    if (queue) { queue.push(pending); return; }
+    if (queue) {
+      queue.push(pending);
+      return;
+    }
     this.queues.set(workspaceId, [pending]);
     void this.drain(workspaceId);
   }
@@ -115,11 +153,16 @@ export class MessagingService implements MessagingApi {
     const queue = this.queues.get(workspaceId)!;
     try {
       while (queue.length > 0) {
-        if (queue[0]!.kind === 'command') { await (queue.shift() as PendingCommand).run(); continue; }
+        if (queue[0]!.kind === 'command') {
+          await (queue.shift() as PendingCommand).run();
+          continue;
+        }
         let n = 1;
         while (n < queue.length && n < MAX_BATCH && queue[n]!.kind === 'send') n += 1;
         const batch = queue.splice(0, n) as PendingSend[];
-        await this.sendBatch(workspaceId, batch).catch((err) => { for (const p of batch) p.reject(err); });
+        await this.sendBatch(workspaceId, batch).catch((err) => {
+          for (const p of batch) p.reject(err);
+        });
       }
     } finally {
       this.queues.delete(workspaceId);
@@ -144,21 +187,40 @@ export class MessagingService implements MessagingApi {
     //    separate connections: a send's answer waits for the slower, not for their sum. The lookups cover the whole
     //    batch (what they find for a refused send is not used); a refusal is still answered before a missing key.
     const checks = new Map<string, PendingSend>();
-    for (const p of batch) { const check = accessKey(p); if (!checks.has(check)) checks.set(check, p); }
-    const checking = Promise.all([...checks].map(async ([check, { actor, input }]) =>
-      [check, await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e)] as const));
-    const looking = servingKey(this.deps.keyring, workspaceId).then((key) => Promise.all([ // the key is cached after the room's first send
-      Promise.resolve(key),
-      storedByClientIds(this.deps.pool, key, workspaceId, batch),
-      replyTargets(this.deps.pool, key, workspaceId, batch),
-      filesByIds(this.deps.pool, key, workspaceId, batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : []))),
-    ]));
+    for (const p of batch) {
+      const check = accessKey(p);
+      if (!checks.has(check)) checks.set(check, p);
+    }
+    const checking = Promise.all(
+      [...checks].map(
+        async ([check, { actor, input }]) =>
+          [
+            check,
+            await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e),
+          ] as const,
+      ),
+    );
+    const looking = servingKey(this.deps.keyring, workspaceId).then((key) =>
+      Promise.all([
+        // the key is cached after the room's first send
+        Promise.resolve(key),
+        storedByClientIds(this.deps.pool, key, workspaceId, batch),
+        replyTargets(this.deps.pool, key, workspaceId, batch),
+        filesByIds(
+          this.deps.pool,
+          key,
+          workspaceId,
+          batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : [])),
+        ),
+      ]),
+    );
     looking.catch(() => {}); // awaited below unless every send is refused
     const access = new Map<string, { channel: ChannelAccess } | Error>(await checking);
     const allowed: PendingSend[] = [];
     for (const p of batch) {
       const a = access.get(accessKey(p))!;
-      if (a instanceof Error) p.reject(a); else allowed.push(p);
+      if (a instanceof Error) p.reject(a);
+      else allowed.push(p);
     }
     if (allowed.length === 0) return;
     const [, stored, quoted, uploads] = await looking;
@@ -171,16 +233,25 @@ export class MessagingService implements MessagingApi {
     for (const p of allowed) {
       const key = `${p.actor.userId}\u0000${p.input.clientMessageId}`;
       const existing = stored.get(key);
-      if (existing) { p.resolve(existing); continue; }
+      if (existing) {
+        p.resolve(existing);
+        continue;
+      }
       const pending = fresh.get(key);
-      if (pending) { pending.waiters.push(p); continue; } // the same send twice in one batch
+      if (pending) {
+        pending.waiters.push(p);
+        continue;
+      } // the same send twice in one batch
 
       // 3. a reply quotes a live message of the same channel, as stored (the client's quote is never read)
       const { channel } = access.get(accessKey(p)) as { channel: ChannelAccess };
       let replyTo: Message['replyTo'] = null;
       if (p.input.replyTo) {
         const target = quoted.get(p.input.replyTo.messageId);
-        if (!target || target.deleted || target.channelId !== channel.id) { p.reject(new DomainError('REPLY_TARGET_GONE')); continue; }
+        if (!target || target.deleted || target.channelId !== channel.id) {
+          p.reject(new DomainError('REPLY_TARGET_GONE'));
+          continue;
+        }
         replyTo = { messageId: p.input.replyTo.messageId, content: target.content, authorName: target.authorName };
       }
       // 3b. a file message names the sender's own upload to this channel, not yet sent; its type and text are the
@@ -190,26 +261,55 @@ export class MessagingService implements MessagingApi {
       let content = p.input.content;
       if (p.input.fileId) {
         const f = uploads.get(p.input.fileId);
-        if (!f || f.uploaderId !== p.actor.userId || f.channelId !== channel.id || f.purpose === 'avatar' || f.messageId || attached.has(f.id)) {
-          p.reject(new DomainError('FILE_NOT_FOUND')); continue;
+        if (
+          !f ||
+          f.uploaderId !== p.actor.userId ||
+          f.channelId !== channel.id ||
+          f.purpose === 'avatar' ||
+          f.messageId ||
+          attached.has(f.id)
+        ) {
+          p.reject(new DomainError('FILE_NOT_FOUND'));
+          continue;
         }
         attached.add(f.id);
         file = describeFile(f);
         type = f.kind;
         content = f.meta.caption ?? f.meta.name;
       } else if (type !== 'text') {
-        p.reject(new DomainError('FILE_REQUIRED', 'A file message needs an uploaded file (fileId)')); continue;
+        p.reject(new DomainError('FILE_REQUIRED', 'A file message needs an uploaded file (fileId)'));
+        continue;
       }
       // 4. the next sequence number and the event
       seq += 1;
       const message: Message = {
-        id: newId(), clientMessageId: p.input.clientMessageId, workspaceId, channelId: channel.id, seq,
-        authorId: p.actor.userId, authorName: p.actor.username, profilePicture: null, timestamp: this.now().toISOString(),
-        type, content, isEdited: false, replyTo, reactions: {},
-        linkPreview: p.input.linkPreview ? this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null : null,
-        editedAt: null, file,
+        id: newId(),
+        clientMessageId: p.input.clientMessageId,
+        workspaceId,
+        channelId: channel.id,
+        seq,
+        authorId: p.actor.userId,
+        authorName: p.actor.username,
+        profilePicture: null,
+        timestamp: this.now().toISOString(),
+        type,
+        content,
+        isEdited: false,
+        replyTo,
+        reactions: {},
+        linkPreview: p.input.linkPreview ? (this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null) : null,
+        editedAt: null,
+        file,
       };
-      events.push(makeEvent('message.sent', workspaceId, seq, { message, audience: channelAudience(channel) }, userActor(p.actor.userId)));
+      events.push(
+        makeEvent(
+          'message.sent',
+          workspaceId,
+          seq,
+          { message, audience: channelAudience(channel) },
+          userActor(p.actor.userId),
+        ),
+      );
       fresh.set(key, { message, waiters: [p] });
     }
     if (events.length === 0) return;
@@ -261,18 +361,22 @@ export class MessagingService implements MessagingApi {
    * on a message just sent sees it, and versions are read current), then records its events.
    */
   private command<T>(workspaceId: string, decide: () => Promise<Decision<T>>): Promise<T> {
-    return new Promise((resolve, reject) => this.enqueue(workspaceId, {
-      kind: 'command',
-      run: async () => {
-        try {
-          await this.trustReadModel(workspaceId);
-          const { events, answer, objects } = await decide();
-          if (events.length > 0) await this.record(workspaceId, events);
-          if (objects?.length) await this.removeStoredObjects(objects);
-          resolve(answer);
-        } catch (err) { reject(err); }
-      },
-    }));
+    return new Promise((resolve, reject) =>
+      this.enqueue(workspaceId, {
+        kind: 'command',
+        run: async () => {
+          try {
+            await this.trustReadModel(workspaceId);
+            const { events, answer, objects } = await decide();
+            if (events.length > 0) await this.record(workspaceId, events);
+            if (objects?.length) await this.removeStoredObjects(objects);
+            resolve(answer);
+          } catch (err) {
+            reject(err);
+          }
+        },
+      }),
+    );
   }
 
   /**
@@ -322,7 +426,9 @@ export class MessagingService implements MessagingApi {
   /** The room's batch is in flight until the returned function is called (settled() waits for it). */
   private writeStarted(workspaceId: string): () => void {
     let done!: () => void;
-    const finished = new Promise<void>((resolve) => { done = resolve; });
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     this.writing.set(workspaceId, finished);
     return () => {
       if (this.writing.get(workspaceId) === finished) this.writing.delete(workspaceId);
@@ -349,7 +455,10 @@ export class MessagingService implements MessagingApi {
   async joinChannel(actor: SessionActor, input: z.output<typeof JoinChannelSchema>) {
     await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.joinChannel], input.channelId);
     await this.settled(actor.workspaceId);
-    return historyPage(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), { channelId: input.channelId, limit: LIMITS.historyPageSize });
+    return historyPage(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), {
+      channelId: input.channelId,
+      limit: LIMITS.historyPageSize,
+    });
   }
 
   async syncMessages(actor: SessionActor, input: z.output<typeof SyncMessagesSchema>) {
@@ -380,7 +489,10 @@ export class MessagingService implements MessagingApi {
   private async currentSeq(workspaceId: string): Promise<number> {
     const cached = this.lastSeq.get(workspaceId);
     if (cached !== undefined) return cached;
-    const { rows } = await this.deps.pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [workspaceId]);
+    const { rows } = await this.deps.pool.query(
+      'SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1',
+      [workspaceId],
+    );
     const seq = Number(rows[0].seq);
     this.lastSeq.set(workspaceId, seq);
     return seq;

@@ -5,7 +5,16 @@ import { purgeRoomInBatches } from './room-purge.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
-import { applyOnce, projectionHandlers, migrate, type BackupPart, type EventLog, type Logger, type Pool, type RoomKeyring } from '@ephemera/platform';
+import {
+  applyOnce,
+  projectionHandlers,
+  migrate,
+  type BackupPart,
+  type EventLog,
+  type Logger,
+  type Pool,
+  type RoomKeyring,
+} from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
 import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
@@ -16,7 +25,9 @@ import type { StorageQuota } from './files/quota.ts';
 export const MESSAGING_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
 export interface MessagingModule {
-  service: MessagingService; search: MessageSearch; files: FileService | null;
+  service: MessagingService;
+  search: MessageSearch;
+  files: FileService | null;
   /** the superadmin's moderation viewer */
   admin: AdminMessaging;
   /** its part of the service backup */
@@ -28,7 +39,12 @@ export interface MessagingModule {
 const FILE_SWEEP_MS = 60_000;
 
 export async function startMessagingModule(deps: {
-  databaseUrl: string; pool: Pool; log: EventLog; logger: Logger; now?: () => Date; logSharesDatabase?: boolean;
+  databaseUrl: string;
+  pool: Pool;
+  log: EventLog;
+  logger: Logger;
+  now?: () => Date;
+  logSharesDatabase?: boolean;
   /** room keys (docs/crypto.md): the read model and the search index are sealed / keyed under each room's key */
   keyring: RoomKeyring;
   /** the link-preview service whose cache a sent message's preview comes from (the same one the route uses) */
@@ -46,32 +62,53 @@ export async function startMessagingModule(deps: {
   const service = new MessagingService({ ...deps, project });
   service.search = search;
   const apply = (event: Parameters<typeof project>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
-  const files = deps.storage ? new FileService({
-    pool: deps.pool, log: deps.log, keyring: deps.keyring, storage: deps.storage, project, now: deps.now ?? (() => new Date()),
-    access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection), logSharesDatabase: deps.logSharesDatabase,
-    storageQuota: deps.storageQuota,
-  }) : null;
+  const files = deps.storage
+    ? new FileService({
+        pool: deps.pool,
+        log: deps.log,
+        keyring: deps.keyring,
+        storage: deps.storage,
+        project,
+        now: deps.now ?? (() => new Date()),
+        access: new AccessChecks(deps.pool, deps.now ?? (() => new Date()), () => service.roomProjection),
+        logSharesDatabase: deps.logSharesDatabase,
+        storageQuota: deps.storageQuota,
+      })
+    : null;
   // A deleted message's file: its bytes go once the removal is recorded (a failure leaves them sealed under the room key).
-  if (files) service.removeStoredObjects = (keys) => files.removeObjects(keys).catch((err) => deps.logger.warn({ err }, 'removing a deleted message\'s file failed'));
+  if (files)
+    service.removeStoredObjects = (keys) =>
+      files.removeObjects(keys).catch((err) => deps.logger.warn({ err }, "removing a deleted message's file failed"));
   // Two consumers: room events (who may post where) and our own message events (replay, crash recovery).
   const rooms = await deps.log.subscribe({
-    groupId: 'messaging-rooms', topics: [TOPICS.room], fromBeginning: true,
+    groupId: 'messaging-rooms',
+    topics: [TOPICS.room],
+    fromBeginning: true,
     handler: async ({ event }) => {
       // A deleted channel's files: their storage keys are read before the projection drops the rows.
-      const channelFiles = event.type === 'channel.deleted' && files ? await files.storageKeysOfChannel(event.payload.channelId) : [];
+      const channelFiles =
+        event.type === 'channel.deleted' && files ? await files.storageKeysOfChannel(event.payload.channelId) : [];
       // A removed room's bulk rows go first, in batches (room-purge.ts), so the event's transaction stays short.
-      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') await purgeRoomInBatches(deps.pool, event.payload.workspaceId);
+      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted')
+        await purgeRoomInBatches(deps.pool, event.payload.workspaceId);
       await apply(event);
-      if (channelFiles.length) await files?.removeObjects(channelFiles).catch((err) => deps.logger.warn({ err }, 'removing a channel\'s files failed'));
+      if (channelFiles.length)
+        await files
+          ?.removeObjects(channelFiles)
+          .catch((err) => deps.logger.warn({ err }, "removing a channel's files failed"));
       if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') {
         service.forgetWorkspace(event.payload.workspaceId);
         // The room's files go with it (their key is already destroyed, so what a failure leaves is unreadable).
-        await files?.removeRoom(event.payload.workspaceId).catch((err) => deps.logger.warn({ err }, 'removing a room\'s files failed'));
+        await files
+          ?.removeRoom(event.payload.workspaceId)
+          .catch((err) => deps.logger.warn({ err }, "removing a room's files failed"));
       }
     },
   });
   const messages = await deps.log.subscribe({
-    groupId: 'messaging-projection', topics: [TOPICS.messaging], fromBeginning: true,
+    groupId: 'messaging-projection',
+    topics: [TOPICS.messaging],
+    fromBeginning: true,
     // Events this process appended were applied on the command path already; skipping them here saves a
     // transaction per message. Anything else (another process, a replay, a crash in between) is applied. Nothing
     // waits on it but a read after a failed write, so its records may gather (fewer fetches per message).
@@ -82,14 +119,29 @@ export async function startMessagingModule(deps: {
   service.roomProjection = rooms;
   service.ownProjection = messages;
   let sweeping = false;
-  const sweeper = files ? setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    files.sweep().catch((err) => deps.logger.warn({ err }, 'file retention sweep failed')).finally(() => { sweeping = false; });
-  }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS) : null;
+  const sweeper = files
+    ? setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        files
+          .sweep()
+          .catch((err) => deps.logger.warn({ err }, 'file retention sweep failed'))
+          .finally(() => {
+            sweeping = false;
+          });
+      }, deps.fileSweepIntervalMs ?? FILE_SWEEP_MS)
+    : null;
   sweeper?.unref();
   return {
-    service, search, files, admin: new AdminMessaging(service, deps.pool, deps.keyring), backup: messagingBackupPart(deps.pool),
-    async stop() { if (sweeper) clearInterval(sweeper); await Promise.all([rooms.stop(), messages.stop()]); await deps.storage?.close?.(); },
+    service,
+    search,
+    files,
+    admin: new AdminMessaging(service, deps.pool, deps.keyring),
+    backup: messagingBackupPart(deps.pool),
+    async stop() {
+      if (sweeper) clearInterval(sweeper);
+      await Promise.all([rooms.stop(), messages.stop()]);
+      await deps.storage?.close?.();
+    },
   };
 }

@@ -6,7 +6,16 @@ import { channelIsMembersOnly, type AnyEventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
 
 /** Tables that hold rows of a room, emptied when it expires or is deleted. */
-const ROOM_TABLES = ['files', 'messages', 'channels', 'members', 'departed_members', 'deleted_channels', 'read_positions', 'read_versions'];
+const ROOM_TABLES = [
+  'files',
+  'messages',
+  'channels',
+  'members',
+  'departed_members',
+  'deleted_channels',
+  'read_positions',
+  'read_versions',
+];
 
 /**
  * A send's insert and a channel's or room's removal run in different transactions (the messaging topic's and the
@@ -20,7 +29,8 @@ const ROOM_TABLES = ['files', 'messages', 'channels', 'members', 'departed_membe
 export async function holdAgainstRemoval(db: PoolClient, ids: string[]): Promise<void> {
   await db.query(
     `SELECT pg_advisory_xact_lock_shared(k) FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY k) AS keys`,
-    [ids]);
+    [ids],
+  );
 }
 
 /** The lock id of one member's rows in a room (their read positions): removed when the member leaves or is kicked. */
@@ -34,8 +44,10 @@ async function lockForRemoval(db: PoolClient, id: string): Promise<void> {
 export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promise<void> {
   switch (event.type) {
     case 'workspace.created':
-      await db.query('INSERT INTO messaging.workspaces (id, expires_at, created_by, tier) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-        [event.payload.workspaceId, event.payload.expiresAt, event.payload.createdBy, event.payload.tier]);
+      await db.query(
+        'INSERT INTO messaging.workspaces (id, expires_at, created_by, tier) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [event.payload.workspaceId, event.payload.expiresAt, event.payload.createdBy, event.payload.tier],
+      );
       return;
     case 'member.joined':
       await db.query(
@@ -43,7 +55,8 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
         // kept; no token hash either: whose a token is, the room service answers (roomMemberOf in services/platform/src/public-route.ts).
         `INSERT INTO messaging.members (workspace_id, user_id, is_admin) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
-        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
+        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin],
+      );
       return;
     case 'member.left':
     case 'member.kicked': {
@@ -52,23 +65,37 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       const reason = event.type === 'member.kicked' ? 'kicked' : 'left';
       await lockForRemoval(db, memberRowsId(workspaceId, userId)); // a read mark applied meanwhile (holdAgainstRemoval)
       await db.query('DELETE FROM messaging.members WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
-      await db.query('DELETE FROM messaging.read_positions WHERE workspace_id = $1 AND user_id = $2', [workspaceId, userId]);
-      await db.query('INSERT INTO messaging.departed_members (workspace_id, user_id, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-        [workspaceId, userId, reason]);
+      await db.query('DELETE FROM messaging.read_positions WHERE workspace_id = $1 AND user_id = $2', [
+        workspaceId,
+        userId,
+      ]);
+      await db.query(
+        'INSERT INTO messaging.departed_members (workspace_id, user_id, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [workspaceId, userId, reason],
+      );
       return;
     }
     case 'member.role-changed':
-      await db.query('UPDATE messaging.members SET is_admin = $3 WHERE workspace_id = $1 AND user_id = $2',
-        [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin]);
+      await db.query('UPDATE messaging.members SET is_admin = $3 WHERE workspace_id = $1 AND user_id = $2', [
+        event.payload.workspaceId,
+        event.payload.userId,
+        event.payload.isAdmin,
+      ]);
       return;
     case 'workspace.extended':
       // Messaging refuses sends in an expired room by its own copy of the expiry.
-      await db.query('UPDATE messaging.workspaces SET expires_at = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.expiresAt]);
+      await db.query('UPDATE messaging.workspaces SET expires_at = $2 WHERE id = $1', [
+        event.payload.workspaceId,
+        event.payload.expiresAt,
+      ]);
       return;
     case 'workspace.tier-changed':
       // ... and limits uploads by the tier (file size, retention).
-      await db.query('UPDATE messaging.workspaces SET expires_at = $2, tier = $3 WHERE id = $1',
-        [event.payload.workspaceId, event.payload.expiresAt, event.payload.tier]);
+      await db.query('UPDATE messaging.workspaces SET expires_at = $2, tier = $3 WHERE id = $1', [
+        event.payload.workspaceId,
+        event.payload.expiresAt,
+        event.payload.tier,
+      ]);
       return;
     case 'channel.created': {
       // is_private: whether only the members see it (a DM always), the one fact access.ts and its SQL read.
@@ -77,15 +104,23 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
         `INSERT INTO messaging.channels (id, workspace_id, is_private, member_ids) SELECT $1, $2, $3, $4
          WHERE NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $1)
          ON CONFLICT (id) DO NOTHING`,
-        [c.id, c.workspaceId, channelIsMembersOnly(c), c.memberIds]);
+        [c.id, c.workspaceId, channelIsMembersOnly(c), c.memberIds],
+      );
       return;
     }
     case 'channel.members-changed': {
       const c = event.payload.channel;
-      await db.query('UPDATE messaging.channels SET is_private = $2, member_ids = $3 WHERE id = $1', [c.id, channelIsMembersOnly(c), c.memberIds]);
+      await db.query('UPDATE messaging.channels SET is_private = $2, member_ids = $3 WHERE id = $1', [
+        c.id,
+        channelIsMembersOnly(c),
+        c.memberIds,
+      ]);
       // A removed member's read position would otherwise keep counting as "read by someone else".
       if (event.payload.removed.length > 0) {
-        await db.query('DELETE FROM messaging.read_positions WHERE channel_id = $1 AND user_id = ANY ($2)', [c.id, event.payload.removed]);
+        await db.query('DELETE FROM messaging.read_positions WHERE channel_id = $1 AND user_id = ANY ($2)', [
+          c.id,
+          event.payload.removed,
+        ]);
       }
       return;
     }
@@ -98,7 +133,10 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
         await db.query(`DELETE FROM messaging.${table} WHERE channel_id = $1`, [channelId]);
       }
       await db.query('DELETE FROM messaging.channels WHERE id = $1', [channelId]);
-      await db.query('INSERT INTO messaging.deleted_channels (id, workspace_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [channelId, workspaceId]);
+      await db.query(
+        'INSERT INTO messaging.deleted_channels (id, workspace_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [channelId, workspaceId],
+      );
       return;
     }
     case 'workspace.expired':

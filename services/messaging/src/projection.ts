@@ -21,18 +21,28 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         return;
       case 'message.edited': {
         const { workspaceId, messageId, content, editedAt } = event.payload;
-        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({ ...m, content, isEdited: true, editedAt }));
+        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({
+          ...m,
+          content,
+          isEdited: true,
+          editedAt,
+        }));
         return;
       }
       case 'message.deleted':
         // A tombstone: the seq stays taken (numbering, dedupe of a retried send), the sealed body goes (NULL): nothing
         // of the message is left to open, even with the room's key (sealed-messages.ts openStored).
-        await db.query('UPDATE messaging.messages SET sealed_body = NULL, version = GREATEST(version, $2), deleted = true WHERE id = $1',
-          [event.payload.messageId, event.sequence]);
+        await db.query(
+          'UPDATE messaging.messages SET sealed_body = NULL, version = GREATEST(version, $2), deleted = true WHERE id = $1',
+          [event.payload.messageId, event.sequence],
+        );
         return;
       case 'reaction.changed': {
         const { workspaceId, messageId, reactions } = event.payload;
-        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({ ...m, reactions }));
+        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({
+          ...m,
+          reactions,
+        }));
         return;
       }
       case 'read.marked': {
@@ -46,15 +56,18 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
              AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels WHERE id = $2)
              AND NOT EXISTS (SELECT 1 FROM messaging.departed_members WHERE workspace_id = $1 AND user_id = $3)
            ON CONFLICT (channel_id, user_id) DO UPDATE SET seq = GREATEST(messaging.read_positions.seq, EXCLUDED.seq)`,
-          [workspaceId, channelId, userId, seq]);
+          [workspaceId, channelId, userId, seq],
+        );
         await db.query(
           `INSERT INTO messaging.read_versions (workspace_id, user_id, version)
            SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces WHERE id = $1)
            ON CONFLICT (workspace_id, user_id) DO UPDATE SET version = GREATEST(messaging.read_versions.version, EXCLUDED.version)`,
-          [workspaceId, userId, event.sequence]);
+          [workspaceId, userId, event.sequence],
+        );
         return;
       }
-      case 'channel.created': case 'channel.renamed':
+      case 'channel.created':
+      case 'channel.renamed':
         await projectRoomEvent(db, event);
         // the moderation viewer's channel name and type (channel-names.ts)
         await projectChannelName(db, await keyring.key(event.payload.workspaceId), event.payload.channel);
@@ -91,8 +104,17 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
      WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
        AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels d WHERE d.id = r.channel_id)
      ON CONFLICT DO NOTHING`,
-    [column((r) => r.m.id), column((r) => r.m.workspaceId), column((r) => r.m.seq), column((r) => r.m.channelId),
-      column((r) => r.m.clientMessageId), column((r) => r.m.authorId), column((r) => r.sealed), column((r) => r.m.timestamp)]);
+    [
+      column((r) => r.m.id),
+      column((r) => r.m.workspaceId),
+      column((r) => r.m.seq),
+      column((r) => r.m.channelId),
+      column((r) => r.m.clientMessageId),
+      column((r) => r.m.authorId),
+      column((r) => r.sealed),
+      column((r) => r.m.timestamp),
+    ],
+  );
   for (const { m } of rows) if (m.file) await attachFile(db, m.file.id, m.id);
 }
 
@@ -101,13 +123,21 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
  * (expired room, deleted channel, destroyed key) is left alone.
  */
 async function updateMessage(
-  db: PoolClient, key: RoomKey | null, messageId: string, version: number, change: (m: Message) => Message,
+  db: PoolClient,
+  key: RoomKey | null,
+  messageId: string,
+  version: number,
+  change: (m: Message) => Message,
 ) {
   if (!key) return;
-  const { rows } = await db.query('SELECT id, sealed_body FROM messaging.messages WHERE id = $1 FOR UPDATE', [messageId]);
+  const { rows } = await db.query('SELECT id, sealed_body FROM messaging.messages WHERE id = $1 FOR UPDATE', [
+    messageId,
+  ]);
   if (!rows[0] || rows[0].sealed_body === null) return; // gone, or deleted: nothing left to change
   const body = change(openMessage(key, rows[0]));
-  await db.query(
-    'UPDATE messaging.messages SET sealed_body = $2, version = GREATEST(version, $3) WHERE id = $1',
-    [messageId, sealMessage(key, body), version]);
+  await db.query('UPDATE messaging.messages SET sealed_body = $2, version = GREATEST(version, $3) WHERE id = $1', [
+    messageId,
+    sealMessage(key, body),
+    version,
+  ]);
 }

@@ -5,7 +5,11 @@
 export type Reactions = Record<string, string[]>;
 
 /** The whole map after `userId` reacts with `emoji`; `emoji` in the answer is null when the reaction was removed. */
-export function react(reactions: Reactions, userId: string, emoji: string): { reactions: Reactions; emoji: string | null } {
+export function react(
+  reactions: Reactions,
+  userId: string,
+  emoji: string,
+): { reactions: Reactions; emoji: string | null } {
   const previous = Object.keys(reactions).find((e) => reactions[e]!.includes(userId)) ?? null;
   const next: Reactions = {};
   for (const [e, userIds] of Object.entries(reactions)) {

@@ -4,7 +4,12 @@
  * sent/read marks). Positions survive a reload and follow the user to another device.
  */
 import {
-  C, SOCKET_AUTHZ, channelAudience, type ChannelSummary, type MarkReadSchema, type SessionActor,
+  C,
+  SOCKET_AUTHZ,
+  channelAudience,
+  type ChannelSummary,
+  type MarkReadSchema,
+  type SessionActor,
 } from '@ephemera/proto';
 import { makeEvent, userActor, type RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
@@ -20,23 +25,36 @@ export const readAggregateId = (workspaceId: string, userId: string) => `${works
  * does not move it forward records nothing and answers the current position.
  */
 export async function decideMarkRead(
-  ctx: CommandContext, actor: SessionActor, input: z.output<typeof MarkReadSchema>,
+  ctx: CommandContext,
+  actor: SessionActor,
+  input: z.output<typeof MarkReadSchema>,
 ): Promise<Decision<{ channelId: string; seq: number }>> {
   const { channel } = await ctx.access.checkCanRead(actor, SOCKET_AUTHZ[C.markRead], input.channelId);
   const { rows } = await ctx.pool.query(
     `SELECT (SELECT coalesce(max(seq), 0) FROM messaging.messages WHERE channel_id = $1) AS newest,
             (SELECT seq FROM messaging.read_positions WHERE channel_id = $1 AND user_id = $2) AS current,
             (SELECT version FROM messaging.read_versions WHERE workspace_id = $3 AND user_id = $2) AS version`,
-    [channel.id, actor.userId, actor.workspaceId]);
+    [channel.id, actor.userId, actor.workspaceId],
+  );
   const newest = Number(rows[0].newest);
   const current = Number(rows[0].current ?? 0);
   const seq = Math.min(input.seq, newest);
   if (seq <= current) return { events: [], answer: { channelId: channel.id, seq: current } };
   // Live receipts matter in DMs and private channels; in a public channel the audience is the room, and the
   // fan-out sends it to nobody live (the summaries carry it) rather than to every member on every read.
-  const event = makeEvent('read.marked', readAggregateId(actor.workspaceId, actor.userId), Number(rows[0].version ?? 0) + 1, {
-    workspaceId: actor.workspaceId, channelId: channel.id, userId: actor.userId, seq, audience: channelAudience(channel),
-  }, userActor(actor.userId));
+  const event = makeEvent(
+    'read.marked',
+    readAggregateId(actor.workspaceId, actor.userId),
+    Number(rows[0].version ?? 0) + 1,
+    {
+      workspaceId: actor.workspaceId,
+      channelId: channel.id,
+      userId: actor.userId,
+      seq,
+      audience: channelAudience(channel),
+    },
+    userActor(actor.userId),
+  );
   return { events: [event], answer: { channelId: channel.id, seq } };
 }
 
@@ -52,7 +70,11 @@ export const UNREAD_COUNT_CAP = 100;
  * messages after the member's position by other authors: own messages never count), the member's position and
  * the highest position of any other member. unreadCount is at most UNREAD_COUNT_CAP.
  */
-export async function channelSummaries(ctx: CommandContext, key: RoomKey, actor: SessionActor): Promise<ChannelSummary[]> {
+export async function channelSummaries(
+  ctx: CommandContext,
+  key: RoomKey,
+  actor: SessionActor,
+): Promise<ChannelSummary[]> {
   const { rows } = await ctx.pool.query(
     `SELECT c.id,
             coalesce(own.seq, 0) AS read_seq,
@@ -67,7 +89,8 @@ export async function channelSummaries(ctx: CommandContext, key: RoomKey, actor:
                         ORDER BY m.seq DESC LIMIT 1) last ON true
      WHERE c.workspace_id = $1 AND ${channelVisibleSql('$2')}
      ORDER BY c.id`,
-    [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP]);
+    [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP],
+  );
   return rows.map((r) => ({
     channelId: r.id,
     lastMessage: r.last_id ? openMessage(key, { id: r.last_id, sealed_body: r.last_body }) : null,

@@ -10,9 +10,17 @@
 import type { Pool } from '@ephemera/platform';
 
 /** the tables a room has many rows in, each with an index that starts with workspace_id */
-const BULK_TABLES = ['messaging.messages', 'messaging_search.entries', 'messaging.read_positions', 'messaging.files'] as const;
+const BULK_TABLES = [
+  'messaging.messages',
+  'messaging_search.entries',
+  'messaging.read_positions',
+  'messaging.files',
+] as const;
 
-export interface PurgeOptions { batchRows?: number; pauseMs?: number }
+export interface PurgeOptions {
+  batchRows?: number;
+  pauseMs?: number;
+}
 
 export async function purgeRoomInBatches(pool: Pool, workspaceId: string, options: PurgeOptions = {}): Promise<number> {
   const batch = options.batchRows ?? 500;
@@ -21,7 +29,9 @@ export async function purgeRoomInBatches(pool: Pool, workspaceId: string, option
   for (const table of BULK_TABLES) {
     for (;;) {
       const r = await pool.query(
-        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE workspace_id = $1 LIMIT ${batch}))`, [workspaceId]);
+        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE workspace_id = $1 LIMIT ${batch}))`,
+        [workspaceId],
+      );
       removed += r.rowCount ?? 0;
       if ((r.rowCount ?? 0) < batch) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));

@@ -7,29 +7,60 @@ import type { Message, SessionActor } from '@ephemera/proto';
 import type { Pool, RoomKey } from '@ephemera/platform';
 import { openStored, storedColumns } from './sealed-messages.ts';
 
-interface Send { actor: SessionActor; input: { clientMessageId: string; replyTo?: { messageId: string } | null } }
+interface Send {
+  actor: SessionActor;
+  input: { clientMessageId: string; replyTo?: { messageId: string } | null };
+}
 /** What a reply quotes, read from the stored message. */
-export interface ReplyTarget { channelId: string; deleted: boolean; content: string; authorName: string }
+export interface ReplyTarget {
+  channelId: string;
+  deleted: boolean;
+  content: string;
+  authorName: string;
+}
 
 export const clientKey = (authorId: string, clientMessageId: string) => `${authorId}\u0000${clientMessageId}`;
 
 /** Stored messages by (author, client id). */
-export async function storedByClientIds(pool: Pool, key: RoomKey, workspaceId: string, sends: Send[]): Promise<Map<string, Message>> {
+export async function storedByClientIds(
+  pool: Pool,
+  key: RoomKey,
+  workspaceId: string,
+  sends: Send[],
+): Promise<Map<string, Message>> {
   const { rows } = await pool.query(
     `SELECT ${storedColumns()} FROM messaging.messages
      WHERE workspace_id = $1 AND (author_id, client_message_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-    [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)]);
-  return new Map(rows.map((r) => { const m = openStored(key, r); return [clientKey(m.authorId, m.clientMessageId), m]; }));
+    [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)],
+  );
+  return new Map(
+    rows.map((r) => {
+      const m = openStored(key, r);
+      return [clientKey(m.authorId, m.clientMessageId), m];
+    }),
+  );
 }
 
 /** The messages the batch's replies quote (no query when no send is a reply: the usual case). */
-export async function replyTargets(pool: Pool, key: RoomKey, workspaceId: string, sends: Send[]): Promise<Map<string, ReplyTarget>> {
+export async function replyTargets(
+  pool: Pool,
+  key: RoomKey,
+  workspaceId: string,
+  sends: Send[],
+): Promise<Map<string, ReplyTarget>> {
   const ids = [...new Set(sends.flatMap((s) => (s.input.replyTo ? [s.input.replyTo.messageId] : [])))];
   if (ids.length === 0) return new Map();
   const { rows } = await pool.query(
-    `SELECT ${storedColumns()}, deleted FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)`, [workspaceId, ids]);
-  return new Map(rows.map((r) => {
-    const m = openStored(key, r);
-    return [r.id as string, { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName }];
-  }));
+    `SELECT ${storedColumns()}, deleted FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)`,
+    [workspaceId, ids],
+  );
+  return new Map(
+    rows.map((r) => {
+      const m = openStored(key, r);
+      return [
+        r.id as string,
+        { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName },
+      ];
+    }),
+  );
 }

@@ -8,9 +8,12 @@ import { COMMAND_LATENCY_BUCKETS, metrics } from '@ephemera/platform';
 
 export type SendStage = 'queued' | 'checks' | 'append' | 'apply';
 
-const sendStageDuration = new metrics.Histogram({ name: 'messaging_send_stage_seconds',
+const sendStageDuration = new metrics.Histogram({
+  name: 'messaging_send_stage_seconds',
   help: "a send's stages: queued (per send), checks, append and apply (per batch of a room's sends)",
-  labelNames: ['stage'], buckets: COMMAND_LATENCY_BUCKETS });
+  labelNames: ['stage'],
+  buckets: COMMAND_LATENCY_BUCKETS,
+});
 
 /** Records the stage as ended now, begun at `startedAt` (performance.now()); returns now for the next stage. */
 export function stageEnded(stage: SendStage, startedAt: number): number {

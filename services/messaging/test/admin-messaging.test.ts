@@ -23,17 +23,39 @@ function tampered(sealed: string): string {
 describe('moderation viewer (AdminMessaging)', async () => {
   const world = await startRoomWorld();
   const { databaseUrl, pool, log, keys, room } = world;
-  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring });
+  const messaging = await startMessagingModule({
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    logSharesDatabase: true,
+    keyring: keys.keyring,
+  });
   world.stopFirst(() => messaging.stop());
   afterAll(() => world.stop());
 
   it('opens the newest messages across channels with channel names and types; a message that does not open is a Decrypt Error', async () => {
-    const created = await room.service.createWorkspace({ name: `moderated-${Date.now().toString(36)}`, username: 'alice' });
+    const created = await room.service.createWorkspace({
+      name: `moderated-${Date.now().toString(36)}`,
+      username: 'alice',
+    });
     const ws = created.workspaceId;
     const alice: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'alice' };
     const bob = await room.service.joinWorkspace(ws, { username: 'bob' });
-    const general = await room.service.createChannel(alice, { workspaceId: ws, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
-    const secret = await room.service.createChannel(alice, { workspaceId: ws, name: 'secret', type: 'topic', isPrivate: true, memberIds: [] });
+    const general = await room.service.createChannel(alice, {
+      workspaceId: ws,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    const secret = await room.service.createChannel(alice, {
+      workspaceId: ws,
+      name: 'secret',
+      type: 'topic',
+      isPrivate: true,
+      memberIds: [],
+    });
     const dm = await room.service.createDmChannel(alice, { workspaceId: ws, targetUserId: bob.user.id });
     await room.service.renameChannel(alice, { workspaceId: ws, channelId: secret.id, newName: 'hush' });
     const send = (channelId: string, content: string) =>
@@ -43,10 +65,15 @@ describe('moderation viewer (AdminMessaging)', async () => {
     await send(dm.id, 'private words');
     await send(general.id, 'newest');
 
-    const { rows } = await pool.query('SELECT sealed_body, (SELECT sealed_name FROM messaging.channels WHERE id = $2) AS name FROM messaging.messages WHERE id = $1',
-      [broken.id, secret.id]);
+    const { rows } = await pool.query(
+      'SELECT sealed_body, (SELECT sealed_name FROM messaging.channels WHERE id = $2) AS name FROM messaging.messages WHERE id = $1',
+      [broken.id, secret.id],
+    );
     expect(rows[0].name).not.toContain('hush'); // the channel's name is sealed too
-    await pool.query('UPDATE messaging.messages SET sealed_body = $2 WHERE id = $1', [broken.id, tampered(rows[0].sealed_body)]);
+    await pool.query('UPDATE messaging.messages SET sealed_body = $2 WHERE id = $1', [
+      broken.id,
+      tampered(rows[0].sealed_body),
+    ]);
 
     const messages = await messaging.admin.moderationMessages({ workspaceId: ws, limit: 50 });
     expect(messages.map((m) => [m.content, m.channelName, m.channelType, m.isDecrypted])).toEqual([
@@ -56,11 +83,23 @@ describe('moderation viewer (AdminMessaging)', async () => {
       ['newest', 'general', 'topic', true],
     ]);
     const failed = messages[1]!;
-    expect(failed).toMatchObject({ id: broken.id, authorName: 'Unknown', decryptError: expect.stringContaining('does not open') });
-    for (const m of [messages[0]!, messages[2]!, messages[3]!]) expect(m).toMatchObject({ authorName: 'alice', decryptError: null, type: 'text' });
+    expect(failed).toMatchObject({
+      id: broken.id,
+      authorName: 'Unknown',
+      decryptError: expect.stringContaining('does not open'),
+    });
+    for (const m of [messages[0]!, messages[2]!, messages[3]!])
+      expect(m).toMatchObject({ authorName: 'alice', decryptError: null, type: 'text' });
 
-    expect((await messaging.admin.moderationMessages({ workspaceId: ws, limit: 2 })).map((m) => m.content)).toEqual(['private words', 'newest']);
-    await expect(messaging.admin.moderationMessages({ workspaceId: ws, limit: 51 })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(messaging.admin.moderationMessages({ workspaceId: 'no-such-room', limit: 50 })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    expect((await messaging.admin.moderationMessages({ workspaceId: ws, limit: 2 })).map((m) => m.content)).toEqual([
+      'private words',
+      'newest',
+    ]);
+    await expect(messaging.admin.moderationMessages({ workspaceId: ws, limit: 51 })).rejects.toMatchObject({
+      code: 'VALIDATION',
+    });
+    await expect(messaging.admin.moderationMessages({ workspaceId: 'no-such-room', limit: 50 })).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+    });
   });
 });

@@ -22,7 +22,14 @@ const logger = createLogger('test', 'silent');
 describe('batched projection', async () => {
   const world = await startRoomWorld();
   const { databaseUrl, pool, log, keys, room } = world;
-  const messaging = await startMessagingModule({ databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring });
+  const messaging = await startMessagingModule({
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    logSharesDatabase: true,
+    keyring: keys.keyring,
+  });
   world.stopFirst(() => messaging.stop());
   const project = composeProjectors(messagingProjector(keys.keyring), messageSearch(pool, keys.keyring).projector);
   const pools: Pool[] = [];
@@ -40,7 +47,10 @@ describe('batched projection', async () => {
     const counter = { statements: 0 };
     p.on('connect', (client) => {
       const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => { counter.statements++; return query(...a); };
+      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+        counter.statements++;
+        return query(...a);
+      };
     });
     return { pool: p, counter };
   }
@@ -48,8 +58,9 @@ describe('batched projection', async () => {
   /** the read model's rows, sealed bodies opened (their nonces differ from one write to the next) */
   async function contents(p: Pool, workspaceId: string) {
     const key = (await keys.keyring.key(workspaceId))!;
-    const messages = (await p.query('SELECT * FROM messaging.messages ORDER BY workspace_id, seq')).rows
-      .map(({ sealed_body, ...row }) => ({ ...row, body: openMessage(key, { id: row.id, sealed_body }) }));
+    const messages = (await p.query('SELECT * FROM messaging.messages ORDER BY workspace_id, seq')).rows.map(
+      ({ sealed_body, ...row }) => ({ ...row, body: openMessage(key, { id: row.id, sealed_body }) }),
+    );
     const entries = (await p.query('SELECT * FROM messaging_search.entries ORDER BY message_id')).rows;
     const processed = (await p.query('SELECT event_id FROM messaging.processed_events ORDER BY event_id')).rows;
     const deleted = (await p.query('SELECT id FROM messaging.deleted_channels ORDER BY id')).rows;
@@ -61,8 +72,20 @@ describe('batched projection', async () => {
     const created = await room.service.createWorkspace({ name: `batched-${clientId()}`, username: 'alice' });
     const ws = created.workspaceId;
     const alice: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'alice' };
-    const general = await room.service.createChannel(alice, { workspaceId: ws, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
-    const other = await room.service.createChannel(alice, { workspaceId: ws, name: 'other', type: 'topic', isPrivate: false, memberIds: [] });
+    const general = await room.service.createChannel(alice, {
+      workspaceId: ws,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    const other = await room.service.createChannel(alice, {
+      workspaceId: ws,
+      name: 'other',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     const send = (channelId: string, content: string, extra = {}) =>
       messaging.service.sendMessage(alice, { clientMessageId: clientId(), channelId, content, type: 'text', ...extra });
     return { ws, alice, general, other, send };
@@ -71,17 +94,25 @@ describe('batched projection', async () => {
   /** every event of the room, as the log holds them, in the order one subscriber got them */
   async function roomEvents(ws: string): Promise<AnyEventEnvelope[]> {
     const events: AnyEventEnvelope[] = [];
-    const collect = await log.subscribe({ groupId: `collect-${ws}`, topics: [TOPICS.room, TOPICS.messaging], fromBeginning: true,
-      handler: async ({ event }) => { if (partOf(event, ws)) events.push(event); } });
+    const collect = await log.subscribe({
+      groupId: `collect-${ws}`,
+      topics: [TOPICS.room, TOPICS.messaging],
+      fromBeginning: true,
+      handler: async ({ event }) => {
+        if (partOf(event, ws)) events.push(event);
+      },
+    });
     await collect.caughtUp();
     await collect.stop();
     return events;
   }
 
-  it('applies a room\'s events in one batch exactly as one by one, sends in a fixed number of statements', async () => {
+  it("applies a room's events in one batch exactly as one by one, sends in a fixed number of statements", async () => {
     const { ws, alice, general, other, send } = await newRoom();
 
-    const first = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i % 3 ? general.id : other.id, `hello word${i} batch`)));
+    const first = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => send(i % 3 ? general.id : other.id, `hello word${i} batch`)),
+    );
     await send(general.id, 'a reply', { replyToId: first[0].id });
     await messaging.service.editMessage(alice, { workspaceId: ws, messageId: first[1].id, newContent: 'edited words' });
     await messaging.service.deleteMessage(alice, { workspaceId: ws, messageId: first[2].id });
@@ -140,7 +171,9 @@ describe('batched projection', async () => {
       await client.query('BEGIN');
       await project.many!(client, held);
       let done = false;
-      const second = applyOnce(p, 'messaging', then, project).then(() => { done = true; });
+      const second = applyOnce(p, 'messaging', then, project).then(() => {
+        done = true;
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(done, `the ${first === 'sends' ? 'deletion' : 'sends'} waited for the open transaction`).toBe(false);
       await client.query('COMMIT');
@@ -148,8 +181,11 @@ describe('batched projection', async () => {
       await second;
       const left = async (table: string) =>
         (await p.query(`SELECT count(*)::int AS n FROM ${table} WHERE channel_id = $1`, [other.id])).rows[0].n;
-      expect({ first, messages: await left('messaging.messages'), entries: await left('messaging_search.entries') })
-        .toEqual({ first, messages: 0, entries: 0 });
+      expect({
+        first,
+        messages: await left('messaging.messages'),
+        entries: await left('messaging_search.entries'),
+      }).toEqual({ first, messages: 0, entries: 0 });
     }
   });
 
@@ -160,7 +196,8 @@ describe('batched projection', async () => {
       const bob: SessionActor = { workspaceId: ws, userId: joined.user.id, username: 'bob' };
       const sent = await send(other.id, 'read me');
       await messaging.service.markRead(bob, { channelId: other.id, seq: sent.seq });
-      if (removal === 'channel.deleted') await room.service.deleteChannel(alice, { workspaceId: ws, channelId: other.id });
+      if (removal === 'channel.deleted')
+        await room.service.deleteChannel(alice, { workspaceId: ws, channelId: other.id });
       else await room.service.leaveWorkspace(bob);
       const events = await roomEvents(ws);
       const mark = events.find((e) => e.type === 'read.marked' && e.payload.userId === bob.userId)!;
@@ -169,20 +206,31 @@ describe('batched projection', async () => {
 
       for (const first of ['mark', 'removal'] as const) {
         const { pool: p } = await freshReadModel();
-        await applyOnce(p, 'messaging', events.filter((e) => e !== mark && e !== removed), project);
+        await applyOnce(
+          p,
+          'messaging',
+          events.filter((e) => e !== mark && e !== removed),
+          project,
+        );
         const [held, then] = first === 'mark' ? [mark, removed] : [removed, mark];
         const client = await p.connect();
         await client.query('BEGIN');
         await project(client, held);
         let done = false;
-        const second = applyOnce(p, 'messaging', [then], project).then(() => { done = true; });
+        const second = applyOnce(p, 'messaging', [then], project).then(() => {
+          done = true;
+        });
         await new Promise((r) => setTimeout(r, 300));
         expect(done, `${removal}, ${first} first: the other transaction waited`).toBe(false);
         await client.query('COMMIT');
         client.release();
         await second;
-        const positions = (await p.query('SELECT count(*)::int AS n FROM messaging.read_positions WHERE channel_id = $1 AND user_id = $2',
-          [other.id, bob.userId])).rows[0].n;
+        const positions = (
+          await p.query(
+            'SELECT count(*)::int AS n FROM messaging.read_positions WHERE channel_id = $1 AND user_id = $2',
+            [other.id, bob.userId],
+          )
+        ).rows[0].n;
         expect({ removal, first, positions }).toEqual({ removal, first, positions: 0 });
       }
     }
@@ -190,6 +238,13 @@ describe('batched projection', async () => {
 });
 
 function partOf(event: AnyEventEnvelope, workspaceId: string): boolean {
-  const p = event.payload as { workspaceId?: string; message?: { workspaceId: string }; channel?: { workspaceId: string } };
-  return (p.workspaceId ?? p.message?.workspaceId ?? p.channel?.workspaceId) === workspaceId || event.aggregateId === workspaceId;
+  const p = event.payload as {
+    workspaceId?: string;
+    message?: { workspaceId: string };
+    channel?: { workspaceId: string };
+  };
+  return (
+    (p.workspaceId ?? p.message?.workspaceId ?? p.channel?.workspaceId) === workspaceId ||
+    event.aggregateId === workspaceId
+  );
 }

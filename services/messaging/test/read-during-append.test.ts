@@ -11,7 +11,7 @@ import { clientId } from '../../../test/helpers/clients.ts';
 import { startRoomWorld } from '../../../test/helpers/room-world.ts';
 import { startMessagingModule } from '../src/index.ts';
 
-describe('a read during a send\'s append', async () => {
+describe("a read during a send's append", async () => {
   const world = await startRoomWorld();
   /** while set, an append returns only when it is resolved, after the log has the records */
   let held: { landed: () => void; release: Promise<void> } | null = null;
@@ -21,7 +21,10 @@ describe('a read during a send\'s append', async () => {
         return async (records: LogRecord[]) => {
           await target.append(records);
           const hold = held;
-          if (hold) { hold.landed(); await hold.release; }
+          if (hold) {
+            hold.landed();
+            await hold.release;
+          }
         };
       }
       const value = Reflect.get(target, prop, receiver) as unknown;
@@ -29,27 +32,56 @@ describe('a read during a send\'s append', async () => {
     },
   }) as EventLog;
   const messaging = await startMessagingModule({
-    databaseUrl: world.databaseUrl, pool: world.pool, log, logger: world.logger, logSharesDatabase: true, keyring: world.keys.keyring,
+    databaseUrl: world.databaseUrl,
+    pool: world.pool,
+    log,
+    logger: world.logger,
+    logSharesDatabase: true,
+    keyring: world.keys.keyring,
   });
   world.stopFirst(() => messaging.stop());
   afterAll(() => world.stop());
 
   it('waits for the batch and finds the message the log has', async () => {
-    const created = await world.room.service.createWorkspace({ name: `read-during-append-${clientId()}`, username: 'alice' });
+    const created = await world.room.service.createWorkspace({
+      name: `read-during-append-${clientId()}`,
+      username: 'alice',
+    });
     const alice: SessionActor = { workspaceId: created.workspaceId, userId: created.user.id, username: 'alice' };
-    const general = await world.room.service.createChannel(alice, { workspaceId: alice.workspaceId, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
-    const send = (content: string) => messaging.service.sendMessage(alice, { clientMessageId: clientId(), channelId: general.id, content, type: 'text' });
+    const general = await world.room.service.createChannel(alice, {
+      workspaceId: alice.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
+    const send = (content: string) =>
+      messaging.service.sendMessage(alice, {
+        clientMessageId: clientId(),
+        channelId: general.id,
+        content,
+        type: 'text',
+      });
     await send('first');
 
     let landed!: () => void;
     let release!: () => void;
-    const inLog = new Promise<void>((r) => { landed = r; });
-    held = { landed, release: new Promise<void>((r) => { release = r; }) };
+    const inLog = new Promise<void>((r) => {
+      landed = r;
+    });
+    held = {
+      landed,
+      release: new Promise<void>((r) => {
+        release = r;
+      }),
+    };
     const second = send('second');
     await inLog; // the log has 'second'; messaging's append has not returned
     held = null;
     let read = false;
-    const page = messaging.service.fetchMessages(alice, { channelId: general.id, limit: 50 }).finally(() => { read = true; });
+    const page = messaging.service.fetchMessages(alice, { channelId: general.id, limit: 50 }).finally(() => {
+      read = true;
+    });
     const sync = messaging.service.syncMessages(alice, { workspaceId: alice.workspaceId, afterSeq: 0, limit: 500 });
     await new Promise((r) => setTimeout(r, 200));
     expect(read).toBe(false); // it waits for the batch

@@ -24,7 +24,10 @@ describe('reaction rule (docs/product/messages.md M5)', () => {
     expect(react({ '👍': ['u1'] }, 'u2', '👍')).toEqual({ reactions: { '👍': ['u1', 'u2'] }, emoji: '👍' });
     expect(react({ '👍': ['u1', 'u2'] }, 'u1', '👍')).toEqual({ reactions: { '👍': ['u2'] }, emoji: null });
     expect(react({ '👍': ['u1'] }, 'u1', '👍')).toEqual({ reactions: {}, emoji: null });
-    expect(react({ '👍': ['u1'], '❤️': ['u2'] }, 'u1', '❤️')).toEqual({ reactions: { '❤️': ['u2', 'u1'] }, emoji: '❤️' });
+    expect(react({ '👍': ['u1'], '❤️': ['u2'] }, 'u1', '❤️')).toEqual({
+      reactions: { '❤️': ['u2', 'u1'] },
+      emoji: '❤️',
+    });
     // a map that somehow holds a user twice is repaired: one reaction per user
     expect(react({ '👍': ['u1'], '😂': ['u1'] }, 'u1', '🙏')).toEqual({ reactions: { '🙏': ['u1'] }, emoji: '🙏' });
   });
@@ -42,7 +45,15 @@ describe('messaging service: room experience', () => {
   beforeAll(async () => {
     world = await startRoomWorld({ now });
     ({ pool, log, room, keys } = world);
-    messaging = await startMessagingModule({ databaseUrl: world.databaseUrl, pool, log, logger, now, logSharesDatabase: true, keyring: keys.keyring });
+    messaging = await startMessagingModule({
+      databaseUrl: world.databaseUrl,
+      pool,
+      log,
+      logger,
+      now,
+      logSharesDatabase: true,
+      keyring: keys.keyring,
+    });
     world.stopFirst(() => messaging.stop());
   });
   afterAll(() => world?.stop());
@@ -52,7 +63,13 @@ describe('messaging service: room experience', () => {
     const bob = await room.service.joinWorkspace(created.workspaceId, { username: 'bob' });
     const alice: SessionActor = { workspaceId: created.workspaceId, userId: created.user.id, username: 'alice' };
     const bobActor: SessionActor = { workspaceId: created.workspaceId, userId: bob.user.id, username: 'bob' };
-    const general = await room.service.createChannel(alice, { workspaceId: created.workspaceId, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
+    const general = await room.service.createChannel(alice, {
+      workspaceId: created.workspaceId,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     return { alice, bob: bobActor, general: general.id };
   }
 
@@ -60,7 +77,10 @@ describe('messaging service: room experience', () => {
     svc.sendMessage(actor, { clientMessageId: clientId(), channelId, content, type: 'text', ...extra });
 
   async function eventsOf(aggregateId: string): Promise<AnyEventEnvelope[]> {
-    const { rows } = await pool.query(`SELECT event FROM event_log WHERE event->>'aggregateId' = $1 ORDER BY position`, [aggregateId]);
+    const { rows } = await pool.query(
+      `SELECT event FROM event_log WHERE event->>'aggregateId' = $1 ORDER BY position`,
+      [aggregateId],
+    );
     return rows.map((r) => r.event as AnyEventEnvelope);
   }
 
@@ -75,7 +95,13 @@ describe('messaging service: room experience', () => {
         () => send(messaging.service, actor, r.general, 'ghost'),
         () => messaging.service.fetchMessages(actor, { channelId: r.general, limit: 10 }),
         () => messaging.service.syncMessages(actor, { workspaceId: actor.workspaceId, afterSeq: 0, limit: 10 }),
-        () => messaging.service.addReaction(actor, { workspaceId: actor.workspaceId, messageId: m.id, emoji: '👍', userId: actor.userId }),
+        () =>
+          messaging.service.addReaction(actor, {
+            workspaceId: actor.workspaceId,
+            messageId: m.id,
+            emoji: '👍',
+            userId: actor.userId,
+          }),
         () => messaging.service.markRead(actor, { channelId: r.general, seq: m.seq }),
         () => messaging.service.channelSummaries(actor),
       ];
@@ -87,21 +113,40 @@ describe('messaging service: room experience', () => {
     const r = await setup(`seq-${Date.now().toString(36)}`);
     const m = await send(messaging.service, r.alice, r.general, 'numbered');
     // sent, then reacted at once: the reaction runs after the send's batch was applied, so it sees the message
-    await messaging.service.addReaction(r.bob, { workspaceId: r.alice.workspaceId, messageId: m.id, emoji: '👍', userId: r.bob.userId });
-    await messaging.service.editMessage(r.alice, { workspaceId: r.alice.workspaceId, messageId: m.id, newContent: 'renumbered' });
+    await messaging.service.addReaction(r.bob, {
+      workspaceId: r.alice.workspaceId,
+      messageId: m.id,
+      emoji: '👍',
+      userId: r.bob.userId,
+    });
+    await messaging.service.editMessage(r.alice, {
+      workspaceId: r.alice.workspaceId,
+      messageId: m.id,
+      newContent: 'renumbered',
+    });
     await messaging.service.deleteMessage(r.alice, { workspaceId: r.alice.workspaceId, messageId: m.id });
     const perMessage = await eventsOf(m.id);
-    expect(perMessage.map((e) => [e.type, e.sequence])).toEqual([['reaction.changed', 1], ['message.edited', 2], ['message.deleted', 3]]);
+    expect(perMessage.map((e) => [e.type, e.sequence])).toEqual([
+      ['reaction.changed', 1],
+      ['message.edited', 2],
+      ['message.deleted', 3],
+    ]);
     expect(perMessage.every((e) => audienceOf(e).kind === 'workspace')).toBe(true);
 
     const other = await send(messaging.service, r.alice, r.general, 'read me');
-    const dm = await room.service.createDmChannel(r.alice, { workspaceId: r.alice.workspaceId, targetUserId: r.bob.userId });
+    const dm = await room.service.createDmChannel(r.alice, {
+      workspaceId: r.alice.workspaceId,
+      targetUserId: r.bob.userId,
+    });
     const inDm = await send(messaging.service, r.alice, dm.id, 'psst');
     await messaging.service.markRead(r.bob, { channelId: r.general, seq: other.seq });
     await messaging.service.markRead(r.bob, { channelId: r.general, seq: other.seq }); // not forward: nothing recorded
     await messaging.service.markRead(r.bob, { channelId: dm.id, seq: inDm.seq });
     const reads = await eventsOf(`${r.bob.workspaceId}:${r.bob.userId}:read`);
-    expect(reads.map((e) => [e.type, e.sequence])).toEqual([['read.marked', 1], ['read.marked', 2]]);
+    expect(reads.map((e) => [e.type, e.sequence])).toEqual([
+      ['read.marked', 1],
+      ['read.marked', 2],
+    ]);
     expect(reads.map(audienceOf)).toEqual([
       { kind: 'workspace' },
       { kind: 'users', userIds: expect.arrayContaining([r.alice.userId, r.bob.userId]) },
@@ -117,7 +162,14 @@ describe('messaging service: room experience', () => {
     }
     const m = await send(messaging.service, r.alice, r.general, 'popular');
     const answers = await Promise.all([
-      ...members.map((a) => messaging.service.addReaction(a, { workspaceId: a.workspaceId, messageId: m.id, emoji: '🔥', userId: a.userId })),
+      ...members.map((a) =>
+        messaging.service.addReaction(a, {
+          workspaceId: a.workspaceId,
+          messageId: m.id,
+          emoji: '🔥',
+          userId: a.userId,
+        }),
+      ),
       send(messaging.service, r.bob, r.general, 'meanwhile'),
     ]);
     const last = (answers.at(-2) as { reactions: Record<string, string[]> }).reactions;
@@ -130,38 +182,63 @@ describe('messaging service: room experience', () => {
     const sent: Message[] = [];
     for (let i = 0; i < 5; i++) sent.push(await send(messaging.service, r.alice, r.general, `m${i}`));
     const seqs = [3, 1, 4, 0, 2].map((i) => sent[i]!.seq);
-    const answers = await Promise.all(seqs.map((seq) => messaging.service.markRead(r.bob, { channelId: r.general, seq })));
+    const answers = await Promise.all(
+      seqs.map((seq) => messaging.service.markRead(r.bob, { channelId: r.general, seq })),
+    );
     // each answer is the position after that mark: never below an earlier one
     expect(answers.map((a) => a.seq)).toEqual([sent[3]!.seq, sent[3]!.seq, sent[4]!.seq, sent[4]!.seq, sent[4]!.seq]);
     const reads = await eventsOf(`${r.bob.workspaceId}:${r.bob.userId}:read`);
     expect(reads.map((e) => e.sequence)).toEqual([1, 2]);
     const summary = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
     expect(summary).toMatchObject({ readSeq: sent[4]!.seq, unreadCount: 0 });
-    expect((await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq).toBe(sent[4]!.seq);
+    expect(
+      (await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq,
+    ).toBe(sent[4]!.seq);
   });
 
-  it('unread counts stop at the cap (the badge shows 99+), counting only others\' live messages', async () => {
+  it("unread counts stop at the cap (the badge shows 99+), counting only others' live messages", async () => {
     const r = await setup(`cap-${Date.now().toString(36)}`);
-    const sends = Array.from({ length: UNREAD_COUNT_CAP + 5 }, (_, i) => send(messaging.service, r.alice, r.general, `flood ${i}`));
+    const sends = Array.from({ length: UNREAD_COUNT_CAP + 5 }, (_, i) =>
+      send(messaging.service, r.alice, r.general, `flood ${i}`),
+    );
     await Promise.all(sends); // concurrent sends: batched, all answered
     const bob = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
     expect(bob.unreadCount).toBe(UNREAD_COUNT_CAP);
     expect(bob.lastMessage?.content).toMatch(/^flood /);
-    expect((await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.unreadCount).toBe(0);
+    expect(
+      (await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.unreadCount,
+    ).toBe(0);
   });
 
-  it('a sent message carries the server\'s cached preview of its url, never the client\'s, and null without one', async () => {
+  it("a sent message carries the server's cached preview of its url, never the client's, and null without one", async () => {
     const r = await setup(`preview-${Date.now().toString(36)}`);
     await messaging.service.fetchMessages(r.alice, { channelId: r.general, limit: 1 }); // the room is projected
     const preview: MessageLinkPreview = {
-      type: 'other', url: 'https://example.com/a', title: 'Example', description: null, image: null, thumbnail: null,
-      author: null, siteName: 'example.com', postId: null, videoId: null,
+      type: 'other',
+      url: 'https://example.com/a',
+      title: 'Example',
+      description: null,
+      image: null,
+      thumbnail: null,
+      author: null,
+      siteName: 'example.com',
+      postId: null,
+      videoId: null,
     };
     // A second service instance on the same database, with a preview cache (this room has no other writer).
-    const withCache = new MessagingService({ pool, log, keyring: keys.keyring, linkPreviews: { cached: (url) => (url === preview.url ? preview : null) } });
-    const cached = await send(withCache, r.alice, r.general, 'look https://example.com/a', { linkPreview: { url: preview.url, title: 'forged' } });
+    const withCache = new MessagingService({
+      pool,
+      log,
+      keyring: keys.keyring,
+      linkPreviews: { cached: (url) => (url === preview.url ? preview : null) },
+    });
+    const cached = await send(withCache, r.alice, r.general, 'look https://example.com/a', {
+      linkPreview: { url: preview.url, title: 'forged' },
+    });
     expect(cached.linkPreview).toEqual(preview);
-    const uncached = await send(withCache, r.alice, r.general, 'and https://example.com/b', { linkPreview: { url: 'https://example.com/b' } });
+    const uncached = await send(withCache, r.alice, r.general, 'and https://example.com/b', {
+      linkPreview: { url: 'https://example.com/b' },
+    });
     expect(uncached.linkPreview).toBeNull();
   });
 });

@@ -12,17 +12,22 @@ describe('room purge in batches (PostgreSQL)', async () => {
   const url = await createTestDatabase();
   await migrate(url, MESSAGING_MIGRATIONS, 'messaging');
   const pool = createPool(url, 4);
-  afterAll(async () => { await pool.end(); });
+  afterAll(async () => {
+    await pool.end();
+  });
 
   const seed = async (workspaceId: string, n: number) => {
     const channelId = newId();
     for (let seq = 1; seq <= n; seq++) {
       await pool.query(
         `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'u', 'x', now())`, [newId(), workspaceId, seq, channelId, newId()]);
+         VALUES ($1, $2, $3, $4, $5, 'u', 'x', now())`,
+        [newId(), workspaceId, seq, channelId, newId()],
+      );
       await pool.query(
         'INSERT INTO messaging_search.entries (message_id, workspace_id, channel_id, seq, tokens) VALUES ($1, $2, $3, $4, $5::bigint[])',
-        [newId(), workspaceId, channelId, seq, ['1', '2']]);
+        [newId(), workspaceId, channelId, seq, ['1', '2']],
+      );
     }
   };
   const count = async (table: string, workspaceId: string) =>

@@ -14,7 +14,10 @@ import { startMessagingModule } from '../src/index.ts';
 
 const logger = createLogger('test', 'silent');
 /** letters only: one search word, a valid username, found by nothing else */
-const canary = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
+const canary = (prefix: string) =>
+  `${prefix}${randomBytes(8)
+    .toString('hex')
+    .replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;
 
 describe('messaging read model under the room key', async () => {
   const world = await startRoomWorld();
@@ -22,11 +25,24 @@ describe('messaging read model under the room key', async () => {
   const text = canary('text');
   const previewTitle = canary('title');
   const preview: MessageLinkPreview = {
-    type: 'other', url: 'https://example.com/p', title: previewTitle, description: null, image: null, thumbnail: null,
-    author: null, siteName: 'example.com', postId: null, videoId: null,
+    type: 'other',
+    url: 'https://example.com/p',
+    title: previewTitle,
+    description: null,
+    image: null,
+    thumbnail: null,
+    author: null,
+    siteName: 'example.com',
+    postId: null,
+    videoId: null,
   };
   const messaging = await startMessagingModule({
-    databaseUrl, pool, log, logger, logSharesDatabase: true, keyring: keys.keyring,
+    databaseUrl,
+    pool,
+    log,
+    logger,
+    logSharesDatabase: true,
+    keyring: keys.keyring,
     linkPreviews: { cached: (url) => (url === preview.url ? preview : null) },
   });
   world.stopFirst(() => messaging.stop());
@@ -35,22 +51,46 @@ describe('messaging read model under the room key', async () => {
   /** every row of every table of the messaging schemas, as text */
   const storedText = async () => {
     const { rows } = await pool.query(
-      `SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('messaging', 'messaging_search') AND table_type = 'BASE TABLE'`);
-    const parts = await Promise.all(rows.map(async (t) =>
-      (await pool.query(`SELECT coalesce(json_agg(t)::text, '') AS rows FROM "${t.table_schema}"."${t.table_name}" t`)).rows[0].rows as string));
+      `SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('messaging', 'messaging_search') AND table_type = 'BASE TABLE'`,
+    );
+    const parts = await Promise.all(
+      rows.map(
+        async (t) =>
+          (
+            await pool.query(
+              `SELECT coalesce(json_agg(t)::text, '') AS rows FROM "${t.table_schema}"."${t.table_name}" t`,
+            )
+          ).rows[0].rows as string,
+      ),
+    );
     return parts.join('\n');
   };
 
   it('holds no text, quote, preview or author name in the clear, and answers all of them to members', async () => {
     const author = canary('Au');
-    const created = await room.service.createWorkspace({ name: `sealed-msg-${Date.now().toString(36)}`, username: author });
+    const created = await room.service.createWorkspace({
+      name: `sealed-msg-${Date.now().toString(36)}`,
+      username: author,
+    });
     const ws = created.workspaceId;
     const alice: SessionActor = { workspaceId: ws, userId: created.user.id, username: author };
     const bob = await room.service.joinWorkspace(ws, { username: 'bob' });
     const bobActor: SessionActor = { workspaceId: ws, userId: bob.user.id, username: 'bob' };
-    const general = await room.service.createChannel(alice, { workspaceId: ws, name: 'general', type: 'topic', isPrivate: false, memberIds: [] });
+    const general = await room.service.createChannel(alice, {
+      workspaceId: ws,
+      name: 'general',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     const send = (actor: SessionActor, content: string, extra = {}) =>
-      messaging.service.sendMessage(actor, { clientMessageId: clientId(), channelId: general.id, content, type: 'text', ...extra });
+      messaging.service.sendMessage(actor, {
+        clientMessageId: clientId(),
+        channelId: general.id,
+        content,
+        type: 'text',
+        ...extra,
+      });
 
     const original = await send(alice, `hello ${text}`);
     const reply = await send(bobActor, 'quoting you', { replyTo: { messageId: original.id } });
@@ -58,7 +98,11 @@ describe('messaging read model under the room key', async () => {
     const withPreview = await send(alice, 'look https://example.com/p', { linkPreview: { url: preview.url } });
     expect(withPreview.linkPreview).toEqual(preview);
     const toEdit = await send(bobActor, 'plain words');
-    const edited = await messaging.service.editMessage(bobActor, { workspaceId: ws, messageId: toEdit.id, newContent: `now ${text} too` });
+    const edited = await messaging.service.editMessage(bobActor, {
+      workspaceId: ws,
+      messageId: toEdit.id,
+      newContent: `now ${text} too`,
+    });
     expect(edited.content).toBe(`now ${text} too`);
     await messaging.service.addReaction(alice, { workspaceId: ws, messageId: original.id, emoji: '👍' }); // a re-sealed row
 
@@ -73,7 +117,12 @@ describe('messaging read model under the room key', async () => {
 
     // Every read path answers the text in the clear.
     const page = await messaging.service.fetchMessages(bobActor, { channelId: general.id, limit: 10 });
-    expect(page.messages.map((m) => m.content)).toEqual([`hello ${text}`, 'quoting you', 'look https://example.com/p', `now ${text} too`]);
+    expect(page.messages.map((m) => m.content)).toEqual([
+      `hello ${text}`,
+      'quoting you',
+      'look https://example.com/p',
+      `now ${text} too`,
+    ]);
     expect(page.messages[0]!.reactions).toEqual({ '👍': [alice.userId] });
     expect(page.messages[1]!.replyTo).toEqual({ messageId: original.id, content: `hello ${text}`, authorName: author });
     expect(page.messages[2]!.linkPreview).toEqual(preview);
@@ -84,13 +133,22 @@ describe('messaging read model under the room key', async () => {
     const found = await messaging.service.searchMessages(bobActor, { workspaceId: ws, query: text.toUpperCase() });
     expect(found.map((m) => m.id)).toEqual([toEdit.id, original.id]);
     // a retried send (same client id) is answered with the stored message, opened
-    const again = await messaging.service.sendMessage(alice, { clientMessageId: original.clientMessageId, channelId: general.id, content: 'ignored', type: 'text' });
+    const again = await messaging.service.sendMessage(alice, {
+      clientMessageId: original.clientMessageId,
+      channelId: general.id,
+      content: 'ignored',
+      type: 'text',
+    });
     expect(again).toMatchObject({ id: original.id, content: `hello ${text}` });
 
     // The key destroyed (what delete and expiry do first): the room reads as gone on every path.
     await keys.store.destroy(ws);
-    await expect(messaging.service.fetchMessages(bobActor, { channelId: general.id, limit: 10 })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
-    await expect(messaging.service.searchMessages(bobActor, { workspaceId: ws, query: text })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    await expect(messaging.service.fetchMessages(bobActor, { channelId: general.id, limit: 10 })).rejects.toMatchObject(
+      { code: 'WORKSPACE_NOT_FOUND' },
+    );
+    await expect(messaging.service.searchMessages(bobActor, { workspaceId: ws, query: text })).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+    });
     await expect(send(alice, 'after the key')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
   });
 });

@@ -37,13 +37,20 @@ export interface BackupPartOptions {
 
 const q = (schema: string, name: string) => `${schema}."${name}"`;
 
-async function columnsOf(c: PoolClient, schema: string, skip: string[]): Promise<Map<string, Array<{ name: string; type: string }>>> {
+async function columnsOf(
+  c: PoolClient,
+  schema: string,
+  skip: string[],
+): Promise<Map<string, Array<{ name: string; type: string }>>> {
   const { rows } = await c.query<{ t: string; c: string; d: string }>(
     `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS d FROM information_schema.columns c
      JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-     WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER' ORDER BY 1, c.ordinal_position`, [schema]);
+     WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER' ORDER BY 1, c.ordinal_position`,
+    [schema],
+  );
   const tables = new Map<string, Array<{ name: string; type: string }>>();
-  for (const r of rows) if (!skip.includes(r.t)) tables.set(r.t, [...(tables.get(r.t) ?? []), { name: r.c, type: r.d }]);
+  for (const r of rows)
+    if (!skip.includes(r.t)) tables.set(r.t, [...(tables.get(r.t) ?? []), { name: r.c, type: r.d }]);
   return tables;
 }
 
@@ -62,19 +69,34 @@ export class BackupPart implements BackupPartApi {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const columns = await columnsOf(client, this.o.schema, this.o.skip ?? []);
       const { rows: seqs } = await client.query<{ s: string }>(
-        'SELECT sequence_name AS s FROM information_schema.sequences WHERE sequence_schema = $1 ORDER BY 1', [this.o.schema]);
+        'SELECT sequence_name AS s FROM information_schema.sequences WHERE sequence_schema = $1 ORDER BY 1',
+        [this.o.schema],
+      );
       const sequences: Record<string, { lastValue: string; isCalled: boolean }> = {};
       for (const { s } of seqs) {
-        const { rows } = await client.query<{ v: string; c: boolean }>(`SELECT last_value::text AS v, is_called AS c FROM ${q(this.o.schema, s)}`);
+        const { rows } = await client.query<{ v: string; c: boolean }>(
+          `SELECT last_value::text AS v, is_called AS c FROM ${q(this.o.schema, s)}`,
+        );
         sequences[s] = { lastValue: rows[0]!.v, isCalled: rows[0]!.c };
       }
       const tables = [...columns].map(([name, cols]) => ({ name, columns: cols.map((c) => c.name) }));
-      yield JSON.stringify({ kind: 'meta', createdAt: input.createdAt, schema: this.o.schema, position: { kind: 'unknown', logId: null }, tables, sequences } satisfies BackupPartRecord);
+      yield JSON.stringify({
+        kind: 'meta',
+        createdAt: input.createdAt,
+        schema: this.o.schema,
+        position: { kind: 'unknown', logId: null },
+        tables,
+        sequences,
+      } satisfies BackupPartRecord);
       const counts: Record<string, number> = {};
       for (const [name, cols] of columns) {
         counts[name] = 0;
-        const list = cols.map((c) => (AS_TEXT.has(c.type) ? `"${c.name}"::text AS "${c.name}"` : `"${c.name}"`)).join(', ');
-        await client.query(`DECLARE part_rows NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${list} FROM ${q(this.o.schema, name)}) x`);
+        const list = cols
+          .map((c) => (AS_TEXT.has(c.type) ? `"${c.name}"::text AS "${c.name}"` : `"${c.name}"`))
+          .join(', ');
+        await client.query(
+          `DECLARE part_rows NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${list} FROM ${q(this.o.schema, name)}) x`,
+        );
         for (;;) {
           const { rows } = await client.query<{ j: string }>(`FETCH ${ROWS_PER_RECORD} FROM part_rows`);
           if (rows.length === 0) break;
@@ -83,7 +105,7 @@ export class BackupPart implements BackupPartApi {
         }
         await client.query('CLOSE part_rows');
       }
-      const ids = this.o.keys ? (await this.o.keyIds?.(client)) ?? [] : [];
+      const ids = this.o.keys ? ((await this.o.keyIds?.(client)) ?? []) : [];
       for (let i = 0; i < ids.length; i += ROWS_PER_RECORD) {
         const keys: BackupWrappedKey[] = [];
         for (const id of ids.slice(i, i + ROWS_PER_RECORD)) {
@@ -107,14 +129,16 @@ export class BackupPart implements BackupPartApi {
     const c = await this.o.pool.connect();
     try {
       const current = await columnsOf(c, this.o.schema, this.o.skip ?? []);
-      if (meta?.schema !== this.o.schema || !Array.isArray(meta.tables) || meta.tables.length !== current.size) throw invalid();
+      if (meta?.schema !== this.o.schema || !Array.isArray(meta.tables) || meta.tables.length !== current.size)
+        throw invalid();
       for (const t of await referencedFirst(c, this.o.schema, meta.tables)) {
         const cols = current.get(t.name)?.map((x) => x.name);
         if (!cols || cols.length !== t.columns.length || !cols.every((x) => t.columns.includes(x))) throw invalid();
       }
       await c.query(`DROP SCHEMA IF EXISTS ${this.staging} CASCADE`);
       await c.query(`CREATE SCHEMA ${this.staging}`);
-      for (const t of meta.tables) await c.query(`CREATE TABLE ${q(this.staging, t.name)} (LIKE ${q(this.o.schema, t.name)})`);
+      for (const t of meta.tables)
+        await c.query(`CREATE TABLE ${q(this.staging, t.name)} (LIKE ${q(this.o.schema, t.name)})`);
       await c.query(`CREATE TABLE ${this.staging}."__keys" (id text PRIMARY KEY, wrapped json NOT NULL)`);
     } finally {
       c.release();
@@ -127,19 +151,31 @@ export class BackupPart implements BackupPartApi {
   async importRows(input: { table: string; rows: Array<Record<string, unknown>> }): Promise<{ ok: true }> {
     const t = this.meta?.tables.find((x) => x.name === input.table);
     if (!t || !IDENT.test(t.name) || !Array.isArray(input.rows)) throw invalid();
-    for (const row of input.rows) if (Object.keys(row).length !== t.columns.length || !t.columns.every((c) => Object.hasOwn(row, c))) throw invalid();
+    for (const row of input.rows)
+      if (Object.keys(row).length !== t.columns.length || !t.columns.every((c) => Object.hasOwn(row, c)))
+        throw invalid();
     this.counts.set(t.name, (this.counts.get(t.name) ?? 0) + input.rows.length);
-    await this.refusing(() => this.o.pool.query(
-      `INSERT INTO ${q(this.staging, t.name)} SELECT * FROM json_populate_recordset(NULL::${q(this.staging, t.name)}, $1::json)`, [JSON.stringify(input.rows)]));
+    await this.refusing(() =>
+      this.o.pool.query(
+        `INSERT INTO ${q(this.staging, t.name)} SELECT * FROM json_populate_recordset(NULL::${q(this.staging, t.name)}, $1::json)`,
+        [JSON.stringify(input.rows)],
+      ),
+    );
     return { ok: true };
   }
 
   async importKeys(input: { keys: BackupWrappedKey[] }): Promise<{ ok: true }> {
     if (!this.meta || !Array.isArray(input.keys)) throw invalid();
     // each key must open under this install's master key for its id: checked before anything is replaced
-    for (const k of input.keys) if (typeof k?.id !== 'string' || k.wrapped?.v !== 1 || this.o.keys?.checkWrapped?.(k.id, k.wrapped) === false) throw invalid();
-    await this.refusing(() => this.o.pool.query(
-      `INSERT INTO ${this.staging}."__keys" (id, wrapped) SELECT id, wrapped FROM json_to_recordset($1::json) AS x(id text, wrapped json)`, [JSON.stringify(input.keys)]));
+    for (const k of input.keys)
+      if (typeof k?.id !== 'string' || k.wrapped?.v !== 1 || this.o.keys?.checkWrapped?.(k.id, k.wrapped) === false)
+        throw invalid();
+    await this.refusing(() =>
+      this.o.pool.query(
+        `INSERT INTO ${this.staging}."__keys" (id, wrapped) SELECT id, wrapped FROM json_to_recordset($1::json) AS x(id text, wrapped json)`,
+        [JSON.stringify(input.keys)],
+      ),
+    );
     return { ok: true };
   }
 
@@ -147,7 +183,11 @@ export class BackupPart implements BackupPartApi {
     const now = new Date(input.now);
     if (!this.meta || Number.isNaN(now.getTime())) throw invalid();
     const c = await this.o.pool.connect();
-    try { return { endedRooms: (await this.o.endedRooms?.(c, this.staging, now)) ?? [] }; } finally { c.release(); }
+    try {
+      return { endedRooms: (await this.o.endedRooms?.(c, this.staging, now)) ?? [] };
+    } finally {
+      c.release();
+    }
   }
 
   async importCommit(input: { rows: Record<string, number>; endedRooms: string[] }): Promise<{ rows: number }> {
@@ -160,18 +200,32 @@ export class BackupPart implements BackupPartApi {
       await c.query(`TRUNCATE ${names.map((n) => q(this.o.schema, n)).join(', ')}`);
       for (const t of await referencedFirst(c, this.o.schema, meta.tables)) {
         const cols = t.columns.map((x) => `"${x}"`).join(', ');
-        const where = t.columns.includes('workspace_id') ? 'WHERE NOT (workspace_id = ANY($1::text[]))'
-          : this.o.roomTables?.includes(t.name) ? 'WHERE NOT (id = ANY($1::text[]))' : 'WHERE $1::text[] IS NOT NULL';
-        await c.query(`INSERT INTO ${q(this.o.schema, t.name)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM ${q(this.staging, t.name)} ${where}`, [ended]);
+        const where = t.columns.includes('workspace_id')
+          ? 'WHERE NOT (workspace_id = ANY($1::text[]))'
+          : this.o.roomTables?.includes(t.name)
+            ? 'WHERE NOT (id = ANY($1::text[]))'
+            : 'WHERE $1::text[] IS NOT NULL';
+        await c.query(
+          `INSERT INTO ${q(this.o.schema, t.name)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM ${q(this.staging, t.name)} ${where}`,
+          [ended],
+        );
       }
       for (const [name, s] of Object.entries(meta.sequences ?? {})) {
         if (!IDENT.test(name) || !s.isCalled) continue; // numbers already handed out are never handed out again
-        await c.query(`SELECT setval('${q(this.o.schema, name)}', $1::bigint, true) FROM ${q(this.o.schema, name)} WHERE NOT is_called OR last_value < $1::bigint`, [s.lastValue]);
+        await c.query(
+          `SELECT setval('${q(this.o.schema, name)}', $1::bigint, true) FROM ${q(this.o.schema, name)} WHERE NOT is_called OR last_value < $1::bigint`,
+          [s.lastValue],
+        );
       }
       await this.o.afterCommit?.(c, ended);
-      const { rows: keys } = await c.query<{ id: string; wrapped: WrappedKey }>(`SELECT id, wrapped FROM ${this.staging}."__keys" WHERE NOT (id = ANY($1::text[]))`, [ended]);
+      const { rows: keys } = await c.query<{ id: string; wrapped: WrappedKey }>(
+        `SELECT id, wrapped FROM ${this.staging}."__keys" WHERE NOT (id = ANY($1::text[]))`,
+        [ended],
+      );
       return { ended, keys };
-    }).catch((err: unknown) => { throw refusesData(err) ? invalid() : err; });
+    }).catch((err: unknown) => {
+      throw refusesData(err) ? invalid() : err;
+    });
     for (const k of keys) await this.o.keys?.importWrapped?.(k.id, k.wrapped);
     for (const id of ended) await this.o.keys?.destroy(id); // an ended room's key stays gone
     await this.o.pool.query(`DROP SCHEMA IF EXISTS ${this.staging} CASCADE`);
@@ -180,7 +234,11 @@ export class BackupPart implements BackupPartApi {
   }
 
   private async refusing<T>(fn: () => Promise<T>): Promise<T> {
-    try { return await fn(); } catch (err) { throw refusesData(err) ? invalid() : err; }
+    try {
+      return await fn();
+    } catch (err) {
+      throw refusesData(err) ? invalid() : err;
+    }
   }
 }
 
@@ -189,12 +247,18 @@ async function referencedFirst<T extends { name: string }>(c: PoolClient, schema
   const { rows } = await c.query<{ child: string; parent: string }>(
     `SELECT ch.relname AS child, pa.relname AS parent FROM pg_constraint k
      JOIN pg_class ch ON ch.oid = k.conrelid JOIN pg_class pa ON pa.oid = k.confrelid JOIN pg_namespace n ON n.oid = ch.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = $1 AND ch.relname <> pa.relname`, [schema]);
+     WHERE k.contype = 'f' AND n.nspname = $1 AND ch.relname <> pa.relname`,
+    [schema],
+  );
   const ordered: T[] = [];
   const visit = (t: T, path: Set<string>) => {
     if (ordered.includes(t) || path.has(t.name)) return;
     path.add(t.name);
-    for (const r of rows) if (r.child === t.name) { const parent = tables.find((x) => x.name === r.parent); if (parent) visit(parent, path); }
+    for (const r of rows)
+      if (r.child === t.name) {
+        const parent = tables.find((x) => x.name === r.parent);
+        if (parent) visit(parent, path);
+      }
     ordered.push(t);
   };
   for (const t of tables) visit(t, new Set());
@@ -211,7 +275,11 @@ export function importBatches(rows: Array<Record<string, unknown>>): Array<Array
   let bytes = 0;
   for (const row of rows) {
     const size = JSON.stringify(row).length + 1;
-    if (batch.length && bytes + size > MAX_IMPORT_BYTES) { out.push(batch); batch = []; bytes = 0; }
+    if (batch.length && bytes + size > MAX_IMPORT_BYTES) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
     batch.push(row);
     bytes += size;
   }

@@ -47,7 +47,9 @@ export class BodyHandoff {
   }
 
   /** How many bodies wait to be taken (tests: nothing leaks). */
-  get size(): number { return this.waiting.size; }
+  get size(): number {
+    return this.waiting.size;
+  }
 
   private forget(id: string, body: Readable): void {
     const entry = this.waiting.get(id);

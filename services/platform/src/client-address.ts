@@ -12,7 +12,10 @@ export type TrustProxy = (address: string, hop: number) => boolean;
 
 /** TRUSTED_PROXIES: comma-separated addresses, CIDR ranges or proxy-addr names (loopback, linklocal, uniquelocal). */
 export function parseTrustedProxies(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function trustProxy(list: string[]): TrustProxy {
@@ -21,8 +24,16 @@ export function trustProxy(list: string[]): TrustProxy {
 }
 
 /** The client's address given the peer and the headers; x-forwarded-for is read only through trusted hops. */
-export function clientAddress(peer: string, headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>, trust: TrustProxy): string {
-  const req = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers } as unknown as Parameters<typeof proxyAddr>[0];
+export function clientAddress(
+  peer: string,
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+  trust: TrustProxy,
+): string {
+  const req = {
+    connection: { remoteAddress: peer },
+    socket: { remoteAddress: peer },
+    headers,
+  } as unknown as Parameters<typeof proxyAddr>[0];
   return normalize(proxyAddr(req, trust));
 }
 

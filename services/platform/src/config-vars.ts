@@ -4,116 +4,248 @@
  */
 import { z } from 'zod';
 import { envVar, loadConfig, configSpec } from './config.ts';
-import { RATE_LIMIT_DEFAULTS, rateLimitEnvName, type LimitConfig, type LimitName, type LimitSpec } from './rate-limit-defaults.ts';
+import {
+  RATE_LIMIT_DEFAULTS,
+  rateLimitEnvName,
+  type LimitConfig,
+  type LimitName,
+  type LimitSpec,
+} from './rate-limit-defaults.ts';
 import { parseMasterKey } from './crypto/master-key.ts';
 
 const SERVER = 'Server';
 const LOGS = 'Logs and tracing';
 const CONNECTIONS = 'Service connections (distributed mode)';
 const KEYS = 'Keys and data';
-export const ENV_GROUPS = { SERVER, LOGS, CONNECTIONS, KEYS, LIMITS: 'Rate limits', BENCH: 'Tests and benchmarks' } as const;
+export const ENV_GROUPS = {
+  SERVER,
+  LOGS,
+  CONNECTIONS,
+  KEYS,
+  LIMITS: 'Rate limits',
+  BENCH: 'Tests and benchmarks',
+} as const;
 
 /** a whole number in [min, max]: the one spelling of "a count of milliseconds/seconds/bytes" */
 export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 /** comma-separated, each trimmed, empties dropped */
-export const commaList = () => z.string().transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+export const commaList = () =>
+  z.string().transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
 const httpUrl = () => z.url({ protocol: /^https?$/ });
 
 export const port = (fallback: number, doc = 'the public HTTP port') =>
-  envVar(wholeNumber(0, 65535).default(fallback), { group: SERVER, doc, accepts: 'a TCP port, 0 to 65535 (0: any free port)' });
+  envVar(wholeNumber(0, 65535).default(fallback), {
+    group: SERVER,
+    doc,
+    accepts: 'a TCP port, 0 to 65535 (0: any free port)',
+  });
 
 export const commonEnv = {
   LOG_LEVEL: envVar(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), {
-    group: LOGS, doc: 'the level of the JSON logs (pino)', accepts: 'fatal, error, warn, info, debug, trace or silent',
+    group: LOGS,
+    doc: 'the level of the JSON logs (pino)',
+    accepts: 'fatal, error, warn, info, debug, trace or silent',
   }),
   OTEL_TRACES_EXPORTER: envVar(z.enum(['none', 'console', 'otlp']).default('none'), {
-    group: LOGS, doc: 'where trace spans go: nowhere, printed, or over OTLP/HTTP to the collector the next variables name (docs/deployment.md "Tracing")',
+    group: LOGS,
+    doc: 'where trace spans go: nowhere, printed, or over OTLP/HTTP to the collector the next variables name (docs/deployment.md "Tracing")',
     accepts: 'none, console or otlp',
   }),
   OTEL_EXPORTER_OTLP_ENDPOINT: envVar(httpUrl().optional(), {
-    group: LOGS, doc: 'with otlp: the collector\'s base address (spans go to its /v1/traces); read by the OpenTelemetry exporter, like its other standard OTEL_* variables',
-    accepts: 'an http(s) URL', defaultText: 'http://localhost:4318',
+    group: LOGS,
+    doc: "with otlp: the collector's base address (spans go to its /v1/traces); read by the OpenTelemetry exporter, like its other standard OTEL_* variables",
+    accepts: 'an http(s) URL',
+    defaultText: 'http://localhost:4318',
   }),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: envVar(httpUrl().optional(), {
-    group: LOGS, doc: 'with otlp: the full address spans are posted to, instead of the endpoint above', accepts: 'an http(s) URL',
+    group: LOGS,
+    doc: 'with otlp: the full address spans are posted to, instead of the endpoint above',
+    accepts: 'an http(s) URL',
   }),
-  OTEL_EXPORTER_OTLP_HEADERS: envVar(z.string().regex(/^[^=,]+=[^,]*(,[^=,]+=[^,]*)*$/).optional(), {
-    group: LOGS, doc: 'with otlp: headers sent to the collector (an API key, say)', accepts: 'key=value pairs, comma-separated', secret: true,
-  }),
+  OTEL_EXPORTER_OTLP_HEADERS: envVar(
+    z
+      .string()
+      .regex(/^[^=,]+=[^,]*(,[^=,]+=[^,]*)*$/)
+      .optional(),
+    {
+      group: LOGS,
+      doc: 'with otlp: headers sent to the collector (an API key, say)',
+      accepts: 'key=value pairs, comma-separated',
+      secret: true,
+    },
+  ),
 };
 
 /** The event log settings of every process that uses Kafka. */
 export const kafkaEnv = {
-  KAFKA_BROKERS: envVar(z.string().regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/).transform((s) => s.split(',')), {
-    group: CONNECTIONS, doc: 'the Kafka brokers of the event log', accepts: 'host:port pairs, comma-separated',
-  }),
-  EVENT_LOG_NAMESPACE: envVar(z.string().regex(/^[A-Za-z0-9_-]+$/).optional(), {
-    group: CONNECTIONS, doc: 'prefixes every Kafka topic and consumer group, rate-limit key and call deadline in Redis: several deployments (or test stacks) on one Kafka and Redis',
-    accepts: 'letters, digits, - and _',
-  }),
+  KAFKA_BROKERS: envVar(
+    z
+      .string()
+      .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/)
+      .transform((s) => s.split(',')),
+    {
+      group: CONNECTIONS,
+      doc: 'the Kafka brokers of the event log',
+      accepts: 'host:port pairs, comma-separated',
+    },
+  ),
+  EVENT_LOG_NAMESPACE: envVar(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
+    {
+      group: CONNECTIONS,
+      doc: 'prefixes every Kafka topic and consumer group, rate-limit key and call deadline in Redis: several deployments (or test stacks) on one Kafka and Redis',
+      accepts: 'letters, digits, - and _',
+    },
+  ),
 };
 
-export const trustedProxies = () => envVar(commaList().default([]), {
-  group: SERVER, doc: 'proxies in front whose X-Forwarded-For names the client (rate limits per address) and whose X-Forwarded-Host the origin check believes; nobody else\'s',
-  accepts: 'addresses, CIDRs, or loopback / linklocal / uniquelocal, comma-separated', defaultText: '',
-});
-export const allowedOrigins = () => envVar(commaList().default([]), {
-  group: SERVER, doc: 'extra browser origins allowed to open a socket (the same host is always allowed)', accepts: 'origins (https://chat.example.com), comma-separated', defaultText: '',
-});
-export const metricsPort = (fallback: number) => envVar(wholeNumber(0, 65535).default(fallback), {
-  group: SERVER, doc: 'the Prometheus /metrics listener (never on the public port)', accepts: 'a TCP port, 0 to 65535',
-});
-export const metricsHost = () => envVar(z.string().default('127.0.0.1'), {
-  group: SERVER, doc: 'the address the /metrics listener binds: 0.0.0.0 in a pod, so Prometheus reaches it', accepts: 'an address',
-});
-export const nodeEnv = () => envVar(z.string().optional(), {
-  group: KEYS, doc: 'production: the master keys (and billing\'s SMTP_URL) are required instead of falling back to development ones', accepts: 'production, or anything else',
-});
+export const trustedProxies = () =>
+  envVar(commaList().default([]), {
+    group: SERVER,
+    doc: "proxies in front whose X-Forwarded-For names the client (rate limits per address) and whose X-Forwarded-Host the origin check believes; nobody else's",
+    accepts: 'addresses, CIDRs, or loopback / linklocal / uniquelocal, comma-separated',
+    defaultText: '',
+  });
+export const allowedOrigins = () =>
+  envVar(commaList().default([]), {
+    group: SERVER,
+    doc: 'extra browser origins allowed to open a socket (the same host is always allowed)',
+    accepts: 'origins (https://chat.example.com), comma-separated',
+    defaultText: '',
+  });
+export const metricsPort = (fallback: number) =>
+  envVar(wholeNumber(0, 65535).default(fallback), {
+    group: SERVER,
+    doc: 'the Prometheus /metrics listener (never on the public port)',
+    accepts: 'a TCP port, 0 to 65535',
+  });
+export const metricsHost = () =>
+  envVar(z.string().default('127.0.0.1'), {
+    group: SERVER,
+    doc: 'the address the /metrics listener binds: 0.0.0.0 in a pod, so Prometheus reaches it',
+    accepts: 'an address',
+  });
+export const nodeEnv = () =>
+  envVar(z.string().optional(), {
+    group: KEYS,
+    doc: "production: the master keys (and billing's SMTP_URL) are required instead of falling back to development ones",
+    accepts: 'production, or anything else',
+  });
 
 /** Where another service's internal listener is (distributed mode). */
 export const serviceUrl = (doc: string) => envVar(httpUrl(), { group: CONNECTIONS, doc, accepts: 'an http(s) URL' });
-export const optionalServiceUrl = (doc: string) => envVar(httpUrl().optional(), { group: CONNECTIONS, doc, accepts: 'an http(s) URL' });
-export const databaseUrl = () => envVar(z.url({ protocol: /^postgres(ql)?$/ }), {
-  group: CONNECTIONS, doc: 'the PostgreSQL database of this service', accepts: 'postgres://user:password@host:port/database', secret: true,
-});
-export const redisUrl = (doc: string) => envVar(z.url({ protocol: /^rediss?$/ }), { group: CONNECTIONS, doc, accepts: 'redis://host:port or rediss://...', secret: true });
-export const optionalRedisUrl = (doc: string) => envVar(z.url({ protocol: /^rediss?$/ }).optional(), { group: CONNECTIONS, doc, accepts: 'redis://host:port or rediss://...', secret: true });
+export const optionalServiceUrl = (doc: string) =>
+  envVar(httpUrl().optional(), { group: CONNECTIONS, doc, accepts: 'an http(s) URL' });
+export const databaseUrl = () =>
+  envVar(z.url({ protocol: /^postgres(ql)?$/ }), {
+    group: CONNECTIONS,
+    doc: 'the PostgreSQL database of this service',
+    accepts: 'postgres://user:password@host:port/database',
+    secret: true,
+  });
+export const redisUrl = (doc: string) =>
+  envVar(z.url({ protocol: /^rediss?$/ }), {
+    group: CONNECTIONS,
+    doc,
+    accepts: 'redis://host:port or rediss://...',
+    secret: true,
+  });
+export const optionalRedisUrl = (doc: string) =>
+  envVar(z.url({ protocol: /^rediss?$/ }).optional(), {
+    group: CONNECTIONS,
+    doc,
+    accepts: 'redis://host:port or rediss://...',
+    secret: true,
+  });
 
 /** SERVICE_SECRET: what every internal call is signed with (service-credential.ts); the same in every service. */
-export const serviceSecret = () => envVar(z.string().min(32, 'at least 32 characters'), {
-  group: CONNECTIONS, doc: 'every internal call between services is signed with it (docs/security.md); the same value in every service',
-  accepts: 'at least 32 characters', secret: true,
-});
+export const serviceSecret = () =>
+  envVar(z.string().min(32, 'at least 32 characters'), {
+    group: CONNECTIONS,
+    doc: 'every internal call between services is signed with it (docs/security.md); the same value in every service',
+    accepts: 'at least 32 characters',
+    secret: true,
+  });
 
 /**
  * INTERNAL_PORT: the internal listener of a service with internal routes. Unset: the service's PORT plus
  * INTERNAL_PORT_OFFSET, the one rule the local stack (deploy/local/ports.ts) and the chart's values follow too.
  */
 export const INTERNAL_PORT_OFFSET = 2000;
-export const internalPort = () => envVar(wholeNumber(0, 65535).optional(), {
-  group: SERVER, doc: 'the listener of the service\'s internal routes (signed calls only; no ingress may route to it)', accepts: 'a TCP port, 0 to 65535',
-  defaultText: `PORT + ${INTERNAL_PORT_OFFSET}`,
-});
+export const internalPort = () =>
+  envVar(wholeNumber(0, 65535).optional(), {
+    group: SERVER,
+    doc: "the listener of the service's internal routes (signed calls only; no ingress may route to it)",
+    accepts: 'a TCP port, 0 to 65535',
+    defaultText: `PORT + ${INTERNAL_PORT_OFFSET}`,
+  });
 export const internalPortOf = (publicPort: number, configured?: number) =>
   configured ?? (publicPort === 0 ? 0 : publicPort + INTERNAL_PORT_OFFSET);
 
 /** 32 bytes, hex or base64: what master keys look like (crypto/master-key.ts parseMasterKey). */
-const isMasterKey = (s: string) => { try { parseMasterKey(s); return true; } catch { return false; } };
-export const masterKey = (doc: string) => envVar(z.string().refine(isMasterKey, '32 bytes expected').optional(), {
-  group: KEYS, doc, accepts: '32 bytes: 64 hex characters or base64', secret: true,
-});
-export const previousMasterKeys = (doc: string) => envVar(z.string().refine((s) => s.split(',').map((k) => k.trim()).filter(Boolean).every(isMasterKey), 'each must be 32 bytes').optional(), {
-  group: KEYS, doc, accepts: 'master keys (32 bytes, hex or base64), comma-separated', secret: true,
-});
+const isMasterKey = (s: string) => {
+  try {
+    parseMasterKey(s);
+    return true;
+  } catch {
+    return false;
+  }
+};
+export const masterKey = (doc: string) =>
+  envVar(z.string().refine(isMasterKey, '32 bytes expected').optional(), {
+    group: KEYS,
+    doc,
+    accepts: '32 bytes: 64 hex characters or base64',
+    secret: true,
+  });
+export const previousMasterKeys = (doc: string) =>
+  envVar(
+    z
+      .string()
+      .refine(
+        (s) =>
+          s
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+            .every(isMasterKey),
+        'each must be 32 bytes',
+      )
+      .optional(),
+    {
+      group: KEYS,
+      doc,
+      accepts: 'master keys (32 bytes, hex or base64), comma-separated',
+      secret: true,
+    },
+  );
 /** SUPERADMIN_EMAIL: billing (who is superadmin) and admin-analytics (who may act) read the same one. */
-export const superadminEmail = () => envVar(z.email().optional(), {
-  group: 'Accounts', doc: 'the one account (once signed in with this address) that sees and may use the admin area; unset: nobody', accepts: 'an e-mail address',
-});
+export const superadminEmail = () =>
+  envVar(z.email().optional(), {
+    group: 'Accounts',
+    doc: 'the one account (once signed in with this address) that sees and may use the admin area; unset: nobody',
+    accepts: 'an e-mail address',
+  });
 
 /** ROOM_MASTER_KEY: room and messaging read the same one. */
-export const roomMasterKey = () => masterKey('wraps the room keys (room) and signs link-preview image addresses (messaging): the same value in both. Unset outside production: an insecure development key, with a warning');
-export const roomMasterKeysPrevious = () => previousMasterKeys('during a master-key rotation: the old master keys; every room key is re-wrapped under the current one at start (docs/crypto.md "Rotation")');
-export const keyDir = (fallback: string, doc: string) => envVar(z.string().default(fallback), { group: KEYS, doc, accepts: 'a directory path' });
+export const roomMasterKey = () =>
+  masterKey(
+    'wraps the room keys (room) and signs link-preview image addresses (messaging): the same value in both. Unset outside production: an insecure development key, with a warning',
+  );
+export const roomMasterKeysPrevious = () =>
+  previousMasterKeys(
+    'during a master-key rotation: the old master keys; every room key is re-wrapped under the current one at start (docs/crypto.md "Rotation")',
+  );
+export const keyDir = (fallback: string, doc: string) =>
+  envVar(z.string().default(fallback), { group: KEYS, doc, accepts: 'a directory path' });
 
 /** What each rate limit counts: the reference's one line per RATE_LIMIT_<NAME>. */
 const RATE_LIMIT_DOCS: Record<LimitName, string> = {
@@ -121,7 +253,8 @@ const RATE_LIMIT_DOCS: Record<LimitName, string> = {
   eventsPerUser: 'every socket command of a user (an anonymous socket counts on its own)',
   messagesPerUser: 'send-message per user; the default adds a burst of 60/60, which setting it drops',
   passwordFailuresPerAddress: 'wrong room passwords per client address (failures only)',
-  passwordFailuresPerRoom: 'password tries for one room from everywhere; past it the room\'s checks are paced (one per 250 ms per room-service process), never refused',
+  passwordFailuresPerRoom:
+    "password tries for one room from everywhere; past it the room's checks are paced (one per 250 ms per room-service process), never refused",
   roomCreationsPerAddress: 'POST /api/workspaces per client address',
   nameChecksPerAddress: 'check-name and check-username per client address',
   roomExtensionsPerAddress: 'POST /api/workspaces/extend-room per client address',
@@ -132,17 +265,32 @@ const RATE_LIMIT_DOCS: Record<LimitName, string> = {
   signInCodesPerEmail: 'sign-in codes mailed to one address',
   signInFailuresPerAddress: 'wrong sign-in codes per client address (failures only)',
   usernameRecoveriesPerAddress: 'username recovery mails per client address',
-  contactMessagesPerAddress: 'contact-form messages stored (POST /api/contact) per client address; a refused (400) body does not count',
+  contactMessagesPerAddress:
+    'contact-form messages stored (POST /api/contact) per client address; a refused (400) body does not count',
   pageviewsPerAddress: 'page views reported (POST /api/admin/analytics/pageview) per client address',
 };
 const limitNames = Object.keys(RATE_LIMIT_DEFAULTS) as LimitName[];
 const limitSpec = (spec: LimitSpec) => `${spec.points}/${spec.durationSec}`;
 
 /** RATE_LIMIT_<NAME>=<points>/<seconds>, every process (counted in Redis with REDIS_URL, else in memory). */
-export const rateLimitEnv = Object.fromEntries(limitNames.map((name) => [rateLimitEnvName(name), envVar(
-  z.string().trim().regex(/^[1-9]\d*\/[1-9]\d*$/, 'expected <points>/<seconds>').optional(),
-  { group: ENV_GROUPS.LIMITS, doc: RATE_LIMIT_DOCS[name], accepts: '<points>/<seconds>, both at least 1 (e.g. 20/10)', defaultText: limitSpec(RATE_LIMIT_DEFAULTS[name]) },
-)])) as Record<string, z.ZodOptional<z.ZodString>>;
+export const rateLimitEnv = Object.fromEntries(
+  limitNames.map((name) => [
+    rateLimitEnvName(name),
+    envVar(
+      z
+        .string()
+        .trim()
+        .regex(/^[1-9]\d*\/[1-9]\d*$/, 'expected <points>/<seconds>')
+        .optional(),
+      {
+        group: ENV_GROUPS.LIMITS,
+        doc: RATE_LIMIT_DOCS[name],
+        accepts: '<points>/<seconds>, both at least 1 (e.g. 20/10)',
+        defaultText: limitSpec(RATE_LIMIT_DEFAULTS[name]),
+      },
+    ),
+  ]),
+) as Record<string, z.ZodOptional<z.ZodString>>;
 
 /** The limits from a parsed configuration: the defaults, each RATE_LIMIT_* set replacing its limit (burst included). */
 export function rateLimitsOf(config: Record<string, unknown>): LimitConfig {
@@ -168,8 +316,10 @@ export const rateLimitsFromEnv = (): LimitConfig => rateLimitConfig(process.env)
 /** ROOM_ENCRYPTION: the encryption-cost benchmark's switch (docs/crypto.md); every process that seals room data. */
 export const roomEncryptionEnv = {
   ROOM_ENCRYPTION: envVar(z.enum(['on', 'off']).default('on'), {
-    group: ENV_GROUPS.BENCH, doc: 'off: room events and message rows are stored unsealed, to measure what sealing costs (load-tests/crypto-bench.ts); never in a deployment',
-    accepts: 'on or off', testOnly: true,
+    group: ENV_GROUPS.BENCH,
+    doc: 'off: room events and message rows are stored unsealed, to measure what sealing costs (load-tests/crypto-bench.ts); never in a deployment',
+    accepts: 'on or off',
+    testOnly: true,
   }),
 };
 let roomEncryption: 'on' | 'off' | undefined;

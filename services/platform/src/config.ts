@@ -36,7 +36,11 @@ export function envVar<T extends z.ZodType>(schema: T, meta: EnvMeta): T {
  * Variables that only work together: when any member is set, every member of `required` must be set too
  * (Google sign-in needs its three client settings; TURN needs its addresses and its secret).
  */
-export interface EnvGroupRule { what: string; members: string[]; required: string[] }
+export interface EnvGroupRule {
+  what: string;
+  members: string[];
+  required: string[];
+}
 
 /** A process's configuration: its variables, the sets that go together, and what production requires. */
 export interface ConfigSpec<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -49,9 +53,16 @@ export interface ConfigSpec<S extends z.ZodRawShape = z.ZodRawShape> {
 }
 
 export function configSpec<S extends z.ZodRawShape>(
-  process: string, shape: S, opts: { groups?: EnvGroupRule[]; requiredInProduction?: (keyof S & string)[] } = {},
+  process: string,
+  shape: S,
+  opts: { groups?: EnvGroupRule[]; requiredInProduction?: (keyof S & string)[] } = {},
 ): ConfigSpec<S> {
-  const spec = { process, schema: z.object(shape), groups: opts.groups ?? [], requiredInProduction: opts.requiredInProduction ?? [] };
+  const spec = {
+    process,
+    schema: z.object(shape),
+    groups: opts.groups ?? [],
+    requiredInProduction: opts.requiredInProduction ?? [],
+  };
   for (const name of [...spec.groups.flatMap((g) => g.members), ...spec.requiredInProduction]) {
     if (!(name in shape)) throw new Error(`${process} config: ${name} is named by a rule but not declared`);
   }
@@ -61,7 +72,9 @@ export function configSpec<S extends z.ZodRawShape>(
 /** A refused configuration: the message lists every problem, one line each. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration: the process did not start.\n${problems.map((p) => `  ${p}`).join('\n')}\nThe variables are described in docs/configuration.md.`);
+    super(
+      `Invalid configuration: the process did not start.\n${problems.map((p) => `  ${p}`).join('\n')}\nThe variables are described in docs/configuration.md.`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -70,7 +83,10 @@ export class ConfigError extends Error {
  * The variables of `spec` from `env`, parsed. An empty value counts as unset (a chart or .env line left blank).
  * Throws ConfigError naming each bad, missing or incomplete variable.
  */
-export function loadConfig<S extends z.ZodRawShape>(spec: ConfigSpec<S> | z.ZodObject<S>, env: NodeJS.ProcessEnv = process.env): z.output<z.ZodObject<S>> {
+export function loadConfig<S extends z.ZodRawShape>(
+  spec: ConfigSpec<S> | z.ZodObject<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<z.ZodObject<S>> {
   const full = spec instanceof z.ZodObject ? configSpec('process', spec.shape) : spec;
   const shape = full.schema.shape as z.ZodRawShape;
   const raw: Record<string, string> = {};
@@ -92,14 +108,22 @@ export function loadConfig<S extends z.ZodRawShape>(spec: ConfigSpec<S> | z.ZodO
     const set = group.members.filter((m) => raw[m] !== undefined);
     const missing = group.required.filter((m) => raw[m] === undefined);
     if (set.length > 0 && missing.length > 0) {
-      const needs = group.required.length === 1 ? `${group.what} needs ${group.required[0]}` : `${group.what} needs ${list(group.required)} together`;
-      problems.push(`${list(missing)} ${missing.length === 1 ? 'is' : 'are'} missing: ${needs}, and ${list(set)} ${set.length === 1 ? 'is' : 'are'} set. `
-        + `Set ${list(missing)}, or unset ${list(set)}.`);
+      const needs =
+        group.required.length === 1
+          ? `${group.what} needs ${group.required[0]}`
+          : `${group.what} needs ${list(group.required)} together`;
+      problems.push(
+        `${list(missing)} ${missing.length === 1 ? 'is' : 'are'} missing: ${needs}, and ${list(set)} ${set.length === 1 ? 'is' : 'are'} set. ` +
+          `Set ${list(missing)}, or unset ${list(set)}.`,
+      );
     }
   }
   if (raw.NODE_ENV === 'production') {
     for (const name of full.requiredInProduction) {
-      if (raw[name] === undefined) problems.push(`${name} is missing: required when NODE_ENV=production. Accepts: ${metaOf(shape[name])?.accepts ?? 'a value'}.`);
+      if (raw[name] === undefined)
+        problems.push(
+          `${name} is missing: required when NODE_ENV=production. Accepts: ${metaOf(shape[name])?.accepts ?? 'a value'}.`,
+        );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -110,7 +134,10 @@ export function loadConfig<S extends z.ZodRawShape>(spec: ConfigSpec<S> | z.ZodO
  * A process's start: its configuration, or the refusal on stderr and exit code 1 (no stack trace: the message is
  * the whole story).
  */
-export function configOrExit<S extends z.ZodRawShape>(spec: ConfigSpec<S>, env: NodeJS.ProcessEnv = process.env): z.output<z.ZodObject<S>> {
+export function configOrExit<S extends z.ZodRawShape>(
+  spec: ConfigSpec<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<z.ZodObject<S>> {
   try {
     return loadConfig(spec, env);
   } catch (err) {
@@ -120,7 +147,8 @@ export function configOrExit<S extends z.ZodRawShape>(spec: ConfigSpec<S>, env: 
   }
 }
 
-export const metaOf = (schema: z.core.$ZodType | undefined): EnvMeta | undefined => (schema ? envMeta.get(schema) : undefined);
+export const metaOf = (schema: z.core.$ZodType | undefined): EnvMeta | undefined =>
+  schema ? envMeta.get(schema) : undefined;
 
 /** A schema's default as the reference shows it ('' when it has none). */
 export function defaultOf(schema: z.core.$ZodType): string {
@@ -136,7 +164,12 @@ export function defaultOf(schema: z.core.$ZodType): string {
   return '';
 }
 
-function refusal(name: string, schema: z.core.$ZodType | undefined, value: string | undefined, messages: string[]): string {
+function refusal(
+  name: string,
+  schema: z.core.$ZodType | undefined,
+  value: string | undefined,
+  messages: string[],
+): string {
   const meta = metaOf(schema);
   const accepts = meta ? ` Accepts: ${meta.accepts}.` : '';
   if (value === undefined) return `${name} is missing: it is required.${accepts}`;

@@ -27,7 +27,9 @@ export function actorOf(body: unknown): SessionActor {
 export function validationError(error: z.ZodError): DomainError & { issues: ErrorBody['issues'] } {
   const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   // The first issue's message is the user-facing text (the schemas carry the spec's wording).
-  const err = new DomainError('VALIDATION', issues[0]?.message ?? ERRORS.VALIDATION) as DomainError & { issues: ErrorBody['issues'] };
+  const err = new DomainError('VALIDATION', issues[0]?.message ?? ERRORS.VALIDATION) as DomainError & {
+    issues: ErrorBody['issues'];
+  };
   err.issues = issues;
   return err;
 }
@@ -38,12 +40,14 @@ export function errorBody(err: unknown): { status: number; body: ErrorBody } {
     const issues = (err as { issues?: ErrorBody['issues'] }).issues;
     return { status: err.status, body: issues ? { ...body, issues } : body };
   }
-  if (err instanceof ServiceUnavailableError) return { status: 503, body: { success: false, code: 'UNAVAILABLE', message: ERRORS.UNAVAILABLE } };
+  if (err instanceof ServiceUnavailableError)
+    return { status: 503, body: { success: false, code: 'UNAVAILABLE', message: ERRORS.UNAVAILABLE } };
   return { status: 500, body: { success: false, code: 'INTERNAL', message: ERRORS.INTERNAL } };
 }
 
 /** Wrap an async route so a thrown error reaches the error handler (and runs inside the caller's trace). */
-export const route = (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
+export const route =
+  (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
   (req, res, next) => {
     const ctx = contextFrom(req.headers as Record<string, string>);
     const name = `${req.method} ${req.route?.path ?? req.path}`;
@@ -54,8 +58,10 @@ export function errorHandler(log: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     // express.json() raises SyntaxError / 413 for bad bodies: they are the client's fault, not ours.
     const e = err as { type?: string; status?: number };
-    if (e?.type === 'entity.parse.failed') return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed JSON body' });
-    if (e?.type === 'entity.too.large') return res.status(413).json({ success: false, code: 'VALIDATION', message: 'Request body too large' });
+    if (e?.type === 'entity.parse.failed')
+      return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed JSON body' });
+    if (e?.type === 'entity.too.large')
+      return res.status(413).json({ success: false, code: 'VALIDATION', message: 'Request body too large' });
     // A malformed percent-encoding in a path parameter (express decodes them with decodeURIComponent).
     if (err instanceof URIError || (e?.status === 400 && !(err instanceof DomainError))) {
       return res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed request' });
@@ -63,14 +69,21 @@ export function errorHandler(log: Logger) {
     const { status, body } = errorBody(err);
     if (err instanceof RateLimitedError) res.set('Retry-After', String(err.retryAfterSec));
     // Maintenance refusals are the superadmin's decision, not a failure: not logged as errors.
-    if (status >= 500 && !(err instanceof DomainError && err.code === 'MAINTENANCE')) log.error({ err }, 'request failed');
+    if (status >= 500 && !(err instanceof DomainError && err.code === 'MAINTENANCE'))
+      log.error({ err }, 'request failed');
     res.status(status).json(body);
   };
 }
 
 /** Take one point of a limit per request, keyed by the client address (req.ip, with the app's trust proxy). */
-export function rateLimited(limits: RateLimits, name: LimitName, keyOf: (req: Request) => string = (req) => req.ip ?? 'unknown'): RequestHandler {
-  return (req, _res, next) => { limits.consume(name, keyOf(req)).then(() => next(), next); };
+export function rateLimited(
+  limits: RateLimits,
+  name: LimitName,
+  keyOf: (req: Request) => string = (req) => req.ip ?? 'unknown',
+): RequestHandler {
+  return (req, _res, next) => {
+    limits.consume(name, keyOf(req)).then(() => next(), next);
+  };
 }
 
 /**
@@ -82,19 +95,27 @@ export function rateLimited(limits: RateLimits, name: LimitName, keyOf: (req: Re
 export function opsRoutes(ready: () => Promise<boolean>, logger?: Logger): express.Router {
   const router = express.Router();
   let lastKind: string | null = null; // null: ready
-  router.get('/healthz', (_req, res) => { res.json({ ok: true }); });
-  router.get('/readyz', route(async (_req, res) => {
-    let reason = 'a dependency is not ready';
-    const ok = await ready().catch((err: unknown) => { reason = err instanceof Error ? err.message : String(err); return false; });
-    // Logged again when the kind of failure changes (refused, then timing out...), not when only its figures do.
-    const kind = ok ? null : reason.replace(/\d+/g, '#');
-    if (kind !== lastKind) {
-      if (ok) logger?.info('ready again');
-      else logger?.warn({ reason }, 'not ready');
-      lastKind = kind;
-    }
-    res.status(ok ? 200 : 503).json({ ok });
-  }));
+  router.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  router.get(
+    '/readyz',
+    route(async (_req, res) => {
+      let reason = 'a dependency is not ready';
+      const ok = await ready().catch((err: unknown) => {
+        reason = err instanceof Error ? err.message : String(err);
+        return false;
+      });
+      // Logged again when the kind of failure changes (refused, then timing out...), not when only its figures do.
+      const kind = ok ? null : reason.replace(/\d+/g, '#');
+      if (kind !== lastKind) {
+        if (ok) logger?.info('ready again');
+        else logger?.warn({ reason }, 'not ready');
+        lastKind = kind;
+      }
+      res.status(ok ? 200 : 503).json({ ok });
+    }),
+  );
   return router;
 }
 

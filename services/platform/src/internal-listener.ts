@@ -13,7 +13,8 @@ import { SERVICE_CREDENTIAL_HEADER, verifyServiceRequest } from './service-crede
 
 export interface InternalListenerOptions {
   /** INTERNAL_PORT (0: any free port) and its address (the pod's in a cluster) */
-  port: number; host?: string;
+  port: number;
+  host?: string;
   /** SERVICE_SECRET's bytes: what callers sign with */
   secret: Buffer;
   routers: express.Router[];
@@ -26,13 +27,17 @@ export function internalApp(opts: InternalListenerOptions & { logger: Logger; js
   app.set('trust proxy', false);
   app.use(httpMetrics());
   // Unsigned: a probe or a start script asks whether the listener is up; it says nothing else.
-  app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
   // The raw bytes first: the signature covers them exactly as they were sent.
   app.use(express.raw({ type: () => true, limit: opts.jsonLimit }));
   app.use(verifyCredential(opts.secret, opts.logger));
   app.use(parseJson);
   for (const r of opts.routers) app.use(r);
-  app.use((_req, res) => { res.status(404).json({ success: false, message: 'No such internal route' }); });
+  app.use((_req, res) => {
+    res.status(404).json({ success: false, message: 'No such internal route' });
+  });
   app.use(errorHandler(opts.logger));
   return app;
 }
@@ -44,9 +49,22 @@ export function internalApp(opts: InternalListenerOptions & { logger: Logger; js
 function verifyCredential(secret: Buffer, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const check = verifyServiceRequest(secret, req.headers[SERVICE_CREDENTIAL_HEADER], req.method, req.originalUrl, body);
-    if (check.ok) { res.locals.serviceCaller = check.caller; next(); return; }
-    logger.warn({ path: req.path, reason: check.reason, peer: req.socket.remoteAddress }, 'internal call refused: service credential');
+    const check = verifyServiceRequest(
+      secret,
+      req.headers[SERVICE_CREDENTIAL_HEADER],
+      req.method,
+      req.originalUrl,
+      body,
+    );
+    if (check.ok) {
+      res.locals.serviceCaller = check.caller;
+      next();
+      return;
+    }
+    logger.warn(
+      { path: req.path, reason: check.reason, peer: req.socket.remoteAddress },
+      'internal call refused: service credential',
+    );
     res.status(401).json({ success: false, message: `Service credential ${check.reason}` });
   };
 }
@@ -54,7 +72,11 @@ function verifyCredential(secret: Buffer, logger: Logger) {
 /** The verified bytes as JSON (an empty body is `{}`), as express.json would have parsed them. */
 function parseJson(req: Request, res: Response, next: NextFunction): void {
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  if (raw.length === 0) { req.body = {}; next(); return; }
+  if (raw.length === 0) {
+    req.body = {};
+    next();
+    return;
+  }
   try {
     req.body = JSON.parse(raw.toString('utf8'));
     next();

@@ -28,7 +28,8 @@ export function canonicalPath(path: string): string {
   const segments: string[] = [];
   for (const segment of p.replace(/\\/g, '/').split('/')) {
     if (segment === '' || segment === '.') continue;
-    if (segment === '..') segments.pop(); else segments.push(segment);
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
   }
   return `/${segments.join('/')}`.toLowerCase();
 }
@@ -48,7 +49,11 @@ const PROBE_ORIGIN = 'http://forward.invalid';
 export function forwardablePath(target: string): string | null {
   if (!target.startsWith('/')) return null;
   let url: URL;
-  try { url = new URL(PROBE_ORIGIN + target); } catch { return null; }
+  try {
+    url = new URL(PROBE_ORIGIN + target);
+  } catch {
+    return null;
+  }
   if (url.origin !== PROBE_ORIGIN) return null;
   const path = url.pathname + url.search;
   return isInternalPath(url.pathname) || isInternalPath(target) ? null : path;
@@ -57,7 +62,10 @@ export function forwardablePath(target: string): string | null {
 /** Express middleware for a public app: 404 for any path that resolves to an internal route. */
 export function refuseInternalPaths(): RequestHandler {
   return (req, res, next) => {
-    if (!isInternalPath(req.originalUrl)) { next(); return; }
+    if (!isInternalPath(req.originalUrl)) {
+      next();
+      return;
+    }
     res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' });
   };
 }

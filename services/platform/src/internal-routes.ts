@@ -27,14 +27,22 @@ type Handler = (body: unknown) => Promise<unknown>;
 export type InternalRouter = express.Router & { readonly internalHandlers: Map<string, Handler> };
 
 const BatchSchema = z.object({
-  calls: z.array(z.object({
-    path: z.string().max(200),
-    body: z.unknown(),
-    trace: z.record(z.string(), z.string()).optional(),
-  })).min(1).max(BATCH_MAX_CALLS),
+  calls: z
+    .array(
+      z.object({
+        path: z.string().max(200),
+        body: z.unknown(),
+        trace: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .min(1)
+    .max(BATCH_MAX_CALLS),
 });
 
-export interface BatchAnswer { status: number; body: unknown }
+export interface BatchAnswer {
+  status: number;
+  body: unknown;
+}
 
 /** A router with a batch route at `batchPath`; a failed call answers what the service's error handler would. */
 export function internalRouter(batchPath: string, logger?: Logger): InternalRouter {
@@ -51,23 +59,38 @@ export function internalRouter(batchPath: string, logger?: Logger): InternalRout
     // the batch's parse and write), and the batch itself is not: it answers 200 whatever its calls answered, so the
     // alerts' error rate and p99 (http_request_duration_seconds) would not see a call that failed or was slow.
     countedPerCall(res);
-    Promise.all(parsed.data.calls.map(async (call): Promise<BatchAnswer> => {
-      const started = performance.now();
-      const handler = handlers.get(call.path);
-      const answer = await answerCall(call, handler, logger);
-      observeHttpRequest('POST', handler ? call.path : 'unmatched', answer.status, (performance.now() - started) / 1000);
-      return answer;
-    })).then((answers) => { res.json({ answers }); }, next);
+    Promise.all(
+      parsed.data.calls.map(async (call): Promise<BatchAnswer> => {
+        const started = performance.now();
+        const handler = handlers.get(call.path);
+        const answer = await answerCall(call, handler, logger);
+        observeHttpRequest(
+          'POST',
+          handler ? call.path : 'unmatched',
+          answer.status,
+          (performance.now() - started) / 1000,
+        );
+        return answer;
+      }),
+    ).then((answers) => {
+      res.json({ answers });
+    }, next);
   });
   return router;
 }
 
-async function answerCall(call: { path: string; body?: unknown; trace?: Record<string, string> }, handler: Handler | undefined, logger?: Logger): Promise<BatchAnswer> {
+async function answerCall(
+  call: { path: string; body?: unknown; trace?: Record<string, string> },
+  handler: Handler | undefined,
+  logger?: Logger,
+): Promise<BatchAnswer> {
   // as a missing route answers alone: no error code, so the caller gets "unavailable"
   if (!handler) return { status: 404, body: { success: false, message: `no batched route ${call.path}` } };
   const ctx = contextFrom(call.trace ?? {});
   try {
-    const result = await context.with(ctx, () => inSpan(`POST ${call.path}`, SpanKind.SERVER, () => handler(call.body), ctx));
+    const result = await context.with(ctx, () =>
+      inSpan(`POST ${call.path}`, SpanKind.SERVER, () => handler(call.body), ctx),
+    );
     return { status: 200, body: result ?? {} };
   } catch (err) {
     const answer = errorBody(err);
@@ -78,7 +101,12 @@ async function answerCall(call: { path: string; body?: unknown; trace?: Record<s
 
 /** POST `path` on the router (its JSON body -> the handler's answer), and through its batch route when it has one. */
 export function internalRoute(router: express.Router, path: string, handler: Handler): void {
-  router.post(path, route(async (req, res) => { res.json((await handler(req.body)) ?? {}); }));
+  router.post(
+    path,
+    route(async (req, res) => {
+      res.json((await handler(req.body)) ?? {});
+    }),
+  );
   (router as { internalHandlers?: Map<string, Handler> }).internalHandlers?.set(path, handler);
 }
 
@@ -87,7 +115,12 @@ export function internalRoute(router: express.Router, path: string, handler: Han
  * authenticated session; the input is parsed by the same proto schema the gateway parsed the socket payload with.
  */
 export function commandRoute<S extends z.ZodTypeAny>(
-  router: express.Router, path: string, schema: S, run: (actor: SessionActor, input: z.output<S>) => Promise<unknown>,
+  router: express.Router,
+  path: string,
+  schema: S,
+  run: (actor: SessionActor, input: z.output<S>) => Promise<unknown>,
 ): void {
-  internalRoute(router, path, (body) => run(actorOf(body), parseOrThrow(schema, (body as { input?: unknown } | null)?.input)));
+  internalRoute(router, path, (body) =>
+    run(actorOf(body), parseOrThrow(schema, (body as { input?: unknown } | null)?.input)),
+  );
 }

@@ -12,18 +12,34 @@ import type { ServiceCredential } from './service-credential.ts';
 
 type Port = { [K: string]: (input: never) => Promise<unknown> };
 
-export function internalRpcRouter<T extends object>(prefix: string, impl: T, methods: readonly (keyof T & string)[]): express.Router {
+export function internalRpcRouter<T extends object>(
+  prefix: string,
+  impl: T,
+  methods: readonly (keyof T & string)[],
+): express.Router {
   const r = express.Router();
   for (const method of methods) {
     const fn = (impl as unknown as Port)[method];
-    r.post(`${prefix}/${method}`, route(async (req, res) => { res.json({ result: (await fn.call(impl, req.body as never)) ?? null }); }));
+    r.post(
+      `${prefix}/${method}`,
+      route(async (req, res) => {
+        res.json({ result: (await fn.call(impl, req.body as never)) ?? null });
+      }),
+    );
   }
   return r;
 }
 
-export function internalRpcClient<T extends object>(baseUrl: string, credential: ServiceCredential, prefix: string, methods: readonly (keyof T & string)[], timeoutMs?: number): T {
+export function internalRpcClient<T extends object>(
+  baseUrl: string,
+  credential: ServiceCredential,
+  prefix: string,
+  methods: readonly (keyof T & string)[],
+  timeoutMs?: number,
+): T {
   const call = serviceClient(baseUrl, credential, timeoutMs);
   const client: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const method of methods) client[method] = async (input) => (await call<{ result: unknown }>(`${prefix}/${method}`, input ?? {})).result;
+  for (const method of methods)
+    client[method] = async (input) => (await call<{ result: unknown }>(`${prefix}/${method}`, input ?? {})).result;
   return client as unknown as T;
 }

@@ -10,23 +10,40 @@ export type { Logger };
  * `detail` (a unique violation shows the key), so that goes too.
  */
 const SECRET_FIELDS = [
-  'content', 'newContent', 'password', 'passwordHash', 'userToken', 'token', 'username', 'profilePicture', 'sealed', 'quote',
+  'content',
+  'newContent',
+  'password',
+  'passwordHash',
+  'userToken',
+  'token',
+  'username',
+  'profilePicture',
+  'sealed',
+  'quote',
 ];
 export const REDACTED_PATHS = [
   ...SECRET_FIELDS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
-  'err.detail', 'err.where', '*.err.detail', 'err.cause.detail', 'headers.authorization', '*.headers.authorization',
+  'err.detail',
+  'err.where',
+  '*.err.detail',
+  'err.cause.detail',
+  'headers.authorization',
+  '*.headers.authorization',
 ];
 
 export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
-  return pino({
-    level,
-    base: { service },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    mixin() {
-      const span = trace.getActiveSpan();
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      return { traceId, spanId };
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin() {
+        const span = trace.getActiveSpan();
+        if (!span) return {};
+        const { traceId, spanId } = span.spanContext();
+        return { traceId, spanId };
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -9,14 +9,27 @@
  */
 import express from 'express';
 import {
-  ADMIN_PREFIX, AUTH_API, C, DomainError, ERRORS, LINK_PREVIEW_PATH, PAYMENTS_API, TOPICS,
-  type AnyEventEnvelope, type ClientEventName, type MaintenanceState as MaintenanceView,
+  ADMIN_PREFIX,
+  AUTH_API,
+  C,
+  DomainError,
+  ERRORS,
+  LINK_PREVIEW_PATH,
+  PAYMENTS_API,
+  TOPICS,
+  type AnyEventEnvelope,
+  type ClientEventName,
+  type MaintenanceState as MaintenanceView,
 } from '@ephemera/proto';
 import type { EventLog, Subscription } from './event-log/port.ts';
 import type { Logger } from './log.ts';
 
 /** What a process knows: on or off, the message, and the admin event's sequence it came from (newer wins). */
-export interface MaintenanceSnapshot { enabled: boolean; message: string | null; sequence: number }
+export interface MaintenanceSnapshot {
+  enabled: boolean;
+  message: string | null;
+  sequence: number;
+}
 
 export interface MaintenanceStateOptions {
   log: EventLog;
@@ -38,10 +51,16 @@ export class MaintenanceState {
   /** Subscribes, then (with `initial`) reads the current state; resolves once the state is current. */
   static async start(opts: MaintenanceStateOptions): Promise<MaintenanceState> {
     const state = new MaintenanceState();
-    const groupId = opts.initial ? `maintenance-${opts.processId}` : `maintenance-${opts.processId}-${process.pid}-${Date.now()}`;
+    const groupId = opts.initial
+      ? `maintenance-${opts.processId}`
+      : `maintenance-${opts.processId}-${process.pid}-${Date.now()}`;
     state.subscription = await opts.log.subscribe({
-      groupId, topics: [TOPICS.admin], fromBeginning: !opts.initial,
-      handler: async ({ event }) => { state.apply(event); },
+      groupId,
+      topics: [TOPICS.admin],
+      fromBeginning: !opts.initial,
+      handler: async ({ event }) => {
+        state.apply(event);
+      },
     });
     // Subscribed first, read second: a change between the two is seen by the subscription, and the sequence
     // decides which of the two is newer.
@@ -55,10 +74,14 @@ export class MaintenanceState {
     return state;
   }
 
-  get enabled(): boolean { return this.snapshot.enabled; }
+  get enabled(): boolean {
+    return this.snapshot.enabled;
+  }
 
   /** what the banner and the refusals show */
-  current(): MaintenanceView { return { enabled: this.snapshot.enabled, message: this.snapshot.message }; }
+  current(): MaintenanceView {
+    return { enabled: this.snapshot.enabled, message: this.snapshot.message };
+  }
 
   /** an admin.maintenance-changed event (anything else on the topic is ignored) */
   apply(event: AnyEventEnvelope): void {
@@ -78,7 +101,10 @@ export class MaintenanceState {
     if (this.snapshot.enabled) throw new DomainError('MAINTENANCE', this.snapshot.message || ERRORS.MAINTENANCE);
   }
 
-  async stop(): Promise<void> { await this.subscription?.stop(); this.subscription = null; }
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -89,8 +115,14 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * superadmin's own calls and the page-view report) is open as a whole.
  */
 const OPEN_WRITES = new Set<string>([
-  AUTH_API.requestCode, AUTH_API.register, AUTH_API.login, AUTH_API.googleAuth, AUTH_API.logout, AUTH_API.logoutAll,
-  PAYMENTS_API.webhook, LINK_PREVIEW_PATH,
+  AUTH_API.requestCode,
+  AUTH_API.register,
+  AUTH_API.login,
+  AUTH_API.googleAuth,
+  AUTH_API.logout,
+  AUTH_API.logoutAll,
+  PAYMENTS_API.webhook,
+  LINK_PREVIEW_PATH,
 ]);
 
 /** The path as routing sees it, made comparable: lower case (express routes ignore case), no repeated or trailing slash. */
@@ -113,7 +145,12 @@ export function maintenanceGuard(state: MaintenanceState): express.Router {
   const r = express.Router();
   r.use((req, _res, next) => {
     if (!state.enabled || !isMaintainedWrite(req.method, req.originalUrl)) return next();
-    try { state.refuseWrites(); next(); } catch (err) { next(err); }
+    try {
+      state.refuseWrites();
+      next();
+    } catch (err) {
+      next(err);
+    }
   });
   return r;
 }

@@ -11,7 +11,11 @@
 import client from 'prom-client';
 import { withTimeout } from './timeout.ts';
 
-export interface LagReading { group: string; topic: string; lag: number }
+export interface LagReading {
+  group: string;
+  topic: string;
+  lag: number;
+}
 export type LagSource = () => Promise<LagReading[]>;
 
 const READ_TIMEOUT_MS = 2_000;
@@ -20,15 +24,21 @@ const sources = new Map<LagSource, LagReading[]>();
 /** Report a subscription's lag on /metrics until the returned function is called (the subscription stopped). */
 export function registerLagSource(source: LagSource): () => void {
   sources.set(source, []);
-  return () => { sources.delete(source); };
+  return () => {
+    sources.delete(source);
+  };
 }
 
 /** Every source's current readings, summed per group and topic (one process may run several members of a group). */
 export async function readConsumerLag(): Promise<LagReading[]> {
-  await Promise.all([...sources.keys()].map(async (source) => {
-    const readings = await withTimeout(source(), READ_TIMEOUT_MS, () => new Error('lag read timed out')).catch(() => undefined);
-    if (readings && sources.has(source)) sources.set(source, readings);
-  }));
+  await Promise.all(
+    [...sources.keys()].map(async (source) => {
+      const readings = await withTimeout(source(), READ_TIMEOUT_MS, () => new Error('lag read timed out')).catch(
+        () => undefined,
+      );
+      if (readings && sources.has(source)) sources.set(source, readings);
+    }),
+  );
   const sums = new Map<string, LagReading>();
   for (const readings of sources.values()) {
     for (const r of readings) {
@@ -41,7 +51,8 @@ export async function readConsumerLag(): Promise<LagReading[]> {
   return [...sums.values()];
 }
 
-export const consumerLagGauge = new client.Gauge({ name: 'ephemera_consumer_lag_records',
+export const consumerLagGauge = new client.Gauge({
+  name: 'ephemera_consumer_lag_records',
   help: 'records in the event log after the position this process has handled, per consumer group and topic',
   labelNames: ['group', 'topic'] as const,
   async collect() {

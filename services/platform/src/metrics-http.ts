@@ -7,7 +7,8 @@
 import type { RequestHandler, Response } from 'express';
 import client from 'prom-client';
 
-export const httpRequestDuration = new client.Histogram({ name: 'http_request_duration_seconds',
+export const httpRequestDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
   help: 'HTTP request latency by method, route pattern and status class',
   labelNames: ['method', 'route', 'status_class'] as const,
   // Chat commands answer in milliseconds; the alert's threshold (p99 > 0.5 s) sits between two buckets.
@@ -19,7 +20,9 @@ export const httpRequestDuration = new client.Histogram({ name: 'http_request_du
  * send-to-ack targets of docs/product/performance.md PF10 (5 ms embedded, 20 ms distributed), so their p99 reads off
  * the histogram without guessing.
  */
-export const COMMAND_LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+export const COMMAND_LATENCY_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

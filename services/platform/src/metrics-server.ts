@@ -7,7 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
 
-export interface MetricsServer { port: number; stop(): Promise<void> }
+export interface MetricsServer {
+  port: number;
+  stop(): Promise<void>;
+}
 
 export async function startMetricsServer(opts: { port: number; host?: string }): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {

@@ -7,7 +7,9 @@ export class KeyedMutex {
     const result = previous.then(fn, fn);
     const tail = result.catch(() => {});
     this.tails.set(key, tail);
-    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
     return result;
   }
 

@@ -19,7 +19,11 @@ export function hasControlCharacterSegment(rawPath: string): boolean {
   for (const segment of path.split('/')) {
     if (!segment.includes('%')) continue;
     let decoded: string;
-    try { decoded = decodeURIComponent(segment); } catch { continue; }
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      continue;
+    }
     if (CONTROL.test(decoded)) return true;
   }
   return false;
@@ -27,7 +31,14 @@ export function hasControlCharacterSegment(rawPath: string): boolean {
 
 export function refuseControlCharacterPaths(): RequestHandler {
   return (req, res, next) => {
-    if (!hasControlCharacterSegment(req.originalUrl)) { next(); return; }
-    res.status(400).json({ success: false, code: 'VALIDATION', message: 'Malformed request: the path contains a control character' });
+    if (!hasControlCharacterSegment(req.originalUrl)) {
+      next();
+      return;
+    }
+    res.status(400).json({
+      success: false,
+      code: 'VALIDATION',
+      message: 'Malformed request: the path contains a control character',
+    });
   };
 }

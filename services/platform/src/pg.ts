@@ -39,9 +39,18 @@ class PreparingClient extends pg.Client {
   // pg's overloads are not expressible on a subclass; the arguments are handed on unchanged.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && values.length <= MAX_PREPARED_PARAMS && config.length <= MAX_PREPARED_TEXT) {
+    if (
+      typeof config === 'string' &&
+      Array.isArray(values) &&
+      values.length > 0 &&
+      values.length <= MAX_PREPARED_PARAMS &&
+      config.length <= MAX_PREPARED_TEXT
+    ) {
       const name = statementName(config);
-      if (name) return callback ? super.query({ name, text: config, values }, callback) : super.query({ name, text: config, values });
+      if (name)
+        return callback
+          ? super.query({ name, text: config, values }, callback)
+          : super.query({ name, text: config, values });
     }
     return super.query(config, values, callback);
   }
@@ -70,25 +79,39 @@ class ServicePool extends pg.Pool {
 }
 
 export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new ServicePool({ connectionString, max, Client: PreparingClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new ServicePool({
+    connectionString,
+    max,
+    Client: PreparingClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor a checked-out one: pg-pool listens for errors only on idle clients, so a connection that dies while its
   // client is held between two queries (a transaction awaiting something else when PostgreSQL restarts) emitted an
   // unhandled 'error' and killed the process (the PostgreSQL failure drill, stop 21). With a listener the client is
   // marked broken: its next query fails, the caller's error path runs, and the pool discards it on release.
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   pools.add(pool);
   return pool;
 }
 
 /** The pools' clients by state, summed over this process's pools: a pool stuck full shows as waiting > 0. */
-export const pgPoolGauge = new client.Gauge({ name: 'ephemera_pg_pool_clients',
+export const pgPoolGauge = new client.Gauge({
+  name: 'ephemera_pg_pool_clients',
   help: 'PostgreSQL pool clients of this process: total open, idle, and callers waiting for one',
   labelNames: ['state'] as const,
   collect() {
-    let total = 0, idle = 0, waiting = 0;
-    for (const p of pools) { total += p.totalCount; idle += p.idleCount; waiting += p.waitingCount; }
+    let total = 0,
+      idle = 0,
+      waiting = 0;
+    for (const p of pools) {
+      total += p.totalCount;
+      idle += p.idleCount;
+      waiting += p.waitingCount;
+    }
     this.set({ state: 'total' }, total);
     this.set({ state: 'idle' }, idle);
     this.set({ state: 'waiting' }, waiting);
@@ -109,8 +132,14 @@ export async function migrate(databaseUrl: string, dir: string, service: string)
 
 /** Readiness: the database answers a query within READY_TIMEOUT_MS; throws saying why not. */
 export async function pgReady(pool: pg.Pool): Promise<boolean> {
-  const { rowCount } = await withTimeout(pool.query('SELECT 1'), READY_TIMEOUT_MS, () => new Error(
-    `the database did not answer within ${READY_TIMEOUT_MS} ms (pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`));
+  const { rowCount } = await withTimeout(
+    pool.query('SELECT 1'),
+    READY_TIMEOUT_MS,
+    () =>
+      new Error(
+        `the database did not answer within ${READY_TIMEOUT_MS} ms (pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`,
+      ),
+  );
   return rowCount === 1;
 }
 

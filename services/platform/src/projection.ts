@@ -16,7 +16,8 @@ import { inTransaction, type Pool, type PoolClient } from './pg.ts';
 type EventType = AnyEventEnvelope['type'];
 type EventOf<T extends EventType> = Extract<AnyEventEnvelope, { type: T }>;
 /** A maximal run of events of one type, or one other event (eventRuns). */
-export type EventRun<T extends EventType> = { single: false; events: EventOf<T>[] } | { single: true; events: [AnyEventEnvelope] };
+export type EventRun<T extends EventType> =
+  { single: false; events: EventOf<T>[] } | { single: true; events: [AnyEventEnvelope] };
 
 export type Projector = ((client: PoolClient, event: AnyEventEnvelope) => Promise<void>) & {
   many?: (client: PoolClient, events: AnyEventEnvelope[]) => Promise<void>;
@@ -36,7 +37,13 @@ export const PROCESSED_EVENTS_DDL = (schema: string) => `
  * loses this commit also loses every later one, including the consumer offset that would have skipped the event,
  * and the consumer applies it again. With Kafka holding the offsets it is not safe, so the default is to flush.
  */
-export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnvelope[], project: Projector, options: { flush?: boolean } = {}): Promise<AnyEventEnvelope[]> {
+export async function applyOnce(
+  pool: Pool,
+  schema: string,
+  events: AnyEventEnvelope[],
+  project: Projector,
+  options: { flush?: boolean } = {},
+): Promise<AnyEventEnvelope[]> {
   if (events.length === 0) return [];
   return inTransaction(pool, async (client) => {
     if (options.flush === false) await client.query('SET LOCAL synchronous_commit TO OFF');
@@ -44,7 +51,8 @@ export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnve
     // lowercase form). An id twice in one batch is new once: the first occurrence is applied.
     const { rows } = await client.query<{ event_id: string }>(
       `INSERT INTO ${schema}.processed_events (event_id) SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id`,
-      [events.map((e) => e.id)]);
+      [events.map((e) => e.id)],
+    );
     const isNew = new Set(rows.map((r) => r.event_id));
     const applied = events.filter((e) => isNew.delete(e.id.toLowerCase()));
     if (project.many) await project.many(client, applied);
@@ -59,13 +67,22 @@ export async function applyOnce(pool: Pool, schema: string, events: AnyEventEnve
  * `skip` leaves out events already applied another way (messaging's command path applies its own sends).
  */
 export function projectionHandlers(
-  pool: Pool, schema: string, project: Projector, options: { flush?: boolean; skip?: (event: AnyEventEnvelope) => boolean } = {},
-): { handler: (d: { event: AnyEventEnvelope }) => Promise<void>; handleMany: (ds: { event: AnyEventEnvelope }[]) => Promise<void> } {
+  pool: Pool,
+  schema: string,
+  project: Projector,
+  options: { flush?: boolean; skip?: (event: AnyEventEnvelope) => boolean } = {},
+): {
+  handler: (d: { event: AnyEventEnvelope }) => Promise<void>;
+  handleMany: (ds: { event: AnyEventEnvelope }[]) => Promise<void>;
+} {
   const applyAll = async (events: AnyEventEnvelope[]) => {
     const todo = options.skip ? events.filter((e) => !options.skip!(e)) : events;
     if (todo.length) await applyOnce(pool, schema, todo, project, { flush: options.flush });
   };
-  return { handler: ({ event }) => applyAll([event]), handleMany: (deliveries) => applyAll(deliveries.map((d) => d.event)) };
+  return {
+    handler: ({ event }) => applyAll([event]),
+    handleMany: (deliveries) => applyAll(deliveries.map((d) => d.event)),
+  };
 }
 
 /**
@@ -88,7 +105,9 @@ export function eventRuns<T extends EventType>(events: AnyEventEnvelope[], type:
  * other event through `one`, in order.
  */
 export function writingRuns<T extends EventType>(
-  type: T, one: Projector, writeRun: (client: PoolClient, events: EventOf<T>[]) => Promise<void>,
+  type: T,
+  one: Projector,
+  writeRun: (client: PoolClient, events: EventOf<T>[]) => Promise<void>,
 ): Projector {
   one.many = async (client, events) => {
     for (const run of eventRuns(events, type)) {

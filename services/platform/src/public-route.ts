@@ -14,7 +14,16 @@
  */
 import type express from 'express';
 import type { Request, Response } from 'express';
-import { DomainError, HTTP_AUTHZ, HTTP_ROUTES, authorize, type HttpRouteId, type Role, type RoomTokensApi, type SessionAccount } from '@ephemera/proto';
+import {
+  DomainError,
+  HTTP_AUTHZ,
+  HTTP_ROUTES,
+  authorize,
+  type HttpRouteId,
+  type Role,
+  type RoomTokensApi,
+  type SessionAccount,
+} from '@ephemera/proto';
 import { route } from './http.ts';
 
 /** The token of `Authorization: Bearer {token}` (room tokens and account sessions alike), or null. */
@@ -36,9 +45,19 @@ export function sessionBearerOfRequest(req: Request): string | null {
   return token?.startsWith(SESSION_TOKEN_PREFIX) ? token : null;
 }
 
-export interface MemberCaller { kind: 'member'; role: 'owner' | 'admin' | 'member'; workspaceId: string; userId: string }
+export interface MemberCaller {
+  kind: 'member';
+  role: 'owner' | 'admin' | 'member';
+  workspaceId: string;
+  userId: string;
+}
 /** `account`: what the service's session check answered (its account record) */
-export interface AccountCaller<A = unknown> { kind: 'account'; accountId: string; superadmin: boolean; account: A }
+export interface AccountCaller<A = unknown> {
+  kind: 'account';
+  accountId: string;
+  superadmin: boolean;
+  account: A;
+}
 export type Caller<A = unknown> = { kind: 'anonymous' } | MemberCaller | AccountCaller<A>;
 
 /**
@@ -54,7 +73,11 @@ export interface Callers<A = unknown> {
  * The member a room token (`Authorization: Bearer`) names, asked of the one room-token check (RoomTokensApi: the
  * room service), in `workspaceId`'s room when the route names one; NOT_AUTHENTICATED (or KICKED) otherwise.
  */
-export async function roomMemberOf(tokens: RoomTokensApi, req: Request, workspaceId?: string | null): Promise<MemberCaller> {
+export async function roomMemberOf(
+  tokens: RoomTokensApi,
+  req: Request,
+  workspaceId?: string | null,
+): Promise<MemberCaller> {
   const userToken = bearerOfRequest(req);
   if (!userToken) throw new DomainError('NOT_AUTHENTICATED');
   return { kind: 'member', ...(await tokens.memberOfToken({ userToken, workspaceId: workspaceId ?? null })) };
@@ -65,7 +88,10 @@ export async function roomMemberOf(tokens: RoomTokensApi, req: Request, workspac
  * it; the superadmin is the account of `superadminEmail`. NO_AUTH_TOKEN without a token, SESSION_INVALID for one
  * that names no live session.
  */
-export function sessionAccountCaller(resolve: (token: string) => Promise<SessionAccount | null>, superadminEmail: string | null = null) {
+export function sessionAccountCaller(
+  resolve: (token: string) => Promise<SessionAccount | null>,
+  superadminEmail: string | null = null,
+) {
   return async (req: Request): Promise<AccountCaller<SessionAccount>> => {
     const token = bearerOfRequest(req);
     if (!token) throw new DomainError('NO_AUTH_TOKEN');
@@ -102,11 +128,14 @@ export async function callerFor<A>(id: HttpRouteId, callers: Callers<A>, req: Re
     authorize(rule, member.role);
     return member;
   }
-  if (!rule.allow.some((r) => ACCOUNT_ROLES.includes(r))) throw new Error(`route ${id}: a row this helper cannot enforce`);
+  if (!rule.allow.some((r) => ACCOUNT_ROLES.includes(r)))
+    throw new Error(`route ${id}: a row this helper cannot enforce`);
   if (!callers.account) throw new Error(`route ${id} needs an account authenticator`);
   const account = await callers.account(req);
   // The claim behind room-owner-account is the owning service's check (the row's `also`); here: any account.
-  const roles: Role[] = account.superadmin ? ['superadmin', 'account', 'room-owner-account'] : ['account', 'room-owner-account'];
+  const roles: Role[] = account.superadmin
+    ? ['superadmin', 'account', 'room-owner-account']
+    : ['account', 'room-owner-account'];
   if (!roles.some((r) => rule.allow.includes(r))) {
     throw new DomainError(rule.allow.every((r) => r === 'superadmin') ? 'SUPERADMIN_REQUIRED' : 'FORBIDDEN');
   }
@@ -115,7 +144,9 @@ export async function callerFor<A>(id: HttpRouteId, callers: Callers<A>, req: Re
 
 /** Registers route `id` (method and path from its row) on router, behind its authorization row. */
 export function publicRoute<A>(
-  router: express.Router, id: HttpRouteId, callers: Callers<A>,
+  router: express.Router,
+  id: HttpRouteId,
+  callers: Callers<A>,
   handler: (req: Request, res: Response, caller: Caller<A>) => Promise<void>,
   ...before: express.RequestHandler[]
 ): void {
@@ -124,18 +155,24 @@ export function publicRoute<A>(
 
 /** The same, at another spelling of the row's path that the row names (e.g. a path segment the spec made optional). */
 export function publicRouteAt<A>(
-  router: express.Router, id: HttpRouteId, path: string, callers: Callers<A>,
+  router: express.Router,
+  id: HttpRouteId,
+  path: string,
+  callers: Callers<A>,
   handler: (req: Request, res: Response, caller: Caller<A>) => Promise<void>,
   ...before: express.RequestHandler[]
 ): void {
   const r = router.route(path);
   fromTable.add(r);
   const method = HTTP_ROUTES[id].method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-  r[method](...before, route(async (req, res) => {
-    const caller = await callerFor(id, callers, req);
-    res.locals.caller = caller;
-    await handler(req, res, caller);
-  }));
+  r[method](
+    ...before,
+    route(async (req, res) => {
+      const caller = await callerFor(id, callers, req);
+      res.locals.caller = caller;
+      await handler(req, res, caller);
+    }),
+  );
 }
 
 /** Any other method on route `id`'s path: 405 with Allow (part of the row: registered here too). */
@@ -144,21 +181,33 @@ export function methodNotAllowed(router: express.Router, id: HttpRouteId): void 
   const allow = row.method === 'GET' ? 'GET, HEAD' : row.method;
   const r = router.route(row.path);
   fromTable.add(r);
-  r.all((_req, res) => { res.status(405).set('Allow', allow).json({ success: false, code: 'VALIDATION', message: `Use ${row.method}` }); });
+  r.all((_req, res) => {
+    res
+      .status(405)
+      .set('Allow', allow)
+      .json({ success: false, code: 'VALIDATION', message: `Use ${row.method}` });
+  });
 }
 
-interface Layer { route?: { path: unknown; methods?: Record<string, boolean> }; handle?: { stack?: Layer[] } }
+interface Layer {
+  route?: { path: unknown; methods?: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
 
 /** Throws, naming the route, if app serves a /api route that publicRoute did not register (no row, no checks). */
 export function assertRoutesFromTable(app: express.Express | express.Router, except: RegExp[] = []): void {
-  const root = (app as unknown as { router?: { stack: Layer[] }; stack?: Layer[] });
+  const root = app as unknown as { router?: { stack: Layer[] }; stack?: Layer[] };
   const stack = root.router?.stack ?? root.stack ?? [];
   const walk = (layers: Layer[]) => {
     for (const layer of layers) {
       if (layer.route) {
         const path = String(layer.route.path);
         if (path.startsWith('/api') && !fromTable.has(layer.route) && !except.some((e) => e.test(path))) {
-          throw new Error(`public route ${Object.keys(layer.route.methods ?? {}).join(',').toUpperCase()} ${path} was not registered from the authorization table (publicRoute)`);
+          throw new Error(
+            `public route ${Object.keys(layer.route.methods ?? {})
+              .join(',')
+              .toUpperCase()} ${path} was not registered from the authorization table (publicRoute)`,
+          );
         }
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);

@@ -55,4 +55,7 @@ export const rateLimitEnvName = (name: string) => `RATE_LIMIT_${name.replace(/[A
 
 /** The env variable of each limit, for docs and error messages. */
 export const rateLimitEnvNames = (): Record<LimitName, string> =>
-  Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, rateLimitEnvName(n)])) as Record<LimitName, string>;
+  Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, rateLimitEnvName(n)])) as Record<
+    LimitName,
+    string
+  >;

@@ -17,21 +17,38 @@
  * when the work did not fail. Limits named ...PerAddress count an IPv6 client by its /64 (addressKey).
  */
 import { Redis } from 'ioredis';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { DomainError } from '@ephemera/proto';
 import { addressKey } from './client-address.ts';
 
 import { RATE_LIMIT_DEFAULTS, type LimitConfig, type LimitName } from './rate-limit-defaults.ts';
 import { rateLimitsFromEnv } from './config-vars.ts';
 
-export { RATE_LIMIT_DEFAULTS, rateLimitEnvNames, type LimitSpec, type LimitName, type LimitConfig } from './rate-limit-defaults.ts';
+export {
+  RATE_LIMIT_DEFAULTS,
+  rateLimitEnvNames,
+  type LimitSpec,
+  type LimitName,
+  type LimitConfig,
+} from './rate-limit-defaults.ts';
 
 /** A refusal: RATE_LIMITED with how long to wait (Retry-After). */
 export class RateLimitedError extends DomainError {
-  constructor(readonly retryAfterSec: number) { super('RATE_LIMITED'); }
+  constructor(readonly retryAfterSec: number) {
+    super('RATE_LIMITED');
+  }
 }
 
-interface Limiter { consume(key: string): Promise<RateLimiterRes>; main: RateLimiterAbstract }
+interface Limiter {
+  consume(key: string): Promise<RateLimiterRes>;
+  main: RateLimiterAbstract;
+}
 
 export interface RateLimits {
   readonly config: LimitConfig;
@@ -46,7 +63,12 @@ export interface RateLimits {
    * The same count, never refusing: work learns how many points the key has used with this try counted (more than
    * the limit's points: over it), for a rule that slows down rather than refuses (a room's password back-off).
    */
-  tally<T>(name: LimitName, key: string, work: (used: number) => Promise<T>, failed: (err: unknown) => boolean): Promise<T>;
+  tally<T>(
+    name: LimitName,
+    key: string,
+    work: (used: number) => Promise<T>,
+    failed: (err: unknown) => boolean,
+  ): Promise<T>;
   /** the points key has used in its current window (0 when none) */
   used(name: LimitName, key: string): Promise<number>;
   /** forget key's count (e.g. a right password after a typo); tests and the benchmark use it too */
@@ -70,8 +92,12 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   // so the insurance limiter answers instead of requests hanging. Auto-pipelining: the limits asked in one
   // event-loop turn (a burst of joins, a send's two buckets, many users' sends) leave in one write; one write per
   // limit was the gateway's largest single cost in a join burst (a CPU profile: 10 % of its busy time).
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true }) : null;
-  redis?.on('error', () => { /* the insurance limiter covers an outage; ioredis reconnects by itself */ });
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true })
+    : null;
+  redis?.on('error', () => {
+    /* the insurance limiter covers an outage; ioredis reconnects by itself */
+  });
   const prefix = `${options.namespace ? `${options.namespace}:` : ''}rl`;
 
   const make = (name: string, spec: { points: number; durationSec: number }): RateLimiterAbstract => {
@@ -95,9 +121,20 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   // Per-address limits count an IPv6 client by its /64: the one place every address-keyed count passes.
   const keyFor = (name: LimitName, key: string) => (name.endsWith('PerAddress') ? addressKey(key) : key);
   // A point given back late (Redis briefly away) costs the caller one try at most; it never fails the request.
-  const giveBack = (name: LimitName, key: string) => limiter(name).main.reward(key, 1).then(() => {}, () => {});
+  const giveBack = (name: LimitName, key: string) =>
+    limiter(name)
+      .main.reward(key, 1)
+      .then(
+        () => {},
+        () => {},
+      );
   /** work for a point already taken: given back unless work threw an error that `failed` counts */
-  const settle = async <T>(name: LimitName, key: string, work: () => Promise<T>, failed: (err: unknown) => boolean): Promise<T> => {
+  const settle = async <T>(
+    name: LimitName,
+    key: string,
+    work: () => Promise<T>,
+    failed: (err: unknown) => boolean,
+  ): Promise<T> => {
     try {
       const result = await work();
       await giveBack(name, key);
@@ -114,18 +151,26 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
   const blockedHere = new Map<string, number>();
   const noteBlocked = (name: LimitName, key: string, until: number) => {
     const member = `${name}|${key}`;
-    if (redis) { void redis.zadd(blockedKey, until, member).then(() => redis.zremrangebyscore(blockedKey, 0, Date.now())).catch(() => {}); return; }
+    if (redis) {
+      void redis
+        .zadd(blockedKey, until, member)
+        .then(() => redis.zremrangebyscore(blockedKey, 0, Date.now()))
+        .catch(() => {});
+      return;
+    }
     blockedHere.delete(member);
     if (blockedHere.size >= 10_000) blockedHere.delete(blockedHere.keys().next().value!);
     blockedHere.set(member, until);
   };
-  const refuse = (name: LimitName, key: string) => (e: unknown): never => {
-    if (e instanceof RateLimiterRes) {
-      noteBlocked(name, key, Date.now() + e.msBeforeNext);
-      throw new RateLimitedError(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
-    }
-    throw e;
-  };
+  const refuse =
+    (name: LimitName, key: string) =>
+    (e: unknown): never => {
+      if (e instanceof RateLimiterRes) {
+        noteBlocked(name, key, Date.now() + e.msBeforeNext);
+        throw new RateLimitedError(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+      }
+      throw e;
+    };
 
   return {
     config,
@@ -155,7 +200,10 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
         ? await redis.zrangebyscore(blockedKey, now, '+inf').catch(() => [] as string[])
         : [...blockedHere].filter(([, until]) => until > now).map(([member]) => member);
       const wanted = new Set<string>(names);
-      const keys = members.map((m) => m.split('|')).filter(([name]) => wanted.has(name)).map(([, ...key]) => key.join('|'));
+      const keys = members
+        .map((m) => m.split('|'))
+        .filter(([name]) => wanted.has(name))
+        .map(([, ...key]) => key.join('|'));
       return [...new Set(keys)];
     },
     async close() {
@@ -166,7 +214,18 @@ export function createRateLimits(options: RateLimitOptions = {}): RateLimits {
 
 /** Limits that never refuse (tools that must not be limited, e.g. internal callers in unit tests). */
 export function unlimited(): RateLimits {
-  const config = Object.fromEntries(Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, { points: Number.MAX_SAFE_INTEGER, durationSec: 1 }])) as LimitConfig;
+  const config = Object.fromEntries(
+    Object.keys(RATE_LIMIT_DEFAULTS).map((n) => [n, { points: Number.MAX_SAFE_INTEGER, durationSec: 1 }]),
+  ) as LimitConfig;
   const none = async () => {};
-  return { config, consume: none, attempt: (_n, _k, work) => work(), tally: (_n, _k, work) => work(0), used: async () => 0, reset: none, blocked: async () => [], close: none };
+  return {
+    config,
+    consume: none,
+    attempt: (_n, _k, work) => work(),
+    tally: (_n, _k, work) => work(0),
+    used: async () => 0,
+    reset: none,
+    blocked: async () => [],
+    close: none,
+  };
 }

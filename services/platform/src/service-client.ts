@@ -42,10 +42,21 @@ export interface ServiceClientOptions {
 
 export type ServiceCall = <T>(path: string, body: unknown) => Promise<T>;
 
-interface Queued { path: string; json: string; trace: Record<string, string>; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+interface Queued {
+  path: string;
+  json: string;
+  trace: Record<string, string>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
 
 /** One request to another service's internal listener, signed with `credential`: its status and parsed JSON body. */
-export type SignedRequest = (method: 'GET' | 'POST', path: string, json?: string, headers?: Record<string, string>) => Promise<{ status: number; json: unknown }>;
+export type SignedRequest = (
+  method: 'GET' | 'POST',
+  path: string,
+  json?: string,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; json: unknown }>;
 
 /**
  * Signed requests to the internal listener at `baseUrl` (its path a prefix of every request's); a request that gets
@@ -64,7 +75,8 @@ export function signedRequests(baseUrl: string, credential: ServiceCredential, t
         path: target,
         method,
         headers: {
-          ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers,
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
           [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(credential, method, target, json ?? ''),
         },
         body: json,
@@ -76,14 +88,21 @@ export function signedRequests(baseUrl: string, credential: ServiceCredential, t
     } catch (err) {
       throw new ServiceUnavailableError(`${baseUrl}${path}: ${(err as Error).message}`);
     }
-    try { return { status, json: text ? JSON.parse(text) : {} }; } catch {
+    try {
+      return { status, json: text ? JSON.parse(text) : {} };
+    } catch {
       throw new ServiceUnavailableError(`${path} answered ${status} with a body that is not JSON`);
     }
   };
 }
 
 /** Internal calls (POST, JSON both ways) to the service at `baseUrl`, each signed with `credential`. */
-export function serviceClient(baseUrl: string, credential: ServiceCredential, timeoutMs = 10_000, options: ServiceClientOptions = {}): ServiceCall {
+export function serviceClient(
+  baseUrl: string,
+  credential: ServiceCredential,
+  timeoutMs = 10_000,
+  options: ServiceClientOptions = {},
+): ServiceCall {
   const request = signedRequests(baseUrl, credential, timeoutMs);
   const post = (path: string, json: string, trace: Record<string, string>) => request('POST', path, json, trace);
 
@@ -91,7 +110,8 @@ export function serviceClient(baseUrl: string, credential: ServiceCredential, ti
   function settle(path: string, status: number, json: unknown): unknown {
     if (status < 200 || status >= 300) {
       const e = json as ErrorBody;
-      if (status >= 500 || typeof e?.code !== 'string' || !(e.code in ERRORS)) throw new ServiceUnavailableError(`${path} answered ${status}`);
+      if (status >= 500 || typeof e?.code !== 'string' || !(e.code in ERRORS))
+        throw new ServiceUnavailableError(`${path} answered ${status}`);
       throw new DomainError(e.code as ErrorCode, e.message, status);
     }
     return json;
@@ -103,7 +123,8 @@ export function serviceClient(baseUrl: string, credential: ServiceCredential, ti
   };
 
   const batchPath = options.batchPath;
-  if (!batchPath) return (<T>(path: string, body: unknown) => one(path, JSON.stringify(body), traceHeaders()) as Promise<T>);
+  if (!batchPath)
+    return <T>(path: string, body: unknown) => one(path, JSON.stringify(body), traceHeaders()) as Promise<T>;
 
   let queue: Queued[] = [];
   const flush = () => {
@@ -113,7 +134,12 @@ export function serviceClient(baseUrl: string, credential: ServiceCredential, ti
       // as many as fit in one batch
       let bytes = 0;
       let j = i;
-      while (j < calls.length && j - i < BATCH_MAX_CALLS && (j === i || bytes + calls[j].json.length <= BATCH_MAX_BYTES)) bytes += calls[j++].json.length;
+      while (
+        j < calls.length &&
+        j - i < BATCH_MAX_CALLS &&
+        (j === i || bytes + calls[j].json.length <= BATCH_MAX_BYTES)
+      )
+        bytes += calls[j++].json.length;
       const chunk = calls.slice(i, j);
       i = j;
       if (chunk.length === 1) {
@@ -123,19 +149,36 @@ export function serviceClient(baseUrl: string, credential: ServiceCredential, ti
       }
       // the bodies are JSON already: spliced in, not parsed and stringified again
       const json = `{"calls":[${chunk.map((c) => `{"path":${JSON.stringify(c.path)},"trace":${JSON.stringify(c.trace)},"body":${c.json}}`).join(',')}]}`;
-      post(batchPath, json, {}).then(({ status, json: answer }) => {
-        const answers = (answer as { answers?: { status: number; body: unknown }[] }).answers;
-        if (status !== 200 || !Array.isArray(answers) || answers.length !== chunk.length) {
-          throw new ServiceUnavailableError(`${batchPath} answered ${status}`);
-        }
-        chunk.forEach((c, k) => { try { c.resolve(settle(c.path, answers[k].status, answers[k].body)); } catch (err) { c.reject(err); } });
-      }).catch((err) => { for (const c of chunk) c.reject(err); });
+      post(batchPath, json, {})
+        .then(({ status, json: answer }) => {
+          const answers = (answer as { answers?: { status: number; body: unknown }[] }).answers;
+          if (status !== 200 || !Array.isArray(answers) || answers.length !== chunk.length) {
+            throw new ServiceUnavailableError(`${batchPath} answered ${status}`);
+          }
+          chunk.forEach((c, k) => {
+            try {
+              c.resolve(settle(c.path, answers[k].status, answers[k].body));
+            } catch (err) {
+              c.reject(err);
+            }
+          });
+        })
+        .catch((err) => {
+          for (const c of chunk) c.reject(err);
+        });
     }
   };
-  return (<T>(path: string, body: unknown) => new Promise<T>((resolve, reject) => {
-    if (queue.length === 0) setImmediate(flush);
-    queue.push({ path, json: JSON.stringify(body), trace: traceHeaders(), resolve: resolve as (v: unknown) => void, reject });
-  }));
+  return <T>(path: string, body: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({
+        path,
+        json: JSON.stringify(body),
+        trace: traceHeaders(),
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+    });
 }
 
 /** Closes every pool (tests; a stopping service exits without it). Calls made afterwards open new ones. */

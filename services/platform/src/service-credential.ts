@@ -23,36 +23,65 @@ const CALLER = /^[a-z][a-z0-9-]{0,39}$/;
 const HEADER = /^([a-z][a-z0-9-]{0,39})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 /** Who calls (a service's name, for the callee's logs) and the shared secret it signs with. */
-export interface ServiceCredential { readonly caller: string; readonly secret: Buffer }
+export interface ServiceCredential {
+  readonly caller: string;
+  readonly secret: Buffer;
+}
 
 export function serviceCredential(caller: string, secret: string | Buffer): ServiceCredential {
   if (!CALLER.test(caller)) throw new Error(`service credential: invalid caller name ${JSON.stringify(caller)}`);
   const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
-  if (bytes.length < SERVICE_SECRET_MIN_LENGTH) throw new Error(`SERVICE_SECRET must be at least ${SERVICE_SECRET_MIN_LENGTH} characters`);
+  if (bytes.length < SERVICE_SECRET_MIN_LENGTH)
+    throw new Error(`SERVICE_SECRET must be at least ${SERVICE_SECRET_MIN_LENGTH} characters`);
   return { caller, secret: bytes };
 }
 
-function mac(secret: Buffer, caller: string, expiry: number, method: string, path: string, body: string | Buffer): Buffer {
-  return createHmac('sha256', secret).update(`ephemera-service-v1\n${caller}\n${expiry}\n${method.toUpperCase()}\n${path}\n`).update(body).digest();
+function mac(
+  secret: Buffer,
+  caller: string,
+  expiry: number,
+  method: string,
+  path: string,
+  body: string | Buffer,
+): Buffer {
+  return createHmac('sha256', secret)
+    .update(`ephemera-service-v1\n${caller}\n${expiry}\n${method.toUpperCase()}\n${path}\n`)
+    .update(body)
+    .digest();
 }
 
 /** The header value for one request: `path` exactly as it goes on the wire (query included), `body` its bytes. */
-export function signServiceRequest(credential: ServiceCredential, method: string, path: string, body: string | Buffer = '', nowMs = Date.now()): string {
+export function signServiceRequest(
+  credential: ServiceCredential,
+  method: string,
+  path: string,
+  body: string | Buffer = '',
+  nowMs = Date.now(),
+): string {
   const expiry = Math.floor(nowMs / 1000) + SERVICE_CREDENTIAL_TTL_SECONDS;
   return `${credential.caller}.${expiry}.${mac(credential.secret, credential.caller, expiry, method, path, body).toString('base64url')}`;
 }
 
-export type ServiceCredentialCheck = { ok: true; caller: string } | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'wrong' };
+export type ServiceCredentialCheck =
+  { ok: true; caller: string } | { ok: false; reason: 'missing' | 'malformed' | 'expired' | 'wrong' };
 
 /** Whether `header` signs this request under `secret`, unexpired (and not expiring implausibly far ahead). */
-export function verifyServiceRequest(secret: Buffer, header: unknown, method: string, path: string, body: string | Buffer, nowMs = Date.now()): ServiceCredentialCheck {
+export function verifyServiceRequest(
+  secret: Buffer,
+  header: unknown,
+  method: string,
+  path: string,
+  body: string | Buffer,
+  nowMs = Date.now(),
+): ServiceCredentialCheck {
   if (header === undefined || header === '') return { ok: false, reason: 'missing' };
   const m = typeof header === 'string' ? HEADER.exec(header) : null;
   if (!m) return { ok: false, reason: 'malformed' };
   const [, caller, expiryText, signature] = m;
   const expiry = Number(expiryText);
   const now = nowMs / 1000;
-  if (expiry < now || expiry > now + SERVICE_CREDENTIAL_TTL_SECONDS + CLOCK_SKEW_SECONDS) return { ok: false, reason: 'expired' };
+  if (expiry < now || expiry > now + SERVICE_CREDENTIAL_TTL_SECONDS + CLOCK_SKEW_SECONDS)
+    return { ok: false, reason: 'expired' };
   const expected = mac(secret, caller, expiry, method, path, body);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'wrong' };

@@ -17,17 +17,25 @@ import { refuseControlCharacterPaths } from './path-guard.ts';
 import { internalApp, type InternalListenerOptions } from './internal-listener.ts';
 
 export interface ServiceServer {
-  port: number; url: string; metricsPort?: number;
+  port: number;
+  url: string;
+  metricsPort?: number;
   /** the internal listener (a service with internal routes): where other services call it */
-  internalPort?: number; internalUrl?: string;
+  internalPort?: number;
+  internalUrl?: string;
   stop(): Promise<void>;
 }
 
 export async function serveHttp(opts: {
-  name: string; port: number; host?: string; logger: Logger; routers: express.Router[];
+  name: string;
+  port: number;
+  host?: string;
+  logger: Logger;
+  routers: express.Router[];
   /** routers that read the raw body themselves (a signed webhook), mounted before the JSON parser */
   rawBodyRouters?: express.Router[];
-  ready: () => Promise<boolean>; onStop?: () => Promise<void>;
+  ready: () => Promise<boolean>;
+  onStop?: () => Promise<void>;
   /** request body cap; the default suits commands, presence heartbeats list every connection of a replica */
   jsonLimit?: string;
   /** Prometheus /metrics on its own listener (METRICS_PORT); absent: not served */
@@ -53,12 +61,19 @@ export async function serveHttp(opts: {
   const server = await listen(app, opts.port, opts.host);
   const port = (server.address() as AddressInfo).port;
   const internal = opts.internal
-    ? await listen(internalApp({ ...opts.internal, logger: opts.logger, jsonLimit: opts.jsonLimit ?? '64kb' }), opts.internal.port, opts.internal.host ?? opts.host)
+    ? await listen(
+        internalApp({ ...opts.internal, logger: opts.logger, jsonLimit: opts.jsonLimit ?? '64kb' }),
+        opts.internal.port,
+        opts.internal.host ?? opts.host,
+      )
     : null;
   const internalPort = internal ? (internal.address() as AddressInfo).port : undefined;
   // A taken metrics port must not take the service down with it: logged, and the service serves on.
   const metrics = opts.metrics
-    ? await startMetricsServer(opts.metrics).catch((err) => { opts.logger.error({ err }, 'metrics listener failed: /metrics not served'); return null; })
+    ? await startMetricsServer(opts.metrics).catch((err) => {
+        opts.logger.error({ err }, 'metrics listener failed: /metrics not served');
+        return null;
+      })
     : null;
   return {
     port,
@@ -80,7 +95,10 @@ export async function serveHttp(opts: {
 
 function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => { if (err) reject(err); else resolve(s); });
+    const s = app.listen(port, host, (err?: Error) => {
+      if (err) reject(err);
+      else resolve(s);
+    });
   });
 }
 
@@ -93,7 +111,15 @@ export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
       stopping = true;
       logger.info({ signal }, 'stopping');
       // Spans still buffered for the OTLP exporter are flushed before the process ends.
-      stop().then(stopTelemetry).then(() => process.exit(0), (err) => { logger.error({ err }, 'stop failed'); process.exit(1); });
+      stop()
+        .then(stopTelemetry)
+        .then(
+          () => process.exit(0),
+          (err) => {
+            logger.error({ err }, 'stop failed');
+            process.exit(1);
+          },
+        );
     });
   }
 }

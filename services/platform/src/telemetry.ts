@@ -12,18 +12,25 @@
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
-  AlwaysOffSampler, BatchSpanProcessor, ConsoleSpanExporter, NoopSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, type SpanProcessor,
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  NoopSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import {
-  context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span,
-} from '@opentelemetry/api';
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 
 export { SpanKind };
 let sdk: NodeSDK | null = null;
 
 /** Start tracing for this process once. `spanProcessors` lets tests plug in an in-memory exporter. */
-export function startTelemetry(serviceName: string, options: { exporter?: 'none' | 'console' | 'otlp'; spanProcessors?: SpanProcessor[] } = {}): void {
+export function startTelemetry(
+  serviceName: string,
+  options: { exporter?: 'none' | 'console' | 'otlp'; spanProcessors?: SpanProcessor[] } = {},
+): void {
   if (sdk) return;
   // Always at least one processor: with none, NodeSDK registers no tracer provider and logs carry all-zero trace
   // ids. 'none' exports nothing, so it does not record either: its spans are non-recording (real trace and span
@@ -32,10 +39,20 @@ export function startTelemetry(serviceName: string, options: { exporter?: 'none'
   // percent of every service's CPU per command.
   const exporter = options.exporter ?? 'none';
   const processors = options.spanProcessors ?? [processorFor(exporter)];
-  const sampler = exporter === 'none' && !options.spanProcessors ? new ParentBasedSampler({ root: new AlwaysOffSampler() }) : undefined;
+  const sampler =
+    exporter === 'none' && !options.spanProcessors
+      ? new ParentBasedSampler({ root: new AlwaysOffSampler() })
+      : undefined;
   // Explicit empty metric readers and log processors: otherwise NodeSDK starts OTLP exporters from its defaults,
   // pointing at a collector that is not there (metrics are served by prom-client on /metrics).
-  sdk = new NodeSDK({ serviceName, spanProcessors: processors, sampler, metricReaders: [], logRecordProcessors: [], instrumentations: [] });
+  sdk = new NodeSDK({
+    serviceName,
+    spanProcessors: processors,
+    sampler,
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
   sdk.start();
 }
 
@@ -68,7 +85,13 @@ export function contextFrom(headers: Record<string, string | string[] | undefine
 }
 
 /** Run fn inside a new span (child of `parent` or the active context); records errors and ends the span. */
-export async function inSpan<T>(name: string, kind: SpanKind, fn: (span: Span) => Promise<T>, parent?: Context, attributes?: Record<string, string | number>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  fn: (span: Span) => Promise<T>,
+  parent?: Context,
+  attributes?: Record<string, string | number>,
+): Promise<T> {
   const span = tracer().startSpan(name, { kind, attributes }, parent ?? context.active());
   return context.with(trace.setSpan(parent ?? context.active(), span), async () => {
     try {

@@ -3,6 +3,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, late: () => Erro
   let timer: NodeJS.Timeout;
   return Promise.race([
     promise,
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(late()), ms); timer.unref(); }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(late()), ms);
+      timer.unref();
+    }),
   ]).finally(() => clearTimeout(timer));
 }

@@ -35,7 +35,10 @@ export function securityHeaders(): express.RequestHandler {
 
 /** API answers are never cached (they may carry tokens). */
 export function noStore(): express.RequestHandler {
-  return (_req, res, next) => { res.set('Cache-Control', 'no-store'); next(); };
+  return (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
 }
 
 export function frontendStatic(distDir: string): express.Router {
@@ -45,10 +48,15 @@ export function frontendStatic(distDir: string): express.Router {
   const roomPage = path.join(distDir, 'room.html');
   // The build writes .br and .gz beside each asset (frontend/vite.config.ts): sent as they are to a browser that
   // accepts them (Content-Encoding, Vary: Accept-Encoding), the plain file otherwise.
-  router.use('/assets', expressStaticGzip(path.join(distDir, 'assets'), {
-    enableBrotli: true, orderPreference: ['br', 'gzip'], index: false,
-    serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
-  }));
+  router.use(
+    '/assets',
+    expressStaticGzip(path.join(distDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
+    }),
+  );
   router.use(express.static(distDir, { index: false }));
   router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');

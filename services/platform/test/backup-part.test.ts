@@ -20,7 +20,8 @@ const keys = () => fileRoomKeys(dir, Buffer.alloc(32, 7));
 
 async function exported(part: BackupPart): Promise<BackupPartRecord[]> {
   const out: BackupPartRecord[] = [];
-  for await (const line of part.exportPart({ createdAt: new Date().toISOString() })) out.push(JSON.parse(line) as BackupPartRecord);
+  for await (const line of part.exportPart({ createdAt: new Date().toISOString() }))
+    out.push(JSON.parse(line) as BackupPartRecord);
   return out;
 }
 
@@ -32,18 +33,28 @@ async function restore(part: BackupPart, records: BackupPartRecord[], endedRooms
     else if (r.kind === 'keys') await part.importKeys({ keys: r.keys });
     else ends = r.rows;
   }
-  const ended = [...new Set([...endedRooms, ...(await part.importEnded({ now: new Date().toISOString() })).endedRooms])];
+  const ended = [
+    ...new Set([...endedRooms, ...(await part.importEnded({ now: new Date().toISOString() })).endedRooms]),
+  ];
   return { ended, ...(await part.importCommit({ rows: ends, endedRooms: ended })) };
 }
 
 const invalid = async (p: Promise<unknown>) => {
-  try { await p; } catch (err) { return err instanceof DomainError && err.code === 'BACKUP_INVALID'; }
+  try {
+    await p;
+  } catch (err) {
+    return err instanceof DomainError && err.code === 'BACKUP_INVALID';
+  }
   return false;
 };
-const dump = async () => (await pool.query<{ j: string }>(
-  "SELECT json_agg(x ORDER BY x.id)::text AS j FROM (SELECT 'w' || id AS id, expires_at::text AS v FROM bp.workspaces UNION ALL SELECT 'm' || workspace_id || user_id, name FROM bp.members) x")).rows[0]!.j;
+const dump = async () =>
+  (
+    await pool.query<{ j: string }>(
+      "SELECT json_agg(x ORDER BY x.id)::text AS j FROM (SELECT 'w' || id AS id, expires_at::text AS v FROM bp.workspaces UNION ALL SELECT 'm' || workspace_id || user_id, name FROM bp.members) x",
+    )
+  ).rows[0]!.j;
 
-describe('a service\'s backup part', () => {
+describe("a service's backup part", () => {
   beforeAll(async () => {
     pool = createPool(await createTestDatabase(), 4);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-part-keys-'));
@@ -52,15 +63,25 @@ describe('a service\'s backup part', () => {
       CREATE TABLE bp.members (workspace_id text NOT NULL REFERENCES bp.workspaces (id) ON DELETE CASCADE, user_id text NOT NULL, name text NOT NULL, PRIMARY KEY (workspace_id, user_id));
       CREATE TABLE bp.counter (id bigserial PRIMARY KEY, note text)`);
   }, 60_000);
-  afterAll(async () => { await pool?.end(); fs.rmSync(dir, { recursive: true, force: true }); });
-
-  const part = () => new BackupPart({
-    pool, schema: 'bp', keys: keys().store, roomTables: ['workspaces'],
-    keyIds: async (c) => (await c.query<{ id: string }>('SELECT id FROM bp.workspaces')).rows.map((r) => r.id),
-    endedRooms: async (c, staging, now) => (await c.query<{ id: string }>(`SELECT id FROM ${staging}.workspaces WHERE expires_at <= $1`, [now])).rows.map((r) => r.id),
+  afterAll(async () => {
+    await pool?.end();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exports and restores: ended rooms dropped with their rows and keys, the others\' keys back as at rest', async () => {
+  const part = () =>
+    new BackupPart({
+      pool,
+      schema: 'bp',
+      keys: keys().store,
+      roomTables: ['workspaces'],
+      keyIds: async (c) => (await c.query<{ id: string }>('SELECT id FROM bp.workspaces')).rows.map((r) => r.id),
+      endedRooms: async (c, staging, now) =>
+        (await c.query<{ id: string }>(`SELECT id FROM ${staging}.workspaces WHERE expires_at <= $1`, [now])).rows.map(
+          (r) => r.id,
+        ),
+    });
+
+  it("exports and restores: ended rooms dropped with their rows and keys, the others' keys back as at rest", async () => {
     const k = keys();
     await k.store.create('alive');
     await k.store.create('ended');
@@ -81,7 +102,9 @@ describe('a service\'s backup part', () => {
     expect(fs.existsSync(path.join(dir, 'ended.key'))).toBe(false);
     expect(await keys().store.get('alive')).not.toBeNull();
     // the sequence moved forward: a new row takes a number the restored rows do not have
-    expect((await pool.query<{ id: string }>("INSERT INTO bp.counter (note) VALUES ('c') RETURNING id::text")).rows[0]!.id).toBe('3');
+    expect(
+      (await pool.query<{ id: string }>("INSERT INTO bp.counter (note) VALUES ('c') RETURNING id::text")).rows[0]!.id,
+    ).toBe('3');
   });
 
   it('a bad part is refused with BACKUP_INVALID and changes nothing', async () => {
@@ -89,16 +112,30 @@ describe('a service\'s backup part', () => {
     const before = await dump();
     const meta = records[0] as Extract<BackupPartRecord, { kind: 'meta' }>;
     const end = records.at(-1) as Extract<BackupPartRecord, { kind: 'end' }>;
-    const withRows = (rows: Array<Record<string, unknown>>) => [meta, { kind: 'rows', table: 'members', rows } as BackupPartRecord, end];
+    const withRows = (rows: Array<Record<string, unknown>>) => [
+      meta,
+      { kind: 'rows', table: 'members', rows } as BackupPartRecord,
+      end,
+    ];
     const cases: Array<[string, BackupPartRecord[]]> = [
       ['another schema', [{ ...meta, schema: 'other' }, end]],
       ['a table missing', [{ ...meta, tables: meta.tables.slice(1) }, end]],
       ['a column missing', withRows([{ workspace_id: 'alive', user_id: 'u9' }])],
-      ['a wrong type', [meta, { kind: 'rows', table: 'workspaces', rows: [{ id: 'x', expires_at: 'not a time' }] }, end]],
+      [
+        'a wrong type',
+        [meta, { kind: 'rows', table: 'workspaces', rows: [{ id: 'x', expires_at: 'not a time' }] }, end],
+      ],
       ['rows missing', [meta, end]],
       ['an unknown table', [meta, { kind: 'rows', table: 'secrets', rows: [] } as BackupPartRecord, end]],
-      ['a key that is not this install\'s', [meta, ...records.slice(1, -1).filter((r) => r.kind !== 'keys'),
-        { kind: 'keys', keys: [{ id: 'alive', wrapped: { v: 1, kid: 'nope', wrapped: 'AAAA' } }] }, end]],
+      [
+        "a key that is not this install's",
+        [
+          meta,
+          ...records.slice(1, -1).filter((r) => r.kind !== 'keys'),
+          { kind: 'keys', keys: [{ id: 'alive', wrapped: { v: 1, kid: 'nope', wrapped: 'AAAA' } }] },
+          end,
+        ],
+      ],
     ];
     for (const [name, bad] of cases) {
       expect(await invalid(restore(part(), bad)), name).toBe(true);

@@ -26,7 +26,14 @@ afterAll(async () => {
 async function scrapeLag(group: string, topic: string): Promise<number | undefined> {
   metrics ??= await startMetricsServer({ port: 0 });
   const text = await (await fetch(`http://127.0.0.1:${metrics.port}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('ephemera_consumer_lag_records{') && l.includes(`group="${group}"`) && l.includes(`topic="${topic}"`));
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('ephemera_consumer_lag_records{') &&
+        l.includes(`group="${group}"`) &&
+        l.includes(`topic="${topic}"`),
+    );
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 
@@ -38,15 +45,21 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
   }
 }
 
-
 /** One held-back consumer: 5 records appended, lag 5 while the handler waits, 0 after it is let go. */
 async function lagMoves(log: EventLog, group: string, topic: string): Promise<void> {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   let handled = 0;
   const sub = await log.subscribe({
-    groupId: group.split('.').pop()!, topics: [TOPICS.room], fromBeginning: false,
-    handler: async () => { await gate; handled++; },
+    groupId: group.split('.').pop()!,
+    topics: [TOPICS.room],
+    fromBeginning: false,
+    handler: async () => {
+      await gate;
+      handled++;
+    },
   });
   closers.push(() => sub.stop());
   const key = `ws-lag-${randomUUID().slice(0, 8)}`;
@@ -69,7 +82,10 @@ describe('consumer lag on /metrics', () => {
   it('Kafka log: records behind a held-back consumer, then 0', async () => {
     // A namespace of its own: the topic holds only this test's records (other files share the broker).
     const namespace = `lag${randomUUID().slice(0, 8)}`;
-    const log = new NamespacedEventLog(new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'lag-test', partitions: 2 }), namespace);
+    const log = new NamespacedEventLog(
+      new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'lag-test', partitions: 2 }),
+      namespace,
+    );
     await log.init(Object.values(TOPICS));
     closers.push(() => log.close());
     await lagMoves(log, `${namespace}.lag-kafka`, `${namespace}.${TOPICS.room}`);

@@ -28,24 +28,40 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       await s.zadd(k, 20, 'b');
       await s.zadd(k, 20, 'aa'); // equal scores order by member
       expect(await s.zrangeByScore(k, -Infinity)).toEqual([
-        { member: 'a', score: 10 }, { member: 'aa', score: 20 }, { member: 'b', score: 20 }, { member: 'c', score: 30 },
+        { member: 'a', score: 10 },
+        { member: 'aa', score: 20 },
+        { member: 'b', score: 20 },
+        { member: 'c', score: 30 },
       ]);
       await s.zadd(k, 5, 'c'); // update moves the member
-      expect(await s.zrangeByScore(k, 10)).toEqual([{ member: 'a', score: 10 }, { member: 'aa', score: 20 }, { member: 'b', score: 20 }]);
+      expect(await s.zrangeByScore(k, 10)).toEqual([
+        { member: 'a', score: 10 },
+        { member: 'aa', score: 20 },
+        { member: 'b', score: 20 },
+      ]);
       expect(await s.zrangeByScore(k, 20.5)).toEqual([]);
       expect(await s.zrem(k, 'aa')).toBe(1);
       expect(await s.zrem(k, 'aa')).toBe(0);
       expect(await s.zrem(key('missing'), 'x')).toBe(0);
       // Scores are timestamps in practice: large values and fractions survive the round trip.
       await s.zadd(k, 1_750_000_000_123.5, 'late');
-      expect((await s.zrangeByScore(k, 1_750_000_000_000)).at(-1)).toEqual({ member: 'late', score: 1_750_000_000_123.5 });
+      expect((await s.zrangeByScore(k, 1_750_000_000_000)).at(-1)).toEqual({
+        member: 'late',
+        score: 1_750_000_000_123.5,
+      });
     });
 
     it('sorted sets: count from a minimum score (inclusive) without reading the members', async () => {
       const s = await open();
       const k = key('count');
       expect(await s.zcount(k, -Infinity)).toBe(0);
-      for (const [m, score] of [['a', 1], ['b', 2], ['c', 2], ['d', 1_750_000_000_123.5]] as const) await s.zadd(k, score, m);
+      for (const [m, score] of [
+        ['a', 1],
+        ['b', 2],
+        ['c', 2],
+        ['d', 1_750_000_000_123.5],
+      ] as const)
+        await s.zadd(k, score, m);
       expect(await s.zcount(k, -Infinity)).toBe(4);
       expect(await s.zcount(k, 2)).toBe(3); // the minimum itself counts, as in zrangeByScore
       expect(await s.zcount(k, 2.5)).toBe(1);
@@ -63,8 +79,14 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       const h = key('order-h');
       const str = key('order-s');
       const [, countAfterAdd, , countAfterRemove, , fields, , value] = await Promise.all([
-        s.zadd(z, 5, 'm'), s.zcount(z, 0), s.zrem(z, 'm'), s.zcount(z, 0),
-        s.hset(h, 'f', 'v'), s.hgetall(h), s.set(str, 'x'), s.get(str),
+        s.zadd(z, 5, 'm'),
+        s.zcount(z, 0),
+        s.zrem(z, 'm'),
+        s.zcount(z, 0),
+        s.hset(h, 'f', 'v'),
+        s.hgetall(h),
+        s.set(str, 'x'),
+        s.get(str),
       ]);
       expect([countAfterAdd, countAfterRemove, fields, value]).toEqual([1, 0, { f: 'v' }, 'x']);
     });
@@ -72,7 +94,13 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
     it('sorted sets: remove below a score (exclusive) and report how many went', async () => {
       const s = await open();
       const k = key('prune');
-      for (const [m, score] of [['a', 1], ['b', 2], ['c', 3], ['d', 4]] as const) await s.zadd(k, score, m);
+      for (const [m, score] of [
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+        ['d', 4],
+      ] as const)
+        await s.zadd(k, score, m);
       expect(await s.zremRangeByScoreBelow(k, 3)).toBe(2);
       expect((await s.zrangeByScore(k, 0)).map((e) => e.member)).toEqual(['c', 'd']);
       expect(await s.zremRangeByScoreBelow(k, 3)).toBe(0);
@@ -84,8 +112,17 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
     it('sorted sets: take below a score removes and returns those members once, ascending', async () => {
       const s = await open();
       const k = key('take');
-      for (const [m, score] of [['c', 3], ['a', 1], ['b', 2], ['d', 4]] as const) await s.zadd(k, score, m);
-      expect(await s.ztakeBelow(k, 3)).toEqual([{ member: 'a', score: 1 }, { member: 'b', score: 2 }]);
+      for (const [m, score] of [
+        ['c', 3],
+        ['a', 1],
+        ['b', 2],
+        ['d', 4],
+      ] as const)
+        await s.zadd(k, score, m);
+      expect(await s.ztakeBelow(k, 3)).toEqual([
+        { member: 'a', score: 1 },
+        { member: 'b', score: 2 },
+      ]);
       expect(await s.ztakeBelow(k, 3)).toEqual([]);
       expect((await s.zrangeByScore(k, 0)).map((e) => e.member)).toEqual(['c', 'd']);
       expect(await s.ztakeBelow(key('missing'), 100)).toEqual([]);
@@ -93,7 +130,10 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       const many = key('many');
       for (let i = 0; i < 40; i++) await s.zadd(many, i, `m${i}`);
       const takes = await Promise.all([s.ztakeBelow(many, 30), s.ztakeBelow(many, 30), s.ztakeBelow(many, 30)]);
-      const taken = takes.flat().map((e) => e.member).sort();
+      const taken = takes
+        .flat()
+        .map((e) => e.member)
+        .sort();
       expect(taken).toEqual(Array.from({ length: 30 }, (_, i) => `m${i}`).sort());
       expect((await s.zrangeByScore(many, -Infinity)).length).toBe(10);
     });

@@ -19,7 +19,13 @@ export type MakeLog = () => Promise<{ log: EventLog; restart?: () => Promise<Eve
 export function restartable(connect: () => Promise<EventLog>): MakeLog {
   return async () => {
     const log = await connect();
-    return { log, restart: async () => { await log.close(); return connect(); } };
+    return {
+      log,
+      restart: async () => {
+        await log.close();
+        return connect();
+      },
+    };
   };
 }
 
@@ -44,7 +50,12 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
     }
 
     /** Subscribe, keeping only deliveries for `keys` (other tests share the topics). */
-    async function watch(log: EventLog, opts: Omit<SubscribeOptions, 'handler' | 'topics'> & { topics?: Topic[] }, keys: string[], handler?: (d: Delivery) => Promise<void>) {
+    async function watch(
+      log: EventLog,
+      opts: Omit<SubscribeOptions, 'handler' | 'topics'> & { topics?: Topic[] },
+      keys: string[],
+      handler?: (d: Delivery) => Promise<void>,
+    ) {
       const wanted = new Set(keys);
       const seen: Delivery[] = [];
       const sub = await log.subscribe({
@@ -73,14 +84,16 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
       const { seen } = await watch(log, { groupId: group('order'), fromBeginning: true }, keys);
 
       // First 16 per key: every key appends on its own in sequence, all keys at once, in batches of 1 to 3.
-      await Promise.all(keys.map(async (key, k) => {
-        let seq = 1;
-        while (seq <= 16) {
-          const size = Math.min(1 + ((seq + k) % 3), 17 - seq);
-          await log.append(range(seq, seq + size - 1).map((s) => record(key, s)));
-          seq += size;
-        }
-      }));
+      await Promise.all(
+        keys.map(async (key, k) => {
+          let seq = 1;
+          while (seq <= 16) {
+            const size = Math.min(1 + ((seq + k) % 3), 17 - seq);
+            await log.append(range(seq, seq + size - 1).map((s) => record(key, s)));
+            seq += size;
+          }
+        }),
+      );
       // The rest in multi-key batches whose records interleave the keys.
       for (let s = 17; s <= perKey; s += 4) {
         await log.append(range(s, s + 3).flatMap((seq) => keys.map((key) => record(key, seq))));
@@ -104,7 +117,10 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
       const [roomKey, msgKey] = ids('durable', 2);
       const appended: LogRecord[] = [];
       for (let seq = 1; seq <= 10; seq++) {
-        const batch = [record(roomKey, seq, { traceparent: `00-${'a'.repeat(31)}${seq % 10}-${'b'.repeat(16)}-01` }), { ...record(msgKey, seq), topic: TOPICS.messaging }];
+        const batch = [
+          record(roomKey, seq, { traceparent: `00-${'a'.repeat(31)}${seq % 10}-${'b'.repeat(16)}-01` }),
+          { ...record(msgKey, seq), topic: TOPICS.messaging },
+        ];
         await log.append(batch);
         appended.push(...batch);
       }
@@ -192,7 +208,11 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
           if (applied.has(d.event.id)) return; // idempotent projection
           applied.add(d.event.id);
           const row = model.get(d.key) ?? { count: 0, sequences: [], lastEventId: '' };
-          model.set(d.key, { count: row.count + 1, sequences: [...row.sequences, d.event.sequence], lastEventId: d.event.id });
+          model.set(d.key, {
+            count: row.count + 1,
+            sequences: [...row.sequences, d.event.sequence],
+            lastEventId: d.event.id,
+          });
         };
         return { model, handler, total: () => applied.size };
       };
@@ -250,7 +270,6 @@ export function eventLogContract(name: string, makeLog: MakeLog): void {
 const run = randomUUID().slice(0, 8);
 const ids = (label: string, n: number) => range(1, n).map((i) => `ws-${run}-${label}-${i}`);
 const group = (label: string) => `contract-${run}-${label}`;
-
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);

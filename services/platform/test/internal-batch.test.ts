@@ -8,8 +8,22 @@ import express from 'express';
 import { z } from 'zod';
 import { DomainError } from '@ephemera/proto';
 import {
-  closeServiceClients, commandRoute, createLogger, httpRequestDuration, internalRoute, internalRouter, parseOrThrow, serveHttp,
-  serviceClient, ServiceUnavailableError, BATCH_MAX_BYTES, serviceCredential, signServiceRequest, SERVICE_CREDENTIAL_HEADER, type InternalRouter, type ServiceServer,
+  closeServiceClients,
+  commandRoute,
+  createLogger,
+  httpRequestDuration,
+  internalRoute,
+  internalRouter,
+  parseOrThrow,
+  serveHttp,
+  serviceClient,
+  ServiceUnavailableError,
+  BATCH_MAX_BYTES,
+  serviceCredential,
+  signServiceRequest,
+  SERVICE_CREDENTIAL_HEADER,
+  type InternalRouter,
+  type ServiceServer,
 } from '../src/index.ts';
 import { internalRoomRouter } from '../../room/src/http.ts';
 import { internalMessagingRouter } from '../../messaging/src/http.ts';
@@ -24,16 +38,35 @@ let base = '';
 
 beforeAll(async () => {
   const seen = express.Router();
-  seen.use((req, _res, next) => { requests.push(req.path); next(); });
+  seen.use((req, _res, next) => {
+    requests.push(req.path);
+    next();
+  });
   const r = internalRouter(BATCH, log);
-  internalRoute(r, '/internal/test/double', async (body) => ({ twice: parseOrThrow(z.object({ n: z.number() }), body).n * 2 }));
-  internalRoute(r, '/internal/test/forbidden', async () => { throw new DomainError('FORBIDDEN'); });
-  internalRoute(r, '/internal/test/crash', async () => { throw new Error('boom'); });
+  internalRoute(r, '/internal/test/double', async (body) => ({
+    twice: parseOrThrow(z.object({ n: z.number() }), body).n * 2,
+  }));
+  internalRoute(r, '/internal/test/forbidden', async () => {
+    throw new DomainError('FORBIDDEN');
+  });
+  internalRoute(r, '/internal/test/crash', async () => {
+    throw new Error('boom');
+  });
   internalRoute(r, '/internal/test/nothing', async () => undefined);
   internalRoute(r, '/internal/test/size', async (body) => ({ length: (body as { s: string }).s.length }));
-  commandRoute(r, '/internal/test/command', z.object({ text: z.string().max(5) }), async (actor, input) => ({ by: actor.userId, text: input.text }));
-  server = await serveHttp({ name: 'batch-test', port: 0, host: '127.0.0.1', logger: log, routers: [], ready: async () => true,
-    internal: { port: 0, secret: credential.secret, routers: [seen, r] } });
+  commandRoute(r, '/internal/test/command', z.object({ text: z.string().max(5) }), async (actor, input) => ({
+    by: actor.userId,
+    text: input.text,
+  }));
+  server = await serveHttp({
+    name: 'batch-test',
+    port: 0,
+    host: '127.0.0.1',
+    logger: log,
+    routers: [],
+    ready: async () => true,
+    internal: { port: 0, secret: credential.secret, routers: [seen, r] },
+  });
   base = server.internalUrl!;
 });
 afterAll(async () => {
@@ -42,8 +75,14 @@ afterAll(async () => {
 });
 
 /** every answer of a call as a comparable value: the result, or the error's kind, code and status */
-const outcome = (p: Promise<unknown>) => p.then((value) => ({ value }), (err: unknown) => (
-  err instanceof DomainError ? { domain: err.code, status: err.status } : { other: err instanceof ServiceUnavailableError ? 'unavailable' : String(err) }));
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (value) => ({ value }),
+    (err: unknown) =>
+      err instanceof DomainError
+        ? { domain: err.code, status: err.status }
+        : { other: err instanceof ServiceUnavailableError ? 'unavailable' : String(err) },
+  );
 
 const actor = { workspaceId: 'w'.repeat(16), userId: 'u'.repeat(16), username: 'alice' };
 const calls: [string, unknown][] = [
@@ -58,7 +97,7 @@ const calls: [string, unknown][] = [
 ];
 
 describe('batched internal calls', () => {
-  it('one turn\'s calls go as one request, and each answers what its own route answers', async () => {
+  it("one turn's calls go as one request, and each answers what its own route answers", async () => {
     const single = serviceClient(base, credential);
     const alone = [];
     for (const [path, body] of calls) alone.push(await outcome(single(path, body)));
@@ -86,12 +125,14 @@ describe('batched internal calls', () => {
     expect(requests).toEqual(['/internal/test/double', '/internal/test/double']);
   });
 
-  it('a turn\'s calls are split into batches that fit the JSON limit; a call too big for any batch goes alone', async () => {
+  it("a turn's calls are split into batches that fit the JSON limit; a call too big for any batch goes alone", async () => {
     const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     const s = 'x'.repeat(Math.floor(BATCH_MAX_BYTES / 3));
     const big = 'y'.repeat(BATCH_MAX_BYTES + 10);
     requests.length = 0;
-    const answers = await Promise.all([s, s, s, s, big].map((text) => batched<{ length: number }>('/internal/test/size', { s: text })));
+    const answers = await Promise.all(
+      [s, s, s, s, big].map((text) => batched<{ length: number }>('/internal/test/size', { s: text })),
+    );
     expect(answers.map((a) => a.length)).toEqual([s.length, s.length, s.length, s.length, big.length]);
     // two of a third fit together (three do not, with their JSON around them), and the big one alone
     expect(requests.sort()).toEqual([BATCH, BATCH, '/internal/test/size'].sort());
@@ -101,20 +142,33 @@ describe('batched internal calls', () => {
     const single = serviceClient(base, credential);
     const post = (body: unknown) => {
       const json = JSON.stringify(body);
-      const headers = { 'content-type': 'application/json', [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(credential, 'POST', BATCH, json) };
+      const headers = {
+        'content-type': 'application/json',
+        [SERVICE_CREDENTIAL_HEADER]: signServiceRequest(credential, 'POST', BATCH, json),
+      };
       return fetch(`${base}${BATCH}`, { method: 'POST', headers, body: json });
     };
     expect((await post({ calls: [] })).status).toBe(400);
     expect((await post({ calls: 'x' })).status).toBe(400);
-    expect((await post({ calls: Array.from({ length: 65 }, () => ({ path: '/internal/test/nothing', body: {} })) })).status).toBe(400);
-    const res = await post({ calls: [{ path: '/internal/test/missing', body: {} }, { path: '/internal/test/double', body: { n: 3 } }] });
+    expect(
+      (await post({ calls: Array.from({ length: 65 }, () => ({ path: '/internal/test/nothing', body: {} })) })).status,
+    ).toBe(400);
+    const res = await post({
+      calls: [
+        { path: '/internal/test/missing', body: {} },
+        { path: '/internal/test/double', body: { n: 3 } },
+      ],
+    });
     expect(res.status).toBe(200);
-    const { answers } = await res.json() as { answers: { status: number; body: unknown }[] };
+    const { answers } = (await res.json()) as { answers: { status: number; body: unknown }[] };
     expect(answers[0].status).toBe(404);
     expect(answers[1]).toEqual({ status: 200, body: { twice: 6 } });
     // through the client: "unavailable", as a missing route alone
     const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
-    const [missing] = await Promise.all([outcome(batched('/internal/test/missing', {})), outcome(batched('/internal/test/nothing', {}))]);
+    const [missing] = await Promise.all([
+      outcome(batched('/internal/test/missing', {})),
+      outcome(batched('/internal/test/nothing', {})),
+    ]);
     expect(missing).toEqual({ other: 'unavailable' });
     expect(await outcome(single('/internal/test/missing', {}))).toEqual({ other: 'unavailable' });
   });
@@ -122,16 +176,29 @@ describe('batched internal calls', () => {
   it('each batched call counts as a request of its own route in the HTTP metrics (what the alerts read), the batch itself not', async () => {
     const counts = async () => {
       const { values } = await httpRequestDuration.get();
-      return (route: string, statusClass: string) => values
-        .filter((v) => v.metricName === 'http_request_duration_seconds_count' && v.labels.route === route && v.labels.status_class === statusClass)
-        .reduce((n, v) => n + v.value, 0);
+      return (route: string, statusClass: string) =>
+        values
+          .filter(
+            (v) =>
+              v.metricName === 'http_request_duration_seconds_count' &&
+              v.labels.route === route &&
+              v.labels.status_class === statusClass,
+          )
+          .reduce((n, v) => n + v.value, 0);
     };
     const before = await counts();
     const batched = serviceClient(base, credential, undefined, { batchPath: BATCH });
     requests.length = 0;
-    await Promise.all(([
-      ['/internal/test/double', { n: 1 }], ['/internal/test/crash', {}], ['/internal/test/forbidden', {}], ['/internal/test/no-such-route', {}],
-    ] as const).map(([path, body]) => batched(path, body).catch(() => null)));
+    await Promise.all(
+      (
+        [
+          ['/internal/test/double', { n: 1 }],
+          ['/internal/test/crash', {}],
+          ['/internal/test/forbidden', {}],
+          ['/internal/test/no-such-route', {}],
+        ] as const
+      ).map(([path, body]) => batched(path, body).catch(() => null)),
+    );
     expect(requests).toEqual([BATCH]);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the batch's own 'finish' (it must not count)
     const after = await counts();
@@ -144,10 +211,15 @@ describe('batched internal calls', () => {
   });
 
   it('every internal POST route of the room, messaging and presence services is callable through their batch route', () => {
-    const routers = [internalRoomRouter({} as never), internalMessagingRouter({} as never), internalPresenceRouter({} as never)];
+    const routers = [
+      internalRoomRouter({} as never),
+      internalMessagingRouter({} as never),
+      internalPresenceRouter({} as never),
+    ];
     for (const r of routers) {
       const posts = (r as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack
-        .filter((l) => l.route?.methods.post).map((l) => l.route!.path);
+        .filter((l) => l.route?.methods.post)
+        .map((l) => l.route!.path);
       const batchable = [...(r as InternalRouter).internalHandlers.keys()];
       expect(posts.length).toBeGreaterThan(1);
       expect(posts.filter((p) => !p.endsWith('/batch')).sort()).toEqual(batchable.sort());

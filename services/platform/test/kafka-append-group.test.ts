@@ -15,7 +15,9 @@ import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
 const logs: KafkaEventLog[] = [];
-afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
+afterAll(async () => {
+  await Promise.all(logs.map((l) => l.close()));
+});
 
 /** A log on a topic of its own, and the records of each produce request its producer sends. */
 async function countedLog(name: string) {
@@ -42,17 +44,23 @@ describe('Kafka log: appends made together', () => {
     const ROOMS = 20;
     const PER_ROOM = 10;
     // each room appends its records one after the other (a room's single writer); the rooms all at once
-    await Promise.all(Array.from({ length: ROOMS }, async (_, room) => {
-      for (let seq = 1; seq <= PER_ROOM; seq++) await log.append([record(`room-${room}`, seq)]);
-    }));
+    await Promise.all(
+      Array.from({ length: ROOMS }, async (_, room) => {
+        for (let seq = 1; seq <= PER_ROOM; seq++) await log.append([record(`room-${room}`, seq)]);
+      }),
+    );
     expect(requests.reduce((a, b) => a + b, 0)).toBe(ROOMS * PER_ROOM);
     expect(requests.length).toBeLessThanOrEqual(PER_ROOM * 2 + 1); // one per round of the rooms, about; 200 without
     expect(Math.max(...requests)).toBeGreaterThan(1);
 
     const seen = new Map<string, number[]>();
     const sub = await log.subscribe({
-      groupId: 'reader', topics: [TOPICS.room], fromBeginning: true,
-      handler: async ({ key, event }) => { seen.set(key, [...(seen.get(key) ?? []), event.sequence]); },
+      groupId: 'reader',
+      topics: [TOPICS.room],
+      fromBeginning: true,
+      handler: async ({ key, event }) => {
+        seen.set(key, [...(seen.get(key) ?? []), event.sequence]);
+      },
     });
     await sub.caughtUp();
     await sub.stop();
@@ -60,7 +68,7 @@ describe('Kafka log: appends made together', () => {
     for (const sequences of seen.values()) expect(sequences).toEqual(Array.from({ length: PER_ROOM }, (_, i) => i + 1));
   }, 60_000);
 
-  it('stop a group short of the broker\'s size limit', async () => {
+  it("stop a group short of the broker's size limit", async () => {
     const { log, requests } = await countedLog('sized');
     const big = (key: string) => {
       const r = record(key, 1);

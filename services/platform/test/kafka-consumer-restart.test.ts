@@ -26,12 +26,19 @@ afterAll(async () => {
 /** kafkajs' round-robin assigner under another protocol name. */
 const otherProtocol: PartitionAssigner = (config) => {
   const inner = PartitionAssigners.roundRobin(config);
-  return { ...inner, name: 'SquatterAssigner', protocol: (subscription) => ({ ...inner.protocol(subscription), name: 'SquatterAssigner' }) };
+  return {
+    ...inner,
+    name: 'SquatterAssigner',
+    protocol: (subscription) => ({ ...inner.protocol(subscription), name: 'SquatterAssigner' }),
+  };
 };
 
 async function squat(groupId: string, topic: string): Promise<Consumer> {
-  const squatter = new Kafka({ brokers: brokers(), clientId: 'squatter', logLevel: logLevel.NOTHING })
-    .consumer({ groupId, partitionAssigners: [otherProtocol], sessionTimeout: 6_000 });
+  const squatter = new Kafka({ brokers: brokers(), clientId: 'squatter', logLevel: logLevel.NOTHING }).consumer({
+    groupId,
+    partitionAssigners: [otherProtocol],
+    sessionTimeout: 6_000,
+  });
   squatters.push(squatter);
   await squatter.connect();
   await squatter.subscribe({ topics: [topic] });
@@ -58,8 +65,12 @@ describe('Kafka log: a consumer crash kafkajs gives up on', () => {
     // fromBeginning false: records appended after subscribe() resolved are this group's. The consumer's first
     // start crashes, so where it resumes is the restarter's seek, not kafkajs' "latest" at its first fetch.
     const sub = await log.subscribe({
-      groupId: 'projection', topics: [TOPICS.room], fromBeginning: false,
-      handler: async (d) => { handled.push(d.event.sequence); },
+      groupId: 'projection',
+      topics: [TOPICS.room],
+      fromBeginning: false,
+      handler: async (d) => {
+        handled.push(d.event.sequence);
+      },
     });
     await log.append([record(key, 1)]); // while the consumer is down
     await new Promise((r) => setTimeout(r, 1_000));
@@ -71,7 +82,13 @@ describe('Kafka log: a consumer crash kafkajs gives up on', () => {
     while (handled.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await log.append([record(key, 3)]);
     // Committed positions reach the end: the consumer is running and committing again (a dead one never does).
-    const caughtUp = await Promise.race([sub.caughtUp().then(() => true, () => false), new Promise((r) => setTimeout(r, 15_000, false))]);
+    const caughtUp = await Promise.race([
+      sub.caughtUp().then(
+        () => true,
+        () => false,
+      ),
+      new Promise((r) => setTimeout(r, 15_000, false)),
+    ]);
     await sub.stop();
     expect(caughtUp).toBe(true);
     expect(handled).toEqual([1, 2, 3]);
@@ -79,7 +96,12 @@ describe('Kafka log: a consumer crash kafkajs gives up on', () => {
 
   it('stops at once while the consumer is still being started again', async () => {
     const { log } = await setUp('stop');
-    const sub = await log.subscribe({ groupId: 'projection', topics: [TOPICS.room], fromBeginning: true, handler: async () => {} });
+    const sub = await log.subscribe({
+      groupId: 'projection',
+      topics: [TOPICS.room],
+      fromBeginning: true,
+      handler: async () => {},
+    });
     await new Promise((r) => setTimeout(r, 1_500)); // a few restart attempts, each refused
     const startedAt = Date.now();
     await sub.stop();

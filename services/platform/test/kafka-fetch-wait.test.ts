@@ -14,14 +14,19 @@ const kafka = new Kafka({ clientId: 'fetch-wait-test', brokers: kafkaBrokers(), 
 const topic = `fetch-wait-${randomUUID().slice(0, 8)}`;
 const admin = kafka.admin();
 const producer = kafka.producer();
-const consumer = kafka.consumer({ groupId: `fetch-wait-${randomUUID().slice(0, 8)}`, maxWaitTimeInMs: WAIT_MS, heartbeatInterval: 3_000, sessionTimeout: 10_000 });
+const consumer = kafka.consumer({
+  groupId: `fetch-wait-${randomUUID().slice(0, 8)}`,
+  maxWaitTimeInMs: WAIT_MS,
+  heartbeatInterval: 3_000,
+  sessionTimeout: 10_000,
+});
 afterAll(async () => {
   await consumer.disconnect().catch(() => {});
   await producer.disconnect().catch(() => {});
   await admin.disconnect().catch(() => {});
 });
 
-describe('the consumers\' fetch wait', () => {
+describe("the consumers' fetch wait", () => {
   it('first fetch soon after joining; idle fetches once per wait; a message still arrives at once', async () => {
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
@@ -29,12 +34,23 @@ describe('the consumers\' fetch wait', () => {
     let joinedAt = 0;
     const fetches: number[] = [];
     const received: { at: number; sentAt: number }[] = [];
-    consumer.on(consumer.events.GROUP_JOIN, () => { joinedAt = Date.now(); });
-    consumer.on(consumer.events.FETCH, () => { fetches.push(Date.now()); });
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      joinedAt = Date.now();
+    });
+    consumer.on(consumer.events.FETCH, () => {
+      fetches.push(Date.now());
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => { received.push({ at: Date.now(), sentAt: Number(message.value!.toString()) }); } });
-    const until = async (ok: () => boolean, ms: number) => { const end = Date.now() + ms; while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 20)); };
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        received.push({ at: Date.now(), sentAt: Number(message.value!.toString()) });
+      },
+    });
+    const until = async (ok: () => boolean, ms: number) => {
+      const end = Date.now() + ms;
+      while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    };
     await until(() => fetches.length > 0, 15_000);
     expect(joinedAt).toBeGreaterThan(0);
     // Without the fix the first fetch comes a whole wait (3 s) after the join.

@@ -15,8 +15,9 @@ import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
 const logs: KafkaEventLog[] = [];
-afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
-
+afterAll(async () => {
+  await Promise.all(logs.map((l) => l.close()));
+});
 
 describe('Kafka log: gathering consumers', () => {
   it('hands a trickle of records to a gathering consumer in a few batches, and to a normal one as they come', async () => {
@@ -28,11 +29,19 @@ describe('Kafka log: gathering consumers', () => {
     const COUNT = 40;
 
     const batches = { gathering: [] as Delivery[][], normal: [] as Delivery[][] };
-    const subscribe = (name: keyof typeof batches, gather: boolean): Promise<Subscription> => log.subscribe({
-      groupId: name, topics: [TOPICS.room], fromBeginning: true, gather,
-      handler: async (d) => { batches[name].push([d]); },
-      handleMany: async (deliveries) => { batches[name].push(deliveries); },
-    });
+    const subscribe = (name: keyof typeof batches, gather: boolean): Promise<Subscription> =>
+      log.subscribe({
+        groupId: name,
+        topics: [TOPICS.room],
+        fromBeginning: true,
+        gather,
+        handler: async (d) => {
+          batches[name].push([d]);
+        },
+        handleMany: async (deliveries) => {
+          batches[name].push(deliveries);
+        },
+      });
     const subs = [await subscribe('gathering', true), await subscribe('normal', false)];
     await Promise.all(subs.map((s) => s.caughtUp())); // both are fetching (an empty topic)
 
@@ -43,7 +52,8 @@ describe('Kafka log: gathering consumers', () => {
     }
     const all = (name: keyof typeof batches) => batches[name].flat().map((d) => d.event.sequence);
     const deadline = Date.now() + 15_000;
-    while ((all('gathering').length < COUNT || all('normal').length < COUNT) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((all('gathering').length < COUNT || all('normal').length < COUNT) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const waited = Date.now() - sentAt;
     await Promise.all(subs.map((s) => s.stop()));
 

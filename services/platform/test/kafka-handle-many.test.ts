@@ -9,9 +9,9 @@ import { roomRecord as record } from './log-records.ts';
 
 const run = randomUUID().slice(0, 8);
 const logs: KafkaEventLog[] = [];
-afterAll(async () => { await Promise.all(logs.map((l) => l.close())); });
-
-
+afterAll(async () => {
+  await Promise.all(logs.map((l) => l.close()));
+});
 
 describe('Kafka log: handleMany (records fetched together are handled together)', () => {
   it('hands consecutive records over in order, several at once, and retries a failed group whole', async () => {
@@ -25,10 +25,17 @@ describe('Kafka log: handleMany (records fetched together are handled together)'
     const calls: Delivery[][] = [];
     let failOnce = true;
     const sub = await log.subscribe({
-      groupId: 'many', topics: [TOPICS.room], fromBeginning: true,
-      handler: async () => { throw new Error('handler must not be called when handleMany is given'); },
+      groupId: 'many',
+      topics: [TOPICS.room],
+      fromBeginning: true,
+      handler: async () => {
+        throw new Error('handler must not be called when handleMany is given');
+      },
       handleMany: async (deliveries) => {
-        if (failOnce) { failOnce = false; throw new Error('transient failure of a whole group'); }
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('transient failure of a whole group');
+        }
         calls.push(deliveries);
       },
     });
@@ -39,7 +46,9 @@ describe('Kafka log: handleMany (records fetched together are handled together)'
     expect(handled.every((d) => d.topic === TOPICS.room)).toBe(true); // the namespace is taken off, as for handler
     for (const key of keys) {
       // each record once, in order: the failed group was handed over again whole, nothing skipped or repeated
-      expect(handled.filter((d) => d.key === key).map((d) => d.event.sequence)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(handled.filter((d) => d.key === key).map((d) => d.event.sequence)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
     }
     expect(Math.max(...calls.map((c) => c.length))).toBeGreaterThan(1);
     // one call never mixes partitions (key order holds within it)

@@ -12,13 +12,23 @@ import { TOPICS } from '@ephemera/proto';
 import { KafkaEventLog } from '../src/event-log/kafka.ts';
 import { NamespacedEventLog } from '../src/event-log/namespaced.ts';
 
-const log = new NamespacedEventLog(new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'idle-test' }), `idle${randomUUID().slice(0, 8)}`);
-afterAll(async () => { await log.close(); });
+const log = new NamespacedEventLog(
+  new KafkaEventLog({ brokers: kafkaBrokers(), clientId: 'idle-test' }),
+  `idle${randomUUID().slice(0, 8)}`,
+);
+afterAll(async () => {
+  await log.close();
+});
 
 describe('kafkajs while idle', () => {
   it('an idle subscription arms no request-queue timer loop', async () => {
     await log.init(Object.values(TOPICS));
-    const sub = await log.subscribe({ groupId: 'idle', topics: [TOPICS.room], fromBeginning: false, handler: async () => {} });
+    const sub = await log.subscribe({
+      groupId: 'idle',
+      topics: [TOPICS.room],
+      fromBeginning: false,
+      handler: async () => {},
+    });
     await sub.caughtUp();
     await new Promise((r) => setTimeout(r, 1_000)); // settled: joined, first fetches answered
     let queueTimers = 0;

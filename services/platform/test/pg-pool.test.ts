@@ -13,14 +13,21 @@ import { opsRoutes } from '../src/http.ts';
 import { createLogger } from '../src/log.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => { for (const c of cleanups.reverse()) await c().catch(() => {}); });
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+});
 
 /** A server that accepts TCP connections and never says a word: a connect that never completes. */
 async function silentServer(): Promise<string> {
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((s) => { sockets.add(s); });
+  const server = net.createServer((s) => {
+    sockets.add(s);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(async () => { for (const s of sockets) s.destroy(); await new Promise((r) => server.close(r)); });
+  cleanups.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
   return `postgres://nobody@127.0.0.1:${(server.address() as AddressInfo).port}/none`;
 }
 
@@ -46,17 +53,21 @@ describe('PostgreSQL pool bounds', () => {
     expect(await pgReady(pool)).toBe(true);
   });
 
-  it('a connect that never completes fails after CONNECT_TIMEOUT_MS instead of holding its caller for good', async () => {
-    const pool = createPool(await silentServer(), 2);
-    cleanups.push(() => pool.end());
-    const started = Date.now();
-    const [ready, query] = await Promise.allSettled([pgReady(pool), pool.query('SELECT 1')]);
-    expect(ready.status).toBe('rejected');
-    expect(query.status).toBe('rejected');
-    expect(String((query as PromiseRejectedResult).reason)).toMatch(/timeout/i);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
-    expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
-  }, CONNECT_TIMEOUT_MS + 10_000);
+  it(
+    'a connect that never completes fails after CONNECT_TIMEOUT_MS instead of holding its caller for good',
+    async () => {
+      const pool = createPool(await silentServer(), 2);
+      cleanups.push(() => pool.end());
+      const started = Date.now();
+      const [ready, query] = await Promise.allSettled([pgReady(pool), pool.query('SELECT 1')]);
+      expect(ready.status).toBe('rejected');
+      expect(query.status).toBe('rejected');
+      expect(String((query as PromiseRejectedResult).reason)).toMatch(/timeout/i);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+      expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
+    },
+    CONNECT_TIMEOUT_MS + 10_000,
+  );
 
   it('a held client whose connection is terminated between two queries does not crash the process; its next query fails and the pool recovers', async () => {
     const pool = createPool(await createTestDatabase(), 2);
@@ -65,7 +76,9 @@ describe('PostgreSQL pool bounds', () => {
     const pid = (await held.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     // what PostgreSQL's shutdown does to every backend: held between queries, nobody is waiting on this connection
     const uncaught: unknown[] = [];
-    const onUncaught = (err: unknown) => { uncaught.push(err); };
+    const onUncaught = (err: unknown) => {
+      uncaught.push(err);
+    };
     process.on('uncaughtException', onUncaught);
     try {
       expect((await pool.query('SELECT pg_terminate_backend($1) AS ok', [pid])).rows[0].ok).toBe(true);
@@ -92,19 +105,33 @@ describe('PostgreSQL pool bounds', () => {
 describe('/readyz', () => {
   it('answers 503 without the reason; logs the loss with its reason once per kind of failure, and the return once', async () => {
     const lines: Record<string, unknown>[] = [];
-    const logger = createLogger('test', 'info', new Writable({ write(chunk, _e, cb) { lines.push(JSON.parse(String(chunk))); cb(); } }));
+    const logger = createLogger(
+      'test',
+      'info',
+      new Writable({
+        write(chunk, _e, cb) {
+          lines.push(JSON.parse(String(chunk)));
+          cb();
+        },
+      }),
+    );
     let state: 'up' | 'down' | 'slow' = 'up';
     let waiting = 0;
-    const app = express().use(opsRoutes(async () => {
-      if (state === 'down') throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
-      if (state === 'slow') throw new Error(`no answer (pool: ${++waiting} waiting)`);
-      return true;
-    }, logger));
+    const app = express().use(
+      opsRoutes(async () => {
+        if (state === 'down') throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        if (state === 'slow') throw new Error(`no answer (pool: ${++waiting} waiting)`);
+        return true;
+      }, logger),
+    );
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     cleanups.push(() => new Promise((r) => server.close(r)));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`;
-    const probe = async () => { const r = await fetch(url); return { status: r.status, body: await r.text() }; };
+    const probe = async () => {
+      const r = await fetch(url);
+      return { status: r.status, body: await r.text() };
+    };
 
     expect((await probe()).status).toBe(200);
     state = 'down';

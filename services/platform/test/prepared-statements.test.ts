@@ -3,7 +3,9 @@ import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { createPool, inTransaction, statementName } from '../src/pg.ts';
 
 const pools: { end(): Promise<void> }[] = [];
-afterAll(async () => { await Promise.all(pools.map((p) => p.end())); });
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.end()));
+});
 
 describe('parameterized queries run as prepared statements', () => {
   it('a statement with parameters is prepared once per connection and reused; one without is not prepared', async () => {

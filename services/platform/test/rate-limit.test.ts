@@ -11,7 +11,12 @@ import { createRateLimits, RateLimitedError, RATE_LIMIT_DEFAULTS, type LimitConf
 import { rateLimitConfig } from '../src/config-vars.ts';
 import { addressKey, clientAddress, fromTrustedProxy, trustProxy } from '../src/client-address.ts';
 
-const low = (): LimitConfig => ({ ...RATE_LIMIT_DEFAULTS, eventsPerUser: { points: 3, durationSec: 60 }, messagesPerUser: { points: 2, durationSec: 60, burst: { points: 2, durationSec: 60 } }, passwordFailuresPerAddress: { points: 2, durationSec: 60 } });
+const low = (): LimitConfig => ({
+  ...RATE_LIMIT_DEFAULTS,
+  eventsPerUser: { points: 3, durationSec: 60 },
+  messagesPerUser: { points: 2, durationSec: 60, burst: { points: 2, durationSec: 60 } },
+  passwordFailuresPerAddress: { points: 2, durationSec: 60 },
+});
 
 describe('rate limits', () => {
   it('redis: two replicas share one count; a refusal says how long to wait', async () => {
@@ -32,7 +37,8 @@ describe('rate limits', () => {
       await c.consume('eventsPerUser', 'u1');
       await c.close();
     } finally {
-      await a.close(); await b.close();
+      await a.close();
+      await b.close();
     }
   });
 
@@ -70,24 +76,38 @@ describe('rate limits', () => {
   async function burst(limits: ReturnType<typeof createRateLimits>, key: string, rightAt: number) {
     let evaluated = 0;
     const wrong = new Error('wrong');
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => limits.attempt('passwordFailuresPerAddress', key, async () => {
-      evaluated++;
-      await new Promise((r) => setTimeout(r, 5)); // the work takes a while: every try is in flight at once
-      if (i !== rightAt) throw wrong;
-      return 'in';
-    }, (err) => err === wrong)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        limits.attempt(
+          'passwordFailuresPerAddress',
+          key,
+          async () => {
+            evaluated++;
+            await new Promise((r) => setTimeout(r, 5)); // the work takes a while: every try is in flight at once
+            if (i !== rightAt) throw wrong;
+            return 'in';
+          },
+          (err) => err === wrong,
+        ),
+      ),
+    );
     return { evaluated, right: outcomes[rightAt] };
   }
 
   for (const store of ['memory', 'redis'] as const) {
     it(`${store}: failure-counted limits hold under a burst: of 50 concurrent tries only the limit is evaluated, the right one sent 40th is refused`, async () => {
-      const limits = createRateLimits({ config: low(), ...(store === 'redis' ? { redisUrl: sharedInfra('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` } : {}) });
+      const limits = createRateLimits({
+        config: low(),
+        ...(store === 'redis' ? { redisUrl: sharedInfra('redisUrl'), namespace: `t${randomUUID().slice(0, 8)}` } : {}),
+      });
       try {
         const { evaluated, right } = await burst(limits, 'ip', 39);
         expect(evaluated).toBe(2);
         expect(right.status).toBe('rejected');
         expect((right as PromiseRejectedResult).reason).toBeInstanceOf(RateLimitedError);
-      } finally { await limits.close(); }
+      } finally {
+        await limits.close();
+      }
     });
   }
 
@@ -95,12 +115,42 @@ describe('rate limits', () => {
     const limits = createRateLimits({ config: low() });
     const wrong = new Error('wrong');
     const isWrong = (e: unknown) => e === wrong;
-    for (let i = 0; i < 5; i++) expect(await limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).toBe('ok');
-    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw wrong; }, isWrong)).rejects.toBe(wrong);
+    for (let i = 0; i < 5; i++)
+      expect(await limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).toBe('ok');
+    await expect(
+      limits.attempt(
+        'passwordFailuresPerAddress',
+        'ip',
+        async () => {
+          throw wrong;
+        },
+        isWrong,
+      ),
+    ).rejects.toBe(wrong);
     // another error than a failure (the room is gone, say) does not count either
-    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw new Error('other'); }, isWrong)).rejects.toThrow('other');
-    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => { throw wrong; }, isWrong)).rejects.toBe(wrong);
-    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(
+      limits.attempt(
+        'passwordFailuresPerAddress',
+        'ip',
+        async () => {
+          throw new Error('other');
+        },
+        isWrong,
+      ),
+    ).rejects.toThrow('other');
+    await expect(
+      limits.attempt(
+        'passwordFailuresPerAddress',
+        'ip',
+        async () => {
+          throw wrong;
+        },
+        isWrong,
+      ),
+    ).rejects.toBe(wrong);
+    await expect(limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     expect(await limits.used('passwordFailuresPerAddress', 'ip')).toBeGreaterThanOrEqual(2); // a refused try counts too
     await limits.reset('passwordFailuresPerAddress', 'ip');
     expect(await limits.attempt('passwordFailuresPerAddress', 'ip', async () => 'ok', isWrong)).toBe('ok');

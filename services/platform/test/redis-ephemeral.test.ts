@@ -33,7 +33,10 @@ it('redis: the commands of one turn go out together, each answered on its own', 
     const stream = (store as unknown as { redis: { stream: { write: (...args: unknown[]) => boolean } } }).redis.stream;
     const write = stream.write;
     let writes = 0;
-    stream.write = function countedWrite(this: unknown, ...args: unknown[]) { writes += 1; return write.apply(this, args); };
+    stream.write = function countedWrite(this: unknown, ...args: unknown[]) {
+      writes += 1;
+      return write.apply(this, args);
+    };
     try {
       await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`${key}:${i}`, String(i), 10_000)));
       const [values, members] = await Promise.all([

@@ -17,7 +17,8 @@ describe('room keys', () => {
     expect(k.seal('canary text', 'm1')).not.toBe(sealed); // random nonce
     expect(() => k.open(sealed, 'm2')).toThrow();
     expect(() => RoomKey.generate('w1').open(sealed, 'm1')).toThrow();
-    const raw = Buffer.from(sealed.slice(3), 'base64url'); raw[20] ^= 1;
+    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    raw[20] ^= 1;
     expect(() => k.open(`e1.${raw.toString('base64url')}`, 'm1')).toThrow();
     expect(k.hash('search-v1', 'word')).toBe(k.hash('search-v1', 'word'));
     expect(k.hash('search-v1', 'word')).not.toBe(k.hash('username-v1', 'word'));
@@ -45,7 +46,9 @@ describe('room keys', () => {
     const oldMaster = randomBytes(32);
     const k = await new FileRoomKeyStore(dir, new MasterKeys(oldMaster)).create('w1');
     const sealed = k.seal('x');
-    await expect(new FileRoomKeyStore(dir, new MasterKeys(randomBytes(32))).get('w1')).rejects.toThrow(/unknown master key/);
+    await expect(new FileRoomKeyStore(dir, new MasterKeys(randomBytes(32))).get('w1')).rejects.toThrow(
+      /unknown master key/,
+    );
     const newMaster = randomBytes(32);
     const rotating = new FileRoomKeyStore(dir, new MasterKeys(newMaster, [oldMaster]));
     expect(await rotating.rewrapAll()).toBe(1);
@@ -55,9 +58,14 @@ describe('room keys', () => {
   it('the keyring fetches once, caches, and forgets', async () => {
     let calls = 0;
     const key = RoomKey.generate('w1');
-    const ring = new RoomKeyring(async (id) => { calls++; return id === 'w1' ? key : null; });
+    const ring = new RoomKeyring(async (id) => {
+      calls++;
+      return id === 'w1' ? key : null;
+    });
     const [a, b] = await Promise.all([ring.key('w1'), ring.key('w1')]);
-    expect(a).toBe(key); expect(b).toBe(key); expect(calls).toBe(1);
+    expect(a).toBe(key);
+    expect(b).toBe(key);
+    expect(calls).toBe(1);
     expect(await ring.key('nope')).toBeNull();
     ring.forget('w1');
     expect(await ring.key('w1')).toBeNull();
@@ -68,7 +76,10 @@ describe('room keys', () => {
     let destroyed = false;
     let calls = 0;
     const key = RoomKey.generate('w1');
-    const ring = new RoomKeyring(async () => { calls++; return destroyed ? null : key; });
+    const ring = new RoomKeyring(async () => {
+      calls++;
+      return destroyed ? null : key;
+    });
     expect(await ring.key('w1')).toBe(key);
     expect(await ring.confirm('w1')).toBe(true);
     expect(calls).toBe(2);

@@ -19,14 +19,24 @@ describe('telemetry without an exporter', () => {
 
   it("a caller's trace continues: same trace id; a caller that samples (it exports) is followed", async () => {
     const parentTrace = 'ab'.repeat(16);
-    await inSpan('child', SpanKind.CONSUMER, async (span) => {
-      expect(span.spanContext().traceId).toBe(parentTrace);
-      expect(span.isRecording()).toBe(false);
-    }, contextFrom({ traceparent: `00-${parentTrace}-${'cd'.repeat(8)}-00` }));
-    await inSpan('child', SpanKind.CONSUMER, async (span) => {
-      expect(span.spanContext().traceId).toBe(parentTrace);
-      expect(span.isRecording()).toBe(true);
-      expect(traceHeaders().traceparent?.endsWith('-01')).toBe(true);
-    }, contextFrom({ traceparent: `00-${parentTrace}-${'cd'.repeat(8)}-01` }));
+    await inSpan(
+      'child',
+      SpanKind.CONSUMER,
+      async (span) => {
+        expect(span.spanContext().traceId).toBe(parentTrace);
+        expect(span.isRecording()).toBe(false);
+      },
+      contextFrom({ traceparent: `00-${parentTrace}-${'cd'.repeat(8)}-00` }),
+    );
+    await inSpan(
+      'child',
+      SpanKind.CONSUMER,
+      async (span) => {
+        expect(span.spanContext().traceId).toBe(parentTrace);
+        expect(span.isRecording()).toBe(true);
+        expect(traceHeaders().traceparent?.endsWith('-01')).toBe(true);
+      },
+      contextFrom({ traceparent: `00-${parentTrace}-${'cd'.repeat(8)}-01` }),
+    );
   });
 });

@@ -6,7 +6,9 @@ import { Kafka, logLevel } from 'kafkajs';
 import { waitForLeaders } from '../src/event-log/topic-offsets.ts';
 
 const admin = new Kafka({ clientId: 'leaders-test', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
-afterAll(async () => { await admin.disconnect().catch(() => {}); });
+afterAll(async () => {
+  await admin.disconnect().catch(() => {});
+});
 
 describe('waitForLeaders', () => {
   it('returns once a topic created without waiting has its leaders; gives up on a topic that never comes', async () => {

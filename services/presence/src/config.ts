@@ -1,6 +1,14 @@
 /** The presence service's configuration (platform/config.ts says how it is used): the distributed process's schema. */
 import { configSpec } from '@ephemera/platform/src/config.ts';
-import { commonEnv, internalPort, metricsHost, metricsPort, port, redisUrl, serviceSecret } from '@ephemera/platform/src/config-vars.ts';
+import {
+  commonEnv,
+  internalPort,
+  metricsHost,
+  metricsPort,
+  port,
+  redisUrl,
+  serviceSecret,
+} from '@ephemera/platform/src/config-vars.ts';
 
 export const presenceConfig = configSpec('presence', {
   ...commonEnv,

@@ -2,22 +2,42 @@
 import express from 'express';
 import { INTERNAL, type OnlineUser, type PresenceApi } from '@ephemera/proto';
 import { z } from 'zod';
-import { internalRoute, internalRouter, parseOrThrow, serviceClient, type Logger, type ServiceCredential } from '@ephemera/platform';
+import {
+  internalRoute,
+  internalRouter,
+  parseOrThrow,
+  serviceClient,
+  type Logger,
+  type ServiceCredential,
+} from '@ephemera/platform';
 import type { PresenceService } from './presence-service.ts';
 
 const id = z.string().min(1).max(64);
 /** Names arrive sealed by the gateway (sealed-presence.ts): `e1.` + base64url(nonce, name, tag), ~200 characters at most. */
 const sealedName = z.string().max(512);
-const OnlineUserSchema = z.object({ id, username: sealedName, isAdmin: z.boolean(), presenceStatus: z.enum(['online', 'away', 'busy']) });
+const OnlineUserSchema = z.object({
+  id,
+  username: sealedName,
+  isAdmin: z.boolean(),
+  presenceStatus: z.enum(['online', 'away', 'busy']),
+});
 const ConnectSchema = z.object({ workspaceId: id, user: OnlineUserSchema, connectionId: id, gatewayId: id });
 const DisconnectSchema = z.object({ workspaceId: id, userId: id, connectionId: id });
 const OnlineSchema = z.object({ workspaceId: id });
 const HeartbeatSchema = z.object({ gatewayId: id, connections: z.array(DisconnectSchema).max(200_000) });
 const StatusSchema = z.object({ workspaceId: id, userId: id, status: z.enum(['online', 'away', 'busy']) });
 const AudienceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('workspace') }), z.object({ kind: z.literal('users'), userIds: z.array(id).max(10_000) }),
+  z.object({ kind: z.literal('workspace') }),
+  z.object({ kind: z.literal('users'), userIds: z.array(id).max(10_000) }),
 ]);
-const TypingSchema = z.object({ workspaceId: id, channelId: id, userId: id, username: sealedName, typing: z.boolean(), audience: AudienceSchema });
+const TypingSchema = z.object({
+  workspaceId: id,
+  channelId: id,
+  userId: id,
+  username: sealedName,
+  typing: z.boolean(),
+  audience: AudienceSchema,
+});
 
 /** Also callable through the batch route (the calls of one gateway event-loop turn in one request). */
 export function internalPresenceRouter(presence: PresenceService, logger?: Logger): express.Router {
@@ -33,11 +53,25 @@ export function internalPresenceRouter(presence: PresenceService, logger?: Logge
 
 export class PresenceClient implements PresenceApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(baseUrl: string, credential: ServiceCredential) { this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.presenceBatch }); }
-  connect(input: Parameters<PresenceApi['connect']>[0]) { return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input); }
-  disconnect(input: Parameters<PresenceApi['disconnect']>[0]) { return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input); }
-  online(workspaceId: string) { return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId }); }
-  heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) { return this.call<{ missing: string[] }>(INTERNAL.presenceHeartbeat, input); }
-  async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) { await this.call<unknown>(INTERNAL.presenceStatus, input); }
-  async typing(input: Parameters<PresenceApi['typing']>[0]) { await this.call<unknown>(INTERNAL.presenceTyping, input); }
+  constructor(baseUrl: string, credential: ServiceCredential) {
+    this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.presenceBatch });
+  }
+  connect(input: Parameters<PresenceApi['connect']>[0]) {
+    return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input);
+  }
+  disconnect(input: Parameters<PresenceApi['disconnect']>[0]) {
+    return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input);
+  }
+  online(workspaceId: string) {
+    return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId });
+  }
+  heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) {
+    return this.call<{ missing: string[] }>(INTERNAL.presenceHeartbeat, input);
+  }
+  async setStatus(input: Parameters<PresenceApi['setStatus']>[0]) {
+    await this.call<unknown>(INTERNAL.presenceStatus, input);
+  }
+  async typing(input: Parameters<PresenceApi['typing']>[0]) {
+    await this.call<unknown>(INTERNAL.presenceTyping, input);
+  }
 }

@@ -30,7 +30,13 @@
  * user shows it and a new tab keeps it. It is cleared when the user's last connection goes, so someone who comes
  * back later is online again. Typing indicators: typing.ts.
  */
-import { PRESENCE_CHANNEL, type OnlineUser, type PresenceApi, type PresenceSignal, type PresenceStatus } from '@ephemera/proto';
+import {
+  PRESENCE_CHANNEL,
+  type OnlineUser,
+  type PresenceApi,
+  type PresenceSignal,
+  type PresenceStatus,
+} from '@ephemera/proto';
 import type { EphemeralStore } from '@ephemera/platform';
 import { TypingIndicators, type TypingInput } from './typing.ts';
 
@@ -47,7 +53,10 @@ const statusKey = (workspaceId: string) => `presence:status:${workspaceId}`;
 const connKey = (connectionId: string) => `presence:connection:${connectionId}`;
 
 /** What presence:connection:{id} holds. */
-interface Registration { workspaceId: string; user: OnlineUser }
+interface Registration {
+  workspaceId: string;
+  user: OnlineUser;
+}
 
 export interface PresenceOptions {
   now?: () => number;
@@ -61,7 +70,10 @@ export class PresenceService implements PresenceApi {
   private readonly typingIndicators: TypingIndicators;
   private readonly sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly store: EphemeralStore, options: PresenceOptions = {}) {
+  constructor(
+    private readonly store: EphemeralStore,
+    options: PresenceOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     this.typingIndicators = new TypingIndicators(store, (s) => this.signal(s), this.now);
     const every = options.typingSweepMs ?? TYPING_SWEEP_MS;
@@ -70,7 +82,11 @@ export class PresenceService implements PresenceApi {
       this.sweeper = setInterval(() => {
         if (running) return;
         running = true;
-        this.sweepTyping().catch((err) => options.onError?.(err)).finally(() => { running = false; });
+        this.sweepTyping()
+          .catch((err) => options.onError?.(err))
+          .finally(() => {
+            running = false;
+          });
       }, every);
       this.sweeper.unref();
     }
@@ -101,14 +117,19 @@ export class PresenceService implements PresenceApi {
       this.store.set(connKey(input.connectionId), JSON.stringify(registration), CONNECTION_TTL_MS),
       firstConnection ? this.signal({ kind: 'joined', workspaceId, user }) : undefined,
     ]);
-    const [, index, statuses] = await Promise.all([written, this.store.hgetall(usersKey(workspaceId)), this.store.hgetall(statusKey(workspaceId))]);
+    const [, index, statuses] = await Promise.all([
+      written,
+      this.store.hgetall(usersKey(workspaceId)),
+      this.store.hgetall(statusKey(workspaceId)),
+    ]);
     return { firstConnection, online: await this.listLive(workspaceId, index, statuses, now) };
   }
 
   async setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void> {
     const key = statusKey(input.workspaceId);
     if (input.status === 'online') await this.store.hdel(key, input.userId);
-    else await Promise.all([this.store.hset(key, input.userId, input.status), this.store.expire(key, CONNECTION_TTL_MS)]);
+    else
+      await Promise.all([this.store.hset(key, input.userId, input.status), this.store.expire(key, CONNECTION_TTL_MS)]);
     await this.signal({ kind: 'status', workspaceId: input.workspaceId, userId: input.userId, status: input.status });
   }
 
@@ -134,7 +155,8 @@ export class PresenceService implements PresenceApi {
       this.store.zcount(conns, now),
     ]);
     // The user's other connections may all have expired (a crashed replica's): then this one was the last too.
-    if (rest > 0 || !(await this.dropIfGone(workspaceId, user.id, JSON.stringify(user), now))) return { lastConnection: false };
+    if (rest > 0 || !(await this.dropIfGone(workspaceId, user.id, JSON.stringify(user), now)))
+      return { lastConnection: false };
     await Promise.all([
       this.store.hdel(statusKey(workspaceId), user.id),
       this.signal({ kind: 'left', workspaceId, userId: user.id, username: user.username }),
@@ -143,11 +165,17 @@ export class PresenceService implements PresenceApi {
   }
 
   async online(workspaceId: string): Promise<OnlineUser[]> {
-    const [index, statuses] = await Promise.all([this.store.hgetall(usersKey(workspaceId)), this.store.hgetall(statusKey(workspaceId))]);
+    const [index, statuses] = await Promise.all([
+      this.store.hgetall(usersKey(workspaceId)),
+      this.store.hgetall(statusKey(workspaceId)),
+    ]);
     return this.listLive(workspaceId, index, statuses, this.now());
   }
 
-  async heartbeat(input: { gatewayId: string; connections: { workspaceId: string; userId: string; connectionId: string }[] }) {
+  async heartbeat(input: {
+    gatewayId: string;
+    connections: { workspaceId: string; userId: string; connectionId: string }[];
+  }) {
     const expiry = this.now() + CONNECTION_TTL_MS;
     const missing: string[] = [];
     // First every connection's registration gets its TTL anew (its value stays: no read, no rewrite); a missing one
@@ -158,7 +186,8 @@ export class PresenceService implements PresenceApi {
     // TTLs of the keys they refreshed: each user's connections, and once per room its index and statuses.
     const live: { workspaceId: string; userId: string; connectionId: string }[] = [];
     await this.inBatches(input.connections, async (c) => {
-      if (await this.store.expire(connKey(c.connectionId), CONNECTION_TTL_MS)) live.push(c); else missing.push(c.connectionId);
+      if (await this.store.expire(connKey(c.connectionId), CONNECTION_TTL_MS)) live.push(c);
+      else missing.push(c.connectionId);
     });
     const usersOfRoom = new Map<string, Map<string, string>>(); // room -> user -> their first connection
     for (const c of live) {
@@ -168,18 +197,32 @@ export class PresenceService implements PresenceApi {
     }
     // In room order, so that the room's keys get their TTL once, with its last user (in the last batch holding it).
     const users = [...usersOfRoom].flatMap(([workspaceId, ofRoom]) =>
-      [...ofRoom].map(([userId, connectionId], i) => ({ workspaceId, userId, connectionId, lastOfRoom: i === ofRoom.size - 1 })));
+      [...ofRoom].map(([userId, connectionId], i) => ({
+        workspaceId,
+        userId,
+        connectionId,
+        lastOfRoom: i === ofRoom.size - 1,
+      })),
+    );
     await this.inBatches(live, (c) => this.store.zadd(connsKey(c.workspaceId, c.userId), expiry, c.connectionId));
     for (const batch of batches(users)) {
       const registrations = await Promise.all(batch.map((u) => this.store.get(connKey(u.connectionId))));
-      await Promise.all(batch.flatMap((u, i) => {
-        const registration = parseRegistration(registrations[i]);
-        return [
-          registration ? this.store.hset(usersKey(registration.workspaceId), registration.user.id, JSON.stringify(registration.user)) : Promise.resolve(0),
-          this.store.expire(connsKey(u.workspaceId, u.userId), CONNECTION_TTL_MS),
-          u.lastOfRoom ? this.expireRoom(u.workspaceId) : Promise.resolve(),
-        ];
-      }));
+      await Promise.all(
+        batch.flatMap((u, i) => {
+          const registration = parseRegistration(registrations[i]);
+          return [
+            registration
+              ? this.store.hset(
+                  usersKey(registration.workspaceId),
+                  registration.user.id,
+                  JSON.stringify(registration.user),
+                )
+              : Promise.resolve(0),
+            this.store.expire(connsKey(u.workspaceId, u.userId), CONNECTION_TTL_MS),
+            u.lastOfRoom ? this.expireRoom(u.workspaceId) : Promise.resolve(),
+          ];
+        }),
+      );
     }
     return { missing };
   }
@@ -208,17 +251,26 @@ export class PresenceService implements PresenceApi {
    * The indexed users that have a live connection, with the status each set: one count per user, however many
    * connections they have. Users whose connections all expired without a disconnect leave the index here.
    */
-  private async listLive(workspaceId: string, index: Record<string, string>, statuses: Record<string, string>, now: number): Promise<OnlineUser[]> {
+  private async listLive(
+    workspaceId: string,
+    index: Record<string, string>,
+    statuses: Record<string, string>,
+    now: number,
+  ): Promise<OnlineUser[]> {
     const ids = Object.keys(index);
-    const live = await Promise.all(ids.map(async (id) => {
-      if ((await this.store.zcount(connsKey(workspaceId, id), now)) > 0) return true;
-      return !(await this.dropIfGone(workspaceId, id, index[id], now)); // a connection that came meanwhile counts
-    }));
-    return ids.filter((_, i) => live[i]).map((id) => {
-      const user = JSON.parse(index[id]) as OnlineUser;
-      const status = (statuses[id] as PresenceStatus | undefined) ?? 'online';
-      return status === user.presenceStatus ? user : { ...user, presenceStatus: status };
-    });
+    const live = await Promise.all(
+      ids.map(async (id) => {
+        if ((await this.store.zcount(connsKey(workspaceId, id), now)) > 0) return true;
+        return !(await this.dropIfGone(workspaceId, id, index[id], now)); // a connection that came meanwhile counts
+      }),
+    );
+    return ids
+      .filter((_, i) => live[i])
+      .map((id) => {
+        const user = JSON.parse(index[id]) as OnlineUser;
+        const status = (statuses[id] as PresenceStatus | undefined) ?? 'online';
+        return status === user.presenceStatus ? user : { ...user, presenceStatus: status };
+      });
   }
 
   /**
@@ -236,7 +288,10 @@ export class PresenceService implements PresenceApi {
     ]);
     if (live === 0) return true;
     // The hdel may have emptied the index, and with it its TTL: the entry put back gets one again.
-    await Promise.all([this.store.hset(usersKey(workspaceId), userId, userJson), this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS)]);
+    await Promise.all([
+      this.store.hset(usersKey(workspaceId), userId, userJson),
+      this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS),
+    ]);
     return false;
   }
 

@@ -17,7 +17,14 @@ const memberOf = (workspaceId: string, channelId: string, userId: string) => `${
 const detailKey = (member: string) => `presence:typing-detail:${member}`;
 const DETAIL_GRACE_MS = 60_000;
 
-export interface TypingInput { workspaceId: string; channelId: string; userId: string; username: string; typing: boolean; audience: Audience }
+export interface TypingInput {
+  workspaceId: string;
+  channelId: string;
+  userId: string;
+  username: string;
+  typing: boolean;
+  audience: Audience;
+}
 
 export class TypingIndicators {
   constructor(

@@ -13,7 +13,11 @@ import { CONNECTION_TTL_MS, PresenceService } from '../src/presence-service.ts';
 
 const user = (id: string) => ({ id, username: id, isAdmin: false, presenceStatus: 'online' as const });
 /** the user's connections, the room's index, the room's statuses (the layout in presence-service.ts) */
-const roomKeys = (ws: string, userId: string) => [`presence:conns:${ws}:${userId}`, `presence:users:${ws}`, `presence:status:${ws}`];
+const roomKeys = (ws: string, userId: string) => [
+  `presence:conns:${ws}:${userId}`,
+  `presence:users:${ws}`,
+  `presence:status:${ws}`,
+];
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -23,7 +27,10 @@ afterEach(async () => {
 it('redis: connect, setStatus and heartbeat give the conns, users and status keys a TTL of CONNECTION_TTL_MS', async () => {
   const store = new RedisEphemeralStore(sharedInfra('redisUrl'));
   const raw = new Redis(sharedInfra('redisUrl'));
-  cleanup.push(() => store.close(), () => raw.quit());
+  cleanup.push(
+    () => store.close(),
+    () => raw.quit(),
+  );
   const presence = new PresenceService(store, { typingSweepMs: 0 });
   const ws = `ws-${randomUUID()}`;
   const [conns, users, status] = roomKeys(ws, 'ann');
@@ -44,7 +51,12 @@ it('redis: connect, setStatus and heartbeat give the conns, users and status key
   // Each write renews them: shortened by hand, a heartbeat, a status, a further connection set them anew.
   const shorten = () => Promise.all([conns, users, status].map((k) => raw.pexpire(k, 1_000)));
   await shorten();
-  expect(await presence.heartbeat({ gatewayId: 'g1', connections: [{ workspaceId: ws, userId: 'ann', connectionId: `a1-${ws}` }] })).toEqual({ missing: [] });
+  expect(
+    await presence.heartbeat({
+      gatewayId: 'g1',
+      connections: [{ workspaceId: ws, userId: 'ann', connectionId: `a1-${ws}` }],
+    }),
+  ).toEqual({ missing: [] });
   await expectTtls([conns, users, status], 1_000);
   await shorten();
   await presence.setStatus({ workspaceId: ws, userId: 'ann', status: 'busy' });
@@ -60,7 +72,9 @@ it('redis: connect, setStatus and heartbeat give the conns, users and status key
 
 it('memory: the keys read as absent CONNECTION_TTL_MS after the last connect, status or heartbeat', async () => {
   vi.useFakeTimers({ toFake: ['Date'] }); // the store's TTLs run on Date.now; its timers stay real (and unref'd)
-  cleanup.push(() => { vi.useRealTimers(); });
+  cleanup.push(() => {
+    vi.useRealTimers();
+  });
   const store: EphemeralStore = new MemoryEphemeralStore();
   cleanup.push(() => store.close());
   const presence = new PresenceService(store, { typingSweepMs: 0 });
@@ -68,7 +82,11 @@ it('memory: the keys read as absent CONNECTION_TTL_MS after the last connect, st
   const ws = `ws-${randomUUID()}`;
   const [conns, users, status] = roomKeys(ws, 'ann');
   const held = { workspaceId: ws, userId: 'ann', connectionId: `a1-${ws}` };
-  const stored = async () => [await store.zcount(conns, -Infinity), Object.keys(await store.hgetall(users)), Object.keys(await store.hgetall(status))];
+  const stored = async () => [
+    await store.zcount(conns, -Infinity),
+    Object.keys(await store.hgetall(users)),
+    Object.keys(await store.hgetall(status)),
+  ];
 
   await presence.connect({ workspaceId: ws, user: user('ann'), connectionId: held.connectionId, gatewayId: 'g1' });
   advance(CONNECTION_TTL_MS / 2);

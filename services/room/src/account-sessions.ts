@@ -4,7 +4,9 @@ import { serviceClient, type ServiceCredential } from '@ephemera/platform';
 
 export class AccountSessionsClient implements AccountSessionsApi {
   private readonly call: ReturnType<typeof serviceClient>;
-  constructor(billingUrl: string, credential: ServiceCredential) { this.call = serviceClient(billingUrl, credential); }
+  constructor(billingUrl: string, credential: ServiceCredential) {
+    this.call = serviceClient(billingUrl, credential);
+  }
   async resolveSession(token: string): Promise<SessionAccount | null> {
     return (await this.call<{ account: SessionAccount | null }>(ACCOUNT_INTERNAL.resolveSession, { token })).account;
   }
@@ -17,4 +19,7 @@ export class AccountSessionsClient implements AccountSessionsApi {
  * Without a billing service (BILLING_URL unset) no session is valid: account routes answer SESSION_INVALID; no room
  * can have been claimed by an account, so no owner's standing is ever asked.
  */
-export const noAccountSessions: AccountSessionsApi = { resolveSession: async () => null, standingOf: async () => 'active' };
+export const noAccountSessions: AccountSessionsApi = {
+  resolveSession: async () => null,
+  standingOf: async () => 'active',
+};

@@ -10,7 +10,10 @@
 export class AtSeqCache<T> {
   private readonly entries = new Map<string, { seq: number; at: number; value: Promise<T> }>();
 
-  constructor(private readonly rooms: number, private readonly maxAgeMs: number) {}
+  constructor(
+    private readonly rooms: number,
+    private readonly maxAgeMs: number,
+  ) {}
 
   get(ws: { id: string; lastSeq: number }, read: () => Promise<T>): Promise<T> {
     const now = Date.now();
@@ -21,7 +24,9 @@ export class AtSeqCache<T> {
     this.entries.delete(ws.id);
     if (this.entries.size >= this.rooms) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(ws.id, entry);
-    value.catch(() => { if (this.entries.get(ws.id) === entry) this.entries.delete(ws.id); });
+    value.catch(() => {
+      if (this.entries.get(ws.id) === entry) this.entries.delete(ws.id);
+    });
     return value;
   }
 }

@@ -7,9 +7,18 @@ import { BackupPart, type Pool, type RoomKeyStore } from '@ephemera/platform';
 
 export function roomBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
   return new BackupPart({
-    pool, schema: 'room', keys, roomTables: ['workspaces'],
-    keyIds: async (c) => (await c.query<{ id: string }>('SELECT id FROM room.workspaces ORDER BY id')).rows.map((r) => r.id),
-    endedRooms: async (c, staging, now) => (await c.query<{ id: string }>(
-      `SELECT id FROM ${staging}.workspaces WHERE expires_at IS NOT NULL AND expires_at <= $1`, [now])).rows.map((r) => r.id),
+    pool,
+    schema: 'room',
+    keys,
+    roomTables: ['workspaces'],
+    keyIds: async (c) =>
+      (await c.query<{ id: string }>('SELECT id FROM room.workspaces ORDER BY id')).rows.map((r) => r.id),
+    endedRooms: async (c, staging, now) =>
+      (
+        await c.query<{ id: string }>(
+          `SELECT id FROM ${staging}.workspaces WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+          [now],
+        )
+      ).rows.map((r) => r.id),
   });
 }

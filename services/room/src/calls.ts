@@ -9,7 +9,11 @@ import { DomainError, ENTITLEMENTS, type AuthorizeCallInput, type SessionActor }
 import type { RoomCore } from './core.ts';
 import { checkDmMember } from './rules.ts';
 
-export async function authorizeCall(core: RoomCore, actor: SessionActor, input: AuthorizeCallInput): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }> {
+export async function authorizeCall(
+  core: RoomCore,
+  actor: SessionActor,
+  input: AuthorizeCallInput,
+): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }> {
   const ws = await core.liveWorkspace(actor.workspaceId);
   await core.authorizeEvent(ws, actor.userId, input.event);
   const channel = await core.repo.channelById(ws.id, input.channelId);

@@ -4,11 +4,36 @@
  * its events with the next sequence numbers, and records them (durable in the log, then applied to the read model).
  */
 import {
-  DomainError, SOCKET_AUTHZ, assertMayCreateOrExtend, authorizeCaller,
-  type AccountStanding, type AnyEventEnvelope, type ClientEventName, type DomainEventPayload, type DomainEventType, type EventEnvelope, type Role,
-  type SessionActor, type Actor,
+  DomainError,
+  SOCKET_AUTHZ,
+  assertMayCreateOrExtend,
+  authorizeCaller,
+  type AccountStanding,
+  type AnyEventEnvelope,
+  type ClientEventName,
+  type DomainEventPayload,
+  type DomainEventType,
+  type EventEnvelope,
+  type Role,
+  type SessionActor,
+  type Actor,
 } from '@ephemera/proto';
-import { DEV_MASTER_KEY, ImageSigner, KeyedMutex, applyOnce, appendEvents, makeEvent, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKeyStore, type RoomKeyring } from '@ephemera/platform';
+import {
+  DEV_MASTER_KEY,
+  ImageSigner,
+  KeyedMutex,
+  applyOnce,
+  appendEvents,
+  makeEvent,
+  systemActor,
+  userActor,
+  type EventLog,
+  type Logger,
+  type Pool,
+  type Projector,
+  type RoomKeyStore,
+  type RoomKeyring,
+} from '@ephemera/platform';
 import { roomProjector } from './projection.ts';
 import { RoomRepository, type MemberRow, type WorkspaceRow } from './repository.ts';
 
@@ -88,7 +113,9 @@ export class RoomCore {
 
   /** Extending a room its owner account may not extend (in grace or expired) is refused; a guest's room: no owner. */
   async assertOwnerMayExtend(workspaceId: string): Promise<void> {
-    const { rows } = await this.deps.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [workspaceId]);
+    const { rows } = await this.deps.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [
+      workspaceId,
+    ]);
     const owner: string | null = rows[0]?.owner_account_id ?? null;
     if (owner) assertMayCreateOrExtend(await this.accountStanding(owner));
   }
@@ -108,10 +135,18 @@ export class RoomCore {
    * against the event's own row of the table (authorizeCaller): every socket event the room service decides, or
    * decides for another service (calls, typing, presence), comes through here.
    */
-  async authorizeEvent(ws: WorkspaceRow, userId: string, event: ClientEventName): Promise<{ role: Role; member: MemberRow | null }> {
+  async authorizeEvent(
+    ws: WorkspaceRow,
+    userId: string,
+    event: ClientEventName,
+  ): Promise<{ role: Role; member: MemberRow | null }> {
     const member = await this.repo.memberById(ws.id, userId);
     const departed = member ? null : await this.repo.departure(ws.id, userId);
-    const role = authorizeCaller(SOCKET_AUTHZ[event], { member, createdBy: ws.createdBy, departed: departed?.reason ?? null });
+    const role = authorizeCaller(SOCKET_AUTHZ[event], {
+      member,
+      createdBy: ws.createdBy,
+      departed: departed?.reason ?? null,
+    });
     return { role, member };
   }
 
@@ -119,7 +154,12 @@ export class RoomCore {
    * A user's command on their own room under the event's authorization rule. `workspaceId` is the room the payload
    * names (when it names one): it must be the session's.
    */
-  userCommand<T>(actor: SessionActor, event: ClientEventName, workspaceId: string | undefined, fn: (cmd: RoomCommand) => Promise<T>): Promise<T> {
+  userCommand<T>(
+    actor: SessionActor,
+    event: ClientEventName,
+    workspaceId: string | undefined,
+    fn: (cmd: RoomCommand) => Promise<T>,
+  ): Promise<T> {
     if (workspaceId !== undefined && workspaceId !== actor.workspaceId) throw new DomainError('FORBIDDEN');
     return this.mutex.run(`ws:${actor.workspaceId}`, async () => {
       const ws = await this.liveWorkspace(actor.workspaceId);
@@ -140,8 +180,13 @@ export class RoomCore {
   private commandFor(ws: WorkspaceRow, member: MemberRow | null, role: Role | null, actor: Actor): RoomCommand {
     let seq = ws.lastSeq;
     return {
-      ws, member, role,
-      event: (type, payload) => ({ ...makeEvent(type, ws.id, ++seq, payload, actor), occurredAt: this.now().toISOString() }),
+      ws,
+      member,
+      role,
+      event: (type, payload) => ({
+        ...makeEvent(type, ws.id, ++seq, payload, actor),
+        occurredAt: this.now().toISOString(),
+      }),
       record: (events) => this.record(events),
     };
   }

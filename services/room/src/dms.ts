@@ -3,7 +3,15 @@
  * fan-out of channel.created); delete-dm hides it for the caller only (dm.hidden); a later message in it brings it
  * back for whoever hid it (dm.reopened, appended by the policy below, which consumes the messaging topic).
  */
-import { C, DomainError, type Channel, type CreateDmChannelSchema, type DeleteDmSchema, type Message, type SessionActor } from '@ephemera/proto';
+import {
+  C,
+  DomainError,
+  type Channel,
+  type CreateDmChannelSchema,
+  type DeleteDmSchema,
+  type Message,
+  type SessionActor,
+} from '@ephemera/proto';
 import { newId } from '@ephemera/platform';
 import type { z } from 'zod';
 import type { RoomCore } from './core.ts';
@@ -12,36 +20,60 @@ import { checkDmMember, dmKeyOf } from './rules.ts';
 /** DMs are named by their two members on the client; the stored name is a constant. */
 export const DM_NAME = 'dm';
 
-export async function createDmChannel(core: RoomCore, actor: SessionActor, input: z.output<typeof CreateDmChannelSchema>): Promise<Channel> {
+export async function createDmChannel(
+  core: RoomCore,
+  actor: SessionActor,
+  input: z.output<typeof CreateDmChannelSchema>,
+): Promise<Channel> {
   return core.userCommand(actor, C.createDmChannel, input.workspaceId, async (cmd) => {
-    if (input.targetUserId === actor.userId) throw new DomainError('VALIDATION', 'You cannot start a conversation with yourself');
+    if (input.targetUserId === actor.userId)
+      throw new DomainError('VALIDATION', 'You cannot start a conversation with yourself');
     const target = await core.repo.memberById(cmd.ws.id, input.targetUserId);
     if (!target) throw new DomainError('USER_NOT_FOUND');
     const existing = await core.repo.dmByKey(cmd.ws.id, dmKeyOf([actor.userId, target.userId]));
     if (existing) {
       // The pair's DM already exists: answer it, and bring it back into the actor's list if they had hidden it.
       if (await core.repo.isHidden(existing.id, actor.userId)) {
-        await cmd.record([cmd.event('dm.reopened', { workspaceId: cmd.ws.id, channelId: existing.id, userId: actor.userId, channel: existing })]);
+        await cmd.record([
+          cmd.event('dm.reopened', {
+            workspaceId: cmd.ws.id,
+            channelId: existing.id,
+            userId: actor.userId,
+            channel: existing,
+          }),
+        ]);
       }
       return existing;
     }
     const channel: Channel = {
-      id: newId(), workspaceId: cmd.ws.id, name: DM_NAME, type: 'dm', isPrivate: true,
-      memberIds: [actor.userId, target.userId], createdBy: actor.userId, createdAt: core.now().toISOString(),
+      id: newId(),
+      workspaceId: cmd.ws.id,
+      name: DM_NAME,
+      type: 'dm',
+      isPrivate: true,
+      memberIds: [actor.userId, target.userId],
+      createdBy: actor.userId,
+      createdAt: core.now().toISOString(),
     };
     await cmd.record([cmd.event('channel.created', { workspaceId: cmd.ws.id, channel })]);
     return channel;
   });
 }
 
-export async function deleteDm(core: RoomCore, actor: SessionActor, input: z.output<typeof DeleteDmSchema>): Promise<{ channelId: string }> {
+export async function deleteDm(
+  core: RoomCore,
+  actor: SessionActor,
+  input: z.output<typeof DeleteDmSchema>,
+): Promise<{ channelId: string }> {
   return core.userCommand(actor, C.deleteDm, input.workspaceId, async (cmd) => {
     const channel = await core.repo.channelById(cmd.ws.id, input.channelId);
     if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
     checkDmMember(channel, actor.userId);
     // Hiding twice changes nothing: the caller's sockets were told the first time.
     if (!(await core.repo.isHidden(channel.id, actor.userId))) {
-      await cmd.record([cmd.event('dm.hidden', { workspaceId: cmd.ws.id, channelId: channel.id, userId: actor.userId })]);
+      await cmd.record([
+        cmd.event('dm.hidden', { workspaceId: cmd.ws.id, channelId: channel.id, userId: actor.userId }),
+      ]);
     }
     return { channelId: channel.id };
   });
@@ -60,7 +92,11 @@ export async function reopenAfterMessage(core: RoomCore, message: Message): Prom
     const channel = await core.repo.channelById(cmd.ws.id, message.channelId);
     if (!channel || channel.type !== 'dm') return 0;
     const hidden = await core.repo.hiddenBefore(channel.id, sentAt);
-    await cmd.record(hidden.map((userId) => cmd.event('dm.reopened', { workspaceId: cmd.ws.id, channelId: channel.id, userId, channel })));
+    await cmd.record(
+      hidden.map((userId) =>
+        cmd.event('dm.reopened', { workspaceId: cmd.ws.id, channelId: channel.id, userId, channel }),
+      ),
+    );
     return hidden.length;
   });
   return reopened ?? 0;

@@ -5,24 +5,55 @@
 import express from 'express';
 import { z } from 'zod';
 import {
-  INTERNAL, CreateChannelSchema, JoinWorkspaceSchema, CreateDmChannelSchema, DeleteDmSchema,
-  DeleteChannelSchema, RenameChannelSchema, UpdateChannelMembersSchema, UpdateProfileSchema,
-  RenameWorkspaceSchema, SetWorkspacePasswordSchema, SetWorkspaceMaxUsersSchema, ExtendWorkspaceSchema, KickUserSchema,
-  SetMemberRoleSchema, BroadcastThemeSchema, AuthorizeCallSchema, AuthorizePresenceSchema,
+  INTERNAL,
+  CreateChannelSchema,
+  JoinWorkspaceSchema,
+  CreateDmChannelSchema,
+  DeleteDmSchema,
+  DeleteChannelSchema,
+  RenameChannelSchema,
+  UpdateChannelMembersSchema,
+  UpdateProfileSchema,
+  RenameWorkspaceSchema,
+  SetWorkspacePasswordSchema,
+  SetWorkspaceMaxUsersSchema,
+  ExtendWorkspaceSchema,
+  KickUserSchema,
+  SetMemberRoleSchema,
+  BroadcastThemeSchema,
+  AuthorizeCallSchema,
+  AuthorizePresenceSchema,
 } from '@ephemera/proto';
 import {
-  bearerOfRequest, commandRoute, internalRoute, internalRouter, parseOrThrow, publicRoute, rateLimited, createRateLimits, roomMemberOf,
-  type Callers, type Logger, type RateLimits,
+  bearerOfRequest,
+  commandRoute,
+  internalRoute,
+  internalRouter,
+  parseOrThrow,
+  publicRoute,
+  rateLimited,
+  createRateLimits,
+  roomMemberOf,
+  type Callers,
+  type Logger,
+  type RateLimits,
 } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
 import { ChangeTierSchema } from './room-admin.ts';
 import { PasswordGuard } from './password-guard.ts';
 
 /** The member a room token (Authorization: Bearer) names, in the room the route or its body names. */
-export const roomMemberCaller = (rooms: RoomService): Callers['member'] => (req) => {
-  const named = typeof req.params.id === 'string' ? req.params.id : typeof req.body?.workspaceId === 'string' ? req.body.workspaceId : null;
-  return roomMemberOf(rooms, req, named);
-};
+export const roomMemberCaller =
+  (rooms: RoomService): Callers['member'] =>
+  (req) => {
+    const named =
+      typeof req.params.id === 'string'
+        ? req.params.id
+        : typeof req.body?.workspaceId === 'string'
+          ? req.body.workspaceId
+          : null;
+    return roomMemberOf(rooms, req, named);
+  };
 
 /**
  * Every route from its row of the authorization table (publicRoute). Rate limits by client address (req.ip: the
@@ -34,16 +65,48 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
   const callers: Callers = { member: roomMemberCaller(rooms) };
   const checks = rateLimited(limits, 'nameChecksPerAddress');
   // Before /:id routes; identity is the bearer token's member, never the body's userEmail.
-  publicRoute(r, 'extendRoom', callers, async (req, res) => { res.json(await rooms.extendRoom(bearerOfRequest(req), req.body)); },
-    rateLimited(limits, 'roomExtensionsPerAddress'));
-  publicRoute(r, 'checkName', callers, async (req, res) => { res.json(await rooms.checkName(String(req.params.name))); }, checks);
-  publicRoute(r, 'roomByName', callers, async (req, res) => { res.json(await rooms.lookupByName(String(req.params.roomName))); });
-  publicRoute(r, 'info', callers, async (req, res) => { res.json(await rooms.info(String(req.params.id))); });
-  publicRoute(r, 'checkUsername', callers, async (req, res) => {
-    res.json(await rooms.checkUsername(String(req.params.id), String(req.params.username)));
-  }, checks);
-  publicRoute(r, 'createWorkspace', callers, async (req, res) => { res.status(201).json(await rooms.createWorkspace(req.body)); },
-    rateLimited(limits, 'roomCreationsPerAddress'));
+  publicRoute(
+    r,
+    'extendRoom',
+    callers,
+    async (req, res) => {
+      res.json(await rooms.extendRoom(bearerOfRequest(req), req.body));
+    },
+    rateLimited(limits, 'roomExtensionsPerAddress'),
+  );
+  publicRoute(
+    r,
+    'checkName',
+    callers,
+    async (req, res) => {
+      res.json(await rooms.checkName(String(req.params.name)));
+    },
+    checks,
+  );
+  publicRoute(r, 'roomByName', callers, async (req, res) => {
+    res.json(await rooms.lookupByName(String(req.params.roomName)));
+  });
+  publicRoute(r, 'info', callers, async (req, res) => {
+    res.json(await rooms.info(String(req.params.id)));
+  });
+  publicRoute(
+    r,
+    'checkUsername',
+    callers,
+    async (req, res) => {
+      res.json(await rooms.checkUsername(String(req.params.id), String(req.params.username)));
+    },
+    checks,
+  );
+  publicRoute(
+    r,
+    'createWorkspace',
+    callers,
+    async (req, res) => {
+      res.status(201).json(await rooms.createWorkspace(req.body));
+    },
+    rateLimited(limits, 'roomCreationsPerAddress'),
+  );
   // Wrong passwords: per address, per room and per process (password-guard.ts).
   const guard = new PasswordGuard(limits);
   publicRoute(r, 'joinWorkspace', callers, async (req, res) => {
@@ -52,8 +115,15 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
     // The client gone (before or while its try waits for a turn): its try is dropped, not evaluated.
     const gone = new AbortController();
     if (req.socket.destroyed) gone.abort();
-    else res.on('close', () => { if (!res.writableFinished) gone.abort(); });
-    res.json(await rooms.joinWorkspace(roomId, req.body, (password, stored) => guard.check({ roomId, address, password, stored, signal: gone.signal })));
+    else
+      res.on('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+    res.json(
+      await rooms.joinWorkspace(roomId, req.body, (password, stored) =>
+        guard.check({ roomId, address, password, stored, signal: gone.signal }),
+      ),
+    );
   });
   return r;
 }
@@ -68,12 +138,18 @@ export function internalRoomRouter(rooms: RoomService, logger?: Logger): express
   commandRoute(r, INTERNAL.deleteDm, DeleteDmSchema, (a, i) => rooms.deleteDm(a, i));
   commandRoute(r, INTERNAL.deleteChannel, DeleteChannelSchema, (a, i) => rooms.deleteChannel(a, i));
   commandRoute(r, INTERNAL.renameChannel, RenameChannelSchema, (a, i) => rooms.renameChannel(a, i));
-  commandRoute(r, INTERNAL.updateChannelMembers, UpdateChannelMembersSchema, (a, i) => rooms.updateChannelMembers(a, i));
+  commandRoute(r, INTERNAL.updateChannelMembers, UpdateChannelMembersSchema, (a, i) =>
+    rooms.updateChannelMembers(a, i),
+  );
   commandRoute(r, INTERNAL.updateProfile, UpdateProfileSchema, (a, i) => rooms.updateProfile(a, i));
   commandRoute(r, INTERNAL.leaveWorkspace, z.object({}), (a) => rooms.leaveWorkspace(a));
   commandRoute(r, INTERNAL.renameWorkspace, RenameWorkspaceSchema, (a, i) => rooms.renameWorkspace(a, i));
-  commandRoute(r, INTERNAL.setWorkspacePassword, SetWorkspacePasswordSchema, (a, i) => rooms.setWorkspacePassword(a, i));
-  commandRoute(r, INTERNAL.setWorkspaceMaxUsers, SetWorkspaceMaxUsersSchema, (a, i) => rooms.setWorkspaceMaxUsers(a, i));
+  commandRoute(r, INTERNAL.setWorkspacePassword, SetWorkspacePasswordSchema, (a, i) =>
+    rooms.setWorkspacePassword(a, i),
+  );
+  commandRoute(r, INTERNAL.setWorkspaceMaxUsers, SetWorkspaceMaxUsersSchema, (a, i) =>
+    rooms.setWorkspaceMaxUsers(a, i),
+  );
   commandRoute(r, INTERNAL.extendWorkspace, ExtendWorkspaceSchema, (a, i) => rooms.extendWorkspace(a, i));
   commandRoute(r, INTERNAL.deleteWorkspace, z.object({}), (a) => rooms.deleteWorkspace(a));
   commandRoute(r, INTERNAL.kickUser, KickUserSchema, (a, i) => rooms.kickUser(a, i));

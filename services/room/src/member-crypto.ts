@@ -19,10 +19,13 @@ const pictureAad = (userId: string) => `member:${userId}:profile-picture`;
 const THEME_AUTHOR_AAD = 'workspace:theme:changed-by-name';
 
 /** What the uniqueness constraint compares: equal for names that render alike, meaningless without the key. */
-export const usernameHash = (key: RoomKey, username: string): string => key.hash(USERNAME_PURPOSE, usernameKey(username));
+export const usernameHash = (key: RoomKey, username: string): string =>
+  key.hash(USERNAME_PURPOSE, usernameKey(username));
 
-export const sealUsername = (key: RoomKey, userId: string, username: string): string => key.seal(username, usernameAad(userId));
-export const openUsername = (key: RoomKey, userId: string, sealed: string): string => key.open(sealed, usernameAad(userId));
+export const sealUsername = (key: RoomKey, userId: string, username: string): string =>
+  key.seal(username, usernameAad(userId));
+export const openUsername = (key: RoomKey, userId: string, sealed: string): string =>
+  key.open(sealed, usernameAad(userId));
 
 export const sealPicture = (key: RoomKey, userId: string, picture: string | null): string | null =>
   picture === null ? null : key.seal(picture, pictureAad(userId));
@@ -32,15 +35,26 @@ export const openPicture = (key: RoomKey, userId: string, sealed: string | null)
 /** Channel names: sealed like usernames, and compared (topic names are unique per room) by a keyed hash. */
 export const CHANNEL_NAME_PURPOSE = 'channel-name-v1';
 const channelNameAad = (channelId: string) => `channel:${channelId}:name`;
-export const sealChannelName = (key: RoomKey, channelId: string, name: string): string => key.seal(name, channelNameAad(channelId));
-export const openChannelName = (key: RoomKey, channelId: string, sealed: string): string => key.open(sealed, channelNameAad(channelId));
-export const channelNameHash = (key: RoomKey, name: string): string => key.hash(CHANNEL_NAME_PURPOSE, name.toLowerCase());
+export const sealChannelName = (key: RoomKey, channelId: string, name: string): string =>
+  key.seal(name, channelNameAad(channelId));
+export const openChannelName = (key: RoomKey, channelId: string, sealed: string): string =>
+  key.open(sealed, channelNameAad(channelId));
+export const channelNameHash = (key: RoomKey, name: string): string =>
+  key.hash(CHANNEL_NAME_PURPOSE, name.toLowerCase());
 
-interface ThemeAuthor { changedByName: string }
+interface ThemeAuthor {
+  changedByName: string;
+}
 
 /** The broadcast theme names who applied it: that name is sealed like every other username. */
-export const sealThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({ ...theme, changedByName: key.seal(theme.changedByName, THEME_AUTHOR_AAD) });
-export const openThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({ ...theme, changedByName: key.open(theme.changedByName, THEME_AUTHOR_AAD) });
+export const sealThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({
+  ...theme,
+  changedByName: key.seal(theme.changedByName, THEME_AUTHOR_AAD),
+});
+export const openThemeAuthor = <T extends ThemeAuthor>(key: RoomKey, theme: T): T => ({
+  ...theme,
+  changedByName: key.open(theme.changedByName, THEME_AUTHOR_AAD),
+});
 
 /** The room's key for reading its members: a destroyed key means the room is gone (deleted or expired). */
 export async function memberKey(keyring: RoomKeyring, workspaceId: string): Promise<RoomKey> {

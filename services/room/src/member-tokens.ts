@@ -24,7 +24,12 @@ export interface TokenHolder {
  * Whose the token is in `ws` (a live room read by the caller; under the room's lock when the caller holds it).
  * A kicked member's token answers KICKED, any other non-member's NOT_AUTHENTICATED with `refusal` as its text.
  */
-export async function holderIn(core: RoomCore, ws: WorkspaceRow, userToken: string, refusal?: string): Promise<TokenHolder> {
+export async function holderIn(
+  core: RoomCore,
+  ws: WorkspaceRow,
+  userToken: string,
+  refusal?: string,
+): Promise<TokenHolder> {
   const tokenHash = sha256(userToken);
   const { rows, byTokenHash } = await core.repo.membersAt(ws);
   const member = byTokenHash.get(tokenHash);
@@ -39,16 +44,27 @@ export async function holderIn(core: RoomCore, ws: WorkspaceRow, userToken: stri
  * nobody holds a new token before it works, and a file download need not queue behind a busy room's joins. An
  * expired or deleted room: WORKSPACE_NOT_FOUND.
  */
-export async function memberOfToken(core: RoomCore, userToken: string, workspaceId?: string | null, refusal?: string): Promise<TokenHolder> {
+export async function memberOfToken(
+  core: RoomCore,
+  userToken: string,
+  workspaceId?: string | null,
+  refusal?: string,
+): Promise<TokenHolder> {
   const roomId = workspaceId ?? (await core.repo.workspaceOfToken(sha256(userToken)));
   if (!roomId) throw new DomainError('NOT_AUTHENTICATED', refusal);
   return holderIn(core, await core.liveWorkspace(roomId), userToken, refusal);
 }
 
-const BearerQuerySchema = z.object({ userToken: z.string().min(1).max(200), workspaceId: z.string().min(1).max(64).nullish() });
+const BearerQuerySchema = z.object({
+  userToken: z.string().min(1).max(200),
+  workspaceId: z.string().min(1).max(64).nullish(),
+});
 
 /** RoomTokensApi: a bearer's member for another service's routes; a token of a room that is gone names nobody. */
-export async function bearerMember(core: RoomCore, body: unknown): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
+export async function bearerMember(
+  core: RoomCore,
+  body: unknown,
+): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
   const input = parseOrThrow(BearerQuerySchema, body);
   try {
     const { ws, member } = await memberOfToken(core, input.userToken, input.workspaceId);

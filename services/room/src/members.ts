@@ -7,16 +7,23 @@ import type { z } from 'zod';
 import type { RoomCore } from './core.ts';
 import { toRoomUser } from './repository.ts';
 
-export async function updateProfile(core: RoomCore, actor: SessionActor, input: z.output<typeof UpdateProfileSchema>): Promise<RoomUser> {
+export async function updateProfile(
+  core: RoomCore,
+  actor: SessionActor,
+  input: z.output<typeof UpdateProfileSchema>,
+): Promise<RoomUser> {
   return core.userCommand(actor, C.updateProfile, input.workspaceId, async (cmd) => {
     const member = cmd.member!; // SOCKET_AUTHZ allows members only
     const username = input.username ?? member.username;
     const profilePicture = input.profilePicture === undefined ? member.profilePicture : input.profilePicture;
     if (username === member.username && profilePicture === member.profilePicture) return toRoomUser(member, cmd.ws); // unchanged: no event
     // An uploaded picture is one of this room's stored files (POST .../files with purpose=avatar), nothing else of ours.
-    if (profilePicture?.startsWith('/api/') && !isRoomFile(profilePicture, cmd.ws.id)) throw new DomainError('PROFILE_IMAGE_TYPE');
+    if (profilePicture?.startsWith('/api/') && !isRoomFile(profilePicture, cmd.ws.id))
+      throw new DomainError('PROFILE_IMAGE_TYPE');
     if (await core.repo.usernameTaken(cmd.ws.id, username, actor.userId)) throw new DomainError('USERNAME_TAKEN');
-    await cmd.record([cmd.event('member.profile-updated', { workspaceId: cmd.ws.id, userId: actor.userId, username, profilePicture })]);
+    await cmd.record([
+      cmd.event('member.profile-updated', { workspaceId: cmd.ws.id, userId: actor.userId, username, profilePicture }),
+    ]);
     return toRoomUser({ ...member, username, profilePicture }, cmd.ws);
   });
 }
@@ -33,8 +40,13 @@ const isRoomFile = (path: string, workspaceId: string) => {
 export async function leaveWorkspace(core: RoomCore, actor: SessionActor): Promise<void> {
   await core.userCommand(actor, C.leaveWorkspace, undefined, async (cmd) => {
     const member = cmd.member!;
-    await cmd.record([cmd.event('member.left', {
-      workspaceId: cmd.ws.id, userId: member.userId, username: member.username, leftAt: core.now().toISOString(),
-    })]);
+    await cmd.record([
+      cmd.event('member.left', {
+        workspaceId: cmd.ws.id,
+        userId: member.userId,
+        username: member.username,
+        leftAt: core.now().toISOString(),
+      }),
+    ]);
   });
 }

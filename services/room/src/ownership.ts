@@ -5,7 +5,17 @@
  * one (the spec's newUserToken / ownerToken): only its hash is stored, as for every member.
  * The account comes from billing (a verified session); nothing here trusts an e-mail.
  */
-import { C, DomainError, ENTITLEMENTS, assertMayCreateOrExtend, type AccountRoomsApi, type ClaimAnswer, type DashboardRoom, type SessionAccount, type Tier } from '@ephemera/proto';
+import {
+  C,
+  DomainError,
+  ENTITLEMENTS,
+  assertMayCreateOrExtend,
+  type AccountRoomsApi,
+  type ClaimAnswer,
+  type DashboardRoom,
+  type SessionAccount,
+  type Tier,
+} from '@ephemera/proto';
 import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
 import { changeTier, extendPaid } from './room-admin.ts';
@@ -16,10 +26,15 @@ export class RoomOwnership implements AccountRoomsApi {
   constructor(
     private readonly core: RoomCore,
     private readonly pool: Pool,
-    private readonly create: (body: unknown, tier: Tier) => Promise<{ workspaceId: string; userToken: string; workspace: { id: string; name: string } }>,
+    private readonly create: (
+      body: unknown,
+      tier: Tier,
+    ) => Promise<{ workspaceId: string; userToken: string; workspace: { id: string; name: string } }>,
   ) {}
 
-  async isOwnedBy(workspaceId: string, accountId: string): Promise<boolean> { return (await this.ownerAccountOf(workspaceId)) === accountId; }
+  async isOwnedBy(workspaceId: string, accountId: string): Promise<boolean> {
+    return (await this.ownerAccountOf(workspaceId)) === accountId;
+  }
 
   private async ownerAccountOf(workspaceId: string): Promise<string | null> {
     const { rows } = await this.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [workspaceId]);
@@ -28,46 +43,76 @@ export class RoomOwnership implements AccountRoomsApi {
 
   private async liveRoomCount(accountId: string): Promise<number> {
     const { rows } = await this.pool.query(
-      'SELECT count(*)::int AS n FROM room.workspaces WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [accountId, this.core.now()]);
+      'SELECT count(*)::int AS n FROM room.workspaces WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2)',
+      [accountId, this.core.now()],
+    );
     return rows[0].n;
   }
 
   /** The tier's roomsPerAccount (free 1, pro 10, business unlimited). */
   private async checkRoomAllowance(account: { accountId: string; tier: Tier }): Promise<void> {
     const max = (ENTITLEMENTS[account.tier] ?? ENTITLEMENTS.free).roomsPerAccount;
-    if (max !== null && (await this.liveRoomCount(account.accountId)) >= max) throw new DomainError('ROOM_LIMIT_REACHED');
+    if (max !== null && (await this.liveRoomCount(account.accountId)) >= max)
+      throw new DomainError('ROOM_LIMIT_REACHED');
   }
 
   /** The guest owner's token proves the claim; the owner member gets a new token (newUserToken). */
   async claim(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }): Promise<ClaimAnswer> {
     return this.core.mutex.run(`ws:${input.workspaceId}`, async () => {
       const ws = await this.core.liveWorkspace(input.workspaceId);
-      const member = await holderIn(this.core, ws, input.userToken).then((h) => h.member, (err) => { if (err instanceof DomainError) return null; throw err; });
-      if (!member || member.userId !== ws.createdBy) throw new DomainError('NOT_ROOM_OWNER', 'Only the room\'s creator can claim it');
+      const member = await holderIn(this.core, ws, input.userToken).then(
+        (h) => h.member,
+        (err) => {
+          if (err instanceof DomainError) return null;
+          throw err;
+        },
+      );
+      if (!member || member.userId !== ws.createdBy)
+        throw new DomainError('NOT_ROOM_OWNER', "Only the room's creator can claim it");
       const owner = await this.ownerAccountOf(ws.id);
       if (owner && owner !== input.accountId) throw new DomainError('ROOM_ALREADY_CLAIMED');
       if (!owner && input.tier) await this.checkRoomAllowance({ accountId: input.accountId, tier: input.tier });
       const token = newToken();
-      await this.core.record([{
-        ...this.event(ws.id, ws.lastSeq + 1, member.userId, 'workspace.claimed', {
-          workspaceId: ws.id, accountId: input.accountId, userId: member.userId, tokenHash: sha256(token), claimedAt: this.core.now().toISOString(),
-        }),
-      }]);
-      return { success: true, newUserToken: token, workspaceId: ws.id, roomName: ws.name, message: 'Room ownership claimed successfully' };
+      await this.core.record([
+        {
+          ...this.event(ws.id, ws.lastSeq + 1, member.userId, 'workspace.claimed', {
+            workspaceId: ws.id,
+            accountId: input.accountId,
+            userId: member.userId,
+            tokenHash: sha256(token),
+            claimedAt: this.core.now().toISOString(),
+          }),
+        },
+      ]);
+      return {
+        success: true,
+        newUserToken: token,
+        workspaceId: ws.id,
+        roomName: ws.name,
+        message: 'Room ownership claimed successfully',
+      };
     });
   }
 
   /** A fresh owner token for a room the account claimed (GET room/{name} with the owner's session, generate-room-token). */
-  async ownerToken(input: { accountId: string; roomName: string }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }> {
+  async ownerToken(input: {
+    accountId: string;
+    roomName: string;
+  }): Promise<{ workspaceId: string; roomName: string; ownerToken: string }> {
     const found = await this.core.repo.workspaceByName(input.roomName.trim());
     if (!found || !this.core.isLive(found)) throw new DomainError('ROOM_NOT_FOUND');
     return this.core.mutex.run(`ws:${found.id}`, async () => {
       const ws = await this.core.liveWorkspace(found.id);
       if ((await this.ownerAccountOf(ws.id)) !== input.accountId) throw new DomainError('NOT_ROOM_OWNER');
       const token = newToken();
-      await this.core.record([this.event(ws.id, ws.lastSeq + 1, ws.createdBy, 'workspace.owner-token-issued', {
-        workspaceId: ws.id, accountId: input.accountId, userId: ws.createdBy, tokenHash: sha256(token),
-      })]);
+      await this.core.record([
+        this.event(ws.id, ws.lastSeq + 1, ws.createdBy, 'workspace.owner-token-issued', {
+          workspaceId: ws.id,
+          accountId: input.accountId,
+          userId: ws.createdBy,
+          tokenHash: sha256(token),
+        }),
+      ]);
       return { workspaceId: ws.id, roomName: ws.name, ownerToken: token };
     });
   }
@@ -75,10 +120,17 @@ export class RoomOwnership implements AccountRoomsApi {
   async roomsOf(accountId: string): Promise<DashboardRoom[]> {
     const { rows } = await this.pool.query(
       `SELECT id, name, tier, created_at, expires_at FROM room.workspaces
-       WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC`, [accountId, this.core.now()]);
+       WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC`,
+      [accountId, this.core.now()],
+    );
     return rows.map((r) => ({
-      id: r.id, roomId: r.name, workspaceId: r.id, role: 'owner' as const, tier: r.tier,
-      createdAt: r.created_at.toISOString(), expiresAt: r.expires_at?.toISOString() ?? null,
+      id: r.id,
+      roomId: r.name,
+      workspaceId: r.id,
+      role: 'owner' as const,
+      tier: r.tier,
+      createdAt: r.created_at.toISOString(),
+      expiresAt: r.expires_at?.toISOString() ?? null,
     }));
   }
 
@@ -87,10 +139,22 @@ export class RoomOwnership implements AccountRoomsApi {
     const ws = await this.core.liveWorkspace(workspaceId);
     if ((await this.ownerAccountOf(ws.id)) !== accountId) throw new DomainError('NOT_ROOM_OWNER');
     const member = await this.core.repo.memberById(ws.id, ws.createdBy);
-    await this.core.userCommand({ workspaceId: ws.id, userId: ws.createdBy, username: member?.username ?? '' }, C.deleteWorkspace, undefined, async (cmd) => {
-      await this.core.destroyRoomKey(cmd.ws.id);
-      await cmd.record([cmd.event('workspace.deleted', { workspaceId: cmd.ws.id, name: cmd.ws.name, deletedBy: ws.createdBy, deletedAt: this.core.now().toISOString() })]);
-    });
+    await this.core.userCommand(
+      { workspaceId: ws.id, userId: ws.createdBy, username: member?.username ?? '' },
+      C.deleteWorkspace,
+      undefined,
+      async (cmd) => {
+        await this.core.destroyRoomKey(cmd.ws.id);
+        await cmd.record([
+          cmd.event('workspace.deleted', {
+            workspaceId: cmd.ws.id,
+            name: cmd.ws.name,
+            deletedBy: ws.createdBy,
+            deletedAt: this.core.now().toISOString(),
+          }),
+        ]);
+      },
+    );
     return { success: true, workspaceId: ws.id };
   }
 
@@ -99,7 +163,10 @@ export class RoomOwnership implements AccountRoomsApi {
     const rooms = await this.roomsOf(accountId);
     const deleted: string[] = [];
     for (const room of rooms) {
-      try { await this.deleteAsAccount(accountId, room.workspaceId); deleted.push(room.workspaceId); } catch (err) {
+      try {
+        await this.deleteAsAccount(accountId, room.workspaceId);
+        deleted.push(room.workspaceId);
+      } catch (err) {
         if (!(err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND')) throw err; // expired meanwhile: gone anyway
       }
     }
@@ -126,20 +193,39 @@ export class RoomOwnership implements AccountRoomsApi {
     return { workspaceId: update.workspaceId, roomName: update.roomName, expiresAt: update.expiresAt };
   }
 
-  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }) { return this.claim(input); }
-  roomsOfAccount(input: { accountId: string }) { return this.roomsOf(input.accountId); }
-  deleteRoomsOfAccount(input: { accountId: string }) { return this.deleteAllOf(input.accountId); }
+  claimWorkspace(input: { workspaceId: string; userToken: string; accountId: string; tier?: Tier }) {
+    return this.claim(input);
+  }
+  roomsOfAccount(input: { accountId: string }) {
+    return this.roomsOf(input.accountId);
+  }
+  deleteRoomsOfAccount(input: { accountId: string }) {
+    return this.deleteAllOf(input.accountId);
+  }
 
   /** The dashboard's room-create: a room of the account's tier, claimed at once (its owner token in the answer). */
   async createForAccount(account: SessionAccount, body: unknown) {
     assertMayCreateOrExtend(account.standing); // docs/product/payments.md PAY12: billing's word on the subscription
     await this.checkRoomAllowance(account);
     const created = await this.create(body, account.tier);
-    const claim = await this.claim({ workspaceId: created.workspaceId, userToken: created.userToken, accountId: account.accountId });
+    const claim = await this.claim({
+      workspaceId: created.workspaceId,
+      userToken: created.userToken,
+      accountId: account.accountId,
+    });
     return { ...created, userToken: claim.newUserToken, isOwner: true };
   }
 
-  private event<T extends 'workspace.claimed' | 'workspace.owner-token-issued'>(workspaceId: string, sequence: number, userId: string, type: T, payload: Parameters<typeof makeEvent<T>>[3]) {
-    return { ...makeEvent(type, workspaceId, sequence, payload, userActor(userId)), occurredAt: this.core.now().toISOString() };
+  private event<T extends 'workspace.claimed' | 'workspace.owner-token-issued'>(
+    workspaceId: string,
+    sequence: number,
+    userId: string,
+    type: T,
+    payload: Parameters<typeof makeEvent<T>>[3],
+  ) {
+    return {
+      ...makeEvent(type, workspaceId, sequence, payload, userActor(userId)),
+      occurredAt: this.core.now().toISOString(),
+    };
   }
 }

@@ -40,7 +40,8 @@ export async function plainPasswordCheck(password: string, stored: string): Prom
 }
 
 /** A try whose request went away while it waited never ran: nothing to count, and no server error to log. */
-const goneAsRefusal = (err: unknown): unknown => (err instanceof Error && err.name === 'AbortError' ? new DomainError('RATE_LIMITED') : err);
+const goneAsRefusal = (err: unknown): unknown =>
+  err instanceof Error && err.name === 'AbortError' ? new DomainError('RATE_LIMITED') : err;
 
 const isWrong = (err: unknown) => err instanceof DomainError && err.code === 'PASSWORD_WRONG';
 
@@ -48,7 +49,10 @@ export class PasswordGuard {
   private readonly scrypt = new PQueue({ concurrency: SCRYPT_CONCURRENCY });
   private readonly paced = new Map<string, PQueue>();
 
-  constructor(private readonly limits: RateLimits, private readonly paceMs = ROOM_PACE_MS) {}
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly paceMs = ROOM_PACE_MS,
+  ) {}
 
   /** Checks one password; throws PASSWORD_WRONG, or RATE_LIMITED for the address. */
   readonly check = (t: PasswordTry): Promise<void> =>
@@ -57,19 +61,28 @@ export class PasswordGuard {
   private evaluate(t: PasswordTry): Promise<void> {
     // The room's try is counted before it is evaluated (given back if right), so a burst is paced from its first
     // try past the limit, not after the failures of everything already in flight have come back.
-    return this.limits.tally('passwordFailuresPerRoom', t.roomId, async (roomTries) => {
-      const derive = () => this.scrypt.add(() => verifyPassword(t.password, t.stored), { signal: t.signal })
-        .catch((err: unknown) => { throw goneAsRefusal(err); });
-      let ok: boolean;
-      if (roomTries <= this.limits.config.passwordFailuresPerRoom.points) {
-        ok = await derive();
-      } else {
-        // This try was counted already: an address with no earlier failure in its window goes first.
-        const clean = (await this.limits.used('passwordFailuresPerAddress', t.address)) <= 1;
-        ok = await this.pace(t.roomId, derive, clean ? 1 : 0, t.signal);
-      }
-      if (!ok) throw new DomainError('PASSWORD_WRONG');
-    }, isWrong);
+    return this.limits.tally(
+      'passwordFailuresPerRoom',
+      t.roomId,
+      async (roomTries) => {
+        const derive = () =>
+          this.scrypt
+            .add(() => verifyPassword(t.password, t.stored), { signal: t.signal })
+            .catch((err: unknown) => {
+              throw goneAsRefusal(err);
+            });
+        let ok: boolean;
+        if (roomTries <= this.limits.config.passwordFailuresPerRoom.points) {
+          ok = await derive();
+        } else {
+          // This try was counted already: an address with no earlier failure in its window goes first.
+          const clean = (await this.limits.used('passwordFailuresPerAddress', t.address)) <= 1;
+          ok = await this.pace(t.roomId, derive, clean ? 1 : 0, t.signal);
+        }
+        if (!ok) throw new DomainError('PASSWORD_WRONG');
+      },
+      isWrong,
+    );
   }
 
   /** fn in the room's line: one at a time, each holding the line for paceMs (its caller is answered at once) */
@@ -78,15 +91,22 @@ export class PasswordGuard {
     if (!queue) {
       queue = new PQueue({ concurrency: 1 });
       const q = queue;
-      q.on('idle', () => { if (this.paced.get(roomId) === q) this.paced.delete(roomId); });
+      q.on('idle', () => {
+        if (this.paced.get(roomId) === q) this.paced.delete(roomId);
+      });
       this.paced.set(roomId, q);
     }
     if (queue.size >= ROOM_QUEUE_MAX) throw new DomainError('RATE_LIMITED');
     return new Promise<T>((resolve, reject) => {
-      queue.add(async () => {
-        await fn().then(resolve, reject);
-        await new Promise((r) => setTimeout(r, this.paceMs));
-      }, { priority, signal }).catch((err: unknown) => reject(goneAsRefusal(err)));
+      queue
+        .add(
+          async () => {
+            await fn().then(resolve, reject);
+            await new Promise((r) => setTimeout(r, this.paceMs));
+          },
+          { priority, signal },
+        )
+        .catch((err: unknown) => reject(goneAsRefusal(err)));
     });
   }
 }

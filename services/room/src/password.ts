@@ -1,11 +1,15 @@
 /** Room passwords: scrypt with a random salt (docs/product/security.md S7); comparison in constant time. */
 import { scrypt, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const N = 16384, R = 8, P = 1, KEYLEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 
 function derive(password: string, salt: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEYLEN, { N, r: R, p: P }, (err, key) => (err ? reject(err) : resolve(key))));
+    scrypt(password, salt, KEYLEN, { N, r: R, p: P }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -7,7 +7,16 @@
  */
 import express from 'express';
 import { DomainError } from '@ephemera/proto';
-import { RoomKey, ServiceUnavailableError, encodeRoomKey, route, signedRequests, type RoomKeySource, type RoomKeyStore, type ServiceCredential } from '@ephemera/platform';
+import {
+  RoomKey,
+  ServiceUnavailableError,
+  encodeRoomKey,
+  route,
+  signedRequests,
+  type RoomKeySource,
+  type RoomKeyStore,
+  type ServiceCredential,
+} from '@ephemera/platform';
 
 export const ROOM_KEY_ROUTE = '/internal/room-keys';
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -15,13 +24,16 @@ const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** GET /internal/room-keys/:workspaceId -> { key: base64url } (the raw 32-byte key), or 404 once it is destroyed. */
 export function internalRoomKeyRouter(keys: RoomKeyStore): express.Router {
   const r = express.Router();
-  r.get(`${ROOM_KEY_ROUTE}/:workspaceId`, route(async (req, res) => {
-    const id = String(req.params.workspaceId);
-    if (!WORKSPACE_ID.test(id)) throw new DomainError('VALIDATION', 'Invalid workspace id');
-    const key = await keys.get(id);
-    if (!key) throw new DomainError('WORKSPACE_NOT_FOUND');
-    res.set('cache-control', 'no-store').json({ key: encodeRoomKey(key) });
-  }));
+  r.get(
+    `${ROOM_KEY_ROUTE}/:workspaceId`,
+    route(async (req, res) => {
+      const id = String(req.params.workspaceId);
+      if (!WORKSPACE_ID.test(id)) throw new DomainError('VALIDATION', 'Invalid workspace id');
+      const key = await keys.get(id);
+      if (!key) throw new DomainError('WORKSPACE_NOT_FOUND');
+      res.set('cache-control', 'no-store').json({ key: encodeRoomKey(key) });
+    }),
+  );
   return r;
 }
 

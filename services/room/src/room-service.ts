@@ -7,14 +7,49 @@
  * by feature in channels.ts, dms.ts and members.ts; room administration in room-admin.ts.
  */
 import {
-  C, DomainError, LIFETIME_MS, SOCKET_AUTHZ, CreateWorkspaceBodySchema, JoinWorkspaceBodySchema,
-  UsernameSchema, authorizeCaller, settingsForTier,
-  type AccountSessionsApi, type AnyEventEnvelope, type Channel, type CheckNameAnswer, type CheckUsernameAnswer, type CreateWorkspaceAnswer,
-  type JoinWorkspaceAnswer, type Message, type RoomApi, type RoomTokensApi, type RoomLookupAnswer, type RoomUser, type SessionActor, type Tier,
-  type WorkspaceInfoAnswer, type ExtendRoomAnswer, type CreateChannelSchema, type CreateDmChannelSchema, type DeleteDmSchema, type DeleteChannelSchema,
-  type RenameChannelSchema, type UpdateChannelMembersSchema, type UpdateProfileSchema, type RenameWorkspaceSchema,
-  type SetWorkspacePasswordSchema, type SetWorkspaceMaxUsersSchema, type ExtendWorkspaceSchema, type KickUserSchema,
-  type SetMemberRoleSchema, type BroadcastThemeSchema, type RoomTheme, type WorkspaceUpdate, type AuthorizeCallInput, type AuthorizePresenceInput,
+  C,
+  DomainError,
+  LIFETIME_MS,
+  SOCKET_AUTHZ,
+  CreateWorkspaceBodySchema,
+  JoinWorkspaceBodySchema,
+  UsernameSchema,
+  authorizeCaller,
+  settingsForTier,
+  type AccountSessionsApi,
+  type AnyEventEnvelope,
+  type Channel,
+  type CheckNameAnswer,
+  type CheckUsernameAnswer,
+  type CreateWorkspaceAnswer,
+  type JoinWorkspaceAnswer,
+  type Message,
+  type RoomApi,
+  type RoomTokensApi,
+  type RoomLookupAnswer,
+  type RoomUser,
+  type SessionActor,
+  type Tier,
+  type WorkspaceInfoAnswer,
+  type ExtendRoomAnswer,
+  type CreateChannelSchema,
+  type CreateDmChannelSchema,
+  type DeleteDmSchema,
+  type DeleteChannelSchema,
+  type RenameChannelSchema,
+  type UpdateChannelMembersSchema,
+  type UpdateProfileSchema,
+  type RenameWorkspaceSchema,
+  type SetWorkspacePasswordSchema,
+  type SetWorkspaceMaxUsersSchema,
+  type ExtendWorkspaceSchema,
+  type KickUserSchema,
+  type SetMemberRoleSchema,
+  type BroadcastThemeSchema,
+  type RoomTheme,
+  type WorkspaceUpdate,
+  type AuthorizeCallInput,
+  type AuthorizePresenceInput,
   newRoomPasswordProblem,
 } from '@ephemera/proto';
 import type { z } from 'zod';
@@ -65,7 +100,9 @@ export class RoomService implements RoomApi, RoomTokensApi {
     const problem = roomNameProblem(name);
     if (problem) return { available: false, message: problem.message };
     const taken = (await this.repo.workspacesNamedLike(name)).some((ws) => this.isLive(ws)); // the name or a look-alike
-    return taken ? { available: false, message: 'Room name is already taken' } : { available: true, message: 'Room name is available' };
+    return taken
+      ? { available: false, message: 'Room name is already taken' }
+      : { available: true, message: 'Room name is available' };
   }
 
   async lookupByName(roomName: string): Promise<RoomLookupAnswer> {
@@ -77,7 +114,11 @@ export class RoomService implements RoomApi, RoomTokensApi {
     }
     if (!ws) throw new DomainError('ROOM_NOT_FOUND');
     return {
-      workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null, isNewRoom: false, tier: ws.tier,
+      workspaceId: ws.id,
+      name: ws.name,
+      isPasswordProtected: ws.passwordHash !== null,
+      isNewRoom: false,
+      tier: ws.tier,
       expiresAt: ws.expiresAt ? ws.expiresAt.toISOString() : null,
     };
   }
@@ -87,8 +128,12 @@ export class RoomService implements RoomApi, RoomTokensApi {
     const ws = await this.liveWorkspace(workspaceId);
     const members = await this.repo.members(ws.id);
     return {
-      workspaceId: ws.id, name: ws.name, isPasswordProtected: ws.passwordHash !== null, isNewRoom: members.length === 0,
-      expiresAt: ws.expiresAt ? ws.expiresAt.toISOString() : null, createdAt: ws.createdAt.toISOString(),
+      workspaceId: ws.id,
+      name: ws.name,
+      isPasswordProtected: ws.passwordHash !== null,
+      isNewRoom: members.length === 0,
+      expiresAt: ws.expiresAt ? ws.expiresAt.toISOString() : null,
+      createdAt: ws.createdAt.toISOString(),
       settings: settingsForTier(ws.tier, ws.customMaxUsers),
     };
   }
@@ -109,7 +154,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
     const input = parseOrThrow(CreateWorkspaceBodySchema, body);
     const problem = roomNameProblem(input.name);
     if (problem) throw problem;
-    const password = input.hasPassword === false ? null : (input.password?.trim() || null);
+    const password = input.hasPassword === false ? null : input.password?.trim() || null;
     if (input.hasPassword && !password) throw new DomainError('PASSWORD_REQUIRED');
     const passwordProblem = password === null ? null : newRoomPasswordProblem(password);
     if (passwordProblem) throw new DomainError(passwordProblem);
@@ -128,14 +173,36 @@ export class RoomService implements RoomApi, RoomTokensApi {
       const token = newToken();
       const actor = userActor(userId);
       const events: AnyEventEnvelope[] = [
-        makeEvent('workspace.created', workspaceId, 1, {
-          workspaceId, name: input.name, nameKey, tier, createdAt: now.toISOString(),
-          expiresAt: lifetime === null ? null : new Date(now.getTime() + lifetime).toISOString(),
-          passwordHash: password ? await hashPassword(password) : null, createdBy: userId,
-        }, actor),
-        makeEvent('member.joined', workspaceId, 2, {
-          workspaceId, userId, username: input.username, isAdmin: true, tokenHash: sha256(token), joinedAt: now.toISOString(),
-        }, actor),
+        makeEvent(
+          'workspace.created',
+          workspaceId,
+          1,
+          {
+            workspaceId,
+            name: input.name,
+            nameKey,
+            tier,
+            createdAt: now.toISOString(),
+            expiresAt: lifetime === null ? null : new Date(now.getTime() + lifetime).toISOString(),
+            passwordHash: password ? await hashPassword(password) : null,
+            createdBy: userId,
+          },
+          actor,
+        ),
+        makeEvent(
+          'member.joined',
+          workspaceId,
+          2,
+          {
+            workspaceId,
+            userId,
+            username: input.username,
+            isAdmin: true,
+            tokenHash: sha256(token),
+            joinedAt: now.toISOString(),
+          },
+          actor,
+        ),
       ];
       // The room's key exists before its first event: every event of the room is sealed under it (docs/crypto.md).
       await this.deps.roomKeys?.create(workspaceId);
@@ -147,7 +214,12 @@ export class RoomService implements RoomApi, RoomTokensApi {
       }
       const ws = (await this.repo.workspaceById(workspaceId))!;
       const member = (await this.repo.memberById(workspaceId, userId))!;
-      return { workspaceId, workspace: { id: workspaceId, name: ws.name }, userToken: token, user: toRoomUser(member, ws) };
+      return {
+        workspaceId,
+        workspace: { id: workspaceId, name: ws.name },
+        userToken: token,
+        user: toRoomUser(member, ws),
+      };
     });
   }
 
@@ -155,7 +227,11 @@ export class RoomService implements RoomApi, RoomTokensApi {
    * The password is checked before the room's lock is taken (password-guard.ts: guesses never hold up the room's
    * members and commands); under the lock, a password changed meanwhile is checked again.
    */
-  async joinWorkspace(workspaceId: string, body: unknown, checkPassword: (password: string, stored: string) => Promise<void> = plainPasswordCheck): Promise<JoinWorkspaceAnswer> {
+  async joinWorkspace(
+    workspaceId: string,
+    body: unknown,
+    checkPassword: (password: string, stored: string) => Promise<void> = plainPasswordCheck,
+  ): Promise<JoinWorkspaceAnswer> {
     const input = parseOrThrow(JoinWorkspaceBodySchema, body);
     const password = input.password?.trim();
     const checked = await this.liveWorkspace(workspaceId);
@@ -176,9 +252,22 @@ export class RoomService implements RoomApi, RoomTokensApi {
 
       const userId = newId();
       const token = newToken();
-      await this.record([makeEvent('member.joined', ws.id, ws.lastSeq + 1, {
-        workspaceId: ws.id, userId, username: input.username, isAdmin: false, tokenHash: sha256(token), joinedAt: this.now().toISOString(),
-      }, userActor(userId))]);
+      await this.record([
+        makeEvent(
+          'member.joined',
+          ws.id,
+          ws.lastSeq + 1,
+          {
+            workspaceId: ws.id,
+            userId,
+            username: input.username,
+            isAdmin: false,
+            tokenHash: sha256(token),
+            joinedAt: this.now().toISOString(),
+          },
+          userActor(userId),
+        ),
+      ]);
       const member = (await this.repo.memberById(ws.id, userId))!;
       return { workspaceId: ws.id, userToken: token, user: toRoomUser(member, ws) };
     });
@@ -190,38 +279,70 @@ export class RoomService implements RoomApi, RoomTokensApi {
     // The room as its members see it: after the commands whose events they may already have (RoomCore.settled).
     await this.core.settled(input.workspaceId);
     // The token names the member (member-tokens.ts, the one check); a replaced or revoked token names nobody any more.
-    const { ws, member, members: roomMembers } = await memberOfToken(this.core, input.userToken, input.workspaceId, 'Failed to join workspace');
+    const {
+      ws,
+      member,
+      members: roomMembers,
+    } = await memberOfToken(this.core, input.userToken, input.workspaceId, 'Failed to join workspace');
     authorizeCaller(SOCKET_AUTHZ[C.joinWorkspace], { member, createdBy: ws.createdBy });
     const visible = await this.repo.channelsVisibleTo(ws, member.userId);
     return { user: toRoomUser(member, ws), workspace: toWorkspace(ws, roomMembers, visible, member.userId) };
   }
 
-  createChannel(actor: SessionActor, input: In<typeof CreateChannelSchema>): Promise<Channel> { return channels.createChannel(this.core, actor, input); }
-  authorizePresence(actor: SessionActor, input: AuthorizePresenceInput) { return channels.authorizePresence(this.core, actor, input); }
-  renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel> { return channels.renameChannel(this.core, actor, input); }
-  deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>) { return channels.deleteChannel(this.core, actor, input); }
+  createChannel(actor: SessionActor, input: In<typeof CreateChannelSchema>): Promise<Channel> {
+    return channels.createChannel(this.core, actor, input);
+  }
+  authorizePresence(actor: SessionActor, input: AuthorizePresenceInput) {
+    return channels.authorizePresence(this.core, actor, input);
+  }
+  renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel> {
+    return channels.renameChannel(this.core, actor, input);
+  }
+  deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>) {
+    return channels.deleteChannel(this.core, actor, input);
+  }
   updateChannelMembers(actor: SessionActor, input: In<typeof UpdateChannelMembersSchema>): Promise<Channel> {
     return channels.updateChannelMembers(this.core, actor, input);
   }
-  createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel> { return dms.createDmChannel(this.core, actor, input); }
-  deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>) { return dms.deleteDm(this.core, actor, input); }
-  updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser> { return members.updateProfile(this.core, actor, input); }
-  leaveWorkspace(actor: SessionActor): Promise<void> { return members.leaveWorkspace(this.core, actor); }
+  createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel> {
+    return dms.createDmChannel(this.core, actor, input);
+  }
+  deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>) {
+    return dms.deleteDm(this.core, actor, input);
+  }
+  updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser> {
+    return members.updateProfile(this.core, actor, input);
+  }
+  leaveWorkspace(actor: SessionActor): Promise<void> {
+    return members.leaveWorkspace(this.core, actor);
+  }
 
   // ---------- room administration (room-admin.ts) ----------
 
-  renameWorkspace(actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate> { return admin.renameWorkspace(this.core, actor, input); }
+  renameWorkspace(actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate> {
+    return admin.renameWorkspace(this.core, actor, input);
+  }
   setWorkspacePassword(actor: SessionActor, input: In<typeof SetWorkspacePasswordSchema>): Promise<WorkspaceUpdate> {
     return admin.setWorkspacePassword(this.core, actor, input);
   }
   setWorkspaceMaxUsers(actor: SessionActor, input: In<typeof SetWorkspaceMaxUsersSchema>): Promise<WorkspaceUpdate> {
     return admin.setWorkspaceMaxUsers(this.core, actor, input);
   }
-  extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> { return admin.extendWorkspace(this.core, actor, input); }
-  deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }> { return admin.deleteWorkspace(this.core, actor); }
-  kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }> { return admin.kickUser(this.core, actor, input); }
-  setMemberRole(actor: SessionActor, input: In<typeof SetMemberRoleSchema>): Promise<RoomUser> { return admin.setMemberRole(this.core, actor, input); }
-  broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme> { return admin.broadcastTheme(this.core, actor, input); }
+  extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> {
+    return admin.extendWorkspace(this.core, actor, input);
+  }
+  deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }> {
+    return admin.deleteWorkspace(this.core, actor);
+  }
+  kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }> {
+    return admin.kickUser(this.core, actor, input);
+  }
+  setMemberRole(actor: SessionActor, input: In<typeof SetMemberRoleSchema>): Promise<RoomUser> {
+    return admin.setMemberRole(this.core, actor, input);
+  }
+  broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme> {
+    return admin.broadcastTheme(this.core, actor, input);
+  }
   /** Internal only (billing, superadmin, tests): never on a public route. */
   changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate> {
     return admin.changeTier(this.core, parseOrThrow(admin.ChangeTierSchema, input));
@@ -231,18 +352,27 @@ export class RoomService implements RoomApi, RoomTokensApi {
    * POST /api/workspaces/extend-room (bearer): the member is the token's, never the body's userEmail; then the
    * same rules as extend-workspace (owner only; pro and business free; free rooms need payment).
    */
-  extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> { return admin.extendRoom(this.core, userToken, body); }
+  extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> {
+    return admin.extendRoom(this.core, userToken, body);
+  }
 
   /** RoomTokensApi: the member a bearer token names, for messaging's HTTP routes (member-tokens.ts). */
-  memberOfToken(input: { userToken: string; workspaceId?: string | null }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
+  memberOfToken(input: {
+    userToken: string;
+    workspaceId?: string | null;
+  }): Promise<{ workspaceId: string; userId: string; role: 'owner' | 'admin' | 'member' }> {
     return bearerMember(this.core, input);
   }
 
   /** May the actor call or answer the DM's other member (calls.ts)? Records nothing. */
-  authorizeCall(actor: SessionActor, input: AuthorizeCallInput) { return calls.authorizeCall(this.core, actor, input); }
+  authorizeCall(actor: SessionActor, input: AuthorizeCallInput) {
+    return calls.authorizeCall(this.core, actor, input);
+  }
 
   /** The DM policy (module.ts feeds it every message.sent): reopen the DM for members who had hidden it. */
-  reopenDmAfterMessage(message: Message): Promise<number> { return dms.reopenAfterMessage(this.core, message); }
+  reopenDmAfterMessage(message: Message): Promise<number> {
+    return dms.reopenAfterMessage(this.core, message);
+  }
 
   // ---------- expiry ----------
 
@@ -260,9 +390,15 @@ export class RoomService implements RoomApi, RoomTokensApi {
 
   // ---------- helpers ----------
 
-  private record(events: AnyEventEnvelope[]): Promise<void> { return this.core.record(events); }
-  private isLive(ws: WorkspaceRow): boolean { return this.core.isLive(ws); }
-  private liveWorkspace(workspaceId: string): Promise<WorkspaceRow> { return this.core.liveWorkspace(workspaceId); }
+  private record(events: AnyEventEnvelope[]): Promise<void> {
+    return this.core.record(events);
+  }
+  private isLive(ws: WorkspaceRow): boolean {
+    return this.core.isLive(ws);
+  }
+  private liveWorkspace(workspaceId: string): Promise<WorkspaceRow> {
+    return this.core.liveWorkspace(workspaceId);
+  }
 
   private async liveWorkspaceByName(name: string): Promise<WorkspaceRow | null> {
     const ws = await this.repo.workspaceByName(name);

@@ -11,9 +11,11 @@ const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 /** Why a room name cannot be used (create-workspace, rename-workspace), or null. */
 export function roomNameProblem(name: string): DomainError | null {
   if (name.length === 0) return new DomainError('VALIDATION', 'Room name is required');
-  if (name.length > LIMITS.roomNameMax) return new DomainError('VALIDATION', `Room name must be at most ${LIMITS.roomNameMax} characters`);
+  if (name.length > LIMITS.roomNameMax)
+    return new DomainError('VALIDATION', `Room name must be at most ${LIMITS.roomNameMax} characters`);
   if (!ROOM_NAME_PATTERN.test(name)) return new DomainError('ROOM_NAME_INVALID');
-  if ((RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase())) return new DomainError('ROOM_NAME_RESERVED');
+  if ((RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase()))
+    return new DomainError('ROOM_NAME_RESERVED');
   return null;
 }
 
@@ -24,7 +26,8 @@ export function dmKeyOf(memberIds: readonly string[]): string {
 
 /** rename-channel and delete-channel manage topic channels; a DM is removed per member with delete-dm. */
 export function requireTopic(channel: Channel): void {
-  if (channel.type !== 'topic') throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');
+  if (channel.type !== 'topic')
+    throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');
 }
 
 /** delete-dm: the two refusals (docs/product/rooms.md R30). */
@@ -37,7 +40,12 @@ export function checkDmMember(channel: Channel, userId: string): void {
  * A private channel's members picked by its creator: unique, the creator always one, every one a current member
  * of the room (USER_NOT_FOUND names the first that is not). A public channel lists no members.
  */
-export function initialMembers(isPrivate: boolean, creatorId: string, picked: readonly string[], roomMemberIds: ReadonlySet<string>): string[] {
+export function initialMembers(
+  isPrivate: boolean,
+  creatorId: string,
+  picked: readonly string[],
+  roomMemberIds: ReadonlySet<string>,
+): string[] {
   if (!isPrivate) return [];
   const ids = [...new Set([creatorId, ...picked])];
   const stranger = ids.find((id) => !roomMemberIds.has(id));
@@ -50,7 +58,10 @@ export function initialMembers(isPrivate: boolean, creatorId: string, picked: re
  * members of the room; a user may not be both added and removed; the channel keeps at least one member.
  */
 export function changeMembers(
-  current: readonly string[], add: readonly string[], remove: readonly string[], roomMemberIds: ReadonlySet<string>,
+  current: readonly string[],
+  add: readonly string[],
+  remove: readonly string[],
+  roomMemberIds: ReadonlySet<string>,
 ): { memberIds: string[]; added: string[]; removed: string[] } {
   const both = add.find((id) => remove.includes(id));
   if (both) throw new DomainError('VALIDATION', 'A user cannot be added and removed at once');

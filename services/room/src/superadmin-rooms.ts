@@ -22,22 +22,34 @@ const HOUR_MS = 3_600_000;
 export const SUPERADMIN_ACTOR = 'superadmin';
 
 const ExtendInput = AdminExtendRoomBodySchema.extend({ workspaceId: IdSchema });
-const DeleteInput = z.object({ workspaceId: IdSchema, reason: z.string().trim().min(1, ADMIN_TEXT.reasonRequired).max(500) });
+const DeleteInput = z.object({
+  workspaceId: IdSchema,
+  reason: z.string().trim().min(1, ADMIN_TEXT.reasonRequired).max(500),
+});
 
 export class AdminRooms implements AdminRoomsApi {
   constructor(private readonly rooms: RoomService) {}
 
-  async extendByAdmin(input: { workspaceId: string; hours: 168 | 720 }): Promise<{ workspaceId: string; expiresAt: string | null }> {
+  async extendByAdmin(input: {
+    workspaceId: string;
+    hours: 168 | 720;
+  }): Promise<{ workspaceId: string; expiresAt: string | null }> {
     const { workspaceId, hours } = parseOrThrow(ExtendInput, input);
     const core = this.rooms.core;
     const answer = await core.systemCommand(workspaceId, async (cmd) => {
-      if (cmd.ws.expiresAt === null) throw new DomainError('NEVER_EXPIRES', 'This room never expires: there is nothing to extend');
+      if (cmd.ws.expiresAt === null)
+        throw new DomainError('NEVER_EXPIRES', 'This room never expires: there is nothing to extend');
       const from = Math.max(cmd.ws.expiresAt.getTime(), core.now().getTime());
       const expiresAt = new Date(from + hours * HOUR_MS);
       const after = { ...cmd.ws, expiresAt };
-      await cmd.record([cmd.event('workspace.extended', {
-        workspaceId: cmd.ws.id, additionalHours: hours, expiresAt: expiresAt.toISOString(), workspace: toWorkspaceUpdate(after),
-      })]);
+      await cmd.record([
+        cmd.event('workspace.extended', {
+          workspaceId: cmd.ws.id,
+          additionalHours: hours,
+          expiresAt: expiresAt.toISOString(),
+          workspace: toWorkspaceUpdate(after),
+        }),
+      ]);
       return { workspaceId: cmd.ws.id, expiresAt: expiresAt.toISOString() };
     });
     if (!answer) throw new DomainError('WORKSPACE_NOT_FOUND');
@@ -56,10 +68,18 @@ export class AdminRooms implements AdminRoomsApi {
       }
       await core.destroyRoomKey(ws.id);
       const deletedAt = core.now().toISOString();
-      await core.record([{
-        ...makeEvent('workspace.deleted', ws.id, ws.lastSeq + 1, { workspaceId: ws.id, name: ws.name, deletedBy: SUPERADMIN_ACTOR, deletedAt }, systemActor),
-        occurredAt: deletedAt,
-      }]);
+      await core.record([
+        {
+          ...makeEvent(
+            'workspace.deleted',
+            ws.id,
+            ws.lastSeq + 1,
+            { workspaceId: ws.id, name: ws.name, deletedBy: SUPERADMIN_ACTOR, deletedAt },
+            systemActor,
+          ),
+          occurredAt: deletedAt,
+        },
+      ]);
       return { workspaceId: ws.id };
     });
   }

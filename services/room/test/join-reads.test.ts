@@ -20,14 +20,23 @@ describe('the reads of a join', async () => {
   const { room } = world;
   afterAll(() => world.stop());
 
-  it('a burst of joins reads the room\'s row, members and channels once', async () => {
+  it("a burst of joins reads the room's row, members and channels once", async () => {
     const created = await room.service.createWorkspace({ name: `burst-${Date.now().toString(36)}`, username: 'owner' });
     const ws = created.workspaceId;
     const owner: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'owner' };
-    await room.service.createChannel(owner, { workspaceId: ws, name: 'lobby', type: 'topic', isPrivate: false, memberIds: [] });
+    await room.service.createChannel(owner, {
+      workspaceId: ws,
+      name: 'lobby',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     const before = { ...reads };
-    const joins = await Promise.all(Array.from({ length: 20 }, () =>
-      room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' })));
+    const joins = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' }),
+      ),
+    );
     expect(joins.every((j) => j.user.username === 'owner' && j.workspace.channels.length === 1)).toBe(true);
     expect(reads.row - before.row).toBe(1);
     expect(reads.members - before.members).toBe(1);
@@ -40,19 +49,40 @@ describe('the reads of a join', async () => {
     const owner: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'owner' };
     const ann = await room.service.joinWorkspace(ws, { username: 'ann' });
     const annActor: SessionActor = { workspaceId: ws, userId: ann.user.id, username: 'ann' };
-    const annSees = async () => (await room.service.authenticate({ workspaceId: ws, userToken: ann.userToken, username: 'ann' }))
-      .workspace.channels.map((c) => (c.type === 'dm' ? 'dm' : c.name)).sort();
+    const annSees = async () =>
+      (
+        await room.service.authenticate({ workspaceId: ws, userToken: ann.userToken, username: 'ann' })
+      ).workspace.channels
+        .map((c) => (c.type === 'dm' ? 'dm' : c.name))
+        .sort();
 
     const before = reads.channels;
     expect(await annSees()).toEqual([]);
     expect(await annSees()).toEqual([]);
     expect(reads.channels - before).toBe(1); // the first read them (her join moved lastSeq), the second reused them
 
-    const team = await room.service.createChannel(owner, { workspaceId: ws, name: 'team', type: 'topic', isPrivate: false, memberIds: [] });
+    const team = await room.service.createChannel(owner, {
+      workspaceId: ws,
+      name: 'team',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     expect(await annSees()).toEqual(['team']);
-    const secret = await room.service.createChannel(owner, { workspaceId: ws, name: 'secret', type: 'topic', isPrivate: true, memberIds: [] });
+    const secret = await room.service.createChannel(owner, {
+      workspaceId: ws,
+      name: 'secret',
+      type: 'topic',
+      isPrivate: true,
+      memberIds: [],
+    });
     expect(await annSees()).toEqual(['team']); // private, and she is not in it
-    await room.service.updateChannelMembers(owner, { workspaceId: ws, channelId: secret.id, add: [ann.user.id], remove: [] });
+    await room.service.updateChannelMembers(owner, {
+      workspaceId: ws,
+      channelId: secret.id,
+      add: [ann.user.id],
+      remove: [],
+    });
     expect(await annSees()).toEqual(['secret', 'team']);
     await room.service.renameChannel(owner, { workspaceId: ws, channelId: team.id, newName: 'crew' });
     expect(await annSees()).toEqual(['crew', 'secret']);

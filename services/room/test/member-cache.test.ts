@@ -21,7 +21,12 @@ describe('the member list of a join', async () => {
     const ws = created.workspaceId;
     const joined = await room.service.joinWorkspace(ws, { username: 'alice' });
     const alice: SessionActor = { workspaceId: ws, userId: joined.user.id, username: 'alice' };
-    const join = async () => (await room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' })).workspace.users.map((u) => u.username).sort();
+    const join = async () =>
+      (
+        await room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' })
+      ).workspace.users
+        .map((u) => u.username)
+        .sort();
 
     const before = reads.counts.list;
     expect(await join()).toEqual(['alice', 'owner']);
@@ -39,12 +44,18 @@ describe('the member list of a join', async () => {
     expect(reads.counts.list - before).toBe(4);
   });
 
-  it('names the token\'s member from the list, and refuses a left, kicked or unknown token', async () => {
-    const created = await room.service.createWorkspace({ name: `tokens-${Date.now().toString(36)}`, username: 'owner' });
+  it("names the token's member from the list, and refuses a left, kicked or unknown token", async () => {
+    const created = await room.service.createWorkspace({
+      name: `tokens-${Date.now().toString(36)}`,
+      username: 'owner',
+    });
     const ws = created.workspaceId;
     const owner: SessionActor = { workspaceId: ws, userId: created.user.id, username: 'owner' };
-    const [dana, eve, finn] = await Promise.all(['dana', 'eve', 'finn'].map((username) => room.service.joinWorkspace(ws, { username })));
-    const as = (j: { userToken: string }, username: string) => room.service.authenticate({ workspaceId: ws, userToken: j.userToken, username });
+    const [dana, eve, finn] = await Promise.all(
+      ['dana', 'eve', 'finn'].map((username) => room.service.joinWorkspace(ws, { username })),
+    );
+    const as = (j: { userToken: string }, username: string) =>
+      room.service.authenticate({ workspaceId: ws, userToken: j.userToken, username });
     expect((await as(dana!, 'dana')).user.username).toBe('dana');
     expect((await as(eve!, 'eve')).user.username).toBe('eve'); // the same list: each token names its own member
     await room.service.kickUser(owner, { workspaceId: ws, userId: eve!.user.id });

@@ -24,23 +24,51 @@ describe('reads right after a room event is fanned out', async () => {
     // What a member's client does the moment its gateway delivers each event (the gateway's own subscription).
     const outcomes: Record<string, unknown> = {};
     const attempt = (name: string, read: () => Promise<unknown>) =>
-      read().then(() => 'ok', (err: { code?: string }) => err.code ?? String(err)).then((o) => { outcomes[name] = o; });
+      read()
+        .then(
+          () => 'ok',
+          (err: { code?: string }) => err.code ?? String(err),
+        )
+        .then((o) => {
+          outcomes[name] = o;
+        });
     const pending: Promise<void>[] = [];
     const subscription = await log.subscribe({
-      groupId: `fanout-${ws}`, topics: [TOPICS.room], fromBeginning: false,
+      groupId: `fanout-${ws}`,
+      topics: [TOPICS.room],
+      fromBeginning: false,
       handler: async ({ event }: { event: AnyEventEnvelope }) => {
         if (event.aggregateId !== ws) return;
-        if (event.type === 'channel.created') pending.push(attempt('typing in the new channel', () => room.service.authorizePresence(owner, { event: 'typing-start', channelId: event.payload.channel.id })));
-        if (event.type === 'workspace.renamed') pending.push(attempt('opening the room by its new name', () => room.service.lookupByName(newName)));
+        if (event.type === 'channel.created')
+          pending.push(
+            attempt('typing in the new channel', () =>
+              room.service.authorizePresence(owner, { event: 'typing-start', channelId: event.payload.channel.id }),
+            ),
+          );
+        if (event.type === 'workspace.renamed')
+          pending.push(attempt('opening the room by its new name', () => room.service.lookupByName(newName)));
         if (event.type === 'member.joined') {
-          pending.push(attempt('the owner\'s join lists the new member', async () => {
-            const { workspace } = await room.service.authenticate({ workspaceId: ws, userToken: created.userToken, username: 'owner' });
-            if (!workspace.users.some((u) => u.username === 'alice')) throw Object.assign(new Error(), { code: 'ALICE_MISSING' });
-          }));
+          pending.push(
+            attempt("the owner's join lists the new member", async () => {
+              const { workspace } = await room.service.authenticate({
+                workspaceId: ws,
+                userToken: created.userToken,
+                username: 'owner',
+              });
+              if (!workspace.users.some((u) => u.username === 'alice'))
+                throw Object.assign(new Error(), { code: 'ALICE_MISSING' });
+            }),
+          );
         }
       },
     });
-    await room.service.createChannel(owner, { workspaceId: ws, name: 'fresh', type: 'topic', isPrivate: false, memberIds: [] });
+    await room.service.createChannel(owner, {
+      workspaceId: ws,
+      name: 'fresh',
+      type: 'topic',
+      isPrivate: false,
+      memberIds: [],
+    });
     await room.service.renameWorkspace(owner, { workspaceId: ws, newName });
     await room.service.joinWorkspace(ws, { username: 'alice' });
     await subscription.caughtUp();
@@ -49,7 +77,7 @@ describe('reads right after a room event is fanned out', async () => {
     expect(outcomes).toEqual({
       'typing in the new channel': 'ok',
       'opening the room by its new name': 'ok',
-      'the owner\'s join lists the new member': 'ok',
+      "the owner's join lists the new member": 'ok',
     });
   });
 });

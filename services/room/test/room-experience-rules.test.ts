@@ -5,9 +5,24 @@ import { usernameKey } from '../src/name-keys.ts';
 import { changeMembers, checkDmMember, dmKeyOf, initialMembers, requireTopic } from '../src/rules.ts';
 
 const channel = (over: Partial<Channel>): Channel => ({
-  id: 'c1', workspaceId: 'w', name: 'n', type: 'topic', isPrivate: false, memberIds: [], createdBy: 'u1', createdAt: '', ...over,
+  id: 'c1',
+  workspaceId: 'w',
+  name: 'n',
+  type: 'topic',
+  isPrivate: false,
+  memberIds: [],
+  createdBy: 'u1',
+  createdAt: '',
+  ...over,
 });
-const codeOf = (fn: () => unknown) => { try { fn(); return null; } catch (err) { return (err as { code?: string }).code ?? 'not a DomainError'; } };
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    return (err as { code?: string }).code ?? 'not a DomainError';
+  }
+};
 
 describe('DM keys', () => {
   it('are the same whoever starts the DM, and differ per pair', () => {
@@ -40,7 +55,11 @@ describe('private channel members', () => {
     expect(codeOf(() => initialMembers(true, 'u1', ['outsider'], room))).toBe('USER_NOT_FOUND');
   });
   it('changes report only what changed', () => {
-    expect(changeMembers(['u1', 'u2'], ['u3', 'u2'], ['u1', 'u9'], room)).toEqual({ memberIds: ['u2', 'u3'], added: ['u3'], removed: ['u1'] });
+    expect(changeMembers(['u1', 'u2'], ['u3', 'u2'], ['u1', 'u9'], room)).toEqual({
+      memberIds: ['u2', 'u3'],
+      added: ['u3'],
+      removed: ['u1'],
+    });
     expect(changeMembers(['u1'], ['u1'], [], room)).toEqual({ memberIds: ['u1'], added: [], removed: [] });
   });
   it('refuse outsiders, contradictions and an empty channel', () => {
@@ -55,7 +74,8 @@ describe('private channel members', () => {
 
 describe('username keys', () => {
   it('lookalikes share a key: case, NFKC (fullwidth), surrounding and repeated spaces', () => {
-    for (const same of ['ALICE', 'ａｌｉｃｅ', ' Alice ', 'ＡＬＩＣＥ']) expect(usernameKey(same)).toBe(usernameKey('alice'));
+    for (const same of ['ALICE', 'ａｌｉｃｅ', ' Alice ', 'ＡＬＩＣＥ'])
+      expect(usernameKey(same)).toBe(usernameKey('alice'));
     expect(usernameKey('Bob  Smith')).toBe(usernameKey('bob smith'));
     expect(usernameKey('alicia')).not.toBe(usernameKey('alice'));
   });

@@ -39,31 +39,78 @@ export function AdminDialogs({ dialog, state, session, theme, open, close }: Pro
 
   switch (dialog.kind) {
     case 'password':
-      return <PasswordModal isProtected={ws.isPasswordProtected} onClose={close} setPassword={(p) => admin.setPassword(p)} />;
+      return (
+        <PasswordModal isProtected={ws.isPasswordProtected} onClose={close} setPassword={(p) => admin.setPassword(p)} />
+      );
     case 'maxUsers':
-      return <MaxUsersModal tier={ws.tier} current={ws.settings.customMaxUsers ?? ws.settings.maxUsers} onClose={close} setMaxUsers={(n) => admin.setMaxUsers(n)} />;
+      return (
+        <MaxUsersModal
+          tier={ws.tier}
+          current={ws.settings.customMaxUsers ?? ws.settings.maxUsers}
+          onClose={close}
+          setMaxUsers={(n) => admin.setMaxUsers(n)}
+        />
+      );
     case 'extend':
-      return <ExtendModal tier={ws.tier} expiresAt={ws.expiresAt} roomName={ws.name} workspaceId={ws.id} onClose={close} extend={(d) => admin.extend(d)} />;
+      return (
+        <ExtendModal
+          tier={ws.tier}
+          expiresAt={ws.expiresAt}
+          roomName={ws.name}
+          workspaceId={ws.id}
+          onClose={close}
+          extend={(d) => admin.extend(d)}
+        />
+      );
     case 'deleteRoom':
       return <DeleteRoomModal roomName={ws.name} onClose={close} deleteRoom={() => admin.deleteWorkspace()} />;
     case 'kick':
       return <KickUserModal username={dialog.username} onClose={close} kick={() => admin.kickUser(dialog.userId)} />;
     case 'claim':
-      return <ClaimRoomModal workspaceId={ws.id} roomName={ws.name} username={user?.username ?? ''} outcome={dialog.outcome} onClose={close} />;
+      return (
+        <ClaimRoomModal
+          workspaceId={ws.id}
+          roomName={ws.name}
+          username={user?.username ?? ''}
+          outcome={dialog.outcome}
+          onClose={close}
+        />
+      );
     case 'plans':
-      return <PlansModal tier={ws.tier} roomName={ws.name} guestOwner={Boolean(user?.isOwner)} onClaim={() => open({ kind: 'claim' })} onClose={close} />;
+      return (
+        <PlansModal
+          tier={ws.tier}
+          roomName={ws.name}
+          guestOwner={Boolean(user?.isOwner)}
+          onClaim={() => open({ kind: 'claim' })}
+          onClose={close}
+        />
+      );
     case 'upgrade':
       return <UpgradeModal feature={dialog.feature} tier={ws.tier} onClose={close} />;
     case 'theme':
       return (
-        <ThemeModal tier={ws.tier} active={theme.active} canBroadcast={canBroadcast} preview={theme.setPreview} apply={apply}
-          onUpgrade={(feature) => open({ kind: 'upgrade', feature })} onCustomize={() => open({ kind: 'customTheme' })} onClose={close} />
+        <ThemeModal
+          tier={ws.tier}
+          active={theme.active}
+          canBroadcast={canBroadcast}
+          preview={theme.setPreview}
+          apply={apply}
+          onUpgrade={(feature) => open({ kind: 'upgrade', feature })}
+          onCustomize={() => open({ kind: 'customTheme' })}
+          onClose={close}
+        />
       );
     case 'customTheme':
       if (ws.tier !== 'business') return <UpgradeModal feature="customTheme" tier={ws.tier} onClose={close} />;
       return (
-        <CustomThemeModal initial={theme.active.themeId === 'custom' && theme.active.custom ? theme.active.custom : readCustomTheme()}
-          canBroadcast={canBroadcast} preview={theme.setPreview} apply={apply} onClose={close} />
+        <CustomThemeModal
+          initial={theme.active.themeId === 'custom' && theme.active.custom ? theme.active.custom : readCustomTheme()}
+          canBroadcast={canBroadcast}
+          preview={theme.setPreview}
+          apply={apply}
+          onClose={close}
+        />
       );
   }
 }

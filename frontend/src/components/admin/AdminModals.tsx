@@ -23,7 +23,10 @@ function useSubmit(onClose: () => void) {
     setBusy(true);
     setError(null);
     const r = await action();
-    if (r.ok) { onClose(); return; }
+    if (r.ok) {
+      onClose();
+      return;
+    }
     setBusy(false);
     setError(r.message);
   };
@@ -31,52 +34,103 @@ function useSubmit(onClose: () => void) {
 }
 
 const ErrorLine = ({ error, testId }: { error: string | null; testId: string }) =>
-  (error ? <div className="form-error" role="alert" data-testid={testId}><AlertIcon size={16} /> <span>{error}</span></div> : null);
+  error ? (
+    <div className="form-error" role="alert" data-testid={testId}>
+      <AlertIcon size={16} /> <span>{error}</span>
+    </div>
+  ) : null;
 
 function Actions({ onClose, busy, children }: { onClose(): void; busy: boolean; children: ReactNode }) {
   return (
     <div className="modal-actions">
-      <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
+      <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+        Cancel
+      </button>
       {children}
     </div>
   );
 }
 
 /** Set or Remove Password: the modal toggles between the two modes. */
-export function PasswordModal({ isProtected, onClose, setPassword }: { isProtected: boolean; onClose(): void; setPassword(p: string | null): Promise<Result> }) {
+export function PasswordModal({
+  isProtected,
+  onClose,
+  setPassword,
+}: {
+  isProtected: boolean;
+  onClose(): void;
+  setPassword(p: string | null): Promise<Result>;
+}) {
   const [mode, setMode] = useState<'set' | 'remove'>(isProtected ? 'remove' : 'set');
   const [value, setValue] = useState('');
   const { busy, error, setError, run } = useSubmit(onClose);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (mode === 'remove') { void run(() => setPassword(null)); return; }
+    if (mode === 'remove') {
+      void run(() => setPassword(null));
+      return;
+    }
     const checked = checkRoomPassword(value);
-    if (!checked.ok) { setError(checked.message); return; }
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
     void run(() => setPassword(checked.password));
   };
   return (
-    <Modal title={mode === 'set' ? 'Set Password' : 'Remove Password'} onClose={busy ? undefined : onClose} icon={<LockIcon size={22} />} testId="password-modal">
+    <Modal
+      title={mode === 'set' ? 'Set Password' : 'Remove Password'}
+      onClose={busy ? undefined : onClose}
+      icon={<LockIcon size={22} />}
+      testId="password-modal"
+    >
       <form onSubmit={submit} className="modal-form" noValidate>
         {mode === 'set' ? (
           <div className="field">
             <div className="field-head">
               <label htmlFor="room-password">New room password</label>
-              <span className="counter">{value.length}/{LIMITS.roomPasswordMax}</span>
+              <span className="counter">
+                {value.length}/{LIMITS.roomPasswordMax}
+              </span>
             </div>
-            <input id="room-password" type="password" value={value} maxLength={LIMITS.roomPasswordMax} autoComplete="new-password"
-              aria-invalid={error ? true : undefined} data-testid="room-password-input" onChange={(e) => { setValue(e.target.value); setError(null); }} />
+            <input
+              id="room-password"
+              type="password"
+              value={value}
+              maxLength={LIMITS.roomPasswordMax}
+              autoComplete="new-password"
+              aria-invalid={error ? true : undefined}
+              data-testid="room-password-input"
+              onChange={(e) => {
+                setValue(e.target.value);
+                setError(null);
+              }}
+            />
             <p className="field-hint">New members will need it to join; members already inside stay.</p>
           </div>
         ) : (
           <p>Anyone with the invite link will be able to join without a password. Members already inside stay.</p>
         )}
-        <button type="button" className="link-button" onClick={() => { setMode(mode === 'set' ? 'remove' : 'set'); setError(null); }}
-          disabled={busy} data-testid="password-mode-toggle">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setMode(mode === 'set' ? 'remove' : 'set');
+            setError(null);
+          }}
+          disabled={busy}
+          data-testid="password-mode-toggle"
+        >
           {mode === 'set' ? 'Remove the password instead' : 'Set a new password instead'}
         </button>
         <ErrorLine error={error} testId="password-error" />
         <Actions onClose={onClose} busy={busy}>
-          <button type="submit" className={`button ${mode === 'set' ? 'button-primary' : 'button-danger'}`} disabled={busy} data-testid="password-submit">
+          <button
+            type="submit"
+            className={`button ${mode === 'set' ? 'button-primary' : 'button-danger'}`}
+            disabled={busy}
+            data-testid="password-submit"
+          >
             {busy ? 'Saving...' : mode === 'set' ? 'Set Password' : 'Remove Password'}
           </button>
         </Actions>
@@ -86,27 +140,61 @@ export function PasswordModal({ isProtected, onClose, setPassword }: { isProtect
 }
 
 /** Set Maximum Users: an integer of at least 2, or "unlimited" on business (pro: numbers only). */
-export function MaxUsersModal({ tier, current, onClose, setMaxUsers }: { tier: Tier; current: number | null; onClose(): void; setMaxUsers(n: number | 'unlimited'): Promise<Result> }) {
+export function MaxUsersModal({
+  tier,
+  current,
+  onClose,
+  setMaxUsers,
+}: {
+  tier: Tier;
+  current: number | null;
+  onClose(): void;
+  setMaxUsers(n: number | 'unlimited'): Promise<Result>;
+}) {
   const [value, setValue] = useState(current === null ? 'unlimited' : String(current));
   const { busy, error, setError, run } = useSubmit(onClose);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseMaxUsers(value, tier);
-    if (!parsed.ok) { setError(parsed.message); return; }
+    if (!parsed.ok) {
+      setError(parsed.message);
+      return;
+    }
     void run(() => setMaxUsers(parsed.maxUsers));
   };
   return (
-    <Modal title="Set Maximum Users" onClose={busy ? undefined : onClose} icon={<UsersIcon size={22} />} testId="max-users-modal">
+    <Modal
+      title="Set Maximum Users"
+      onClose={busy ? undefined : onClose}
+      icon={<UsersIcon size={22} />}
+      testId="max-users-modal"
+    >
       <form onSubmit={submit} className="modal-form" noValidate>
         <div className="field">
           <label htmlFor="max-users">Maximum users in this room</label>
-          <input id="max-users" type="text" inputMode="numeric" value={value} autoComplete="off" aria-invalid={error ? true : undefined}
-            data-testid="max-users-input" onChange={(e) => { setValue(e.target.value); setError(null); }} />
-          <p className="field-hint">{tier === 'business' ? 'A number of 2 or more, or "unlimited".' : 'A number of 2 or more.'} Members already inside stay.</p>
+          <input
+            id="max-users"
+            type="text"
+            inputMode="numeric"
+            value={value}
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            data-testid="max-users-input"
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(null);
+            }}
+          />
+          <p className="field-hint">
+            {tier === 'business' ? 'A number of 2 or more, or "unlimited".' : 'A number of 2 or more.'} Members already
+            inside stay.
+          </p>
         </div>
         <ErrorLine error={error} testId="max-users-error" />
         <Actions onClose={onClose} busy={busy}>
-          <button type="submit" className="button button-primary" disabled={busy} data-testid="max-users-submit">{busy ? 'Saving...' : 'Save'}</button>
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="max-users-submit">
+            {busy ? 'Saving...' : 'Save'}
+          </button>
         </Actions>
       </form>
     </Modal>
@@ -114,22 +202,60 @@ export function MaxUsersModal({ tier, current, onClose, setMaxUsers }: { tier: T
 }
 
 /** Delete Chat Room: permanent; confirm is enabled only when the typed text equals the room name exactly. */
-export function DeleteRoomModal({ roomName, onClose, deleteRoom }: { roomName: string; onClose(): void; deleteRoom(): Promise<Result> }) {
+export function DeleteRoomModal({
+  roomName,
+  onClose,
+  deleteRoom,
+}: {
+  roomName: string;
+  onClose(): void;
+  deleteRoom(): Promise<Result>;
+}) {
   const [typed, setTyped] = useState('');
   const { busy, error, run } = useSubmit(() => {});
   const matches = typed === roomName;
   return (
-    <Modal title="Delete Chat Room" onClose={busy ? undefined : onClose} tone="danger" icon={<TrashIcon size={22} />} testId="delete-room-modal">
-      <form onSubmit={(e) => { e.preventDefault(); if (matches) void run(deleteRoom); }} className="modal-form" noValidate>
-        <p>This permanently deletes <strong>{roomName}</strong> for everyone. All messages and data will be lost permanently; this cannot be undone.</p>
+    <Modal
+      title="Delete Chat Room"
+      onClose={busy ? undefined : onClose}
+      tone="danger"
+      icon={<TrashIcon size={22} />}
+      testId="delete-room-modal"
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (matches) void run(deleteRoom);
+        }}
+        className="modal-form"
+        noValidate
+      >
+        <p>
+          This permanently deletes <strong>{roomName}</strong> for everyone. All messages and data will be lost
+          permanently; this cannot be undone.
+        </p>
         <div className="field">
-          <label htmlFor="delete-room-name">Type <strong>{roomName}</strong> to confirm</label>
-          <input id="delete-room-name" type="text" value={typed} autoComplete="off" spellCheck={false} data-testid="delete-room-input"
-            onChange={(e) => setTyped(e.target.value)} />
+          <label htmlFor="delete-room-name">
+            Type <strong>{roomName}</strong> to confirm
+          </label>
+          <input
+            id="delete-room-name"
+            type="text"
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="delete-room-input"
+            onChange={(e) => setTyped(e.target.value)}
+          />
         </div>
         <ErrorLine error={error} testId="delete-room-error" />
         <Actions onClose={onClose} busy={busy}>
-          <button type="submit" className="button button-danger" disabled={!matches || busy} data-testid="delete-room-confirm">
+          <button
+            type="submit"
+            className="button button-danger"
+            disabled={!matches || busy}
+            data-testid="delete-room-confirm"
+          >
             {busy ? 'Deleting...' : 'Delete Chat Room'}
           </button>
         </Actions>
@@ -139,19 +265,44 @@ export function DeleteRoomModal({ roomName, onClose, deleteRoom }: { roomName: s
 }
 
 /** Kick User confirm (owner and admins; never oneself). */
-export function KickUserModal({ username, onClose, kick }: { username: string; onClose(): void; kick(): Promise<Result> }) {
+export function KickUserModal({
+  username,
+  onClose,
+  kick,
+}: {
+  username: string;
+  onClose(): void;
+  kick(): Promise<Result>;
+}) {
   const { busy, error, run } = useSubmit(onClose);
   return (
-    <Modal title="Kick User" onClose={busy ? undefined : onClose} tone="danger" icon={<AlertIcon size={22} />} testId="kick-user-modal"
-      footer={(
+    <Modal
+      title="Kick User"
+      onClose={busy ? undefined : onClose}
+      tone="danger"
+      icon={<AlertIcon size={22} />}
+      testId="kick-user-modal"
+      footer={
         <>
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="button" className="button button-danger" onClick={() => void run(kick)} disabled={busy} data-testid="kick-user-confirm">
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => void run(kick)}
+            disabled={busy}
+            data-testid="kick-user-confirm"
+          >
             {busy ? 'Removing...' : 'Kick User'}
           </button>
         </>
-      )}>
-      <p>Remove <strong>{username}</strong> from this chat room? They are disconnected at once and cannot come back with this session.</p>
+      }
+    >
+      <p>
+        Remove <strong>{username}</strong> from this chat room? They are disconnected at once and cannot come back with
+        this session.
+      </p>
       <ErrorLine error={error} testId="kick-user-error" />
     </Modal>
   );

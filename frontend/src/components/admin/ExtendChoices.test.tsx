@@ -3,8 +3,15 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { ExtendChoices } from './ExtendChoices.tsx';
 
 /** each choice's visible text, in order: days, the Popular mark, name, price line */
-const choices = (html: string) => [...html.matchAll(/<button[^>]*data-testid="extend-(\d+)"[^>]*>(.*?)<\/button>/g)]
-  .map(([, days, inner]) => [days, inner!.replace(/<[^>]+>/g, '|').split('|').filter(Boolean).join(' / ')]);
+const choices = (html: string) =>
+  [...html.matchAll(/<button[^>]*data-testid="extend-(\d+)"[^>]*>(.*?)<\/button>/g)].map(([, days, inner]) => [
+    days,
+    inner!
+      .replace(/<[^>]+>/g, '|')
+      .split('|')
+      .filter(Boolean)
+      .join(' / '),
+  ]);
 
 describe('extension choices (docs/product/rooms.md R35)', () => {
   it('7 days Standard and 30 days Maximum marked Popular, with the one-time price of a free room', () => {

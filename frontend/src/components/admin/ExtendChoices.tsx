@@ -9,17 +9,38 @@ const EXTEND_CHOICES: readonly { days: ExtendDays; name: string; price: string; 
   { days: 30, name: 'Maximum', price: '$8.99 one-time', popular: true },
 ];
 
-export function ExtendChoices({ days, free, onChoose }: { days: ExtendDays; free: boolean; onChoose(days: ExtendDays): void }) {
+export function ExtendChoices({
+  days,
+  free,
+  onChoose,
+}: {
+  days: ExtendDays;
+  free: boolean;
+  onChoose(days: ExtendDays): void;
+}) {
   return (
     <div className="extend-options" role="radiogroup" aria-label="Extension">
       {EXTEND_CHOICES.map((c) => (
-        <button key={c.days} type="button" role="radio" aria-checked={days === c.days} className={`extend-option${days === c.days ? ' selected' : ''}`}
-          onClick={() => onChoose(c.days)} data-testid={`extend-${c.days}`}>
+        <button
+          key={c.days}
+          type="button"
+          role="radio"
+          aria-checked={days === c.days}
+          className={`extend-option${days === c.days ? ' selected' : ''}`}
+          onClick={() => onChoose(c.days)}
+          data-testid={`extend-${c.days}`}
+        >
           <span className="extend-option-head">
             <strong>{c.days} days</strong>
-            {c.popular && <span className="extend-popular" data-testid="extend-popular">Popular</span>}
+            {c.popular && (
+              <span className="extend-popular" data-testid="extend-popular">
+                Popular
+              </span>
+            )}
           </span>
-          <span className="extend-name" data-testid="extend-name">{c.name}</span>
+          <span className="extend-name" data-testid="extend-name">
+            {c.name}
+          </span>
           <span className="muted">{free ? 'Included in your plan' : c.price}</span>
         </button>
       ))}

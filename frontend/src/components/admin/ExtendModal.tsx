@@ -50,18 +50,42 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
 
   if (outcome.kind === 'done') {
     return (
-      <Modal title="Room Extended!" onClose={onClose} tone="success" icon={<CheckIcon size={22} />} testId="extend-success-modal"
-        footer={<button type="button" className="button button-primary" onClick={onClose}>Done</button>}>
+      <Modal
+        title="Room Extended!"
+        onClose={onClose}
+        tone="success"
+        icon={<CheckIcon size={22} />}
+        testId="extend-success-modal"
+        footer={
+          <button type="button" className="button button-primary" onClick={onClose}>
+            Done
+          </button>
+        }
+      >
         <p>{extendedText(outcome.days)}</p>
       </Modal>
     );
   }
   if (outcome.kind === 'failed') {
     return (
-      <Modal title="Extension Failed" onClose={onClose} tone="danger" icon={<AlertIcon size={22} />} testId="extend-failed-modal"
-        footer={<button type="button" className="button button-primary" onClick={() => setOutcome({ kind: 'choose' })}>Try again</button>}>
+      <Modal
+        title="Extension Failed"
+        onClose={onClose}
+        tone="danger"
+        icon={<AlertIcon size={22} />}
+        testId="extend-failed-modal"
+        footer={
+          <button type="button" className="button button-primary" onClick={() => setOutcome({ kind: 'choose' })}>
+            Try again
+          </button>
+        }
+      >
         <p>{PAYMENT_TEXT.extendFailed}</p>
-        {outcome.reason && outcome.reason !== PAYMENT_TEXT.extendFailed && <p className="field-hint" data-testid="extend-failed-reason">{outcome.reason}</p>}
+        {outcome.reason && outcome.reason !== PAYMENT_TEXT.extendFailed && (
+          <p className="field-hint" data-testid="extend-failed-reason">
+            {outcome.reason}
+          </p>
+        )}
       </Modal>
     );
   }
@@ -72,10 +96,14 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
       window.location.assign(paid.href);
       return;
     }
-    if (paid) { // signed in: the server makes the checkout session (only the room's owner account may pay for it)
+    if (paid) {
+      // signed in: the server makes the checkout session (only the room's owner account may pay for it)
       setBusy(true);
       const r = await startExtensionPayment({ workspaceId, roomName, days, returnUrl: roomPath(roomName) });
-      if (r.kind === 'error') { setBusy(false); setOutcome({ kind: 'failed', reason: r.message }); }
+      if (r.kind === 'error') {
+        setBusy(false);
+        setOutcome({ kind: 'failed', reason: r.message });
+      }
       return;
     }
     setBusy(true);
@@ -85,16 +113,49 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
   };
 
   return (
-    <Modal title="Extend Room Duration" onClose={busy ? undefined : onClose} icon={<ClockIcon size={22} />} testId="extend-modal">
+    <Modal
+      title="Extend Room Duration"
+      onClose={busy ? undefined : onClose}
+      icon={<ClockIcon size={22} />}
+      testId="extend-modal"
+    >
       <div className="modal-form">
-        {isHurry(expiresAt, Date.now()) && <p className="hurry-line" role="alert" data-testid="extend-hurry">{MSG_HURRY}</p>}
+        {isHurry(expiresAt, Date.now()) && (
+          <p className="hurry-line" role="alert" data-testid="extend-hurry">
+            {MSG_HURRY}
+          </p>
+        )}
         <ExtendChoices days={days} free={free} onChoose={setDays} />
-        {paid && <p className="field-hint" data-testid="extend-upgrade-reason">{UPGRADE_REASONS.extension}</p>}
-        {paid?.guest && <p className="field-hint" data-testid="extend-register-prompt">{MSG_REGISTER_TO_EXTEND}</p>}
+        {paid && (
+          <p className="field-hint" data-testid="extend-upgrade-reason">
+            {UPGRADE_REASONS.extension}
+          </p>
+        )}
+        {paid?.guest && (
+          <p className="field-hint" data-testid="extend-register-prompt">
+            {MSG_REGISTER_TO_EXTEND}
+          </p>
+        )}
         <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="button" className="button button-primary" onClick={() => void submit()} disabled={busy} data-testid="extend-submit">
-            {busy ? (paid ? 'Redirecting to payment...' : 'Extending...') : paid ? (paid.guest ? 'Register to extend' : 'Continue to payment') : `Extend by ${days} days`}
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void submit()}
+            disabled={busy}
+            data-testid="extend-submit"
+          >
+            {busy
+              ? paid
+                ? 'Redirecting to payment...'
+                : 'Extending...'
+              : paid
+                ? paid.guest
+                  ? 'Register to extend'
+                  : 'Continue to payment'
+                : `Extend by ${days} days`}
           </button>
         </div>
       </div>

@@ -23,7 +23,9 @@ interface Props {
 
 const dateTime = (iso: string) => {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
+  return Number.isNaN(d.getTime())
+    ? ''
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
 };
 
 function Section({ title, children, tone }: { title: string; children: ReactNode; tone?: 'danger' }) {
@@ -35,14 +37,42 @@ function Section({ title, children, tone }: { title: string; children: ReactNode
   );
 }
 
-function Action({ icon, label, hint, onClick, testId, premium, danger }: {
-  icon: ReactNode; label: string; hint?: string; onClick(): void; testId: string; premium?: string; danger?: boolean;
+function Action({
+  icon,
+  label,
+  hint,
+  onClick,
+  testId,
+  premium,
+  danger,
+}: {
+  icon: ReactNode;
+  label: string;
+  hint?: string;
+  onClick(): void;
+  testId: string;
+  premium?: string;
+  danger?: boolean;
 }) {
   return (
-    <button type="button" className={`settings-action${danger ? ' danger' : ''}`} onClick={onClick} data-testid={testId}>
-      <span className="settings-action-icon" aria-hidden="true">{icon}</span>
+    <button
+      type="button"
+      className={`settings-action${danger ? ' danger' : ''}`}
+      onClick={onClick}
+      data-testid={testId}
+    >
+      <span className="settings-action-icon" aria-hidden="true">
+        {icon}
+      </span>
       <span className="settings-action-text">
-        <span>{label}{premium && <span className="premium-mark" data-testid={`${testId}-premium`}><SparkIcon size={12} /> {premium}</span>}</span>
+        <span>
+          {label}
+          {premium && (
+            <span className="premium-mark" data-testid={`${testId}-premium`}>
+              <SparkIcon size={12} /> {premium}
+            </span>
+          )}
+        </span>
         {hint && <small>{hint}</small>}
       </span>
     </button>
@@ -52,7 +82,12 @@ function Action({ icon, label, hint, onClick, testId, premium, danger }: {
 function CopyInvite({ roomName }: { roomName: string }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const copy = async () => {
     try {
       await copyText(`${window.location.origin}${roomPath(roomName)}`);
@@ -63,7 +98,14 @@ function CopyInvite({ roomName }: { roomName: string }) {
       window.alert('Failed to copy link');
     }
   };
-  return <Action icon={copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />} label={copied ? '✓ Copied!' : 'Copy Invite Link'} onClick={() => void copy()} testId="settings-copy-invite" />;
+  return (
+    <Action
+      icon={copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />}
+      label={copied ? '✓ Copied!' : 'Copy Invite Link'}
+      onClick={() => void copy()}
+      testId="settings-copy-invite"
+    />
+  );
 }
 
 export function SettingsPanel({ state, roomName, open, onClose }: Props) {
@@ -72,7 +114,9 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panelRef.current?.focus();
-    return () => { if (previous?.isConnected) previous.focus(); };
+    return () => {
+      if (previous?.isConnected) previous.focus();
+    };
   }, []);
   const ws = state.workspace;
   const tier = ws?.tier ?? 'free';
@@ -81,10 +125,25 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
   const limit = ws?.settings.maxUsers ?? null;
 
   return (
-    <section ref={panelRef} className="settings-panel" role="region" aria-labelledby={titleId} tabIndex={-1} data-testid="settings-panel">
+    <section
+      ref={panelRef}
+      className="settings-panel"
+      role="region"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      data-testid="settings-panel"
+    >
       <header className="settings-panel-header">
-        <h2 id={titleId} className="settings-panel-title">Settings - Manage your chat room</h2>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close settings" data-testid="settings-close">
+        <h2 id={titleId} className="settings-panel-title">
+          Settings - Manage your chat room
+        </h2>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onClose}
+          aria-label="Close settings"
+          data-testid="settings-close"
+        >
           <CloseIcon size={18} />
         </button>
       </header>
@@ -93,49 +152,102 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
           <div className="register-banner" data-testid="register-banner">
             <strong>Register to Keep Your Room!</strong>
             <p>Your ownership lives in this browser only. Register to manage the room from any device.</p>
-            <button type="button" className="button button-sm button-primary" onClick={() => open({ kind: 'claim' })} data-testid="register-claim">Register</button>
+            <button
+              type="button"
+              className="button button-sm button-primary"
+              onClick={() => open({ kind: 'claim' })}
+              data-testid="register-claim"
+            >
+              Register
+            </button>
           </div>
         )}
 
         <details className="settings-section settings-info" open data-testid="room-info">
           <summary className="settings-section-title">Room Information</summary>
           <dl className="settings-facts">
-            <dt>Room Name</dt><dd data-testid="info-room-name">{name}</dd>
-            <dt>Created</dt><dd data-testid="info-created">{ws ? dateTime(ws.createdAt) : ''}</dd>
-            <dt>Expires</dt><dd data-testid="info-expires">{ws?.expiresAt ? dateTime(ws.expiresAt) : 'Never (Business tier)'}</dd>
-            <dt>Active Users</dt><dd data-testid="info-active-users">{`${state.online.length} / ${limit === null ? 'Unlimited' : limit}`}</dd>
+            <dt>Room Name</dt>
+            <dd data-testid="info-room-name">{name}</dd>
+            <dt>Created</dt>
+            <dd data-testid="info-created">{ws ? dateTime(ws.createdAt) : ''}</dd>
+            <dt>Expires</dt>
+            <dd data-testid="info-expires">{ws?.expiresAt ? dateTime(ws.expiresAt) : 'Never (Business tier)'}</dd>
+            <dt>Active Users</dt>
+            <dd data-testid="info-active-users">{`${state.online.length} / ${limit === null ? 'Unlimited' : limit}`}</dd>
           </dl>
         </details>
 
         <Section title="Quick Actions">
           <CopyInvite roomName={name} />
-          <Action icon={<SparkIcon size={18} />} label="Change Theme" onClick={() => open({ kind: 'theme' })} testId="settings-change-theme"
-            premium={tier === 'free' ? 'Premium' : undefined} />
+          <Action
+            icon={<SparkIcon size={18} />}
+            label="Change Theme"
+            onClick={() => open({ kind: 'theme' })}
+            testId="settings-change-theme"
+            premium={tier === 'free' ? 'Premium' : undefined}
+          />
         </Section>
 
         {can.ownerControls && (
           <Section title="Owner Controls">
-            <Action icon={<LockIcon size={18} />} label={ws?.isPasswordProtected ? 'Remove Password' : 'Set Password'}
-              hint="Security" onClick={() => open({ kind: 'password' })} testId="settings-password" />
-            {can.maxUsers
-              ? <Action icon={<UsersIcon size={18} />} label="Set Max Users" hint={`Capacity: ${limit === null ? 'unlimited' : `${limit} users`}`}
-                  onClick={() => open({ kind: 'maxUsers' })} testId="settings-max-users" />
-              : <Action icon={<UsersIcon size={18} />} label="Set Max Users" hint="Capacity" premium="Pro"
-                  onClick={() => open({ kind: 'upgrade', feature: 'maxUsers' })} testId="settings-max-users-locked" />}
+            <Action
+              icon={<LockIcon size={18} />}
+              label={ws?.isPasswordProtected ? 'Remove Password' : 'Set Password'}
+              hint="Security"
+              onClick={() => open({ kind: 'password' })}
+              testId="settings-password"
+            />
+            {can.maxUsers ? (
+              <Action
+                icon={<UsersIcon size={18} />}
+                label="Set Max Users"
+                hint={`Capacity: ${limit === null ? 'unlimited' : `${limit} users`}`}
+                onClick={() => open({ kind: 'maxUsers' })}
+                testId="settings-max-users"
+              />
+            ) : (
+              <Action
+                icon={<UsersIcon size={18} />}
+                label="Set Max Users"
+                hint="Capacity"
+                premium="Pro"
+                onClick={() => open({ kind: 'upgrade', feature: 'maxUsers' })}
+                testId="settings-max-users-locked"
+              />
+            )}
             {can.extend && (
-              <Action icon={<ClockIcon size={18} />} label="Extend Room Duration" hint="7 or 30 more days" onClick={() => open({ kind: 'extend' })} testId="settings-extend" />
+              <Action
+                icon={<ClockIcon size={18} />}
+                label="Extend Room Duration"
+                hint="7 or 30 more days"
+                onClick={() => open({ kind: 'extend' })}
+                testId="settings-extend"
+              />
             )}
             {can.upgrade && (
-              <Action icon={<SparkIcon size={18} />} label="Upgrade Plan" hint="More time, people and themes"
-                onClick={() => open({ kind: 'plans' })} testId="settings-upgrade" />
+              <Action
+                icon={<SparkIcon size={18} />}
+                label="Upgrade Plan"
+                hint="More time, people and themes"
+                onClick={() => open({ kind: 'plans' })}
+                testId="settings-upgrade"
+              />
             )}
           </Section>
         )}
 
         {can.deleteRoom && (
           <Section title="Danger Zone" tone="danger">
-            <p className="settings-warning"><AlertIcon size={16} /> Deleting the room is permanent: all messages and data are lost permanently.</p>
-            <Action icon={<TrashIcon size={18} />} label="Delete Chat Room" onClick={() => open({ kind: 'deleteRoom' })} testId="settings-delete-room" danger />
+            <p className="settings-warning">
+              <AlertIcon size={16} /> Deleting the room is permanent: all messages and data are lost permanently.
+            </p>
+            <Action
+              icon={<TrashIcon size={18} />}
+              label="Delete Chat Room"
+              onClick={() => open({ kind: 'deleteRoom' })}
+              testId="settings-delete-room"
+              danger
+            />
           </Section>
         )}
       </div>

@@ -5,7 +5,13 @@
  * editor's fields, defaults and fonts are proto's CUSTOM_THEME_DEFAULTS and CUSTOM_THEME_FONTS.
  */
 import { useState } from 'react';
-import { CUSTOM_THEME_DEFAULTS, CUSTOM_THEME_FONTS, type CustomTheme, type ThemeId, type Tier } from '@ephemera/proto/client';
+import {
+  CUSTOM_THEME_DEFAULTS,
+  CUSTOM_THEME_FONTS,
+  type CustomTheme,
+  type ThemeId,
+  type Tier,
+} from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon, SparkIcon } from '../Icons.tsx';
 import { colorsOf, themesFor } from '../../lib/themes.ts';
@@ -30,8 +36,10 @@ function Swatch({ themeId, custom }: { themeId: ThemeId; custom: CustomTheme | n
   const c = colorsOf(themeId, custom);
   return (
     <span className="theme-swatch" aria-hidden="true">
-      <span style={{ background: c.sidebar }} /><span style={{ background: c.primary }} />
-      <span style={{ background: c.sentMessage }} /><span style={{ background: c.receivedMessage }} />
+      <span style={{ background: c.sidebar }} />
+      <span style={{ background: c.primary }} />
+      <span style={{ background: c.sentMessage }} />
+      <span style={{ background: c.receivedMessage }} />
     </span>
   );
 }
@@ -45,18 +53,39 @@ function useApply(apply: (t: AppliedTheme) => Promise<Result>, onDone: () => voi
     setError(null);
     const r = await apply(t);
     setBusy(false);
-    if (r.ok) onDone(); else setError(r.message);
+    if (r.ok) onDone();
+    else setError(r.message);
   };
   return { busy, error, run };
 }
 
-export function ThemeModal({ tier, active, canBroadcast, preview, apply, onUpgrade, onCustomize, onClose }: ThemeProps) {
+export function ThemeModal({
+  tier,
+  active,
+  canBroadcast,
+  preview,
+  apply,
+  onUpgrade,
+  onCustomize,
+  onClose,
+}: ThemeProps) {
   const [selected, setSelected] = useState<AppliedTheme>(active);
-  const close = () => { preview(null); onClose(); };
+  const close = () => {
+    preview(null);
+    onClose();
+  };
   const { busy, error, run } = useApply(apply, onClose);
   const pick = (id: ThemeId, allowed: boolean) => {
-    if (!allowed) { preview(null); onUpgrade(id === 'custom' ? 'customTheme' : 'themes'); return; }
-    const next = { themeId: id, custom: id === 'custom' ? (active.themeId === 'custom' && active.custom ? active.custom : readCustomTheme()) : null };
+    if (!allowed) {
+      preview(null);
+      onUpgrade(id === 'custom' ? 'customTheme' : 'themes');
+      return;
+    }
+    const next = {
+      themeId: id,
+      custom:
+        id === 'custom' ? (active.themeId === 'custom' && active.custom ? active.custom : readCustomTheme()) : null,
+    };
     setSelected(next);
     preview(next);
   };
@@ -65,23 +94,61 @@ export function ThemeModal({ tier, active, canBroadcast, preview, apply, onUpgra
       <div className="modal-form">
         <div className="theme-grid" role="radiogroup" aria-label="Themes">
           {themesFor(tier).map(({ id, name, allowed }) => (
-            <button key={id} type="button" role="radio" aria-checked={selected.themeId === id}
+            <button
+              key={id}
+              type="button"
+              role="radio"
+              aria-checked={selected.themeId === id}
               className={`theme-option${selected.themeId === id ? ' selected' : ''}${allowed ? '' : ' locked'}`}
-              onClick={() => pick(id, allowed)} data-testid="theme-option" data-theme-id={id} data-locked={allowed ? undefined : 'true'}>
+              onClick={() => pick(id, allowed)}
+              data-testid="theme-option"
+              data-theme-id={id}
+              data-locked={allowed ? undefined : 'true'}
+            >
               <Swatch themeId={id} custom={id === 'custom' ? readCustomTheme() : null} />
               <span className="theme-name">{name}</span>
-              {!allowed && <span className="premium-mark" title={id === 'custom' ? 'Business plan' : 'Premium theme'}><SparkIcon size={12} /> {id === 'custom' ? 'Business' : 'Premium'}</span>}
+              {!allowed && (
+                <span className="premium-mark" title={id === 'custom' ? 'Business plan' : 'Premium theme'}>
+                  <SparkIcon size={12} /> {id === 'custom' ? 'Business' : 'Premium'}
+                </span>
+              )}
             </button>
           ))}
         </div>
         {selected.themeId === 'custom' && (
-          <button type="button" className="link-button" onClick={() => { preview(null); onCustomize(); }} data-testid="theme-customize">Customize colours, font and logo…</button>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              preview(null);
+              onCustomize();
+            }}
+            data-testid="theme-customize"
+          >
+            Customize colours, font and logo…
+          </button>
         )}
-        <p className="field-hint">{canBroadcast ? 'Applying changes the theme for everyone in the room.' : 'Applying changes the theme for you only.'}</p>
-        {error && <div className="form-error" role="alert" data-testid="theme-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+        <p className="field-hint">
+          {canBroadcast
+            ? 'Applying changes the theme for everyone in the room.'
+            : 'Applying changes the theme for you only.'}
+        </p>
+        {error && (
+          <div className="form-error" role="alert" data-testid="theme-error">
+            <AlertIcon size={16} /> <span>{error}</span>
+          </div>
+        )}
         <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={close} disabled={busy}>Cancel</button>
-          <button type="button" className="button button-primary" onClick={() => void run(selected)} disabled={busy} data-testid="theme-apply">
+          <button type="button" className="button button-ghost" onClick={close} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void run(selected)}
+            disabled={busy}
+            data-testid="theme-apply"
+          >
             {busy ? 'Applying...' : 'Apply Theme'}
           </button>
         </div>
@@ -105,7 +172,10 @@ type CustomProps = Pick<ThemeProps, 'canBroadcast' | 'preview' | 'apply' | 'onCl
 export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClose }: CustomProps) {
   const [theme, setTheme] = useState<CustomTheme>(initial);
   const { busy, error, run } = useApply(apply, onClose);
-  const close = () => { preview(null); onClose(); };
+  const close = () => {
+    preview(null);
+    onClose();
+  };
   const update = (patch: Partial<CustomTheme>) => {
     const next = { ...theme, ...patch };
     setTheme(next);
@@ -114,36 +184,96 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
   const logoOk = theme.logoUrl === '' || /^https:\/\/[^\s"'<>]+$/.test(theme.logoUrl);
   return (
     <Modal title="Custom Theme" onClose={busy ? undefined : close} size="md" testId="custom-theme-modal">
-      <form className="modal-form" noValidate onSubmit={(e) => { e.preventDefault(); if (logoOk) void run({ themeId: 'custom', custom: theme }); }}>
+      <form
+        className="modal-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (logoOk) void run({ themeId: 'custom', custom: theme });
+        }}
+      >
         <div className="custom-theme-grid">
           {COLOR_FIELDS.map(({ key, label }) => (
             <label key={key} className="color-field">
-              <input type="color" value={theme[key].toLowerCase()} onChange={(e) => update({ [key]: e.target.value.toUpperCase() })} data-testid={`custom-${key}`} />
-              <span>{label}<small className="muted">{theme[key]}</small></span>
+              <input
+                type="color"
+                value={theme[key].toLowerCase()}
+                onChange={(e) => update({ [key]: e.target.value.toUpperCase() })}
+                data-testid={`custom-${key}`}
+              />
+              <span>
+                {label}
+                <small className="muted">{theme[key]}</small>
+              </span>
             </label>
           ))}
         </div>
         <div className="field">
           <label htmlFor="custom-font">Font</label>
-          <select id="custom-font" value={theme.fontFamily} onChange={(e) => update({ fontFamily: e.target.value })} data-testid="custom-fontFamily">
-            {CUSTOM_THEME_FONTS.map((f) => <option key={f} value={f}>{f}</option>)}
+          <select
+            id="custom-font"
+            value={theme.fontFamily}
+            onChange={(e) => update({ fontFamily: e.target.value })}
+            data-testid="custom-fontFamily"
+          >
+            {CUSTOM_THEME_FONTS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="custom-logo">Logo address (https)</label>
-          <input id="custom-logo" type="text" value={theme.logoUrl} placeholder="https://…" autoComplete="off" spellCheck={false}
-            aria-invalid={logoOk ? undefined : true} onChange={(e) => update({ logoUrl: e.target.value.trim() })} data-testid="custom-logoUrl" />
+          <input
+            id="custom-logo"
+            type="text"
+            value={theme.logoUrl}
+            placeholder="https://…"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={logoOk ? undefined : true}
+            onChange={(e) => update({ logoUrl: e.target.value.trim() })}
+            data-testid="custom-logoUrl"
+          />
           <p className="field-hint" data-testid="custom-logo-note">
-            Suggested size 200x50 px. The logo shows once saved for the room: everyone's browser loads it through this server, never from its host (JPEG, PNG, GIF or WebP).
+            Suggested size 200x50 px. The logo shows once saved for the room: everyone's browser loads it through this
+            server, never from its host (JPEG, PNG, GIF or WebP).
           </p>
         </div>
-        {!logoOk && <div className="form-error" role="alert"><AlertIcon size={16} /> <span>The logo must be an https address</span></div>}
-        <p className="field-hint">{canBroadcast ? 'Saving applies this theme for everyone in the room.' : 'Saving applies this theme for you only.'}</p>
-        {error && <div className="form-error" role="alert" data-testid="custom-theme-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+        {!logoOk && (
+          <div className="form-error" role="alert">
+            <AlertIcon size={16} /> <span>The logo must be an https address</span>
+          </div>
+        )}
+        <p className="field-hint">
+          {canBroadcast
+            ? 'Saving applies this theme for everyone in the room.'
+            : 'Saving applies this theme for you only.'}
+        </p>
+        {error && (
+          <div className="form-error" role="alert" data-testid="custom-theme-error">
+            <AlertIcon size={16} /> <span>{error}</span>
+          </div>
+        )}
         <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={() => update({ ...CUSTOM_THEME_DEFAULTS })} disabled={busy}>Reset</button>
-          <button type="button" className="button button-ghost" onClick={close} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button-primary" disabled={busy || !logoOk} data-testid="custom-theme-save">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => update({ ...CUSTOM_THEME_DEFAULTS })}
+            disabled={busy}
+          >
+            Reset
+          </button>
+          <button type="button" className="button button-ghost" onClick={close} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || !logoOk}
+            data-testid="custom-theme-save"
+          >
             {busy ? 'Applying...' : 'Save & Apply'}
           </button>
         </div>

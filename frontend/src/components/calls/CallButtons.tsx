@@ -9,12 +9,26 @@ export function CallButtons({ channelId, peerId, peerName }: { channelId: string
   const start = (callType: CallType) => calls.call({ channelId, peerId, peerName, callType });
   return (
     <div className="chat-call-buttons" style={{ display: 'flex', gap: 4, marginLeft: 'auto' }}>
-      <button type="button" className="icon-button" onClick={() => start('audio')} disabled={calls.busy}
-        aria-label={`Voice call ${peerName}`} title="Voice call" data-testid="voice-call-button">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => start('audio')}
+        disabled={calls.busy}
+        aria-label={`Voice call ${peerName}`}
+        title="Voice call"
+        data-testid="voice-call-button"
+      >
         <PhoneIcon size={20} />
       </button>
-      <button type="button" className="icon-button" onClick={() => start('video')} disabled={calls.busy}
-        aria-label={`Video call ${peerName}`} title="Video call" data-testid="video-call-button">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => start('video')}
+        disabled={calls.busy}
+        aria-label={`Video call ${peerName}`}
+        title="Video call"
+        data-testid="video-call-button"
+      >
         <VideoIcon size={20} />
       </button>
     </div>

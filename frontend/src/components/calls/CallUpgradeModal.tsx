@@ -2,12 +2,21 @@
 import type { CallType } from '@ephemera/proto';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 
-export const callUpgradeTitle = (callType: CallType) => (callType === 'video' ? 'Video Calls Unavailable' : 'Voice Calls Unavailable');
+export const callUpgradeTitle = (callType: CallType) =>
+  callType === 'video' ? 'Video Calls Unavailable' : 'Voice Calls Unavailable';
 
 export function CallUpgradeModal({ callType, onClose }: { callType: CallType; onClose(): void }) {
   return (
-    <UpgradePromptModal title={callUpgradeTitle(callType)} testId="call-upgrade-modal" linkTestId="call-upgrade-link" onClose={onClose}>
-      <p>{callType === 'video' ? 'Video calls and screen sharing' : 'Voice calls'} are part of the Pro and Business plans. Upgrade to call the members of your room.</p>
+    <UpgradePromptModal
+      title={callUpgradeTitle(callType)}
+      testId="call-upgrade-modal"
+      linkTestId="call-upgrade-link"
+      onClose={onClose}
+    >
+      <p>
+        {callType === 'video' ? 'Video calls and screen sharing' : 'Voice calls'} are part of the Pro and Business
+        plans. Upgrade to call the members of your room.
+      </p>
     </UpgradePromptModal>
   );
 }

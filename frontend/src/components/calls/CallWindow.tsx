@@ -14,7 +14,16 @@ import type { RoomSocket } from '../../lib/socket.ts';
 import { CallController, type CallPhase, type CallView } from '../../lib/calls/callController.ts';
 import { formatDuration } from '../../lib/fileUpload.ts';
 import { PersonAvatar } from '../sidebar/PersonAvatar.tsx';
-import { FullscreenIcon, HangUpIcon, MicIcon, MicOffIcon, PhoneIcon, ScreenIcon, VideoIcon, VideoOffIcon } from './CallIcons.tsx';
+import {
+  FullscreenIcon,
+  HangUpIcon,
+  MicIcon,
+  MicOffIcon,
+  PhoneIcon,
+  ScreenIcon,
+  VideoIcon,
+  VideoOffIcon,
+} from './CallIcons.tsx';
 import './calls.css';
 
 export type CallLaunch = (
@@ -22,25 +31,52 @@ export type CallLaunch = (
   | { direction: 'incoming'; channelId: string; peerId: string; peerName: string; callType: CallType }
 ) & { /** the room's plan: the camera quality it captures (proto VIDEO_QUALITY) */ tier?: Tier };
 
-export interface CallOutcome { error: string | null; declined: boolean; peerName: string; mediaDenied: boolean }
+export interface CallOutcome {
+  error: string | null;
+  declined: boolean;
+  peerName: string;
+  mediaDenied: boolean;
+}
 
 const STATUS: Record<CallPhase, string> = {
-  preparing: 'Preparing...', outgoing: 'Waiting for response...', incoming: 'Incoming call', connecting: 'Connecting...', connected: 'Connected', ended: 'Call ended',
+  preparing: 'Preparing...',
+  outgoing: 'Waiting for response...',
+  incoming: 'Incoming call',
+  connecting: 'Connecting...',
+  connected: 'Connected',
+  ended: 'Call ended',
 };
 /** The fullscreen-unavailable messages (the spec names the cases, not the wording). */
 export const MSG_FULLSCREEN_UNSUPPORTED = 'Fullscreen is not supported in this browser';
 export const MSG_FULLSCREEN_RESTRICTED = 'Fullscreen is blocked by your browser settings or security restrictions';
 export const MSG_FULLSCREEN_ROTATE = 'Turn your phone to landscape for a larger view';
-const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse) and (max-width: 1024px)').matches;
+const isPhone = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse) and (max-width: 1024px)').matches;
 
 /** Why the element cannot go fullscreen, or null when it can try. */
-export function fullscreenProblem(el: { requestFullscreen?: unknown }, fullscreenEnabled: boolean | undefined, phone: boolean): string | null {
+export function fullscreenProblem(
+  el: { requestFullscreen?: unknown },
+  fullscreenEnabled: boolean | undefined,
+  phone: boolean,
+): string | null {
   if (typeof el.requestFullscreen !== 'function') return phone ? MSG_FULLSCREEN_ROTATE : MSG_FULLSCREEN_UNSUPPORTED;
   if (!fullscreenEnabled) return MSG_FULLSCREEN_RESTRICTED;
   return null;
 }
 
-function Media({ stream, muted, className, testId, audioOnly }: { stream: MediaStream | null; muted: boolean; className: string; testId: string; audioOnly?: boolean }) {
+function Media({
+  stream,
+  muted,
+  className,
+  testId,
+  audioOnly,
+}: {
+  stream: MediaStream | null;
+  muted: boolean;
+  className: string;
+  testId: string;
+  audioOnly?: boolean;
+}) {
   const ref = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -57,15 +93,36 @@ function CallTimer({ since }: { since: number }) {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
-  return <span className="call-timer" role="timer" aria-label="Call duration" data-testid="call-timer">{formatDuration(Math.max(0, now - since))}</span>;
+  return (
+    <span className="call-timer" role="timer" aria-label="Call duration" data-testid="call-timer">
+      {formatDuration(Math.max(0, now - since))}
+    </span>
+  );
 }
 
 /** Who is in the call besides the other person: this member's name and picture (their own tile). */
-export interface CallSelf { name: string; picture: string | null; peerPicture: string | null }
+export interface CallSelf {
+  name: string;
+  picture: string | null;
+  peerPicture: string | null;
+}
 
-export function CallWindow({ socket, launch, self, onClose }: { socket: RoomSocket; launch: CallLaunch; self: CallSelf; onClose(outcome: CallOutcome): void }) {
+export function CallWindow({
+  socket,
+  launch,
+  self,
+  onClose,
+}: {
+  socket: RoomSocket;
+  launch: CallLaunch;
+  self: CallSelf;
+  onClose(outcome: CallOutcome): void;
+}) {
   const [call] = useState(() => new CallController(socket, launch));
-  const view: CallView = useSyncExternalStore((l) => call.subscribe(l), () => call.state);
+  const view: CallView = useSyncExternalStore(
+    (l) => call.subscribe(l),
+    () => call.state,
+  );
   const frame = useRef<HTMLDivElement>(null);
   const [hint, setHint] = useState<string | null>(null);
   // no Dialog.Trigger (a call button or a ringing call opens it): focus goes back to what had it, as in Modal.tsx
@@ -84,34 +141,62 @@ export function CallWindow({ socket, launch, self, onClose }: { socket: RoomSock
   const fullscreen = () => {
     const el = frame.current;
     if (!el) return;
-    if (document.fullscreenElement) { void document.exitFullscreen(); return; }
+    if (document.fullscreenElement) {
+      void document.exitFullscreen();
+      return;
+    }
     const problem = fullscreenProblem(el, document.fullscreenEnabled, isPhone());
-    if (problem) { setHint(problem); return; }
+    if (problem) {
+      setHint(problem);
+      return;
+    }
     el.requestFullscreen().catch(() => setHint(MSG_FULLSCREEN_RESTRICTED));
   };
 
   const video = view.callType === 'video';
-  const inCall = view.phase === 'connecting' || view.phase === 'connected' || view.phase === 'outgoing' || view.phase === 'preparing';
+  const inCall =
+    view.phase === 'connecting' ||
+    view.phase === 'connected' ||
+    view.phase === 'outgoing' ||
+    view.phase === 'preparing';
   return (
     <Dialog.Root open>
       <Dialog.Portal>
         <Dialog.Overlay className="call-backdrop">
-          <Dialog.Content ref={frame} className={`call-window${video ? ' call-video' : ' call-audio'}`} aria-describedby={undefined}
-            onCloseAutoFocus={(e) => { e.preventDefault(); if (returnFocus?.isConnected) returnFocus.focus(); }}
-            onEscapeKeyDown={(e) => e.preventDefault()} onPointerDownOutside={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()}
-            data-testid="call-window" data-phase={view.phase}>
+          <Dialog.Content
+            ref={frame}
+            className={`call-window${video ? ' call-video' : ' call-audio'}`}
+            aria-describedby={undefined}
+            onCloseAutoFocus={(e) => {
+              e.preventDefault();
+              if (returnFocus?.isConnected) returnFocus.focus();
+            }}
+            onEscapeKeyDown={(e) => e.preventDefault()}
+            onPointerDownOutside={(e) => e.preventDefault()}
+            onInteractOutside={(e) => e.preventDefault()}
+            data-testid="call-window"
+            data-phase={view.phase}
+          >
             <Dialog.Title className="call-title">{`${video ? 'Video' : 'Voice'} call with ${view.peerName}`}</Dialog.Title>
             <div className="call-stage">
-              {video && <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />}
-              {!video && <Media stream={view.remoteStream} muted={false} className="" testId="call-remote-audio" audioOnly />}
+              {video && (
+                <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />
+              )}
+              {!video && (
+                <Media stream={view.remoteStream} muted={false} className="" testId="call-remote-audio" audioOnly />
+              )}
               {(!video || view.phase !== 'connected' || !view.peerVideoEnabled) && (
                 <div className="call-peer" data-testid="call-peer">
                   <PersonAvatar name={view.peerName} picture={self.peerPicture} size={96} />
-                  <div className="call-peer-name" data-testid="call-peer-name">{view.peerName}</div>
+                  <div className="call-peer-name" data-testid="call-peer-name">
+                    {view.peerName}
+                  </div>
                 </div>
               )}
               {video && view.phase === 'connected' && view.peerVideoEnabled && (
-                <div className="call-name-tag call-remote-name" data-testid="call-remote-name">{view.peerName}</div>
+                <div className="call-name-tag call-remote-name" data-testid="call-remote-name">
+                  {view.peerName}
+                </div>
               )}
               <div className="call-top">
                 <div className="call-status" role="status" data-testid="call-status">
@@ -123,48 +208,98 @@ export function CallWindow({ socket, launch, self, onClose }: { socket: RoomSock
                 <div className={`call-local${view.isScreenSharing ? ' sharing' : ''}`} data-testid="call-local">
                   <Media stream={view.localStream} muted className="call-local-video" testId="call-local-video" />
                   {!view.isVideoEnabled && !view.isScreenSharing && (
-                    <div className="call-local-off" data-testid="call-local-avatar"><PersonAvatar name={self.name} picture={self.picture} size={56} /></div>
+                    <div className="call-local-off" data-testid="call-local-avatar">
+                      <PersonAvatar name={self.name} picture={self.picture} size={56} />
+                    </div>
                   )}
                   <span className="call-name-tag">You</span>
                 </div>
               )}
             </div>
-            {hint && <p className="call-hint" role="alert">{hint}</p>}
+            {hint && (
+              <p className="call-hint" role="alert">
+                {hint}
+              </p>
+            )}
             <div className="call-controls">
               {view.phase === 'incoming' ? (
                 <>
-                  <button type="button" className="call-button call-accept" onClick={() => void call.accept()} data-testid="call-accept" aria-label="Accept call">
+                  <button
+                    type="button"
+                    className="call-button call-accept"
+                    onClick={() => void call.accept()}
+                    data-testid="call-accept"
+                    aria-label="Accept call"
+                  >
                     {video ? <VideoIcon size={22} /> : <PhoneIcon size={22} />}
                   </button>
-                  <button type="button" className="call-button call-end" onClick={() => call.reject()} data-testid="call-reject" aria-label="Reject call">
+                  <button
+                    type="button"
+                    className="call-button call-end"
+                    onClick={() => call.reject()}
+                    data-testid="call-reject"
+                    aria-label="Reject call"
+                  >
                     <HangUpIcon size={22} />
                   </button>
                 </>
-              ) : inCall && (
-                <>
-                  <button type="button" className={`call-button${view.isAudioEnabled ? '' : ' off'}`} onClick={() => call.toggleAudio()}
-                    aria-pressed={!view.isAudioEnabled} aria-label={view.isAudioEnabled ? 'Mute' : 'Unmute'} data-testid="call-mute">
-                    {view.isAudioEnabled ? <MicIcon size={20} /> : <MicOffIcon size={20} />}
-                  </button>
-                  {video && (
-                    <button type="button" className={`call-button${view.isVideoEnabled ? '' : ' off'}`} onClick={() => call.toggleVideo()}
-                      aria-pressed={!view.isVideoEnabled} aria-label={view.isVideoEnabled ? 'Turn camera off' : 'Turn camera on'} data-testid="call-camera">
-                      {view.isVideoEnabled ? <VideoIcon size={20} /> : <VideoOffIcon size={20} />}
+              ) : (
+                inCall && (
+                  <>
+                    <button
+                      type="button"
+                      className={`call-button${view.isAudioEnabled ? '' : ' off'}`}
+                      onClick={() => call.toggleAudio()}
+                      aria-pressed={!view.isAudioEnabled}
+                      aria-label={view.isAudioEnabled ? 'Mute' : 'Unmute'}
+                      data-testid="call-mute"
+                    >
+                      {view.isAudioEnabled ? <MicIcon size={20} /> : <MicOffIcon size={20} />}
                     </button>
-                  )}
-                  {video && view.phase === 'connected' && (
-                    <button type="button" className={`call-button${view.isScreenSharing ? ' on' : ''}`} onClick={() => void call.toggleScreenShare()}
-                      aria-pressed={view.isScreenSharing} aria-label={view.isScreenSharing ? 'Stop sharing screen' : 'Share screen'} data-testid="call-screen">
-                      <ScreenIcon size={20} />
+                    {video && (
+                      <button
+                        type="button"
+                        className={`call-button${view.isVideoEnabled ? '' : ' off'}`}
+                        onClick={() => call.toggleVideo()}
+                        aria-pressed={!view.isVideoEnabled}
+                        aria-label={view.isVideoEnabled ? 'Turn camera off' : 'Turn camera on'}
+                        data-testid="call-camera"
+                      >
+                        {view.isVideoEnabled ? <VideoIcon size={20} /> : <VideoOffIcon size={20} />}
+                      </button>
+                    )}
+                    {video && view.phase === 'connected' && (
+                      <button
+                        type="button"
+                        className={`call-button${view.isScreenSharing ? ' on' : ''}`}
+                        onClick={() => void call.toggleScreenShare()}
+                        aria-pressed={view.isScreenSharing}
+                        aria-label={view.isScreenSharing ? 'Stop sharing screen' : 'Share screen'}
+                        data-testid="call-screen"
+                      >
+                        <ScreenIcon size={20} />
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="call-button call-fullscreen"
+                      onClick={fullscreen}
+                      aria-label="Fullscreen"
+                      data-testid="call-fullscreen"
+                    >
+                      <FullscreenIcon size={20} />
                     </button>
-                  )}
-                  <button type="button" className="call-button call-fullscreen" onClick={fullscreen} aria-label="Fullscreen" data-testid="call-fullscreen">
-                    <FullscreenIcon size={20} />
-                  </button>
-                  <button type="button" className="call-button call-end" onClick={() => call.hangUp()} aria-label="End call" data-testid="call-end">
-                    <HangUpIcon size={22} />
-                  </button>
-                </>
+                    <button
+                      type="button"
+                      className="call-button call-end"
+                      onClick={() => call.hangUp()}
+                      aria-label="End call"
+                      data-testid="call-end"
+                    >
+                      <HangUpIcon size={22} />
+                    </button>
+                  </>
+                )
               )}
             </div>
           </Dialog.Content>

@@ -20,33 +20,65 @@ export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
   const toast = useToast();
 
   useEffect(() => {
-    const socket = session.realtime as unknown as { on(e: string, h: (...a: never[]) => void): void; off(e: string, h: (...a: never[]) => void): void } | null;
+    const socket = session.realtime as unknown as {
+      on(e: string, h: (...a: never[]) => void): void;
+      off(e: string, h: (...a: never[]) => void): void;
+    } | null;
     if (!socket) return;
     const incoming: ServerEvents[typeof S.incomingCall] = (p) => {
-      setLaunch((current) => current ?? { direction: 'incoming', channelId: p.channelId, peerId: p.callerId, peerName: p.callerName, callType: p.callType, tier });
+      setLaunch(
+        (current) =>
+          current ?? {
+            direction: 'incoming',
+            channelId: p.channelId,
+            peerId: p.callerId,
+            peerName: p.callerName,
+            callType: p.callType,
+            tier,
+          },
+      );
     };
     // also before the lazily loaded window listens itself: a call that ends while its code loads goes away
-    const ended: ServerEvents[typeof S.callEnded] = (p) => { setLaunch((current) => (current?.channelId === p.channelId ? null : current)); };
+    const ended: ServerEvents[typeof S.callEnded] = (p) => {
+      setLaunch((current) => (current?.channelId === p.channelId ? null : current));
+    };
     socket.on(S.incomingCall, incoming);
     socket.on(S.callEnded, ended);
-    return () => { socket.off(S.incomingCall, incoming); socket.off(S.callEnded, ended); };
+    return () => {
+      socket.off(S.incomingCall, incoming);
+      socket.off(S.callEnded, ended);
+    };
   }, [session, joined, tier]);
 
-  const actions = useMemo<CallActions>(() => ({
-    allowed: (callType) => (callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls),
-    call: (input) => {
-      const allowed = input.callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls;
-      if (!allowed) { setUpgrade(input.callType); return; }
-      setLaunch((current) => current ?? { direction: 'outgoing', ...input, tier });
-    },
-    busy: launch !== null,
-  }), [tier, launch]);
+  const actions = useMemo<CallActions>(
+    () => ({
+      allowed: (callType) => (callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls),
+      call: (input) => {
+        const allowed = input.callType === 'video' ? ENTITLEMENTS[tier].videoCalls : ENTITLEMENTS[tier].voiceCalls;
+        if (!allowed) {
+          setUpgrade(input.callType);
+          return;
+        }
+        setLaunch((current) => current ?? { direction: 'outgoing', ...input, tier });
+      },
+      busy: launch !== null,
+    }),
+    [tier, launch],
+  );
 
   const close = (outcome: CallOutcome) => {
     setLaunch(null);
-    if (outcome.declined) toast.show({ type: 'info', title: CALL_DECLINED_TOAST, message: `${outcome.peerName} declined the call`, testId: 'call-toast' });
-    else if (outcome.mediaDenied && outcome.error) window.alert(outcome.error); // the spec's alert
-    else if (outcome.error) toast.show({ type: 'error', title: 'Call ended', message: outcome.error, testId: 'call-toast' });
+    if (outcome.declined)
+      toast.show({
+        type: 'info',
+        title: CALL_DECLINED_TOAST,
+        message: `${outcome.peerName} declined the call`,
+        testId: 'call-toast',
+      });
+    else if (outcome.mediaDenied && outcome.error)
+      window.alert(outcome.error); // the spec's alert
+    else if (outcome.error)
+      toast.show({ type: 'error', title: 'Call ended', message: outcome.error, testId: 'call-toast' });
   };
 
   return { actions, launch, close, upgrade, closeUpgrade: () => setUpgrade(null) };

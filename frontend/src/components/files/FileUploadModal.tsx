@@ -24,20 +24,44 @@ interface Props {
 
 export function FileSizeLimitModal({ maxFileSizeMb, onClose }: { maxFileSizeMb: number; onClose(): void }) {
   return (
-    <UpgradePromptModal title="File Size Limit Exceeded" testId="file-size-limit-modal" linkTestId="file-upgrade-link" onClose={onClose}>
-      <p>Files in this room can be up to {maxFileSizeMb} MB. Upgrade to Pro (100 MB) or Business (500 MB) to share larger files.</p>
+    <UpgradePromptModal
+      title="File Size Limit Exceeded"
+      testId="file-size-limit-modal"
+      linkTestId="file-upgrade-link"
+      onClose={onClose}
+    >
+      <p>
+        Files in this room can be up to {maxFileSizeMb} MB. Upgrade to Pro (100 MB) or Business (500 MB) to share larger
+        files.
+      </p>
     </UpgradePromptModal>
   );
 }
 
-export function FileUploadModal({ file, workspaceId, userToken, channelId, maxFileSizeMb, onUploaded, onClose }: Props) {
+export function FileUploadModal({
+  file,
+  workspaceId,
+  userToken,
+  channelId,
+  maxFileSizeMb,
+  onUploaded,
+  onClose,
+}: Props) {
   const problem = precheck(file, maxFileSizeMb);
   const [caption, setCaption] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(problem === 'type' ? 'File type not supported' : null);
   const upload = useRef<UploadHandle | null>(null);
-  const [preview] = useState(() => (file.type.startsWith('image/') || file.type.startsWith('video/') ? URL.createObjectURL(file) : null));
-  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); upload.current?.abort(); }, [preview]);
+  const [preview] = useState(() =>
+    file.type.startsWith('image/') || file.type.startsWith('video/') ? URL.createObjectURL(file) : null,
+  );
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+      upload.current?.abort();
+    },
+    [preview],
+  );
 
   if (problem === 'too-large') return <FileSizeLimitModal maxFileSizeMb={maxFileSizeMb} onClose={onClose} />;
 
@@ -45,46 +69,115 @@ export function FileUploadModal({ file, workspaceId, userToken, channelId, maxFi
     setError(null);
     setProgress(0);
     // a file moved or deleted since it was chosen cannot be read: say so instead of a failed upload
-    const readable = await file.slice(0, 1).arrayBuffer().then(() => true, () => false);
-    if (!readable) { setProgress(null); setError(UI_TEXT.fileReadFailed); return; }
-    upload.current = uploadFile({ workspaceId, userToken, purpose: 'message', channelId, caption, file, name: file.name, onProgress: setProgress });
+    const readable = await file
+      .slice(0, 1)
+      .arrayBuffer()
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!readable) {
+      setProgress(null);
+      setError(UI_TEXT.fileReadFailed);
+      return;
+    }
+    upload.current = uploadFile({
+      workspaceId,
+      userToken,
+      purpose: 'message',
+      channelId,
+      caption,
+      file,
+      name: file.name,
+      onProgress: setProgress,
+    });
     const result = await upload.current.done;
     upload.current = null;
-    if (result.ok) { onUploaded(result.file); return; }
+    if (result.ok) {
+      onUploaded(result.file);
+      return;
+    }
     setProgress(null);
     // too large for the room (the server's text names the limit): the spec's text first
-    if (result.code === 'FILE_TOO_LARGE') setError(result.message && result.message !== ERRORS.FILE_TOO_LARGE ? `${ERRORS.FILE_TOO_LARGE} ${result.message}` : ERRORS.FILE_TOO_LARGE);
+    if (result.code === 'FILE_TOO_LARGE')
+      setError(
+        result.message && result.message !== ERRORS.FILE_TOO_LARGE
+          ? `${ERRORS.FILE_TOO_LARGE} ${result.message}`
+          : ERRORS.FILE_TOO_LARGE,
+      );
     else if (result.code !== 'ABORTED') setError(result.message || 'Upload failed');
   };
-  const cancel = () => { upload.current?.abort(); upload.current = null; setProgress(null); };
+  const cancel = () => {
+    upload.current?.abort();
+    upload.current = null;
+    setProgress(null);
+  };
   const busy = progress !== null;
 
   return (
-    <Modal title="Upload file" onClose={busy ? undefined : onClose} size="md" testId="file-upload-modal"
-      footer={busy ? (
-        <button type="button" className="button button-ghost" onClick={cancel} data-testid="upload-cancel">Cancel</button>
-      ) : (
-        <>
-          <button type="button" className="button button-ghost" onClick={onClose}>Close</button>
-          <button type="button" className="button button-primary" onClick={start} disabled={problem === 'type'} data-testid="upload-start">Upload</button>
-        </>
-      )}>
+    <Modal
+      title="Upload file"
+      onClose={busy ? undefined : onClose}
+      size="md"
+      testId="file-upload-modal"
+      footer={
+        busy ? (
+          <button type="button" className="button button-ghost" onClick={cancel} data-testid="upload-cancel">
+            Cancel
+          </button>
+        ) : (
+          <>
+            <button type="button" className="button button-ghost" onClick={onClose}>
+              Close
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={start}
+              disabled={problem === 'type'}
+              data-testid="upload-start"
+            >
+              Upload
+            </button>
+          </>
+        )
+      }
+    >
       <div className="file-upload-preview">
         {preview && file.type.startsWith('image/') && <img src={preview} alt={`Preview of ${file.name}`} />}
         {preview && file.type.startsWith('video/') && <video src={preview} controls muted />}
-        <p className="file-upload-name"><span aria-hidden="true">📄</span> {file.name} <span className="muted">({formatSize(file.size)})</span></p>
+        <p className="file-upload-name">
+          <span aria-hidden="true">📄</span> {file.name} <span className="muted">({formatSize(file.size)})</span>
+        </p>
       </div>
       <label className="field">
         <span>Caption (optional)</span>
-        <input value={caption} maxLength={CAPTION_MAX} onChange={(e) => setCaption(e.target.value)} disabled={busy} data-testid="upload-caption" />
+        <input
+          value={caption}
+          maxLength={CAPTION_MAX}
+          onChange={(e) => setCaption(e.target.value)}
+          disabled={busy}
+          data-testid="upload-caption"
+        />
       </label>
       {busy && (
-        <div className="upload-progress" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100}
-          aria-valuenow={Math.round((progress ?? 0) * 100)} data-testid="upload-progress">
+        <div
+          className="upload-progress"
+          role="progressbar"
+          aria-label="Upload progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round((progress ?? 0) * 100)}
+          data-testid="upload-progress"
+        >
           <span style={{ width: `${Math.round((progress ?? 0) * 100)}%` }} />
         </div>
       )}
-      {error && <p className="form-error" role="alert" data-testid="upload-error">{error}</p>}
+      {error && (
+        <p className="form-error" role="alert" data-testid="upload-error">
+          {error}
+        </p>
+      )}
     </Modal>
   );
 }

@@ -13,7 +13,9 @@ import { MicIcon, StopIcon, TrashIcon } from '../ChatIcons.tsx';
 export const MIC_DENIED = 'Unable to access microphone. Please check your browser permissions.';
 
 interface Props {
-  disabled: boolean; onRecorded(blob: Blob, durationMs: number): void; onError(message: string): void;
+  disabled: boolean;
+  onRecorded(blob: Blob, durationMs: number): void;
+  onError(message: string): void;
   /** the composer gives the recording bar its whole width while recording */
   onRecordingChange?(recording: boolean): void;
 }
@@ -25,8 +27,17 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
   /** Cancel: the recorder stops and its chunks are dropped */
   const discard = useRef(false);
-  const changeRecording = (on: boolean) => { setRecording(on); onRecordingChange?.(on); };
-  useEffect(() => () => { if (timer.current) clearInterval(timer.current); recorder.current?.stream.getTracks().forEach((t) => t.stop()); }, []);
+  const changeRecording = (on: boolean) => {
+    setRecording(on);
+    onRecordingChange?.(on);
+  };
+  useEffect(
+    () => () => {
+      if (timer.current) clearInterval(timer.current);
+      recorder.current?.stream.getTracks().forEach((t) => t.stop());
+    },
+    [],
+  );
 
   const start = async () => {
     let stream: MediaStream;
@@ -36,11 +47,15 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
       onError(MIC_DENIED);
       return;
     }
-    const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
+    const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((t) =>
+      MediaRecorder.isTypeSupported(t),
+    );
     const rec = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
     const chunks: Blob[] = [];
     const began = performance.now();
-    rec.ondataavailable = (e) => { if (e.data.size > 0) chunks.push(e.data); };
+    rec.ondataavailable = (e) => {
+      if (e.data.size > 0) chunks.push(e.data);
+    };
     rec.onstop = () => {
       stream.getTracks().forEach((t) => t.stop());
       if (timer.current) clearInterval(timer.current);
@@ -68,17 +83,40 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
   return recording ? (
     <div className="voice-recording" data-testid="voice-recording">
       <span className="rec-dot" aria-hidden="true" />
-      <span className="voice-recording-label" role="status">Recording</span>
-      <span className="voice-elapsed" data-testid="voice-elapsed">{formatDuration(elapsed)}</span>
-      <button type="button" className="icon-button" onClick={() => stop(false)} aria-label="Cancel recording" data-testid="voice-cancel">
+      <span className="voice-recording-label" role="status">
+        Recording
+      </span>
+      <span className="voice-elapsed" data-testid="voice-elapsed">
+        {formatDuration(elapsed)}
+      </span>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => stop(false)}
+        aria-label="Cancel recording"
+        data-testid="voice-cancel"
+      >
         <TrashIcon size={20} />
       </button>
-      <button type="button" className="send-button" onClick={() => stop(true)} aria-label="Stop recording and send" data-testid="voice-stop">
+      <button
+        type="button"
+        className="send-button"
+        onClick={() => stop(true)}
+        aria-label="Stop recording and send"
+        data-testid="voice-stop"
+      >
         <StopIcon size={18} />
       </button>
     </div>
   ) : (
-    <button type="button" className="icon-button" onClick={start} disabled={disabled} aria-label="Record a voice message" data-testid="voice-record">
+    <button
+      type="button"
+      className="icon-button"
+      onClick={start}
+      disabled={disabled}
+      aria-label="Record a voice message"
+      data-testid="voice-record"
+    >
       <MicIcon size={20} />
     </button>
   );

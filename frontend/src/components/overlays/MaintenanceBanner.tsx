@@ -33,11 +33,16 @@ function watchFetch(): void {
   window.fetch = async (...args: Parameters<typeof fetch>) => {
     const response = await original(...args);
     if (response.status === 503) {
-      void response.clone().json().then((body: { code?: unknown; message?: unknown }) => {
-        if (body?.code !== 'MAINTENANCE') return;
-        const message = typeof body.message === 'string' && body.message ? body.message : ADMIN_TEXT.maintenanceDefault;
-        for (const l of listeners) l(message);
-      }).catch(() => undefined);
+      void response
+        .clone()
+        .json()
+        .then((body: { code?: unknown; message?: unknown }) => {
+          if (body?.code !== 'MAINTENANCE') return;
+          const message =
+            typeof body.message === 'string' && body.message ? body.message : ADMIN_TEXT.maintenanceDefault;
+          for (const l of listeners) l(message);
+        })
+        .catch(() => undefined);
     }
     return response;
   };
@@ -53,10 +58,12 @@ export function MaintenanceBanner() {
     const check = () => {
       void fetchMaintenance().then((state) => {
         if (!live || !state) return; // unknown: keep what we know
-        setMessage(state.enabled ? (state.message || ADMIN_TEXT.maintenanceDefault) : null);
+        setMessage(state.enabled ? state.message || ADMIN_TEXT.maintenanceDefault : null);
       });
     };
-    const onVisible = () => { if (document.visibilityState === 'visible') check(); };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') check();
+    };
     const onRefused: Listener = (m) => setMessage(m);
     listeners.add(onRefused);
     checkers.add(check);
@@ -78,12 +85,18 @@ export function MaintenanceBanner() {
   useEffect(() => {
     const root = document.documentElement;
     const el = ref.current;
-    if (!message || !el) { root.style.removeProperty('--maintenance-banner-h'); return; }
+    if (!message || !el) {
+      root.style.removeProperty('--maintenance-banner-h');
+      return;
+    }
     const apply = () => root.style.setProperty('--maintenance-banner-h', `${el.offsetHeight}px`);
     apply();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(apply) : null;
     observer?.observe(el);
-    return () => { observer?.disconnect(); root.style.removeProperty('--maintenance-banner-h'); };
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty('--maintenance-banner-h');
+    };
   }, [message]);
 
   if (!message) return null;

@@ -12,7 +12,11 @@ export const REMOVED_REDIRECT_MS = 5000;
 const goHome = () => window.location.assign('/');
 
 export function RemovedFromWorkspaceDialog({
-  reason, title = 'Removed from Workspace', homeLabel = 'Go to Home Page', redirectMs = REMOVED_REDIRECT_MS, onHome = goHome,
+  reason,
+  title = 'Removed from Workspace',
+  homeLabel = 'Go to Home Page',
+  redirectMs = REMOVED_REDIRECT_MS,
+  onHome = goHome,
   testId = 'removed-dialog',
 }: {
   reason: string;
@@ -30,8 +34,17 @@ export function RemovedFromWorkspaceDialog({
     return () => clearTimeout(t);
   }, [redirectMs]);
   return (
-    <Modal title={title} tone="danger" icon={<AlertIcon size={24} />} testId={testId}
-      footer={<button type="button" className="button button-primary" onClick={onHome} data-testid="removed-go-home">{homeLabel}</button>}>
+    <Modal
+      title={title}
+      tone="danger"
+      icon={<AlertIcon size={24} />}
+      testId={testId}
+      footer={
+        <button type="button" className="button button-primary" onClick={onHome} data-testid="removed-go-home">
+          {homeLabel}
+        </button>
+      }
+    >
       <p>{reason}</p>
       <p className="muted">You can rejoin with the invitation link unless you were permanently banned.</p>
       <p className="muted">Redirecting to home page...</p>

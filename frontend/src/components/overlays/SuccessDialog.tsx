@@ -9,7 +9,16 @@ import { AlertIcon, CheckIcon } from '../Icons.tsx';
 
 export const SUCCESS_AUTO_CLOSE_MS = 3000;
 
-export function SuccessDialog({ title, message, note, onClose, onHome = () => window.location.assign('/'), autoCloseMs = SUCCESS_AUTO_CLOSE_MS, testId = 'success-dialog', tone = 'success' }: {
+export function SuccessDialog({
+  title,
+  message,
+  note,
+  onClose,
+  onHome = () => window.location.assign('/'),
+  autoCloseMs = SUCCESS_AUTO_CLOSE_MS,
+  testId = 'success-dialog',
+  tone = 'success',
+}: {
   title: string;
   message: ReactNode;
   /** a second, quieter line (e.g. Redirecting to home page...) */
@@ -30,8 +39,18 @@ export function SuccessDialog({ title, message, note, onClose, onHome = () => wi
     return () => clearTimeout(t);
   }, [autoCloseMs]);
   return (
-    <Modal title={title} tone={tone} icon={tone === 'success' ? <CheckIcon size={24} /> : <AlertIcon size={24} />} testId={testId} onClose={onClose}
-      footer={<button type="button" className="button button-primary" onClick={onHome} data-testid="success-go-home">Go to Home</button>}>
+    <Modal
+      title={title}
+      tone={tone}
+      icon={tone === 'success' ? <CheckIcon size={24} /> : <AlertIcon size={24} />}
+      testId={testId}
+      onClose={onClose}
+      footer={
+        <button type="button" className="button button-primary" onClick={onHome} data-testid="success-go-home">
+          Go to Home
+        </button>
+      }
+    >
       <p>{message}</p>
       {note && <p className="muted">{note}</p>}
     </Modal>

@@ -29,7 +29,10 @@ export interface ToastApi {
   error(message: ReactNode): number;
   info(message: ReactNode): number;
 }
-interface ToastItem extends ToastInput { id: number; leaving: boolean }
+interface ToastItem extends ToastInput {
+  id: number;
+  leaving: boolean;
+}
 
 const ToastContext = createContext<ToastApi | null>(null);
 
@@ -41,7 +44,9 @@ export function useToast(): ToastApi {
 }
 
 const ICONS: Record<ToastType, ReactNode> = {
-  success: <CheckIcon size={16} />, error: <AlertIcon size={16} />, info: <SparkIcon size={16} />,
+  success: <CheckIcon size={16} />,
+  error: <AlertIcon size={16} />,
+  info: <SparkIcon size={16} />,
 };
 
 function ToastView({ item, onLeave }: { item: ToastItem; onLeave(id: number): void }) {
@@ -51,11 +56,25 @@ function ToastView({ item, onLeave }: { item: ToastItem; onLeave(id: number): vo
     return () => clearTimeout(t);
   }, [item.id, item.durationMs, onLeave]);
   return (
-    <div className={`app-toast app-toast-${type}${item.leaving ? ' leaving' : ''}`} role={type === 'error' ? 'alert' : 'status'}
-      data-testid={item.testId ?? 'toast'} data-type={type}>
-      <span className="app-toast-icon" aria-hidden="true">{ICONS[type]}</span>
-      <span className="app-toast-text">{item.title && <strong>{item.title} </strong>}{item.message}</span>
-      <button type="button" className="icon-button app-toast-close" onClick={() => onLeave(item.id)} aria-label="Dismiss">
+    <div
+      className={`app-toast app-toast-${type}${item.leaving ? ' leaving' : ''}`}
+      role={type === 'error' ? 'alert' : 'status'}
+      data-testid={item.testId ?? 'toast'}
+      data-type={type}
+    >
+      <span className="app-toast-icon" aria-hidden="true">
+        {ICONS[type]}
+      </span>
+      <span className="app-toast-text">
+        {item.title && <strong>{item.title} </strong>}
+        {item.message}
+      </span>
+      <button
+        type="button"
+        className="icon-button app-toast-close"
+        onClick={() => onLeave(item.id)}
+        aria-label="Dismiss"
+      >
         <CloseIcon size={14} />
       </button>
     </div>
@@ -71,12 +90,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     if (timers.current.has(id)) return;
     setItems((all) => all.map((t) => (t.id === id ? { ...t, leaving: true } : t)));
     // the slide-out runs, then the toast goes
-    timers.current.set(id, setTimeout(() => {
-      timers.current.delete(id);
-      setItems((all) => all.filter((t) => t.id !== id));
-    }, TOAST_SLIDE_OUT_MS));
+    timers.current.set(
+      id,
+      setTimeout(() => {
+        timers.current.delete(id);
+        setItems((all) => all.filter((t) => t.id !== id));
+      }, TOAST_SLIDE_OUT_MS),
+    );
   }, []);
-  useEffect(() => () => { for (const t of timers.current.values()) clearTimeout(t); }, []);
+  useEffect(
+    () => () => {
+      for (const t of timers.current.values()) clearTimeout(t);
+    },
+    [],
+  );
 
   const api = useMemo<ToastApi>(() => {
     const show = (input: ToastInput) => {
@@ -85,7 +112,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       return id;
     };
     return {
-      show, dismiss,
+      show,
+      dismiss,
       success: (message) => show({ type: 'success', message }),
       error: (message) => show({ type: 'error', message }),
       info: (message) => show({ type: 'info', message }),
@@ -96,7 +124,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={api}>
       {children}
       <div className="toast-stack" data-testid="toast-stack">
-        {items.map((item) => <ToastView key={item.id} item={item} onLeave={dismiss} />)}
+        {items.map((item) => (
+          <ToastView key={item.id} item={item} onLeave={dismiss} />
+        ))}
       </div>
     </ToastContext.Provider>
   );

@@ -23,15 +23,20 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
   const [error, setError] = useState<string | null>(null);
   /** the names about to be removed, while the confirmation shows */
   const [confirming, setConfirming] = useState<string[] | null>(null);
-  const toggle = (id: string) => setSelected((prev) => {
-    const next = new Set(prev);
-    if (next.has(id)) next.delete(id); else next.add(id);
-    return next;
-  });
+  const toggle = (id: string) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const save = async (confirmed: boolean) => {
     const add = [...selected].filter((id) => !channel.memberIds.includes(id));
     const remove = channel.memberIds.filter((id) => !selected.has(id) && id !== selfId);
-    if (add.length === 0 && remove.length === 0) { onClose(); return; }
+    if (add.length === 0 && remove.length === 0) {
+      onClose();
+      return;
+    }
     if (remove.length > 0 && !confirmed) {
       setConfirming(remove.map((id) => users.find((u) => u.id === id)?.username ?? 'a former member'));
       return;
@@ -40,31 +45,69 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
     setBusy(true);
     setError(null);
     const result = await onSave(add, remove);
-    if (result.ok) { onClose(); return; }
+    if (result.ok) {
+      onClose();
+      return;
+    }
     setBusy(false);
     setError(result.message);
   };
   return (
-    <Modal title={`Members of #${channel.name}`} onClose={busy ? undefined : onClose} testId="channel-members-modal" size="md">
+    <Modal
+      title={`Members of #${channel.name}`}
+      onClose={busy ? undefined : onClose}
+      testId="channel-members-modal"
+      size="md"
+    >
       {confirming ? (
         <div className="modal-form" data-testid="remove-members-confirm">
-          <p>Remove <strong>{confirming.join(', ')}</strong> from #{channel.name}? They will no longer see this channel or its messages.</p>
+          <p>
+            Remove <strong>{confirming.join(', ')}</strong> from #{channel.name}? They will no longer see this channel
+            or its messages.
+          </p>
           <div className="modal-actions">
-            <button type="button" className="button button-ghost" onClick={() => setConfirming(null)} autoFocus data-testid="remove-members-back">Back</button>
-            <button type="button" className="button button-danger" onClick={() => void save(true)} data-testid="remove-members-confirm-button">Remove</button>
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => setConfirming(null)}
+              autoFocus
+              data-testid="remove-members-back"
+            >
+              Back
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => void save(true)}
+              data-testid="remove-members-confirm-button"
+            >
+              Remove
+            </button>
           </div>
         </div>
       ) : (
-      <div className="modal-form">
-        <MemberPicker users={users} selfId={selfId} selected={selected} onToggle={toggle} disabled={busy} />
-        {error && <div className="form-error" role="alert" data-testid="channel-members-error"><AlertIcon size={16} /> <span>{error}</span></div>}
-        <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="button" className="button button-primary" onClick={() => void save(false)} disabled={busy} data-testid="channel-members-save">
-            {busy ? 'Saving...' : 'Save'}
-          </button>
+        <div className="modal-form">
+          <MemberPicker users={users} selfId={selfId} selected={selected} onToggle={toggle} disabled={busy} />
+          {error && (
+            <div className="form-error" role="alert" data-testid="channel-members-error">
+              <AlertIcon size={16} /> <span>{error}</span>
+            </div>
+          )}
+          <div className="modal-actions">
+            <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void save(false)}
+              disabled={busy}
+              data-testid="channel-members-save"
+            >
+              {busy ? 'Saving...' : 'Save'}
+            </button>
+          </div>
         </div>
-      </div>
       )}
     </Modal>
   );

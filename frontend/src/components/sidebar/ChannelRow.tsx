@@ -24,41 +24,97 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
   const [error, setError] = useState<string | null>(null);
 
   const menu: MenuEntry[] = [
-    { label: 'Rename', icon: <PencilIcon size={16} />, onSelect: () => { setError(null); setRenaming(true); }, testId: 'channel-menu-rename' },
-    ...(channel.isPrivate ? [{ label: 'Members', icon: <UserPlusIcon size={16} />, onSelect: () => actions.editMembers(channel.id), testId: 'channel-menu-members' }] : []),
-    { label: 'Delete channel', icon: <TrashIcon size={16} />, danger: true, onSelect: () => actions.askDeleteChannel(channel.id), testId: 'channel-menu-delete' },
+    {
+      label: 'Rename',
+      icon: <PencilIcon size={16} />,
+      onSelect: () => {
+        setError(null);
+        setRenaming(true);
+      },
+      testId: 'channel-menu-rename',
+    },
+    ...(channel.isPrivate
+      ? [
+          {
+            label: 'Members',
+            icon: <UserPlusIcon size={16} />,
+            onSelect: () => actions.editMembers(channel.id),
+            testId: 'channel-menu-members',
+          },
+        ]
+      : []),
+    {
+      label: 'Delete channel',
+      icon: <TrashIcon size={16} />,
+      danger: true,
+      onSelect: () => actions.askDeleteChannel(channel.id),
+      testId: 'channel-menu-delete',
+    },
   ];
 
   return (
     <li className={`conv-item${active ? ' active' : ''}`} data-testid="channel-item" data-channel-id={channel.id}>
       {renaming ? (
-        <RenameField initial={channel.name} onDone={async (name) => {
-          setRenaming(false);
-          const result = await actions.rename(channel.id, name);
-          if (!result.ok) setError(result.message);
-        }} onCancel={() => setRenaming(false)} />
+        <RenameField
+          initial={channel.name}
+          onDone={async (name) => {
+            setRenaming(false);
+            const result = await actions.rename(channel.id, name);
+            if (!result.ok) setError(result.message);
+          }}
+          onCancel={() => setRenaming(false)}
+        />
       ) : (
-        <button type="button" className={`channel-row${active ? ' active' : ''}${unread ? ' has-unread' : ''}`}
-          onClick={() => actions.select(channel.id)} aria-current={active ? 'true' : undefined}
-          data-testid="channel-row" data-channel-id={channel.id} data-channel-name={channel.name}>
+        <button
+          type="button"
+          className={`channel-row${active ? ' active' : ''}${unread ? ' has-unread' : ''}`}
+          onClick={() => actions.select(channel.id)}
+          aria-current={active ? 'true' : undefined}
+          data-testid="channel-row"
+          data-channel-id={channel.id}
+          data-channel-name={channel.name}
+        >
           <span className="channel-icon">{channel.isPrivate ? <LockIcon size={16} /> : <HashIcon size={16} />}</span>
           <span className="channel-main">
             <span className="channel-line">
               <span className="channel-name">{channel.name}</span>
-              {item.time && <time className="channel-time" dateTime={item.lastMessage?.timestamp}>{item.time}</time>}
+              {item.time && (
+                <time className="channel-time" dateTime={item.lastMessage?.timestamp}>
+                  {item.time}
+                </time>
+              )}
             </span>
             <span className="channel-line">
-              <span className="channel-preview" data-testid="channel-preview">{item.preview}</span>
+              <span className="channel-preview" data-testid="channel-preview">
+                {item.preview}
+              </span>
               <UnreadBadge count={unread} />
             </span>
           </span>
         </button>
       )}
       {canManage && !renaming && (
-        <Menu label={`Channel ${channel.name} actions`} items={menu} testId="channel-menu"
-          trigger={<button type="button" className="conv-more" aria-label={`More actions for ${channel.name}`} data-testid="channel-more"><MoreIcon /></button>} />
+        <Menu
+          label={`Channel ${channel.name} actions`}
+          items={menu}
+          testId="channel-menu"
+          trigger={
+            <button
+              type="button"
+              className="conv-more"
+              aria-label={`More actions for ${channel.name}`}
+              data-testid="channel-more"
+            >
+              <MoreIcon />
+            </button>
+          }
+        />
       )}
-      {error && <p className="conv-error" role="alert" data-testid="channel-rename-error">{error}</p>}
+      {error && (
+        <p className="conv-error" role="alert" data-testid="channel-rename-error">
+          {error}
+        </p>
+      )}
     </li>
   );
 }
@@ -67,25 +123,44 @@ function RenameField({ initial, onDone, onCancel }: { initial: string; onDone(na
   const [value, setValue] = useState(initial);
   const done = useRef(false);
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
   const finish = (commit: boolean) => {
     if (done.current) return;
     done.current = true;
     const name = value.trim();
-    if (!commit || !name || name === initial) onCancel(); // empty or unchanged cancels
+    if (!commit || !name || name === initial)
+      onCancel(); // empty or unchanged cancels
     else onDone(name);
   };
   return (
     <div className="channel-row renaming">
-      <span className="channel-icon"><HashIcon size={16} /></span>
-      <input ref={ref} className="rename-input" value={value} maxLength={LIMITS.channelNameMax} aria-label="Channel name"
-        data-testid="channel-rename-input" spellCheck={false}
+      <span className="channel-icon">
+        <HashIcon size={16} />
+      </span>
+      <input
+        ref={ref}
+        className="rename-input"
+        value={value}
+        maxLength={LIMITS.channelNameMax}
+        aria-label="Channel name"
+        data-testid="channel-rename-input"
+        spellCheck={false}
         onChange={(e) => setValue(e.target.value)}
         onBlur={() => finish(true)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') { e.preventDefault(); finish(true); }
-          else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); finish(false); }
-        }} />
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            finish(true);
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            finish(false);
+          }
+        }}
+      />
     </div>
   );
 }

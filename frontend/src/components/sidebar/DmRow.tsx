@@ -40,8 +40,12 @@ function useSwipe(onReveal: () => void) {
         onReveal();
       }
     },
-    onPointerUp: () => { start.current = null; },
-    onPointerCancel: () => { start.current = null; },
+    onPointerUp: () => {
+      start.current = null;
+    },
+    onPointerCancel: () => {
+      start.current = null;
+    },
     /** a click that ends a swipe does not open the DM */
     consumeSwipe: () => {
       const was = swiped.current;
@@ -56,46 +60,122 @@ export function DmRow({ item, active, actions }: Props) {
   const [revealed, setRevealed] = useState(false);
   const swipe = useSwipe(() => setRevealed(true));
   const menu: (MenuEntry | 'separator')[] = [
-    { label: 'Mark as Read', icon: <CheckCircleIcon size={16} />, onSelect: () => actions.markRead(channel.id), testId: 'dm-menu-mark-read' },
-    { label: 'Delete Conversation', icon: <TrashIcon size={16} />, danger: true, onSelect: () => actions.askDeleteDm(channel.id), testId: 'dm-menu-delete' },
+    {
+      label: 'Mark as Read',
+      icon: <CheckCircleIcon size={16} />,
+      onSelect: () => actions.markRead(channel.id),
+      testId: 'dm-menu-mark-read',
+    },
+    {
+      label: 'Delete Conversation',
+      icon: <TrashIcon size={16} />,
+      danger: true,
+      onSelect: () => actions.askDeleteDm(channel.id),
+      testId: 'dm-menu-delete',
+    },
   ];
-  const admin = partner ? actions.memberActions?.(partner) ?? [] : [];
+  const admin = partner ? (actions.memberActions?.(partner) ?? []) : [];
   if (admin.length) menu.push('separator', ...admin);
   const kick = admin.find((a) => a.testId === 'member-menu-kick');
 
   return (
     <ContextMenu label={`Conversation with ${item.title}`} items={menu} testId="dm-context-menu">
-      <li className={`conv-item dm-item${active ? ' active' : ''}${revealed ? ' revealed' : ''}`} data-testid="dm-item" data-channel-id={channel.id}>
-        <button type="button" className={`channel-row${active ? ' active' : ''}${unread ? ' has-unread' : ''}`}
-          onClick={() => { if (swipe.consumeSwipe()) return; setRevealed(false); actions.select(channel.id); }}
-          onPointerDown={swipe.onPointerDown} onPointerMove={swipe.onPointerMove} onPointerUp={swipe.onPointerUp} onPointerCancel={swipe.onPointerCancel}
+      <li
+        className={`conv-item dm-item${active ? ' active' : ''}${revealed ? ' revealed' : ''}`}
+        data-testid="dm-item"
+        data-channel-id={channel.id}
+      >
+        <button
+          type="button"
+          className={`channel-row${active ? ' active' : ''}${unread ? ' has-unread' : ''}`}
+          onClick={() => {
+            if (swipe.consumeSwipe()) return;
+            setRevealed(false);
+            actions.select(channel.id);
+          }}
+          onPointerDown={swipe.onPointerDown}
+          onPointerMove={swipe.onPointerMove}
+          onPointerUp={swipe.onPointerUp}
+          onPointerCancel={swipe.onPointerCancel}
           aria-current={active ? 'true' : undefined}
-          data-testid="dm-row" data-channel-id={channel.id} data-partner-name={item.title} data-channel-name={item.title}>
-          <PersonAvatar name={item.title} picture={partner?.profilePicture} status={partner?.status ?? 'offline'} size={34} />
+          data-testid="dm-row"
+          data-channel-id={channel.id}
+          data-partner-name={item.title}
+          data-channel-name={item.title}
+        >
+          <PersonAvatar
+            name={item.title}
+            picture={partner?.profilePicture}
+            status={partner?.status ?? 'offline'}
+            size={34}
+          />
           <span className="channel-main">
             <span className="channel-line">
               <span className="channel-name">{item.title}</span>
-              {item.time && <time className="channel-time" dateTime={item.lastMessage?.timestamp}>{item.time}</time>}
+              {item.time && (
+                <time className="channel-time" dateTime={item.lastMessage?.timestamp}>
+                  {item.time}
+                </time>
+              )}
             </span>
             <span className="channel-line">
-              {item.typing
-                ? <span className="channel-preview typing" data-testid="dm-typing">typing...</span>
-                : <span className="channel-preview" data-testid="channel-preview">{item.preview}</span>}
+              {item.typing ? (
+                <span className="channel-preview typing" data-testid="dm-typing">
+                  typing...
+                </span>
+              ) : (
+                <span className="channel-preview" data-testid="channel-preview">
+                  {item.preview}
+                </span>
+              )}
               <UnreadBadge count={unread} />
             </span>
           </span>
         </button>
-        <Menu label={`Conversation with ${item.title}`} items={menu} testId="dm-menu"
-          trigger={<button type="button" className="conv-more" aria-label={`More actions for ${item.title}`} data-testid="dm-more"><MoreIcon /></button>} />
+        <Menu
+          label={`Conversation with ${item.title}`}
+          items={menu}
+          testId="dm-menu"
+          trigger={
+            <button
+              type="button"
+              className="conv-more"
+              aria-label={`More actions for ${item.title}`}
+              data-testid="dm-more"
+            >
+              <MoreIcon />
+            </button>
+          }
+        />
         {revealed && (
           <div className="swipe-actions" data-testid="swipe-actions">
             {kick && (
-              <button type="button" className="button button-sm button-danger" data-testid="swipe-kick"
-                onClick={() => { setRevealed(false); kick.onSelect(); }}>Kick User</button>
+              <button
+                type="button"
+                className="button button-sm button-danger"
+                data-testid="swipe-kick"
+                onClick={() => {
+                  setRevealed(false);
+                  kick.onSelect();
+                }}
+              >
+                Kick User
+              </button>
             )}
-            <button type="button" className="button button-sm button-danger" data-testid="swipe-delete"
-              onClick={() => { setRevealed(false); actions.askDeleteDm(channel.id); }}>Delete Conversation</button>
-            <button type="button" className="button button-sm button-ghost" onClick={() => setRevealed(false)}>Cancel</button>
+            <button
+              type="button"
+              className="button button-sm button-danger"
+              data-testid="swipe-delete"
+              onClick={() => {
+                setRevealed(false);
+                actions.askDeleteDm(channel.id);
+              }}
+            >
+              Delete Conversation
+            </button>
+            <button type="button" className="button button-sm button-ghost" onClick={() => setRevealed(false)}>
+              Cancel
+            </button>
           </div>
         )}
       </li>

@@ -32,18 +32,31 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
     e.preventDefault();
     if (busy) return;
     const name = value.trim();
-    if (!name) { setError(MSG_USERNAME_REQUIRED); return; }
-    if (name === username && !picture) { onClose(); return; } // unchanged: close without saving
+    if (!name) {
+      setError(MSG_USERNAME_REQUIRED);
+      return;
+    }
+    if (name === username && !picture) {
+      onClose();
+      return;
+    } // unchanged: close without saving
     setBusy(true);
     setError(null);
     let pictureUrl: string | undefined;
     if (picture && fileAccess) {
       const up = await uploadFile({ ...fileAccess, purpose: 'avatar', file: picture, name: picture.name }).done;
-      if (!up.ok) { setBusy(false); setError(up.message || 'Failed to upload image'); return; }
+      if (!up.ok) {
+        setBusy(false);
+        setError(up.message || 'Failed to upload image');
+        return;
+      }
       pictureUrl = up.file.url;
     }
     const result = await onSave(name, pictureUrl);
-    if (result.ok) { onClose(); return; }
+    if (result.ok) {
+      onClose();
+      return;
+    }
     setBusy(false);
     setError(result.message || 'Failed to update profile');
   };
@@ -54,33 +67,73 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
         <div className="field">
           <div className="field-head">
             <label htmlFor="profile-username">Username</label>
-            <span className="counter">{value.length}/{LIMITS.profileUsernameMax}</span>
+            <span className="counter">
+              {value.length}/{LIMITS.profileUsernameMax}
+            </span>
           </div>
-          <input id="profile-username" type="text" value={value} maxLength={LIMITS.profileUsernameMax} autoComplete="off"
-            spellCheck={false} aria-invalid={error ? true : undefined} data-testid="profile-username-input"
-            onChange={(e) => { setValue(e.target.value); setError(null); }} />
+          <input
+            id="profile-username"
+            type="text"
+            value={value}
+            maxLength={LIMITS.profileUsernameMax}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={error ? true : undefined}
+            data-testid="profile-username-input"
+            onChange={(e) => {
+              setValue(e.target.value);
+              setError(null);
+            }}
+          />
         </div>
         {fileAccess && (
           <div className="field">
             <label htmlFor="profile-picture">Profile picture</label>
-            <input id="profile-picture" type="file" accept={PICTURE_TYPES.join(',')} data-testid="profile-picture-input"
+            <input
+              id="profile-picture"
+              type="file"
+              accept={PICTURE_TYPES.join(',')}
+              data-testid="profile-picture-input"
               onChange={(e) => {
                 const f = e.target.files?.[0] ?? null;
                 setError(null);
-                if (f && !PICTURE_TYPES.includes(f.type)) { setError('Please select an image file'); setPicture(null); return; }
-                if (f && f.size > PROFILE_IMAGE_MAX_BYTES) { setError('Image size must be less than 5MB'); setPicture(null); return; }
+                if (f && !PICTURE_TYPES.includes(f.type)) {
+                  setError('Please select an image file');
+                  setPicture(null);
+                  return;
+                }
+                if (f && f.size > PROFILE_IMAGE_MAX_BYTES) {
+                  setError('Image size must be less than 5MB');
+                  setPicture(null);
+                  return;
+                }
                 setPicture(f);
                 // a file named and typed as an image that does not decode as one is refused before anything is sent
                 if (f && typeof createImageBitmap === 'function') {
-                  void createImageBitmap(f).then((b) => b.close(), () => { setError(UI_TEXT.imageReadFailed); setPicture((p) => (p === f ? null : p)); });
+                  void createImageBitmap(f).then(
+                    (b) => b.close(),
+                    () => {
+                      setError(UI_TEXT.imageReadFailed);
+                      setPicture((p) => (p === f ? null : p));
+                    },
+                  );
                 }
-              }} />
+              }}
+            />
           </div>
         )}
-        {error && <div className="form-error" role="alert" data-testid="profile-error"><AlertIcon size={16} /> <span>{error}</span></div>}
+        {error && (
+          <div className="form-error" role="alert" data-testid="profile-error">
+            <AlertIcon size={16} /> <span>{error}</span>
+          </div>
+        )}
         <div className="modal-actions">
-          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button-primary" disabled={busy} data-testid="profile-save">{busy ? 'Saving...' : 'Save'}</button>
+          <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="profile-save">
+            {busy ? 'Saving...' : 'Save'}
+          </button>
         </div>
       </form>
     </Modal>

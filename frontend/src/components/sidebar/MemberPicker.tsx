@@ -11,15 +11,28 @@ interface Props {
 }
 
 export function MemberPicker({ users, selfId, selected, onToggle, disabled }: Props) {
-  const others = users.filter((u) => u.id !== selfId).sort((a, b) => a.username.localeCompare(b.username, undefined, { sensitivity: 'base' }));
-  if (others.length === 0) return <p className="muted" data-testid="member-picker-empty">Nobody else is in this room yet.</p>;
+  const others = users
+    .filter((u) => u.id !== selfId)
+    .sort((a, b) => a.username.localeCompare(b.username, undefined, { sensitivity: 'base' }));
+  if (others.length === 0)
+    return (
+      <p className="muted" data-testid="member-picker-empty">
+        Nobody else is in this room yet.
+      </p>
+    );
   return (
     <ul className="member-picker" data-testid="member-picker" aria-label="Members">
       {others.map((u) => (
         <li key={u.id}>
           <label className="checkbox member-option">
-            <input type="checkbox" checked={selected.has(u.id)} disabled={disabled} onChange={() => onToggle(u.id)}
-              data-testid="member-option" data-username={u.username} />
+            <input
+              type="checkbox"
+              checked={selected.has(u.id)}
+              disabled={disabled}
+              onChange={() => onToggle(u.id)}
+              data-testid="member-option"
+              data-username={u.username}
+            />
             <PersonAvatar name={u.username} picture={u.profilePicture} size={24} />
             <span>{u.username}</span>
           </label>

@@ -3,23 +3,46 @@ import { Avatar } from '../Avatar.tsx';
 import type { UserStatus } from '../../state/conversationSelectors.ts';
 import { useSignedUrl } from '../../lib/fileLinks.ts';
 
-export const STATUS_LABEL: Record<UserStatus, string> = { online: 'Online', away: 'Away', busy: 'Busy', offline: 'Offline' };
+export const STATUS_LABEL: Record<UserStatus, string> = {
+  online: 'Online',
+  away: 'Away',
+  busy: 'Busy',
+  offline: 'Offline',
+};
 
 /** Only our own stored pictures or https addresses are shown (never javascript:, data: from others, ...). */
 const safePicture = (src: string | null | undefined): string | null =>
   src && (/^https:\/\//.test(src) || src.startsWith('/api/')) ? src : null;
 
-export function PersonAvatar({ name, picture, status, size = 32 }: { name: string; picture?: string | null; status?: UserStatus; size?: number }) {
+export function PersonAvatar({
+  name,
+  picture,
+  status,
+  size = 32,
+}: {
+  name: string;
+  picture?: string | null;
+  status?: UserStatus;
+  size?: number;
+}) {
   // our uploaded pictures load through a signed link (an <img> sends no token)
   const src = useSignedUrl(safePicture(picture));
   return (
     <span className="person-avatar" style={{ width: size, height: size }}>
-      {src
-        ? <img className="avatar avatar-img" src={src} alt="" width={size} height={size} referrerPolicy="no-referrer" />
-        : <Avatar name={name} size={size} />}
+      {src ? (
+        <img className="avatar avatar-img" src={src} alt="" width={size} height={size} referrerPolicy="no-referrer" />
+      ) : (
+        <Avatar name={name} size={size} />
+      )}
       {status && (
-        <span className="person-presence" data-testid="presence-dot" data-status={status}
-          role="img" aria-label={STATUS_LABEL[status]} title={STATUS_LABEL[status]} />
+        <span
+          className="person-presence"
+          data-testid="presence-dot"
+          data-status={status}
+          role="img"
+          aria-label={STATUS_LABEL[status]}
+          title={STATUS_LABEL[status]}
+        />
       )}
     </span>
   );

@@ -41,30 +41,63 @@ function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'can
   const [draft, setDraft] = useState(name);
   const done = useRef(false);
 
-  const start = () => { setDraft(name); done.current = false; setEditing(true); };
+  const start = () => {
+    setDraft(name);
+    done.current = false;
+    setEditing(true);
+  };
   const finish = (commit: boolean) => {
     if (done.current) return; // Enter then blur: one commit
     done.current = true;
     setEditing(false);
     if (!commit) return;
-    void rename(draft).then((r) => { if (!r.ok) notice(r.message); });
+    void rename(draft).then((r) => {
+      if (!r.ok) notice(r.message);
+    });
   };
 
   if (editing) {
     return (
-      <input className="sidebar-room-rename" value={draft} maxLength={LIMITS.roomNameMax} autoFocus aria-label="Room name"
-        data-testid="room-name-edit" onChange={(e) => setDraft(e.target.value)}
+      <input
+        className="sidebar-room-rename"
+        value={draft}
+        maxLength={LIMITS.roomNameMax}
+        autoFocus
+        aria-label="Room name"
+        data-testid="room-name-edit"
+        onChange={(e) => setDraft(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') { e.preventDefault(); finish(true); }
-          if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); finish(false); }
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            finish(true);
+          }
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            finish(false);
+          }
         }}
-        onBlur={() => finish(true)} />
+        onBlur={() => finish(true)}
+      />
     );
   }
-  if (!canRename) return <h1 className="sidebar-room-name" title={name} data-testid="room-name">{name}</h1>;
+  if (!canRename)
+    return (
+      <h1 className="sidebar-room-name" title={name} data-testid="room-name">
+        {name}
+      </h1>
+    );
   return (
     <h1 className="sidebar-room-name">
-      <button type="button" className="room-name-button" title="Click to rename the room" onClick={start} data-testid="room-name">{name}</button>
+      <button
+        type="button"
+        className="room-name-button"
+        title="Click to rename the room"
+        onClick={start}
+        data-testid="room-name"
+      >
+        {name}
+      </button>
     </h1>
   );
 }
@@ -76,9 +109,21 @@ export function RoomHeader(p: Props) {
     <div className="sidebar-room">
       <div className="sidebar-room-line">
         <RoomName name={p.name} canRename={p.canRename} rename={p.rename} notice={p.notice} />
-        {p.tier === 'free'
-          ? <button type="button" className="tier-badge tier-free" onClick={p.onUpgrade} data-testid="tier-badge" title="Upgrade this room">FREE</button>
-          : <span className={`tier-badge tier-${p.tier}`} data-testid="tier-badge">{p.tier.toUpperCase()}</span>}
+        {p.tier === 'free' ? (
+          <button
+            type="button"
+            className="tier-badge tier-free"
+            onClick={p.onUpgrade}
+            data-testid="tier-badge"
+            title="Upgrade this room"
+          >
+            FREE
+          </button>
+        ) : (
+          <span className={`tier-badge tier-${p.tier}`} data-testid="tier-badge">
+            {p.tier.toUpperCase()}
+          </span>
+        )}
       </div>
       <div className="sidebar-room-meta">
         <span className="online-pill" title="People online / room limit">
@@ -87,7 +132,9 @@ export function RoomHeader(p: Props) {
           <span data-testid="online-count">{formatCapacity(p.online, p.maxUsers)}</span>
         </span>
         {p.isPasswordProtected && (
-          <span className="lock-pill" title="Password protected" data-testid="lock-icon"><LockIcon size={13} /> Protected</span>
+          <span className="lock-pill" title="Password protected" data-testid="lock-icon">
+            <LockIcon size={13} /> Protected
+          </span>
         )}
         {countdown && p.expiresAt && (
           <span className="countdown-chip" title="Time left before this room expires" data-testid="countdown-chip">

@@ -34,32 +34,67 @@ export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'on
   return (
     <div className="sidebar-search">
       <SearchIcon size={16} />
-      <input id={SIDEBAR_SEARCH_ID} type="search" value={query} placeholder="Search chats, users..." autoComplete="off"
-        spellCheck={false} aria-label="Search chats, users and messages" data-testid="sidebar-search"
+      <input
+        id={SIDEBAR_SEARCH_ID}
+        type="search"
+        value={query}
+        placeholder="Search chats, users..."
+        autoComplete="off"
+        spellCheck={false}
+        aria-label="Search chats, users and messages"
+        data-testid="sidebar-search"
         onChange={(e) => onQuery(e.target.value)}
-        onKeyDown={(e) => { if (e.key === 'Escape') { onQuery(''); } }} />
-      {query
-        ? <button type="button" className="search-clear" onClick={() => onQuery('')} aria-label="Clear search"><CloseIcon size={14} /></button>
-        : <kbd className="search-hint" aria-hidden="true">/</kbd>}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            onQuery('');
+          }
+        }}
+      />
+      {query ? (
+        <button type="button" className="search-clear" onClick={() => onQuery('')} aria-label="Clear search">
+          <CloseIcon size={14} />
+        </button>
+      ) : (
+        <kbd className="search-hint" aria-hidden="true">
+          /
+        </kbd>
+      )}
     </div>
   );
 }
 
-export function SidebarSearchResults({ state, query, search, onOpenChannel, onOpenUser, onOpenMessage }: Omit<Props, 'onQuery'>) {
+export function SidebarSearchResults({
+  state,
+  query,
+  search,
+  onOpenChannel,
+  onOpenUser,
+  onOpenMessage,
+}: Omit<Props, 'onQuery'>) {
   const [remote, setRemote] = useState<Remote | null>(null);
   const q = query.trim();
 
   useEffect(() => {
-    if (!q) { setRemote(null); return; }
+    if (!q) {
+      setRemote(null);
+      return;
+    }
     let cancelled = false;
     setRemote((r) => ({ query: q, status: 'loading', messages: r?.messages ?? [] }));
     const t = setTimeout(() => {
       void search(q).then((result) => {
         if (cancelled) return;
-        setRemote(result.ok ? { query: q, status: 'done', messages: result.messages } : { query: q, status: 'failed', messages: [] });
+        setRemote(
+          result.ok
+            ? { query: q, status: 'done', messages: result.messages }
+            : { query: q, status: 'failed', messages: [] },
+        );
       });
     }, SEARCH_DEBOUNCE_MS);
-    return () => { cancelled = true; clearTimeout(t); };
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
   }, [q, search]);
 
   const local = searchLocal(state, q);
@@ -73,10 +108,25 @@ export function SidebarSearchResults({ state, query, search, onOpenChannel, onOp
         <Group title="Chats & Channels" testId="search-group-chats">
           {local.conversations.map((c) => (
             <li key={c.channel.id}>
-              <button type="button" className="channel-row" onClick={() => onOpenChannel(c.channel.id)} data-testid="search-chat" data-channel-id={c.channel.id}>
-                {c.kind === 'dm'
-                  ? <PersonAvatar name={c.title} picture={c.partner?.profilePicture} status={c.partner?.status ?? 'offline'} size={28} />
-                  : <span className="channel-icon">{c.channel.isPrivate ? <LockIcon size={14} /> : <HashIcon size={14} />}</span>}
+              <button
+                type="button"
+                className="channel-row"
+                onClick={() => onOpenChannel(c.channel.id)}
+                data-testid="search-chat"
+                data-channel-id={c.channel.id}
+              >
+                {c.kind === 'dm' ? (
+                  <PersonAvatar
+                    name={c.title}
+                    picture={c.partner?.profilePicture}
+                    status={c.partner?.status ?? 'offline'}
+                    size={28}
+                  />
+                ) : (
+                  <span className="channel-icon">
+                    {c.channel.isPrivate ? <LockIcon size={14} /> : <HashIcon size={14} />}
+                  </span>
+                )}
                 <span className="channel-name">{c.title}</span>
               </button>
             </li>
@@ -87,7 +137,13 @@ export function SidebarSearchResults({ state, query, search, onOpenChannel, onOp
         <Group title="Users" testId="search-group-users">
           {local.users.map((u) => (
             <li key={u.id}>
-              <button type="button" className="channel-row" onClick={() => onOpenUser(u.id)} data-testid="search-user" data-username={u.username}>
+              <button
+                type="button"
+                className="channel-row"
+                onClick={() => onOpenUser(u.id)}
+                data-testid="search-user"
+                data-username={u.username}
+              >
                 <PersonAvatar name={u.username} picture={u.profilePicture} status={u.status} size={28} />
                 <span className="channel-name">{u.username}</span>
               </button>
@@ -99,21 +155,37 @@ export function SidebarSearchResults({ state, query, search, onOpenChannel, onOp
         <Group title="Messages" testId="search-group-messages">
           {hits.map((h) => (
             <li key={h.message.id}>
-              <button type="button" className="channel-row search-message" onClick={() => onOpenMessage(h.message.channelId, h.message.id)}
-                data-testid="search-message" data-channel-id={h.message.channelId} data-message-id={h.message.id}>
+              <button
+                type="button"
+                className="channel-row search-message"
+                onClick={() => onOpenMessage(h.message.channelId, h.message.id)}
+                data-testid="search-message"
+                data-channel-id={h.message.channelId}
+                data-message-id={h.message.id}
+              >
                 <span className="channel-main">
                   <span className="channel-line">
-                    <span className="channel-name">{h.message.authorName} <small className="search-where">{h.where}</small></span>
-                    <time className="channel-time" dateTime={h.message.timestamp}>{formatTime(h.message.timestamp)}</time>
+                    <span className="channel-name">
+                      {h.message.authorName} <small className="search-where">{h.where}</small>
+                    </span>
+                    <time className="channel-time" dateTime={h.message.timestamp}>
+                      {formatTime(h.message.timestamp)}
+                    </time>
                   </span>
-                  <span className="channel-preview" data-testid="search-snippet">{h.snippet}</span>
+                  <span className="channel-preview" data-testid="search-snippet">
+                    {h.snippet}
+                  </span>
                 </span>
               </button>
             </li>
           ))}
         </Group>
       )}
-      {empty && !loading && <p className="search-empty" data-testid="search-empty">No results found</p>}
+      {empty && !loading && (
+        <p className="search-empty" data-testid="search-empty">
+          No results found
+        </p>
+      )}
       {empty && loading && <p className="search-empty muted-dark">Searching...</p>}
     </div>
   );

@@ -7,7 +7,10 @@ describe('status menu (docs/product/messages.md M13)', () => {
   it('offers Online and Busy (the current one ticked); choosing one hands it to the presence tracker', () => {
     const chosen: ChosenStatus[] = [];
     const items = statusChoices('busy', (s) => chosen.push(s));
-    expect(items.map((i) => [i.label, i.testId])).toEqual([['Online', 'status-online'], ['Busy ✓', 'status-busy']]);
+    expect(items.map((i) => [i.label, i.testId])).toEqual([
+      ['Online', 'status-online'],
+      ['Busy ✓', 'status-busy'],
+    ]);
     items[1]!.onSelect();
     items[0]!.onSelect();
     expect(chosen).toEqual(['busy', 'online']);

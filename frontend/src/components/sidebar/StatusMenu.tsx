@@ -27,12 +27,24 @@ interface Props {
 
 export function StatusMenu({ name, picture, status, choose }: Props) {
   return (
-    <Menu label="Set your status" side="top" align="start" testId="status-menu" items={statusChoices(status, choose)}
-      trigger={(
-        <button type="button" className="status-button" aria-label={`Status: ${STATUS_LABEL[status]}. Change status`}
-          title="Set your status" data-testid="status-button" data-status={status}>
+    <Menu
+      label="Set your status"
+      side="top"
+      align="start"
+      testId="status-menu"
+      items={statusChoices(status, choose)}
+      trigger={
+        <button
+          type="button"
+          className="status-button"
+          aria-label={`Status: ${STATUS_LABEL[status]}. Change status`}
+          title="Set your status"
+          data-testid="status-button"
+          data-status={status}
+        >
           <PersonAvatar name={name} picture={picture} status={status} size={36} />
         </button>
-      )} />
+      }
+    />
   );
 }

@@ -5,8 +5,9 @@ import { UnreadBadge } from './UnreadBadge.tsx';
 
 describe('unread badge', () => {
   it('keeps its text and test id (99+ above 99), nothing at 0', () => {
-    expect(renderToStaticMarkup(<UnreadBadge count={3} />))
-      .toBe('<span class="badge-unread badge-animated" data-testid="unread-badge" aria-label="3 unread">3</span>');
+    expect(renderToStaticMarkup(<UnreadBadge count={3} />)).toBe(
+      '<span class="badge-unread badge-animated" data-testid="unread-badge" aria-label="3 unread">3</span>',
+    );
     expect(renderToStaticMarkup(<UnreadBadge count={150} />)).toContain('>99+</span>');
     expect(renderToStaticMarkup(<UnreadBadge count={0} />)).toBe('');
   });
@@ -14,6 +15,8 @@ describe('unread badge', () => {
   it('animates 0.5 s after the count changes (docs/product/messages.md M9), not with reduced motion', () => {
     const css = fs.readFileSync(new URL('./sidebar.css', import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(css).toMatch(/\.badge-unread\.badge-animated\s*\{\s*animation:\s*badge-pop\s+\S+\s+ease-out\s+500ms\b/);
-    expect(css).toMatch(/@media \(prefers-reduced-motion: reduce\)\s*\{\s*\.badge-unread\.badge-animated\s*\{\s*animation:\s*none/);
+    expect(css).toMatch(
+      /@media \(prefers-reduced-motion: reduce\)\s*\{\s*\.badge-unread\.badge-animated\s*\{\s*animation:\s*none/,
+    );
   });
 });

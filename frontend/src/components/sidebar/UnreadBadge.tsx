@@ -7,5 +7,9 @@ import { formatBadge } from '../../lib/format.ts';
 
 export function UnreadBadge({ count }: { count: number }) {
   if (count <= 0) return null;
-  return <span key={count} className="badge-unread badge-animated" data-testid="unread-badge" aria-label={`${count} unread`}>{formatBadge(count)}</span>;
+  return (
+    <span key={count} className="badge-unread badge-animated" data-testid="unread-badge" aria-label={`${count} unread`}>
+      {formatBadge(count)}
+    </span>
+  );
 }

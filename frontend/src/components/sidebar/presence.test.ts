@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PresenceTracker, TYPING_GUARD_MS } from './presence.ts';
 
 describe('automatic presence', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('away when the tab is hidden or the window loses focus, online on focus; each change sent once', () => {
     const sent: string[] = [];

@@ -72,7 +72,12 @@ export class PresenceTracker {
 const isTextField = (el: EventTarget | null): boolean => {
   if (!(el instanceof HTMLElement)) return false;
   if (el.isContentEditable || el.tagName === 'TEXTAREA') return true;
-  return el.tagName === 'INPUT' && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes((el as HTMLInputElement).type);
+  return (
+    el.tagName === 'INPUT' &&
+    !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(
+      (el as HTMLInputElement).type,
+    )
+  );
 };
 
 /**
@@ -87,8 +92,12 @@ export function usePresenceTracker(send: (status: PresenceStatus) => void): (sta
     const onVisibility = () => tracker.attention(document.visibilityState !== 'hidden');
     const onBlur = () => tracker.attention(false);
     const onFocus = () => tracker.attention(document.visibilityState !== 'hidden');
-    const onFocusIn = (e: FocusEvent) => { if (isTextField(e.target)) tracker.fieldFocused(); };
-    const onFocusOut = (e: FocusEvent) => { if (isTextField(e.target)) tracker.fieldBlurred(); };
+    const onFocusIn = (e: FocusEvent) => {
+      if (isTextField(e.target)) tracker.fieldFocused();
+    };
+    const onFocusOut = (e: FocusEvent) => {
+      if (isTextField(e.target)) tracker.fieldBlurred();
+    };
     // a room opened in a background tab starts away
     if (document.visibilityState === 'hidden') tracker.attention(false);
     document.addEventListener('visibilitychange', onVisibility);

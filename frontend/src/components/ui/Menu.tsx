@@ -47,17 +47,35 @@ export function Menu({ trigger, items, label, open, onOpenChange, side = 'bottom
     <DropdownMenu.Root open={open} onOpenChange={onOpenChange}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content className="ui-menu" aria-label={label} side={side} align={align} sideOffset={4}
-          collisionPadding={8} data-testid={testId}>
-          {items.map((item, i) => item === 'separator'
-            ? <DropdownMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
-            : (
-              <DropdownMenu.Item key={i} className={`ui-menu-item${item.danger ? ' danger' : ''}`} disabled={item.disabled}
-                onSelect={() => item.onSelect()} data-testid={item.testId}>
-                {item.icon && <span className="ui-menu-icon" aria-hidden="true">{item.icon}</span>}
+        <DropdownMenu.Content
+          className="ui-menu"
+          aria-label={label}
+          side={side}
+          align={align}
+          sideOffset={4}
+          collisionPadding={8}
+          data-testid={testId}
+        >
+          {items.map((item, i) =>
+            item === 'separator' ? (
+              <DropdownMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
+            ) : (
+              <DropdownMenu.Item
+                key={i}
+                className={`ui-menu-item${item.danger ? ' danger' : ''}`}
+                disabled={item.disabled}
+                onSelect={() => item.onSelect()}
+                data-testid={item.testId}
+              >
+                {item.icon && (
+                  <span className="ui-menu-icon" aria-hidden="true">
+                    {item.icon}
+                  </span>
+                )}
                 <span>{item.label}</span>
               </DropdownMenu.Item>
-            ))}
+            ),
+          )}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
@@ -78,15 +96,26 @@ export function ContextMenu({ children, items, label, onOpenChange, testId }: Co
       <RadixContextMenu.Trigger asChild>{children}</RadixContextMenu.Trigger>
       <RadixContextMenu.Portal>
         <RadixContextMenu.Content className="ui-menu" aria-label={label} collisionPadding={8} data-testid={testId}>
-          {items.map((item, i) => item === 'separator'
-            ? <RadixContextMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
-            : (
-              <RadixContextMenu.Item key={i} className={`ui-menu-item${item.danger ? ' danger' : ''}`} disabled={item.disabled}
-                onSelect={() => item.onSelect()} data-testid={item.testId}>
-                {item.icon && <span className="ui-menu-icon" aria-hidden="true">{item.icon}</span>}
+          {items.map((item, i) =>
+            item === 'separator' ? (
+              <RadixContextMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
+            ) : (
+              <RadixContextMenu.Item
+                key={i}
+                className={`ui-menu-item${item.danger ? ' danger' : ''}`}
+                disabled={item.disabled}
+                onSelect={() => item.onSelect()}
+                data-testid={item.testId}
+              >
+                {item.icon && (
+                  <span className="ui-menu-icon" aria-hidden="true">
+                    {item.icon}
+                  </span>
+                )}
                 <span>{item.label}</span>
               </RadixContextMenu.Item>
-            ))}
+            ),
+          )}
         </RadixContextMenu.Content>
       </RadixContextMenu.Portal>
     </RadixContextMenu.Root>

@@ -29,13 +29,30 @@ interface PopoverProps {
   testId?: string;
 }
 
-export function Popover({ trigger, children, label, open, onOpenChange, side = 'top', align = 'center', className, testId }: PopoverProps) {
+export function Popover({
+  trigger,
+  children,
+  label,
+  open,
+  onOpenChange,
+  side = 'top',
+  align = 'center',
+  className,
+  testId,
+}: PopoverProps) {
   return (
     <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
       <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
       <RadixPopover.Portal>
-        <RadixPopover.Content className={`ui-popover${className ? ` ${className}` : ''}`} aria-label={label}
-          side={side} align={align} sideOffset={6} collisionPadding={8} data-testid={testId}>
+        <RadixPopover.Content
+          className={`ui-popover${className ? ` ${className}` : ''}`}
+          aria-label={label}
+          side={side}
+          align={align}
+          sideOffset={6}
+          collisionPadding={8}
+          data-testid={testId}
+        >
           {children}
         </RadixPopover.Content>
       </RadixPopover.Portal>

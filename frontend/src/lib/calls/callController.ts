@@ -66,30 +66,61 @@ export class CallController {
   /** the room's plan: the camera quality a video call captures (docs/product/calls.md C7) */
   private readonly tier: Tier;
 
-  constructor(private readonly socket: RoomSocket, init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'> & { tier?: Tier }) {
+  constructor(
+    private readonly socket: RoomSocket,
+    init: Pick<CallView, 'direction' | 'callType' | 'channelId' | 'peerId' | 'peerName'> & { tier?: Tier },
+  ) {
     this.tier = init.tier ?? 'free';
     this.view = {
-      ...init, phase: init.direction === 'incoming' ? 'incoming' : 'preparing', localStream: null, remoteStream: null,
-      isAudioEnabled: true, isVideoEnabled: init.callType === 'video', isScreenSharing: false, peerVideoEnabled: init.callType === 'video',
-      connectedAt: null, error: null, declined: false, mediaDenied: false,
+      ...init,
+      phase: init.direction === 'incoming' ? 'incoming' : 'preparing',
+      localStream: null,
+      remoteStream: null,
+      isAudioEnabled: true,
+      isVideoEnabled: init.callType === 'video',
+      isScreenSharing: false,
+      peerVideoEnabled: init.callType === 'video',
+      connectedAt: null,
+      error: null,
+      declined: false,
+      mediaDenied: false,
     };
-    this.on(S.callAccepted, (p) => { if (p.channelId === this.view.channelId) void this.onAccepted(); });
-    this.on(S.callRejected, (p) => { if (p.channelId === this.view.channelId) this.finish({ declined: true }); });
-    this.on(S.callEnded, (p) => { if (p.channelId === this.view.channelId) this.finish({}); });
-    this.on(S.webrtcSignal, (p) => { if (p.channelId === this.view.channelId) void this.onSignal(p.signal); });
+    this.on(S.callAccepted, (p) => {
+      if (p.channelId === this.view.channelId) void this.onAccepted();
+    });
+    this.on(S.callRejected, (p) => {
+      if (p.channelId === this.view.channelId) this.finish({ declined: true });
+    });
+    this.on(S.callEnded, (p) => {
+      if (p.channelId === this.view.channelId) this.finish({});
+    });
+    this.on(S.webrtcSignal, (p) => {
+      if (p.channelId === this.view.channelId) void this.onSignal(p.signal);
+    });
     this.on('disconnect' as keyof Events, () => this.finish({ error: MSG_CONNECTION_FAILED }));
     if (init.direction === 'incoming') this.tone = playRingtone();
   }
 
-  get state(): CallView { return this.view; }
-  subscribe(listener: () => void): () => void { this.listeners.add(listener); return () => { this.listeners.delete(listener); }; }
+  get state(): CallView {
+    return this.view;
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
 
   // ---------- the user's actions ----------
 
   async startOutgoing(): Promise<void> {
     if (!(await this.acquireMedia())) return;
-    const ack = await request(this.socket, C.startCall, { channelId: this.view.channelId, targetUserId: this.view.peerId, callType: this.view.callType }, ACK_TIMEOUT_MS)
-      .catch(() => null);
+    const ack = await request(
+      this.socket,
+      C.startCall,
+      { channelId: this.view.channelId, targetUserId: this.view.peerId, callType: this.view.callType },
+      ACK_TIMEOUT_MS,
+    ).catch(() => null);
     if (this.view.phase === 'ended') return;
     if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
     this.iceServers = ack.iceServers;
@@ -101,10 +132,20 @@ export class CallController {
     this.stopTone();
     this.set({ phase: 'preparing' });
     if (!(await this.acquireMedia())) {
-      void request(this.socket, C.rejectCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => {});
+      void request(
+        this.socket,
+        C.rejectCall,
+        { channelId: this.view.channelId, callerId: this.view.peerId },
+        ACK_TIMEOUT_MS,
+      ).catch(() => {});
       return;
     }
-    const ack = await request(this.socket, C.acceptCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => null);
+    const ack = await request(
+      this.socket,
+      C.acceptCall,
+      { channelId: this.view.channelId, callerId: this.view.peerId },
+      ACK_TIMEOUT_MS,
+    ).catch(() => null);
     if (this.view.phase === 'ended') return;
     if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
     this.iceServers = ack.iceServers;
@@ -113,7 +154,12 @@ export class CallController {
   }
 
   reject(): void {
-    void request(this.socket, C.rejectCall, { channelId: this.view.channelId, callerId: this.view.peerId }, ACK_TIMEOUT_MS).catch(() => {});
+    void request(
+      this.socket,
+      C.rejectCall,
+      { channelId: this.view.channelId, callerId: this.view.peerId },
+      ACK_TIMEOUT_MS,
+    ).catch(() => {});
     this.finish({});
   }
 
@@ -124,7 +170,9 @@ export class CallController {
 
   toggleAudio(): void {
     const enabled = !this.view.isAudioEnabled;
-    this.view.localStream?.getAudioTracks().forEach((t) => { t.enabled = enabled; });
+    this.view.localStream?.getAudioTracks().forEach((t) => {
+      t.enabled = enabled;
+    });
     this.set({ isAudioEnabled: enabled });
   }
 
@@ -139,14 +187,26 @@ export class CallController {
   async toggleScreenShare(): Promise<void> {
     if (this.screenTrack) return this.stopScreenShare();
     let display: MediaStream;
-    try { display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false }); } catch { return; }
+    try {
+      display = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+    } catch {
+      return;
+    }
     const track = display.getVideoTracks()[0];
     const sender = this.videoSender();
-    if (!track || !sender || this.view.phase === 'ended') { display.getTracks().forEach((t) => t.stop()); return; }
+    if (!track || !sender || this.view.phase === 'ended') {
+      display.getTracks().forEach((t) => t.stop());
+      return;
+    }
     await sender.replaceTrack(track);
     this.screenTrack = track;
-    track.onended = () => { void this.stopScreenShare(); }; // the browser's own "Stop sharing" button
-    this.set({ isScreenSharing: true, localStream: new MediaStream([track, ...(this.view.localStream?.getAudioTracks() ?? [])]) });
+    track.onended = () => {
+      void this.stopScreenShare();
+    }; // the browser's own "Stop sharing" button
+    this.set({
+      isScreenSharing: true,
+      localStream: new MediaStream([track, ...(this.view.localStream?.getAudioTracks() ?? [])]),
+    });
     this.sendPictureState();
   }
 
@@ -159,7 +219,10 @@ export class CallController {
     const sender = this.videoSender();
     if (sender && this.cameraTrack) await sender.replaceTrack(this.cameraTrack).catch(() => {});
     const audio = this.view.localStream?.getAudioTracks() ?? [];
-    this.set({ isScreenSharing: false, localStream: new MediaStream([...(this.cameraTrack ? [this.cameraTrack] : []), ...audio]) });
+    this.set({
+      isScreenSharing: false,
+      localStream: new MediaStream([...(this.cameraTrack ? [this.cameraTrack] : []), ...audio]),
+    });
     this.sendPictureState();
   }
 
@@ -167,7 +230,11 @@ export class CallController {
   private sendPictureState(): void {
     const channel = this.stateChannel;
     if (channel?.readyState !== 'open') return;
-    channel.send(JSON.stringify({ video: this.view.callType === 'video' && (this.view.isVideoEnabled || this.view.isScreenSharing) }));
+    channel.send(
+      JSON.stringify({
+        video: this.view.callType === 'video' && (this.view.isVideoEnabled || this.view.isScreenSharing),
+      }),
+    );
   }
 
   /** The call window went away (unmount): whatever state the call is in, it ends. */
@@ -205,8 +272,13 @@ export class CallController {
         const c = signal.candidate;
         // the spec: candidates without a candidate string and a media line index or id are skipped
         if (!c.candidate || (c.sdpMid == null && c.sdpMLineIndex == null)) return;
-        const init: RTCIceCandidateInit = { candidate: c.candidate, sdpMid: c.sdpMid ?? null, sdpMLineIndex: c.sdpMLineIndex ?? null };
-        if (pc.remoteDescription) await pc.addIceCandidate(init); else this.pendingCandidates.push(init);
+        const init: RTCIceCandidateInit = {
+          candidate: c.candidate,
+          sdpMid: c.sdpMid ?? null,
+          sdpMLineIndex: c.sdpMLineIndex ?? null,
+        };
+        if (pc.remoteDescription) await pc.addIceCandidate(init);
+        else this.pendingCandidates.push(init);
       }
     } catch {
       this.failConnection();
@@ -231,12 +303,17 @@ export class CallController {
       try {
         const m = JSON.parse(String(e.data)) as { video?: unknown };
         if (typeof m.video === 'boolean') this.set({ peerVideoEnabled: m.video });
-      } catch { /* not ours: ignored */ }
+      } catch {
+        /* not ours: ignored */
+      }
     };
     pc.onicecandidate = (e) => {
       if (e.candidate?.candidate) {
         const j = e.candidate.toJSON();
-        this.signal({ type: 'candidate', candidate: { candidate: j.candidate ?? '', sdpMid: j.sdpMid ?? null, sdpMLineIndex: j.sdpMLineIndex ?? null } });
+        this.signal({
+          type: 'candidate',
+          candidate: { candidate: j.candidate ?? '', sdpMid: j.sdpMid ?? null, sdpMLineIndex: j.sdpMLineIndex ?? null },
+        });
       }
     };
     pc.ontrack = (e) => {
@@ -244,17 +321,26 @@ export class CallController {
       if (this.view.phase === 'ended') return;
       this.set({ remoteStream: stream, phase: 'connected', connectedAt: this.view.connectedAt ?? Date.now() });
     };
-    pc.onconnectionstatechange = () => { if (pc.connectionState === 'failed') this.failConnection(); };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed') this.failConnection();
+    };
     return pc;
   }
 
   private connecting(): void {
     this.set({ phase: 'connecting' });
-    this.connectTimer = setTimeout(() => { if (this.view.phase === 'connecting') this.failConnection(); }, CONNECT_TIMEOUT_MS);
+    this.connectTimer = setTimeout(() => {
+      if (this.view.phase === 'connecting') this.failConnection();
+    }, CONNECT_TIMEOUT_MS);
   }
 
   private signal(signal: WebrtcSignalPayload): void {
-    void request(this.socket, C.webrtcSignal, { channelId: this.view.channelId, targetUserId: this.view.peerId, signal }, ACK_TIMEOUT_MS).catch(() => {});
+    void request(
+      this.socket,
+      C.webrtcSignal,
+      { channelId: this.view.channelId, targetUserId: this.view.peerId, signal },
+      ACK_TIMEOUT_MS,
+    ).catch(() => {});
   }
 
   private failConnection(): void {
@@ -268,8 +354,14 @@ export class CallController {
   private async acquireMedia(): Promise<boolean> {
     const video = this.view.callType === 'video';
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: video && videoCaptureConstraints(this.tier) });
-      if (this.view.phase === 'ended') { stream.getTracks().forEach((t) => t.stop()); return false; }
+      const stream = await navigator.mediaDevices.getUserMedia({
+        audio: true,
+        video: video && videoCaptureConstraints(this.tier),
+      });
+      if (this.view.phase === 'ended') {
+        stream.getTracks().forEach((t) => t.stop());
+        return false;
+      }
       this.cameraTrack = stream.getVideoTracks()[0] ?? null;
       this.set({ localStream: stream });
       return true;
@@ -289,10 +381,20 @@ export class CallController {
     this.stateChannel = null;
     this.pc?.close();
     this.pc = null;
-    this.set({ phase: 'ended', error: how.error ?? null, declined: how.declined ?? false, mediaDenied: how.mediaDenied ?? false, localStream: null, remoteStream: null });
+    this.set({
+      phase: 'ended',
+      error: how.error ?? null,
+      declined: how.declined ?? false,
+      mediaDenied: how.mediaDenied ?? false,
+      localStream: null,
+      remoteStream: null,
+    });
   }
 
-  private stopTone(): void { this.tone?.stop(); this.tone = null; }
+  private stopTone(): void {
+    this.tone?.stop();
+    this.tone = null;
+  }
 
   private videoSender(): RTCRtpSender | undefined {
     return this.pc?.getSenders().find((s) => s.track?.kind === 'video');

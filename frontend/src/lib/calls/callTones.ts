@@ -7,13 +7,20 @@ type Pattern = { freqs: number[]; onMs: number; periodMs: number; gain: number }
 const RINGTONE: Pattern = { freqs: [800, 600], onMs: 400, periodMs: 2000, gain: 0.08 };
 const RINGBACK: Pattern = { freqs: [440, 480], onMs: 1000, periodMs: 3000, gain: 0.05 };
 
-export interface Tone { stop(): void }
+export interface Tone {
+  stop(): void;
+}
 
 function loop(pattern: Pattern): Tone {
-  const Ctx = (window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext);
+  const Ctx =
+    window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!Ctx) return { stop() {} };
   let ctx: AudioContext | null = null;
-  try { ctx = new Ctx(); } catch { return { stop() {} }; }
+  try {
+    ctx = new Ctx();
+  } catch {
+    return { stop() {} };
+  }
   const beep = () => {
     if (!ctx) return;
     const gain = ctx.createGain();
@@ -25,7 +32,8 @@ function loop(pattern: Pattern): Tone {
       osc.frequency.value = f;
       osc.connect(gain);
       // a ringtone alternates its two tones; a ringing tone plays them together
-      const start = pattern === RINGTONE ? ctx!.currentTime + (i * pattern.onMs) / 1000 / pattern.freqs.length : ctx!.currentTime;
+      const start =
+        pattern === RINGTONE ? ctx!.currentTime + (i * pattern.onMs) / 1000 / pattern.freqs.length : ctx!.currentTime;
       osc.start(start);
       osc.stop(pattern === RINGTONE ? start + pattern.onMs / 1000 / pattern.freqs.length : end);
     });

@@ -4,7 +4,13 @@ import { RoomSession } from '../session.ts';
 import type { RoomConnection, RoomSocket } from '../socket.ts';
 import { FakeSocket, type Handler } from './fakeSocket.ts';
 
-export const testAuth = { workspaceId: 'w1', userToken: 'tok'.repeat(8), username: 'alice', roomName: 'team', password: null };
+export const testAuth = {
+  workspaceId: 'w1',
+  userToken: 'tok'.repeat(8),
+  username: 'alice',
+  roomName: 'team',
+  password: null,
+};
 
 export function startFakeSession(handler: Handler) {
   const socket = new FakeSocket(handler);

@@ -18,11 +18,21 @@ export class FakeSocket {
     this.listeners.get(event)!.add(fn);
     return this;
   }
-  removeAllListeners() { this.listeners.clear(); return this; }
-  fire(event: string, ...args: unknown[]) { for (const l of [...(this.listeners.get(event) ?? [])]) l(...args); }
-  connect() { return this; }
+  removeAllListeners() {
+    this.listeners.clear();
+    return this;
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const l of [...(this.listeners.get(event) ?? [])]) l(...args);
+  }
+  connect() {
+    return this;
+  }
   disconnect() {
-    if (this.connected) { this.connected = false; this.fire('disconnect', 'io client disconnect'); }
+    if (this.connected) {
+      this.connected = false;
+      this.fire('disconnect', 'io client disconnect');
+    }
     return this;
   }
   timeout(ms: number) {
@@ -36,9 +46,21 @@ export class FakeSocket {
     };
   }
   // server side
-  up() { this.connected = true; this.fire('connect'); }
-  drop() { this.connected = false; this.fire('disconnect', 'transport close'); }
-  count(event: string) { return this.emitted.filter((e) => e.event === event).length; }
-  last(event: string) { return [...this.emitted].reverse().find((e) => e.event === event)?.payload; }
-  all(event: string) { return this.emitted.filter((e) => e.event === event).map((e) => e.payload); }
+  up() {
+    this.connected = true;
+    this.fire('connect');
+  }
+  drop() {
+    this.connected = false;
+    this.fire('disconnect', 'transport close');
+  }
+  count(event: string) {
+    return this.emitted.filter((e) => e.event === event).length;
+  }
+  last(event: string) {
+    return [...this.emitted].reverse().find((e) => e.event === event)?.payload;
+  }
+  all(event: string) {
+    return this.emitted.filter((e) => e.event === event).map((e) => e.payload);
+  }
 }

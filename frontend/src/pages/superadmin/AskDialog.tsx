@@ -18,42 +18,63 @@ export interface Ask {
 
 export function useAsk(): [Ask, ReactNode] {
   const [pending, setPending] = useState<Pending | null>(null);
-  const confirm = useCallback((text: string) => new Promise<boolean>((resolve) => setPending({ kind: 'confirm', text, resolve })), []);
-  const prompt = useCallback((text: string, initial = '') =>
-    new Promise<string | null>((resolve) => setPending({ kind: 'prompt', text, initial, resolve })), []);
-  const element = pending && (
-    <AskDialog key={pending.text} pending={pending} done={() => setPending(null)} />
+  const confirm = useCallback(
+    (text: string) => new Promise<boolean>((resolve) => setPending({ kind: 'confirm', text, resolve })),
+    [],
   );
+  const prompt = useCallback(
+    (text: string, initial = '') =>
+      new Promise<string | null>((resolve) => setPending({ kind: 'prompt', text, initial, resolve })),
+    [],
+  );
+  const element = pending && <AskDialog key={pending.text} pending={pending} done={() => setPending(null)} />;
   return [{ confirm, prompt }, element];
 }
 
 function AskDialog({ pending, done }: { pending: Pending; done(): void }) {
   const [value, setValue] = useState(pending.kind === 'prompt' ? pending.initial : '');
   const cancel = () => {
-    if (pending.kind === 'confirm') pending.resolve(false); else pending.resolve(null);
+    if (pending.kind === 'confirm') pending.resolve(false);
+    else pending.resolve(null);
     done();
   };
   const accept = (e?: FormEvent) => {
     e?.preventDefault();
-    if (pending.kind === 'confirm') pending.resolve(true); else pending.resolve(value);
+    if (pending.kind === 'confirm') pending.resolve(true);
+    else pending.resolve(value);
     done();
   };
   const title = pending.kind === 'confirm' ? 'Please confirm' : 'Please answer';
   return (
-    <Modal title={title} onClose={cancel} testId={`ask-${pending.kind}`}
-      footer={(
+    <Modal
+      title={title}
+      onClose={cancel}
+      testId={`ask-${pending.kind}`}
+      footer={
         <>
-          <button type="button" className="button button-ghost" onClick={cancel} data-testid="ask-cancel">Cancel</button>
-          <button type="submit" form="ask-form" className="button button-primary" data-testid="ask-ok">OK</button>
+          <button type="button" className="button button-ghost" onClick={cancel} data-testid="ask-cancel">
+            Cancel
+          </button>
+          <button type="submit" form="ask-form" className="button button-primary" data-testid="ask-ok">
+            OK
+          </button>
         </>
-      )}>
+      }
+    >
       <form id="ask-form" className="modal-form" onSubmit={accept} noValidate>
         {pending.kind === 'prompt' ? (
           <label className="sa-ask-label">
             <span data-testid="ask-text">{pending.text}</span>
-            <input className="sa-input" value={value} onChange={(e) => setValue(e.target.value)} data-testid="ask-input" />
+            <input
+              className="sa-input"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              data-testid="ask-input"
+            />
           </label>
-        ) : <p data-testid="ask-text">{pending.text}</p>}
+        ) : (
+          <p data-testid="ask-text">{pending.text}</p>
+        )}
       </form>
     </Modal>
   );

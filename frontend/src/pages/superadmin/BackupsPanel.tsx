@@ -14,18 +14,27 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
     setBusy('generate');
     const r = await adminApi.generateBackup();
     setBusy(null);
-    if (r.ok) { toast.success('Backup generated successfully'); after(); } else toast.error(r.status === 0 ? 'Backup generation failed' : 'Failed to generate backup');
+    if (r.ok) {
+      toast.success('Backup generated successfully');
+      after();
+    } else toast.error(r.status === 0 ? 'Backup generation failed' : 'Failed to generate backup');
   };
   const importFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
     // .json files only (docs/product/admin.md ADM9)
-    if (!file.name.toLowerCase().endsWith('.json')) { toast.error('Please choose a .json backup file'); return; }
+    if (!file.name.toLowerCase().endsWith('.json')) {
+      toast.error('Please choose a .json backup file');
+      return;
+    }
     setBusy('import');
     const r = await adminApi.importBackup(file);
     setBusy(null);
-    if (r.ok) { toast.success('Backup imported successfully'); void reload(); } else toast.error(r.status === 0 ? 'Backup import failed' : 'Failed to import backup');
+    if (r.ok) {
+      toast.success('Backup imported successfully');
+      void reload();
+    } else toast.error(r.status === 0 ? 'Backup import failed' : 'Failed to import backup');
   };
   const download = async (filename: string, url: string) => {
     const path = url.startsWith('/') ? url : ADMIN_API.backupDownload(filename);
@@ -33,31 +42,67 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
   };
 
   return (
-    <Section title="Backup Management" testId="sa-backups"
-      actions={(
+    <Section
+      title="Backup Management"
+      testId="sa-backups"
+      actions={
         <>
-          <button type="button" className="button button-primary" onClick={() => void generate()} disabled={busy !== null} data-testid="sa-backup-generate">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void generate()}
+            disabled={busy !== null}
+            data-testid="sa-backup-generate"
+          >
             {busy === 'generate' ? 'Generating…' : 'Generate Backup'}
           </button>
-          <button type="button" className="button button-ghost" onClick={() => fileRef.current?.click()} disabled={busy !== null} data-testid="sa-backup-import">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => fileRef.current?.click()}
+            disabled={busy !== null}
+            data-testid="sa-backup-import"
+          >
             {busy === 'import' ? 'Importing…' : 'Import Backup'}
           </button>
-          <input ref={fileRef} type="file" accept=".json,application/json" hidden onChange={(e) => void importFile(e)} data-testid="sa-backup-file" aria-label="Backup file (.json)" />
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            onChange={(e) => void importFile(e)}
+            data-testid="sa-backup-file"
+            aria-label="Backup file (.json)"
+          />
         </>
-      )}>
+      }
+    >
       {data.backups ? (
-        data.backups.length === 0 ? <p className="sa-muted">No backups yet.</p> : (
+        data.backups.length === 0 ? (
+          <p className="sa-muted">No backups yet.</p>
+        ) : (
           <ul className="sa-list" data-testid="sa-backup-list">
             {data.backups.map((b) => (
               <li key={b.filename} data-testid="sa-backup-row">
                 <span className="sa-mono sa-wrap">{b.filename}</span>
-                <span className="sa-muted">{dateTimeOf(b.createdAt)} · {bytes(b.size)}</span>
-                <button type="button" className="button button-ghost button-sm" onClick={() => void download(b.filename, b.downloadUrl)} aria-label={`Download ${b.filename}`}>Download</button>
+                <span className="sa-muted">
+                  {dateTimeOf(b.createdAt)} · {bytes(b.size)}
+                </span>
+                <button
+                  type="button"
+                  className="button button-ghost button-sm"
+                  onClick={() => void download(b.filename, b.downloadUrl)}
+                  aria-label={`Download ${b.filename}`}
+                >
+                  Download
+                </button>
               </li>
             ))}
           </ul>
         )
-      ) : <Unavailable what="Backups" />}
+      ) : (
+        <Unavailable what="Backups" />
+      )}
     </Section>
   );
 }

@@ -15,7 +15,10 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
     setCleaning(true);
     const r = await adminApi.databaseCleanup();
     setCleaning(false);
-    if (r.ok) { toast.success('Cleanup completed'); void reload(['dashboard', 'rooms', 'storage']); } else toast.error('Cleanup failed');
+    if (r.ok) {
+      toast.success('Cleanup completed');
+      void reload(['dashboard', 'rooms', 'storage']);
+    } else toast.error('Cleanup failed');
   };
 
   return (
@@ -29,7 +32,9 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
             <StatCard label="Today's Revenue" value={money(d.todayRevenue)} testId="sa-today-revenue" />
             <StatCard label="Page Views Today" value={count(d.pageViewsToday)} testId="sa-page-views-today" />
           </Cards>
-        ) : <Unavailable what="Dashboard analytics" />}
+        ) : (
+          <Unavailable what="Dashboard analytics" />
+        )}
       </Section>
       <Section title="System Health" testId="sa-health">
         <Cards>
@@ -40,9 +45,29 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
       </Section>
       <Section title="Quick Actions">
         <div className="sa-actions">
-          <button type="button" className="button button-ghost" onClick={() => void exportData('users', toast)} data-testid="sa-export-users">Export Users (CSV)</button>
-          <button type="button" className="button button-ghost" onClick={() => void exportData('analytics', toast)} data-testid="sa-export-analytics">Export Analytics (JSON)</button>
-          <button type="button" className="button button-danger" onClick={() => void databaseCleanup()} disabled={cleaning} data-testid="sa-database-cleanup">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => void exportData('users', toast)}
+            data-testid="sa-export-users"
+          >
+            Export Users (CSV)
+          </button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => void exportData('analytics', toast)}
+            data-testid="sa-export-analytics"
+          >
+            Export Analytics (JSON)
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => void databaseCleanup()}
+            disabled={cleaning}
+            data-testid="sa-database-cleanup"
+          >
             {cleaning ? 'Cleaning…' : 'Database Cleanup'}
           </button>
         </div>

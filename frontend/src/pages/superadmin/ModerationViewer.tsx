@@ -23,53 +23,105 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
     setLoading(true);
     const r = await adminApi.roomMessages(room.id);
     setLoading(false);
-    if (r.ok) { setMessages(listOf<ModerationMessage>(r.data, 'messages')); return; }
+    if (r.ok) {
+      setMessages(listOf<ModerationMessage>(r.data, 'messages'));
+      return;
+    }
     toast.error(r.status === 0 ? 'Error loading room messages' : 'Failed to load room messages');
   }, [room.id, toast]);
-  useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   return (
-    <Dialog.Root open onOpenChange={(open) => { if (!open) onClose(); }}>
+    <Dialog.Root
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
       <Dialog.Portal>
         <Dialog.Overlay className="sa-viewer-backdrop" />
-        <Dialog.Content className="sa-viewer" data-testid="sa-moderation-viewer" aria-describedby="sa-moderation-banner"
-          onOpenAutoFocus={(e) => { e.preventDefault(); refreshRef.current?.focus(); }}
-          onCloseAutoFocus={(e) => { e.preventDefault(); if (returnFocus?.isConnected) returnFocus.focus(); }}>
+        <Dialog.Content
+          className="sa-viewer"
+          data-testid="sa-moderation-viewer"
+          aria-describedby="sa-moderation-banner"
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            refreshRef.current?.focus();
+          }}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            if (returnFocus?.isConnected) returnFocus.focus();
+          }}
+        >
           <header className="sa-viewer-head">
             <Dialog.Title className="sa-viewer-title">Messages in {room.name}</Dialog.Title>
             <div className="sa-header-actions">
-              <button ref={refreshRef} type="button" className="button button-ghost" onClick={() => void load()} disabled={loading} data-testid="sa-viewer-refresh">
+              <button
+                ref={refreshRef}
+                type="button"
+                className="button button-ghost"
+                onClick={() => void load()}
+                disabled={loading}
+                data-testid="sa-viewer-refresh"
+              >
                 {loading ? 'Loading…' : 'Refresh'}
               </button>
-              <Dialog.Close className="button button-primary" data-testid="sa-viewer-close">Close</Dialog.Close>
+              <Dialog.Close className="button button-primary" data-testid="sa-viewer-close">
+                Close
+              </Dialog.Close>
             </div>
           </header>
-          <div id="sa-moderation-banner" className="sa-moderation-banner" role="note" data-testid="sa-moderation-banner">
+          <div
+            id="sa-moderation-banner"
+            className="sa-moderation-banner"
+            role="note"
+            data-testid="sa-moderation-banner"
+          >
             <strong>Superadmin Moderation Mode</strong>
             <span>Messages are decrypted here for moderation only. Everyone else keeps seeing them encrypted.</span>
           </div>
           <div className="sa-viewer-body">
-            {messages === null ? <p className="sa-muted">{loading ? 'Loading messages…' : 'Messages could not be loaded.'}</p>
-              : messages.length === 0 ? <p className="sa-muted" data-testid="sa-viewer-empty">No messages in this room.</p>
-              : (
-                <ol className="sa-messages" data-testid="sa-messages">
-                  {messages.map((m) => (
-                    <li key={m.id} className="sa-message" data-testid="sa-message" data-channel={m.channelName}>
-                      <div className="sa-message-meta">
-                        <strong data-testid="sa-message-author">{m.authorName || m.username}</strong>
-                        <span className="sa-channel">#{m.channelName}</span>
-                        {m.channelType !== 'topic' && <Badge tone="info" testId="sa-message-channel-type">{m.channelType}</Badge>}
-                        {m.isDecrypted
-                          ? <Badge tone="good" testId="sa-message-decrypted">Decrypted</Badge>
-                          : <Badge tone="bad" testId="sa-message-decrypt-error" title={m.decryptError ?? undefined}>Decrypt Error</Badge>}
-                        {m.type && m.type !== 'text' && <Badge testId="sa-message-type">{m.type}</Badge>}
-                        <time dateTime={m.timestamp} className="sa-muted">{dateTimeOf(m.timestamp)}</time>
-                      </div>
-                      <p className="sa-message-content" data-testid="sa-message-content">{m.content}</p>
-                    </li>
-                  ))}
-                </ol>
-              )}
+            {messages === null ? (
+              <p className="sa-muted">{loading ? 'Loading messages…' : 'Messages could not be loaded.'}</p>
+            ) : messages.length === 0 ? (
+              <p className="sa-muted" data-testid="sa-viewer-empty">
+                No messages in this room.
+              </p>
+            ) : (
+              <ol className="sa-messages" data-testid="sa-messages">
+                {messages.map((m) => (
+                  <li key={m.id} className="sa-message" data-testid="sa-message" data-channel={m.channelName}>
+                    <div className="sa-message-meta">
+                      <strong data-testid="sa-message-author">{m.authorName || m.username}</strong>
+                      <span className="sa-channel">#{m.channelName}</span>
+                      {m.channelType !== 'topic' && (
+                        <Badge tone="info" testId="sa-message-channel-type">
+                          {m.channelType}
+                        </Badge>
+                      )}
+                      {m.isDecrypted ? (
+                        <Badge tone="good" testId="sa-message-decrypted">
+                          Decrypted
+                        </Badge>
+                      ) : (
+                        <Badge tone="bad" testId="sa-message-decrypt-error" title={m.decryptError ?? undefined}>
+                          Decrypt Error
+                        </Badge>
+                      )}
+                      {m.type && m.type !== 'text' && <Badge testId="sa-message-type">{m.type}</Badge>}
+                      <time dateTime={m.timestamp} className="sa-muted">
+                        {dateTimeOf(m.timestamp)}
+                      </time>
+                    </div>
+                    <p className="sa-message-content" data-testid="sa-message-content">
+                      {m.content}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            )}
           </div>
         </Dialog.Content>
       </Dialog.Portal>

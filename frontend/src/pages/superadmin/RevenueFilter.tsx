@@ -23,46 +23,112 @@ export function RevenueFilter() {
     setBusy(false);
     setResult(r.ok ? r.data : null);
   };
-  const clear = () => { setStart(''); setEnd(''); setResult(null); };
+  const clear = () => {
+    setStart('');
+    setEnd('');
+    setResult(null);
+  };
   const days = result?.dailyBreakdown.filter((d) => d.paymentCount > 0 || d.total > 0) ?? [];
 
   return (
     <Section title="Historical Revenue" testId="sa-revenue-filter">
       <div className="sa-quick-periods" role="group" aria-label="Quick periods">
         {quick.map((p, i) => (
-          <button key={p.startDate} type="button" className="button button-ghost button-sm" disabled={busy}
-            onClick={() => { setStart(p.startDate); setEnd(p.endDate); void run(p.startDate, p.endDate); }} data-testid={`sa-quick-${i + 1}`}>
+          <button
+            key={p.startDate}
+            type="button"
+            className="button button-ghost button-sm"
+            disabled={busy}
+            onClick={() => {
+              setStart(p.startDate);
+              setEnd(p.endDate);
+              void run(p.startDate, p.endDate);
+            }}
+            data-testid={`sa-quick-${i + 1}`}
+          >
             {p.label}
           </button>
         ))}
       </div>
       <div className="sa-date-range">
-        <label>Start date<input type="date" className="sa-input" value={start} onChange={(e) => setStart(e.target.value)} data-testid="sa-revenue-start" /></label>
-        <label>End date<input type="date" className="sa-input" value={end} onChange={(e) => setEnd(e.target.value)} data-testid="sa-revenue-end" /></label>
-        <button type="button" className="button button-primary" disabled={!start || !end || busy} onClick={() => void run(start, end)} data-testid="sa-revenue-apply">Apply Filter</button>
-        <button type="button" className="button button-ghost" onClick={clear} data-testid="sa-revenue-clear">Clear</button>
+        <label>
+          Start date
+          <input
+            type="date"
+            className="sa-input"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+            data-testid="sa-revenue-start"
+          />
+        </label>
+        <label>
+          End date
+          <input
+            type="date"
+            className="sa-input"
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+            data-testid="sa-revenue-end"
+          />
+        </label>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!start || !end || busy}
+          onClick={() => void run(start, end)}
+          data-testid="sa-revenue-apply"
+        >
+          Apply Filter
+        </button>
+        <button type="button" className="button button-ghost" onClick={clear} data-testid="sa-revenue-clear">
+          Clear
+        </button>
       </div>
       {result && (
         <div data-testid="sa-revenue-results">
           {result.summary.paymentCount === 0 && result.summary.total === 0 ? (
-            <p className="sa-muted" data-testid="sa-revenue-none">No revenue data found for the selected period.</p>
+            <p className="sa-muted" data-testid="sa-revenue-none">
+              No revenue data found for the selected period.
+            </p>
           ) : (
             <>
               <Cards>
                 <StatCard label="Total" value={money(result.summary.total)} testId="sa-revenue-total" />
-                <StatCard label="Subscriptions" value={money(result.summary.subscription)} testId="sa-revenue-subscriptions" />
+                <StatCard
+                  label="Subscriptions"
+                  value={money(result.summary.subscription)}
+                  testId="sa-revenue-subscriptions"
+                />
                 <StatCard label="Extensions" value={money(result.summary.extension)} testId="sa-revenue-extensions" />
-                <StatCard label="Average per Day" value={money(result.summary.averagePerDay)} testId="sa-revenue-average" />
+                <StatCard
+                  label="Average per Day"
+                  value={money(result.summary.averagePerDay)}
+                  testId="sa-revenue-average"
+                />
                 <StatCard label="Payments" value={count(result.summary.paymentCount)} testId="sa-revenue-payments" />
                 <StatCard label="Period" value={`${result.period.days} days`} testId="sa-revenue-days" />
               </Cards>
               <div className="sa-table-wrap">
                 <table className="sa-table" data-testid="sa-revenue-daily">
                   <caption className="sa-sr-only">Daily breakdown</caption>
-                  <thead><tr><th scope="col">Date</th><th scope="col">Total</th><th scope="col">Subscriptions</th><th scope="col">Extensions</th><th scope="col">Payments</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th scope="col">Date</th>
+                      <th scope="col">Total</th>
+                      <th scope="col">Subscriptions</th>
+                      <th scope="col">Extensions</th>
+                      <th scope="col">Payments</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {days.map((d) => (
-                      <tr key={d.date}><td>{d.date}</td><td>{money(d.total)}</td><td>{money(d.subscription)}</td><td>{money(d.extension)}</td><td>{count(d.paymentCount)}</td></tr>
+                      <tr key={d.date}>
+                        <td>{d.date}</td>
+                        <td>{money(d.total)}</td>
+                        <td>{money(d.subscription)}</td>
+                        <td>{money(d.extension)}</td>
+                        <td>{count(d.paymentCount)}</td>
+                      </tr>
                     ))}
                   </tbody>
                 </table>

@@ -52,14 +52,30 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
       <Section title="Rooms" testId="sa-rooms">
         <label className="sa-search">
           <span className="sa-sr-only">Search rooms by name or owner</span>
-          <input type="search" className="sa-input" placeholder="Search by room name or owner" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="sa-room-search" />
+          <input
+            type="search"
+            className="sa-input"
+            placeholder="Search by room name or owner"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="sa-room-search"
+          />
         </label>
         <div className="sa-filters">
           <label>
             <span className="sa-sr-only">Room status</span>
-            <select className="sa-input" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="sa-room-status-filter">
+            <select
+              className="sa-input"
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+              data-testid="sa-room-status-filter"
+            >
               <option value="">All rooms</option>
-              {ADMIN_FILTERS.roomStatus.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+              {ADMIN_FILTERS.roomStatus.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABEL[s]}
+                </option>
+              ))}
             </select>
           </label>
         </div>
@@ -74,29 +90,85 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
         <div className="sa-table-wrap">
           <table className="sa-table" data-testid="sa-rooms-table" aria-busy={list.loading}>
             <caption className="sa-sr-only">Rooms, page {answer.page}</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col" className="sa-narrow-hide">ID</th><th scope="col">Owner</th><th scope="col">Users</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="sa-narrow-hide">
+                  ID
+                </th>
+                <th scope="col">Owner</th>
+                <th scope="col">Users</th>
+                <th scope="col">Status</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
             <tbody>
               {shown.map((r) => (
                 <tr key={r.id} data-testid="sa-room-row" data-room={r.name}>
-                  <td><button type="button" className="link-button" onClick={() => setViewing(r)} data-testid="sa-room-open">{r.name}</button></td>
+                  <td>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setViewing(r)}
+                      data-testid="sa-room-open"
+                    >
+                      {r.name}
+                    </button>
+                  </td>
                   <td className="sa-mono sa-narrow-hide">{r.id}</td>
                   <td className="sa-wrap">{r.owner || <span className="sa-muted">Unknown</span>}</td>
                   <td data-testid="sa-room-users">{count(r.userCount)}</td>
                   <td>{r.isActive ? <Badge tone="good">Active</Badge> : <Badge tone="bad">Expired</Badge>}</td>
                   <td>{r.expiresAt ? dateTimeOf(r.expiresAt) : 'Never'}</td>
                   <td className="sa-row-actions">
-                    <button type="button" className="button button-ghost button-sm" onClick={() => void extend(r)} aria-label={`Extend ${r.name}`} data-testid="sa-room-extend">Extend</button>
-                    <button type="button" className="button button-danger button-sm" onClick={() => void remove(r)} aria-label={`Delete ${r.name}`} data-testid="sa-room-delete">Delete</button>
+                    <button
+                      type="button"
+                      className="button button-ghost button-sm"
+                      onClick={() => void extend(r)}
+                      aria-label={`Extend ${r.name}`}
+                      data-testid="sa-room-extend"
+                    >
+                      Extend
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-danger button-sm"
+                      onClick={() => void remove(r)}
+                      aria-label={`Delete ${r.name}`}
+                      data-testid="sa-room-delete"
+                    >
+                      Delete
+                    </button>
                   </td>
                 </tr>
               ))}
-              {shown.length === 0 && <tr><td colSpan={7} className="sa-muted">No rooms found.</td></tr>}
+              {shown.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="sa-muted">
+                    No rooms found.
+                  </td>
+                </tr>
+              )}
             </tbody>
           </table>
-          <Pager page={answer.page} pageSize={answer.pageSize} total={answer.total} what="Rooms" onPage={setPage} testId="sa-rooms-pager" />
+          <Pager
+            page={answer.page}
+            pageSize={answer.pageSize}
+            total={answer.total}
+            what="Rooms"
+            onPage={setPage}
+            testId="sa-rooms-pager"
+          />
         </div>
-      ) : list.loading ? null : <Unavailable what="Rooms" />}
-      {answer && list.failed && <p className="sa-unavailable" role="status">{list.failed}</p>}
+      ) : list.loading ? null : (
+        <Unavailable what="Rooms" />
+      )}
+      {answer && list.failed && (
+        <p className="sa-unavailable" role="status">
+          {list.failed}
+        </p>
+      )}
       {viewing && <ModerationViewer room={viewing} toast={toast} onClose={() => setViewing(null)} />}
     </>
   );

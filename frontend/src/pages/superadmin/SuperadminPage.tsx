@@ -25,7 +25,13 @@ import { SettingsTab } from './SettingsTab.tsx';
 import './superadmin.css';
 
 const PANELS: Record<TabId, (p: TabProps) => JSX.Element> = {
-  dashboard: DashboardTab, users: UsersTab, rooms: RoomsTab, analytics: AnalyticsTab, system: SystemTab, feedback: FeedbackTab, settings: SettingsTab,
+  dashboard: DashboardTab,
+  users: UsersTab,
+  rooms: RoomsTab,
+  analytics: AnalyticsTab,
+  system: SystemTab,
+  feedback: FeedbackTab,
+  settings: SettingsTab,
 };
 
 export function SuperadminPage() {
@@ -38,31 +44,49 @@ export function SuperadminPage() {
   const left = useRef(false);
 
   /** Leave once (several calls may be refused together). */
-  const leave = useCallback((to: '/login' | '/dashboard') => {
-    if (left.current) return;
-    left.current = true;
-    if (to === '/dashboard') window.alert(ADMIN_TEXT.unauthorized);
-    void navigate(to === '/login' ? `/login?redirect=${encodeURIComponent(ADMIN_PAGE_PATH)}` : to, { replace: true });
-  }, [navigate]);
+  const leave = useCallback(
+    (to: '/login' | '/dashboard') => {
+      if (left.current) return;
+      left.current = true;
+      if (to === '/dashboard') window.alert(ADMIN_TEXT.unauthorized);
+      void navigate(to === '/login' ? `/login?redirect=${encodeURIComponent(ADMIN_PAGE_PATH)}` : to, { replace: true });
+    },
+    [navigate],
+  );
 
-  useEffect(() => watchAdminAnswers((a) => {
-    if (a.status === 403 && a.code === 'SUPERADMIN_REQUIRED') leave('/dashboard');
-    else if (a.status === 401) leave('/login');
-  }), [leave]);
+  useEffect(
+    () =>
+      watchAdminAnswers((a) => {
+        if (a.status === 403 && a.code === 'SUPERADMIN_REQUIRED') leave('/dashboard');
+        else if (a.status === 401) leave('/login');
+      }),
+    [leave],
+  );
 
   useEffect(() => {
     document.title = 'Admin Dashboard · Ephemera';
     const account = readAccount();
-    if (!account) { leave('/login'); return; }
+    if (!account) {
+      leave('/login');
+      return;
+    }
     let live = true;
     void accountApi.profile(account.token).then((r) => {
       if (!live) return;
-      if (!r.ok) { leave('/login'); return; }
-      if (!r.data.user.isSuperadmin) { leave('/dashboard'); return; }
+      if (!r.ok) {
+        leave('/login');
+        return;
+      }
+      if (!r.data.user.isSuperadmin) {
+        leave('/dashboard');
+        return;
+      }
       setGranted(true);
       void reload();
     });
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [leave, reload]);
 
   if (!granted) return <LoadingScreen text="Checking access…" />;
@@ -89,18 +113,36 @@ export function SuperadminPage() {
       <header className="sa-header">
         <h1>Admin Dashboard</h1>
         <div className="sa-header-actions">
-          <button type="button" className="button button-ghost" onClick={() => void reload()} disabled={loading} data-testid="sa-refresh">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => void reload()}
+            disabled={loading}
+            data-testid="sa-refresh"
+          >
             {loading ? 'Refreshing…' : 'Refresh'}
           </button>
-          <button type="button" className="button button-ghost" onClick={() => void logout()} data-testid="sa-logout">Logout</button>
+          <button type="button" className="button button-ghost" onClick={() => void logout()} data-testid="sa-logout">
+            Logout
+          </button>
         </div>
       </header>
       <nav className="sa-nav" aria-label="Admin sections">
         <div className="sa-tabs" role="tablist" aria-label="Admin sections">
           {TABS.map((t, i) => (
-            <button key={t.id} id={`sa-tab-${t.id}`} type="button" role="tab" aria-selected={tab === t.id} aria-controls="sa-panel"
-              tabIndex={tab === t.id ? 0 : -1} className={`sa-tab${tab === t.id ? ' active' : ''}`}
-              onClick={() => setTab(t.id)} onKeyDown={(e) => onTabKey(e, i)} data-testid={`sa-tab-${t.id}`}>
+            <button
+              key={t.id}
+              id={`sa-tab-${t.id}`}
+              type="button"
+              role="tab"
+              aria-selected={tab === t.id}
+              aria-controls="sa-panel"
+              tabIndex={tab === t.id ? 0 : -1}
+              className={`sa-tab${tab === t.id ? ' active' : ''}`}
+              onClick={() => setTab(t.id)}
+              onKeyDown={(e) => onTabKey(e, i)}
+              data-testid={`sa-tab-${t.id}`}
+            >
               {t.label}
             </button>
           ))}
@@ -108,11 +150,21 @@ export function SuperadminPage() {
         <label className="sa-tab-select">
           <span className="sr-only">Admin section</span>
           <select value={tab} onChange={(e) => setTab(e.target.value as TabId)} data-testid="sa-tab-select">
-            {TABS.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
+            {TABS.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.label}
+              </option>
+            ))}
           </select>
         </label>
       </nav>
-      <main id="sa-panel" className="sa-panel" role="tabpanel" aria-labelledby={`sa-tab-${tab}`} data-testid={`sa-panel-${tab}`}>
+      <main
+        id="sa-panel"
+        className="sa-panel"
+        role="tabpanel"
+        aria-labelledby={`sa-tab-${tab}`}
+        data-testid={`sa-panel-${tab}`}
+      >
         <Panel data={data} reload={reload} ask={ask} toast={toast} />
       </main>
       {askElement}

@@ -17,17 +17,28 @@ function AuditTrail({ version }: { version: unknown }) {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   useEffect(() => {
     let live = true;
-    void adminApi.audit().then((r) => { if (live && r.ok) setEntries(listOf<AuditEntry>(r.data, 'entries')); });
-    return () => { live = false; };
+    void adminApi.audit().then((r) => {
+      if (live && r.ok) setEntries(listOf<AuditEntry>(r.data, 'entries'));
+    });
+    return () => {
+      live = false;
+    };
   }, [version]);
   return (
     <Section title="Audit Trail" testId="sa-audit">
-      {entries === null ? <Unavailable what="The audit trail" /> : entries.length === 0 ? <p className="sa-muted">No superadmin actions yet.</p> : (
+      {entries === null ? (
+        <Unavailable what="The audit trail" />
+      ) : entries.length === 0 ? (
+        <p className="sa-muted">No superadmin actions yet.</p>
+      ) : (
         <ul className="sa-list">
           {entries.slice(0, 50).map((e) => (
             <li key={e.id}>
               <Badge tone="info">{e.action}</Badge>
-              <span className="sa-wrap">{e.target ?? ''}{e.reason ? ` — ${e.reason}` : ''}</span>
+              <span className="sa-wrap">
+                {e.target ?? ''}
+                {e.reason ? ` — ${e.reason}` : ''}
+              </span>
               <span className="sa-muted">{dateTimeOf(e.at)}</span>
             </li>
           ))}
@@ -46,13 +57,18 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
   const toggleMaintenance = async () => {
     let message: string | null = null;
     if (!maintenance) {
-      message = (await ask.prompt('Maintenance message shown to every visitor:', ADMIN_TEXT.maintenanceDefault))?.trim() || null;
+      message =
+        (await ask.prompt('Maintenance message shown to every visitor:', ADMIN_TEXT.maintenanceDefault))?.trim() ||
+        null;
       if (!message) return; // enabling needs a non-empty message (docs/product/admin.md ADM10)
     }
     setToggling(true);
     const r = await adminApi.maintenance(!maintenance, message);
     setToggling(false);
-    if (!r.ok) { toast.error('Failed to toggle maintenance mode'); return; }
+    if (!r.ok) {
+      toast.error('Failed to toggle maintenance mode');
+      return;
+    }
     toast.success(`Maintenance mode ${maintenance ? 'disabled' : 'enabled'}`);
     void reload(['config']);
     recheckMaintenance(); // every visitor's banner polls; this one shows it now
@@ -63,19 +79,39 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
       <Section title="Performance">
         {system ? (
           <Cards>
-            <StatCard label="Average Response Time" value={ms(system.performance.averageResponseTime)} testId="sa-response-time" />
-            <StatCard label="Database Query Time" value={ms(system.performance.databaseQueryTime)} testId="sa-query-time" />
+            <StatCard
+              label="Average Response Time"
+              value={ms(system.performance.averageResponseTime)}
+              testId="sa-response-time"
+            />
+            <StatCard
+              label="Database Query Time"
+              value={ms(system.performance.databaseQueryTime)}
+              testId="sa-query-time"
+            />
           </Cards>
-        ) : <Unavailable what="Performance figures" />}
+        ) : (
+          <Unavailable what="Performance figures" />
+        )}
       </Section>
       <Section title="Security">
         {system ? (
           <Cards>
-            <StatCard label="Failed Logins" value={count(system.security.failedLoginAttempts)} testId="sa-failed-logins" />
-            <StatCard label="Blocked IPs" value={count(system.security.blockedIPs.length)} testId="sa-blocked-ips"
-              hint={system.security.blockedIPs.length ? system.security.blockedIPs.slice(0, 5).join(', ') : undefined} />
+            <StatCard
+              label="Failed Logins"
+              value={count(system.security.failedLoginAttempts)}
+              testId="sa-failed-logins"
+            />
+            <StatCard
+              label="Blocked IPs"
+              value={count(system.security.blockedIPs.length)}
+              testId="sa-blocked-ips"
+              hint={system.security.blockedIPs.length ? system.security.blockedIPs.slice(0, 5).join(', ') : undefined}
+            />
           </Cards>
-        ) : <Unavailable what="Security figures" />}
+        ) : (
+          <Unavailable what="Security figures" />
+        )}
       </Section>
       <Section title="Storage Usage">
         {storage ? (
@@ -84,15 +120,26 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
             <StatCard label="Memory Usage" value={bytes(storage.memoryUsage)} testId="sa-memory-usage" />
             <StatCard label="Backups" value={count(storage.backupCount)} testId="sa-backup-count" />
           </Cards>
-        ) : <Unavailable what="Storage usage" />}
+        ) : (
+          <Unavailable what="Storage usage" />
+        )}
       </Section>
       <BackupsPanel data={data} reload={reload} toast={toast} />
       <Section title="Maintenance Mode" testId="sa-maintenance">
         <div className="sa-toggle-row">
-          <span>Maintenance mode is <strong data-testid="sa-maintenance-state">{maintenance ? 'on' : 'off'}</strong>
-            {maintenance && data.config?.maintenanceMessage ? `: ${data.config.maintenanceMessage}` : ''}</span>
-          <button type="button" role="switch" aria-checked={maintenance} className={`sa-switch${maintenance ? ' on' : ''}`}
-            onClick={() => void toggleMaintenance()} disabled={toggling || !data.config} data-testid="sa-maintenance-toggle">
+          <span>
+            Maintenance mode is <strong data-testid="sa-maintenance-state">{maintenance ? 'on' : 'off'}</strong>
+            {maintenance && data.config?.maintenanceMessage ? `: ${data.config.maintenanceMessage}` : ''}
+          </span>
+          <button
+            type="button"
+            role="switch"
+            aria-checked={maintenance}
+            className={`sa-switch${maintenance ? ' on' : ''}`}
+            onClick={() => void toggleMaintenance()}
+            disabled={toggling || !data.config}
+            data-testid="sa-maintenance-toggle"
+          >
             <span className="sa-sr-only">Maintenance mode</span>
           </button>
         </div>

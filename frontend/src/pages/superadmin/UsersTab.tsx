@@ -71,26 +71,62 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
 
   return (
     <>
-      <Section title="Users" testId="sa-users"
-        actions={<button type="button" className="button button-ghost" onClick={() => void exportData('users', toast)}>Export</button>}>
+      <Section
+        title="Users"
+        testId="sa-users"
+        actions={
+          <button type="button" className="button button-ghost" onClick={() => void exportData('users', toast)}>
+            Export
+          </button>
+        }
+      >
         <label className="sa-search">
           <span className="sa-sr-only">Search users by email or username</span>
-          <input type="search" className="sa-input" placeholder="Search by email or username" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="sa-user-search" />
+          <input
+            type="search"
+            className="sa-input"
+            placeholder="Search by email or username"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="sa-user-search"
+          />
         </label>
-        {short && <p className="sa-muted" role="status" data-testid="sa-user-search-hint">Type at least {ADMIN_LIMITS.accountSearchMin} characters to search.</p>}
+        {short && (
+          <p className="sa-muted" role="status" data-testid="sa-user-search-hint">
+            Type at least {ADMIN_LIMITS.accountSearchMin} characters to search.
+          </p>
+        )}
         <div className="sa-filters">
           <label>
             <span className="sa-sr-only">Tier</span>
-            <select className="sa-input" value={tier} onChange={(e) => setTier(e.target.value)} data-testid="sa-user-tier-filter">
+            <select
+              className="sa-input"
+              value={tier}
+              onChange={(e) => setTier(e.target.value)}
+              data-testid="sa-user-tier-filter"
+            >
               <option value="">All tiers</option>
-              {ADMIN_FILTERS.tier.map((t) => <option key={t} value={t}>{capital(t)}</option>)}
+              {ADMIN_FILTERS.tier.map((t) => (
+                <option key={t} value={t}>
+                  {capital(t)}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             <span className="sa-sr-only">Payment status</span>
-            <select className="sa-input" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="sa-user-status-filter">
+            <select
+              className="sa-input"
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+              data-testid="sa-user-status-filter"
+            >
               <option value="">All statuses</option>
-              {ADMIN_FILTERS.paymentStatus.map((p) => <option key={p} value={p}>{STATUS_LABEL[p]}</option>)}
+              {ADMIN_FILTERS.paymentStatus.map((p) => (
+                <option key={p} value={p}>
+                  {STATUS_LABEL[p]}
+                </option>
+              ))}
             </select>
           </label>
         </div>
@@ -99,19 +135,43 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
           <Cards testId="sa-users-by-tier">
             <StatCard label="Free" value={answer ? count(answer.totals.byTier.free) : '—'} testId="sa-tier-free" />
             <StatCard label="Pro" value={answer ? count(answer.totals.byTier.pro) : '—'} testId="sa-tier-pro" />
-            <StatCard label="Business" value={answer ? count(answer.totals.byTier.business) : '—'} testId="sa-tier-business" />
+            <StatCard
+              label="Business"
+              value={answer ? count(answer.totals.byTier.business) : '—'}
+              testId="sa-tier-business"
+            />
           </Cards>
           <h3 className="sa-subhead">By status</h3>
           <Cards testId="sa-users-by-status">
-            <StatCard label="Active" value={answer ? count(answer.totals.byStatus.active) : '—'} testId="sa-status-active" />
-            <StatCard label="Past Due" value={answer ? count(answer.totals.byStatus.past_due) : '—'} testId="sa-status-past-due" />
-            <StatCard label="Cancelled" value={answer ? count(answer.totals.byStatus.cancelled) : '—'} testId="sa-status-cancelled" />
+            <StatCard
+              label="Active"
+              value={answer ? count(answer.totals.byStatus.active) : '—'}
+              testId="sa-status-active"
+            />
+            <StatCard
+              label="Past Due"
+              value={answer ? count(answer.totals.byStatus.past_due) : '—'}
+              testId="sa-status-past-due"
+            />
+            <StatCard
+              label="Cancelled"
+              value={answer ? count(answer.totals.byStatus.cancelled) : '—'}
+              testId="sa-status-cancelled"
+            />
           </Cards>
           <h3 className="sa-subhead">Growth</h3>
           <Cards testId="sa-users-growth">
             <StatCard label="Total Users" value={answer ? count(answer.totals.total) : '—'} testId="sa-users-total" />
-            <StatCard label="New (30 days)" value={report ? count(report.newUsersLast30Days) : '—'} testId="sa-users-new" />
-            <StatCard label="Retention" value={report ? percent(report.retentionRate) : '—'} testId="sa-users-retention" />
+            <StatCard
+              label="New (30 days)"
+              value={report ? count(report.newUsersLast30Days) : '—'}
+              testId="sa-users-new"
+            />
+            <StatCard
+              label="Retention"
+              value={report ? percent(report.retentionRate) : '—'}
+              testId="sa-users-retention"
+            />
           </Cards>
         </div>
       </Section>
@@ -119,36 +179,106 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
         <div className="sa-table-wrap">
           <table className="sa-table" data-testid="sa-users-table" aria-busy={list.loading}>
             <caption className="sa-sr-only">Users, page {answer.page}</caption>
-            <thead><tr><th scope="col">Email</th><th scope="col">Username</th><th scope="col">Tier</th><th scope="col">Payment</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Username</th>
+                <th scope="col">Tier</th>
+                <th scope="col">Payment</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
             <tbody>
               {shown.map((u) => (
                 <tr key={u.email} data-testid="sa-user-row" data-email={u.email}>
                   <td className="sa-wrap">{u.email}</td>
                   <td>{u.username || <span className="sa-muted">No username</span>}</td>
                   <td>
-                    <Badge tone={u.subscriptionTier === 'free' ? 'neutral' : u.subscriptionTier} testId="sa-user-tier">{u.subscriptionTier}</Badge>
-                    {u.upgradedByAdmin && <> <Badge tone="info" testId="sa-admin-trial">Admin Trial</Badge></>}
+                    <Badge tone={u.subscriptionTier === 'free' ? 'neutral' : u.subscriptionTier} testId="sa-user-tier">
+                      {u.subscriptionTier}
+                    </Badge>
+                    {u.upgradedByAdmin && (
+                      <>
+                        {' '}
+                        <Badge tone="info" testId="sa-admin-trial">
+                          Admin Trial
+                        </Badge>
+                      </>
+                    )}
                   </td>
                   <td>
                     {u.paymentStatus}
-                    {u.suspended && <> <Badge tone="bad" testId="sa-suspended" title={u.suspendedReason ?? undefined}>Suspended</Badge></>}
+                    {u.suspended && (
+                      <>
+                        {' '}
+                        <Badge tone="bad" testId="sa-suspended" title={u.suspendedReason ?? undefined}>
+                          Suspended
+                        </Badge>
+                      </>
+                    )}
                   </td>
                   <td>{dateOf(u.createdAt)}</td>
                   <td className="sa-row-actions">
-                    <button type="button" className="button button-ghost button-sm" onClick={() => setUpgrading(u.email)} aria-label={`Upgrade ${u.email}`} data-testid="sa-user-upgrade">Upgrade</button>
-                    <button type="button" className="button button-ghost button-sm" onClick={() => void suspend(u)} aria-label={`${u.suspended ? 'Unsuspend' : 'Suspend'} ${u.email}`} data-testid="sa-user-suspend">{u.suspended ? 'Unsuspend' : 'Suspend'}</button>
-                    <button type="button" className="button button-danger button-sm" onClick={() => void remove(u)} aria-label={`Delete ${u.email}`} data-testid="sa-user-delete">Delete</button>
+                    <button
+                      type="button"
+                      className="button button-ghost button-sm"
+                      onClick={() => setUpgrading(u.email)}
+                      aria-label={`Upgrade ${u.email}`}
+                      data-testid="sa-user-upgrade"
+                    >
+                      Upgrade
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-ghost button-sm"
+                      onClick={() => void suspend(u)}
+                      aria-label={`${u.suspended ? 'Unsuspend' : 'Suspend'} ${u.email}`}
+                      data-testid="sa-user-suspend"
+                    >
+                      {u.suspended ? 'Unsuspend' : 'Suspend'}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-danger button-sm"
+                      onClick={() => void remove(u)}
+                      aria-label={`Delete ${u.email}`}
+                      data-testid="sa-user-delete"
+                    >
+                      Delete
+                    </button>
                   </td>
                 </tr>
               ))}
-              {shown.length === 0 && <tr><td colSpan={6} className="sa-muted">No users found.</td></tr>}
+              {shown.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="sa-muted">
+                    No users found.
+                  </td>
+                </tr>
+              )}
             </tbody>
           </table>
-          <Pager page={answer.page} pageSize={answer.pageSize} total={answer.total} what="Users" onPage={setPage} testId="sa-users-pager" />
+          <Pager
+            page={answer.page}
+            pageSize={answer.pageSize}
+            total={answer.total}
+            what="Users"
+            onPage={setPage}
+            testId="sa-users-pager"
+          />
         </div>
-      ) : list.loading ? null : <Unavailable what="Users" />}
-      {answer && list.failed && <p className="sa-unavailable" role="status">{list.failed}</p>}
-      {upgrading && <AdminUpgradeDialog email={upgrading} onChoose={(t) => void upgrade(t)} onClose={() => setUpgrading(null)} />}
+      ) : list.loading ? null : (
+        <Unavailable what="Users" />
+      )}
+      {answer && list.failed && (
+        <p className="sa-unavailable" role="status">
+          {list.failed}
+        </p>
+      )}
+      {upgrading && (
+        <AdminUpgradeDialog email={upgrading} onChoose={(t) => void upgrade(t)} onClose={() => setUpgrading(null)} />
+      )}
     </>
   );
 }

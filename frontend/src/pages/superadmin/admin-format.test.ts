@@ -6,7 +6,8 @@ describe('superadmin dashboard rules', () => {
   it('the extend prompt accepts only 1 (168 h) or 2 (720 h)', () => {
     expect(extendHoursOf('1')).toBe(168);
     expect(extendHoursOf(' 2 ')).toBe(720);
-    for (const other of [null, '', '3', '0', '7', '1.0', 'one', '12']) expect(extendHoursOf(other), String(other)).toBeNull();
+    for (const other of [null, '', '3', '0', '7', '1.0', 'one', '12'])
+      expect(extendHoursOf(other), String(other)).toBeNull();
   });
   it('auto-delete days: integers 1..1000 only', () => {
     expect(autoDeleteDaysOf('1')).toBe(1);
@@ -21,9 +22,17 @@ describe('superadmin dashboard rules', () => {
   });
   it('quick periods are whole calendar months before this one', () => {
     const today = new Date(2026, 2, 15); // 15 March 2026
-    expect(monthsAgo(1, today)).toEqual({ label: '1 month ago (February 2026)', startDate: '2026-02-01', endDate: '2026-02-28' });
+    expect(monthsAgo(1, today)).toEqual({
+      label: '1 month ago (February 2026)',
+      startDate: '2026-02-01',
+      endDate: '2026-02-28',
+    });
     expect(monthsAgo(3, today)).toMatchObject({ startDate: '2025-12-01', endDate: '2025-12-31' });
-    expect(monthsAgo(6, today)).toMatchObject({ label: '6 months ago (September 2025)', startDate: '2025-09-01', endDate: '2025-09-30' });
+    expect(monthsAgo(6, today)).toMatchObject({
+      label: '6 months ago (September 2025)',
+      startDate: '2025-09-01',
+      endDate: '2025-09-30',
+    });
   });
   it('figures', () => {
     expect(money(1234.5)).toBe('$1,234.50');

@@ -4,6 +4,9 @@ import type { ToastApi } from '../../components/overlays/Toast.tsx';
 import { todayIso } from './format.ts';
 
 export async function exportData(kind: 'users' | 'analytics', toast: ToastApi): Promise<void> {
-  const ok = await adminDownload(ADMIN_API.export(kind), `${kind}-export-${todayIso()}.${kind === 'users' ? 'csv' : 'json'}`);
+  const ok = await adminDownload(
+    ADMIN_API.export(kind),
+    `${kind}-export-${todayIso()}.${kind === 'users' ? 'csv' : 'json'}`,
+  );
   if (!ok) toast.error('Export failed');
 }

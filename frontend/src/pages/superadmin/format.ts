@@ -8,7 +8,8 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 /** $1,234.50 (the answers carry dollars) */
 export const money = (n: number | null | undefined) => usd.format(Number.isFinite(n) ? Number(n) : 0);
 /** 12.5% (one decimal, as the Conversion Rate card) */
-export const percent = (n: number | null | undefined, digits = 1) => `${(Number.isFinite(n) ? Number(n) : 0).toFixed(digits)}%`;
+export const percent = (n: number | null | undefined, digits = 1) =>
+  `${(Number.isFinite(n) ? Number(n) : 0).toFixed(digits)}%`;
 export const count = (n: number | null | undefined) => (Number.isFinite(n) ? Number(n) : 0).toLocaleString('en-US');
 /** 63 ms; below 10 ms with two decimals (a database round trip is often under 1 ms) */
 export function ms(n: number | null | undefined): string {
@@ -22,7 +23,10 @@ export function bytes(n: number | null | undefined): string {
   const units = ['KB', 'MB', 'GB', 'TB'];
   let x = v / 1024;
   let i = 0;
-  while (x >= 1024 && i < units.length - 1) { x /= 1024; i++; }
+  while (x >= 1024 && i < units.length - 1) {
+    x /= 1024;
+    i++;
+  }
   return `${x.toFixed(1)} ${units[i]}`;
 }
 
@@ -48,7 +52,8 @@ export function autoDeleteDaysOf(input: string): number | null {
 /** A reason prompt's answer: trimmed, or null (cancelled or empty: the action is abandoned). */
 export const reasonOf = (answer: string | null) => (answer && answer.trim() ? answer.trim() : null);
 
-const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const iso = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** The quick revenue periods: the calendar month 1..6 months before today's (local dates, YYYY-MM-DD). */
 export function monthsAgo(months: number, today = new Date()): { label: string; startDate: string; endDate: string } {

@@ -1,7 +1,17 @@
 /** The dashboard's building blocks: a section with its heading, figure cards (alone or as a section), badges. */
 import type { ReactNode } from 'react';
 
-export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+export function Section({
+  title,
+  actions,
+  children,
+  testId,
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   const id = `sa-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
     <section className="sa-section" aria-labelledby={id} data-testid={testId}>
@@ -15,37 +25,93 @@ export function Section({ title, actions, children, testId }: { title: string; a
 }
 
 /** One figure: its label and value (data-testid on the value, for the browser test). */
-export function StatCard({ label, value, hint, testId, tone }: { label: string; value: ReactNode; hint?: ReactNode; testId?: string; tone?: 'good' | 'bad' }) {
+export function StatCard({
+  label,
+  value,
+  hint,
+  testId,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  testId?: string;
+  tone?: 'good' | 'bad';
+}) {
   return (
     <div className={`sa-card${tone ? ` sa-card-${tone}` : ''}`}>
       <div className="sa-card-label">{label}</div>
-      <div className="sa-card-value" data-testid={testId}>{value}</div>
+      <div className="sa-card-value" data-testid={testId}>
+        {value}
+      </div>
       {hint && <div className="sa-card-hint">{hint}</div>}
     </div>
   );
 }
 
 export function Cards({ children, testId }: { children: ReactNode; testId?: string }) {
-  return <div className="sa-cards" data-testid={testId}>{children}</div>;
+  return (
+    <div className="sa-cards" data-testid={testId}>
+      {children}
+    </div>
+  );
 }
 
 /** One figure of a FigureSection: what its StatCard shows. */
-export interface Figure { label: string; value: ReactNode; hint?: ReactNode; testId?: string; tone?: 'good' | 'bad' }
+export interface Figure {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  testId?: string;
+  tone?: 'good' | 'bad';
+}
 
 /** A titled section holding one row of figure cards: most of the Analytics tab, and the Feedback tab's counts. */
-export function FigureSection({ title, figures, actions, testId }: { title: string; figures: Figure[]; actions?: ReactNode; testId?: string }) {
+export function FigureSection({
+  title,
+  figures,
+  actions,
+  testId,
+}: {
+  title: string;
+  figures: Figure[];
+  actions?: ReactNode;
+  testId?: string;
+}) {
   return (
     <Section title={title} actions={actions} testId={testId}>
-      <Cards>{figures.map((f) => <StatCard key={f.testId ?? f.label} {...f} />)}</Cards>
+      <Cards>
+        {figures.map((f) => (
+          <StatCard key={f.testId ?? f.label} {...f} />
+        ))}
+      </Cards>
     </Section>
   );
 }
 
-export function Badge({ children, tone = 'neutral', testId, title }: { children: ReactNode; tone?: 'neutral' | 'good' | 'bad' | 'info' | 'warn' | 'pro' | 'business'; testId?: string; title?: string }) {
-  return <span className={`sa-badge sa-badge-${tone}`} data-testid={testId} title={title}>{children}</span>;
+export function Badge({
+  children,
+  tone = 'neutral',
+  testId,
+  title,
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'good' | 'bad' | 'info' | 'warn' | 'pro' | 'business';
+  testId?: string;
+  title?: string;
+}) {
+  return (
+    <span className={`sa-badge sa-badge-${tone}`} data-testid={testId} title={title}>
+      {children}
+    </span>
+  );
 }
 
 /** What a tab shows when its resource did not load (its call failed). */
 export function Unavailable({ what }: { what: string }) {
-  return <p className="sa-unavailable" role="status">{what} could not be loaded.</p>;
+  return (
+    <p className="sa-unavailable" role="status">
+      {what} could not be loaded.
+    </p>
+  );
 }

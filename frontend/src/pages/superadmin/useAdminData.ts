@@ -6,11 +6,22 @@
  */
 import { useCallback, useState } from 'react';
 import type {
-  AdminConfig, AdminRoomsPage, AdminUsersPage, AnalyticsReport, BackupInfo, CleanupStatus, ContactMessageView, DashboardAnalytics, StorageUsage,
+  AdminConfig,
+  AdminRoomsPage,
+  AdminUsersPage,
+  AnalyticsReport,
+  BackupInfo,
+  CleanupStatus,
+  ContactMessageView,
+  DashboardAnalytics,
+  StorageUsage,
 } from '@ephemera/proto';
 import { adminApi, listOf, type AdminResult, type FeedbackAnswer } from '../../lib/adminApi.ts';
 
-export interface FeedbackData { messages: ContactMessageView[]; counts: { total: number; pending: number; read: number; responded: number; archived: number } }
+export interface FeedbackData {
+  messages: ContactMessageView[];
+  counts: { total: number; pending: number; read: number; responded: number; archived: number };
+}
 export interface AdminData {
   config: AdminConfig | null;
   cleanup: CleanupStatus | null;
@@ -24,8 +35,28 @@ export interface AdminData {
   backups: BackupInfo[] | null;
 }
 export type AdminKey = keyof AdminData;
-export const ALL_KEYS: AdminKey[] = ['config', 'cleanup', 'dashboard', 'users', 'rooms', 'report', 'feedback', 'storage', 'backups'];
-const EMPTY: AdminData = { config: null, cleanup: null, dashboard: null, users: null, rooms: null, report: null, feedback: null, storage: null, backups: null };
+export const ALL_KEYS: AdminKey[] = [
+  'config',
+  'cleanup',
+  'dashboard',
+  'users',
+  'rooms',
+  'report',
+  'feedback',
+  'storage',
+  'backups',
+];
+const EMPTY: AdminData = {
+  config: null,
+  cleanup: null,
+  dashboard: null,
+  users: null,
+  rooms: null,
+  report: null,
+  feedback: null,
+  storage: null,
+  backups: null,
+};
 
 /** The counts are the server's when it sends them, else counted from the list. */
 export function feedbackOf(data: FeedbackAnswer | ContactMessageView[]): FeedbackData {
@@ -37,8 +68,15 @@ export function feedbackOf(data: FeedbackAnswer | ContactMessageView[]): Feedbac
 }
 
 const LOADERS: { [K in AdminKey]: () => Promise<AdminResult<unknown>> } = {
-  config: adminApi.config, cleanup: adminApi.cleanupStatus, dashboard: adminApi.dashboard, users: () => adminApi.users(),
-  rooms: () => adminApi.rooms(), report: adminApi.report, feedback: adminApi.feedback, storage: adminApi.storage, backups: adminApi.backups,
+  config: adminApi.config,
+  cleanup: adminApi.cleanupStatus,
+  dashboard: adminApi.dashboard,
+  users: () => adminApi.users(),
+  rooms: () => adminApi.rooms(),
+  report: adminApi.report,
+  feedback: adminApi.feedback,
+  storage: adminApi.storage,
+  backups: adminApi.backups,
 };
 const SHAPE: { [K in AdminKey]: (data: unknown) => AdminData[K] } = {
   config: (d) => d as AdminConfig,

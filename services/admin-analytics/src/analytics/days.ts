@@ -17,7 +17,8 @@ export function isCalendarDay(s: string): boolean {
 }
 
 /** how many days from `start` to `end`, both included */
-export const daysBetween = (start: string, end: string): number => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
+export const daysBetween = (start: string, end: string): number =>
+  Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
 
 /** every day from start to end, both included, ascending */
 export function eachDay(start: string, end: string): string[] {

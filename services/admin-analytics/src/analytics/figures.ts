@@ -26,10 +26,13 @@ export async function trafficFigures(pool: Pool, today: string): Promise<Traffic
     pool.query<{ today: string; week: string; month: string }>(
       `SELECT coalesce(sum(value) FILTER (WHERE day = $1), 0) AS today, coalesce(sum(value) FILTER (WHERE day >= $2), 0) AS week,
          coalesce(sum(value), 0) AS month
-       FROM admin.daily_counts WHERE metric = 'pages.viewed' AND day >= $3 AND day <= $1`, [today, daysBefore(today, 6), daysBefore(today, 29)]),
+       FROM admin.daily_counts WHERE metric = 'pages.viewed' AND day >= $3 AND day <= $1`,
+      [today, daysBefore(today, 6), daysBefore(today, 29)],
+    ),
     pool.query<{ today: string; week: string }>(
       `SELECT count(*) FILTER (WHERE day = $1) AS today, count(*) AS week FROM admin.daily_visitors WHERE day >= $2 AND day <= $1`,
-      [today, daysBefore(today, 6)]),
+      [today, daysBefore(today, 6)],
+    ),
   ]);
   const v = views.rows[0];
   return {
@@ -42,17 +45,26 @@ export async function trafficFigures(pool: Pool, today: string): Promise<Traffic
 export async function usageFigures(pool: Pool, today: string): Promise<Usage> {
   // weekly and monthly: members whose last active day is in the range (an index range of actor_last_active);
   // daily, sessions and active time: the per-day totals (daily_activity), both kept by the projector
-  const { rows } = await pool.query<{ dau: string; wau: string; mau: string; ms: string | null; sessions: string | null }>(
+  const { rows } = await pool.query<{
+    dau: string;
+    wau: string;
+    mau: string;
+    ms: string | null;
+    sessions: string | null;
+  }>(
     `SELECT (SELECT coalesce(sum(actors), 0) FROM admin.daily_activity WHERE day = $1) AS dau,
        (SELECT count(*) FROM admin.actor_last_active WHERE last_day BETWEEN $2 AND $1) AS wau,
        (SELECT count(*) FROM admin.actor_last_active WHERE last_day BETWEEN $3 AND $1) AS mau,
        (SELECT sum(active_ms) FROM admin.daily_activity WHERE day BETWEEN $2 AND $1) AS ms,
        (SELECT sum(sessions) FROM admin.daily_activity WHERE day BETWEEN $2 AND $1) AS sessions`,
-    [today, daysBefore(today, 6), daysBefore(today, 29)]);
+    [today, daysBefore(today, 6), daysBefore(today, 29)],
+  );
   const r = rows[0];
   const sessions = Number(r.sessions ?? 0);
   return {
-    dailyActiveUsers: Number(r.dau), weeklyActiveUsers: Number(r.wau), monthlyActiveUsers: Number(r.mau),
+    dailyActiveUsers: Number(r.dau),
+    weeklyActiveUsers: Number(r.wau),
+    monthlyActiveUsers: Number(r.mau),
     averageSessionDuration: sessions ? round(Number(r.ms ?? 0) / sessions / 60_000, 1) : 0,
   };
 }
@@ -61,10 +73,18 @@ export async function usageFigures(pool: Pool, today: string): Promise<Usage> {
 export async function featureUsage(pool: Pool): Promise<AnalyticsReport['usage']['featureUsage']> {
   const { rows } = await pool.query<{ metric: string; dimension: string; n: string }>(
     `SELECT metric, dimension, sum(value) AS n FROM admin.daily_counts
-      WHERE metric IN ('rooms.created', 'files.uploaded', 'messages.sent', 'calls.connected') GROUP BY metric, dimension`);
-  const of = (m: string, dimension?: string) => rows.filter((r) => r.metric === m && (dimension === undefined || r.dimension === dimension))
-    .reduce((n, r) => n + Number(r.n), 0);
-  return { roomsCreated: of('rooms.created'), filesUploaded: of('files.uploaded'), videoCalls: of('calls.connected', 'video'), messagesExchanged: of('messages.sent') };
+      WHERE metric IN ('rooms.created', 'files.uploaded', 'messages.sent', 'calls.connected') GROUP BY metric, dimension`,
+  );
+  const of = (m: string, dimension?: string) =>
+    rows
+      .filter((r) => r.metric === m && (dimension === undefined || r.dimension === dimension))
+      .reduce((n, r) => n + Number(r.n), 0);
+  return {
+    roomsCreated: of('rooms.created'),
+    filesUploaded: of('files.uploaded'),
+    videoCalls: of('calls.connected', 'video'),
+    messagesExchanged: of('messages.sent'),
+  };
 }
 
 /**
@@ -72,7 +92,12 @@ export async function featureUsage(pool: Pool): Promise<AnalyticsReport['usage']
  * share active (signed in or acted: last_active_at) in the last 30 days, percent with one decimal. The superadmin's own
  * account is left out (by its address's keyed hash: the stored address is sealed), as the Users tab leaves it out.
  */
-export async function userFigures(pool: Pool, now: Date, fields: AccountFields, superadminEmail: string | null): Promise<Users & { paid: number }> {
+export async function userFigures(
+  pool: Pool,
+  now: Date,
+  fields: AccountFields,
+  superadminEmail: string | null,
+): Promise<Users & { paid: number }> {
   const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
   const { rows } = await pool.query<Record<string, string>>(
     `SELECT count(*) AS total,
@@ -82,13 +107,18 @@ export async function userFigures(pool: Pool, now: Date, fields: AccountFields, 
        count(*) FILTER (WHERE created_at > $1) AS new30, count(*) FILTER (WHERE created_at <= $1) AS older,
        count(*) FILTER (WHERE created_at <= $1 AND last_active_at > $1) AS retained,
        count(*) FILTER (WHERE tier <> 'free' AND NOT upgraded_by_admin) AS paid
-     FROM admin.accounts WHERE email_hash IS DISTINCT FROM $2`, [monthAgo, superadminEmail ? await fields.emailHash(superadminEmail) : null]);
+     FROM admin.accounts WHERE email_hash IS DISTINCT FROM $2`,
+    [monthAgo, superadminEmail ? await fields.emailHash(superadminEmail) : null],
+  );
   const r = rows[0];
   const n = (k: string) => Number(r[k]);
   return {
     byTier: { free: n('free'), pro: n('pro'), business: n('business') },
     byStatus: { active: n('active'), past_due: n('past_due'), cancelled: n('cancelled') },
-    total: n('total'), newUsersLast30Days: n('new30'), retentionRate: percent(n('retained'), n('older')), paid: n('paid'),
+    total: n('total'),
+    newUsersLast30Days: n('new30'),
+    retentionRate: percent(n('retained'), n('older')),
+    paid: n('paid'),
   };
 }
 
@@ -96,19 +126,27 @@ export async function userFigures(pool: Pool, now: Date, fields: AccountFields, 
 export async function activeUsersLastDay(pool: Pool, now: Date): Promise<number> {
   const since = new Date(now.getTime() - 86_400_000);
   const { rows } = await pool.query<{ n: string }>(
-    'SELECT count(DISTINCT actor) AS n FROM admin.daily_active WHERE day >= $1 AND last_at > $2', [since.toISOString().slice(0, 10), since]);
+    'SELECT count(DISTINCT actor) AS n FROM admin.daily_active WHERE day >= $1 AND last_at > $2',
+    [since.toISOString().slice(0, 10), since],
+  );
   return Number(rows[0].n);
 }
 
 /** Rooms not expired now (admin.rooms: the directory's projection; deleted rooms are gone from it). */
 export async function activeRooms(pool: Pool, now: Date): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM admin.rooms WHERE expires_at IS NULL OR expires_at > $1', [now]);
+  const { rows } = await pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM admin.rooms WHERE expires_at IS NULL OR expires_at > $1',
+    [now],
+  );
   return Number(rows[0].n);
 }
 
 /** The page views of today (the Dashboard card). */
 export async function pageViewsOn(pool: Pool, day: string): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>(`SELECT coalesce(sum(value), 0) AS n FROM admin.daily_counts WHERE metric = 'pages.viewed' AND day = $1`, [day]);
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT coalesce(sum(value), 0) AS n FROM admin.daily_counts WHERE metric = 'pages.viewed' AND day = $1`,
+    [day],
+  );
   return Number(rows[0].n);
 }
 
@@ -118,19 +156,30 @@ export async function dailySeries(pool: Pool, today: string): Promise<AnalyticsR
   const [counts, revenue, active] = await Promise.all([
     pool.query<{ metric: string; day: string; n: string }>(
       `SELECT metric, to_char(day, 'YYYY-MM-DD') AS day, sum(value) AS n FROM admin.daily_counts
-       WHERE metric IN ('pages.viewed', 'messages.sent', 'rooms.created') AND day BETWEEN $1 AND $2 GROUP BY metric, day`, [first, today]),
+       WHERE metric IN ('pages.viewed', 'messages.sent', 'rooms.created') AND day BETWEEN $1 AND $2 GROUP BY metric, day`,
+      [first, today],
+    ),
     pool.query<{ day: string; cents: string }>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount_cents) AS cents FROM admin.payments
-       WHERE day BETWEEN $1 AND $2 AND ${PAID_KINDS} GROUP BY day`, [first, today]),
+       WHERE day BETWEEN $1 AND $2 AND ${PAID_KINDS} GROUP BY day`,
+      [first, today],
+    ),
     pool.query<{ day: string; n: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, actors AS n FROM admin.daily_activity WHERE day BETWEEN $1 AND $2`, [first, today]),
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, actors AS n FROM admin.daily_activity WHERE day BETWEEN $1 AND $2`,
+      [first, today],
+    ),
   ]);
-  const count = (metric: string, day: string) => Number(counts.rows.find((r) => r.metric === metric && r.day === day)?.n ?? 0);
+  const count = (metric: string, day: string) =>
+    Number(counts.rows.find((r) => r.metric === metric && r.day === day)?.n ?? 0);
   return Array.from({ length: 30 }, (_, i) => {
     const date = daysBefore(today, 29 - i);
     return {
-      date, revenue: dollars(revenue.rows.find((r) => r.day === date)?.cents ?? 0), pageViews: count('pages.viewed', date),
-      messages: count('messages.sent', date), activeUsers: Number(active.rows.find((r) => r.day === date)?.n ?? 0), roomsCreated: count('rooms.created', date),
+      date,
+      revenue: dollars(revenue.rows.find((r) => r.day === date)?.cents ?? 0),
+      pageViews: count('pages.viewed', date),
+      messages: count('messages.sent', date),
+      activeUsers: Number(active.rows.find((r) => r.day === date)?.n ?? 0),
+      roomsCreated: count('rooms.created', date),
     };
   });
 }

@@ -5,13 +5,25 @@
  * payload's where it has one, else the envelope's), so a replay files every event under the same day.
  */
 import { createHash } from 'node:crypto';
-import { EXTENSION_PRICES, PLAN_PRICES, TOPIC_OF, TOPICS, type AnyEventEnvelope, type EventEnvelope, type Tier } from '@ephemera/proto';
+import {
+  EXTENSION_PRICES,
+  PLAN_PRICES,
+  TOPIC_OF,
+  TOPICS,
+  type AnyEventEnvelope,
+  type EventEnvelope,
+  type Tier,
+} from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
 import { dayOf } from './days.ts';
 import { routeGroup } from './route-groups.ts';
 
 /** `with`: named parts (CTEs) the statement reads, placed before it; they share its parameters and the names are unique */
-interface Statement { sql: string; params: unknown[]; with?: string[] }
+interface Statement {
+  sql: string;
+  params: unknown[];
+  with?: string[];
+}
 
 /** a gap longer than this between two actions of a user starts a new session */
 export const SESSION_GAP_MS = 30 * 60_000;
@@ -27,16 +39,24 @@ export async function projectAnalytics(client: PoolClient, event: AnyEventEnvelo
 /** The statements an event calls for (the subscription events read the account's last state first). */
 async function effects(client: PoolClient, event: AnyEventEnvelope): Promise<Statement[]> {
   switch (event.type) {
-    case 'workspace.created': return [count('rooms.created', event.payload.createdAt, event.payload.tier)];
+    case 'workspace.created':
+      return [count('rooms.created', event.payload.createdAt, event.payload.tier)];
     case 'message.sent': {
       const m = event.payload.message;
       return m.type === 'system' ? [] : [count('messages.sent', m.timestamp, m.type)];
     }
-    case 'file.uploaded': return event.payload.purpose === 'avatar' ? [] : [count('files.uploaded', event.payload.uploadedAt, event.payload.kind)];
-    case 'account.registered': return [count('accounts.registered', event.payload.registeredAt, event.payload.tier)];
-    case 'call.connected': return [count('calls.connected', event.payload.connectedAt, event.payload.callType)];
-    case 'analytics.page-viewed': return pageViewed(event);
-    case 'account.subscription-activated': return subscriptionActivated(client, event);
+    case 'file.uploaded':
+      return event.payload.purpose === 'avatar'
+        ? []
+        : [count('files.uploaded', event.payload.uploadedAt, event.payload.kind)];
+    case 'account.registered':
+      return [count('accounts.registered', event.payload.registeredAt, event.payload.tier)];
+    case 'call.connected':
+      return [count('calls.connected', event.payload.connectedAt, event.payload.callType)];
+    case 'analytics.page-viewed':
+      return pageViewed(event);
+    case 'account.subscription-activated':
+      return subscriptionActivated(client, event);
     case 'account.subscription-past-due': {
       const p = event.payload;
       return [
@@ -61,17 +81,28 @@ async function effects(client: PoolClient, event: AnyEventEnvelope): Promise<Sta
       // Gross revenue: the refund is a row of its own (kind 'refund', the refunded cents), never subtracted from the
       // payment it refunds; the report counts these rows (revenue.refunds).
       const p = event.payload;
-      return [payment(event, { kind: 'refund', plan: null, days: null, cents: p.amountCents, accountId: p.accountId }, refundRowId(p.chargeId, p.totalRefundedCents))];
+      return [
+        payment(
+          event,
+          { kind: 'refund', plan: null, days: null, cents: p.amountCents, accountId: p.accountId },
+          refundRowId(p.chargeId, p.totalRefundedCents),
+        ),
+      ];
     }
-    case 'account.deleted': return [{ sql: 'DELETE FROM admin.subscriptions WHERE account_id = $1', params: [event.payload.accountId] }];
+    case 'account.deleted':
+      return [{ sql: 'DELETE FROM admin.subscriptions WHERE account_id = $1', params: [event.payload.accountId] }];
     case 'admin.revenue-reset': {
       const p = event.payload;
       return [
-        { sql: 'INSERT INTO admin.revenue_resets (event_id, before, deleted_records) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', params: [event.id, p.before, p.deletedRecords] },
+        {
+          sql: 'INSERT INTO admin.revenue_resets (event_id, before, deleted_records) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          params: [event.id, p.before, p.deletedRecords],
+        },
         { sql: 'DELETE FROM admin.payments WHERE paid_at < $1', params: [p.before] },
       ];
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -104,7 +135,8 @@ function pageViewed(event: EventEnvelope<'analytics.page-viewed'>): Statement[] 
  */
 function activity(event: AnyEventEnvelope): Statement | null {
   const topic = TOPIC_OF[event.type];
-  if ((topic !== TOPICS.room && topic !== TOPICS.messaging) || event.actor.kind !== 'user' || !event.actor.userId) return null;
+  if ((topic !== TOPICS.room && topic !== TOPICS.messaging) || event.actor.kind !== 'user' || !event.actor.userId)
+    return null;
   const at = timeOf(event);
   // One statement: the member's day (daily_active), and the totals kept beside it (migrations/…_activity_totals.sql):
   // the day's totals move by what this upsert changed (activity_before is the row as it was: every part of the statement
@@ -136,17 +168,30 @@ function activity(event: AnyEventEnvelope): Statement | null {
 /** The event's own time: the payload's where it carries one, else the envelope's. */
 function timeOf(event: AnyEventEnvelope): string {
   switch (event.type) {
-    case 'workspace.created': return event.payload.createdAt;
-    case 'member.joined': return event.payload.joinedAt;
-    case 'message.sent': return event.payload.message.timestamp;
-    case 'file.uploaded': return event.payload.uploadedAt;
-    case 'member.left': return event.payload.leftAt;
-    case 'member.kicked': return event.payload.kickedAt;
-    default: return event.occurredAt;
+    case 'workspace.created':
+      return event.payload.createdAt;
+    case 'member.joined':
+      return event.payload.joinedAt;
+    case 'message.sent':
+      return event.payload.message.timestamp;
+    case 'file.uploaded':
+      return event.payload.uploadedAt;
+    case 'member.left':
+      return event.payload.leftAt;
+    case 'member.kicked':
+      return event.payload.kickedAt;
+    default:
+      return event.occurredAt;
   }
 }
 
-interface PaymentRow { kind: 'subscription' | 'extension' | 'failed' | 'refund'; plan: string | null; days: number | null; cents: number; accountId: string }
+interface PaymentRow {
+  kind: 'subscription' | 'extension' | 'failed' | 'refund';
+  plan: string | null;
+  days: number | null;
+  cents: number;
+  accountId: string;
+}
 
 /**
  * A payment at the event's time, unless a revenue reset already covers that time (replays may bring it late).
@@ -173,7 +218,13 @@ function refundRowId(chargeId: string, totalRefundedCents: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-function subscriptionState(accountId: string, subscriptionId: string | null, tier: Tier, status: string, periodEnd: string | null): Statement {
+function subscriptionState(
+  accountId: string,
+  subscriptionId: string | null,
+  tier: Tier,
+  status: string,
+  periodEnd: string | null,
+): Statement {
   return {
     sql: `INSERT INTO admin.subscriptions (account_id, subscription_id, tier, payment_status, period_end) VALUES ($1, $2, $3, $4, $5)
           ON CONFLICT (account_id) DO UPDATE SET subscription_id = COALESCE(EXCLUDED.subscription_id, admin.subscriptions.subscription_id),
@@ -188,18 +239,39 @@ function subscriptionState(accountId: string, subscriptionId: string | null, tie
  * after a failed or cancelled one, or a later period end (billing's isNewPayment, from the same events). The
  * amount is the plan's price (proto PLAN_PRICES): the event carries no amount.
  */
-async function subscriptionActivated(client: PoolClient, event: EventEnvelope<'account.subscription-activated'>): Promise<Statement[]> {
+async function subscriptionActivated(
+  client: PoolClient,
+  event: EventEnvelope<'account.subscription-activated'>,
+): Promise<Statement[]> {
   const p = event.payload;
-  const { rows } = await client.query<{ subscription_id: string | null; tier: string; payment_status: string; period_end: Date | null }>(
-    'SELECT subscription_id, tier, payment_status, period_end FROM admin.subscriptions WHERE account_id = $1', [p.accountId]);
+  const { rows } = await client.query<{
+    subscription_id: string | null;
+    tier: string;
+    payment_status: string;
+    period_end: Date | null;
+  }>('SELECT subscription_id, tier, payment_status, period_end FROM admin.subscriptions WHERE account_id = $1', [
+    p.accountId,
+  ]);
   const previous = rows[0];
   const before = previous?.period_end?.getTime() ?? null;
   const after = p.currentPeriodEnd ? Date.parse(p.currentPeriodEnd) : null;
-  const isNew = !previous || previous.subscription_id !== p.subscriptionId || previous.tier !== p.tier || previous.payment_status !== 'active'
-    || (after !== null && (before === null || after > before));
+  const isNew =
+    !previous ||
+    previous.subscription_id !== p.subscriptionId ||
+    previous.tier !== p.tier ||
+    previous.payment_status !== 'active' ||
+    (after !== null && (before === null || after > before));
   const out: Statement[] = [];
   if (isNew && p.tier !== 'free') {
-    out.push(payment(event, { kind: 'subscription', plan: p.tier, days: null, cents: PLAN_PRICES[p.tier].amountCents, accountId: p.accountId }));
+    out.push(
+      payment(event, {
+        kind: 'subscription',
+        plan: p.tier,
+        days: null,
+        cents: PLAN_PRICES[p.tier].amountCents,
+        accountId: p.accountId,
+      }),
+    );
   }
   out.push(subscriptionState(p.accountId, p.subscriptionId, p.tier, 'active', p.currentPeriodEnd));
   return out;

@@ -5,9 +5,24 @@
 import type { AnalyticsReport, DashboardAnalytics } from '@ephemera/proto';
 import type { AdminContext } from '../context.ts';
 import { dayOf, dollars, percent } from './days.ts';
-import { activeRooms, activeUsersLastDay, dailySeries, featureUsage, pageViewsOn, trafficFigures, usageFigures, userFigures } from './figures.ts';
+import {
+  activeRooms,
+  activeUsersLastDay,
+  dailySeries,
+  featureUsage,
+  pageViewsOn,
+  trafficFigures,
+  usageFigures,
+  userFigures,
+} from './figures.ts';
 import { PAID_KINDS, revenueFigures } from './revenue.ts';
-import { averageResponseMsOf, blockedAddresses, databaseQueryMs, errorRateOf, type ReadinessSamples } from './system-metrics.ts';
+import {
+  averageResponseMsOf,
+  blockedAddresses,
+  databaseQueryMs,
+  errorRateOf,
+  type ReadinessSamples,
+} from './system-metrics.ts';
 
 /** failed sign-ins are counted over this window */
 const FAILED_SIGN_IN_WINDOW_MS = 24 * 3600_000;
@@ -16,9 +31,15 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
   const now = ctx.now();
   const today = dayOf(now);
   const [users, rooms, accounts, revenue, views, http] = await Promise.all([
-    activeUsersLastDay(ctx.pool, now), activeRooms(ctx.pool, now), userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
-    ctx.pool.query<{ cents: string }>(`SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1 AND ${PAID_KINDS}`, [today]),
-    pageViewsOn(ctx.pool, today), readiness.httpTotals(),
+    activeUsersLastDay(ctx.pool, now),
+    activeRooms(ctx.pool, now),
+    userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
+    ctx.pool.query<{ cents: string }>(
+      `SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1 AND ${PAID_KINDS}`,
+      [today],
+    ),
+    pageViewsOn(ctx.pool, today),
+    readiness.httpTotals(),
   ]);
   return {
     activeUsers: users,
@@ -35,10 +56,28 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
 export async function analyticsReport(ctx: AdminContext, readiness: ReadinessSamples): Promise<AnalyticsReport> {
   const now = ctx.now();
   const today = dayOf(now);
-  const [money, pageViewAnalytics, { paid: _paid, ...users }, usage, features, daily, http, databaseQueryTime, failedLoginAttempts, blockedIPs] = await Promise.all([
-    revenueFigures(ctx.pool, today), trafficFigures(ctx.pool, today), userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
-    usageFigures(ctx.pool, today), featureUsage(ctx.pool), dailySeries(ctx.pool, today), readiness.httpTotals(), databaseQueryMs(ctx.pool),
-    failedSignIns(ctx, now), blockedAddresses(ctx.limits),
+  const [
+    money,
+    pageViewAnalytics,
+    { paid: _paid, ...users },
+    usage,
+    features,
+    daily,
+    http,
+    databaseQueryTime,
+    failedLoginAttempts,
+    blockedIPs,
+  ] = await Promise.all([
+    revenueFigures(ctx.pool, today),
+    trafficFigures(ctx.pool, today),
+    userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
+    usageFigures(ctx.pool, today),
+    featureUsage(ctx.pool),
+    dailySeries(ctx.pool, today),
+    readiness.httpTotals(),
+    databaseQueryMs(ctx.pool),
+    failedSignIns(ctx, now),
+    blockedAddresses(ctx.limits),
   ]);
   return {
     ...money,
@@ -56,7 +95,9 @@ export async function analyticsReport(ctx: AdminContext, readiness: ReadinessSam
 /** Wrong sign-in codes in the last 24 hours, from billing; 0 (and a warning) while billing cannot answer. */
 async function failedSignIns(ctx: AdminContext, now: Date): Promise<number> {
   try {
-    const { count } = await ctx.billingSystem.failedSignIns({ since: new Date(now.getTime() - FAILED_SIGN_IN_WINDOW_MS).toISOString() });
+    const { count } = await ctx.billingSystem.failedSignIns({
+      since: new Date(now.getTime() - FAILED_SIGN_IN_WINDOW_MS).toISOString(),
+    });
     return count;
   } catch (err) {
     ctx.logger.warn({ err: { message: (err as Error).message } }, 'failed sign-ins unavailable; reported as 0');

@@ -5,7 +5,12 @@
  * (revenue.refunds), not subtracted.
  */
 import {
-  CustomRevenueQuerySchema, DomainError, type AnalyticsReport, type CustomRevenue, type DailyRevenue, type RevenueSplit,
+  CustomRevenueQuerySchema,
+  DomainError,
+  type AnalyticsReport,
+  type CustomRevenue,
+  type DailyRevenue,
+  type RevenueSplit,
 } from '@ephemera/proto';
 import { parseOrThrow, type Pool } from '@ephemera/platform';
 import { daysBefore, daysBetween, dollars, eachDay, isCalendarDay, percent, round } from './days.ts';
@@ -20,14 +25,23 @@ type Revenue = AnalyticsReport['revenue'];
 type TimeBased = AnalyticsReport['timeBasedRevenue'];
 
 const split = (row: Record<string, string>, p: string): RevenueSplit => ({
-  total: dollars(Number(row[`${p}_sub`]) + Number(row[`${p}_ext`])), subscription: dollars(row[`${p}_sub`]), extension: dollars(row[`${p}_ext`]),
+  total: dollars(Number(row[`${p}_sub`]) + Number(row[`${p}_ext`])),
+  subscription: dollars(row[`${p}_sub`]),
+  extension: dollars(row[`${p}_ext`]),
 });
 
 /** The report's revenue and time-based revenue, in one pass over the payments. */
-export async function revenueFigures(pool: Pool, today: string): Promise<{ revenue: Revenue; timeBasedRevenue: TimeBased }> {
-  const periods: Array<[string, string, string]> = [ // name, first day, last day
-    ['today', today, today], ['week', daysBefore(today, 6), today], ['month', daysBefore(today, 29), today],
-    ['prev', daysBefore(today, 59), daysBefore(today, 30)], ['year', daysBefore(today, 364), today],
+export async function revenueFigures(
+  pool: Pool,
+  today: string,
+): Promise<{ revenue: Revenue; timeBasedRevenue: TimeBased }> {
+  const periods: Array<[string, string, string]> = [
+    // name, first day, last day
+    ['today', today, today],
+    ['week', daysBefore(today, 6), today],
+    ['month', daysBefore(today, 29), today],
+    ['prev', daysBefore(today, 59), daysBefore(today, 30)],
+    ['year', daysBefore(today, 364), today],
   ];
   const params: string[] = [];
   const periodSums = periods.map(([name, from, to]) => {
@@ -49,7 +63,9 @@ export async function revenueFigures(pool: Pool, today: string): Promise<{ reven
        count(*) FILTER (WHERE kind = 'refund') AS refunds,
        count(*) FILTER (WHERE ${PAID_KINDS}) AS payment_count,
        count(DISTINCT account_id) FILTER (WHERE ${PAID_KINDS}) AS payers
-     FROM admin.payments`, params);
+     FROM admin.payments`,
+    params,
+  );
   const r = rows[0];
   const cents = (p: string) => Number(r[`${p}_sub`]) + Number(r[`${p}_ext`]);
   const allTime = cents('all');
@@ -57,7 +73,8 @@ export async function revenueFigures(pool: Pool, today: string): Promise<{ reven
     monthlyRevenue: dollars(cents('month')),
     yearlyRevenue: dollars(cents('year')),
     // the last 30 days against the 30 before them; from nothing to something is +100 %
-    monthlyGrowthRate: cents('prev') === 0 ? (cents('month') > 0 ? 100 : 0) : percent(cents('month') - cents('prev'), cents('prev')),
+    monthlyGrowthRate:
+      cents('prev') === 0 ? (cents('month') > 0 ? 100 : 0) : percent(cents('month') - cents('prev'), cents('prev')),
     revenueByPlan: { pro: dollars(r.pro), business: dollars(r.business) },
     averageLifetimeValue: Number(r.payers) ? round(allTime / Number(r.payers) / 100) : 0,
     subscriptionRevenue: dollars(r.all_sub),
@@ -69,7 +86,9 @@ export async function revenueFigures(pool: Pool, today: string): Promise<{ reven
     refunds: Number(r.refunds),
   };
   const timeBasedRevenue: TimeBased = {
-    today: split(r, 'today'), weekly: split(r, 'week'), monthly: split(r, 'month'),
+    today: split(r, 'today'),
+    weekly: split(r, 'week'),
+    monthly: split(r, 'month'),
     allTime: { total: dollars(allTime), paymentCount: Number(r.payment_count) },
   };
   return { revenue, timeBasedRevenue };
@@ -82,30 +101,43 @@ export async function dailyRevenue(pool: Pool, start: string, end: string): Prom
        coalesce(sum(amount_cents) FILTER (WHERE kind = 'subscription'), 0) AS sub,
        coalesce(sum(amount_cents) FILTER (WHERE kind = 'extension'), 0) AS ext,
        count(*) FILTER (WHERE ${PAID_KINDS}) AS n
-     FROM admin.payments WHERE day BETWEEN $1 AND $2 GROUP BY day`, [start, end]);
+     FROM admin.payments WHERE day BETWEEN $1 AND $2 GROUP BY day`,
+    [start, end],
+  );
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return eachDay(start, end).map((date) => {
     const r = byDay.get(date);
     const sub = Number(r?.sub ?? 0);
     const ext = Number(r?.ext ?? 0);
-    return { date, total: dollars(sub + ext), subscription: dollars(sub), extension: dollars(ext), paymentCount: Number(r?.n ?? 0) };
+    return {
+      date,
+      total: dollars(sub + ext),
+      subscription: dollars(sub),
+      extension: dollars(ext),
+      paymentCount: Number(r?.n ?? 0),
+    };
   });
 }
 
 /** GET /api/admin/analytics/revenue/custom?startDate&endDate: the historical filter's results. */
 export async function customRevenue(pool: Pool, query: unknown): Promise<CustomRevenue> {
   const { startDate, endDate } = parseOrThrow(CustomRevenueQuerySchema, query);
-  if (!isCalendarDay(startDate) || !isCalendarDay(endDate)) throw new DomainError('VALIDATION', 'Dates must be real calendar days (YYYY-MM-DD)');
+  if (!isCalendarDay(startDate) || !isCalendarDay(endDate))
+    throw new DomainError('VALIDATION', 'Dates must be real calendar days (YYYY-MM-DD)');
   const days = daysBetween(startDate, endDate);
-  if (days > CUSTOM_REVENUE_MAX_DAYS) throw new DomainError('VALIDATION', `The period can be at most ${CUSTOM_REVENUE_MAX_DAYS} days`);
+  if (days > CUSTOM_REVENUE_MAX_DAYS)
+    throw new DomainError('VALIDATION', `The period can be at most ${CUSTOM_REVENUE_MAX_DAYS} days`);
   const dailyBreakdown = await dailyRevenue(pool, startDate, endDate);
   const sum = (f: (d: DailyRevenue) => number) => dailyBreakdown.reduce((s, d) => s + Math.round(f(d) * 100), 0);
   const total = sum((d) => d.total);
   return {
     period: { startDate, endDate, days },
     summary: {
-      total: dollars(total), subscription: dollars(sum((d) => d.subscription)), extension: dollars(sum((d) => d.extension)),
-      averagePerDay: round(total / days / 100), paymentCount: dailyBreakdown.reduce((s, d) => s + d.paymentCount, 0),
+      total: dollars(total),
+      subscription: dollars(sum((d) => d.subscription)),
+      extension: dollars(sum((d) => d.extension)),
+      averagePerDay: round(total / days / 100),
+      paymentCount: dailyBreakdown.reduce((s, d) => s + d.paymentCount, 0),
     },
     dailyBreakdown,
   };
@@ -113,6 +145,8 @@ export async function customRevenue(pool: Pool, query: unknown): Promise<CustomR
 
 /** How many payment records a reset at `before` deletes (every kind, failed payments and refunds included). */
 export async function paymentsBefore(pool: Pool, before: string): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM admin.payments WHERE paid_at < $1', [before]);
+  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM admin.payments WHERE paid_at < $1', [
+    before,
+  ]);
   return Number(rows[0].n);
 }

@@ -5,7 +5,21 @@
  */
 import { ADMIN_PAGE_PATH } from '@ephemera/proto';
 
-const NAMED = new Set(['login', 'register', 'upgrade', 'dashboard', 'features', 'join', 'workspace', 'about', 'privacy', 'terms', 'contact', 'subscription', 'payment']);
+const NAMED = new Set([
+  'login',
+  'register',
+  'upgrade',
+  'dashboard',
+  'features',
+  'join',
+  'workspace',
+  'about',
+  'privacy',
+  'terms',
+  'contact',
+  'subscription',
+  'payment',
+]);
 
 /** '/' home, '/join', '/payment', ...; the admin page 'admin'; anything else (the catch-all room page) 'room' */
 export function routeGroup(path: string): string {

@@ -15,8 +15,15 @@
 import { lookup } from 'node:dns/promises';
 import type { Logger } from '@ephemera/platform';
 
-export interface HistogramTotals { count: number; errors: number; sumSeconds: number }
-export interface HealthSample { ok: number; total: number }
+export interface HistogramTotals {
+  count: number;
+  errors: number;
+  sumSeconds: number;
+}
+export interface HealthSample {
+  ok: number;
+  total: number;
+}
 
 const SCRAPE_TIMEOUT_MS = 2_000;
 /** services start in any order (Kubernetes, the local stack): a failed scrape this soon after our own start is not a down sample */
@@ -31,7 +38,10 @@ export function totalsFromExposition(text: string): HistogramTotals {
     if (!m) continue;
     const value = Number(m[3]);
     if (!Number.isFinite(value)) continue;
-    if (m[1] === 'sum') { totals.sumSeconds += value; continue; }
+    if (m[1] === 'sum') {
+      totals.sumSeconds += value;
+      continue;
+    }
     totals.count += value;
     if (/(?:^|,)status_class="5xx"/.test(m[2] ?? '')) totals.errors += value;
   }
@@ -41,7 +51,11 @@ export function totalsFromExposition(text: string): HistogramTotals {
 /** the sum of several processes' totals */
 export function addTotals(all: Iterable<HistogramTotals>): HistogramTotals {
   const sum: HistogramTotals = { count: 0, errors: 0, sumSeconds: 0 };
-  for (const t of all) { sum.count += t.count; sum.errors += t.errors; sum.sumSeconds += t.sumSeconds; }
+  for (const t of all) {
+    sum.count += t.count;
+    sum.errors += t.errors;
+    sum.sumSeconds += t.sumSeconds;
+  }
   return sum;
 }
 
@@ -53,29 +67,49 @@ export class ServiceHealth {
   private readonly firstRound: Promise<void>;
   private readonly startedAt = Date.now();
 
-  constructor(private readonly targets: string[], private readonly logger: Logger, intervalMs: number, private readonly graceMs = STARTUP_GRACE_MS) {
+  constructor(
+    private readonly targets: string[],
+    private readonly logger: Logger,
+    intervalMs: number,
+    private readonly graceMs = STARTUP_GRACE_MS,
+  ) {
     this.firstRound = this.scrapeAll();
-    if (targets.length === 0) { this.timer = null; return; }
-    this.timer = setInterval(() => { void this.scrapeAll(); }, intervalMs);
+    if (targets.length === 0) {
+      this.timer = null;
+      return;
+    }
+    this.timer = setInterval(() => {
+      void this.scrapeAll();
+    }, intervalMs);
     this.timer.unref();
   }
 
-  stop(): void { if (this.timer) clearInterval(this.timer); }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
 
   /** resolves once the first round of scrapes is in */
-  ready(): Promise<void> { return this.firstRound; }
+  ready(): Promise<void> {
+    return this.firstRound;
+  }
 
   /** every instance's answers as of its latest scrape */
-  totals(): HistogramTotals { return addTotals(this.latest.values()); }
+  totals(): HistogramTotals {
+    return addTotals(this.latest.values());
+  }
 
   /** scrapes that answered / scrapes, since this process started */
-  health(): HealthSample { return { ...this.samples }; }
+  health(): HealthSample {
+    return { ...this.samples };
+  }
 
   /** one round: every address of every target (exposed for tests, which do not wait for the timer) */
   async scrapeAll(): Promise<void> {
-    await Promise.all(this.targets.map(async (target) => {
-      for (const instance of await instancesOf(target)) await this.scrape(target, instance);
-    }));
+    await Promise.all(
+      this.targets.map(async (target) => {
+        for (const instance of await instancesOf(target)) await this.scrape(target, instance);
+      }),
+    );
   }
 
   private async scrape(target: string, instance: string): Promise<void> {
@@ -88,7 +122,10 @@ export class ServiceHealth {
     } catch (err) {
       if (Date.now() - this.startedAt < this.graceMs) return; // still starting up, perhaps before it
       this.samples.total += 1;
-      this.logger.warn({ target, instance, err: { message: (err as Error).message } }, 'service metrics not scraped; counted as down');
+      this.logger.warn(
+        { target, instance, err: { message: (err as Error).message } },
+        'service metrics not scraped; counted as down',
+      );
     }
   }
 }
@@ -111,9 +148,14 @@ async function instancesOf(target: string): Promise<string[]> {
 
 /** ADMIN_HEALTH_TARGETS: comma-separated http(s) URLs of /metrics endpoints */
 export function parseHealthTargets(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const url = new URL(s);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`ADMIN_HEALTH_TARGETS: not an http(s) URL: ${s}`);
-    return url.toString();
-  });
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const url = new URL(s);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`ADMIN_HEALTH_TARGETS: not an http(s) URL: ${s}`);
+      return url.toString();
+    });
 }

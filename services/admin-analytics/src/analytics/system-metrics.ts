@@ -31,7 +31,8 @@ async function ownHttpTotals(): Promise<HistogramTotals> {
 /** errorRate: 5xx answers / all answers, percent with two decimals */
 export const errorRateOf = (t: HistogramTotals): number => percent(t.errors, t.count, 2);
 /** averageResponseTime: mean latency of every answer, ms with two decimals */
-export const averageResponseMsOf = (t: HistogramTotals): number => (t.count ? round((t.sumSeconds / t.count) * 1000) : 0);
+export const averageResponseMsOf = (t: HistogramTotals): number =>
+  t.count ? round((t.sumSeconds / t.count) * 1000) : 0;
 
 /**
  * Readiness sampled in the background (the timer never keeps the process alive; it stops with the pool), and the
@@ -43,11 +44,16 @@ export class ReadinessSamples {
   private readonly timer: NodeJS.Timeout;
   readonly services: ServiceHealth;
 
-  constructor(private readonly pool: Pool, options: { targets?: string[]; logger: Logger; intervalMs?: number }) {
+  constructor(
+    private readonly pool: Pool,
+    options: { targets?: string[]; logger: Logger; intervalMs?: number },
+  ) {
     const intervalMs = options.intervalMs ?? SAMPLE_MS;
     this.services = new ServiceHealth(options.targets ?? [], options.logger, intervalMs);
     void this.sample();
-    this.timer = setInterval(() => { void this.sample(); }, intervalMs);
+    this.timer = setInterval(() => {
+      void this.sample();
+    }, intervalMs);
     this.timer.unref();
   }
 
@@ -57,11 +63,20 @@ export class ReadinessSamples {
   }
 
   private async sample(): Promise<void> {
-    if ((this.pool as Pool & { ended?: boolean }).ended) { clearInterval(this.timer); this.services.stop(); return; }
+    if ((this.pool as Pool & { ended?: boolean }).ended) {
+      clearInterval(this.timer);
+      this.services.stop();
+      return;
+    }
     let timeout: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
-      this.pool.query('SELECT 1').then(() => true, () => false),
-      new Promise<boolean>((r) => { timeout = setTimeout(() => r(false), SAMPLE_TIMEOUT_MS); }),
+      this.pool.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((r) => {
+        timeout = setTimeout(() => r(false), SAMPLE_TIMEOUT_MS);
+      }),
     ]);
     clearTimeout(timeout);
     this.total += 1;

@@ -40,15 +40,26 @@ async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope, fiel
       await db.query(
         `INSERT INTO admin.accounts (id, email, email_hash, username, tier, created_at, last_active_at, email_grams, username_grams)
          VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
-        [p.accountId, fields.seal(key, 'email', p.email.toLowerCase()), await fields.emailHash(p.email), fields.seal(key, 'username', p.username), p.tier, p.registeredAt,
-          await fields.searchGrams('email', p.email), await fields.searchGrams('username', p.username)]);
+        [
+          p.accountId,
+          fields.seal(key, 'email', p.email.toLowerCase()),
+          await fields.emailHash(p.email),
+          fields.seal(key, 'username', p.username),
+          p.tier,
+          p.registeredAt,
+          await fields.searchGrams('email', p.email),
+          await fields.searchGrams('username', p.username),
+        ],
+      );
       break;
     }
     case 'account.username-changed': {
       const key = await fields.key(event.payload.accountId);
       if (!key) return;
-      await set('username = $2, username_grams = $3', event.payload.accountId,
-        [fields.seal(key, 'username', event.payload.username), await fields.searchGrams('username', event.payload.username)]);
+      await set('username = $2, username_grams = $3', event.payload.accountId, [
+        fields.seal(key, 'username', event.payload.username),
+        await fields.searchGrams('username', event.payload.username),
+      ]);
       break;
     }
     case 'account.subscription-activated':
@@ -58,7 +69,9 @@ async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope, fiel
       await set(`tier = $2, payment_status = 'past_due', ${TRIAL_OVER}`, event.payload.accountId, [event.payload.tier]);
       break;
     case 'account.subscription-cancelled':
-      await set(`tier = $2, payment_status = 'cancelled', ${TRIAL_OVER}`, event.payload.accountId, [event.payload.tier]);
+      await set(`tier = $2, payment_status = 'cancelled', ${TRIAL_OVER}`, event.payload.accountId, [
+        event.payload.tier,
+      ]);
       break;
     case 'account.subscription-expired':
       await set(`tier = 'free', payment_status = 'cancelled', ${TRIAL_OVER}`, event.payload.accountId);
@@ -70,7 +83,10 @@ async function projectAccountEvent(db: PoolClient, event: AnyEventEnvelope, fiel
       await set('suspended = false, suspended_reason = NULL', event.payload.accountId);
       break;
     case 'account.admin-trial-granted':
-      await set('tier = $2, upgraded_by_admin = true, trial_ends_at = $3', event.payload.accountId, [event.payload.tier, event.payload.until]);
+      await set('tier = $2, upgraded_by_admin = true, trial_ends_at = $3', event.payload.accountId, [
+        event.payload.tier,
+        event.payload.until,
+      ]);
       break;
     case 'account.admin-trial-ended':
       await set(`tier = $2, ${TRIAL_OVER}`, event.payload.accountId, [event.payload.tier]);
@@ -93,28 +109,43 @@ async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope): Promis
       const p = event.payload;
       await db.query(
         `INSERT INTO admin.rooms (id, name, tier, created_at, expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-        [p.workspaceId, p.name, p.tier, p.createdAt, p.expiresAt]);
+        [p.workspaceId, p.name, p.tier, p.createdAt, p.expiresAt],
+      );
       return;
     }
     case 'workspace.claimed':
-      await db.query('UPDATE admin.rooms SET owner_account_id = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.accountId]);
+      await db.query('UPDATE admin.rooms SET owner_account_id = $2 WHERE id = $1', [
+        event.payload.workspaceId,
+        event.payload.accountId,
+      ]);
       return;
     case 'member.joined':
       await db.query('UPDATE admin.rooms SET user_count = user_count + 1 WHERE id = $1', [event.payload.workspaceId]);
       return;
-    case 'member.left': case 'member.kicked':
-      await db.query('UPDATE admin.rooms SET user_count = GREATEST(user_count - 1, 0) WHERE id = $1', [event.payload.workspaceId]);
+    case 'member.left':
+    case 'member.kicked':
+      await db.query('UPDATE admin.rooms SET user_count = GREATEST(user_count - 1, 0) WHERE id = $1', [
+        event.payload.workspaceId,
+      ]);
       return;
     case 'workspace.renamed':
       await db.query('UPDATE admin.rooms SET name = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.name]);
       return;
     case 'workspace.extended':
-      await db.query('UPDATE admin.rooms SET expires_at = $2 WHERE id = $1', [event.payload.workspaceId, event.payload.expiresAt]);
+      await db.query('UPDATE admin.rooms SET expires_at = $2 WHERE id = $1', [
+        event.payload.workspaceId,
+        event.payload.expiresAt,
+      ]);
       return;
     case 'workspace.tier-changed':
-      await db.query('UPDATE admin.rooms SET tier = $2, expires_at = $3 WHERE id = $1', [event.payload.workspaceId, event.payload.tier, event.payload.expiresAt]);
+      await db.query('UPDATE admin.rooms SET tier = $2, expires_at = $3 WHERE id = $1', [
+        event.payload.workspaceId,
+        event.payload.tier,
+        event.payload.expiresAt,
+      ]);
       return;
-    case 'workspace.deleted': case 'workspace.expired':
+    case 'workspace.deleted':
+    case 'workspace.expired':
       await db.query('DELETE FROM admin.rooms WHERE id = $1', [event.payload.workspaceId]);
       return;
     default:

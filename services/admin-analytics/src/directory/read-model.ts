@@ -12,11 +12,26 @@ import type { AccountFields } from '../account-fields.ts';
 
 /** an account as the Users tab shows it: e-mail and username opened (stored sealed, account-fields.ts) */
 export interface AccountRecord {
-  id: string; email: string; username: string | null; tier: Tier; payment_status: string; created_at: Date;
-  upgraded_by_admin: boolean; trial_ends_at: Date | null; suspended: boolean; suspended_reason: string | null; last_active_at: Date;
+  id: string;
+  email: string;
+  username: string | null;
+  tier: Tier;
+  payment_status: string;
+  created_at: Date;
+  upgraded_by_admin: boolean;
+  trial_ends_at: Date | null;
+  suspended: boolean;
+  suspended_reason: string | null;
+  last_active_at: Date;
 }
 interface RoomRecord {
-  id: string; name: string; owner_email: string | null; tier: Tier; user_count: number; created_at: Date; expires_at: Date | null;
+  id: string;
+  name: string;
+  owner_email: string | null;
+  tier: Tier;
+  user_count: number;
+  created_at: Date;
+  expires_at: Date | null;
 }
 
 const PAYMENT = ['active', 'past_due', 'cancelled'] as const;
@@ -24,17 +39,28 @@ type PaymentStatus = (typeof PAYMENT)[number];
 
 export function presentUser(a: AccountRecord): AdminUser {
   return {
-    email: a.email, username: a.username, subscriptionTier: a.tier, upgradedByAdmin: a.upgraded_by_admin,
-    paymentStatus: (PAYMENT as readonly string[]).includes(a.payment_status) ? a.payment_status as AdminUser['paymentStatus'] : 'active',
-    createdAt: a.created_at.toISOString(), suspended: a.suspended, suspendedReason: a.suspended_reason,
+    email: a.email,
+    username: a.username,
+    subscriptionTier: a.tier,
+    upgradedByAdmin: a.upgraded_by_admin,
+    paymentStatus: (PAYMENT as readonly string[]).includes(a.payment_status)
+      ? (a.payment_status as AdminUser['paymentStatus'])
+      : 'active',
+    createdAt: a.created_at.toISOString(),
+    suspended: a.suspended,
+    suspendedReason: a.suspended_reason,
     trialEndsAt: a.trial_ends_at?.toISOString() ?? null,
   };
 }
 
 export function presentRoom(r: RoomRecord, now: Date): AdminRoom {
   return {
-    id: r.id, name: r.name, owner: r.owner_email, userCount: r.user_count,
-    isActive: r.expires_at === null || r.expires_at.getTime() > now.getTime(), expiresAt: r.expires_at?.toISOString() ?? null,
+    id: r.id,
+    name: r.name,
+    owner: r.owner_email,
+    userCount: r.user_count,
+    isActive: r.expires_at === null || r.expires_at.getTime() > now.getTime(),
+    expiresAt: r.expires_at?.toISOString() ?? null,
   };
 }
 
@@ -57,7 +83,12 @@ async function opened(fields: AccountFields, rows: AccountRecord[]): Promise<Acc
  * the row's keyed hashes of its three-character runs include every run of the search. A search with no run (shorter
  * than ADMIN_LIMITS.accountSearchMin) matches nothing here.
  */
-async function gramsMatch(fields: AccountFields, values: unknown[], search: string, columns: Array<['email' | 'username', string]>): Promise<string> {
+async function gramsMatch(
+  fields: AccountFields,
+  values: unknown[],
+  search: string,
+  columns: Array<['email' | 'username', string]>,
+): Promise<string> {
   const parts: string[] = [];
   for (const [field, column] of columns) {
     const grams = await fields.searchGrams(field, search);
@@ -66,9 +97,17 @@ async function gramsMatch(fields: AccountFields, values: unknown[], search: stri
   return parts.length > 0 ? `(${parts.join(' OR ')})` : 'false';
 }
 
-export interface AccountsQuery { search: string; tier?: Tier | undefined; status?: PaymentStatus | undefined; page: number; pageSize: number; hide: string | null }
+export interface AccountsQuery {
+  search: string;
+  tier?: Tier | undefined;
+  status?: PaymentStatus | undefined;
+  page: number;
+  pageSize: number;
+  hide: string | null;
+}
 /** the payment statuses the tab shows; anything else stored reads as active (presentUser) */
-const statusIs = (status: PaymentStatus) => (status === 'active' ? "payment_status NOT IN ('past_due', 'cancelled')" : `payment_status = '${status}'`);
+const statusIs = (status: PaymentStatus) =>
+  status === 'active' ? "payment_status NOT IN ('past_due', 'cancelled')" : `payment_status = '${status}'`;
 
 /**
  * One page of the Users tab, newest first, over every account but the superadmin's (`hide`): the rows the search,
@@ -77,22 +116,44 @@ const statusIs = (status: PaymentStatus) => (status === 'active' ? "payment_stat
 export async function accountsPage(pool: Pool, fields: AccountFields, q: AccountsQuery) {
   const values: unknown[] = [];
   const where = [`email_hash IS DISTINCT FROM ${param(values, q.hide ? await fields.emailHash(q.hide) : null)}`];
-  if (q.search !== '') where.push(await gramsMatch(fields, values, q.search, [['email', 'email_grams'], ['username', 'username_grams']]));
-  const filter = [q.tier ? `tier = ${param(values, q.tier)}` : 'true', q.status ? statusIs(q.status) : 'true'].join(' AND ');
-  const counted = await pool.query<{ total: number; matching: number; free: number; pro: number; business: number; past_due: number; cancelled: number }>(
+  if (q.search !== '')
+    where.push(
+      await gramsMatch(fields, values, q.search, [
+        ['email', 'email_grams'],
+        ['username', 'username_grams'],
+      ]),
+    );
+  const filter = [q.tier ? `tier = ${param(values, q.tier)}` : 'true', q.status ? statusIs(q.status) : 'true'].join(
+    ' AND ',
+  );
+  const counted = await pool.query<{
+    total: number;
+    matching: number;
+    free: number;
+    pro: number;
+    business: number;
+    past_due: number;
+    cancelled: number;
+  }>(
     `SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${filter}))::int AS matching,
        (count(*) FILTER (WHERE tier = 'free'))::int AS free, (count(*) FILTER (WHERE tier = 'pro'))::int AS pro,
        (count(*) FILTER (WHERE tier = 'business'))::int AS business,
        (count(*) FILTER (WHERE ${statusIs('past_due')}))::int AS past_due, (count(*) FILTER (WHERE ${statusIs('cancelled')}))::int AS cancelled
-     FROM admin.accounts WHERE ${where.join(' AND ')}`, [...values]);
+     FROM admin.accounts WHERE ${where.join(' AND ')}`,
+    [...values],
+  );
   const { rows } = await pool.query<AccountRecord>(
     `SELECT * FROM admin.accounts WHERE ${where.join(' AND ')} AND ${filter} ORDER BY created_at DESC, id DESC
-     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`, values);
+     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`,
+    values,
+  );
   const c = counted.rows[0]!;
   return {
-    rows: await opened(fields, rows), total: c.matching,
+    rows: await opened(fields, rows),
+    total: c.matching,
     totals: {
-      total: c.total, byTier: { free: c.free, pro: c.pro, business: c.business },
+      total: c.total,
+      byTier: { free: c.free, pro: c.pro, business: c.business },
       byStatus: { active: c.total - c.past_due - c.cancelled, past_due: c.past_due, cancelled: c.cancelled },
     },
   };
@@ -101,11 +162,19 @@ export async function accountsPage(pool: Pool, fields: AccountFields, q: Account
 /** every account but the superadmin's, newest first, opened (the users CSV) */
 export async function allAccounts(pool: Pool, fields: AccountFields, hide: string | null): Promise<AccountRecord[]> {
   const { rows } = await pool.query<AccountRecord>(
-    'SELECT * FROM admin.accounts WHERE email_hash IS DISTINCT FROM $1 ORDER BY created_at DESC, id DESC', [hide ? await fields.emailHash(hide) : null]);
+    'SELECT * FROM admin.accounts WHERE email_hash IS DISTINCT FROM $1 ORDER BY created_at DESC, id DESC',
+    [hide ? await fields.emailHash(hide) : null],
+  );
   return opened(fields, rows);
 }
 
-export interface RoomsQuery { search: string; status?: 'active' | 'expired' | undefined; page: number; pageSize: number; now: Date }
+export interface RoomsQuery {
+  search: string;
+  status?: 'active' | 'expired' | undefined;
+  page: number;
+  pageSize: number;
+  now: Date;
+}
 
 /**
  * One page of the Rooms tab, newest first: the rooms whose name holds the search, or whose owner's e-mail does (from
@@ -116,8 +185,10 @@ export async function roomsPage(pool: Pool, fields: AccountFields, q: RoomsQuery
   /** the conditions, their values in `values` (one list a query: PostgreSQL refuses a value a query does not use) */
   const conditions = async (values: unknown[]) => {
     const active = () => `(r.expires_at IS NULL OR r.expires_at > ${param(values, q.now)})`;
-    const match = q.search === '' ? 'true'
-      : `(r.name ILIKE ${param(values, containing(q.search))} OR ${await gramsMatch(fields, values, q.search, [['email', 'a.email_grams']])})`;
+    const match =
+      q.search === ''
+        ? 'true'
+        : `(r.name ILIKE ${param(values, containing(q.search))} OR ${await gramsMatch(fields, values, q.search, [['email', 'a.email_grams']])})`;
     const filter = q.status === 'active' ? active() : q.status === 'expired' ? `NOT ${active()}` : 'true';
     return { active, match, filter };
   };
@@ -126,19 +197,30 @@ export async function roomsPage(pool: Pool, fields: AccountFields, q: RoomsQuery
   const all = await conditions(countValues);
   const counted = await pool.query<{ total: number; matching: number; active: number; users: number }>(
     `SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${all.filter}))::int AS matching, (count(*) FILTER (WHERE ${all.active()}))::int AS active,
-       coalesce(sum(r.user_count), 0)::int AS users ${from} WHERE ${all.match}`, countValues);
+       coalesce(sum(r.user_count), 0)::int AS users ${from} WHERE ${all.match}`,
+    countValues,
+  );
   const values: unknown[] = [];
   const page = await conditions(values);
   const { rows } = await pool.query<RoomRecord & { owner_account_id: string | null; owner_sealed: string | null }>(
     `SELECT r.id, r.name, r.owner_account_id, a.email AS owner_sealed, r.tier, r.user_count, r.created_at, r.expires_at
      ${from} WHERE ${page.match} AND ${page.filter} ORDER BY r.created_at DESC, r.id DESC
-     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`, values);
-  const owners = await Promise.all(rows.map(({ owner_account_id: id, owner_sealed: sealed }) =>
-    (id && sealed !== null ? fields.open({ id, email: sealed, username: null }) : Promise.resolve(null))));
+     LIMIT ${param(values, q.pageSize)} OFFSET ${param(values, (q.page - 1) * q.pageSize)}`,
+    values,
+  );
+  const owners = await Promise.all(
+    rows.map(({ owner_account_id: id, owner_sealed: sealed }) =>
+      id && sealed !== null ? fields.open({ id, email: sealed, username: null }) : Promise.resolve(null),
+    ),
+  );
   const c = counted.rows[0]!;
   return {
-    rows: rows.map(({ owner_account_id: _id, owner_sealed: _sealed, ...room }, i): RoomRecord => ({ ...room, owner_email: owners[i]?.email ?? null })),
-    total: c.matching, totals: { total: c.total, active: c.active, expired: c.total - c.active, users: c.users },
+    rows: rows.map(({ owner_account_id: _id, owner_sealed: _sealed, ...room }, i): RoomRecord => ({
+      ...room,
+      owner_email: owners[i]?.email ?? null,
+    })),
+    total: c.matching,
+    totals: { total: c.total, active: c.active, expired: c.total - c.active, users: c.users },
   };
 }
 
@@ -167,4 +249,5 @@ export async function untilProjected(ctx: AdminContext, what: string, shows: () 
 }
 
 /** one row matches: `SELECT 1 FROM ... WHERE ...` */
-export const matches = async (pool: Pool, sql: string, values: unknown[]) => ((await pool.query(sql, values)).rowCount ?? 0) > 0;
+export const matches = async (pool: Pool, sql: string, values: unknown[]) =>
+  ((await pool.query(sql, values)).rowCount ?? 0) > 0;

@@ -14,18 +14,24 @@ import { matches, presentRoom, roomExists, roomsPage, untilProjected } from './r
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
-
 export function roomsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
   const callers = adminCallers(ctx);
   const { pool } = ctx;
-  const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
+  const shows = (what: string, sql: string, values: unknown[]) =>
+    untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminRooms', callers, async (req, res) => {
     const q = roomsQuery(req);
     const now = ctx.now();
     const { rows, total, totals } = await roomsPage(pool, ctx.accountFields, { ...q, now });
-    const answer: AdminRoomsPage = { rooms: rows.map((row) => presentRoom(row, now)), page: q.page, pageSize: q.pageSize, total, totals };
+    const answer: AdminRoomsPage = {
+      rooms: rows.map((row) => presentRoom(row, now)),
+      page: q.page,
+      pageSize: q.pageSize,
+      total,
+      totals,
+    };
     res.json({ success: true, ...answer });
   });
 
@@ -43,7 +49,10 @@ export function roomsRouter(ctx: AdminContext): express.Router {
     const workspaceId = roomIdParam(req);
     const { expiresAt } = await ctx.rooms.extendByAdmin({ workspaceId, hours });
     await ctx.events.audit(adminOf(res), 'room.extended', workspaceId, null, { hours, expiresAt });
-    await shows('room extended', 'SELECT 1 FROM admin.rooms WHERE id = $1 AND expires_at IS NOT DISTINCT FROM $2', [workspaceId, expiresAt]);
+    await shows('room extended', 'SELECT 1 FROM admin.rooms WHERE id = $1 AND expires_at IS NOT DISTINCT FROM $2', [
+      workspaceId,
+      expiresAt,
+    ]);
     res.json({ success: true, message: 'Room extend completed successfully', workspaceId, expiresAt });
   });
 
@@ -55,7 +64,8 @@ export function roomsRouter(ctx: AdminContext): express.Router {
     // Reading a room's messages is itself a superadmin action (docs/product/security.md S22): recorded before they
     // are shown.
     await ctx.events.audit(adminOf(res), 'room.messages-read', workspaceId, null, {
-      count: messages.length, undecryptable: messages.filter((m) => !m.isDecrypted).length,
+      count: messages.length,
+      undecryptable: messages.filter((m) => !m.isDecrypted).length,
     });
     res.json({ success: true, messages });
   });

@@ -24,10 +24,12 @@ export function usersRouter(ctx: AdminContext): express.Router {
   /** the account an action names: never the superadmin's own (billing refuses it too) */
   const targetOf = (req: express.Request) => {
     const email = emailParam(req);
-    if (email === ctx.superadminEmail) throw new DomainError('FORBIDDEN', 'The superadmin\'s own account cannot be changed here');
+    if (email === ctx.superadminEmail)
+      throw new DomainError('FORBIDDEN', "The superadmin's own account cannot be changed here");
     return email;
   };
-  const shows = (what: string, sql: string, values: unknown[]) => untilProjected(ctx, what, () => matches(pool, sql, values));
+  const shows = (what: string, sql: string, values: unknown[]) =>
+    untilProjected(ctx, what, () => matches(pool, sql, values));
 
   publicRoute(r, 'adminUsers', callers, async (req, res) => {
     const q = usersQuery(req);
@@ -41,19 +43,35 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const email = targetOf(req);
     const { accountId, deletedRooms } = await ctx.accounts.deleteAccountByAdmin({ email, reason });
     await ctx.events.audit(adminOf(res), 'user.deleted', accountId, reason, { accountId, deletedRooms });
-    await shows('user deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
-      [accountId, deletedRooms]);
+    await shows(
+      'user deleted',
+      'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
+      [accountId, deletedRooms],
+    );
     res.json({ success: true, message: 'User delete completed successfully', deletedRooms });
   });
 
   publicRoute(r, 'adminSuspendUser', callers, async (req, res) => {
     const body = parseOrThrow(SuspendBodySchema, req.body ?? {});
     const email = targetOf(req);
-    const reason = body.suspended ? body.reason ?? null : null;
+    const reason = body.suspended ? (body.reason ?? null) : null;
     const { accountId } = await ctx.accounts.suspendAccount({ email, suspended: body.suspended, reason });
-    await ctx.events.audit(adminOf(res), body.suspended ? 'user.suspended' : 'user.unsuspended', accountId, body.reason || null, { accountId });
-    await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [accountId, body.suspended]);
-    res.json({ success: true, message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`, suspended: body.suspended });
+    await ctx.events.audit(
+      adminOf(res),
+      body.suspended ? 'user.suspended' : 'user.unsuspended',
+      accountId,
+      body.reason || null,
+      { accountId },
+    );
+    await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [
+      accountId,
+      body.suspended,
+    ]);
+    res.json({
+      success: true,
+      message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`,
+      suspended: body.suspended,
+    });
   });
 
   publicRoute(r, 'adminUpgradeUser', callers, async (req, res) => {
@@ -62,10 +80,19 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const { accountId, until } = await ctx.accounts.grantAdminTrial({ email, tier, days });
     await ctx.events.audit(adminOf(res), 'user.upgraded', accountId, null, { accountId, tier, days, until });
     // the account and its live rooms show the trial's tier
-    await shows('admin trial', `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
+    await shows(
+      'admin trial',
+      `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
       AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
-    [accountId, tier, until, ctx.now()]);
-    res.json({ success: true, message: 'User upgrade completed successfully', tier, upgradedByAdmin: true, trialEndsAt: until });
+      [accountId, tier, until, ctx.now()],
+    );
+    res.json({
+      success: true,
+      message: 'User upgrade completed successfully',
+      tier,
+      upgradedByAdmin: true,
+      trialEndsAt: until,
+    });
   });
 
   // No screen uses it: only the end of an admin trial is accepted (inputs.ts).
@@ -73,16 +100,30 @@ export function usersRouter(ctx: AdminContext): express.Router {
     parseOrThrow(SetSubscriptionBodySchema, req.body ?? {});
     const email = targetOf(req);
     const { accountId, tier } = await ctx.accounts.endAdminTrial({ email });
-    await ctx.events.audit(adminOf(res), 'user.subscription-set', accountId, null, { accountId, tier, endedAdminTrial: true });
-    await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [accountId]);
-    res.json({ success: true, message: 'User subscription update completed successfully', subscriptionTier: tier, upgradedByAdmin: false });
+    await ctx.events.audit(adminOf(res), 'user.subscription-set', accountId, null, {
+      accountId,
+      tier,
+      endedAdminTrial: true,
+    });
+    await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [
+      accountId,
+    ]);
+    res.json({
+      success: true,
+      message: 'User subscription update completed successfully',
+      subscriptionTier: tier,
+      upgradedByAdmin: false,
+    });
   });
 
   // The analytics router answers kind=analytics before this one; any other kind is refused here.
   publicRoute(r, 'adminExport', callers, async (req, res) => {
     const kind = String(req.params.kind);
     if (kind !== 'users') {
-      throw new DomainError('VALIDATION', EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics');
+      throw new DomainError(
+        'VALIDATION',
+        EXPORT_KINDS.includes(kind) ? `The ${kind} export is not available` : 'Export users or analytics',
+      );
     }
     const rows = await allAccounts(pool, ctx.accountFields, ctx.superadminEmail);
     const day = ctx.now().toISOString().slice(0, 10);
@@ -95,7 +136,16 @@ export function usersRouter(ctx: AdminContext): express.Router {
 }
 
 export const USERS_CSV_COLUMNS = [
-  'email', 'username', 'subscriptionTier', 'upgradedByAdmin', 'trialEndsAt', 'paymentStatus', 'suspended', 'suspendedReason', 'createdAt', 'lastActiveAt',
+  'email',
+  'username',
+  'subscriptionTier',
+  'upgradedByAdmin',
+  'trialEndsAt',
+  'paymentStatus',
+  'suspended',
+  'suspendedReason',
+  'createdAt',
+  'lastActiveAt',
 ] as const;
 
 /**
@@ -108,9 +158,22 @@ export function usersCsv(rows: AccountRecord[]): string {
     const s = String(v);
     return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   };
-  return stringify(rows.map((a) => {
-    const u = presentUser(a);
-    return [u.email, u.username, u.subscriptionTier, u.upgradedByAdmin, u.trialEndsAt, u.paymentStatus, u.suspended, u.suspendedReason,
-      u.createdAt, a.last_active_at.toISOString()].map(cell);
-  }), { header: true, columns: [...USERS_CSV_COLUMNS] });
+  return stringify(
+    rows.map((a) => {
+      const u = presentUser(a);
+      return [
+        u.email,
+        u.username,
+        u.subscriptionTier,
+        u.upgradedByAdmin,
+        u.trialEndsAt,
+        u.paymentStatus,
+        u.suspended,
+        u.suspendedReason,
+        u.createdAt,
+        a.last_active_at.toISOString(),
+      ].map(cell);
+    }),
+    { header: true, columns: [...USERS_CSV_COLUMNS] },
+  );
 }

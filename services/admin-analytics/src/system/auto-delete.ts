@@ -16,7 +16,12 @@ export const AUTO_DELETE_REASON = 'auto-delete: inactive';
 /** the audit's "admin" of the scheduled sweep's runs */
 export const SWEEP_ACTOR = 'system';
 
-export interface CleanupRunResult { success: true; eligibleCount: number; deletedCount: number; failedCount: number }
+export interface CleanupRunResult {
+  success: true;
+  eligibleCount: number;
+  deletedCount: number;
+  failedCount: number;
+}
 
 export class AutoDelete {
   private running = false;
@@ -31,14 +36,22 @@ export class AutoDelete {
   }
 
   async status(): Promise<CleanupStatus> {
-    const [eligible, history, elsewhere] = await Promise.all([this.eligible(), cleanupHistory(this.ctx.pool), runningElsewhere(this.ctx.pool)]);
+    const [eligible, history, elsewhere] = await Promise.all([
+      this.eligible(),
+      cleanupHistory(this.ctx.pool),
+      runningElsewhere(this.ctx.pool),
+    ]);
     return {
       currentEligibleUsers: eligible.length,
       deletedUsersCount: history.deletedTotal,
       lastRunAt: history.lastRunAt,
       lastDeletionCount: history.lastDeleted,
       isRunning: this.running || elsewhere,
-      eligibleUsers: eligible.map(({ email, subscriptionTier, daysSinceEligible }) => ({ email, subscriptionTier, daysSinceEligible })),
+      eligibleUsers: eligible.map(({ email, subscriptionTier, daysSinceEligible }) => ({
+        email,
+        subscriptionTier,
+        daysSinceEligible,
+      })),
     };
   }
 
@@ -69,14 +82,23 @@ export class AutoDelete {
       try {
         const r = await this.ctx.accounts.deleteAccountByAdmin({ email: user.email, reason: AUTO_DELETE_REASON });
         deleted += 1;
-        await this.ctx.events.audit(admin, 'user.deleted', r.accountId, AUTO_DELETE_REASON,
-          { accountId: r.accountId, deletedRooms: r.deletedRooms, daysSinceEligible: user.daysSinceEligible, trigger });
+        await this.ctx.events.audit(admin, 'user.deleted', r.accountId, AUTO_DELETE_REASON, {
+          accountId: r.accountId,
+          deletedRooms: r.deletedRooms,
+          daysSinceEligible: user.daysSinceEligible,
+          trigger,
+        });
       } catch (err) {
         failed += 1; // e.g. deleted meanwhile by its owner; the next run sees the rest again
         this.ctx.logger.warn({ err, accountId: user.accountId }, 'auto-delete: account not deleted');
       }
     }
-    await this.ctx.events.audit(admin, 'cleanup.run', null, null, { trigger, eligible: eligible.length, deleted, failed });
+    await this.ctx.events.audit(admin, 'cleanup.run', null, null, {
+      trigger,
+      eligible: eligible.length,
+      deleted,
+      failed,
+    });
     return { success: true, eligibleCount: eligible.length, deletedCount: deleted, failedCount: failed };
   }
 
@@ -86,7 +108,9 @@ export class AutoDelete {
    */
   startSweeper(intervalMs: number): void {
     if (this.timer || intervalMs <= 0) return;
-    this.timer = setInterval(() => { void this.sweep(); }, intervalMs);
+    this.timer = setInterval(() => {
+      void this.sweep();
+    }, intervalMs);
     this.timer.unref();
   }
 
@@ -97,12 +121,16 @@ export class AutoDelete {
 
   async sweep(): Promise<CleanupRunResult | null> {
     const pool = this.ctx.pool as Pool & { ending?: boolean };
-    if (pool.ending) { this.stopSweeper(); return null; }
+    if (pool.ending) {
+      this.stopSweeper();
+      return null;
+    }
     try {
       if (!(await readConfig(this.ctx.pool)).autoDeleteEnabled) return null;
       return await this.run(SWEEP_ACTOR, 'scheduled');
     } catch (err) {
-      if (!(err instanceof DomainError)) this.ctx.logger.warn({ err }, 'auto-delete sweep failed; the next one retries');
+      if (!(err instanceof DomainError))
+        this.ctx.logger.warn({ err }, 'auto-delete sweep failed; the next one retries');
       return null;
     }
   }
@@ -112,12 +140,19 @@ function alreadyRunning(): DomainError {
   return new DomainError('VALIDATION', 'A cleanup is already running', 409);
 }
 
-async function cleanupHistory(pool: Pool): Promise<{ deletedTotal: number; lastRunAt: string | null; lastDeleted: number }> {
+async function cleanupHistory(
+  pool: Pool,
+): Promise<{ deletedTotal: number; lastRunAt: string | null; lastDeleted: number }> {
   const { rows } = await pool.query<{ total: string | null; last_at: Date | null; last_deleted: number | null }>(
     `SELECT (SELECT sum(deleted) FROM admin.cleanup_runs) AS total, l.at AS last_at, l.deleted AS last_deleted
-     FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT at, deleted FROM admin.cleanup_runs ORDER BY at DESC LIMIT 1) l ON true`);
+     FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT at, deleted FROM admin.cleanup_runs ORDER BY at DESC LIMIT 1) l ON true`,
+  );
   const r = rows[0];
-  return { deletedTotal: Number(r?.total ?? 0), lastRunAt: r?.last_at?.toISOString() ?? null, lastDeleted: r?.last_deleted ?? 0 };
+  return {
+    deletedTotal: Number(r?.total ?? 0),
+    lastRunAt: r?.last_at?.toISOString() ?? null,
+    lastDeleted: r?.last_deleted ?? 0,
+  };
 }
 
 /** a run holds the lock on another connection (another replica, or this one between two requests) */
@@ -125,6 +160,8 @@ async function runningElsewhere(pool: Pool): Promise<boolean> {
   const { rows } = await pool.query<{ n: string }>(
     `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted
        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND ((classid::bigint << 32) | objid::bigint) = $1`, [RUN_LOCK]);
+       AND ((classid::bigint << 32) | objid::bigint) = $1`,
+    [RUN_LOCK],
+  );
   return Number(rows[0]?.n ?? 0) > 0;
 }

@@ -3,20 +3,29 @@
  * audit entry; reads come from admin.config (projection.ts), with the defaults while nothing was ever changed.
  */
 import {
-  ADMIN_LIMITS, ADMIN_TEXT, ConfigBodySchema, DomainError, MaintenanceBodySchema,
-  type AdminConfig, type MaintenanceState as MaintenanceView,
+  ADMIN_LIMITS,
+  ADMIN_TEXT,
+  ConfigBodySchema,
+  DomainError,
+  MaintenanceBodySchema,
+  type AdminConfig,
+  type MaintenanceState as MaintenanceView,
 } from '@ephemera/proto';
 import { parseOrThrow, type MaintenanceSnapshot, type Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 
 interface ConfigRow {
-  maintenance_enabled: boolean; maintenance_message: string | null; maintenance_seq: string;
-  auto_delete_enabled: boolean; auto_delete_days: number;
+  maintenance_enabled: boolean;
+  maintenance_message: string | null;
+  maintenance_seq: string;
+  auto_delete_enabled: boolean;
+  auto_delete_days: number;
 }
 
 async function configRow(pool: Pool): Promise<ConfigRow | null> {
   const { rows } = await pool.query<ConfigRow>(
-    'SELECT maintenance_enabled, maintenance_message, maintenance_seq, auto_delete_enabled, auto_delete_days FROM admin.config WHERE id');
+    'SELECT maintenance_enabled, maintenance_message, maintenance_seq, auto_delete_enabled, auto_delete_days FROM admin.config WHERE id',
+  );
   return rows[0] ?? null;
 }
 
@@ -42,7 +51,11 @@ export async function readMaintenance(pool: Pool): Promise<MaintenanceView> {
  */
 export async function maintenanceSnapshot(pool: Pool): Promise<MaintenanceSnapshot> {
   const row = await configRow(pool);
-  return { enabled: row?.maintenance_enabled ?? false, message: row?.maintenance_message ?? null, sequence: Number(row?.maintenance_seq ?? -1) };
+  return {
+    enabled: row?.maintenance_enabled ?? false,
+    message: row?.maintenance_message ?? null,
+    sequence: Number(row?.maintenance_seq ?? -1),
+  };
 }
 
 /**

@@ -17,7 +17,10 @@ export { AutoDelete, AUTO_DELETE_REASON } from './auto-delete.ts';
 const autoDeletes = new WeakMap<AdminContext, AutoDelete>();
 function autoDeleteOf(ctx: AdminContext): AutoDelete {
   let a = autoDeletes.get(ctx);
-  if (!a) { a = new AutoDelete(ctx); autoDeletes.set(ctx, a); }
+  if (!a) {
+    a = new AutoDelete(ctx);
+    autoDeletes.set(ctx, a);
+  }
   return a;
 }
 
@@ -39,9 +42,17 @@ export function startAutoDeleteSweeper(ctx: AdminContext, intervalMs: number): {
   const autoDelete = autoDeleteOf(ctx);
   autoDelete.startSweeper(intervalMs);
   const backups = new Backups(ctx, ctx.eventLogKafka);
-  const retention = intervalMs > 0 ? setInterval(() => {
-    backups.pruneExpired().catch((err) => ctx.logger.warn({ err }, 'backup retention sweep failed'));
-  }, intervalMs) : null;
+  const retention =
+    intervalMs > 0
+      ? setInterval(() => {
+          backups.pruneExpired().catch((err) => ctx.logger.warn({ err }, 'backup retention sweep failed'));
+        }, intervalMs)
+      : null;
   retention?.unref();
-  return { stop: () => { autoDelete.stopSweeper(); if (retention) clearInterval(retention); } };
+  return {
+    stop: () => {
+      autoDelete.stopSweeper();
+      if (retention) clearInterval(retention);
+    },
+  };
 }

@@ -26,16 +26,24 @@ export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups:
   const r = express.Router();
   const callers = adminCallers(ctx);
 
-  publicRoute(r, 'adminConfig', callers, async (_req, res) => { res.json(await readConfig(ctx.pool)); });
-  publicRoute(r, 'adminUpdateConfig', callers, async (req, res) => { res.json(await updateConfig(ctx, adminOf(res), req.body)); });
-  publicRoute(r, 'adminMaintenance', callers, async (req, res) => { res.json({ success: true, ...(await setMaintenance(ctx, adminOf(res), req.body)) }); });
+  publicRoute(r, 'adminConfig', callers, async (_req, res) => {
+    res.json(await readConfig(ctx.pool));
+  });
+  publicRoute(r, 'adminUpdateConfig', callers, async (req, res) => {
+    res.json(await updateConfig(ctx, adminOf(res), req.body));
+  });
+  publicRoute(r, 'adminMaintenance', callers, async (req, res) => {
+    res.json({ success: true, ...(await setMaintenance(ctx, adminOf(res), req.body)) });
+  });
 
   publicRoute(r, 'adminAudit', callers, async (req, res) => {
     const limit = Math.min(Math.max(Number.parseInt(String(req.query.limit ?? ''), 10) || 200, 1), 1000);
     res.json(await auditTrail(ctx, limit));
   });
 
-  publicRoute(r, 'adminFeedback', callers, async (_req, res) => { res.json(await ctx.billingSystem.feedbackList({ limit: 500 })); });
+  publicRoute(r, 'adminFeedback', callers, async (_req, res) => {
+    res.json(await ctx.billingSystem.feedbackList({ limit: 500 }));
+  });
   publicRoute(r, 'adminFeedbackStatus', callers, async (req, res) => {
     const id = feedbackId(req.params.id);
     const { status } = parseOrThrow(FeedbackStatusBodySchema, req.body ?? {});
@@ -50,18 +58,28 @@ export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups:
     res.json({ success: true, id });
   });
 
-  publicRoute(r, 'adminCleanupStatus', callers, async (_req, res) => { res.json(await autoDelete.status()); });
-  publicRoute(r, 'adminCleanupRun', callers, async (_req, res) => { res.json(await autoDelete.run(adminOf(res), 'manual')); });
+  publicRoute(r, 'adminCleanupStatus', callers, async (_req, res) => {
+    res.json(await autoDelete.status());
+  });
+  publicRoute(r, 'adminCleanupRun', callers, async (_req, res) => {
+    res.json(await autoDelete.run(adminOf(res), 'manual'));
+  });
 
   publicRoute(r, 'adminDatabaseCleanup', callers, async (_req, res) => {
     const billing = await ctx.billingSystem.cleanupExpired({});
     const own = await removeLeftoverReplayGroups(ctx.pool);
     const removed = billing.removed + own;
-    await ctx.events.audit(adminOf(res), 'database.cleanup', null, null, { removed, billing: billing.removed, adminAnalytics: own });
+    await ctx.events.audit(adminOf(res), 'database.cleanup', null, null, {
+      removed,
+      billing: billing.removed,
+      adminAnalytics: own,
+    });
     res.json({ success: true, removed });
   });
 
-  publicRoute(r, 'adminStorageUsage', callers, async (_req, res) => { res.json(await storageUsage(ctx.pool, backups)); });
+  publicRoute(r, 'adminStorageUsage', callers, async (_req, res) => {
+    res.json(await storageUsage(ctx.pool, backups));
+  });
 
   backupRoutes(r, backups, callers, ctx.backupMaxBytes);
   return r;
@@ -71,7 +89,9 @@ export function systemRoutes(ctx: AdminContext, autoDelete: AutoDelete, backups:
 export function maintenanceStatusRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
   const callers = adminCallers(ctx);
-  publicRoute(r, 'maintenanceStatus', callers, async (_req, res) => { res.json(await readMaintenance(ctx.pool)); });
+  publicRoute(r, 'maintenanceStatus', callers, async (_req, res) => {
+    res.json(await readMaintenance(ctx.pool));
+  });
   return r;
 }
 
@@ -80,13 +100,26 @@ export function maintenanceStatusRouter(ctx: AdminContext): express.Router {
  * e-mail (opened under the account's key), after its deletion only the id it had.
  */
 async function auditTrail(ctx: AdminContext, limit: number): Promise<AuditEntry[]> {
-  const { rows } = await ctx.pool.query<{ id: string; action: AuditEntry['action']; target: string | null; reason: string | null; admin: string; at: Date; sealed: string | null }>(
+  const { rows } = await ctx.pool.query<{
+    id: string;
+    action: AuditEntry['action'];
+    target: string | null;
+    reason: string | null;
+    admin: string;
+    at: Date;
+    sealed: string | null;
+  }>(
     `SELECT au.event_id AS id, au.action, au.target, au.reason, au.admin, au.at, a.email AS sealed
      FROM admin.audit au LEFT JOIN admin.accounts a ON au.action LIKE 'user.%' AND a.id = au.target
-     ORDER BY au.at DESC, au.seq DESC LIMIT $1`, [limit]);
+     ORDER BY au.at DESC, au.seq DESC LIMIT $1`,
+    [limit],
+  );
   const entries: AuditEntry[] = [];
   for (const { sealed, ...r } of rows) {
-    const account = sealed !== null && r.target ? await ctx.accountFields.open({ id: r.target, email: sealed, username: null }) : null;
+    const account =
+      sealed !== null && r.target
+        ? await ctx.accountFields.open({ id: r.target, email: sealed, username: null })
+        : null;
     entries.push({ ...r, target: account?.email ?? r.target, at: r.at.toISOString() });
   }
   return entries;
@@ -97,16 +130,23 @@ async function auditTrail(ctx: AdminContext, limit: number): Promise<AuditEntry[
  * for schema admin, which lag writes by a few seconds), labelled in databaseSizeUnit; databaseBytes is the whole
  * database on disk; memoryUsage is this process's resident set in bytes.
  */
-async function storageUsage(pool: Pool, backups: Backups): Promise<StorageUsage & { databaseSizeUnit: 'rows'; databaseBytes: number }> {
+async function storageUsage(
+  pool: Pool,
+  backups: Backups,
+): Promise<StorageUsage & { databaseSizeUnit: 'rows'; databaseBytes: number }> {
   const [{ rows }, backupCount] = await Promise.all([
     pool.query<{ rows: string; bytes: string }>(
       `SELECT (SELECT coalesce(sum(n_live_tup), 0) FROM pg_stat_user_tables WHERE schemaname = 'admin')::text AS rows,
-              pg_database_size(current_database())::text AS bytes`),
+              pg_database_size(current_database())::text AS bytes`,
+    ),
     backups.store.count(),
   ]);
   return {
-    databaseSize: Number(rows[0]?.rows ?? 0), databaseSizeUnit: 'rows', databaseBytes: Number(rows[0]?.bytes ?? 0),
-    memoryUsage: process.memoryUsage().rss, backupCount,
+    databaseSize: Number(rows[0]?.rows ?? 0),
+    databaseSizeUnit: 'rows',
+    databaseBytes: Number(rows[0]?.bytes ?? 0),
+    memoryUsage: process.memoryUsage().rss,
+    backupCount,
   };
 }
 

@@ -13,15 +13,25 @@ import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { PaymentProvider, SubscriptionState } from './provider.ts';
 
-export interface AutoRenewalDeps { billing: BillingService; provider: PaymentProvider | null; logger: Logger }
+export interface AutoRenewalDeps {
+  billing: BillingService;
+  provider: PaymentProvider | null;
+  logger: Logger;
+}
 
 /** The subscription the provider still bills for the account (a cancelled one cannot be resumed: that is a renewal). */
-export function heldSubscriptionOf(account: Pick<AccountRow, 'tier' | 'paymentStatus' | 'subscriptionId'>): string | null {
+export function heldSubscriptionOf(
+  account: Pick<AccountRow, 'tier' | 'paymentStatus' | 'subscriptionId'>,
+): string | null {
   if (account.tier === 'free' || !account.subscriptionId) return null;
   return account.paymentStatus === 'active' || account.paymentStatus === 'past_due' ? account.subscriptionId : null;
 }
 
-export async function changeAutoRenewal(deps: AutoRenewalDeps, account: AccountRow, body: unknown): Promise<{ success: true; autoRenewal: boolean }> {
+export async function changeAutoRenewal(
+  deps: AutoRenewalDeps,
+  account: AccountRow,
+  body: unknown,
+): Promise<{ success: true; autoRenewal: boolean }> {
   const { autoRenewal } = parseOrThrow(AutoRenewalBodySchema, body);
   const subscriptionId = heldSubscriptionOf(account);
   if (!subscriptionId) return deps.billing.setAutoRenewal(account, { autoRenewal });
@@ -35,8 +45,15 @@ export async function changeAutoRenewal(deps: AutoRenewalDeps, account: AccountR
   }
   // Recorded only as the provider answered it: an answer about another subscription, or without the change, is a failure.
   if (after.id !== subscriptionId || after.cancelAtPeriodEnd === autoRenewal) {
-    deps.logger.warn({ accountId: account.id, subscriptionId, answered: after.id }, 'auto-renewal: the provider answered without the change');
+    deps.logger.warn(
+      { accountId: account.id, subscriptionId, answered: after.id },
+      'auto-renewal: the provider answered without the change',
+    );
     throw new DomainError('AUTO_RENEWAL_FAILED');
   }
-  return deps.billing.setAutoRenewal(account, { autoRenewal }, { subscriptionId, cancelAtPeriodEnd: after.cancelAtPeriodEnd });
+  return deps.billing.setAutoRenewal(
+    account,
+    { autoRenewal },
+    { subscriptionId, cancelAtPeriodEnd: after.cancelAtPeriodEnd },
+  );
 }

@@ -16,13 +16,22 @@ import type { PaymentOutcomes } from './webhooks.ts';
 import type { PaymentProvider } from './provider.ts';
 
 /** POST /api/payments/webhook: mount before express.json(). */
-export function paymentWebhookRouter(provider: PaymentProvider | null, outcomes: PaymentOutcomes | null): express.Router {
+export function paymentWebhookRouter(
+  provider: PaymentProvider | null,
+  outcomes: PaymentOutcomes | null,
+): express.Router {
   const r = express.Router();
-  publicRoute(r, 'paymentWebhook', {}, async (req, res) => {
-    if (!provider || !outcomes) throw new DomainError('PAYMENTS_NOT_CONFIGURED');
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    res.json(await outcomes.receive(provider, raw, req.get('stripe-signature') ?? null));
-  }, express.raw({ type: () => true, limit: '512kb' }));
+  publicRoute(
+    r,
+    'paymentWebhook',
+    {},
+    async (req, res) => {
+      if (!provider || !outcomes) throw new DomainError('PAYMENTS_NOT_CONFIGURED');
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      res.json(await outcomes.receive(provider, raw, req.get('stripe-signature') ?? null));
+    },
+    express.raw({ type: () => true, limit: '512kb' }),
+  );
   return r;
 }
 
@@ -31,8 +40,21 @@ export function paymentsRouter(billing: BillingService, payments: PaymentsServic
   r.use('/api/payments', noStore());
   const callers = { account: billingAccountCaller(billing) };
   /** an account route (its row) answering what fn gives for the session's account */
-  const signedIn = (id: HttpRouteId, fn: (account: AccountRow, req: Request) => Promise<unknown> | unknown, path: string = HTTP_ROUTES[id].path) =>
-    publicRouteAt(r, id, path, callers, async (req, res, caller) => { res.json(await fn(accountOf(caller).account, req)); }, noStore());
+  const signedIn = (
+    id: HttpRouteId,
+    fn: (account: AccountRow, req: Request) => Promise<unknown> | unknown,
+    path: string = HTTP_ROUTES[id].path,
+  ) =>
+    publicRouteAt(
+      r,
+      id,
+      path,
+      callers,
+      async (req, res, caller) => {
+        res.json(await fn(accountOf(caller).account, req));
+      },
+      noStore(),
+    );
 
   signedIn('createCheckoutSession', (a, req) => payments.createCheckout(a, req.body));
   signedIn('createRoomExtensionPayment', (a, req) => payments.createExtensionPayment(a, req.body));
@@ -52,6 +74,8 @@ export function paymentsRouter(billing: BillingService, payments: PaymentsServic
     const profile = await billing.profile((await billing.accounts.byId(a.id)) ?? a);
     return { ...profile, payment };
   });
-  r.all(/^\/api\/payments\//, (_req, res) => { res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' }); });
+  r.all(/^\/api\/payments\//, (_req, res) => {
+    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' });
+  });
   return r;
 }

@@ -22,7 +22,13 @@ export { Receipts } from './receipts.ts';
 export { RenewalReminders, reminderDue, type SweepResult } from './reminders.ts';
 export { heldSubscriptionOf } from './auto-renewal.ts';
 export { paymentsRouter, paymentWebhookRouter } from './http.ts';
-export type { PaymentProvider, ProviderStateReader, CheckoutState, SubscriptionState, ChargeState } from './provider.ts';
+export type {
+  PaymentProvider,
+  ProviderStateReader,
+  CheckoutState,
+  SubscriptionState,
+  ChargeState,
+} from './provider.ts';
 
 export interface PaymentsOptions {
   /** null: payments are off (no STRIPE_SECRET_KEY) */
@@ -50,29 +56,87 @@ export interface PaymentsOptions {
 export const DEFAULT_REMINDER_SWEEP_MS = 3_600_000;
 
 export interface Payments {
-  service: PaymentsService; provider: PaymentProvider | null; outcomes: PaymentOutcomes | null;
-  receipts: Receipts; reminders: RenewalReminders;
+  service: PaymentsService;
+  provider: PaymentProvider | null;
+  outcomes: PaymentOutcomes | null;
+  receipts: Receipts;
+  reminders: RenewalReminders;
   /** stops the sweeps and waits for receipts being mailed */
   stop(): Promise<void>;
 }
 
-export function createPayments(opts: PaymentsOptions & { billing: BillingService; pool: Pool; rooms: AccountRoomsApi; logger: Logger; mailer: Mailer; now: () => Date }): Payments {
+export function createPayments(
+  opts: PaymentsOptions & {
+    billing: BillingService;
+    pool: Pool;
+    rooms: AccountRoomsApi;
+    logger: Logger;
+    mailer: Mailer;
+    now: () => Date;
+  },
+): Payments {
   const provider = opts.stripe ? new StripeProvider(opts.stripe) : null;
-  if (!provider) opts.logger.warn('STRIPE_SECRET_KEY is not set: payments are off (the payment routes answer 503 "Payments are not configured")');
-  else if (!opts.stripe?.webhookSecret) opts.logger.warn('STRIPE_WEBHOOK_SECRET is not set: payment webhooks are refused (503); tiers change only when the success page verifies a payment');
+  if (!provider)
+    opts.logger.warn(
+      'STRIPE_SECRET_KEY is not set: payments are off (the payment routes answer 503 "Payments are not configured")',
+    );
+  else if (!opts.stripe?.webhookSecret)
+    opts.logger.warn(
+      'STRIPE_WEBHOOK_SECRET is not set: payment webhooks are refused (503); tiers change only when the success page verifies a payment',
+    );
   else opts.logger.info({ apiBase: opts.stripe.apiBase ?? 'api.stripe.com' }, 'payments: Stripe');
   const state = provider ? (opts.stateReader ? opts.stateReader(provider) : provider) : null;
   const publicUrl = opts.publicUrl ?? null;
-  const receipts = new Receipts({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, logger: opts.logger, now: opts.now, publicUrl });
-  const reminders = new RenewalReminders({ pool: opts.pool, billing: opts.billing, mailer: opts.mailer, receipts, logger: opts.logger, now: opts.now, publicUrl });
-  const outcomes = state ? new PaymentOutcomes({ billing: opts.billing, pool: opts.pool, rooms: opts.rooms, state, logger: opts.logger, now: opts.now, receipts }) : null;
-  if (provider && !publicUrl && !opts.serverAddress) opts.logger.warn('PUBLIC_URL is not set: checkouts and portal sessions are refused (return links are never taken from a request)');
+  const receipts = new Receipts({
+    pool: opts.pool,
+    billing: opts.billing,
+    mailer: opts.mailer,
+    logger: opts.logger,
+    now: opts.now,
+    publicUrl,
+  });
+  const reminders = new RenewalReminders({
+    pool: opts.pool,
+    billing: opts.billing,
+    mailer: opts.mailer,
+    receipts,
+    logger: opts.logger,
+    now: opts.now,
+    publicUrl,
+  });
+  const outcomes = state
+    ? new PaymentOutcomes({
+        billing: opts.billing,
+        pool: opts.pool,
+        rooms: opts.rooms,
+        state,
+        logger: opts.logger,
+        now: opts.now,
+        receipts,
+      })
+    : null;
+  if (provider && !publicUrl && !opts.serverAddress)
+    opts.logger.warn(
+      'PUBLIC_URL is not set: checkouts and portal sessions are refused (return links are never taken from a request)',
+    );
   const siteUrl = () => publicUrl ?? opts.serverAddress?.() ?? null;
-  const service = new PaymentsService({ provider, state, outcomes, billing: opts.billing, rooms: opts.rooms, logger: opts.logger, now: opts.now, siteUrl });
+  const service = new PaymentsService({
+    provider,
+    state,
+    outcomes,
+    billing: opts.billing,
+    rooms: opts.rooms,
+    logger: opts.logger,
+    now: opts.now,
+    siteUrl,
+  });
   const every = opts.expirySweepMs ?? 600_000;
-  const timer = outcomes && every > 0 ? setInterval(() => {
-    outcomes.expireLapsed().catch((err) => opts.logger.warn({ err }, 'subscription expiry sweep failed'));
-  }, every) : null;
+  const timer =
+    outcomes && every > 0
+      ? setInterval(() => {
+          outcomes.expireLapsed().catch((err) => opts.logger.warn({ err }, 'subscription expiry sweep failed'));
+        }, every)
+      : null;
   timer?.unref();
   // Like the room service's sweeper (an unref'd interval), plus a first run soon after the start: with an hourly
   // interval, a service restarted more often than hourly (deploys) would otherwise never sweep.
@@ -82,7 +146,11 @@ export function createPayments(opts: PaymentsOptions & { billing: BillingService
   first?.unref();
   reminderTimer?.unref();
   const payments: Payments = {
-    service, provider, outcomes, receipts, reminders,
+    service,
+    provider,
+    outcomes,
+    receipts,
+    reminders,
     async stop() {
       if (timer) clearInterval(timer);
       if (first) clearTimeout(first);

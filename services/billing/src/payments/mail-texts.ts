@@ -4,26 +4,41 @@
  * how much, when and
  * until when, and never anything about the card (Stripe holds it; we never see it).
  */
-import { PLAN_PRICES, type PaidPlan, type ReceiptKind, type RenewalStatus, type ReminderStage, type Tier } from '@ephemera/proto';
+import {
+  PLAN_PRICES,
+  type PaidPlan,
+  type ReceiptKind,
+  type RenewalStatus,
+  type ReminderStage,
+  type Tier,
+} from '@ephemera/proto';
 import type { Mail } from '../mailer.ts';
 import { mailDate } from './notices.ts';
 
 /** What a receipt says; kept in billing.receipt_outbox until mailed. */
 export interface Receipt {
-  id: string; accountId: string; kind: ReceiptKind;
+  id: string;
+  accountId: string;
+  kind: ReceiptKind;
   /** null: the provider's record had no amount (the plan's list price is printed then) */
   amountCents: number | null;
   paidAt: string;
   /** subscription */
-  plan?: PaidPlan | null; periodEnd?: string | null; renews?: boolean;
+  plan?: PaidPlan | null;
+  periodEnd?: string | null;
+  renews?: boolean;
   /** room extension */
-  roomName?: string | null; days?: number | null; newExpiry?: string | null;
+  roomName?: string | null;
+  days?: number | null;
+  newExpiry?: string | null;
 }
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const planName = (tier: Tier | null | undefined) => (tier && tier !== 'free' ? PLAN_PRICES[tier].name : 'paid');
 const manageLine = (publicUrl: string | null, label: string) =>
-  publicUrl ? `${label}: ${new URL('/subscription', publicUrl).href}` : `${label}: open Ephemera and go to your subscription page.`;
+  publicUrl
+    ? `${label}: ${new URL('/subscription', publicUrl).href}`
+    : `${label}: open Ephemera and go to your subscription page.`;
 
 export function receiptMail(to: { email: string; username: string }, r: Receipt, publicUrl: string | null): Mail {
   const amount = r.amountCents ?? (r.kind === 'subscription' && r.plan ? PLAN_PRICES[r.plan].amountCents : null);
@@ -35,7 +50,9 @@ export function receiptMail(to: { email: string; username: string }, r: Receipt,
     subject = `Your Ephemera receipt: ${name} plan${amount === null ? '' : `, ${dollars(amount)}`}`;
     lines.push(`Item: Ephemera ${name} plan, monthly subscription`, `Amount: ${price}`);
     if (r.periodEnd) {
-      lines.push(`Paid until: ${mailDate(r.periodEnd)}${r.renews ? ' (renews automatically each month until you cancel)' : ' (does not renew)'}`);
+      lines.push(
+        `Paid until: ${mailDate(r.periodEnd)}${r.renews ? ' (renews automatically each month until you cancel)' : ' (does not renew)'}`,
+      );
     }
   } else {
     const room = r.roomName ? `the room "${r.roomName}"` : 'your room';
@@ -52,8 +69,14 @@ export function receiptMail(to: { email: string; username: string }, r: Receipt,
  * A renewal reminder. `status` is renewalStatus at the sweep's time; `tier` null for an account that already went
  * back to free (the expired notice).
  */
-export function reminderMail(to: { email: string; username: string }, stage: ReminderStage, status: RenewalStatus,
-  tier: Tier | null, expiresAt: Date | null, publicUrl: string | null): Mail {
+export function reminderMail(
+  to: { email: string; username: string },
+  stage: ReminderStage,
+  status: RenewalStatus,
+  tier: Tier | null,
+  expiresAt: Date | null,
+  publicUrl: string | null,
+): Mail {
   const name = planName(tier);
   const n = status.daysUntilExpiry ?? 0;
   const subject = {
@@ -67,7 +90,10 @@ export function reminderMail(to: { email: string; username: string }, stage: Rem
   if (expiresAt && stage !== 'expired') lines.push(`Your ${name} plan is paid until ${mailDate(expiresAt)}.`);
   lines.push(manageLine(publicUrl, status.buttonLabel));
   if (stage === 'reminder' || stage === 'warning' || stage === 'urgent') {
-    lines.push('', 'You get this reminder because your subscription is not set to renew automatically, or its last payment did not go through.');
+    lines.push(
+      '',
+      'You get this reminder because your subscription is not set to renew automatically, or its last payment did not go through.',
+    );
   }
   return { to: to.email, subject, text: lines.join('\n') };
 }

@@ -12,20 +12,24 @@ export type NoticeKind = 'receipt' | 'renewal-reminder';
 export async function projectNotice(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
   if (event.type !== 'account.receipt-mailed' && event.type !== 'account.renewal-reminder-mailed') return;
   const p = event.payload;
-  const [kind, key] = event.type === 'account.receipt-mailed'
-    ? ['receipt', event.payload.receiptId]
-    : ['renewal-reminder', reminderKey(event.payload.stage, event.payload.periodEnd)];
+  const [kind, key] =
+    event.type === 'account.receipt-mailed'
+      ? ['receipt', event.payload.receiptId]
+      : ['renewal-reminder', reminderKey(event.payload.stage, event.payload.periodEnd)];
   // The account row may be gone (deleted, and this is a replay of an older record): then nothing is kept of it.
   await client.query(
     `INSERT INTO billing.mailed_notices (account_id, kind, notice_key, mailed_at)
      SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM billing.accounts WHERE id = $1) ON CONFLICT DO NOTHING`,
-    [p.accountId, kind, key, p.mailedAt]);
+    [p.accountId, kind, key, p.mailedAt],
+  );
   await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [p.accountId, event.sequence]);
 }
 
 export async function wasMailed(pool: Pool, accountId: string, kind: NoticeKind, key: string): Promise<boolean> {
   const { rowCount } = await pool.query(
-    'SELECT 1 FROM billing.mailed_notices WHERE account_id = $1 AND kind = $2 AND notice_key = $3', [accountId, kind, key]);
+    'SELECT 1 FROM billing.mailed_notices WHERE account_id = $1 AND kind = $2 AND notice_key = $3',
+    [accountId, kind, key],
+  );
   return (rowCount ?? 0) > 0;
 }
 

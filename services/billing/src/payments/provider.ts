@@ -7,14 +7,19 @@
 import type { PaidPlan } from '@ephemera/proto';
 
 /** What the checkout pages need: where to send the browser and the session's id. */
-export interface ProviderCheckout { id: string; url: string }
+export interface ProviderCheckout {
+  id: string;
+  url: string;
+}
 
 export interface CheckoutCommon {
-  accountId: string; email: string;
+  accountId: string;
+  email: string;
   /** the account's provider customer, when it has one (a returning subscriber) */
   customerId: string | null;
   /** absolute addresses of this site; successUrl gets the session id appended by the provider */
-  successUrl: string; cancelUrl: string;
+  successUrl: string;
+  cancelUrl: string;
 }
 
 /** A checkout session as the provider records it now. */
@@ -85,7 +90,9 @@ export class WebhookSignatureError extends Error {}
 export interface PaymentProvider {
   readonly name: 'stripe';
   createSubscriptionCheckout(input: CheckoutCommon & { plan: PaidPlan }): Promise<ProviderCheckout>;
-  createExtensionCheckout(input: CheckoutCommon & { roomId: string; roomName: string; days: number }): Promise<ProviderCheckout>;
+  createExtensionCheckout(
+    input: CheckoutCommon & { roomId: string; roomName: string; days: number },
+  ): Promise<ProviderCheckout>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /** Verifies the signature over the raw body (throws WebhookSignatureError) and reduces the event. */
   verifyWebhook(rawBody: Buffer, signature: string | null): ProviderEvent;

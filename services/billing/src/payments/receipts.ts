@@ -23,7 +23,11 @@ const GIVE_UP_MS = 3 * 86_400_000;
 const backoffMs = (attempts: number) => Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
 export interface ReceiptDeps {
-  pool: Pool; billing: BillingService; mailer: Mailer; logger: Logger; now: () => Date;
+  pool: Pool;
+  billing: BillingService;
+  mailer: Mailer;
+  logger: Logger;
+  now: () => Date;
   /** PUBLIC_URL: the subscription page's address in the mail; absent: the mail says where to find it */
   publicUrl: string | null;
 }
@@ -44,11 +48,19 @@ export class Receipts {
       // Queued durably first: if this process stops while waiting for a slot, the sweep mails it.
       if (this.sending < MAX_SENDS) this.sending++;
       else await new Promise<void>((resolve) => this.waiting.push(resolve)); // a finishing send hands its slot over
-      try { await this.deliver(receipt.id); } finally {
+      try {
+        await this.deliver(receipt.id);
+      } finally {
         const next = this.waiting.shift();
-        if (next) next(); else this.sending--;
+        if (next) next();
+        else this.sending--;
       }
-    })().catch((err) => this.deps.logger.warn({ err, receiptId: receipt.id }, 'receipt not queued or sent now; the sweep retries queued ones'));
+    })().catch((err) =>
+      this.deps.logger.warn(
+        { err, receiptId: receipt.id },
+        'receipt not queued or sent now; the sweep retries queued ones',
+      ),
+    );
     this.inFlight.add(send);
     void send.finally(() => this.inFlight.delete(send));
   }
@@ -66,7 +78,8 @@ export class Receipts {
        SELECT $1, $2, $3, $4, $4
        WHERE NOT EXISTS (SELECT 1 FROM billing.mailed_notices WHERE account_id = $2 AND kind = 'receipt' AND notice_key = $1)
        ON CONFLICT (receipt_id) DO NOTHING`,
-      [r.id, r.accountId, JSON.stringify(r), at]);
+      [r.id, r.accountId, JSON.stringify(r), at],
+    );
     return rowCount === 1;
   }
 
@@ -78,7 +91,8 @@ export class Receipts {
        WHERE receipt_id = $1 AND next_attempt_at <= $2 AND (leased_until IS NULL OR leased_until <= $2)
        RETURNING receipt, created_at, attempts, EXISTS (SELECT 1 FROM billing.mailed_notices n
          WHERE n.account_id = o.account_id AND n.kind = 'receipt' AND n.notice_key = o.receipt_id) AS mailed`,
-      [receiptId, now, new Date(now.getTime() + LEASE_MS)]);
+      [receiptId, now, new Date(now.getTime() + LEASE_MS)],
+    );
     const row = leased.rows[0];
     if (!row) return 'busy';
     const receipt = row.receipt;
@@ -93,19 +107,34 @@ export class Receipts {
     } catch (err) {
       if (now.getTime() - row.created_at.getTime() > GIVE_UP_MS) {
         await drop();
-        logger.error({ err, receiptId, attempts: row.attempts }, 'receipt given up: the SMTP server refused it for three days');
+        logger.error(
+          { err, receiptId, attempts: row.attempts },
+          'receipt given up: the SMTP server refused it for three days',
+        );
         return 'dropped';
       }
       const next = new Date(now.getTime() + backoffMs(row.attempts));
-      await pool.query('UPDATE billing.receipt_outbox SET leased_until = NULL, next_attempt_at = $2, last_error = $3 WHERE receipt_id = $1',
-        [receiptId, next, String((err as Error).message ?? err).slice(0, 500)]);
-      logger.warn({ err, receiptId, attempts: row.attempts, nextAttemptAt: next.toISOString() }, 'receipt not mailed; retried later');
+      await pool.query(
+        'UPDATE billing.receipt_outbox SET leased_until = NULL, next_attempt_at = $2, last_error = $3 WHERE receipt_id = $1',
+        [receiptId, next, String((err as Error).message ?? err).slice(0, 500)],
+      );
+      logger.warn(
+        { err, receiptId, attempts: row.attempts, nextAttemptAt: next.toISOString() },
+        'receipt not mailed; retried later',
+      );
       return 'failed';
     }
     try {
-      await this.deps.billing.recordSystemFor(receipt.accountId, () => ({ type: 'account.receipt-mailed', payload: {
-        accountId: receipt.accountId, receiptId, kind: receipt.kind, amountCents: receipt.amountCents, mailedAt: this.deps.now().toISOString(),
-      } }));
+      await this.deps.billing.recordSystemFor(receipt.accountId, () => ({
+        type: 'account.receipt-mailed',
+        payload: {
+          accountId: receipt.accountId,
+          receiptId,
+          kind: receipt.kind,
+          amountCents: receipt.amountCents,
+          mailedAt: this.deps.now().toISOString(),
+        },
+      }));
     } catch (err) {
       // The mail went out: removing the row below keeps it from going out again; only the record is missing.
       logger.error({ err, receiptId }, 'receipt mailed but not recorded');
@@ -118,7 +147,9 @@ export class Receipts {
   async retryDue(now: Date = this.deps.now()): Promise<{ mailed: number; failed: number }> {
     const { rows } = await this.deps.pool.query<{ receipt_id: string }>(
       `SELECT receipt_id FROM billing.receipt_outbox WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
-       ORDER BY next_attempt_at LIMIT 500`, [now]);
+       ORDER BY next_attempt_at LIMIT 500`,
+      [now],
+    );
     let mailed = 0;
     let failed = 0;
     for (const { receipt_id } of rows) {

@@ -18,13 +18,22 @@ import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { ChargeState, ProviderStateReader } from './provider.ts';
 
-export interface RefundDeps { billing: BillingService; pool: Pool; state: ProviderStateReader; now: () => Date }
+export interface RefundDeps {
+  billing: BillingService;
+  pool: Pool;
+  state: ProviderStateReader;
+  now: () => Date;
+}
 
 /** snapshots taken before giving up (the webhook answers 503 and the provider retries) */
 const ATTEMPTS = 5;
 
 /** The outcome of a refund event about the charge (the webhook's answer and billing.provider_events.outcome). */
-export async function recordRefund(deps: RefundDeps, chargeId: string, providerEventId: string | null): Promise<string> {
+export async function recordRefund(
+  deps: RefundDeps,
+  chargeId: string,
+  providerEventId: string | null,
+): Promise<string> {
   const charge = await deps.state.charge(chargeId);
   if (!charge) return 'ignored: unknown charge';
   if (charge.amountRefundedCents === 0) return 'ignored: nothing refunded';
@@ -34,18 +43,31 @@ export async function recordRefund(deps: RefundDeps, chargeId: string, providerE
     // One statement: the charge's recorded total as of the account's last sequence (both are projected together).
     const { rows } = await deps.pool.query<{ last_seq: number; refunded_cents: string | null }>(
       `SELECT a.last_seq, r.refunded_cents FROM billing.accounts a LEFT JOIN billing.charge_refunds r ON r.charge_id = $2 WHERE a.id = $1`,
-      [account.id, charge.id]);
+      [account.id, charge.id],
+    );
     if (!rows[0]) return 'ignored: the account was deleted';
     const increase = charge.amountRefundedCents - Number(rows[0].refunded_cents ?? 0);
     if (increase <= 0) return `unchanged (${charge.amountRefundedCents} cents refunded, already recorded)`;
     let moved = false;
     const recorded = await deps.billing.recordSystemFor(account.id, (current) => {
-      if (current.lastSeq !== rows[0].last_seq) { moved = true; return null; } // recorded something meanwhile: look again
-      return { type: 'account.payment-refunded', payload: {
-        accountId: current.id, chargeId: charge.id, amountCents: increase, totalRefundedCents: charge.amountRefundedCents,
-        chargeAmountCents: charge.amountCents, currency: charge.currency, refundedAt: (charge.lastRefundAt ?? deps.now()).toISOString(),
-        provider: 'stripe', providerEventId,
-      } };
+      if (current.lastSeq !== rows[0].last_seq) {
+        moved = true;
+        return null;
+      } // recorded something meanwhile: look again
+      return {
+        type: 'account.payment-refunded',
+        payload: {
+          accountId: current.id,
+          chargeId: charge.id,
+          amountCents: increase,
+          totalRefundedCents: charge.amountRefundedCents,
+          chargeAmountCents: charge.amountCents,
+          currency: charge.currency,
+          refundedAt: (charge.lastRefundAt ?? deps.now()).toISOString(),
+          provider: 'stripe',
+          providerEventId,
+        },
+      };
     });
     if (recorded) return 'account.payment-refunded';
     if (!moved) return 'ignored: the account was deleted';

@@ -31,7 +31,13 @@ const SWEEP_LOCK = 0x72656d696e64;
 const EXPIRED_NOTICE_WINDOW_MS = 30 * DAY;
 
 export interface ReminderDeps {
-  pool: Pool; billing: BillingService; mailer: Mailer; receipts: Receipts; logger: Logger; now: () => Date; publicUrl: string | null;
+  pool: Pool;
+  billing: BillingService;
+  mailer: Mailer;
+  receipts: Receipts;
+  logger: Logger;
+  now: () => Date;
+  publicUrl: string | null;
 }
 
 export interface SweepResult {
@@ -50,17 +56,30 @@ export function reminderDue(a: AccountRow, now: Date): { stage: ReminderStage; s
   const expiresAt = a.subscriptionExpiresAt;
   if (a.tier === 'free') {
     // Returned to free by the expiry: its own status says nothing any more; the notice is the spec's expired one.
-    if (a.paymentStatus !== 'cancelled' || !a.subscriptionId || !expiresAt || expiresAt.getTime() >= now.getTime()) return null;
-    return { stage: 'expired', status: renewalStatus({ tier: 'business', paymentStatus: 'cancelled', expiresAt: new Date(0) }, now) };
+    if (a.paymentStatus !== 'cancelled' || !a.subscriptionId || !expiresAt || expiresAt.getTime() >= now.getTime())
+      return null;
+    return {
+      stage: 'expired',
+      status: renewalStatus({ tier: 'business', paymentStatus: 'cancelled', expiresAt: new Date(0) }, now),
+    };
   }
-  const paymentStatus = (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === a.paymentStatus) ?? 'trial';
+  const paymentStatus =
+    (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === a.paymentStatus) ?? 'trial';
   const status = renewalStatus({ tier: a.tier, paymentStatus, expiresAt }, now);
   let stage: ReminderStage | null;
   switch (status.renewalUrgency) {
-    case 'reminder': case 'warning': stage = status.renewalUrgency; break;
-    case 'urgent': stage = status.isInGracePeriod ? 'grace' : 'urgent'; break;
-    case 'expired': stage = 'expired'; break;
-    default: stage = null;
+    case 'reminder':
+    case 'warning':
+      stage = status.renewalUrgency;
+      break;
+    case 'urgent':
+      stage = status.isInGracePeriod ? 'grace' : 'urgent';
+      break;
+    case 'expired':
+      stage = 'expired';
+      break;
+    default:
+      stage = null;
   }
   if (!stage) return null;
   if ((stage === 'reminder' || stage === 'warning' || stage === 'urgent') && renewsAutomatically(a)) return null;
@@ -76,7 +95,11 @@ export class RenewalReminders {
   /** Sweeps now (tests pass their own `now`); sweeps asked for meanwhile run one after the other. */
   sweep(now: Date = this.deps.now()): Promise<SweepResult> {
     this.queued++;
-    const run = this.chain.then(() => this.run(now)).finally(() => { this.queued--; });
+    const run = this.chain
+      .then(() => this.run(now))
+      .finally(() => {
+        this.queued--;
+      });
     this.chain = run.catch(() => {});
     return run;
   }
@@ -88,7 +111,9 @@ export class RenewalReminders {
   }
 
   /** Resolves when no sweep is running. */
-  async idle(): Promise<void> { await this.chain; }
+  async idle(): Promise<void> {
+    await this.chain;
+  }
 
   private async run(now: Date): Promise<SweepResult> {
     const { pool, billing, logger } = this.deps;
@@ -123,13 +148,25 @@ export class RenewalReminders {
     const due = reminderDue(account, now);
     if (!due) return false;
     const periodEnd = account.subscriptionExpiresAt?.toISOString() ?? null;
-    if (await wasMailed(this.deps.pool, account.id, 'renewal-reminder', reminderKey(due.stage, periodEnd))) return false;
+    if (await wasMailed(this.deps.pool, account.id, 'renewal-reminder', reminderKey(due.stage, periodEnd)))
+      return false;
     const tier = account.tier === 'free' ? null : account.tier;
-    await this.deps.mailer.send(reminderMail(account, due.stage, due.status, tier, account.subscriptionExpiresAt, this.deps.publicUrl));
-    const days = account.subscriptionExpiresAt ? Math.ceil((account.subscriptionExpiresAt.getTime() - now.getTime()) / DAY) || 0 : null;
-    await this.deps.billing.recordSystemFor(account.id, () => ({ type: 'account.renewal-reminder-mailed', payload: {
-      accountId: account.id, stage: due.stage, periodEnd, daysUntilExpiry: days, mailedAt: now.toISOString(),
-    } }));
+    await this.deps.mailer.send(
+      reminderMail(account, due.stage, due.status, tier, account.subscriptionExpiresAt, this.deps.publicUrl),
+    );
+    const days = account.subscriptionExpiresAt
+      ? Math.ceil((account.subscriptionExpiresAt.getTime() - now.getTime()) / DAY) || 0
+      : null;
+    await this.deps.billing.recordSystemFor(account.id, () => ({
+      type: 'account.renewal-reminder-mailed',
+      payload: {
+        accountId: account.id,
+        stage: due.stage,
+        periodEnd,
+        daysUntilExpiry: days,
+        mailedAt: now.toISOString(),
+      },
+    }));
     return true;
   }
 }

@@ -5,9 +5,25 @@
  * (webhooks.ts), read back by id here too when the success page asks (verify, complete-room-extension).
  */
 import {
-  CheckoutSessionIdSchema, CreateCheckoutBodySchema, CreateExtensionPaymentBodySchema, CreatePaidAccountBodySchema, DomainError, EXTENSION_PRICES,
-  PLAN_PRICES, PortalBodySchema, RenewSubscriptionBodySchema, accountRenewal, assertMayCreateOrExtend, type AccountRoomsApi, type CheckoutAnswer, type CompleteExtensionAnswer,
-  type PaymentVerificationAnswer, type PortalAnswer, type RenewAnswer, type SubscriptionStatusAnswer, type UpgradeRoomsAnswer,
+  CheckoutSessionIdSchema,
+  CreateCheckoutBodySchema,
+  CreateExtensionPaymentBodySchema,
+  CreatePaidAccountBodySchema,
+  DomainError,
+  EXTENSION_PRICES,
+  PLAN_PRICES,
+  PortalBodySchema,
+  RenewSubscriptionBodySchema,
+  accountRenewal,
+  assertMayCreateOrExtend,
+  type AccountRoomsApi,
+  type CheckoutAnswer,
+  type CompleteExtensionAnswer,
+  type PaymentVerificationAnswer,
+  type PortalAnswer,
+  type RenewAnswer,
+  type SubscriptionStatusAnswer,
+  type UpgradeRoomsAnswer,
 } from '@ephemera/proto';
 import { parseOrThrow, type Logger } from '@ephemera/platform';
 import { standingOf, type AccountRow } from '../accounts-repository.ts';
@@ -21,7 +37,10 @@ export interface PaymentsDeps {
   provider: PaymentProvider | null;
   state: ProviderStateReader | null;
   outcomes: PaymentOutcomes | null;
-  billing: BillingService; rooms: AccountRoomsApi; logger: Logger; now: () => Date;
+  billing: BillingService;
+  rooms: AccountRoomsApi;
+  logger: Logger;
+  now: () => Date;
   /**
    * The site's address for the provider's return links: PUBLIC_URL, or in embedded mode the server's own configured
    * address; never a request's Origin or Host (a forged header would send the payer to another site). null: the
@@ -33,7 +52,9 @@ export interface PaymentsDeps {
 export class PaymentsService {
   constructor(private readonly deps: PaymentsDeps) {}
 
-  get configured(): boolean { return this.deps.provider !== null; }
+  get configured(): boolean {
+    return this.deps.provider !== null;
+  }
 
   /** Subscription states in which the provider still holds (bills or retries) the subscription: renewing is the portal's. */
   private static readonly HELD = new Set(['active', 'trialing', 'past_due', 'unpaid']);
@@ -51,9 +72,16 @@ export class PaymentsService {
     const base = this.site();
     const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?plan=${input.plan}`, base));
     const cancel = this.returnUrl(input.cancelUrl, '/payment/cancelled', base);
-    const checkout = await this.provider('PAYMENT_SESSION_FAILED', () => provider.createSubscriptionCheckout({
-      accountId: account.id, email: account.email, customerId: account.customerId, plan: input.plan, successUrl: success, cancelUrl: cancel,
-    }));
+    const checkout = await this.provider('PAYMENT_SESSION_FAILED', () =>
+      provider.createSubscriptionCheckout({
+        accountId: account.id,
+        email: account.email,
+        customerId: account.customerId,
+        plan: input.plan,
+        successUrl: success,
+        cancelUrl: cancel,
+      }),
+    );
     return { success: true, url: checkout.url, sessionId: checkout.id };
   }
 
@@ -61,7 +89,9 @@ export class PaymentsService {
     const { provider } = this.need();
     const input = parseOrThrow(CreateExtensionPaymentBodySchema, body);
     assertMayCreateOrExtend(standingOf(account, this.deps.now())); // docs/product/payments.md PAY12
-    const room = (await this.deps.rooms.roomsOfAccount({ accountId: account.id })).find((r) => r.workspaceId === input.workspaceId);
+    const room = (await this.deps.rooms.roomsOfAccount({ accountId: account.id })).find(
+      (r) => r.workspaceId === input.workspaceId,
+    );
     if (!room) throw new DomainError('NOT_ROOM_OWNER');
     if (room.tier !== 'free') throw new DomainError('EXTENSION_FREE_FOR_TIER');
     if (room.expiresAt === null) throw new DomainError('NEVER_EXPIRES');
@@ -70,10 +100,18 @@ export class PaymentsService {
     const query = `type=room_extension&workspaceId=${encodeURIComponent(room.workspaceId)}&extensionType=${days}`;
     const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?${query}`, base));
     const cancel = this.returnUrl(input.cancelUrl, `/${encodeURIComponent(room.roomId)}`, base);
-    const checkout = await this.provider('EXTENSION_PAYMENT_FAILED', () => provider.createExtensionCheckout({
-      accountId: account.id, email: account.email, customerId: account.customerId, roomId: room.workspaceId, roomName: room.roomId, days,
-      successUrl: success, cancelUrl: cancel,
-    }));
+    const checkout = await this.provider('EXTENSION_PAYMENT_FAILED', () =>
+      provider.createExtensionCheckout({
+        accountId: account.id,
+        email: account.email,
+        customerId: account.customerId,
+        roomId: room.workspaceId,
+        roomName: room.roomId,
+        days,
+        successUrl: success,
+        cancelUrl: cancel,
+      }),
+    );
     return { success: true, url: checkout.url, sessionId: checkout.id };
   }
 
@@ -82,12 +120,24 @@ export class PaymentsService {
     const { state, outcomes } = this.need();
     const id = parseOrThrow(CheckoutSessionIdSchema, orderId);
     const session = await this.provider('EXTENSION_NOT_COMPLETED', () => state.checkoutSession(id));
-    if (!session || session.kind !== 'room_extension' || session.accountId !== account.id || !session.complete || !session.paid) {
+    if (
+      !session ||
+      session.kind !== 'room_extension' ||
+      session.accountId !== account.id ||
+      !session.complete ||
+      !session.paid
+    ) {
       throw new DomainError('PAYMENT_NOT_VERIFIED');
     }
     const result = await outcomes.applyExtension(session, null);
     if (!result) throw new DomainError('EXTENSION_NOT_COMPLETED');
-    return { success: true, newExpiryDate: result.newExpiryDate, roomName: result.roomName, workspaceId: result.workspaceId, extensionDays: result.days };
+    return {
+      success: true,
+      newExpiryDate: result.newExpiryDate,
+      roomName: result.roomName,
+      workspaceId: result.workspaceId,
+      extensionDays: result.days,
+    };
   }
 
   /** The success page: what the provider says about the session (never the query string), for this account. */
@@ -95,39 +145,78 @@ export class PaymentsService {
     const { state, outcomes } = this.need();
     const id = parseOrThrow(CheckoutSessionIdSchema, sessionId);
     const session = await this.provider('UNAVAILABLE', () => state.checkoutSession(id));
-    if (!session || session.accountId !== account.id || !session.complete || !session.paid) throw new DomainError('PAYMENT_NOT_VERIFIED');
+    if (!session || session.accountId !== account.id || !session.complete || !session.paid)
+      throw new DomainError('PAYMENT_NOT_VERIFIED');
     const who = { email: account.email, username: account.username };
     if (session.kind === 'room_extension') {
       const result = await outcomes.applyExtension(session, null);
       if (!result) throw new DomainError('PAYMENT_NOT_VERIFIED');
-      return { success: true, type: 'room_extension', plan: null, amount: (session.amountTotalCents ?? EXTENSION_PRICES[result.days] ?? 0) / 100, ...who,
-        subscriptionId: null, extensionDays: result.days, newExpiryDate: result.newExpiryDate, roomName: result.roomName, workspaceId: result.workspaceId };
+      return {
+        success: true,
+        type: 'room_extension',
+        plan: null,
+        amount: (session.amountTotalCents ?? EXTENSION_PRICES[result.days] ?? 0) / 100,
+        ...who,
+        subscriptionId: null,
+        extensionDays: result.days,
+        newExpiryDate: result.newExpiryDate,
+        roomName: result.roomName,
+        workspaceId: result.workspaceId,
+      };
     }
     if (session.mode !== 'subscription' || !session.subscriptionId) throw new DomainError('PAYMENT_NOT_VERIFIED');
     // The webhook may not have arrived yet: the same sync, from the provider's record of the subscription.
     await outcomes.syncSubscription(session.subscriptionId, { accountId: account.id, providerEventId: null });
     const plan = session.plan ?? 'pro';
-    return { success: true, type: 'subscription', plan, amount: PLAN_PRICES[plan].amountCents / 100, ...who,
-      subscriptionId: session.subscriptionId, extensionDays: null, newExpiryDate: null, roomName: null, workspaceId: null };
+    return {
+      success: true,
+      type: 'subscription',
+      plan,
+      amount: PLAN_PRICES[plan].amountCents / 100,
+      ...who,
+      subscriptionId: session.subscriptionId,
+      extensionDays: null,
+      newExpiryDate: null,
+      roomName: null,
+      workspaceId: null,
+    };
   }
 
   /** The subscription status and the renewal status (docs/product/payments.md PAY5-PAY7), from billing's read model. */
   subscriptionStatus(account: AccountRow): SubscriptionStatusAnswer {
-    const paymentStatus = (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
-    const renewal = accountRenewal({ tier: account.tier, paymentStatus, expiresAt: account.subscriptionExpiresAt, subscribed: account.subscriptionId !== null }, this.deps.now());
+    const paymentStatus =
+      (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
+    const renewal = accountRenewal(
+      {
+        tier: account.tier,
+        paymentStatus,
+        expiresAt: account.subscriptionExpiresAt,
+        subscribed: account.subscriptionId !== null,
+      },
+      this.deps.now(),
+    );
     const paid = account.tier !== 'free';
     return {
-      success: true, subscriptionTier: account.tier, paymentStatus,
-      hasActiveSubscription: paid && account.subscriptionId !== null && (paymentStatus === 'active' || paymentStatus === 'past_due'),
-      currentPeriodEnd: paid ? account.subscriptionExpiresAt?.toISOString() ?? null : null,
-      cancelAtPeriodEnd: account.cancelAtPeriodEnd, subscriptionExpiresAt: account.subscriptionExpiresAt?.toISOString() ?? null,
-      amountCents: paid ? PLAN_PRICES[account.tier as 'pro' | 'business'].amountCents : 0, renewal,
+      success: true,
+      subscriptionTier: account.tier,
+      paymentStatus,
+      hasActiveSubscription:
+        paid && account.subscriptionId !== null && (paymentStatus === 'active' || paymentStatus === 'past_due'),
+      currentPeriodEnd: paid ? (account.subscriptionExpiresAt?.toISOString() ?? null) : null,
+      cancelAtPeriodEnd: account.cancelAtPeriodEnd,
+      subscriptionExpiresAt: account.subscriptionExpiresAt?.toISOString() ?? null,
+      amountCents: paid ? PLAN_PRICES[account.tier as 'pro' | 'business'].amountCents : 0,
+      renewal,
     };
   }
 
   /** The dashboard's auto-renewal switch: the provider's subscription first, then the account (auto-renewal.ts). */
   setAutoRenewal(account: AccountRow, body: unknown): Promise<{ success: true; autoRenewal: boolean }> {
-    return changeAutoRenewal({ billing: this.deps.billing, provider: this.deps.provider, logger: this.deps.logger }, account, body);
+    return changeAutoRenewal(
+      { billing: this.deps.billing, provider: this.deps.provider, logger: this.deps.logger },
+      account,
+      body,
+    );
   }
 
   async portal(account: AccountRow, body: unknown): Promise<PortalAnswer> {
@@ -135,7 +224,9 @@ export class PaymentsService {
     const input = parseOrThrow(PortalBodySchema, body ?? {});
     if (!account.customerId) throw new DomainError('NO_BILLING_ACCOUNT');
     const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.site());
-    const portal = await this.provider('PORTAL_FAILED', () => provider.createPortalSession({ customerId: account.customerId!, returnUrl }));
+    const portal = await this.provider('PORTAL_FAILED', () =>
+      provider.createPortalSession({ customerId: account.customerId!, returnUrl }),
+    );
     return { success: true, url: portal.url };
   }
 
@@ -150,7 +241,11 @@ export class PaymentsService {
       tier = 'free';
       await this.deps.outcomes?.recordExpiry(account.id);
     }
-    const { changed } = await this.deps.rooms.changeTierOfAccount({ accountId: account.id, tier, reason: 'upgrade-rooms' });
+    const { changed } = await this.deps.rooms.changeTierOfAccount({
+      accountId: account.id,
+      tier,
+      reason: 'upgrade-rooms',
+    });
     return { success: true, tier, changed };
   }
 
@@ -166,12 +261,20 @@ export class PaymentsService {
     if (account.subscriptionId && account.customerId) {
       const subscriptionId = account.subscriptionId;
       const sub = await this.provider('PORTAL_FAILED', () => state.subscription(subscriptionId));
-      if (sub && PaymentsService.HELD.has(sub.status) && (sub.customerId === account.customerId || sub.accountId === account.id)) {
+      if (
+        sub &&
+        PaymentsService.HELD.has(sub.status) &&
+        (sub.customerId === account.customerId || sub.accountId === account.id)
+      ) {
         const portal = await this.portal(account, { returnUrl: input.returnUrl ?? '/dashboard' });
         return { success: true, url: portal.url, kind: 'portal', sessionId: null };
       }
     }
-    const checkout = await this.createCheckout(account, { plan: input.tier, successUrl: input.successUrl, cancelUrl: input.cancelUrl });
+    const checkout = await this.createCheckout(account, {
+      plan: input.tier,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+    });
     return { success: true, url: checkout.url, kind: 'checkout', sessionId: checkout.sessionId };
   }
 
@@ -195,16 +298,31 @@ export class PaymentsService {
   /** A path of this site, or an absolute address on its origin; anything else is refused (no open redirect). */
   private returnUrl(given: string | undefined, fallback: string, base: string): string {
     const wanted = given ?? fallback;
-    if (wanted.startsWith('//') || wanted.startsWith('/\\')) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    if (wanted.startsWith('//') || wanted.startsWith('/\\'))
+      throw new DomainError('VALIDATION', 'Return addresses must be on this site');
     let url: URL;
-    try { url = new URL(wanted, base); } catch { throw new DomainError('VALIDATION', 'Return addresses must be on this site'); }
+    try {
+      url = new URL(wanted, base);
+    } catch {
+      throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    }
     if (url.origin !== base) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
     return url.href;
   }
 
   /** A provider failure is a 502 with the spec's text, never a 500; the detail goes to the log. */
-  private async provider<T>(code: 'PAYMENT_SESSION_FAILED' | 'EXTENSION_PAYMENT_FAILED' | 'PORTAL_FAILED' | 'EXTENSION_NOT_COMPLETED' | 'UNAVAILABLE', fn: () => Promise<T>): Promise<T> {
-    try { return await fn(); } catch (err) {
+  private async provider<T>(
+    code:
+      | 'PAYMENT_SESSION_FAILED'
+      | 'EXTENSION_PAYMENT_FAILED'
+      | 'PORTAL_FAILED'
+      | 'EXTENSION_NOT_COMPLETED'
+      | 'UNAVAILABLE',
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
       if (err instanceof DomainError) throw err;
       this.deps.logger.warn({ err }, 'payment provider call failed');
       throw new DomainError(code);

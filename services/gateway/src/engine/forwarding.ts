@@ -19,4 +19,13 @@ export const isUpload = (method: string, url: string) => method === 'POST' && UP
  * Hop-by-hop headers are the proxy's own; the server writes Date and Content-Length itself. A client's handoff
  * header is dropped with them: only the proxy names a handed-over body.
  */
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'host', 'date', BODY_HANDOFF_HEADER]);
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'host',
+  'date',
+  BODY_HANDOFF_HEADER,
+]);

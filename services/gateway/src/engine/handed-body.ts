@@ -9,7 +9,10 @@ import { Readable } from 'node:stream';
 /** Buffered before the source is paused: two of uWS's receive buffers (512 KB each). */
 const HIGH_WATER_MARK = 1024 * 1024;
 
-export interface BodySource { pause(): void; resume(): void }
+export interface BodySource {
+  pause(): void;
+  resume(): void;
+}
 
 export class HandedBody {
   readonly body: Readable;
@@ -22,14 +25,24 @@ export class HandedBody {
   constructor(private readonly source: BodySource) {
     this.body = new Readable({
       highWaterMark: HIGH_WATER_MARK,
-      read: () => { if (this.paused && !this.done) { this.paused = false; source.resume(); } },
+      read: () => {
+        if (this.paused && !this.done) {
+          this.paused = false;
+          source.resume();
+        }
+      },
       // The reader gave up (or the handoff dropped an unclaimed body): the rest of the request is dropped.
-      destroy: (err, cb) => { this.finish(); cb(err); },
+      destroy: (err, cb) => {
+        this.finish();
+        cb(err);
+      },
     });
   }
 
   /** Whether the client's next bytes are still wanted (no longer once answered, aborted or read whole). */
-  get wanted(): boolean { return !this.done; }
+  get wanted(): boolean {
+    return !this.done;
+  }
 
   /** The client's next bytes; `last`: they end the body. Ignored once the body is done with. */
   push(chunks: Uint8Array[], last: boolean): void {
@@ -43,11 +56,17 @@ export class HandedBody {
       this.body.push(null);
       return;
     }
-    if (!more && !this.paused) { this.paused = true; this.source.pause(); }
+    if (!more && !this.paused) {
+      this.paused = true;
+      this.source.pause();
+    }
   }
 
   /** The answer is under way: whatever the client still sends is read and dropped; the body is destroyed. */
-  stop(): void { this.finish(); this.body.destroy(); }
+  stop(): void {
+    this.finish();
+    this.body.destroy();
+  }
 
   /** The client went away: a body not received whole fails (its reader stops and cleans up); the source is not touched again. */
   abort(): void {
@@ -59,6 +78,9 @@ export class HandedBody {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    if (this.paused) { this.paused = false; this.source.resume(); } // keep reading, so the rest is drained and dropped
+    if (this.paused) {
+      this.paused = false;
+      this.source.resume();
+    } // keep reading, so the rest is drained and dropped
   }
 }

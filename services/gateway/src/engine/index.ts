@@ -21,7 +21,8 @@ export type { EngineName, EngineChoice, EngineOptions, RunningEngine, GatewayEng
 export function chooseEngine(wanted: EngineChoice = 'auto'): { engine: GatewayEngine; why: string } {
   if (wanted === 'node') return { engine: nodeEngine, why: 'GATEWAY_ENGINE=node' };
   const uws = loadUws();
-  if ('uws' in uws) return { engine: uwsEngine(uws.uws), why: `uWS ${uws.from} loads on Node ${process.versions.node}` };
+  if ('uws' in uws)
+    return { engine: uwsEngine(uws.uws), why: `uWS ${uws.from} loads on Node ${process.versions.node}` };
   if (wanted === 'uws') throw new Error(`GATEWAY_ENGINE=uws, but uWebSockets.js does not load here: ${uws.reason}`);
   return { engine: nodeEngine, why: `uWS does not load on Node ${process.versions.node} here (${uws.reason})` };
 }

@@ -13,31 +13,52 @@ import { HandedBody } from './handed-body.ts';
 
 const agent = new http.Agent({ keepAlive: true });
 
-export function nodeProxy(target: string, addressOf: (peer: string, headers: Record<string, string>) => string, handoff?: BodyHandoff) {
+export function nodeProxy(
+  target: string,
+  addressOf: (peer: string, headers: Record<string, string>) => string,
+  handoff?: BodyHandoff,
+) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const method = (req.method ?? 'GET').toUpperCase();
     // What is checked is what is sent: refused (404) when the target, or any decoding of it, names a
     // service-to-service route (/internal/...), which no public port serves anyway.
     const url = forwardablePath(req.url ?? '/');
-    if (url === null) { res.writeHead(404).end('Not found'); return; }
+    if (url === null) {
+      res.writeHead(404).end('Not found');
+      return;
+    }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     headers['x-forwarded-for'] = addressOf(req.socket.remoteAddress ?? '', headers);
     const streamed = isStreamedRoute(url);
     const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
-    if (!streamed && declared !== null && declared > MAX_BODY) { refuseTooLarge(req, res); return; }
+    if (!streamed && declared !== null && declared > MAX_BODY) {
+      refuseTooLarge(req, res);
+      return;
+    }
     const hasBody = declared !== null ? declared > 0 : req.headers['transfer-encoding'] !== undefined;
     const handed = hasBody && handoff && isUpload(method, url) ? handedBody(req) : null;
     const handoffId = handed ? handoff!.put(handed.body) : null;
-    if (handoffId) { headers[BODY_HANDOFF_HEADER] = handoffId; headers['content-length'] = '0'; }
-    else if (declared !== null) headers['content-length'] = String(declared);
+    if (handoffId) {
+      headers[BODY_HANDOFF_HEADER] = handoffId;
+      headers['content-length'] = '0';
+    } else if (declared !== null) headers['content-length'] = String(declared);
     else if (hasBody) headers['transfer-encoding'] = 'chunked';
     // Once answered, the route is done with a handed-over body: the rest (an early refusal's) is read and dropped.
-    const releaseBody = () => { if (handed) { handed.stop(); handoff!.drop(handoffId!); } };
+    const releaseBody = () => {
+      if (handed) {
+        handed.stop();
+        handoff!.drop(handoffId!);
+      }
+    };
 
     const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
       releaseBody();
-      if (res.destroyed) { answer.destroy(); return; }
+      if (res.destroyed) {
+        answer.destroy();
+        return;
+      }
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
       if (answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
@@ -58,9 +79,15 @@ export function nodeProxy(target: string, addressOf: (peer: string, headers: Rec
     res.on('close', () => {
       if (res.writableFinished) return;
       upstream.destroy();
-      if (handed) { handed.abort(); handoff!.drop(handoffId!); }
+      if (handed) {
+        handed.abort();
+        handoff!.drop(handoffId!);
+      }
     });
-    if (!hasBody || handed) { upstream.end(); return; }
+    if (!hasBody || handed) {
+      upstream.end();
+      return;
+    }
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -87,8 +114,13 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse): vo
  * the answer ends, and a client still sending then sees its write fail (EPIPE) instead of the answer.
  */
 function endAfterRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-  if (req.complete || req.destroyed) { res.end(); return; }
-  const end = () => { if (!res.writableEnded) res.end(); };
+  if (req.complete || req.destroyed) {
+    res.end();
+    return;
+  }
+  const end = () => {
+    if (!res.writableEnded) res.end();
+  };
   req.once('end', end);
   req.once('close', end);
   req.resume();

@@ -26,7 +26,10 @@ export interface EngineOptions {
   addressOf: (peer: string, headers: Record<string, string>) => string;
 }
 
-export interface RunningEngine { port: number; close(): Promise<void> }
+export interface RunningEngine {
+  port: number;
+  close(): Promise<void>;
+}
 
 export interface GatewayEngine {
   name: EngineName;
@@ -34,7 +37,10 @@ export interface GatewayEngine {
 }
 
 /** The health routes' answers, the same on both engines: /healthz is the process, /readyz its dependencies too. */
-export async function healthAnswer(path: '/healthz' | '/readyz', ready: () => Promise<boolean>): Promise<{ status: number; body: string }> {
+export async function healthAnswer(
+  path: '/healthz' | '/readyz',
+  ready: () => Promise<boolean>,
+): Promise<{ status: number; body: string }> {
   if (path === '/healthz') return { status: 200, body: '{"ok":true}' };
   const ok = await ready().catch(() => false);
   return { status: ok ? 200 : 503, body: JSON.stringify({ ok }) };

@@ -22,7 +22,8 @@ export function uwsBody(res: HttpResponse): HandedBody {
     if (!handed.wanted) return;
     // uWS reuses the chunk's memory after this callback: copy before handing it on.
     const pieces: Buffer[] = [];
-    for (let at = 0; at < chunk.byteLength; at += PIECE) pieces.push(copyToRecycled(new Uint8Array(chunk, at, Math.min(PIECE, chunk.byteLength - at))));
+    for (let at = 0; at < chunk.byteLength; at += PIECE)
+      pieces.push(copyToRecycled(new Uint8Array(chunk, at, Math.min(PIECE, chunk.byteLength - at))));
     handed.push(pieces, isLast);
   });
   return handed;

@@ -13,21 +13,29 @@ import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemer
 import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload } from './forwarding.ts';
 import { uwsBody } from './uws-body.ts';
 
-
 /**
  * addressOf: the client's address from the peer and the headers (trusted proxies only), sent as X-Forwarded-For.
  * handoff (embedded only: the upstream is this process's express app): uploads' bodies are handed over in-process.
  */
-export function proxyTo(target: string, addressOf: (peer: string, headers: Record<string, string>) => string = (peer) => peer, handoff?: BodyHandoff) {
+export function proxyTo(
+  target: string,
+  addressOf: (peer: string, headers: Record<string, string>) => string = (peer) => peer,
+  handoff?: BodyHandoff,
+) {
   return (res: HttpResponse, req: HttpRequest) => {
     // uWS request data is only valid synchronously: copy what we need first.
     const method = req.getMethod().toUpperCase();
     // What is checked is what is sent: the target as fetch resolves it (dot segments, %2e), refused (404) when it or
     // any decoding of it names a service-to-service route (/internal/...), which no public port serves anyway.
     const url = forwardablePath(req.getUrl() + (req.getQuery() ? `?${req.getQuery()}` : ''));
-    if (url === null) { res.writeStatus('404 Not Found').end('Not found'); return; }
+    if (url === null) {
+      res.writeStatus('404 Not Found').end('Not found');
+      return;
+    }
     const headers: Record<string, string> = {};
-    req.forEach((k, v) => { if (!HOP_BY_HOP.has(k)) headers[k] = v; });
+    req.forEach((k, v) => {
+      if (!HOP_BY_HOP.has(k)) headers[k] = v;
+    });
     headers['x-forwarded-for'] = addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers);
     if (isStreamedRoute(url)) {
       streamFiles(target, url, method, headers, res, isUpload(method, url) ? handoff : undefined);
@@ -36,31 +44,46 @@ export function proxyTo(target: string, addressOf: (peer: string, headers: Recor
     let aborted = false;
     // A client gone is a request the upstream need not finish (a queued password try, say): its fetch is aborted.
     const gone = new AbortController();
-    res.onAborted(() => { aborted = true; gone.abort(); });
+    res.onAborted(() => {
+      aborted = true;
+      gone.abort();
+    });
 
     const chunks: Buffer[] = [];
     let size = 0;
     const forward = async () => {
       try {
         const upstream = await fetch(target + url, {
-          method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks), redirect: 'manual', signal: gone.signal,
+          method,
+          headers,
+          body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
+          redirect: 'manual',
+          signal: gone.signal,
         });
         const body = Buffer.from(await upstream.arrayBuffer());
         if (aborted) return;
         res.cork(() => {
           res.writeStatus(`${upstream.status} ${upstream.statusText || ''}`.trim());
-          upstream.headers.forEach((v, k) => { if (!HOP_BY_HOP.has(k) && k !== 'content-encoding') res.writeHeader(k, v); });
+          upstream.headers.forEach((v, k) => {
+            if (!HOP_BY_HOP.has(k) && k !== 'content-encoding') res.writeHeader(k, v);
+          });
           res.end(body);
         });
       } catch {
         if (!aborted) res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
       }
     };
-    if (method === 'GET' || method === 'HEAD') { void forward(); return; }
+    if (method === 'GET' || method === 'HEAD') {
+      void forward();
+      return;
+    }
     res.onData((chunk, isLast) => {
       size += chunk.byteLength;
       if (size > MAX_BODY) {
-        if (!aborted) { aborted = true; res.cork(() => res.writeStatus('413 Payload Too Large').end('Request body too large')); }
+        if (!aborted) {
+          aborted = true;
+          res.cork(() => res.writeStatus('413 Payload Too Large').end('Request body too large'));
+        }
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));
@@ -75,23 +98,46 @@ const agent = new http.Agent({ keepAlive: true });
  * Streams a file route's request body up (or, given a handoff, hands it over in-process and sends the headers only)
  * and its answer down, pausing whichever side is faster.
  */
-function streamFiles(target: string, url: string, method: string, headers: Record<string, string>, res: HttpResponse, handoff?: BodyHandoff): void {
+function streamFiles(
+  target: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  res: HttpResponse,
+  handoff?: BodyHandoff,
+): void {
   let aborted = false;
   let answered = false;
   // The answer can end before the request body does (an upload refused early: 401, 413, 415). From then on uWS
   // throws on any use of `res` (pause/resume included), so the rest of the body is dropped without touching it.
   let finished = false;
   let paused = false; // the request body's socket, while the upstream is behind (not used for a handed-over body)
-  const resumeBody = () => { if (paused) { paused = false; res.resume(); } };
+  const resumeBody = () => {
+    if (paused) {
+      paused = false;
+      res.resume();
+    }
+  };
   const handed = handoff ? uwsBody(res) : null;
   const handoffId = handed ? handoff!.put(handed.body) : null;
-  if (handoffId) { headers[BODY_HANDOFF_HEADER] = handoffId; headers['content-length'] = '0'; }
+  if (handoffId) {
+    headers[BODY_HANDOFF_HEADER] = handoffId;
+    headers['content-length'] = '0';
+  }
   // Once answered, the route is done with a handed-over body: the rest (an early refusal's) is read and dropped,
   // and an id the route never took is dropped with it.
-  const releaseBody = () => { if (handed) { handed.stop(); handoff!.drop(handoffId!); } };
+  const releaseBody = () => {
+    if (handed) {
+      handed.stop();
+      handoff!.drop(handoffId!);
+    }
+  };
   const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
     releaseBody();
-    if (aborted) { answer.destroy(); return; }
+    if (aborted) {
+      answer.destroy();
+      return;
+    }
     answered = true;
     res.cork(() => {
       res.writeStatus(`${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`.trim());
@@ -103,10 +149,15 @@ function streamFiles(target: string, url: string, method: string, headers: Recor
     answer.on('data', (chunk: Buffer) => {
       if (aborted) return;
       let ok = true;
-      res.cork(() => { ok = res.write(chunk); });
+      res.cork(() => {
+        ok = res.write(chunk);
+      });
       if (!ok) {
         answer.pause();
-        res.onWritable(() => { answer.resume(); return true; });
+        res.onWritable(() => {
+          answer.resume();
+          return true;
+        });
       }
     });
     answer.on('end', () => {
@@ -117,7 +168,12 @@ function streamFiles(target: string, url: string, method: string, headers: Recor
       resumeBody();
       res.cork(() => res.end());
     });
-    answer.on('error', () => { if (!aborted) { aborted = true; res.close(); } });
+    answer.on('error', () => {
+      if (!aborted) {
+        aborted = true;
+        res.close();
+      }
+    });
   });
   upstream.on('error', () => {
     releaseBody();
@@ -125,19 +181,35 @@ function streamFiles(target: string, url: string, method: string, headers: Recor
     aborted = true;
     if (finished) return;
     finished = true;
-    if (answered) res.close(); else res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
+    if (answered) res.close();
+    else res.cork(() => res.writeStatus('502 Bad Gateway').end('Bad gateway'));
   });
   res.onAborted(() => {
     aborted = true;
     upstream.destroy();
-    if (handed) { handed.abort(); handoff!.drop(handoffId!); }
+    if (handed) {
+      handed.abort();
+      handoff!.drop(handoffId!);
+    }
   });
-  if (method === 'GET' || method === 'HEAD' || handed) { upstream.end(); return; }
+  if (method === 'GET' || method === 'HEAD' || handed) {
+    upstream.end();
+    return;
+  }
   res.onData((chunk, isLast) => {
     if (aborted || finished || upstream.destroyed || upstream.writableEnded) return;
     // uWS reuses the chunk's memory after this callback: copy before handing it on.
     const ok = upstream.write(Buffer.from(chunk.slice(0)));
-    if (isLast) { upstream.end(); return; }
-    if (!ok && !paused) { paused = true; res.pause(); upstream.once('drain', () => { if (!aborted && !finished) resumeBody(); }); }
+    if (isLast) {
+      upstream.end();
+      return;
+    }
+    if (!ok && !paused) {
+      paused = true;
+      res.pause();
+      upstream.once('drain', () => {
+        if (!aborted && !finished) resumeBody();
+      });
+    }
   });
 }

@@ -26,7 +26,11 @@ export function loadUws(): { uws: UwsModule; from: string } | { reason: string }
   } catch (err) {
     const text = String((err as Error).message ?? err);
     // The useful part is the loader's own message (a missing GLIBC version, no binary for this ABI).
-    const cause = text.split('\n').map((l) => l.trim()).filter(Boolean).find((l) => /GLIBC_\d|cannot open shared object|Cannot find module|No such file|invalid ELF/.test(l));
+    const cause = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .find((l) => /GLIBC_\d|cannot open shared object|Cannot find module|No such file|invalid ELF/.test(l));
     loaded = { reason: (cause ?? text.split('\n')[0]).slice(0, 300) };
   }
   return loaded;
@@ -47,23 +51,38 @@ export function uwsEngine(uws: UwsModule): GatewayEngine {
         app.get(path, (res) => {
           const started = performance.now();
           let aborted = false;
-          res.onAborted(() => { aborted = true; });
+          res.onAborted(() => {
+            aborted = true;
+          });
           void healthAnswer(path, o.ready).then(({ status, body }) => {
-            if (!aborted) res.cork(() => res.writeStatus(status === 200 ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'application/json').end(body));
+            if (!aborted)
+              res.cork(() =>
+                res
+                  .writeStatus(status === 200 ? '200 OK' : '503 Service Unavailable')
+                  .writeHeader('content-type', 'application/json')
+                  .end(body),
+              );
             observeHttpRequest('GET', path, status, (performance.now() - started) / 1000);
           });
         });
       }
-      app.any('/*', o.upstream ? proxyTo(o.upstream, o.addressOf, o.handoff) : (res, req) => {
-        res.writeStatus('404 Not Found').end('Not found');
-        observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
-      });
-      const { listenSocket, port } = await new Promise<{ listenSocket: Uws.us_listen_socket; port: number }>((resolve, reject) => {
-        app.listen(o.host, o.port, (token) => {
-          if (!token) return reject(new Error(`gateway could not listen on port ${o.port}`));
-          resolve({ listenSocket: token, port: uws.us_socket_local_port(token) });
-        });
-      });
+      app.any(
+        '/*',
+        o.upstream
+          ? proxyTo(o.upstream, o.addressOf, o.handoff)
+          : (res, req) => {
+              res.writeStatus('404 Not Found').end('Not found');
+              observeHttpRequest(req.getMethod(), 'unmatched', 404, 0);
+            },
+      );
+      const { listenSocket, port } = await new Promise<{ listenSocket: Uws.us_listen_socket; port: number }>(
+        (resolve, reject) => {
+          app.listen(o.host, o.port, (token) => {
+            if (!token) return reject(new Error(`gateway could not listen on port ${o.port}`));
+            resolve({ listenSocket: token, port: uws.us_socket_local_port(token) });
+          });
+        },
+      );
       return {
         port,
         async close() {

@@ -13,10 +13,19 @@ import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import type { RunningEngine } from '../../src/engine/index.ts';
 import { ENGINES } from './engines.ts';
 
-interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string; closedEarly?: boolean }
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  closedEarly?: boolean;
+}
 
 describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
-  if (!engine) { it.skip('uWS does not load here', () => {}); return; }
+  if (!engine) {
+    it.skip('uWS does not load here', () => {});
+    return;
+  }
   let io: Server;
   let running: RunningEngine;
   let plain: RunningEngine; // no upstream
@@ -30,10 +39,22 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     upstream = http.createServer((req, res) => {
       const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: '' };
       seen.push(s);
-      req.on('data', (c: Buffer) => { s.body += c.toString(); });
+      req.on('data', (c: Buffer) => {
+        s.body += c.toString();
+      });
       req.on('end', () => {
-        if (req.url === '/api/slow') { res.on('close', () => { if (!res.writableFinished) s.closedEarly = true; }); setTimeout(() => res.end('late'), 3_000); return; }
-        res.writeHead(req.url!.startsWith('/api/teapot') ? 418 : 200, { 'content-type': 'text/plain', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'], 'x-upstream': 'yes' });
+        if (req.url === '/api/slow') {
+          res.on('close', () => {
+            if (!res.writableFinished) s.closedEarly = true;
+          });
+          setTimeout(() => res.end('late'), 3_000);
+          return;
+        }
+        res.writeHead(req.url!.startsWith('/api/teapot') ? 418 : 200, {
+          'content-type': 'text/plain',
+          'set-cookie': ['a=1; Path=/', 'b=2; Path=/'],
+          'x-upstream': 'yes',
+        });
         res.end(`${req.method} ${req.url} ${s.body.length}`);
       });
     });
@@ -41,11 +62,19 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     io = new Server({ serveClient: false });
     io.on('connection', (socket) => {
       socket.on('echo', (v: unknown, ack: (v: unknown) => void) => ack(v));
-      socket.on('join', (room: string, ack: () => void) => { void socket.join(room); ack(); });
-      socket.on('shout', (room: string, text: string) => { io.to(room).emit('heard', text); });
+      socket.on('join', (room: string, ack: () => void) => {
+        void socket.join(room);
+        ack();
+      });
+      socket.on('shout', (room: string, text: string) => {
+        io.to(room).emit('heard', text);
+      });
     });
     running = await engine.start({
-      host: '127.0.0.1', port: 0, io, ready: async () => ready,
+      host: '127.0.0.1',
+      port: 0,
+      io,
+      ready: async () => ready,
       upstream: `http://127.0.0.1:${(upstream.address() as net.AddressInfo).port}`,
       addressOf: (peer) => `client-of-${peer}`,
     });
@@ -63,17 +92,29 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
   const client = async (transports: ('polling' | 'websocket')[]) => {
     const c = connect(base, { transports, reconnection: false, forceNew: true });
     clients.push(c);
-    await new Promise<void>((resolve, reject) => { c.once('connect', () => resolve()); c.once('connect_error', reject); });
+    await new Promise<void>((resolve, reject) => {
+      c.once('connect', () => resolve());
+      c.once('connect_error', reject);
+    });
     return c;
   };
-  const request = (path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}) =>
+  const request = (
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+  ) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
       // node:http, not fetch: the path goes out exactly as written (fetch would resolve dot segments first)
-      const req = http.request(base + path, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
+      const req = http.request(
+        base + path,
+        { method: init.method ?? 'GET', headers: init.headers, agent: false },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
       req.on('error', reject);
       req.end(init.body);
     });
@@ -100,8 +141,10 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     expect(seen.filter((s) => s.url.endsWith('z'))).toEqual([]);
   });
 
-  it('forwards other requests as sent, with the client\'s address, and the answer as given', async () => {
-    const answer = await request('/api/teapot?x=1&y=%2F', { headers: { 'x-ephemera-body-handoff': 'forged', 'x-forwarded-for': '6.6.6.6', 'x-custom': 'kept' } });
+  it("forwards other requests as sent, with the client's address, and the answer as given", async () => {
+    const answer = await request('/api/teapot?x=1&y=%2F', {
+      headers: { 'x-ephemera-body-handoff': 'forged', 'x-forwarded-for': '6.6.6.6', 'x-custom': 'kept' },
+    });
     expect(answer.status).toBe(418);
     expect(answer.text).toBe('GET /api/teapot?x=1&y=%2F 0');
     expect(answer.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
@@ -111,14 +154,28 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     expect(s.headers['x-custom']).toBe('kept');
     expect(s.headers['x-ephemera-body-handoff']).toBeUndefined();
     const json = JSON.stringify({ name: 'ü'.repeat(1000) });
-    const posted = await request('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
-    expect(posted.text).toBe(`POST /api/rooms ${Buffer.byteLength(json)}`.replace(String(Buffer.byteLength(json)), String(json.length)));
+    const posted = await request('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: json,
+    });
+    expect(posted.text).toBe(
+      `POST /api/rooms ${Buffer.byteLength(json)}`.replace(String(Buffer.byteLength(json)), String(json.length)),
+    );
     expect(seen.at(-1)!.body).toBe(json);
   });
 
   it('refuses internal paths however they are spelled, before the upstream sees them', async () => {
     const before = seen.length;
-    for (const path of ['/internal/room-keys/r', '/./internal/room-keys/r', '/%2e/internal/room-keys/r', '/api/../internal/room-keys/r', '/api/%2E%2E/internal/x', '//internal/x', '/INTERNAL/x']) {
+    for (const path of [
+      '/internal/room-keys/r',
+      '/./internal/room-keys/r',
+      '/%2e/internal/room-keys/r',
+      '/api/../internal/room-keys/r',
+      '/api/%2E%2E/internal/x',
+      '//internal/x',
+      '/INTERNAL/x',
+    ]) {
       expect((await request(path)).status, path).toBe(404);
     }
     expect(seen.length).toBe(before);
@@ -128,18 +185,43 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     expect((await request('/api/rooms', { method: 'POST', body: Buffer.alloc(1024 * 1024 + 1) })).status).toBe(413);
     // the same without a declared length: counted as it streams (chunked), refused with 413, not a reset
     const chunked = await new Promise<number | string>((resolve) => {
-      const req = http.request(base + '/api/rooms', { method: 'POST', agent: false }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+      const req = http.request(base + '/api/rooms', { method: 'POST', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
       req.on('error', (err) => resolve(err.message));
       // past the cap, then a pause before the rest: the refusal must wait for the body, not reset the connection
       for (let i = 0; i < 5; i++) req.write(Buffer.alloc(256 * 1024));
       setTimeout(() => req.end(Buffer.alloc(256 * 1024)), 200);
     });
     expect(chunked).toBe(413);
-    const down = await engine.start({ host: '127.0.0.1', port: 0, ready: async () => true, addressOf: (p) => p, upstream: 'http://127.0.0.1:9' });
+    const down = await engine.start({
+      host: '127.0.0.1',
+      port: 0,
+      ready: async () => true,
+      addressOf: (p) => p,
+      upstream: 'http://127.0.0.1:9',
+    });
     try {
-      expect(await new Promise<number>((resolve) => http.get(`http://127.0.0.1:${down.port}/api/x`, (res) => { res.resume(); resolve(res.statusCode!); }))).toBe(502);
-    } finally { await down.close(); }
-    expect(await new Promise<number>((resolve) => http.get(`http://127.0.0.1:${plain.port}/api/x`, (res) => { res.resume(); resolve(res.statusCode!); }))).toBe(404);
+      expect(
+        await new Promise<number>((resolve) =>
+          http.get(`http://127.0.0.1:${down.port}/api/x`, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          }),
+        ),
+      ).toBe(502);
+    } finally {
+      await down.close();
+    }
+    expect(
+      await new Promise<number>((resolve) =>
+        http.get(`http://127.0.0.1:${plain.port}/api/x`, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        }),
+      ),
+    ).toBe(404);
   });
 
   it('ends the upstream request when its client leaves', async () => {

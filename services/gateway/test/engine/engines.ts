@@ -13,4 +13,5 @@ export const ENGINES: { name: string; engine: GatewayEngine | null; missing?: st
   'uws' in uws ? { name: 'uws', engine: uwsEngine(uws.uws) } : { name: 'uws', engine: null, missing: uws.reason },
 ];
 /** REQUIRE_UWS=1 (the Debian 13 root's run): a uWS that does not load fails the run instead of skipping its cases. */
-if (process.env.REQUIRE_UWS === '1' && 'reason' in uws) throw new Error(`REQUIRE_UWS=1 but uWS does not load: ${uws.reason}`);
+if (process.env.REQUIRE_UWS === '1' && 'reason' in uws)
+  throw new Error(`REQUIRE_UWS=1 but uWS does not load: ${uws.reason}`);

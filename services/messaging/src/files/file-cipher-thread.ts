@@ -26,8 +26,16 @@ const BATCH_BYTES = BATCH_CHUNKS * STRIDE;
 /** batches of one upload out at the worker at once (2 MB): enough to keep it busy while the next batch fills */
 const IN_FLIGHT = 4;
 
-interface Result { stream: number; buf?: ArrayBuffer; length?: number; error?: string }
-interface Listener { done(r: Result): void; fail(err: Error): void }
+interface Result {
+  stream: number;
+  buf?: ArrayBuffer;
+  length?: number;
+  error?: string;
+}
+interface Listener {
+  done(r: Result): void;
+  fail(err: Error): void;
+}
 
 let worker: Worker | null = null;
 const listeners = new Map<number, Listener>();
@@ -37,7 +45,9 @@ function cipherWorker(): Worker {
   if (worker) return worker;
   // A small young generation: the thread's garbage is the cipher's output buffers, collected every few megabytes
   // (file-cipher-worker.mjs); V8's default lets it grow to 48 MB of semi-spaces (a 500 MB upload: +20-50 MB of RSS).
-  const w = new Worker(new URL('./file-cipher-worker.mjs', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 2 } });
+  const w = new Worker(new URL('./file-cipher-worker.mjs', import.meta.url), {
+    resourceLimits: { maxYoungGenerationSizeMb: 2 },
+  });
   w.on('message', (r: Result) => listeners.get(r.stream)?.done(r));
   const lost = (err: Error) => {
     if (worker === w) worker = null; // the next upload starts a new one
@@ -77,7 +87,11 @@ export function encryptStreamOffThread(k: FileKey, objectId: string): Transform 
     w.postMessage({ type: 'close', stream });
     if (listeners.size === 0) w.unref();
   };
-  const wake = () => { const go = waiting; waiting = null; go?.(); };
+  const wake = () => {
+    const go = waiting;
+    waiting = null;
+    go?.();
+  };
 
   const t = new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
@@ -93,13 +107,17 @@ export function encryptStreamOffThread(k: FileKey, objectId: string): Transform 
         at += take;
       }
       recycle(chunk); // copied: the upload's buffer can be reused (platform/recycled-buffers.ts)
-      if (sent - pushed >= IN_FLIGHT) waiting = () => done(); else done();
+      if (sent - pushed >= IN_FLIGHT) waiting = () => done();
+      else done();
     },
     flush(done: TransformCallback) {
       if (lengths.length === 0) lengths.push(0); // an empty file is one empty chunk
       post(true);
       ended = true;
-      waiting = () => { release(); done(); }; // once every batch is back and pushed
+      waiting = () => {
+        release();
+        done();
+      }; // once every batch is back and pushed
     },
     destroy(err, cb) {
       release();
@@ -111,12 +129,17 @@ export function encryptStreamOffThread(k: FileKey, objectId: string): Transform 
   if (listeners.size === 0) w.ref();
   listeners.set(stream, {
     done(r) {
-      if (r.error !== undefined) { t.destroy(new Error(`file encryption failed: ${r.error}`)); return; }
+      if (r.error !== undefined) {
+        t.destroy(new Error(`file encryption failed: ${r.error}`));
+        return;
+      }
       t.push(lendRecycled(r.buf!, r.length!));
       pushed += 1;
       if (ended ? pushed === sent : sent - pushed < IN_FLIGHT) wake();
     },
-    fail(err) { t.destroy(err); },
+    fail(err) {
+      t.destroy(err);
+    },
   });
   return t;
 }

@@ -23,11 +23,17 @@ const TAG = 16;
 const keys = new Map(); // stream id -> KeyObject, while the stream runs
 
 parentPort.on('message', (m) => {
-  if (m.type === 'close') { keys.delete(m.stream); return; }
+  if (m.type === 'close') {
+    keys.delete(m.stream);
+    return;
+  }
   const { stream, key, prefix, objectId, firstIndex, lengths, last, chunk } = m;
   try {
     let k = keys.get(stream);
-    if (!k) { k = createSecretKey(Buffer.from(key)); keys.set(stream, k); }
+    if (!k) {
+      k = createSecretKey(Buffer.from(key));
+      keys.set(stream, k);
+    }
     const buf = Buffer.from(m.buf);
     const stride = chunk + TAG;
     const nonce = Buffer.alloc(12);
@@ -50,7 +56,10 @@ parentPort.on('message', (m) => {
     }
     parentPort.postMessage({ stream, buf: m.buf, length }, [m.buf]);
     sinceGc += length;
-    if (sinceGc > GC_EVERY) { sinceGc = 0; gc({ type: 'minor' }); }
+    if (sinceGc > GC_EVERY) {
+      sinceGc = 0;
+      gc({ type: 'minor' });
+    }
   } catch (err) {
     parentPort.postMessage({ stream, error: String(err?.message ?? err) });
   }

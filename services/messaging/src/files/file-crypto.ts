@@ -17,7 +17,10 @@ export const CHUNK = 64 * 1024;
 /** bytes of the GCM tag stored after each chunk */
 export const TAG = 16;
 
-export interface FileKey { key: Buffer; prefix: Buffer }
+export interface FileKey {
+  key: Buffer;
+  prefix: Buffer;
+}
 
 /**
  * The key imported once per file for the cipher: createCipheriv with raw bytes imports them again for every
@@ -26,28 +29,40 @@ export interface FileKey { key: Buffer; prefix: Buffer }
 const imported = new WeakMap<FileKey, KeyObject>();
 function cipherKey(k: FileKey): KeyObject {
   let key = imported.get(k);
-  if (!key) { key = createSecretKey(k.key); imported.set(k, key); }
+  if (!key) {
+    key = createSecretKey(k.key);
+    imported.set(k, key);
+  }
   return key;
 }
 
 export const newFileKey = (): FileKey => ({ key: randomBytes(32), prefix: randomBytes(8) });
 
 /** The keys of one upload: the file's, and its thumbnail's (an object of its own, so a key of its own). */
-export interface FileKeys { file: FileKey; thumb: FileKey }
+export interface FileKeys {
+  file: FileKey;
+  thumb: FileKey;
+}
 export const newFileKeys = (): FileKeys => ({ file: newFileKey(), thumb: newFileKey() });
 
 const b64 = (b: Buffer) => b.toString('base64');
 const bytes = (s: string) => Buffer.from(s, 'base64');
 
 export const sealFileKeys = (room: RoomKey, fileId: string, k: FileKeys): string =>
-  room.sealJson({ k: b64(k.file.key), p: b64(k.file.prefix), tk: b64(k.thumb.key), tp: b64(k.thumb.prefix) }, `file-key:${fileId}`);
+  room.sealJson(
+    { k: b64(k.file.key), p: b64(k.file.prefix), tk: b64(k.thumb.key), tp: b64(k.thumb.prefix) },
+    `file-key:${fileId}`,
+  );
 
 /**
  * A file's keys. Files stored before thumbnails had keys of their own hold one key (no tk/tp): their thumbnail was
  * sealed under the file's key, and is still read with it.
  */
 export function openFileKeys(room: RoomKey, fileId: string, sealed: string): FileKeys {
-  const { k, p, tk, tp } = room.openJson<{ k: string; p: string; tk?: string; tp?: string }>(sealed, `file-key:${fileId}`);
+  const { k, p, tk, tp } = room.openJson<{ k: string; p: string; tk?: string; tp?: string }>(
+    sealed,
+    `file-key:${fileId}`,
+  );
   const file = { key: bytes(k), prefix: bytes(p) };
   return { file, thumb: tk && tp ? { key: bytes(tk), prefix: bytes(tp) } : file };
 }
@@ -63,7 +78,8 @@ function nonce(k: FileKey, index: number): Buffer {
   n.writeUInt32BE(index, 8);
   return n;
 }
-const aad = (objectId: string, index: number, last: boolean) => Buffer.from(`${objectId}:${index}:${last ? 1 : 0}`, 'utf8');
+const aad = (objectId: string, index: number, last: boolean) =>
+  Buffer.from(`${objectId}:${index}:${last ? 1 : 0}`, 'utf8');
 
 /**
  * Seals one chunk given as pieces (the input is never copied into one buffer): ciphertext pieces, then the tag. The
@@ -73,7 +89,10 @@ const aad = (objectId: string, index: number, last: boolean) => Buffer.from(`${o
 function sealChunk(k: FileKey, objectId: string, index: number, last: boolean, plain: Buffer[], out: Buffer[]): void {
   const c = createCipheriv('aes-256-gcm', cipherKey(k), nonce(k, index));
   c.setAAD(aad(objectId, index, last));
-  for (const piece of plain) { out.push(c.update(piece)); recycle(piece); }
+  for (const piece of plain) {
+    out.push(c.update(piece));
+    recycle(piece);
+  }
   const rest = c.final();
   if (rest.length) out.push(rest);
   out.push(c.getAuthTag());
@@ -97,9 +116,15 @@ export function encryptStream(k: FileKey, objectId: string): Transform {
   let held: Buffer[] | null = null; // a full chunk, sealed when the next byte (or the end) arrives
   let index = 0;
   const seal = (out: Buffer[], last: boolean) => {
-    if (held) { sealChunk(k, objectId, index, last, held, out); index += 1; held = null; }
+    if (held) {
+      sealChunk(k, objectId, index, last, held, out);
+      index += 1;
+      held = null;
+    }
   };
-  const pushAll = (t: Transform, out: Buffer[]) => { for (const b of out) t.push(b); };
+  const pushAll = (t: Transform, out: Buffer[]) => {
+    for (const b of out) t.push(b);
+  };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       const out: Buffer[] = [];
@@ -110,7 +135,11 @@ export function encryptStream(k: FileKey, objectId: string): Transform {
         pending.push(at === 0 && take === chunk.length ? chunk : chunk.subarray(at, at + take));
         pendingLength += take;
         at += take;
-        if (pendingLength === CHUNK) { held = pending; pending = []; pendingLength = 0; }
+        if (pendingLength === CHUNK) {
+          held = pending;
+          pending = [];
+          pendingLength = 0;
+        }
       }
       pushAll(this, out);
       done();
@@ -133,7 +162,13 @@ export function encryptStream(k: FileKey, objectId: string): Transform {
  * The stored byte range that holds plaintext bytes [start, end] of a file of `size` bytes, and the decrypting
  * transform that turns that stored range back into exactly those plaintext bytes.
  */
-export function decryptRange(k: FileKey, objectId: string, size: number, start: number, end: number): { stored: { start: number; end: number }; transform: Transform } {
+export function decryptRange(
+  k: FileKey,
+  objectId: string,
+  size: number,
+  start: number,
+  end: number,
+): { stored: { start: number; end: number }; transform: Transform } {
   const total = chunkCount(size);
   const first = Math.floor(start / CHUNK);
   const lastIndex = Math.min(total - 1, Math.floor(Math.max(end, 0) / CHUNK));
@@ -160,14 +195,18 @@ export function decryptRange(k: FileKey, objectId: string, size: number, start: 
           pending = pending.subarray(CHUNK + TAG);
         }
         done();
-      } catch (err) { done(err as Error); }
+      } catch (err) {
+        done(err as Error);
+      }
     },
     flush(done: TransformCallback) {
       try {
         if (pending.length) emit(this, pending);
         if (index <= lastIndex) throw new Error('stored file is truncated');
         done();
-      } catch (err) { done(err as Error); }
+      } catch (err) {
+        done(err as Error);
+      }
     },
   });
   return { stored: { start: storedStart, end: storedEnd }, transform };

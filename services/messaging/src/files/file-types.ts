@@ -12,7 +12,12 @@ import { Transform } from 'node:stream';
 import { DomainError, type MessageFile, type UploadPurpose } from '@ephemera/proto';
 
 export type FileKind = MessageFile['kind'];
-export interface Detected { mime: string; kind: FileKind; ext: string; text: boolean }
+export interface Detected {
+  mime: string;
+  kind: FileKind;
+  ext: string;
+  text: boolean;
+}
 
 /** Bytes read before deciding: enough for every magic number, and for the zip entries of docx/xlsx. */
 export const SNIFF_BYTES = 256 * 1024;
@@ -29,18 +34,49 @@ const BY_MIME: Record<string, { kind: FileKind; ext: string }> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { kind: 'file', ext: 'docx' },
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { kind: 'file', ext: 'xlsx' },
 };
-const VOICE_MIMES = new Set(['video/webm', 'audio/webm', 'audio/ogg', 'audio/opus', 'audio/mp4', 'audio/x-m4a', 'video/mp4']);
+const VOICE_MIMES = new Set([
+  'video/webm',
+  'audio/webm',
+  'audio/ogg',
+  'audio/opus',
+  'audio/mp4',
+  'audio/x-m4a',
+  'video/mp4',
+]);
 /** Served inline (in an <img>, <video>, <audio>): passive media only, never html, svg or pdf. */
-export const INLINE_MIMES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime',
-  'audio/webm', 'audio/ogg', 'audio/opus', 'audio/mp4', 'audio/x-m4a']);
+export const INLINE_MIMES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'audio/webm',
+  'audio/ogg',
+  'audio/opus',
+  'audio/mp4',
+  'audio/x-m4a',
+]);
 
 const extOf = (name: string) => /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
-export async function detectType(head: Buffer, name: string, declared: string, purpose: UploadPurpose): Promise<Detected> {
+export async function detectType(
+  head: Buffer,
+  name: string,
+  declared: string,
+  purpose: UploadPurpose,
+): Promise<Detected> {
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
   const ext = extOf(name);
   if (purpose === 'voice') {
-    if (found && VOICE_MIMES.has(found.mime)) return { mime: found.mime === 'video/webm' ? 'audio/webm' : found.mime, kind: 'voice', ext: found.ext, text: false };
+    if (found && VOICE_MIMES.has(found.mime))
+      return {
+        mime: found.mime === 'video/webm' ? 'audio/webm' : found.mime,
+        kind: 'voice',
+        ext: found.ext,
+        text: false,
+      };
     throw new DomainError('FILE_TYPE_NOT_SUPPORTED');
   }
   let detected: Detected | null = null;
@@ -48,7 +84,12 @@ export async function detectType(head: Buffer, name: string, declared: string, p
     const known = BY_MIME[found.mime];
     if (known) detected = { mime: found.mime, ...known, text: false };
     else if (found.mime === 'application/x-cfb' && (ext === 'doc' || ext === 'xls')) {
-      detected = { mime: ext === 'doc' ? 'application/msword' : 'application/vnd.ms-excel', kind: 'file', ext, text: false };
+      detected = {
+        mime: ext === 'doc' ? 'application/msword' : 'application/vnd.ms-excel',
+        kind: 'file',
+        ext,
+        text: false,
+      };
     }
   } else {
     const d = declared.toLowerCase().split(';')[0]!.trim();
@@ -69,7 +110,9 @@ function validUtf8Start(head: Buffer): boolean {
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
     return true;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 /** Passes bytes through, failing with FILE_TYPE_NOT_SUPPORTED at the first NUL or invalid UTF-8 (text and csv). */
@@ -81,10 +124,17 @@ export function textCheck(): Transform {
         if (chunk.includes(0)) throw new DomainError('FILE_TYPE_NOT_SUPPORTED');
         decoder.decode(chunk, { stream: true });
         done(null, chunk);
-      } catch (err) { done(err instanceof DomainError ? err : new DomainError('FILE_TYPE_NOT_SUPPORTED')); }
+      } catch (err) {
+        done(err instanceof DomainError ? err : new DomainError('FILE_TYPE_NOT_SUPPORTED'));
+      }
     },
     flush(done) {
-      try { decoder.decode(); done(); } catch { done(new DomainError('FILE_TYPE_NOT_SUPPORTED')); }
+      try {
+        decoder.decode();
+        done();
+      } catch {
+        done(new DomainError('FILE_TYPE_NOT_SUPPORTED'));
+      }
     },
   });
 }

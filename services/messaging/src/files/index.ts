@@ -1,5 +1,12 @@
 /** Files and voice messages (messaging owns them): storage port and adapters, the service, its routes. */
 export { FileService, LINK_TTL_MS, parseRange } from './service.ts';
 export { fileRouter, type FileRouterDeps } from './router.ts';
-export { storageFromEnv, LocalDiskStorage, S3Storage, type FileStorage, type S3Env, type S3StorageOptions } from './storage/index.ts';
+export {
+  storageFromEnv,
+  LocalDiskStorage,
+  S3Storage,
+  type FileStorage,
+  type S3Env,
+  type S3StorageOptions,
+} from './storage/index.ts';
 export { filesByIds, describe as describeFile, type StoredFile } from './repository.ts';

@@ -12,6 +12,8 @@ export const defaultStorageQuota: StorageQuota = roomStorageBytes;
 /** Bytes the room's files and thumbnails hold now. */
 export async function roomStorageUsed(pool: Pool, workspaceId: string): Promise<number> {
   const { rows } = await pool.query(
-    'SELECT COALESCE(SUM(size + COALESCE(thumbnail_size, 0)), 0)::bigint AS used FROM messaging.files WHERE workspace_id = $1', [workspaceId]);
+    'SELECT COALESCE(SUM(size + COALESCE(thumbnail_size, 0)), 0)::bigint AS used FROM messaging.files WHERE workspace_id = $1',
+    [workspaceId],
+  );
   return Number(rows[0].used);
 }

@@ -9,13 +9,24 @@
  */
 import express from 'express';
 import { type RoomTokensApi, type SessionActor } from '@ephemera/proto';
-import { memberOf, publicRoute, roomMemberOf, sendsAuthorization, BODY_HANDOFF_HEADER, type BodyHandoff, type Caller, type Callers } from '@ephemera/platform';
+import {
+  memberOf,
+  publicRoute,
+  roomMemberOf,
+  sendsAuthorization,
+  BODY_HANDOFF_HEADER,
+  type BodyHandoff,
+  type Caller,
+  type Callers,
+} from '@ephemera/platform';
 import type { RateLimit } from '../link-preview/router.ts';
 import type { FileService } from './service.ts';
 
 export interface FileRouterDeps {
   /** whose a bearer token is (the room service) */
-  tokens: RoomTokensApi; files: FileService; limit: RateLimit;
+  tokens: RoomTokensApi;
+  files: FileService;
+  limit: RateLimit;
   /** embedded: the gateway hands an upload's body over in-process (platform/body-handoff.ts); absent: the request's own */
   bodyHandoff?: BodyHandoff;
 }
@@ -36,7 +47,12 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
       if (sendsAuthorization(req)) return bearer.member!(req);
       const workspaceId = String(req.params.workspaceId);
       const variant = req.query.variant === 'thumb' ? 'thumb' : 'file';
-      const userId = await deps.files.verifyLink(workspaceId, String(req.params.fileId), variant, req.query as Record<string, unknown>);
+      const userId = await deps.files.verifyLink(
+        workspaceId,
+        String(req.params.fileId),
+        variant,
+        req.query as Record<string, unknown>,
+      );
       return { kind: 'member', role: 'member', workspaceId, userId };
     },
   };
@@ -46,15 +62,21 @@ export function fileRouter(deps: FileRouterDeps): express.Router {
     res.locals.handed = deps.bodyHandoff?.take(req.headers[BODY_HANDOFF_HEADER]);
     next();
   };
-  publicRoute(r, 'uploadFile', bearer, async (req, res, caller) => {
-    res.set('Cache-Control', 'no-store');
-    const handed = res.locals.handed as ReturnType<BodyHandoff['take']>;
-    const body = handed ? Object.assign(handed, { headers: req.headers }) : req;
-    const actor = actorOf(caller);
-    await deps.limit(`upload:${actor.userId}`);
-    const file = await deps.files.upload(actor, body);
-    res.status(201).json({ success: true, file });
-  }, takeHandedBody);
+  publicRoute(
+    r,
+    'uploadFile',
+    bearer,
+    async (req, res, caller) => {
+      res.set('Cache-Control', 'no-store');
+      const handed = res.locals.handed as ReturnType<BodyHandoff['take']>;
+      const body = handed ? Object.assign(handed, { headers: req.headers }) : req;
+      const actor = actorOf(caller);
+      await deps.limit(`upload:${actor.userId}`);
+      const file = await deps.files.upload(actor, body);
+      res.status(201).json({ success: true, file });
+    },
+    takeHandedBody,
+  );
   publicRoute(r, 'fileLink', bearer, async (req, res, caller) => {
     res.set('Cache-Control', 'no-store');
     res.json({ success: true, ...(await deps.files.link(actorOf(caller), String(req.params.fileId))) });

@@ -7,11 +7,30 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { timingSafeEqual } from 'node:crypto';
 import {
-  C, DomainError, ENTITLEMENTS, PROFILE_IMAGE_MAX_BYTES, SOCKET_AUTHZ, type DomainEventPayload, type EventEnvelope, type MessageFile,
-  type SessionActor, type Tier,
+  C,
+  DomainError,
+  ENTITLEMENTS,
+  PROFILE_IMAGE_MAX_BYTES,
+  SOCKET_AUTHZ,
+  type DomainEventPayload,
+  type EventEnvelope,
+  type MessageFile,
+  type SessionActor,
+  type Tier,
 } from '@ephemera/proto';
 import {
-  applyOnce, appendEvents, makeEvent, newId, systemActor, userActor, type EventLog, type Logger, type Pool, type Projector, type RoomKey, type RoomKeyring,
+  applyOnce,
+  appendEvents,
+  makeEvent,
+  newId,
+  systemActor,
+  userActor,
+  type EventLog,
+  type Logger,
+  type Pool,
+  type Projector,
+  type RoomKey,
+  type RoomKeyring,
 } from '@ephemera/platform';
 import type { AccessChecks } from '../access.ts';
 import { servingKey } from '../sealed-messages.ts';
@@ -28,14 +47,23 @@ import { defaultStorageQuota, roomStorageUsed, type StorageQuota } from './quota
 export const LINK_TTL_MS = 15 * 60 * 1000;
 
 export interface FileServiceDeps {
-  pool: Pool; log: EventLog; keyring: RoomKeyring; storage: FileStorage; access: AccessChecks; project: Projector;
-  now: () => Date; logger?: Logger; logSharesDatabase?: boolean;
+  pool: Pool;
+  log: EventLog;
+  keyring: RoomKeyring;
+  storage: FileStorage;
+  access: AccessChecks;
+  project: Projector;
+  now: () => Date;
+  logger?: Logger;
+  logSharesDatabase?: boolean;
   /** a room's storage quota by tier (default: roomStorageBytes, quota.ts) */
   storageQuota?: StorageQuota;
 }
 
 export interface Download {
-  status: 200 | 206; headers: Record<string, string>; body: Readable;
+  status: 200 | 206;
+  headers: Record<string, string>;
+  body: Readable;
 }
 
 export class FileService {
@@ -55,22 +83,32 @@ export class FileService {
   }
 
   /** POST /api/workspaces/{id}/files: the caller is a member of the room (bearer), checked again per channel here. */
-  async upload(actor: SessionActor, req: Readable & { headers: import('node:http').IncomingHttpHeaders }): Promise<MessageFile & { expiresAt: string | null }> {
+  async upload(
+    actor: SessionActor,
+    req: Readable & { headers: import('node:http').IncomingHttpHeaders },
+  ): Promise<MessageFile & { expiresAt: string | null }> {
     await this.deps.access.check(actor, SOCKET_AUTHZ[C.sendMessage], null);
     const key = await servingKey(this.deps.keyring, actor.workspaceId);
     try {
       // The room's storage left caps the upload too; a full room is refused before anything is stored.
       let cappedByQuota = false;
-      const result = await parseUpload(req, async (fields) => {
-        if (fields.channelId) await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
-        const limit = await this.limitFor(actor.workspaceId, fields.purpose);
-        const left = await this.storageLeft(actor.workspaceId);
-        if (left <= 0) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
-        cappedByQuota = left < limit;
-        return Math.min(limit, left);
-      }, (fields, file) => this.store(actor, key, fields, file)).catch((err) => {
+      const result = await parseUpload(
+        req,
+        async (fields) => {
+          if (fields.channelId)
+            await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
+          const limit = await this.limitFor(actor.workspaceId, fields.purpose);
+          const left = await this.storageLeft(actor.workspaceId);
+          if (left <= 0) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
+          cappedByQuota = left < limit;
+          return Math.min(limit, left);
+        },
+        (fields, file) => this.store(actor, key, fields, file),
+      ).catch((err) => {
         // Cut off at what was left of the room's storage, not at the tier's file size: the quota's answer.
-        throw cappedByQuota && err instanceof DomainError && err.code === 'FILE_TOO_LARGE' ? new DomainError('STORAGE_QUOTA_EXCEEDED') : err;
+        throw cappedByQuota && err instanceof DomainError && err.code === 'FILE_TOO_LARGE'
+          ? new DomainError('STORAGE_QUOTA_EXCEEDED')
+          : err;
       });
       return result as MessageFile & { expiresAt: string | null };
     } catch (err) {
@@ -86,7 +124,7 @@ export class FileService {
   /** Bytes the room may still store (its tier's quota less what its files hold). */
   async storageLeft(workspaceId: string): Promise<number> {
     const quota = (this.deps.storageQuota ?? defaultStorageQuota)(await this.tierOf(workspaceId));
-    return quota - await roomStorageUsed(this.deps.pool, workspaceId);
+    return quota - (await roomStorageUsed(this.deps.pool, workspaceId));
   }
 
   private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
@@ -98,7 +136,12 @@ export class FileService {
     let copied = 0;
     if (file.detected.kind === 'image') {
       // a copy: the encryption recycles the upload's buffers once it has read them (platform/recycled-buffers.ts)
-      file.body.on('data', (c: Buffer) => { if (copied <= THUMBNAIL_MAX_BYTES) { copy.push(Buffer.from(c)); copied += c.length; } });
+      file.body.on('data', (c: Buffer) => {
+        if (copied <= THUMBNAIL_MAX_BYTES) {
+          copy.push(Buffer.from(c));
+          copied += c.length;
+        }
+      });
     }
     const encrypted = encryptStreamOffThread(fileKeys.file, fileId); // sealed on the encryption thread (file-cipher-thread.ts)
     const stored = this.deps.storage.put(storageKey, encrypted);
@@ -107,7 +150,11 @@ export class FileService {
     } catch (err) {
       await stored.catch(() => {});
       await this.deps.storage.delete(storageKey).catch(() => {});
-      if (file.truncated()) throw new DomainError(fields.purpose === 'avatar' ? 'PROFILE_IMAGE_TOO_LARGE' : 'FILE_TOO_LARGE', await this.tooLargeText(actor.workspaceId, fields.purpose));
+      if (file.truncated())
+        throw new DomainError(
+          fields.purpose === 'avatar' ? 'PROFILE_IMAGE_TOO_LARGE' : 'FILE_TOO_LARGE',
+          await this.tooLargeText(actor.workspaceId, fields.purpose),
+        );
       throw err;
     }
     let thumbnailKey: string | null = null;
@@ -125,22 +172,41 @@ export class FileService {
         if (thumb) {
           thumbnailKey = `${storageKey}.thumb`;
           thumbnailSize = thumb.data.length;
-          width = thumb.width; height = thumb.height;
-          await this.deps.storage.put(thumbnailKey, Readable.from([thumb.data]).pipe(encryptStream(fileKeys.thumb, `${fileId}.thumb`)));
+          width = thumb.width;
+          height = thumb.height;
+          await this.deps.storage.put(
+            thumbnailKey,
+            Readable.from([thumb.data]).pipe(encryptStream(fileKeys.thumb, `${fileId}.thumb`)),
+          );
         }
       }
       // Uploads that ran at the same time were each capped by what was left when they began: the last to finish
       // is refused here if together they pass the quota.
-      if (await this.storageLeft(actor.workspaceId) < size + (thumbnailSize ?? 0)) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
+      if ((await this.storageLeft(actor.workspaceId)) < size + (thumbnailSize ?? 0))
+        throw new DomainError('STORAGE_QUOTA_EXCEEDED');
       const tier = await this.tierOf(actor.workspaceId);
       const retention = ENTITLEMENTS[tier].fileRetentionMs;
       const now = this.deps.now();
       payload = {
-        workspaceId: actor.workspaceId, fileId, channelId: fields.channelId, uploaderId: actor.userId, purpose: fields.purpose,
-        kind: file.detected.kind, name: file.name, mime: file.detected.mime, size, caption: fields.caption,
-        durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null, width, height,
-        storageKey, thumbnailKey, thumbnailSize, fileKey: sealFileKeys(key, fileId, fileKeys),
-        uploadedAt: now.toISOString(), expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
+        workspaceId: actor.workspaceId,
+        fileId,
+        channelId: fields.channelId,
+        uploaderId: actor.userId,
+        purpose: fields.purpose,
+        kind: file.detected.kind,
+        name: file.name,
+        mime: file.detected.mime,
+        size,
+        caption: fields.caption,
+        durationMs: file.detected.kind === 'voice' || file.detected.kind === 'video' ? fields.durationMs : null,
+        width,
+        height,
+        storageKey,
+        thumbnailKey,
+        thumbnailSize,
+        fileKey: sealFileKeys(key, fileId, fileKeys),
+        uploadedAt: now.toISOString(),
+        expiresAt: retention === null ? null : new Date(now.getTime() + retention).toISOString(),
       };
       event = makeEvent('file.uploaded', fileId, 1, payload, userActor(actor.userId));
       // The room may have been deleted while the body streamed in. This process's cached key and read model learn of
@@ -156,8 +222,22 @@ export class FileService {
     // Read your writes: a send-message naming this file right after the answer finds it.
     await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project, { flush: !this.deps.logSharesDatabase });
     return {
-      ...describe({ id: fileId, workspaceId: actor.workspaceId, kind: payload.kind, size, thumbnailKey,
-        meta: { name: payload.name, mime: payload.mime, caption: payload.caption, durationMs: payload.durationMs, width, height, fileKey: '' } }),
+      ...describe({
+        id: fileId,
+        workspaceId: actor.workspaceId,
+        kind: payload.kind,
+        size,
+        thumbnailKey,
+        meta: {
+          name: payload.name,
+          mime: payload.mime,
+          caption: payload.caption,
+          durationMs: payload.durationMs,
+          width,
+          height,
+          fileKey: '',
+        },
+      }),
       expiresAt: payload.expiresAt,
     };
   }
@@ -179,11 +259,15 @@ export class FileService {
   }
 
   /** Signed addresses for <img>/<video>/<audio>, bound to the member (checked again on use) and to a time. */
-  async link(actor: SessionActor, fileId: string): Promise<{ url: string; thumbnailUrl: string | null; expiresAt: string }> {
+  async link(
+    actor: SessionActor,
+    fileId: string,
+  ): Promise<{ url: string; thumbnailUrl: string | null; expiresAt: string }> {
     const { file, key } = await this.readable(actor, fileId);
     const exp = this.deps.now().getTime() + LINK_TTL_MS;
     const base = describe(file);
-    const sign = (variant: string) => `u=${encodeURIComponent(actor.userId)}&exp=${exp}&sig=${signature(key, fileId, variant, actor.userId, exp)}`;
+    const sign = (variant: string) =>
+      `u=${encodeURIComponent(actor.userId)}&exp=${exp}&sig=${signature(key, fileId, variant, actor.userId, exp)}`;
     return {
       url: `${base.url}?${sign('file')}`,
       thumbnailUrl: file.thumbnailKey ? `${base.url}?variant=thumb&${sign('thumb')}` : null,
@@ -192,7 +276,12 @@ export class FileService {
   }
 
   /** Checks a signed link: the signature under the room's key, not expired; answers the member it names. */
-  async verifyLink(workspaceId: string, fileId: string, variant: string, q: { u?: unknown; exp?: unknown; sig?: unknown }): Promise<string> {
+  async verifyLink(
+    workspaceId: string,
+    fileId: string,
+    variant: string,
+    q: { u?: unknown; exp?: unknown; sig?: unknown },
+  ): Promise<string> {
     const userId = typeof q.u === 'string' ? q.u : '';
     const exp = Number(q.exp);
     const sig = typeof q.sig === 'string' ? q.sig : '';
@@ -207,21 +296,32 @@ export class FileService {
   }
 
   /** The file's bytes (or a range), decrypted as they stream, with safe headers. */
-  async download(actor: SessionActor, fileId: string, variant: 'file' | 'thumb', rangeHeader: string | undefined): Promise<Download> {
+  async download(
+    actor: SessionActor,
+    fileId: string,
+    variant: 'file' | 'thumb',
+    rangeHeader: string | undefined,
+  ): Promise<Download> {
     const { file, key } = await this.readable(actor, fileId);
     const thumb = variant === 'thumb';
     const fileKeys = openFileKeys(key, file.id, file.meta.fileKey);
     const fileKey = thumb ? fileKeys.thumb : fileKeys.file;
     if (thumb && !file.thumbnailKey) throw new DomainError('FILE_NOT_FOUND');
-    const size = thumb ? file.thumbnailSize ?? 0 : file.size;
+    const size = thumb ? (file.thumbnailSize ?? 0) : file.size;
     const mime = thumb ? 'image/webp' : file.meta.mime;
     const range = thumb ? null : parseRange(rangeHeader, size);
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     const objectId = thumb ? `${file.id}.thumb` : file.id;
     const plan = decryptRange(fileKey, objectId, size, start, end);
-    const source = await this.deps.storage.get(thumb ? file.thumbnailKey! : file.storageKey,
-      size === 0 ? undefined : plan.stored.end < storedSize(size) - 1 || plan.stored.start > 0 ? plan.stored : undefined);
+    const source = await this.deps.storage.get(
+      thumb ? file.thumbnailKey! : file.storageKey,
+      size === 0
+        ? undefined
+        : plan.stored.end < storedSize(size) - 1 || plan.stored.start > 0
+          ? plan.stored
+          : undefined,
+    );
     const body = source.pipe(plan.transform);
     source.on('error', (err) => plan.transform.destroy(err));
     const inline = INLINE_MIMES.has(mime);
@@ -243,7 +343,10 @@ export class FileService {
 
   /** The storage keys (files and thumbnails) of a channel's files. */
   async storageKeysOfChannel(channelId: string): Promise<string[]> {
-    const { rows } = await this.deps.pool.query('SELECT storage_key, thumbnail_key FROM messaging.files WHERE channel_id = $1', [channelId]);
+    const { rows } = await this.deps.pool.query(
+      'SELECT storage_key, thumbnail_key FROM messaging.files WHERE channel_id = $1',
+      [channelId],
+    );
     return rows.flatMap((r) => [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])]);
   }
 
@@ -261,11 +364,20 @@ export class FileService {
     const due = await expiredFiles(this.deps.pool, this.deps.now());
     let removed = 0;
     for (const f of due) {
-      const event = makeEvent('file.removed', f.id, 2, { workspaceId: f.workspaceId, fileId: f.id, reason: 'retention' }, systemActor);
+      const event = makeEvent(
+        'file.removed',
+        f.id,
+        2,
+        { workspaceId: f.workspaceId, fileId: f.id, reason: 'retention' },
+        systemActor,
+      );
       try {
         await appendEvents(this.deps.log, [event]);
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') { await this.removeRoom(f.workspaceId); continue; }
+        if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') {
+          await this.removeRoom(f.workspaceId);
+          continue;
+        }
         throw err;
       }
       await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project);
@@ -287,9 +399,14 @@ const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
   if (!m || size === 0 || (m[1] === '' && m[2] === '')) return null;
-  let start: number; let end: number;
-  if (m[1] === '') { start = Math.max(0, size - Number(m[2])); end = size - 1; } else {
-    start = Number(m[1]); end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
   }
   if (start > end || start >= size) throw new DomainError('VALIDATION', 'Range Not Satisfiable');
   return { start, end };

@@ -8,15 +8,27 @@ import sharp from 'sharp';
 export const THUMBNAIL_MAX_BYTES = 20 * 1024 * 1024;
 const SIDE = 320;
 
-export interface Thumbnail { data: Buffer; width: number | null; height: number | null }
+export interface Thumbnail {
+  data: Buffer;
+  width: number | null;
+  height: number | null;
+}
 
 export async function makeThumbnail(image: Buffer): Promise<Thumbnail | null> {
   try {
     const input = sharp(image, { limitInputPixels: 50_000_000, failOn: 'error' });
     const meta = await input.metadata();
-    const data = await input.rotate().resize(SIDE, SIDE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 70 }).toBuffer();
+    const data = await input
+      .rotate()
+      .resize(SIDE, SIDE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 70 })
+      .toBuffer();
     const swap = (meta.orientation ?? 1) >= 5;
-    return { data, width: (swap ? meta.height : meta.width) ?? null, height: (swap ? meta.width : meta.height) ?? null };
+    return {
+      data,
+      width: (swap ? meta.height : meta.width) ?? null,
+      height: (swap ? meta.width : meta.height) ?? null,
+    };
   } catch {
     return null;
   }

@@ -34,14 +34,21 @@ export class PreviewCache {
     if (hit) return hit.ok ? Promise.resolve(hit.preview) : Promise.reject(hit.error);
     const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const p = load().then(
-      (preview) => { this.lru.set(key, { ok: true, preview }); return preview; },
-      (error: unknown) => {
-        // Only our own verdicts on the link are cached; anything unexpected is retried next time.
-        if (error instanceof DomainError) this.lru.set(key, { ok: false, error }, { ttl: this.failureTtlMs });
-        throw error;
-      },
-    ).finally(() => { this.inFlight.delete(key); });
+    const p = load()
+      .then(
+        (preview) => {
+          this.lru.set(key, { ok: true, preview });
+          return preview;
+        },
+        (error: unknown) => {
+          // Only our own verdicts on the link are cached; anything unexpected is retried next time.
+          if (error instanceof DomainError) this.lru.set(key, { ok: false, error }, { ttl: this.failureTtlMs });
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(key);
+      });
     this.inFlight.set(key, p);
     return p;
   }
@@ -52,6 +59,10 @@ export class PreviewCache {
     return hit?.ok ? hit.preview : null;
   }
 
-  get size(): number { return this.lru.size; }
-  clear(): void { this.lru.clear(); }
+  get size(): number {
+    return this.lru.size;
+  }
+  clear(): void {
+    this.lru.clear();
+  }
 }

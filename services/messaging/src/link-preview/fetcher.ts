@@ -64,7 +64,12 @@ export interface FetchedImage {
   redirects: number;
 }
 
-export const DEFAULTS = { timeoutMs: 5000, maxBytes: 1024 * 1024, maxRedirects: 3, maxImageBytes: 5 * 1024 * 1024 } as const;
+export const DEFAULTS = {
+  timeoutMs: 5000,
+  maxBytes: 1024 * 1024,
+  maxRedirects: 3,
+  maxImageBytes: 5 * 1024 * 1024,
+} as const;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -76,30 +81,57 @@ export const BLOCKED_PORT = 'Only links on the standard web ports (80 and 443) c
 
 /** The words of the refusals: a page (the preview) or an image (the image proxy). */
 interface Texts {
-  blockedAddress: string; blockedScheme: string; blockedPort: string;
-  noLocation: string; badLocation: string; tooManyRedirects: (n: number) => string; status: (s: number) => string;
-  wrongType: string; tooLarge: (max: number) => string; encoding: string; unreadable: string;
-  slow: string; notFound: string; tls: string; connect: string;
+  blockedAddress: string;
+  blockedScheme: string;
+  blockedPort: string;
+  noLocation: string;
+  badLocation: string;
+  tooManyRedirects: (n: number) => string;
+  status: (s: number) => string;
+  wrongType: string;
+  tooLarge: (max: number) => string;
+  encoding: string;
+  unreadable: string;
+  slow: string;
+  notFound: string;
+  tls: string;
+  connect: string;
 }
 const PAGE_TEXTS: Texts = {
-  blockedAddress: BLOCKED_ADDRESS, blockedScheme: BLOCKED_SCHEME, blockedPort: BLOCKED_PORT,
-  noLocation: 'The page redirects without saying where', badLocation: 'The page redirects to an invalid address',
-  tooManyRedirects: (n) => `The link redirects more than ${n} times`, status: (s) => `The page answered with an error (${s})`,
-  wrongType: 'The link does not point to a web page', tooLarge: () => 'The page is too large', encoding: 'The page uses an unsupported encoding',
-  unreadable: 'The page could not be read', slow: 'The page took too long to answer', notFound: 'The address could not be found',
-  tls: 'The page\'s secure connection could not be verified', connect: 'Could not connect to the page',
+  blockedAddress: BLOCKED_ADDRESS,
+  blockedScheme: BLOCKED_SCHEME,
+  blockedPort: BLOCKED_PORT,
+  noLocation: 'The page redirects without saying where',
+  badLocation: 'The page redirects to an invalid address',
+  tooManyRedirects: (n) => `The link redirects more than ${n} times`,
+  status: (s) => `The page answered with an error (${s})`,
+  wrongType: 'The link does not point to a web page',
+  tooLarge: () => 'The page is too large',
+  encoding: 'The page uses an unsupported encoding',
+  unreadable: 'The page could not be read',
+  slow: 'The page took too long to answer',
+  notFound: 'The address could not be found',
+  tls: "The page's secure connection could not be verified",
+  connect: 'Could not connect to the page',
 };
 export const IMAGE_BLOCKED_ADDRESS = 'Images on local or private network addresses are not served';
 export const IMAGE_NOT_AN_IMAGE = 'The address does not point to an image';
 export const IMAGE_TEXTS: Texts = {
-  blockedAddress: IMAGE_BLOCKED_ADDRESS, blockedScheme: 'Only http and https images are served',
+  blockedAddress: IMAGE_BLOCKED_ADDRESS,
+  blockedScheme: 'Only http and https images are served',
   blockedPort: 'Only images on the standard web ports (80 and 443) are served',
-  noLocation: 'The image redirects without saying where', badLocation: 'The image redirects to an invalid address',
-  tooManyRedirects: (n) => `The image redirects more than ${n} times`, status: (s) => `The image server answered with an error (${s})`,
-  wrongType: IMAGE_NOT_AN_IMAGE, tooLarge: (max) => `The image is too large (${Math.round(max / 1024 / 1024)} MB max)`,
-  encoding: 'The image uses an unsupported encoding', unreadable: 'The image could not be read',
-  slow: 'The image took too long to load', notFound: 'The image\'s address could not be found',
-  tls: 'The image server\'s secure connection could not be verified', connect: 'Could not connect to the image server',
+  noLocation: 'The image redirects without saying where',
+  badLocation: 'The image redirects to an invalid address',
+  tooManyRedirects: (n) => `The image redirects more than ${n} times`,
+  status: (s) => `The image server answered with an error (${s})`,
+  wrongType: IMAGE_NOT_AN_IMAGE,
+  tooLarge: (max) => `The image is too large (${Math.round(max / 1024 / 1024)} MB max)`,
+  encoding: 'The image uses an unsupported encoding',
+  unreadable: 'The image could not be read',
+  slow: 'The image took too long to load',
+  notFound: "The image's address could not be found",
+  tls: "The image server's secure connection could not be verified",
+  connect: 'Could not connect to the image server',
 };
 
 /** What one retrieval reads: the accepted media types, the cap and what happens past it, the words. */
@@ -113,7 +145,9 @@ interface Retrieval {
 }
 
 /** Refused by our own lookup guard (the agent's refusals are recognized by their message). */
-class AddressRefused extends Error { readonly refused = true; }
+class AddressRefused extends Error {
+  readonly refused = true;
+}
 const isRefusal = (e: unknown): boolean =>
   e instanceof AddressRefused || (e instanceof Error && /is not allowed\. Because/.test(e.message));
 
@@ -135,20 +169,30 @@ export function normalizeHostPort(entry: string): string | null {
     const u = new URL(`http://${s}`);
     if (!u.port && !/:80$/.test(s)) return null; // a port is required
     return `${u.hostname}:${u.port || 80}`;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export function parseAllowHosts(value: string | undefined): string[] {
-  return (value ?? '').split(',').map(normalizeHostPort).filter((x): x is string => x !== null);
+  return (value ?? '')
+    .split(',')
+    .map(normalizeHostPort)
+    .filter((x): x is string => x !== null);
 }
 
 /** Wraps a resolver so that a name resolving to any non-public address fails the connection. */
 function guardedLookup(inner: LookupFunction): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    inner(hostname, options, ((err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
+    inner(hostname, options, ((
+      err: NodeJS.ErrnoException | null,
+      address: string | dns.LookupAddress[],
+      family?: number,
+    ) => {
       if (err) return callback(err);
       const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      if (all.length === 0 || all.some((a) => !isPublicAddress(a))) return callback(new AddressRefused(`${hostname} resolves to a refused address`));
+      if (all.length === 0 || all.some((a) => !isPublicAddress(a)))
+        return callback(new AddressRefused(`${hostname} resolves to a refused address`));
       callback(null, address, family);
     }) as never);
   }) as LookupFunction;
@@ -181,10 +225,18 @@ export class SafeFetcher {
   /** Fetch an HTML page under every rule above; DomainError LINK_PREVIEW_BLOCKED / LINK_PREVIEW_FAILED otherwise. */
   async fetch(start: URL): Promise<FetchedPage> {
     const got = await this.retrieve(start, {
-      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', accepts: (t) => HTML_TYPES.has(t),
-      maxBytes: this.maxBytes, overflow: 'cut', texts: PAGE_TEXTS,
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+      accepts: (t) => HTML_TYPES.has(t),
+      maxBytes: this.maxBytes,
+      overflow: 'cut',
+      texts: PAGE_TEXTS,
     });
-    return { finalUrl: got.finalUrl, html: decode(got.body, got.contentType), truncated: got.truncated, redirects: got.redirects };
+    return {
+      finalUrl: got.finalUrl,
+      html: decode(got.body, got.contentType),
+      truncated: got.truncated,
+      redirects: got.redirects,
+    };
   }
 
   /**
@@ -195,13 +247,26 @@ export class SafeFetcher {
    */
   async fetchImage(start: URL, maxBytes: number = DEFAULTS.maxImageBytes): Promise<FetchedImage> {
     const got = await this.retrieve(start, {
-      accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9', accepts: (t) => t.startsWith('image/') && !t.startsWith('image/svg'),
-      maxBytes, overflow: 'refuse', texts: IMAGE_TEXTS,
+      accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9',
+      accepts: (t) => t.startsWith('image/') && !t.startsWith('image/svg'),
+      maxBytes,
+      overflow: 'refuse',
+      texts: IMAGE_TEXTS,
     });
     return { finalUrl: got.finalUrl, body: got.body, declaredType: got.mediaType, redirects: got.redirects };
   }
 
-  private async retrieve(start: URL, what: Retrieval): Promise<{ finalUrl: URL; body: Buffer; truncated: boolean; contentType: string; mediaType: string; redirects: number }> {
+  private async retrieve(
+    start: URL,
+    what: Retrieval,
+  ): Promise<{
+    finalUrl: URL;
+    body: Buffer;
+    truncated: boolean;
+    contentType: string;
+    mediaType: string;
+    redirects: number;
+  }> {
     const t = what.texts;
     const signal = AbortSignal.timeout(this.timeoutMs);
     let url = new URL(start.href);
@@ -216,17 +281,30 @@ export class SafeFetcher {
           if (!location) throw failed(t.noLocation);
           if (redirects >= this.maxRedirects) throw failed(t.tooManyRedirects(this.maxRedirects));
           let next: URL;
-          try { next = new URL(location, url); } catch { throw failed(t.badLocation); }
+          try {
+            next = new URL(location, url);
+          } catch {
+            throw failed(t.badLocation);
+          }
           next.hash = '';
           url = next;
           continue;
         }
-        if (status < 200 || status >= 300) { res.destroy(); throw failed(t.status(status)); }
+        if (status < 200 || status >= 300) {
+          res.destroy();
+          throw failed(t.status(status));
+        }
         const contentType = String(res.headers['content-type'] ?? '');
         const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-        if (!what.accepts(mediaType)) { res.destroy(); throw failed(t.wrongType); }
+        if (!what.accepts(mediaType)) {
+          res.destroy();
+          throw failed(t.wrongType);
+        }
         const declared = Number(res.headers['content-length']);
-        if (what.overflow === 'refuse' && Number.isFinite(declared) && declared > what.maxBytes) { res.destroy(); throw failed(t.tooLarge(what.maxBytes)); }
+        if (what.overflow === 'refuse' && Number.isFinite(declared) && declared > what.maxBytes) {
+          res.destroy();
+          throw failed(t.tooLarge(what.maxBytes));
+        }
         const { body, truncated } = await this.readBody(res, signal, what);
         return { finalUrl: url, body, truncated, contentType, mediaType, redirects };
       }
@@ -244,7 +322,10 @@ export class SafeFetcher {
   /** The checks made before a hop's request; true when the hop is on the test allowlist. */
   private check(url: URL, t: Texts): boolean {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked(t.blockedScheme);
-    if (url.username || url.password) { url.username = ''; url.password = ''; }
+    if (url.username || url.password) {
+      url.username = '';
+      url.password = '';
+    }
     const port = effectivePort(url);
     if (this.allowHosts.has(`${url.hostname}:${port}`)) return true;
     if (!this.allowPorts.has(port)) throw blocked(t.blockedPort);
@@ -255,11 +336,16 @@ export class SafeFetcher {
 
   private request(url: URL, allowlisted: boolean, signal: AbortSignal, accept: string): Promise<IncomingMessage> {
     const secure = url.protocol === 'https:';
-    const agent = allowlisted ? (secure ? this.plainHttps : this.plainHttp) : (secure ? this.safeHttps : this.safeHttp);
+    const agent = allowlisted ? (secure ? this.plainHttps : this.plainHttp) : secure ? this.safeHttps : this.safeHttp;
     return new Promise((resolve, reject) => {
       const req = (secure ? https : http).request({
-        protocol: url.protocol, hostname: bare(url.hostname), port: effectivePort(url), path: `${url.pathname}${url.search}`,
-        method: 'GET', agent, signal,
+        protocol: url.protocol,
+        hostname: bare(url.hostname),
+        port: effectivePort(url),
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        agent,
+        signal,
         // The filtering agent wraps this lookup again with request-filtering-agent's own check.
         lookup: allowlisted ? this.lookup : guardedLookup(this.lookup),
         headers: {
@@ -277,15 +363,24 @@ export class SafeFetcher {
   }
 
   /** Read at most maxBytes of the decompressed body, then drop the connection (and cut or refuse, as asked). */
-  private readBody(res: IncomingMessage, signal: AbortSignal, what: Retrieval): Promise<{ body: Buffer; truncated: boolean }> {
+  private readBody(
+    res: IncomingMessage,
+    signal: AbortSignal,
+    what: Retrieval,
+  ): Promise<{ body: Buffer; truncated: boolean }> {
     const { maxBytes, texts: t } = what;
-    const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const encoding = String(res.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase();
     let stream: Readable;
     if (encoding === 'identity' || encoding === '') stream = res;
     else if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
     else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
     else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-    else { res.destroy(); return Promise.reject(failed(t.encoding)); }
+    else {
+      res.destroy();
+      return Promise.reject(failed(t.encoding));
+    }
 
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -306,16 +401,20 @@ export class SafeFetcher {
         chunks.push(chunk);
         size += chunk.length;
         if (what.overflow === 'refuse' ? size > maxBytes : size >= maxBytes) {
-          settle(() => (what.overflow === 'refuse'
-            ? reject(failed(t.tooLarge(maxBytes)))
-            : resolve({ body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true })));
+          settle(() =>
+            what.overflow === 'refuse'
+              ? reject(failed(t.tooLarge(maxBytes)))
+              : resolve({ body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true }),
+          );
         }
       });
       stream.on('end', () => settle(() => resolve({ body: Buffer.concat(chunks), truncated: false })));
       const onError = () => settle(() => reject(failed(t.unreadable)));
       stream.on('error', onError);
       if (stream !== res) res.on('error', onError);
-      res.on('close', () => { if (!res.complete) onError(); });
+      res.on('close', () => {
+        if (!res.complete) onError();
+      });
     });
   }
 
@@ -330,7 +429,11 @@ function decode(body: Buffer, contentType: string): string {
   const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
   for (const label of [fromHeader, fromMeta, 'utf-8']) {
     if (!label) continue;
-    try { return new TextDecoder(label).decode(body); } catch { /* unknown label: try the next */ }
+    try {
+      return new TextDecoder(label).decode(body);
+    } catch {
+      /* unknown label: try the next */
+    }
   }
   return body.toString('utf8');
 }

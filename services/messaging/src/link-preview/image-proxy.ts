@@ -54,7 +54,10 @@ export interface ImageProxyOptions {
   failureTtlMs?: number;
 }
 
-export interface ProxiedImage { body: Buffer; type: ServedImageType }
+export interface ProxiedImage {
+  body: Buffer;
+  type: ServedImageType;
+}
 
 type Entry = { ok: true; image: ProxiedImage } | { ok: false; error: DomainError };
 const FAILURE_SIZE = 256;
@@ -65,7 +68,11 @@ export class ImageProxy {
   private readonly maxBytes: number;
   private readonly failureTtlMs: number;
 
-  constructor(private readonly fetcher: SafeFetcher, readonly signer: ImageSigner, opts: ImageProxyOptions = {}) {
+  constructor(
+    private readonly fetcher: SafeFetcher,
+    readonly signer: ImageSigner,
+    opts: ImageProxyOptions = {},
+  ) {
     this.maxBytes = opts.maxBytes ?? DEFAULTS.maxImageBytes;
     this.failureTtlMs = opts.failureTtlMs ?? 60_000;
     this.lru = new LRUCache<string, Entry>({
@@ -76,7 +83,9 @@ export class ImageProxy {
   }
 
   /** The same-origin path for an image address of a preview. */
-  path(url: string): string { return this.signer.path(url); }
+  path(url: string): string {
+    return this.signer.path(url);
+  }
 
   /**
    * The image named by `u` if `s` is its signature. `beforeFetch` runs only when the image must be fetched (the
@@ -84,28 +93,43 @@ export class ImageProxy {
    * LINK_PREVIEW_BLOCKED or LINK_PREVIEW_FAILED otherwise.
    */
   async serve(u: unknown, s: unknown, beforeFetch: () => Promise<void> = async () => {}): Promise<ProxiedImage> {
-    if (typeof u !== 'string' || typeof s !== 'string' || !this.signer.verify(u, s)) throw new DomainError('FORBIDDEN', NOT_SIGNED);
+    if (typeof u !== 'string' || typeof s !== 'string' || !this.signer.verify(u, s))
+      throw new DomainError('FORBIDDEN', NOT_SIGNED);
     const hit = this.lru.get(u);
-    if (hit) { if (hit.ok) return hit.image; throw hit.error; }
+    if (hit) {
+      if (hit.ok) return hit.image;
+      throw hit.error;
+    }
     const pending = this.inFlight.get(u);
     if (pending) return pending;
     await beforeFetch();
     const started = this.inFlight.get(u); // another request may have started it while the limit was asked
     if (started) return started;
-    const p = this.load(u).then(
-      (image) => { this.lru.set(u, { ok: true, image }); return image; },
-      (error: unknown) => {
-        if (error instanceof DomainError) this.lru.set(u, { ok: false, error }, { ttl: this.failureTtlMs });
-        throw error;
-      },
-    ).finally(() => { this.inFlight.delete(u); });
+    const p = this.load(u)
+      .then(
+        (image) => {
+          this.lru.set(u, { ok: true, image });
+          return image;
+        },
+        (error: unknown) => {
+          if (error instanceof DomainError) this.lru.set(u, { ok: false, error }, { ttl: this.failureTtlMs });
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(u);
+      });
     this.inFlight.set(u, p);
     return p;
   }
 
   private async load(u: string): Promise<ProxiedImage> {
     let url: URL;
-    try { url = new URL(u); } catch { throw new DomainError('VALIDATION', 'Not an image address'); }
+    try {
+      url = new URL(u);
+    } catch {
+      throw new DomainError('VALIDATION', 'Not an image address');
+    }
     const fetched = await this.fetcher.fetchImage(url, this.maxBytes);
     if (fetched.body.length === 0) throw new DomainError('LINK_PREVIEW_FAILED', IMAGE_NOT_AN_IMAGE);
     const detected = await fileTypeFromBuffer(fetched.body).catch(() => undefined);
@@ -113,6 +137,10 @@ export class ImageProxy {
     return { body: fetched.body, type: detected.mime as ServedImageType };
   }
 
-  get cachedBytes(): number { return this.lru.calculatedSize ?? 0; }
-  clear(): void { this.lru.clear(); }
+  get cachedBytes(): number {
+    return this.lru.calculatedSize ?? 0;
+  }
+  clear(): void {
+    this.lru.clear();
+  }
 }

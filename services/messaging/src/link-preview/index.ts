@@ -12,7 +12,14 @@ export { parsePage, type PageMeta } from './parser.ts';
 export { PreviewCache, type CacheOptions } from './cache.ts';
 export { normalizeUrl, recognize } from './url.ts';
 export { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
-export { ImageProxy, ImageSigner, IMAGE_RESPONSE_HEADERS, SERVED_IMAGE_TYPES, type ImageProxyOptions, type ProxiedImage } from './image-proxy.ts';
+export {
+  ImageProxy,
+  ImageSigner,
+  IMAGE_RESPONSE_HEADERS,
+  SERVED_IMAGE_TYPES,
+  type ImageProxyOptions,
+  type ProxiedImage,
+} from './image-proxy.ts';
 
 export interface PublicMessagingDeps {
   /** whose a bearer token is: the room service (embedded its object, distributed ROOM_TOKENS_PREFIX) */
@@ -39,6 +46,12 @@ export function linkPreviewServiceFromEnv(options: LinkPreviewOptions = {}): Lin
 
 /** Messaging's public routes (`/api/link-preview/...`), for the embedded app and the messaging server. */
 export function publicMessagingRouter(deps: PublicMessagingDeps): express.Router {
-  const service = deps.linkPreview instanceof LinkPreviewService ? deps.linkPreview : linkPreviewServiceFromEnv(deps.linkPreview);
-  return linkPreviewRouter({ tokens: deps.tokens, service, limit: deps.limit ?? memoryRateLimit(), imageLimit: deps.imageLimit ?? memoryRateLimit(120, 60) });
+  const service =
+    deps.linkPreview instanceof LinkPreviewService ? deps.linkPreview : linkPreviewServiceFromEnv(deps.linkPreview);
+  return linkPreviewRouter({
+    tokens: deps.tokens,
+    service,
+    limit: deps.limit ?? memoryRateLimit(),
+    imageLimit: deps.imageLimit ?? memoryRateLimit(120, 60),
+  });
 }

@@ -49,7 +49,9 @@ export function linkPreviewRouter(deps: LinkPreviewRouterDeps): express.Router {
   publicRoute(r, 'linkPreviewImage', callers, async (req, res) => {
     res.set('Cache-Control', 'no-store'); // refusals are not kept; a served image says otherwise
     const { u, s } = req.query as Record<string, unknown>;
-    const image = await deps.service.images.serve(u, s, () => deps.imageLimit(`link-preview-image:${req.ip ?? 'unknown'}`));
+    const image = await deps.service.images.serve(u, s, () =>
+      deps.imageLimit(`link-preview-image:${req.ip ?? 'unknown'}`),
+    );
     res.status(200).set(IMAGE_RESPONSE_HEADERS).set('Content-Type', image.type).send(image.body);
   });
   methodNotAllowed(r, 'linkPreviewImage');

@@ -40,7 +40,11 @@ export class LinkPreviewService {
 
   /** The preview this server already fetched for `input`, or null: what a sent message may carry. */
   cached(input: string): LinkPreview | null {
-    try { return this.cache.peek(normalizeUrl(input).href); } catch { return null; }
+    try {
+      return this.cache.peek(normalizeUrl(input).href);
+    } catch {
+      return null;
+    }
   }
 
   private async load(url: URL): Promise<LinkPreview> {
@@ -55,7 +59,8 @@ export class LinkPreviewService {
       if (kind.type === 'other' || !(err instanceof DomainError)) throw err;
     }
     const proxied = (address: string | null) => (address ? this.images.path(address) : null);
-    const siteName = page.siteName ?? (kind.type === 'youtube' ? 'YouTube' : kind.type === 'instagram' ? 'Instagram' : null);
+    const siteName =
+      page.siteName ?? (kind.type === 'youtube' ? 'YouTube' : kind.type === 'instagram' ? 'Instagram' : null);
     return {
       type: kind.type,
       url: url.href,
@@ -70,5 +75,7 @@ export class LinkPreviewService {
     };
   }
 
-  close(): void { this.fetcher.close(); }
+  close(): void {
+    this.fetcher.close();
+  }
 }

@@ -13,21 +13,38 @@ import { DomainError, LINK_PREVIEW_LIMITS, type LinkPreviewType } from '@ephemer
 export function normalizeUrl(input: string): URL {
   const s = input.trim();
   if (!s) throw new DomainError('VALIDATION', 'Enter a link to preview');
-  if (s.length > LINK_PREVIEW_LIMITS.urlMax) throw new DomainError('VALIDATION', `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`);
+  if (s.length > LINK_PREVIEW_LIMITS.urlMax)
+    throw new DomainError('VALIDATION', `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`);
   let url: URL;
-  try { url = new URL(s); } catch { throw new DomainError('VALIDATION', 'This is not a valid link'); }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DomainError('VALIDATION', 'Only http and https links can be previewed');
+  try {
+    url = new URL(s);
+  } catch {
+    throw new DomainError('VALIDATION', 'This is not a valid link');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DomainError('VALIDATION', 'Only http and https links can be previewed');
   url.hash = '';
   url.username = '';
   url.password = '';
   return url;
 }
 
-export interface Recognized { type: LinkPreviewType; videoId: string | null; postId: string | null }
+export interface Recognized {
+  type: LinkPreviewType;
+  videoId: string | null;
+  postId: string | null;
+}
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const INSTAGRAM_ID = /^[A-Za-z0-9_-]{5,64}$/;
-const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+const YOUTUBE_HOSTS = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
 const INSTAGRAM_HOSTS = new Set(['instagram.com', 'www.instagram.com', 'm.instagram.com']);
 
 /** YouTube: watch?v=, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID. Instagram: /p/ID, /reel/ID, /reels/ID, /tv/ID. */

@@ -20,8 +20,10 @@ export function searchIndexProjector(keyring: RoomKeyring): Projector {
         const p = event.payload;
         const key = await keyring.key(p.workspaceId);
         if (!key) return;
-        await db.query('UPDATE messaging_search.entries SET tokens = $2::bigint[] WHERE message_id = $1',
-          [p.messageId, searchTokens(key, p.content).map(String)]);
+        await db.query('UPDATE messaging_search.entries SET tokens = $2::bigint[] WHERE message_id = $1', [
+          p.messageId,
+          searchTokens(key, p.content).map(String),
+        ]);
         return;
       }
       case 'message.deleted':
@@ -49,7 +51,14 @@ async function indexMessages(db: PoolClient, keyring: RoomKeyring, events: Messa
     const m = event.payload.message;
     if (m.type === 'system') continue;
     const key = await keyring.key(m.workspaceId);
-    if (key) rows.push({ id: m.id, workspaceId: m.workspaceId, channelId: m.channelId, seq: m.seq, tokens: `{${searchTokens(key, m.content).join(',')}}` });
+    if (key)
+      rows.push({
+        id: m.id,
+        workspaceId: m.workspaceId,
+        channelId: m.channelId,
+        seq: m.seq,
+        tokens: `{${searchTokens(key, m.content).join(',')}}`,
+      });
   }
   if (rows.length === 0) return;
   await db.query(
@@ -59,5 +68,12 @@ async function indexMessages(db: PoolClient, keyring: RoomKeyring, events: Messa
      WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
        AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels d WHERE d.id = r.channel_id)
      ON CONFLICT (message_id) DO NOTHING`,
-    [rows.map((r) => r.id), rows.map((r) => r.workspaceId), rows.map((r) => r.channelId), rows.map((r) => r.seq), rows.map((r) => r.tokens)]);
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.workspaceId),
+      rows.map((r) => r.channelId),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.tokens),
+    ],
+  );
 }

@@ -16,7 +16,10 @@ export interface MessageSearch {
 
 /** Tokens and results under each room's own key (the keyring: docs/crypto.md, docs/search.md). */
 export function messageSearch(pool: Pool, keyring: RoomKeyring): MessageSearch {
-  return { projector: searchIndexProjector(keyring), search: (actor, query) => searchMessages(pool, keyring, actor, query) };
+  return {
+    projector: searchIndexProjector(keyring),
+    search: (actor, query) => searchMessages(pool, keyring, actor, query),
+  };
 }
 
 /**
@@ -24,7 +27,9 @@ export function messageSearch(pool: Pool, keyring: RoomKeyring): MessageSearch {
  * through them run by run (eventRuns): every projector has a run of sends before the next event, as one by one.
  */
 export function composeProjectors(...projectors: Projector[]): Projector {
-  const project: Projector = async (db, event) => { for (const p of projectors) await p(db, event); };
+  const project: Projector = async (db, event) => {
+    for (const p of projectors) await p(db, event);
+  };
   project.many = async (db, events) => {
     for (const run of eventRuns(events, 'message.sent')) {
       for (const p of projectors) {

@@ -21,7 +21,12 @@ const VISIBLE = `JOIN messaging.channels c ON c.id = s.channel_id
   JOIN messaging.messages m ON m.id = s.message_id
   WHERE s.tokens @> $2::bigint[] AND ${channelVisibleSql('$3')}`;
 
-export async function searchMessages(pool: Pool, keyring: RoomKeyring, actor: SessionActor, query: string): Promise<Message[]> {
+export async function searchMessages(
+  pool: Pool,
+  keyring: RoomKeyring,
+  actor: SessionActor,
+  query: string,
+): Promise<Message[]> {
   const key = await servingKey(keyring, actor.workspaceId);
   const tokens = searchTokens(key, query);
   if (tokens.length === 0) return [];
@@ -31,7 +36,9 @@ export async function searchMessages(pool: Pool, keyring: RoomKeyring, actor: Se
        SELECT message_id, channel_id, seq, tokens FROM messaging_search.entries
        WHERE workspace_id = $1 ORDER BY seq DESC LIMIT ${RECENT_WINDOW}
      ) s ${VISIBLE}
-     ORDER BY s.seq DESC LIMIT $4`, params);
+     ORDER BY s.seq DESC LIMIT $4`,
+    params,
+  );
   if (recent.rows.length === LIMITS.searchResultsMax) return recent.rows.map((r) => openMessage(key, r));
   // Few matches: take them all through the GIN index (MATERIALIZED keeps the planner from walking seq order
   // instead, which reads the whole room when the word is rare), then order the handful.
@@ -40,6 +47,8 @@ export async function searchMessages(pool: Pool, keyring: RoomKeyring, actor: Se
        SELECT message_id, channel_id, seq, tokens FROM messaging_search.entries WHERE workspace_id = $1 AND tokens @> $2::bigint[]
      )
      SELECT m.id, m.sealed_body FROM hits s ${VISIBLE}
-     ORDER BY s.seq DESC LIMIT $4`, params);
+     ORDER BY s.seq DESC LIMIT $4`,
+    params,
+  );
   return all.rows.map((r) => openMessage(key, r));
 }

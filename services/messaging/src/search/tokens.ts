@@ -18,7 +18,12 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /** The normalized words of a text, each once, in order of first appearance. */
 export function normalizedWords(text: string): string[] {
-  const folded = text.normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
+  const folded = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC');
   const words = new Set<string>();
   for (const { segment, isWordLike } of segmenter.segment(folded)) {
     if (!isWordLike || segment.length > MAX_WORD_LENGTH) continue;

@@ -8,7 +8,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { allowedSamples } from '../../../../test/suites/files.fixtures.ts';
 import { startFilesWorld } from './files-world.ts';
 
-describe('a deleted message\'s content and file are destroyed', async () => {
+describe("a deleted message's content and file are destroyed", async () => {
   const world = await startFilesWorld();
   afterAll(() => world.stop());
 
@@ -18,21 +18,43 @@ describe('a deleted message\'s content and file are destroyed', async () => {
     const file = await world.upload(actor, { channelId, caption: 'holiday' }, photo);
     expect(world.storedObjects(actor.workspaceId)).toEqual([file.id, `${file.id}.thumb`]);
     const clientMessageId = `c-${Date.now()}`;
-    const message = await world.messaging.service.sendMessage(actor, { clientMessageId, channelId, content: 'holiday', type: 'file', fileId: file.id });
-    const text = await world.messaging.service.sendMessage(actor, { clientMessageId: `${clientMessageId}-t`, channelId, content: 'secret words', type: 'text' });
+    const message = await world.messaging.service.sendMessage(actor, {
+      clientMessageId,
+      channelId,
+      content: 'holiday',
+      type: 'file',
+      fileId: file.id,
+    });
+    const text = await world.messaging.service.sendMessage(actor, {
+      clientMessageId: `${clientMessageId}-t`,
+      channelId,
+      content: 'secret words',
+      type: 'text',
+    });
 
     await world.messaging.service.deleteMessage(actor, { workspaceId: actor.workspaceId, messageId: message.id });
     await world.messaging.service.deleteMessage(actor, { workspaceId: actor.workspaceId, messageId: text.id });
 
-    const rows = (await world.pool.query('SELECT id, sealed_body, deleted FROM messaging.messages WHERE id = ANY ($1)', [[message.id, text.id]])).rows;
+    const rows = (
+      await world.pool.query('SELECT id, sealed_body, deleted FROM messaging.messages WHERE id = ANY ($1)', [
+        [message.id, text.id],
+      ])
+    ).rows;
     expect(rows).toHaveLength(2);
     for (const r of rows) expect(r).toMatchObject({ sealed_body: null, deleted: true });
     expect((await world.pool.query('SELECT 1 FROM messaging.files WHERE id = $1', [file.id])).rows).toHaveLength(0);
     expect(world.storedObjects(actor.workspaceId)).toEqual([]);
-    await expect(world.files.download(actor, file.id, 'file', undefined)).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+    await expect(world.files.download(actor, file.id, 'file', undefined)).rejects.toMatchObject({
+      code: 'FILE_NOT_FOUND',
+    });
 
     // The tombstone still answers a retried send (same client id): the same message id, nothing of its content.
-    const retried = await world.messaging.service.sendMessage(actor, { clientMessageId: `${clientMessageId}-t`, channelId, content: 'secret words', type: 'text' });
+    const retried = await world.messaging.service.sendMessage(actor, {
+      clientMessageId: `${clientMessageId}-t`,
+      channelId,
+      content: 'secret words',
+      type: 'text',
+    });
     expect(retried).toMatchObject({ id: text.id, content: '', file: null });
   });
 });

@@ -3,11 +3,32 @@ import { describe, it, expect } from 'vitest';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { copyToRecycled, RoomKey } from '@ephemera/platform';
-import { CHUNK, decryptRange, encryptStream, newFileKey, newFileKeys, openFileKeys, sealFileKeys, storedSize } from '../../src/files/file-crypto.ts';
+import {
+  CHUNK,
+  decryptRange,
+  encryptStream,
+  newFileKey,
+  newFileKeys,
+  openFileKeys,
+  sealFileKeys,
+  storedSize,
+} from '../../src/files/file-crypto.ts';
 
-const collect = async (s: Readable) => { const p: Buffer[] = []; for await (const c of s) p.push(c as Buffer); return Buffer.concat(p); };
-const encrypt = (k: ReturnType<typeof newFileKey>, id: string, bytes: Buffer) => collect(Readable.from([bytes]).pipe(encryptStream(k, id)));
-const decrypt = (k: ReturnType<typeof newFileKey>, id: string, size: number, stored: Buffer, start = 0, end = size - 1) => {
+const collect = async (s: Readable) => {
+  const p: Buffer[] = [];
+  for await (const c of s) p.push(c as Buffer);
+  return Buffer.concat(p);
+};
+const encrypt = (k: ReturnType<typeof newFileKey>, id: string, bytes: Buffer) =>
+  collect(Readable.from([bytes]).pipe(encryptStream(k, id)));
+const decrypt = (
+  k: ReturnType<typeof newFileKey>,
+  id: string,
+  size: number,
+  stored: Buffer,
+  start = 0,
+  end = size - 1,
+) => {
   const plan = decryptRange(k, id, size, start, end);
   return collect(Readable.from([stored.subarray(plan.stored.start, plan.stored.end + 1)]).pipe(plan.transform));
 };
@@ -50,7 +71,13 @@ describe('file encryption', () => {
     const k = newFileKey();
     const bytes = randomBytes(5 * CHUNK + 123);
     const stored = await encrypt(k, 'f2', bytes);
-    for (const [s, e] of [[0, 0], [CHUNK - 1, CHUNK], [CHUNK + 5, 4 * CHUNK + 7], [5 * CHUNK, 5 * CHUNK + 122], [1000, 1000]] as const) {
+    for (const [s, e] of [
+      [0, 0],
+      [CHUNK - 1, CHUNK],
+      [CHUNK + 5, 4 * CHUNK + 7],
+      [5 * CHUNK, 5 * CHUNK + 122],
+      [1000, 1000],
+    ] as const) {
       expect((await decrypt(k, 'f2', bytes.length, stored, s, e)).equals(bytes.subarray(s, e + 1))).toBe(true);
     }
   });
@@ -59,7 +86,8 @@ describe('file encryption', () => {
     const k = newFileKey();
     const bytes = randomBytes(2 * CHUNK + 10);
     const stored = await encrypt(k, 'f3', bytes);
-    const flipped = Buffer.from(stored); flipped[CHUNK + 20]! ^= 1;
+    const flipped = Buffer.from(stored);
+    flipped[CHUNK + 20]! ^= 1;
     await expect(decrypt(k, 'f3', bytes.length, flipped)).rejects.toThrow();
     await expect(decrypt(k, 'other', bytes.length, stored)).rejects.toThrow();
     const truncated = stored.subarray(0, 2 * (CHUNK + 16));
@@ -96,7 +124,10 @@ describe('file encryption', () => {
     expect(k.thumb.key.equals(k.file.key) || k.thumb.prefix.equals(k.file.prefix)).toBe(false);
     const room = RoomKey.generate('w1');
     const single = newFileKey();
-    const older = room.sealJson({ k: single.key.toString('base64'), p: single.prefix.toString('base64') }, 'file-key:f6');
+    const older = room.sealJson(
+      { k: single.key.toString('base64'), p: single.prefix.toString('base64') },
+      'file-key:f6',
+    );
     const opened = openFileKeys(room, 'f6', older);
     expect(opened.thumb.key.equals(single.key) && opened.thumb.prefix.equals(single.prefix)).toBe(true);
   });

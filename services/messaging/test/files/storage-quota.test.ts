@@ -9,15 +9,23 @@ import { ERRORS, ROOM_STORAGE_FILES, roomStorageBytes, statusFor } from '@epheme
 import { startFilesWorld } from './files-world.ts';
 
 const MB = 1024 * 1024;
-const pdf = (size: number, name = 'doc.pdf') => ({ name, type: 'application/pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(size - 9)]) });
+const pdf = (size: number, name = 'doc.pdf') => ({
+  name,
+  type: 'application/pdf',
+  bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(size - 9)]),
+});
 
 describe('storage quota per room', async () => {
   const world = await startFilesWorld({ storageQuota: () => 3 * MB });
   afterAll(() => world.stop());
 
-  it('is the tier\'s largest file times the documented count', () => {
+  it("is the tier's largest file times the documented count", () => {
     expect(ROOM_STORAGE_FILES).toBe(20);
-    expect([roomStorageBytes('free'), roomStorageBytes('pro'), roomStorageBytes('business')]).toEqual([200 * MB, 2000 * MB, 10_000 * MB]);
+    expect([roomStorageBytes('free'), roomStorageBytes('pro'), roomStorageBytes('business')]).toEqual([
+      200 * MB,
+      2000 * MB,
+      10_000 * MB,
+    ]);
     expect(statusFor('STORAGE_QUOTA_EXCEEDED')).toBe(413);
   });
 
@@ -27,14 +35,18 @@ describe('storage quota per room', async () => {
     expect(first.size).toBe(2 * MB);
     expect(world.storedObjects(actor.workspaceId)).toEqual([first.id]);
 
-    await expect(world.upload(actor, { channelId }, pdf(2 * MB, 'second.pdf')))
-      .rejects.toMatchObject({ code: 'STORAGE_QUOTA_EXCEEDED', message: ERRORS.STORAGE_QUOTA_EXCEEDED });
+    await expect(world.upload(actor, { channelId }, pdf(2 * MB, 'second.pdf'))).rejects.toMatchObject({
+      code: 'STORAGE_QUOTA_EXCEEDED',
+      message: ERRORS.STORAGE_QUOTA_EXCEEDED,
+    });
     expect(world.storedObjects(actor.workspaceId)).toEqual([first.id]);
 
     const fits = await world.upload(actor, { channelId }, pdf(MB, 'fits.pdf')); // exactly up to the quota
     expect(world.storedObjects(actor.workspaceId)).toEqual([first.id, fits.id].sort());
     // Full: refused before anything is stored, however small.
-    await expect(world.upload(actor, { channelId }, pdf(100, 'tiny.pdf'))).rejects.toMatchObject({ code: 'STORAGE_QUOTA_EXCEEDED' });
+    await expect(world.upload(actor, { channelId }, pdf(100, 'tiny.pdf'))).rejects.toMatchObject({
+      code: 'STORAGE_QUOTA_EXCEEDED',
+    });
     expect(world.storedObjects(actor.workspaceId)).toHaveLength(2);
   });
 

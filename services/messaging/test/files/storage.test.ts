@@ -19,8 +19,12 @@ storageContract('local disk', async () => {
 storageContract('S3 (versitygw)', async () => {
   const server = await startVersitygw();
   const storage = new S3Storage({
-    endpoint: server.endpoint, bucket: 'ephemera-files', region: server.region, accessKeyId: server.accessKeyId,
-    secretAccessKey: server.secretAccessKey, forcePathStyle: true,
+    endpoint: server.endpoint,
+    bucket: 'ephemera-files',
+    region: server.region,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    forcePathStyle: true,
   });
   await storage.ensureBucket();
   return { storage, stop: () => server.stop() };

@@ -22,7 +22,13 @@ import path from 'node:path';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { DomainError } from '@ephemera/proto';
-import { SafeFetcher, BLOCKED_ADDRESS, BLOCKED_PORT, BLOCKED_SCHEME, type FetcherOptions } from '../../src/link-preview/fetcher.ts';
+import {
+  SafeFetcher,
+  BLOCKED_ADDRESS,
+  BLOCKED_PORT,
+  BLOCKED_SCHEME,
+  type FetcherOptions,
+} from '../../src/link-preview/fetcher.ts';
 import { LinkPreviewService } from '../../src/link-preview/service.ts';
 import { ImageSigner } from '../../src/link-preview/image-proxy.ts';
 import { DEV_MASTER_KEY } from '@ephemera/platform';
@@ -30,16 +36,31 @@ import { DEV_MASTER_KEY } from '@ephemera/platform';
 /** A preview's image: the signed same-origin path of the image proxy (the services here use the development key). */
 const proxied = (address: string) => new ImageSigner(DEV_MASTER_KEY).path(address);
 
-interface Local { port: number; seen: string[]; origin: string; server: http.Server; close(): Promise<void> }
+interface Local {
+  port: number;
+  seen: string[];
+  origin: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
 
 async function serve(handler: http.RequestListener, host = '127.0.0.1'): Promise<Local> {
   const seen: string[] = [];
-  const server = http.createServer((req, res) => { seen.push(req.url ?? ''); handler(req, res); });
+  const server = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    handler(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    port, seen, server, origin: host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`,
-    async close() { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+    port,
+    seen,
+    server,
+    origin: host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }
 
@@ -52,7 +73,10 @@ const OG_PAGE = `<!doctype html><html><head>
   <meta name="author" content="Ada">
 </head><body><p>hello</p></body></html>`;
 
-const html = (res: http.ServerResponse, body: string, type = 'text/html; charset=utf-8') => { res.writeHead(200, { 'content-type': type }); res.end(body); };
+const html = (res: http.ServerResponse, body: string, type = 'text/html; charset=utf-8') => {
+  res.writeHead(200, { 'content-type': type });
+  res.end(body);
+};
 
 /** A resolver the test controls (a DNS server answering whatever an attacker configured). */
 const ZONE: Record<string, { address: string; family: 4 | 6 }[]> = {
@@ -67,7 +91,10 @@ const ZONE: Record<string, { address: string; family: 4 | 6 }[]> = {
   'cgnat.test': [{ address: '100.64.0.1', family: 4 }],
   'unspecified.test': [{ address: '0.0.0.0', family: 4 }],
   // one public and one loopback answer: a name with any refused address is refused
-  'mixed.test': [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }],
+  'mixed.test': [
+    { address: '93.184.216.34', family: 4 },
+    { address: '127.0.0.1', family: 4 },
+  ],
   'www.youtube.com': [{ address: '127.0.0.1', family: 4 }],
   'www.instagram.com': [{ address: '127.0.0.1', family: 4 }],
 };
@@ -81,7 +108,10 @@ const testLookup = ((hostname: string, options: { all?: boolean }, cb: (...a: un
 }) as unknown as LookupFunction;
 
 async function refusal(p: Promise<unknown>): Promise<DomainError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, 'expected a refusal').toBeInstanceOf(DomainError);
   return err as DomainError;
 }
@@ -91,8 +121,16 @@ let target6: Local; // the same on ::1
 let allowed: Local; // an allowed page (test allowlist) that redirects wherever it is told
 const fetchers: SafeFetcher[] = [];
 const services: LinkPreviewService[] = [];
-const fetcher = (opts: FetcherOptions = {}) => { const f = new SafeFetcher({ lookup: testLookup, ...opts }); fetchers.push(f); return f; };
-const previews = (opts: FetcherOptions = {}) => { const s = new LinkPreviewService({ fetcher: { lookup: testLookup, ...opts } }); services.push(s); return s; };
+const fetcher = (opts: FetcherOptions = {}) => {
+  const f = new SafeFetcher({ lookup: testLookup, ...opts });
+  fetchers.push(f);
+  return f;
+};
+const previews = (opts: FetcherOptions = {}) => {
+  const s = new LinkPreviewService({ fetcher: { lookup: testLookup, ...opts } });
+  services.push(s);
+  return s;
+};
 
 beforeAll(async () => {
   const internal: http.RequestListener = (_req, res) => html(res, '<title>internal secret</title>');
@@ -100,7 +138,11 @@ beforeAll(async () => {
   target6 = await serve(internal, '::1');
   allowed = await serve((req, res) => {
     const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to');
-    if (to !== null) { res.writeHead(302, { location: to }); res.end(); return; }
+    if (to !== null) {
+      res.writeHead(302, { location: to });
+      res.end();
+      return;
+    }
     html(res, OG_PAGE);
   });
 });
@@ -109,7 +151,12 @@ afterAll(async () => {
   for (const s of services) s.close();
   await Promise.all([target?.close(), target6?.close(), allowed?.close()]);
 });
-beforeEach(() => { target.seen.length = 0; target6.seen.length = 0; allowed.seen.length = 0; lookups.length = 0; });
+beforeEach(() => {
+  target.seen.length = 0;
+  target6.seen.length = 0;
+  allowed.seen.length = 0;
+  lookups.length = 0;
+});
 
 /** Spellings of the target, all meaning 127.0.0.1 or ::1. */
 const spellings = () => [
@@ -195,10 +242,14 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
   it('by redirect from an allowed page, to every spelling and name, and to non-http schemes', async () => {
     const f = fetcher({ allowHosts: [`127.0.0.1:${allowed.port}`], allowPorts: ports() });
     const destinations = [
-      ...spellings(), ...namesToTarget(),
+      ...spellings(),
+      ...namesToTarget(),
       `//127.0.0.1:${target.port}/scheme-relative`,
-      `gopher://127.0.0.1:${target.port}/_GET%20/`, `ftp://127.0.0.1:${target.port}/`, 'file:///etc/passwd',
-      'data:text/html,<title>x</title>', 'javascript:alert(1)',
+      `gopher://127.0.0.1:${target.port}/_GET%20/`,
+      `ftp://127.0.0.1:${target.port}/`,
+      'file:///etc/passwd',
+      'data:text/html,<title>x</title>',
+      'javascript:alert(1)',
     ];
     for (const to of destinations) {
       const err = await refusal(f.fetch(new URL(`${allowed.origin}/r?to=${encodeURIComponent(to)}`)));
@@ -212,7 +263,9 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
 
   it('by redirect with the default port rule: to the target port and to port 80 of loopback', async () => {
     const f = fetcher({ allowHosts: [`127.0.0.1:${allowed.port}`] });
-    const e1 = await refusal(f.fetch(new URL(`${allowed.origin}/r?to=${encodeURIComponent(`http://127.0.0.1:${target.port}/`)}`)));
+    const e1 = await refusal(
+      f.fetch(new URL(`${allowed.origin}/r?to=${encodeURIComponent(`http://127.0.0.1:${target.port}/`)}`)),
+    );
     expect([e1.code, e1.message]).toEqual(['LINK_PREVIEW_BLOCKED', BLOCKED_PORT]);
     const e2 = await refusal(f.fetch(new URL(`${allowed.origin}/r?to=${encodeURIComponent('http://127.0.0.1/')}`)));
     expect([e2.code, e2.message]).toEqual(['LINK_PREVIEW_BLOCKED', BLOCKED_ADDRESS]);
@@ -222,14 +275,37 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
   it('private, link-local, metadata, CGNAT, multicast, broadcast, unspecified, NAT64 and mapped-private literals, and names resolving there', async () => {
     const f = fetcher();
     const urls = [
-      'http://10.0.0.1/', 'http://10.255.255.255/', 'http://172.16.0.1/', 'http://172.31.255.255/', 'http://192.168.1.1/',
-      'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://0.0.0.0/', 'http://0/', 'http://255.255.255.255/',
-      'http://224.0.0.1/', 'http://240.0.0.1/', 'https://127.0.0.1/', 'https://[::1]/',
-      'http://[fd00:ec2::254]/latest/meta-data/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'http://[::]/', 'http://[ff02::1]/',
-      'http://[64:ff9b::7f00:1]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[::ffff:10.0.0.1]/', 'http://[::ffff:169.254.169.254]/',
+      'http://10.0.0.1/',
+      'http://10.255.255.255/',
+      'http://172.16.0.1/',
+      'http://172.31.255.255/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://100.64.0.1/',
+      'http://0.0.0.0/',
+      'http://0/',
+      'http://255.255.255.255/',
+      'http://224.0.0.1/',
+      'http://240.0.0.1/',
+      'https://127.0.0.1/',
+      'https://[::1]/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[fc00::1]/',
+      'http://[::]/',
+      'http://[ff02::1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[::ffff:10.0.0.1]/',
+      'http://[::ffff:169.254.169.254]/',
       'http://[2002:7f00:1::]/',
-      'http://private.test/', 'http://private192.test/', 'http://metadata.test/', 'http://metadata6.test/', 'http://cgnat.test/',
-      'http://unspecified.test/', 'http://nat64.test/',
+      'http://private.test/',
+      'http://private192.test/',
+      'http://metadata.test/',
+      'http://metadata6.test/',
+      'http://cgnat.test/',
+      'http://unspecified.test/',
+      'http://nat64.test/',
     ];
     for (const url of urls) {
       const err = await refusal(f.fetch(new URL(url)));
@@ -239,17 +315,33 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
 
   it('non-http schemes are refused as input (400 VALIDATION) before anything happens', async () => {
     const s = previews();
-    for (const url of ['file:///etc/passwd', `ftp://127.0.0.1:${target.port}/`, `gopher://127.0.0.1:${target.port}/_x`,
-      'data:text/html,<title>x</title>', 'javascript:alert(1)', `ws://127.0.0.1:${target.port}/`]) {
+    for (const url of [
+      'file:///etc/passwd',
+      `ftp://127.0.0.1:${target.port}/`,
+      `gopher://127.0.0.1:${target.port}/_x`,
+      'data:text/html,<title>x</title>',
+      'javascript:alert(1)',
+      `ws://127.0.0.1:${target.port}/`,
+    ]) {
       const err = await refusal(s.preview(url));
-      expect([err.code, err.status, err.message], url).toEqual(['VALIDATION', 400, 'Only http and https links can be previewed']);
+      expect([err.code, err.status, err.message], url).toEqual([
+        'VALIDATION',
+        400,
+        'Only http and https links can be previewed',
+      ]);
     }
     expect(target.seen).toEqual([]);
   });
 
   it('ports other than 80 and 443 are refused before the name is resolved', async () => {
     const f = fetcher();
-    for (const url of ['http://93.184.216.34:8080/', 'https://93.184.216.34:8443/', 'http://loopback.test:22/', `http://loopback.test:${target.port}/`, 'http://example.com:0/']) {
+    for (const url of [
+      'http://93.184.216.34:8080/',
+      'https://93.184.216.34:8443/',
+      'http://loopback.test:22/',
+      `http://loopback.test:${target.port}/`,
+      'http://example.com:0/',
+    ]) {
       const err = await refusal(f.fetch(new URL(url)));
       expect([err.code, err.message], url).toEqual(['LINK_PREVIEW_BLOCKED', BLOCKED_PORT]);
     }
@@ -261,8 +353,16 @@ describe('SSRF corpus: refused, and the local server sees nothing', () => {
     const s = previews();
     const p = await s.preview('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     expect(p).toEqual({
-      type: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', title: null, description: null, image: null,
-      thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'), author: null, siteName: 'YouTube', postId: null, videoId: 'dQw4w9WgXcQ',
+      type: 'youtube',
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      title: null,
+      description: null,
+      image: null,
+      thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'),
+      author: null,
+      siteName: 'YouTube',
+      postId: null,
+      videoId: 'dQw4w9WgXcQ',
     });
     expect(lookups).toContain('www.youtube.com');
     expect(target.seen).toEqual([]);
@@ -277,11 +377,34 @@ describe('https: the filtering agent for TLS, and certificates verified', () => 
   beforeAll(async () => {
     // a self-signed certificate for 127.0.0.1, made for this run
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-link-preview-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:loopback.test', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
-    tls = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
-      (_req, res) => html(res, '<title>internal over tls</title>'));
-    tls.on('connection', () => { connections++; });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:loopback.test',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    tls = https.createServer(
+      { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+      (_req, res) => html(res, '<title>internal over tls</title>'),
+    );
+    tls.on('connection', () => {
+      connections++;
+    });
     await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
     port = (tls.address() as AddressInfo).port;
   });
@@ -290,12 +413,18 @@ describe('https: the filtering agent for TLS, and certificates verified', () => 
     await new Promise((r) => tls?.close(r));
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => { connections = 0; });
+  beforeEach(() => {
+    connections = 0;
+  });
 
   it('refuses https to loopback by literal, by name and by redirect, without opening a connection', async () => {
     const f = fetcher({ allowPorts: [80, 443, port], allowHosts: [`127.0.0.1:${allowed.port}`] });
-    for (const url of [`https://127.0.0.1:${port}/`, `https://loopback.test:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`,
-      `${allowed.origin}/r?to=${encodeURIComponent(`https://loopback.test:${port}/`)}`]) {
+    for (const url of [
+      `https://127.0.0.1:${port}/`,
+      `https://loopback.test:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `${allowed.origin}/r?to=${encodeURIComponent(`https://loopback.test:${port}/`)}`,
+    ]) {
       const err = await refusal(f.fetch(new URL(url)));
       expect([err.code, err.message], url).toEqual(['LINK_PREVIEW_BLOCKED', BLOCKED_ADDRESS]);
     }
@@ -305,7 +434,10 @@ describe('https: the filtering agent for TLS, and certificates verified', () => 
   it('verifies certificates (an allowlisted page with a self-signed certificate is not read)', async () => {
     const f = fetcher({ allowHosts: [`127.0.0.1:${port}`] });
     const err = await refusal(f.fetch(new URL(`https://127.0.0.1:${port}/`)));
-    expect([err.code, err.message]).toEqual(['LINK_PREVIEW_FAILED', 'The page\'s secure connection could not be verified']);
+    expect([err.code, err.message]).toEqual([
+      'LINK_PREVIEW_FAILED',
+      "The page's secure connection could not be verified",
+    ]);
     expect(connections).toBe(1); // it was reached: only the certificate stopped it
   });
 });
@@ -328,17 +460,34 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
         return res.end();
       }
       switch (url.pathname) {
-        case '/og': case '/cached': case '/concurrent': return html(res, OG_PAGE);
-        case '/watch': return html(res, '<title>Rick - YouTube</title><meta property="og:title" content="Never Gonna Give You Up">');
-        case '/p/C1a2B3c4D5e/': return html(res, '<meta property="og:title" content="A post"><meta property="og:image" content="/post.jpg">');
-        case '/xhtml': return html(res, OG_PAGE, 'application/xhtml+xml');
-        case '/json': return html(res, '{"title":"x"}', 'application/json');
-        case '/png': return html(res, '\x89PNG', 'image/png');
-        case '/text': return html(res, '<title>x</title>', 'text/plain');
-        case '/no-type': res.writeHead(200); return res.end('<title>x</title>');
-        case '/not-found': res.writeHead(404, { 'content-type': 'text/html' }); return res.end('<title>404</title>');
-        case '/latin1': res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' }); return res.end(Buffer.from('<title>Café crème</title>', 'latin1'));
-        case '/gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); return res.end(zlib.gzipSync(OG_PAGE));
+        case '/og':
+        case '/cached':
+        case '/concurrent':
+          return html(res, OG_PAGE);
+        case '/watch':
+          return html(res, '<title>Rick - YouTube</title><meta property="og:title" content="Never Gonna Give You Up">');
+        case '/p/C1a2B3c4D5e/':
+          return html(res, '<meta property="og:title" content="A post"><meta property="og:image" content="/post.jpg">');
+        case '/xhtml':
+          return html(res, OG_PAGE, 'application/xhtml+xml');
+        case '/json':
+          return html(res, '{"title":"x"}', 'application/json');
+        case '/png':
+          return html(res, '\x89PNG', 'image/png');
+        case '/text':
+          return html(res, '<title>x</title>', 'text/plain');
+        case '/no-type':
+          res.writeHead(200);
+          return res.end('<title>x</title>');
+        case '/not-found':
+          res.writeHead(404, { 'content-type': 'text/html' });
+          return res.end('<title>404</title>');
+        case '/latin1':
+          res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' });
+          return res.end(Buffer.from('<title>Café crème</title>', 'latin1'));
+        case '/gzip':
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+          return res.end(zlib.gzipSync(OG_PAGE));
         case '/gzip-bomb': {
           // 64 MB of HTML after decompression, about 64 KB on the wire
           res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -350,11 +499,18 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
           res.write(OG_PAGE.replace('</body></html>', ''));
           const chunk = `<p>${'x'.repeat(64 * 1024)}</p>`;
           let open = true;
-          res.on('close', () => { open = false; closedEarly.push(!res.writableFinished); });
-          const pump = () => { while (open && res.write(chunk)); if (open) res.once('drain', pump); };
+          res.on('close', () => {
+            open = false;
+            closedEarly.push(!res.writableFinished);
+          });
+          const pump = () => {
+            while (open && res.write(chunk));
+            if (open) res.once('drain', pump);
+          };
           return pump();
         }
-        case '/slow-headers': return; // never answers
+        case '/slow-headers':
+          return; // never answers
         case '/slow-body': {
           res.writeHead(200, { 'content-type': 'text/html' });
           res.write('<title>drip</title>');
@@ -362,19 +518,31 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
           res.on('close', () => clearInterval(timer));
           return;
         }
-        default: res.writeHead(404); return res.end();
+        default:
+          res.writeHead(404);
+          return res.end();
       }
     });
   });
-  afterAll(async () => { await page?.close(); });
+  afterAll(async () => {
+    await page?.close();
+  });
 
   const allow = () => ({ allowHosts: [`127.0.0.1:${page.port}`] });
 
   it('a page with Open Graph tags gives the expected preview', async () => {
     const s = previews(allow());
     expect(await s.preview(`${page.origin}/og#section`)).toEqual({
-      type: 'other', url: `${page.origin}/og`, title: 'Local & Open Graph', description: 'A page served by the test',
-      image: proxied(`${page.origin}/cover.png`), thumbnail: null, author: 'Ada', siteName: 'Test Site', postId: null, videoId: null,
+      type: 'other',
+      url: `${page.origin}/og`,
+      title: 'Local & Open Graph',
+      description: 'A page served by the test',
+      image: proxied(`${page.origin}/cover.png`),
+      thumbnail: null,
+      author: 'Ada',
+      siteName: 'Test Site',
+      postId: null,
+      videoId: null,
     });
     expect((await s.preview(`${page.origin}/xhtml`)).title).toBe('Local & Open Graph');
     expect((await s.preview(`${page.origin}/latin1`)).title).toBe('Café crème');
@@ -384,13 +552,25 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
   it('YouTube and Instagram links are recognized from the address and fetched for their title when allowed', async () => {
     const s = previews({ allowHosts: [`www.youtube.com:${page.port}`, `www.instagram.com:${page.port}`] });
     expect(await s.preview(`http://www.youtube.com:${page.port}/watch?v=dQw4w9WgXcQ`)).toEqual({
-      type: 'youtube', url: `http://www.youtube.com:${page.port}/watch?v=dQw4w9WgXcQ`, title: 'Never Gonna Give You Up',
-      description: null, image: null, thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'), author: null, siteName: 'YouTube',
-      postId: null, videoId: 'dQw4w9WgXcQ',
+      type: 'youtube',
+      url: `http://www.youtube.com:${page.port}/watch?v=dQw4w9WgXcQ`,
+      title: 'Never Gonna Give You Up',
+      description: null,
+      image: null,
+      thumbnail: proxied('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg'),
+      author: null,
+      siteName: 'YouTube',
+      postId: null,
+      videoId: 'dQw4w9WgXcQ',
     });
     expect(await s.preview(`http://www.instagram.com:${page.port}/p/C1a2B3c4D5e/`)).toMatchObject({
-      type: 'instagram', title: 'A post', image: proxied(`http://www.instagram.com:${page.port}/post.jpg`), siteName: 'Instagram',
-      postId: 'C1a2B3c4D5e', videoId: null, thumbnail: null,
+      type: 'instagram',
+      title: 'A post',
+      image: proxied(`http://www.instagram.com:${page.port}/post.jpg`),
+      siteName: 'Instagram',
+      postId: 'C1a2B3c4D5e',
+      videoId: null,
+      thumbnail: null,
     });
     expect(hits['/watch']).toBe(1);
     expect(hits['/p/C1a2B3c4D5e/']).toBe(1);
@@ -432,7 +612,11 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
     const f = fetcher(allow());
     for (const path of ['/json', '/png', '/text', '/no-type']) {
       const err = await refusal(f.fetch(new URL(`${page.origin}${path}`)));
-      expect([err.code, err.status, err.message], path).toEqual(['LINK_PREVIEW_FAILED', 422, 'The link does not point to a web page']);
+      expect([err.code, err.status, err.message], path).toEqual([
+        'LINK_PREVIEW_FAILED',
+        422,
+        'The link does not point to a web page',
+      ]);
     }
     const nf = await refusal(f.fetch(new URL(`${page.origin}/not-found`)));
     expect([nf.code, nf.message]).toEqual(['LINK_PREVIEW_FAILED', 'The page answered with an error (404)']);
@@ -463,7 +647,8 @@ describe('bounded fetches (test allowlist set to the local server)', () => {
     const s = new LinkPreviewService({ fetcher: allow(), cache: { failureTtlMs: 300 } });
     services.push(s);
     hits['/json'] = 0;
-    for (let i = 0; i < 3; i++) expect((await refusal(s.preview(`${page.origin}/json`))).code).toBe('LINK_PREVIEW_FAILED');
+    for (let i = 0; i < 3; i++)
+      expect((await refusal(s.preview(`${page.origin}/json`))).code).toBe('LINK_PREVIEW_FAILED');
     expect(hits['/json']).toBe(1);
     await new Promise((r) => setTimeout(r, 400));
     await refusal(s.preview(`${page.origin}/json`));

@@ -13,7 +13,13 @@ import { C, ERRORS, LINK_PREVIEW_PATH } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded, type EmbeddedApp } from '../../../embedded/app.ts';
 import { http as call, createRoom, joinRoom, socketJoin, request, clientId } from '../../../../test/helpers/clients.ts';
-import { expectImageProxyRoute, expectLinkPreviewRoute, proxiedImage, startPageServer, type PageServer } from './route.shared.ts';
+import {
+  expectImageProxyRoute,
+  expectLinkPreviewRoute,
+  proxiedImage,
+  startPageServer,
+  type PageServer,
+} from './route.shared.ts';
 
 let app: EmbeddedApp;
 let pages: PageServer;
@@ -23,7 +29,14 @@ const savedAllow = process.env.LINK_PREVIEW_ALLOW_HOSTS;
 
 beforeAll(async () => {
   pages = await startPageServer();
-  internal = { server: http.createServer((_req, res) => { internal.seen++; res.end('<title>internal</title>'); }), port: 0, seen: 0 };
+  internal = {
+    server: http.createServer((_req, res) => {
+      internal.seen++;
+      res.end('<title>internal</title>');
+    }),
+    port: 0,
+    seen: 0,
+  };
   await new Promise<void>((r) => internal.server.listen(0, '127.0.0.1', r));
   internal.port = (internal.server.address() as AddressInfo).port;
   process.env.LINK_PREVIEW_ALLOW_HOSTS = `127.0.0.1:${pages.port}`;
@@ -31,7 +44,8 @@ beforeAll(async () => {
   app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('test', 'silent') });
 });
 afterAll(async () => {
-  if (savedAllow === undefined) delete process.env.LINK_PREVIEW_ALLOW_HOSTS; else process.env.LINK_PREVIEW_ALLOW_HOSTS = savedAllow;
+  if (savedAllow === undefined) delete process.env.LINK_PREVIEW_ALLOW_HOSTS;
+  else process.env.LINK_PREVIEW_ALLOW_HOSTS = savedAllow;
   await app?.stop();
   await pages?.close();
   internal?.server.close();
@@ -43,7 +57,7 @@ describe('link preview route: embedded (npm start)', () => {
     await expectLinkPreviewRoute(app.url, app.url, pages);
   });
 
-  it('serves the previews\' images through this origin (signed paths only, images only, SSRF-safe)', async () => {
+  it("serves the previews' images through this origin (signed paths only, images only, SSRF-safe)", async () => {
     await expectImageProxyRoute(app.url, app.url, pages, { port: internal.port, seen: () => internal.seen });
   });
 
@@ -51,13 +65,32 @@ describe('link preview route: embedded (npm start)', () => {
     const { userToken } = await createRoom(app.url);
     const auth = { authorization: `Bearer ${userToken}` };
     // the member's token reaches messaging's read model through the event log: wait for it (401 until then)
-    await expect.poll(async () => (await call(app.url, LINK_PREVIEW_PATH, { body: { url: 'http://10.0.0.1/' }, headers: auth })).status, { timeout: 15_000 }).toBe(422);
-    for (const url of [`http://127.0.0.1:${internal.port}/`, `http://localhost:${internal.port}/`, `http://2130706433:${internal.port}/`]) {
+    await expect
+      .poll(
+        async () =>
+          (await call(app.url, LINK_PREVIEW_PATH, { body: { url: 'http://10.0.0.1/' }, headers: auth })).status,
+        { timeout: 15_000 },
+      )
+      .toBe(422);
+    for (const url of [
+      `http://127.0.0.1:${internal.port}/`,
+      `http://localhost:${internal.port}/`,
+      `http://2130706433:${internal.port}/`,
+    ]) {
       const res = await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth });
       expect(res.status, url).toBe(422);
-      expect(res.body, url).toEqual({ success: false, code: 'LINK_PREVIEW_BLOCKED', message: 'Only links on the standard web ports (80 and 443) can be previewed' });
+      expect(res.body, url).toEqual({
+        success: false,
+        code: 'LINK_PREVIEW_BLOCKED',
+        message: 'Only links on the standard web ports (80 and 443) can be previewed',
+      });
     }
-    for (const url of ['http://127.0.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+    ]) {
       const res = await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth });
       expect([res.status, res.body.code], url).toEqual([422, 'LINK_PREVIEW_BLOCKED']);
     }
@@ -68,7 +101,8 @@ describe('link preview route: embedded (npm start)', () => {
     const { workspaceId, userToken } = await createRoom(app.url);
     const bob = await joinRoom(app.url, workspaceId, 'bob');
     const url = `${pages.origin}/og`;
-    const ask = (token: string) => call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: { authorization: `Bearer ${token}` } });
+    const ask = (token: string) =>
+      call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: { authorization: `Bearer ${token}` } });
     // the member's token reaches messaging's read model through the event log: wait for it
     await expect.poll(async () => (await ask(bob.userToken)).status, { timeout: 15_000 }).toBe(200);
     let ok = 1;
@@ -88,17 +122,47 @@ describe('link preview route: embedded (npm start)', () => {
     const room = await createRoom(app.url);
     const { socket } = await socketJoin(app.url, room.workspaceId, room.user.username, room.userToken);
     try {
-      const channel = await request(socket, C.createChannel, { workspaceId: room.workspaceId, name: 'general', type: 'topic', isPrivate: false });
+      const channel = await request(socket, C.createChannel, {
+        workspaceId: room.workspaceId,
+        name: 'general',
+        type: 'topic',
+        isPrivate: false,
+      });
       if (!channel.success) throw new Error(channel.message);
       const url = `${pages.origin}/og?sent=1`;
       const auth = { authorization: `Bearer ${room.userToken}` };
-      await expect.poll(async () => (await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth })).status, { timeout: 15_000 }).toBe(200);
-      const forged = { url, title: 'Forged', description: 'made up', image: 'https://evil.example/x.png', type: 'other' };
-      const sent = await request(socket, C.sendMessage, { clientMessageId: clientId(), channelId: channel.channel.id, content: `look ${url}`, type: 'text', linkPreview: forged });
+      await expect
+        .poll(async () => (await call(app.url, LINK_PREVIEW_PATH, { body: { url }, headers: auth })).status, {
+          timeout: 15_000,
+        })
+        .toBe(200);
+      const forged = {
+        url,
+        title: 'Forged',
+        description: 'made up',
+        image: 'https://evil.example/x.png',
+        type: 'other',
+      };
+      const sent = await request(socket, C.sendMessage, {
+        clientMessageId: clientId(),
+        channelId: channel.channel.id,
+        content: `look ${url}`,
+        type: 'text',
+        linkPreview: forged,
+      });
       expect(sent.success).toBe(true);
-      if (sent.success) expect(sent.message.linkPreview).toMatchObject({ url, title: 'Local page', image: proxiedImage(`${pages.origin}/cover.png`) });
+      if (sent.success)
+        expect(sent.message.linkPreview).toMatchObject({
+          url,
+          title: 'Local page',
+          image: proxiedImage(`${pages.origin}/cover.png`),
+        });
       const unfetched = await request(socket, C.sendMessage, {
-        clientMessageId: clientId(), channelId: channel.channel.id, content: 'never previewed', type: 'text', linkPreview: { ...forged, url: `${pages.origin}/never` },
+        clientMessageId: clientId(),
+        channelId: channel.channel.id,
+        content: 'never previewed',
+        type: 'text',
+        linkPreview: { ...forged, url: `${pages.origin}/never` },
       });
       expect(unfetched.success && unfetched.message.linkPreview).toBe(null);
     } finally {

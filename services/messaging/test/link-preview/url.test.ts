@@ -98,15 +98,43 @@ describe('address normalization', () => {
 
 describe('the address rule (ipaddr.js unicast only)', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-    '255.255.255.255', '224.0.0.1', '240.0.0.1', '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:8.8.8.8', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe',
-    '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', 'not-an-ip', '',
-  ])('%s is refused', (ip) => { expect(isPublicAddress(ip)).toBe(false); });
-
-  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])('%s is allowed', (ip) => {
-    expect(isPublicAddress(ip)).toBe(true);
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '240.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '2002:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    'not-an-ip',
+    '',
+  ])('%s is refused', (ip) => {
+    expect(isPublicAddress(ip)).toBe(false);
   });
+
+  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])(
+    '%s is allowed',
+    (ip) => {
+      expect(isPublicAddress(ip)).toBe(true);
+    },
+  );
 });
 
 describe('LINK_PREVIEW_ALLOW_HOSTS parsing', () => {
@@ -114,7 +142,10 @@ describe('LINK_PREVIEW_ALLOW_HOSTS parsing', () => {
     expect(parseAllowHosts(undefined)).toEqual([]);
     expect(parseAllowHosts('')).toEqual([]);
     expect(parseAllowHosts('127.0.0.1:4000, LOCALHOST:5000,[::1]:6000,nohost,127.1:7000, :80')).toEqual([
-      '127.0.0.1:4000', 'localhost:5000', '[::1]:6000', '127.0.0.1:7000',
+      '127.0.0.1:4000',
+      'localhost:5000',
+      '[::1]:6000',
+      '127.0.0.1:7000',
     ]);
   });
 });
@@ -123,7 +154,8 @@ describe('page parsing (htmlparser2)', () => {
   const base = new URL('https://example.com/articles/1');
 
   it('prefers Open Graph, then Twitter, then <title> and meta description', () => {
-    const og = parsePage(`<html><head><title>Plain</title>
+    const og = parsePage(
+      `<html><head><title>Plain</title>
       <meta name="description" content="plain description">
       <meta name="twitter:title" content="Twitter title">
       <meta property="og:title" content="OG &amp; title">
@@ -132,25 +164,43 @@ describe('page parsing (htmlparser2)', () => {
       <meta property="og:image" content="/img/cover.png">
       <meta property="og:site_name" content="Example">
       <meta name="author" content="Ada">
-    </head><body></body></html>`, base);
+    </head><body></body></html>`,
+      base,
+    );
     expect(og).toEqual({
-      title: 'OG & title', description: 'OG description', image: 'https://example.com/img/cover.png', author: 'Ada', siteName: 'Example',
+      title: 'OG & title',
+      description: 'OG description',
+      image: 'https://example.com/img/cover.png',
+      author: 'Ada',
+      siteName: 'Example',
     });
-    const tw = parsePage('<title>Plain</title><meta name="twitter:title" content="Twitter title"><meta name="twitter:image" content="https://cdn.example/x.jpg">', base);
+    const tw = parsePage(
+      '<title>Plain</title><meta name="twitter:title" content="Twitter title"><meta name="twitter:image" content="https://cdn.example/x.jpg">',
+      base,
+    );
     expect(tw).toMatchObject({ title: 'Twitter title', image: 'https://cdn.example/x.jpg', description: null });
     const plain = parsePage('<TITLE> Plain &lt;page&gt; </TITLE><META NAME="Description" CONTENT="d">', base);
     expect(plain).toMatchObject({ title: 'Plain <page>', description: 'd', image: null, siteName: null, author: null });
   });
 
   it('ignores an svg <title>, script text, non-http images, and cuts long fields', () => {
-    const page = parsePage(`<svg><title>icon</title></svg><script>document.title="x"</script><title>Real</title>
-      <meta property="og:image" content="javascript:alert(1)"><meta property="og:description" content="${'d'.repeat(5000)}">`, base);
+    const page = parsePage(
+      `<svg><title>icon</title></svg><script>document.title="x"</script><title>Real</title>
+      <meta property="og:image" content="javascript:alert(1)"><meta property="og:description" content="${'d'.repeat(5000)}">`,
+      base,
+    );
     expect(page.title).toBe('Real');
     expect(page.image).toBeNull();
     expect(page.description!.length).toBe(1000);
   });
 
   it('answers nulls for a page without metadata', () => {
-    expect(parsePage('<p>hello</p>', base)).toEqual({ title: null, description: null, image: null, author: null, siteName: null });
+    expect(parsePage('<p>hello</p>', base)).toEqual({
+      title: null,
+      description: null,
+      image: null,
+      author: null,
+      siteName: null,
+    });
   });
 });

@@ -21,16 +21,19 @@ const aad = (accountId: string, field: AccountField) => `account:${accountId}:${
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** `key` is the account's own key (its id is the account id). */
-export const sealAccountField = (key: RoomKey, field: AccountField, value: string): string => key.seal(value, aad(key.workspaceId, field));
+export const sealAccountField = (key: RoomKey, field: AccountField, value: string): string =>
+  key.seal(value, aad(key.workspaceId, field));
 
 /** A value stored before accounts were sealed is returned as it is (the start-up rewrite seals it). */
 export const openAccountField = (key: RoomKey, field: AccountField, stored: string): string =>
-  (isSealed(stored) ? key.open(stored, aad(key.workspaceId, field)) : stored);
+  isSealed(stored) ? key.open(stored, aad(key.workspaceId, field)) : stored;
 
 /** The keyed hash of an address: equal for the same address whatever its case, meaningless without the lookup key. */
 export class EmailLookup {
   constructor(private readonly key: RoomKey) {}
-  hash(email: string): string { return this.key.hash(EMAIL_PURPOSE, normalizeEmail(email)); }
+  hash(email: string): string {
+    return this.key.hash(EMAIL_PURPOSE, normalizeEmail(email));
+  }
 }
 
 /** Billing, the key store's owner: the lookup key, created on the first start. */

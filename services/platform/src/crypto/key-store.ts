@@ -28,7 +28,10 @@ export interface RoomKeyStore {
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class FileRoomKeyStore implements RoomKeyStore {
-  constructor(private readonly dir: string, private readonly masters: MasterKeys) {
+  constructor(
+    private readonly dir: string,
+    private readonly masters: MasterKeys,
+  ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
@@ -45,16 +48,24 @@ export class FileRoomKeyStore implements RoomKeyStore {
     try {
       await fh.writeFile(JSON.stringify(this.masters.wrap(workspaceId, key.exportRaw())));
       await fh.sync();
-    } finally { await fh.close(); }
+    } finally {
+      await fh.close();
+    }
     // link() fails if the target exists: a room's key is never silently replaced
-    try { await fs.promises.link(tmp, target); } finally { await fs.promises.unlink(tmp); }
+    try {
+      await fs.promises.link(tmp, target);
+    } finally {
+      await fs.promises.unlink(tmp);
+    }
     await syncDir(this.dir);
     return key;
   }
 
   async get(workspaceId: string): Promise<RoomKey | null> {
     let text: string;
-    try { text = await fs.promises.readFile(this.file(workspaceId), 'utf8'); } catch (e) {
+    try {
+      text = await fs.promises.readFile(this.file(workspaceId), 'utf8');
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
@@ -64,7 +75,9 @@ export class FileRoomKeyStore implements RoomKeyStore {
   async destroy(workspaceId: string): Promise<void> {
     const file = this.file(workspaceId);
     let fh: fs.promises.FileHandle;
-    try { fh = await fs.promises.open(file, 'r+'); } catch (e) {
+    try {
+      fh = await fs.promises.open(file, 'r+');
+    } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw e;
     }
@@ -74,7 +87,9 @@ export class FileRoomKeyStore implements RoomKeyStore {
       const { size } = await fh.stat();
       await fh.write(randomBytes(size), 0, size, 0);
       await fh.sync();
-    } finally { await fh.close(); }
+    } finally {
+      await fh.close();
+    }
     await fs.promises.unlink(file);
     await syncDir(this.dir);
   }
@@ -110,12 +125,16 @@ export class FileRoomKeyStore implements RoomKeyStore {
     try {
       await fh.writeFile(JSON.stringify(wrapped));
       await fh.sync();
-    } finally { await fh.close(); }
+    } finally {
+      await fh.close();
+    }
     try {
       await fs.promises.link(tmp, target);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    } finally { await fs.promises.unlink(tmp); }
+    } finally {
+      await fs.promises.unlink(tmp);
+    }
     await syncDir(this.dir);
   }
 
@@ -141,5 +160,9 @@ export class FileRoomKeyStore implements RoomKeyStore {
 
 async function syncDir(dir: string): Promise<void> {
   const fh = await fs.promises.open(dir, 'r');
-  try { await fh.sync(); } finally { await fh.close(); }
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }

@@ -13,7 +13,10 @@ export class RoomKeyring {
   /** rooms whose key is known to be destroyed (bounded; a miss only costs one lookup) */
   private readonly gone = new Set<string>();
 
-  constructor(private readonly source: RoomKeySource, private readonly maxCached = 50_000) {}
+  constructor(
+    private readonly source: RoomKeySource,
+    private readonly maxCached = 50_000,
+  ) {}
 
   /** the room's key, or null when the room has none any more */
   async key(workspaceId: string): Promise<RoomKey | null> {
@@ -51,10 +54,14 @@ export class RoomKeyring {
   }
 
   /** true when the room's key is known to be destroyed (its content is gone) */
-  isGone(workspaceId: string): boolean { return this.gone.has(workspaceId); }
+  isGone(workspaceId: string): boolean {
+    return this.gone.has(workspaceId);
+  }
 
   /** the cached key only (hot paths that must not wait); null when not cached */
-  cached(workspaceId: string): RoomKey | null { return this.cache.get(workspaceId) ?? null; }
+  cached(workspaceId: string): RoomKey | null {
+    return this.cache.get(workspaceId) ?? null;
+  }
 
   /** the room was deleted or expired: drop the key from memory */
   forget(workspaceId: string): void {

@@ -28,14 +28,21 @@ export function masterKeyFile(dataDir: string): Buffer {
 /** A short public id of a master key, stored beside each wrapped key so rotation knows which one wrapped it. */
 export const masterKeyId = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 16);
 
-export interface WrappedKey { v: 1; kid: string; wrapped: string }
+export interface WrappedKey {
+  v: 1;
+  kid: string;
+  wrapped: string;
+}
 
 /** The current master key and the previous ones (read-only, during rotation). */
 export class MasterKeys {
   private readonly byId = new Map<string, Buffer>();
   readonly currentId: string;
 
-  constructor(private readonly current: Buffer, previous: Buffer[] = []) {
+  constructor(
+    private readonly current: Buffer,
+    previous: Buffer[] = [],
+  ) {
     this.currentId = masterKeyId(current);
     for (const k of [current, ...previous]) this.byId.set(masterKeyId(k), k);
   }
@@ -46,7 +53,11 @@ export class MasterKeys {
     const cipher = createCipheriv('aes-256-gcm', this.current, nonce);
     cipher.setAAD(Buffer.from(`room-key:${workspaceId}`, 'utf8'));
     const body = Buffer.concat([cipher.update(roomKey), cipher.final()]);
-    return { v: 1, kid: this.currentId, wrapped: Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url') };
+    return {
+      v: 1,
+      kid: this.currentId,
+      wrapped: Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url'),
+    };
   }
 
   unwrap(workspaceId: string, w: WrappedKey): Buffer {

@@ -8,7 +8,10 @@ import { RoomKeyring } from './keyring.ts';
 import { MasterKeys, parseMasterKey } from './master-key.ts';
 import type { RoomKey } from './room-key.ts';
 
-export interface OwnedRoomKeys { store: RoomKeyStore; keyring: RoomKeyring }
+export interface OwnedRoomKeys {
+  store: RoomKeyStore;
+  keyring: RoomKeyring;
+}
 
 export function ownedRoomKeys(inner: RoomKeyStore): OwnedRoomKeys {
   const keyring = new RoomKeyring((id) => inner.get(id));
@@ -27,14 +30,22 @@ export function ownedRoomKeys(inner: RoomKeyStore): OwnedRoomKeys {
 }
 
 /** The key store in a directory, under the current master key and the previous ones (rotation). */
-export function fileRoomKeys(dir: string, master: Buffer, previous: Buffer[] = []): OwnedRoomKeys & { files: FileRoomKeyStore } {
+export function fileRoomKeys(
+  dir: string,
+  master: Buffer,
+  previous: Buffer[] = [],
+): OwnedRoomKeys & { files: FileRoomKeyStore } {
   const files = new FileRoomKeyStore(dir, new MasterKeys(master, previous));
   return { ...ownedRoomKeys(files), files };
 }
 
 /** ROOM_MASTER_KEYS_PREVIOUS: comma-separated master keys (hex or base64) that wrapped keys before a rotation. */
 export function parsePreviousMasterKeys(value: string | undefined): Buffer[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(parseMasterKey);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseMasterKey);
 }
 
 /** The key bytes as the room service's internal route answers them (base64url), and back. */

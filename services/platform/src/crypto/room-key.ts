@@ -7,7 +7,15 @@
  * Sealed text: `e1.` + base64url(nonce(12) | ciphertext | tag(16)). The AAD binds a value to where it belongs (an
  * event id, a message id), so a ciphertext cannot be moved to another record unnoticed.
  */
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 const PREFIX = 'e1.';
 const NONCE = 12;
@@ -23,15 +31,22 @@ export class RoomKey {
    */
   private readonly cipherKey: KeyObject;
 
-  constructor(readonly workspaceId: string, private readonly key: Buffer) {
+  constructor(
+    readonly workspaceId: string,
+    private readonly key: Buffer,
+  ) {
     if (key.length !== 32) throw new Error('a room key is 32 bytes');
     this.cipherKey = createSecretKey(key);
   }
 
-  static generate(workspaceId: string): RoomKey { return new RoomKey(workspaceId, randomBytes(32)); }
+  static generate(workspaceId: string): RoomKey {
+    return new RoomKey(workspaceId, randomBytes(32));
+  }
 
   /** the raw key, for wrapping by the key store only */
-  exportRaw(): Buffer { return Buffer.from(this.key); }
+  exportRaw(): Buffer {
+    return Buffer.from(this.key);
+  }
 
   seal(plain: string, aad = ''): string {
     const nonce = randomBytes(NONCE);
@@ -52,8 +67,12 @@ export class RoomKey {
     return Buffer.concat([decipher.update(raw.subarray(NONCE, raw.length - TAG)), decipher.final()]).toString('utf8');
   }
 
-  sealJson(value: unknown, aad = ''): string { return this.seal(JSON.stringify(value), aad); }
-  openJson<T>(sealed: string, aad = ''): T { return JSON.parse(this.open(sealed, aad)) as T; }
+  sealJson(value: unknown, aad = ''): string {
+    return this.seal(JSON.stringify(value), aad);
+  }
+  openJson<T>(sealed: string, aad = ''): T {
+    return JSON.parse(this.open(sealed, aad)) as T;
+  }
 
   /** A subkey for one purpose (HKDF-SHA256 of the room key), e.g. 'search-v1', 'username-v1'. */
   subkey(purpose: string): Buffer {

@@ -12,7 +12,10 @@ import type { EphemeralStore } from './port.ts';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A key's TTL. The timer only frees memory: every operation checks `at` itself first (reap). */
-interface Deadline { at: number; timer?: NodeJS.Timeout }
+interface Deadline {
+  at: number;
+  timer?: NodeJS.Timeout;
+}
 
 export class MemoryEphemeralStore implements EphemeralStore {
   private readonly strings = new Map<string, string>();
@@ -39,11 +42,13 @@ export class MemoryEphemeralStore implements EphemeralStore {
   async zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]> {
     const set = this.liveZset(key);
     if (!set) return [];
-    return [...set]
-      .filter(([, score]) => score >= min)
-      .map(([member, score]) => ({ member, score }))
-      // Redis orders equal scores by member, bytewise
-      .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+    return (
+      [...set]
+        .filter(([, score]) => score >= min)
+        .map(([member, score]) => ({ member, score }))
+        // Redis orders equal scores by member, bytewise
+        .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0))
+    );
   }
 
   async zcount(key: string, min: number): Promise<number> {
@@ -67,7 +72,9 @@ export class MemoryEphemeralStore implements EphemeralStore {
     // No await between reading and removing: concurrent takers cannot interleave and take a member twice.
     const set = this.liveZset(key);
     if (!set) return [];
-    const below = [...set].filter(([, score]) => score < max).map(([member, score]) => ({ member, score }))
+    const below = [...set]
+      .filter(([, score]) => score < max)
+      .map(([member, score]) => ({ member, score }))
       .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
     for (const { member } of below) set.delete(member);
     if (set.size === 0) this.drop(key);

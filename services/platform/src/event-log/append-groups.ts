@@ -5,16 +5,28 @@
  */
 
 /** How much one write may carry (the Kafka broker refuses a batch over its message.max.bytes); absent: everything */
-export interface GroupLimits<T> { maxRecords: number; maxBytes: number; bytesOf(record: T): number }
+export interface GroupLimits<T> {
+  maxRecords: number;
+  maxBytes: number;
+  bytesOf(record: T): number;
+}
 
-interface WaitingAppend<T> { records: T[]; bytes: number; resolve: () => void; reject: (err: unknown) => void }
+interface WaitingAppend<T> {
+  records: T[];
+  bytes: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 export class AppendGroups<T> {
   private readonly waiting: WaitingAppend<T>[] = [];
   private writing = false;
 
   /** `write` makes the records of one group durable; it resolves when they are, and rejects when they may not be. */
-  constructor(private readonly write: (records: T[]) => Promise<void>, private readonly limits?: GroupLimits<T>) {}
+  constructor(
+    private readonly write: (records: T[]) => Promise<void>,
+    private readonly limits?: GroupLimits<T>,
+  ) {}
 
   append(records: T[]): Promise<void> {
     const bytes = this.limits ? records.reduce((n, r) => n + this.limits!.bytesOf(r), 0) : 0;

@@ -17,7 +17,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer } from 'kafkajs';
 import type { Logger } from '../log.ts';
 
-export interface Seek { topic: string; partition: number; offset: string }
+export interface Seek {
+  topic: string;
+  partition: number;
+  offset: string;
+}
 
 export interface ConsumerRestarterOptions {
   consumer: Consumer;
@@ -43,12 +47,17 @@ export class ConsumerRestarter {
     opts.consumer.on(opts.consumer.events.CRASH, ({ payload }) => {
       this.crashes++;
       if (payload.restart) {
-        opts.logger.error({ groupId: opts.groupId }, 'kafkajs restarts this consumer itself; restartOnFailure must answer false');
+        opts.logger.error(
+          { groupId: opts.groupId },
+          'kafkajs restarts this consumer itself; restartOnFailure must answer false',
+        );
         return;
       }
       if (opts.isStopping() || this.restarting) return;
       opts.logger.warn({ err: payload.error, groupId: opts.groupId }, 'consumer crashed; starting it again');
-      this.restarting = this.restartUntilRunning().finally(() => { this.restarting = null; });
+      this.restarting = this.restartUntilRunning().finally(() => {
+        this.restarting = null;
+      });
     });
   }
 
@@ -70,7 +79,9 @@ export class ConsumerRestarter {
   private async restartUntilRunning(): Promise<void> {
     const { minDelayMs = 100, maxDelayMs = 5_000 } = this.opts;
     for (let attempt = 0; ; attempt++) {
-      await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** attempt), undefined, { signal: this.opts.stopped }).catch(() => {});
+      await sleep(Math.min(maxDelayMs, minDelayMs * 2 ** attempt), undefined, { signal: this.opts.stopped }).catch(
+        () => {},
+      );
       if (this.opts.isStopping()) return;
       const before = this.crashes;
       try {

@@ -30,8 +30,18 @@ const ROWS_PER_INSERT = 2000;
 
 /** One committed write, as subscriptions receive it: everything in (after, last] that this process appended. */
 /** a row of event_log as the consumer reads it (pg gives bigint as a string) */
-interface EventLogRow { position: string; topic: Topic; key: string; event: unknown; headers: Record<string, string> }
-interface CommittedBatch { after: bigint; last: bigint; rows: { position: bigint; record: LogRecord }[] }
+interface EventLogRow {
+  position: string;
+  topic: Topic;
+  key: string;
+  event: unknown;
+  headers: Record<string, string>;
+}
+interface CommittedBatch {
+  after: bigint;
+  last: bigint;
+  rows: { position: bigint; record: LogRecord }[];
+}
 
 export class EmbeddedEventLog implements EventLog {
   private readonly wake = new EventEmitter();
@@ -52,7 +62,9 @@ export class EmbeddedEventLog implements EventLog {
   }
 
   private async createTables(): Promise<void> {
-    await this.pool.query(`
+    await this.pool
+      .query(
+        `
       CREATE TABLE IF NOT EXISTS event_log (
         position bigserial PRIMARY KEY,
         topic text NOT NULL,
@@ -68,10 +80,12 @@ export class EmbeddedEventLog implements EventLog {
         topic text NOT NULL,
         position bigint NOT NULL,
         PRIMARY KEY (group_id, topic)
-      );`).catch((err) => {
-      // Two processes creating the tables at once race on the catalog; the loser finds them created.
-      if (!/already exists|duplicate key/.test(String(err))) throw err;
-    });
+      );`,
+      )
+      .catch((err) => {
+        // Two processes creating the tables at once race on the catalog; the loser finds them created.
+        if (!/already exists|duplicate key/.test(String(err))) throw err;
+      });
   }
 
   append(records: LogRecord[]): Promise<void> {
@@ -82,7 +96,9 @@ export class EmbeddedEventLog implements EventLog {
   /** One group's transaction; on commit its records go to the subscriptions that are up to date. */
   private async write(records: LogRecord[]): Promise<void> {
     const positions = await this.insert(records);
-    const rows = records.map((record) => ({ position: positions.get(record.event.id)!, record })).sort((a, b) => (a.position < b.position ? -1 : 1));
+    const rows = records
+      .map((record) => ({ position: positions.get(record.event.id)!, record }))
+      .sort((a, b) => (a.position < b.position ? -1 : 1));
     const committed: CommittedBatch = { after: this.lastCommitted, last: rows[rows.length - 1]!.position, rows };
     this.lastCommitted = committed.last;
     this.wake.emit('appended', committed);
@@ -101,7 +117,10 @@ export class EmbeddedEventLog implements EventLog {
           const b = i * 5;
           return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5})`;
         });
-        const inserted = await client.query(`INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ${rows.join(',')} RETURNING position, event_id`, values);
+        const inserted = await client.query(
+          `INSERT INTO event_log (topic, key, event_id, event, headers) VALUES ${rows.join(',')} RETURNING position, event_id`,
+          values,
+        );
         for (const r of inserted.rows) positions.set(r.event_id, BigInt(r.position));
       }
       return positions;
@@ -109,7 +128,13 @@ export class EmbeddedEventLog implements EventLog {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
-    const sub = new EmbeddedSubscription(this.pool, options, this.wake, () => this.lastCommitted, () => this.subscriptions.delete(sub));
+    const sub = new EmbeddedSubscription(
+      this.pool,
+      options,
+      this.wake,
+      () => this.lastCommitted,
+      () => this.subscriptions.delete(sub),
+    );
     await sub.start();
     this.subscriptions.add(sub);
     return sub;
@@ -150,7 +175,10 @@ class EmbeddedSubscription implements Subscription {
   async start(): Promise<void> {
     // One committed position per group (positions are global across topics).
     const topicKey = this.options.topics.join(',');
-    const found = await this.pool.query('SELECT position FROM event_log_offsets WHERE group_id = $1 AND topic = $2', [this.options.groupId, topicKey]);
+    const found = await this.pool.query('SELECT position FROM event_log_offsets WHERE group_id = $1 AND topic = $2', [
+      this.options.groupId,
+      topicKey,
+    ]);
     if (found.rows[0]) {
       this.position = BigInt(found.rows[0].position);
     } else {
@@ -162,23 +190,35 @@ class EmbeddedSubscription implements Subscription {
     }
     this.wake.on('appended', this.onWake);
     this.unregisterLag = registerLagSource(() => embeddedLag(this.pool, this.options, this.position));
-    this.timer = setInterval(() => { this.needQuery = true; this.kick(); }, POLL_MS);
+    this.timer = setInterval(() => {
+      this.needQuery = true;
+      this.kick();
+    }, POLL_MS);
     this.kick();
   }
 
   /** A batch this process just committed: take it from memory if we are exactly up to it, else read the table. */
   private offer(batch?: CommittedBatch): void {
     if (!batch || this.querying || this.needQuery || batch.after !== this.expected) this.needQuery = true;
-    else { this.memory.push(batch); this.expected = batch.last; }
+    else {
+      this.memory.push(batch);
+      this.expected = batch.last;
+    }
     this.kick();
   }
 
   private kick(): void {
     if (this.stopped) return;
-    if (this.running) { this.again = true; return; }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     this.running = this.loop().finally(() => {
       this.running = null;
-      if (this.again && !this.stopped) { this.again = false; this.kick(); }
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
     });
   }
 
@@ -206,14 +246,25 @@ class EmbeddedSubscription implements Subscription {
     try {
       while (!this.stopped) {
         const seen = this.lastCommitted(); // every record up to here is committed, so the query below sees it
-        const { rows } = await this.pool.query<EventLogRow>(
-          'SELECT position, topic, key, event, headers FROM event_log WHERE position > $1 AND topic = ANY($2) ORDER BY position LIMIT $3',
-          [this.position.toString(), this.options.topics, BATCH],
-        ).catch(() => ({ rows: null }));
-        if (!rows) { this.needQuery = true; return false; }
+        const { rows } = await this.pool
+          .query<EventLogRow>(
+            'SELECT position, topic, key, event, headers FROM event_log WHERE position > $1 AND topic = ANY($2) ORDER BY position LIMIT $3',
+            [this.position.toString(), this.options.topics, BATCH],
+          )
+          .catch(() => ({ rows: null }));
+        if (!rows) {
+          this.needQuery = true;
+          return false;
+        }
         for (const row of rows) {
           if (this.stopped) return false;
-          const delivery: Delivery = { topic: row.topic, key: row.key, event: parseEnvelope(row.event), headers: row.headers, position: String(row.position) };
+          const delivery: Delivery = {
+            topic: row.topic,
+            key: row.key,
+            event: parseEnvelope(row.event),
+            headers: row.headers,
+            position: String(row.position),
+          };
           if (!(await this.handle(delivery, BigInt(row.position)))) return false;
         }
         this.commitSoon();
@@ -255,18 +306,26 @@ class EmbeddedSubscription implements Subscription {
   }
 
   private async commit(): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO event_log_offsets (group_id, topic, position) VALUES ($1, $2, $3)
+    await this.pool
+      .query(
+        `INSERT INTO event_log_offsets (group_id, topic, position) VALUES ($1, $2, $3)
        ON CONFLICT (group_id, topic) DO UPDATE SET position = EXCLUDED.position`,
-      [this.options.groupId, this.options.topics.join(','), this.position.toString()],
-    ).catch(() => {});
+        [this.options.groupId, this.options.topics.join(','), this.position.toString()],
+      )
+      .catch(() => {});
   }
 
   async caughtUp(): Promise<void> {
-    const { rows } = await this.pool.query('SELECT coalesce(max(position), 0) AS p FROM event_log WHERE topic = ANY($1)', [this.options.topics]);
+    const { rows } = await this.pool.query(
+      'SELECT coalesce(max(position), 0) AS p FROM event_log WHERE topic = ANY($1)',
+      [this.options.topics],
+    );
     const target = BigInt(rows[0].p);
     while (!this.stopped && this.position < target) {
-      if (!this.running) { this.needQuery = true; this.kick(); }
+      if (!this.running) {
+        this.needQuery = true;
+        this.kick();
+      }
       await new Promise((r) => setTimeout(r, 5));
     }
   }

@@ -10,7 +10,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import net from 'node:net';
 import tls from 'node:tls';
-import { Kafka, Partitioners, logLevel, type ISocketFactory, type Admin, type ConsumerRunConfig, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type ISocketFactory,
+  type Admin,
+  type ConsumerRunConfig,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import { parseEnvelope, type Topic } from '@ephemera/proto';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { createLogger, type Logger } from '../log.ts';
@@ -61,7 +71,12 @@ const COMMIT_INTERVAL_MS = 1_000;
 const MAX_HANDLED_TOGETHER = 500;
 
 /** a record as sent: its event serialized once, when appended */
-interface OutgoingMessage { topic: Topic; key: string; value: string; headers: LogRecord['headers'] }
+interface OutgoingMessage {
+  topic: Topic;
+  key: string;
+  value: string;
+  headers: LogRecord['headers'];
+}
 /** At most this much in one produce request: the broker refuses a batch over its message.max.bytes (1 MB by default). */
 const MAX_GROUP_RECORDS = 1_000;
 const MAX_GROUP_BYTES = 512 * 1024;
@@ -72,7 +87,9 @@ export class KafkaEventLog implements EventLog {
   private producer: Promise<Producer> | undefined;
   /** appends waiting for the one in flight go together (group commit, append-groups.ts) */
   private readonly appends = new AppendGroups<OutgoingMessage>((messages) => this.produce(messages), {
-    maxRecords: MAX_GROUP_RECORDS, maxBytes: MAX_GROUP_BYTES, bytesOf: (m) => m.value.length,
+    maxRecords: MAX_GROUP_RECORDS,
+    maxBytes: MAX_GROUP_BYTES,
+    bytesOf: (m) => m.value.length,
   });
   private readonly subscriptions = new Set<Subscription>();
   /** the lag gauge's reader (one admin connection, opened at the first scrape) */
@@ -99,7 +116,11 @@ export class KafkaEventLog implements EventLog {
       try {
         await admin.createTopics({
           waitForLeaders: true,
-          topics: missing.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 4, replicationFactor: 1 })),
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: this.options.partitions ?? 4,
+            replicationFactor: 1,
+          })),
         });
       } catch (err) {
         // Another process may have created it since listTopics.
@@ -119,7 +140,9 @@ export class KafkaEventLog implements EventLog {
    */
   append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return this.appends.append(records.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.event), headers: r.headers })));
+    return this.appends.append(
+      records.map((r) => ({ topic: r.topic, key: r.key, value: JSON.stringify(r.event), headers: r.headers })),
+    );
   }
 
   private async produce(messages: OutgoingMessage[]): Promise<void> {
@@ -127,12 +150,16 @@ export class KafkaEventLog implements EventLog {
     const byTopic = new Map<Topic, OutgoingMessage[]>();
     for (const m of messages) {
       const ofTopic = byTopic.get(m.topic);
-      if (ofTopic) ofTopic.push(m); else byTopic.set(m.topic, [m]);
+      if (ofTopic) ofTopic.push(m);
+      else byTopic.set(m.topic, [m]);
     }
     try {
       await producer.sendBatch({
         acks: -1,
-        topicMessages: [...byTopic].map(([topic, ms]) => ({ topic, messages: ms.map(({ key, value, headers }) => ({ key, value, headers })) })),
+        topicMessages: [...byTopic].map(([topic, ms]) => ({
+          topic,
+          messages: ms.map(({ key, value, headers }) => ({ key, value, headers })),
+        })),
       });
     } catch (err) {
       // After retries ran out the broker may still have the batch, and this producer's sequence numbers may no
@@ -168,21 +195,38 @@ export class KafkaEventLog implements EventLog {
     // For the lag gauge: the partitions this member owns (from each rebalance) and the next offset it will handle.
     let assigned: Record<string, number[]> = {};
     const handledUpTo = new Map<string, bigint>();
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => { assigned = payload.memberAssignment; });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      assigned = payload.memberAssignment;
+    });
     const committer = new OffsetCommitter({
-      consumer, groupId: options.groupId, logger: this.logger, intervalMs: COMMIT_INTERVAL_MS, handledUpTo,
+      consumer,
+      groupId: options.groupId,
+      logger: this.logger,
+      intervalMs: COMMIT_INTERVAL_MS,
+      handledUpTo,
       owns: (topic, partition) => assigned[topic]?.includes(partition) ?? false,
     });
     let runConfig: ConsumerRunConfig; // the handlers, set below; every (re)start runs with them
     const restarter = new ConsumerRestarter({
-      consumer, groupId: options.groupId, logger: this.logger, isStopping: () => stopping, stopped: stopped.signal,
-      run: async () => { await consumer.connect(); await consumer.run(runConfig); },
+      consumer,
+      groupId: options.groupId,
+      logger: this.logger,
+      isStopping: () => stopping,
+      stopped: stopped.signal,
+      run: async () => {
+        await consumer.connect();
+        await consumer.run(runConfig);
+      },
       // Partitions the group has no committed position for would start at "latest": resume them where this member was.
-      seeks: async () => options.fromBeginning ? [] : (await this.withAdmin((admin) => uncommittedPartitions(admin, options.groupId, options.topics)))
-        .flatMap(({ topic, partition }) => {
-          const next = handledUpTo.get(partitionId(topic, partition));
-          return next === undefined ? [] : [{ topic, partition, offset: next.toString() }];
-        }),
+      seeks: async () =>
+        options.fromBeginning
+          ? []
+          : (await this.withAdmin((admin) => uncommittedPartitions(admin, options.groupId, options.topics))).flatMap(
+              ({ topic, partition }) => {
+                const next = handledUpTo.get(partitionId(topic, partition));
+                return next === undefined ? [] : [{ topic, partition, offset: next.toString() }];
+              },
+            ),
     });
     await consumer.connect();
     try {
@@ -191,41 +235,66 @@ export class KafkaEventLog implements EventLog {
       for (const seek of startAtEnd) handledUpTo.set(partitionId(seek.topic, seek.partition), BigInt(seek.offset));
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
       // Retried until it succeeds (or the subscription stops): kafkajs then resolves nothing, so nothing is skipped.
-      const untilHandled = async (handle: () => Promise<void>, where: Record<string, unknown>, heartbeat: () => Promise<void>) => {
+      const untilHandled = async (
+        handle: () => Promise<void>,
+        where: Record<string, unknown>,
+        heartbeat: () => Promise<void>,
+      ) => {
         for (let attempt = 0; ; attempt++) {
-          try { await handle(); return; } catch (err) {
+          try {
+            await handle();
+            return;
+          } catch (err) {
             if (stopping) throw err;
             this.logger.error({ err, groupId: options.groupId, ...where, attempt }, 'event handler failed; retrying');
-            await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, { signal: stopped.signal }).catch(() => { throw err; });
+            await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** attempt), undefined, {
+              signal: stopped.signal,
+            }).catch(() => {
+              throw err;
+            });
             await heartbeat(); // keep the partition while retrying; throws (-> rejoin) if the group rebalanced
           }
         }
       };
       const handleMany = options.handleMany;
-      runConfig = handleMany ? {
-        autoCommit: false, // the committer commits handled positions every second, not after every batch
-        eachBatchAutoResolve: false,
-        // What one fetch brought for a partition, in chunks of at most MAX_HANDLED_TOGETHER, each all or nothing.
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          const id = partitionId(batch.topic, batch.partition);
-          for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_HANDLED_TOGETHER) {
-            const chunk = batch.messages.slice(i, i + MAX_HANDLED_TOGETHER);
-            const deliveries = chunk.flatMap((m) => this.toDelivery(batch.topic as Topic, batch.partition, m) ?? []);
-            if (deliveries.length) await untilHandled(() => handleMany(deliveries), { positions: `${deliveries[0].position}+${deliveries.length}` }, heartbeat);
-            const last = chunk[chunk.length - 1].offset;
-            resolveOffset(last);
-            handledUpTo.set(id, BigInt(last) + 1n);
-            await heartbeat();
+      runConfig = handleMany
+        ? {
+            autoCommit: false, // the committer commits handled positions every second, not after every batch
+            eachBatchAutoResolve: false,
+            // What one fetch brought for a partition, in chunks of at most MAX_HANDLED_TOGETHER, each all or nothing.
+            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+              const id = partitionId(batch.topic, batch.partition);
+              for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_HANDLED_TOGETHER) {
+                const chunk = batch.messages.slice(i, i + MAX_HANDLED_TOGETHER);
+                const deliveries = chunk.flatMap(
+                  (m) => this.toDelivery(batch.topic as Topic, batch.partition, m) ?? [],
+                );
+                if (deliveries.length)
+                  await untilHandled(
+                    () => handleMany(deliveries),
+                    { positions: `${deliveries[0].position}+${deliveries.length}` },
+                    heartbeat,
+                  );
+                const last = chunk[chunk.length - 1].offset;
+                resolveOffset(last);
+                handledUpTo.set(id, BigInt(last) + 1n);
+                await heartbeat();
+              }
+            },
           }
-        },
-      } : {
-        autoCommit: false,
-        eachMessage: async ({ topic, partition, message, heartbeat }) => {
-          const delivery = this.toDelivery(topic as Topic, partition, message);
-          if (delivery) await untilHandled(() => options.handler(delivery), { position: delivery.position, eventId: delivery.event.id }, heartbeat);
-          handledUpTo.set(partitionId(topic, partition), BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
-        },
-      };
+        : {
+            autoCommit: false,
+            eachMessage: async ({ topic, partition, message, heartbeat }) => {
+              const delivery = this.toDelivery(topic as Topic, partition, message);
+              if (delivery)
+                await untilHandled(
+                  () => options.handler(delivery),
+                  { position: delivery.position, eventId: delivery.event.id },
+                  heartbeat,
+                );
+              handledUpTo.set(partitionId(topic, partition), BigInt(message.offset) + 1n); // (a malformed record: skipped for good)
+            },
+          };
       // Applied before the first fetch is used (kafkajs drops records fetched before a pending seek) and committed.
       // A consumer that crashed while starting is started again by the restarter, which seeks then.
       if (await restarter.firstRun(() => consumer.run(runConfig))) for (const seek of startAtEnd) consumer.seek(seek);
@@ -246,7 +315,16 @@ export class KafkaEventLog implements EventLog {
         await committer.close(); // what was handled is committed before the group is left
         await consumer.disconnect(); // leaves the group, so others rebalance at once
       },
-      caughtUp: () => this.waitForCommitted(options.groupId, options.topics, () => stopping, (broker) => { committer.reconcile(broker); return committer.commit(); }),
+      caughtUp: () =>
+        this.waitForCommitted(
+          options.groupId,
+          options.topics,
+          () => stopping,
+          (broker) => {
+            committer.reconcile(broker);
+            return committer.commit();
+          },
+        ),
     };
     this.subscriptions.add(subscription);
     return subscription;
@@ -280,11 +358,14 @@ export class KafkaEventLog implements EventLog {
   }
 
   private dropProducer(producer: Producer): void {
-    void this.producer?.then((current) => {
-      if (current !== producer) return;
-      this.producer = undefined;
-      producer.disconnect().catch(() => {});
-    }, () => {});
+    void this.producer?.then(
+      (current) => {
+        if (current !== producer) return;
+        this.producer = undefined;
+        producer.disconnect().catch(() => {});
+      },
+      () => {},
+    );
   }
 
   /**
@@ -293,14 +374,20 @@ export class KafkaEventLog implements EventLog {
    * for partitions where the group has no position yet, and seek there once the consumer runs.
    * (admin.setOffsets would do it too, but it joins the group with a throwaway consumer: ~5 s per subscribe.)
    */
-  private async endsOfUncommitted(groupId: string, topics: Topic[]): Promise<{ topic: string; partition: number; offset: string }[]> {
+  private async endsOfUncommitted(
+    groupId: string,
+    topics: Topic[],
+  ): Promise<{ topic: string; partition: number; offset: string }[]> {
     return this.withAdmin(async (admin) => {
       const unset = await uncommittedPartitions(admin, groupId, topics);
-      const seeks = await Promise.all([...new Set(unset.map((u) => u.topic))].map(async (topic) => {
-        const ends = await fetchTopicEnds(admin, topic);
-        return ends.filter((e) => unset.some((u) => u.topic === topic && u.partition === e.partition))
-          .map((e) => ({ topic, partition: e.partition, offset: e.high }));
-      }));
+      const seeks = await Promise.all(
+        [...new Set(unset.map((u) => u.topic))].map(async (topic) => {
+          const ends = await fetchTopicEnds(admin, topic);
+          return ends
+            .filter((e) => unset.some((u) => u.topic === topic && u.partition === e.partition))
+            .map((e) => ({ topic, partition: e.partition, offset: e.high }));
+        }),
+      );
       return seeks.flat();
     });
   }
@@ -310,13 +397,22 @@ export class KafkaEventLog implements EventLog {
    * only records whose handler resolved, and cover every member of the group. This member commits what it handled
    * before each look (`commitOwn`); other members of the group commit theirs within COMMIT_INTERVAL_MS.
    */
-  private async waitForCommitted(groupId: string, topics: Topic[], isStopping: () => boolean, commitOwn: (brokerCommitted: Map<string, bigint>) => Promise<void>): Promise<void> {
+  private async waitForCommitted(
+    groupId: string,
+    topics: Topic[],
+    isStopping: () => boolean,
+    commitOwn: (brokerCommitted: Map<string, bigint>) => Promise<void>,
+  ): Promise<void> {
     await this.withAdmin(async (admin) => {
-      const targets = (await Promise.all(topics.map(async (topic) =>
-        (await fetchTopicEnds(admin, topic))
-          .filter((p) => p.high !== p.low) // nothing to handle in an empty partition
-          .map((p) => ({ id: partitionId(topic, p.partition), end: BigInt(p.high) })),
-      ))).flat();
+      const targets = (
+        await Promise.all(
+          topics.map(async (topic) =>
+            (await fetchTopicEnds(admin, topic))
+              .filter((p) => p.high !== p.low) // nothing to handle in an empty partition
+              .map((p) => ({ id: partitionId(topic, p.partition), end: BigInt(p.high) })),
+          ),
+        )
+      ).flat();
       for (;;) {
         if (isStopping()) throw new Error(`subscription ${groupId} stopped before it caught up`);
         const committed = new Map<string, bigint>();
@@ -367,9 +463,14 @@ export class KafkaEventLog implements EventLog {
 }
 
 /** The partitions of `topics` the group has no committed position for. */
-async function uncommittedPartitions(admin: Admin, groupId: string, topics: Topic[]): Promise<{ topic: string; partition: number }[]> {
-  return (await admin.fetchOffsets({ groupId, topics }))
-    .flatMap(({ topic, partitions }) => partitions.filter((p) => p.offset === '-1').map((p) => ({ topic, partition: p.partition })));
+async function uncommittedPartitions(
+  admin: Admin,
+  groupId: string,
+  topics: Topic[],
+): Promise<{ topic: string; partition: number }[]> {
+  return (await admin.fetchOffsets({ groupId, topics })).flatMap(({ topic, partitions }) =>
+    partitions.filter((p) => p.offset === '-1').map((p) => ({ topic, partition: p.partition })),
+  );
 }
 
 function isOnlyTopicExists(err: unknown): boolean {

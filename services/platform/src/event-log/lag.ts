@@ -18,30 +18,49 @@ export class KafkaLagReader {
 
   constructor(private readonly kafka: Kafka) {}
 
-  async read(options: SubscribeOptions, assigned: Record<string, number[]>, handledUpTo: Map<string, bigint>): Promise<LagReading[]> {
-    this.admin ??= (async () => { const admin = this.kafka.admin(); await admin.connect(); return admin; })();
+  async read(
+    options: SubscribeOptions,
+    assigned: Record<string, number[]>,
+    handledUpTo: Map<string, bigint>,
+  ): Promise<LagReading[]> {
+    this.admin ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      return admin;
+    })();
     const pending = this.admin;
     try {
       const admin = await pending;
       const committed = new Map<string, bigint>();
-      for (const { topic, partitions } of await admin.fetchOffsets({ groupId: options.groupId, topics: options.topics })) {
+      for (const { topic, partitions } of await admin.fetchOffsets({
+        groupId: options.groupId,
+        topics: options.topics,
+      })) {
         for (const p of partitions) committed.set(partitionId(topic, p.partition), BigInt(p.offset));
       }
-      return await Promise.all(options.topics.map(async (topic) => {
-        const owned = new Set(assigned[topic] ?? []);
-        let lag = 0n;
-        for (const p of await fetchTopicEnds(admin, topic)) {
-          if (!owned.has(p.partition)) continue;
-          const id = partitionId(topic, p.partition);
-          const committedAt = committed.get(id) ?? -1n;
-          const position = handledUpTo.get(id) ?? (committedAt >= 0n ? committedAt : BigInt(options.fromBeginning ? p.low : p.high));
-          if (BigInt(p.high) > position) lag += BigInt(p.high) - position;
-        }
-        return { group: options.groupId, topic, lag: Number(lag) };
-      }));
+      return await Promise.all(
+        options.topics.map(async (topic) => {
+          const owned = new Set(assigned[topic] ?? []);
+          let lag = 0n;
+          for (const p of await fetchTopicEnds(admin, topic)) {
+            if (!owned.has(p.partition)) continue;
+            const id = partitionId(topic, p.partition);
+            const committedAt = committed.get(id) ?? -1n;
+            const position =
+              handledUpTo.get(id) ?? (committedAt >= 0n ? committedAt : BigInt(options.fromBeginning ? p.low : p.high));
+            if (BigInt(p.high) > position) lag += BigInt(p.high) - position;
+          }
+          return { group: options.groupId, topic, lag: Number(lag) };
+        }),
+      );
     } catch (err) {
       if (this.admin === pending) this.admin = undefined; // reconnect at the next scrape
-      void pending.then((a) => a.disconnect(), () => {}).catch(() => {});
+      void pending
+        .then(
+          (a) => a.disconnect(),
+          () => {},
+        )
+        .catch(() => {});
       throw err;
     }
   }

@@ -34,7 +34,9 @@ export class OffsetCommitter {
   private again: Promise<void> | null = null;
 
   constructor(private readonly opts: OffsetCommitterOptions) {
-    this.timer = setInterval(() => { this.commit().catch(() => {}); }, opts.intervalMs);
+    this.timer = setInterval(() => {
+      this.commit().catch(() => {});
+    }, opts.intervalMs);
     this.timer.unref();
   }
 
@@ -44,10 +46,17 @@ export class OffsetCommitter {
    */
   commit(): Promise<void> {
     if (!this.running) {
-      this.running = this.commitOnce().finally(() => { this.running = null; });
+      this.running = this.commitOnce().finally(() => {
+        this.running = null;
+      });
       return this.running;
     }
-    this.again ??= this.running.catch(() => {}).then(() => { this.again = null; return this.commit(); });
+    this.again ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.again = null;
+        return this.commit();
+      });
     return this.again;
   }
 
@@ -64,7 +73,9 @@ export class OffsetCommitter {
   /** Stops the timer and commits what is left (the consumer is disconnected after this). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.commit().catch((err) => this.opts.logger.warn({ err, groupId: this.opts.groupId }, 'final offset commit failed'));
+    await this.commit().catch((err) =>
+      this.opts.logger.warn({ err, groupId: this.opts.groupId }, 'final offset commit failed'),
+    );
   }
 
   private async commitOnce(): Promise<void> {
@@ -77,7 +88,9 @@ export class OffsetCommitter {
     }
     if (pending.length === 0) return;
     try {
-      await this.opts.consumer.commitOffsets(pending.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
+      await this.opts.consumer.commitOffsets(
+        pending.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
+      );
     } catch (err) {
       // Mostly a rebalance in progress: the partitions' new owner starts from the last committed position.
       this.opts.logger.debug({ err, groupId: this.opts.groupId }, 'offset commit refused; the next one retries');

@@ -14,8 +14,14 @@
  * so the embedded mode does not open what it sealed a moment ago.
  */
 import {
-  DomainError, isSealedPayload, parsePayload, partitionKeyOf,
-  type AnyEventEnvelope, type DomainEventType, type SealedPayload, type Topic,
+  DomainError,
+  isSealedPayload,
+  parsePayload,
+  partitionKeyOf,
+  type AnyEventEnvelope,
+  type DomainEventType,
+  type SealedPayload,
+  type Topic,
 } from '@ephemera/proto';
 import type { RoomKeyring } from '../crypto/keyring.ts';
 import type { Logger } from '../log.ts';
@@ -25,7 +31,12 @@ import { roomEncryptionOn } from '../config-vars.ts';
 /** Recorded after the room's key is destroyed: they stay readable so every consumer can remove the room. */
 /** account.deleted likewise, after the account's key (billing seals account events under one key per account), and
  *  contact.message-deleted after the contact message's key. */
-const KEY_DESTROYED_TYPES: ReadonlySet<DomainEventType> = new Set(['workspace.deleted', 'workspace.expired', 'account.deleted', 'contact.message-deleted']);
+const KEY_DESTROYED_TYPES: ReadonlySet<DomainEventType> = new Set([
+  'workspace.deleted',
+  'workspace.expired',
+  'account.deleted',
+  'contact.message-deleted',
+]);
 /** admin.maintenance-changed too: every process that takes writes reads it (platform/maintenance.ts), and it holds
  *  nothing personal (on or off, and the banner's text), so no service needs the admin key for it. */
 const CLEAR_TYPES: ReadonlySet<DomainEventType> = new Set([...KEY_DESTROYED_TYPES, 'admin.maintenance-changed']);
@@ -37,17 +48,26 @@ export interface SealedEventLogOptions {
   logger?: Logger;
 }
 
-interface Plain { workspaceId: string; payload: unknown }
+interface Plain {
+  workspaceId: string;
+  payload: unknown;
+}
 
 export class SealedEventLog implements EventLog {
   private readonly recent = new Map<string, Plain>();
   private readonly maxRecent: number;
 
-  constructor(private readonly inner: EventLog, private readonly keyring: RoomKeyring, private readonly options: SealedEventLogOptions = {}) {
+  constructor(
+    private readonly inner: EventLog,
+    private readonly keyring: RoomKeyring,
+    private readonly options: SealedEventLogOptions = {},
+  ) {
     this.maxRecent = options.recentPlaintext ?? 20_000;
   }
 
-  init(topics: Topic[]): Promise<void> { return this.inner.init(topics); }
+  init(topics: Topic[]): Promise<void> {
+    return this.inner.init(topics);
+  }
 
   async append(records: LogRecord[]): Promise<void> {
     const sealed = await Promise.all(records.map((r) => this.seal(r)));
@@ -86,7 +106,10 @@ export class SealedEventLog implements EventLog {
    * (workspace.deleted / .expired) ends a run: the records before it are handled while the room's key still opens
    * them, the rest after the key is forgotten.
    */
-  private async deliverMany(deliveries: Delivery[], handleMany: NonNullable<SubscribeOptions['handleMany']>): Promise<void> {
+  private async deliverMany(
+    deliveries: Delivery[],
+    handleMany: NonNullable<SubscribeOptions['handleMany']>,
+  ): Promise<void> {
     let run: Delivery[] = [];
     for (const delivery of deliveries) {
       if (KEY_DESTROYED_TYPES.has(delivery.event.type)) {
@@ -126,14 +149,19 @@ export class SealedEventLog implements EventLog {
       try {
         payload = parsePayload(event.type, key.openJson(sealed, event.id));
       } catch (err) {
-        this.options.logger?.error({ err: { message: (err as Error).message }, eventId: event.id, type: event.type, workspaceId }, 'sealed event does not open under its room key; skipped');
+        this.options.logger?.error(
+          { err: { message: (err as Error).message }, eventId: event.id, type: event.type, workspaceId },
+          'sealed event does not open under its room key; skipped',
+        );
         return null;
       }
     }
     return { ...delivery, event: { ...event, payload } as AnyEventEnvelope };
   }
 
-  close(): Promise<void> { return this.inner.close(); }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }
 
 /**

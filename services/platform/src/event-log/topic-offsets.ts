@@ -39,7 +39,11 @@ export async function waitForLeaders(admin: Admin, topics: string[], attempts = 
   for (let attempt = 1; ; attempt++) {
     try {
       const { topics: found } = await admin.fetchTopicMetadata({ topics });
-      if (found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      if (
+        found.length === topics.length &&
+        found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+      )
+        return;
       if (attempt >= attempts) throw new Error(`topics without leaders after ${attempts} tries: ${topics.join(', ')}`);
     } catch (err) {
       if (!(err as { retriable?: boolean }).retriable || attempt >= attempts) throw err;

@@ -28,14 +28,24 @@ import { dropEndedRooms, exportSnapshot, SnapshotRestore, type SnapshotSummary }
 import { PartsRestore } from './parts.ts';
 import { BackupStore } from './store.ts';
 
-export interface ImportResult { success: true; createdAt: string; sameLog: boolean; replayedEvents: number; rows: number; endedRooms: number }
+export interface ImportResult {
+  success: true;
+  createdAt: string;
+  sameLog: boolean;
+  replayedEvents: number;
+  rows: number;
+  endedRooms: number;
+}
 
 export class Backups {
   readonly store: BackupStore;
   /** one import at a time in this process (the database serialises replicas: TRUNCATE locks every table) */
   private readonly mutex = new KeyedMutex();
 
-  constructor(private readonly ctx: AdminContext, private readonly kafka?: KafkaLocation) {
+  constructor(
+    private readonly ctx: AdminContext,
+    private readonly kafka?: KafkaLocation,
+  ) {
     this.store = new BackupStore(ctx.backupDir);
   }
 
@@ -45,14 +55,24 @@ export class Backups {
     let summary: SnapshotSummary | undefined;
     const parts = this.parts();
     const info = await this.store.write(this.store.newName(now), async (file) => {
-      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, (lines) => writeBackupFile(file, this.ctx.backupKey, createdAt, (async function* all() {
-        yield* lines; // admin-analytics' own part, then each owner's, streamed from it (proto backup-ports.ts)
-        for (const part of BACKUP_PARTS) yield* parts[part].exportPart({ createdAt });
-      })()));
+      summary = await exportSnapshot(this.ctx.pool, this.kafka, createdAt, (lines) =>
+        writeBackupFile(
+          file,
+          this.ctx.backupKey,
+          createdAt,
+          (async function* all() {
+            yield* lines; // admin-analytics' own part, then each owner's, streamed from it (proto backup-ports.ts)
+            for (const part of BACKUP_PARTS) yield* parts[part].exportPart({ createdAt });
+          })(),
+        ),
+      );
     });
     await this.pruneExpired();
     await this.ctx.events.audit(admin, 'backup.generated', info.filename, null, {
-      size: info.size, tables: summary?.tables, rows: summary?.rows, position: summary?.position.kind,
+      size: info.size,
+      tables: summary?.tables,
+      rows: summary?.rows,
+      position: summary?.position.kind,
     });
     return info;
   }
@@ -68,15 +88,28 @@ export class Backups {
       const { createdAt, position, rows, endedRooms } = await inTransaction(this.ctx.pool, async (client) => {
         const restore = new SnapshotRestore(client);
         const parts = new PartsRestore(this.parts());
-        const read = await readBackupFile(file, this.ctx.backupKey, (record) => (parts.takes(record) ? parts.accept(record) : restore.accept(record)));
+        const read = await readBackupFile(file, this.ctx.backupKey, (record) =>
+          parts.takes(record) ? parts.accept(record) : restore.accept(record),
+        );
         // the whole file proved authentic: each owner swaps its part in (room first: it names the ended rooms)
         const committed = await parts.commit(this.ctx.now());
         await dropEndedRooms(client, committed.endedRooms);
-        return { createdAt: read.createdAt, position: restore.position, rows: restore.rows + committed.rows, endedRooms: committed.endedRooms };
+        return {
+          createdAt: read.createdAt,
+          position: restore.position,
+          rows: restore.rows + committed.rows,
+          endedRooms: committed.endedRooms,
+        };
       });
       const sameLog = position.logId !== null && position.logId === here;
       const replayedEvents = sameLog ? await this.replayLog(position) : 0;
-      await this.ctx.events.audit(admin, 'backup.imported', filename, null, { createdAt, sameLog, replayedEvents, rows, endedRooms: endedRooms.length });
+      await this.ctx.events.audit(admin, 'backup.imported', filename, null, {
+        createdAt,
+        sameLog,
+        replayedEvents,
+        rows,
+        endedRooms: endedRooms.length,
+      });
       return { success: true, createdAt, sameLog, replayedEvents, rows, endedRooms: endedRooms.length };
     });
   }
@@ -90,8 +123,12 @@ export class Backups {
     const seeded = await this.withClient((c) => seedGroup(c, this.kafka, groupId, position));
     let applied = 0;
     const replay = await this.ctx.log.subscribe({
-      groupId, topics: Object.values(TOPICS), fromBeginning: true,
-      handler: async ({ event }) => { applied += (await applyOnce(this.ctx.pool, 'admin', [event], this.ctx.project)).length; },
+      groupId,
+      topics: Object.values(TOPICS),
+      fromBeginning: true,
+      handler: async ({ event }) => {
+        applied += (await applyOnce(this.ctx.pool, 'admin', [event], this.ctx.project)).length;
+      },
     });
     try {
       await replay.caughtUp();
@@ -101,7 +138,10 @@ export class Backups {
     await this.withClient(async (c) => {
       if (await hasEmbeddedLog(c)) await c.query('DELETE FROM event_log_offsets WHERE group_id = $1', [groupId]);
     });
-    this.ctx.logger.info({ applied, fromBackupPosition: seeded }, 'backup import: the log replayed over the restored read models');
+    this.ctx.logger.info(
+      { applied, fromBackupPosition: seeded },
+      'backup import: the log replayed over the restored read models',
+    );
     return applied;
   }
 
@@ -119,7 +159,11 @@ export class Backups {
 
   private async withClient<T>(fn: (c: import('@ephemera/platform').PoolClient) => Promise<T>): Promise<T> {
     const client = await this.ctx.pool.connect();
-    try { return await fn(client); } finally { client.release(); }
+    try {
+      return await fn(client);
+    } finally {
+      client.release();
+    }
   }
 }
 

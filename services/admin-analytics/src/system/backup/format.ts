@@ -33,11 +33,15 @@ const MAX_CHUNK_LINE = Math.ceil((SEGMENT + 28) / 3) * 4 + 8;
 /** one NDJSON record (a batch of rows, records.ts ROWS_PER_RECORD): far above what the export writes */
 const MAX_RECORD_LINE = 32 * 1024 * 1024;
 
-const HEADER = /^\{"format":"ephemera-admin-backup","version":(\d{1,3}),"createdAt":"([^"\\]{1,40})","file":"([0-9a-f]{16})","chunks":\[$/;
+const HEADER =
+  /^\{"format":"ephemera-admin-backup","version":(\d{1,3}),"createdAt":"([^"\\]{1,40})","file":"([0-9a-f]{16})","chunks":\[$/;
 const CHUNK = /^"([A-Za-z0-9+/]+={0,2})"(,?)$/;
 const TRAILER = /^\],"checksum":"([0-9a-f]{64})"\}$/;
 
-interface Envelope { createdAt: string; file: string }
+interface Envelope {
+  createdAt: string;
+  file: string;
+}
 const aad = (e: Envelope, index: number, last: boolean) =>
   Buffer.from(`${BACKUP_FORMAT}\n${BACKUP_VERSION}\n${e.createdAt}\n${e.file}\n${index}\n${last ? 1 : 0}`);
 
@@ -46,14 +50,21 @@ class SegmentSealer extends Transform {
   private pending: Buffer = Buffer.alloc(0);
   private index = 0;
 
-  constructor(private readonly key: Buffer, private readonly envelope: Envelope, private readonly checksum: () => string) {
+  constructor(
+    private readonly key: Buffer,
+    private readonly envelope: Envelope,
+    private readonly checksum: () => string,
+  ) {
     super();
-    this.push(`{"format":"${BACKUP_FORMAT}","version":${BACKUP_VERSION},"createdAt":"${envelope.createdAt}","file":"${envelope.file}","chunks":[\n`);
+    this.push(
+      `{"format":"${BACKUP_FORMAT}","version":${BACKUP_VERSION},"createdAt":"${envelope.createdAt}","file":"${envelope.file}","chunks":[\n`,
+    );
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
-    while (this.pending.length > SEGMENT) { // more follows this segment: it is not the last
+    while (this.pending.length > SEGMENT) {
+      // more follows this segment: it is not the last
       this.push(`"${this.seal(this.pending.subarray(0, SEGMENT), false)}",\n`);
       this.pending = this.pending.subarray(SEGMENT);
     }
@@ -74,7 +85,12 @@ class SegmentSealer extends Transform {
 }
 
 /** Writes NDJSON `lines` (each one record, records.ts) as a sealed backup file at `file`. */
-export async function writeBackupFile(file: string, key: Buffer, createdAt: string, lines: AsyncIterable<string>): Promise<void> {
+export async function writeBackupFile(
+  file: string,
+  key: Buffer,
+  createdAt: string,
+  lines: AsyncIterable<string>,
+): Promise<void> {
   const hash = createHash('sha256');
   const envelope = { createdAt, file: randomBytes(8).toString('hex') };
   await pipeline(
@@ -108,7 +124,10 @@ async function* linesOf(source: AsyncIterable<Buffer>, max: number): AsyncGenera
   if (rest.length) yield rest.toString('utf8');
 }
 
-interface Trailer { createdAt?: string; checksum?: string }
+interface Trailer {
+  createdAt?: string;
+  checksum?: string;
+}
 
 /**
  * The plaintext segments of a backup file, checked against the layout and opened in order; answers (at its end)
@@ -158,7 +177,11 @@ async function* openSegments(lines: AsyncIterable<string>, key: Buffer, trailer:
  * records inside a transaction commits only a whole, authentic backup. A refusal is BACKUP_INVALID; what
  * `onRecord` throws passes through unchanged.
  */
-export async function readBackupFile(file: string, key: Buffer, onRecord: (record: BackupRecord) => Promise<void>): Promise<{ createdAt: string }> {
+export async function readBackupFile(
+  file: string,
+  key: Buffer,
+  onRecord: (record: BackupRecord) => Promise<void>,
+): Promise<{ createdAt: string }> {
   const hash = createHash('sha256');
   const trailer: Trailer = {};
   let seen = 'none' as 'none' | 'meta' | 'end';

@@ -29,18 +29,24 @@ export class PartsRestore {
       return;
     }
     const part = this.parts[this.current!];
-    if (record.kind === 'rows') for (const rows of importBatches(record.rows)) await part.importRows({ table: record.table, rows });
+    if (record.kind === 'rows')
+      for (const rows of importBatches(record.rows)) await part.importRows({ table: record.table, rows });
     else if (record.kind === 'keys') await part.importKeys({ keys: record.keys });
-    else { this.ends.set(this.current!, record.rows); this.current = null; }
+    else {
+      this.ends.set(this.current!, record.rows);
+      this.current = null;
+    }
   }
 
   async commit(now: Date): Promise<{ endedRooms: string[]; rows: number }> {
     if (BACKUP_PARTS.some((p) => !this.ends.has(p))) throw invalidBackup(); // a backup of only some of the service
     const ended = new Set<string>();
-    for (const part of BACKUP_PARTS) for (const id of (await this.parts[part].importEnded({ now: now.toISOString() })).endedRooms) ended.add(id);
+    for (const part of BACKUP_PARTS)
+      for (const id of (await this.parts[part].importEnded({ now: now.toISOString() })).endedRooms) ended.add(id);
     const endedRooms = [...ended].sort();
     let rows = 0;
-    for (const part of BACKUP_PARTS) rows += (await this.parts[part].importCommit({ rows: this.ends.get(part)!, endedRooms })).rows;
+    for (const part of BACKUP_PARTS)
+      rows += (await this.parts[part].importCommit({ rows: this.ends.get(part)!, endedRooms })).rows;
     return { endedRooms, rows };
   }
 }

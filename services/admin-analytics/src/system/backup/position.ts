@@ -15,15 +15,31 @@ import type { PoolClient } from '@ephemera/platform';
 export const ADMIN_GROUP = 'admin-analytics';
 
 export type LogPosition =
-  | { kind: 'embedded'; logId: string | null; group: string; head: string; offsets: Array<{ topics: string; position: string }> }
-  | { kind: 'kafka'; logId: string; group: string; offsets: Array<{ topic: string; partition: number; offset: string }> }
+  | {
+      kind: 'embedded';
+      logId: string | null;
+      group: string;
+      head: string;
+      offsets: Array<{ topics: string; position: string }>;
+    }
+  | {
+      kind: 'kafka';
+      logId: string;
+      group: string;
+      offsets: Array<{ topic: string; partition: number; offset: string }>;
+    }
   | { kind: 'unknown'; logId: null };
 
-export interface KafkaLocation { brokers: string[]; namespace?: string }
+export interface KafkaLocation {
+  brokers: string[];
+  namespace?: string;
+}
 
 /** true when this database holds the embedded event log (embedded mode) */
 export async function hasEmbeddedLog(client: PoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('public.event_log_offsets')::text AS t");
+  const { rows } = await client.query<{ t: string | null }>(
+    "SELECT to_regclass('public.event_log_offsets')::text AS t",
+  );
   return rows[0]?.t != null;
 }
 
@@ -33,24 +49,40 @@ export async function embeddedPosition(client: PoolClient): Promise<LogPosition>
   const first = await client.query<{ event_id: string }>('SELECT event_id FROM event_log ORDER BY position LIMIT 1');
   const head = await client.query<{ p: string }>('SELECT coalesce(max(position), 0)::text AS p FROM event_log');
   const offsets = await client.query<{ topic: string; position: string }>(
-    'SELECT topic, position::text AS position FROM event_log_offsets WHERE group_id = $1 ORDER BY topic', [ADMIN_GROUP]);
+    'SELECT topic, position::text AS position FROM event_log_offsets WHERE group_id = $1 ORDER BY topic',
+    [ADMIN_GROUP],
+  );
   return {
-    kind: 'embedded', logId: first.rows[0] ? `embedded:${first.rows[0].event_id}` : null, group: ADMIN_GROUP, head: head.rows[0]?.p ?? '0',
+    kind: 'embedded',
+    logId: first.rows[0] ? `embedded:${first.rows[0].event_id}` : null,
+    group: ADMIN_GROUP,
+    head: head.rows[0]?.p ?? '0',
     offsets: offsets.rows.map((r) => ({ topics: r.topic, position: r.position })),
   };
 }
 
 /** the Kafka group's committed offsets and the cluster's identity (one short admin connection) */
 export async function kafkaPosition(where: KafkaLocation): Promise<LogPosition> {
-  const admin = new Kafka({ brokers: where.brokers, clientId: 'admin-analytics-backup', logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    brokers: where.brokers,
+    clientId: 'admin-analytics-backup',
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   try {
     const ns = where.namespace ? `${where.namespace}.` : '';
     const topics = Object.values(TOPICS).map((t) => `${ns}${t}`);
-    const [cluster, committed] = await Promise.all([admin.describeCluster(), admin.fetchOffsets({ groupId: `${ns}${ADMIN_GROUP}`, topics })]);
+    const [cluster, committed] = await Promise.all([
+      admin.describeCluster(),
+      admin.fetchOffsets({ groupId: `${ns}${ADMIN_GROUP}`, topics }),
+    ]);
     return {
-      kind: 'kafka', logId: `kafka:${cluster.clusterId}:${where.namespace ?? ''}`, group: ADMIN_GROUP,
-      offsets: committed.flatMap(({ topic, partitions }) => partitions.map((p) => ({ topic: topic.slice(ns.length), partition: p.partition, offset: p.offset }))),
+      kind: 'kafka',
+      logId: `kafka:${cluster.clusterId}:${where.namespace ?? ''}`,
+      group: ADMIN_GROUP,
+      offsets: committed.flatMap(({ topic, partitions }) =>
+        partitions.map((p) => ({ topic: topic.slice(ns.length), partition: p.partition, offset: p.offset })),
+      ),
     };
   } finally {
     await admin.disconnect().catch(() => {});
@@ -69,12 +101,21 @@ export async function currentLogId(client: PoolClient, kafka: KafkaLocation | un
  * backup reads only what came after it (not the whole log). False when the position is not one this log can seek
  * to (the replay then starts from the beginning: applyOnce skips what the backup holds, at the cost of reading more).
  */
-export async function seedGroup(client: PoolClient, kafka: KafkaLocation | undefined, groupId: string, position: LogPosition): Promise<boolean> {
+export async function seedGroup(
+  client: PoolClient,
+  kafka: KafkaLocation | undefined,
+  groupId: string,
+  position: LogPosition,
+): Promise<boolean> {
   const topicKey = Object.values(TOPICS).join(','); // the embedded log keys a group's position by its topic list
   if (position.kind === 'embedded' && (await hasEmbeddedLog(client))) {
     const at = position.offsets.find((o) => o.topics === topicKey);
     if (!at) return false;
-    await client.query('INSERT INTO event_log_offsets (group_id, topic, position) VALUES ($1, $2, $3)', [groupId, topicKey, at.position]);
+    await client.query('INSERT INTO event_log_offsets (group_id, topic, position) VALUES ($1, $2, $3)', [
+      groupId,
+      topicKey,
+      at.position,
+    ]);
     return true;
   }
   if (position.kind === 'kafka' && kafka) {
@@ -84,7 +125,12 @@ export async function seedGroup(client: PoolClient, kafka: KafkaLocation | undef
       if (o.offset === '-1') continue; // the group had not committed there: that partition starts at its beginning
       byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), { partition: o.partition, offset: o.offset }]);
     }
-    if (byTopic.size > 0) await commitStart(kafka, `${ns}${groupId}`, [...byTopic].map(([topic, partitions]) => ({ topic: `${ns}${topic}`, partitions })));
+    if (byTopic.size > 0)
+      await commitStart(
+        kafka,
+        `${ns}${groupId}`,
+        [...byTopic].map(([topic, partitions]) => ({ topic: `${ns}${topic}`, partitions })),
+      );
     return true;
   }
   return false;
@@ -95,16 +141,27 @@ export async function seedGroup(client: PoolClient, kafka: KafkaLocation | undef
  * each joining the group with a throwaway consumer (seconds apiece); this joins once for all of them, the same way:
  * a consumer that never handles a record commits each seek (autoCommit) and stops at its first fetch.
  */
-async function commitStart(where: KafkaLocation, groupId: string, seeks: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>): Promise<void> {
-  const consumer = new Kafka({ brokers: where.brokers, clientId: 'admin-analytics-restore', logLevel: logLevel.NOTHING }).consumer({ groupId });
+async function commitStart(
+  where: KafkaLocation,
+  groupId: string,
+  seeks: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>,
+): Promise<void> {
+  const consumer = new Kafka({
+    brokers: where.brokers,
+    clientId: 'admin-analytics-restore',
+    logLevel: logLevel.NOTHING,
+  }).consumer({ groupId });
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: seeks.map((s) => s.topic), fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
-      consumer.on(consumer.events.FETCH, () => { consumer.stop().then(resolve, reject); });
+      consumer.on(consumer.events.FETCH, () => {
+        consumer.stop().then(resolve, reject);
+      });
       consumer.run({ eachBatchAutoResolve: false, eachBatch: async () => {} }).catch(reject);
       consumer.pause(seeks.map((s) => ({ topic: s.topic })));
-      for (const { topic, partitions } of seeks) for (const p of partitions) consumer.seek({ topic, partition: p.partition, offset: p.offset });
+      for (const { topic, partitions } of seeks)
+        for (const p of partitions) consumer.seek({ topic, partition: p.partition, offset: p.offset });
     });
   } finally {
     await consumer.disconnect().catch(() => {});

@@ -17,12 +17,19 @@ import type { SessionAccount } from '@ephemera/proto';
  * maxBytes (ADMIN_BACKUP_MAX_BYTES): the largest backup an import accepts. The upload is spooled to disk and restored
  * as a stream, so this bounds disk, not memory. The chart's ingress takes its body limit from the same value.
  */
-export function backupRoutes(r: express.Router, backups: Backups, callers: Callers<SessionAccount>, maxBytes: number): void {
+export function backupRoutes(
+  r: express.Router,
+  backups: Backups,
+  callers: Callers<SessionAccount>,
+  maxBytes: number,
+): void {
   publicRoute(r, 'adminBackupGenerate', callers, async (_req, res) => {
     res.json({ success: true, backup: await backups.generate(adminOf(res)) });
   });
 
-  publicRoute(r, 'adminBackupList', callers, async (_req, res) => { res.json(await backups.store.list()); });
+  publicRoute(r, 'adminBackupList', callers, async (_req, res) => {
+    res.json(await backups.store.list());
+  });
 
   publicRoute(r, 'adminBackupDownload', callers, async (req, res) => {
     const filename = String(req.params.filename);
@@ -48,13 +55,24 @@ export function backupRoutes(r: express.Router, backups: Backups, callers: Calle
  * is read to its end before any answer, so a refusal never races the upload. On a refusal the caller removes the
  * spool file.
  */
-export function readBackupUpload(req: express.Request, maxBytes: number, spool: string): Promise<{ filename: string; size: number }> {
+export function readBackupUpload(
+  req: express.Request,
+  maxBytes: number,
+  spool: string,
+): Promise<{ filename: string; size: number }> {
   return new Promise((resolve, reject) => {
-    if (!req.is('multipart/form-data')) { req.resume(); reject(new DomainError('BACKUP_INVALID')); return; }
+    if (!req.is('multipart/form-data')) {
+      req.resume();
+      reject(new DomainError('BACKUP_INVALID'));
+      return;
+    }
     let bb: busboy.Busboy;
     try {
       // busboy reports the limit on reaching fileSize: one byte more lets a file of exactly maxBytes through
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes + 1, fields: 4, fieldSize: 1024, parts: 6, fieldNameSize: 32 } });
+      bb = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: maxBytes + 1, fields: 4, fieldSize: 1024, parts: 6, fieldNameSize: 32 },
+      });
     } catch {
       req.resume();
       reject(new DomainError('BACKUP_INVALID')); // a multipart type without a boundary
@@ -62,33 +80,50 @@ export function readBackupUpload(req: express.Request, maxBytes: number, spool: 
     }
     let found: { filename: string; written: Promise<number> } | null = null;
     let problem: DomainError | null = null;
-    let fileStream: NodeJS.ReadableStream & { destroy(err?: Error): void } | null = null;
+    let fileStream: (NodeJS.ReadableStream & { destroy(err?: Error): void }) | null = null;
     bb.on('file', (field, stream, info) => {
       const filename = info.filename ?? '';
       if (field !== 'backup' || found || !/\.json$/i.test(filename)) {
-        if (field === 'backup') problem ??= new DomainError('BACKUP_INVALID', 'Failed to import backup: choose a .json backup file');
+        if (field === 'backup')
+          problem ??= new DomainError('BACKUP_INVALID', 'Failed to import backup: choose a .json backup file');
         stream.resume();
         return;
       }
       let size = 0;
       fileStream = stream;
-      stream.on('data', (c: Buffer) => { size += c.length; });
-      stream.on('limit', () => { problem = new DomainError('BACKUP_INVALID', 'Failed to import backup: the file is too large', 413); });
-      found = { filename, written: pipeline(stream, fs.createWriteStream(spool, { mode: 0o600, flags: 'wx' })).then(() => size) };
+      stream.on('data', (c: Buffer) => {
+        size += c.length;
+      });
+      stream.on('limit', () => {
+        problem = new DomainError('BACKUP_INVALID', 'Failed to import backup: the file is too large', 413);
+      });
+      found = {
+        filename,
+        written: pipeline(stream, fs.createWriteStream(spool, { mode: 0o600, flags: 'wx' })).then(() => size),
+      };
       found.written.catch(() => {}); // awaited in finish()
     });
     // A broken form or an upload cut off (the client went away): the file being written is ended with the error, so
     // the answer (if anyone is left to read it) is a refusal and the caller removes the spool file.
-    const fail = (why: DomainError) => { problem ??= why; fileStream?.destroy(problem); finish(); };
+    const fail = (why: DomainError) => {
+      problem ??= why;
+      fileStream?.destroy(problem);
+      finish();
+    };
     bb.on('error', () => fail(new DomainError('BACKUP_INVALID')));
-    req.on('close', () => { if (!req.complete) fail(new DomainError('BACKUP_INVALID', 'Failed to import backup: the upload was cut off')); });
+    req.on('close', () => {
+      if (!req.complete) fail(new DomainError('BACKUP_INVALID', 'Failed to import backup: the upload was cut off'));
+    });
     bb.on('close', () => finish());
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
       const file = found as { filename: string; written: Promise<number> } | null;
-      if (!file) { reject(problem ?? new DomainError('BACKUP_INVALID', 'Failed to import backup: no file in the field "backup"')); return; }
+      if (!file) {
+        reject(problem ?? new DomainError('BACKUP_INVALID', 'Failed to import backup: no file in the field "backup"'));
+        return;
+      }
       file.written.then(
         (size) => (problem ? reject(problem) : resolve({ filename: file.filename, size })),
         (err) => reject(problem ?? err),

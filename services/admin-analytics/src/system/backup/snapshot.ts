@@ -10,7 +10,14 @@
  *    each value with the column's type) and the sequences moved forward. Any refusal rolls everything back.
  */
 import type { Pool, PoolClient } from '@ephemera/platform';
-import { invalidBackup, ROWS_PER_RECORD, rowsLine, type BackupRecord, type SequenceExport, type TableManifest } from './records.ts';
+import {
+  invalidBackup,
+  ROWS_PER_RECORD,
+  rowsLine,
+  type BackupRecord,
+  type SequenceExport,
+  type TableManifest,
+} from './records.ts';
 import { embeddedPosition, hasEmbeddedLog, kafkaPosition, type KafkaLocation, type LogPosition } from './position.ts';
 
 const SCHEMA = 'admin';
@@ -32,15 +39,20 @@ async function columnsOf(client: PoolClient): Promise<Map<string, Array<{ name: 
     `SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
      JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
      WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
-     ORDER BY c.table_name, c.ordinal_position`, [SCHEMA]);
+     ORDER BY c.table_name, c.ordinal_position`,
+    [SCHEMA],
+  );
   const tables = new Map<string, Array<{ name: string; type: string }>>();
-  for (const r of rows) tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), { name: r.column_name, type: r.data_type }]);
+  for (const r of rows)
+    tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), { name: r.column_name, type: r.data_type }]);
   return tables;
 }
 
 async function sequencesOf(client: PoolClient): Promise<string[]> {
   const { rows } = await client.query<{ sequence_name: string }>(
-    'SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = $1 ORDER BY sequence_name', [SCHEMA]);
+    'SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = $1 ORDER BY sequence_name',
+    [SCHEMA],
+  );
   return rows.map((r) => r.sequence_name);
 }
 
@@ -49,7 +61,9 @@ async function insertOrder(client: PoolClient, names: string[]): Promise<string[
   const { rows } = await client.query<{ child: string; parent: string }>(
     `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
      JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = $1 AND c.relname <> p.relname`, [SCHEMA]);
+     WHERE k.contype = 'f' AND n.nspname = $1 AND c.relname <> p.relname`,
+    [SCHEMA],
+  );
   const ordered: string[] = [];
   const visit = (name: string, path: Set<string>) => {
     if (ordered.includes(name) || path.has(name)) return;
@@ -61,14 +75,22 @@ async function insertOrder(client: PoolClient, names: string[]): Promise<string[
   return ordered.filter((n) => names.includes(n));
 }
 
-export interface SnapshotSummary { position: LogPosition; tables: number; rows: number }
+export interface SnapshotSummary {
+  position: LogPosition;
+  tables: number;
+  rows: number;
+}
 
 /**
  * Exports the read models as record lines into `sink` (which writes the file), inside one read-only snapshot that
  * stays open until the sink has taken the last line.
  */
-export async function exportSnapshot(pool: Pool, kafka: KafkaLocation | undefined, createdAt: string,
-  sink: (lines: AsyncIterable<string>) => Promise<void>): Promise<SnapshotSummary> {
+export async function exportSnapshot(
+  pool: Pool,
+  kafka: KafkaLocation | undefined,
+  createdAt: string,
+  sink: (lines: AsyncIterable<string>) => Promise<void>,
+): Promise<SnapshotSummary> {
   // Kafka's committed offsets are read first: every event they cover was applied before the snapshot begins.
   const client = await pool.connect();
   try {
@@ -77,32 +99,48 @@ export async function exportSnapshot(pool: Pool, kafka: KafkaLocation | undefine
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
       const columns = await columnsOf(client);
-      const tables: TableManifest[] = (await insertOrder(client, [...columns.keys()]))
-        .map((name) => ({ name, columns: columns.get(name)!.map((c) => c.name) }));
+      const tables: TableManifest[] = (await insertOrder(client, [...columns.keys()])).map((name) => ({
+        name,
+        columns: columns.get(name)!.map((c) => c.name),
+      }));
       const sequences: Record<string, SequenceExport> = {};
       for (const name of await sequencesOf(client)) {
-        const { rows } = await client.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${q(name)}`);
+        const { rows } = await client.query<{ last_value: string; is_called: boolean }>(
+          `SELECT last_value::text, is_called FROM ${q(name)}`,
+        );
         sequences[name] = { lastValue: rows[0]!.last_value, isCalled: rows[0]!.is_called };
       }
-      const position: LogPosition = embedded ? await embeddedPosition(client) : kafkaAt ?? { kind: 'unknown', logId: null };
+      const position: LogPosition = embedded
+        ? await embeddedPosition(client)
+        : (kafkaAt ?? { kind: 'unknown', logId: null });
       const counts: Record<string, number> = {};
-      await sink((async function* lines() {
-        const meta: BackupRecord = { kind: 'meta', createdAt, schema: 'admin', position, tables, sequences };
-        yield JSON.stringify(meta);
-        for (const { name } of tables) {
-          counts[name] = 0;
-          const cols = columns.get(name)!.map((c) => (AS_TEXT.has(c.type) ? `"${c.name}"::text AS "${c.name}"` : `"${c.name}"`)).join(', ');
-          await client.query(`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${cols} FROM ${q(name)}) x`);
-          for (;;) {
-            const { rows } = await client.query<{ j: string }>(`FETCH ${ROWS_PER_RECORD} FROM backup_rows`);
-            if (rows.length === 0) break;
-            counts[name] += rows.length;
-            yield rowsLine(name, rows.map((r) => r.j));
+      await sink(
+        (async function* lines() {
+          const meta: BackupRecord = { kind: 'meta', createdAt, schema: 'admin', position, tables, sequences };
+          yield JSON.stringify(meta);
+          for (const { name } of tables) {
+            counts[name] = 0;
+            const cols = columns
+              .get(name)!
+              .map((c) => (AS_TEXT.has(c.type) ? `"${c.name}"::text AS "${c.name}"` : `"${c.name}"`))
+              .join(', ');
+            await client.query(
+              `DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${cols} FROM ${q(name)}) x`,
+            );
+            for (;;) {
+              const { rows } = await client.query<{ j: string }>(`FETCH ${ROWS_PER_RECORD} FROM backup_rows`);
+              if (rows.length === 0) break;
+              counts[name] += rows.length;
+              yield rowsLine(
+                name,
+                rows.map((r) => r.j),
+              );
+            }
+            await client.query('CLOSE backup_rows');
           }
-          await client.query('CLOSE backup_rows');
-        }
-        yield JSON.stringify({ kind: 'end', rows: counts } satisfies BackupRecord);
-      })());
+          yield JSON.stringify({ kind: 'end', rows: counts } satisfies BackupRecord);
+        })(),
+      );
       await client.query('COMMIT');
       return { position, tables: tables.length, rows: Object.values(counts).reduce((a, b) => a + b, 0) };
     } catch (err) {
@@ -130,8 +168,12 @@ export class SnapshotRestore {
 
   constructor(private readonly client: PoolClient) {}
 
-  get position(): LogPosition { return this.meta!.position; }
-  get rows(): number { return [...this.counts.values()].reduce((a, b) => a + b, 0); }
+  get position(): LogPosition {
+    return this.meta!.position;
+  }
+  get rows(): number {
+    return [...this.counts.values()].reduce((a, b) => a + b, 0);
+  }
 
   async accept(record: BackupRecord): Promise<void> {
     try {
@@ -152,7 +194,8 @@ export class SnapshotRestore {
     if (new Set(names).size !== names.length || names.length !== this.current.size) throw invalidBackup();
     for (const { name, columns: theirs } of meta.tables) {
       const columns = this.current.get(name);
-      if (!columns || columns.length !== theirs.length || !columns.every((c) => theirs.includes(c))) throw invalidBackup();
+      if (!columns || columns.length !== theirs.length || !columns.every((c) => theirs.includes(c)))
+        throw invalidBackup();
     }
     const sequences = await sequencesOf(this.client);
     if (!Object.keys(meta.sequences).every((s) => sequences.includes(s))) throw invalidBackup();
@@ -172,21 +215,28 @@ export class SnapshotRestore {
     }
     this.counts.set(table, (this.counts.get(table) ?? 0) + rows.length);
     if (rows.length === 0) return;
-    const cols = this.current.get(table)!.map((c) => `"${c}"`).join(', ');
+    const cols = this.current
+      .get(table)!
+      .map((c) => `"${c}"`)
+      .join(', ');
     await this.client.query(
       `INSERT INTO ${q(table)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`,
-      [JSON.stringify(rows)]);
+      [JSON.stringify(rows)],
+    );
   }
 
   /** every row the export counted arrived; then the sequences, which only move forward */
   private async finish(expected: Record<string, number>): Promise<void> {
     const names = this.meta!.tables.map((t) => t.name);
-    if (Object.keys(expected).length !== names.length || names.some((n) => (this.counts.get(n) ?? 0) !== expected[n])) throw invalidBackup();
+    if (Object.keys(expected).length !== names.length || names.some((n) => (this.counts.get(n) ?? 0) !== expected[n]))
+      throw invalidBackup();
     // numbers this install already handed out are never handed out again
     for (const [name, theirs] of Object.entries(this.meta!.sequences)) {
       if (!theirs.isCalled) continue;
       await this.client.query(
-        `SELECT setval('${q(name)}', $1::bigint, true) FROM ${q(name)} WHERE NOT is_called OR last_value < $1::bigint`, [theirs.lastValue]);
+        `SELECT setval('${q(name)}', $1::bigint, true) FROM ${q(name)} WHERE NOT is_called OR last_value < $1::bigint`,
+        [theirs.lastValue],
+      );
     }
   }
 }

@@ -46,14 +46,22 @@ export class BackupStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const infos = await Promise.all(names.filter((n) => NAME.test(n)).map(async (n) => {
-      const stat = await fs.promises.stat(path.join(this.dir, n)).catch(() => null);
-      return stat?.isFile() ? this.info(n, stat.size) : null;
-    }));
-    return infos.filter((i): i is BackupInfo => i !== null).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.filename.localeCompare(a.filename));
+    const infos = await Promise.all(
+      names
+        .filter((n) => NAME.test(n))
+        .map(async (n) => {
+          const stat = await fs.promises.stat(path.join(this.dir, n)).catch(() => null);
+          return stat?.isFile() ? this.info(n, stat.size) : null;
+        }),
+    );
+    return infos
+      .filter((i): i is BackupInfo => i !== null)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.filename.localeCompare(a.filename));
   }
 
-  async count(): Promise<number> { return (await this.list()).length; }
+  async count(): Promise<number> {
+    return (await this.list()).length;
+  }
 
   /**
    * Deletes every backup made more than `days` before `now` (the retention: a backup holds room and account keys,
@@ -72,12 +80,18 @@ export class BackupStore {
 
   /** the file of a listed backup; anything else is BACKUP_NOT_FOUND */
   async pathOf(filename: string): Promise<string> {
-    if (!NAME.test(filename) || !(await this.list()).some((b) => b.filename === filename)) throw new DomainError('BACKUP_NOT_FOUND');
+    if (!NAME.test(filename) || !(await this.list()).some((b) => b.filename === filename))
+      throw new DomainError('BACKUP_NOT_FOUND');
     return path.join(this.dir, filename);
   }
 
   private info(filename: string, size: number): BackupInfo {
     const m = NAME.exec(filename)!;
-    return { filename, createdAt: `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`, size, downloadUrl: ADMIN_API.backupDownload(filename) };
+    return {
+      filename,
+      createdAt: `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`,
+      size,
+      downloadUrl: ADMIN_API.backupDownload(filename),
+    };
   }
 }

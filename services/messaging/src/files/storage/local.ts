@@ -14,16 +14,22 @@ import { DomainError } from '@ephemera/proto';
 import { checkKey, checkPrefix, type ByteRange, type FileStorage } from './port.ts';
 
 export class LocalDiskStorage implements FileStorage {
-  constructor(readonly dir: string) { fs.mkdirSync(dir, { recursive: true }); }
+  constructor(readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
 
-  private file(key: string): string { return path.join(this.dir, ...checkKey(key).split('/')); }
+  private file(key: string): string {
+    return path.join(this.dir, ...checkKey(key).split('/'));
+  }
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const target = this.file(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
     let size = 0;
-    body.on('data', (chunk: Buffer) => { size += chunk.length; });
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+    });
     try {
       await pipeline(body, recyclingFileWriter(temp));
       await fsp.rename(temp, target);
@@ -46,10 +52,15 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   async exists(key: string): Promise<boolean> {
-    return fsp.access(this.file(key)).then(() => true, () => false);
+    return fsp.access(this.file(key)).then(
+      () => true,
+      () => false,
+    );
   }
 
-  async delete(key: string): Promise<void> { await fsp.rm(this.file(key), { force: true }); }
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.file(key), { force: true });
+  }
 
   async deletePrefix(prefix: string): Promise<number> {
     const dir = path.join(this.dir, checkPrefix(prefix).slice(0, -1));
@@ -61,7 +72,10 @@ export class LocalDiskStorage implements FileStorage {
   async list(prefix: string): Promise<string[]> {
     const room = checkPrefix(prefix).slice(0, -1);
     const names = await fsp.readdir(path.join(this.dir, room)).catch(() => [] as string[]);
-    return names.filter((n) => !n.endsWith('.part')).map((n) => `${room}/${n}`).sort();
+    return names
+      .filter((n) => !n.endsWith('.part'))
+      .map((n) => `${room}/${n}`)
+      .sort();
   }
 }
 
@@ -75,23 +89,45 @@ function recyclingFileWriter(file: string): Writable {
   const writeAll = async (chunks: Buffer[]) => {
     let left = chunks.reduce((n, c) => n + c.length, 0);
     let rest = chunks;
-    while (left > 0) { // a short write (a full disk fails with ENOSPC) continues where it stopped
+    while (left > 0) {
+      // a short write (a full disk fails with ENOSPC) continues where it stopped
       const { bytesWritten } = await handle!.writev(rest);
       left -= bytesWritten;
       let skip = bytesWritten;
-      while (rest.length && skip >= rest[0]!.length) { skip -= rest[0]!.length; rest = rest.slice(1); }
+      while (rest.length && skip >= rest[0]!.length) {
+        skip -= rest[0]!.length;
+        rest = rest.slice(1);
+      }
       if (skip > 0) rest = [rest[0]!.subarray(skip), ...rest.slice(1)];
     }
     for (const c of chunks) recycle(c);
   };
   return new Writable({
     highWaterMark: 512 * 1024,
-    construct(cb) { fsp.open(file, 'w', 0o600).then((h) => { handle = h; cb(); }, cb); },
-    writev(chunks, cb) { writeAll(chunks.map((c) => c.chunk as Buffer)).then(() => cb(), cb); },
-    final(cb) { handle!.close().then(() => { handle = null; cb(); }, cb); },
+    construct(cb) {
+      fsp.open(file, 'w', 0o600).then((h) => {
+        handle = h;
+        cb();
+      }, cb);
+    },
+    writev(chunks, cb) {
+      writeAll(chunks.map((c) => c.chunk as Buffer)).then(() => cb(), cb);
+    },
+    final(cb) {
+      handle!.close().then(() => {
+        handle = null;
+        cb();
+      }, cb);
+    },
     destroy(err, cb) {
-      if (!handle) { cb(err); return; }
-      handle.close().catch(() => {}).finally(() => cb(err));
+      if (!handle) {
+        cb(err);
+        return;
+      }
+      handle
+        .close()
+        .catch(() => {})
+        .finally(() => cb(err));
     },
   });
 }

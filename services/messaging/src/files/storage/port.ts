@@ -7,7 +7,10 @@
 import type { Readable } from 'node:stream';
 
 /** Inclusive byte range, as HTTP Range counts it. */
-export interface ByteRange { start: number; end: number }
+export interface ByteRange {
+  start: number;
+  end: number;
+}
 
 export interface FileStorage {
   /** Stores the stream under `key`; resolves with the bytes written. A failed or aborted stream leaves nothing. */

@@ -5,8 +5,16 @@
  */
 import type { Readable } from 'node:stream';
 import {
-  S3Client, GetObjectCommand, HeadObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, ListObjectsV2Command,
-  CreateBucketCommand, HeadBucketCommand, NoSuchKey, NotFound,
+  S3Client,
+  GetObjectCommand,
+  HeadObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  CreateBucketCommand,
+  HeadBucketCommand,
+  NoSuchKey,
+  NotFound,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { DomainError } from '@ephemera/proto';
@@ -29,10 +37,16 @@ export class S3Storage implements FileStorage {
   constructor(opts: S3StorageOptions) {
     this.bucket = opts.bucket;
     this.client = new S3Client({
-      endpoint: opts.endpoint, region: opts.region, forcePathStyle: opts.forcePathStyle ?? false,
-      credentials: opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+      endpoint: opts.endpoint,
+      region: opts.region,
+      forcePathStyle: opts.forcePathStyle ?? false,
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey
+          ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
+          : undefined,
       // Checksums only when the operation requires them: S3-compatible servers differ in the newer checksum headers.
-      requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
@@ -47,25 +61,40 @@ export class S3Storage implements FileStorage {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     let size = 0;
-    body.on('data', (chunk: Buffer) => { size += chunk.length; });
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+    });
     const upload = new Upload({
-      client: this.client, params: { Bucket: this.bucket, Key: checkKey(key), Body: body, ContentType: 'application/octet-stream' },
-      queueSize: 2, partSize: 5 * 1024 * 1024, leavePartsOnError: false,
+      client: this.client,
+      params: { Bucket: this.bucket, Key: checkKey(key), Body: body, ContentType: 'application/octet-stream' },
+      queueSize: 2,
+      partSize: 5 * 1024 * 1024,
+      leavePartsOnError: false,
     });
     // A failing body (size limit, bad type, client gone) must abort the multipart upload, not only stop feeding it.
-    const failed = new Promise<never>((_, reject) => body.once('error', (err) => { void upload.abort().catch(() => {}); reject(err); }));
+    const failed = new Promise<never>((_, reject) =>
+      body.once('error', (err) => {
+        void upload.abort().catch(() => {});
+        reject(err);
+      }),
+    );
     await Promise.race([upload.done(), failed]);
     return { size };
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     try {
-      const answer = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket, Key: checkKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }));
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: checkKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
       return answer.Body as Readable;
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') throw new DomainError('FILE_NOT_FOUND');
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey')
+        throw new DomainError('FILE_NOT_FOUND');
       throw err;
     }
   }
@@ -75,7 +104,11 @@ export class S3Storage implements FileStorage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
       return true;
     } catch (err) {
-      if (err instanceof NotFound || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+      if (
+        err instanceof NotFound ||
+        (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+      )
+        return false;
       throw err;
     }
   }
@@ -89,7 +122,12 @@ export class S3Storage implements FileStorage {
     for (;;) {
       const keys = await this.listPage(checkPrefix(prefix));
       if (keys.length === 0) return removed;
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+      await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
       removed += keys.length;
     }
   }
@@ -98,7 +136,9 @@ export class S3Storage implements FileStorage {
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: checkPrefix(prefix), ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: checkPrefix(prefix), ContinuationToken: token }),
+      );
       for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -106,9 +146,13 @@ export class S3Storage implements FileStorage {
   }
 
   private async listPage(prefix: string): Promise<string[]> {
-    const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: 1000 }));
+    const page = await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: 1000 }),
+    );
     return (page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : []));
   }
 
-  async close(): Promise<void> { this.client.destroy(); }
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
 }
