@@ -11,14 +11,12 @@ import { z } from 'zod';
 import { TierSchema } from './models.ts';
 import type { Tier } from './limits.ts';
 import type { AccountUser, PaymentStatus } from './accounts.ts';
-import { PAID_PLANS, type PaidPlan } from './plans.ts';
+import { PAID_PLANS, DEFAULT_EXTENSION_DAYS, EXTENSION_DAYS, type PaidPlan } from './plans.ts';
 
 /** docs/product/payments.md PAY1: the plans and their monthly prices live in plans.ts (no zod: the browser bundle reads them too) */
 export { PAID_PLANS, PLAN_PRICES, PLAN_GUARANTEES, type PaidPlan } from './plans.ts';
-/** docs/product/payments.md PAY8: room extension one-time prices by days; 7 days is the default */
-export const EXTENSION_PRICES: { readonly [days: number]: number } = { 3: 199, 7: 299, 14: 499, 30: 899 };
-export const EXTENSION_DAYS = [3, 7, 14, 30] as const;
-export const DEFAULT_EXTENSION_DAYS = 7;
+/** docs/product/payments.md PAY8: the extension prices live in plans.ts (the room's Extend dialog reads them too) */
+export { EXTENSION_PRICES, EXTENSION_DAYS, DEFAULT_EXTENSION_DAYS } from './plans.ts';
 /** docs/product/payments.md PAY5, PAY6: grace period 7 days; renewal thresholds 7, 3, 1 days */
 export const RENEWAL = { graceDays: 7, reminderDays: 7, warningDays: 3, urgentDays: 1 } as const;
 

@@ -2,11 +2,16 @@
  * The two extensions a room offers (docs/product/rooms.md R35): 7 days, Standard, and 30 days, Maximum, marked
  * Popular. A free room pays once for either; pro and business rooms extend free.
  */
+import { EXTENSION_PRICES } from '@ephemera/proto/client';
+
 export type ExtendDays = 7 | 30;
 
+/** the one-time price a free room pays, from proto's table (docs/product/payments.md PAY8) */
+const priceOf = (days: ExtendDays) => `$${(EXTENSION_PRICES[days] / 100).toFixed(2)} one-time`;
+
 const EXTEND_CHOICES: readonly { days: ExtendDays; name: string; price: string; popular: boolean }[] = [
-  { days: 7, name: 'Standard', price: '$2.99 one-time', popular: false },
-  { days: 30, name: 'Maximum', price: '$8.99 one-time', popular: true },
+  { days: 7, name: 'Standard', price: priceOf(7), popular: false },
+  { days: 30, name: 'Maximum', price: priceOf(30), popular: true },
 ];
 
 export function ExtendChoices({
