@@ -4,7 +4,7 @@
  * configuration schema, src/config.ts, the one place a service reads its environment), its default ports, and the
  * Prometheus metric names the services export.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,17 +62,15 @@ export function testOnlyVars(service: string): Set<string> {
 /** Metric names the services define (prom-client constructors) and prom-client's default Node/process metrics. */
 export function exportedMetrics(): Set<string> {
   const names = new Set<string>();
-  const grep = execFileSync(
-    'grep',
-    [
-      '-rhoE',
-      "new (metrics|client|prom)\\.(Counter|Gauge|Histogram|Summary)\\(\\{ *name: *'[a-z_:]+'",
-      'services',
-      '--include=*.ts',
-    ],
-    { cwd: repo, encoding: 'utf8' },
-  );
-  for (const m of grep.matchAll(/(Counter|Gauge|Histogram|Summary)\(\{ *name: *'([a-z_:]+)'/g)) {
+  // Read whole files: a constructor's object may start on the next line (Prettier's layout).
+  const sources = fs
+    .readdirSync(path.join(repo, 'services'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.split(path.sep).includes('node_modules'))
+    .map((f) => fs.readFileSync(path.join(repo, 'services', f), 'utf8'))
+    .join('\n');
+  for (const m of sources.matchAll(
+    /new (?:metrics|client|prom)\.(Counter|Gauge|Histogram|Summary)\(\{\s*name:\s*'([a-z_:]+)'/g,
+  )) {
     names.add(m[2]);
     // A histogram is queried through its series: name_bucket, name_count, name_sum.
     if (m[1] === 'Histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(m[2] + suffix);
