@@ -234,9 +234,13 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       expect(await bob.byTestId('attachment-image').count()).toBe(1); // still only the first picture
 
       // a free room: 11 MB opens File Size Limit Exceeded before anything is sent; an executable is refused
+      // 11 MB handed to the page over the DevTools protocol: slow on a loaded machine (CI once took over 15 s)
       await alice
         .byTestId('composer-file-input')
-        .setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) });
+        .setInputFiles(
+          { name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(11 * 1024 * 1024, 0x41) },
+          { timeout: 60_000 },
+        );
       await alice.byTestId('file-size-limit-modal').waitFor();
       await alice.page.keyboard.press('Escape');
       await alice
