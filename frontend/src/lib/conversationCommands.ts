@@ -8,6 +8,7 @@ import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { tailSeq } from '../state/conversationsSlice.ts';
 import { dmWith } from '../state/conversationSelectors.ts';
+import { UI_TEXT } from './texts.ts';
 
 export const MSG_DELETE_DM_TIMEOUT = 'Delete DM request timed out';
 export const MSG_NOT_DM_MEMBER = 'You are not a member of this DM conversation';
@@ -306,6 +307,8 @@ export class ConversationCommands {
     fallback: string,
     run: (socket: RoomSocket) => Promise<Result<T>>,
   ): Promise<Result<T>> {
+    // no room joined (before the join, or after leaving it): the state's own text, not the command's
+    if (!this.link.state().workspace) return fail(UI_TEXT.noWorkspace);
     const socket = this.link.socket();
     if (!socket) return fail(fallback);
     try {

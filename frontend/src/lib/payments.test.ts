@@ -241,10 +241,10 @@ describe('startCheckout', () => {
       kind: 'error',
       message: 'Payments are not configured on this server',
     });
-    stubFetch({ '/api/payments/': [502, {}] });
+    stubFetch({ '/api/payments/': [502, {}] }); // e.g. a proxy's error page: no text of the server's
     expect(await startCheckout('pro', { account, nav: n })).toEqual({
       kind: 'error',
-      message: 'Failed to create checkout session',
+      message: 'Failed to create payment session',
     });
     stubFetch({ '/api/payments/': 'network' });
     expect(await startCheckout('pro', { account, nav: n })).toEqual({
@@ -328,6 +328,7 @@ describe('room extension payment', () => {
 });
 
 describe('confirmPayment (the success page)', () => {
+  const paidUser = { id: 'u1', email: 'ann@example.test', username: 'ann', subscriptionTier: 'business' };
   const verified = (over: Record<string, unknown>) => ({
     success: true,
     type: 'subscription',
@@ -359,7 +360,11 @@ describe('confirmPayment (the success page)', () => {
     expect(calls).toHaveLength(0);
   });
   it("the plan is the server's (verify-session), never the query string's", async () => {
-    const calls = stubFetch({ '/api/payments/verify-session/': [200, verified({ plan: 'business', amount: 19 })] });
+    const calls = stubFetch({
+      '/api/payments/verify-session/': [200, verified({ plan: 'business', amount: 19 })],
+      '/api/auth/create-paid-account': [200, { success: true, user: paidUser, payment: verified({}) }],
+      '/api/auth/upgrade-rooms': [200, { success: true, tier: 'business', changed: [] }],
+    });
     const o = await confirmPayment(new URLSearchParams('plan=pro&amount=0.01&session_id=cs_test_1'), 'ses_token');
     expect(o).toEqual({
       kind: 'subscription',
@@ -368,6 +373,8 @@ describe('confirmPayment (the success page)', () => {
       amount: '$19.00',
       email: 'ann@example.test',
       subscriptionId: 'sub_1234567890abcdefghijklmnop',
+      user: paidUser,
+      settleError: null,
     });
     expect(calls).toEqual([
       expect.objectContaining({
@@ -375,7 +382,31 @@ describe('confirmPayment (the success page)', () => {
         method: 'GET',
         headers: expect.objectContaining({ Authorization: 'Bearer ses_token' }),
       }),
+      expect.objectContaining({ path: '/api/auth/create-paid-account', body: { paymentId: 'cs_test_1' } }),
+      expect.objectContaining({ path: '/api/auth/upgrade-rooms', method: 'POST' }),
     ]);
+  });
+  it('paid but not applied: "Failed to create paid account" (rooms not asked), or "Failed to upgrade rooms"', async () => {
+    const calls = stubFetch({
+      '/api/payments/verify-session/': [200, verified({})],
+      '/api/auth/create-paid-account': [502, {}],
+    });
+    expect(await confirmPayment(new URLSearchParams('session_id=cs_5'), 'ses_token')).toMatchObject({
+      kind: 'subscription',
+      user: null,
+      settleError: 'Failed to create paid account',
+    });
+    expect(calls.map((c) => c.path)).not.toContain('/api/auth/upgrade-rooms');
+    stubFetch({
+      '/api/payments/verify-session/': [200, verified({})],
+      '/api/auth/create-paid-account': [200, { success: true, user: paidUser, payment: verified({}) }],
+      '/api/auth/upgrade-rooms': [500, {}],
+    });
+    expect(await confirmPayment(new URLSearchParams('session_id=cs_6'), 'ses_token')).toMatchObject({
+      kind: 'subscription',
+      user: paidUser,
+      settleError: 'Failed to upgrade rooms',
+    });
   });
   it('a verified subscription without a known plan reads as pro at $9.00', async () => {
     stubFetch({ '/api/payments/verify-session/': [200, verified({ plan: null })] });

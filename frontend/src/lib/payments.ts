@@ -8,12 +8,15 @@
  */
 import { AUTH_API, PAID_PLANS, PAYMENTS_API, PLAN_PRICES, type PaidPlan } from '@ephemera/proto/client';
 import type {
+  AccountUser,
   CheckoutAnswer,
   CompleteExtensionAnswer,
+  PaidAccountAnswer,
   PaymentVerificationAnswer,
   PortalAnswer,
   RenewAnswer,
   SubscriptionStatusAnswer,
+  UpgradeRoomsAnswer,
 } from '@ephemera/proto';
 import { accountCall, clearAccount, readAccount, type AccountRecord, type AccountResult } from './account.ts';
 import { PENDING_EXTENSION_KEY, readPendingExtension, type PendingExtension } from './roomPrefs.ts';
@@ -25,7 +28,6 @@ import { UI_TEXT } from './texts.ts';
 /** The payment flows' texts (docs/product/payments.md). */
 export const PAYMENT_TEXT = {
   selectPlan: 'Please select a plan first',
-  checkoutFallback: 'Failed to create checkout session',
   startFailed: 'Failed to start payment process. Please try again.',
   sessionMissing: 'Payment session creation failed',
   afterRegistration: 'Failed to create payment. Please try again.',
@@ -153,7 +155,7 @@ export const paymentsApi = {
     ),
   createCheckout: (token: string | null, account: AccountRecord['user'] | null, plan: PaidPlan) =>
     withToken(token, (t) =>
-      accountCall<CheckoutAnswer>(PAYMENTS_API.createCheckoutSession, PAYMENT_TEXT.checkoutFallback, {
+      accountCall<CheckoutAnswer>(PAYMENTS_API.createCheckoutSession, UI_TEXT.paymentSessionFailed, {
         token: t,
         body: {
           plan,
@@ -193,6 +195,19 @@ export const paymentsApi = {
         token: t,
         body,
       }),
+    ),
+  /** create-paid-account: the verified checkout applied to the signed-in account; answers its profile */
+  paidAccount: (token: string | null, paymentId: string) =>
+    withToken(token, (t) =>
+      accountCall<PaidAccountAnswer>(AUTH_API.createPaidAccount, UI_TEXT.paidAccountFailed, {
+        token: t,
+        body: { paymentId },
+      }),
+    ),
+  /** upgrade-rooms: the account's live rooms take its tier */
+  upgradeRooms: (token: string | null) =>
+    withToken(token, (t) =>
+      accountCall<UpgradeRoomsAnswer>(AUTH_API.upgradeRooms, UI_TEXT.upgradeRoomsFailed, { token: t, body: {} }),
     ),
   subscriptionStatus: (token: string | null, email: string | null) =>
     withToken(token, (t) =>
@@ -284,7 +299,18 @@ export async function payPending(
 
 export type PaymentOutcome =
   | { kind: 'failed'; message: string }
-  | { kind: 'subscription'; plan: PaidPlan; name: string; amount: string; email: string; subscriptionId: string | null }
+  | {
+      kind: 'subscription';
+      plan: PaidPlan;
+      name: string;
+      amount: string;
+      email: string;
+      subscriptionId: string | null;
+      /** the account's profile with the paid tier (for the stored account record), when it could be applied */
+      user: AccountUser | null;
+      /** applying the payment to the account or its rooms failed: what the page says (the payment itself is done) */
+      settleError: string | null;
+    }
   | {
       kind: 'extension';
       days: number;
@@ -325,7 +351,23 @@ export async function confirmPayment(search: URLSearchParams, token: string | nu
     };
   }
   const plan = planDetails(v.data.plan);
-  return { kind: 'subscription', ...plan, email: v.data.email, subscriptionId: v.data.subscriptionId };
+  const settled = await settleSubscription(token, sessionId);
+  return { kind: 'subscription', ...plan, email: v.data.email, subscriptionId: v.data.subscriptionId, ...settled };
+}
+
+/**
+ * A verified subscription is applied to the account (create-paid-account, answering its profile with the paid tier)
+ * and then to the account's live rooms (upgrade-rooms); both repeat what the verification did, so arriving twice
+ * changes nothing. The first failure is what the success page reports.
+ */
+async function settleSubscription(
+  token: string,
+  sessionId: string,
+): Promise<{ user: AccountUser | null; settleError: string | null }> {
+  const paid = await paymentsApi.paidAccount(token, sessionId);
+  if (!paid.ok) return { user: null, settleError: paid.message };
+  const rooms = await paymentsApi.upgradeRooms(token);
+  return { user: paid.data.user, settleError: rooms.ok ? null : rooms.message };
 }
 
 /** N more day / N more days (the extension success text). */

@@ -245,6 +245,12 @@ describe('RoomSession', () => {
     expect(socket.count(C.sendMessage)).toBe(0);
   });
 
+  it('a room command with no room joined says "No workspace selected" and sends nothing', async () => {
+    const { socket, session } = setup(server());
+    expect(await session.createChannel('plans', false)).toEqual({ ok: false, message: 'No workspace selected' });
+    expect(socket.count(C.createChannel)).toBe(0);
+  });
+
   it('creating a channel selects it; everyone gets channel-created', async () => {
     const { socket, session } = setup(server());
     socket.up();

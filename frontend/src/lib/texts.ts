@@ -25,4 +25,27 @@ export const UI_TEXT = {
   /** the provider says the checkout was not paid (payments.md) */
   paymentFailed: 'Payment failed. Please try again.',
   roomExtended: (days: number) => `Room extended successfully for ${days} days!`,
+  /** a checkout the server refused with no text of its own (e.g. a proxy's error page; payments.md PAY1) */
+  paymentSessionFailed: 'Failed to create payment session',
+  /** the success page could not apply the verified subscription to the account, or the account's rooms (PAY9) */
+  paidAccountFailed: 'Failed to create paid account',
+  upgradeRoomsFailed: 'Failed to upgrade rooms',
+  /** a room command while no room is joined (rooms.md: the room's state errors) */
+  noWorkspace: 'No workspace selected',
+} as const;
+
+/** Files sent without the dialog (docs/product/files.md F12) */
+export const FILE_SENDING_TEXT = {
+  dropZone: (where: string) => `Drop files to send them to ${where}`,
+} as const;
+
+/** Desktop notifications (docs/product/notifications.md) */
+export const NOTIFICATION_TEXT = {
+  turnOn: 'Turn on desktop notifications',
+  on: 'Desktop notifications are on',
+  blocked: 'Desktop notifications are blocked in this browser’s settings',
+  unsupported: 'This browser cannot show desktop notifications',
+  /** a DM: the sender's name; a mention: the sender in the channel */
+  dmTitle: (author: string) => author,
+  mentionTitle: (author: string, channel: string) => `${author} in #${channel}`,
 } as const;

@@ -8,7 +8,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredScreen } from '../components/StatusScreens.tsx';
 import { AlertIcon, CheckIcon } from '../components/Icons.tsx';
-import { accountApi, readAccount, saveAccount } from '../lib/account.ts';
+import { readAccount, saveAccount } from '../lib/account.ts';
 import { PAYMENT_TEXT, confirmPayment, daysText, type PaymentOutcome } from '../lib/payments.ts';
 import { SUCCESS_INCLUDED, extensionIncluded } from '../lib/planCopy.ts';
 import { UI_TEXT } from '../lib/texts.ts';
@@ -40,14 +40,11 @@ export function PaymentSuccessPage() {
   useEffect(() => {
     let live = true;
     const account = readAccount();
-    void confirmPayment(params, account?.token ?? null).then(async (o) => {
+    void confirmPayment(params, account?.token ?? null).then((o) => {
       if (!live) return;
       setOutcome(o);
       // the stored account record learns the new tier (the pricing page and the dashboard read it)
-      if (o.kind === 'subscription' && account) {
-        const p = await accountApi.profile(account.token);
-        if (p.ok) saveAccount({ token: account.token, user: p.data.user });
-      }
+      if (o.kind === 'subscription' && account && o.user) saveAccount({ token: account.token, user: o.user });
     });
     return () => {
       live = false;
@@ -135,6 +132,11 @@ export function PaymentSuccessPage() {
       <p className="overlay-sub" data-testid="welcome-text">
         Welcome to the {outcome.name} plan! Your subscription is now active.
       </p>
+      {outcome.settleError && (
+        <p className="overlay-sub form-error" role="alert" data-testid="payment-settle-error">
+          {outcome.settleError}
+        </p>
+      )}
       <dl className="account-facts" data-testid="subscription-details">
         <dt>Plan</dt>
         <dd data-testid="paid-plan">{outcome.name}</dd>
