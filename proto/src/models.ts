@@ -5,12 +5,9 @@ import { LinkPreviewSchema, type LinkPreview } from './link-preview.ts';
 
 export const TierSchema = z.enum(['free', 'pro', 'business']);
 
-/** Names are shown everywhere and stored as text: no control characters (PostgreSQL text cannot hold NUL). */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
-
 /**
- * Identity: a username may not contain characters that render as nothing or reorder text: controls, format
+ * Names are shown everywhere and stored as text (PostgreSQL text cannot hold NUL). Identity: a username or a channel
+ * name may not contain characters that render as nothing or reorder text: controls, format
  * characters (zero-width joiners, bidirectional overrides), line/paragraph separators, every default-ignorable code
  * point (U+FEFF, U+200B..U+200F, U+2060..U+206F, variation selectors, tag characters...) and the blank letters that
  * render like a space. Which names count as the same name (their confusable skeleton) is the room service's rule
@@ -35,12 +32,12 @@ export const RoomNameSchema = z.string().trim().min(1, 'Room name is required').
 export const UsernameSchema = usernameOf(LIMITS.usernameMax, 'Please enter a username');
 /** Username in profile editing: up to 30 characters (docs/product/files.md F9). */
 export const ProfileUsernameSchema = usernameOf(LIMITS.profileUsernameMax, 'Username is required');
+export const CHANNEL_NAME_INVISIBLE_MESSAGE = 'Channel name contains invisible or formatting characters';
+/** A channel name: no invisible characters (as usernames, checked before trimming), trimmed, 1-30 characters. */
 export const ChannelNameSchema = z
   .string()
-  .trim()
-  .min(1, 'Channel name is required')
-  .max(LIMITS.channelNameMax)
-  .refine(noControlChars, 'Channel name contains invalid characters');
+  .refine((s) => !hasInvisibleCharacters(s), CHANNEL_NAME_INVISIBLE_MESSAGE)
+  .pipe(z.string().trim().min(1, 'Channel name is required').max(LIMITS.channelNameMax));
 export const RoomPasswordSchema = z.string().trim().max(LIMITS.roomPasswordMax);
 export const IdSchema = z
   .string()

@@ -9,6 +9,7 @@ import { collect, next, request, connect } from '../helpers/clients.ts';
 import type { TargetRef } from './target-ref.ts';
 import { TestRoom, expectRefused } from './channels.setup.ts';
 import { memberTests } from './channels.members.ts';
+import { channelNameTests } from './channels.names.ts';
 
 export function channelsSuite(target: TargetRef) {
   describe('channels', () => {
@@ -416,5 +417,6 @@ export function channelsSuite(target: TargetRef) {
     });
 
     memberTests(room);
+    channelNameTests(room);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { DomainError } from '@ephemera/proto';
 import type { RoomKey, RoomKeyring } from '@ephemera/platform';
-import { usernameKey } from './name-keys.ts';
+import { channelNameKey, usernameKey } from './name-keys.ts';
 
 /**
  * The room key's purpose for username hashes (RoomKey.hash), stored beside each hash (username_hash_purpose): a new
@@ -32,15 +32,24 @@ export const sealPicture = (key: RoomKey, userId: string, picture: string | null
 export const openPicture = (key: RoomKey, userId: string, sealed: string | null): string | null =>
   sealed === null ? null : key.open(sealed, pictureAad(userId));
 
-/** Channel names: sealed like usernames, and compared (topic names are unique per room) by a keyed hash. */
-export const CHANNEL_NAME_PURPOSE = 'channel-name-v1';
+/**
+ * Channel names: sealed like usernames, and compared (topic names are unique per room) by a keyed hash of their
+ * channelNameKey (the confusable skeleton, name-keys.ts). The purpose is stored beside each hash (name_key_purpose):
+ * a new version when channelNameKey changes, and rows of an older one are hashed again at start (name-rehash.ts).
+ */
+export const CHANNEL_NAME_PURPOSE = 'channel-name-v2';
+/** The purpose the hashes written before the skeleton were computed under (the name's lower case). */
+export const CHANNEL_NAME_PURPOSE_V1 = 'channel-name-v1';
 const channelNameAad = (channelId: string) => `channel:${channelId}:name`;
 export const sealChannelName = (key: RoomKey, channelId: string, name: string): string =>
   key.seal(name, channelNameAad(channelId));
 export const openChannelName = (key: RoomKey, channelId: string, sealed: string): string =>
   key.open(sealed, channelNameAad(channelId));
 export const channelNameHash = (key: RoomKey, name: string): string =>
-  key.hash(CHANNEL_NAME_PURPOSE, name.toLowerCase());
+  key.hash(CHANNEL_NAME_PURPOSE, channelNameKey(name));
+/** The hash a row not hashed again yet holds (CHANNEL_NAME_PURPOSE_V1): uniqueness compares it meanwhile. */
+export const channelNameHashV1 = (key: RoomKey, name: string): string =>
+  key.hash(CHANNEL_NAME_PURPOSE_V1, name.toLowerCase());
 
 interface ThemeAuthor {
   changedByName: string;

@@ -18,7 +18,7 @@ import {
 } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
 import { roomProjector } from './projection.ts';
-import { fillRoomNameKeys, rehashUsernames, sealChannelNames } from './name-rehash.ts';
+import { fillRoomNameKeys, rehashChannelNames, rehashUsernames, sealChannelNames } from './name-rehash.ts';
 
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -58,6 +58,7 @@ export async function startRoomModule(deps: {
   await rehashUsernames(deps.pool, deps.keyring, deps.logger);
   await fillRoomNameKeys(deps.pool);
   await sealChannelNames(deps.pool, deps.keyring);
+  await rehashChannelNames(deps.pool, deps.keyring);
   // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
   // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless. It
   // reads every message to act on a few.

@@ -4,7 +4,8 @@
  * width variants (`ALICE`, `ａｌｉｃｅ`), look-alike letters of other scripts (`аlice` with a Cyrillic а, `bοb`
  * with a Greek ο) and look-alike sequences (`rn` and `m`). The mapping is Unicode's confusables.txt, as packaged by
  * unhomoglyph. Keys are never shown: they only decide uniqueness (usernames in a room, through a keyed hash in
- * member-crypto.ts; room names, room.workspaces.name_skeleton).
+ * member-crypto.ts; room names, room.workspaces.name_skeleton; channel names in a room, through a keyed hash in
+ * member-crypto.ts).
  */
 import unhomoglyph from 'unhomoglyph';
 import { normalizeUsername } from '@ephemera/proto';
@@ -16,3 +17,6 @@ export const usernameKey = (s: string): string => skeleton(normalizeUsername(s).
 
 /** Room names (letters, digits, `_` and `-`): a room whose name renders like a live room's cannot be made. */
 export const roomNameKey = (name: string): string => skeleton(name.normalize('NFKC').toLowerCase().normalize('NFKC'));
+
+/** Channel names (any visible text, invisible characters refused by proto's ChannelNameSchema): as room names. */
+export const channelNameKey = (name: string): string => roomNameKey(name);

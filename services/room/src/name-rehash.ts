@@ -6,9 +6,20 @@
  *   migration cannot do it in SQL.
  * - Rooms without a name skeleton (made before room names had one) get it.
  * - Channel names stored in plain text (before they were sealed) are sealed, with their keyed hash.
+ * - Channel names hashed under an older purpose (their lower case, before the confusable skeleton) are hashed again.
+ *   Two topic channels of a room whose names now count as one both keep their names: the hash holds no constraint,
+ *   and no new channel can take a name like either.
  */
 import type { Logger, Pool, RoomKeyring } from '@ephemera/platform';
-import { channelNameHash, openUsername, sealChannelName, usernameHash, USERNAME_PURPOSE } from './member-crypto.ts';
+import {
+  CHANNEL_NAME_PURPOSE,
+  channelNameHash,
+  openChannelName,
+  openUsername,
+  sealChannelName,
+  usernameHash,
+  USERNAME_PURPOSE,
+} from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -59,10 +70,31 @@ export async function sealChannelNames(pool: Pool, keyring: RoomKeyring): Promis
     const key = await keyring.key(row.workspaceId);
     if (!key) continue; // the room is gone: its rows go with it
     await pool.query(
-      'UPDATE room.channels SET name = $2, name_key = $3, name_sealed = true WHERE id = $1 AND NOT name_sealed',
-      [row.id, sealChannelName(key, row.id, row.name), channelNameHash(key, row.name)],
+      `UPDATE room.channels SET name = $2, name_key = $3, name_key_purpose = $4, name_sealed = true
+        WHERE id = $1 AND NOT name_sealed`,
+      [row.id, sealChannelName(key, row.id, row.name), channelNameHash(key, row.name), CHANNEL_NAME_PURPOSE],
     );
     sealed++;
   }
   return sealed;
+}
+
+export async function rehashChannelNames(pool: Pool, keyring: RoomKeyring): Promise<number> {
+  const { rows } = await pool.query<{ id: string; workspaceId: string; name: string }>(
+    'SELECT id, workspace_id AS "workspaceId", name FROM room.channels WHERE name_sealed AND name_key_purpose <> $1',
+    [CHANNEL_NAME_PURPOSE],
+  );
+  let rehashed = 0;
+  for (const row of rows) {
+    const key = await keyring.key(row.workspaceId);
+    if (!key) continue; // the room is gone: its rows go with it
+    await pool.query('UPDATE room.channels SET name_key = $2, name_key_purpose = $3 WHERE id = $1 AND name = $4', [
+      row.id,
+      channelNameHash(key, openChannelName(key, row.id, row.name)),
+      CHANNEL_NAME_PURPOSE,
+      row.name,
+    ]);
+    rehashed++;
+  }
+  return rehashed;
 }

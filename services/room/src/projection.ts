@@ -8,6 +8,7 @@ import type { Projector, PoolClient, RoomKeyring } from '@ephemera/platform';
 import { dmKeyOf } from './rules.ts';
 import { roomNameKey } from './name-keys.ts';
 import {
+  CHANNEL_NAME_PURPOSE,
   channelNameHash,
   sealChannelName,
   sealPicture,
@@ -68,11 +69,10 @@ export const roomProjector =
         const c = event.payload.channel;
         const key = await keyring.key(c.workspaceId);
         if (!key) return;
-        await db.query('UPDATE room.channels SET name = $2, name_key = $3, name_sealed = true WHERE id = $1', [
-          c.id,
-          sealChannelName(key, c.id, c.name),
-          channelNameHash(key, c.name),
-        ]);
+        await db.query(
+          'UPDATE room.channels SET name = $2, name_key = $3, name_key_purpose = $4, name_sealed = true WHERE id = $1',
+          [c.id, sealChannelName(key, c.id, c.name), channelNameHash(key, c.name), CHANNEL_NAME_PURPOSE],
+        );
         break;
       }
       case 'channel.members-changed': {
@@ -240,8 +240,8 @@ async function insertChannel(db: PoolClient, keyring: RoomKeyring, c: Channel): 
   const key = await keyring.key(c.workspaceId);
   if (!key) return; // the room is gone: nothing of it is stored again
   await db.query(
-    `INSERT INTO room.channels (id, workspace_id, name, name_key, type, is_private, member_ids, created_by, created_at, dm_key, name_sealed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true) ON CONFLICT DO NOTHING`,
+    `INSERT INTO room.channels (id, workspace_id, name, name_key, type, is_private, member_ids, created_by, created_at, dm_key, name_sealed, name_key_purpose)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true, $11) ON CONFLICT DO NOTHING`,
     [
       c.id,
       c.workspaceId,
@@ -253,6 +253,7 @@ async function insertChannel(db: PoolClient, keyring: RoomKeyring, c: Channel): 
       c.createdBy,
       c.createdAt,
       c.type === 'dm' ? dmKeyOf(c.memberIds) : null,
+      CHANNEL_NAME_PURPOSE,
     ],
   );
 }

@@ -16,7 +16,10 @@ import {
   type WorkspaceUpdate,
 } from '@ephemera/proto';
 import {
+  CHANNEL_NAME_PURPOSE,
+  CHANNEL_NAME_PURPOSE_V1,
   channelNameHash,
+  channelNameHashV1,
   memberKey,
   openChannelName,
   openPicture,
@@ -350,15 +353,26 @@ export class RoomRepository {
   }
 
   /**
-   * Topic channel names are unique per room, case-insensitively (DMs all share one stable name): compared by the keyed
-   * hash of the lower case, or the lower case itself for a row not sealed yet (sealed at start: name-rehash.ts).
+   * Topic channel names are unique per room, as their confusable skeletons (DMs all share one stable name): compared
+   * by the keyed hash of the skeleton; a row hashed under the earlier purpose (the lower case) or not sealed yet is
+   * compared by what it holds until it is hashed again at start (name-rehash.ts).
    */
   async channelNameTaken(workspaceId: string, name: string, exceptChannelId: string | null = null): Promise<boolean> {
     const key = await memberKey(this.keyring, workspaceId);
     const { rowCount } = await this.pool.query(
       `SELECT 1 FROM room.channels WHERE workspace_id = $1 AND type = 'topic' AND id IS DISTINCT FROM $3
-         AND ((name_sealed AND name_key = $2) OR (NOT name_sealed AND name_key = $4))`,
-      [workspaceId, channelNameHash(key, name), exceptChannelId, name.toLowerCase()],
+         AND ((name_sealed AND name_key_purpose = $5 AND name_key = $2)
+           OR (name_sealed AND name_key_purpose = $6 AND name_key = $7)
+           OR (NOT name_sealed AND name_key = $4))`,
+      [
+        workspaceId,
+        channelNameHash(key, name),
+        exceptChannelId,
+        name.toLowerCase(),
+        CHANNEL_NAME_PURPOSE,
+        CHANNEL_NAME_PURPOSE_V1,
+        channelNameHashV1(key, name),
+      ],
     );
     return (rowCount ?? 0) > 0;
   }
