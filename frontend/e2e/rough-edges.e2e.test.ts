@@ -4,8 +4,8 @@
  * font); recording a voice message shows Recording and its running time on one line on a phone, and Cancel discards
  * while Send sends (docs/product/files.md F8); on a phone (375 px, touch) a message's actions stay hidden until its
  * bubble is tapped, as chat apps do, and stay reachable by keyboard and screen reader; a voice message's duration
- * does not wrap there; own bubbles (links, file size, times) pass axe's colour-contrast check in the default and the
- * WhatsApp theme. Chromium's fake microphone (--use-fake-device-for-media-stream, --use-fake-ui-for-media-stream).
+ * does not wrap there; own bubbles (links, file size, times) and a dialog's link button pass axe's colour-contrast
+ * check in every theme. Chromium's fake microphone (--use-fake-device-for-media-stream, --use-fake-ui-for-media-stream).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -210,7 +210,7 @@ describe("browser: the room page's finish (icons, voice recording, phone actions
     await expect.poll(opacity, { timeout: WAIT_MS, message: 'shown to the keyboard' }).toBe('1');
   });
 
-  it("own bubbles pass axe's colour contrast in every theme: text, links, file size, times (docs/product/rooms.md R31)", async () => {
+  it("own bubbles and link buttons pass axe's colour contrast in every theme: text, links, file size, times (docs/product/rooms.md R31)", async () => {
     const { alice } = await room({}, 'business');
     await alice.send('see https://example.com/guide for details');
     await alice
@@ -218,12 +218,9 @@ describe("browser: the room page's finish (icons, voice recording, phone actions
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('meeting notes\n'.repeat(200)) });
     await alice.byTestId('upload-start').click();
     await alice.byTestId('attachment-file').waitFor({ timeout: WAIT_MS });
-    const contrast = async () => {
+    const contrast = async (where = '[data-testid="message-list"]') => {
       await alice.page.waitForTimeout(400); // colour transitions end
-      const r = await new AxeBuilder({ page: alice.page })
-        .include('[data-testid="message-list"]')
-        .withRules(['color-contrast'])
-        .analyze();
+      const r = await new AxeBuilder({ page: alice.page }).include(where).withRules(['color-contrast']).analyze();
       return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
     };
     const found: Record<string, string[]> = {};
@@ -251,6 +248,13 @@ describe("browser: the room page's finish (icons, voice recording, phone actions
       const ratio = timeContrast(time.color, time.bg, time.opacity);
       if (ratio < 4.5)
         found[id].push(`own bubble time: ${ratio.toFixed(2)}:1 (${time.color} at ${time.opacity} on ${time.bg})`);
+      // a link button (.link-button) on a dialog's card: Set Password's "Remove the password instead"
+      await openSettings(alice);
+      await alice.byTestId('settings-password').click();
+      await alice.byTestId('password-mode-toggle').waitFor({ timeout: WAIT_MS });
+      found[id].push(...(await contrast('[data-testid="password-mode-toggle"]')));
+      await alice.page.keyboard.press('Escape');
+      await alice.byTestId('password-mode-toggle').waitFor({ state: 'detached', timeout: WAIT_MS });
     }
     expect(found).toEqual(Object.fromEntries(THEME_IDS.filter((t) => t !== 'custom').map((t) => [t, []])));
   });

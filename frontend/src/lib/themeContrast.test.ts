@@ -1,13 +1,13 @@
 /**
  * Every theme's text on its backgrounds meets WCAG 2.1 AA for normal text (4.5:1; docs/product/rooms.md R31). The
  * pairs are the ones styles.css draws: bubble text, and (as the text colour they inherit) links, file sizes and times
- * on own bubbles; the faded times on others'; page, card and muted text; button labels; the sidebar. The contrast math is axe-core's, the same the
+ * on own bubbles; the faded times on others'; page, card and muted text; button labels; the sidebar; link buttons. The contrast math is axe-core's, the same the
  * browser tests' accessibility scan uses.
  */
 import { describe, expect, it } from 'vitest';
 import axe from 'axe-core';
 import { THEME_IDS } from '@ephemera/proto/client';
-import { colorsOf, type ThemeColors } from './themes.ts';
+import { colorsOf, linkColorOf, type ThemeColors } from './themes.ts';
 
 const AA_NORMAL_TEXT = 4.5;
 
@@ -36,8 +36,11 @@ function contrast(fg: string, bg: string, opacity = 1): number {
   return colorApi.getContrast(b, colorApi.flattenColors(f, b));
 }
 
+/** A theme's colours and the link colour styles.css draws .link-button in (--link). */
+type Drawn = ThemeColors & { link: string };
+
 /** [text, background, where it shows, the opacity styles.css draws it at] */
-const PAIRS: [keyof ThemeColors, keyof ThemeColors, string, number?][] = [
+const PAIRS: [keyof Drawn, keyof Drawn, string, number?][] = [
   ['sentText', 'sentMessage', 'own message text, its links, file sizes and times (.message.own .bubble-foot: opaque)'],
   ['receivedText', 'receivedMessage', "others' message text and links"],
   ['receivedText', 'receivedMessage', "times in others' messages (.bubble-foot at 0.7)", 0.7],
@@ -49,12 +52,15 @@ const PAIRS: [keyof ThemeColors, keyof ThemeColors, string, number?][] = [
   ['textMuted', 'background', 'timestamps and separators on the chat background'],
   ['buttonText', 'button', 'button labels'],
   ['sidebarText', 'sidebar', 'the sidebar'],
+  ['link', 'surface', 'link buttons in dialogs and on cards (.link-button)'],
+  ['link', 'background', 'link buttons on the page (.link-button)'],
 ];
 
 describe('theme contrast: WCAG AA over every theme (docs/product/rooms.md R31)', () => {
   for (const id of THEME_IDS) {
     it(`${id}: every text colour on its background is at least ${AA_NORMAL_TEXT}:1`, () => {
-      const c = colorsOf(id);
+      const colors = colorsOf(id);
+      const c: Drawn = { ...colors, link: linkColorOf(colors) };
       const failing = PAIRS.map(([fg, bg, where, opacity]) => ({
         where,
         fg: c[fg],

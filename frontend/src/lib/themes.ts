@@ -296,6 +296,41 @@ export function readableTextOn(background: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / (luminance(dark) + 0.05) ? '#ffffff' : dark;
 }
 
+const contrastRatio = (a: string, b: string): number => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+};
+/** WCAG AA for normal text */
+export const AA_TEXT_CONTRAST = 4.5;
+
+/** `hex` moved `t` (0..1) of the way to `to` (#000000 or #ffffff). */
+function mix(hex: string, to: string, t: number): string {
+  const channel = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
+  return `#${[1, 3, 5]
+    .map((i) =>
+      Math.round(channel(hex, i) + (channel(to, i) - channel(hex, i)) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
+}
+
+/**
+ * The colour of link text (.link-button): the theme's primary where it reads at AA on both the cards and the page,
+ * else the primary darkened (on light backgrounds) or lightened (on dark ones) just enough. A custom theme's primary
+ * is the room's choice, so this is computed rather than listed.
+ */
+export function linkColorOf(c: ThemeColors): string {
+  const readable = (fg: string) =>
+    contrastRatio(fg, c.surface) >= AA_TEXT_CONTRAST && contrastRatio(fg, c.background) >= AA_TEXT_CONTRAST;
+  const toward = luminance(c.surface) > 0.18 ? '#000000' : '#ffffff';
+  for (let t = 0; t <= 1; t += 0.02) {
+    const candidate = mix(c.primary, toward, t);
+    if (readable(candidate)) return candidate;
+  }
+  return toward;
+}
+
 /** The colours of a theme; custom is the default set with the record's colours on top (button labels readable on its button). */
 export function colorsOf(themeId: ThemeId, custom: CustomTheme | null = null): ThemeColors {
   if (themeId !== 'custom') return THEMES[themeId].colors;
@@ -321,6 +356,7 @@ export function themeVariables(themeId: ThemeId, custom: CustomTheme | null = nu
     '--primary': c.primary,
     '--primary-hover': c.buttonHover,
     '--accent': c.accent,
+    '--link': linkColorOf(c),
     '--surface-2': c.secondary,
     '--sent-bg': c.sentMessage,
     '--sent-text': c.sentText,
