@@ -9,93 +9,12 @@
  * Embedded mode, and distributed mode (files in S3 on versitygw, behind the nginx ingress).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { C } from '@ephemera/proto';
-import { createLogger } from '@ephemera/platform';
-import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { startEmbedded } from '../../services/embedded/app.ts';
-import { startDistributedStack } from '../../test/distributed/stack.ts';
-import { startVersitygw } from '../../test/helpers/versitygw.ts';
-import { startIngress } from '../../deploy/local/ingress.ts';
-import { freePort } from '../../deploy/local/infra.ts';
-import { CHROMIUM_PATH, FRONTEND_DIST, expectText, uniqueRoomName, User, WAIT_MS, type CookieSpec } from './browser.ts';
-
-const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required',
-];
-
-interface FilesTarget {
-  base: string;
-  cookiesA: CookieSpec[];
-  cookiesB: CookieSpec[];
-  replicaA?: string;
-  replicaB?: string;
-  stop(): Promise<void>;
-}
-
-async function embedded(): Promise<FilesTarget> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-'));
-  const app = await startEmbedded({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    logger: createLogger('e2e-files', 'silent'),
-    frontendDist: DIST,
-  });
-  return {
-    base: app.url,
-    cookiesA: [],
-    cookiesB: [],
-    stop: async () => {
-      await app.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function distributed(): Promise<FilesTarget> {
-  const s3 = await startVersitygw();
-  const stack = await startDistributedStack({ s3 });
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-ingress-'));
-  const ingress = await startIngress({
-    runDir,
-    port: await freePort(),
-    gateway1Port: stack.gateway1Port,
-    gateway2Port: stack.gateway2Port,
-    roomPort: stack.roomPort,
-    messagingPort: stack.messagingPort,
-    frontendDist: DIST,
-  });
-  const pin = (replica: string): CookieSpec[] => [
-    { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
-  ];
-  return {
-    base: ingress.url,
-    cookiesA: pin('gateway-1'),
-    cookiesB: pin('gateway-2'),
-    replicaA: 'gateway-1',
-    replicaB: 'gateway-2',
-    stop: async () => {
-      await ingress.stop();
-      await stack.stop();
-      await s3.stop();
-      fs.rmSync(runDir, { recursive: true, force: true });
-    },
-  };
-}
+import { CHROMIUM_PATH, expectText, User, WAIT_MS } from './browser.ts';
+import { ARGS, DIST, embedded, distributed, filesRoom, type FilesTarget } from './files.targets.ts';
 
 function registerFilesScenario(label: string, start: () => Promise<FilesTarget>) {
   describe(`browser: files and voice messages (${label})`, () => {
@@ -103,35 +22,7 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
     let browser: Browser | undefined;
     const users: User[] = [];
 
-    async function room() {
-      const t = target!;
-      const name = uniqueRoomName('files');
-      const created = await createRoom(t.base, name, 'alice');
-      const workspaceId = created.workspaceId as string;
-      const joined = await joinRoom(t.base, workspaceId, 'bob');
-      const { socket } = await socketJoin(t.base, workspaceId, 'alice', created.userToken);
-      const general = await request(socket, C.createChannel, {
-        workspaceId,
-        name: 'general',
-        type: 'topic',
-        isPrivate: false,
-      });
-      socket.close();
-      if (!general.success) throw new Error(general.message);
-      const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
-        const u = await User.open(browser!, username, t.base, cookies, replica);
-        users.push(u);
-        await u.context.grantPermissions(['microphone']);
-        await u.enterRoom({ workspaceId, userToken: token, username, roomName: name });
-        await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
-        await u.byTestId('composer-textarea').waitFor();
-        return u;
-      };
-      return {
-        alice: await open('alice', created.userToken, t.cookiesA, t.replicaA),
-        bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB),
-      };
-    }
+    const room = () => filesRoom(target!, browser!, users);
 
     beforeAll(async () => {
       if (!fs.existsSync(path.join(DIST, 'index.html')))

@@ -1,4 +1,7 @@
-/** The chat area of the open channel or DM: header, messages, who is typing, reply bar and composer. */
+/**
+ * The chat area of the open channel or DM: header, messages, who is typing, uploads, reply bar and composer. Files
+ * dropped anywhere on it upload to it (docs/product/files.md F12).
+ */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Channel } from '@ephemera/proto';
 import type { RoomState } from '../state/roomState.ts';
@@ -14,6 +17,8 @@ import { TypingIndicator } from './TypingIndicator.tsx';
 import type { MessageHandlers } from './MessageItem.tsx';
 import { MessageIcon } from './Icons.tsx';
 import { useFileSending } from './files/useFileSending.tsx';
+import { useFileDrop } from './files/useFileDrop.ts';
+import { FILE_SENDING_TEXT } from '../lib/texts.ts';
 import './chat.css';
 
 export const MSG_COPY_FAILED = 'Failed to copy message';
@@ -73,6 +78,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
   const onSend = useCallback((content: string, extra: SendExtras) => session.sendMessage(content, extra), [session]);
   const cancelReply = useCallback(() => setReply(null), []);
   const files = useFileSending(session, channelId, state.workspace?.settings.maxFileSize ?? 10);
+  const { dragging, dropHandlers } = useFileDrop(channelId && state.user ? files.onAttachMany : null);
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
@@ -149,7 +155,12 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
   const replyTarget = reply && reply.channelId === channel.id ? reply : null;
 
   return (
-    <section className="chat" data-testid="chat-area" data-channel-id={channel.id}>
+    <section className="chat" data-testid="chat-area" data-channel-id={channel.id} {...dropHandlers}>
+      {dragging && (
+        <div className="file-drop-zone" data-testid="file-drop-zone">
+          {FILE_SENDING_TEXT.dropZone(partner ? partner.name : `#${channel.name}`)}
+        </div>
+      )}
       <ChatHeader
         channel={channel}
         onBack={onBack ?? (() => session.selectChannel(null))}
@@ -174,6 +185,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         onFocusDone={onFocusDone}
       />
       <TypingIndicator names={typers} />
+      {files.uploads}
       <Composer
         key={`composer-${channel.id}`}
         channelId={channel.id}
@@ -185,6 +197,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         onTyping={onTyping}
         fetchPreview={fetchPreview}
         onAttach={files.onAttach}
+        onAttachMany={files.onAttachMany}
         onVoice={files.onVoice}
         onMicError={files.onMicError}
       />

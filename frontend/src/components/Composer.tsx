@@ -1,9 +1,18 @@
 /**
  * The composer (docs/product/messages.md M1, M11, M16): text area up to 80 px high, max 2000 characters with a
  * counter above 1800, Enter sends and Shift+Enter adds a line, empty or blank is not sent; the reply bar, the
- * draft's link preview (dismissible), typing signals and an emoji picker that inserts at the cursor.
+ * draft's link preview (dismissible), typing signals and an emoji picker that inserts at the cursor. Files: the
+ * picker takes several at once, and pasted files upload (docs/product/files.md F12).
  */
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import { useTyping } from '../hooks/useTyping.ts';
 import { useLinkPreview } from '../hooks/useLinkPreview.ts';
@@ -42,6 +51,8 @@ interface Props {
   fetchPreview(url: string, signal: AbortSignal): Promise<PreviewResult>;
   /** a file chosen for upload (the upload dialog), a finished voice recording, a refused microphone */
   onAttach?(file: File): void;
+  /** several files chosen at once, or files pasted (docs/product/files.md F12) */
+  onAttachMany?(files: File[]): void;
   onVoice?(blob: Blob, durationMs: number): void;
   onMicError?(message: string): void;
 }
@@ -56,6 +67,7 @@ export function Composer({
   onTyping,
   fetchPreview,
   onAttach,
+  onAttachMany,
   onVoice,
   onMicError,
 }: Props) {
@@ -110,6 +122,15 @@ export function Composer({
       e.preventDefault();
       onCancelReply();
     }
+  };
+
+  // a paste of files alone (a screenshot, an image copied from another page) uploads them; text pastes as text
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (!onAttachMany || disabled) return;
+    const pasted = Array.from(e.clipboardData.files);
+    if (pasted.length === 0 || e.clipboardData.types.includes('text/plain')) return;
+    e.preventDefault();
+    onAttachMany(pasted);
   };
 
   const onSubmit = (e: FormEvent) => {
@@ -182,11 +203,13 @@ export function Composer({
               type="file"
               hidden
               accept={ACCEPT_ATTRIBUTE}
+              multiple={Boolean(onAttachMany)}
               data-testid="composer-file-input"
               onChange={(e) => {
-                const f = e.target.files?.[0];
+                const chosen = Array.from(e.target.files ?? []);
                 e.target.value = '';
-                if (f) onAttach(f);
+                if (chosen.length > 1 && onAttachMany) onAttachMany(chosen);
+                else if (chosen[0]) onAttach(chosen[0]);
               }}
             />
           </>
@@ -200,6 +223,7 @@ export function Composer({
           aria-label={`Message ${placeholderName}`}
           onChange={(e) => change(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           data-testid="composer-textarea"
         />
         {showCounter && (

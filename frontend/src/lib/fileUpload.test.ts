@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { precheck, formatDuration, formatSize } from './fileUpload.ts';
+import { precheck, formatDuration, formatSize, isRetryable, uploadFailureText } from './fileUpload.ts';
 
 const file = (name: string, type: string, size: number) => ({ name, type, size }) as File;
 
@@ -22,5 +22,25 @@ describe('file precheck (before uploading; the server decides from the bytes)', 
     expect(formatSize(5 * 1024 * 1024)).toBe('5.0 MB');
     expect(formatDuration(4200)).toBe('0:04');
     expect(formatDuration(300_000)).toBe('5:00');
+  });
+});
+
+describe('a failed upload (files.md F10, F12)', () => {
+  it("shows the spec's text, the server's after it when it names the limit; nothing for a cancel", () => {
+    expect(uploadFailureText({ code: 'FILE_TOO_LARGE', message: 'The limit is 10 MB' })).toBe(
+      'Failed to send file. File might be too large. The limit is 10 MB',
+    );
+    expect(uploadFailureText({ code: 'FILE_TOO_LARGE', message: '' })).toBe(
+      'Failed to send file. File might be too large.',
+    );
+    expect(uploadFailureText({ code: 'UPLOAD_FAILED', message: 'Error uploading file' })).toBe('Error uploading file');
+    expect(uploadFailureText({ code: 'ROOM_STORAGE_FULL', message: '' })).toBe('Upload failed');
+    expect(uploadFailureText({ code: 'ABORTED', message: 'Upload cancelled' })).toBeNull();
+  });
+  it('offers Retry only when the request got no answer of the server (a refusal or a cancel would fail again)', () => {
+    expect(isRetryable({ code: 'UPLOAD_FAILED' })).toBe(true);
+    expect(isRetryable({ code: 'FILE_TOO_LARGE' })).toBe(false);
+    expect(isRetryable({ code: 'FILE_TYPE_NOT_SUPPORTED' })).toBe(false);
+    expect(isRetryable({ code: 'ABORTED' })).toBe(false);
   });
 });

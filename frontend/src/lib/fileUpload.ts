@@ -105,6 +105,38 @@ export function uploadFile(opts: {
   return { done, abort: () => xhr.abort() };
 }
 
+/**
+ * The text a failed upload shows (docs/product/files.md F10), null for one the user cancelled. Too large for the
+ * room: the spec's text first, then the server's, which names the limit.
+ */
+export function uploadFailureText(result: { code: string; message: string }): string | null {
+  if (result.code === 'ABORTED') return null;
+  if (result.code === 'FILE_TOO_LARGE')
+    return result.message && result.message !== ERRORS.FILE_TOO_LARGE
+      ? `${ERRORS.FILE_TOO_LARGE} ${result.message}`
+      : ERRORS.FILE_TOO_LARGE;
+  return result.message || 'Upload failed';
+}
+
+/**
+ * Whether trying the same upload again can help (files.md F12): the request got no answer of the server's (the
+ * network failed, or a proxy answered), not a refusal of the file (type, size, storage full), nor a cancel.
+ */
+export function isRetryable(result: { code: string }): boolean {
+  return result.code === 'UPLOAD_FAILED';
+}
+
+/** A file moved or deleted since it was chosen cannot be read: checked before uploading (F10). */
+export function isReadable(file: Blob): Promise<boolean> {
+  return file
+    .slice(0, 1)
+    .arrayBuffer()
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
 /** Signed addresses an element can load (15 minutes). */
 export async function fileLink(
   workspaceId: string,

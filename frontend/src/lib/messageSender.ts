@@ -27,6 +27,8 @@ export interface SendExtra {
   replyTo?: { messageId: string } | null;
   linkPreview?: { url: string } | null;
   file?: { id: string; type: 'file' | 'image' | 'video' | 'voice' } | null;
+  /** the channel the message belongs to when it is not the current one (an upload that finished after a switch) */
+  channelId?: string;
 }
 
 export class MessageSender {
@@ -36,7 +38,8 @@ export class MessageSender {
 
   /** Queue a text message in the current channel (optionally a reply, with a link preview); false when nothing was sent. */
   send(content: string, extra: SendExtra = {}): boolean {
-    const { user, currentChannelId } = this.link.state();
+    const { user } = this.link.state();
+    const currentChannelId = extra.channelId ?? this.link.state().currentChannelId;
     const text = content.trim();
     if (!user || !currentChannelId || !text || text.length > LIMITS.messageMax) return false;
     const clientMessageId = newClientMessageId();

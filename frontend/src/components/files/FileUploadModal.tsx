@@ -8,8 +8,15 @@ import { useEffect, useRef, useState } from 'react';
 import { CAPTION_MAX } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
-import { ERRORS } from '@ephemera/proto/client';
-import { formatSize, precheck, uploadFile, type StoredFile, type UploadHandle } from '../../lib/fileUpload.ts';
+import {
+  formatSize,
+  isReadable,
+  precheck,
+  uploadFailureText,
+  uploadFile,
+  type StoredFile,
+  type UploadHandle,
+} from '../../lib/fileUpload.ts';
 import { UI_TEXT } from '../../lib/texts.ts';
 
 interface Props {
@@ -68,14 +75,7 @@ export function FileUploadModal({
   const start = async () => {
     setError(null);
     setProgress(0);
-    // a file moved or deleted since it was chosen cannot be read: say so instead of a failed upload
-    const readable = await file
-      .slice(0, 1)
-      .arrayBuffer()
-      .then(
-        () => true,
-        () => false,
-      );
+    const readable = await isReadable(file);
     if (!readable) {
       setProgress(null);
       setError(UI_TEXT.fileReadFailed);
@@ -98,14 +98,7 @@ export function FileUploadModal({
       return;
     }
     setProgress(null);
-    // too large for the room (the server's text names the limit): the spec's text first
-    if (result.code === 'FILE_TOO_LARGE')
-      setError(
-        result.message && result.message !== ERRORS.FILE_TOO_LARGE
-          ? `${ERRORS.FILE_TOO_LARGE} ${result.message}`
-          : ERRORS.FILE_TOO_LARGE,
-      );
-    else if (result.code !== 'ABORTED') setError(result.message || 'Upload failed');
+    setError(uploadFailureText(result));
   };
   const cancel = () => {
     upload.current?.abort();

@@ -1,0 +1,120 @@
+/**
+ * The two ways of running for the files browser tests (docs/product/files.md): embedded with files on local disk,
+ * distributed with files in S3 (versitygw) behind the nginx ingress, alice pinned to gateway-1 and bob to gateway-2.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@ephemera/platform';
+import { startEmbedded } from '../../services/embedded/app.ts';
+import { startDistributedStack } from '../../test/distributed/stack.ts';
+import { startVersitygw } from '../../test/helpers/versitygw.ts';
+import { startIngress } from '../../deploy/local/ingress.ts';
+import { freePort } from '../../deploy/local/infra.ts';
+import type { Browser } from 'playwright-core';
+import { C } from '@ephemera/proto';
+import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
+import { FRONTEND_DIST, uniqueRoomName, User, type CookieSpec } from './browser.ts';
+
+export const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
+export const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export interface FilesTarget {
+  base: string;
+  cookiesA: CookieSpec[];
+  cookiesB: CookieSpec[];
+  replicaA?: string;
+  replicaB?: string;
+  stop(): Promise<void>;
+}
+
+export async function embedded(): Promise<FilesTarget> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-'));
+  const app = await startEmbedded({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    logger: createLogger('e2e-files', 'silent'),
+    frontendDist: DIST,
+  });
+  return {
+    base: app.url,
+    cookiesA: [],
+    cookiesB: [],
+    stop: async () => {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function distributed(): Promise<FilesTarget> {
+  const s3 = await startVersitygw();
+  const stack = await startDistributedStack({ s3 });
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-files-ingress-'));
+  const ingress = await startIngress({
+    runDir,
+    port: await freePort(),
+    gateway1Port: stack.gateway1Port,
+    gateway2Port: stack.gateway2Port,
+    roomPort: stack.roomPort,
+    messagingPort: stack.messagingPort,
+    frontendDist: DIST,
+  });
+  const pin = (replica: string): CookieSpec[] => [
+    { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
+  ];
+  return {
+    base: ingress.url,
+    cookiesA: pin('gateway-1'),
+    cookiesB: pin('gateway-2'),
+    replicaA: 'gateway-1',
+    replicaB: 'gateway-2',
+    stop: async () => {
+      await ingress.stop();
+      await stack.stop();
+      await s3.stop();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new free room with #general; alice (the owner) and bob each in a browser page, #general open. */
+export async function filesRoom(t: FilesTarget, browser: Browser, users: User[]) {
+  const name = uniqueRoomName('files');
+  const created = await createRoom(t.base, name, 'alice');
+  const workspaceId = created.workspaceId as string;
+  const joined = await joinRoom(t.base, workspaceId, 'bob');
+  const { socket } = await socketJoin(t.base, workspaceId, 'alice', created.userToken);
+  const general = await request(socket, C.createChannel, {
+    workspaceId,
+    name: 'general',
+    type: 'topic',
+    isPrivate: false,
+  });
+  socket.close();
+  if (!general.success) throw new Error(general.message);
+  const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
+    const u = await User.open(browser, username, t.base, cookies, replica);
+    users.push(u);
+    await u.context.grantPermissions(['microphone']);
+    await u.enterRoom({ workspaceId, userToken: token, username, roomName: name });
+    await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
+    await u.byTestId('composer-textarea').waitFor();
+    return u;
+  };
+  return {
+    alice: await open('alice', created.userToken, t.cookiesA, t.replicaA),
+    bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB),
+  };
+}
