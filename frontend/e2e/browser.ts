@@ -25,9 +25,12 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** The servers serve frontend/dist; without it every page is a 404 and the tests would fail obscurely. */
+/**
+ * The servers serve frontend/dist (or E2E_FRONTEND_DIST); without it every page is a 404 and the tests would fail
+ * obscurely.
+ */
 export function assertFrontendBuilt(): void {
-  const index = path.join(FRONTEND_DIST, 'index.html');
+  const index = path.join(process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST, 'index.html');
   if (!fs.existsSync(index)) {
     throw new Error(
       `${index} is missing: build the frontend first with \`npm run build:frontend\` (npm test does it before vitest)`,

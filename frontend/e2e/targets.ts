@@ -1,11 +1,14 @@
 /**
  * The two ways of running, as browser-test targets. Embedded: one process, one port for A and B. Distributed: the
  * test stack behind nginx (the same ingress as `npm run distributed:up`, link previews routed to messaging); the
- * ephemera_gw cookie pins A to gateway-1 and B to gateway-2, so every event crosses replicas.
+ * ephemera_gw cookie pins A to gateway-1 and B to gateway-2, so every event crosses replicas. A test that runs in
+ * both modes loops over MODES; its options (sign-in mail, Google, calls) mean the same in each.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { GoogleConfig } from '@ephemera/billing';
+import { INTERNAL, type Tier } from '@ephemera/proto';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded } from '../../services/embedded/app.ts';
 import { startDistributedStack } from '../../test/distributed/stack.ts';
@@ -17,21 +20,62 @@ const pinTo = (replica: string): CookieSpec[] => [
   { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
 ];
 
-export async function embeddedTarget(name: string) {
+/** The frontend build the servers hand out (a test run may point at its own build). */
+const frontendDist = () => process.env.E2E_FRONTEND_DIST;
+
+export interface TargetOptions {
+  /** accounts: sign-in codes mailed through this SMTP server (distributed: billing is started with it) */
+  smtpUrl?: string;
+  /** Google sign-in (null: off); its redirect address must be on `port` */
+  google?: GoogleConfig | null;
+  /** the port the browser uses (embedded: the app's, distributed: the ingress's); absent: any free one */
+  port?: number;
+  /** calls as the product rings them (30 s), no STUN or TURN servers: the test's peers are on one machine */
+  calls?: boolean;
+}
+
+/** What a browser test needs of either mode. */
+export interface BrowserTarget {
+  urlA: string;
+  urlB: string;
+  cookiesA: CookieSpec[];
+  cookiesB: CookieSpec[];
+  replicaA?: string;
+  replicaB?: string;
+  /** the room service's internal change-tier, as billing calls it */
+  changeTier(workspaceId: string, tier: Tier): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const RING_TIMEOUT_MS = 30_000;
+
+export async function embeddedTarget(name: string, opts: TargetOptions = {}): Promise<BrowserTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ephemera-e2e-${name}-`));
   try {
     const app = await startEmbedded({
-      port: 0,
+      port: opts.port ?? 0,
       host: '127.0.0.1',
       dataDir,
       logger: createLogger(`e2e-${name}`, 'silent'),
-      frontendDist: process.env.E2E_FRONTEND_DIST,
+      frontendDist: frontendDist(),
+      ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
+      ...(opts.google !== undefined ? { google: opts.google } : {}),
+      ...(opts.calls
+        ? {
+            calls: {
+              ringTimeoutMs: RING_TIMEOUT_MS,
+              ice: { stunUrls: [], turnUrls: [], turnCredentialTtlSeconds: 600 },
+            },
+          }
+        : {}),
     });
     return {
       urlA: app.url,
       urlB: app.url,
+      cookiesA: [],
+      cookiesB: [],
       /** the room service's internal change-tier in the same process (EmbeddedApp.rooms), as billing will call it */
-      changeTier: async (workspaceId: string, tier: 'free' | 'pro' | 'business') => {
+      changeTier: async (workspaceId, tier) => {
         await app.rooms.changeTier({ workspaceId, tier, reason: 'browser test' });
       },
       stop: async () => {
@@ -45,18 +89,33 @@ export async function embeddedTarget(name: string) {
   }
 }
 
-export async function distributedTarget(name: string) {
-  const stack = await startDistributedStack();
+export async function distributedTarget(name: string, opts: TargetOptions = {}): Promise<BrowserTarget> {
+  const billingPort = opts.smtpUrl ? await freePort() : undefined;
+  const stack = await startDistributedStack({
+    ...(opts.calls ? { callRingTimeoutMs: RING_TIMEOUT_MS } : {}),
+    ...(opts.smtpUrl && billingPort
+      ? {
+          accounts: {
+            port: billingPort,
+            smtpUrl: opts.smtpUrl,
+            superadminEmail: 'root@example.test',
+            ...(opts.google ? { google: opts.google } : {}),
+          },
+        }
+      : {}),
+  });
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `ephemera-e2e-${name}-ingress-`));
   let ingress: Awaited<ReturnType<typeof startIngress>>;
   try {
     ingress = await startIngress({
       runDir,
-      port: await freePort(),
+      port: opts.port ?? (await freePort()),
       gateway1Port: stack.gateway1Port,
       gateway2Port: stack.gateway2Port,
       roomPort: stack.roomPort,
       messagingPort: stack.messagingPort,
+      ...(billingPort ? { billingPort } : {}),
+      ...(frontendDist() ? { frontendDist: frontendDist() } : {}),
     });
   } catch (err) {
     await stack.stop();
@@ -70,6 +129,9 @@ export async function distributedTarget(name: string) {
     cookiesB: pinTo('gateway-2'),
     replicaA: 'gateway-1',
     replicaB: 'gateway-2',
+    changeTier: async (workspaceId, tier) => {
+      await stack.roomInternalCall(INTERNAL.changeTier, { workspaceId, tier, reason: 'browser test' });
+    },
     stop: async () => {
       await ingress.stop();
       await stack.stop();
@@ -77,3 +139,9 @@ export async function distributedTarget(name: string) {
     },
   };
 }
+
+/** Both modes, for `for (const [mode, start] of MODES) describe(...)`. */
+export const MODES = [
+  ['embedded', embeddedTarget],
+  ['distributed', distributedTarget],
+] as const;
