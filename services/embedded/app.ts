@@ -58,6 +58,7 @@ import {
   linkPreviewServiceFromEnv,
   fileRouter,
   storageFromEnv,
+  type StorageQuota,
 } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
@@ -69,7 +70,7 @@ import {
   type AdminModule,
 } from '@ephemera/admin-analytics';
 import { googleOf, paymentsOf } from '@ephemera/billing/src/config.ts';
-import { callOptionsOf } from '@ephemera/gateway/src/config.ts';
+import { bigRoomOptionsOf, callOptionsOf } from '@ephemera/gateway/src/config.ts';
 import { embeddedConfigFromEnv, type EmbeddedConfig } from './config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -95,6 +96,8 @@ export interface EmbeddedOptions {
   config?: EmbeddedConfig;
   /** rate limits (default: RATE_LIMIT_* from the configuration), in this process's memory */
   rateLimits?: LimitConfig;
+  /** a room's file storage quota by tier (default: proto's roomStorageBytes; tests make it small) */
+  storageQuota?: StorageQuota;
   /** ROOM_MASTER_KEYS_PREVIOUS: after DATA_DIR/master.key was replaced, the old keys (room keys are re-wrapped at start) */
   previousMasterKeys?: Buffer[];
   /** accounts (billing): SMTP_URL (absent: sign-in codes go to the log), SUPERADMIN_EMAIL, Google OIDC; default: the configuration */
@@ -105,6 +108,8 @@ export interface EmbeddedOptions {
   payments?: PaymentsOptions;
   /** calls: ring timeout, ICE servers (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the configuration) */
   calls?: GatewayOptions['calls'];
+  /** big rooms' thresholds (default proto's BIG_ROOM; gateway coalesce.ts): tests lower them */
+  bigRoom?: GatewayOptions['bigRoom'];
 }
 
 export interface EmbeddedApp {
@@ -194,6 +199,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     linkPreviews,
     storage,
     fileSweepIntervalMs: opts.sweepIntervalMs,
+    storageQuota: opts.storageQuota,
   });
   // Accounts (billing): account events sealed under per-account keys in the same key store; rooms through the room
   // service's ownership calls, sessions through billing itself (distributed: the same calls over HTTP).
@@ -319,6 +325,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
     trustedProxies: opts.trustedProxies,
     metrics: opts.metrics,
     calls: opts.calls ?? callOptionsOf(config),
+    bigRoom: opts.bigRoom ?? bigRoomOptionsOf(config),
     maintenance,
     engine: config.GATEWAY_ENGINE,
   });

@@ -19,9 +19,9 @@ import { sharedInfra } from '../helpers/infra.ts';
 import { createLogger, serviceClient, serviceCredential, type ServiceServer } from '@ephemera/platform';
 import type { DestinationStream } from 'pino';
 import { startRoomServer } from '@ephemera/room';
-import { startMessagingServer, S3Storage } from '@ephemera/messaging';
+import { startMessagingServer, S3Storage, type StorageQuota } from '@ephemera/messaging';
 import { startPresenceServer } from '@ephemera/presence';
-import { startGatewayServer } from '@ephemera/gateway';
+import { startGatewayServer, type GatewayOptions } from '@ephemera/gateway';
 import { startBillingServer, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import { startAdminServer } from '@ephemera/admin-analytics';
 import {
@@ -130,9 +130,13 @@ export async function startDistributedStack(
       /** payments (Stripe, e.g. against stripe-mock); /api/payments/ is routed to billing too */
       payments?: PaymentsOptions;
     };
+    /** both gateways' big-room thresholds (default proto's BIG_ROOM): lowered to reach them with a few users */
+    bigRoom?: GatewayOptions['bigRoom'];
     /** start admin-analytics as its own server too (needs accounts: sessions and the superadmin are billing's);
      *  /api/admin/ and /api/maintenance are routed to it */
     admin?: boolean;
+    /** the in-process messaging server's file storage quota by tier (tests make it small) */
+    storageQuota?: StorageQuota;
   } = {},
 ) {
   const logger = createLogger('test', options.logLevel ?? 'silent', options.logDestination);
@@ -257,6 +261,7 @@ export async function startDistributedStack(
       storage,
       fileSweepIntervalMs: 200,
       serviceSecret,
+      storageQuota: options.storageQuota,
     });
   }
   const messagingInternalUrl = messaging.internalUrl!;
@@ -328,6 +333,7 @@ export async function startDistributedStack(
     trustedProxies: options.trustedProxies,
     metrics: options.metrics ? { port: 0 } : undefined,
     calls: { ringTimeoutMs, ice: CALL_TEST_ICE },
+    bigRoom: options.bigRoom,
   });
   const gateway2 = new ChildService(
     'gateway-2',
@@ -349,6 +355,10 @@ export async function startDistributedStack(
       TURN_URLS: CALL_TEST_ICE.turnUrls.join(','),
       TURN_SECRET: CALL_TEST_ICE.turnSecret,
       TURN_CREDENTIAL_TTL_SECONDS: String(CALL_TEST_ICE.turnCredentialTtlSeconds),
+      ...(options.bigRoom?.coalesceFromSockets
+        ? { BIG_ROOM_SOCKETS: String(options.bigRoom.coalesceFromSockets) }
+        : {}),
+      ...(options.bigRoom?.onlinePageSize ? { ONLINE_PAGE_SIZE: String(options.bigRoom.onlinePageSize) } : {}),
     },
     await freePort(),
   );

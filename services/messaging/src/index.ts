@@ -5,7 +5,7 @@
  */
 export { MessagingService } from './messaging-service.ts';
 export { internalMessagingRouter } from './http.ts';
-export { MessagingClient } from './client.ts';
+export { messagingClient } from './client.ts';
 export { publicMessagingRouter, linkPreviewServiceFromEnv, type PublicMessagingDeps } from './link-preview/index.ts';
 export {
   FileService,
@@ -15,6 +15,7 @@ export {
   S3Storage,
   type FileStorage,
   type S3Env,
+  type StorageQuota,
 } from './files/index.ts';
 /** The master key helpers live in the platform (docs/crypto.md); re-exported for the composition roots. */
 export { masterKeyFile, parseMasterKey } from '@ephemera/platform';

@@ -30,7 +30,7 @@ import {
 import { startMessagingModule } from './module.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
-import { fileRouter, type FileStorage } from './files/index.ts';
+import { fileRouter, type FileStorage, type StorageQuota } from './files/index.ts';
 
 export async function startMessagingServer(opts: {
   port: number;
@@ -52,6 +52,8 @@ export async function startMessagingServer(opts: {
   storage?: FileStorage;
   /** the file retention sweeper's period (default a minute; tests shorten it) */
   fileSweepIntervalMs?: number;
+  /** a room's file storage quota by tier (default: proto's roomStorageBytes; tests make it small) */
+  storageQuota?: StorageQuota;
   /** SERVICE_SECRET (internal calls are signed and verified with it) and INTERNAL_PORT (0 or absent: any free port) */
   serviceSecret: string;
   internalPort?: number;
@@ -82,6 +84,7 @@ export async function startMessagingServer(opts: {
     linkPreviews,
     storage: opts.storage,
     fileSweepIntervalMs: opts.fileSweepIntervalMs,
+    storageQuota: opts.storageQuota,
   });
   const limits = createRateLimits({
     redisUrl: opts.redisUrl,

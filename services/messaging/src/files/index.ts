@@ -9,4 +9,5 @@ export {
   type S3Env,
   type S3StorageOptions,
 } from './storage/index.ts';
+export { type StorageQuota } from './quota.ts';
 export { filesByIds, describe as describeFile, type StoredFile } from './repository.ts';

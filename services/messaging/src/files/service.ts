@@ -41,7 +41,15 @@ import { INLINE_MIMES } from './file-types.ts';
 import { describe, expiredFiles, fileById, roomTier, type StoredFile } from './repository.ts';
 import { makeThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnail.ts';
 import { parseUpload, type IncomingFile, type UploadFields } from './upload.ts';
-import { defaultStorageQuota, roomStorageUsed, type StorageQuota } from './quota.ts';
+import {
+  defaultStorageQuota,
+  releaseStorage,
+  reserveStorage,
+  settleStorage,
+  sweepStorageReservations,
+  type Reservation,
+  type StorageQuota,
+} from './quota.ts';
 
 /** Signed links live this long: long enough to load a page of media, short enough that a leaked one soon dies. */
 export const LINK_TTL_MS = 15 * 60 * 1000;
@@ -89,6 +97,8 @@ export class FileService {
   ): Promise<MessageFile & { expiresAt: string | null }> {
     await this.deps.access.check(actor, SOCKET_AUTHZ[C.sendMessage], null);
     const key = await servingKey(this.deps.keyring, actor.workspaceId);
+    // The upload's bytes are reserved before any is stored (quota.ts), released when it ends, stored or not.
+    let reservation: Reservation | null = null;
     try {
       // The room's storage left caps the upload too; a full room is refused before anything is stored.
       let cappedByQuota = false;
@@ -98,12 +108,19 @@ export class FileService {
           if (fields.channelId)
             await this.deps.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], fields.channelId);
           const limit = await this.limitFor(actor.workspaceId, fields.purpose);
-          const left = await this.storageLeft(actor.workspaceId);
-          if (left <= 0) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
-          cappedByQuota = left < limit;
-          return Math.min(limit, left);
+          // The body's length bounds the file: a small upload does not hold the tier's whole file size meanwhile.
+          const wanted = Math.min(limit, Number(req.headers['content-length']) || limit);
+          reservation = await reserveStorage(
+            this.deps.pool,
+            actor.workspaceId,
+            wanted,
+            await this.quotaOf(actor.workspaceId),
+          );
+          if (!reservation) throw new DomainError('STORAGE_QUOTA_EXCEEDED');
+          cappedByQuota = reservation.bytes < wanted;
+          return reservation.bytes;
         },
-        (fields, file) => this.store(actor, key, fields, file),
+        (fields, file) => this.store(actor, key, fields, file, reservation!),
       ).catch((err) => {
         // Cut off at what was left of the room's storage, not at the tier's file size: the quota's answer.
         throw cappedByQuota && err instanceof DomainError && err.code === 'FILE_TOO_LARGE'
@@ -118,16 +135,24 @@ export class FileService {
         throw new DomainError('WORKSPACE_NOT_FOUND');
       }
       throw err;
+    } finally {
+      await releaseStorage(this.deps.pool, reservation).catch((err) =>
+        this.deps.logger?.warn({ err }, 'storage reservation not released (it lapses on its own)'),
+      );
     }
   }
 
-  /** Bytes the room may still store (its tier's quota less what its files hold). */
-  async storageLeft(workspaceId: string): Promise<number> {
-    const quota = (this.deps.storageQuota ?? defaultStorageQuota)(await this.tierOf(workspaceId));
-    return quota - (await roomStorageUsed(this.deps.pool, workspaceId));
+  private async quotaOf(workspaceId: string): Promise<number> {
+    return (this.deps.storageQuota ?? defaultStorageQuota)(await this.tierOf(workspaceId));
   }
 
-  private async store(actor: SessionActor, key: RoomKey, fields: UploadFields, file: IncomingFile) {
+  private async store(
+    actor: SessionActor,
+    key: RoomKey,
+    fields: UploadFields,
+    file: IncomingFile,
+    reservation: Reservation,
+  ) {
     const fileId = newId();
     const storageKey = `${actor.workspaceId}/${fileId}`;
     const fileKeys = newFileKeys();
@@ -180,9 +205,9 @@ export class FileService {
           );
         }
       }
-      // Uploads that ran at the same time were each capped by what was left when they began: the last to finish
-      // is refused here if together they pass the quota.
-      if ((await this.storageLeft(actor.workspaceId)) < size + (thumbnailSize ?? 0))
+      // The reservation becomes what is really kept (the thumbnail included): refused if that passes the quota.
+      const kept = size + (thumbnailSize ?? 0);
+      if (!(await settleStorage(this.deps.pool, reservation, kept, await this.quotaOf(actor.workspaceId))))
         throw new DomainError('STORAGE_QUOTA_EXCEEDED');
       const tier = await this.tierOf(actor.workspaceId);
       const retention = ENTITLEMENTS[tier].fileRetentionMs;
@@ -361,6 +386,7 @@ export class FileService {
 
   /** Retention (ENTITLEMENTS.fileRetentionMs): file.removed for each expired file, then its bytes are deleted. */
   async sweep(): Promise<number> {
+    await sweepStorageReservations(this.deps.pool);
     const due = await expiredFiles(this.deps.pool, this.deps.now());
     let removed = 0;
     for (const f of due) {

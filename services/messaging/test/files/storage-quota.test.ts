@@ -7,6 +7,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { ERRORS, ROOM_STORAGE_FILES, roomStorageBytes, statusFor } from '@ephemera/proto';
 import { startFilesWorld } from './files-world.ts';
+import { RESERVATION_TTL_MS } from '../../src/files/quota.ts';
 
 const MB = 1024 * 1024;
 const pdf = (size: number, name = 'doc.pdf') => ({
@@ -53,5 +54,26 @@ describe('storage quota per room', async () => {
   it('counts per room: another room has its whole quota', async () => {
     const { actor, channelId } = await world.room();
     await expect(world.upload(actor, { channelId }, pdf(3 * MB))).resolves.toMatchObject({ size: 3 * MB });
+  });
+
+  it('counts uploads in progress (reservations); one a dead process left stops counting after its time and is swept', async () => {
+    const { actor, channelId } = await world.room();
+    await world.pool.query(
+      "INSERT INTO messaging.storage_reservations (id, workspace_id, bytes) VALUES ('in-progress', $1, $2)",
+      [actor.workspaceId, 3 * MB],
+    );
+    await expect(world.upload(actor, { channelId }, pdf(100, 'tiny.pdf'))).rejects.toMatchObject({
+      code: 'STORAGE_QUOTA_EXCEEDED',
+    });
+    await world.pool.query(
+      "UPDATE messaging.storage_reservations SET created_at = now() - make_interval(secs => $1) WHERE id = 'in-progress'",
+      [RESERVATION_TTL_MS / 1000 + 1],
+    );
+    await expect(world.upload(actor, { channelId }, pdf(MB))).resolves.toMatchObject({ size: MB });
+    await world.files.sweep();
+    const { rows } = await world.pool.query('SELECT id FROM messaging.storage_reservations WHERE workspace_id = $1', [
+      actor.workspaceId,
+    ]);
+    expect(rows).toEqual([]); // the lapsed one swept, the finished upload's released
   });
 });
