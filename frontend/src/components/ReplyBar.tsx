@@ -1,5 +1,6 @@
-/** Above the composer while replying: "Replying to {author}", the quoted text, and a cancel button. */
+/** Above the composer while replying: "Replying to {author}", the quoted text (plain, lib/markdown.ts), and a cancel button. */
 import { truncate } from '../lib/format.ts';
+import { plainText } from '../lib/markdown.ts';
 import { CloseIcon } from './Icons.tsx';
 import { ReplyIcon } from './ChatIcons.tsx';
 
@@ -19,7 +20,7 @@ export function ReplyBar({ authorName, content, onCancel }: Props) {
         <span className="reply-bar-title" data-testid="reply-bar-title">
           Replying to {authorName}
         </span>
-        <span className="reply-bar-quote">{truncate(content, QUOTE_PREVIEW_CHARS)}</span>
+        <span className="reply-bar-quote">{truncate(plainText(content), QUOTE_PREVIEW_CHARS)}</span>
       </div>
       <button
         type="button"
@@ -42,7 +43,7 @@ export function ReplyQuote({ authorName, content }: { authorName: string; conten
         {authorName}
       </span>
       <span className="reply-quote-text" data-testid="reply-quote-text">
-        {truncate(content, QUOTE_PREVIEW_CHARS)}
+        {truncate(plainText(content), QUOTE_PREVIEW_CHARS)}
       </span>
     </div>
   );

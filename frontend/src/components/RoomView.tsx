@@ -24,6 +24,7 @@ import { Sidebar } from './Sidebar.tsx';
 import { ExpiryBanner } from './ExpiryBanner.tsx';
 import type { AdminDialog } from './admin/adminDialog.ts';
 import { ChatArea } from './ChatArea.tsx';
+import { MentionsProvider } from './MentionsProvider.tsx';
 import { CreateChannelModal } from './CreateChannelModal.tsx';
 import { LoadingScreen } from './StatusScreens.tsx';
 import { useToast } from './overlays/Toast.tsx';
@@ -225,14 +226,16 @@ export function RoomView({ session, roomName }: Props) {
           onToggleSettings={() => setSettingsOpen((open) => !open)}
           logoSrc={logoSrc}
         />
-        <ChatArea
-          session={session}
-          state={state}
-          onBack={onBack}
-          focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null}
-          onFocusDone={focusDone}
-          banner={banner}
-        />
+        <MentionsProvider state={state}>
+          <ChatArea
+            session={session}
+            state={state}
+            onBack={onBack}
+            focusMessageId={focus && focus.channelId === state.currentChannelId ? focus.messageId : null}
+            onFocusDone={focusDone}
+            banner={banner}
+          />
+        </MentionsProvider>
         <Suspense fallback={null}>
           {settingsOpen && (
             <SettingsPanel

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionsMember } from './mentions';
+import { findMentions, mentionsMember } from './mentions';
 
 describe('mentionsMember', () => {
   it('finds @name anywhere, case-insensitively', () => {
@@ -17,5 +17,20 @@ describe('mentionsMember', () => {
     expect(mentionsMember('mail me at x@bob', 'bob')).toBe(false);
     expect(mentionsMember('bob said hi', 'bob')).toBe(false);
     expect(mentionsMember('@', '')).toBe(false);
+  });
+});
+
+describe('findMentions', () => {
+  it('finds every member mentioned, in order, the longest name first', () => {
+    const text = '@mary and @Mary Ann, cc @bob.';
+    expect(findMentions(text, ['bob', 'Mary', 'Mary Ann'])).toEqual([
+      { start: 0, end: 5, username: 'Mary' },
+      { start: 10, end: 19, username: 'Mary Ann' },
+      { start: 24, end: 28, username: 'bob' },
+    ]);
+  });
+  it('finds nothing for non-members or without names', () => {
+    expect(findMentions('@carol hi', ['bob'])).toEqual([]);
+    expect(findMentions('@bob hi', [])).toEqual([]);
   });
 });

@@ -1,21 +1,45 @@
 /**
- * `@username` mentions in a message's plain text (docs/product/messages.md, Mentions). A mention is `@` followed by the
+ * `@username` mentions in a message's plain text (docs/product/messages.md, Mentions). A mention is `@` followed by a
  * member's username, compared case-insensitively, and not followed by a character that could continue a name, so
- * `@bo` does not mention `bob`. Usernames may hold spaces, so a mention is found by trying the member's own name
- * rather than by parsing a word after `@`.
+ * `@bo` does not mention `bob`. Usernames may hold spaces, so a mention is found by trying the members' own names
+ * rather than by parsing a word after `@`; when two names fit (`@Mary` and `@Mary Ann`), the longer one wins.
  */
 const NAME_CONTINUES = /[\p{L}\p{N}_-]/u;
 
-/** whether `text` mentions the member called `username` */
-export function mentionsMember(text: string, username: string): boolean {
-  const name = username.trim().toLocaleLowerCase();
-  if (name === '') return false;
+export interface MentionRange {
+  /** index of the `@` */
+  start: number;
+  /** index after the name */
+  end: number;
+  /** the member's username as given */
+  username: string;
+}
+
+/** The mentions of the given members in `text`, in order, without overlaps. */
+export function findMentions(text: string, usernames: readonly string[]): MentionRange[] {
+  const names = usernames
+    .map((username) => ({ username, key: username.trim().toLocaleLowerCase() }))
+    .filter((n) => n.key !== '')
+    .sort((a, b) => b.key.length - a.key.length);
+  if (names.length === 0 || !text.includes('@')) return [];
   const lower = text.toLocaleLowerCase();
+  const found: MentionRange[] = [];
   for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
     if (at > 0 && NAME_CONTINUES.test(lower[at - 1] ?? '')) continue; // an e-mail address, not a mention
-    if (!lower.startsWith(name, at + 1)) continue;
-    const next = lower[at + 1 + name.length];
-    if (next === undefined || !NAME_CONTINUES.test(next)) return true;
+    const hit = names.find((n) => {
+      if (!lower.startsWith(n.key, at + 1)) return false;
+      const next = lower[at + 1 + n.key.length];
+      return next === undefined || !NAME_CONTINUES.test(next);
+    });
+    if (!hit) continue;
+    const end = at + 1 + hit.key.length;
+    found.push({ start: at, end, username: hit.username });
+    at = end - 1;
   }
-  return false;
+  return found;
+}
+
+/** whether `text` mentions the member called `username` */
+export function mentionsMember(text: string, username: string): boolean {
+  return findMentions(text, [username]).length > 0;
 }

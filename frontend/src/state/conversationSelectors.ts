@@ -6,6 +6,7 @@
 import { LIMITS } from '@ephemera/proto/client';
 import type { Channel, Message, PresenceStatus, RoomUser } from '@ephemera/proto';
 import { formatTime, truncate } from '../lib/format.ts';
+import { plainText } from '../lib/markdown.ts';
 import type { RoomState } from './roomState.ts';
 
 export const DM_PREVIEW_MAX = 30;
@@ -36,6 +37,8 @@ export interface ConversationItem {
   /** last-message time, 24-hour HH:MM ('' without a message) */
   time: string;
   unread: number;
+  /** of the unread messages, those that mention the reader */
+  mentions: number;
   lastActivity: number;
   /** someone (the partner, in a DM) is typing here */
   typing: boolean;
@@ -83,7 +86,7 @@ export function previewText(m: Message | null, kind: 'topic' | 'dm'): string {
       return `${icon} ${truncate(label || 'File', max)}`;
     }
     default:
-      return truncate(m.content, max);
+      return truncate(plainText(m.content), max);
   }
 }
 
@@ -158,6 +161,7 @@ export function conversationList(state: RoomState, now = Date.now()): Conversati
         preview: previewText(lastMessage, kind),
         time: lastMessage ? formatTime(lastMessage.timestamp) : '',
         unread: state.unread[channel.id] ?? 0,
+        mentions: state.mentions[channel.id] ?? 0,
         lastActivity: Math.max(time(lastMessage?.timestamp), time(channel.createdAt)),
         typing: kind === 'dm' && typingNames(state, channel.id, now).length > 0,
       };
@@ -233,7 +237,7 @@ export function messageHits(state: RoomState, messages: readonly Message[]): Mes
     .slice(0, LIMITS.searchResultsMax)
     .map((message) => ({
       message,
-      snippet: truncate(message.content, SEARCH_SNIPPET_MAX),
+      snippet: truncate(plainText(message.content), SEARCH_SNIPPET_MAX),
       where: titles.get(message.channelId) ?? '',
     }));
 }

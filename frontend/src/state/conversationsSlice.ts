@@ -4,7 +4,7 @@
  * follow the user to another device).
  */
 import type { Channel, ChannelSummary } from '@ephemera/proto';
-import { mergeChannels, mergeMessages, type RoomState } from './roomCore.ts';
+import { mentionsReader, mergeChannels, mergeMessages, type RoomState } from './roomCore.ts';
 
 export type ConversationsAction =
   | { type: 'channelUpdated'; channel: Channel }
@@ -55,8 +55,12 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
       const currentChannelId =
         state.currentChannelId === a.channelId ? fallbackChannel(channels) : state.currentChannelId;
       const unread = without(state.unread, a.channelId);
+      const mentions = without(state.mentions, a.channelId);
       // the channel we move to is being viewed: it has nothing unread
-      if (currentChannelId && currentChannelId !== state.currentChannelId) delete unread[currentChannelId];
+      if (currentChannelId && currentChannelId !== state.currentChannelId) {
+        delete unread[currentChannelId];
+        delete mentions[currentChannelId];
+      }
       return {
         ...state,
         channels,
@@ -69,6 +73,7 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
           ? state.pending.filter((p) => p.channelId !== a.channelId)
           : state.pending,
         unread,
+        mentions,
         typing: without(state.typing, a.channelId),
       };
     }
@@ -80,6 +85,7 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
       const lastMessages = summaries.flatMap((s) => (s.lastMessage ? [s.lastMessage] : []));
       const merged = mergeMessages(state, lastMessages, 'preview');
       const unread = { ...merged.unread };
+      const mentions = { ...merged.mentions };
       const readSeq = { ...merged.readSeq };
       const othersReadSeq = { ...merged.othersReadSeq };
       for (const s of summaries) {
@@ -96,8 +102,12 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
         const count = s.channelId === state.currentChannelId ? 0 : Math.max(0, Math.floor(s.unreadCount ?? 0)) + later;
         if (count > 0) unread[s.channelId] = count;
         else delete unread[s.channelId];
+        // the server counts no mentions: those among the messages held above the read position count
+        const mentioning = Math.min(count, heldMentions(merged, s.channelId, readSeq[s.channelId] ?? 0));
+        if (mentioning > 0) mentions[s.channelId] = mentioning;
+        else delete mentions[s.channelId];
       }
-      return { ...merged, unread, readSeq, othersReadSeq };
+      return { ...merged, unread, mentions, readSeq, othersReadSeq };
     }
 
     case 'readPositionUpdated': {
@@ -117,6 +127,14 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
   }
 }
 
+/** Messages held above a read position that mention the reader (and are not the reader's own). */
+function heldMentions(state: RoomState, channelId: string, seq: number): number {
+  const selfId = state.user?.id;
+  return (state.messages[channelId] ?? []).filter(
+    (m) => m.seq > seq && m.authorId !== selfId && mentionsReader(state, m),
+  ).length;
+}
+
 /** Our read position moved to seq (this tab or another device): what is at or below it is no longer unread. */
 function markRead(state: RoomState, channelId: string, seq: number): RoomState {
   const before = state.readSeq[channelId] ?? 0;
@@ -130,10 +148,13 @@ function markRead(state: RoomState, channelId: string, seq: number): RoomState {
     const above = held.filter((m) => m.seq > seq && m.authorId !== selfId && m.type !== 'system').length;
     remaining = seq >= tailSeq(state, channelId) ? 0 : Math.min(count, above);
   }
-  if (readSeq === state.readSeq && remaining === count) return state;
+  const mentioned = state.mentions[channelId] ?? 0;
+  const mentionsLeft = remaining > 0 ? Math.min(mentioned, remaining, heldMentions(state, channelId, seq)) : 0;
+  if (readSeq === state.readSeq && remaining === count && mentionsLeft === mentioned) return state;
   return {
     ...state,
     readSeq,
     unread: remaining > 0 ? { ...state.unread, [channelId]: remaining } : without(state.unread, channelId),
+    mentions: mentionsLeft > 0 ? { ...state.mentions, [channelId]: mentionsLeft } : without(state.mentions, channelId),
   };
 }

@@ -3,6 +3,7 @@
  * the slices import it, not roomState.ts, which imports them to run them (SLICES).
  */
 import type { Channel, Message, OnlineUser, RoomUser, Workspace } from '@ephemera/proto';
+import { mentionsMember } from '../lib/mentions.ts';
 
 export type ConnectionStatus = 'connecting' | 'joining' | 'joined' | 'reconnecting';
 
@@ -37,7 +38,16 @@ export interface RoomState {
   loadingOlder: Record<string, boolean>;
   pending: PendingMessage[];
   unread: Record<string, number>;
+  /** of the unread messages per channel, those that mention the reader (docs/product/messages.md, Mentions) */
+  mentions: Record<string, number>;
+  /** the online users loaded: all of them, or in a big room the pages fetched so far plus those who came since */
   online: OnlineUser[];
+  /** how many are online in the whole room (x of x/max); onlineSlice.ts */
+  onlineCount: number;
+  /** the id the online list's next page starts after; null: the whole list is loaded */
+  onlineNext: string | null;
+  /** a big room's public channels: how many type beyond the typers shown, and when that was said */
+  typingOthers: Record<string, { others: number; at: number }>;
   /** highest per-room message seq seen so far */
   lastSeq: number;
   /** when this page session first joined (ms); resynced messages older than this never count as unread */
@@ -76,6 +86,11 @@ function countsAsUnread(state: RoomState, m: Message, source: MessageSource): bo
   return false;
 }
 
+/** whether a message mentions the reader (text messages only: a file's content is its description) */
+export function mentionsReader(state: RoomState, m: Message): boolean {
+  return m.type === 'text' && !!state.user && mentionsMember(m.content, state.user.username);
+}
+
 /** Merge confirmed messages: dedupe by id, keep seq order, settle pending copies by clientMessageId. */
 export function mergeMessages(
   state: RoomState,
@@ -85,6 +100,7 @@ export function mergeMessages(
 ): RoomState {
   const messages = { ...state.messages };
   const unread = { ...state.unread };
+  const mentions = { ...state.mentions };
   const touched = new Set<string>();
   const seen = new Map<string, Set<string>>();
   const settled = new Set<string>();
@@ -113,7 +129,10 @@ export function mergeMessages(
     }
     messages[m.channelId]!.push(m);
     changed = true;
-    if (countsAsUnread(state, m, source)) unread[m.channelId] = (unread[m.channelId] ?? 0) + 1;
+    if (countsAsUnread(state, m, source)) {
+      unread[m.channelId] = (unread[m.channelId] ?? 0) + 1;
+      if (mentionsReader(state, m)) mentions[m.channelId] = (mentions[m.channelId] ?? 0) + 1;
+    }
   }
   for (const ch of touched) messages[ch]!.sort((a, b) => a.seq - b.seq);
 
@@ -154,6 +173,7 @@ export function mergeMessages(
     latestLoaded,
     messages: changed ? messages : state.messages,
     unread: changed ? unread : state.unread,
+    mentions: changed ? mentions : state.mentions,
     pending,
     lastSeq,
     hasMore,

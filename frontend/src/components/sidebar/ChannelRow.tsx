@@ -9,7 +9,7 @@ import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { HashIcon, LockIcon } from '../Icons.tsx';
 import { MoreIcon, PencilIcon, TrashIcon, UserPlusIcon } from './icons.tsx';
 import type { ConversationActions } from './conversationActions.ts';
-import { UnreadBadge } from './UnreadBadge.tsx';
+import { MentionBadge, UnreadBadge } from './UnreadBadge.tsx';
 
 interface Props {
   item: ConversationItem;
@@ -88,6 +88,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
               <span className="channel-preview" data-testid="channel-preview">
                 {item.preview}
               </span>
+              <MentionBadge count={item.mentions} />
               <UnreadBadge count={unread} />
             </span>
           </span>

@@ -10,7 +10,7 @@ import { ContextMenu, Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { CheckCircleIcon, MoreIcon, TrashIcon } from './icons.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
 import type { ConversationActions } from './conversationActions.ts';
-import { UnreadBadge } from './UnreadBadge.tsx';
+import { MentionBadge, UnreadBadge } from './UnreadBadge.tsx';
 
 export const SWIPE_THRESHOLD_PX = 50;
 
@@ -128,6 +128,7 @@ export function DmRow({ item, active, actions }: Props) {
                   {item.preview}
                 </span>
               )}
+              <MentionBadge count={item.mentions} />
               <UnreadBadge count={unread} />
             </span>
           </span>

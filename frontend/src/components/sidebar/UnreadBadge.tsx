@@ -13,3 +13,18 @@ export function UnreadBadge({ count }: { count: number }) {
     </span>
   );
 }
+
+/** Beside the unread badge: how many of the unread messages mention the reader ("@3"; docs/product/messages.md). */
+export function MentionBadge({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      key={count}
+      className="badge-unread badge-mention badge-animated"
+      data-testid="mention-badge"
+      aria-label={`${count} ${count === 1 ? 'mention' : 'mentions'}`}
+    >
+      @{formatBadge(count)}
+    </span>
+  );
+}

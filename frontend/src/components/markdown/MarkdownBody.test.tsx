@@ -1,0 +1,115 @@
+/** The Markdown renderer's subset and safety (docs/product/messages.md, Formatting and Mentions). */
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MarkdownBody } from './MarkdownBody.tsx';
+import { highlight } from './highlight.ts';
+import { languageName } from './codeLanguages.ts';
+import type { MentionContext } from '../../lib/messageInline.ts';
+
+const render = (content: string, mentions: MentionContext | null = null) =>
+  renderToStaticMarkup(<MarkdownBody content={content} mentions={mentions} />);
+
+/** every element name in the markup */
+const tags = (html: string) => new Set([...html.matchAll(/<([a-z0-9]+)[\s>/]/g)].map((m) => m[1]));
+const hrefs = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+
+const HOSTILE = [
+  '<script>window.__pwned = 1</script>',
+  '<img src=x onerror="window.__pwned = 1">',
+  '<iframe src="https://example.com"></iframe>',
+  '[click](javascript:window.__pwned=1)',
+  '[data](data:text/html;base64,PHNjcmlwdD4=)',
+  '[vb](vbscript:msgbox)',
+  '[rel](/relative) <javascript:alert(1)> <https://example.com>',
+  '![pic](https://example.com/a.png)',
+  '# heading\n\nsetext\n===\n\n---',
+  '| a | b |\n| - | - |\n| 1 | 2 |',
+  '[ref]: javascript:alert(1)\n\n[ref]',
+  '**<b onclick="x()">bold</b>** _<svg onload=alert(1)>_',
+  '&lt;script&gt; &#106;avascript:',
+].join('\n\n');
+
+describe('MarkdownBody safety', () => {
+  const html = render(HOSTILE);
+  it('renders only the subset elements, no markup from the text', () => {
+    const allowed = new Set(['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a']);
+    expect([...tags(html)].filter((t) => !allowed.has(t!) && t !== 'span')).toEqual([]);
+    for (const t of ['script', 'img', 'iframe', 'svg', 'h1', 'h2', 'hr', 'table', 'b'])
+      expect(tags(html).has(t)).toBe(false);
+    expect(html).not.toMatch(/<[^>]*\son[a-z]+=/i);
+  });
+  it('links only http, https and mailto; other links are their text', () => {
+    // addresses typed as text are links as in plain messages; `![pic](…)` is no image: a "!" and a link
+    expect(hrefs(html).sort()).toEqual(['https://example.com/', 'https://example.com/', 'https://example.com/a.png']);
+    expect(html).toContain('click');
+    expect(html).toContain('&lt;script&gt;window.__pwned = 1&lt;/script&gt;');
+    expect(html).toContain('# heading');
+    expect(html).toContain('&amp;lt;script&amp;gt;');
+  });
+  it('opens links in a new tab without access to the page', () => {
+    const out = render('[docs](https://example.com/docs) and mailto:team@example.com');
+    expect(out).toContain('<a href="https://example.com/docs" target="_blank" rel="noopener noreferrer">docs</a>');
+    expect(hrefs(out)).toEqual(['https://example.com/docs', 'mailto:team@example.com']);
+  });
+});
+
+describe('MarkdownBody formatting', () => {
+  it('renders the subset as elements', () => {
+    const out = render(
+      '**bold** *it* ~~del~~ `code`\n> quoted\n\n- one\n- two\n\n1. first\n\nsee https://example.com.',
+    );
+    expect(out).toContain('<strong>bold</strong>');
+    expect(out).toContain('<em>it</em>');
+    expect(out).toContain('<del>del</del>');
+    expect(out).toContain('<code>code</code>');
+    expect(out).toMatch(/<blockquote>\s*<p>quoted<\/p>\s*<\/blockquote>/);
+    expect(out).toMatch(/<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>/);
+    expect(out).toMatch(/<ol>\s*<li>first<\/li>\s*<\/ol>/);
+    expect(out).toContain(
+      '<a href="https://example.com/" target="_blank" rel="noopener noreferrer">https://example.com</a>.',
+    );
+  });
+  it('keeps line breaks and a single tilde', () => {
+    expect(render('one\ntwo ~x~')).toMatch(/^<p>one<br\/>\s*two ~x~<\/p>$/);
+  });
+  it('marks mentions of members, the reader more strongly, not inside code', () => {
+    const out = render('hi @bob and @Alice, not `@bob` or @carol', { names: ['alice', 'bob'], self: 'Alice' });
+    expect(out).toContain('<span class="mention" data-testid="mention">@bob</span>');
+    expect(out).toContain('<span class="mention mention-self" data-testid="mention" data-self="true">@Alice</span>');
+    expect(out).toContain('<code>@bob</code>');
+    expect(out.match(/data-testid="mention"/g)).toHaveLength(2);
+  });
+  it('shows a code block plainly until its grammar has loaded; unknown languages stay plain', () => {
+    const out = render('```js\nconst a = 1;\n```\n\n```nosuchlang\nx\n```');
+    expect(out).toContain('<pre><code class="hljs language-javascript" data-language="js">const a = 1;</code></pre>');
+    expect(out).toContain('<pre><code data-language="nosuchlang">x</code></pre>');
+    expect(languageName('TS')).toBe('typescript');
+    expect(languageName('constructor')).toBeNull();
+  });
+  it('highlights into elements, not an HTML string', async () => {
+    const out = renderToStaticMarkup(<>{await highlight('const a = "<img>";', 'javascript')}</>);
+    expect(out).toBe(
+      '<span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;img&gt;&quot;</span>;',
+    );
+  });
+  it('renders 2,000-character messages of nested markers (figures printed, not asserted)', () => {
+    const messages = {
+      'nested markers': ('**_~~`' + 'x'.repeat(4) + '`~~_** ').repeat(100).slice(0, 1000) + '*_'.repeat(500),
+      'bold words': '**x** '.repeat(333) + 'xx',
+      'nested quotes': '> '.repeat(1000),
+      'a chat message with formatting': 'Hi @bob, **see** `code` and _this_: https://example.com/x\n- item\n'.repeat(
+        25,
+      ),
+    };
+    for (const [name, text] of Object.entries(messages)) {
+      const content = text.slice(0, 2000);
+      render(content); // warm up
+      const runs = 10;
+      const started = performance.now();
+      for (let i = 0; i < runs; i++) render(content, { names: ['bob'], self: 'bob' });
+      const ms = (performance.now() - started) / runs;
+      console.log(`MarkdownBody: ${ms.toFixed(1)} ms per server render, ${content.length} characters: ${name}`);
+    }
+    expect(render(messages['nested markers'])).toContain('<strong>');
+  });
+});

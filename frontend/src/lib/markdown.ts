@@ -1,0 +1,74 @@
+/**
+ * The Markdown subset of message text (docs/product/messages.md, Formatting), as far as the initial bundle needs it:
+ * whether a message may hold formatting (otherwise it skips the on-demand renderer, components/markdown/), and its
+ * plain text for places that show one line or a snippet (reply quotes, search, the conversation list, notifications).
+ */
+
+/** Characters and line starts that can begin formatting; text without any of them renders as it is. */
+const FORMATTING_HINT = /[*_~`\\[]|^[ \t]{0,3}(?:>|[-+][ \t]|\d{1,9}[.)][ \t])/m;
+
+/** whether `text` may hold formatting (false means: certainly none) */
+export function hasFormatting(text: string): boolean {
+  return FORMATTING_HINT.test(text);
+}
+
+const FENCE = /^[ \t]{0,3}(?:`{3,}|~{3,})/;
+const QUOTE = /^[ \t]{0,3}(?:>[ \t]?)+/;
+const LIST_ITEM = /^([ \t]*)(?:[-+*]|\d{1,9}[.)])[ \t]+/;
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+const ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** escaped markers wait in the private-use area while the markers around them are removed */
+const HIDDEN = 0xe000;
+const HIDDEN_RE = /[\ue000-\ue07f]/g;
+const INLINE: [RegExp, string][] = [
+  [/\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+"[^"\n]*")?\)/g, '$1'],
+  [/~~(?=\S)([\s\S]*?\S)~~/g, '$1'],
+  [/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2'],
+  [/\*(?=[^\s*])([^*]*?[^\s*])\*/g, '$1'],
+  [/\*([^\s*])\*/g, '$1'],
+  [/(^|[^\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_]|[^\s_])_(?![\p{L}\p{N}_])/gu, '$1$2'],
+];
+const MAX_PASSES = 8;
+
+function stripInline(text: string): string {
+  let out = text.replace(ESCAPE, (_m, ch: string) => String.fromCharCode(HIDDEN + ch.charCodeAt(0)));
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const before = out;
+    for (const [re, to] of INLINE) out = out.replace(re, to);
+    if (out === before) break;
+  }
+  return out.replace(HIDDEN_RE, (ch) => String.fromCharCode(ch.charCodeAt(0) - HIDDEN));
+}
+
+/** One line outside code blocks: quote and list markers, then inline markers; code spans keep their text as it is. */
+function plainLine(line: string): string {
+  const body = line.replace(QUOTE, '').replace(LIST_ITEM, '$1');
+  let out = '';
+  let last = 0;
+  for (const m of body.matchAll(CODE_SPAN)) {
+    out += stripInline(body.slice(last, m.index)) + m[2]!.replace(/^ (.*) $/, '$1');
+    last = m.index + m[0].length;
+  }
+  return out + stripInline(body.slice(last));
+}
+
+/** The text of a message without its formatting markers (docs/product/messages.md, Formatting). */
+export function plainText(markdown: string): string {
+  if (!hasFormatting(markdown)) return markdown;
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const opens = FENCE.exec(line)?.[0].trim();
+    if (fence === null && opens) {
+      fence = opens[0]!;
+      continue;
+    }
+    if (fence !== null) {
+      if (opens?.startsWith(fence) && line.trim() === opens) fence = null;
+      else out.push(line);
+      continue;
+    }
+    out.push(plainLine(line));
+  }
+  return out.join('\n');
+}
