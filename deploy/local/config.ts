@@ -19,6 +19,8 @@ const repo = path.resolve(import.meta.dirname, '..', '..');
 export const STACK_PORTS = {
   // the ingress (the browser's one origin), then the services
   http: ['PORT', 8080],
+  // the layer-4 entry: nginx's stream module in front of the gateways (layer4.ts), the same product on one address
+  l4: ['L4_PORT', 8090],
   gateway1: ['GATEWAY_1_PORT', 8101],
   gateway2: ['GATEWAY_2_PORT', 8102],
   room: ['ROOM_PORT', 8201],
@@ -44,7 +46,9 @@ const portsEnv = Object.fromEntries(
       doc:
         name === 'http'
           ? "the stack's one address: nginx in front of the gateways and services"
-          : `the local ${name} server's port`,
+          : name === 'l4'
+            ? "the stack's layer-4 address: nginx's stream module passing connections to the gateways, which forward HTTP to the first address"
+            : `the local ${name} server's port`,
       accepts: 'a TCP port, 1 to 65535',
     }),
   ]),

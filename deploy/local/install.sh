@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and the distributed topology need, and nothing when it is all there:
 # `npm test` runs this every time, so the fast path is a handful of file checks (no apt, no mvn).
-#   - Debian packages: PostgreSQL, Redis, nginx, Chromium, Java (Kafka runs on the JVM), Maven (to resolve Kafka),
-#     curl (the files bench's upload client)
+#   - Debian packages: PostgreSQL, Redis, nginx and its stream module (the stack's layer-4 entry, layer4.ts),
+#     Chromium, Java (Kafka runs on the JVM), Maven (to resolve Kafka), curl (the files bench's upload client)
 #   - Apache Kafka jars from Maven Central into deploy/local/.kafka/libs (no broker in Debian or on npm)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,6 +15,7 @@ missing=()
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -f /usr/lib/nginx/modules/ngx_stream_module.so ] || missing+=(libnginx-mod-stream)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v curl >/dev/null || missing+=(curl)

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, startPostgres, startRedis } from './infra.ts';
 import { startIngress } from './ingress.ts';
+import { startLayer4 } from './layer4.ts';
 import { internalPortOf, metricsPortOf } from './ports.ts';
 import { localStackConfig, stackPortsOf } from './config.ts';
 import { configOrExit } from '../../services/platform/src/config.ts';
@@ -181,6 +182,9 @@ async function main() {
     ROOM_URL: internal(ports.room),
     MESSAGING_URL: internal(ports.messaging),
     PRESENCE_URL: internal(ports.presence),
+    // the layer-4 entry (layer4.ts) brings every request to the gateways: they forward what is not Socket.IO's to
+    // the HTTP ingress, as the chart's layer-4 path forwards to the ingress controller
+    HTTP_UPSTREAM: `http://127.0.0.1:${ports.http}`,
   });
   await Promise.all([
     service('gateway-1', 'services/gateway/src/main.ts', gatewayEnv('gateway-1', ports.gateway1), ports.gateway1),
@@ -251,6 +255,15 @@ async function startNginx(): Promise<void> {
   });
   children.set('nginx', ingress.child);
   fs.writeFileSync(path.join(runDir, 'nginx.pid'), String(ingress.child.pid));
+  try {
+    const l4 = await startLayer4({ runDir, port: ports.l4, gatewayPorts: [ports.gateway1, ports.gateway2] });
+    children.set('nginx-l4', l4.child);
+    fs.writeFileSync(path.join(runDir, 'nginx-l4.pid'), String(l4.child.pid));
+    console.log(`Layer-4 entry (nginx stream -> gateways -> HTTP ingress): http://localhost:${ports.l4}`);
+  } catch (e) {
+    // the product runs without it: only the layer-4 measurement needs it
+    console.log(`Layer-4 entry not started: ${(e as Error).message}`);
+  }
 }
 
 async function stopAll(code: number) {

@@ -6,9 +6,14 @@
  */
 import type { ClientKind } from '../generator/conn.ts';
 
-/** b1-ingress: B1 behind the distributed stack's own ingress (nginx, same config): what the hop alone costs. */
-export type TargetName = 'b0' | 'b1' | 'b1-ingress' | 'embedded' | 'distributed';
+/**
+ * b1-ingress: B1 behind the distributed stack's own ingress (nginx, same config): what the hop alone costs.
+ * b1-l4 and distributed-l4: the same behind the layer-4 entry instead (nginx's stream module, deploy/local/layer4.ts),
+ * the chart's LoadBalancer path; run them by name (--targets=b1,b1-l4,distributed-l4).
+ */
+export type TargetName = 'b0' | 'b1' | 'b1-ingress' | 'b1-l4' | 'embedded' | 'distributed' | 'distributed-l4';
 export const ALL_TARGETS: TargetName[] = ['b0', 'b1', 'b1-ingress', 'embedded', 'distributed'];
+export const KNOWN_TARGETS: TargetName[] = [...ALL_TARGETS, 'b1-l4', 'distributed-l4'];
 
 export interface Config {
   targets: TargetName[];
@@ -56,8 +61,8 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env): Con
     .map((s) => s.trim())
     .filter(Boolean) as TargetName[];
   for (const t of targets)
-    if (!ALL_TARGETS.includes(t)) throw new Error(`unknown target ${t} (known: ${ALL_TARGETS.join(', ')})`);
-  if (v.BENCH_DISTRIBUTED === '0') targets = targets.filter((t) => t !== 'distributed');
+    if (!KNOWN_TARGETS.includes(t)) throw new Error(`unknown target ${t} (known: ${KNOWN_TARGETS.join(', ')})`);
+  if (v.BENCH_DISTRIBUTED === '0') targets = targets.filter((t) => !t.startsWith('distributed'));
   const rates = (v.BENCH_RATES ?? '10,25,50,100,200,400').split(',').map(Number);
   if (rates.some((r) => !(r > 0))) throw new Error(`BENCH_RATES=${v.BENCH_RATES} must be positive numbers`);
   const client = (v.BENCH_CLIENT ?? 'ws') as ClientKind;

@@ -239,7 +239,9 @@ export function summarize(
     b1 = get('b1'),
     b1i = get('b1-ingress'),
     emb = get('embedded'),
-    dist = get('distributed');
+    dist = get('distributed'),
+    b1l4 = get('b1-l4'),
+    distL4 = get('distributed-l4');
   const gatewayCpu = (s?: TargetSummary) => {
     if (!s?.cpuByProcessAtCommon) return null;
     const g = Object.entries(s.cpuByProcessAtCommon).filter(([p]) => p.startsWith('gateway'));
@@ -260,6 +262,18 @@ export function summarize(
       b1?.cpuUsPerDeliveryAtCommon,
     ),
     'distributed/b1-ingress deliveries/s': ratio(dist?.capacityDeliveriesPerS, b1i?.capacityDeliveriesPerS),
+    'b1-l4/b1 cpu-us/delivery (the layer-4 entry alone)': ratio(
+      b1l4?.cpuUsPerDeliveryAtCommon,
+      b1?.cpuUsPerDeliveryAtCommon,
+    ),
+    'distributed-l4/b1-l4 cpu-us/delivery (all processes)': ratio(
+      distL4?.cpuUsPerDeliveryAtCommon,
+      b1l4?.cpuUsPerDeliveryAtCommon,
+    ),
+    'distributed-l4/distributed cpu-us/delivery (all processes)': ratio(
+      distL4?.cpuUsPerDeliveryAtCommon,
+      dist?.cpuUsPerDeliveryAtCommon,
+    ),
     'b1/b0 deliveries/s': ratio(b1?.capacityDeliveriesPerS, b0?.capacityDeliveriesPerS),
     'b1/b0 cpu-us/delivery': ratio(b1?.cpuUsPerDeliveryAtCommon, b0?.cpuUsPerDeliveryAtCommon),
     'embedded/b1 joins/s': ratio(emb?.joinsPerS, b1?.joinsPerS),
@@ -332,6 +346,9 @@ export function summarize(
     ['distributed', 'b1'],
     ['b1-ingress', 'b1'],
     ['distributed', 'b1-ingress'],
+    ['b1-l4', 'b1'],
+    ['distributed-l4', 'b1-l4'],
+    ['distributed-l4', 'distributed'],
     ['b1', 'b0'],
   ]) {
     const row: Record<string, number | null> = {};

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processTree, readProcStat, type Watched } from './stats.ts';
 import { startIngress } from '../../deploy/local/ingress.ts';
+import { startLayer4 } from '../../deploy/local/layer4.ts';
 import { STACK_PORTS, internalPortOf, metricsPortOf, stackPorts } from '../../deploy/local/ports.ts';
 import { serviceClient, serviceCredential } from '../../services/platform/src/index.ts';
 import { assertLocal, type Config, type TargetName } from './config.ts';
@@ -135,24 +136,27 @@ async function startBaseline(name: 'b0' | 'b1', cfg: Config): Promise<RunningTar
  * can do on this machine: its capacity bounds the distributed target's, and nginx's CPU here is the hop's own cost.
  * nginx is pinned as the distributed stack is (BENCH_PIN_DISTRIBUTED=1: core 0 with the server; default: not).
  */
-async function startB1BehindIngress(cfg: Config): Promise<RunningTarget> {
+async function startB1BehindIngress(cfg: Config, layer4 = false): Promise<RunningTarget> {
   const b1 = await startBaseline('b1', cfg);
   const b1Port = Number(new URL((b1.spec as { origin: string }).origin).port);
   const runDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-ingress-'));
   try {
-    const ingress = await startIngress({
-      runDir,
-      port: await freePort(),
-      gateway1Port: b1Port,
-      gateway2Port: b1Port,
-      roomPort: b1Port,
-    });
+    // b1-l4: nginx's stream module instead (deploy/local/layer4.ts), the chart's LoadBalancer path
+    const ingress = layer4
+      ? await startLayer4({ runDir, port: await freePort(), gatewayPorts: [b1Port, b1Port] })
+      : await startIngress({
+          runDir,
+          port: await freePort(),
+          gateway1Port: b1Port,
+          gateway2Port: b1Port,
+          roomPort: b1Port,
+        });
     const nginxPid = ingress.child.pid!;
     if (cfg.pinDistributed && pinned(cfg))
       for (const p of processTree(nginxPid))
         spawnSync('taskset', ['-p', '-c', '0', String(p.pid)], { stdio: 'ignore' });
     return {
-      name: 'b1-ingress',
+      name: layer4 ? 'b1-l4' : 'b1-ingress',
       spec: { kind: 'b1', origin: ingress.url },
       watched: [...b1.watched, { label: 'nginx', pid: nginxPid }],
       stop: async () => {
@@ -325,7 +329,11 @@ function distributedProcesses(RUN_DIR: string): Watched[] {
   return found;
 }
 
-async function startDistributed(cfg: Config): Promise<RunningTarget> {
+/**
+ * The running stack's app through its HTTP ingress (distributed), or through its layer-4 entry (distributed-l4:
+ * nginx's stream module to the gateways, which forward HTTP to the ingress). Each counts its own entry's nginx.
+ */
+async function startDistributed(cfg: Config, layer4 = false): Promise<RunningTarget> {
   if (!distributedUp) {
     if (cfg.distributedOrigin)
       distributedUp = { origin: cfg.distributedOrigin, ranUp: false, ...(await stackEnv(false)) };
@@ -350,17 +358,27 @@ async function startDistributed(cfg: Config): Promise<RunningTarget> {
     }
   }
   if (distributedUp.failed) throw new NotRun(distributedUp.failed);
-  const origin = assertLocal(distributedUp.origin);
+  const origin = layer4
+    ? `http://127.0.0.1:${stackPorts({ ...process.env, ...distributedUp.env }).l4}`
+    : assertLocal(distributedUp.origin);
   try {
     await waitHttp(origin, 60000, () => null);
   } catch (e) {
     throw new NotRun((e as Error).message);
   }
-  const watched = distributedProcesses(distributedUp.runDir);
+  const watched = distributedProcesses(distributedUp.runDir).filter((w) => layer4 || w.label !== 'nginx-l4');
   if (watched.length === 0) throw new NotRun('no service process found (deploy/local/.run/*.pid or pgrep)');
+  if (layer4 && !watched.some((w) => w.label === 'nginx-l4'))
+    throw new NotRun('the stack has no layer-4 entry (deploy/local/layer4.ts: is libnginx-mod-stream installed?)');
   const { gateway1, gateway2 } = distributedPorts();
   const metricsUrls = [gateway1, gateway2].map((p) => `http://127.0.0.1:${metricsPortOf(p)}/metrics`);
-  return { name: 'distributed', spec: { kind: 'app', origin }, watched, metricsUrls, stop: async () => {} };
+  return {
+    name: layer4 ? 'distributed-l4' : 'distributed',
+    spec: { kind: 'app', origin },
+    watched,
+    metricsUrls,
+    stop: async () => {},
+  };
 }
 
 /**
@@ -396,6 +414,7 @@ export async function shutdownDistributed(): Promise<void> {
 export function startTarget(name: TargetName, cfg: Config): Promise<RunningTarget> {
   if (name === 'b0' || name === 'b1') return startBaseline(name, cfg);
   if (name === 'b1-ingress') return startB1BehindIngress(cfg);
+  if (name === 'b1-l4') return startB1BehindIngress(cfg, true);
   if (name === 'embedded') return startEmbedded(cfg);
-  return startDistributed(cfg);
+  return startDistributed(cfg, name === 'distributed-l4');
 }

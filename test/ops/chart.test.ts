@@ -134,6 +134,7 @@ describe('the chart against the code', () => {
     undefined,
     'charts/ephemera/ci/production-values.yaml',
     'charts/ephemera/ci/features-values.yaml',
+    'charts/ephemera/ci/layer4-values.yaml',
   ];
 
   it('wires every variable each service reads (its configuration schema), and nothing it does not read', () => {
@@ -261,6 +262,48 @@ describe('the chart against the code', () => {
         expect(admitted.sort(), `${set ?? 'default'}: ${service}'s internal port`).toEqual([...expected].sort());
       }
     }
+  });
+
+  it('the layer-4 path (docs/deployment.md): a LoadBalancer Service with client affinity in front of the gateways, HTTP to the ingress controller', () => {
+    const docs = render('charts/ephemera', 'charts/ephemera/ci/layer4-values.yaml').split(/^---$/m);
+    const lb = docs.find((d) => /^kind: Service$/m.test(d) && /^ {2}name: ephemera-gateway-public$/m.test(d))!;
+    expect(lb).toMatch(/^ {2}type: LoadBalancer$/m);
+    expect(lb).toMatch(/^ {2}sessionAffinity: ClientIP$/m);
+    expect(lb).toMatch(/^ {2}externalTrafficPolicy: Local$/m);
+    expect(lb).toMatch(/app\.kubernetes\.io\/component: gateway/);
+    // only the public port: the internal listener and metrics are never behind the balancer
+    expect([...lb.matchAll(/targetPort: (\S+)/g)].map((m) => m[1])).toEqual(['http']);
+    const policy = (name: string) =>
+      docs.find((d) => /^kind: NetworkPolicy$/m.test(d) && new RegExp(`^ {2}name: ephemera-${name}$`, 'm').test(d))!;
+    const gateway = policy('gateway');
+    const gatewayIn = gateway.slice(gateway.indexOf('  ingress:'), gateway.indexOf('  egress:'));
+    expect(gatewayIn).toMatch(
+      /- ipBlock: \{ cidr: 203\.0\.113\.0\/24 \}\n\s+ports:\n\s+- \{ protocol: TCP, port: 8101 \}/,
+    );
+    expect(gateway.slice(gateway.indexOf('  egress:'))).toMatch(
+      /the layer-4 path: the HTTP forwarding to the ingress controller[\s\S]*?port: 80 \}/,
+    );
+    // the gateways forward HTTP to the controller, not to room's public port
+    const room = policy('room');
+    const roomPublic = room
+      .slice(room.indexOf('  ingress:'), room.indexOf('  egress:'))
+      .split(/\n {4}- from:/)
+      .filter((rule) => /port: 8201 \}/.test(rule));
+    expect(roomPublic.join('\n')).not.toMatch(/component: gateway/);
+    const config = docs.find((d) => /^kind: ConfigMap$/m.test(d) && /HTTP_UPSTREAM/.test(d))!;
+    expect(config).toContain('HTTP_UPSTREAM: "http://ingress-nginx-controller.ingress-nginx.svc.cluster.local"');
+    // without an upstream for HTTP the path is refused at render time
+    const refused = run(bin('helm'), [
+      'template',
+      'ephemera',
+      'charts/ephemera',
+      '--kube-version',
+      KUBE,
+      '--set',
+      'gateway.loadBalancer.enabled=true',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toMatch(/httpUpstream/);
   });
 
   it('alerts and the dashboard use only metrics that exist (the services, prom-client, or the named exporters)', () => {

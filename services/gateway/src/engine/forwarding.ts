@@ -17,7 +17,9 @@ export const isUpload = (method: string, url: string) => method === 'POST' && UP
 
 /**
  * Hop-by-hop headers are the proxy's own; the server writes Date and Content-Length itself. A client's handoff
- * header is dropped with them: only the proxy names a handed-over body.
+ * header is dropped with them: only the proxy names a handed-over body. Host is not among them: the upstream gets the
+ * host the browser asked for (nginx's `proxy_set_header Host $host`), so an ingress behind the gateways routes by
+ * its host rules (the layer-4 path, docs/deployment.md).
  */
 export const HOP_BY_HOP = new Set([
   'connection',
@@ -25,7 +27,6 @@ export const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'content-length',
-  'host',
   'date',
   BODY_HANDOFF_HEADER,
 ]);

@@ -141,9 +141,14 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     expect(seen.filter((s) => s.url.endsWith('z'))).toEqual([]);
   });
 
-  it("forwards other requests as sent, with the client's address, and the answer as given", async () => {
+  it("forwards other requests as sent, with the client's address and host, and the answer as given", async () => {
     const answer = await request('/api/teapot?x=1&y=%2F', {
-      headers: { 'x-ephemera-body-handoff': 'forged', 'x-forwarded-for': '6.6.6.6', 'x-custom': 'kept' },
+      headers: {
+        'x-ephemera-body-handoff': 'forged',
+        'x-forwarded-for': '6.6.6.6',
+        'x-custom': 'kept',
+        host: 'chat.example.test',
+      },
     });
     expect(answer.status).toBe(418);
     expect(answer.text).toBe('GET /api/teapot?x=1&y=%2F 0');
@@ -152,6 +157,8 @@ describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
     const s = seen.at(-1)!;
     expect(s.headers['x-forwarded-for']).toMatch(/^client-of-(::ffff:)?127\.0\.0\.1$/);
     expect(s.headers['x-custom']).toBe('kept');
+    // an ingress behind the gateways (the layer-4 path) routes by the host the browser asked for
+    expect(s.headers.host).toBe('chat.example.test');
     expect(s.headers['x-ephemera-body-handoff']).toBeUndefined();
     const json = JSON.stringify({ name: 'ü'.repeat(1000) });
     const posted = await request('/api/rooms', {
