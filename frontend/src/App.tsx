@@ -6,6 +6,7 @@ import { resolveMatch, ROUTE_TABLE, type RouteId } from './lib/routes.ts';
 import { reportPageView } from './lib/visitorCalls.ts';
 import { ToastProvider } from './components/overlays/Toast.tsx';
 import { MaintenanceBanner } from './components/overlays/MaintenanceBanner.tsx';
+import { RemovedHost } from './components/overlays/RemovedHost.tsx';
 
 // Everything but the landing page loads on demand. The room page (session, socket, chat, menus) is its own chunk:
 // the landing's initial JS stays small, and the build checks landing + room page against the budget too
@@ -129,6 +130,7 @@ export function App() {
       <PageViews />
       <ToastProvider>
         <MaintenanceBanner />
+        <RemovedHost />
         <ErrorBoundary>
           <Suspense fallback={<LoadingScreen text="Loading…" />}>
             <Routes>

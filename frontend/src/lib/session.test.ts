@@ -109,6 +109,20 @@ describe('RoomSession', () => {
     expect(callbacks.onJoinRefused).toHaveBeenCalledWith('Failed to join workspace');
   });
 
+  it('removed while away: a rejoin refused with KICKED ends as a kick (the Removed dialog), not a failed join', async () => {
+    let join: unknown = { success: true, user: me, workspace: ws };
+    const base = server();
+    const { socket, callbacks } = setup((event, payload) => (event === C.joinWorkspace ? join : base(event, payload)));
+    socket.up();
+    await flush();
+    socket.drop();
+    join = { success: false, code: 'KICKED', message: 'You were removed from this room' };
+    socket.up();
+    await flush();
+    expect(callbacks.onKicked).toHaveBeenCalledWith('You were removed from this room');
+    expect(callbacks.onJoinRefused).not.toHaveBeenCalled();
+  });
+
   it('a join without an answer within 20 s times out', async () => {
     const { socket, session } = setup(server({ join: NO_ACK }));
     socket.up();

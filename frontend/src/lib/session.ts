@@ -315,7 +315,9 @@ export class RoomSession {
         return;
       }
       const message = ack.message || MSG_JOIN_FAILED;
-      this.fail(() => this.callbacks.onJoinRefused(message));
+      // removed while this page was away (a background tab, a lost connection): as if the kick had arrived
+      if (isRejoin && ack.code === 'KICKED') this.fail(() => this.callbacks.onKicked(message));
+      else this.fail(() => this.callbacks.onJoinRefused(message));
       return;
     }
 

@@ -8,6 +8,7 @@ import { SuccessDialog } from '../components/overlays/SuccessDialog.tsx';
 import { RoomSession } from '../lib/session.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
 import { roomPath } from '../lib/routes.ts';
+import { announceRemoval } from '../lib/removal.ts';
 import type { AuthRecord } from '../lib/storage.ts';
 import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
 
@@ -135,7 +136,11 @@ function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): v
       new RoomSession(auth, {
         onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
         onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
-        onKicked: (reason) => onPhase({ kind: 'kicked', reason }),
+        onKicked: (reason) => {
+          // the member's other pages in this browser show the app-wide Removed dialog
+          announceRemoval({ workspaceId: auth.workspaceId, roomName: auth.roomName, reason });
+          onPhase({ kind: 'kicked', reason });
+        },
       }),
   );
 
