@@ -62,6 +62,8 @@ export const BACKUP_PART_METHODS = [
 /** the parts after admin-analytics' own, in the file's order */
 export const BACKUP_PARTS = ['room', 'messaging', 'billing'] as const;
 export type BackupPartName = (typeof BACKUP_PARTS)[number];
-export const backupPartPrefix = (part: BackupPartName) => `/internal/backup/${part}`;
+/** under it, every part's internal routes */
+export const BACKUP_INTERNAL_ROOT = '/internal/backup/';
+export const backupPartPrefix = (part: BackupPartName) => `${BACKUP_INTERNAL_ROOT}${part}`;
 /** the streamed export route of a part (a signed POST with an empty JSON body; the answer is NDJSON) */
 export const backupPartExportPath = (part: BackupPartName) => `${backupPartPrefix(part)}/export`;

@@ -12,7 +12,7 @@ import type { RoomKeyStore } from './crypto/key-store.ts';
 import type { WrappedKey } from './crypto/master-key.ts';
 
 const ROWS_PER_RECORD = 500;
-/** rows sent in one import call stay far below the internal listener's body limit (64 kB) */
+/** rows sent in one import call stay small (a row larger than this goes alone; internal-listener.ts takes it) */
 const MAX_IMPORT_BYTES = 48 * 1024;
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 const AS_TEXT = new Set(['numeric', 'bigint', 'double precision', 'real', 'money']);

@@ -6,10 +6,17 @@
  * to this port only the services that call it (docs/security.md).
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
+import { BACKUP_INTERNAL_ROOT } from '@ephemera/proto';
 import { errorHandler } from './http.ts';
 import { httpMetrics } from './metrics-http.ts';
 import type { Logger } from './log.ts';
 import { SERVICE_CREDENTIAL_HEADER, verifyServiceRequest } from './service-credential.ts';
+
+/**
+ * The largest body of a backup import call: one row as large as PostgreSQL holds it in the backed-up tables, with
+ * room to spare (a sealed message or profile is a few kB; the file itself is bounded by ADMIN_BACKUP_MAX_BYTES).
+ */
+export const BACKUP_IMPORT_BODY_LIMIT = '16mb';
 
 export interface InternalListenerOptions {
   /** INTERNAL_PORT (0: any free port) and its address (the pod's in a cluster) */
@@ -30,7 +37,9 @@ export function internalApp(opts: InternalListenerOptions & { logger: Logger; js
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  // The raw bytes first: the signature covers them exactly as they were sent.
+  // The raw bytes first: the signature covers them exactly as they were sent. A backup import sends one row alone
+  // when it is larger than a batch (backup-part.ts importBatches): its routes take rows up to BACKUP_IMPORT_BODY_LIMIT.
+  app.use(BACKUP_INTERNAL_ROOT, express.raw({ type: () => true, limit: BACKUP_IMPORT_BODY_LIMIT }));
   app.use(express.raw({ type: () => true, limit: opts.jsonLimit }));
   app.use(verifyCredential(opts.secret, opts.logger));
   app.use(parseJson);
