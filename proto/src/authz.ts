@@ -8,7 +8,8 @@
  * fails the suite (the maps below are typed to have every key).
  */
 import { DomainError } from './errors.ts';
-import { C, type ClientEventName } from './socket.ts';
+import { C } from './names.ts';
+import type { ClientEventName } from './commands.ts';
 
 export const ROLES = [
   'owner',

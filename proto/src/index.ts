@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './models.ts';
 export * from './events.ts';
 export * from './socket.ts';
+export * from './commands.ts';
 export * from './http.ts';
 export * from './internal.ts';
 export * from './link-preview.ts';

@@ -5,48 +5,17 @@
  * The actor always comes from the gateway's authenticated connection, never from a client payload.
  */
 import { z } from 'zod';
-import type { Workspace, RoomUser, Channel, Message, ChannelSummary } from './models.ts';
-import type { OnlineUser, PresenceStatus } from './socket.ts';
-import type {
-  CreateChannelSchema,
-  JoinChannelSchema,
-  SendMessageSchema,
-  FetchMessagesSchema,
-  SyncMessagesSchema,
-  CreateDmChannelSchema,
-  DeleteDmSchema,
-  DeleteChannelSchema,
-  RenameChannelSchema,
-  UpdateChannelMembersSchema,
-  EditMessageSchema,
-  DeleteMessageSchema,
-  AddReactionSchema,
-  MarkReadSchema,
-  SearchMessagesSchema,
-  UpdateProfileSchema,
-  RenameWorkspaceSchema,
-  SetWorkspacePasswordSchema,
-  SetWorkspaceMaxUsersSchema,
-  ExtendWorkspaceSchema,
-  KickUserSchema,
-  BroadcastThemeSchema,
-  SetMemberRoleSchema,
-} from './socket.ts';
-import type { WorkspaceUpdate, RoomTheme } from './socket.ts';
+import type { Workspace, RoomUser, Channel } from './models.ts';
+import type { OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket.ts';
+import type { CommandPort, SessionActor } from './commands.ts';
 import type { Tier } from './limits.ts';
 import type { Audience } from './events.ts';
 
-type In<S extends z.ZodTypeAny> = z.output<S>;
-
-/** Who is acting, as established by join-workspace on this connection. */
-export const SessionActorSchema = z.object({
-  workspaceId: z.string().min(1),
-  userId: z.string().min(1),
-  username: z.string().min(1),
-});
-export type SessionActor = z.infer<typeof SessionActorSchema>;
-
-export interface RoomApi {
+/**
+ * The room service as the gateway calls it: one method per command the room owns (CommandPort, from the command
+ * table in commands.ts), and the checks it makes for the gateway's own commands.
+ */
+export type RoomApi = CommandPort<'room'> & {
   /** Verify a user token for a workspace; returns the user and the workspace as this user may see it. */
   authenticate(input: {
     workspaceId: string;
@@ -54,32 +23,12 @@ export interface RoomApi {
     username: string;
     password?: string | null;
   }): Promise<{ user: RoomUser; workspace: Workspace }>;
-  createChannel(actor: SessionActor, input: z.output<typeof CreateChannelSchema>): Promise<Channel>;
   /**
    * May the actor send this presence event? Presence keeps no room read model, so the room service decides for it:
    * the role against the event's own row (SOCKET_AUTHZ[event]), and for typing the channel rule (a channel the actor
    * can read: NOT_A_MEMBER / CHANNEL_NOT_FOUND). Answers the typing channel, whose audience hears the indicator.
    */
   authorizePresence(actor: SessionActor, input: AuthorizePresenceInput): Promise<{ channel: Channel | null }>;
-  /** The DM between the actor and the target (created if there is none; reopened for the actor if hidden). */
-  createDmChannel(actor: SessionActor, input: In<typeof CreateDmChannelSchema>): Promise<Channel>;
-  deleteDm(actor: SessionActor, input: In<typeof DeleteDmSchema>): Promise<{ channelId: string }>;
-  deleteChannel(actor: SessionActor, input: In<typeof DeleteChannelSchema>): Promise<{ channelId: string }>;
-  renameChannel(actor: SessionActor, input: In<typeof RenameChannelSchema>): Promise<Channel>;
-  updateChannelMembers(actor: SessionActor, input: In<typeof UpdateChannelMembersSchema>): Promise<Channel>;
-  updateProfile(actor: SessionActor, input: In<typeof UpdateProfileSchema>): Promise<RoomUser>;
-  /** The spec's logout: the member leaves, the token stops working, every socket of the user is dropped. */
-  leaveWorkspace(actor: SessionActor): Promise<void>;
-  // room administration (room-admin.ts)
-  renameWorkspace(actor: SessionActor, input: In<typeof RenameWorkspaceSchema>): Promise<WorkspaceUpdate>;
-  setWorkspacePassword(actor: SessionActor, input: In<typeof SetWorkspacePasswordSchema>): Promise<WorkspaceUpdate>;
-  setWorkspaceMaxUsers(actor: SessionActor, input: In<typeof SetWorkspaceMaxUsersSchema>): Promise<WorkspaceUpdate>;
-  extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate>;
-  /** destroys the room key first, then records workspace.deleted; every service removes its rows */
-  deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }>;
-  kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }>;
-  setMemberRole(actor: SessionActor, input: In<typeof SetMemberRoleSchema>): Promise<RoomUser>;
-  broadcastTheme(actor: SessionActor, input: In<typeof BroadcastThemeSchema>): Promise<RoomTheme>;
   /** internal only (billing, superadmin, tests): RoomTierChanged */
   changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate>;
   /**
@@ -90,7 +39,7 @@ export interface RoomApi {
     actor: SessionActor,
     input: AuthorizeCallInput,
   ): Promise<{ workspaceId: string; channelId: string; memberIds: string[] }>;
-}
+};
 
 export const AuthorizeCallSchema = z.object({
   event: z.enum(['start-call', 'accept-call', 'reject-call', 'end-call', 'webrtc-signal']),
@@ -108,32 +57,8 @@ export const AuthorizePresenceSchema = z.discriminatedUnion('event', [
 ]);
 export type AuthorizePresenceInput = z.infer<typeof AuthorizePresenceSchema>;
 
-export interface MessagingApi {
-  sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message>;
-  fetchMessages(
-    actor: SessionActor,
-    input: z.output<typeof FetchMessagesSchema>,
-  ): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
-  /** join-channel: the channel's latest page of history, under join-channel's own row */
-  joinChannel(
-    actor: SessionActor,
-    input: z.output<typeof JoinChannelSchema>,
-  ): Promise<{ channelId: string; messages: Message[]; hasMore: boolean }>;
-  syncMessages(
-    actor: SessionActor,
-    input: z.output<typeof SyncMessagesSchema>,
-  ): Promise<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
-  editMessage(actor: SessionActor, input: In<typeof EditMessageSchema>): Promise<Message>;
-  deleteMessage(actor: SessionActor, input: In<typeof DeleteMessageSchema>): Promise<{ messageId: string }>;
-  addReaction(
-    actor: SessionActor,
-    input: In<typeof AddReactionSchema>,
-  ): Promise<{ messageId: string; reactions: Record<string, string[]> }>;
-  markRead(actor: SessionActor, input: In<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }>;
-  channelSummaries(actor: SessionActor): Promise<ChannelSummary[]>;
-  /** Newest first, at most LIMITS.searchResultsMax, only in channels the actor may read. */
-  searchMessages(actor: SessionActor, input: In<typeof SearchMessagesSchema>): Promise<Message[]>;
-}
+/** The messaging service as the gateway calls it: one method per command it owns (the command table, commands.ts). */
+export type MessagingApi = CommandPort<'messaging'>;
 
 export interface PresenceApi {
   /** A connection of this user is now in the room; returns the online list after the change and whether the user was newly online. */
@@ -207,40 +132,14 @@ export interface CallBusMessage {
   sealed: string;
 }
 
-/** Internal HTTP routes (distributed mode). */
+/** Internal HTTP routes (distributed mode) besides the commands' (commandPath in commands.ts). */
 export const INTERNAL = {
   authenticate: '/internal/authenticate',
-  createChannel: '/internal/create-channel',
   authorizePresence: '/internal/authorize-presence',
-  createDmChannel: '/internal/create-dm-channel',
-  deleteDm: '/internal/delete-dm',
-  deleteChannel: '/internal/delete-channel',
-  renameChannel: '/internal/rename-channel',
-  updateChannelMembers: '/internal/update-channel-members',
-  updateProfile: '/internal/update-profile',
-  leaveWorkspace: '/internal/leave-workspace',
-  renameWorkspace: '/internal/rename-workspace',
-  setWorkspacePassword: '/internal/set-workspace-password',
-  setWorkspaceMaxUsers: '/internal/set-workspace-max-users',
-  extendWorkspace: '/internal/extend-workspace',
-  deleteWorkspace: '/internal/delete-workspace',
-  kickUser: '/internal/kick-user',
-  broadcastTheme: '/internal/broadcast-theme',
-  setMemberRole: '/internal/set-member-role',
   changeTier: '/internal/change-tier',
   authorizeCall: '/internal/authorize-call',
-  editMessage: '/internal/edit-message',
-  deleteMessage: '/internal/delete-message',
-  addReaction: '/internal/add-reaction',
-  markRead: '/internal/mark-read',
-  channelSummaries: '/internal/channel-summaries',
-  searchMessages: '/internal/search-messages',
   presenceStatus: '/internal/presence/status',
   presenceTyping: '/internal/presence/typing',
-  sendMessage: '/internal/send-message',
-  fetchMessages: '/internal/fetch-messages',
-  joinChannel: '/internal/join-channel',
-  syncMessages: '/internal/sync-messages',
   presenceConnect: '/internal/presence/connect',
   presenceDisconnect: '/internal/presence/disconnect',
   presenceOnline: '/internal/presence/online',

@@ -1,7 +1,7 @@
 /**
  * The realtime protocol (Socket.IO): the events of docs/product/ and the ones this product adds (documented in
- * docs/protocol.md). Every client->server event has a payload schema and an ack type; the gateway refuses any
- * event that is not in CLIENT_EVENTS.
+ * docs/protocol.md). Every client->server event has a payload schema and an ack type (ClientAcks); its row in the
+ * command table (commands.ts) names its schema, and the gateway refuses any event without a row.
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
@@ -253,47 +253,6 @@ export interface IceServer {
 /** Why a call ended (call-ended.reason). */
 export type CallEndReason = 'ended' | 'timeout' | 'disconnected' | 'left' | 'answered-elsewhere' | 'room-deleted';
 
-export const CLIENT_EVENTS = {
-  [C.joinWorkspace]: JoinWorkspaceSchema,
-  [C.createChannel]: CreateChannelSchema,
-  [C.joinChannel]: JoinChannelSchema,
-  [C.sendMessage]: SendMessageSchema,
-  [C.fetchMessages]: FetchMessagesSchema,
-  [C.syncMessages]: SyncMessagesSchema,
-  [C.leaveWorkspace]: LeaveWorkspaceSchema,
-  [C.createDmChannel]: CreateDmChannelSchema,
-  [C.deleteDm]: DeleteDmSchema,
-  [C.deleteChannel]: DeleteChannelSchema,
-  [C.renameChannel]: RenameChannelSchema,
-  [C.updateChannelMembers]: UpdateChannelMembersSchema,
-  [C.editMessage]: EditMessageSchema,
-  [C.deleteMessage]: DeleteMessageSchema,
-  [C.addReaction]: AddReactionSchema,
-  [C.markRead]: MarkReadSchema,
-  [C.fetchChannelSummaries]: FetchChannelSummariesSchema,
-  [C.searchMessages]: SearchMessagesSchema,
-  [C.typingStart]: TypingStartSchema,
-  [C.typingStop]: TypingStopSchema,
-  [C.updatePresence]: UpdatePresenceSchema,
-  [C.updateProfile]: UpdateProfileSchema,
-  [C.renameWorkspace]: RenameWorkspaceSchema,
-  [C.setWorkspacePassword]: SetWorkspacePasswordSchema,
-  [C.setWorkspaceMaxUsers]: SetWorkspaceMaxUsersSchema,
-  [C.extendWorkspace]: ExtendWorkspaceSchema,
-  [C.deleteWorkspace]: DeleteWorkspaceSchema,
-  [C.kickUser]: KickUserSchema,
-  [C.broadcastTheme]: BroadcastThemeSchema,
-  [C.setMemberRole]: SetMemberRoleSchema,
-  [C.startCall]: StartCallSchema,
-  [C.acceptCall]: AcceptCallSchema,
-  [C.rejectCall]: RejectCallSchema,
-  [C.endCall]: EndCallSchema,
-  [C.webrtcSignal]: WebrtcSignalSchema,
-} as const;
-export type ClientEventName = keyof typeof CLIENT_EVENTS;
-export type ClientPayload<E extends ClientEventName> = z.input<(typeof CLIENT_EVENTS)[E]>;
-export type ParsedClientPayload<E extends ClientEventName> = z.output<(typeof CLIENT_EVENTS)[E]>;
-
 /** Every ack is either { success: true, ...data } or an ErrorBody with success: false. */
 /** the answer of a command whose success carries nothing more */
 type NoFields = Record<never, never>;
@@ -440,7 +399,3 @@ export interface ServerEvents {
   /** from the other party of the active call */
   [S.webrtcSignal]: (p: { channelId: string; fromUserId: string; signal: WebrtcSignalPayload }) => void;
 }
-
-export type ClientEvents = {
-  [E in ClientEventName]: (payload: ClientPayload<E>, ack: (a: ClientAcks[E]) => void) => void;
-};

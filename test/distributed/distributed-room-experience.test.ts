@@ -1,8 +1,8 @@
 import { roomExperienceSuites } from '../suites/room-experience.ts';
 import { INTERNAL, type Tier } from '@ephemera/proto';
 import { serviceCredential } from '@ephemera/platform';
-import { RoomClient } from '@ephemera/room';
-import { MessagingClient } from '@ephemera/messaging';
+import { roomClient } from '@ephemera/room';
+import { messagingClient } from '@ephemera/messaging';
 import { startDistributedStack } from './stack.ts';
 import { startVersitygw } from '../helpers/versitygw.ts';
 
@@ -17,8 +17,8 @@ roomExperienceSuites('distributed (Kafka, Postgres, Redis; A and B on different 
   // The services as the gateways call them: on their internal listeners, signed with the stack's service credential.
   const credential = serviceCredential('gateway', stack.serviceSecret);
   const services = {
-    rooms: new RoomClient(stack.internal.room, credential),
-    messaging: new MessagingClient(stack.internal.messaging, credential),
+    rooms: roomClient(stack.internal.room, credential),
+    messaging: messagingClient(stack.internal.messaging, credential),
   };
   return {
     url: stack.urlA,

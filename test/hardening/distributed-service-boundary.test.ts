@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, CONTACT_PATH, INTERNAL } from '@ephemera/proto';
+import { API, C, CONTACT_PATH, INTERNAL, commandPath } from '@ephemera/proto';
 import { SERVICE_CREDENTIAL_HEADER, serviceCredential, signServiceRequest } from '@ephemera/platform';
 import { ROOM_KEY_ROUTE } from '@ephemera/room/src/room-keys-http.ts';
 import { ACCOUNT_KEY_ROUTE } from '@ephemera/billing/src/account-keys-http.ts';
@@ -131,7 +131,7 @@ describe('service boundary: the internal listener verifies the service credentia
       wrong: signServiceRequest(wrong, 'POST', INTERNAL.changeTier, json),
       expired: signServiceRequest(right, 'POST', INTERNAL.changeTier, json, Date.now() - 61_000),
       'another body': signServiceRequest(right, 'POST', INTERNAL.changeTier, json.replace('business', 'pro')),
-      'another path': signServiceRequest(right, 'POST', INTERNAL.extendWorkspace, json),
+      'another path': signServiceRequest(right, 'POST', commandPath(C.extendWorkspace), json),
       'another method': signServiceRequest(right, 'GET', INTERNAL.changeTier, json),
     };
     for (const [name, credential] of Object.entries(refusals)) {

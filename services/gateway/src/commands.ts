@@ -1,6 +1,8 @@
 /**
- * The socket commands. The gateway has no domain logic: each handler takes the parsed payload and the session
- * established by join-workspace on this connection, calls the owning service, and returns the ack data.
+ * The socket commands. The gateway has no domain logic: a command the room or messaging owns is dispatched from its
+ * row of the command table (proto/src/commands.ts): the session established by join-workspace on this connection is
+ * the actor, and the owner's answer is the ack's data (or its `answer` field). Hand-written below are only the
+ * commands with gateway work of their own: the session (join, leave, profile), presence, typing, calls, history.
  * Broadcasts do not happen here: they come from the event log (fanout.ts) or the presence bus, so every replica
  * sends the same thing. Who may call what is the authorization table (proto/src/authz.ts): the gateway refuses
  * anonymous sockets (gateway.ts); every event is then checked under its own row by the service that owns the
@@ -9,10 +11,15 @@
 import {
   C,
   S,
+  COMMANDS,
   DomainError,
   channelAudience,
-  type ClientAcks,
+  commandMethod,
+  dispatchedCommands,
+  type AckData,
   type ClientEventName,
+  type DispatchedCommand,
+  type GatewayCommand,
   type ParsedClientPayload,
   type SessionActor,
   type RoomApi,
@@ -35,7 +42,6 @@ export interface CommandDeps {
   calls: Calls;
 }
 
-type AckData<E extends ClientEventName> = Omit<Extract<ClientAcks[E], { success: true }>, 'success'>;
 type Handler<E extends ClientEventName> = (
   socket: Socket,
   payload: ParsedClientPayload<E>,
@@ -55,7 +61,31 @@ function own(session: SessionActor | null, claimed: { workspaceId?: string; user
   return s;
 }
 
+type AnyHandler = (socket: Socket, payload: unknown, session: SessionActor | null) => Promise<object>;
+
+/** A command the room or messaging owns, from its row: own session as the actor, the owner's answer as the ack. */
+function dispatched(deps: CommandDeps, name: ClientEventName): AnyHandler {
+  const row: { owner: string; answer?: string; userIdNamesTarget?: true } = COMMANDS[name];
+  const owner = (row.owner === 'room' ? deps.rooms : deps.messaging) as unknown as Record<
+    string,
+    (actor: SessionActor, input: unknown) => Promise<unknown>
+  >;
+  const method = commandMethod(name);
+  return async (_socket, payload, session) => {
+    const { workspaceId, userId } = payload as { workspaceId?: string; userId?: string };
+    const actor = own(session, { workspaceId, userId: row.userIdNamesTarget ? undefined : userId });
+    const answer = await owner[method](actor, payload);
+    return row.answer ? { [row.answer]: answer } : ((answer ?? {}) as object);
+  };
+}
+
 export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Handler<E> } {
+  const fromRows = Object.fromEntries(dispatchedCommands().map((name) => [name, dispatched(deps, name)]));
+  return { ...(fromRows as { [E in DispatchedCommand]: Handler<E> }), ...gatewayHandlers(deps) };
+}
+
+/** The commands with work of the gateway's own (owner `gateway`, or `gatewayWork` in their row). */
+function gatewayHandlers(deps: CommandDeps): { [E in GatewayCommand]: Handler<E> } {
   const { rooms, messaging, presence, calls } = deps;
 
   async function leave(socket: Socket, session: SessionActor): Promise<void> {
@@ -129,54 +159,19 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       return { user, workspace };
     },
 
-    [C.createChannel]: async (_socket, payload, session) => ({
-      channel: await rooms.createChannel(own(session, payload), payload),
-    }),
-
     [C.joinChannel]: async (socket, payload, session) => {
       const page = await messaging.joinChannel(requireSession(session), payload);
       socket.emit(S.messagesHistory, page);
       return page;
     },
 
-    [C.sendMessage]: async (_socket, payload, session) => ({
-      message: await messaging.sendMessage(requireSession(session), payload),
-    }),
-    [C.fetchMessages]: async (_socket, payload, session) => messaging.fetchMessages(requireSession(session), payload),
-    [C.syncMessages]: async (_socket, payload, session) => messaging.syncMessages(own(session, payload), payload),
-
     [C.leaveWorkspace]: async (socket, payload, session) => {
       const s = own(session, payload);
       // This socket first: the member.left fan-out then ends the user's other sockets on every replica, not this one.
       await leave(socket, s);
-      await rooms.leaveWorkspace(s);
+      await rooms.leaveWorkspace(s, payload);
       return {};
     },
-
-    [C.createDmChannel]: async (_socket, payload, session) => ({
-      channel: await rooms.createDmChannel(own(session, payload), payload),
-    }),
-    [C.deleteDm]: async (_socket, payload, session) => rooms.deleteDm(own(session, payload), payload),
-    [C.deleteChannel]: async (_socket, payload, session) => rooms.deleteChannel(own(session, payload), payload),
-    [C.renameChannel]: async (_socket, payload, session) => ({
-      channel: await rooms.renameChannel(own(session, payload), payload),
-    }),
-    [C.updateChannelMembers]: async (_socket, payload, session) => ({
-      channel: await rooms.updateChannelMembers(own(session, payload), payload),
-    }),
-
-    [C.editMessage]: async (_socket, payload, session) => ({
-      message: await messaging.editMessage(own(session, payload), payload),
-    }),
-    [C.deleteMessage]: async (_socket, payload, session) => messaging.deleteMessage(own(session, payload), payload),
-    [C.addReaction]: async (_socket, payload, session) => messaging.addReaction(own(session, payload), payload),
-    [C.markRead]: async (_socket, payload, session) => messaging.markRead(requireSession(session), payload),
-    [C.fetchChannelSummaries]: async (_socket, payload, session) => ({
-      summaries: await messaging.channelSummaries(own(session, payload)),
-    }),
-    [C.searchMessages]: async (_socket, payload, session) => ({
-      messages: await messaging.searchMessages(own(session, payload), payload),
-    }),
 
     [C.typingStart]: async (socket, payload, session) => {
       await setTyping(socket, own(session, payload), payload.channelId, true);
@@ -192,29 +187,6 @@ export function commandHandlers(deps: CommandDeps): { [E in ClientEventName]: Ha
       await presence.setStatus({ workspaceId: s.workspaceId, userId: s.userId, status: payload.status });
       return { status: payload.status };
     },
-    // room administration: the room service decides; fan-out tells the room (workspace-updated, kicked, ...)
-    [C.renameWorkspace]: async (_socket, payload, session) => ({
-      workspace: await rooms.renameWorkspace(own(session, payload), payload),
-    }),
-    [C.setWorkspacePassword]: async (_socket, payload, session) => ({
-      workspace: await rooms.setWorkspacePassword(own(session, payload), payload),
-    }),
-    [C.setWorkspaceMaxUsers]: async (_socket, payload, session) => ({
-      workspace: await rooms.setWorkspaceMaxUsers(own(session, payload), payload),
-    }),
-    [C.extendWorkspace]: async (_socket, payload, session) => ({
-      workspace: await rooms.extendWorkspace(own(session, payload), payload),
-    }),
-    [C.deleteWorkspace]: async (_socket, payload, session) => rooms.deleteWorkspace(own(session, payload)),
-    [C.kickUser]: async (_socket, payload, session) =>
-      rooms.kickUser(own(session, { workspaceId: payload.workspaceId }), payload),
-    [C.setMemberRole]: async (_socket, payload, session) => ({
-      user: await rooms.setMemberRole(own(session, { workspaceId: payload.workspaceId }), payload),
-    }),
-    [C.broadcastTheme]: async (_socket, payload, session) => ({
-      theme: await rooms.broadcastTheme(own(session, payload), payload),
-    }),
-
     // calls: the call module keeps the call (ephemeral store) and relays over the bus (calls.ts)
     [C.startCall]: async (socket, payload, session) => calls.startCall(socket, requireSession(session), payload),
     [C.acceptCall]: async (socket, payload, session) => calls.acceptCall(socket, requireSession(session), payload),

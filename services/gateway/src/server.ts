@@ -10,8 +10,8 @@ import {
   type Logger,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
-import { RoomClient } from '@ephemera/room/src/client.ts';
-import { MessagingClient } from '@ephemera/messaging/src/client.ts';
+import { roomClient } from '@ephemera/room/src/client.ts';
+import { messagingClient } from '@ephemera/messaging/src/client.ts';
 import { PresenceClient } from '@ephemera/presence/src/http.ts';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 
@@ -55,7 +55,7 @@ export async function startGatewayServer(opts: {
     { logger: opts.logger },
   );
   const bus = new RedisEphemeralStore(opts.redisUrl);
-  const rooms = new RoomClient(opts.roomUrl, credential);
+  const rooms = roomClient(opts.roomUrl, credential);
   const limits = createRateLimits({
     redisUrl: opts.redisUrl,
     namespace: opts.eventLogNamespace,
@@ -66,7 +66,7 @@ export async function startGatewayServer(opts: {
     host: opts.host,
     gatewayId: opts.gatewayId,
     rooms,
-    messaging: new MessagingClient(opts.messagingUrl, credential),
+    messaging: messagingClient(opts.messagingUrl, credential),
     presence: new PresenceClient(opts.presenceUrl, credential),
     keyring,
     log,

@@ -468,7 +468,7 @@ export class MessagingService implements MessagingApi {
     return messagesAfter(this.deps.pool, await servingKey(this.deps.keyring, actor.workspaceId), actor, input);
   }
 
-  async channelSummaries(actor: SessionActor): Promise<ChannelSummary[]> {
+  async fetchChannelSummaries(actor: SessionActor): Promise<ChannelSummary[]> {
     await this.access.check(actor, SOCKET_AUTHZ[C.fetchChannelSummaries], null);
     await this.settled(actor.workspaceId);
     return channelSummaries(this.ctx, await servingKey(this.deps.keyring, actor.workspaceId), actor);

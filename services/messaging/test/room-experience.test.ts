@@ -103,7 +103,7 @@ describe('messaging service: room experience', () => {
             userId: actor.userId,
           }),
         () => messaging.service.markRead(actor, { channelId: r.general, seq: m.seq }),
-        () => messaging.service.channelSummaries(actor),
+        () => messaging.service.fetchChannelSummaries(actor),
       ];
       for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'NOT_AUTHENTICATED' });
     }
@@ -189,10 +189,10 @@ describe('messaging service: room experience', () => {
     expect(answers.map((a) => a.seq)).toEqual([sent[3]!.seq, sent[3]!.seq, sent[4]!.seq, sent[4]!.seq, sent[4]!.seq]);
     const reads = await eventsOf(`${r.bob.workspaceId}:${r.bob.userId}:read`);
     expect(reads.map((e) => e.sequence)).toEqual([1, 2]);
-    const summary = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
+    const summary = (await messaging.service.fetchChannelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
     expect(summary).toMatchObject({ readSeq: sent[4]!.seq, unreadCount: 0 });
     expect(
-      (await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq,
+      (await messaging.service.fetchChannelSummaries(r.alice)).find((s) => s.channelId === r.general)!.othersReadSeq,
     ).toBe(sent[4]!.seq);
   });
 
@@ -202,11 +202,11 @@ describe('messaging service: room experience', () => {
       send(messaging.service, r.alice, r.general, `flood ${i}`),
     );
     await Promise.all(sends); // concurrent sends: batched, all answered
-    const bob = (await messaging.service.channelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
+    const bob = (await messaging.service.fetchChannelSummaries(r.bob)).find((s) => s.channelId === r.general)!;
     expect(bob.unreadCount).toBe(UNREAD_COUNT_CAP);
     expect(bob.lastMessage?.content).toMatch(/^flood /);
     expect(
-      (await messaging.service.channelSummaries(r.alice)).find((s) => s.channelId === r.general)!.unreadCount,
+      (await messaging.service.fetchChannelSummaries(r.alice)).find((s) => s.channelId === r.general)!.unreadCount,
     ).toBe(0);
   });
 

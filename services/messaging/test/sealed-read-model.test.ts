@@ -128,7 +128,7 @@ describe('messaging read model under the room key', async () => {
     expect(page.messages[2]!.linkPreview).toEqual(preview);
     const synced = await messaging.service.syncMessages(bobActor, { workspaceId: ws, afterSeq: 0, limit: 10 });
     expect(synced.messages.map((m) => m.authorName)).toEqual([author, 'bob', author, 'bob']);
-    const summary = (await messaging.service.channelSummaries(alice)).find((s) => s.channelId === general.id)!;
+    const summary = (await messaging.service.fetchChannelSummaries(alice)).find((s) => s.channelId === general.id)!;
     expect(summary.lastMessage).toMatchObject({ id: toEdit.id, content: `now ${text} too`, isEdited: true });
     const found = await messaging.service.searchMessages(bobActor, { workspaceId: ws, query: text.toUpperCase() });
     expect(found.map((m) => m.id)).toEqual([toEdit.id, original.id]);

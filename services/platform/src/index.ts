@@ -29,6 +29,7 @@ export * from './metrics-consumer-lag.ts';
 export * from './crypto/index.ts';
 export * from './internal-rpc.ts';
 export * from './internal-routes.ts';
+export * from './command-rpc.ts';
 export * from './service-credential.ts';
 export * from './internal-path.ts';
 export * from './path-guard.ts';

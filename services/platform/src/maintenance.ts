@@ -5,13 +5,13 @@
  *  - HTTP: maintenanceGuard refuses every write under /api/ with 503 MAINTENANCE and the superadmin's message;
  *  - socket: the gateway refuses the events SOCKET_EVENT_WRITES marks as writes, with the same answer.
  * Reads (GET, HEAD, OPTIONS, and the socket reads) keep working. What counts as a write is decided below, once:
- * OPEN_WRITES (HTTP writes that stay open) and SOCKET_EVENT_WRITES (every socket event, one row each).
+ * OPEN_WRITES (HTTP writes that stay open) and SOCKET_EVENT_WRITES (every socket event, from the command table).
  */
 import express from 'express';
 import {
   ADMIN_PREFIX,
   AUTH_API,
-  C,
+  COMMANDS,
   DomainError,
   ERRORS,
   LINK_PREVIEW_PATH,
@@ -156,44 +156,10 @@ export function maintenanceGuard(state: MaintenanceState): express.Router {
 }
 
 /**
- * Every socket event, decided once (a new event without a row fails the build): true = it changes durable state
- * (an event in the log or a stored row) and is refused during maintenance; false = a read or an ephemeral signal
- * (presence, typing, the call relay, which the log never stores) and keeps working.
+ * Every socket event, from its row of the command table (proto/src/commands.ts `writes`): true = it changes durable
+ * state (an event in the log or a stored row) and is refused during maintenance; false = a read or an ephemeral
+ * signal (presence, typing, the call relay, which the log never stores) and keeps working.
  */
-export const SOCKET_EVENT_WRITES = {
-  [C.joinWorkspace]: false, // authenticates an existing member by its token; joining as a new member is HTTP
-  [C.createChannel]: true,
-  [C.joinChannel]: false, // history of a channel
-  [C.sendMessage]: true,
-  [C.fetchMessages]: false,
-  [C.syncMessages]: false,
-  [C.leaveWorkspace]: true, // member.left
-  [C.createDmChannel]: true,
-  [C.deleteDm]: true,
-  [C.deleteChannel]: true,
-  [C.renameChannel]: true,
-  [C.updateChannelMembers]: true,
-  [C.editMessage]: true,
-  [C.deleteMessage]: true,
-  [C.addReaction]: true,
-  [C.markRead]: true, // the read position is stored
-  [C.fetchChannelSummaries]: false,
-  [C.searchMessages]: false,
-  [C.typingStart]: false, // presence store, expires by itself
-  [C.typingStop]: false,
-  [C.updatePresence]: false,
-  [C.updateProfile]: true,
-  [C.renameWorkspace]: true,
-  [C.setWorkspacePassword]: true,
-  [C.setWorkspaceMaxUsers]: true,
-  [C.extendWorkspace]: true,
-  [C.deleteWorkspace]: true,
-  [C.kickUser]: true,
-  [C.broadcastTheme]: true,
-  [C.setMemberRole]: true,
-  [C.startCall]: false, // calls are relayed, never recorded (docs/calls.md)
-  [C.acceptCall]: false,
-  [C.rejectCall]: false,
-  [C.endCall]: false,
-  [C.webrtcSignal]: false,
-} as const satisfies Record<ClientEventName, boolean>;
+export const SOCKET_EVENT_WRITES = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, row]) => [name, row.writes]),
+) as { readonly [E in ClientEventName]: boolean };

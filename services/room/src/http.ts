@@ -3,30 +3,11 @@
  * mode. Handlers translate only: parse, call one use case, answer.
  */
 import express from 'express';
-import { z } from 'zod';
-import {
-  INTERNAL,
-  CreateChannelSchema,
-  JoinWorkspaceSchema,
-  CreateDmChannelSchema,
-  DeleteDmSchema,
-  DeleteChannelSchema,
-  RenameChannelSchema,
-  UpdateChannelMembersSchema,
-  UpdateProfileSchema,
-  RenameWorkspaceSchema,
-  SetWorkspacePasswordSchema,
-  SetWorkspaceMaxUsersSchema,
-  ExtendWorkspaceSchema,
-  KickUserSchema,
-  SetMemberRoleSchema,
-  BroadcastThemeSchema,
-  AuthorizeCallSchema,
-  AuthorizePresenceSchema,
-} from '@ephemera/proto';
+import { INTERNAL, JoinWorkspaceSchema, AuthorizeCallSchema, AuthorizePresenceSchema } from '@ephemera/proto';
 import {
   bearerOfRequest,
   commandRoute,
+  commandRoutes,
   internalRoute,
   internalRouter,
   parseOrThrow,
@@ -131,30 +112,9 @@ export function publicRoomRouter(rooms: RoomService, limits: RateLimits = create
 /** The gateway's calls; also callable through the batch route (the calls of one gateway event-loop turn at once). */
 export function internalRoomRouter(rooms: RoomService, logger?: Logger): express.Router {
   const r = internalRouter(INTERNAL.roomBatch, logger);
+  commandRoutes(r, 'room', rooms); // every command the room owns (proto/src/commands.ts)
   internalRoute(r, INTERNAL.authenticate, (body) => rooms.authenticate(parseOrThrow(JoinWorkspaceSchema, body)));
-  commandRoute(r, INTERNAL.createChannel, CreateChannelSchema, (a, i) => rooms.createChannel(a, i));
   commandRoute(r, INTERNAL.authorizePresence, AuthorizePresenceSchema, (a, i) => rooms.authorizePresence(a, i));
-  commandRoute(r, INTERNAL.createDmChannel, CreateDmChannelSchema, (a, i) => rooms.createDmChannel(a, i));
-  commandRoute(r, INTERNAL.deleteDm, DeleteDmSchema, (a, i) => rooms.deleteDm(a, i));
-  commandRoute(r, INTERNAL.deleteChannel, DeleteChannelSchema, (a, i) => rooms.deleteChannel(a, i));
-  commandRoute(r, INTERNAL.renameChannel, RenameChannelSchema, (a, i) => rooms.renameChannel(a, i));
-  commandRoute(r, INTERNAL.updateChannelMembers, UpdateChannelMembersSchema, (a, i) =>
-    rooms.updateChannelMembers(a, i),
-  );
-  commandRoute(r, INTERNAL.updateProfile, UpdateProfileSchema, (a, i) => rooms.updateProfile(a, i));
-  commandRoute(r, INTERNAL.leaveWorkspace, z.object({}), (a) => rooms.leaveWorkspace(a));
-  commandRoute(r, INTERNAL.renameWorkspace, RenameWorkspaceSchema, (a, i) => rooms.renameWorkspace(a, i));
-  commandRoute(r, INTERNAL.setWorkspacePassword, SetWorkspacePasswordSchema, (a, i) =>
-    rooms.setWorkspacePassword(a, i),
-  );
-  commandRoute(r, INTERNAL.setWorkspaceMaxUsers, SetWorkspaceMaxUsersSchema, (a, i) =>
-    rooms.setWorkspaceMaxUsers(a, i),
-  );
-  commandRoute(r, INTERNAL.extendWorkspace, ExtendWorkspaceSchema, (a, i) => rooms.extendWorkspace(a, i));
-  commandRoute(r, INTERNAL.deleteWorkspace, z.object({}), (a) => rooms.deleteWorkspace(a));
-  commandRoute(r, INTERNAL.kickUser, KickUserSchema, (a, i) => rooms.kickUser(a, i));
-  commandRoute(r, INTERNAL.setMemberRole, SetMemberRoleSchema, (a, i) => rooms.setMemberRole(a, i));
-  commandRoute(r, INTERNAL.broadcastTheme, BroadcastThemeSchema, (a, i) => rooms.broadcastTheme(a, i));
   commandRoute(r, INTERNAL.authorizeCall, AuthorizeCallSchema, (a, i) => rooms.authorizeCall(a, i));
   // RoomTierChanged: for billing and tests inside the cluster; no public route leads here (the ingress and the
   // gateways forward /api only).

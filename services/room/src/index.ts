@@ -5,7 +5,7 @@
  */
 export { RoomService } from './room-service.ts';
 export { publicRoomRouter, internalRoomRouter } from './http.ts';
-export { RoomClient } from './client.ts';
+export { roomClient } from './client.ts';
 export { accountRoomRouter, internalAccountRoomRouter } from './ownership-http.ts';
 export { AdminRooms } from './superadmin-rooms.ts';
 export { ROOM_MIGRATIONS, type RoomModule, startRoomModule } from './module.ts';
