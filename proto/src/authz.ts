@@ -79,6 +79,7 @@ export const SOCKET_AUTHZ: { readonly [E in ClientEventName]: Rule } = {
   [C.typingStop]: { allow: MEMBERS, also: 'a channel the caller can read' },
   [C.updatePresence]: { allow: MEMBERS, also: 'own room, own status' },
   [C.updateProfile]: { allow: MEMBERS, also: 'own profile; the username unique in the room' },
+  [C.fetchOnlineUsers]: { allow: MEMBERS, also: 'own room' },
   [C.renameWorkspace]: { allow: ADMINS, also: 'own room; the new name free and not reserved' },
   [C.setWorkspacePassword]: { allow: ADMINS, also: 'own room' },
   [C.setWorkspaceMaxUsers]: {

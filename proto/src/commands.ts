@@ -34,6 +34,7 @@ import {
   TypingStartSchema,
   TypingStopSchema,
   UpdatePresenceSchema,
+  FetchOnlineUsersSchema,
   UpdateProfileSchema,
   RenameWorkspaceSchema,
   SetWorkspacePasswordSchema,
@@ -104,6 +105,7 @@ export const COMMANDS = {
   [C.typingStart]: { schema: TypingStartSchema, owner: 'gateway', writes: false },
   [C.typingStop]: { schema: TypingStopSchema, owner: 'gateway', writes: false },
   [C.updatePresence]: { schema: UpdatePresenceSchema, owner: 'gateway', writes: false },
+  [C.fetchOnlineUsers]: { schema: FetchOnlineUsersSchema, owner: 'gateway', writes: false }, // a big room's list
   // later commands of the connection act under the new name: the gateway updates its session
   [C.updateProfile]: { schema: UpdateProfileSchema, owner: 'room', writes: true, answer: 'user', gatewayWork: true },
   // room administration (room-admin.ts); the fan-out tells the room (workspace-updated, kicked, ...)

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Workspace, RoomUser, Channel } from './models.ts';
-import type { OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket.ts';
+import type { OnlinePage, OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket.ts';
 import type { CommandPort, SessionActor } from './commands.ts';
 import type { Tier } from './limits.ts';
 import type { Audience } from './events.ts';
@@ -53,7 +53,7 @@ export type AuthorizeCallInput = z.infer<typeof AuthorizeCallSchema>;
 
 export const AuthorizePresenceSchema = z.discriminatedUnion('event', [
   z.object({ event: z.enum(['typing-start', 'typing-stop']), channelId: z.string().min(1).max(64) }),
-  z.object({ event: z.literal('update-presence') }),
+  z.object({ event: z.enum(['update-presence', 'fetch-online-users']) }),
 ]);
 export type AuthorizePresenceInput = z.infer<typeof AuthorizePresenceSchema>;
 
@@ -61,19 +61,26 @@ export type AuthorizePresenceInput = z.infer<typeof AuthorizePresenceSchema>;
 export type MessagingApi = CommandPort<'messaging'>;
 
 export interface PresenceApi {
-  /** A connection of this user is now in the room; returns the online list after the change and whether the user was newly online. */
+  /**
+   * A connection of this user is now in the room; returns whether the user was newly online and the online list
+   * after the change: its first page of at most `firstPage` users (default BIG_ROOM.onlinePageSize; all of them when
+   * they fit) and its count.
+   */
   connect(input: {
     workspaceId: string;
     user: OnlineUser;
     connectionId: string;
     gatewayId: string;
-  }): Promise<{ firstConnection: boolean; online: OnlineUser[] }>;
+    firstPage?: number;
+  }): Promise<{ firstConnection: boolean; online: OnlineUser[]; onlineCount: number; next: string | null }>;
   disconnect(input: {
     workspaceId: string;
     userId: string;
     connectionId: string;
   }): Promise<{ lastConnection: boolean }>;
   online(workspaceId: string): Promise<OnlineUser[]>;
+  /** The online list's users after `after` (a user id; null: from the start), at most `limit`, in id order. */
+  onlinePage(input: { workspaceId: string; after: string | null; limit: number }): Promise<OnlinePage>;
   /** The gateway refreshes its live connections so a crashed replica's connections expire. */
   /**
    * Answers the connections the store no longer holds (Redis restarted and lost them): the gateway connects them
@@ -143,6 +150,7 @@ export const INTERNAL = {
   presenceConnect: '/internal/presence/connect',
   presenceDisconnect: '/internal/presence/disconnect',
   presenceOnline: '/internal/presence/online',
+  presenceOnlinePage: '/internal/presence/online-page',
   presenceHeartbeat: '/internal/presence/heartbeat',
   /** each service's batch route: the calls of one event-loop turn in one request (platform internal-routes.ts) */
   roomBatch: '/internal/room/batch',

@@ -27,6 +27,20 @@ export const LIMITS = {
   typingRefreshMs: 3000,
 } as const;
 
+/**
+ * Big rooms (docs/architecture.md "Big rooms"). A gateway holding at least `coalesceFromSockets` sockets of a room
+ * sends that room's presence changes (joins, leaves, statuses) as one presence-batch frame per `coalesceWindowMs`
+ * instead of one frame per change, and forwards at most `typersShown` typers per public channel (the others are
+ * counted: "Several people are typing"). The online list comes as its count and a first page of `onlinePageSize`;
+ * fetch-online-users pages the rest. The threshold's measurement: docs/architecture.md "Big rooms".
+ */
+export const BIG_ROOM = {
+  coalesceFromSockets: 100,
+  coalesceWindowMs: 300,
+  onlinePageSize: 100,
+  typersShown: 3,
+} as const;
+
 export type Tier = 'free' | 'pro' | 'business';
 
 /** Room lifetime by tier; null means permanent. (Also ENTITLEMENTS[tier].lifetimeMs in tiers.ts, the entitlement table.) */

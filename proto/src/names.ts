@@ -35,6 +35,8 @@ export const C = {
   typingStop: 'typing-stop',
   updatePresence: 'update-presence',
   updateProfile: 'update-profile',
+  /** ours: the next page of the online list (a big room's join sends its count and first page only) */
+  fetchOnlineUsers: 'fetch-online-users',
   // room administration (docs/protocol.md)
   renameWorkspace: 'rename-workspace',
   setWorkspacePassword: 'set-workspace-password',
@@ -68,6 +70,8 @@ export const S = {
   dmDeletedForUser: 'dm-deleted-for-user',
   autoOpenDm: 'auto-open-dm',
   onlineUsers: 'online-users',
+  /** ours: a big room's presence changes of one window in one frame (docs/protocol.md) */
+  presenceBatch: 'presence-batch',
   userJoined: 'user-joined',
   userLeft: 'user-left',
   userPresenceUpdated: 'user-presence-updated',

@@ -4,7 +4,7 @@
  * command table (commands.ts) names its schema, and the gateway refuses any event without a row.
  */
 import { z } from 'zod';
-import { LIMITS } from './limits.ts';
+import { BIG_ROOM, LIMITS } from './limits.ts';
 import type { Tier } from './limits.ts';
 import { CUSTOM_THEME_FONTS, EXTENSION_HOURS, THEME_IDS, type CustomTheme, type ThemeId } from './tiers.ts';
 import {
@@ -138,6 +138,12 @@ export const UpdatePresenceSchema = z.object({
   workspaceId: IdSchema,
   userId: ClaimedUserId,
   status: PresenceStatusSchema,
+});
+/** The online list after `after` (a user id; absent: from the start), in the order of user ids. */
+export const FetchOnlineUsersSchema = z.object({
+  workspaceId: IdSchema,
+  after: IdSchema.nullish(),
+  limit: z.number().int().min(1).max(BIG_ROOM.onlinePageSize).default(BIG_ROOM.onlinePageSize),
 });
 export const UpdateProfileSchema = z.object({
   workspaceId: IdSchema,
@@ -281,6 +287,7 @@ export interface ClientAcks {
   [C.typingStop]: Ack<NoFields>;
   [C.updatePresence]: Ack<{ status: PresenceStatus }>;
   [C.updateProfile]: Ack<{ user: RoomUser }>;
+  [C.fetchOnlineUsers]: Ack<OnlinePage>;
   [C.renameWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
   [C.setWorkspacePassword]: Ack<{ workspace: WorkspaceUpdate }>;
   [C.setWorkspaceMaxUsers]: Ack<{ workspace: WorkspaceUpdate }>;
@@ -327,6 +334,33 @@ export interface OnlineUser {
   presenceStatus: PresenceStatus;
 }
 
+/**
+ * A page of the online list: its users in the order of their ids, the id to ask the next page after (null: this was
+ * the last), and how many are online in the whole room.
+ */
+export interface OnlinePage {
+  users: OnlineUser[];
+  next: string | null;
+  onlineCount: number;
+}
+
+/** One presence change of a presence-batch frame: what user-joined, user-left or user-presence-updated would carry. */
+export type PresenceChange =
+  | { kind: 'joined'; user: OnlineUser }
+  | { kind: 'left'; userId: string; username: string; membershipEnded?: boolean }
+  | { kind: 'status'; userId: string; status: PresenceStatus };
+
+/**
+ * A big room's presence changes of one window (BIG_ROOM.coalesceWindowMs), in the order they happened; applied in
+ * order they leave the client where the single events would. `typing`: per public channel whose hidden typers
+ * changed in the window, how many typers beyond the ones shown (user-typing) are typing now (0: none any more).
+ */
+export interface PresenceBatch {
+  workspaceId: string;
+  changes: PresenceChange[];
+  typing?: { channelId: string; others: number }[];
+}
+
 export interface ServerEvents {
   [S.workspaceJoined]: (p: { workspace: Workspace; user: RoomUser }) => void;
   [S.messagesHistory]: (p: { channelId: string; messages: Message[]; hasMore: boolean }) => void;
@@ -356,7 +390,17 @@ export interface ServerEvents {
   [S.channelDeleted]: (p: { workspaceId: string; channelId: string }) => void;
   [S.dmDeletedForUser]: (p: { workspaceId: string; channelId: string }) => void;
   [S.autoOpenDm]: (p: { workspaceId: string; channelId: string; channel: Channel }) => void;
-  [S.onlineUsers]: (p: { workspaceId: string; users: OnlineUser[] }) => void;
+  /**
+   * after join-workspace: the online list's first page (the whole list in a room within one page), with `onlineCount`
+   * and `next` as fetch-online-users answers them
+   */
+  [S.onlineUsers]: (p: {
+    workspaceId: string;
+    users: OnlineUser[];
+    onlineCount?: number;
+    next?: string | null;
+  }) => void;
+  [S.presenceBatch]: (p: PresenceBatch) => void;
   [S.userJoined]: (p: { workspaceId: string; user: OnlineUser }) => void;
   /** membershipEnded: the user left the room for good (leave-workspace), not only went offline */
   [S.userLeft]: (p: { workspaceId: string; userId: string; username: string; membershipEnded?: boolean }) => void;

@@ -16,7 +16,7 @@ import {
   trustedProxies,
   ENV_GROUPS,
 } from '@ephemera/platform/src/config-vars.ts';
-import { callsEnv, gatewayEngineEnv, turnGroup } from '@ephemera/gateway/src/config.ts';
+import { bigRoomEnv, callsEnv, gatewayEngineEnv, turnGroup } from '@ephemera/gateway/src/config.ts';
 import { accountsEnv, googleGroup, paymentsEnv, stripeGroup } from '@ephemera/billing/src/config.ts';
 import { linkPreviewEnv, s3Env, s3Groups } from '@ephemera/messaging/src/config.ts';
 import { adminEnv } from '@ephemera/admin-analytics/src/config.ts';
@@ -43,6 +43,7 @@ export const embeddedConfig = configSpec(
     ROOM_MASTER_KEYS_PREVIOUS: roomMasterKeysPrevious(),
     ...gatewayEngineEnv,
     ...callsEnv,
+    ...bigRoomEnv,
     ...accountsEnv,
     ...paymentsEnv,
     ...s3Env,

@@ -87,7 +87,7 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
     expect(passed.join('\n'), 'events not checked under their own row').toBe('');
   });
 
-  it("typing, presence and join-channel: the owning service refuses a member who left, a kicked member and a non-member with the table's codes", async () => {
+  it("typing, presence, the online list and join-channel: the owning service refuses a member who left, a kicked member and a non-member with the table's codes", async () => {
     const w = world();
     const services = target().services;
     if (!services) throw new Error('the target does not expose its services');
@@ -96,6 +96,7 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
       [C.typingStart]: (a) => rooms.authorizePresence(a, { event: C.typingStart, channelId: w.channelId }),
       [C.typingStop]: (a) => rooms.authorizePresence(a, { event: C.typingStop, channelId: w.channelId }),
       [C.updatePresence]: (a) => rooms.authorizePresence(a, { event: C.updatePresence }),
+      [C.fetchOnlineUsers]: (a) => rooms.authorizePresence(a, { event: C.fetchOnlineUsers }),
       [C.joinChannel]: (a) => messaging.joinChannel(a, { channelId: w.channelId }),
     };
     const answers: string[] = [];
@@ -112,6 +113,6 @@ export function ownRowTests(target: TargetRef, world: () => OwnRowsWorld) {
     }
     expect(answers).toEqual(expected);
     // the codes the table implies for these roles, spelt out (left and non-member: not signed in; kicked: KICKED)
-    expect(expected.filter((a) => a.endsWith('KICKED'))).toHaveLength(4);
+    expect(expected.filter((a) => a.endsWith('KICKED'))).toHaveLength(5);
   });
 }

@@ -67,6 +67,7 @@ const FIXTURES: { [E in ClientEventName]: (c: Ctx) => unknown } = {
   [C.typingStart]: (c) => ({ channelId: c.channelId }),
   [C.typingStop]: (c) => ({ channelId: c.channelId }),
   [C.updatePresence]: (c) => ({ workspaceId: c.workspaceId, status: 'busy' }),
+  [C.fetchOnlineUsers]: (c) => ({ workspaceId: c.workspaceId }),
   [C.updateProfile]: (c) => ({ workspaceId: c.workspaceId, username: 'renamed-user' }),
   [C.renameWorkspace]: (c) => ({ workspaceId: c.workspaceId, newName: `${c.name}-renamed` }),
   [C.setWorkspacePassword]: (c) => ({ workspaceId: c.workspaceId, password: 'not-allowed' }),

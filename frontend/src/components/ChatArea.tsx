@@ -14,6 +14,7 @@ import { MessageList } from './MessageList.tsx';
 import { Composer, type ReplyTarget, type SendExtras } from './Composer.tsx';
 import { ChatHeader } from './ChatHeader.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
+import { typingOthersIn } from '../state/onlineSlice.ts';
 import type { MessageHandlers } from './MessageItem.tsx';
 import { MessageIcon } from './Icons.tsx';
 import { useFileSending } from './files/useFileSending.tsx';
@@ -184,7 +185,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         focusMessageId={focusMessageId}
         onFocusDone={onFocusDone}
       />
-      <TypingIndicator names={typers} />
+      <TypingIndicator names={typers} others={typingOthersIn(state, channelId, Date.now())} />
       {files.uploads}
       <Composer
         key={`composer-${channel.id}`}

@@ -22,6 +22,7 @@ import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
 import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
+import { loadMoreOnline } from '../lib/onlineList.ts';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
 import { StatusMenu } from './sidebar/StatusMenu.tsx';
 import { DashboardIcon, GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
@@ -176,7 +177,7 @@ export function Sidebar({
         <RoomHeader
           name={name}
           tier={tier}
-          online={state.online.length}
+          online={state.onlineCount}
           maxUsers={workspace?.settings?.maxUsers}
           isPasswordProtected={Boolean(workspace?.isPasswordProtected)}
           expiresAt={workspace?.expiresAt ?? null}
@@ -255,6 +256,11 @@ export function Sidebar({
               creatorId={workspace?.createdBy ?? null}
               onStart={startDm}
               memberActions={memberActions}
+              onEnd={
+                state.onlineNext === null
+                  ? undefined
+                  : () => void loadMoreOnline(session.realtime, session.state, (a) => session.store.dispatch(a))
+              }
             />
             <InviteCard roomName={name} />
           </div>

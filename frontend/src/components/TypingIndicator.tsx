@@ -1,8 +1,9 @@
 /** "{name} is typing..." under the message list; an empty live region otherwise (so the change is announced). */
 import { typingText } from '../state/typing.ts';
 
-export function TypingIndicator({ names }: { names: readonly string[] }) {
-  const text = typingText(names);
+/** `others`: typers a big room counts without naming them (state/onlineSlice.ts) */
+export function TypingIndicator({ names, others = 0 }: { names: readonly string[]; others?: number }) {
+  const text = typingText(names, others);
   return (
     <div
       className="typing-indicator"

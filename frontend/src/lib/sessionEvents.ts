@@ -8,6 +8,7 @@
 import { ROOM_ENDED_TEXT, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
 import type { RoomSocket } from './socket.ts';
+import { bindPresenceBatch } from './onlineList.ts';
 import type { RoomAction } from '../state/roomState.ts';
 
 export const MSG_ROOM_DELETED = ROOM_ENDED_TEXT.deleted;
@@ -57,7 +58,8 @@ export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
     if (channel?.id) dispatch({ type: 'channelAdded', channel });
   });
   socket.on(S.onlineUsers, (p) => {
-    if (p && Array.isArray(p.users) && mine(p)) dispatch({ type: 'onlineUsers', users: p.users });
+    if (p && Array.isArray(p.users) && mine(p))
+      dispatch({ type: 'onlineUsers', users: p.users, onlineCount: p.onlineCount, next: p.next });
   });
   socket.on(S.userJoined, (p) => {
     if (p?.user?.id) dispatch({ type: 'userJoined', user: p.user });
@@ -65,6 +67,7 @@ export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
   socket.on(S.userLeft, (p) => {
     if (p?.userId) dispatch({ type: 'userLeft', userId: p.userId });
   });
+  bindPresenceBatch(socket, sink); // a big room's joins, leaves and statuses (onlineList.ts)
   socket.on(S.workspaceDeleted, (p) => {
     if (mine(p)) sink.ended({ kind: 'deleted', message: p?.message || MSG_ROOM_DELETED });
   });

@@ -40,7 +40,14 @@ export interface RoomState {
   unread: Record<string, number>;
   /** of the unread messages per channel, those that mention the reader (docs/product/messages.md, Mentions) */
   mentions: Record<string, number>;
+  /** the online users loaded: all of them, or in a big room the pages fetched so far plus those who came since */
   online: OnlineUser[];
+  /** how many are online in the whole room (x of x/max); onlineSlice.ts */
+  onlineCount: number;
+  /** the id the online list's next page starts after; null: the whole list is loaded */
+  onlineNext: string | null;
+  /** a big room's public channels: how many type beyond the typers shown, and when that was said */
+  typingOthers: Record<string, { others: number; at: number }>;
   /** highest per-room message seq seen so far */
   lastSeq: number;
   /** when this page session first joined (ms); resynced messages older than this never count as unread */

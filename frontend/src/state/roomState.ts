@@ -21,6 +21,7 @@ import { messageEventsReducer, type MessageEventsAction } from './messageEventsS
 import { messageRefreshReducer } from './messageRefreshSlice.ts';
 import { roomAdminReducer, type RoomAdminAction } from './roomAdminSlice.ts';
 import { namesReducer } from './namesSlice.ts';
+import { onlineReducer, type OnlineAction } from './onlineSlice.ts';
 
 export {
   mergeChannels,
@@ -48,12 +49,13 @@ export type CoreAction =
   | { type: 'pendingAdded'; pending: PendingMessage }
   | { type: 'pendingStatus'; clientMessageId: string; status: PendingMessage['status']; error?: string | null }
   | { type: 'pendingRemoved'; clientMessageId: string }
-  | { type: 'onlineUsers'; users: OnlineUser[] }
+  | { type: 'onlineUsers'; users: OnlineUser[]; onlineCount?: number; next?: string | null }
   | { type: 'userJoined'; user: OnlineUser }
   | { type: 'userLeft'; userId: string }
   | { type: 'notice'; message: string | null };
 
-export type RoomAction = CoreAction | ConversationsAction | PeopleAction | MessageEventsAction | RoomAdminAction;
+export type RoomAction =
+  CoreAction | ConversationsAction | PeopleAction | MessageEventsAction | RoomAdminAction | OnlineAction;
 
 export function initialRoomState(): RoomState {
   return {
@@ -71,6 +73,9 @@ export function initialRoomState(): RoomState {
     unread: {},
     mentions: {},
     online: [],
+    onlineCount: 0,
+    onlineNext: null,
+    typingOthers: {},
     lastSeq: 0,
     sessionStartedAt: 0,
     notice: null,
@@ -83,6 +88,7 @@ export function initialRoomState(): RoomState {
 type SliceReducer = (state: RoomState, action: RoomAction) => RoomState;
 /** Each slice returns the state unchanged for actions it does not handle. */
 const SLICES: SliceReducer[] = [
+  onlineReducer, // before the core: it counts a join or leave against the list as it was
   coreReducer,
   conversationsReducer,
   peopleReducer,

@@ -17,9 +17,13 @@ export function typingNames(
     .map(([, e]) => e.username);
 }
 
-/** The chat's line: "{name} is typing...", two names, or several. */
-export function typingText(names: readonly string[]): string {
-  if (names.length === 0) return '';
+/**
+ * The chat's line: "{name} is typing...", two names, or several. `others`: typers a big room does not name (the
+ * server forwards a few and counts the rest; onlineSlice.ts), who make it several.
+ */
+export function typingText(names: readonly string[], others = 0): string {
+  if (others > 0 && names.length + others > 1) return 'Several people are typing...';
+  if (names.length === 0) return others > 0 ? 'Someone is typing...' : '';
   if (names.length === 1) return `${names[0]} is typing...`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are typing...`;
   return 'Several people are typing...';

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@ephemera/platform';
-import { startEmbedded } from '../app.ts';
+import { startEmbedded, type EmbeddedOptions } from '../app.ts';
 import type { Target } from '../../../test/suites/journey.suite.ts';
 import { CALL_TEST_ICE, CALL_TEST_RING_TIMEOUT_MS } from '../../../test/helpers/call-config.ts';
 
-export async function startEmbeddedTarget(): Promise<Target> {
+export async function startEmbeddedTarget(opts: { bigRoom?: EmbeddedOptions['bigRoom'] } = {}): Promise<Target> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-embedded-'));
   let offset = 0;
   const app = await startEmbedded({
@@ -18,6 +18,7 @@ export async function startEmbeddedTarget(): Promise<Target> {
     now: () => new Date(Date.now() + offset),
     sweepIntervalMs: 200,
     calls: { ringTimeoutMs: CALL_TEST_RING_TIMEOUT_MS, ice: CALL_TEST_ICE },
+    bigRoom: opts.bigRoom,
   });
   return {
     url: app.url,

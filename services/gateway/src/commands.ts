@@ -30,6 +30,7 @@ import {
 import { sha256 } from '@ephemera/platform';
 import { workspaceRoom, userRoom } from './rooms.ts';
 import type { Calls } from './calls.ts';
+import { bigRoomOptions, type BigRoomOptions } from './coalesce.ts';
 import type { GatewaySocket as Socket, SocketData } from './socket-types.ts';
 
 export type { SocketData } from './socket-types.ts';
@@ -40,6 +41,8 @@ export interface CommandDeps {
   presence: PresenceApi;
   gatewayId: string;
   calls: Calls;
+  /** big rooms' thresholds (default BIG_ROOM); tests lower them */
+  bigRoom?: Partial<BigRoomOptions>;
 }
 
 type Handler<E extends ClientEventName> = (
@@ -148,14 +151,15 @@ function gatewayHandlers(deps: CommandDeps): { [E in GatewayCommand]: Handler<E>
         presenceStatus: 'online',
       };
       socket.data.presenceUser = presenceUser;
-      const { online } = await presence.connect({
+      const { online, onlineCount, next } = await presence.connect({
         workspaceId: workspace.id,
         connectionId: socket.id,
         gatewayId: deps.gatewayId,
         user: presenceUser,
+        firstPage: bigRoomOptions(deps.bigRoom).onlinePageSize,
       });
       socket.emit(S.workspaceJoined, { workspace, user });
-      socket.emit(S.onlineUsers, { workspaceId: workspace.id, users: online });
+      socket.emit(S.onlineUsers, { workspaceId: workspace.id, users: online, onlineCount, next });
       return { user, workspace };
     },
 
@@ -180,6 +184,12 @@ function gatewayHandlers(deps: CommandDeps): { [E in GatewayCommand]: Handler<E>
     [C.typingStop]: async (socket, payload, session) => {
       await setTyping(socket, own(session, payload), payload.channelId, false);
       return {};
+    },
+    // a big room's join sends the online list's first page: the rest on demand (coalesce.ts, docs/protocol.md)
+    [C.fetchOnlineUsers]: async (_socket, payload, session) => {
+      const s = own(session, payload);
+      await rooms.authorizePresence(s, { event: C.fetchOnlineUsers });
+      return presence.onlinePage({ workspaceId: s.workspaceId, after: payload.after ?? null, limit: payload.limit });
     },
     [C.updatePresence]: async (_socket, payload, session) => {
       const s = own(session, payload);

@@ -23,6 +23,8 @@ import {
 } from '@ephemera/platform/src/config-vars.ts';
 import type { IceConfig } from './ice.ts';
 import { ENGINE_CHOICES } from './engine/port.ts';
+import { BIG_ROOM } from '@ephemera/proto';
+import type { BigRoomOptions } from './coalesce.ts';
 
 const CALLS = 'Calls';
 
@@ -90,6 +92,25 @@ export const gatewayEngineEnv = {
   }),
 };
 
+/** Big rooms (coalesce.ts; docs/architecture.md "Big rooms"): the defaults are proto's BIG_ROOM. */
+export const bigRoomEnv = {
+  BIG_ROOM_SOCKETS: envVar(wholeNumber(1, 1_000_000).default(BIG_ROOM.coalesceFromSockets), {
+    group: ENV_GROUPS.SERVER,
+    doc: "a room's presence changes go out coalesced (one presence-batch frame per window) and its public channels show at most a few typers once this gateway holds this many of the room's sockets",
+    accepts: 'a whole number from 1',
+  }),
+  ONLINE_PAGE_SIZE: envVar(wholeNumber(1, BIG_ROOM.onlinePageSize).default(BIG_ROOM.onlinePageSize), {
+    group: ENV_GROUPS.SERVER,
+    doc: "the online list's first page sent on join (the rest is paged by fetch-online-users)",
+    accepts: `a whole number from 1 to ${BIG_ROOM.onlinePageSize}`,
+  }),
+};
+
+/** The big-room options from a parsed configuration. */
+export function bigRoomOptionsOf(config: z.output<z.ZodObject<typeof bigRoomEnv>>): Partial<BigRoomOptions> {
+  return { coalesceFromSockets: config.BIG_ROOM_SOCKETS, onlinePageSize: config.ONLINE_PAGE_SIZE };
+}
+
 type CallsConfig = z.output<z.ZodObject<typeof callsEnv>>;
 
 /** The calls' options from a parsed configuration. */
@@ -137,6 +158,7 @@ export const gatewayConfig = configSpec(
     METRICS_PORT: metricsPort(9101),
     METRICS_HOST: metricsHost(),
     ...callsEnv,
+    ...bigRoomEnv,
     ...rateLimitEnv,
     ...roomEncryptionEnv,
   },

@@ -23,6 +23,7 @@ import { workspaceRoom, userRoom } from './rooms.ts';
 import { stopTyping } from './commands.ts';
 import type { Calls } from './calls.ts';
 import type { SentAcks } from './sent-acks.ts';
+import { PresenceCoalescer, type BigRoomOptions } from './coalesce.ts';
 
 const targetOf = (workspaceId: string, audience: Audience): string | string[] =>
   audience.kind === 'workspace' ? workspaceRoom(workspaceId) : audience.userIds.map(userRoom);
@@ -55,7 +56,12 @@ function endSessions(sockets: Socket[], workspaceId: string, disconnect: boolean
 /** Before sessions end: their presence connections go (the gateway's disconnect handler sees no session after). */
 export type SessionsEnding = (sockets: Socket[]) => void;
 
-export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEnding): void {
+export function deliver(
+  io: Server,
+  event: AnyEventEnvelope,
+  ends?: SessionsEnding,
+  coalescer?: PresenceCoalescer,
+): void {
   switch (event.type) {
     case 'message.sent': {
       const { message, audience } = event.payload;
@@ -150,6 +156,7 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
       // (their presence entries go with the disconnect); everyone else learns the member is gone.
       const { workspaceId, userId, username } = event.payload;
       endSessions(socketsIn(io, userRoom(userId)), workspaceId, true);
+      if (coalescer?.change(workspaceId, { kind: 'left', userId, username, membershipEnded: true })) return;
       io.to(workspaceRoom(workspaceId)).emit(S.userLeft, { workspaceId, userId, username, membershipEnded: true });
       return;
     }
@@ -232,7 +239,9 @@ export function deliver(io: Server, event: AnyEventEnvelope, ends?: SessionsEndi
   }
 }
 
-export function deliverPresence(io: Server, signal: PresenceSignal): void {
+/** A presence signal to the room's sockets here; a big room's changes through the coalescer (coalesce.ts). */
+export function deliverPresence(io: Server, signal: PresenceSignal, coalescer?: PresenceCoalescer): void {
+  if (coalescer && queued(coalescer, signal)) return;
   switch (signal.kind) {
     case 'joined':
       io.to(workspaceRoom(signal.workspaceId)).emit(S.userJoined, {
@@ -271,6 +280,20 @@ export function deliverPresence(io: Server, signal: PresenceSignal): void {
   }
 }
 
+/** True when the coalescer took the signal (a big room's change or public-channel typing). */
+function queued(coalescer: PresenceCoalescer, signal: PresenceSignal): boolean {
+  switch (signal.kind) {
+    case 'joined':
+      return coalescer.change(signal.workspaceId, { kind: 'joined', user: signal.user });
+    case 'left':
+      return coalescer.change(signal.workspaceId, { kind: 'left', userId: signal.userId, username: signal.username });
+    case 'status':
+      return coalescer.change(signal.workspaceId, { kind: 'status', userId: signal.userId, status: signal.status });
+    case 'typing':
+      return signal.audience.kind === 'workspace' && coalescer.typing(signal);
+  }
+}
+
 /** Before the sessions end (the room's sockets are still in its socket room): the calls of those leaving end. */
 function endCalls(io: Server, event: AnyEventEnvelope, calls: Calls | undefined, logger: Logger): void {
   if (!calls) return;
@@ -305,8 +328,11 @@ export async function startFanout(
     sentAcks?: SentAcks;
     /** presence signals carry sealed names (sealed-presence.ts): opened before delivery; null drops the signal */
     openPresenceSignal: (signal: PresenceSignal) => Promise<PresenceSignal | null>;
+    /** big rooms' thresholds (default BIG_ROOM; coalesce.ts) */
+    bigRoom?: Partial<BigRoomOptions>;
   },
 ) {
+  const coalescer = new PresenceCoalescer(io, deps.bigRoom);
   // A kicked user's or a deleted room's connections leave presence now, not when their entries expire.
   const ends: SessionsEnding = (sockets) => {
     for (const s of sockets) {
@@ -329,7 +355,7 @@ export async function startFanout(
       await inSpan(
         `fan-out ${delivery.event.type}`,
         SpanKind.CONSUMER,
-        async () => deliver(io, delivery.event, ends),
+        async () => deliver(io, delivery.event, ends, coalescer),
         contextFrom(delivery.headers),
         { 'ephemera.workspace': delivery.key },
       );
@@ -347,7 +373,7 @@ export async function startFanout(
     deps
       .openPresenceSignal(signal)
       .then((opened) => {
-        if (opened) deliverPresence(io, opened);
+        if (opened) deliverPresence(io, opened, coalescer);
       })
       .catch((err) => deps.logger.warn({ err }, 'bad presence signal'));
   });
@@ -355,6 +381,7 @@ export async function startFanout(
     async stop() {
       await subscription.stop();
       await unsubscribe();
+      coalescer.stop();
     },
   };
 }

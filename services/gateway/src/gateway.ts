@@ -47,6 +47,7 @@ import type { GatewayServer, GatewaySocket as Socket } from './socket-types.ts';
 import { startFanout } from './fanout.ts';
 import { SealedPresence } from './sealed-presence.ts';
 import { SentAcks } from './sent-acks.ts';
+import type { BigRoomOptions } from './coalesce.ts';
 import { presenceHeartbeat } from './presence-heartbeat.ts';
 import { chooseEngine, type EngineChoice, type EngineName } from './engine/index.ts';
 import { originAllowed } from './origin.ts';
@@ -84,6 +85,8 @@ export interface GatewayOptions {
   maintenance?: MaintenanceState;
   /** GATEWAY_ENGINE: auto (uWS where it loads, else node), uws (or refuse to start), node (engine/index.ts) */
   engine?: EngineChoice;
+  /** big rooms' thresholds (default proto's BIG_ROOM; coalesce.ts): tests lower them to reach them with a few users */
+  bigRoom?: Partial<BigRoomOptions>;
 }
 
 export interface Gateway {

@@ -1,5 +1,5 @@
 import { configOrExit } from '@ephemera/platform/src/config.ts';
-import { callOptionsOf, gatewayConfig } from './config.ts';
+import { bigRoomOptionsOf, callOptionsOf, gatewayConfig } from './config.ts';
 
 const config = configOrExit(gatewayConfig);
 // The code that serves is loaded only once the configuration is accepted: a refusal is immediate and opens nothing.
@@ -25,6 +25,7 @@ const gateway = await startGatewayServer({
   rateLimits: rateLimitsOf(config),
   calls: callOptionsOf(config),
   engine: config.GATEWAY_ENGINE,
+  bigRoom: bigRoomOptionsOf(config),
 });
 logger.info({ port: gateway.port }, 'gateway listening');
 stopOnSignals(gateway.stop, logger);

@@ -82,6 +82,13 @@ export class SealedPresence implements PresenceApi {
     return online.map((u) => openUser(key, u));
   }
 
+  async onlinePage(input: Parameters<PresenceApi['onlinePage']>[0]) {
+    const page = await this.inner.onlinePage(input);
+    if (page.users.length === 0) return page;
+    const key = await this.key(input.workspaceId);
+    return { ...page, users: page.users.map((u: OnlineUser) => openUser(key, u)) };
+  }
+
   heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) {
     return this.inner.heartbeat(input);
   }

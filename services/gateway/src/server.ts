@@ -35,6 +35,8 @@ export async function startGatewayServer(opts: {
   rateLimits?: LimitConfig;
   /** calls (default: CALL_RING_TIMEOUT_MS, STUN_URLS, TURN_* from the environment, config.ts) */
   calls?: GatewayOptions['calls'];
+  /** big rooms' thresholds (default proto's BIG_ROOM; coalesce.ts): tests lower them */
+  bigRoom?: GatewayOptions['bigRoom'];
   /** GATEWAY_ENGINE (default auto) */
   engine?: GatewayOptions['engine'];
   /** SERVICE_SECRET: every call to room, messaging and presence (their internal listeners: the *Url above) is signed with it */
@@ -78,6 +80,7 @@ export async function startGatewayServer(opts: {
     trustedProxies: opts.trustedProxies,
     metrics: opts.metrics,
     engine: opts.engine,
+    bigRoom: opts.bigRoom,
     // call leases are swept per deployment (EVENT_LOG_NAMESPACE), like the rate-limit keys in the same Redis
     calls: { ...opts.calls, ...(opts.eventLogNamespace ? { namespace: opts.eventLogNamespace } : {}) },
     ready: async () => (await fetch(`${opts.roomUrl}/healthz`)).ok,

@@ -1,6 +1,6 @@
 /** Internal routes of the presence service (distributed mode) and the matching client. */
 import express from 'express';
-import { INTERNAL, type OnlineUser, type PresenceApi } from '@ephemera/proto';
+import { BIG_ROOM, INTERNAL, type OnlinePage, type OnlineUser, type PresenceApi } from '@ephemera/proto';
 import { z } from 'zod';
 import {
   internalRoute,
@@ -21,7 +21,15 @@ const OnlineUserSchema = z.object({
   isAdmin: z.boolean(),
   presenceStatus: z.enum(['online', 'away', 'busy']),
 });
-const ConnectSchema = z.object({ workspaceId: id, user: OnlineUserSchema, connectionId: id, gatewayId: id });
+const pageSize = z.number().int().min(1).max(BIG_ROOM.onlinePageSize);
+const ConnectSchema = z.object({
+  workspaceId: id,
+  user: OnlineUserSchema,
+  connectionId: id,
+  gatewayId: id,
+  firstPage: pageSize.optional(),
+});
+const OnlinePageSchema = z.object({ workspaceId: id, after: id.nullable(), limit: pageSize });
 const DisconnectSchema = z.object({ workspaceId: id, userId: id, connectionId: id });
 const OnlineSchema = z.object({ workspaceId: id });
 const HeartbeatSchema = z.object({ gatewayId: id, connections: z.array(DisconnectSchema).max(200_000) });
@@ -45,6 +53,7 @@ export function internalPresenceRouter(presence: PresenceService, logger?: Logge
   internalRoute(r, INTERNAL.presenceConnect, (body) => presence.connect(parseOrThrow(ConnectSchema, body)));
   internalRoute(r, INTERNAL.presenceDisconnect, (body) => presence.disconnect(parseOrThrow(DisconnectSchema, body)));
   internalRoute(r, INTERNAL.presenceOnline, (body) => presence.online(parseOrThrow(OnlineSchema, body).workspaceId));
+  internalRoute(r, INTERNAL.presenceOnlinePage, (body) => presence.onlinePage(parseOrThrow(OnlinePageSchema, body)));
   internalRoute(r, INTERNAL.presenceHeartbeat, (body) => presence.heartbeat(parseOrThrow(HeartbeatSchema, body)));
   internalRoute(r, INTERNAL.presenceStatus, (body) => presence.setStatus(parseOrThrow(StatusSchema, body)));
   internalRoute(r, INTERNAL.presenceTyping, (body) => presence.typing(parseOrThrow(TypingSchema, body)));
@@ -57,13 +66,19 @@ export class PresenceClient implements PresenceApi {
     this.call = serviceClient(baseUrl, credential, undefined, { batchPath: INTERNAL.presenceBatch });
   }
   connect(input: Parameters<PresenceApi['connect']>[0]) {
-    return this.call<{ firstConnection: boolean; online: OnlineUser[] }>(INTERNAL.presenceConnect, input);
+    return this.call<{ firstConnection: boolean; online: OnlineUser[]; onlineCount: number; next: string | null }>(
+      INTERNAL.presenceConnect,
+      input,
+    );
   }
   disconnect(input: Parameters<PresenceApi['disconnect']>[0]) {
     return this.call<{ lastConnection: boolean }>(INTERNAL.presenceDisconnect, input);
   }
   online(workspaceId: string) {
     return this.call<OnlineUser[]>(INTERNAL.presenceOnline, { workspaceId });
+  }
+  onlinePage(input: Parameters<PresenceApi['onlinePage']>[0]) {
+    return this.call<OnlinePage>(INTERNAL.presenceOnlinePage, input);
   }
   heartbeat(input: Parameters<PresenceApi['heartbeat']>[0]) {
     return this.call<{ missing: string[] }>(INTERNAL.presenceHeartbeat, input);

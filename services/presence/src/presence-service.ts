@@ -31,7 +31,9 @@
  * back later is online again. Typing indicators: typing.ts.
  */
 import {
+  BIG_ROOM,
   PRESENCE_CHANNEL,
+  type OnlinePage,
   type OnlineUser,
   type PresenceApi,
   type PresenceSignal,
@@ -97,7 +99,7 @@ export class PresenceService implements PresenceApi {
     clearInterval(this.sweeper);
   }
 
-  async connect(input: { workspaceId: string; user: OnlineUser; connectionId: string; gatewayId: string }) {
+  async connect(input: Parameters<PresenceApi['connect']>[0]) {
     const { workspaceId, user } = input;
     const now = this.now();
     const conns = connsKey(workspaceId, user.id);
@@ -122,7 +124,15 @@ export class PresenceService implements PresenceApi {
       this.store.hgetall(usersKey(workspaceId)),
       this.store.hgetall(statusKey(workspaceId)),
     ]);
-    return { firstConnection, online: await this.listLive(workspaceId, index, statuses, now) };
+    const page = await this.pageLive(
+      workspaceId,
+      index,
+      statuses,
+      null,
+      input.firstPage ?? BIG_ROOM.onlinePageSize,
+      now,
+    );
+    return { firstConnection, online: page.users, onlineCount: page.onlineCount, next: page.next };
   }
 
   async setStatus(input: { workspaceId: string; userId: string; status: PresenceStatus }): Promise<void> {
@@ -170,6 +180,14 @@ export class PresenceService implements PresenceApi {
       this.store.hgetall(statusKey(workspaceId)),
     ]);
     return this.listLive(workspaceId, index, statuses, this.now());
+  }
+
+  async onlinePage(input: { workspaceId: string; after: string | null; limit: number }): Promise<OnlinePage> {
+    const [index, statuses] = await Promise.all([
+      this.store.hgetall(usersKey(input.workspaceId)),
+      this.store.hgetall(statusKey(input.workspaceId)),
+    ]);
+    return this.pageLive(input.workspaceId, index, statuses, input.after, input.limit, this.now());
   }
 
   async heartbeat(input: {
@@ -271,6 +289,45 @@ export class PresenceService implements PresenceApi {
         const status = (statuses[id] as PresenceStatus | undefined) ?? 'online';
         return status === user.presenceStatus ? user : { ...user, presenceStatus: status };
       });
+  }
+
+  /**
+   * The live users after `after` in id order, at most `limit`, checking only as many index entries as the page needs
+   * (a join into a room of thousands checks a page, not everyone). The count is the index's size less the entries
+   * found gone here: an entry whose connections all expired without a disconnect (a crashed gateway's) counts until
+   * a page or a list checks it. When the whole list fits in the page every entry is checked and the count is exact.
+   */
+  private async pageLive(
+    workspaceId: string,
+    index: Record<string, string>,
+    statuses: Record<string, string>,
+    after: string | null,
+    limit: number,
+    now: number,
+  ): Promise<OnlinePage> {
+    const ids = Object.keys(index).sort();
+    let at = after === null ? 0 : ids.findIndex((id) => id > after);
+    if (at < 0) at = ids.length;
+    const users: OnlineUser[] = [];
+    let gone = 0;
+    while (users.length < limit && at < ids.length) {
+      const slice = ids.slice(at, at + limit - users.length);
+      const live = await this.listLive(
+        workspaceId,
+        Object.fromEntries(slice.map((id) => [id, index[id]])),
+        statuses,
+        now,
+      );
+      gone += slice.length - live.length;
+      users.push(...live);
+      at += slice.length;
+    }
+    const checkedAll = after === null && at >= ids.length;
+    return {
+      users,
+      next: at < ids.length ? ids[at - 1]! : null,
+      onlineCount: checkedAll ? users.length : ids.length - gone,
+    };
   }
 
   /**

@@ -121,7 +121,7 @@ export async function authorizePresence(
   input: AuthorizePresenceInput,
 ): Promise<{ channel: Channel | null }> {
   await core.settled(actor.workspaceId);
-  const channelId = input.event === C.updatePresence ? null : input.channelId;
+  const channelId = 'channelId' in input ? input.channelId : null; // update-presence, fetch-online-users: the room only
   const found = await core.repo.callerAndChannel(actor.workspaceId, actor.userId, channelId, core.now());
   if (!found?.live) throw new DomainError('WORKSPACE_NOT_FOUND');
   authorizeCaller(SOCKET_AUTHZ[input.event], found.caller);

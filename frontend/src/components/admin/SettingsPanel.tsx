@@ -173,7 +173,7 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
             <dt>Expires</dt>
             <dd data-testid="info-expires">{ws?.expiresAt ? dateTime(ws.expiresAt) : 'Never (Business tier)'}</dd>
             <dt>Active Users</dt>
-            <dd data-testid="info-active-users">{`${state.online.length} / ${limit === null ? 'Unlimited' : limit}`}</dd>
+            <dd data-testid="info-active-users">{`${state.onlineCount} / ${limit === null ? 'Unlimited' : limit}`}</dd>
           </dl>
         </details>
 
