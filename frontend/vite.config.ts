@@ -1,8 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { bundleBudget } from './bundle-budget.ts';
 import { routePreload } from './route-preload.ts';
+import { installableApp } from './installable-app.ts';
 
 const backend = 'http://127.0.0.1:8080';
 
@@ -11,6 +13,16 @@ export default defineConfig({
     react(),
     bundleBudget({ routePages: [/\/pages\/RoomPage\.tsx$/] }),
     routePreload({ page: /\/pages\/RoomPage\.tsx$/, fileName: 'room.html' }),
+    // the web app manifest, its icons and the service worker of the application shell (docs/product/install.md)
+    installableApp({
+      name: 'Ephemera',
+      shortName: 'Ephemera',
+      description: 'Instant, temporary group chat rooms. Pick a name, share the link, chat.',
+      themeColor: '#3b82f6',
+      backgroundColor: '#ffffff',
+      iconSvg: fileURLToPath(new URL('./public/favicon.svg', import.meta.url)),
+      routePage: /\/pages\/RoomPage\.tsx$/,
+    }),
     // .br and .gz beside every script, style and SVG: the embedded server sends them as they are (platform/web.ts),
     // so a phone downloads about a third of the bytes and the server compresses nothing per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|html)$/, threshold: 1024 }),

@@ -41,6 +41,12 @@ export function noStore(): express.RequestHandler {
   };
 }
 
+/** The installable app's files at the root of the build (frontend/installable-app.ts) and how long they keep. */
+export const INSTALL_FILES = {
+  revalidated: ['sw.js', 'manifest.webmanifest'],
+  iconsCache: 'public, max-age=86400',
+} as const;
+
 export function frontendStatic(distDir: string): express.Router {
   const router = express.Router();
   const index = path.join(distDir, 'index.html');
@@ -57,7 +63,19 @@ export function frontendStatic(distDir: string): express.Router {
       serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
     }),
   );
-  router.use(express.static(distDir, { index: false }));
+  // The service worker and the manifest are revalidated on every load, so a new build's worker replaces the old one
+  // at once (docs/product/install.md); the icons keep a day. nginx sends the same headers.
+  router.use(
+    express.static(distDir, {
+      index: false,
+      setHeaders: (res, file) => {
+        const name = path.basename(file);
+        if ((INSTALL_FILES.revalidated as readonly string[]).includes(name)) res.set('Cache-Control', 'no-cache');
+        else if (path.basename(path.dirname(file)) === 'icons') res.set('Cache-Control', INSTALL_FILES.iconsCache);
+        if (name === 'manifest.webmanifest') res.type('application/manifest+json');
+      },
+    }),
+  );
   router.get(/^\/(?!api\/|socket\.io\/).*/, (req, res) => {
     if (!fs.existsSync(index)) return res.status(503).send('Frontend not built: run npm run build:frontend');
     // Room pages are not for search engines (docs/product/rooms.md R2); the landing and static pages are.

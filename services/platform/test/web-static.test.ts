@@ -11,7 +11,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOM_PAGE_PATH } from '@ephemera/proto/client';
-import { frontendStatic } from '../src/web.ts';
+import { frontendStatic, INSTALL_FILES } from '../src/web.ts';
 
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const script = 'console.log("the app");'.repeat(200);
@@ -48,6 +48,10 @@ describe('the built frontend as the embedded server sends it', () => {
     fs.writeFileSync(path.join(dir, 'assets', 'app.js'), script);
     fs.writeFileSync(path.join(dir, 'assets', 'app.js.br'), brotliCompressSync(script));
     fs.writeFileSync(path.join(dir, 'assets', 'app.js.gz'), gzipSync(script));
+    fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+    fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Ephemera"}');
+    fs.mkdirSync(path.join(dir, 'icons'));
+    fs.writeFileSync(path.join(dir, 'icons', 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     const app = express().use(frontendStatic(dir));
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
@@ -78,6 +82,35 @@ describe('the built frontend as the embedded server sends it', () => {
     }
     for (const p of ['/', '/about', '/dashboard', '/login', '/admin', '/a/b']) {
       expect((await get(`${base}${p}`)).body.toString(), p).toContain('index');
+    }
+  });
+
+  it('sends the service worker and the manifest to be revalidated on every load, the icons for a day', async () => {
+    const worker = await get(`${base}/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await get(`${base}/manifest.webmanifest`);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    const icon = await get(`${base}/icons/icon-192.png`);
+    expect(icon.headers['content-type']).toBe('image/png');
+    expect(icon.headers['cache-control']).toBe(INSTALL_FILES.iconsCache);
+  });
+
+  it('nginx sends the worker, the manifest and the icons with the same headers', () => {
+    for (const conf of ['deploy/local/nginx.conf.template', 'deploy/docker/nginx/static.conf']) {
+      const text = fs.readFileSync(path.join(repo, conf), 'utf8');
+      // a location's lines, up to its closing brace on a line of its own
+      const block = (start: string) => {
+        const from = text.indexOf(start);
+        return from < 0 ? '' : text.slice(from, from + text.slice(from).search(/\n\s*\}\n/));
+      };
+      expect(block('location = /sw.js {'), conf).toContain('add_header Cache-Control no-cache;');
+      expect(block('location = /manifest.webmanifest {'), conf).toMatch(
+        /default_type application\/manifest\+json;[\s\S]*Cache-Control no-cache;/,
+      );
+      expect(block('location ^~ /icons/ {'), conf).toContain(`add_header Cache-Control "${INSTALL_FILES.iconsCache}";`);
     }
   });
 
