@@ -23,6 +23,8 @@ import { clientId, createRoom, http, request, socketJoin } from '../helpers/clie
 import type { AdminTarget } from './target.ts';
 
 const SCHEMAS = ['room', 'messaging', 'billing', 'admin'] as const;
+/** tables not in the backup, which an in-place restore keeps as they are: this test's wipe empties them */
+const NOT_BACKED_UP = ['billing.deleted_accounts', 'messaging.storage_reservations'];
 /** admin-analytics' tables the log replayed after a same-log restore adds to (their rows of the backup stay) */
 const REPLAYED = ['accounts', 'actor_last_active', 'audit', 'daily_counts', 'processed_events'];
 
@@ -45,7 +47,7 @@ export function serviceBackupSuite(target: () => AdminTarget) {
         [schema],
       );
       const out: Record<string, string> = {};
-      for (const { t: table } of rows) {
+      for (const { t: table } of rows.filter((r) => !NOT_BACKED_UP.includes(`${schema}.${r.t}`))) {
         const { rows: h } = await t.data.query<{ h: string; n: string }>(
           `SELECT md5(coalesce(string_agg(x::text, E'\\n' ORDER BY x::text), '')) AS h, count(*)::text AS n FROM ${schema}."${table}" x
            WHERE NOT (x::text LIKE ANY($1::text[]))`,

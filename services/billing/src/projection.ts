@@ -148,15 +148,26 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
       await projectNotice(client, event);
       return;
     case 'account.deleted':
-      // Personal data goes with the row; sessions go too (every device is signed out at once).
-      await client.query('DELETE FROM billing.sessions WHERE account_id = $1', [event.payload.accountId]);
-      await client.query('DELETE FROM billing.oidc_handoffs WHERE account_id = $1', [event.payload.accountId]);
-      await client.query('DELETE FROM billing.accounts WHERE id = $1', [event.payload.accountId]);
+      await client.query('INSERT INTO billing.deleted_accounts (id) VALUES ($1) ON CONFLICT DO NOTHING', [
+        event.payload.accountId,
+      ]);
+      await dropDeletedAccounts(client, [event.payload.accountId]);
       return;
     default:
       await projectContact(client, event);
       return;
   }
+}
+
+/**
+ * The rows of deleted accounts go: personal data with the account's row (its payments' refunds and mailed notices
+ * with it), and its sessions (every device is signed out at once). At the event, and after a restore for every
+ * tombstone (backup-part.ts), so an account deleted after the backup was taken does not come back.
+ */
+export async function dropDeletedAccounts(client: PoolClient, ids: string[]): Promise<void> {
+  await client.query('DELETE FROM billing.sessions WHERE account_id = ANY($1::text[])', [ids]);
+  await client.query('DELETE FROM billing.oidc_handoffs WHERE account_id = ANY($1::text[])', [ids]);
+  await client.query('DELETE FROM billing.accounts WHERE id = ANY($1::text[])', [ids]);
 }
 
 /**

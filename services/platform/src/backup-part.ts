@@ -31,8 +31,11 @@ export interface BackupPartOptions {
   keyIds?(client: PoolClient): Promise<string[]>;
   /** the staged rooms this part knows have ended by `now` (their lifetime over, or a live tombstone) */
   endedRooms?(client: PoolClient, staging: string, now: Date): Promise<string[]>;
-  /** after the swap, in its transaction (e.g. tombstones for the ended rooms) */
-  afterCommit?(client: PoolClient, ended: string[]): Promise<void>;
+  /**
+   * After the swap, in its transaction (e.g. tombstones for the ended rooms, or rows of what was deleted after the
+   * backup); the keys it names are not restored, and destroyed if present.
+   */
+  afterCommit?(client: PoolClient, ended: string[]): Promise<void | { droppedKeys: string[] }>;
 }
 
 const q = (schema: string, name: string) => `${schema}."${name}"`;
@@ -217,17 +220,17 @@ export class BackupPart implements BackupPartApi {
           [s.lastValue],
         );
       }
-      await this.o.afterCommit?.(c, ended);
+      const dropped = (await this.o.afterCommit?.(c, ended))?.droppedKeys ?? [];
       const { rows: keys } = await c.query<{ id: string; wrapped: WrappedKey }>(
         `SELECT id, wrapped FROM ${this.staging}."__keys" WHERE NOT (id = ANY($1::text[]))`,
-        [ended],
+        [[...ended, ...dropped]],
       );
-      return { ended, keys };
+      return { ended: [...ended, ...dropped], keys };
     }).catch((err: unknown) => {
       throw refusesData(err) ? invalid() : err;
     });
     for (const k of keys) await this.o.keys?.importWrapped?.(k.id, k.wrapped);
-    for (const id of ended) await this.o.keys?.destroy(id); // an ended room's key stays gone
+    for (const id of ended) await this.o.keys?.destroy(id); // an ended room's (or deleted account's) key stays gone
     await this.o.pool.query(`DROP SCHEMA IF EXISTS ${this.staging} CASCADE`);
     this.meta = null;
     return { rows: [...this.counts.values()].reduce((a, b) => a + b, 0) };
