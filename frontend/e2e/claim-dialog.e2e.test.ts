@@ -1,20 +1,16 @@
 /**
  * Claim Your Room by Google, and Google sign-in offered only when it is on (docs/product/accounts.md A3, A9), in
- * a real browser against embedded mode: once with a real local OpenID Connect provider playing Google (the app
- * serves the callback address registered with it), once with Google sign-in off. The claim by e-mail code is in
- * claim.e2e.test.ts (both modes).
+ * a real browser: the claim with a real local OpenID Connect provider playing Google (the app, or in distributed mode
+ * the ingress in front of billing, serves the callback address registered with it) in both modes; Google sign-in off
+ * in embedded mode (the same billing code answers in both). The claim by e-mail code is in claim.e2e.test.ts.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AUTH_API } from '@ephemera/proto';
-import { createLogger } from '@ephemera/platform';
-import { startEmbedded, type EmbeddedApp } from '../../services/embedded/app.ts';
 import { startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
 import { freePort } from '../../deploy/local/infra.ts';
 import { assertFrontendBuilt, launchBrowser, textOf, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { embeddedTarget, MODES, type BrowserTarget } from './targets.ts';
 
 const storedAuth = (u: User) =>
   u.page.evaluate(
@@ -36,72 +32,72 @@ async function openClaimDialog(u: User): Promise<void> {
   await u.byTestId('claim-modal').waitFor({ timeout: WAIT_MS });
 }
 
-describe('browser: Claim Your Room by Google, and Google offered only when on (embedded)', () => {
+for (const [mode, start] of MODES) {
+  describe(`browser: Claim Your Room by Google (${mode})`, () => {
+    let browser: Browser;
+    let target: BrowserTarget;
+    let oidc: TestOidcProvider;
+    beforeAll(async () => {
+      assertFrontendBuilt();
+      const port = await freePort();
+      const redirectUri = `http://127.0.0.1:${port}${AUTH_API.googleCallback}`;
+      oidc = await startOidcProvider(redirectUri);
+      const google = { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri };
+      // the sign-in mail is never sent here; distributed mode starts billing (accounts) only with a mail server
+      [target, browser] = await Promise.all([
+        start('claim-google', { port, google, smtpUrl: 'smtp://127.0.0.1:1' }),
+        launchBrowser(),
+      ]);
+    }, 240_000);
+    afterAll(async () => {
+      await browser?.close().catch(() => {});
+      await target?.stop();
+      await oidc?.stop();
+    });
+
+    it('Continue with Google in Claim Your Room: back in the room, it says "Registration successful! Room ownership claimed."', async () => {
+      const u = await User.open(browser, 'guest', target.urlA, target.cookiesA, target.replicaA);
+      try {
+        const room = uniqueRoomName('gclaim');
+        await createRoomAsGuest(u, room);
+        const guest = (await storedAuth(u))!;
+        await openClaimDialog(u);
+        const email = `gclaim-${Date.now()}@example.test`;
+        oidc.signInAs({ sub: `google-${email}`, email, emailVerified: true, name: 'Gina' });
+        await u.byTestId('claim-google').click();
+        await u.byTestId('claim-outcome').waitFor({ timeout: WAIT_MS });
+        expect(await textOf(u.byTestId('claim-outcome'))).toBe('Registration successful! Room ownership claimed.');
+        expect(new URL(u.page.url()).pathname, 'back in the room').toBe(`/${room}`);
+        const owner = (await storedAuth(u))!;
+        expect(owner.workspaceId).toBe(guest.workspaceId);
+        expect(owner.userToken, 'the guest token was replaced by the owner token').not.toBe(guest.userToken);
+        await u.byTestId('claim-done').click();
+        await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
+        expect(await u.byTestId('join-overlay').count(), 'the owner is not sent to the join form').toBe(0);
+        await u.byTestId('settings-button').click();
+        expect(await u.byTestId('register-banner').count(), 'signed in: no register banner').toBe(0);
+        expect(u.pageErrors).toEqual([]);
+      } finally {
+        await u.close();
+      }
+    }, 120_000);
+  });
+}
+
+describe('browser: Google sign-in offered only when on (embedded)', () => {
   let browser: Browser;
-  let withGoogle: EmbeddedApp;
-  let withoutGoogle: EmbeddedApp;
-  let oidc: TestOidcProvider;
-  const dirs: string[] = [];
-  const dataDir = () => {
-    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-claim-google-'));
-    dirs.push(d);
-    return d;
-  };
+  let target: BrowserTarget;
   beforeAll(async () => {
     assertFrontendBuilt();
-    const port = await freePort();
-    const redirectUri = `http://127.0.0.1:${port}${AUTH_API.googleCallback}`;
-    oidc = await startOidcProvider(redirectUri);
-    const logger = createLogger('e2e-claim-google', 'silent');
-    [withGoogle, withoutGoogle, browser] = await Promise.all([
-      startEmbedded({
-        port,
-        host: '127.0.0.1',
-        dataDir: dataDir(),
-        logger,
-        google: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, redirectUri },
-      }),
-      startEmbedded({ port: 0, host: '127.0.0.1', dataDir: dataDir(), logger, google: null }),
-      launchBrowser(),
-    ]);
-  }, 180_000);
+    [target, browser] = await Promise.all([embeddedTarget('no-google', { google: null }), launchBrowser()]);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close().catch(() => {});
-    await withGoogle?.stop();
-    await withoutGoogle?.stop();
-    await oidc?.stop();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    await target?.stop();
   });
 
-  it('Continue with Google in Claim Your Room: back in the room, it says "Registration successful! Room ownership claimed."', async () => {
-    const u = await User.open(browser, 'guest', withGoogle.url);
-    try {
-      const room = uniqueRoomName('gclaim');
-      await createRoomAsGuest(u, room);
-      const guest = (await storedAuth(u))!;
-      await openClaimDialog(u);
-      const email = `gclaim-${Date.now()}@example.test`;
-      oidc.signInAs({ sub: `google-${email}`, email, emailVerified: true, name: 'Gina' });
-      await u.byTestId('claim-google').click();
-      await u.byTestId('claim-outcome').waitFor({ timeout: WAIT_MS });
-      expect(await textOf(u.byTestId('claim-outcome'))).toBe('Registration successful! Room ownership claimed.');
-      expect(new URL(u.page.url()).pathname, 'back in the room').toBe(`/${room}`);
-      const owner = (await storedAuth(u))!;
-      expect(owner.workspaceId).toBe(guest.workspaceId);
-      expect(owner.userToken, 'the guest token was replaced by the owner token').not.toBe(guest.userToken);
-      await u.byTestId('claim-done').click();
-      await u.byTestId('room-view').waitFor({ timeout: WAIT_MS });
-      expect(await u.byTestId('join-overlay').count(), 'the owner is not sent to the join form').toBe(0);
-      await u.byTestId('settings-button').click();
-      expect(await u.byTestId('register-banner').count(), 'signed in: no register banner').toBe(0);
-      expect(u.pageErrors).toEqual([]);
-    } finally {
-      await u.close();
-    }
-  }, 120_000);
-
   it('Google sign-in off: no "Continue with Google" on /login or in Claim Your Room; its address lands on /login saying so, not on JSON', async () => {
-    const u = await User.open(browser, 'guest', withoutGoogle.url);
+    const u = await User.open(browser, 'guest', target.urlA);
     try {
       await u.goto('/login');
       await u.byTestId('login-send-code').waitFor({ timeout: WAIT_MS });
