@@ -289,6 +289,9 @@ export class FileService {
     fileId: string,
   ): Promise<{ url: string; thumbnailUrl: string | null; expiresAt: string }> {
     const { file, key } = await this.readable(actor, fileId);
+    // bytes gone while the row stands (a restore into a storage that never held them, docs/administration.md
+    // "Backups"): the member is told the file is no longer available rather than handed a link that breaks
+    if (!(await this.deps.storage.exists(file.storageKey))) throw new DomainError('FILE_NOT_FOUND');
     const exp = this.deps.now().getTime() + LINK_TTL_MS;
     const base = describe(file);
     const sign = (variant: string) =>

@@ -85,6 +85,8 @@ export async function startFilesWorld(options: { storageQuota?: StorageQuota } =
     room,
     upload,
     storedObjects,
+    /** where the local storage keeps an object */
+    storagePath: (key: string) => path.join(dir, key),
     async stop() {
       await world.stop();
       fs.rmSync(dir, { recursive: true, force: true });
