@@ -18,6 +18,7 @@ import type { AdminDialog } from './admin/adminDialog.ts';
 import { RoomHeader } from './sidebar/RoomHeader.tsx';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
+import { NotificationToggle } from './NotificationToggle.tsx';
 import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
 import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
@@ -188,6 +189,7 @@ export function Sidebar({
         />
         <div className="sidebar-tools">
           <SoundToggle />
+          <NotificationToggle />
           {signedIn && (
             <a
               href="/dashboard"
