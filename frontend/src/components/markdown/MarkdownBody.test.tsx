@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MarkdownBody } from './MarkdownBody.tsx';
 import { highlight } from './highlight.ts';
 import { languageName } from './codeLanguages.ts';
+import { capNesting, MAX_NESTING } from './nesting.ts';
 import type { MentionContext } from '../../lib/messageInline.ts';
 
 const render = (content: string, mentions: MentionContext | null = null) =>
@@ -92,11 +93,21 @@ describe('MarkdownBody formatting', () => {
       '<span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;img&gt;&quot;</span>;',
     );
   });
+  it('nests quotes and lists at most MAX_NESTING deep on a line; the rest is text', () => {
+    const depth = (html: string) => html.match(/<(blockquote|ul|ol)>/g)?.length ?? 0;
+    expect(depth(render('> > - 1. deep'))).toBe(4);
+    expect(render('> > - 1. deep')).toContain('deep');
+    const deep = render('> '.repeat(20) + 'bottom');
+    expect(depth(deep)).toBe(MAX_NESTING);
+    expect(deep).toContain('&gt; '.repeat(20 - MAX_NESTING - 1) + '&gt; bottom');
+    expect(capNesting('1. 2. 3. 4. 5. 6. 7. 8.')).toBe('1. 2. 3. 4. 5. 6. 7\\. 8.');
+  });
   it('renders 2,000-character messages of nested markers (figures printed, not asserted)', () => {
     const messages = {
       'nested markers': ('**_~~`' + 'x'.repeat(4) + '`~~_** ').repeat(100).slice(0, 1000) + '*_'.repeat(500),
       'bold words': '**x** '.repeat(333) + 'xx',
       'nested quotes': '> '.repeat(1000),
+      'nested quotes and lists': '> - '.repeat(500),
       'a chat message with formatting': 'Hi @bob, **see** `code` and _this_: https://example.com/x\n- item\n'.repeat(
         25,
       ),

@@ -9,6 +9,7 @@ import { safeHref } from '../../lib/links.ts';
 import type { MentionContext } from '../../lib/messageInline.ts';
 import { remarkSubset } from './remarkSubset.ts';
 import { CodeBlock } from './CodeBlock.tsx';
+import { capNesting } from './nesting.ts';
 
 const ELEMENTS = ['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'span'];
 
@@ -47,7 +48,7 @@ export const MarkdownBody = memo(function MarkdownBody({
       urlTransform={urlTransform}
       components={components}
     >
-      {content}
+      {capNesting(content)}
     </Markdown>
   );
 });
