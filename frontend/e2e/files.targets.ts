@@ -89,8 +89,15 @@ export async function distributed(): Promise<FilesTarget> {
   };
 }
 
-/** A new free room with #general; alice (the owner) and bob each in a browser page, #general open. */
-export async function filesRoom(t: FilesTarget, browser: Browser, users: User[]) {
+export interface RoomOptions {
+  /** run for each person's page before it enters the room (permissions, init scripts) */
+  beforeEnter?(u: User): Promise<void>;
+}
+
+/**
+ * A new free room with #general and a DM between alice (the owner) and bob, each in a browser page, #general open.
+ */
+export async function filesRoom(t: FilesTarget, browser: Browser, users: User[], options: RoomOptions = {}) {
   const name = uniqueRoomName('files');
   const created = await createRoom(t.base, name, 'alice');
   const workspaceId = created.workspaceId as string;
@@ -102,12 +109,15 @@ export async function filesRoom(t: FilesTarget, browser: Browser, users: User[])
     type: 'topic',
     isPrivate: false,
   });
+  const dm = await request(socket, C.createDmChannel, { workspaceId, targetUserId: joined.user.id });
   socket.close();
   if (!general.success) throw new Error(general.message);
+  if (!dm.success) throw new Error(dm.message);
   const open = async (username: string, token: string, cookies: CookieSpec[], replica?: string) => {
     const u = await User.open(browser, username, t.base, cookies, replica);
     users.push(u);
     await u.context.grantPermissions(['microphone']);
+    await options.beforeEnter?.(u);
     await u.enterRoom({ workspaceId, userToken: token, username, roomName: name });
     await u.page.locator(`[data-testid="channel-row"][data-channel-id="${general.channel.id}"]`).click();
     await u.byTestId('composer-textarea').waitFor();
@@ -116,5 +126,7 @@ export async function filesRoom(t: FilesTarget, browser: Browser, users: User[])
   return {
     alice: await open('alice', created.userToken, t.cookiesA, t.replicaA),
     bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB),
+    generalId: general.channel.id,
+    dmId: dm.channel.id,
   };
 }
