@@ -12,7 +12,7 @@ import { MoreIcon } from './icons.tsx';
 
 const VirtualPeople = lazy(() => import('./VirtualPeople.tsx'));
 /** above this many rows the list is virtualized */
-export const VIRTUAL_PEOPLE_FROM = 60;
+const VIRTUAL_PEOPLE_FROM = 60;
 
 interface Props {
   people: PersonView[];
@@ -75,7 +75,7 @@ function EndSentinel({ onEnd }: { onEnd(): void }) {
   );
 }
 
-export function PersonRow({
+function PersonRow({
   p,
   creatorId,
   onStart,
