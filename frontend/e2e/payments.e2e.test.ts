@@ -284,6 +284,13 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
       `Signed in as ${account.user.email}`,
       'signed in on the pricing page',
     );
+    // a checkout refused with no text of the server's (a proxy's error page): the browser's own words
+    await u.page.route(`**${PAYMENTS_API.createCheckoutSession}`, (r) =>
+      r.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }),
+    );
+    await u.byTestId('choose-pro').click();
+    expect(await textOf(u.byTestId('pricing-error'))).toBe('Payment Error: Failed to create payment session');
+    await u.page.unroute(`**${PAYMENTS_API.createCheckoutSession}`);
     const request = u.page.waitForRequest((r) => r.url().endsWith(PAYMENTS_API.createCheckoutSession), {
       timeout: WAIT_MS,
     });
@@ -372,6 +379,21 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
     expect(again.state, again.text).toBe('done');
     expect(await textOf(u.byTestId('paid-plan'))).toBe('Pro');
     expect(await textOf(u.byTestId('paid-amount'))).toBe('$9.00/month');
+    expect(await u.byTestId('payment-settle-error').count(), 'applied to the account and its rooms').toBe(0);
+    // the payment applied to the account (create-paid-account) or to its rooms (upgrade-rooms) fails: the page says
+    // which under the success (an answer with no text of the server's, as from a proxy in front of it)
+    for (const [route, text] of [
+      [AUTH_API.createPaidAccount, 'Failed to create paid account'],
+      [AUTH_API.upgradeRooms, 'Failed to upgrade rooms'],
+    ] as const) {
+      await u.page.route(`**${route}`, (r) =>
+        r.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502</h1>' }),
+      );
+      await u.goto(`/payment/success?plan=pro&session_id=${sessionId}`);
+      expect((await verified(u)).state).toBe('done');
+      expect(await textOf(u.byTestId('payment-settle-error'))).toBe(text);
+      await u.page.unroute(`**${route}`);
+    }
     // a session Stripe does not call paid (stripe-mock's own record: open, unpaid): Payment failed; no session at
     // all: nothing to verify
     for (const [bad, message] of [
