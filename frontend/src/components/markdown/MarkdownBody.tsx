@@ -6,10 +6,18 @@
 import { memo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import { safeHref } from '../../lib/links.ts';
-import type { MentionContext } from '../../lib/messageInline.ts';
+import { inlineParts, type MentionContext } from '../../lib/messageInline.ts';
 import { remarkSubset } from './remarkSubset.ts';
 import { CodeBlock } from './CodeBlock.tsx';
 import { capNesting } from './nesting.ts';
+import { InlineText } from '../InlineText.tsx';
+
+/**
+ * Past this many emphasis markers (`*`, `_`, `~`) the parser's work grows with their square (about 75 ms for 1,000 of
+ * them); no real message has so many, and such a message shows as typed, with links and mentions only.
+ */
+export const MAX_MARKERS = 500;
+const MARKERS = /[*_~]/g;
 
 const ELEMENTS = ['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'span'];
 
@@ -39,6 +47,13 @@ export const MarkdownBody = memo(function MarkdownBody({
   content: string;
   mentions: MentionContext | null;
 }) {
+  if ((content.match(MARKERS)?.length ?? 0) > MAX_MARKERS) {
+    return (
+      <p className="markdown-as-typed">
+        <InlineText parts={inlineParts(content, mentions)} />
+      </p>
+    );
+  }
   return (
     <Markdown
       remarkPlugins={[[remarkSubset, mentions]]}
