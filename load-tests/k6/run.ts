@@ -27,7 +27,16 @@ import { createServer, type Server } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
-import { NotRun, ROOT, shutdownDistributed, startTarget, type RunningTarget } from '../lib/targets.ts';
+import {
+  NotRun,
+  ROOT,
+  roomInternalCall,
+  shutdownDistributed,
+  startTarget,
+  type RunningTarget,
+} from '../lib/targets.ts';
+import { INTERNAL } from '@ephemera/proto';
+import { freePort } from '../../deploy/local/infra.ts';
 import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
 import { bucketDelta, scrapeCommandBuckets, serverLatencyLine } from '../lib/server-latency.ts';
 
@@ -38,7 +47,11 @@ export const WORKLOADS: Record<string, string> = {
   w4: 'w4-bigroom.js',
   w5: 'w5-reconnect.js',
   w6: 'w6-history.js',
+  // named only (not in the default list): 10,000 distinct members at full size, in a room made business first
+  w4d: 'w4d-bigroom-distinct.js',
 };
+/** what runs when no --workloads is given */
+const DEFAULT_WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
 const HERE = import.meta.dirname;
 
 export interface K6Options {
@@ -63,7 +76,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     .filter(Boolean);
   for (const t of targets)
     if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
-  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? Object.keys(WORKLOADS).join(','))
+  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? DEFAULT_WORKLOADS.join(','))
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
@@ -192,7 +205,36 @@ interface Ran {
 }
 
 /** Scenarios whose sends are timed by the gateways too (their k6 figure is send-to-ack). */
-const SENDING = new Set(['w2', 'w3', 'w4', 'w6']);
+const SENDING = new Set(['w2', 'w3', 'w4', 'w4d', 'w6']);
+
+/**
+ * W4D's room: created over HTTP by its owner, then made business (no member cap) as billing's tier change does:
+ * distributed, the room service's internal change-tier signed with the stack's service credential; embedded, the
+ * bench entry's loopback port (k6/embedded-tier-entry.ts). Its id and owner token go to the script.
+ */
+async function prepareW4d(target: string, origin: string): Promise<Record<string, string>> {
+  const res = await fetch(`${origin}/api/workspaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `w4d-${Date.now().toString(36)}`, username: 'owner' }),
+  });
+  if (res.status !== 201) throw new Error(`W4D room: HTTP ${res.status} ${await res.text()}`);
+  const created = (await res.json()) as { workspaceId: string; userToken: string };
+  if (target === 'distributed') {
+    await roomInternalCall(INTERNAL.changeTier, {
+      workspaceId: created.workspaceId,
+      tier: 'business',
+      reason: 'bench',
+    });
+  } else if (target === 'embedded' && process.env.BENCH_TIER_PORT) {
+    const tier = await fetch(`http://127.0.0.1:${process.env.BENCH_TIER_PORT}/business`, {
+      method: 'POST',
+      body: JSON.stringify({ workspaceId: created.workspaceId }),
+    });
+    if (!tier.ok) throw new Error(`W4D room: the tier port answered ${tier.status} ${await tier.text()}`);
+  } else throw new Error('W4D needs a target this runner starts (embedded or distributed): it makes the room business');
+  return { W4D_WORKSPACE: created.workspaceId, W4D_OWNER_TOKEN: created.userToken };
+}
 
 /** Runs one script; returns its exit code and the CPU used over the run (% of one core): k6, and each server label. */
 function runK6(
@@ -244,6 +286,11 @@ export async function main(argv: string[]): Promise<Ran[]> {
   );
   console.log(`  ${limitsLine}`);
   console.log(`  scale: each scenario prints its own; set it with the W<n>_* variables (load-tests/README.md)`);
+  if (opts.workloads.includes('w4d') && !process.env.BENCH_EMBEDDED_ENTRY) {
+    // the embedded app with its loopback tier port, so W4D's room can be made business (k6/embedded-tier-entry.ts)
+    process.env.BENCH_EMBEDDED_ENTRY = 'load-tests/k6/embedded-tier-entry.ts';
+    process.env.BENCH_TIER_PORT = String(await freePort());
+  }
   const cfg = loadConfig([], process.env);
   cfg.pin = opts.pin;
   const ran: Ran[] = [];
@@ -308,10 +355,20 @@ export async function main(argv: string[]): Promise<Ran[]> {
         const metricsUrls = current?.metricsUrls ?? opts.metrics;
         const timed = SENDING.has(w) && metricsUrls.length > 0;
         const acksBefore = timed ? await scrapeCommandBuckets(metricsUrls, 'send-message') : null;
+        let extraEnv: Record<string, string> = {};
+        if (w === 'w4d') {
+          try {
+            extraEnv = await prepareW4d(t, origin);
+          } catch (e) {
+            console.log(`  w4d NOT RUN: ${(e as Error).message}`);
+            ran.push({ target: t, workload: w, code: null, summary: null, seconds: 0 });
+            continue;
+          }
+        }
         const { code, k6Pct, serverPct } = await runK6(
           bin,
           WORKLOADS[w],
-          { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile },
+          { ORIGIN: origin, K6_TARGET: t, K6_CONTROL: control.url, K6_SUMMARY_OUT: outFile, ...extraEnv },
           opts.pin && !opts.origin,
           watched,
         );
