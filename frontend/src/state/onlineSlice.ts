@@ -6,7 +6,8 @@
  * not hold yet is one more, a user it holds that leaves one less, and a user who leaves before being paged in one less
  * too while the count is above the loaded list. The count is set again by every page.
  */
-import { LIMITS, type OnlineUser } from '@ephemera/proto';
+import { LIMITS } from '@ephemera/proto/client';
+import type { OnlineUser } from '@ephemera/proto';
 import type { RoomState } from './roomCore.ts';
 
 export type OnlineAction =
