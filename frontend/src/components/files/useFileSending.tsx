@@ -9,10 +9,12 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import type { RoomSession } from '../../lib/session.ts';
 import { uploadFile, type StoredFile } from '../../lib/fileUpload.ts';
-import { FileSizeLimitModal, FileUploadModal } from './FileUploadModal.tsx';
 import type { UploadBatch } from './UploadQueueView.tsx';
 
 const UploadQueueView = lazy(() => import('./UploadQueueView.tsx'));
+// the upload dialog loads when a file is chosen (the room page's initial code stays within PF17)
+const FileUploadModal = lazy(() => import('./FileUploadModal.tsx').then((m) => ({ default: m.FileUploadModal })));
+const FileSizeLimitModal = lazy(() => import('./FileUploadModal.tsx').then((m) => ({ default: m.FileSizeLimitModal })));
 let batchIds = 0;
 import './files.css';
 
@@ -83,7 +85,7 @@ export function useFileSending(
     [session, channelId, send],
   );
   const onMicError = useCallback((message: string) => session.showNotice(message), [session]);
-  const modal = overLimit ? (
+  const dialog = overLimit ? (
     <FileSizeLimitModal maxFileSizeMb={maxFileSizeMb} onClose={() => setOverLimit(false)} />
   ) : chosen && channelId ? (
     <FileUploadModal
@@ -98,5 +100,6 @@ export function useFileSending(
       onClose={() => setChosen(null)}
     />
   ) : null;
+  const modal = dialog ? <Suspense fallback={null}>{dialog}</Suspense> : null;
   return { onAttach: setChosen, onAttachMany, uploads, onVoice, onMicError, modal };
 }
