@@ -32,6 +32,7 @@ describe('accounts in the browser (embedded, Mailpit)', () => {
       logger: createLogger('e2e-accounts', 'silent'),
       smtpUrl: mail.smtpUrl,
       google: null,
+      frontendDist: process.env.E2E_FRONTEND_DIST,
     });
     browser = await launchBrowser();
   }, 120_000);

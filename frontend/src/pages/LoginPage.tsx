@@ -18,9 +18,11 @@ import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../lib/payments.ts';
 import { readPendingExtension } from '../lib/roomPrefs.ts';
 import { claimPendingRoom } from '../lib/claim.ts';
 import { googleStartUrl, useGoogleSignIn } from '../lib/googleSignIn.ts';
+import { EmailCodeForm, type CodeSignIn } from '../components/EmailCodeForm.tsx';
 import './accounts.css';
 
-type Step = 'details' | 'code' | 'recover' | 'paying';
+/** code: the e-mail code form (EmailCodeForm, its own two steps) */
+type Step = 'code' | 'recover' | 'paying';
 /** the post-registration redirect delay */
 const PAYMENT_REDIRECT_MS = 1500;
 
@@ -30,10 +32,8 @@ export function LoginPage() {
   const redirect = safeRedirect(params.get('redirect'));
   const plan = params.get('plan')?.toLowerCase();
   const claimWorkspace = params.get('claimWorkspace');
-  const [step, setStep] = useState<Step>('details');
+  const [step, setStep] = useState<Step>('code');
   const [email, setEmail] = useState('');
-  const [username, setUsername] = useState('');
-  const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -95,51 +95,20 @@ export function LoginPage() {
     if (readAccount()) void navigate(redirect, { replace: true });
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const sendCode = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    if (!email.trim() || !username.trim()) {
-      setError('Please fill in all fields');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const r = await accountApi.requestCode(email.trim());
-    setBusy(false);
-    if (!r.ok) {
-      setError(r.message);
-      return;
-    }
-    setNotice(r.data.message);
-    setStep('code');
-  };
-
-  const verify = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return; // duplicate submissions are ignored
-    setBusy(true);
-    setError(null);
+  const verify = async (input: CodeSignIn): Promise<string | null> => {
     const guest = readAuth();
     // the room of a pending extension is claimed too: only its owner account can pay to extend it
     const claimId = claimWorkspace ?? readPendingExtension()?.workspaceId ?? null;
     const claim =
       claimId && guest?.workspaceId === claimId ? { claimWorkspaceId: claimId, claimUserToken: guest.userToken } : {};
-    const r = await accountApi.register(
-      { email: email.trim(), username: username.trim(), code: code.trim(), ...claim },
-      readAccount()?.token ?? null,
-    );
-    setBusy(false);
-    if (!r.ok) {
-      setError(r.message);
-      return;
-    }
+    const r = await accountApi.register({ ...input, ...claim }, readAccount()?.token ?? null);
+    if (!r.ok) return r.message;
     const record = { token: r.data.token, user: r.data.user };
     saveAccount(record);
     if (r.data.claimError) {
-      setError(r.data.claimError);
       setNotice(null);
       setTimeout(() => finish(record), 2500);
-      return;
+      return r.data.claimError;
     }
     // The spec deletes the guest session on a successful claim: the guest's token stopped working when the room
     // service rotated it, so this browser keeps the room as its owner with the new one (it stays in the room, with
@@ -147,6 +116,7 @@ export function LoginPage() {
     if (r.data.newUserToken && guest && guest.workspaceId === claimId)
       saveAuth({ ...guest, userToken: r.data.newUserToken });
     finish(record);
+    return null;
   };
 
   const recover = async (e: FormEvent) => {
@@ -195,64 +165,15 @@ export function LoginPage() {
                 {notice}
               </p>
             )}
-            {step === 'details' && (
-              <form onSubmit={sendCode} noValidate>
-                <label>
-                  E-mail
-                  <input
-                    type="email"
-                    autoComplete="email"
-                    value={email}
-                    onChange={(e) => setEmail(e.target.value)}
-                    data-testid="login-email"
-                  />
-                </label>
-                <label>
-                  Username
-                  <input
-                    autoComplete="username"
-                    maxLength={30}
-                    value={username}
-                    onChange={(e) => setUsername(e.target.value)}
-                    data-testid="login-username"
-                  />
-                </label>
-                <button className="button button-primary" disabled={busy} data-testid="login-send-code">
-                  {busy ? 'Sending…' : 'Email me a sign-in code'}
-                </button>
-              </form>
-            )}
             {step === 'code' && (
-              <form onSubmit={verify} noValidate>
-                <label>
-                  The 6-digit code we e-mailed to {email}
-                  <input
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    value={code}
-                    onChange={(e) => setCode(e.target.value)}
-                    data-testid="login-code"
-                  />
-                </label>
-                <button
-                  className="button button-primary"
-                  disabled={busy || code.trim().length !== 6}
-                  data-testid="login-verify"
-                >
-                  {busy ? 'Signing in…' : 'Sign in'}
-                </button>
-                <button
-                  type="button"
-                  className="button button-ghost"
-                  onClick={() => {
-                    setStep('details');
-                    setCode('');
-                  }}
-                >
-                  Use another address
-                </button>
-              </form>
+              <EmailCodeForm
+                testIdPrefix="login"
+                verifyLabel="Sign in"
+                verifyingLabel="Signing in…"
+                setError={setError}
+                setNotice={setNotice}
+                onVerify={verify}
+              />
             )}
             {step === 'recover' && (
               <form onSubmit={recover} noValidate>
@@ -272,7 +193,7 @@ export function LoginPage() {
                   type="button"
                   className="button button-ghost"
                   onClick={() => {
-                    setStep('details');
+                    setStep('code');
                     setNotice(null);
                   }}
                 >

@@ -3,10 +3,10 @@
  * registers by a mailed code, or by Google when the server offers it, and the room becomes the account's. A
  * pending extension or upgrade then goes on to payment after 1.5 s, as after /login.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon, CheckIcon } from '../Icons.tsx';
-import { accountApi } from '../../lib/account.ts';
+import { EmailCodeForm, type CodeSignIn } from '../EmailCodeForm.tsx';
 import { registerAndClaim, savePendingClaim, type ClaimOutcome } from '../../lib/claim.ts';
 import { useGoogleSignIn, googleStartUrl } from '../../lib/googleSignIn.ts';
 import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../../lib/payments.ts';
@@ -26,53 +26,20 @@ interface Props {
 
 export function ClaimRoomModal({ workspaceId, roomName, username: initialName, outcome: initial, onClose }: Props) {
   const google = useGoogleSignIn();
-  const [step, setStep] = useState<'details' | 'code' | 'done' | 'paying'>(initial ? 'done' : 'details');
-  const [email, setEmail] = useState('');
-  const [username, setUsername] = useState(initialName);
-  const [code, setCode] = useState('');
+  const [step, setStep] = useState<'form' | 'done' | 'paying'>(initial ? 'done' : 'form');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<ClaimOutcome | null>(initial ?? null);
 
-  const sendCode = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    if (!email.trim() || !username.trim()) {
-      setError('Please fill in all fields');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const r = await accountApi.requestCode(email.trim());
-    setBusy(false);
-    if (!r.ok) {
-      setError(r.message);
-      return;
-    }
-    setNotice(r.data.message);
-    setStep('code');
-  };
-
-  const verify = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return; // duplicate submissions are ignored
-    setBusy(true);
-    setError(null);
-    const r = await registerAndClaim(
-      { email: email.trim(), username: username.trim(), code: code.trim() },
-      workspaceId,
-    );
-    setBusy(false);
-    if (!r.account) {
-      setError(r.error);
-      return;
-    }
+  const verify = async (input: CodeSignIn): Promise<string | null> => {
+    const r = await registerAndClaim(input, workspaceId);
+    if (!r.account) return r.error;
     setOutcome(r.outcome);
     const pending = pendingPaymentOf();
     if (!pending) {
       setStep('done');
-      return;
+      return null;
     }
     setStep('paying');
     const account = r.account;
@@ -83,6 +50,7 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
         window.location.reload();
       });
     }, PAYMENT_REDIRECT_MS);
+    return null;
   };
 
   if (step === 'done' || step === 'paying') {
@@ -118,37 +86,24 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
           <AlertIcon size={16} /> <span>{error}</span>
         </div>
       )}
-      {notice && step === 'code' && (
+      {notice && (
         <p role="status" data-testid="claim-notice">
           {notice}
         </p>
       )}
-      {step === 'details' ? (
-        <form onSubmit={sendCode} className="modal-form" noValidate>
-          <label className="field">
-            E-mail
-            <input
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-testid="claim-email"
-            />
-          </label>
-          <label className="field">
-            Username
-            <input
-              autoComplete="username"
-              maxLength={30}
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-              data-testid="claim-username"
-            />
-          </label>
-          <button className="button button-primary" disabled={busy} data-testid="claim-send-code">
-            {busy ? 'Sending…' : 'Email me a sign-in code'}
-          </button>
-          {google && (
+      <EmailCodeForm
+        testIdPrefix="claim"
+        initialUsername={initialName}
+        formClassName="modal-form"
+        labelClassName="field"
+        verifyLabel="Register and claim the room"
+        verifyingLabel="Registering…"
+        setError={setError}
+        setNotice={setNotice}
+        onBusyChange={setBusy}
+        onVerify={verify}
+        detailsExtra={
+          google && (
             <a
               className="button button-ghost"
               href={googleStartUrl(roomPath(roomName))}
@@ -157,41 +112,9 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
             >
               Continue with Google
             </a>
-          )}
-        </form>
-      ) : (
-        <form onSubmit={verify} className="modal-form" noValidate>
-          <label className="field">
-            The 6-digit code we e-mailed to {email}
-            <input
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              data-testid="claim-code"
-            />
-          </label>
-          <button
-            className="button button-primary"
-            disabled={busy || code.trim().length !== 6}
-            data-testid="claim-verify"
-          >
-            {busy ? 'Registering…' : 'Register and claim the room'}
-          </button>
-          <button
-            type="button"
-            className="button button-ghost"
-            disabled={busy}
-            onClick={() => {
-              setStep('details');
-              setCode('');
-            }}
-          >
-            Use another address
-          </button>
-        </form>
-      )}
+          )
+        }
+      />
     </Modal>
   );
 }
