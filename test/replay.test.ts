@@ -15,11 +15,12 @@ import {
   createLogger,
   createPool,
   fileRoomKeys,
+  migrate,
   sealedEventLog,
   type Pool,
 } from '@ephemera/platform';
 import { startRoomModule } from '@ephemera/room';
-import { startMessagingModule } from '@ephemera/messaging';
+import { MESSAGING_MIGRATIONS, pgMessageKeys, startMessagingModule } from '@ephemera/messaging';
 import { createTestDatabase, databaseWithLogOf } from './helpers/db.ts';
 import { clientId } from './helpers/clients.ts';
 import {
@@ -39,7 +40,8 @@ const masterKey = randomBytes(32);
 async function boot(databaseUrl: string, now: () => Date) {
   const pool = createPool(databaseUrl);
   const keys = fileRoomKeys(keyDir, masterKey);
-  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring);
+  // message bodies under their own keys, as the services run (docs/crypto.md "Messages")
+  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { messageKeys: pgMessageKeys(pool) });
   await log.init(Object.values(TOPICS));
   const room = await startRoomModule({
     databaseUrl,
@@ -197,8 +199,25 @@ describe('replay', () => {
     expect(before.readPositions).toHaveLength(2);
     expect(before.deletedChannels).toHaveLength(1);
 
-    // Copy the log, nothing else, into an empty database and let the services rebuild from offset zero.
+    // The deleted message's key went with it; the living messages' keys remain.
+    const keyRows = async (pool: Pool) =>
+      (await pool.query('SELECT * FROM messaging.message_keys ORDER BY message_id')).rows;
+    const liveKeys = await keyRows(live.pool);
+    expect(liveKeys.map((k) => k.message_id)).not.toContain(second!.id);
+    expect(liveKeys.map((k) => k.message_id)).toContain(first!.id);
+
+    // Copy the log into an empty database, with the message keys (key material, like the room key directory: not
+    // rebuilt from the log), and let the services rebuild from offset zero. The deleted message's events no longer
+    // open: its sent record is stored as the deleted message it is.
     const replayUrl = await databaseWithLogOf(live.pool);
+    await migrate(replayUrl, MESSAGING_MIGRATIONS, 'messaging');
+    const replayPool = createPool(replayUrl);
+    for (const k of liveKeys)
+      await replayPool.query(
+        'INSERT INTO messaging.message_keys (message_id, workspace_id, wrapped_key) VALUES ($1, $2, $3)',
+        [k.message_id, k.workspace_id, k.wrapped_key],
+      );
+    await replayPool.end();
     const rebuilt = await boot(replayUrl, now);
     const after = await dump(rebuilt.pool);
     expect(after).toEqual(before);

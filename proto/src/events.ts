@@ -216,7 +216,15 @@ export const AudienceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('users'), userIds: z.array(z.string()) }),
 ]);
 export type Audience = z.infer<typeof AudienceSchema>;
-export const MessageSentSchema = z.object({ message: MessageSchema, audience: AudienceSchema });
+/**
+ * bodyGone: delivered after the message was deleted, its key destroyed (docs/crypto.md "Messages"): the message comes
+ * without its body (no text, author name, quote, preview or file) and is stored as deleted.
+ */
+export const MessageSentSchema = z.object({
+  message: MessageSchema,
+  audience: AudienceSchema,
+  bodyGone: z.boolean().optional(),
+});
 /**
  * The events below concern one message (or one member's read position): their aggregate is the message (or
  * `{workspaceId}:{userId}:read`), their sequence that aggregate's version, and their partition key the workspace id
@@ -229,6 +237,8 @@ export const MessageEditedSchema = z.object({
   content: z.string(),
   editedAt: z.string(),
   audience: AudienceSchema,
+  /** as message.sent's: the message was deleted since, and its new text is gone with its key */
+  bodyGone: z.boolean().optional(),
 });
 export const MessageDeletedSchema = z.object({
   workspaceId: z.string(),

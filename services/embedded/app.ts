@@ -59,6 +59,7 @@ import {
   fileRouter,
   storageFromEnv,
   type StorageQuota,
+  pgMessageKeys,
 } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
@@ -165,7 +166,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const keys = fileRoomKeys(path.join(opts.dataDir, 'keys'), masterKey, opts.previousMasterKeys);
   if (opts.previousMasterKeys?.length)
     logger.info({ rewrapped: await keys.files.rewrapAll() }, 'room keys re-wrapped under the current master key');
-  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { logger });
+  // Each message's body under its own key too (docs/crypto.md "Messages"), kept in messaging's tables of this database.
+  const log = sealedEventLog(new EmbeddedEventLog(pool), keys.keyring, { logger, messageKeys: pgMessageKeys(pool) });
   await log.init(Object.values(TOPICS));
   const bus = new MemoryEphemeralStore();
   const limits = createRateLimits({ config: opts.rateLimits ?? rateLimitsOf(config) });

@@ -184,6 +184,11 @@ export function serviceBackupSuite(target: () => AdminTarget) {
       const restored = await all(ended);
       for (const schema of ['room', 'messaging', 'billing'] as const)
         expect(restored[schema], schema).toEqual(atBackup[schema]);
+      // among them the wrapped keys of the living room's messages (docs/crypto.md "Messages"): their bodies open
+      const messageKeys = await t.data.query('SELECT 1 FROM messaging.message_keys WHERE workspace_id = $1', [
+        living.workspaceId,
+      ]);
+      expect(messageKeys.rowCount).toBeGreaterThan(0);
       // admin-analytics: its read models are the backup's with the log since the backup replayed over them (same
       // log): the superadmin's new account and activity, the import's audit entry, the new day's counts, those events
       for (const table of Object.keys(atBackup.admin).filter((x) => !REPLAYED.includes(x)))

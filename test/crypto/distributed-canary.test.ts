@@ -35,6 +35,7 @@ import {
   saySecrets,
   scanned,
 } from './canary.ts';
+import { expectDeletedUnreadable, messageCanaries, openRoomRecords, sayAndDelete } from './message-canary.ts';
 
 let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 const infra = () => sharedInfra('infraDataDir');
@@ -144,6 +145,45 @@ describe('crypto-shredding canaries: distributed', () => {
     expect(ofRoom.map((d) => d.event.type)).toEqual(['workspace.deleted']);
     for (const [name, text] of Object.entries(c))
       expect(JSON.stringify(ofRoom).includes(text), `${name} canary replayed`).toBe(false);
+  });
+
+  it('a deleted message opens nowhere: not in any store, not in the log under the room key and the keys left', async () => {
+    const c = messageCanaries();
+    const { workspaceId } = await sayAndDelete(stack.urlA, stack.urlB, c);
+    await flushStores();
+    for (const [store, dir] of Object.entries(stores())) expectNoCanary(findInFiles([dir], c), store);
+    // The room's records as Kafka holds them (no sealing decorator), from the first one.
+    const raw = kafkaEventLog({
+      brokers: kafkaBrokers(),
+      clientId: 'canary-raw',
+      logger: createLogger('raw', 'silent'),
+      namespace: stack.eventLogNamespace,
+    });
+    const records: Delivery['event'][] = [];
+    const sub = await raw.subscribe({
+      groupId: `canary-raw-${newId()}`,
+      topics: [TOPICS.room, TOPICS.messaging],
+      fromBeginning: true,
+      handler: async (d) => {
+        if (d.key === workspaceId) records.push(d.event);
+      },
+    });
+    await sub.caughtUp();
+    await raw.close();
+    const credential = serviceCredential('canary', stack.serviceSecret);
+    const roomKey = (await new RoomKeyring(roomKeyClient(stack.internal.room, credential)).key(workspaceId))!;
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string; w: string }>(
+        'SELECT message_id AS id, wrapped_key AS w FROM messaging.message_keys WHERE workspace_id = $1',
+        [workspaceId],
+      );
+      const text = openRoomRecords(records, roomKey, Object.fromEntries(rows.map((r) => [r.id, r.w])));
+      expectDeletedUnreadable(text, c, 'the Kafka topics');
+    } finally {
+      await db.end();
+    }
   });
 
   it('a room deleted while a member types and another reconnects ends cleanly on both replicas', async () => {

@@ -32,6 +32,7 @@ import {
   saySecrets,
   scanned,
 } from './canary.ts';
+import { expectDeletedUnreadable, messageCanaries, openRoomRecords, sayAndDelete } from './message-canary.ts';
 
 let dataDir = '';
 let app: EmbeddedApp;
@@ -111,6 +112,36 @@ describe('crypto-shredding canaries: embedded', () => {
     const logs = logLines.join('');
     for (const [name, text] of Object.entries(c))
       expect(logs.includes(text), `${name} canary in the server's log output`).toBe(false);
+  });
+
+  it('a deleted message opens nowhere: not in the read model, not in the log under the room key and the keys left', async () => {
+    const c = messageCanaries();
+    const { workspaceId } = await sayAndDelete(app.url, app.url, c);
+    await checkpoint();
+    expect(findInFiles([dataDir], c)).toEqual({}); // nothing in the clear, as for everything else
+    const pool = createPool(embeddedPgUrl());
+    try {
+      const { rows: records } = await pool.query<{ event: { id: string; type: string; payload: unknown } }>(
+        'SELECT event FROM event_log WHERE key = $1 ORDER BY position',
+        [workspaceId],
+      );
+      const { rows: keys } = await pool.query<{ id: string; w: string }>(
+        'SELECT message_id AS id, wrapped_key AS w FROM messaging.message_keys WHERE workspace_id = $1',
+        [workspaceId],
+      );
+      const roomKey = (await fileRoomKeys(path.join(dataDir, 'keys'), masterKeyFile(dataDir)).keyring.key(
+        workspaceId,
+      ))!;
+      const text = openRoomRecords(
+        records.map((r) => r.event),
+        roomKey,
+        Object.fromEntries(keys.map((k) => [k.id, k.w])),
+      );
+      expectDeletedUnreadable(text, c, 'the event log');
+      expectDeletedUnreadable(text + (await allRows(pool)), c, 'the log and every read-model row');
+    } finally {
+      await pool.end();
+    }
   });
 
   it('a room deleted while a member types and another reconnects ends cleanly for everyone', async () => {

@@ -5,9 +5,14 @@ import {
   RoomKeyring,
   RedisEphemeralStore,
   createRateLimits,
+  internalRpcClient,
   serviceCredential,
+  MESSAGE_KEYS_METHODS,
+  MESSAGE_KEYS_PREFIX,
+  remoteMessageKeys,
   type LimitConfig,
   type Logger,
+  type MessageKeysApi,
 } from '@ephemera/platform';
 import { roomKeyClient } from '@ephemera/room/src/room-keys-http.ts';
 import { roomClient } from '@ephemera/room/src/client.ts';
@@ -54,7 +59,13 @@ export async function startGatewayServer(opts: {
       namespace: opts.eventLogNamespace,
     }),
     keyring,
-    { logger: opts.logger },
+    // message bodies are sealed under each message's own key, which the messaging service keeps (docs/crypto.md)
+    {
+      logger: opts.logger,
+      messageKeys: remoteMessageKeys(
+        internalRpcClient<MessageKeysApi>(opts.messagingUrl, credential, MESSAGE_KEYS_PREFIX, MESSAGE_KEYS_METHODS),
+      ),
+    },
   );
   const bus = new RedisEphemeralStore(opts.redisUrl);
   const rooms = roomClient(opts.roomUrl, credential);

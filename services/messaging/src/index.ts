@@ -22,3 +22,4 @@ export { masterKeyFile, parseMasterKey } from '@ephemera/platform';
 export { AdminMessaging } from './admin-messaging.ts';
 export { MESSAGING_MIGRATIONS, type MessagingModule, startMessagingModule } from './module.ts';
 export { startMessagingServer } from './server.ts';
+export { pgMessageKeys } from './message-keys.ts';

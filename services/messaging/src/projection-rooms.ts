@@ -15,6 +15,7 @@ const ROOM_TABLES = [
   'deleted_channels',
   'read_positions',
   'read_versions',
+  'message_keys',
 ];
 
 /**
@@ -129,6 +130,10 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       // the tombstone keeps a replayed message out.
       const { workspaceId, channelId } = event.payload;
       await lockForRemoval(db, channelId);
+      await db.query(
+        `DELETE FROM messaging.message_keys k USING messaging.messages m WHERE m.id = k.message_id AND m.channel_id = $1`,
+        [channelId],
+      );
       for (const table of ['messages', 'read_positions', 'files']) {
         await db.query(`DELETE FROM messaging.${table} WHERE channel_id = $1`, [channelId]);
       }

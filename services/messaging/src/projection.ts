@@ -31,11 +31,13 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
       }
       case 'message.deleted':
         // A tombstone: the seq stays taken (numbering, dedupe of a retried send), the sealed body goes (NULL): nothing
-        // of the message is left to open, even with the room's key (sealed-messages.ts openStored).
+        // of the message is left to open, even with the room's key (sealed-messages.ts openStored). Its own key goes
+        // too, so its events in the log no longer open either (message-keys.ts).
         await db.query(
           'UPDATE messaging.messages SET sealed_body = NULL, version = GREATEST(version, $2), deleted = true WHERE id = $1',
           [event.payload.messageId, event.sequence],
         );
+        await db.query('DELETE FROM messaging.message_keys WHERE message_id = $1', [event.payload.messageId]);
         return;
       case 'reaction.changed': {
         const { workspaceId, messageId, reactions } = event.payload;
@@ -83,22 +85,23 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
 
 /**
  * Stores sent messages, sealed, with one INSERT whatever their number (arrays unnested: one prepared statement).
- * Tombstones: on a replay the room topic may be ahead, with the room expired or the channel deleted already.
+ * Tombstones: on a replay the room topic may be ahead, with the room expired or the channel deleted already. A
+ * message delivered without its body (deleted since: its key is gone) is stored as a deleted message's row.
  */
 async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: MessageSent[]): Promise<void> {
-  const rows: { m: Message; sealed: string }[] = [];
+  const rows: { m: Message; sealed: string | null }[] = [];
   for (const event of events) {
     const m = event.payload.message;
     const key = await keyring.key(m.workspaceId);
-    if (key) rows.push({ m, sealed: sealMessage(key, m) });
+    if (key) rows.push({ m, sealed: event.payload.bodyGone ? null : sealMessage(key, m) });
   }
   if (rows.length === 0) return;
   // the search index's insert follows in this transaction (composeProjectors): these locks cover it too
   await holdAgainstRemoval(db, [...rows.map((r) => r.m.workspaceId), ...rows.map((r) => r.m.channelId)]);
-  const column = <T>(f: (r: { m: Message; sealed: string }) => T) => rows.map(f);
+  const column = <T>(f: (r: { m: Message; sealed: string | null }) => T) => rows.map(f);
   await db.query(
-    `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
-     SELECT r.id, r.workspace_id, r.seq, r.channel_id, r.client_message_id, r.author_id, r.sealed_body, r.created_at
+    `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, deleted)
+     SELECT r.id, r.workspace_id, r.seq, r.channel_id, r.client_message_id, r.author_id, r.sealed_body, r.created_at, r.sealed_body IS NULL
      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
        AS r(id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
      WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
@@ -115,7 +118,7 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
       column((r) => r.m.timestamp),
     ],
   );
-  for (const { m } of rows) if (m.file) await attachFile(db, m.file.id, m.id);
+  for (const { m, sealed } of rows) if (m.file && sealed !== null) await attachFile(db, m.file.id, m.id);
 }
 
 /**

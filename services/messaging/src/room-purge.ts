@@ -15,6 +15,7 @@ const BULK_TABLES = [
   'messaging_search.entries',
   'messaging.read_positions',
   'messaging.files',
+  'messaging.message_keys',
 ] as const;
 
 export interface PurgeOptions {

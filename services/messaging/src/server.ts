@@ -14,6 +14,8 @@ import {
   MaintenanceState,
   maintenanceGuard,
   serviceCredential,
+  MESSAGE_KEYS_METHODS,
+  MESSAGE_KEYS_PREFIX,
   type LimitConfig,
   type Logger,
   type ServiceServer,
@@ -28,6 +30,7 @@ import {
   type RoomTokensApi,
 } from '@ephemera/proto';
 import { startMessagingModule } from './module.ts';
+import { pgMessageKeys } from './message-keys.ts';
 import { internalMessagingRouter } from './http.ts';
 import { publicMessagingRouter, linkPreviewServiceFromEnv } from './link-preview/index.ts';
 import { fileRouter, type FileStorage, type StorageQuota } from './files/index.ts';
@@ -61,6 +64,7 @@ export async function startMessagingServer(opts: {
   const pool = createPool(opts.databaseUrl);
   const credential = serviceCredential('messaging', opts.serviceSecret);
   const keyring = new RoomKeyring(roomKeyClient(opts.roomUrl, credential));
+  const messageKeys = pgMessageKeys(pool); // each message's own key (docs/crypto.md "Messages")
   const log = sealedEventLog(
     kafkaEventLog({
       brokers: opts.kafkaBrokers,
@@ -69,7 +73,7 @@ export async function startMessagingServer(opts: {
       namespace: opts.eventLogNamespace,
     }),
     keyring,
-    { logger: opts.logger },
+    { logger: opts.logger, messageKeys },
   );
   await log.init(Object.values(TOPICS));
   const maintenance = await MaintenanceState.start({ log, processId: 'messaging', logger: opts.logger }); // writes refused while on
@@ -120,6 +124,7 @@ export async function startMessagingServer(opts: {
         internalMessagingRouter(module.service, opts.logger),
         internalRpcRouter(ADMIN_MESSAGING_PREFIX, module.admin, ADMIN_MESSAGING_METHODS), // admin-analytics: the moderation viewer
         backupPartRouter('messaging', module.backup), // admin-analytics: the service backup
+        internalRpcRouter(MESSAGE_KEYS_PREFIX, messageKeys, MESSAGE_KEYS_METHODS), // the gateways: message bodies
       ],
     },
     ready: () => pgReady(pool),

@@ -19,6 +19,16 @@ export { RedisEphemeralStore } from './ephemeral/redis.ts';
 export { MemoryEphemeralStore } from './ephemeral/memory.ts';
 export { NamespacedEventLog } from './event-log/namespaced.ts';
 export { SealedEventLog, sealedEventLog, type SealedEventLogOptions } from './event-log/sealed.ts';
+export {
+  MESSAGE_KEYS_METHODS,
+  MESSAGE_KEYS_PREFIX,
+  newMessageKey,
+  remoteMessageKeys,
+  unwrapMessageKey,
+  wrapMessageKey,
+  type MessageKeyStore,
+  type MessageKeysApi,
+} from './event-log/message-keys.ts';
 export { kafkaEventLog } from './event-log/kafka-factory.ts';
 export { freePort } from './net.ts';
 export * from './rate-limit.ts';

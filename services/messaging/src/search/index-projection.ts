@@ -19,7 +19,7 @@ export function searchIndexProjector(keyring: RoomKeyring): Projector {
       case 'message.edited': {
         const p = event.payload;
         const key = await keyring.key(p.workspaceId);
-        if (!key) return;
+        if (!key || p.bodyGone) return;
         await db.query('UPDATE messaging_search.entries SET tokens = $2::bigint[] WHERE message_id = $1', [
           p.messageId,
           searchTokens(key, p.content).map(String),
@@ -49,7 +49,7 @@ async function indexMessages(db: PoolClient, keyring: RoomKeyring, events: Messa
   const rows: { id: string; workspaceId: string; channelId: string; seq: number; tokens: string }[] = [];
   for (const event of events) {
     const m = event.payload.message;
-    if (m.type === 'system') continue;
+    if (m.type === 'system' || event.payload.bodyGone) continue; // a deleted message is not indexed
     const key = await keyring.key(m.workspaceId);
     if (key)
       rows.push({

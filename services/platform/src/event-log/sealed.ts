@@ -10,6 +10,9 @@
  *    replay of the log does for every deleted room. If the key source is unavailable (the room service is down) the
  *    lookup throws and the adapter delivers the record again later.
  *  - every process forgets a room's key when workspace.deleted / workspace.expired reaches it.
+ *  - with a MessageKeyStore (message-keys.ts), a message's body is sealed under the message's own key inside the
+ *    room-sealed payload (message-bodies.ts); its key is created and stored before the append. Delivered without
+ *    the message's key (deleted message, or no store), the payload comes without its body and `bodyGone: true`.
  * Records this process just appended are handed to its own subscribers from memory (their plaintext, by event id),
  * so the embedded mode does not open what it sealed a moment ago.
  */
@@ -24,6 +27,9 @@ import {
   type Topic,
 } from '@ephemera/proto';
 import type { RoomKeyring } from '../crypto/keyring.ts';
+import type { RoomKey } from '../crypto/room-key.ts';
+import type { MessageKeyStore } from './message-keys.ts';
+import { hasSealedBody, isMessageBodyEvent, messageIdOf, openBody, sealBody } from './message-bodies.ts';
 import type { Logger } from '../log.ts';
 import type { Delivery, EventLog, LogRecord, SubscribeOptions, Subscription } from './port.ts';
 import { roomEncryptionOn } from '../config-vars.ts';
@@ -46,6 +52,8 @@ export interface SealedEventLogOptions {
   recentPlaintext?: number;
   /** a record that does not open under its room's key (tampered, or sealed under another key) is logged and skipped */
   logger?: Logger;
+  /** per-message keys for message bodies (message-keys.ts); absent: bodies are sealed under the room key only */
+  messageKeys?: MessageKeyStore;
 }
 
 interface Plain {
@@ -70,11 +78,47 @@ export class SealedEventLog implements EventLog {
   }
 
   async append(records: LogRecord[]): Promise<void> {
-    const sealed = await Promise.all(records.map((r) => this.seal(r)));
+    const messageKeys = await this.messageKeysFor(records);
+    const sealed = await Promise.all(records.map((r) => this.seal(r, messageKeys.get(r.event.id))));
     await this.inner.append(sealed);
   }
 
-  private async seal(record: LogRecord): Promise<LogRecord> {
+  /**
+   * The message keys of the records' message events, by event id: new ones for sent messages (created and stored
+   * in one call per room), the stored one for an edit (none: the message was deleted meanwhile).
+   */
+  private async messageKeysFor(records: LogRecord[]): Promise<Map<string, RoomKey>> {
+    const byEvent = new Map<string, RoomKey>();
+    const store = this.options.messageKeys;
+    if (!store) return byEvent;
+    const rooms = new Map<string, { sent: AnyEventEnvelope[]; edited: AnyEventEnvelope[] }>();
+    for (const { event } of records) {
+      if (!isMessageBodyEvent(event.type)) continue;
+      const room = rooms.get(partitionKeyOf(event)) ?? { sent: [], edited: [] };
+      (event.type === 'message.sent' ? room.sent : room.edited).push(event);
+      rooms.set(partitionKeyOf(event), room);
+    }
+    for (const [workspaceId, { sent, edited }] of rooms) {
+      const roomKey = await this.keyring.key(workspaceId);
+      if (!roomKey) throw new DomainError('WORKSPACE_NOT_FOUND');
+      const idOf = (e: AnyEventEnvelope) => messageIdOf(e.type as 'message.sent', e.payload);
+      if (sent.length && store.create) {
+        const created = await store.create(roomKey, sent.map(idOf));
+        for (const e of sent) byEvent.set(e.id, created.get(idOf(e))!);
+      }
+      if (edited.length) {
+        const found = await store.get(roomKey, edited.map(idOf));
+        for (const e of edited) {
+          const key = found.get(idOf(e));
+          if (!key) throw new DomainError('MESSAGE_NOT_FOUND'); // deleted while the edit was decided
+          byEvent.set(e.id, key);
+        }
+      }
+    }
+    return byEvent;
+  }
+
+  private async seal(record: LogRecord, messageKey: RoomKey | undefined): Promise<LogRecord> {
     const event = record.event;
     if (CLEAR_TYPES.has(event.type)) return record;
     const workspaceId = partitionKeyOf(event);
@@ -82,7 +126,11 @@ export class SealedEventLog implements EventLog {
     if (!key) throw new DomainError('WORKSPACE_NOT_FOUND'); // destroyed: the room was deleted or expired
     // Remembered before the append: the embedded log hands committed records to subscribers as it resolves.
     this.remember(event.id, { workspaceId, payload: event.payload });
-    const payload: SealedPayload = { workspaceId, sealed: key.sealJson(event.payload, event.id) };
+    const inner =
+      messageKey && isMessageBodyEvent(event.type)
+        ? sealBody(event.type, event.id, event.payload, messageKey)
+        : event.payload;
+    const payload: SealedPayload = { workspaceId, sealed: key.sealJson(inner, event.id) };
     return { ...record, event: { ...event, payload } as unknown as AnyEventEnvelope };
   }
 
@@ -146,14 +194,28 @@ export class SealedEventLog implements EventLog {
     if (payload === undefined) {
       const key = await this.keyring.key(workspaceId); // throws when the key source is down: delivered again later
       if (!key) return null;
-      try {
-        payload = parsePayload(event.type, key.openJson(sealed, event.id));
-      } catch (err) {
+      const skip = (err: unknown) => {
         this.options.logger?.error(
           { err: { message: (err as Error).message }, eventId: event.id, type: event.type, workspaceId },
           'sealed event does not open under its room key; skipped',
         );
         return null;
+      };
+      let opened: unknown;
+      try {
+        opened = key.openJson(sealed, event.id);
+      } catch (err) {
+        return skip(err);
+      }
+      // a message's body: its own key, outside the try (a key source that is down throws: delivered again later)
+      const body = isMessageBodyEvent(event.type) && hasSealedBody(opened) ? event.type : null;
+      const messageId = body ? messageIdOf(body, opened) : '';
+      const messageKey = body ? (await this.options.messageKeys?.get(key, [messageId]))?.get(messageId) : undefined;
+      try {
+        if (body && hasSealedBody(opened)) opened = openBody(body, event.id, opened, messageKey);
+        payload = parsePayload(event.type, opened);
+      } catch (err) {
+        return skip(err);
       }
     }
     return { ...delivery, event: { ...event, payload } as AnyEventEnvelope };
