@@ -301,7 +301,7 @@ const contrastRatio = (a: string, b: string): number => {
   return (hi + 0.05) / (lo + 0.05);
 };
 /** WCAG AA for normal text */
-export const AA_TEXT_CONTRAST = 4.5;
+const AA_TEXT_CONTRAST = 4.5;
 
 /** `hex` moved `t` (0..1) of the way to `to` (#000000 or #ffffff). */
 function mix(hex: string, to: string, t: number): string {

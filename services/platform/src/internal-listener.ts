@@ -16,7 +16,7 @@ import { SERVICE_CREDENTIAL_HEADER, verifyServiceRequest } from './service-crede
  * The largest body of a backup import call: one row as large as PostgreSQL holds it in the backed-up tables, with
  * room to spare (a sealed message or profile is a few kB; the file itself is bounded by ADMIN_BACKUP_MAX_BYTES).
  */
-export const BACKUP_IMPORT_BODY_LIMIT = '16mb';
+const BACKUP_IMPORT_BODY_LIMIT = '16mb';
 
 export interface InternalListenerOptions {
   /** INTERNAL_PORT (0: any free port) and its address (the pod's in a cluster) */
