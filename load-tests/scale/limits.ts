@@ -8,8 +8,11 @@ import { gatewayPlan, project, type Scenario } from './model.ts';
 
 export interface Limit {
   name: string;
-  /** `setting`: a value of the chart lifts it; `design`: the code has to change (docs/scale-out.md "What would change") */
-  kind: 'setting' | 'design';
+  /**
+   * What lifts it (docs/scale-out.md "What would change"): `setting`, a value of the chart; `sharding`, running the
+   * service as one shard per set of partitions (code to write, then replicas); `design`, a change of how it works.
+   */
+  kind: 'setting' | 'sharding' | 'design';
   /** concurrent users at which the limit is reached (0: at any scale, Infinity: never) */
   ceiling: number;
 }
@@ -43,11 +46,11 @@ export function limits(s: Scenario, i: Inputs): Limit[] {
       ceiling: p.roomWriterCores > i.coreBudget ? 0 : Infinity,
     },
     {
-      kind: 'design',
+      kind: 'sharding',
       name: 'messaging: one replica (one writer per room; the schema allows no second)',
       ceiling: linear(p.cores.messaging, i.coreBudget),
     },
-    { kind: 'design', name: 'admin-analytics: one replica', ceiling: linear(p.cores.admin, i.coreBudget) },
+    { kind: 'sharding', name: 'admin-analytics: one replica', ceiling: linear(p.cores.admin, i.coreBudget) },
     {
       kind: 'setting',
       name: `gateways: the HPA's ${i.gatewayHpaMax} replicas`,

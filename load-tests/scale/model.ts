@@ -136,7 +136,18 @@ export function gatewayIfFiltered(s: Scenario, i: Inputs, byRoom: boolean): numb
   const fits = (n: number) => {
     const roomsHeld = byRoom ? Math.max(t.rooms / n, 1) : t.rooms * (1 - Math.pow(1 - 1 / n, s.roomSize));
     const read = (roomsHeld * (room.records + room.typingEvents) * i.gatewayUsPerEventRead) / 1e6;
-    return gatewayAt(s, n, i).socketCores / n + read <= i.coreBudget;
+    let socketCores = gatewayAt(s, n, i).socketCores;
+    if (byRoom) {
+      // a replica holds its rooms' sockets together: the typing cap applies once it holds enough of one room
+      const held = Math.min(s.roomSize, s.users / n);
+      const perSocket = held >= i.coalesceFromSockets ? room.cappedFramesPerSocket : room.typingFramesPerSocket;
+      socketCores =
+        (t.deliveries * i.gatewayUsPerDelivery +
+          t.connections * perSocket * i.gatewayUsPerTypingFrame +
+          t.connections * i.gatewayIdleUsPerConnection) /
+        1e6;
+    }
+    return socketCores / n + read <= i.coreBudget;
   };
   let hi = 1;
   while (!fits(hi)) {

@@ -1,7 +1,6 @@
 /** The projection's markdown tables, as docs/scale-out.md shows them. */
 import { INPUTS, type Inputs } from './inputs.ts';
 import type { ScenarioResult } from './check.ts';
-import type { Limit } from './limits.ts';
 import type { Spread } from './simulate.ts';
 
 /** A figure for a table: thousands separated, small ones with two decimals, Infinity as "none suffices". */
@@ -31,29 +30,32 @@ export function summaryTable(results: ScenarioResult[]): string {
       'scenario',
       'rooms',
       'frames/s to sockets',
-      'gateways',
+      'gateways (busiest paced)',
       'ingress cores',
-      'messaging',
-      'partitions',
+      'messaging shards',
+      'partitions (busiest paced)',
       'Redis',
-      'first limits (users)',
+      'first limit (users)',
+      'first design limit (users)',
     ]),
-    row(['---', '---', '---', '---', '---', '---', '---', '---', '---']),
+    row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']),
   ];
   for (const r of results) {
     const p = r.projection;
-    const [first, second] = r.limits as [Limit, Limit];
+    const first = r.limits[0]!;
+    const design = r.limits.find((l) => l.kind === 'design');
     lines.push(
       row([
         `${fmt(p.scenario.users)} users, rooms of ${fmt(p.scenario.roomSize)}`,
         fmt(p.totals.rooms),
         fmt(p.totals.deliveries + r.gateways.typingFrames.total),
-        fmt(p.replicas.gateway),
+        `${fmt(p.replicas.gateway)} (${r.paced ? fmt(r.paced.replicas) : '-'})`,
         fmt(p.cores.ingress),
-        `${fmt(p.replicas.messaging)} shards`,
-        fmt(p.kafka.partitions),
+        fmt(p.replicas.messaging),
+        `${fmt(p.kafka.partitions)} (${r.partitionsPaced ? fmt(r.partitionsPaced.partitions) : 'none suffices'})`,
         `${fmt(p.redis.instances)} (${fmt(p.redis.ops)} ops/s)`,
-        `${first.name} (${ceiling(first.ceiling)}); then ${second.name} (${ceiling(second.ceiling)})`,
+        `${first.name} (${ceiling(first.ceiling)})`,
+        design ? `${design.name} (${ceiling(design.ceiling)})` : '-',
       ]),
     );
   }
