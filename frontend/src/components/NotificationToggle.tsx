@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { getNotifyState, subscribeNotifyState, toggleNotifications } from '../lib/desktopNotifications.ts';
 import { NOTIFICATION_TEXT } from '../lib/texts.ts';
-import { Tooltip } from './ui/Tooltip.tsx';
 
 const HINT = {
   off: NOTIFICATION_TEXT.turnOn,
@@ -18,34 +17,33 @@ export function NotificationToggle() {
   if (state === 'unsupported') return null;
   const on = state === 'on';
   return (
-    <Tooltip content={HINT[state]} side="bottom">
-      <button
-        type="button"
-        className="icon-button icon-button-dark notification-toggle"
-        aria-label="Desktop notifications"
-        aria-pressed={on}
-        aria-disabled={state === 'blocked'}
-        data-testid="notification-toggle"
-        data-state={state}
-        onClick={() => void toggleNotifications()}
+    <button
+      type="button"
+      className="icon-button icon-button-dark notification-toggle"
+      aria-label="Desktop notifications"
+      title={HINT[state]}
+      aria-pressed={on}
+      aria-disabled={state === 'blocked'}
+      data-testid="notification-toggle"
+      data-state={state}
+      onClick={() => void toggleNotifications()}
+    >
+      <svg
+        width={18}
+        height={18}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
       >
-        <svg
-          width={18}
-          height={18}
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth={2}
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-          focusable="false"
-        >
-          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-          {!on && <path d="m3 3 18 18" />}
-        </svg>
-      </button>
-    </Tooltip>
+        <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        {!on && <path d="m3 3 18 18" />}
+      </svg>
+    </button>
   );
 }

@@ -5,9 +5,13 @@
  * system messages, never while the reader is Busy; silent when the notification sound is off. The text is the
  * message's plain text (plainText, lib/markdown.ts).
  *
- * Pure parts (unit-tested): notifyReason, notificationContent. The rest touches the browser.
+ * Pure parts (unit-tested): notifyReason, notificationContent. The rest touches the browser. Loaded on demand (by
+ * the sidebar's bell, and by the first message that arrives with the browser's permission granted), outside the room
+ * page's initial code (performance.md PF17).
  */
 import type { Message, PresenceStatus } from '@ephemera/proto';
+import type { RoomState } from '../state/roomState.ts';
+import { getSoundEnabled } from './notificationSound.ts';
 import { mentionsMember } from './mentions.ts';
 import { plainText } from './markdown.ts';
 import { NOTIFICATION_TEXT } from './texts.ts';
@@ -129,5 +133,37 @@ export function showNotification(
     };
   } catch {
     /* some browsers only show notifications from a service worker: none then */
+  }
+}
+
+/** The messages that just arrived (newIncomingMessages): one notification for each that notifyReason allows. */
+export function notifyArrivals(
+  incoming: readonly Message[],
+  state: RoomState,
+  tabVisible: boolean,
+  open: (channelId: string) => void,
+): void {
+  if (getNotifyState() !== 'on') return;
+  for (const message of incoming) {
+    const channel = state.channels.find((c) => c.id === message.channelId);
+    const reason = notifyReason({
+      message,
+      channelType: channel?.type,
+      selfId: state.user?.id ?? null,
+      selfName: state.user?.username ?? null,
+      selfStatus: state.user?.presenceStatus,
+      tabVisible,
+      enabled: true,
+    });
+    if (!reason) continue;
+    const author =
+      state.workspace?.users.find((u) => u.id === message.authorId)?.username ??
+      state.online.find((u) => u.id === message.authorId)?.username ??
+      'Someone';
+    showNotification(notificationContent(reason, author, channel?.name ?? '', message.content), {
+      tag: message.id,
+      silent: !getSoundEnabled(),
+      onClick: () => open(message.channelId),
+    });
   }
 }
