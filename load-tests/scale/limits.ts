@@ -1,6 +1,6 @@
 /**
- * Where the topology runs out first (docs/scale-out.md "First bottleneck"): for each limit, the most concurrent users
- * it allows at the scenario's room size. Costs grow in proportion to the users except the gateways' (the typing cap
+ * Where the topology runs out first (docs/scale-out.md "Where it breaks first"): for each limit, the most concurrent
+ * users it allows at the scenario's room size. Costs grow in proportion to the users except the gateways' (the typing cap
  * depends on how many sockets of a room one replica holds), which are searched.
  */
 import type { Inputs } from './inputs.ts';
@@ -9,8 +9,9 @@ import { gatewayPlan, project, type Scenario } from './model.ts';
 export interface Limit {
   name: string;
   /**
-   * What lifts it (docs/scale-out.md "What would change"): `setting`, a value of the chart; `sharding`, running the
-   * service as one shard per set of partitions (code to write, then replicas); `design`, a change of how it works.
+   * What lifts it (docs/scale-out.md "What would change the picture"): `setting`, a value of the chart; `sharding`,
+   * running the service as one shard per set of partitions (code to write, then replicas); `design`, a change of how
+   * it works.
    */
   kind: 'setting' | 'sharding' | 'design';
   /** concurrent users at which the limit is reached (0: at any scale, Infinity: never) */

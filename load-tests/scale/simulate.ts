@@ -1,5 +1,5 @@
 /**
- * A simulation of the sharding that checks the closed form (docs/scale-out.md "Simulation"): the scenario's rooms get
+ * A simulation of the sharding that checks the closed form (docs/scale-out.md "The model"): the scenario's rooms get
  * workspace ids and go to partitions by kafkajs' partitioner; its users go to gateway replicas at random, as
  * connection-level balancing places them (not by room). Then per replica connections, frames and events, per
  * partition records, counted room by room. Seeded: the same seed gives the same figures.
