@@ -18,11 +18,11 @@ import type { AdminDialog } from './admin/adminDialog.ts';
 import { RoomHeader } from './sidebar/RoomHeader.tsx';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
+import { NotificationToggle } from './NotificationToggle.tsx';
 import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
 import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
 import { AvailableToMessage } from './sidebar/AvailableToMessage.tsx';
-import { loadMoreOnline } from '../lib/onlineList.ts';
 import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearch.tsx';
 import { StatusMenu } from './sidebar/StatusMenu.tsx';
 import { DashboardIcon, GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
@@ -35,9 +35,6 @@ const DeleteConversationModal = lazy(() =>
 );
 const DeleteChannelModal = lazy(() =>
   import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })),
-);
-const NotificationToggle = lazy(() =>
-  import('./NotificationToggle.tsx').then((m) => ({ default: m.NotificationToggle })),
 );
 const StartDmModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.StartDmModal })));
 const ChannelMembersModal = lazy(() =>
@@ -191,9 +188,7 @@ export function Sidebar({
         />
         <div className="sidebar-tools">
           <SoundToggle />
-          <Suspense fallback={null}>
-            <NotificationToggle />
-          </Suspense>
+          <NotificationToggle />
           {signedIn && (
             <a
               href="/dashboard"
@@ -265,7 +260,9 @@ export function Sidebar({
               onEnd={
                 state.onlineNext === null
                   ? undefined
-                  : () => void loadMoreOnline(session.realtime, session.state, (a) => session.store.dispatch(a))
+                  : // the next page of a big room's list (onlineList.ts, loaded on demand like its frames)
+                    () =>
+                      void import('../lib/onlineList.ts').then((m) => m.loadMoreOnline(session.realtime, session.store))
               }
             />
             <InviteCard roomName={name} />

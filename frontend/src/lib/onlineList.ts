@@ -1,24 +1,20 @@
 /**
  * A big room on the client (docs/protocol.md: presence-batch, fetch-online-users): a presence-batch frame applied as
  * the single events it stands for, in order; the typers counted beyond the ones shown; the next page of the online
- * list fetched on demand (the list's end scrolled into view).
+ * list fetched on demand (the list's end scrolled into view). Loaded on demand (a chunk of its own): small rooms never
+ * need it, and the room page's initial JavaScript stays within its budget.
  */
-import { C, S } from '@ephemera/proto/client';
+import { C } from '@ephemera/proto/client';
 import type { PresenceBatch } from '@ephemera/proto';
 import { request, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-/** Registered once per connection with the room's other events (sessionEvents.ts). */
-export function bindPresenceBatch(
-  socket: RoomSocket,
-  sink: { readonly workspaceId: string; dispatch(action: RoomAction): void },
-): void {
-  socket.on(S.presenceBatch, (p: PresenceBatch) => {
-    if (!p || p.workspaceId !== sink.workspaceId || !Array.isArray(p.changes)) return;
-    for (const action of presenceBatchActions(p, Date.now())) sink.dispatch(action);
-  });
+/** A frame of this room (sessionEvents.ts checks the room), applied to the store. */
+export function applyPresenceBatch(p: PresenceBatch, dispatch: (action: RoomAction) => void): void {
+  if (!Array.isArray(p.changes)) return;
+  for (const action of presenceBatchActions(p, Date.now())) dispatch(action);
 }
 
 /** The store actions a presence-batch frame stands for: what its changes' single events would dispatch, in order. */
@@ -43,9 +39,9 @@ const inFlight = new WeakSet<RoomSocket>();
 /** The online list's next page, if there is one and none is being fetched on this connection. */
 export async function loadMoreOnline(
   socket: RoomSocket | null,
-  state: RoomState,
-  dispatch: (action: RoomAction) => void,
+  store: { getState(): RoomState; dispatch(action: RoomAction): void },
 ): Promise<void> {
+  const state = store.getState();
   const workspaceId = state.workspace?.id;
   if (!socket || !workspaceId || state.onlineNext === null || inFlight.has(socket)) return;
   inFlight.add(socket);
@@ -56,8 +52,17 @@ export async function loadMoreOnline(
       { workspaceId, after: state.onlineNext },
       REQUEST_TIMEOUT_MS,
     );
-    if (page.success)
-      dispatch({ type: 'onlineMore', users: page.users, onlineCount: page.onlineCount, next: page.next });
+    if (!page.success) return;
+    // the list as it is now (joins and leaves came meanwhile) with the page's users it does not hold yet
+    const now = store.getState();
+    const known = new Set(now.online.map((u) => u.id));
+    const users = [...now.online, ...page.users.filter((u) => !known.has(u.id))];
+    store.dispatch({
+      type: 'onlineUsers',
+      users,
+      onlineCount: Math.max(page.onlineCount, users.length),
+      next: page.next,
+    });
   } catch {
     // a timeout: the next scroll asks again
   } finally {

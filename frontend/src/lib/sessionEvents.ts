@@ -8,7 +8,6 @@
 import { ROOM_ENDED_TEXT, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
 import type { RoomSocket } from './socket.ts';
-import { bindPresenceBatch } from './onlineList.ts';
 import type { RoomAction } from '../state/roomState.ts';
 
 export const MSG_ROOM_DELETED = ROOM_ENDED_TEXT.deleted;
@@ -67,7 +66,12 @@ export function bindRoomEvents(socket: RoomSocket, sink: RoomEventSink): void {
   socket.on(S.userLeft, (p) => {
     if (p?.userId) dispatch({ type: 'userLeft', userId: p.userId });
   });
-  bindPresenceBatch(socket, sink); // a big room's joins, leaves and statuses (onlineList.ts)
+  // a big room's joins, leaves and statuses (onlineList.ts, loaded with the first frame: only big rooms send them);
+  // the frames are applied in the order they came, as the import's callbacks run in the order they were queued
+  socket.on(S.presenceBatch, (p) => {
+    if (p?.workspaceId === sink.workspaceId)
+      void import('./onlineList.ts').then((m) => m.applyPresenceBatch(p, dispatch));
+  });
   socket.on(S.workspaceDeleted, (p) => {
     if (mine(p)) sink.ended({ kind: 'deleted', message: p?.message || MSG_ROOM_DELETED });
   });

@@ -1,7 +1,7 @@
 /**
  * The online list's count and paging, and the typers counted beyond the ones shown (docs/protocol.md, big rooms).
  * A big room's join brings the count and a first page (online-users); the rest is fetched page by page
- * (fetch-online-users: 'onlineMore'), and live changes (single events or presence-batch frames) move the count.
+ * (fetch-online-users, merged into the list by lib/onlineList.ts and set as a whole), and live changes (single events or presence-batch frames) move the count.
  * This slice runs before the core one (SLICES), so it sees the list before a join or leave changes it: a user it does
  * not hold yet is one more, a user it holds that leaves one less, and a user who leaves before being paged in one less
  * too while the count is above the loaded list. The count is set again by every page.
@@ -10,33 +10,20 @@ import { LIMITS } from '@ephemera/proto/client';
 import type { OnlineUser } from '@ephemera/proto';
 import type { RoomState } from './roomCore.ts';
 
-export type OnlineAction =
-  | { type: 'onlineMore'; users: OnlineUser[]; onlineCount: number; next: string | null }
-  /** a big room's public channel: how many type beyond the typers shown (0: none) */
-  | { type: 'typingOthers'; channelId: string; others: number; now: number };
+/** a big room's public channel: how many type beyond the typers shown (0: none) */
+export type OnlineAction = { type: 'typingOthers'; channelId: string; others: number; now: number };
 
 type Handled =
   | OnlineAction
   | { type: 'onlineUsers'; users: OnlineUser[]; onlineCount?: number; next?: string | null }
   | { type: 'userJoined'; user: OnlineUser }
-  | { type: 'userLeft'; userId: string }
-  | { type: 'typingExpired'; now: number };
+  | { type: 'userLeft'; userId: string };
 
 export function onlineReducer(state: RoomState, action: { type: string }): RoomState {
   const a = action as Handled;
   switch (a.type) {
     case 'onlineUsers':
       return { ...state, onlineCount: a.onlineCount ?? a.users.length, onlineNext: a.next ?? null };
-    case 'onlineMore': {
-      const known = new Set(state.online.map((u) => u.id));
-      const added = a.users.filter((u) => !known.has(u.id));
-      return {
-        ...state,
-        online: added.length ? [...state.online, ...added] : state.online,
-        onlineCount: Math.max(a.onlineCount, state.online.length + added.length),
-        onlineNext: a.next,
-      };
-    }
     case 'userJoined':
       return state.online.some((u) => u.id === a.user.id) ? state : { ...state, onlineCount: state.onlineCount + 1 };
     case 'userLeft': {
@@ -44,25 +31,17 @@ export function onlineReducer(state: RoomState, action: { type: string }): RoomS
       if (!held && state.onlineCount <= state.online.length) return state;
       return { ...state, onlineCount: Math.max(0, state.onlineCount - 1) };
     }
-    case 'typingOthers': {
-      const typingOthers = { ...state.typingOthers };
-      if (a.others > 0) typingOthers[a.channelId] = { others: a.others, at: a.now };
-      else delete typingOthers[a.channelId];
-      return { ...state, typingOthers };
-    }
-    case 'typingExpired': {
-      const stale = Object.entries(state.typingOthers).filter(([, t]) => a.now - t.at >= LIMITS.typingExpireMs);
-      if (stale.length === 0) return state;
-      const typingOthers = { ...state.typingOthers };
-      for (const [channelId] of stale) delete typingOthers[channelId];
-      return { ...state, typingOthers };
-    }
+    case 'typingOthers':
+      return { ...state, typingOthers: { ...state.typingOthers, [a.channelId]: { others: a.others, at: a.now } } };
     default:
       return state;
   }
 }
 
-/** How many type in a channel beyond the typers shown (a big room's public channel), while fresh. */
+/**
+ * How many type in a channel beyond the typers shown (a big room's public channel), while fresh: a count not repeated
+ * within LIMITS.typingExpireMs is over (the entry stays until the next count replaces it).
+ */
 export function typingOthersIn(state: RoomState, channelId: string | null, now: number): number {
   const t = channelId ? state.typingOthers[channelId] : undefined;
   return t && now - t.at < LIMITS.typingExpireMs ? t.others : 0;

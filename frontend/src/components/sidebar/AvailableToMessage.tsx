@@ -1,10 +1,11 @@
 /**
  * Available to message: online users with no DM yet (creator first, then admins, then by username); a tap asks to
  * start a DM (DM confirm). For an owner or admin each row also has a menu with the person's administration entries.
- * A long list (a big room) scrolls in a box of its own with only the rows in view in the page (VirtualPeople.tsx,
- * loaded on demand), and its end asks for the online list's next page (`onEnd`; docs/protocol.md fetch-online-users).
+ * A long list, or one with more pages to load (a big room), scrolls in a box of its own with only the rows in view in
+ * the page (VirtualPeople.tsx, loaded on demand), and its end asks for the online list's next page (`onEnd`;
+ * docs/protocol.md fetch-online-users).
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
 import type { PersonView } from '../../state/conversationSelectors.ts';
 import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
@@ -28,50 +29,28 @@ export function AvailableToMessage({ people, creatorId, onStart, memberActions, 
   const row = (p: PersonView) => (
     <PersonRow p={p} creatorId={creatorId} onStart={onStart} memberActions={memberActions} />
   );
+  const plain = (list: PersonView[]) => (
+    <ul className="channel-list">
+      {list.map((p) => (
+        <li key={p.id} className="conv-item person-item">
+          {row(p)}
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <section className="available" aria-labelledby="available-heading" data-testid="available-to-message">
       <h2 id="available-heading" className="sidebar-section-head sidebar-subhead">
         Available to message
       </h2>
-      {people.length >= VIRTUAL_PEOPLE_FROM ? (
-        <Suspense fallback={<PlainPeople people={people.slice(0, VIRTUAL_PEOPLE_FROM)} row={row} />}>
+      {onEnd || people.length >= VIRTUAL_PEOPLE_FROM ? (
+        <Suspense fallback={plain(people.slice(0, VIRTUAL_PEOPLE_FROM))}>
           <VirtualPeople people={people} row={row} onEnd={onEnd} />
         </Suspense>
       ) : (
-        <PlainPeople people={people} row={row} onEnd={onEnd} />
+        plain(people)
       )}
     </section>
-  );
-}
-
-function PlainPeople(p: { people: PersonView[]; row(p: PersonView): ReactNode; onEnd?(): void }) {
-  return (
-    <ul className="channel-list">
-      {p.people.map((person) => (
-        <li key={person.id} className="conv-item person-item">
-          {p.row(person)}
-        </li>
-      ))}
-      {p.onEnd && <EndSentinel onEnd={p.onEnd} />}
-    </ul>
-  );
-}
-
-/** Calls onEnd when it scrolls into view (the list's end). */
-function EndSentinel({ onEnd }: { onEnd(): void }) {
-  return (
-    <li
-      aria-hidden="true"
-      className="people-end"
-      ref={(el) => {
-        if (!el || typeof IntersectionObserver === 'undefined') return;
-        const seen = new IntersectionObserver((entries) => {
-          if (entries.some((e) => e.isIntersecting)) onEnd();
-        });
-        seen.observe(el);
-        return () => seen.disconnect();
-      }}
-    />
   );
 }
 
