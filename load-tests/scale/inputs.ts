@@ -1,8 +1,12 @@
 /**
  * The scale-out projection's inputs (docs/scale-out.md "Inputs"), each with where it comes from. `measured`: a run
  * recorded in the repository, as it was counted there; `assumed`: never measured, the reason given; `configured`: what
- * the code or the chart sets. Change one here and `npm run bench:scale` recomputes every table.
+ * the code or the chart sets (taken from the code where it is a constant). Change one here and `npm run bench:scale`
+ * recomputes every table.
  */
+import { BIG_ROOM } from '@ephemera/proto';
+import { HEARTBEAT_MS } from '@ephemera/gateway/src/presence-heartbeat.ts';
+
 export type InputKind = 'measured' | 'assumed' | 'configured';
 
 export interface Input {
@@ -154,7 +158,7 @@ export const INPUTS = {
     source: 'the same',
   },
   heartbeatS: {
-    value: 20,
+    value: HEARTBEAT_MS / 1000,
     unit: 's between presence heartbeats',
     kind: 'configured',
     source: 'HEARTBEAT_MS, services/gateway/src/presence-heartbeat.ts',
@@ -199,19 +203,19 @@ export const INPUTS = {
   },
   // What the code and the chart set
   typersShown: {
-    value: 3,
+    value: BIG_ROOM.typersShown,
     unit: 'typers forwarded per public channel in a big room',
     kind: 'configured',
     source: 'BIG_ROOM.typersShown, proto/src/limits.ts (docs/architecture.md Big rooms)',
   },
   coalesceFromSockets: {
-    value: 100,
+    value: BIG_ROOM.coalesceFromSockets,
     unit: 'sockets of a room on one gateway from which its typing is capped and presence batched',
     kind: 'configured',
     source: 'BIG_ROOM.coalesceFromSockets, proto/src/limits.ts',
   },
   coalesceWindowMs: {
-    value: 300,
+    value: BIG_ROOM.coalesceWindowMs,
     unit: "ms of a big room's window (at most one counted-typers frame per window)",
     kind: 'configured',
     source: 'BIG_ROOM.coalesceWindowMs, proto/src/limits.ts',
