@@ -9,9 +9,10 @@ import type { MentionContext } from '../lib/messageInline.ts';
 const Mentions = createContext<MentionContext | null>(null);
 
 export function MentionsProvider({ state, children }: { state: RoomState; children: ReactNode }) {
-  const users = state.workspace?.users;
   const self = state.user?.username ?? null;
-  const value = useMemo(() => ({ names: (users ?? []).map((u) => u.username), self }), [users, self]);
+  // the same names give the same object, so formatted messages are not parsed again when another member field changes
+  const joined = (state.workspace?.users ?? []).map((u) => u.username).join('\n');
+  const value = useMemo(() => ({ names: joined ? joined.split('\n') : [], self }), [joined, self]);
   return <Mentions.Provider value={value}>{children}</Mentions.Provider>;
 }
 
