@@ -1,10 +1,8 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { JoinOverlay } from '../components/JoinOverlay.tsx';
 import { RoomView } from '../components/RoomView.tsx';
 import { JoinFailedView, LoadErrorView, LoadingScreen, RoomNotFoundModal } from '../components/StatusScreens.tsx';
-import { RemovedFromWorkspaceDialog } from '../components/overlays/RemovedFromWorkspaceDialog.tsx';
-import { SuccessDialog } from '../components/overlays/SuccessDialog.tsx';
 import { RoomSession } from '../lib/session.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
 import { roomPath } from '../lib/routes.ts';
@@ -13,6 +11,15 @@ import type { AuthRecord } from '../lib/storage.ts';
 import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
 
 export const REDIRECT_HOME_MS = 3000;
+// shown once at the end of a session (the room deleted, a kick), like the app-wide Removed dialog: loaded then
+const SuccessDialog = lazy(() =>
+  import('../components/overlays/SuccessDialog.tsx').then((m) => ({ default: m.SuccessDialog })),
+);
+const RemovedFromWorkspaceDialog = lazy(() =>
+  import('../components/overlays/RemovedFromWorkspaceDialog.tsx').then((m) => ({
+    default: m.RemovedFromWorkspaceDialog,
+  })),
+);
 const goHome = () => window.location.assign('/');
 
 /** The room page is not indexed by search engines. */
@@ -102,28 +109,32 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'deleted':
       return (
         <div className="overlay-screen">
-          <SuccessDialog
-            title="Chat Room Deleted"
-            message={phase.message}
-            note="Redirecting to home page..."
-            tone={phase.byMe ? 'success' : 'warning'}
-            autoCloseMs={REDIRECT_HOME_MS}
-            onClose={goHome}
-            testId="workspace-deleted-modal"
-          />
+          <Suspense fallback={null}>
+            <SuccessDialog
+              title="Chat Room Deleted"
+              message={phase.message}
+              note="Redirecting to home page..."
+              tone={phase.byMe ? 'success' : 'warning'}
+              autoCloseMs={REDIRECT_HOME_MS}
+              onClose={goHome}
+              testId="workspace-deleted-modal"
+            />
+          </Suspense>
         </div>
       );
     case 'kicked':
       // docs/product/rooms.md R22: this room page's removal modal says Removed from Chat Room and goes home after 3 s
       return (
         <div className="overlay-screen">
-          <RemovedFromWorkspaceDialog
-            reason={phase.reason}
-            title="Removed from Chat Room"
-            homeLabel="Go to Homepage"
-            redirectMs={REDIRECT_HOME_MS}
-            testId="kicked-modal"
-          />
+          <Suspense fallback={null}>
+            <RemovedFromWorkspaceDialog
+              reason={phase.reason}
+              title="Removed from Chat Room"
+              homeLabel="Go to Homepage"
+              redirectMs={REDIRECT_HOME_MS}
+              testId="kicked-modal"
+            />
+          </Suspense>
         </div>
       );
   }
