@@ -18,7 +18,6 @@ import type { AdminDialog } from './admin/adminDialog.ts';
 import { RoomHeader } from './sidebar/RoomHeader.tsx';
 import { AppLink } from './AppLink.tsx';
 import { SoundToggle } from './SoundToggle.tsx';
-import { NotificationToggle } from './NotificationToggle.tsx';
 import { ChannelList, type ConversationActions } from './ChannelList.tsx';
 import { InviteCard } from './InviteCard.tsx';
 import { LogOutIcon, LogoMark, PlusIcon } from './Icons.tsx';
@@ -35,6 +34,9 @@ const DeleteConversationModal = lazy(() =>
 );
 const DeleteChannelModal = lazy(() =>
   import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.DeleteChannelModal })),
+);
+const NotificationToggle = lazy(() =>
+  import('./NotificationToggle.tsx').then((m) => ({ default: m.NotificationToggle })),
 );
 const StartDmModal = lazy(() => import('./sidebar/ConfirmModals.tsx').then((m) => ({ default: m.StartDmModal })));
 const ChannelMembersModal = lazy(() =>
@@ -188,7 +190,9 @@ export function Sidebar({
         />
         <div className="sidebar-tools">
           <SoundToggle />
-          <NotificationToggle />
+          <Suspense fallback={null}>
+            <NotificationToggle />
+          </Suspense>
           {signedIn && (
             <a
               href="/dashboard"
