@@ -138,6 +138,30 @@ export function ephemeralContract(name: string, makeStore: () => Promise<Ephemer
       expect((await s.zrangeByScore(many, -Infinity)).length).toBe(10);
     });
 
+    it('sorted sets of equal scores: their size, and pages in bytewise order after a member', async () => {
+      const s = await open();
+      const k = key('lex');
+      expect(await s.zcard(k)).toBe(0);
+      expect(await s.zrangeByLexAfter(k, null, 10)).toEqual([]);
+      for (const m of ['b', 'a', 'B', 'ab', 'c', 'a']) await s.zadd(k, 0, m); // 'a' twice: one member
+      expect(await s.zcard(k)).toBe(5);
+      expect(await s.zrangeByLexAfter(k, null, 3)).toEqual(['B', 'a', 'ab']); // bytewise: upper case first
+      expect(await s.zrangeByLexAfter(k, 'ab', 3)).toEqual(['b', 'c']);
+      expect(await s.zrangeByLexAfter(k, 'aa', 1)).toEqual(['ab']); // after a value that is not a member
+      expect(await s.zrangeByLexAfter(k, 'c', 3)).toEqual([]);
+      expect(await s.zrangeByLexAfter(k, null, 0)).toEqual([]);
+    });
+
+    it('hashes: a few fields at once, null for a missing one', async () => {
+      const s = await open();
+      const k = key('hmget');
+      expect(await s.hmget(k, ['u1'])).toEqual([null]);
+      await s.hset(k, 'u1', 'one');
+      await s.hset(k, 'u3', 'three');
+      expect(await s.hmget(k, ['u3', 'u2', 'u1'])).toEqual(['three', null, 'one']);
+      expect(await s.hmget(k, [])).toEqual([]);
+    });
+
     it('hashes: set fields, read them all, delete one, del removes the hash', async () => {
       const s = await open();
       const k = key('hash');

@@ -15,6 +15,10 @@
  *   presence:users:{room}         hash: user id -> OnlineUser JSON, the index of users who may be online. The
  *                                 list checks each against their connections, so an entry left by a crashed
  *                                 replica is never listed and is dropped there.
+ *   presence:ids:{room}           sorted set, every score 0: the index's user ids in byte order, for the online list's
+ *                                 pages (ZRANGEBYLEX) and its count (ZCARD) without reading the whole index. Written
+ *                                 and removed with each index entry; a room indexed before it existed gets its ids
+ *                                 from the next heartbeat, which writes every live user's entry again.
  *   presence:status:{room}        hash: user id -> status ('online' is the absence of a field).
  *   presence:connection:{id}      string: the connection's room and user, expiring with it (for disconnect and
  *                                 heartbeat, which get only the connection id); a heartbeat renews its TTL alone.
@@ -51,6 +55,7 @@ const HEARTBEAT_CONCURRENCY = 256;
 // Room and user ids hold no ':' (base62, newId), so one room's keys cannot be mistaken for another's.
 const connsKey = (workspaceId: string, userId: string) => `presence:conns:${workspaceId}:${userId}`;
 const usersKey = (workspaceId: string) => `presence:users:${workspaceId}`;
+const idsKey = (workspaceId: string) => `presence:ids:${workspaceId}`;
 const statusKey = (workspaceId: string) => `presence:status:${workspaceId}`;
 const connKey = (connectionId: string) => `presence:connection:${connectionId}`;
 
@@ -115,23 +120,13 @@ export class PresenceService implements PresenceApi {
       this.store.zadd(conns, now + CONNECTION_TTL_MS, input.connectionId),
       this.store.expire(conns, CONNECTION_TTL_MS),
       this.store.hset(usersKey(workspaceId), user.id, JSON.stringify(user)),
+      this.store.zadd(idsKey(workspaceId), 0, user.id),
       this.expireRoom(workspaceId),
       this.store.set(connKey(input.connectionId), JSON.stringify(registration), CONNECTION_TTL_MS),
       firstConnection ? this.signal({ kind: 'joined', workspaceId, user }) : undefined,
     ]);
-    const [, index, statuses] = await Promise.all([
-      written,
-      this.store.hgetall(usersKey(workspaceId)),
-      this.store.hgetall(statusKey(workspaceId)),
-    ]);
-    const page = await this.pageLive(
-      workspaceId,
-      index,
-      statuses,
-      null,
-      input.firstPage ?? BIG_ROOM.onlinePageSize,
-      now,
-    );
+    await written;
+    const page = await this.pageLive(workspaceId, null, input.firstPage ?? BIG_ROOM.onlinePageSize, now);
     return { firstConnection, online: page.users, onlineCount: page.onlineCount, next: page.next };
   }
 
@@ -182,12 +177,8 @@ export class PresenceService implements PresenceApi {
     return this.listLive(workspaceId, index, statuses, this.now());
   }
 
-  async onlinePage(input: { workspaceId: string; after: string | null; limit: number }): Promise<OnlinePage> {
-    const [index, statuses] = await Promise.all([
-      this.store.hgetall(usersKey(input.workspaceId)),
-      this.store.hgetall(statusKey(input.workspaceId)),
-    ]);
-    return this.pageLive(input.workspaceId, index, statuses, input.after, input.limit, this.now());
+  onlinePage(input: { workspaceId: string; after: string | null; limit: number }): Promise<OnlinePage> {
+    return this.pageLive(input.workspaceId, input.after, input.limit, this.now());
   }
 
   async heartbeat(input: {
@@ -236,6 +227,9 @@ export class PresenceService implements PresenceApi {
                   JSON.stringify(registration.user),
                 )
               : Promise.resolve(0),
+            registration
+              ? this.store.zadd(idsKey(registration.workspaceId), 0, registration.user.id)
+              : Promise.resolve(),
             this.store.expire(connsKey(u.workspaceId, u.userId), CONNECTION_TTL_MS),
             u.lastOfRoom ? this.expireRoom(u.workspaceId) : Promise.resolve(),
           ];
@@ -253,6 +247,7 @@ export class PresenceService implements PresenceApi {
   private expireRoom(workspaceId: string): Promise<unknown> {
     return Promise.all([
       this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS),
+      this.store.expire(idsKey(workspaceId), CONNECTION_TTL_MS),
       this.store.expire(statusKey(workspaceId), CONNECTION_TTL_MS),
     ]);
   }
@@ -292,41 +287,46 @@ export class PresenceService implements PresenceApi {
   }
 
   /**
-   * The live users after `after` in id order, at most `limit`, checking only as many index entries as the page needs
-   * (a join into a room of thousands checks a page, not everyone). The count is the index's size less the entries
-   * found gone here: an entry whose connections all expired without a disconnect (a crashed gateway's) counts until
-   * a page or a list checks it. When the whole list fits in the page every entry is checked and the count is exact.
+   * The live users after `after` in id order, at most `limit`: their ids from the room's id set (ZRANGEBYLEX), their
+   * entries and statuses by name (HMGET), so a join into a room of thousands reads and checks a page, never the whole
+   * index. The count is the id set's size less the entries found gone here: a user whose connections all expired
+   * without a disconnect (a crashed gateway's) counts until a page or a list meets them. When the whole list fits in
+   * the page every entry is checked and the count is exact.
    */
-  private async pageLive(
-    workspaceId: string,
-    index: Record<string, string>,
-    statuses: Record<string, string>,
-    after: string | null,
-    limit: number,
-    now: number,
-  ): Promise<OnlinePage> {
-    const ids = Object.keys(index).sort();
-    let at = after === null ? 0 : ids.findIndex((id) => id > after);
-    if (at < 0) at = ids.length;
+  private async pageLive(workspaceId: string, after: string | null, limit: number, now: number): Promise<OnlinePage> {
+    const total = await this.store.zcard(idsKey(workspaceId));
     const users: OnlineUser[] = [];
     let gone = 0;
-    while (users.length < limit && at < ids.length) {
-      const slice = ids.slice(at, at + limit - users.length);
-      const live = await this.listLive(
-        workspaceId,
-        Object.fromEntries(slice.map((id) => [id, index[id]])),
-        statuses,
-        now,
-      );
+    let cursor = after;
+    let end = false;
+    while (users.length < limit) {
+      const want = limit - users.length;
+      // one more than wanted: whether anything follows, so a last page says so (next: null)
+      const ids = await this.store.zrangeByLexAfter(idsKey(workspaceId), cursor, want + 1);
+      const slice = ids.slice(0, want);
+      const [entries, statuses] = await Promise.all([
+        this.store.hmget(usersKey(workspaceId), slice),
+        this.store.hmget(statusKey(workspaceId), slice),
+      ]);
+      const index: Record<string, string> = {};
+      const status: Record<string, string> = {};
+      slice.forEach((id, i) => {
+        if (entries[i]) index[id] = entries[i];
+        if (statuses[i]) status[id] = statuses[i];
+      });
+      const live = await this.listLive(workspaceId, index, status, now);
       gone += slice.length - live.length;
       users.push(...live);
-      at += slice.length;
+      if (ids.length <= want) {
+        end = true;
+        break;
+      }
+      cursor = slice.at(-1)!;
     }
-    const checkedAll = after === null && at >= ids.length;
     return {
       users,
-      next: at < ids.length ? ids[at - 1]! : null,
-      onlineCount: checkedAll ? users.length : ids.length - gone,
+      next: end ? null : cursor,
+      onlineCount: after === null && end ? users.length : Math.max(users.length, total - gone),
     };
   }
 
@@ -338,16 +338,19 @@ export class PresenceService implements PresenceApi {
    */
   private async dropIfGone(workspaceId: string, userId: string, userJson: string, now: number): Promise<boolean> {
     const conns = connsKey(workspaceId, userId);
-    const [, , live] = await Promise.all([
+    const [, , , live] = await Promise.all([
       this.store.zremRangeByScoreBelow(conns, now), // the expired members go, and with the last of them the key
       this.store.hdel(usersKey(workspaceId), userId),
+      this.store.zrem(idsKey(workspaceId), userId),
       this.store.zcount(conns, now),
     ]);
     if (live === 0) return true;
     // The hdel may have emptied the index, and with it its TTL: the entry put back gets one again.
     await Promise.all([
       this.store.hset(usersKey(workspaceId), userId, userJson),
+      this.store.zadd(idsKey(workspaceId), 0, userId),
       this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS),
+      this.store.expire(idsKey(workspaceId), CONNECTION_TTL_MS),
     ]);
     return false;
   }

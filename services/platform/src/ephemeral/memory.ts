@@ -57,6 +57,19 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return count;
   }
 
+  async zcard(key: string): Promise<number> {
+    return this.liveZset(key)?.size ?? 0;
+  }
+
+  async zrangeByLexAfter(key: string, after: string | null, limit: number): Promise<string[]> {
+    const set = this.liveZset(key);
+    if (!set || limit <= 0) return [];
+    // sorted on each call: the embedded store's sets are one process's, and a page is asked once per join or scroll
+    const bytewise = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+    const members = [...set.keys()].filter((m) => after === null || bytewise(m, after) > 0).sort(bytewise);
+    return members.slice(0, limit);
+  }
+
   async zremRangeByScoreBelow(key: string, max: number): Promise<number> {
     const set = this.liveZset(key);
     if (!set) return 0;
@@ -95,6 +108,11 @@ export class MemoryEphemeralStore implements EphemeralStore {
 
   async hgetall(key: string): Promise<Record<string, string>> {
     return Object.fromEntries(this.liveHash(key) ?? []);
+  }
+
+  async hmget(key: string, fields: string[]): Promise<(string | null)[]> {
+    const hash = this.liveHash(key);
+    return fields.map((f) => hash?.get(f) ?? null);
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {

@@ -14,6 +14,13 @@ export interface EphemeralStore {
   zrangeByScore(key: string, min: number): Promise<{ member: string; score: number }[]>;
   /** how many members have score >= min, without reading them (O(log n) in Redis) */
   zcount(key: string, min: number): Promise<number>;
+  /** how many members the sorted set has */
+  zcard(key: string): Promise<number>;
+  /**
+   * members of a sorted set whose scores are all equal, in bytewise order: those after `after` (exclusive; null: from
+   * the first), at most `limit` (ZRANGEBYLEX with LIMIT: a page of a large set without reading the rest)
+   */
+  zrangeByLexAfter(key: string, after: string | null, limit: number): Promise<string[]>;
   /** remove members with score < max; returns the removed count */
   zremRangeByScoreBelow(key: string, max: number): Promise<number>;
   /**
@@ -25,6 +32,8 @@ export interface EphemeralStore {
   hset(key: string, field: string, value: string): Promise<void>;
   hdel(key: string, field: string): Promise<void>;
   hgetall(key: string): Promise<Record<string, string>>;
+  /** these fields' values, in order, null for a missing one (HMGET: a few fields of a large hash) */
+  hmget(key: string, fields: string[]): Promise<(string | null)[]>;
   /** plain string values with optional TTL in ms */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   get(key: string): Promise<string | null>;

@@ -64,6 +64,15 @@ export class RedisEphemeralStore implements EphemeralStore {
     return this.redis.zcount(key, bound(min), '+inf');
   }
 
+  zcard(key: string): Promise<number> {
+    return this.redis.zcard(key);
+  }
+
+  async zrangeByLexAfter(key: string, after: string | null, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    return this.redis.zrangebylex(key, after === null ? '-' : `(${after}`, '+', 'LIMIT', 0, limit);
+  }
+
   zremRangeByScoreBelow(key: string, max: number): Promise<number> {
     return this.redis.zremrangebyscore(key, '-inf', `(${bound(max)}`); // "(" = exclusive: strictly below max
   }
@@ -85,6 +94,11 @@ export class RedisEphemeralStore implements EphemeralStore {
 
   hgetall(key: string): Promise<Record<string, string>> {
     return this.redis.hgetall(key);
+  }
+
+  async hmget(key: string, fields: string[]): Promise<(string | null)[]> {
+    if (fields.length === 0) return [];
+    return this.redis.hmget(key, ...fields);
   }
 
   async expire(key: string, ttlMs: number): Promise<boolean> {
