@@ -64,12 +64,15 @@ export function deliver(
 ): void {
   switch (event.type) {
     case 'message.sent': {
-      const { message, audience } = event.payload;
+      const { message, audience, bodyGone } = event.payload;
+      // deleted before it reached this gateway (its key is gone, docs/crypto.md "Messages"): nothing to show
+      if (bodyGone) return;
       io.to(targetOf(message.workspaceId, audience)).emit(S.message, message);
       return;
     }
     case 'message.edited': {
-      const { workspaceId, channelId, messageId, content, editedAt, audience } = event.payload;
+      const { workspaceId, channelId, messageId, content, editedAt, audience, bodyGone } = event.payload;
+      if (bodyGone) return;
       io.to(targetOf(workspaceId, audience)).emit(S.messageEdited, {
         workspaceId,
         channelId,
