@@ -41,7 +41,13 @@ describe('Lighthouse scores', () => {
     assertFrontendBuilt();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-lighthouse-'));
     profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ephemera-e2e-lighthouse-profile-'));
-    app = await startEmbedded({ port: 0, host: '127.0.0.1', dataDir, logger: createLogger('e2e', 'silent') });
+    app = await startEmbedded({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      logger: createLogger('e2e', 'silent'),
+      frontendDist: process.env.E2E_FRONTEND_DIST, // another build to measure (default: frontend/dist)
+    });
     port = await freePort();
     // A persistent profile: Lighthouse opens its tab in this default context, so the room's session saved by the
     // join below is there when it loads the room page (it keeps storage: disableStorageReset).
