@@ -11,7 +11,9 @@ import {
   EmbeddedEventLog,
   RoomKeyring,
   SealedEventLog,
+  createLogger,
   createPool,
+  kafkaEventLog,
   makeEvent,
   migrate,
   newId,
@@ -23,6 +25,7 @@ import {
 } from '@ephemera/platform';
 import { MESSAGING_MIGRATIONS, pgMessageKeys } from '@ephemera/messaging';
 import { createTestDatabase } from '../helpers/db.ts';
+import { kafkaBrokers } from '../helpers/infra.ts';
 import { testRoomKeys } from '../helpers/room-keys.ts';
 
 const pools: Pool[] = [];
@@ -131,5 +134,60 @@ describe('per-message keys in the sealed event log', () => {
     await expect(writer.append(toRecords([edited(m, 'too late', 3)]))).rejects.toMatchObject({
       code: 'MESSAGE_NOT_FOUND',
     });
+  });
+
+  it('a batch delivered together (Kafka, a projection catching up) looks its keys up once per room', async () => {
+    const url = await createTestDatabase();
+    await migrate(url, MESSAGING_MIGRATIONS, 'messaging');
+    const pool = createPool(url);
+    pools.push(pool);
+    const namespace = `mk${newId().slice(0, 8).toLowerCase()}`;
+    const kafka = (clientId: string) =>
+      kafkaEventLog({ brokers: kafkaBrokers(), clientId, logger: createLogger('test', 'silent'), namespace });
+    const keys = testRoomKeys();
+    const store = pgMessageKeys(pool);
+    const writer = new SealedEventLog(kafka('writer'), keys.keyring, { messageKeys: store });
+    await writer.init(Object.values(TOPICS));
+    const ws = newId();
+    await keys.store.create(ws);
+    const ms = [1, 2, 3, 4, 5].map((i) => ({ ...message(ws, `text ${i}`), seq: i }));
+    await writer.append(toRecords(ms.map(sent)));
+    await pool.query('DELETE FROM messaging.message_keys WHERE message_id = $1', [ms[2]!.id]); // the third deleted
+
+    let lookups = 0;
+    const counting: MessageKeyStore = {
+      get: (key, ids) => {
+        lookups++;
+        return store.get(key, ids);
+      },
+    };
+    const reader = new SealedEventLog(kafka('reader'), new RoomKeyring((id) => keys.files.get(id)), {
+      messageKeys: counting,
+    });
+    const got: Record<string, unknown>[] = [];
+    const sub = await reader.subscribe({
+      groupId: `g-${newId()}`,
+      topics: [TOPICS.messaging],
+      fromBeginning: true,
+      handler: async (d) => {
+        got.push(d.event.payload as Record<string, unknown>);
+      },
+      handleMany: async (ds) => {
+        for (const d of ds) got.push(d.event.payload as Record<string, unknown>);
+      },
+    });
+    await sub.caughtUp();
+    for (let i = 0; i < 100 && got.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    await sub.stop();
+    await reader.close();
+    await writer.close();
+    expect(got.map((p) => [(p.message as Message).content, p.bodyGone ?? false])).toEqual([
+      ['text 1', false],
+      ['text 2', false],
+      ['', true],
+      ['text 4', false],
+      ['text 5', false],
+    ]);
+    expect(lookups).toBe(1);
   });
 });

@@ -159,6 +159,7 @@ export class SealedEventLog implements EventLog {
     handleMany: NonNullable<SubscribeOptions['handleMany']>,
   ): Promise<void> {
     let run: Delivery[] = [];
+    const messageKeys = await this.prefetchMessageKeys(deliveries);
     for (const delivery of deliveries) {
       if (KEY_DESTROYED_TYPES.has(delivery.event.type)) {
         if (run.length) await handleMany(run);
@@ -166,10 +167,42 @@ export class SealedEventLog implements EventLog {
         await this.deliver(delivery, (d) => handleMany([d]));
         continue;
       }
-      const opened = await this.open(delivery);
+      const opened = await this.open(delivery, messageKeys);
       if (opened) run.push(opened);
     }
     if (run.length) await handleMany(run);
+  }
+
+  /**
+   * The message keys of the records' message bodies, one lookup per room for the whole batch instead of one per
+   * record (a replica catching up, a replay); a key found missing is recorded as such (undefined).
+   */
+  private async prefetchMessageKeys(deliveries: Delivery[]): Promise<Map<string, RoomKey | undefined>> {
+    const found = new Map<string, RoomKey | undefined>();
+    const store = this.options.messageKeys;
+    if (!store) return found;
+    const wanted = new Map<string, { key: RoomKey; ids: string[] }>();
+    for (const { event } of deliveries) {
+      if (!isMessageBodyEvent(event.type) || !isSealedPayload(event.payload) || this.recent.has(event.id)) continue;
+      const { workspaceId, sealed } = event.payload;
+      const key = this.keyring.isGone(workspaceId) ? null : await this.keyring.key(workspaceId);
+      if (!key) continue;
+      let opened: unknown;
+      try {
+        opened = key.openJson(sealed, event.id);
+      } catch {
+        continue; // open() logs and skips it
+      }
+      if (!hasSealedBody(opened)) continue;
+      const room = wanted.get(workspaceId) ?? { key, ids: [] };
+      room.ids.push(messageIdOf(event.type, opened));
+      wanted.set(workspaceId, room);
+    }
+    for (const { key, ids } of wanted.values()) {
+      const keys = await store.get(key, ids);
+      for (const id of ids) found.set(id, keys.get(id));
+    }
+    return found;
   }
 
   private async deliver(delivery: Delivery, handler: SubscribeOptions['handler']): Promise<void> {
@@ -185,7 +218,7 @@ export class SealedEventLog implements EventLog {
   }
 
   /** The record with its payload opened; null when there is nothing to hand over (the room's key is gone). */
-  private async open(delivery: Delivery): Promise<Delivery | null> {
+  private async open(delivery: Delivery, prefetched?: Map<string, RoomKey | undefined>): Promise<Delivery | null> {
     const event = delivery.event;
     if (!isSealedPayload(event.payload)) return delivery;
     const { workspaceId, sealed } = event.payload;
@@ -210,7 +243,11 @@ export class SealedEventLog implements EventLog {
       // a message's body: its own key, outside the try (a key source that is down throws: delivered again later)
       const body = isMessageBodyEvent(event.type) && hasSealedBody(opened) ? event.type : null;
       const messageId = body ? messageIdOf(body, opened) : '';
-      const messageKey = body ? (await this.options.messageKeys?.get(key, [messageId]))?.get(messageId) : undefined;
+      const messageKey = !body
+        ? undefined
+        : prefetched?.has(messageId)
+          ? prefetched.get(messageId)
+          : (await this.options.messageKeys?.get(key, [messageId]))?.get(messageId);
       try {
         if (body && hasSealedBody(opened)) opened = openBody(body, event.id, opened, messageKey);
         payload = parsePayload(event.type, opened);
