@@ -13,7 +13,7 @@ Call with dict "root" $ "component" "<service>".
   "billing" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "TRUSTED_PROXIES" "ROOM_URL" "MAIL_FROM" "SUPERADMIN_EMAIL" "OIDC_ISSUER" "GOOGLE_CLIENT_ID" "GOOGLE_REDIRECT_URI"
     "STRIPE_API_BASE" "STRIPE_PRICE_PRO" "STRIPE_PRICE_BUSINESS" "PUBLIC_URL" "RENEWAL_REMINDER_INTERVAL_MS")
   "gateway" (list "KAFKA_BROKERS" "EVENT_LOG_NAMESPACE" "ROOM_URL" "MESSAGING_URL" "PRESENCE_URL" "ALLOWED_ORIGINS" "TRUSTED_PROXIES"
-    "CALL_RING_TIMEOUT_MS" "STUN_URLS" "TURN_URLS" "TURN_CREDENTIAL_TTL_SECONDS") -}}
+    "CALL_RING_TIMEOUT_MS" "STUN_URLS" "TURN_URLS" "TURN_CREDENTIAL_TTL_SECONDS" "BIG_ROOM_SOCKETS" "ONLINE_PAGE_SIZE") -}}
 {{- $limits := list -}}
 {{- if ne .component "presence" }}{{/* presence counts nothing */}}
 {{- range $name, $_ := $root.Values.rateLimits }}{{ $limits = append $limits (printf "RATE_LIMIT_%s" $name) }}{{ end -}}
