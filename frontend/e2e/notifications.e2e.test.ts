@@ -63,6 +63,7 @@ function registerScenario(label: string, start: () => Promise<FilesTarget>) {
 
     it('a DM and a mention notify a hidden tab with plain text; nothing else, nothing while Busy', async () => {
       const { alice, bob, dmId, generalId } = await filesRoom(target!, browser!, users, {
+        dm: true,
         beforeEnter: async (u) => {
           if (u.label !== 'alice') return;
           await u.context.grantPermissions(['notifications']);
