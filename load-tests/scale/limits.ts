@@ -28,8 +28,8 @@ function searchUsers(roomSize: number, fits: (users: number) => boolean): number
     hi *= 2;
     if (hi > 1e10) return Infinity;
   }
-  while (hi - lo > lo * 0.001) {
-    const mid = Math.round((lo + hi) / 2);
+  while (hi - lo > Math.max(1, lo * 0.001)) {
+    const mid = Math.floor((lo + hi) / 2);
     if (fits(mid)) lo = mid;
     else hi = mid;
   }

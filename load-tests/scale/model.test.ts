@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputValues } from './inputs.ts';
+import { limits } from './limits.ts';
 import { gatewayAt, gatewayPlan, project, roomLoad, totals, typingFramesPerRoomGateway } from './model.ts';
 
 // Round inputs, so that every figure below can be worked out by hand.
@@ -57,5 +58,28 @@ describe('the closed form on a hand-computed case', () => {
     expect(typingFramesPerRoomGateway(1000, 1, i)).toBeCloseTo(1000 * capped, 6);
     // at 1,000 replicas a replica holds about one socket of the room: nothing is capped
     expect(typingFramesPerRoomGateway(1000, 1000, i)).toBeCloseTo(roomLoad(1000, i).typingFramesPerSocket, 6);
+  });
+});
+
+describe('the limits on the same case', () => {
+  it('gives each the users at which it is reached, first the lowest', () => {
+    const found = limits({ name: 'small', users: 100, roomSize: 5 }, i);
+    const ceiling = (start: string) => found.find((l) => l.name.startsWith(start))!.ceiling;
+    // messaging: 0.02 core for 100 users, one replica of 0.1 core: 500 users
+    expect(ceiling('messaging')).toBeCloseTo(500, 6);
+    // reading every event: 0.0325 core per replica for 100 users, filled at 0.1 core: 307.7 users
+    expect(ceiling('gateways: reading')).toBeCloseTo(100 / 0.325, 6);
+    expect(ceiling("one room's writer")).toBe(Infinity); // 0.5 messages/s x 2 ms
+    expect(found.map((l) => l.ceiling)).toEqual([...found.map((l) => l.ceiling)].sort((a, b) => a - b));
+  });
+});
+
+describe('the gateway count', () => {
+  it('finds a fit where the typing cap applies before an uncapped one further up', () => {
+    // one room of 10,000 with the real inputs: about 54 replicas hold 185 sockets of it each (capped); from 100
+    // replicas on, fewer than 100 each, every typer forwarded, and thousands would be needed
+    const plan = gatewayPlan({ name: 'one', users: 10_000, roomSize: 10_000 }, inputValues());
+    expect(plan.replicas).toBeGreaterThan(40);
+    expect(plan.replicas).toBeLessThan(100);
   });
 });

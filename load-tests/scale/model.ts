@@ -106,29 +106,49 @@ export function gatewayAt(s: Scenario, replicas: number, i: Inputs): GatewayPlan
   return { replicas, typingFrames, socketCores, readCoresPerReplica };
 }
 
+/**
+ * The fewest replicas from `start` for which `fits` holds. The socket work per replica falls as replicas are added,
+ * except where the typing cap stops applying (fewer than its threshold of a room's sockets per replica), so a capped
+ * fit may lie below an uncapped one: the first 1,000 counts are tried one by one (the capped ones are among them
+ * whenever any fits), then doubling and halving the step. Infinity past 2^31.
+ */
+function fewest(start: number, fits: (n: number) => boolean): number {
+  for (let n = start; n < start + 1000; n++) if (fits(n)) return n;
+  let lo = start + 999;
+  let hi = lo * 2;
+  while (!fits(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 2 ** 31) return Infinity;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 /** The fewest replicas at `coreBudget` each; replicas: Infinity when reading every event alone fills a replica. */
 export function gatewayPlan(s: Scenario, i: Inputs): GatewayPlan {
   const first = gatewayAt(s, 1, i);
   if (first.readCoresPerReplica >= i.coreBudget) return { ...first, replicas: Infinity };
-  // the socket work only falls with more replicas (the typing cap needs fewer), so start at the capped floor
-  let n = Math.max(1, Math.floor(first.socketCores / (i.coreBudget - first.readCoresPerReplica)));
-  for (; ; n++) {
-    const plan = gatewayAt(s, n, i);
-    if (plan.socketCores / n + plan.readCoresPerReplica <= i.coreBudget) return plan;
-  }
+  // the socket work is least with every socket on one replica (the typing cap applies most): a floor to start from
+  const floor = Math.max(1, Math.floor(first.socketCores / (i.coreBudget - first.readCoresPerReplica)));
+  const n = fewest(floor, (k) => gatewayAt(s, k, i).socketCores / k + first.readCoresPerReplica <= i.coreBudget);
+  return gatewayAt(s, n, i);
 }
 
 /** The fewest replicas for the sockets' own work alone, whatever reading costs (where reading fills a replica). */
 export function socketOnlyReplicas(s: Scenario, i: Inputs): number {
-  let n = 1;
-  while (gatewayAt(s, n, i).socketCores / n > i.coreBudget) n++;
-  return n;
+  const floor = Math.max(1, Math.floor(gatewayAt(s, 1, i).socketCores / i.coreBudget));
+  return fewest(floor, (n) => gatewayAt(s, n, i).socketCores / n <= i.coreBudget);
 }
 
 /**
  * Replicas if each read only the events of rooms it holds a socket of, connections balanced at random, or of the
  * rooms routed to it (connections routed by room). Searched by doubling, then halving the step (the read share falls
- * as replicas are added, the socket work rises once the typing cap stops applying). Infinity: none up to 2^20.
+ * as replicas are added, the socket work rises once the typing cap stops applying). Infinity: none up to 2^31.
  */
 export function gatewayIfFiltered(s: Scenario, i: Inputs, byRoom: boolean): number {
   const t = totals(s, i);
@@ -149,18 +169,7 @@ export function gatewayIfFiltered(s: Scenario, i: Inputs, byRoom: boolean): numb
     }
     return socketCores / n + read <= i.coreBudget;
   };
-  let hi = 1;
-  while (!fits(hi)) {
-    hi *= 2;
-    if (hi > 2 ** 20) return Infinity;
-  }
-  let lo = Math.floor(hi / 2);
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (fits(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return fewest(1, fits);
 }
 
 export interface Projection {
