@@ -212,7 +212,7 @@ export const INPUTS = {
     value: BIG_ROOM.coalesceFromSockets,
     unit: 'sockets of a room on one gateway from which its typing is capped and presence batched',
     kind: 'configured',
-    source: 'BIG_ROOM.coalesceFromSockets, proto/src/limits.ts',
+    source: 'BIG_ROOM.coalesceFromSockets, proto/src/limits.ts (a deployment may set BIG_ROOM_SOCKETS)',
   },
   coalesceWindowMs: {
     value: BIG_ROOM.coalesceWindowMs,
