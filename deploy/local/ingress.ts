@@ -4,10 +4,10 @@
  * /api/auth/, /api/payments/ and /api/contact to billing, /api/admin/ and /api/maintenance to admin-analytics, the
  * rest of /api to the room service, everything else to the built frontend. Used by stack.ts (npm run distributed:up) and by the browser tests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNginx, type NginxProcess } from './nginx-process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,9 +33,7 @@ export interface IngressOptions {
   frontendDist?: string;
 }
 
-export async function startIngress(
-  opts: IngressOptions,
-): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+export async function startIngress(opts: IngressOptions): Promise<NginxProcess> {
   fs.mkdirSync(opts.runDir, { recursive: true });
   const conf = path.join(opts.runDir, 'nginx.conf');
   const template = fs.readFileSync(path.join(here, 'nginx.conf.template'), 'utf8');
@@ -56,31 +54,12 @@ export async function startIngress(
     conf,
     template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? '')),
   );
-  const log = fs.openSync(path.join(opts.runDir, 'nginx.log'), 'a');
-  const child = spawn('nginx', ['-c', conf, '-p', opts.runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
-  const url = `http://127.0.0.1:${opts.port}`;
-  const end = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`nginx exited with ${child.exitCode} (see ${opts.runDir}/nginx-error.log)`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    if (Date.now() > end) throw new Error('nginx did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    child,
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      await new Promise((r) => {
-        child.once('exit', r);
-        child.kill('SIGQUIT');
-        setTimeout(r, 5000);
-      });
-    },
-  };
+  return runNginx({
+    runDir: opts.runDir,
+    conf,
+    log: 'nginx.log',
+    errorLog: 'nginx-error.log',
+    port: opts.port,
+    what: 'nginx',
+  });
 }

@@ -8,9 +8,9 @@
  * is the unit (hash of address and port): websocket clients spread over both gateways; a Socket.IO session that
  * starts with long-polling needs the client-address affinity of a real balancer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runNginx, type NginxProcess } from './nginx-process.ts';
 
 /** Debian's libnginx-mod-stream (deploy/local/install.sh installs it) */
 export const STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
@@ -44,38 +44,17 @@ ${opts.gatewayPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
 }
 
 /** Starts nginx's stream proxy on `port`; resolves once it accepts connections. */
-export async function startLayer4(
-  opts: Layer4Options,
-): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+export async function startLayer4(opts: Layer4Options): Promise<NginxProcess> {
   if (!fs.existsSync(STREAM_MODULE)) throw new Error(`${STREAM_MODULE} missing: run deploy/local/install.sh`);
   fs.mkdirSync(opts.runDir, { recursive: true });
   const conf = path.join(opts.runDir, 'nginx-l4.conf');
   fs.writeFileSync(conf, layer4Config(opts));
-  const log = fs.openSync(path.join(opts.runDir, 'nginx-l4.log'), 'a');
-  const child = spawn('nginx', ['-c', conf, '-p', opts.runDir, '-g', 'daemon off;'], { stdio: ['ignore', log, log] });
-  const url = `http://127.0.0.1:${opts.port}`;
-  const end = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`nginx (layer 4) exited with ${child.exitCode} (see ${opts.runDir}/nginx-l4-error.log)`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    if (Date.now() > end) throw new Error('nginx (layer 4) did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    child,
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      await new Promise((r) => {
-        child.once('exit', r);
-        child.kill('SIGQUIT');
-        setTimeout(r, 5000);
-      });
-    },
-  };
+  return runNginx({
+    runDir: opts.runDir,
+    conf,
+    log: 'nginx-l4.log',
+    errorLog: 'nginx-l4-error.log',
+    port: opts.port,
+    what: 'nginx (layer 4)',
+  });
 }

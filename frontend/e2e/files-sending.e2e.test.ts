@@ -5,13 +5,11 @@
  * when distributed. Cancel aborts an upload in flight and nothing is posted; an upload whose request fails at the
  * network stays with Retry, and Retry sends it. Embedded mode, and distributed mode (files in S3 behind nginx).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { describe, it, expect } from 'vitest';
+import { type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { CHROMIUM_PATH, User, WAIT_MS } from './browser.ts';
-import { ARGS, DIST, embedded, distributed, filesRoom, type FilesTarget } from './files.targets.ts';
+import { User, WAIT_MS } from './browser.ts';
+import { embedded, distributed, filesSuite, type FilesTarget } from './files.targets.ts';
 
 interface PageFile {
   name: string;
@@ -51,26 +49,10 @@ async function holdUploads(page: Page, ms: number) {
 
 function registerScenario(label: string, start: () => Promise<FilesTarget>) {
   describe(`browser: dropped, pasted and several files (${label})`, () => {
-    let target: FilesTarget | undefined;
-    let browser: Browser | undefined;
-    const users: User[] = [];
-
-    beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html')))
-        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([
-        start(),
-        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
-      ]);
-    }, 240_000);
-    afterAll(async () => {
-      for (const u of users) await u.close();
-      await browser?.close().catch(() => {});
-      await target?.stop();
-    });
+    const suite = filesSuite(start);
 
     it('drop, paste and several at once upload with progress; cancel posts nothing; a network failure retries', async () => {
-      const { alice, bob } = await filesRoom(target!, browser!, users);
+      const { alice, bob } = await suite.room();
       const png = (
         await sharp({ create: { width: 64, height: 48, channels: 3, background: '#36c' } })
           .png()

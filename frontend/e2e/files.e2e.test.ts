@@ -8,38 +8,17 @@
  * picture, uploaded in Edit Profile, shows beside his name on alice's page. Cancel aborts an upload in flight: nothing is sent.
  * Embedded mode, and distributed mode (files in S3 on versitygw, behind the nginx ingress).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { describe, it, expect } from 'vitest';
 import sharp from 'sharp';
-import { CHROMIUM_PATH, expectText, User, WAIT_MS } from './browser.ts';
-import { ARGS, DIST, embedded, distributed, filesRoom, type FilesTarget } from './files.targets.ts';
+import { expectText, WAIT_MS } from './browser.ts';
+import { embedded, distributed, filesSuite, type FilesTarget } from './files.targets.ts';
 
 function registerFilesScenario(label: string, start: () => Promise<FilesTarget>) {
   describe(`browser: files and voice messages (${label})`, () => {
-    let target: FilesTarget | undefined;
-    let browser: Browser | undefined;
-    const users: User[] = [];
-
-    const room = () => filesRoom(target!, browser!, users);
-
-    beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html')))
-        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([
-        start(),
-        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
-      ]);
-    }, 240_000);
-    afterAll(async () => {
-      for (const u of users) await u.close();
-      await browser?.close().catch(() => {});
-      await target?.stop();
-    });
+    const suite = filesSuite(start);
 
     it('an image with a caption and progress reaches bob; a voice message plays for bob with its duration; limits before sending', async () => {
-      const { alice, bob } = await room();
+      const { alice, bob } = await suite.room();
       const png = await sharp({
         create: {
           width: 800,

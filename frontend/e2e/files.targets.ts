@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium } from 'playwright-core';
 import { createLogger } from '@ephemera/platform';
 import { startEmbedded } from '../../services/embedded/app.ts';
 import { startDistributedStack } from '../../test/distributed/stack.ts';
@@ -14,7 +16,7 @@ import { freePort } from '../../deploy/local/infra.ts';
 import type { Browser } from 'playwright-core';
 import { C } from '@ephemera/proto';
 import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { FRONTEND_DIST, uniqueRoomName, User, type CookieSpec } from './browser.ts';
+import { CHROMIUM_PATH, FRONTEND_DIST, uniqueRoomName, User, type CookieSpec } from './browser.ts';
 
 export const DIST = process.env.E2E_FRONTEND_DIST ?? FRONTEND_DIST;
 export const ARGS = [
@@ -136,5 +138,32 @@ export async function filesRoom(t: FilesTarget, browser: Browser, users: User[],
     bob: await open('bob', joined.userToken, t.cookiesB, t.replicaB),
     generalId: general.channel.id,
     dmId: dm?.success ? dm.channel.id : '',
+  };
+}
+
+/**
+ * One files browser suite's lifetime, called inside its describe: the target and Chromium start before its tests and
+ * stop after them, with every page a test opened. `room` opens a new room for a test; `base` is the target's address.
+ */
+export function filesSuite(start: () => Promise<FilesTarget>) {
+  let target: FilesTarget | undefined;
+  let browser: Browser | undefined;
+  const users: User[] = [];
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(DIST, 'index.html')))
+      throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
+    [target, browser] = await Promise.all([
+      start(),
+      chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
+    ]);
+  }, 240_000);
+  afterAll(async () => {
+    for (const u of users) await u.close();
+    await browser?.close().catch(() => {});
+    await target?.stop();
+  });
+  return {
+    room: (options?: RoomOptions) => filesRoom(target!, browser!, users, options),
+    base: () => target!.base,
   };
 }

@@ -5,13 +5,10 @@
  * realtime frame or file is in it. The worker and the manifest are sent to be revalidated on every load. Offline,
  * a reload still starts the app from the stored shell. Embedded mode, and distributed mode (nginx serves the build).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { describe, it, expect } from 'vitest';
 import sharp from 'sharp';
-import { CHROMIUM_PATH, User, WAIT_MS } from './browser.ts';
-import { ARGS, DIST, embedded, distributed, filesRoom, type FilesTarget } from './files.targets.ts';
+import { User, WAIT_MS } from './browser.ts';
+import { embedded, distributed, filesSuite, type FilesTarget } from './files.targets.ts';
 
 interface Manifest {
   name: string;
@@ -23,26 +20,10 @@ interface Manifest {
 
 function registerScenario(label: string, start: () => Promise<FilesTarget>) {
   describe(`browser: the installable app (${label})`, () => {
-    let target: FilesTarget | undefined;
-    let browser: Browser | undefined;
-    const users: User[] = [];
-
-    beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html')))
-        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([
-        start(),
-        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
-      ]);
-    }, 240_000);
-    afterAll(async () => {
-      for (const u of users) await u.close();
-      await browser?.close().catch(() => {});
-      await target?.stop();
-    });
+    const suite = filesSuite(start);
 
     it('installable, a worker that stores the shell only, revalidated worker and manifest, works offline', async () => {
-      const base = target!.base;
+      const base = suite.base();
       const worker = await fetch(`${base}/sw.js`);
       expect(worker.status).toBe(200);
       expect(worker.headers.get('content-type')).toMatch(/javascript/);
@@ -61,7 +42,7 @@ function registerScenario(label: string, start: () => Promise<FilesTarget>) {
         expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
       );
 
-      const { alice, bob } = await filesRoom(target!, browser!, users);
+      const { alice, bob } = await suite.room();
       // Chromium's own verdict: the manifest it found and why the app could not be installed (nothing)
       const cdp = await alice.context.newCDPSession(alice.page);
       const found = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };

@@ -6,12 +6,9 @@
  * titled with his name shows its plain text. A mention of alice in #general shows one too; a message that mentions
  * nobody does not. Once alice chooses Busy, bob's next direct message shows none. Embedded and distributed modes.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_PATH, User, WAIT_MS } from './browser.ts';
-import { ARGS, DIST, embedded, distributed, filesRoom, type FilesTarget } from './files.targets.ts';
+import { describe, it, expect } from 'vitest';
+import { WAIT_MS } from './browser.ts';
+import { embedded, distributed, filesSuite, type FilesTarget } from './files.targets.ts';
 
 interface Shown {
   title: string;
@@ -43,26 +40,10 @@ function instrument() {
 
 function registerScenario(label: string, start: () => Promise<FilesTarget>) {
   describe(`browser: desktop notifications (${label})`, () => {
-    let target: FilesTarget | undefined;
-    let browser: Browser | undefined;
-    const users: User[] = [];
-
-    beforeAll(async () => {
-      if (!fs.existsSync(path.join(DIST, 'index.html')))
-        throw new Error(`${DIST}/index.html is missing: build the frontend first (npm run build:frontend)`);
-      [target, browser] = await Promise.all([
-        start(),
-        chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS }),
-      ]);
-    }, 240_000);
-    afterAll(async () => {
-      for (const u of users) await u.close();
-      await browser?.close().catch(() => {});
-      await target?.stop();
-    });
+    const suite = filesSuite(start);
 
     it('a DM and a mention notify a hidden tab with plain text; nothing else, nothing while Busy', async () => {
-      const { alice, bob, dmId, generalId } = await filesRoom(target!, browser!, users, {
+      const { alice, bob, dmId, generalId } = await suite.room({
         dm: true,
         beforeEnter: async (u) => {
           if (u.label !== 'alice') return;
