@@ -40,7 +40,12 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
         })
         .toBe(800);
       await alice.byTestId('upload-caption').fill('our team photo');
-      // the progress bar shows while the upload runs (XMLHttpRequest upload progress)
+      // the progress bar shows while the upload runs (XMLHttpRequest upload progress). The upload is held at the
+      // network for a second: on a fast machine a small image is sent before the bar's first frame could be seen
+      await alice.page.route('**/files', async (route) => {
+        await new Promise((r) => setTimeout(r, 1000));
+        await route.continue().catch(() => {});
+      });
       const progressSeen = alice
         .byTestId('upload-progress')
         .waitFor({ state: 'attached', timeout: WAIT_MS })
@@ -51,6 +56,7 @@ function registerFilesScenario(label: string, start: () => Promise<FilesTarget>)
       await alice.byTestId('upload-start').click();
       expect(await progressSeen).toBe(true);
       await alice.byTestId('file-upload-modal').waitFor({ state: 'detached' });
+      await alice.page.unroute('**/files');
 
       const image = bob.byTestId('attachment-image').locator('img');
       await image.waitFor({ timeout: WAIT_MS });
