@@ -19,7 +19,8 @@ export const isUpload = (method: string, url: string) => method === 'POST' && UP
  * Hop-by-hop headers are the proxy's own; the server writes Date and Content-Length itself. A client's handoff
  * header is dropped with them: only the proxy names a handed-over body. Host is not among them: the upstream gets the
  * host the browser asked for (nginx's `proxy_set_header Host $host`), so an ingress behind the gateways routes by
- * its host rules (the layer-4 path, docs/deployment.md).
+ * its host rules (the layer-4 path, docs/deployment.md). The node adapter keeps it; the uWS adapter's fetch sets Host
+ * from the target.
  */
 export const HOP_BY_HOP = new Set([
   'connection',
