@@ -12,7 +12,8 @@ import type { Plugin } from 'vite';
 /** 200 KB as Vite's own report counts it (1 KB = 1000 bytes, zlib's default level). */
 export const INITIAL_JS_BUDGET_BYTES = 200_000;
 
-interface ChunkLike {
+/** What the build plugins (this one, route-preload.ts, installable-app.ts) read of an output chunk. */
+export interface ChunkLike {
   type: 'chunk';
   fileName: string;
   code: string;
@@ -20,6 +21,15 @@ interface ChunkLike {
   facadeModuleId: string | null;
   imports: string[];
   dynamicImports: string[];
+  viteMetadata?: { importedCss: Set<string> };
+}
+
+/** The bundle's chunks by file name (its assets left out). */
+export function chunksOf(bundle: Record<string, { type: string; fileName: string }>): Map<string, ChunkLike> {
+  const chunks = new Map<string, ChunkLike>();
+  for (const out of Object.values(bundle))
+    if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
+  return chunks;
 }
 
 const gz = (code: string) => gzipSync(code).length;
@@ -50,9 +60,7 @@ export function bundleBudget({ budget = INITIAL_JS_BUDGET_BYTES, routePages = []
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
-      const chunks = new Map<string, ChunkLike>();
-      for (const out of Object.values(bundle))
-        if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
+      const chunks = chunksOf(bundle);
       const size = new Map([...chunks].map(([n, c]) => [n, gz(c.code)]));
       const total = (names: string[]) => names.reduce((sum, n) => sum + size.get(n)!, 0);
 

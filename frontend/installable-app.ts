@@ -8,19 +8,8 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Plugin } from 'vite';
-import { staticClosure } from './bundle-budget.ts';
+import { chunksOf, staticClosure } from './bundle-budget.ts';
 import { serviceWorkerSource } from './service-worker-source.ts';
-
-interface ChunkLike {
-  type: 'chunk';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  facadeModuleId: string | null;
-  imports: string[];
-  dynamicImports: string[];
-  viteMetadata?: { importedCss: Set<string> };
-}
 
 export interface InstallableAppOptions {
   name: string;
@@ -93,9 +82,7 @@ export function installableApp(options: InstallableAppOptions): Plugin {
         };
         this.emitFile({ type: 'asset', fileName: 'manifest.webmanifest', source: JSON.stringify(manifest, null, 2) });
 
-        const chunks = new Map<string, ChunkLike>();
-        for (const out of Object.values(bundle))
-          if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
+        const chunks = chunksOf(bundle);
         const roots = [...chunks.values()].filter(
           (c) => c.isEntry || (c.facadeModuleId !== null && options.routePage.test(c.facadeModuleId)),
         );

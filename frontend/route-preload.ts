@@ -6,18 +6,7 @@
  * this page (services/platform/src/web.ts, nginx's `location /`); every other path keeps index.html.
  */
 import type { Plugin } from 'vite';
-import { staticClosure } from './bundle-budget.ts';
-
-interface ChunkLike {
-  type: 'chunk';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  facadeModuleId: string | null;
-  imports: string[];
-  dynamicImports: string[];
-  viteMetadata?: { importedCss: Set<string> };
-}
+import { chunksOf, staticClosure } from './bundle-budget.ts';
 
 export interface RoutePreloadOptions {
   /** the lazy route page (matched against the chunk's module id) */
@@ -36,9 +25,7 @@ export function routePreload({ page, fileName }: RoutePreloadOptions): Plugin {
       base = config.base;
     },
     generateBundle(_options, bundle) {
-      const chunks = new Map<string, ChunkLike>();
-      for (const out of Object.values(bundle))
-        if (out.type === 'chunk') chunks.set(out.fileName, out as unknown as ChunkLike);
+      const chunks = chunksOf(bundle);
       const index = bundle['index.html'];
       const route = [...chunks.values()].find((c) => !c.isEntry && c.facadeModuleId && page.test(c.facadeModuleId));
       if (!index || index.type !== 'asset' || !route) {
