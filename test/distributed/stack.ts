@@ -49,6 +49,9 @@ const MAINTENANCE_ROUTE_PATTERN = new RegExp(`^${ADMIN_API.maintenanceStatus}(\\
 /** A service as a child process on a fixed port; kill() and start() simulate a crashed pod coming back. */
 export class ChildService {
   private child: ChildProcess | null = null;
+  /** how the last child ended and the last lines it wrote to stderr, for a failed test's message (state()) */
+  private exit: string | null = null;
+  private stderrTail: string[] = [];
   constructor(
     readonly name: string,
     private readonly entry: string,
@@ -77,7 +80,17 @@ export class ChildService {
         ...(this.internalPort ? { INTERNAL_PORT: String(this.internalPort) } : {}),
         LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'warn',
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    this.exit = null;
+    const child = this.child;
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      this.stderrTail.push(...String(chunk).split('\n').filter(Boolean));
+      this.stderrTail.splice(0, Math.max(0, this.stderrTail.length - 30));
+    });
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.exit = `exited with code ${code} signal ${signal} at ${new Date().toISOString()}`;
     });
     const end = Date.now() + 60_000;
     while (Date.now() < end) {
@@ -90,6 +103,12 @@ export class ChildService {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${this.name} did not become healthy`);
+  }
+
+  /** alive, or how it ended, with its last stderr lines: what a failed test prints about this process */
+  state(): string {
+    const status = this.exit ?? (this.child ? `alive (pid ${this.child.pid})` : 'never started');
+    return `${this.name}: ${status}${this.stderrTail.length ? `\n  last stderr:\n    ${this.stderrTail.join('\n    ')}` : ''}`;
   }
 
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

@@ -6,10 +6,11 @@
  * gap-free sequence every client sees in the same order, and the figures (recovery times, errors seen) printed.
  * One stack serves the four drills, in this order, so the whole file stays within a few minutes.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { raiseRateLimitsForBench } from '../../load-tests/lib/limits.ts';
 import { http } from '../helpers/clients.ts';
 import { startDrillStack } from './drill-stack.ts';
+import { ChildService } from '../distributed/stack.ts';
 import {
   deliveredToAll,
   judge,
@@ -53,6 +54,13 @@ afterAll(async () => {
         .join('\n'),
   );
 }, 120_000);
+
+// A failed drill says which child processes are still alive, and what the others wrote last (a crash's stack).
+afterEach((ctx) => {
+  if (ctx.task.result?.state !== 'fail' || !drill) return;
+  const children = [drill.stack.messaging, drill.stack.gateway2].filter((c) => c instanceof ChildService);
+  console.error(`[drills] after "${ctx.task.name}":\n${children.map((c) => c.state()).join('\n')}`);
+});
 
 /** Steady chat around a drill; the chat stops (and is judged) even when the drill fails half-way. */
 async function duringChat(
