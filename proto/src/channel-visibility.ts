@@ -12,7 +12,7 @@
  *
  * Type imports only (erased): no zod is reached from here.
  */
-import type { Audience } from './events.ts';
+import type { Audience } from './message-events.ts';
 import type { Channel } from './models.ts';
 
 /** What the rule reads of a channel. */

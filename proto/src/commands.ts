@@ -8,7 +8,7 @@
  *    from the row alone (services/gateway/src/commands.ts);
  *  - `writes`: refused during maintenance (services/platform/src/maintenance.ts);
  *  - its authorization row is SOCKET_AUTHZ under the same name (proto/src/authz.ts, typed to have one for every row);
- *    its ack type is ClientAcks under the same name (proto/src/socket.ts).
+ *    its ack type is ClientAcks under the same name (proto/src/socket-answers.ts).
  */
 import { z } from 'zod';
 import { C } from './names.ts';
@@ -49,8 +49,8 @@ import {
   RejectCallSchema,
   EndCallSchema,
   WebrtcSignalSchema,
-  type ClientAcks,
 } from './socket.ts';
+import type { ClientAcks } from './socket-answers.ts';
 
 /** Who is acting, as established by join-workspace on this connection (never a client payload's say). */
 export const SessionActorSchema = z.object({

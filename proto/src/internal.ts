@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import type { Workspace, RoomUser, Channel } from './models.ts';
-import type { OnlinePage, OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket.ts';
+import type { OnlinePage, OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket-answers.ts';
 import type { CommandPort, SessionActor } from './commands.ts';
 import type { Tier } from './limits.ts';
-import type { Audience } from './events.ts';
+import type { Audience } from './message-events.ts';
 
 /**
  * The room service as the gateway calls it: one method per command the room owns (CommandPort, from the command

@@ -1,5 +1,5 @@
 /**
- * The authorization table's HTTP rows (proto/src/authz.ts), walked with real callers: for every route, every caller
+ * The authorization table's HTTP rows (proto/src/http-authz.ts), walked with real callers: for every route, every caller
  * its row refuses sends a request and is refused (401 or 403) before anything is read: an anonymous caller, a room
  * member's token where an account session is needed, an account session where a room token is needed, a signed-in
  * account on the superadmin's rows, a plain member on the owner's rows, another room's member on a room's files.

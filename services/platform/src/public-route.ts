@@ -1,5 +1,5 @@
 /**
- * Public HTTP routes, registered from the authorization table (proto/src/authz.ts; docs/security.md, "Who may call
+ * Public HTTP routes, registered from the authorization table (proto/src/http-authz.ts; docs/security.md, "Who may call
  * what"). `publicRoute(router, id, callers, handler)` takes the route's method and path from its HTTP_ROUTES row and
  * enforces its HTTP_AUTHZ row before the handler runs:
  *   - a row that allows `anonymous` lets everyone through (the handler may still read an optional credential);

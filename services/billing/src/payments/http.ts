@@ -65,7 +65,7 @@ export function paymentsRouter(billing: BillingService, payments: PaymentsServic
   signedIn('createPortalSession', (a, req) => payments.portal(a, req.body));
   signedIn('verifyPayment', (a, req) => payments.verify(a, String(req.params.sessionId)));
   // The spec's account calls that need payments (mounted before the account router, whose /api/auth/ 404 follows).
-  // Bodies never name the account nor set its tier (proto/src/authz.ts).
+  // Bodies never name the account nor set its tier (proto/src/http-authz.ts).
   signedIn('upgradeRooms', (a) => payments.upgradeRooms(a));
   signedIn('autoRenewal', (a, req) => payments.setAutoRenewal(a, req.body));
   signedIn('renewSubscription', (a, req) => payments.renew(a, req.body));
