@@ -8,10 +8,8 @@
  */
 import http from 'node:http';
 import { BODY_HANDOFF_HEADER, forwardablePath, type BodyHandoff } from '@ephemera/platform';
-import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload } from './forwarding.ts';
+import { HOP_BY_HOP, MAX_BODY, isStreamedRoute, isUpload, upstreamRequest } from './forwarding.ts';
 import { HandedBody } from './handed-body.ts';
-
-const agent = new http.Agent({ keepAlive: true });
 
 export function nodeProxy(
   target: string,
@@ -53,7 +51,7 @@ export function nodeProxy(
       }
     };
 
-    const upstream = http.request(target + url, { method, headers, agent }, (answer) => {
+    const upstream = upstreamRequest(target + url, { method, headers }, (answer) => {
       releaseBody();
       if (res.destroyed) {
         answer.destroy();

@@ -2,12 +2,13 @@
  * The websocket engine port's contract (services/gateway/src/engine/index.ts): what the gateway needs of the HTTP
  * server Socket.IO runs on, checked the same way on every engine that loads here. Socket.IO over websocket and
  * long-polling (acks, room broadcasts, the upgrade), the health routes, and the HTTP forwarder: paths, the client's
- * address, hop-by-hop and handoff headers, internal paths refused, the body cap, an upstream that is down, a client
- * that leaves. The upload body handoff has its own suite (../body-handoff.test.ts).
+ * address and host, hop-by-hop and handoff headers, compressed answers, requests HTTP does not allow, internal
+ * paths refused, the body cap, an upstream that is down, a client that leaves. The upload body handoff has its own suite (../body-handoff.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import type net from 'node:net';
+import net from 'node:net';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import type { RunningEngine } from '../../src/engine/index.ts';
@@ -21,7 +22,7 @@ interface Seen {
   closedEarly?: boolean;
 }
 
-describe.each(ENGINES)('gateway engine $name', ({ name, engine }) => {
+describe.each(ENGINES)('gateway engine $name', ({ engine }) => {
   if (!engine) {
     it.skip('uWS does not load here', () => {});
     return;
@@ -43,6 +44,11 @@ describe.each(ENGINES)('gateway engine $name', ({ name, engine }) => {
         s.body += c.toString();
       });
       req.on('end', () => {
+        if (req.url === '/api/compressed') {
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+          res.end(gzipSync('compressed answer'));
+          return;
+        }
         if (req.url === '/api/slow') {
           res.on('close', () => {
             if (!res.writableFinished) s.closedEarly = true;
@@ -157,9 +163,8 @@ describe.each(ENGINES)('gateway engine $name', ({ name, engine }) => {
     const s = seen.at(-1)!;
     expect(s.headers['x-forwarded-for']).toMatch(/^client-of-(::ffff:)?127\.0\.0\.1$/);
     expect(s.headers['x-custom']).toBe('kept');
-    // an ingress behind the gateways (the layer-4 path) routes by the host the browser asked for. The uWS adapter
-    // forwards through fetch, which sets Host from the target: it does not keep it yet (docs/deployment.md)
-    if (name === 'node') expect(s.headers.host).toBe('chat.example.test');
+    // an ingress behind the gateways (the layer-4 path) routes by the host the browser asked for (docs/deployment.md)
+    expect(s.headers.host).toBe('chat.example.test');
     expect(s.headers['x-ephemera-body-handoff']).toBeUndefined();
     const json = JSON.stringify({ name: 'ü'.repeat(1000) });
     const posted = await request('/api/rooms', {
@@ -171,6 +176,46 @@ describe.each(ENGINES)('gateway engine $name', ({ name, engine }) => {
       `POST /api/rooms ${Buffer.byteLength(json)}`.replace(String(Buffer.byteLength(json)), String(json.length)),
     );
     expect(seen.at(-1)!.body).toBe(json);
+  });
+
+  it("passes a compressed answer on as the upstream encoded it, for the client's own decoding", async () => {
+    const { encoding, bytes } = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
+      const req = http.get(
+        base + '/api/compressed',
+        { headers: { 'accept-encoding': 'gzip' }, agent: false },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(parts) }));
+        },
+      );
+      req.on('error', reject);
+    });
+    expect(encoding).toBe('gzip');
+    expect(gunzipSync(bytes).toString()).toBe('compressed answer');
+    expect(seen.at(-1)!.headers['accept-encoding']).toBe('gzip');
+  });
+
+  it('refuses a request HTTP does not allow with 400, before the upstream sees it, and keeps serving', async () => {
+    const before = seen.length;
+    const raw = (head: string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(running.port, '127.0.0.1', () => socket.write(`${head}\r\n\r\n`));
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => resolve(text));
+        socket.setTimeout(2_000, () => socket.destroy());
+      });
+    // a DEL in a header value, on a buffered route and on a streamed file route; a method that is not a token
+    for (const head of [
+      'GET /api/rooms HTTP/1.1\r\nHost: a\r\nX-Odd: a\x7fb',
+      'GET /api/workspaces/w/files/f HTTP/1.1\r\nHost: a\r\nX-Odd: a\x7fb',
+      'G{T /api/rooms HTTP/1.1\r\nHost: a',
+    ])
+      expect(await raw(head), head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(seen.length).toBe(before);
+    expect((await request('/api/teapot')).status).toBe(418);
   });
 
   it('refuses internal paths however they are spelled, before the upstream sees them', async () => {
