@@ -12,29 +12,34 @@ import {
   type DomainEventType,
 } from '@ephemera/proto';
 import {
-  appendEvents,
-  applyOnce,
+  createRecorder,
   makeEvent,
   systemActor,
   type EventLog,
+  type Logger,
   type Pool,
   type Projector,
+  type Recorder,
 } from '@ephemera/platform';
 
 export class AdminEvents {
+  private readonly recorder: Recorder;
+
   constructor(
     private readonly pool: Pool,
-    private readonly log: EventLog,
+    log: EventLog,
     private readonly now: () => Date,
-    private readonly project: Projector,
-  ) {}
+    project: Projector,
+    logger: Logger,
+  ) {
+    this.recorder = createRecorder({ log, readModel: { pool, schema: 'admin', project }, logger });
+  }
 
   async record<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): Promise<AnyEventEnvelope> {
     const valid = parsePayload(type, payload);
     const { rows } = await this.pool.query<{ seq: string }>("SELECT nextval('admin.event_seq') AS seq");
     const event = makeEvent(type, ADMIN_AGGREGATE, Number(rows[0].seq), valid, systemActor) as AnyEventEnvelope;
-    await appendEvents(this.log, [event]);
-    await applyOnce(this.pool, 'admin', [event], this.project);
+    await this.recorder.record([event]);
     return event;
   }
 

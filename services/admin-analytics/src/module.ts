@@ -83,7 +83,7 @@ export async function startAdminModule(opts: AdminOptions): Promise<AdminModule>
   const now = opts.now ?? (() => new Date());
   const accountFields = new AccountFields(opts.keyring);
   const project = adminProjector(accountFields);
-  const events = new AdminEvents(opts.pool, opts.log, now, project);
+  const events = new AdminEvents(opts.pool, opts.log, now, project, opts.logger);
   const context: AdminContext = {
     pool: opts.pool,
     log: opts.log,

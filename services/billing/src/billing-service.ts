@@ -25,8 +25,7 @@ import {
 import {
   KeyedMutex,
   RoomKeyring,
-  appendEvents,
-  applyOnce,
+  createRecorder,
   makeEvent,
   newId,
   parseOrThrow,
@@ -37,6 +36,7 @@ import {
   type Logger,
   type Pool,
   type Projector,
+  type Recorder,
   type RoomKeyStore,
 } from '@ephemera/platform';
 import {
@@ -101,6 +101,8 @@ export class BillingService {
   /** the accounts' keys in memory; an account's is forgotten when it is destroyed (eraseAccount) and when account.deleted arrives */
   private readonly keyring: RoomKeyring;
   private readonly sealing: AccountSealing;
+  /** the one write path (platform's recorder): durable in the log, then applied to billing.accounts */
+  private readonly recorder: Recorder;
 
   constructor(private readonly deps: BillingDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -108,6 +110,11 @@ export class BillingService {
     this.sealing = { keyring: this.keyring, lookup: deps.emailLookup };
     this.accounts = new AccountsRepository(deps.pool, this.sealing);
     this.projector = accountProjector(this.sealing);
+    this.recorder = createRecorder({
+      log: deps.log,
+      readModel: { pool: deps.pool, schema: 'billing', project: this.projector },
+      logger: deps.logger,
+    });
     this.codes = new SignInCodes(deps.pool, this.now, deps.emailLookup);
     this.sessions = new Sessions(deps.pool, this.now);
     this.contact = new ContactMessages({
@@ -324,7 +331,7 @@ export class BillingService {
       this.keyring.forget(account.id);
       await this.deps.accountKeys.destroy(account.id);
       const current = await this.accounts.byId(account.id);
-      await this.record([
+      await this.recorder.record([
         makeEvent(
           'account.deleted',
           account.id,
@@ -348,7 +355,7 @@ export class BillingService {
   }): Promise<AccountRow> {
     const accountId = `acc_${newId(20)}`;
     await this.deps.accountKeys.create(accountId);
-    await this.record([
+    await this.recorder.record([
       makeEvent(
         'account.registered',
         accountId,
@@ -383,7 +390,7 @@ export class BillingService {
       const decided = decide(current);
       if (!decided) return false;
       const payload = parsePayload(decided.type, decided.payload);
-      await this.record([
+      await this.recorder.record([
         makeEvent(decided.type, accountId, current.lastSeq + 1, payload as never, systemActor) as AnyEventEnvelope,
       ]);
       return true;
@@ -399,15 +406,9 @@ export class BillingService {
       const current = await this.accounts.byId(account.id);
       if (!current) throw new DomainError('SESSION_INVALID');
       parsePayload(type, payload);
-      await this.record([
+      await this.recorder.record([
         makeEvent(type, account.id, current.lastSeq + 1, payload, userActor(account.id)) as AnyEventEnvelope,
       ]);
     });
-  }
-
-  /** The one write path: durable in the log, then applied to our read model. */
-  private async record(events: AnyEventEnvelope[]): Promise<void> {
-    await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'billing', events, this.projector);
   }
 }

@@ -19,8 +19,7 @@ import {
 } from '@ephemera/proto';
 import {
   KeyedMutex,
-  appendEvents,
-  applyOnce,
+  createRecorder,
   makeEvent,
   newId,
   parseOrThrow,
@@ -29,6 +28,7 @@ import {
   type Logger,
   type Pool,
   type PoolClient,
+  type Recorder,
   type RoomKeyStore,
 } from '@ephemera/platform';
 
@@ -65,9 +65,16 @@ const view = (r: Row): ContactMessageView => ({
 export class ContactMessages {
   private readonly mutex = new KeyedMutex();
   private readonly now: () => Date;
+  /** durable in the log, then applied to the read model (the billing projection applies the same events on replay) */
+  private readonly recorder: Recorder;
 
   constructor(private readonly deps: ContactDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.recorder = createRecorder({
+      log: deps.log,
+      readModel: { pool: deps.pool, schema: 'billing', project: projectContact },
+      logger: deps.logger,
+    });
   }
 
   /**
@@ -81,7 +88,7 @@ export class ContactMessages {
     const receivedAt = this.now().toISOString();
     await this.deps.keys.create(id);
     try {
-      await this.record([
+      await this.recorder.record([
         makeEvent('contact.message-received', id, 1, { messageId: id, ...input, receivedAt }, systemActor),
       ]);
     } catch (err) {
@@ -129,7 +136,7 @@ export class ContactMessages {
       const current = await this.row(id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       if (current.status !== next) {
-        await this.record([
+        await this.recorder.record([
           makeEvent(
             'contact.message-status-changed',
             id,
@@ -149,7 +156,7 @@ export class ContactMessages {
       const current = await this.row(id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       await this.deps.keys.destroy(id);
-      await this.record([
+      await this.recorder.record([
         makeEvent(
           'contact.message-deleted',
           id,
@@ -166,12 +173,6 @@ export class ContactMessages {
       id,
     ]);
     return rows[0] ?? null;
-  }
-
-  /** durable in the log, then applied to the read model (the billing projection applies the same events on replay) */
-  private async record(events: AnyEventEnvelope[]): Promise<void> {
-    await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'billing', events, projectContact);
   }
 }
 

@@ -29,7 +29,7 @@ import {
   type SessionActor,
 } from '@ephemera/proto';
 import {
-  appendEvents,
+  createRecorder,
   makeEvent,
   userActor,
   type EphemeralStore,
@@ -245,9 +245,10 @@ export class Calls {
       },
       userActor(accepterId),
     );
-    await appendEvents(this.deps.log, [event]).catch((err) =>
-      this.deps.logger.warn({ err, callId: call.id }, 'call.connected not recorded'),
-    );
+    // the write path without a read model: the gateway only appends (platform/write-path.ts)
+    await createRecorder({ log: this.deps.log })
+      .record([event])
+      .catch((err) => this.deps.logger.warn({ err, callId: call.id }, 'call.connected not recorded'));
   }
 
   async rejectCall(

@@ -50,3 +50,4 @@ export { copyToRecycled, lendRecycled, recycle, takeRecycled, RECYCLED_SIZE } fr
 export * from './public-route.ts';
 export { BackupPart, importBatches, type BackupPartOptions } from './backup-part.ts';
 export { backupPartRouter, backupPartClient } from './backup-part-http.ts';
+export * from './write-path.ts';

@@ -22,15 +22,14 @@ import {
   DEV_MASTER_KEY,
   ImageSigner,
   KeyedMutex,
-  applyOnce,
-  appendEvents,
+  createRecorder,
   makeEvent,
   systemActor,
   userActor,
   type EventLog,
   type Logger,
   type Pool,
-  type Projector,
+  type Recorder,
   type RoomKeyStore,
   type RoomKeyring,
 } from '@ephemera/platform';
@@ -72,11 +71,15 @@ export class RoomCore {
   readonly mutex = new KeyedMutex();
   readonly now: () => Date;
   readonly imageSigner: ImageSigner;
-  private readonly project: Projector;
+  private readonly recorder: Recorder;
 
   constructor(readonly deps: RoomDeps) {
     this.repo = new RoomRepository(deps.pool, deps.keyring);
-    this.project = roomProjector(deps.keyring);
+    this.recorder = createRecorder({
+      log: deps.log,
+      readModel: { pool: deps.pool, schema: 'room', project: roomProjector(deps.keyring) },
+      logger: deps.logger,
+    });
     this.now = deps.now ?? (() => new Date());
     this.imageSigner = deps.imageSigner ?? new ImageSigner(DEV_MASTER_KEY);
   }
@@ -90,11 +93,9 @@ export class RoomCore {
     return this.mutex.settled(`ws:${workspaceId}`);
   }
 
-  /** The one place events are recorded: durable in the log first, then applied to our read model. */
+  /** The one place events are recorded: platform's recorder (durable in the log first, then applied here). */
   async record(events: AnyEventEnvelope[]): Promise<void> {
-    if (events.length === 0) return;
-    await appendEvents(this.deps.log, events);
-    await applyOnce(this.deps.pool, 'room', events, this.project);
+    await this.recorder.record(events);
   }
 
   /**
