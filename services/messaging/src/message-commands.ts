@@ -16,15 +16,20 @@ import {
   type Message,
   type SessionActor,
 } from '@ephemera/proto';
-import { makeEvent, userActor, type Pool, type RoomKeyring } from '@ephemera/platform';
+import {
+  makeEvent,
+  userActor,
+  type Decision as RecordedDecision,
+  type Pool,
+  type RoomKeyring,
+} from '@ephemera/platform';
 import type { z } from 'zod';
 import { requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
 import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
 
-export interface Decision<T> {
-  events: AnyEventEnvelope[];
-  answer: T;
+/** platform's Decision (write-path.ts), with the stored objects the command's events remove */
+export interface Decision<T> extends RecordedDecision<T> {
   /** stored objects (file storage keys) to delete once the events are recorded */
   objects?: string[];
 }

@@ -15,13 +15,11 @@ import {
   DomainError,
   LIMITS,
   SOCKET_AUTHZ,
-  channelAudience,
   type ChannelSummary,
   type Message,
   type MessageLinkPreview,
   type MessagingApi,
   type SessionActor,
-  type AnyEventEnvelope,
   type SendMessageSchema,
   type FetchMessagesSchema,
   type JoinChannelSchema,
@@ -34,15 +32,13 @@ import {
 } from '@ephemera/proto';
 import type { z } from 'zod';
 import {
-  applyOnce,
-  makeEvent,
-  newId,
-  appendEvents,
-  userActor,
+  createRecorder,
   KeyedMutex,
   type EventLog,
+  type Logger,
   type Pool,
   type Projector,
+  type Recorder,
   type Subscription,
   type RoomKeyring,
 } from '@ephemera/platform';
@@ -53,35 +49,16 @@ import { decideDelete, decideEdit, decideReaction, type CommandContext, type Dec
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
 import { replyTargets, storedByClientIds } from './send-lookups.ts';
 import { historyPage, messagesAfter } from './history.ts';
-import { describeFile, filesByIds } from './files/index.ts';
+import { filesByIds } from './files/index.ts';
 import { stageEnded } from './send-metrics.ts';
-
-type SendInput = z.output<typeof SendMessageSchema>;
-interface PendingSend {
-  kind: 'send';
-  actor: SessionActor;
-  input: SendInput;
-  resolve: (m: Message) => void;
-  reject: (e: unknown) => void;
-  /** performance.now() when it joined the room's queue (send-metrics.ts) */
-  queuedAt: number;
-}
-/** A write on a sent message (edit, delete, reaction): runs alone, in arrival order with the sends. */
-interface PendingCommand {
-  kind: 'command';
-  run: () => Promise<void>;
-}
-type Pending = PendingSend | PendingCommand;
-
-/** A send's access check is per (author, channel): one check answers every send of the batch with the same pair. */
-const accessKey = (p: PendingSend) => `${p.actor.userId}\u0000${p.input.channelId}`;
-
-/** Upper bound of one batch: keeps one append and one transaction reasonably sized. */
-const MAX_BATCH = 256;
+import { RoomWrites } from './room-writes.ts';
+import { accessKey, decideSends, type PendingSend } from './send-decisions.ts';
 
 export interface MessagingServiceDeps {
   pool: Pool;
   log: EventLog;
+  /** where a write whose apply failed after its durable append is logged */
+  logger?: Logger;
   now?: () => Date;
   /** true only when the event log shares this PostgreSQL (embedded): see applyOnce's `flush` */
   logSharesDatabase?: boolean;
@@ -94,28 +71,17 @@ export interface MessagingServiceDeps {
 }
 
 export class MessagingService implements MessagingApi {
-  private readonly queues = new Map<string, Pending[]>();
-  private readonly lastSeq = new Map<string, number>();
-  /** rooms whose last append failed: their sequence must be re-read from the caught-up read model */
-  private readonly uncertain = new Set<string>();
-  /**
-   * A room's batch of sends from its append until its read-model write is done: reads of that room wait for it. From
-   * the append on, not from the answer: a gateway acknowledges a send as soon as its message is in the log
-   * (gateway/src/sent-acks.ts), which can be before our append returns.
-   */
-  private readonly writing = new Map<string, Promise<void>>();
-  /** ids of events this process applied itself, so its own-events consumer need not apply them again */
-  private readonly appliedHere = new Set<string>();
+  /** each room's queue, numbering and in-flight batch (room-writes.ts) */
+  private readonly rooms: RoomWrites<PendingSend>;
   private readonly now: () => Date;
   /** set by the module: the room-events projection, to wait for room events not seen yet */
   roomProjection: Subscription | null = null;
-  /** set by the module: the projection of our own events, to recover after a failed append */
-  ownProjection: Subscription | null = null;
 
   private readonly access: AccessChecks;
   private readonly ctx: CommandContext;
 
-  private readonly project: Projector;
+  /** the write path (platform's recorder): durable in the log, then applied to messaging's read model */
+  private readonly recorder: Recorder;
   /** one read mark at a time per reader (its read aggregate's version is read, then incremented) */
   private readonly readers = new KeyedMutex();
 
@@ -127,61 +93,44 @@ export class MessagingService implements MessagingApi {
 
   constructor(private readonly deps: MessagingServiceDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.project = deps.project ?? messagingProjector(deps.keyring);
+    this.recorder = createRecorder({
+      log: deps.log,
+      readModel: {
+        pool: deps.pool,
+        schema: 'messaging',
+        project: deps.project ?? messagingProjector(deps.keyring),
+        flush: !deps.logSharesDatabase,
+      },
+      logger: deps.logger,
+    });
+    this.rooms = new RoomWrites<PendingSend>(
+      deps.pool,
+      (workspaceId, batch) => this.sendBatch(workspaceId, batch),
+      (send, err) => send.reject(err),
+    );
     this.access = new AccessChecks(deps.pool, this.now, () => this.roomProjection);
     this.ctx = { pool: deps.pool, now: this.now, access: this.access, keyring: deps.keyring };
   }
 
-  sendMessage(actor: SessionActor, input: SendInput): Promise<Message> {
+  /** set by the module: the projection of our own events, to recover after a failed write */
+  set ownProjection(projection: Subscription | null) {
+    this.rooms.ownProjection = projection;
+  }
+
+  sendMessage(actor: SessionActor, input: z.output<typeof SendMessageSchema>): Promise<Message> {
     return new Promise((resolve, reject) =>
-      this.enqueue(actor.workspaceId, { kind: 'send', actor, input, resolve, reject, queuedAt: performance.now() }),
+      this.rooms.enqueue(actor.workspaceId, {
+        kind: 'send',
+        send: { actor, input, resolve, reject, queuedAt: performance.now() },
+      }),
     );
-  }
-
-  private enqueue(workspaceId: string, pending: Pending): void {
-    const queue = this.queues.get(workspaceId);
-    if (queue) {
-      queue.push(pending);
-      return;
-    }
-    this.queues.set(workspaceId, [pending]);
-    void this.drain(workspaceId);
-  }
-
-  /** The room's single writer: runs while its queue has work, one batch of sends (or one other command) at a time. */
-  private async drain(workspaceId: string): Promise<void> {
-    const queue = this.queues.get(workspaceId)!;
-    try {
-      while (queue.length > 0) {
-        if (queue[0]!.kind === 'command') {
-          await (queue.shift() as PendingCommand).run();
-          continue;
-        }
-        let n = 1;
-        while (n < queue.length && n < MAX_BATCH && queue[n]!.kind === 'send') n += 1;
-        const batch = queue.splice(0, n) as PendingSend[];
-        await this.sendBatch(workspaceId, batch).catch((err) => {
-          for (const p of batch) p.reject(err);
-        });
-      }
-    } finally {
-      this.queues.delete(workspaceId);
-    }
-  }
-
-  /** After a failed write our read model is trusted again only once it has caught up with our own events. */
-  private async trustReadModel(workspaceId: string): Promise<void> {
-    if (!this.uncertain.has(workspaceId)) return;
-    await this.ownProjection?.caughtUp();
-    this.uncertain.delete(workspaceId);
-    this.lastSeq.delete(workspaceId);
   }
 
   private async sendBatch(workspaceId: string, batch: PendingSend[]): Promise<void> {
     const started = performance.now();
     for (const p of batch) stageEnded('queued', p.queuedAt);
     // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
-    await this.trustReadModel(workspaceId);
+    await this.rooms.trustReadModel(workspaceId);
     // 1. checks, per (author, channel), each a single query; 2. dedupe: a retried send (same author and client id)
     //    answers the stored message, stored once; with the quoted messages and attached files. Both run at once, on
     //    separate connections: a send's answer waits for the slower, not for their sum. The lookups cover the whole
@@ -202,8 +151,6 @@ export class MessagingService implements MessagingApi {
     );
     const looking = servingKey(this.deps.keyring, workspaceId).then((key) =>
       Promise.all([
-        // the key is cached after the room's first send
-        Promise.resolve(key),
         storedByClientIds(this.deps.pool, key, workspaceId, batch),
         replyTargets(this.deps.pool, key, workspaceId, batch),
         filesByIds(
@@ -215,114 +162,52 @@ export class MessagingService implements MessagingApi {
       ]),
     );
     looking.catch(() => {}); // awaited below unless every send is refused
-    const access = new Map<string, { channel: ChannelAccess } | Error>(await checking);
+    const channels = new Map<string, ChannelAccess>();
+    const refused = new Map<string, Error>();
+    for (const [check, access] of await checking) {
+      if (access instanceof Error) refused.set(check, access);
+      else channels.set(check, access.channel);
+    }
     const allowed: PendingSend[] = [];
     for (const p of batch) {
-      const a = access.get(accessKey(p))!;
-      if (a instanceof Error) p.reject(a);
+      const refusal = refused.get(accessKey(p));
+      if (refusal) p.reject(refusal);
       else allowed.push(p);
     }
     if (allowed.length === 0) return;
-    const [, stored, quoted, uploads] = await looking;
+    const [stored, quoted, uploads] = await looking;
     const checked = stageEnded('checks', started);
 
-    const attached = new Set<string>();
-    const fresh = new Map<string, { message: Message; waiters: PendingSend[] }>();
-    const events: AnyEventEnvelope[] = [];
-    let seq = await this.currentSeq(workspaceId);
-    for (const p of allowed) {
-      const key = `${p.actor.userId}\u0000${p.input.clientMessageId}`;
-      const existing = stored.get(key);
-      if (existing) {
-        p.resolve(existing);
-        continue;
-      }
-      const pending = fresh.get(key);
-      if (pending) {
-        pending.waiters.push(p);
-        continue;
-      } // the same send twice in one batch
-
-      // 3. a reply quotes a live message of the same channel, as stored (the client's quote is never read)
-      const { channel } = access.get(accessKey(p)) as { channel: ChannelAccess };
-      let replyTo: Message['replyTo'] = null;
-      if (p.input.replyTo) {
-        const target = quoted.get(p.input.replyTo.messageId);
-        if (!target || target.deleted || target.channelId !== channel.id) {
-          p.reject(new DomainError('REPLY_TARGET_GONE'));
-          continue;
-        }
-        replyTo = { messageId: p.input.replyTo.messageId, content: target.content, authorName: target.authorName };
-      }
-      // 3b. a file message names the sender's own upload to this channel, not yet sent; its type and text are the
-      //     stored file's (the client's type, url or size is never taken)
-      let file: Message['file'] = null;
-      let type = p.input.type;
-      let content = p.input.content;
-      if (p.input.fileId) {
-        const f = uploads.get(p.input.fileId);
-        if (
-          !f ||
-          f.uploaderId !== p.actor.userId ||
-          f.channelId !== channel.id ||
-          f.purpose === 'avatar' ||
-          f.messageId ||
-          attached.has(f.id)
-        ) {
-          p.reject(new DomainError('FILE_NOT_FOUND'));
-          continue;
-        }
-        attached.add(f.id);
-        file = describeFile(f);
-        type = f.kind;
-        content = f.meta.caption ?? f.meta.name;
-      } else if (type !== 'text') {
-        p.reject(new DomainError('FILE_REQUIRED', 'A file message needs an uploaded file (fileId)'));
-        continue;
-      }
-      // 4. the next sequence number and the event
-      seq += 1;
-      const message: Message = {
-        id: newId(),
-        clientMessageId: p.input.clientMessageId,
-        workspaceId,
-        channelId: channel.id,
-        seq,
-        authorId: p.actor.userId,
-        authorName: p.actor.username,
-        profilePicture: null,
-        timestamp: this.now().toISOString(),
-        type,
-        content,
-        isEdited: false,
-        replyTo,
-        reactions: {},
-        linkPreview: p.input.linkPreview ? (this.deps.linkPreviews?.cached(p.input.linkPreview.url) ?? null) : null,
-        editedAt: null,
-        file,
-      };
-      events.push(
-        makeEvent(
-          'message.sent',
-          workspaceId,
-          seq,
-          { message, audience: channelAudience(channel) },
-          userActor(p.actor.userId),
-        ),
-      );
-      fresh.set(key, { message, waiters: [p] });
-    }
+    // 3. replies, files, sequence numbers and events (send-decisions.ts)
+    const { events, fresh, seq } = decideSends(
+      workspaceId,
+      allowed,
+      { channels, stored, quoted, uploads },
+      await this.rooms.currentSeq(workspaceId),
+      this.now,
+      this.deps.linkPreviews,
+    );
     if (events.length === 0) return;
 
-    // 5. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
+    // 4. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
     //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
-    const written = this.writeStarted(workspaceId);
+    const written = this.rooms.writeStarted(workspaceId);
     try {
-      await this.appendDurably(workspaceId, events); // when this throws, drain refuses the batch's sends
-      const appended = stageEnded('append', checked);
-      this.lastSeq.set(workspaceId, seq);
-      for (const { message, waiters } of fresh.values()) for (const w of waiters) w.resolve(message);
-      if (await this.applyHere(workspaceId, events)) stageEnded('apply', appended);
+      let appended = 0;
+      const hooks = this.rooms.hooks(workspaceId);
+      // when this throws (the append failed), the room's queue refuses the batch's sends
+      await this.recorder.record(events, {
+        ...hooks,
+        appended: () => {
+          appended = stageEnded('append', checked);
+          this.rooms.appended(workspaceId, seq);
+          for (const { message, waiters } of fresh) for (const w of waiters) w.resolve(message);
+        },
+        applied: (applied) => {
+          hooks.applied(applied);
+          stageEnded('apply', appended);
+        },
+      });
     } finally {
       written();
     }
@@ -350,9 +235,7 @@ export class MessagingService implements MessagingApi {
   markRead(actor: SessionActor, input: z.output<typeof MarkReadSchema>): Promise<{ channelId: string; seq: number }> {
     return this.readers.run(readAggregateId(actor.workspaceId, actor.userId), async () => {
       await this.settled(actor.workspaceId);
-      const { events, answer } = await decideMarkRead(this.ctx, actor, input);
-      if (events.length > 0) await this.record(actor.workspaceId, events);
-      return answer;
+      return this.recorder.run(() => decideMarkRead(this.ctx, actor, input), this.rooms.hooks(actor.workspaceId));
     });
   }
 
@@ -362,15 +245,16 @@ export class MessagingService implements MessagingApi {
    */
   private command<T>(workspaceId: string, decide: () => Promise<Decision<T>>): Promise<T> {
     return new Promise((resolve, reject) =>
-      this.enqueue(workspaceId, {
+      this.rooms.enqueue(workspaceId, {
         kind: 'command',
         run: async () => {
           try {
-            await this.trustReadModel(workspaceId);
-            const { events, answer, objects } = await decide();
-            if (events.length > 0) await this.record(workspaceId, events);
-            if (objects?.length) await this.removeStoredObjects(objects);
-            resolve(answer);
+            await this.rooms.trustReadModel(workspaceId);
+            const recorded = this.recorder.run(async () => {
+              const { objects, ...decision } = await decide();
+              return objects?.length ? { ...decision, after: () => this.removeStoredObjects(objects) } : decision;
+            }, this.rooms.hooks(workspaceId));
+            resolve(await recorded);
           } catch (err) {
             reject(err);
           }
@@ -379,70 +263,11 @@ export class MessagingService implements MessagingApi {
     );
   }
 
-  /**
-   * Append and wait until durable. The events may or may not be in the log when this throws (an append can fail
-   * after the broker has them): the room becomes uncertain, and its next write and reads first wait for our
-   * projection of the log, so a retry dedupes and numbering continues after what is really there.
-   */
-  private async appendDurably(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
-    try {
-      await appendEvents(this.deps.log, events);
-    } catch (err) {
-      this.uncertain.add(workspaceId);
-      this.lastSeq.delete(workspaceId);
-      throw err;
-    }
-  }
-
-  /**
-   * The record path of every write but sends (which batch): durable in the log, then applied to the read model,
-   * then answered. An apply that fails after a durable append still answers (the log has it): our own-events
-   * consumer applies it, and the room's next write and reads wait for that.
-   */
-  private async record(workspaceId: string, events: AnyEventEnvelope[]): Promise<void> {
-    await this.appendDurably(workspaceId, events);
-    await this.applyHere(workspaceId, events);
-  }
-
-  /**
-   * Durable events into our read model; false when that failed. They are acknowledged and in the log, not yet in the
-   * read model: our own-events consumer will apply them, and the room's next write and reads wait for it.
-   */
-  private async applyHere(workspaceId: string, events: AnyEventEnvelope[]): Promise<boolean> {
-    try {
-      await applyOnce(this.deps.pool, 'messaging', events, this.project, { flush: !this.deps.logSharesDatabase });
-    } catch {
-      this.uncertain.add(workspaceId);
-      this.lastSeq.delete(workspaceId);
-      return false;
-    }
-    for (const e of events) this.appliedHere.add(e.id);
-    if (this.appliedHere.size > 50_000) this.appliedHere.clear(); // a cache: the consumer falls back to applyOnce
-    return true;
-  }
-
   // ---------- reads ----------
 
-  /** The room's batch is in flight until the returned function is called (settled() waits for it). */
-  private writeStarted(workspaceId: string): () => void {
-    let done!: () => void;
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    this.writing.set(workspaceId, finished);
-    return () => {
-      if (this.writing.get(workspaceId) === finished) this.writing.delete(workspaceId);
-      done();
-    };
-  }
-
-  /**
-   * Read your writes: a message that was acknowledged is in the read model before any read of its room (also
-   * admin-messaging.ts). A read during a batch's append waits for the batch: its sends may be acknowledged already.
-   */
-  async settled(workspaceId: string): Promise<void> {
-    await this.writing.get(workspaceId);
-    if (this.uncertain.has(workspaceId)) await this.ownProjection?.caughtUp(); // a failed apply: the consumer has it
+  /** Read your writes (room-writes.ts): an acknowledged message is in the read model before any read of its room. */
+  settled(workspaceId: string): Promise<void> {
+    return this.rooms.settled(workspaceId);
   }
 
   async fetchMessages(actor: SessionActor, input: z.output<typeof FetchMessagesSchema>) {
@@ -484,26 +309,12 @@ export class MessagingService implements MessagingApi {
     return this.search.search(actor, input.query);
   }
 
-  // ---------- helpers of the send path ----------
-
-  private async currentSeq(workspaceId: string): Promise<number> {
-    const cached = this.lastSeq.get(workspaceId);
-    if (cached !== undefined) return cached;
-    const { rows } = await this.deps.pool.query(
-      'SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1',
-      [workspaceId],
-    );
-    const seq = Number(rows[0].seq);
-    this.lastSeq.set(workspaceId, seq);
-    return seq;
-  }
-
   /** True once for an event this process applied on the command path (the consumer then skips it). */
   takeAppliedHere(eventId: string): boolean {
-    return this.appliedHere.delete(eventId);
+    return this.rooms.takeAppliedHere(eventId);
   }
 
   forgetWorkspace(workspaceId: string): void {
-    this.lastSeq.delete(workspaceId);
+    this.rooms.forgetWorkspace(workspaceId);
   }
 }

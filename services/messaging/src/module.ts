@@ -66,6 +66,7 @@ export async function startMessagingModule(deps: {
     ? new FileService({
         pool: deps.pool,
         log: deps.log,
+        logger: deps.logger,
         keyring: deps.keyring,
         storage: deps.storage,
         project,

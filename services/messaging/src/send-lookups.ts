@@ -64,3 +64,12 @@ export async function replyTargets(
     }),
   );
 }
+
+/** The room's last message sequence number in the read model (0 for a room without messages). */
+export async function lastMessageSeq(pool: Pool, workspaceId: string): Promise<number> {
+  const { rows } = await pool.query(
+    'SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1',
+    [workspaceId],
+  );
+  return Number(rows[0].seq);
+}

@@ -19,8 +19,7 @@ import {
   type Tier,
 } from '@ephemera/proto';
 import {
-  applyOnce,
-  appendEvents,
+  createRecorder,
   makeEvent,
   newId,
   systemActor,
@@ -29,6 +28,7 @@ import {
   type Logger,
   type Pool,
   type Projector,
+  type Recorder,
   type RoomKey,
   type RoomKeyring,
 } from '@ephemera/platform';
@@ -75,7 +75,16 @@ export interface Download {
 }
 
 export class FileService {
-  constructor(private readonly deps: FileServiceDeps) {}
+  /** the write path (platform's recorder): durable in the log, then applied to messaging's read model */
+  private readonly recorder: Recorder;
+
+  constructor(private readonly deps: FileServiceDeps) {
+    this.recorder = createRecorder({
+      log: deps.log,
+      readModel: { pool: deps.pool, schema: 'messaging', project: deps.project, flush: !deps.logSharesDatabase },
+      logger: deps.logger,
+    });
+  }
 
   /** The byte limit of an upload in this room for this purpose (ENTITLEMENTS[tier].fileSizeMb; avatars 5 MB). */
   async limitFor(workspaceId: string, purpose: UploadFields['purpose']): Promise<number> {
@@ -238,14 +247,14 @@ export class FileService {
       // that only from the deletion's event (distributed: through Kafka, late under load), so the key's owner is
       // asked: a file of a deleted room is refused and removed rather than stored and described.
       if (!(await this.deps.keyring.confirm(actor.workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
-      await appendEvents(this.deps.log, [event]);
+      // Read your writes: a send-message naming this file right after the answer finds it. Only a failed append
+      // rejects (a failed apply after it leaves the file to the consumer): the bytes go only when nothing is durable.
+      await this.recorder.record([event]);
     } catch (err) {
       await this.deps.storage.delete(storageKey).catch(() => {});
       if (thumbnailKey) await this.deps.storage.delete(thumbnailKey).catch(() => {});
       throw err;
     }
-    // Read your writes: a send-message naming this file right after the answer finds it.
-    await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project, { flush: !this.deps.logSharesDatabase });
     return {
       ...describe({
         id: fileId,
@@ -401,7 +410,7 @@ export class FileService {
         systemActor,
       );
       try {
-        await appendEvents(this.deps.log, [event]);
+        await this.recorder.record([event]);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'WORKSPACE_NOT_FOUND') {
           await this.removeRoom(f.workspaceId);
@@ -409,7 +418,6 @@ export class FileService {
         }
         throw err;
       }
-      await applyOnce(this.deps.pool, 'messaging', [event], this.deps.project);
       await this.deps.storage.delete(f.storageKey);
       if (f.thumbnailKey) await this.deps.storage.delete(f.thumbnailKey);
       removed += 1;
