@@ -5,7 +5,7 @@
  * that read offsets then failed (a CI run: "This server is not the leader for that topic-partition").
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Admin } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 
 type Ends = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
 
@@ -49,5 +49,16 @@ export async function waitForLeaders(admin: Admin, topics: string[], attempts = 
       if (!(err as { retriable?: boolean }).retriable || attempt >= attempts) throw err;
     }
     await sleep(Math.min(100 * attempt, 1_000));
+  }
+}
+
+/** A short-lived admin connection for one task (topic set-up, offsets). */
+export async function withAdmin<T>(kafka: Kafka, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.disconnect();
   }
 }
