@@ -5,12 +5,15 @@ import { compression } from 'vite-plugin-compression2';
 import { bundleBudget } from './bundle-budget.ts';
 import { routePreload } from './route-preload.ts';
 import { installableApp } from './installable-app.ts';
+import { linguiCatalogs } from './lingui-catalogs.ts';
 
 const backend = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   plugins: [
     react(),
+    // the message catalogs in Lingui's precompiled form: no message parser in the browser (docs/i18n.md)
+    linguiCatalogs(),
     bundleBudget({ routePages: [/\/pages\/RoomPage\.tsx$/] }),
     routePreload({ page: /\/pages\/RoomPage\.tsx$/, fileName: 'room.html' }),
     // the web app manifest, its icons and the service worker of the application shell (docs/product/install.md)
@@ -27,6 +30,15 @@ export default defineConfig({
     // so a phone downloads about a third of the bytes and the server compresses nothing per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|html)$/, threshold: 1024 }),
   ],
+  resolve: {
+    // @lingui/react reads the store through this shim; React 19 has useSyncExternalStore itself
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim$/,
+        replacement: fileURLToPath(new URL('./src/i18n/syncExternalStore.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,19 +3,26 @@
  * scrolling) and jump to the latest message (scrolled up from the bottom), with the count of messages that arrived below.
  */
 import { ArrowDownIcon, ArrowUpIcon } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 export function BackToTop({ onClick }: { onClick(): void }) {
+  const t = useT();
   return (
-    <button type="button" className="back-to-top" onClick={onClick} aria-label="Back to top" data-testid="back-to-top">
+    <button
+      type="button"
+      className="back-to-top"
+      onClick={onClick}
+      aria-label={t('common.messages.backToTop')}
+      data-testid="back-to-top"
+    >
       <ArrowUpIcon size={18} />
     </button>
   );
 }
 
-export const newMessagesLabel = (n: number) => `${n} new message${n === 1 ? '' : 's'}`;
-
 export function JumpToLatest({ count, onClick }: { count: number; onClick(): void }) {
-  const label = count > 0 ? newMessagesLabel(count) : 'Jump to latest';
+  const t = useT();
+  const label = count > 0 ? t('common.messages.newCount', { count }) : t('common.messages.jumpToLatest');
   return (
     <button
       type="button"
@@ -23,7 +30,9 @@ export function JumpToLatest({ count, onClick }: { count: number; onClick(): voi
       onClick={onClick}
       data-testid="jump-to-latest"
       data-count={count}
-      aria-label={count > 0 ? `Jump to latest: ${label}` : 'Jump to latest message'}
+      aria-label={
+        count > 0 ? t('common.messages.jumpToLatestWith', { label }) : t('common.messages.jumpToLatestMessage')
+      }
     >
       <ArrowDownIcon size={16} />
       <span data-testid="jump-to-latest-label">{label}</span>

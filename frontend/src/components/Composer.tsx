@@ -5,6 +5,8 @@
  * picker takes several at once, and pasted files upload (docs/product/files.md F12).
  */
 import {
+  lazy,
+  Suspense,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -22,9 +24,17 @@ import { LazyEmojiPicker } from './LazyEmojiPicker.tsx';
 import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReplyBar } from './ReplyBar.tsx';
 import { SendIcon } from './Icons.tsx';
-import { PaperclipIcon, SmileIcon } from './ChatIcons.tsx';
-import { VoiceRecorder } from './files/VoiceRecorder.tsx';
+import { MicIcon, PaperclipIcon, SmileIcon } from './ChatIcons.tsx';
 import { ACCEPT_ATTRIBUTE } from '../lib/fileUpload.ts';
+
+// the recorder (MediaRecorder, its bar) is a chunk of its own, fetched as the composer first shows: until then an
+// inert microphone holds its place (the initial JavaScript budget, bundle-budget.ts)
+const VoiceRecorder = lazy(() => import('./files/VoiceRecorder.tsx').then((m) => ({ default: m.VoiceRecorder })));
+const micPlaceholder = (
+  <span className="icon-button" aria-hidden="true">
+    <MicIcon size={20} />
+  </span>
+);
 
 export const COMPOSER_MAX_HEIGHT_PX = 80;
 
@@ -235,12 +245,14 @@ export function Composer({
           </span>
         )}
         {onVoice && (
-          <VoiceRecorder
-            disabled={disabled}
-            onRecorded={onVoice}
-            onError={(m) => onMicError?.(m)}
-            onRecordingChange={setRecording}
-          />
+          <Suspense fallback={micPlaceholder}>
+            <VoiceRecorder
+              disabled={disabled}
+              onRecorded={onVoice}
+              onError={(m) => onMicError?.(m)}
+              onRecordingChange={setRecording}
+            />
+          </Suspense>
         )}
         <button
           type="submit"

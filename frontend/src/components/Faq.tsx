@@ -1,41 +1,26 @@
 import { useState } from 'react';
 import { ChevronDownIcon } from './Icons.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
-const FAQ: { q: string; a: string }[] = [
-  {
-    q: 'How long does a chat room last?',
-    a: 'A free room is deleted 24 hours after it is created, together with every message and file in it. On Pro a room lives for up to 7 days, and on Business it never expires. A free room can be extended or upgraded before it runs out.',
-  },
-  {
-    q: 'Do I need to register or create an account?',
-    a: 'No. Pick a room name, choose a username and start chatting; guests never need an account. Registering is optional and lets you keep ownership of your rooms and reach them from any device through your dashboard.',
-  },
-  {
-    q: 'How secure are my conversations?',
-    a: 'Everything travels over encrypted connections, messages are stored encrypted, and a room and all of its data are deleted when it expires. You can add a password so only people who know it can join.',
-  },
-  {
-    q: 'Can I make video calls?',
-    a: 'Yes. Pro and Business rooms include one-to-one audio and video calls with screen sharing, right in the browser; nothing to install.',
-  },
-  {
-    q: "What's the difference between free and premium?",
-    a: 'Free: one room at a time, 24 hours, up to 5 people and 10 MB files. Pro: 10 rooms, up to 7 days, 25 people, 100 MB files, calls and more themes. Business: unlimited rooms that never expire, unlimited people, 500 MB files and custom branding.',
-  },
-  {
-    q: 'Can I share files?',
-    a: 'Yes. Share images, videos, PDFs and office documents with everyone in the room: up to 10 MB on Free, 100 MB on Pro and 500 MB on Business. Files are removed together with the room.',
-  },
+/** The questions in the order shown: the question's key, the answer's key */
+const FAQ: [MessageId, MessageId][] = [
+  ['public.faq.lifetime.q', 'public.faq.lifetime.a'],
+  ['public.faq.account.q', 'public.faq.account.a'],
+  ['public.faq.security.q', 'public.faq.security.a'],
+  ['public.faq.calls.q', 'public.faq.calls.a'],
+  ['public.faq.plans.q', 'public.faq.plans.a'],
+  ['public.faq.files.q', 'public.faq.files.a'],
 ];
 
 export function Faq() {
+  const t = useT();
   const [open, setOpen] = useState<number | null>(0);
   return (
     <div className="faq" data-testid="faq">
-      {FAQ.map((item, i) => {
+      {FAQ.map(([question, answer], i) => {
         const isOpen = open === i;
         return (
-          <div key={item.q} className={`faq-item${isOpen ? ' open' : ''}`}>
+          <div key={question} className={`faq-item${isOpen ? ' open' : ''}`}>
             <h3 className="faq-question">
               <button
                 type="button"
@@ -45,12 +30,12 @@ export function Faq() {
                 onClick={() => setOpen(isOpen ? null : i)}
                 data-testid="faq-question"
               >
-                <span>{item.q}</span>
+                <span>{t(question)}</span>
                 <ChevronDownIcon className="faq-chevron" size={18} />
               </button>
             </h3>
             <div id={`faq-${i}`} role="region" aria-labelledby={`faq-q-${i}`} className="faq-answer" hidden={!isOpen}>
-              <p>{item.a}</p>
+              <p>{t(answer)}</p>
             </div>
           </div>
         );

@@ -7,6 +7,8 @@ import { saveAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 import { AppLink } from './AppLink.tsx';
 import { AlertIcon, CheckIcon, LockIcon, LogoMark } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
+import { Trans } from '../i18n/Trans.tsx';
 
 export interface JoinOverlayProps {
   mode: 'join' | 'create';
@@ -17,6 +19,7 @@ export interface JoinOverlayProps {
 
 /** The join or setup overlay: choose a username (and a password), then create or join over HTTP. */
 export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }: JoinOverlayProps) {
+  const t = useT();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [protect, setProtect] = useState(false);
@@ -34,13 +37,13 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
   const submit = async () => {
     if (submitting) return;
     if (!trimmed) {
-      setError('Please enter a username');
+      setError(t('common.join.usernameRequired'));
       return;
     }
     if (!usernameOk) return;
     const pw = password.trim();
     if (needsPassword && !pw) {
-      setError('Please enter a password');
+      setError(t('common.join.passwordRequired'));
       passwordRef.current?.focus();
       return;
     }
@@ -97,16 +100,20 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
         </div>
         {isJoin ? (
           <>
-            <p className="overlay-kicker">You're invited to chat in</p>
+            <p className="overlay-kicker">{t('common.join.invited')}</p>
             <h1 className="overlay-title" data-testid="overlay-room-name">
               {roomName}
             </h1>
           </>
         ) : (
           <>
-            <h1 className="overlay-title">Setup Room</h1>
+            <h1 className="overlay-title">{t('common.join.setupTitle')}</h1>
             <p className="overlay-sub">
-              You're creating <strong data-testid="overlay-room-name">{roomName}</strong>. You'll be its owner.
+              <Trans
+                id="common.join.creating"
+                values={{ roomName }}
+                components={{ 0: <strong data-testid="overlay-room-name" /> }}
+              />
             </p>
           </>
         )}
@@ -114,7 +121,7 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
         <form className="overlay-form" onSubmit={onFormSubmit} noValidate>
           <div className="field">
             <div className="field-head">
-              <label htmlFor="username">Your username</label>
+              <label htmlFor="username">{t('common.join.username')}</label>
               <span className="counter" data-testid="username-counter">
                 {username.length}/{LIMITS.usernameMax}
               </span>
@@ -126,7 +133,7 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
               value={username}
               autoFocus
               maxLength={LIMITS.usernameMax}
-              placeholder="e.g. alex"
+              placeholder={t('common.join.usernamePlaceholder')}
               autoComplete="nickname"
               autoCapitalize="off"
               spellCheck={false}
@@ -147,7 +154,7 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
               >
                 {availability.state === 'checking' && (
                   <>
-                    <span className="spinner spinner-sm" aria-hidden="true" /> Checking username…
+                    <span className="spinner spinner-sm" aria-hidden="true" /> {t('common.join.checkingUsername')}
                   </>
                 )}
                 {availability.state === 'available' && (
@@ -172,17 +179,19 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
                 data-testid="password-protect-checkbox"
                 onChange={(e) => toggleProtect(e.target.checked)}
               />
-              <span>Password protect this room</span>
+              <span>{t('common.join.protect')}</span>
             </label>
           )}
 
           {needsPassword && (
             <div className="field">
               <div className="field-head">
-                <label htmlFor="room-password">{isJoin ? 'Room password' : 'Choose a password'}</label>
+                <label htmlFor="room-password">
+                  {isJoin ? t('common.join.roomPassword') : t('common.join.choosePassword')}
+                </label>
                 {isJoin && (
                   <span className="field-hint">
-                    <LockIcon size={12} /> This room is password protected
+                    <LockIcon size={12} /> {t('common.join.protected')}
                   </span>
                 )}
               </div>
@@ -194,7 +203,7 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
                 value={password}
                 maxLength={LIMITS.roomPasswordMax}
                 autoComplete={isJoin ? 'current-password' : 'new-password'}
-                placeholder={isJoin ? 'Enter the room password' : 'Anyone joining will need it'}
+                placeholder={isJoin ? t('common.join.passwordPlaceholder') : t('common.join.newPasswordPlaceholder')}
                 onChange={(e) => {
                   setPassword(e.target.value);
                   setError(null);
@@ -215,18 +224,20 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
             disabled={!canSubmit}
             data-testid="overlay-submit"
           >
-            {submitting ? (isJoin ? 'Joining...' : 'Creating...') : isJoin ? 'Join Room' : 'Create & Join Room'}
+            {submitting
+              ? t(isJoin ? 'common.join.joining' : 'common.join.creatingRoom')
+              : t(isJoin ? 'common.join.join' : 'common.join.createAndJoin')}
           </button>
         </form>
 
         <div className="overlay-alt">
           {isJoin ? (
             <AppLink href="/" data-testid="create-own-room-link">
-              Create own room instead
+              {t('common.join.createOwn')}
             </AppLink>
           ) : (
             <AppLink href="/" data-testid="choose-different-name-link">
-              Choose different name
+              {t('common.join.chooseDifferent')}
             </AppLink>
           )}
         </div>

@@ -5,17 +5,18 @@ import { canCreateRoom, type NameAvailability } from '../lib/availability.ts';
 import { useNavigate } from 'react-router';
 import { roomPath } from '../lib/routes.ts';
 import { AlertIcon, CheckIcon } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
 
-function statusText(a: NameAvailability, name: string): string {
+function statusText(a: NameAvailability, name: string, t: ReturnType<typeof useT>): string {
   switch (a.state) {
     case 'idle':
       return name.trim().length === 0
-        ? 'Pick a name: letters, numbers, hyphens'
+        ? t('public.roomForm.hint')
         : name.trim().length < LIMITS.roomNameCheckMin
-          ? 'At least 2 characters'
+          ? t('public.roomForm.tooShort', { min: LIMITS.roomNameCheckMin })
           : '';
     case 'checking':
-      return 'Checking availability…';
+      return t('public.roomForm.checking');
     case 'available':
       return a.message;
     case 'taken':
@@ -27,6 +28,7 @@ function statusText(a: NameAvailability, name: string): string {
 
 /** The landing page's room-name form with live availability. */
 export function RoomNameForm() {
+  const t = useT();
   const [name, setName] = useState('');
   const availability = useNameAvailability(name);
   const navigate = useNavigate();
@@ -42,7 +44,7 @@ export function RoomNameForm() {
   return (
     <form className="room-form" onSubmit={submit} noValidate>
       <label className="room-form-label" htmlFor="room-name">
-        Name your room
+        {t('public.roomForm.label')}
       </label>
       <div className={`room-input state-${availability.state}`}>
         <span className="room-input-prefix" aria-hidden="true">
@@ -54,7 +56,7 @@ export function RoomNameForm() {
           type="text"
           value={name}
           maxLength={LIMITS.roomNameMax}
-          placeholder="my-team"
+          placeholder={t('public.roomForm.placeholder')}
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
@@ -76,7 +78,7 @@ export function RoomNameForm() {
         {availability.state === 'checking' && <span className="spinner spinner-sm" aria-hidden="true" />}
         {availability.state === 'available' && <CheckIcon size={16} />}
         {(availability.state === 'taken' || availability.state === 'unknown') && <AlertIcon size={16} />}
-        <span>{statusText(availability, name)}</span>
+        <span>{statusText(availability, name, t)}</span>
       </div>
       <button
         type="submit"
@@ -84,7 +86,7 @@ export function RoomNameForm() {
         disabled={!ready}
         data-testid="create-room-button"
       >
-        Create Room Now
+        {t('public.roomForm.submit')}
       </button>
     </form>
   );

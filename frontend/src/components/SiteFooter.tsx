@@ -1,17 +1,20 @@
 import { AppLink } from './AppLink.tsx';
 import { LogoMark } from './Icons.tsx';
+import { LanguageSwitcher } from './LanguageSwitcher.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
-const LINKS: [string, string][] = [
-  ['/upgrade', 'Pricing'],
-  ['/features', 'Features'],
-  ['/dashboard', 'Dashboard'],
-  ['/about', 'About'],
-  ['/contact', 'Contact'],
-  ['/privacy', 'Privacy'],
-  ['/terms', 'Terms'],
+const LINKS: [string, MessageId][] = [
+  ['/upgrade', 'common.footer.pricing'],
+  ['/features', 'common.footer.features'],
+  ['/dashboard', 'common.footer.dashboard'],
+  ['/about', 'common.footer.about'],
+  ['/contact', 'common.footer.contact'],
+  ['/privacy', 'common.footer.privacy'],
+  ['/terms', 'common.footer.terms'],
 ];
 
 export function SiteFooter() {
+  const t = useT();
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
@@ -19,16 +22,15 @@ export function SiteFooter() {
           <LogoMark size={24} />
           <span>Ephemera</span>
         </div>
-        <nav aria-label="Footer" className="footer-links">
+        <nav aria-label={t('common.footer.navLabel')} className="footer-links">
           {LINKS.map(([href, label]) => (
             <AppLink key={href} href={href}>
-              {label}
+              {t(label)}
             </AppLink>
           ))}
         </nav>
-        <p className="footer-note">
-          © {new Date().getFullYear()} Ephemera. Conversations that don't outstay their welcome.
-        </p>
+        <LanguageSwitcher className="footer-language" />
+        <p className="footer-note">{t('common.footer.note', { year: String(new Date().getFullYear()) })}</p>
       </div>
     </footer>
   );

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import type { AccountUser } from '@ephemera/proto';
 import { SiteNav } from './SiteNav.tsx';
 import { clearAccount, saveAccount } from '../lib/account.ts';
+import { activateLocale } from '../i18n/i18n.ts';
 
 /** the browser's storage as a map: the account record goes in and out through lib/account.ts */
 const stored = new Map<string, string>();
@@ -20,6 +21,7 @@ const accountLinks = (html: string) =>
   );
 
 describe('site header (docs/product/rooms.md R3)', () => {
+  beforeAll(() => activateLocale('en', ['common']));
   beforeEach(() => {
     vi.stubGlobal('localStorage', {
       getItem: (k: string) => stored.get(k) ?? null,

@@ -1,6 +1,10 @@
 import type { ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import { AlertIcon, LogoMark } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
+
+/** the server's own text for a refused join: shown as the title, not repeated under it */
+const JOIN_FAILED = 'Failed to join workspace';
 
 export function CenteredScreen({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
@@ -16,6 +20,7 @@ export function CenteredScreen({ children, testId }: { children: ReactNode; test
 }
 
 export function LoadingScreen({ text, error, onRetry }: { text: string; error?: string | null; onRetry?: () => void }) {
+  const t = useT();
   return (
     <CenteredScreen testId="loading-screen">
       <div className="spinner" aria-hidden="true" />
@@ -29,7 +34,7 @@ export function LoadingScreen({ text, error, onRetry }: { text: string; error?: 
           </div>
           {onRetry && (
             <button type="button" className="button button-soft" onClick={onRetry} data-testid="retry-button">
-              Try again
+              {t('common.status.tryAgain')}
             </button>
           )}
         </>
@@ -39,21 +44,22 @@ export function LoadingScreen({ text, error, onRetry }: { text: string; error?: 
 }
 
 export function LoadErrorView({ message, onRetry }: { message: string; onRetry(): void }) {
+  const t = useT();
   return (
     <CenteredScreen testId="load-error">
       <div className="status-icon tone-danger">
         <AlertIcon size={26} />
       </div>
-      <h1 className="overlay-title">Something went wrong</h1>
+      <h1 className="overlay-title">{t('common.status.somethingWrong')}</h1>
       <p className="overlay-sub" role="alert" data-testid="load-error-message">
         {message}
       </p>
       <div className="button-row">
         <button type="button" className="button button-primary" onClick={onRetry}>
-          Try again
+          {t('common.status.tryAgain')}
         </button>
         <a className="button button-ghost" href="/">
-          Back to home
+          {t('common.status.backHome')}
         </a>
       </div>
     </CenteredScreen>
@@ -62,18 +68,20 @@ export function LoadErrorView({ message, onRetry }: { message: string; onRetry()
 
 /** Join refused for a stored record: storage is cleared and we go home after 3 s. */
 export function JoinFailedView({ message }: { message: string }) {
+  const t = useT();
+  const title = t('common.status.joinFailed');
   return (
     <CenteredScreen testId="join-error-view">
       <div className="status-icon tone-danger">
         <AlertIcon size={26} />
       </div>
-      <h1 className="overlay-title">Failed to join workspace</h1>
-      {message && message !== 'Failed to join workspace' && (
+      <h1 className="overlay-title">{title}</h1>
+      {message && message !== JOIN_FAILED && message !== title && (
         <p className="overlay-sub" role="alert">
           {message}
         </p>
       )}
-      <p className="muted">Redirecting to home page...</p>
+      <p className="muted">{t('common.status.redirectingHome')}</p>
     </CenteredScreen>
   );
 }
@@ -88,28 +96,29 @@ export function RoomNotFoundModal({
   onCreate(): void;
   redirecting: boolean;
 }) {
+  const t = useT();
   return (
     <Modal
-      title="Room Not Found"
+      title={t('common.status.roomNotFound')}
       tone="warning"
       icon={<AlertIcon size={24} />}
       testId="room-not-found-modal"
       footer={
         <>
           <a className="button button-ghost" href="/" data-testid="room-not-found-home">
-            Go Home
+            {t('common.status.goHome')}
           </a>
           <a className="button button-ghost" href="/dashboard">
-            Back to Dashboard
+            {t('common.status.backToDashboard')}
           </a>
           <button type="button" className="button button-primary" onClick={onCreate}>
-            Create This Room
+            {t('common.status.createThisRoom')}
           </button>
         </>
       }
     >
       <p>{message}</p>
-      {redirecting && <p className="muted">Redirecting to home page...</p>}
+      {redirecting && <p className="muted">{t('common.status.redirectingHome')}</p>}
     </Modal>
   );
 }

@@ -10,36 +10,12 @@ import { PLAN_NAMES, PLAN_TIERS, planComparison, planPrice, type PlanCell } from
 import { StaticPage, StaticSection } from './StaticPage.tsx';
 
 const FEATURES: Feature[] = [
-  {
-    title: 'Instant rooms',
-    text: 'Type a name, share the link, talk. Guests join with just a username: no sign-up, nothing to install.',
-    icon: <ClockIcon size={22} />,
-  },
-  {
-    title: 'Messaging that keeps up',
-    text: 'Real-time messages in channels and direct messages, replies that quote the message they answer, edits, and 120+ emoji reactions.',
-    icon: <MessageIcon size={22} />,
-  },
-  {
-    title: 'Files and voice messages',
-    text: 'Share images, videos, PDFs and documents, or record a voice message, right in the conversation.',
-    icon: <FileIcon size={22} />,
-  },
-  {
-    title: 'Private when you need it',
-    text: 'Protect a room with a password, keep channels private, and know that everything is deleted when the room ends.',
-    icon: <ShieldIcon size={22} />,
-  },
-  {
-    title: 'Calls and screen sharing',
-    text: 'One-to-one voice and video calls with screen sharing in Pro and Business rooms, peer-to-peer in the browser.',
-    icon: <VideoIcon size={22} />,
-  },
-  {
-    title: 'Themes and branding',
-    text: 'Three themes for free, ten on Pro, and on Business a custom theme with your own colours, font and logo.',
-    icon: <SparkIcon size={22} />,
-  },
+  { title: 'public.features.instant.title', text: 'public.features.instant.text', icon: <ClockIcon size={22} /> },
+  { title: 'public.features.messaging.title', text: 'public.features.messaging.text', icon: <MessageIcon size={22} /> },
+  { title: 'public.features.files.title', text: 'public.features.files.text', icon: <FileIcon size={22} /> },
+  { title: 'public.features.private.title', text: 'public.features.private.text', icon: <ShieldIcon size={22} /> },
+  { title: 'public.features.calls.title', text: 'public.features.calls.text', icon: <VideoIcon size={22} /> },
+  { title: 'public.features.themes.title', text: 'public.features.themes.text', icon: <SparkIcon size={22} /> },
 ];
 
 function Cell({ value }: { value: PlanCell }) {

@@ -8,40 +8,60 @@ import { FeatureGrid, type Feature } from '../components/FeatureGrid.tsx';
 import { ClockIcon, FileIcon, ShieldIcon, VideoIcon } from '../components/Icons.tsx';
 import { readAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
+import { useT, type MessageId } from '../i18n/i18n.ts';
+import { Trans } from '../i18n/Trans.tsx';
 
 const FEATURES: Feature[] = [
   {
-    title: 'Temporary',
-    text: 'Rooms clean up after themselves: free rooms vanish after 24 hours with every message and file.',
+    title: 'public.landing.feature.temporary.title',
+    text: 'public.landing.feature.temporary.text',
     icon: <ClockIcon size={22} />,
   },
   {
-    title: 'Video Calls',
-    text: 'Jump from text to a face-to-face call with screen sharing on Pro and Business rooms.',
+    title: 'public.landing.feature.calls.title',
+    text: 'public.landing.feature.calls.text',
     icon: <VideoIcon size={22} />,
   },
   {
-    title: 'Secure',
-    text: 'Encrypted in transit and at rest, optional room passwords, and nothing left behind.',
+    title: 'public.landing.feature.secure.title',
+    text: 'public.landing.feature.secure.text',
     icon: <ShieldIcon size={22} />,
   },
   {
-    title: 'File Sharing',
-    text: 'Drop in images, videos, PDFs and documents for everyone in the room to see.',
+    title: 'public.landing.feature.files.title',
+    text: 'public.landing.feature.files.text',
     icon: <FileIcon size={22} />,
   },
 ];
 
-const TIERS = [
-  { name: 'Free', life: '24 hours', detail: 'Up to 5 people · 10 MB files' },
-  { name: 'Pro', life: 'Up to 7 days', detail: 'Up to 25 people · calls · 100 MB files' },
-  { name: 'Business', life: 'Permanent', detail: 'Unlimited people · custom branding' },
+/** The plans' lifetimes: the class names the plan (not translated), the texts come from the catalog */
+const TIERS: { plan: string; name: MessageId; life: MessageId; detail: MessageId }[] = [
+  {
+    plan: 'free',
+    name: 'public.landing.tier.free.name',
+    life: 'public.landing.tier.free.life',
+    detail: 'public.landing.tier.free.detail',
+  },
+  {
+    plan: 'pro',
+    name: 'public.landing.tier.pro.name',
+    life: 'public.landing.tier.pro.life',
+    detail: 'public.landing.tier.pro.detail',
+  },
+  {
+    plan: 'business',
+    name: 'public.landing.tier.business.name',
+    life: 'public.landing.tier.business.life',
+    detail: 'public.landing.tier.business.detail',
+  },
 ];
 
 export function Landing() {
+  const t = useT();
+  const title = t('public.landing.documentTitle');
   useEffect(() => {
-    document.title = 'Ephemera · Instant temporary chat rooms';
-  }, []);
+    document.title = title;
+  }, [title]);
   // The room page is its own chunk (App.tsx): fetched once the visitor shows intent (pointer over, or focus in, the
   // room form), so Create opens at once, while a visitor who only reads never pays for it on a slow phone.
   const prefetchRoomPage = () => {
@@ -55,19 +75,16 @@ export function Landing() {
       <main>
         <section className="hero">
           <div className="hero-copy">
-            <span className="eyebrow">No sign-up · Free for 24 hours</span>
+            <span className="eyebrow">{t('public.landing.eyebrow')}</span>
             <h1>
-              Group chat that <span className="gradient-text">disappears</span> when you're done
+              <Trans id="public.landing.headline" components={{ 0: <span className="gradient-text" /> }} />
             </h1>
-            <p className="lead">
-              Create a room in seconds, share the link, and talk. No accounts, no setup, no clutter: your room cleans up
-              after itself.
-            </p>
+            <p className="lead">{t('public.landing.lead')}</p>
             {saved && (
               <p className="resume">
-                Welcome back, {saved.username}.{' '}
+                {t('public.landing.welcomeBack', { username: saved.username })}{' '}
                 <AppLink href={roomPath(saved.roomName)} data-testid="resume-room">
-                  Continue in {saved.roomName} →
+                  {t('public.landing.continueIn', { roomName: saved.roomName })}
                 </AppLink>
               </p>
             )}
@@ -75,46 +92,46 @@ export function Landing() {
           <div className="hero-card" onFocus={prefetchRoomPage} onPointerEnter={prefetchRoomPage}>
             <RoomNameForm />
             <ul className="hero-points">
-              <li>Share the link, anyone can join</li>
-              <li>Optional password protection</li>
-              <li>Everything deleted on expiry</li>
+              <li>{t('public.landing.point.share')}</li>
+              <li>{t('public.landing.point.password')}</li>
+              <li>{t('public.landing.point.expiry')}</li>
             </ul>
           </div>
         </section>
 
         <section className="section" aria-labelledby="features-title">
           <h2 id="features-title" className="section-title">
-            Everything a quick conversation needs
+            {t('public.landing.features.title')}
           </h2>
           <FeatureGrid features={FEATURES} testId="feature-card" />
         </section>
 
         <section className="section" aria-labelledby="lifetime-title">
           <h2 id="lifetime-title" className="section-title">
-            How long do rooms last?
+            {t('public.landing.lifetime.title')}
           </h2>
           <p className="section-lead" data-testid="lifetime-text">
-            Free rooms last 24 hours, Pro rooms last up to 7 days, and Business rooms are permanent.
+            {t('public.landing.lifetime.text')}
           </p>
           <div className="tier-grid">
-            {TIERS.map((t) => (
-              <div key={t.name} className={`tier-card tier-${t.name.toLowerCase()}`}>
-                <span className="tier-name">{t.name}</span>
-                <strong className="tier-life">{t.life}</strong>
-                <span className="tier-detail">{t.detail}</span>
+            {TIERS.map((tier) => (
+              <div key={tier.plan} className={`tier-card tier-${tier.plan}`}>
+                <span className="tier-name">{t(tier.name)}</span>
+                <strong className="tier-life">{t(tier.life)}</strong>
+                <span className="tier-detail">{t(tier.detail)}</span>
               </div>
             ))}
           </div>
           <p className="center">
             <AppLink href="/upgrade" className="text-link">
-              Compare plans →
+              {t('public.landing.comparePlans')}
             </AppLink>
           </p>
         </section>
 
         <section className="section section-narrow" aria-labelledby="faq-title">
           <h2 id="faq-title" className="section-title">
-            Frequently asked questions
+            {t('public.landing.faq.title')}
           </h2>
           <Faq />
         </section>

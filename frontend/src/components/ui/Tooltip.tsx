@@ -7,11 +7,13 @@
  *     <button type="button" className="icon-button" aria-label="Create channel"><PlusIcon /></button>
  *   </Tooltip>
  * The child must be one element that forwards its ref (a DOM element is fine).
+ *
+ * Radix's tooltip is a chunk of its own, fetched when the first tooltip renders: until it arrives the child shows
+ * without its tooltip, so the room does not wait for it (the initial JavaScript budget, bundle-budget.ts).
  */
-import type { ReactElement, ReactNode } from 'react';
-import * as RadixTooltip from '@radix-ui/react-tooltip';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 
-interface TooltipProps {
+export interface TooltipProps {
   content: ReactNode;
   children: ReactElement;
   side?: 'top' | 'right' | 'bottom' | 'left';
@@ -19,17 +21,12 @@ interface TooltipProps {
   delay?: number;
 }
 
-export function Tooltip({ content, children, side = 'top', delay = 400 }: TooltipProps) {
+const RadixTooltipView = lazy(() => import('./RadixTooltip.tsx'));
+
+export function Tooltip(props: TooltipProps) {
   return (
-    <RadixTooltip.Provider delayDuration={delay} skipDelayDuration={300}>
-      <RadixTooltip.Root>
-        <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-        <RadixTooltip.Portal>
-          <RadixTooltip.Content className="ui-tooltip" side={side} sideOffset={6} collisionPadding={8}>
-            {content}
-          </RadixTooltip.Content>
-        </RadixTooltip.Portal>
-      </RadixTooltip.Root>
-    </RadixTooltip.Provider>
+    <Suspense fallback={props.children}>
+      <RadixTooltipView {...props} />
+    </Suspense>
   );
 }
