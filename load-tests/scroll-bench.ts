@@ -134,9 +134,11 @@ try {
       [`[data-channel-id="${long}"] [data-testid="unread-badge"]`, `${MESSAGES} unread`] as const,
       { timeout: 300_000, polling: 500 },
     )
-    .catch(async () =>
-      console.log(`the badge did not reach ${MESSAGES}: ${await badge.getAttribute('aria-label').catch(() => '?')}`),
-    );
+    .catch(async () => {
+      // e.g. the page's connection dropped under load and it re-synced the latest page only: not the case measured
+      const label = await badge.getAttribute('aria-label').catch(() => '?');
+      throw new Error(`the page did not take in all ${MESSAGES} messages (badge: ${label}); no figures`);
+    });
   console.log(`catch-up: the page counted the last live message ${Date.now() - catch0} ms after the last ack`);
   const open0 = Date.now();
   await page.locator(`[data-testid="channel-row"][data-channel-id="${long}"]`).click({ timeout: 180_000 });
