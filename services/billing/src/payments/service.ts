@@ -14,7 +14,6 @@ import {
   PLAN_PRICES,
   PortalBodySchema,
   RenewSubscriptionBodySchema,
-  accountRenewal,
   assertMayCreateOrExtend,
   type AccountRoomsApi,
   type CheckoutAnswer,
@@ -28,7 +27,9 @@ import {
 import { parseOrThrow, type Logger } from '@ephemera/platform';
 import { standingOf, type AccountRow } from '../accounts-repository.ts';
 import type { PaymentProvider, ProviderStateReader } from './provider.ts';
-import { isLapsed, type PaymentOutcomes } from './webhooks.ts';
+import type { PaymentOutcomes } from './webhooks.ts';
+import { isLapsed, subscriptionStatusOf } from './subscription-decision.ts';
+import { returnUrlOn, siteOrigin, withSessionId } from './return-urls.ts';
 import { changeAutoRenewal } from './auto-renewal.ts';
 import type { BillingService } from '../billing-service.ts';
 
@@ -69,9 +70,9 @@ export class PaymentsService {
     const { provider } = this.need();
     if (!body || typeof body !== 'object' || !(body as { plan?: unknown }).plan) throw new DomainError('PLAN_REQUIRED');
     const input = parseOrThrow(CreateCheckoutBodySchema, body);
-    const base = this.site();
-    const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?plan=${input.plan}`, base));
-    const cancel = this.returnUrl(input.cancelUrl, '/payment/cancelled', base);
+    const base = siteOrigin(this.deps.siteUrl());
+    const success = withSessionId(returnUrlOn(input.successUrl, `/payment/success?plan=${input.plan}`, base));
+    const cancel = returnUrlOn(input.cancelUrl, '/payment/cancelled', base);
     const checkout = await this.provider('PAYMENT_SESSION_FAILED', () =>
       provider.createSubscriptionCheckout({
         accountId: account.id,
@@ -96,10 +97,10 @@ export class PaymentsService {
     if (room.tier !== 'free') throw new DomainError('EXTENSION_FREE_FOR_TIER');
     if (room.expiresAt === null) throw new DomainError('NEVER_EXPIRES');
     const days = input.extensionType;
-    const base = this.site();
+    const base = siteOrigin(this.deps.siteUrl());
     const query = `type=room_extension&workspaceId=${encodeURIComponent(room.workspaceId)}&extensionType=${days}`;
-    const success = withSessionId(this.returnUrl(input.successUrl, `/payment/success?${query}`, base));
-    const cancel = this.returnUrl(input.cancelUrl, `/${encodeURIComponent(room.roomId)}`, base);
+    const success = withSessionId(returnUrlOn(input.successUrl, `/payment/success?${query}`, base));
+    const cancel = returnUrlOn(input.cancelUrl, `/${encodeURIComponent(room.roomId)}`, base);
     const checkout = await this.provider('EXTENSION_PAYMENT_FAILED', () =>
       provider.createExtensionCheckout({
         accountId: account.id,
@@ -184,30 +185,7 @@ export class PaymentsService {
 
   /** The subscription status and the renewal status (docs/product/payments.md PAY5-PAY7), from billing's read model. */
   subscriptionStatus(account: AccountRow): SubscriptionStatusAnswer {
-    const paymentStatus =
-      (['active', 'past_due', 'cancelled', 'trial'] as const).find((s) => s === account.paymentStatus) ?? 'trial';
-    const renewal = accountRenewal(
-      {
-        tier: account.tier,
-        paymentStatus,
-        expiresAt: account.subscriptionExpiresAt,
-        subscribed: account.subscriptionId !== null,
-      },
-      this.deps.now(),
-    );
-    const paid = account.tier !== 'free';
-    return {
-      success: true,
-      subscriptionTier: account.tier,
-      paymentStatus,
-      hasActiveSubscription:
-        paid && account.subscriptionId !== null && (paymentStatus === 'active' || paymentStatus === 'past_due'),
-      currentPeriodEnd: paid ? (account.subscriptionExpiresAt?.toISOString() ?? null) : null,
-      cancelAtPeriodEnd: account.cancelAtPeriodEnd,
-      subscriptionExpiresAt: account.subscriptionExpiresAt?.toISOString() ?? null,
-      amountCents: paid ? PLAN_PRICES[account.tier as 'pro' | 'business'].amountCents : 0,
-      renewal,
-    };
+    return subscriptionStatusOf(account, this.deps.now());
   }
 
   /** The dashboard's auto-renewal switch: the provider's subscription first, then the account (auto-renewal.ts). */
@@ -223,7 +201,7 @@ export class PaymentsService {
     const { provider } = this.need();
     const input = parseOrThrow(PortalBodySchema, body ?? {});
     if (!account.customerId) throw new DomainError('NO_BILLING_ACCOUNT');
-    const returnUrl = this.returnUrl(input.returnUrl, '/subscription', this.site());
+    const returnUrl = returnUrlOn(input.returnUrl, '/subscription', siteOrigin(this.deps.siteUrl()));
     const portal = await this.provider('PORTAL_FAILED', () =>
       provider.createPortalSession({ customerId: account.customerId!, returnUrl }),
     );
@@ -288,28 +266,6 @@ export class PaymentsService {
     return this.verify(account, paymentId);
   }
 
-  /** The origin every return link must be on (PaymentsDeps.siteUrl). */
-  private site(): string {
-    const url = this.deps.siteUrl();
-    if (!url) throw new DomainError('PAYMENTS_NOT_CONFIGURED');
-    return new URL(url).origin;
-  }
-
-  /** A path of this site, or an absolute address on its origin; anything else is refused (no open redirect). */
-  private returnUrl(given: string | undefined, fallback: string, base: string): string {
-    const wanted = given ?? fallback;
-    if (wanted.startsWith('//') || wanted.startsWith('/\\'))
-      throw new DomainError('VALIDATION', 'Return addresses must be on this site');
-    let url: URL;
-    try {
-      url = new URL(wanted, base);
-    } catch {
-      throw new DomainError('VALIDATION', 'Return addresses must be on this site');
-    }
-    if (url.origin !== base) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
-    return url.href;
-  }
-
   /** A provider failure is a 502 with the spec's text, never a 500; the detail goes to the log. */
   private async provider<T>(
     code:
@@ -328,9 +284,4 @@ export class PaymentsService {
       throw new DomainError(code);
     }
   }
-}
-
-/** The provider puts the session id in the success address (Stripe: {CHECKOUT_SESSION_ID}, unencoded). */
-function withSessionId(url: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 }
