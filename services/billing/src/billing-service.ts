@@ -1,21 +1,17 @@
 /**
  * The billing service's account use cases (docs/product/accounts.md): sign-in by e-mail code, sessions, profile,
- * username,
- * export, deletion, and the room calls that need an account (claim, owner token); the contact form's messages
- * (contact.ts). Each use case checks, decides its
- * events and records them in one place (record: durable in the log, then applied to billing.accounts).
+ * username, export, deletion, and the room calls that need an account (claim, owner token); the contact form's
+ * messages (contact.ts). Each use case checks, decides its events and records them through account-writes.ts (the
+ * account's lock, then platform's recorder: durable in the log, then applied to billing.accounts).
  * Every account's events are sealed under a key of its own, destroyed on deletion (docs/crypto.md).
  */
 import {
   DomainError,
   ENTITLEMENTS,
   limitsOf,
-  parsePayload,
   type AccountRoomsApi,
   type AccountStanding,
   type Actor,
-  type AnyEventEnvelope,
-  type DomainEventPayload,
   type DomainEventType,
   type ProfileAnswer,
   type SessionAccount,
@@ -23,20 +19,14 @@ import {
   type Tier,
 } from '@ephemera/proto';
 import {
-  KeyedMutex,
   RoomKeyring,
-  createRecorder,
-  makeEvent,
-  newId,
   parseOrThrow,
-  systemActor,
   userActor,
   type EmailLookup,
   type EventLog,
   type Logger,
   type Pool,
   type Projector,
-  type Recorder,
   type RoomKeyStore,
 } from '@ephemera/platform';
 import {
@@ -59,6 +49,7 @@ import {
 import { SignInCodes, Sessions } from './credentials.ts';
 import { accountProjector, sealLegacyAccounts } from './projection.ts';
 import { ContactMessages } from './contact.ts';
+import { AccountWrites } from './account-writes.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BillingDeps {
@@ -95,14 +86,13 @@ export class BillingService {
   readonly contact: ContactMessages;
   /** billing's read model of accounts: e-mails and usernames sealed under each account's key (accounts-repository.ts) */
   readonly projector: Projector;
-  private readonly mutex = new KeyedMutex();
   private readonly now: () => Date;
   private readonly superadmin: string | null;
   /** the accounts' keys in memory; an account's is forgotten when it is destroyed (eraseAccount) and when account.deleted arrives */
   private readonly keyring: RoomKeyring;
   private readonly sealing: AccountSealing;
-  /** the one write path (platform's recorder): durable in the log, then applied to billing.accounts */
-  private readonly recorder: Recorder;
+  /** every account event is recorded there (account-writes.ts: the account's lock, then platform's recorder) */
+  private readonly writes: AccountWrites;
 
   constructor(private readonly deps: BillingDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -110,10 +100,15 @@ export class BillingService {
     this.sealing = { keyring: this.keyring, lookup: deps.emailLookup };
     this.accounts = new AccountsRepository(deps.pool, this.sealing);
     this.projector = accountProjector(this.sealing);
-    this.recorder = createRecorder({
+    this.writes = new AccountWrites({
+      pool: deps.pool,
       log: deps.log,
-      readModel: { pool: deps.pool, schema: 'billing', project: this.projector },
       logger: deps.logger,
+      accounts: this.accounts,
+      accountKeys: deps.accountKeys,
+      keyring: this.keyring,
+      projector: this.projector,
+      now: this.now,
     });
     this.codes = new SignInCodes(deps.pool, this.now, deps.emailLookup);
     this.sessions = new Sessions(deps.pool, this.now);
@@ -152,11 +147,11 @@ export class BillingService {
   async register(body: unknown, previousToken: string | null): Promise<SessionAnswer> {
     const input = parseOrThrow(RegisterBodySchema, body);
     await this.codes.consume(input.email, input.code);
-    const account = await this.mutex.run(
+    const account = await this.writes.mutex.run(
       `email:${input.email}`,
       async () =>
         (await this.accounts.byEmail(input.email)) ??
-        this.createAccount({ email: input.email, username: input.username, googleId: null, picture: null }),
+        this.writes.create({ email: input.email, username: input.username, googleId: null, picture: null }),
     );
     const answer = await this.openSession(account, previousToken);
     if (!input.claimWorkspaceId) return answer;
@@ -192,10 +187,10 @@ export class BillingService {
     if (!identity.email || !identity.emailVerified)
       throw new DomainError('GOOGLE_AUTH_FAILED', 'Google did not confirm this e-mail address');
     const email = identity.email.trim().toLowerCase();
-    return this.mutex.run(`email:${email}`, async () => {
+    return this.writes.mutex.run(`email:${email}`, async () => {
       const existing = await this.accounts.byEmail(email);
       if (existing) {
-        await this.recordFor(existing, 'account.google-linked', {
+        await this.writes.recordFor(existing, 'account.google-linked', {
           accountId: existing.id,
           googleId: identity.sub,
           picture: identity.picture,
@@ -203,7 +198,7 @@ export class BillingService {
         return (await this.accounts.byId(existing.id))!;
       }
       const username = (identity.name ?? email.split('@')[0] ?? 'user').trim().slice(0, 30) || 'user';
-      return this.createAccount({ email, username, googleId: identity.sub, picture: identity.picture });
+      return this.writes.create({ email, username, googleId: identity.sub, picture: identity.picture });
     });
   }
 
@@ -279,7 +274,7 @@ export class BillingService {
 
   async updateUsername(account: AccountRow, body: unknown) {
     const { username } = parseOrThrow(UpdateUsernameBodySchema, body);
-    await this.recordFor(account, 'account.username-changed', { accountId: account.id, username });
+    await this.writes.recordFor(account, 'account.username-changed', { accountId: account.id, username });
     return { success: true as const, user: presentAccount((await this.accounts.byId(account.id))!, this.superadmin) };
   }
 
@@ -290,7 +285,7 @@ export class BillingService {
     atProvider?: { subscriptionId: string; cancelAtPeriodEnd: boolean },
   ) {
     const { autoRenewal } = parseOrThrow(AutoRenewalBodySchema, body);
-    await this.recordFor(account, 'account.auto-renewal-changed', {
+    await this.writes.recordFor(account, 'account.auto-renewal-changed', {
       accountId: account.id,
       autoRenewal,
       ...atProvider,
@@ -327,88 +322,15 @@ export class BillingService {
   async eraseAccount(account: AccountRow, actor: Actor): Promise<string[]> {
     const { deleted } = await this.deps.rooms.deleteRoomsOfAccount({ accountId: account.id });
     await this.sessions.revokeAll(account.id);
-    await this.mutex.run(`account:${account.id}`, async () => {
-      this.keyring.forget(account.id);
-      await this.deps.accountKeys.destroy(account.id);
-      const current = await this.accounts.byId(account.id);
-      await this.recorder.record([
-        makeEvent(
-          'account.deleted',
-          account.id,
-          (current?.lastSeq ?? account.lastSeq) + 1,
-          {
-            accountId: account.id,
-            deletedAt: this.now().toISOString(),
-          },
-          actor,
-        ),
-      ]);
-    });
+    await this.writes.erase(account, actor);
     return deleted;
   }
 
-  private async createAccount(input: {
-    email: string;
-    username: string;
-    googleId: string | null;
-    picture: string | null;
-  }): Promise<AccountRow> {
-    const accountId = `acc_${newId(20)}`;
-    await this.deps.accountKeys.create(accountId);
-    await this.recorder.record([
-      makeEvent(
-        'account.registered',
-        accountId,
-        1,
-        {
-          accountId,
-          email: input.email,
-          username: input.username,
-          tier: 'free',
-          googleId: input.googleId,
-          picture: input.picture,
-          registeredAt: this.now().toISOString(),
-        },
-        systemActor,
-      ),
-    ]);
-    this.deps.logger.info({ accountId }, 'account registered');
-    return (await this.accounts.byId(accountId))!;
-  }
-
-  /**
-   * Payments: decide an account event from the account's current row under its lock (null: nothing to record, e.g.
-   * the provider's state is already what the row says), then record it as the system. True when one was recorded.
-   */
-  async recordSystemFor(
+  /** Payments and the superadmin: an account event decided from its current row (account-writes.ts). */
+  recordSystemFor(
     accountId: string,
     decide: (current: AccountRow) => { type: DomainEventType; payload: unknown } | null,
   ): Promise<boolean> {
-    return this.mutex.run(`account:${accountId}`, async () => {
-      const current = await this.accounts.byId(accountId);
-      if (!current) return false; // deleted meanwhile: nothing of it is kept
-      const decided = decide(current);
-      if (!decided) return false;
-      const payload = parsePayload(decided.type, decided.payload);
-      await this.recorder.record([
-        makeEvent(decided.type, accountId, current.lastSeq + 1, payload as never, systemActor) as AnyEventEnvelope,
-      ]);
-      return true;
-    });
-  }
-
-  private recordFor<T extends DomainEventType>(
-    account: AccountRow,
-    type: T,
-    payload: DomainEventPayload<T>,
-  ): Promise<void> {
-    return this.mutex.run(`account:${account.id}`, async () => {
-      const current = await this.accounts.byId(account.id);
-      if (!current) throw new DomainError('SESSION_INVALID');
-      parsePayload(type, payload);
-      await this.recorder.record([
-        makeEvent(type, account.id, current.lastSeq + 1, payload, userActor(account.id)) as AnyEventEnvelope,
-      ]);
-    });
+    return this.writes.recordSystemFor(accountId, decide);
   }
 }

@@ -32,7 +32,8 @@
  *
  * Status (online / away / busy) belongs to the user in a room, not to a connection, so every connection of the
  * user shows it and a new tab keeps it. It is cleared when the user's last connection goes, so someone who comes
- * back later is online again. Typing indicators: typing.ts.
+ * back later is online again. Typing indicators: typing.ts; the keys: presence-keys.ts; the online list's reads:
+ * online-list.ts.
  */
 import {
   BIG_ROOM,
@@ -45,25 +46,23 @@ import {
 } from '@ephemera/proto';
 import type { EphemeralStore } from '@ephemera/platform';
 import { TypingIndicators, type TypingInput } from './typing.ts';
+import {
+  CONNECTION_TTL_MS,
+  connKey,
+  connsKey,
+  idsKey,
+  parseRegistration,
+  statusKey,
+  usersKey,
+  type Registration,
+} from './presence-keys.ts';
+import { dropIfGone, listLive, pageLive } from './online-list.ts';
 
-export const CONNECTION_TTL_MS = 60_000;
+export { CONNECTION_TTL_MS };
 /** How often expired typing indicators are looked for: a vanished typer stops within typingExpireMs + this. */
 export const TYPING_SWEEP_MS = 1_000;
 /** connections a heartbeat refreshes at once */
 const HEARTBEAT_CONCURRENCY = 256;
-
-// Room and user ids hold no ':' (base62, newId), so one room's keys cannot be mistaken for another's.
-const connsKey = (workspaceId: string, userId: string) => `presence:conns:${workspaceId}:${userId}`;
-const usersKey = (workspaceId: string) => `presence:users:${workspaceId}`;
-const idsKey = (workspaceId: string) => `presence:ids:${workspaceId}`;
-const statusKey = (workspaceId: string) => `presence:status:${workspaceId}`;
-const connKey = (connectionId: string) => `presence:connection:${connectionId}`;
-
-/** What presence:connection:{id} holds. */
-interface Registration {
-  workspaceId: string;
-  user: OnlineUser;
-}
 
 export interface PresenceOptions {
   now?: () => number;
@@ -126,7 +125,7 @@ export class PresenceService implements PresenceApi {
       firstConnection ? this.signal({ kind: 'joined', workspaceId, user }) : undefined,
     ]);
     await written;
-    const page = await this.pageLive(workspaceId, null, input.firstPage ?? BIG_ROOM.onlinePageSize, now);
+    const page = await pageLive(this.store, workspaceId, null, input.firstPage ?? BIG_ROOM.onlinePageSize, now);
     return { firstConnection, online: page.users, onlineCount: page.onlineCount, next: page.next };
   }
 
@@ -160,7 +159,7 @@ export class PresenceService implements PresenceApi {
       this.store.zcount(conns, now),
     ]);
     // The user's other connections may all have expired (a crashed replica's): then this one was the last too.
-    if (rest > 0 || !(await this.dropIfGone(workspaceId, user.id, JSON.stringify(user), now)))
+    if (rest > 0 || !(await dropIfGone(this.store, workspaceId, user.id, JSON.stringify(user), now)))
       return { lastConnection: false };
     await Promise.all([
       this.store.hdel(statusKey(workspaceId), user.id),
@@ -174,11 +173,11 @@ export class PresenceService implements PresenceApi {
       this.store.hgetall(usersKey(workspaceId)),
       this.store.hgetall(statusKey(workspaceId)),
     ]);
-    return this.listLive(workspaceId, index, statuses, this.now());
+    return listLive(this.store, workspaceId, index, statuses, this.now());
   }
 
   onlinePage(input: { workspaceId: string; after: string | null; limit: number }): Promise<OnlinePage> {
-    return this.pageLive(input.workspaceId, input.after, input.limit, this.now());
+    return pageLive(this.store, input.workspaceId, input.after, input.limit, this.now());
   }
 
   async heartbeat(input: {
@@ -260,101 +259,6 @@ export class PresenceService implements PresenceApi {
     for (const batch of batches(items)) await Promise.all(batch.map(run));
   }
 
-  /**
-   * The indexed users that have a live connection, with the status each set: one count per user, however many
-   * connections they have. Users whose connections all expired without a disconnect leave the index here.
-   */
-  private async listLive(
-    workspaceId: string,
-    index: Record<string, string>,
-    statuses: Record<string, string>,
-    now: number,
-  ): Promise<OnlineUser[]> {
-    const ids = Object.keys(index);
-    const live = await Promise.all(
-      ids.map(async (id) => {
-        if ((await this.store.zcount(connsKey(workspaceId, id), now)) > 0) return true;
-        return !(await this.dropIfGone(workspaceId, id, index[id], now)); // a connection that came meanwhile counts
-      }),
-    );
-    return ids
-      .filter((_, i) => live[i])
-      .map((id) => {
-        const user = JSON.parse(index[id]) as OnlineUser;
-        const status = (statuses[id] as PresenceStatus | undefined) ?? 'online';
-        return status === user.presenceStatus ? user : { ...user, presenceStatus: status };
-      });
-  }
-
-  /**
-   * The live users after `after` in id order, at most `limit`: their ids from the room's id set (ZRANGEBYLEX), their
-   * entries and statuses by name (HMGET), so a join into a room of thousands reads and checks a page, never the whole
-   * index. The count is the id set's size less the entries found gone here: a user whose connections all expired
-   * without a disconnect (a crashed gateway's) counts until a page or a list meets them. When the whole list fits in
-   * the page every entry is checked and the count is exact.
-   */
-  private async pageLive(workspaceId: string, after: string | null, limit: number, now: number): Promise<OnlinePage> {
-    const total = await this.store.zcard(idsKey(workspaceId));
-    const users: OnlineUser[] = [];
-    let gone = 0;
-    let cursor = after;
-    let end = false;
-    while (users.length < limit) {
-      const want = limit - users.length;
-      // one more than wanted: whether anything follows, so a last page says so (next: null)
-      const ids = await this.store.zrangeByLexAfter(idsKey(workspaceId), cursor, want + 1);
-      const slice = ids.slice(0, want);
-      const [entries, statuses] = await Promise.all([
-        this.store.hmget(usersKey(workspaceId), slice),
-        this.store.hmget(statusKey(workspaceId), slice),
-      ]);
-      const index: Record<string, string> = {};
-      const status: Record<string, string> = {};
-      slice.forEach((id, i) => {
-        if (entries[i]) index[id] = entries[i];
-        if (statuses[i]) status[id] = statuses[i];
-      });
-      const live = await this.listLive(workspaceId, index, status, now);
-      gone += slice.length - live.length;
-      users.push(...live);
-      if (ids.length <= want) {
-        end = true;
-        break;
-      }
-      cursor = slice.at(-1)!;
-    }
-    return {
-      users,
-      next: end ? null : cursor,
-      onlineCount: after === null && end ? users.length : Math.max(users.length, total - gone),
-    };
-  }
-
-  /**
-   * Remove a user without live connections from the index; false (and the entry put back) when a connection came
-   * in meanwhile. A connect writes its connection before its index entry and this removes the entry before counting,
-   * so in whichever order the two run on the store, a user with a live connection stays listed. Without a transaction
-   * in the store, that order is what keeps the index whole.
-   */
-  private async dropIfGone(workspaceId: string, userId: string, userJson: string, now: number): Promise<boolean> {
-    const conns = connsKey(workspaceId, userId);
-    const [, , , live] = await Promise.all([
-      this.store.zremRangeByScoreBelow(conns, now), // the expired members go, and with the last of them the key
-      this.store.hdel(usersKey(workspaceId), userId),
-      this.store.zrem(idsKey(workspaceId), userId),
-      this.store.zcount(conns, now),
-    ]);
-    if (live === 0) return true;
-    // The hdel may have emptied the index, and with it its TTL: the entry put back gets one again.
-    await Promise.all([
-      this.store.hset(usersKey(workspaceId), userId, userJson),
-      this.store.zadd(idsKey(workspaceId), 0, userId),
-      this.store.expire(usersKey(workspaceId), CONNECTION_TTL_MS),
-      this.store.expire(idsKey(workspaceId), CONNECTION_TTL_MS),
-    ]);
-    return false;
-  }
-
   private signal(signal: PresenceSignal): Promise<void> {
     return this.store.publish(PRESENCE_CHANNEL, JSON.stringify(signal));
   }
@@ -365,11 +269,4 @@ function batches<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += HEARTBEAT_CONCURRENCY) out.push(items.slice(i, i + HEARTBEAT_CONCURRENCY));
   return out;
-}
-
-/** A connection's registration, or null when absent or written by the earlier layout ({workspaceId, member}). */
-function parseRegistration(raw: string | null): Registration | null {
-  if (!raw) return null;
-  const parsed = JSON.parse(raw) as Partial<Registration>;
-  return parsed.workspaceId && parsed.user ? (parsed as Registration) : null;
 }

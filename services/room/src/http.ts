@@ -20,7 +20,7 @@ import {
   type RateLimits,
 } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
-import { ChangeTierSchema } from './room-admin.ts';
+import { ChangeTierSchema } from './room-lifetime.ts';
 import { PasswordGuard } from './password-guard.ts';
 
 /** The member a room token (Authorization: Bearer) names, in the room the route or its body names. */

@@ -18,7 +18,7 @@ import {
 } from '@ephemera/proto';
 import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
-import { changeTier, extendPaid } from './room-admin.ts';
+import { changeTier, extendPaid } from './room-lifetime.ts';
 import { holderIn } from './member-tokens.ts';
 
 /** Also billing's AccountRoomsApi when embedded (the same calls go over ACCOUNT_INTERNAL when distributed). */

@@ -9,15 +9,11 @@
 import {
   C,
   DomainError,
-  LIFETIME_MS,
   SOCKET_AUTHZ,
-  CreateWorkspaceBodySchema,
-  JoinWorkspaceBodySchema,
   UsernameSchema,
   authorizeCaller,
   settingsForTier,
   type AccountSessionsApi,
-  type AnyEventEnvelope,
   type Channel,
   type CheckNameAnswer,
   type CheckUsernameAnswer,
@@ -50,19 +46,18 @@ import {
   type WorkspaceUpdate,
   type AuthorizeCallInput,
   type AuthorizePresenceInput,
-  newRoomPasswordProblem,
 } from '@ephemera/proto';
 import type { z } from 'zod';
-import { makeEvent, newId, newToken, parseOrThrow, sha256, userActor, type KeyedMutex } from '@ephemera/platform';
+import { parseOrThrow, type KeyedMutex } from '@ephemera/platform';
 import { RoomCore, type RoomDeps } from './core.ts';
-import { hashPassword } from './password.ts';
-import { roomNameKey } from './name-keys.ts';
 import { plainPasswordCheck } from './password-guard.ts';
 import { RoomRepository, toRoomUser, toWorkspace, type WorkspaceRow } from './repository.ts';
 import * as channels from './channels.ts';
 import * as dms from './dms.ts';
 import * as members from './members.ts';
 import * as admin from './room-admin.ts';
+import * as entry from './room-entry.ts';
+import * as lifetime from './room-lifetime.ts';
 import { RoomOwnership } from './ownership.ts';
 import { bearerMember, memberOfToken } from './member-tokens.ts';
 import * as calls from './calls.ts';
@@ -150,127 +145,17 @@ export class RoomService implements RoomApi, RoomTokensApi {
 
   // ---------- commands (HTTP) ----------
 
-  async createWorkspace(body: unknown, tier: Tier = 'free'): Promise<CreateWorkspaceAnswer> {
-    const input = parseOrThrow(CreateWorkspaceBodySchema, body);
-    const problem = roomNameProblem(input.name);
-    if (problem) throw problem;
-    const password = input.hasPassword === false ? null : input.password?.trim() || null;
-    if (input.hasPassword && !password) throw new DomainError('PASSWORD_REQUIRED');
-    const passwordProblem = password === null ? null : newRoomPasswordProblem(password);
-    if (passwordProblem) throw new DomainError(passwordProblem);
-    const nameKey = input.name.toLowerCase();
-
-    // One lock for every name that renders alike (rename takes it too): two look-alikes cannot both be taken.
-    return this.mutex.run(`name:${roomNameKey(input.name)}`, async () => {
-      const holders = await this.repo.workspacesNamedLike(input.name); // the name or one that renders like it
-      if (holders.some((ws) => this.isLive(ws))) throw new DomainError('ROOM_NAME_TAKEN');
-      for (const ws of holders) await this.expire(ws); // expired but not yet swept: sweep it now so the name is free
-
-      const now = this.now();
-      const lifetime = LIFETIME_MS[tier];
-      const workspaceId = newId();
-      const userId = newId();
-      const token = newToken();
-      const actor = userActor(userId);
-      const events: AnyEventEnvelope[] = [
-        makeEvent(
-          'workspace.created',
-          workspaceId,
-          1,
-          {
-            workspaceId,
-            name: input.name,
-            nameKey,
-            tier,
-            createdAt: now.toISOString(),
-            expiresAt: lifetime === null ? null : new Date(now.getTime() + lifetime).toISOString(),
-            passwordHash: password ? await hashPassword(password) : null,
-            createdBy: userId,
-          },
-          actor,
-        ),
-        makeEvent(
-          'member.joined',
-          workspaceId,
-          2,
-          {
-            workspaceId,
-            userId,
-            username: input.username,
-            isAdmin: true,
-            tokenHash: sha256(token),
-            joinedAt: now.toISOString(),
-          },
-          actor,
-        ),
-      ];
-      // The room's key exists before its first event: every event of the room is sealed under it (docs/crypto.md).
-      await this.deps.roomKeys?.create(workspaceId);
-      try {
-        await this.record(events);
-      } catch (err) {
-        await this.deps.roomKeys?.destroy(workspaceId).catch(() => {}); // the room was never created
-        throw err;
-      }
-      const ws = (await this.repo.workspaceById(workspaceId))!;
-      const member = (await this.repo.memberById(workspaceId, userId))!;
-      return {
-        workspaceId,
-        workspace: { id: workspaceId, name: ws.name },
-        userToken: token,
-        user: toRoomUser(member, ws),
-      };
-    });
+  createWorkspace(body: unknown, tier: Tier = 'free'): Promise<CreateWorkspaceAnswer> {
+    return entry.createWorkspace(this.core, body, tier, (ws) => this.expire(ws));
   }
 
-  /**
-   * The password is checked before the room's lock is taken (password-guard.ts: guesses never hold up the room's
-   * members and commands); under the lock, a password changed meanwhile is checked again.
-   */
-  async joinWorkspace(
+  /** Joining under a password checked first (room-entry.ts). */
+  joinWorkspace(
     workspaceId: string,
     body: unknown,
     checkPassword: (password: string, stored: string) => Promise<void> = plainPasswordCheck,
   ): Promise<JoinWorkspaceAnswer> {
-    const input = parseOrThrow(JoinWorkspaceBodySchema, body);
-    const password = input.password?.trim();
-    const checked = await this.liveWorkspace(workspaceId);
-    if (checked.passwordHash) {
-      if (!password) throw new DomainError('PASSWORD_REQUIRED');
-      await checkPassword(password, checked.passwordHash);
-    }
-    return this.mutex.run(`ws:${workspaceId}`, async () => {
-      const ws = await this.liveWorkspace(workspaceId);
-      if (ws.passwordHash && ws.passwordHash !== checked.passwordHash) {
-        if (!password) throw new DomainError('PASSWORD_REQUIRED');
-        await checkPassword(password, ws.passwordHash);
-      }
-      if (await this.repo.usernameTaken(ws.id, input.username)) throw new DomainError('USERNAME_TAKEN');
-      // The cap counts the members in the room now (left and kicked members no longer count).
-      const maxUsers = settingsForTier(ws.tier, ws.customMaxUsers).maxUsers;
-      if (maxUsers !== null && (await this.repo.memberCount(ws.id)) >= maxUsers) throw new DomainError('ROOM_FULL');
-
-      const userId = newId();
-      const token = newToken();
-      await this.record([
-        makeEvent(
-          'member.joined',
-          ws.id,
-          ws.lastSeq + 1,
-          {
-            workspaceId: ws.id,
-            userId,
-            username: input.username,
-            isAdmin: false,
-            tokenHash: sha256(token),
-            joinedAt: this.now().toISOString(),
-          },
-          userActor(userId),
-        ),
-      ]);
-      const member = (await this.repo.memberById(ws.id, userId))!;
-      return { workspaceId: ws.id, userToken: token, user: toRoomUser(member, ws) };
-    });
+    return entry.joinWorkspace(this.core, workspaceId, body, checkPassword);
   }
 
   // ---------- RoomApi (called by the gateway) ----------
@@ -329,10 +214,10 @@ export class RoomService implements RoomApi, RoomTokensApi {
     return admin.setWorkspaceMaxUsers(this.core, actor, input);
   }
   extendWorkspace(actor: SessionActor, input: In<typeof ExtendWorkspaceSchema>): Promise<WorkspaceUpdate> {
-    return admin.extendWorkspace(this.core, actor, input);
+    return lifetime.extendWorkspace(this.core, actor, input);
   }
   deleteWorkspace(actor: SessionActor): Promise<{ workspaceId: string }> {
-    return admin.deleteWorkspace(this.core, actor);
+    return lifetime.deleteWorkspace(this.core, actor);
   }
   kickUser(actor: SessionActor, input: In<typeof KickUserSchema>): Promise<{ userId: string }> {
     return admin.kickUser(this.core, actor, input);
@@ -345,7 +230,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
   }
   /** Internal only (billing, superadmin, tests): never on a public route. */
   changeTier(input: { workspaceId: string; tier: Tier; reason: string }): Promise<WorkspaceUpdate> {
-    return admin.changeTier(this.core, parseOrThrow(admin.ChangeTierSchema, input));
+    return lifetime.changeTier(this.core, parseOrThrow(lifetime.ChangeTierSchema, input));
   }
 
   /**
@@ -353,7 +238,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
    * same rules as extend-workspace (owner only; pro and business free; free rooms need payment).
    */
   extendRoom(userToken: string | null, body: unknown): Promise<ExtendRoomAnswer> {
-    return admin.extendRoom(this.core, userToken, body);
+    return lifetime.extendRoom(this.core, userToken, body);
   }
 
   /** RoomTokensApi: the member a bearer token names, for messaging's HTTP routes (member-tokens.ts). */
@@ -384,15 +269,12 @@ export class RoomService implements RoomApi, RoomTokensApi {
   }
 
   private async expire(ws: WorkspaceRow): Promise<void> {
-    await admin.expireRoom(this.core, ws); // the room key first, then workspace.expired
+    await lifetime.expireRoom(this.core, ws); // the room key first, then workspace.expired
     this.deps.logger.info({ workspaceId: ws.id }, 'room expired');
   }
 
   // ---------- helpers ----------
 
-  private record(events: AnyEventEnvelope[]): Promise<void> {
-    return this.core.record(events);
-  }
   private isLive(ws: WorkspaceRow): boolean {
     return this.core.isLive(ws);
   }

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ADMIN_TEXT, AdminExtendRoomBodySchema, DomainError, IdSchema, type AdminRoomsApi } from '@ephemera/proto';
 import { makeEvent, parseOrThrow, systemActor } from '@ephemera/platform';
 import type { RoomService } from './room-service.ts';
-import { expireRoom } from './room-admin.ts';
+import { expireRoom } from './room-lifetime.ts';
 import { toWorkspaceUpdate } from './repository.ts';
 
 const HOUR_MS = 3_600_000;
