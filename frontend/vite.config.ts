@@ -30,15 +30,6 @@ export default defineConfig({
     // so a phone downloads about a third of the bytes and the server compresses nothing per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|html)$/, threshold: 1024 }),
   ],
-  resolve: {
-    // @lingui/react reads the store through this shim; React 19 has useSyncExternalStore itself
-    alias: [
-      {
-        find: /^use-sync-external-store\/shim$/,
-        replacement: fileURLToPath(new URL('./src/i18n/syncExternalStore.ts', import.meta.url)),
-      },
-    ],
-  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

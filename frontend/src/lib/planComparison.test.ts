@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITLEMENTS, type Entitlements, type Tier } from '@ephemera/proto/client';
 import { formatDollars, formatDuration, planComparison, planPrice } from './planComparison.ts';
+import { activateLocale } from '../i18n/i18n.ts';
 
 const row = (id: string) => planComparison().find((r) => r.id === id)!.values;
 
 describe('plan comparison (Features page, from the entitlement table)', () => {
+  beforeAll(() => activateLocale('en', ['public']));
+
   it('prices: free $0, pro $9/month, business $19/month (docs/product/payments.md PAY1)', () => {
     expect(row('price')).toEqual({ free: '$0', pro: '$9/month', business: '$19/month' });
     expect(planPrice('pro')).toEqual({ amount: '$9', per: 'month' });
@@ -44,5 +47,13 @@ describe('plan comparison (Features page, from the entitlement table)', () => {
     expect(formatDuration(3_600_000, 'x')).toBe('1 hour');
     expect(formatDuration(86_400_000, 'x')).toBe('24 hours');
     expect(formatDuration(30 * 86_400_000, 'x')).toBe('30 days');
+  });
+
+  it('reads in German when German is active', async () => {
+    await activateLocale('de', ['public']);
+    expect(row('lifetime')).toEqual({ free: '24 Stunden', pro: '7 Tage', business: 'Dauerhaft' });
+    expect(row('price').pro).toBe('$9/Monat');
+    expect(row('themes').business).toBe('10 Designs + eigenes');
+    await activateLocale('en', ['public']);
   });
 });

@@ -3,19 +3,17 @@
  * (proto/src/plans.ts): the page never states a limit of its own, so it cannot drift from what the server enforces.
  */
 import { ENTITLEMENTS, PLAN_PRICES, type Entitlements, type Tier } from '@ephemera/proto/client';
+import { t, type MessageId } from '../i18n/i18n.ts';
 
 export const PLAN_TIERS: readonly Tier[] = ['free', 'pro', 'business'];
-export const PLAN_NAMES: { readonly [T in Tier]: string } = {
-  free: 'Free',
-  pro: PLAN_PRICES.pro.name,
-  business: PLAN_PRICES.business.name,
-};
+/** The plans' names in the active language (Pro and Business are names in every language). */
+export const planName = (tier: Tier): string => (tier === 'free' ? t('public.plans.free') : PLAN_PRICES[tier].name);
 
 /** A cell: text, or a yes/no that the table shows as a mark with a text alternative. */
 export type PlanCell = string | boolean;
 export interface ComparisonRow {
   id: string;
-  label: string;
+  label: MessageId;
   values: { readonly [T in Tier]: PlanCell };
 }
 
@@ -33,49 +31,52 @@ export function planPrice(tier: Tier): { amount: string; per: string | null } {
   return { amount: formatDollars(PLAN_PRICES[tier].amountCents), per: PLAN_PRICES[tier].interval };
 }
 
-/** a lifetime or retention: '24 hours', '7 days', '1 day'; null is the table's "no end" */
+/** a lifetime or retention in the active language: '24 hours', '7 days', '1 hour'; null is the table's "no end" */
 export function formatDuration(ms: number | null, never: string): string {
   if (ms === null) return never;
-  if (ms % DAY === 0 && ms / DAY >= 2) return `${ms / DAY} days`;
-  const hours = Math.round(ms / HOUR);
-  return hours === 1 ? '1 hour' : `${hours} hours`;
+  if (ms % DAY === 0 && ms / DAY >= 2) return t('public.plans.days', { count: ms / DAY });
+  return t('public.plans.hours', { count: Math.round(ms / HOUR) });
 }
 
-const count = (n: number | null, unlimited = 'Unlimited') => (n === null ? unlimited : String(n));
+const count = (n: number | null) => (n === null ? t('public.plans.unlimited') : String(n));
 
 function themes(e: Entitlements): string {
-  const named = e.themes.filter((t) => t !== 'custom').length;
-  return e.themes.includes('custom') ? `${named} themes + custom` : `${named} themes`;
+  const named = e.themes.filter((theme) => theme !== 'custom').length;
+  return t(e.themes.includes('custom') ? 'public.plans.themesCustom' : 'public.plans.themes', { count: named });
 }
 
-const ROWS: { id: string; label: string; cell: (e: Entitlements, tier: Tier) => PlanCell }[] = [
+const ROWS: { id: string; label: MessageId; cell: (e: Entitlements, tier: Tier) => PlanCell }[] = [
   {
     id: 'price',
-    label: 'Price',
+    label: 'public.plans.row.price',
     cell: (_e, tier) => {
       const p = planPrice(tier);
-      return p.per ? `${p.amount}/${p.per}` : p.amount;
+      return p.per ? t('public.plans.perMonth', { amount: p.amount }) : p.amount;
     },
   },
-  { id: 'rooms', label: 'Rooms per account', cell: (e) => count(e.roomsPerAccount) },
-  { id: 'users', label: 'People per room', cell: (e) => count(e.usersPerRoom) },
-  { id: 'lifetime', label: 'Room lifetime', cell: (e) => formatDuration(e.lifetimeMs, 'Permanent') },
-  { id: 'custom-cap', label: 'Set your own member limit', cell: (e) => e.customMaxUsers },
-  { id: 'extension', label: 'Free room extensions', cell: (e) => e.freeExtension },
-  { id: 'file-size', label: 'Largest file', cell: (e) => `${e.fileSizeMb} MB` },
+  { id: 'rooms', label: 'public.plans.row.rooms', cell: (e) => count(e.roomsPerAccount) },
+  { id: 'users', label: 'public.plans.row.users', cell: (e) => count(e.usersPerRoom) },
+  {
+    id: 'lifetime',
+    label: 'public.plans.row.lifetime',
+    cell: (e) => formatDuration(e.lifetimeMs, t('public.plans.permanent')),
+  },
+  { id: 'custom-cap', label: 'public.plans.row.customCap', cell: (e) => e.customMaxUsers },
+  { id: 'extension', label: 'public.plans.row.extension', cell: (e) => e.freeExtension },
+  { id: 'file-size', label: 'public.plans.row.fileSize', cell: (e) => `${e.fileSizeMb} MB` },
   {
     id: 'file-retention',
-    label: 'Files kept for',
-    cell: (e) => formatDuration(e.fileRetentionMs, 'As long as the room'),
+    label: 'public.plans.row.fileRetention',
+    cell: (e) => formatDuration(e.fileRetentionMs, t('public.plans.asLongAsRoom')),
   },
-  { id: 'themes', label: 'Themes', cell: themes },
-  { id: 'voice', label: 'Voice calls', cell: (e) => e.voiceCalls },
-  { id: 'video', label: 'Video calls', cell: (e) => e.videoCalls },
-  { id: 'screen', label: 'Screen sharing', cell: (e) => e.screenSharing },
-  { id: 'branding', label: 'Custom branding', cell: (e) => e.customBranding },
+  { id: 'themes', label: 'public.plans.row.themes', cell: themes },
+  { id: 'voice', label: 'public.plans.row.voice', cell: (e) => e.voiceCalls },
+  { id: 'video', label: 'public.plans.row.video', cell: (e) => e.videoCalls },
+  { id: 'screen', label: 'public.plans.row.screen', cell: (e) => e.screenSharing },
+  { id: 'branding', label: 'public.plans.row.branding', cell: (e) => e.customBranding },
 ];
 
-/** The comparison table's rows, in the order the page shows them. */
+/** The comparison table's rows, in the order the page shows them, in the active language (labels are keys). */
 export function planComparison(table: { readonly [T in Tier]: Entitlements } = ENTITLEMENTS): ComparisonRow[] {
   return ROWS.map((r) => ({
     id: r.id,

@@ -6,7 +6,8 @@ import { PLAN_GUARANTEES } from '@ephemera/proto/client';
 import { AppLink } from '../components/AppLink.tsx';
 import { FeatureGrid, type Feature } from '../components/FeatureGrid.tsx';
 import { ClockIcon, FileIcon, MessageIcon, ShieldIcon, SparkIcon, VideoIcon } from '../components/Icons.tsx';
-import { PLAN_NAMES, PLAN_TIERS, planComparison, planPrice, type PlanCell } from '../lib/planComparison.ts';
+import { PLAN_TIERS, planComparison, planName, planPrice, type PlanCell } from '../lib/planComparison.ts';
+import { useT } from '../i18n/i18n.ts';
 import { StaticPage, StaticSection } from './StaticPage.tsx';
 
 const FEATURES: Feature[] = [
@@ -19,37 +20,39 @@ const FEATURES: Feature[] = [
 ];
 
 function Cell({ value }: { value: PlanCell }) {
+  const t = useT();
   if (value === true)
     return (
       <span className="plan-yes">
         <span aria-hidden="true">✓</span>
-        <span className="visually-hidden">Included</span>
+        <span className="visually-hidden">{t('public.features.included')}</span>
       </span>
     );
   if (value === false)
     return (
       <span className="plan-no">
         <span aria-hidden="true">—</span>
-        <span className="visually-hidden">Not included</span>
+        <span className="visually-hidden">{t('public.features.notIncluded')}</span>
       </span>
     );
   return <>{value}</>;
 }
 
 function PlanTable() {
+  const t = useT();
   const rows = planComparison();
   return (
     <div className="plan-table-wrap">
       <table className="plan-table" data-testid="plan-comparison">
-        <caption>Prices per month; every limit is the one our servers enforce.</caption>
+        <caption>{t('public.features.tableCaption')}</caption>
         <thead>
           <tr>
             <th scope="col">
-              <span className="visually-hidden">Feature</span>
+              <span className="visually-hidden">{t('public.features.featureColumn')}</span>
             </th>
             {PLAN_TIERS.map((tier) => (
               <th key={tier} scope="col" className={`plan-col-${tier}`} data-testid={`plan-head-${tier}`}>
-                {PLAN_NAMES[tier]}
+                {planName(tier)}
               </th>
             ))}
           </tr>
@@ -57,7 +60,7 @@ function PlanTable() {
         <tbody>
           {rows.map((row) => (
             <tr key={row.id} data-testid={`plan-row-${row.id}`}>
-              <th scope="row">{row.label}</th>
+              <th scope="row">{t(row.label)}</th>
               {PLAN_TIERS.map((tier) => (
                 <td key={tier} className={`plan-col-${tier}`} data-tier={tier}>
                   <Cell value={row.values[tier]} />
@@ -72,35 +75,36 @@ function PlanTable() {
 }
 
 export function FeaturesPage() {
+  const t = useT();
   const pro = planPrice('pro');
   const business = planPrice('business');
   return (
     <StaticPage
-      title="Features"
-      description={`Ephemera features: instant temporary chat rooms, files and voice messages, password-protected rooms, calls with screen sharing. Compare Free, Pro (${pro.amount}/${pro.per}) and Business (${business.amount}/${business.per}).`}
-      heading="Features"
-      lead="Everything a quick conversation needs, and nothing that outlives it."
+      title={t('public.features.title')}
+      description={t('public.features.description', { pro: pro.amount, business: business.amount })}
+      heading={t('public.features.title')}
+      lead={t('public.features.lead')}
       testId="features-page"
       wide
     >
       <section aria-labelledby="features-list-title" className="static-section">
-        <h2 id="features-list-title">What every room can do</h2>
+        <h2 id="features-list-title">{t('public.features.listTitle')}</h2>
         <FeatureGrid features={FEATURES} testId="features-card" />
       </section>
 
-      <StaticSection id="compare" title="Compare plans">
+      <StaticSection id="compare" title={t('public.features.compareTitle')}>
         <PlanTable />
         <p className="static-note">
-          {PLAN_GUARANTEES.moneyBackDays}-day money-back guarantee on Pro and Business
-          {PLAN_GUARANTEES.cancelAnytime ? ', cancel anytime' : ''}. Free rooms can also be extended for a few days with
-          a one-time payment.
+          {t(PLAN_GUARANTEES.cancelAnytime ? 'public.features.guaranteeCancel' : 'public.features.guarantee', {
+            days: PLAN_GUARANTEES.moneyBackDays,
+          })}
         </p>
         <div className="static-cta">
           <AppLink href="/upgrade" className="button button-primary button-lg" data-testid="features-upgrade">
-            See pricing and upgrade
+            {t('public.features.ctaUpgrade')}
           </AppLink>
           <AppLink href="/" className="button button-ghost button-lg">
-            Start a free room
+            {t('public.features.ctaFree')}
           </AppLink>
         </div>
       </StaticSection>

@@ -8,6 +8,8 @@ import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { AppLink } from '../components/AppLink.tsx';
 import { usePageMeta } from '../lib/pageMeta.ts';
+import { useT } from '../i18n/i18n.ts';
+import { Trans } from '../i18n/Trans.tsx';
 import './static-pages.css';
 
 export interface StaticPageProps {
@@ -35,15 +37,16 @@ export function StaticPage({
   contactLine = true,
   wide = false,
 }: StaticPageProps) {
+  const t = useT();
   usePageMeta(title, description);
   return (
     <div className="landing">
       <SiteNav>
         <AppLink href="/upgrade" className="nav-link" data-testid="nav-pricing">
-          Pricing
+          {t('public.static.pricing')}
         </AppLink>
         <AppLink href="/" className="button button-primary" data-testid="nav-create-room">
-          Create Room
+          {t('public.static.createRoom')}
         </AppLink>
       </SiteNav>
       <main className={`static-page${wide ? ' static-page-wide' : ''}`} data-testid={testId}>
@@ -54,15 +57,13 @@ export function StaticPage({
         {children}
         {contactLine && (
           <p className="static-closing">
-            Questions?{' '}
-            <AppLink href="/contact" className="text-link">
-              Contact us
-            </AppLink>{' '}
-            or{' '}
-            <AppLink href="/" className="text-link">
-              create a room
-            </AppLink>{' '}
-            and try it.
+            <Trans
+              id="public.static.closing"
+              components={{
+                0: <AppLink href="/contact" className="text-link" />,
+                1: <AppLink href="/" className="text-link" />,
+              }}
+            />
           </p>
         )}
       </main>
