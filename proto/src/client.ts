@@ -13,3 +13,6 @@ export * from './payment-paths.ts';
 export * from './contact-paths.ts';
 export { ERRORS, DomainError, statusFor } from './errors.ts';
 export * from './admin-paths.ts';
+export * from './links.ts';
+export * from './markdown.ts';
+export * from './mentions.ts';

@@ -24,3 +24,6 @@ export * from './admin.ts';
 export * from './admin-paths.ts';
 export * from './admin-ports.ts';
 export * from './backup-ports.ts';
+export * from './links.ts';
+export * from './markdown.ts';
+export * from './mentions.ts';
