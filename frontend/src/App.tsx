@@ -7,6 +7,7 @@ import { reportPageView } from './lib/visitorCalls.ts';
 import { ToastProvider } from './components/overlays/Toast.tsx';
 import { MaintenanceBanner } from './components/overlays/MaintenanceBanner.tsx';
 import { RemovedHost } from './components/overlays/RemovedHost.tsx';
+import { useT } from './i18n/i18n.ts';
 
 // Everything but the landing page loads on demand. The room page (session, socket, chat, menus) is its own chunk:
 // the landing's initial JS stays small, and the build checks landing + room page against the budget too
@@ -93,15 +94,16 @@ function PageViews() {
 }
 
 function RouteError() {
+  const t = useT();
   return (
     <CenteredScreen testId="route-error">
-      <h1 className="overlay-title">Something went wrong</h1>
+      <h1 className="overlay-title">{t('common.status.somethingWrong')}</h1>
       <p className="overlay-sub" role="alert">
-        This page failed to load.
+        {t('common.status.pageFailed')}
       </p>
       <div className="button-row">
         <a className="button button-primary" href="/">
-          Back to home
+          {t('common.status.backHome')}
         </a>
       </div>
     </CenteredScreen>
@@ -124,6 +126,7 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
  * mode keeps the data-router code (loaders, actions, fetchers) out of the initial JavaScript.
  */
 export function App() {
+  const t = useT();
   return (
     <BrowserRouter>
       <ScrollToTop />
@@ -132,7 +135,7 @@ export function App() {
         <MaintenanceBanner />
         <RemovedHost />
         <ErrorBoundary>
-          <Suspense fallback={<LoadingScreen text="Loading…" />}>
+          <Suspense fallback={<LoadingScreen text={t('common.status.loading')} />}>
             <Routes>
               {ROUTE_TABLE.map((r) => (
                 <Route key={r.id} path={r.path} caseSensitive={r.caseSensitive} element={<RouteScreen id={r.id} />} />

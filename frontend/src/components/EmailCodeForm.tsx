@@ -6,6 +6,7 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { accountApi } from '../lib/account.ts';
+import { useT } from '../i18n/i18n.ts';
 
 export interface CodeSignIn {
   email: string;
@@ -31,6 +32,7 @@ interface Props {
 }
 
 export function EmailCodeForm(p: Props) {
+  const t = useT();
   const [step, setStep] = useState<'details' | 'code'>('details');
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState(p.initialUsername ?? '');
@@ -46,7 +48,7 @@ export function EmailCodeForm(p: Props) {
     e.preventDefault();
     if (busy) return;
     if (!email.trim() || !username.trim()) {
-      p.setError('Please fill in all fields');
+      p.setError(t('common.emailCode.fillAll'));
       return;
     }
     setBusy(true);
@@ -75,7 +77,7 @@ export function EmailCodeForm(p: Props) {
     return (
       <form onSubmit={sendCode} className={p.formClassName} noValidate>
         <label className={p.labelClassName}>
-          E-mail
+          {t('common.emailCode.email')}
           <input
             type="email"
             autoComplete="email"
@@ -85,7 +87,7 @@ export function EmailCodeForm(p: Props) {
           />
         </label>
         <label className={p.labelClassName}>
-          Username
+          {t('common.emailCode.username')}
           <input
             autoComplete="username"
             maxLength={30}
@@ -95,7 +97,7 @@ export function EmailCodeForm(p: Props) {
           />
         </label>
         <button className="button button-primary" disabled={busy} data-testid={id('send-code')}>
-          {busy ? 'Sending…' : 'Email me a sign-in code'}
+          {busy ? t('common.emailCode.sending') : t('common.emailCode.send')}
         </button>
         {p.detailsExtra}
       </form>
@@ -103,7 +105,7 @@ export function EmailCodeForm(p: Props) {
   return (
     <form onSubmit={verify} className={p.formClassName} noValidate>
       <label className={p.labelClassName}>
-        The 6-digit code we e-mailed to {email}
+        {t('common.emailCode.codeLabel', { email })}
         <input
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -126,7 +128,7 @@ export function EmailCodeForm(p: Props) {
           p.setNotice(null);
         }}
       >
-        Use another address
+        {t('common.emailCode.otherAddress')}
       </button>
     </form>
   );

@@ -28,6 +28,16 @@ const MUST_BE_CONVERTED = [
   'components/JoinOverlay.tsx',
   'components/StatusScreens.tsx',
   'components/BackToTop.tsx',
+  'components/EmailCodeForm.tsx',
+  'pages/StaticPage.tsx',
+  'pages/AboutPage.tsx',
+  'pages/FeaturesPage.tsx',
+  'pages/PrivacyPage.tsx',
+  'pages/TermsPage.tsx',
+  'pages/ContactPage.tsx',
+  'pages/LoginPage.tsx',
+  'pages/PlaceholderPage.tsx',
+  'App.tsx',
 ];
 
 const catalogs = allCatalogs();

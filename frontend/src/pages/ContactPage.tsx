@@ -5,12 +5,7 @@
  * 'Failed to send message. Please try again.' (docs/product/accounts.md A13). The rules and the call: lib/contact.ts.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import {
-  CONTACT_CATEGORIES,
-  CONTACT_CATEGORY_LABELS,
-  CONTACT_LIMITS,
-  type ContactCategory,
-} from '@ephemera/proto/client';
+import { CONTACT_CATEGORIES, CONTACT_LIMITS, type ContactCategory } from '@ephemera/proto/client';
 import { AppLink } from '../components/AppLink.tsx';
 import {
   EMPTY_CONTACT_FORM,
@@ -22,11 +17,25 @@ import {
   type ContactForm,
 } from '../lib/contact.ts';
 import { StaticPage } from './StaticPage.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
+import { Trans } from '../i18n/Trans.tsx';
+import { translateShared } from '../i18n/sharedTexts.ts';
 
 type Phase = 'editing' | 'sending' | 'sent';
 const FIELDS: ContactField[] = ['name', 'email', 'category', 'message'];
+/** the subjects' names (proto's CONTACT_CATEGORY_LABELS in English) */
+const CATEGORY_LABELS: { readonly [C in ContactCategory]: MessageId } = {
+  general: 'public.contact.category.general',
+  support: 'public.contact.category.support',
+  billing: 'public.contact.category.billing',
+  feature: 'public.contact.category.feature',
+  bug: 'public.contact.category.bug',
+  partnership: 'public.contact.category.partnership',
+  other: 'public.contact.category.other',
+};
 
 export function ContactPage() {
+  const t = useT();
   const [form, setForm] = useState<ContactForm>(EMPTY_CONTACT_FORM);
   const [errors, setErrors] = useState<ContactErrors>({});
   const [phase, setPhase] = useState<Phase>('editing');
@@ -79,41 +88,32 @@ export function ContactPage() {
   const errorOf = (f: ContactField) =>
     errors[f] && (
       <span id={`contact-${f}-error`} className="field-error" data-testid={`contact-${f}-error`}>
-        {errors[f]}
+        {translateShared(errors[f])}
       </span>
     );
 
   return (
     <StaticPage
-      title="Contact Us"
-      description="Contact the Ephemera team: questions, technical support, billing, feature requests, bug reports and partnerships. We read every message."
-      heading="Contact us"
-      lead={
-        <>
-          Questions, problems, ideas or partnerships: write to us and we will answer by e-mail. Many answers are already
-          on the{' '}
-          <AppLink href="/features" className="text-link">
-            features page
-          </AppLink>
-          .
-        </>
-      }
+      title={t('public.contact.title')}
+      description={t('public.contact.description')}
+      heading={t('public.contact.heading')}
+      lead={<Trans id="public.contact.lead" components={{ 0: <AppLink href="/features" className="text-link" /> }} />}
       testId="contact-page"
       contactLine={false}
     >
-      <section className="contact-card" aria-label="Contact form">
+      <section className="contact-card" aria-label={t('public.contact.formLabel')}>
         {phase === 'sent' ? (
           <div className="contact-sent" data-testid="contact-sent" role="status">
             <h2 tabIndex={-1} ref={sentRef}>
-              Message Sent!
+              {t('public.contact.sent')}
             </h2>
-            <p>Thank you for writing. We will reply to your e-mail address as soon as we can.</p>
+            <p>{t('public.contact.thanks')}</p>
             <div className="static-cta">
               <button type="button" className="button button-primary" onClick={again} data-testid="contact-again">
-                Send Another Message
+                {t('public.contact.again')}
               </button>
               <AppLink href="/" className="button button-ghost">
-                Back to home
+                {t('common.status.backHome')}
               </AppLink>
             </div>
           </div>
@@ -129,11 +129,11 @@ export function ContactPage() {
             {failure && (
               <div className="form-error" role="alert" data-testid="contact-failed">
                 <span>
-                  {failure.message}
+                  {translateShared(failure.message)}
                   {failure.detail && (
                     <>
                       <br />
-                      {failure.detail}
+                      {translateShared(failure.detail)}
                     </>
                   )}
                 </span>
@@ -141,7 +141,7 @@ export function ContactPage() {
             )}
             <div className="contact-row">
               <div className="field">
-                <label htmlFor="contact-name">Name</label>
+                <label htmlFor="contact-name">{t('public.contact.name')}</label>
                 <input
                   id="contact-name"
                   name="name"
@@ -157,7 +157,7 @@ export function ContactPage() {
                 {errorOf('name')}
               </div>
               <div className="field">
-                <label htmlFor="contact-email">E-mail</label>
+                <label htmlFor="contact-email">{t('public.contact.email')}</label>
                 <input
                   id="contact-email"
                   name="email"
@@ -174,7 +174,7 @@ export function ContactPage() {
               </div>
             </div>
             <div className="field">
-              <label htmlFor="contact-category">Subject</label>
+              <label htmlFor="contact-category">{t('public.contact.subject')}</label>
               <select
                 id="contact-category"
                 name="category"
@@ -184,10 +184,10 @@ export function ContactPage() {
                 data-testid="contact-category"
                 {...invalid('category')}
               >
-                <option value="">Choose a subject</option>
+                <option value="">{t('public.contact.chooseSubject')}</option>
                 {CONTACT_CATEGORIES.map((c) => (
                   <option key={c} value={c}>
-                    {CONTACT_CATEGORY_LABELS[c]}
+                    {t(CATEGORY_LABELS[c])}
                   </option>
                 ))}
               </select>
@@ -195,7 +195,7 @@ export function ContactPage() {
             </div>
             <div className="field">
               <div className="field-head">
-                <label htmlFor="contact-message">Message</label>
+                <label htmlFor="contact-message">{t('public.contact.message')}</label>
                 <span className="counter" aria-hidden="true">
                   {form.message.length}/{CONTACT_LIMITS.messageMax}
                 </span>
@@ -221,8 +221,8 @@ export function ContactPage() {
                 data-testid="contact-newsletter"
               />
               <span>
-                Keep me posted about new features
-                <small>Optional. We have no newsletter yet, so this choice is not sent or stored.</small>
+                {t('public.contact.newsletter')}
+                <small>{t('public.contact.newsletterNote')}</small>
               </span>
             </label>
             <div>
@@ -232,7 +232,7 @@ export function ContactPage() {
                 disabled={phase === 'sending'}
                 data-testid="contact-submit"
               >
-                {phase === 'sending' ? 'Sending...' : 'Send Message'}
+                {phase === 'sending' ? t('public.contact.sending') : t('public.contact.send')}
               </button>
             </div>
           </form>

@@ -19,6 +19,8 @@ import { readPendingExtension } from '../lib/roomPrefs.ts';
 import { claimPendingRoom } from '../lib/claim.ts';
 import { googleStartUrl, useGoogleSignIn } from '../lib/googleSignIn.ts';
 import { EmailCodeForm, type CodeSignIn } from '../components/EmailCodeForm.tsx';
+import { useT } from '../i18n/i18n.ts';
+import { translateShared } from '../i18n/sharedTexts.ts';
 import './accounts.css';
 
 /** code: the e-mail code form (EmailCodeForm, its own two steps) */
@@ -27,6 +29,7 @@ type Step = 'code' | 'recover' | 'paying';
 const PAYMENT_REDIRECT_MS = 1500;
 
 export function LoginPage() {
+  const t = useT();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const redirect = safeRedirect(params.get('redirect'));
@@ -39,9 +42,10 @@ export function LoginPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const google = useGoogleSignIn();
 
+  const title = t('public.login.documentTitle');
   useEffect(() => {
-    document.title = 'Login / Sign Up · Ephemera';
-  }, []);
+    document.title = title;
+  }, [title]);
   /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
   const finish = (record: AccountRecord) => {
     const pending = pendingPaymentOf();
@@ -72,17 +76,17 @@ export function LoginPage() {
   useEffect(() => {
     const googleParam = params.get('google');
     if (googleParam === 'failed') {
-      setError('Google login was cancelled or failed');
+      setError(t('public.login.googleCancelled'));
       return;
     }
     if (googleParam === 'off') {
-      setError(ERRORS.GOOGLE_NOT_CONFIGURED);
+      setError(translateShared(ERRORS.GOOGLE_NOT_CONFIGURED));
       return;
     }
     if (googleParam === '1') {
       void accountApi.googleAuth().then(async (r) => {
         if (!r.ok) {
-          setError(r.message || 'Google login failed');
+          setError(r.message || t('public.login.googleFailed'));
           return;
         }
         const record = { token: r.data.token, user: r.data.user };
@@ -122,7 +126,7 @@ export function LoginPage() {
   const recover = async (e: FormEvent) => {
     e.preventDefault();
     if (!email.trim()) {
-      setError('Please enter your email address');
+      setError(t('public.login.emailRequired'));
       return;
     }
     setBusy(true);
@@ -130,7 +134,7 @@ export function LoginPage() {
     const r = await accountApi.recoverUsername(email.trim());
     setBusy(false);
     if (!r.ok) {
-      setError(r.message || 'Username recovery failed');
+      setError(r.message || t('public.login.recoveryFailed'));
       return;
     }
     setNotice(r.data.message);
@@ -142,17 +146,17 @@ export function LoginPage() {
       <main className="account-page" data-testid="login-page">
         {step === 'paying' ? (
           <section className="account-card" data-testid="registration-successful">
-            <h1>Registration Successful</h1>
+            <h1>{t('public.login.registered')}</h1>
             <p className="account-notice" role="status">
-              Redirecting to payment...
+              {t('public.login.redirectingPayment')}
             </p>
           </section>
         ) : (
           <section className="account-card">
-            <h1>{step === 'recover' ? 'Recover your username' : 'Sign in or create an account'}</h1>
+            <h1>{step === 'recover' ? t('public.login.recoverTitle') : t('public.login.title')}</h1>
             {claimWorkspace && step !== 'recover' && (
               <p className="account-hint" data-testid="claim-hint">
-                Register to keep your room: it will be claimed for your account.
+                {t('public.login.claimHint')}
               </p>
             )}
             {error && (
@@ -168,8 +172,8 @@ export function LoginPage() {
             {step === 'code' && (
               <EmailCodeForm
                 testIdPrefix="login"
-                verifyLabel="Sign in"
-                verifyingLabel="Signing in…"
+                verifyLabel={t('public.login.signIn')}
+                verifyingLabel={t('public.login.signingIn')}
                 setError={setError}
                 setNotice={setNotice}
                 onVerify={verify}
@@ -178,7 +182,7 @@ export function LoginPage() {
             {step === 'recover' && (
               <form onSubmit={recover} noValidate>
                 <label>
-                  E-mail
+                  {t('common.emailCode.email')}
                   <input
                     type="email"
                     value={email}
@@ -187,7 +191,7 @@ export function LoginPage() {
                   />
                 </label>
                 <button className="button button-primary" disabled={busy} data-testid="recover-submit">
-                  Send my username
+                  {t('public.login.sendUsername')}
                 </button>
                 <button
                   type="button"
@@ -197,7 +201,7 @@ export function LoginPage() {
                     setNotice(null);
                   }}
                 >
-                  Back to sign in
+                  {t('public.login.backToSignIn')}
                 </button>
               </form>
             )}
@@ -205,7 +209,7 @@ export function LoginPage() {
               <div className="account-alt">
                 {google && (
                   <a className="button button-ghost" href={googleStartUrl(redirect)} data-testid="login-google">
-                    Continue with Google
+                    {t('public.login.google')}
                   </a>
                 )}
                 <button
@@ -217,7 +221,7 @@ export function LoginPage() {
                     setNotice(null);
                   }}
                 >
-                  Forgot your username?
+                  {t('public.login.forgotUsername')}
                 </button>
               </div>
             )}

@@ -1,0 +1,26 @@
+/**
+ * Texts the browser shares with the server (proto/: the server's refusals carry the same English words): shown in
+ * the active language when the browser knows them, as they came when it does not (docs/i18n.md).
+ */
+import { CONTACT_LIMITS, CONTACT_TEXT, ERRORS } from '@ephemera/proto/client';
+import { t, type MessageId, type MessageValues } from './i18n.ts';
+
+/** the shared text, its key, and the values its placeholders take (limits as written, without grouping) */
+const SHARED = new Map<string, [MessageId, MessageValues?]>([
+  [CONTACT_TEXT.nameRequired, ['public.contact.error.nameRequired']],
+  [CONTACT_TEXT.nameTooLong, ['public.contact.error.nameTooLong', { max: String(CONTACT_LIMITS.nameMax) }]],
+  [CONTACT_TEXT.emailRequired, ['public.contact.error.emailRequired']],
+  [CONTACT_TEXT.emailInvalid, ['public.contact.error.emailInvalid']],
+  [CONTACT_TEXT.categoryRequired, ['public.contact.error.categoryRequired']],
+  [CONTACT_TEXT.messageRequired, ['public.contact.error.messageRequired']],
+  [CONTACT_TEXT.messageTooLong, ['public.contact.error.messageTooLong', { max: String(CONTACT_LIMITS.messageMax) }]],
+  [CONTACT_TEXT.unsupportedCharacters, ['public.contact.error.unsupportedCharacters']],
+  [CONTACT_TEXT.failed, ['public.contact.error.failed']],
+  [ERRORS.GOOGLE_NOT_CONFIGURED, ['public.login.googleNotConfigured']],
+]);
+
+/** A shared text in the active language (its area's catalog must be loaded), or the text itself when unknown. */
+export function translateShared(text: string): string {
+  const known = SHARED.get(text);
+  return known ? t(...known) : text;
+}
