@@ -7,8 +7,9 @@
 import { useEffect } from 'react';
 import type { RoomSession } from '../lib/session.ts';
 import { newIncomingMessages } from '../lib/notificationSound.ts';
+import { notificationPermission } from '../lib/notificationPermission.ts';
 
-const permitted = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
+const permitted = () => notificationPermission() === 'granted';
 
 export function useDesktopNotifications(session: RoomSession): void {
   useEffect(() => {

@@ -37,8 +37,25 @@ function loadBase(href: string): Promise<HTMLImageElement | null> {
   return baseImage;
 }
 
+/**
+ * Drawn icons by badge text: each is drawn once (the count changes with every arriving message in a busy room, and
+ * drawing and encoding a PNG each time cost more of the page's time than the messages themselves). At most 100
+ * texts ("1" to "99", "99+").
+ */
+const drawn = new Map<string, Promise<string | null>>();
+
+/** The icon with a badge text (formatBadge) as a data: URL (null when canvas is unavailable), drawn once per text. */
+function badgedIcon(baseHref: string, text: string): Promise<string | null> {
+  let url = drawn.get(text);
+  if (!url) {
+    url = drawBadgedIcon(baseHref, text);
+    drawn.set(text, url);
+  }
+  return url;
+}
+
 /** A data: URL of the icon with the badge, or null when canvas is unavailable. */
-export async function drawBadgedIcon(baseHref: string, count: number): Promise<string | null> {
+async function drawBadgedIcon(baseHref: string, text: string): Promise<string | null> {
   const canvas = document.createElement('canvas');
   canvas.width = SIZE;
   canvas.height = SIZE;
@@ -52,7 +69,6 @@ export async function drawBadgedIcon(baseHref: string, count: number): Promise<s
     ctx.roundRect(0, 0, SIZE, SIZE, 16);
     ctx.fill();
   }
-  const text = formatBadge(count);
   const { width, height, fontSize } = badgeBox(text);
   const x = SIZE - width;
   const y = 0;
@@ -78,6 +94,8 @@ export function useFaviconBadge(count: number): void {
     return { href: link.getAttribute('href') ?? '/favicon.svg', type: link.getAttribute('type') };
   });
 
+  // per badge text, not per count: 100 and 101 both show 99+
+  const text = count > 0 ? formatBadge(count) : '';
   useEffect(() => {
     const link = iconLink();
     const restore = () => {
@@ -86,23 +104,23 @@ export function useFaviconBadge(count: number): void {
       else link.removeAttribute('type');
       delete link.dataset.badge;
     };
-    if (count <= 0) {
+    if (!text) {
       restore();
       return;
     }
     let cancelled = false;
-    void drawBadgedIcon(original.href, count)
+    void badgedIcon(original.href, text)
       .then((url) => {
         if (cancelled || !url) return;
         link.setAttribute('type', 'image/png');
         link.setAttribute('href', url);
-        link.dataset.badge = formatBadge(count);
+        link.dataset.badge = text;
       })
       .catch(() => {});
     return () => {
       cancelled = true;
     };
-  }, [count, original]);
+  }, [text, original]);
 
   useEffect(
     () => () => {

@@ -15,6 +15,11 @@ import { getSoundEnabled } from './notificationSound.ts';
 import { mentionsMember } from './mentions.ts';
 import { plainText } from './markdown.ts';
 import { NOTIFICATION_TEXT } from './texts.ts';
+import {
+  notificationPermission,
+  onNotificationPermissionChange,
+  refreshNotificationPermission,
+} from './notificationPermission.ts';
 
 // ---- the decision ----
 
@@ -64,10 +69,6 @@ export type NotifyState = 'unsupported' | 'blocked' | 'off' | 'on';
 
 const listeners = new Set<() => void>();
 
-function permission(): NotificationPermission | null {
-  return typeof Notification === 'undefined' ? null : Notification.permission;
-}
-
 function readPref(): boolean {
   try {
     return globalThis.localStorage?.getItem(NOTIFY_PREF_KEY) === 'true';
@@ -90,7 +91,7 @@ let memo: boolean | null = null;
 
 /** For useSyncExternalStore. */
 export function getNotifyState(): NotifyState {
-  const p = permission();
+  const p = notificationPermission();
   if (p === null) return 'unsupported';
   if (p === 'denied') return 'blocked';
   memo ??= readPref();
@@ -99,8 +100,10 @@ export function getNotifyState(): NotifyState {
 
 export function subscribeNotifyState(listener: () => void): () => void {
   listeners.add(listener);
+  const off = onNotificationPermissionChange(listener);
   return () => {
     listeners.delete(listener);
+    off();
   };
 }
 
@@ -109,7 +112,9 @@ export async function toggleNotifications(): Promise<void> {
   const state = getNotifyState();
   if (state === 'unsupported' || state === 'blocked') return;
   if (state === 'on') return writePref(false);
-  const answer = permission() === 'granted' ? 'granted' : await Notification.requestPermission().catch(() => 'denied');
+  const answer =
+    notificationPermission() === 'granted' ? 'granted' : await Notification.requestPermission().catch(() => 'denied');
+  refreshNotificationPermission();
   if (answer === 'granted') writePref(true);
   else for (const l of [...listeners]) l(); // refused: the control shows it blocked
 }

@@ -48,9 +48,13 @@ export function newIncomingMessages(prev: RoomState, next: RoomState): Message[]
   for (const [channelId, list] of Object.entries(next.messages)) {
     const before = prev.messages[channelId];
     if (list === before) continue;
-    const known = new Set((before ?? []).map((m) => m.id));
-    for (const m of list) {
-      if (known.has(m.id) || m.seq <= prev.lastSeq) continue;
+    // A channel's messages are in seq order and every held one is at or below prev.lastSeq: only the tail past it
+    // can be news (a long history is not walked for each arriving message).
+    let from = list.length;
+    while (from > 0 && list[from - 1]!.seq > prev.lastSeq) from -= 1;
+    const known = new Set((before ?? []).filter((m) => m.seq > prev.lastSeq).map((m) => m.id));
+    for (const m of list.slice(from)) {
+      if (known.has(m.id)) continue;
       const t = Date.parse(m.timestamp);
       if (Number.isFinite(t) && next.sessionStartedAt > 0 && t < next.sessionStartedAt - CLOCK_SKEW_MS) continue;
       out.push(m);

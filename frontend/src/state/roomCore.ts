@@ -104,6 +104,8 @@ export function mergeMessages(
   const touched = new Set<string>();
   const seen = new Map<string, Set<string>>();
   const settled = new Set<string>();
+  /** channels where a message went in out of order (a page of older ones, a late one): sorted at the end */
+  const unordered = new Set<string>();
   let lastSeq = state.lastSeq;
   let changed = false;
 
@@ -120,13 +122,21 @@ export function mergeMessages(
     if (!m || typeof m.id !== 'string' || typeof m.channelId !== 'string') continue;
     if (m.seq > lastSeq) lastSeq = m.seq;
     if (m.clientMessageId) settled.add(m.clientMessageId);
-    const ids = idsOf(m.channelId);
-    if (ids.has(m.id)) continue;
-    ids.add(m.id);
+    // The live case: newer than every message held in its channel (seq is unique and grows), so it cannot be one
+    // we hold and it goes at the end: no id set and no sort over a long history (10,000 held messages) per message.
+    const held = messages[m.channelId];
+    const newest = held?.[held.length - 1];
+    const appends = newest !== undefined && m.seq > newest.seq;
+    if (!appends || seen.has(m.channelId)) {
+      const ids = idsOf(m.channelId);
+      if (ids.has(m.id)) continue;
+      ids.add(m.id);
+    }
     if (!touched.has(m.channelId)) {
-      messages[m.channelId] = (messages[m.channelId] ?? []).slice();
+      messages[m.channelId] = (held ?? []).slice();
       touched.add(m.channelId);
     }
+    if (!appends) unordered.add(m.channelId);
     messages[m.channelId]!.push(m);
     changed = true;
     if (countsAsUnread(state, m, source)) {
@@ -134,7 +144,7 @@ export function mergeMessages(
       if (mentionsReader(state, m)) mentions[m.channelId] = (mentions[m.channelId] ?? 0) + 1;
     }
   }
-  for (const ch of touched) messages[ch]!.sort((a, b) => a.seq - b.seq);
+  for (const ch of unordered) messages[ch]!.sort((a, b) => a.seq - b.seq);
 
   const ownId = state.user?.id;
   const isSettled = (p: PendingMessage) =>

@@ -44,6 +44,30 @@ describe('messages: dedupe and order', () => {
     );
     expect(s.messages.c1!.map((m) => m.seq)).toEqual([1, 2, 3]);
   });
+  it('within one merge: newer messages append, an older or repeated one after them is placed or dropped', () => {
+    const held = run(
+      [
+        {
+          type: 'messagesMerged',
+          messages: [message(2), message(4)],
+          source: 'history',
+          page: { channelId: 'c1', hasMore: false },
+        },
+      ],
+      joined(),
+    );
+    // 6 appends (newer than all held); then 5 and 3 arrive late, and 6 and 4 again: sorted in, repeats dropped
+    const s = roomReducer(held, {
+      type: 'messagesMerged',
+      messages: [message(6), message(5), message(6), message(3), message(4), message(7)],
+      source: 'sync',
+    });
+    expect(s.messages.c1!.map((m) => m.seq)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(
+      held.messages.c1!.map((m) => m.seq),
+      'the previous state is not changed',
+    ).toEqual([2, 4]);
+  });
   it('tracks the highest seq seen', () => {
     const s = run(
       [
