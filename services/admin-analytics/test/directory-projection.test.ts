@@ -17,7 +17,8 @@ import {
   type DomainEventType,
 } from '@ephemera/proto';
 import { makeEvent, systemActor, userActor, type Pool } from '@ephemera/platform';
-import { accountsPage, allAccounts, presentRoom, presentUser, roomsPage } from '../src/directory/read-model.ts';
+import { accountsPage, allAccounts, roomsPage } from '../src/directory/read-model.ts';
+import { presentRoom, presentUser } from '../src/directory/present.ts';
 import { usersCsv } from '../src/directory/users-routes.ts';
 import type { AccountFields } from '../src/account-fields.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';

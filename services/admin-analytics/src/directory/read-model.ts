@@ -5,7 +5,7 @@
  * distributed). A route that changed something waits until its own read model shows the change, so the list the
  * dashboard reloads right after reflects it.
  */
-import type { AdminRoom, AdminUser, Tier } from '@ephemera/proto';
+import type { Tier } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import type { AccountFields } from '../account-fields.ts';
@@ -24,7 +24,7 @@ export interface AccountRecord {
   suspended_reason: string | null;
   last_active_at: Date;
 }
-interface RoomRecord {
+export interface RoomRecord {
   id: string;
   name: string;
   owner_email: string | null;
@@ -34,35 +34,9 @@ interface RoomRecord {
   expires_at: Date | null;
 }
 
-const PAYMENT = ['active', 'past_due', 'cancelled'] as const;
+/** the payment states an account's row may name (anything else reads as active) */
+export const PAYMENT = ['active', 'past_due', 'cancelled'] as const;
 type PaymentStatus = (typeof PAYMENT)[number];
-
-export function presentUser(a: AccountRecord): AdminUser {
-  return {
-    email: a.email,
-    username: a.username,
-    subscriptionTier: a.tier,
-    upgradedByAdmin: a.upgraded_by_admin,
-    paymentStatus: (PAYMENT as readonly string[]).includes(a.payment_status)
-      ? (a.payment_status as AdminUser['paymentStatus'])
-      : 'active',
-    createdAt: a.created_at.toISOString(),
-    suspended: a.suspended,
-    suspendedReason: a.suspended_reason,
-    trialEndsAt: a.trial_ends_at?.toISOString() ?? null,
-  };
-}
-
-export function presentRoom(r: RoomRecord, now: Date): AdminRoom {
-  return {
-    id: r.id,
-    name: r.name,
-    owner: r.owner_email,
-    userCount: r.user_count,
-    isActive: r.expires_at === null || r.expires_at.getTime() > now.getTime(),
-    expiresAt: r.expires_at?.toISOString() ?? null,
-  };
-}
 
 /** a LIKE pattern that finds `text` anywhere, the user's % _ and \ taken literally */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -249,5 +223,35 @@ export async function untilProjected(ctx: AdminContext, what: string, shows: () 
 }
 
 /** one row matches: `SELECT 1 FROM ... WHERE ...` */
-export const matches = async (pool: Pool, sql: string, values: unknown[]) =>
+const matches = async (pool: Pool, sql: string, values: unknown[]) =>
   ((await pool.query(sql, values)).rowCount ?? 0) > 0;
+
+/** What the directory shows once each superadmin action has been applied: the routes wait for it (untilProjected). */
+export const directoryShows = {
+  /** the account and the rooms its deletion took with it are gone */
+  accountDeleted: (pool: Pool, accountId: string, roomIds: string[]) =>
+    matches(
+      pool,
+      'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
+      [accountId, roomIds],
+    ),
+  suspension: (pool: Pool, accountId: string, suspended: boolean) =>
+    matches(pool, 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [accountId, suspended]),
+  /** the account and its live rooms show the trial's tier */
+  adminTrial: (pool: Pool, accountId: string, tier: Tier, until: string, now: Date) =>
+    matches(
+      pool,
+      `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
+      AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
+      [accountId, tier, until, now],
+    ),
+  adminTrialEnded: (pool: Pool, accountId: string) =>
+    matches(pool, 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [accountId]),
+  roomDeleted: (pool: Pool, roomId: string) =>
+    matches(pool, 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = $1)', [roomId]),
+  roomExpiry: (pool: Pool, roomId: string, expiresAt: string | null) =>
+    matches(pool, 'SELECT 1 FROM admin.rooms WHERE id = $1 AND expires_at IS NOT DISTINCT FROM $2', [
+      roomId,
+      expiresAt,
+    ]),
+};

@@ -10,7 +10,8 @@ import { parseOrThrow } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { messagesLimit, reasonOf, roomIdParam, roomsQuery } from './inputs.ts';
-import { matches, presentRoom, roomExists, roomsPage, untilProjected } from './read-model.ts';
+import { directoryShows, roomExists, roomsPage, untilProjected } from './read-model.ts';
+import { presentRoom } from './present.ts';
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
@@ -18,8 +19,7 @@ export function roomsRouter(ctx: AdminContext): express.Router {
   const r = express.Router();
   const callers = adminCallers(ctx);
   const { pool } = ctx;
-  const shows = (what: string, sql: string, values: unknown[]) =>
-    untilProjected(ctx, what, () => matches(pool, sql, values));
+  const shows = (what: string, check: () => Promise<boolean>) => untilProjected(ctx, what, check);
 
   publicRoute(r, 'adminRooms', callers, async (req, res) => {
     const q = roomsQuery(req);
@@ -40,7 +40,7 @@ export function roomsRouter(ctx: AdminContext): express.Router {
     const workspaceId = roomIdParam(req);
     await ctx.rooms.deleteByAdmin({ workspaceId, reason });
     await ctx.events.audit(adminOf(res), 'room.deleted', workspaceId, reason);
-    await shows('room deleted', 'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = $1)', [workspaceId]);
+    await shows('room deleted', () => directoryShows.roomDeleted(pool, workspaceId));
     res.json({ success: true, message: 'Room delete completed successfully', workspaceId });
   });
 
@@ -49,10 +49,7 @@ export function roomsRouter(ctx: AdminContext): express.Router {
     const workspaceId = roomIdParam(req);
     const { expiresAt } = await ctx.rooms.extendByAdmin({ workspaceId, hours });
     await ctx.events.audit(adminOf(res), 'room.extended', workspaceId, null, { hours, expiresAt });
-    await shows('room extended', 'SELECT 1 FROM admin.rooms WHERE id = $1 AND expires_at IS NOT DISTINCT FROM $2', [
-      workspaceId,
-      expiresAt,
-    ]);
+    await shows('room extended', () => directoryShows.roomExpiry(pool, workspaceId, expiresAt));
     res.json({ success: true, message: 'Room extend completed successfully', workspaceId, expiresAt });
   });
 

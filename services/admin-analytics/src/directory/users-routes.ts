@@ -11,7 +11,8 @@ import { parseOrThrow } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { adminOf } from '../superadmin.ts';
 import { emailParam, reasonOf, SetSubscriptionBodySchema, usersQuery } from './inputs.ts';
-import { accountsPage, allAccounts, matches, presentUser, untilProjected, type AccountRecord } from './read-model.ts';
+import { accountsPage, allAccounts, directoryShows, untilProjected, type AccountRecord } from './read-model.ts';
+import { presentUser } from './present.ts';
 import { publicRoute } from '@ephemera/platform';
 import { adminCallers } from '../superadmin.ts';
 
@@ -28,8 +29,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
       throw new DomainError('FORBIDDEN', "The superadmin's own account cannot be changed here");
     return email;
   };
-  const shows = (what: string, sql: string, values: unknown[]) =>
-    untilProjected(ctx, what, () => matches(pool, sql, values));
+  const shows = (what: string, check: () => Promise<boolean>) => untilProjected(ctx, what, check);
 
   publicRoute(r, 'adminUsers', callers, async (req, res) => {
     const q = usersQuery(req);
@@ -43,11 +43,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const email = targetOf(req);
     const { accountId, deletedRooms } = await ctx.accounts.deleteAccountByAdmin({ email, reason });
     await ctx.events.audit(adminOf(res), 'user.deleted', accountId, reason, { accountId, deletedRooms });
-    await shows(
-      'user deleted',
-      'SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM admin.accounts WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE id = ANY ($2))',
-      [accountId, deletedRooms],
-    );
+    await shows('user deleted', () => directoryShows.accountDeleted(pool, accountId, deletedRooms));
     res.json({ success: true, message: 'User delete completed successfully', deletedRooms });
   });
 
@@ -63,10 +59,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
       body.reason || null,
       { accountId },
     );
-    await shows('user suspension', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND suspended = $2', [
-      accountId,
-      body.suspended,
-    ]);
+    await shows('user suspension', () => directoryShows.suspension(pool, accountId, body.suspended));
     res.json({
       success: true,
       message: `User ${body.suspended ? 'suspend' : 'unsuspend'} completed successfully`,
@@ -79,13 +72,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
     const email = targetOf(req);
     const { accountId, until } = await ctx.accounts.grantAdminTrial({ email, tier, days });
     await ctx.events.audit(adminOf(res), 'user.upgraded', accountId, null, { accountId, tier, days, until });
-    // the account and its live rooms show the trial's tier
-    await shows(
-      'admin trial',
-      `SELECT 1 FROM admin.accounts WHERE id = $1 AND tier = $2 AND upgraded_by_admin AND trial_ends_at = $3
-      AND NOT EXISTS (SELECT 1 FROM admin.rooms WHERE owner_account_id = $1 AND tier <> $2 AND (expires_at IS NULL OR expires_at > $4))`,
-      [accountId, tier, until, ctx.now()],
-    );
+    await shows('admin trial', () => directoryShows.adminTrial(pool, accountId, tier, until, ctx.now()));
     res.json({
       success: true,
       message: 'User upgrade completed successfully',
@@ -105,9 +92,7 @@ export function usersRouter(ctx: AdminContext): express.Router {
       tier,
       endedAdminTrial: true,
     });
-    await shows('admin trial ended', 'SELECT 1 FROM admin.accounts WHERE id = $1 AND NOT upgraded_by_admin', [
-      accountId,
-    ]);
+    await shows('admin trial ended', () => directoryShows.adminTrialEnded(pool, accountId));
     res.json({
       success: true,
       message: 'User subscription update completed successfully',

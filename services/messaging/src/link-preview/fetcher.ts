@@ -16,16 +16,17 @@
  *   decompression) and the connection dropped there; only HTML content types are read.
  * - `fetchImage` (the image proxy, image-proxy.ts) goes through the same hops and checks; it reads only `image/*`
  *   answers (never SVG) and refuses, instead of cutting, a body longer than its cap.
+ * The address rule is address-guard.ts, the reading of an answer fetch-body.ts, the refusals' words fetch-texts.ts.
  */
 import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
-import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { DomainError } from '@ephemera/proto';
+import { blocked, failed, IMAGE_TEXTS, PAGE_TEXTS, type Texts } from './fetch-texts.ts';
+import { bare, effectivePort, guardedLookup, isPublicAddress, isRefusal, normalizeHostPort } from './address-guard.ts';
+import { decode, readBody, type Retrieval } from './fetch-body.ts';
 
 export interface FetcherOptions {
   /** total time for every hop and the body (default 5000 ms) */
@@ -72,131 +73,6 @@ export const DEFAULTS = {
 } as const;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-const blocked = (message: string) => new DomainError('LINK_PREVIEW_BLOCKED', message);
-const failed = (message: string) => new DomainError('LINK_PREVIEW_FAILED', message);
-export const BLOCKED_ADDRESS = 'Links to local or private network addresses cannot be previewed';
-export const BLOCKED_SCHEME = 'Only http and https links can be previewed';
-export const BLOCKED_PORT = 'Only links on the standard web ports (80 and 443) can be previewed';
-
-/** The words of the refusals: a page (the preview) or an image (the image proxy). */
-interface Texts {
-  blockedAddress: string;
-  blockedScheme: string;
-  blockedPort: string;
-  noLocation: string;
-  badLocation: string;
-  tooManyRedirects: (n: number) => string;
-  status: (s: number) => string;
-  wrongType: string;
-  tooLarge: (max: number) => string;
-  encoding: string;
-  unreadable: string;
-  slow: string;
-  notFound: string;
-  tls: string;
-  connect: string;
-}
-const PAGE_TEXTS: Texts = {
-  blockedAddress: BLOCKED_ADDRESS,
-  blockedScheme: BLOCKED_SCHEME,
-  blockedPort: BLOCKED_PORT,
-  noLocation: 'The page redirects without saying where',
-  badLocation: 'The page redirects to an invalid address',
-  tooManyRedirects: (n) => `The link redirects more than ${n} times`,
-  status: (s) => `The page answered with an error (${s})`,
-  wrongType: 'The link does not point to a web page',
-  tooLarge: () => 'The page is too large',
-  encoding: 'The page uses an unsupported encoding',
-  unreadable: 'The page could not be read',
-  slow: 'The page took too long to answer',
-  notFound: 'The address could not be found',
-  tls: "The page's secure connection could not be verified",
-  connect: 'Could not connect to the page',
-};
-export const IMAGE_BLOCKED_ADDRESS = 'Images on local or private network addresses are not served';
-export const IMAGE_NOT_AN_IMAGE = 'The address does not point to an image';
-export const IMAGE_TEXTS: Texts = {
-  blockedAddress: IMAGE_BLOCKED_ADDRESS,
-  blockedScheme: 'Only http and https images are served',
-  blockedPort: 'Only images on the standard web ports (80 and 443) are served',
-  noLocation: 'The image redirects without saying where',
-  badLocation: 'The image redirects to an invalid address',
-  tooManyRedirects: (n) => `The image redirects more than ${n} times`,
-  status: (s) => `The image server answered with an error (${s})`,
-  wrongType: IMAGE_NOT_AN_IMAGE,
-  tooLarge: (max) => `The image is too large (${Math.round(max / 1024 / 1024)} MB max)`,
-  encoding: 'The image uses an unsupported encoding',
-  unreadable: 'The image could not be read',
-  slow: 'The image took too long to load',
-  notFound: "The image's address could not be found",
-  tls: "The image server's secure connection could not be verified",
-  connect: 'Could not connect to the image server',
-};
-
-/** What one retrieval reads: the accepted media types, the cap and what happens past it, the words. */
-interface Retrieval {
-  accept: string;
-  accepts(mediaType: string): boolean;
-  maxBytes: number;
-  /** past maxBytes: keep what was read (a page: its head is enough) or refuse (an image cut short is no image) */
-  overflow: 'cut' | 'refuse';
-  texts: Texts;
-}
-
-/** Refused by our own lookup guard (the agent's refusals are recognized by their message). */
-class AddressRefused extends Error {
-  readonly refused = true;
-}
-const isRefusal = (e: unknown): boolean =>
-  e instanceof AddressRefused || (e instanceof Error && /is not allowed\. Because/.test(e.message));
-
-/** A public unicast address: the only kind a preview may connect to. Anything ipaddr.js cannot parse is refused. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
-}
-
-/** `[::1]` -> `::1` (URL keeps IPv6 hosts in brackets; sockets take them bare). */
-const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
-const effectivePort = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-
-/** `host:port` in the form a URL canonicalizes it to, so `127.1:80` and `127.0.0.1:80` are the same entry. */
-export function normalizeHostPort(entry: string): string | null {
-  const s = entry.trim();
-  if (!s) return null;
-  try {
-    const u = new URL(`http://${s}`);
-    if (!u.port && !/:80$/.test(s)) return null; // a port is required
-    return `${u.hostname}:${u.port || 80}`;
-  } catch {
-    return null;
-  }
-}
-
-export function parseAllowHosts(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map(normalizeHostPort)
-    .filter((x): x is string => x !== null);
-}
-
-/** Wraps a resolver so that a name resolving to any non-public address fails the connection. */
-function guardedLookup(inner: LookupFunction): LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    inner(hostname, options, ((
-      err: NodeJS.ErrnoException | null,
-      address: string | dns.LookupAddress[],
-      family?: number,
-    ) => {
-      if (err) return callback(err);
-      const all = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      if (all.length === 0 || all.some((a) => !isPublicAddress(a)))
-        return callback(new AddressRefused(`${hostname} resolves to a refused address`));
-      callback(null, address, family);
-    }) as never);
-  }) as LookupFunction;
-}
 
 export class SafeFetcher {
   private readonly timeoutMs: number;
@@ -305,7 +181,7 @@ export class SafeFetcher {
           res.destroy();
           throw failed(t.tooLarge(what.maxBytes));
         }
-        const { body, truncated } = await this.readBody(res, signal, what);
+        const { body, truncated } = await readBody(res, signal, what);
         return { finalUrl: url, body, truncated, contentType, mediaType, redirects };
       }
     } catch (e) {
@@ -362,78 +238,7 @@ export class SafeFetcher {
     });
   }
 
-  /** Read at most maxBytes of the decompressed body, then drop the connection (and cut or refuse, as asked). */
-  private readBody(
-    res: IncomingMessage,
-    signal: AbortSignal,
-    what: Retrieval,
-  ): Promise<{ body: Buffer; truncated: boolean }> {
-    const { maxBytes, texts: t } = what;
-    const encoding = String(res.headers['content-encoding'] ?? 'identity')
-      .trim()
-      .toLowerCase();
-    let stream: Readable;
-    if (encoding === 'identity' || encoding === '') stream = res;
-    else if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
-    else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
-    else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-    else {
-      res.destroy();
-      return Promise.reject(failed(t.encoding));
-    }
-
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const settle = (fn: () => void) => {
-        if (done) return;
-        done = true;
-        signal.removeEventListener('abort', onAbort);
-        res.destroy();
-        if (stream !== res) stream.destroy();
-        fn();
-      };
-      const onAbort = () => settle(() => reject(signal.reason));
-      signal.addEventListener('abort', onAbort, { once: true });
-      stream.on('data', (chunk: Buffer) => {
-        if (done) return;
-        chunks.push(chunk);
-        size += chunk.length;
-        if (what.overflow === 'refuse' ? size > maxBytes : size >= maxBytes) {
-          settle(() =>
-            what.overflow === 'refuse'
-              ? reject(failed(t.tooLarge(maxBytes)))
-              : resolve({ body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true }),
-          );
-        }
-      });
-      stream.on('end', () => settle(() => resolve({ body: Buffer.concat(chunks), truncated: false })));
-      const onError = () => settle(() => reject(failed(t.unreadable)));
-      stream.on('error', onError);
-      if (stream !== res) res.on('error', onError);
-      res.on('close', () => {
-        if (!res.complete) onError();
-      });
-    });
-  }
-
   close(): void {
     for (const a of [this.safeHttp, this.safeHttps, this.plainHttp, this.plainHttps]) a.destroy();
   }
-}
-
-/** Bytes to text: the charset of the Content-Type header, else a <meta charset> near the start, else UTF-8. */
-function decode(body: Buffer, contentType: string): string {
-  const fromHeader = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
-  const fromMeta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
-  for (const label of [fromHeader, fromMeta, 'utf-8']) {
-    if (!label) continue;
-    try {
-      return new TextDecoder(label).decode(body);
-    } catch {
-      /* unknown label: try the next */
-    }
-  }
-  return body.toString('utf8');
 }

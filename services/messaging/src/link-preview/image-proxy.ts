@@ -20,7 +20,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '@ephemera/proto';
 import { ImageSigner } from '@ephemera/platform';
-import { DEFAULTS, IMAGE_NOT_AN_IMAGE, type SafeFetcher } from './fetcher.ts';
+import { DEFAULTS, type SafeFetcher } from './fetcher.ts';
+import { IMAGE_NOT_AN_IMAGE } from './fetch-texts.ts';
 
 // The signer lives in platform (crypto/image-signer.ts): the room service signs the custom theme's logo with it too.
 export { ImageSigner };

@@ -3,11 +3,12 @@ import type express from 'express';
 import type { RoomTokensApi } from '@ephemera/proto';
 import { linkPreviewRouter, memoryRateLimit, type RateLimit } from './router.ts';
 import { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
-import { parseAllowHosts } from './fetcher.ts';
+import { parseAllowHosts } from './address-guard.ts';
 import { linkPreviewAllowHostsFromEnv } from '../config.ts';
 
 export { LinkPreviewService, type LinkPreviewOptions } from './service.ts';
-export { SafeFetcher, isPublicAddress, parseAllowHosts, type FetcherOptions, type FetchedPage } from './fetcher.ts';
+export { SafeFetcher, type FetcherOptions, type FetchedPage } from './fetcher.ts';
+export { isPublicAddress, parseAllowHosts } from './address-guard.ts';
 export { parsePage, type PageMeta } from './parser.ts';
 export { PreviewCache, type CacheOptions } from './cache.ts';
 export { normalizeUrl, recognize } from './url.ts';

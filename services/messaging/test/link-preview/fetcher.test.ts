@@ -22,13 +22,8 @@ import path from 'node:path';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import { DomainError } from '@ephemera/proto';
-import {
-  SafeFetcher,
-  BLOCKED_ADDRESS,
-  BLOCKED_PORT,
-  BLOCKED_SCHEME,
-  type FetcherOptions,
-} from '../../src/link-preview/fetcher.ts';
+import { SafeFetcher, type FetcherOptions } from '../../src/link-preview/fetcher.ts';
+import { BLOCKED_ADDRESS, BLOCKED_PORT, BLOCKED_SCHEME } from '../../src/link-preview/fetch-texts.ts';
 import { LinkPreviewService } from '../../src/link-preview/service.ts';
 import { ImageSigner } from '../../src/link-preview/image-proxy.ts';
 import { DEV_MASTER_KEY } from '@ephemera/platform';

@@ -22,7 +22,7 @@ import {
   NOT_SIGNED,
   UNSUPPORTED_IMAGE,
 } from '../../src/link-preview/image-proxy.ts';
-import { IMAGE_BLOCKED_ADDRESS, IMAGE_NOT_AN_IMAGE } from '../../src/link-preview/fetcher.ts';
+import { IMAGE_BLOCKED_ADDRESS, IMAGE_NOT_AN_IMAGE } from '../../src/link-preview/fetch-texts.ts';
 import { linkPreviewRouter, memoryRateLimit, type RateLimit } from '../../src/link-preview/router.ts';
 import { DEV_MASTER_KEY } from '@ephemera/platform';
 

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { LinkPreviewRequestSchema } from '@ephemera/proto';
 import { recognize, normalizeUrl } from '../../src/link-preview/url.ts';
-import { isPublicAddress, parseAllowHosts } from '../../src/link-preview/fetcher.ts';
+import { isPublicAddress, parseAllowHosts } from '../../src/link-preview/address-guard.ts';
 import { parsePage } from '../../src/link-preview/parser.ts';
 
 const r = (s: string) => recognize(new URL(s));
