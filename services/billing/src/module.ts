@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type AccountRoomsApi } from '@ephemera/proto';
 import {
-  applyOnce,
+  projectionHandlers,
   migrate,
   ownEmailLookup,
   type BackupPart,
@@ -92,9 +92,7 @@ export async function startBillingModule(opts: BillingOptions): Promise<BillingM
     groupId: 'billing-projection',
     topics: [TOPICS.billing],
     fromBeginning: true,
-    handler: async ({ event }) => {
-      await applyOnce(opts.pool, 'billing', [event], service.projector);
-    },
+    ...projectionHandlers(opts.pool, 'billing', service.projector),
   });
   await projection.caughtUp();
   // Accounts stored in the clear by an earlier version are sealed before the first request (docs/crypto.md).

@@ -1,12 +1,10 @@
 /** The messaging service as a module (embedded in-process, or its own process via main.ts). */
 import { AdminMessaging } from './admin-messaging.ts';
 import { messagingBackupPart } from './backup-part.ts';
-import { purgeRoomInBatches } from './room-purge.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOPICS, type MessageLinkPreview } from '@ephemera/proto';
 import {
-  applyOnce,
   projectionHandlers,
   migrate,
   type BackupPart,
@@ -16,6 +14,7 @@ import {
   type RoomKeyring,
 } from '@ephemera/platform';
 import { MessagingService } from './messaging-service.ts';
+import { roomEventsHandler } from './consumers.ts';
 import { messagingProjector } from './projection.ts';
 import { messageSearch, composeProjectors, type MessageSearch } from './search/index.ts';
 import { AccessChecks } from './access.ts';
@@ -61,7 +60,6 @@ export async function startMessagingModule(deps: {
   const project = composeProjectors(messagingProjector(deps.keyring), search.projector);
   const service = new MessagingService({ ...deps, project });
   service.search = search;
-  const apply = (event: Parameters<typeof project>[1]) => applyOnce(deps.pool, 'messaging', [event], project);
   const files = deps.storage
     ? new FileService({
         pool: deps.pool,
@@ -85,26 +83,7 @@ export async function startMessagingModule(deps: {
     groupId: 'messaging-rooms',
     topics: [TOPICS.room],
     fromBeginning: true,
-    handler: async ({ event }) => {
-      // A deleted channel's files: their storage keys are read before the projection drops the rows.
-      const channelFiles =
-        event.type === 'channel.deleted' && files ? await files.storageKeysOfChannel(event.payload.channelId) : [];
-      // A removed room's bulk rows go first, in batches (room-purge.ts), so the event's transaction stays short.
-      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted')
-        await purgeRoomInBatches(deps.pool, event.payload.workspaceId);
-      await apply(event);
-      if (channelFiles.length)
-        await files
-          ?.removeObjects(channelFiles)
-          .catch((err) => deps.logger.warn({ err }, "removing a channel's files failed"));
-      if (event.type === 'workspace.expired' || event.type === 'workspace.deleted') {
-        service.forgetWorkspace(event.payload.workspaceId);
-        // The room's files go with it (their key is already destroyed, so what a failure leaves is unreadable).
-        await files
-          ?.removeRoom(event.payload.workspaceId)
-          .catch((err) => deps.logger.warn({ err }, "removing a room's files failed"));
-      }
-    },
+    handler: roomEventsHandler({ pool: deps.pool, project, service, files, logger: deps.logger }),
   });
   const messages = await deps.log.subscribe({
     groupId: 'messaging-projection',
