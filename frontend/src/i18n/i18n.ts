@@ -9,12 +9,18 @@ import { LOCALE_STORAGE_KEY, chooseLocale, type Area, type Locale } from './loca
 import type enCommon from './locales/en/common.json';
 import type enPublic from './locales/en/public.json';
 import type enRoom from './locales/en/room.json';
+import type enRoomside from './locales/en/roomside.json';
 import type enAccount from './locales/en/account.json';
 import type enAdmin from './locales/en/admin.json';
 
 /** Every text's key: the English catalogs' keys, so a key that does not exist fails the type check. */
 export type MessageId =
-  keyof typeof enCommon | keyof typeof enPublic | keyof typeof enRoom | keyof typeof enAccount | keyof typeof enAdmin;
+  | keyof typeof enCommon
+  | keyof typeof enPublic
+  | keyof typeof enRoom
+  | keyof typeof enRoomside
+  | keyof typeof enAccount
+  | keyof typeof enAdmin;
 
 /** Values for a message's {placeholders}: numbers are formatted (and pluralised) in the active locale by Lingui. */
 export type MessageValues = Record<string, string | number>;
@@ -27,6 +33,7 @@ const CATALOGS: Record<Locale, Record<Area, () => CatalogModule>> = {
     common: () => import('./locales/en/common.json'),
     public: () => import('./locales/en/public.json'),
     room: () => import('./locales/en/room.json'),
+    roomside: () => import('./locales/en/roomside.json'),
     account: () => import('./locales/en/account.json'),
     admin: () => import('./locales/en/admin.json'),
   },
@@ -34,6 +41,7 @@ const CATALOGS: Record<Locale, Record<Area, () => CatalogModule>> = {
     common: () => import('./locales/de/common.json'),
     public: () => import('./locales/de/public.json'),
     room: () => import('./locales/de/room.json'),
+    roomside: () => import('./locales/de/roomside.json'),
     account: () => import('./locales/de/account.json'),
     admin: () => import('./locales/de/admin.json'),
   },
