@@ -21,6 +21,11 @@ export const MessageSentSchema = z.object({
   message: MessageSchema,
   audience: AudienceSchema,
   bodyGone: z.boolean().optional(),
+  /**
+   * The members the text mentions (mentions.ts mentionedUsernames against the room's members when sent), for their
+   * unread mention counts; absent: none (so are events recorded before mentions were counted).
+   */
+  mentionedUserIds: z.array(z.string()).optional(),
 });
 /**
  * The events below concern one message (or one member's read position): their aggregate is the message (or
@@ -36,6 +41,8 @@ export const MessageEditedSchema = z.object({
   audience: AudienceSchema,
   /** as message.sent's: the message was deleted since, and its new text is gone with its key */
   bodyGone: z.boolean().optional(),
+  /** as message.sent's, for the new text: they replace the message's mentions */
+  mentionedUserIds: z.array(z.string()).optional(),
 });
 export const MessageDeletedSchema = z.object({
   workspaceId: z.string(),

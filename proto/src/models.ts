@@ -171,6 +171,8 @@ export interface ChannelSummary {
   channelId: string;
   lastMessage: Message | null;
   unreadCount: number;
+  /** how many of the unread messages mention the user (docs/product/messages.md M27), capped as unreadCount is */
+  mentionCount: number;
   /** the user's own read position (highest seq read in this channel) */
   readSeq: number;
   /** the highest read position of any other member: own messages up to it show as read */

@@ -23,6 +23,7 @@ const summary = (channelId: string, extra: Partial<ChannelSummary> = {}): Channe
   channelId,
   lastMessage: null,
   unreadCount: 0,
+  mentionCount: 0,
   readSeq: 0,
   othersReadSeq: 0,
   ...extra,

@@ -102,8 +102,9 @@ export function conversationsReducer(state: RoomState, action: ConversationsActi
         const count = s.channelId === state.currentChannelId ? 0 : Math.max(0, Math.floor(s.unreadCount ?? 0)) + later;
         if (count > 0) unread[s.channelId] = count;
         else delete unread[s.channelId];
-        // the server counts no mentions: those among the messages held above the read position count
-        const mentioning = Math.min(count, heldMentions(merged, s.channelId, readSeq[s.channelId] ?? 0));
+        // the server's mention count, plus the held messages after what it counted that mention the reader
+        const laterMentions = countedTo > 0 ? heldMentions(merged, s.channelId, countedTo) : 0;
+        const mentioning = Math.min(count, Math.max(0, Math.floor(s.mentionCount ?? 0)) + laterMentions);
         if (mentioning > 0) mentions[s.channelId] = mentioning;
         else delete mentions[s.channelId];
       }

@@ -57,28 +57,29 @@ describe('unread mentions', () => {
   it('a removed channel takes its mentions along', () => {
     expect(run([{ type: 'channelRemoved', channelId: 'c2' }], arrived).mentions).toEqual({});
   });
-  it('after a reload, the held last message above the read position counts', () => {
-    const last = message(9, { channelId: 'c2', content: 'see @alice' });
-    const s = run(
-      [
-        {
-          type: 'summariesLoaded',
-          summaries: [{ channelId: 'c2', unreadCount: 4, lastMessage: last, readSeq: 5, othersReadSeq: 0 }],
-        },
-      ],
-      joined(),
-    );
+  const loaded = (unreadCount: number, mentionCount: number, readSeq = 5): RoomAction => ({
+    type: 'summariesLoaded',
+    summaries: [
+      {
+        channelId: 'c2',
+        unreadCount,
+        mentionCount,
+        lastMessage: message(9, { channelId: 'c2', content: 'see @alice' }),
+        readSeq,
+        othersReadSeq: 0,
+      },
+    ],
+  });
+  it("after a reload, the server's count shows, though the browser holds only the last message", () => {
+    const s = run([loaded(4, 3)], joined());
     expect(s.unread).toEqual({ c2: 4 });
-    expect(s.mentions).toEqual({ c2: 1 });
-    const read = run(
-      [
-        {
-          type: 'summariesLoaded',
-          summaries: [{ channelId: 'c2', unreadCount: 0, lastMessage: last, readSeq: 9, othersReadSeq: 0 }],
-        },
-      ],
-      joined(),
-    );
-    expect(read.mentions).toEqual({});
+    expect(s.mentions).toEqual({ c2: 3 });
+    expect(run([loaded(0, 0, 9)], joined()).mentions).toEqual({});
+  });
+  it('messages that arrived after the server counted add to its count, never above the unread count', () => {
+    const s = run([live(10, '@alice again'), live(11, 'no mention'), loaded(3, 2)], joined());
+    expect(s.unread).toEqual({ c2: 5 });
+    expect(s.mentions).toEqual({ c2: 3 });
+    expect(run([loaded(1, 5)], joined()).mentions).toEqual({ c2: 1 });
   });
 });

@@ -27,6 +27,7 @@ import type { z } from 'zod';
 import { requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
 import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
+import { memberNames, mentionedIds } from './member-names.ts';
 
 /** platform's Decision (write-path.ts), with the stored objects the command's events remove */
 export interface Decision<T> extends RecordedDecision<T> {
@@ -86,6 +87,8 @@ export async function decideEdit(
   if (content.length === 0) throw new DomainError('MESSAGE_EMPTY');
   if (content === message.content) return { events: [], answer: message }; // nothing changed: nothing recorded
   const editedAt = ctx.now().toISOString();
+  const key = await servingKey(ctx.keyring, actor.workspaceId);
+  const mentioned = mentionedIds(message.type, content, await memberNames(ctx.pool, key, actor.workspaceId, [content]));
   const event = makeEvent(
     'message.edited',
     message.id,
@@ -97,6 +100,7 @@ export async function decideEdit(
       content,
       editedAt,
       audience: channelAudience(channel),
+      ...(mentioned.length > 0 ? { mentionedUserIds: mentioned } : {}),
     },
     userActor(actor.userId),
   );

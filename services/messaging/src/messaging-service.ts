@@ -53,6 +53,7 @@ import { filesByIds } from './files/index.ts';
 import { stageEnded } from './send-metrics.ts';
 import { RoomWrites } from './room-writes.ts';
 import { accessKey, decideSends, type PendingSend } from './send-decisions.ts';
+import { memberNames } from './member-names.ts';
 
 export interface MessagingServiceDeps {
   pool: Pool;
@@ -132,9 +133,10 @@ export class MessagingService implements MessagingApi {
     // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
     await this.rooms.trustReadModel(workspaceId);
     // 1. checks, per (author, channel), each a single query; 2. dedupe: a retried send (same author and client id)
-    //    answers the stored message, stored once; with the quoted messages and attached files. Both run at once, on
-    //    separate connections: a send's answer waits for the slower, not for their sum. The lookups cover the whole
-    //    batch (what they find for a refused send is not used); a refusal is still answered before a missing key.
+    //    answers the stored message, stored once; with the quoted messages, attached files and, when a text may
+    //    mention someone, the members' names. Both run at once, on separate connections: a send's answer waits for
+    //    the slower, not for their sum. The lookups cover the whole batch (what they find for a refused send is not
+    //    used); a refusal is still answered before a missing key.
     const checks = new Map<string, PendingSend>();
     for (const p of batch) {
       const check = accessKey(p);
@@ -159,6 +161,12 @@ export class MessagingService implements MessagingApi {
           workspaceId,
           batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : [])),
         ),
+        memberNames(
+          this.deps.pool,
+          key,
+          workspaceId,
+          batch.map((p) => p.input.content),
+        ),
       ]),
     );
     looking.catch(() => {}); // awaited below unless every send is refused
@@ -175,14 +183,14 @@ export class MessagingService implements MessagingApi {
       else allowed.push(p);
     }
     if (allowed.length === 0) return;
-    const [stored, quoted, uploads] = await looking;
+    const [stored, quoted, uploads, members] = await looking;
     const checked = stageEnded('checks', started);
 
     // 3. replies, files, sequence numbers and events (send-decisions.ts)
     const { events, fresh, seq } = decideSends(
       workspaceId,
       allowed,
-      { channels, stored, quoted, uploads },
+      { channels, stored, quoted, uploads, members },
       await this.rooms.currentSeq(workspaceId),
       this.now,
       this.deps.linkPreviews,

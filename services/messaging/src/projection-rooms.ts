@@ -52,8 +52,8 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     case 'member.joined':
       await db.query(
-        // No username: messaging never shows one (a message carries its author's name, sealed with it), so none is
-        // kept; no token hash either: whose a token is, the room service answers (roomMemberOf in services/platform/src/public-route.ts).
+        // The username is sealed beside this row (member-names.ts, for mentions), never kept in the clear; no token
+        // hash either: whose a token is, the room service answers (roomMemberOf in services/platform/src/public-route.ts).
         `INSERT INTO messaging.members (workspace_id, user_id, is_admin) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
         [event.payload.workspaceId, event.payload.userId, event.payload.isAdmin],
@@ -155,7 +155,8 @@ export async function projectRoomEvent(db: PoolClient, event: AnyEventEnvelope):
       return;
     }
     default:
-      // channel.renamed, dm.hidden, dm.reopened, member.profile-updated: nothing messaging decides depends on them.
+      // channel.renamed, dm.hidden, dm.reopened: nothing messaging decides depends on them; member.profile-updated
+      // changes only the sealed name (member-names.ts, projected beside this).
       return;
   }
 }

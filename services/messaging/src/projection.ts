@@ -10,6 +10,7 @@ import { holdAgainstRemoval, memberRowsId, projectRoomEvent } from './projection
 import { openMessage, sealMessage } from './sealed-messages.ts';
 import { attachFile, projectFileEvent } from './files/projection.ts';
 import { projectChannelName } from './channel-names.ts';
+import { projectMemberName } from './member-names.ts';
 
 type MessageSent = Extract<AnyEventEnvelope, { type: 'message.sent' }>;
 
@@ -21,12 +22,18 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         return;
       case 'message.edited': {
         const { workspaceId, messageId, content, editedAt } = event.payload;
-        await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({
+        const edited = await updateMessage(db, await keyring.key(workspaceId), messageId, event.sequence, (m) => ({
           ...m,
           content,
           isEdited: true,
           editedAt,
         }));
+        // the new text's mentions replace the old text's (an event without them: the new text mentions nobody)
+        if (edited)
+          await db.query('UPDATE messaging.messages SET mentioned_user_ids = $2 WHERE id = $1', [
+            messageId,
+            event.payload.bodyGone ? [] : (event.payload.mentionedUserIds ?? []),
+          ]);
         return;
       }
       case 'message.deleted':
@@ -34,7 +41,8 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         // of the message is left to open, even with the room's key (sealed-messages.ts openStored). Its own key goes
         // too, so its events in the log no longer open either (message-keys.ts).
         await db.query(
-          'UPDATE messaging.messages SET sealed_body = NULL, version = GREATEST(version, $2), deleted = true WHERE id = $1',
+          `UPDATE messaging.messages SET sealed_body = NULL, mentioned_user_ids = '{}', version = GREATEST(version, $2),
+             deleted = true WHERE id = $1`,
           [event.payload.messageId, event.sequence],
         );
         await db.query('DELETE FROM messaging.message_keys WHERE message_id = $1', [event.payload.messageId]);
@@ -68,6 +76,12 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
         );
         return;
       }
+      case 'member.joined':
+      case 'member.profile-updated':
+        await projectRoomEvent(db, event);
+        // the name a mention of the member is recognised by (member-names.ts)
+        await projectMemberName(db, await keyring.key(event.payload.workspaceId), event);
+        return;
       case 'channel.created':
       case 'channel.renamed':
         await projectRoomEvent(db, event);
@@ -83,27 +97,38 @@ export function messagingProjector(keyring: RoomKeyring): Projector {
   return writingRuns('message.sent', project, (db, events) => insertMessages(db, keyring, events));
 }
 
+/** a sent message as stored: sealed (null: delivered without its body) and whom it mentions */
+interface Row {
+  m: Message;
+  sealed: string | null;
+  mentioned: string[];
+}
+
 /**
  * Stores sent messages, sealed, with one INSERT whatever their number (arrays unnested: one prepared statement).
  * Tombstones: on a replay the room topic may be ahead, with the room expired or the channel deleted already. A
  * message delivered without its body (deleted since: its key is gone) is stored as a deleted message's row.
  */
 async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: MessageSent[]): Promise<void> {
-  const rows: { m: Message; sealed: string | null }[] = [];
+  const rows: Row[] = [];
   for (const event of events) {
     const m = event.payload.message;
     const key = await keyring.key(m.workspaceId);
-    if (key) rows.push({ m, sealed: event.payload.bodyGone ? null : sealMessage(key, m) });
+    if (!key) continue;
+    if (event.payload.bodyGone) rows.push({ m, sealed: null, mentioned: [] });
+    else rows.push({ m, sealed: sealMessage(key, m), mentioned: event.payload.mentionedUserIds ?? [] });
   }
   if (rows.length === 0) return;
   // the search index's insert follows in this transaction (composeProjectors): these locks cover it too
   await holdAgainstRemoval(db, [...rows.map((r) => r.m.workspaceId), ...rows.map((r) => r.m.channelId)]);
-  const column = <T>(f: (r: { m: Message; sealed: string | null }) => T) => rows.map(f);
+  const column = <T>(f: (r: Row) => T) => rows.map(f);
+  // the mentioned ids of each row as one JSON array (unnest cannot take arrays of uneven length)
   await db.query(
-    `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, deleted)
-     SELECT r.id, r.workspace_id, r.seq, r.channel_id, r.client_message_id, r.author_id, r.sealed_body, r.created_at, r.sealed_body IS NULL
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
-       AS r(id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at)
+    `INSERT INTO messaging.messages (id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, deleted, mentioned_user_ids)
+     SELECT r.id, r.workspace_id, r.seq, r.channel_id, r.client_message_id, r.author_id, r.sealed_body, r.created_at, r.sealed_body IS NULL,
+            ARRAY(SELECT json_array_elements_text(r.mentioned))
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::json[])
+       AS r(id, workspace_id, seq, channel_id, client_message_id, author_id, sealed_body, created_at, mentioned)
      WHERE NOT EXISTS (SELECT 1 FROM messaging.expired_workspaces e WHERE e.id = r.workspace_id)
        AND NOT EXISTS (SELECT 1 FROM messaging.deleted_channels d WHERE d.id = r.channel_id)
      ON CONFLICT DO NOTHING`,
@@ -116,6 +141,7 @@ async function insertMessages(db: PoolClient, keyring: RoomKeyring, events: Mess
       column((r) => r.m.authorId),
       column((r) => r.sealed),
       column((r) => r.m.timestamp),
+      column((r) => JSON.stringify(r.mentioned)),
     ],
   );
   for (const { m, sealed } of rows) if (m.file && sealed !== null) await attachFile(db, m.file.id, m.id);
@@ -131,16 +157,17 @@ async function updateMessage(
   messageId: string,
   version: number,
   change: (m: Message) => Message,
-) {
-  if (!key) return;
+): Promise<boolean> {
+  if (!key) return false;
   const { rows } = await db.query('SELECT id, sealed_body FROM messaging.messages WHERE id = $1 FOR UPDATE', [
     messageId,
   ]);
-  if (!rows[0] || rows[0].sealed_body === null) return; // gone, or deleted: nothing left to change
+  if (!rows[0] || rows[0].sealed_body === null) return false; // gone, or deleted: nothing left to change
   const body = change(openMessage(key, rows[0]));
   await db.query('UPDATE messaging.messages SET sealed_body = $2, version = GREATEST(version, $3) WHERE id = $1', [
     messageId,
     sealMessage(key, body),
     version,
   ]);
+  return true;
 }

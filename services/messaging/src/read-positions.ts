@@ -67,8 +67,9 @@ export const UNREAD_COUNT_CAP = 100;
 
 /**
  * One summary per channel the member can read, in one query: the newest live message, the unread count (live
- * messages after the member's position by other authors: own messages never count), the member's position and
- * the highest position of any other member. unreadCount is at most UNREAD_COUNT_CAP.
+ * messages after the member's position by other authors: own messages never count), how many of those mention the
+ * member (their ids stored with the message: member-names.ts), the member's position and the highest position of
+ * any other member. unreadCount and mentionCount are at most UNREAD_COUNT_CAP.
  */
 export async function channelSummaries(
   ctx: CommandContext,
@@ -82,6 +83,10 @@ export async function channelSummaries(
             (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
               WHERE u.channel_id = c.id AND u.seq > coalesce(own.seq, 0) AND NOT u.deleted AND u.author_id <> $2
               LIMIT $3) capped) AS unread,
+            (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
+              WHERE u.channel_id = c.id AND u.mentioned_user_ids @> ARRAY[$2::text] AND u.seq > coalesce(own.seq, 0)
+                AND NOT u.deleted AND u.author_id <> $2
+              LIMIT $3) capped) AS mentions,
             last.id AS last_id, last.sealed_body AS last_body
      FROM messaging.channels c
      LEFT JOIN messaging.read_positions own ON own.channel_id = c.id AND own.user_id = $2
@@ -95,6 +100,7 @@ export async function channelSummaries(
     channelId: r.id,
     lastMessage: r.last_id ? openMessage(key, { id: r.last_id, sealed_body: r.last_body }) : null,
     unreadCount: Number(r.unread),
+    mentionCount: Number(r.mentions),
     readSeq: Number(r.read_seq),
     othersReadSeq: Number(r.others_read_seq),
   }));

@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import type { ChannelAccess } from './access.ts';
 import { describeFile, type StoredFile } from './files/index.ts';
 import type { ReplyTarget } from './send-lookups.ts';
+import { mentionedIds, type MemberNames } from './member-names.ts';
 
 export interface PendingSend {
   actor: SessionActor;
@@ -41,6 +42,8 @@ export interface SendLookups {
   quoted: Map<string, ReplyTarget>;
   /** the uploads the batch's file messages name */
   uploads: Map<string, StoredFile>;
+  /** the room's members by name, when a text of the batch may mention one (member-names.ts) */
+  members: MemberNames;
 }
 
 /** New messages, each with the sends answered by it (the same send twice in one batch), and their events. */
@@ -137,12 +140,14 @@ export function decideSends(
       editedAt: null,
       file,
     };
+    const mentioned = mentionedIds(type, content, found.members);
+    const payload = { message, audience: channelAudience(channel) };
     events.push(
       makeEvent(
         'message.sent',
         workspaceId,
         seq,
-        { message, audience: channelAudience(channel) },
+        mentioned.length > 0 ? { ...payload, mentionedUserIds: mentioned } : payload,
         userActor(p.actor.userId),
       ),
     );

@@ -1,0 +1,50 @@
+/**
+ * Whom a message mentions (docs/product/messages.md M26, M27): the members' usernames, kept sealed under the room key
+ * beside their membership (docs/crypto.md), opened when a send or an edit holds an `@`, and matched by proto's
+ * mentionedUsernames, the browser's own rule. The ids go into the message's event and its row (projection.ts), and
+ * the channel summaries count the unread messages that mention the reader (read-positions.ts).
+ */
+import { mentionedUsernames, type AnyEventEnvelope } from '@ephemera/proto';
+import type { Pool, PoolClient, RoomKey } from '@ephemera/platform';
+
+/** A room's members by username: lower-cased names to member ids (names are unique in a room; ids to be safe). */
+export type MemberNames = Map<string, string[]>;
+
+const usernameAad = (workspaceId: string, userId: string) => `member:${workspaceId}:${userId}:username`;
+
+/** member.joined and member.profile-updated: the member's current name, sealed (a member not projected: no row). */
+export async function projectMemberName(db: PoolClient, key: RoomKey | null, event: AnyEventEnvelope): Promise<void> {
+  if (!key || (event.type !== 'member.joined' && event.type !== 'member.profile-updated')) return;
+  const { workspaceId, userId, username } = event.payload;
+  await db.query('UPDATE messaging.members SET sealed_username = $3 WHERE workspace_id = $1 AND user_id = $2', [
+    workspaceId,
+    userId,
+    key.seal(username, usernameAad(workspaceId, userId)),
+  ]);
+}
+
+/** The room's members by name, opened only when one of the texts could mention someone. */
+export async function memberNames(
+  pool: Pool,
+  key: RoomKey,
+  workspaceId: string,
+  texts: readonly string[],
+): Promise<MemberNames> {
+  const names: MemberNames = new Map();
+  if (!texts.some((t) => t.includes('@'))) return names;
+  const { rows } = await pool.query<{ user_id: string; sealed_username: string }>(
+    'SELECT user_id, sealed_username FROM messaging.members WHERE workspace_id = $1 AND sealed_username IS NOT NULL',
+    [workspaceId],
+  );
+  for (const r of rows) {
+    const name = key.open(r.sealed_username, usernameAad(workspaceId, r.user_id)).toLocaleLowerCase();
+    names.set(name, [...(names.get(name) ?? []), r.user_id]);
+  }
+  return names;
+}
+
+/** The ids of the members a text message mentions (none for a file message: its text is a caption or file name). */
+export function mentionedIds(type: string, content: string, names: MemberNames): string[] {
+  if (type !== 'text' || names.size === 0) return [];
+  return mentionedUsernames(content, [...names.keys()]).flatMap((name) => names.get(name.toLocaleLowerCase()) ?? []);
+}
