@@ -7,16 +7,15 @@
  *     trigger={<button type="button" className="icon-button" aria-label="Add reaction"><SmileIcon /></button>}>
  *     <EmojiGrid onPick={(e) => react(e)} />
  *   </Popover>
- * Close it from inside with <PopoverClose asChild><button>Done</button></PopoverClose>, or control it with
- * `open` / `onOpenChange` (close after a pick: onPick={() => { react(e); setOpen(false); }}).
+ * Control it with `open` / `onOpenChange` (close after a pick: onPick={() => { react(e); setOpen(false); }}).
  * Heavy content (the full emoji picker) should be React.lazy inside the popover so it loads only when opened.
+ *
+ * Radix's popover is a chunk of its own, fetched when the first popover's trigger renders: until it arrives the
+ * trigger shows on its own (the initial JavaScript budget, bundle-budget.ts).
  */
-import type { ReactElement, ReactNode } from 'react';
-import * as RadixPopover from '@radix-ui/react-popover';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 
-export const PopoverClose = RadixPopover.Close;
-
-interface PopoverProps {
+export interface PopoverProps {
   trigger: ReactElement;
   children: ReactNode;
   /** accessible name of the panel (role=dialog) */
@@ -29,33 +28,12 @@ interface PopoverProps {
   testId?: string;
 }
 
-export function Popover({
-  trigger,
-  children,
-  label,
-  open,
-  onOpenChange,
-  side = 'top',
-  align = 'center',
-  className,
-  testId,
-}: PopoverProps) {
+const RadixPopoverView = lazy(() => import('./RadixPopover.tsx'));
+
+export function Popover(props: PopoverProps) {
   return (
-    <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
-      <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
-      <RadixPopover.Portal>
-        <RadixPopover.Content
-          className={`ui-popover${className ? ` ${className}` : ''}`}
-          aria-label={label}
-          side={side}
-          align={align}
-          sideOffset={6}
-          collisionPadding={8}
-          data-testid={testId}
-        >
-          {children}
-        </RadixPopover.Content>
-      </RadixPopover.Portal>
-    </RadixPopover.Root>
+    <Suspense fallback={props.trigger}>
+      <RadixPopoverView {...props} />
+    </Suspense>
   );
 }
