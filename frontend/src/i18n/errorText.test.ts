@@ -1,0 +1,35 @@
+/** The server's refusals in the active language (docs/i18n.md): English is proto's text, German covers every code. */
+import { describe, expect, it } from 'vitest';
+import { ERRORS } from '@ephemera/proto/client';
+import { loadArea, setLocale } from './i18n.ts';
+import { errorText } from './errorText.ts';
+
+const codes = Object.keys(ERRORS) as (keyof typeof ERRORS)[];
+
+describe('errorText', () => {
+  it('shows proto’s English text exactly for every code', async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+    for (const code of codes) expect(errorText(code, 'fallback'), code).toBe(ERRORS[code]);
+  });
+
+  it('shows a German text of its own for every code, found by the code or by proto’s English text', async () => {
+    await setLocale('de', { save: false });
+    await loadArea('roomside');
+    for (const code of codes) {
+      const german = errorText(code, 'fallback');
+      expect(german, code).not.toBe(ERRORS[code]);
+      expect(german, code).not.toMatch(/^roomside\./);
+      expect(errorText(null, ERRORS[code]), code).toBe(german);
+    }
+    expect(errorText('ROOM_FULL', '')).toBe('Dieser Raum ist voll');
+  });
+
+  it('leaves a text it does not know as it came', async () => {
+    await setLocale('de', { save: false });
+    await loadArea('roomside');
+    expect(errorText('NO_SUCH_CODE', 'Back at 10:00')).toBe('Back at 10:00');
+    expect(errorText(null, 'Back at 10:00')).toBe('Back at 10:00');
+    expect(errorText('toString', 'x')).toBe('x');
+  });
+});
