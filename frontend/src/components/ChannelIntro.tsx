@@ -4,6 +4,7 @@
  */
 import { HashIcon } from './Icons.tsx';
 import { PersonAvatar } from './sidebar/PersonAvatar.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 export interface IntroTarget {
   kind: 'topic' | 'dm';
@@ -14,6 +15,7 @@ export interface IntroTarget {
 }
 
 export function ChannelIntro({ target, hasMessages }: { target: IntroTarget; hasMessages: boolean }) {
+  const t = useT();
   if (target.kind === 'dm') {
     return (
       <div className="channel-intro dm-intro" data-testid="channel-intro" data-kind="dm">
@@ -23,8 +25,8 @@ export function ChannelIntro({ target, hasMessages }: { target: IntroTarget; has
         <h3>{target.name}</h3>
         <p>
           {hasMessages
-            ? `This is the beginning of your direct messages with ${target.name}.`
-            : `No messages yet. Send ${target.name} a message to start your conversation.`}
+            ? t('room.intro.dmBeginning', { name: target.name })
+            : t('room.intro.dmEmpty', { name: target.name })}
         </p>
       </div>
     );
@@ -34,8 +36,8 @@ export function ChannelIntro({ target, hasMessages }: { target: IntroTarget; has
       <div className="channel-intro-icon">
         <HashIcon size={26} />
       </div>
-      <h3>Welcome to #{target.name}</h3>
-      <p>{hasMessages ? 'This is the very beginning of the channel.' : 'No messages yet. Say hello!'}</p>
+      <h3>{t('room.intro.welcome', { name: target.name })}</h3>
+      <p>{hasMessages ? t('room.intro.channelBeginning') : t('room.intro.channelEmpty')}</p>
     </div>
   );
 }

@@ -20,9 +20,8 @@ import { MessageIcon } from './Icons.tsx';
 import { useFileSending } from './files/useFileSending.tsx';
 import { useFileDrop } from './files/useFileDrop.ts';
 import { FILE_SENDING_TEXT } from '../lib/texts.ts';
+import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import './chat.css';
-
-export const MSG_COPY_FAILED = 'Failed to copy message';
 
 interface Props {
   session: RoomSession;
@@ -52,6 +51,8 @@ function dmPartner(state: RoomState, channel: Channel, typingNow: boolean) {
 }
 
 export function ChatArea({ session, state, onBack, focusMessageId = null, onFocusDone, banner }: Props) {
+  useCatalog('room');
+  const t = useT();
   const channel = currentChannel(state);
   const channelId = channel?.id ?? null;
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -89,7 +90,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         return (
           s.online.find((u) => u.id === userId)?.username ??
           s.workspace?.users.find((u) => u.id === userId)?.username ??
-          'Someone'
+          translate('room.message.someone')
         );
       },
       onRetry: (id) => session.retryMessage(id),
@@ -98,7 +99,7 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         if (m.id) setReply({ channelId: m.channelId, messageId: m.id, authorName: m.authorName, content: m.content });
       },
       onCopy: (m: ChatMessage) => {
-        const failed = () => session.store.dispatch({ type: 'notice', message: MSG_COPY_FAILED });
+        const failed = () => session.store.dispatch({ type: 'notice', message: translate('room.message.copyFailed') });
         // the Clipboard API exists only in secure contexts (https, localhost)
         if (!navigator.clipboard) failed();
         else navigator.clipboard.writeText(m.content).catch(failed);
@@ -139,13 +140,13 @@ export function ChatArea({ session, state, onBack, focusMessageId = null, onFocu
         <div className="empty-illustration">
           <MessageIcon size={36} />
         </div>
-        <h2>{hasChannels ? 'Pick a conversation' : 'No conversations yet'}</h2>
+        <h2>{hasChannels ? t('room.chat.empty.pick') : t('room.chat.empty.none')}</h2>
         <p>
           {hasChannels
-            ? 'Choose a channel from the list to start chatting.'
+            ? t('room.chat.empty.choose')
             : canManageChannels(state.user)
-              ? 'Create a channel with the + button, then invite others with the link in the sidebar.'
-              : 'The room owner has not created a channel yet.'}
+              ? t('room.chat.empty.create')
+              : t('room.chat.empty.waitForOwner')}
         </p>
       </section>
     );

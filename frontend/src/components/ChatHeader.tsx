@@ -6,12 +6,13 @@
 import type { Channel, PresenceStatus } from '@ephemera/proto';
 import { ArrowLeftIcon, LockIcon } from './Icons.tsx';
 import { CallButtons } from './calls/CallButtons.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
-const STATUS_TEXT: Record<PresenceStatus | 'offline', string> = {
-  online: 'Online',
-  away: 'Away',
-  busy: 'Busy',
-  offline: 'Offline',
+const STATUS_TEXT: Record<PresenceStatus | 'offline', MessageId> = {
+  online: 'room.presence.online',
+  away: 'room.presence.away',
+  busy: 'room.presence.busy',
+  offline: 'room.presence.offline',
 };
 
 interface Props {
@@ -24,13 +25,14 @@ interface Props {
 }
 
 export function ChatHeader({ channel, onBack, online, partner }: Props) {
+  const t = useT();
   return (
     <header className="chat-header" data-testid="chat-header">
       <button
         type="button"
         className="icon-button back-button"
         onClick={onBack}
-        aria-label="Back to conversations"
+        aria-label={t('room.header.back')}
         data-testid="back-button"
       >
         <ArrowLeftIcon size={20} />
@@ -47,11 +49,12 @@ export function ChatHeader({ channel, onBack, online, partner }: Props) {
             >
               {partner.typing ? (
                 <span className="dm-typing" data-testid="dm-typing">
-                  typing...
+                  {t('room.header.typing')}
                 </span>
               ) : (
                 <>
-                  <span className={`presence-dot ${partner.status}`} aria-hidden="true" /> {STATUS_TEXT[partner.status]}
+                  <span className={`presence-dot ${partner.status}`} aria-hidden="true" />{' '}
+                  {t(STATUS_TEXT[partner.status])}
                 </>
               )}
             </span>
@@ -61,13 +64,13 @@ export function ChatHeader({ channel, onBack, online, partner }: Props) {
             <h2 className="chat-title">
               <span data-testid="channel-title"># {channel.name}</span>
               {channel.isPrivate && (
-                <span className="private-chip" title="Private channel">
-                  <LockIcon size={13} /> Private
+                <span className="private-chip" title={t('room.header.privateChannel')}>
+                  <LockIcon size={13} /> {t('room.header.private')}
                 </span>
               )}
             </h2>
             <span className="chat-subtitle" data-testid="members-online">
-              <span className="online-dot" aria-hidden="true" /> {online} {online === 1 ? 'member' : 'members'} online
+              <span className="online-dot" aria-hidden="true" /> {t('room.header.membersOnline', { count: online })}
             </span>
           </>
         )}

@@ -26,6 +26,7 @@ import { ReplyBar } from './ReplyBar.tsx';
 import { SendIcon } from './Icons.tsx';
 import { MicIcon, PaperclipIcon, SmileIcon } from './ChatIcons.tsx';
 import { ACCEPT_ATTRIBUTE } from '../lib/fileUpload.ts';
+import { useT } from '../i18n/i18n.ts';
 
 // the recorder (MediaRecorder, its bar) is a chunk of its own, fetched as the composer first shows: until then an
 // inert microphone holds its place (the initial JavaScript budget, bundle-budget.ts)
@@ -81,6 +82,7 @@ export function Composer({
   onVoice,
   onMicError,
 }: Props) {
+  const t = useT();
   const [value, setValue] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
@@ -172,12 +174,12 @@ export function Composer({
       )}
       {link.loading && !link.preview && (
         <div className="link-preview-loading" role="status" data-testid="link-preview-loading">
-          <span className="spinner spinner-sm" aria-hidden="true" /> Loading link preview…
+          <span className="spinner spinner-sm" aria-hidden="true" /> {t('room.composer.loadingPreview')}
         </div>
       )}
       <div className={`composer-box${recording ? ' recording' : ''}`}>
         <Popover
-          label="Emoji"
+          label={t('room.composer.emoji')}
           open={emojiOpen}
           onOpenChange={setEmojiOpen}
           side="top"
@@ -187,7 +189,7 @@ export function Composer({
             <button
               type="button"
               className="icon-button composer-emoji"
-              aria-label="Insert emoji"
+              aria-label={t('room.composer.insertEmoji')}
               data-testid="composer-emoji"
             >
               <SmileIcon size={20} />
@@ -201,7 +203,7 @@ export function Composer({
             <button
               type="button"
               className="icon-button"
-              aria-label="Attach a file"
+              aria-label={t('room.composer.attach')}
               onClick={() => fileInput.current?.click()}
               disabled={disabled}
               data-testid="composer-attach"
@@ -229,8 +231,8 @@ export function Composer({
           value={value}
           rows={1}
           maxLength={LIMITS.messageMax}
-          placeholder={`Message ${placeholderName}`}
-          aria-label={`Message ${placeholderName}`}
+          placeholder={t('room.composer.placeholder', { name: placeholderName })}
+          aria-label={t('room.composer.placeholder', { name: placeholderName })}
           onChange={(e) => change(e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
@@ -258,13 +260,13 @@ export function Composer({
           type="submit"
           className="send-button"
           disabled={!canSend}
-          aria-label="Send message"
+          aria-label={t('room.composer.send')}
           data-testid="send-button"
         >
           <SendIcon size={18} />
         </button>
       </div>
-      <p className="composer-hint">Enter to send · Shift+Enter for a new line</p>
+      <p className="composer-hint">{t('room.composer.hint')}</p>
     </form>
   );
 }

@@ -2,11 +2,20 @@
 import type { ChatMessage } from '../state/chatMessages.ts';
 import { AlertIcon, CheckIcon, ClockIcon } from './Icons.tsx';
 import { DoubleCheckIcon } from './ChatIcons.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
-const LABELS = { sending: 'Sending', sent: 'Sent', delivered: 'Delivered', read: 'Read', failed: 'Not sent' } as const;
+const LABELS: Record<NonNullable<ChatMessage['status']>, MessageId> = {
+  sending: 'room.delivery.sending',
+  sent: 'room.delivery.sent',
+  delivered: 'room.delivery.delivered',
+  read: 'room.delivery.read',
+  failed: 'room.delivery.failed',
+};
 
 export function DeliveryMark({ status }: { status: ChatMessage['status'] }) {
+  const t = useT();
   if (!status) return null;
+  const label = t(LABELS[status]);
   const icon =
     status === 'sending' ? (
       <ClockIcon size={12} />
@@ -20,8 +29,8 @@ export function DeliveryMark({ status }: { status: ChatMessage['status'] }) {
   return (
     <span
       className={`message-status delivery-${status}`}
-      title={LABELS[status]}
-      aria-label={LABELS[status]}
+      title={label}
+      aria-label={label}
       role="img"
       data-testid="delivery-mark"
       data-status={status}

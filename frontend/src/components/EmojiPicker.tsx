@@ -3,6 +3,7 @@
  * it and its data (emojibase-data, bundled into this chunk, never fetched from a CDN) stay out of the initial JS.
  */
 import { EmojiPicker as Picker, type EmojiData, type Locale } from 'frimousse';
+import { useLocale, useT } from '../i18n/i18n.ts';
 
 type EmojibaseEmoji = {
   label: string;
@@ -23,12 +24,25 @@ type EmojibaseMessages = {
 const TONES = ['light', 'medium-light', 'medium', 'medium-dark', 'dark'] as const;
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** emojibase's English data in frimousse's shape (the transformation frimousse applies to what it would fetch). */
+type EmojibaseData = [{ default: EmojibaseEmoji[] }, { default: EmojibaseMessages }];
+
+/** emojibase's names and categories in the interface's language: each language's data is a chunk of its own */
+const EMOJI_DATA: Record<'en' | 'de', () => Promise<EmojibaseData>> = {
+  en: () =>
+    Promise.all([
+      import('emojibase-data/en/data.json') as Promise<{ default: EmojibaseEmoji[] }>,
+      import('emojibase-data/en/messages.json') as Promise<{ default: EmojibaseMessages }>,
+    ]),
+  de: () =>
+    Promise.all([
+      import('emojibase-data/de/data.json') as Promise<{ default: EmojibaseEmoji[] }>,
+      import('emojibase-data/de/messages.json') as Promise<{ default: EmojibaseMessages }>,
+    ]),
+};
+
+/** emojibase's data in frimousse's shape (the transformation frimousse applies to what it would fetch). */
 async function resolveEmojiData(locale: Locale): Promise<EmojiData> {
-  const [{ default: emojis }, { default: messages }] = await Promise.all([
-    import('emojibase-data/en/data.json') as Promise<{ default: EmojibaseEmoji[] }>,
-    import('emojibase-data/en/messages.json') as Promise<{ default: EmojibaseMessages }>,
-  ]);
+  const [{ default: emojis }, { default: messages }] = await EMOJI_DATA[locale === 'de' ? 'de' : 'en']();
   const flags = new Set(
     messages.subgroups.filter((s) => s.key === 'country-flag' || s.key === 'subdivision-flag').map((s) => s.order),
   );
@@ -70,18 +84,26 @@ export interface EmojiPickerProps {
 }
 
 export default function EmojiPicker({ onPick }: EmojiPickerProps) {
+  const t = useT();
+  const locale = useLocale();
   return (
     <Picker.Root
+      locale={locale}
       className="emoji-picker"
       onEmojiSelect={({ emoji }) => onPick(emoji)}
       resolveEmojiData={resolveEmojiData}
       columns={8}
       data-testid="emoji-picker"
     >
-      <Picker.Search className="emoji-picker-search" aria-label="Search emoji" autoFocus data-testid="emoji-search" />
+      <Picker.Search
+        className="emoji-picker-search"
+        aria-label={t('room.emoji.search')}
+        autoFocus
+        data-testid="emoji-search"
+      />
       <Picker.Viewport className="emoji-picker-viewport">
-        <Picker.Loading className="emoji-picker-status">Loading…</Picker.Loading>
-        <Picker.Empty className="emoji-picker-status">No emoji found.</Picker.Empty>
+        <Picker.Loading className="emoji-picker-status">{t('room.emoji.loading')}</Picker.Loading>
+        <Picker.Empty className="emoji-picker-status">{t('room.emoji.none')}</Picker.Empty>
         <Picker.List
           className="emoji-picker-list"
           components={{

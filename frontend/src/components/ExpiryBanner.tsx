@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { EXPIRY } from '@ephemera/proto/client';
 import { expiryState, expiryText, type ExpiryLevel } from '../lib/expiry.ts';
 import { AlertIcon, ClockIcon, CloseIcon } from './Icons.tsx';
+import { useCatalog, useT } from '../i18n/i18n.ts';
 
 interface Props {
   expiresAt: string | null;
@@ -14,13 +15,15 @@ interface Props {
 }
 
 export function ExpiryBanner({ expiresAt, onExtend }: Props) {
+  useCatalog('room');
+  const t = useT();
   const [now, setNow] = useState(() => Date.now());
   const [dismissed, setDismissed] = useState<ExpiryLevel | null>(null);
   useEffect(() => {
     if (!expiresAt) return;
     setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), EXPIRY.recomputeMs);
-    return () => clearInterval(t);
+    const timer = setInterval(() => setNow(Date.now()), EXPIRY.recomputeMs);
+    return () => clearInterval(timer);
   }, [expiresAt]);
 
   const s = expiryState(expiresAt, now);
@@ -38,14 +41,14 @@ export function ExpiryBanner({ expiresAt, onExtend }: Props) {
       </span>
       {onExtend && s.level !== 'expired' && (
         <button type="button" className="button button-sm button-soft" onClick={onExtend} data-testid="expiry-extend">
-          Extend
+          {t('room.expiry.extend')}
         </button>
       )}
       <button
         type="button"
         className="icon-button"
         onClick={() => setDismissed(s.level)}
-        aria-label="Dismiss"
+        aria-label={t('room.expiry.dismiss')}
         data-testid="expiry-dismiss"
       >
         <CloseIcon size={14} />

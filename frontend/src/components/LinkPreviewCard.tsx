@@ -10,6 +10,7 @@ import type { MessageLinkPreview } from '@ephemera/proto';
 import { httpUrl, proxiedImageSrc } from '../lib/previewUrl.ts';
 import { truncate } from '../lib/format.ts';
 import { CloseIcon } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 const DESCRIPTION_CHARS = 200;
 
@@ -37,13 +38,18 @@ interface Props {
 }
 
 export function LinkPreviewCard({ preview, onDismiss, testId = 'link-preview' }: Props) {
+  const t = useT();
   const href = httpUrl(preview.url);
   const image =
     preview.type === 'youtube' ? (preview.thumbnail ?? preview.image) : (preview.image ?? preview.thumbnail);
   const site = preview.siteName ?? (href ? new URL(href).hostname : null);
   const title =
     preview.title ??
-    (preview.type === 'youtube' ? 'YouTube video' : preview.type === 'instagram' ? 'Instagram post' : href);
+    (preview.type === 'youtube'
+      ? t('room.linkPreview.youtube')
+      : preview.type === 'instagram'
+        ? t('room.linkPreview.instagram')
+        : href);
   return (
     <div className={`link-preview link-preview-${preview.type}`} data-testid={testId} data-type={preview.type}>
       <PreviewImage src={image} className={preview.type === 'other' ? 'link-preview-thumb' : 'link-preview-media'} />
@@ -81,7 +87,7 @@ export function LinkPreviewCard({ preview, onDismiss, testId = 'link-preview' }:
           type="button"
           className="icon-button link-preview-close"
           onClick={onDismiss}
-          aria-label="Remove link preview"
+          aria-label={t('room.linkPreview.remove')}
           data-testid="link-preview-dismiss"
         >
           <CloseIcon size={14} />

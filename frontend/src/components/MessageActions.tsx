@@ -10,14 +10,15 @@ import { LazyEmojiPicker } from './LazyEmojiPicker.tsx';
 import { QUICK_REACTIONS } from '../state/reactions.ts';
 import { CopyIcon } from './Icons.tsx';
 import { MoreIcon, PencilIcon, ReplyIcon, SmileIcon, TrashIcon } from './ChatIcons.tsx';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
-const QUICK_LABELS: Record<string, string> = {
-  '👍': 'Thumbs up',
-  '❤️': 'Heart',
-  '😂': 'Laughing',
-  '😮': 'Surprised',
-  '😢': 'Sad',
-  '🙏': 'Praying hands',
+const QUICK_LABELS: Record<string, MessageId> = {
+  '👍': 'room.reaction.thumbsUp',
+  '❤️': 'room.reaction.heart',
+  '😂': 'room.reaction.laughing',
+  '😮': 'room.reaction.surprised',
+  '😢': 'room.reaction.sad',
+  '🙏': 'room.reaction.prayingHands',
 };
 
 interface ReactionPickerProps {
@@ -28,6 +29,7 @@ interface ReactionPickerProps {
 
 /** The react button: a popover with the quick reactions and, on demand, the full picker. */
 export function ReactionPicker({ onPick, mine }: ReactionPickerProps) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const [full, setFull] = useState(false);
   const pick = (emoji: string) => {
@@ -37,7 +39,7 @@ export function ReactionPicker({ onPick, mine }: ReactionPickerProps) {
   };
   return (
     <Popover
-      label="Add reaction"
+      label={t('room.actions.addReaction')}
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
@@ -51,20 +53,20 @@ export function ReactionPicker({ onPick, mine }: ReactionPickerProps) {
         <button
           type="button"
           className="icon-button message-action"
-          aria-label="Add reaction"
+          aria-label={t('room.actions.addReaction')}
           data-testid="react-button"
         >
           <SmileIcon />
         </button>
       }
     >
-      <div className="quick-reactions" role="group" aria-label="Quick reactions">
+      <div className="quick-reactions" role="group" aria-label={t('room.actions.quickReactions')}>
         {QUICK_REACTIONS.map((emoji) => (
           <button
             key={emoji}
             type="button"
             className={`quick-reaction${mine === emoji ? ' mine' : ''}`}
-            aria-label={QUICK_LABELS[emoji]}
+            aria-label={QUICK_LABELS[emoji] ? t(QUICK_LABELS[emoji]) : emoji}
             aria-pressed={mine === emoji}
             onClick={() => pick(emoji)}
             data-testid="quick-reaction"
@@ -76,7 +78,7 @@ export function ReactionPicker({ onPick, mine }: ReactionPickerProps) {
         <button
           type="button"
           className="quick-reaction more"
-          aria-label="More emoji"
+          aria-label={t('room.actions.moreEmoji')}
           aria-expanded={full}
           onClick={() => setFull((f) => !f)}
           data-testid="more-emoji"
@@ -100,20 +102,27 @@ interface Props {
 }
 
 export function MessageActions({ own, myReaction, onReact, onReply, onCopy, onEdit, onDelete }: Props) {
+  const t = useT();
   const items: MenuEntry[] = own
     ? [
-        { label: 'Edit', icon: <PencilIcon />, onSelect: onEdit, testId: 'action-edit' },
-        { label: 'Delete', icon: <TrashIcon />, onSelect: onDelete, danger: true, testId: 'action-delete' },
+        { label: t('room.actions.edit'), icon: <PencilIcon />, onSelect: onEdit, testId: 'action-edit' },
+        {
+          label: t('room.actions.delete'),
+          icon: <TrashIcon />,
+          onSelect: onDelete,
+          danger: true,
+          testId: 'action-delete',
+        },
       ]
     : [
-        { label: 'Reply', icon: <ReplyIcon />, onSelect: onReply, testId: 'action-reply' },
-        { label: 'Copy', icon: <CopyIcon size={16} />, onSelect: onCopy, testId: 'action-copy' },
+        { label: t('room.actions.reply'), icon: <ReplyIcon />, onSelect: onReply, testId: 'action-reply' },
+        { label: t('room.actions.copy'), icon: <CopyIcon size={16} />, onSelect: onCopy, testId: 'action-copy' },
       ];
   return (
-    <div className="message-actions" role="toolbar" aria-label="Message actions" data-testid="message-actions">
+    <div className="message-actions" role="toolbar" aria-label={t('room.actions.label')} data-testid="message-actions">
       <ReactionPicker onPick={onReact} mine={myReaction} />
       <Menu
-        label="Message actions"
+        label={t('room.actions.label')}
         side="bottom"
         align="end"
         items={items}
@@ -122,7 +131,7 @@ export function MessageActions({ own, myReaction, onReact, onReply, onCopy, onEd
           <button
             type="button"
             className="icon-button message-action"
-            aria-label="More actions"
+            aria-label={t('room.actions.more')}
             data-testid="message-menu-button"
           >
             <MoreIcon />

@@ -4,6 +4,7 @@
  */
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
+import { useT } from '../i18n/i18n.ts';
 
 interface Props {
   initial: string;
@@ -12,6 +13,7 @@ interface Props {
 }
 
 export function MessageEditor({ initial, onSave, onCancel }: Props) {
+  const t = useT();
   const [value, setValue] = useState(initial);
   const ref = useRef<HTMLTextAreaElement>(null);
   const done = useRef(false);
@@ -57,13 +59,13 @@ export function MessageEditor({ initial, onSave, onCancel }: Props) {
         value={value}
         maxLength={LIMITS.messageMax}
         rows={1}
-        aria-label="Edit message"
+        aria-label={t('room.editor.label')}
         onChange={(e) => setValue(e.target.value)}
         onKeyDown={onKeyDown}
         onBlur={() => finish(true)}
         data-testid="edit-input"
       />
-      <span className="message-editor-hint">Enter to save · Escape to cancel</span>
+      <span className="message-editor-hint">{t('room.editor.hint')}</span>
     </div>
   );
 }

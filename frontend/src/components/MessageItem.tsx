@@ -16,6 +16,7 @@ import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReplyQuote } from './ReplyBar.tsx';
 import { DeliveryMark } from './DeliveryMark.tsx';
 import { MessageAttachment } from './files/MessageAttachment.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 /** What a message can do; one stable object for the whole list, so unchanged rows do not re-render. */
 export interface MessageHandlers {
@@ -50,6 +51,7 @@ export const MessageItem = memo(function MessageItem({
   handlers: h,
   highlighted = false,
 }: Props) {
+  const t = useT();
   const common = {
     'data-testid': 'message-item',
     'data-seq': m.seq ?? undefined,
@@ -84,7 +86,7 @@ export const MessageItem = memo(function MessageItem({
         {showHeader && (
           <div className="message-meta">
             <span className="message-author" data-testid="message-author">
-              {m.own ? 'You' : m.authorName}
+              {m.own ? t('room.message.you') : m.authorName}
             </span>
             <time dateTime={m.timestamp}>{time}</time>
           </div>
@@ -101,7 +103,7 @@ export const MessageItem = memo(function MessageItem({
             <span className="bubble-foot">
               {m.isEdited && (
                 <span className="edited" data-testid="edited-mark">
-                  (edited)
+                  {t('room.message.edited')}
                 </span>
               )}
               <time dateTime={m.timestamp} data-testid="message-time">
@@ -132,12 +134,12 @@ export const MessageItem = memo(function MessageItem({
         />
         {m.status === 'failed' && (
           <div className="message-error" role="alert" data-testid="message-error">
-            <span>{m.error ?? 'Message could not be sent'}</span>
+            <span>{m.error ?? t('room.message.notSent')}</span>
             <button type="button" className="link-button" onClick={() => h.onRetry(m.clientMessageId)}>
-              Retry
+              {t('room.message.retry')}
             </button>
             <button type="button" className="link-button" onClick={() => h.onDiscard(m.clientMessageId)}>
-              Discard
+              {t('room.message.discard')}
             </button>
           </div>
         )}

@@ -5,6 +5,7 @@ import { MessageItem, type MessageHandlers } from './MessageItem.tsx';
 import { BackToTop, JumpToLatest } from './BackToTop.tsx';
 import { ChannelIntro, type IntroTarget } from './ChannelIntro.tsx';
 import { anchorIn, useVirtualRows, VIRTUALIZE_FROM } from './useVirtualRows.ts';
+import { useLocale, useT } from '../i18n/i18n.ts';
 
 export const STICK_TO_BOTTOM_PX = 50;
 export const BACK_TO_TOP_AFTER_PX = 200;
@@ -46,6 +47,7 @@ export function MessageList({
   focusMessageId = null,
   onFocusDone,
 }: Props) {
+  const t = useT();
   const listRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -63,7 +65,10 @@ export function MessageList({
   /** messages of others that arrived below while the reader was scrolled up */
   const [unseen, setUnseen] = useState(0);
   const [highlightId, setHighlightId] = useState<string | null>(null);
-  const items = useMemo(() => buildMessageItems(messages), [messages]);
+  const locale = useLocale();
+  // the day separators are words of the active language: a change of language builds them again
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const items = useMemo(() => buildMessageItems(messages), [messages, locale]);
   // a long history renders only the rows in and near the view (useVirtualRows.ts)
   const { VirtualRows, handle: virtualHandle, switchAnchor } = useVirtualRows(items.length, listRef);
   const virtualOn = useRef(false);
@@ -241,7 +246,7 @@ export function MessageList({
         <div className="message-list-inner" ref={innerRef}>
           {!ready && messages.length === 0 && (
             <div className="list-loader" data-testid="loading-messages">
-              <span className="spinner spinner-sm" /> Loading messages…
+              <span className="spinner spinner-sm" /> {t('room.list.loading')}
             </div>
           )}
           {ready && !hasMore && !loadingOlder && <ChannelIntro target={intro} hasMessages={messages.length > 0} />}
@@ -262,7 +267,7 @@ export function MessageList({
       {/* outside the scroll box: a control (or the loader) that appears must not move the rows being read */}
       {loadingOlder && (
         <div className="list-loader list-loader-overlay" data-testid="loading-older">
-          <span className="spinner spinner-sm" /> Loading older messages…
+          <span className="spinner spinner-sm" /> {t('room.list.loadingOlder')}
         </div>
       )}
       {showTop && <BackToTop onClick={() => listRef.current?.scrollTo({ top: 0, behavior: 'smooth' })} />}

@@ -3,6 +3,7 @@ import { truncate } from '../lib/format.ts';
 import { plainText } from '../lib/markdown.ts';
 import { CloseIcon } from './Icons.tsx';
 import { ReplyIcon } from './ChatIcons.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 const QUOTE_PREVIEW_CHARS = 120;
 
@@ -13,12 +14,13 @@ interface Props {
 }
 
 export function ReplyBar({ authorName, content, onCancel }: Props) {
+  const t = useT();
   return (
     <div className="reply-bar" data-testid="reply-bar">
       <ReplyIcon size={16} />
       <div className="reply-bar-text">
         <span className="reply-bar-title" data-testid="reply-bar-title">
-          Replying to {authorName}
+          {t('room.reply.replyingTo', { name: authorName })}
         </span>
         <span className="reply-bar-quote">{truncate(plainText(content), QUOTE_PREVIEW_CHARS)}</span>
       </div>
@@ -26,7 +28,7 @@ export function ReplyBar({ authorName, content, onCancel }: Props) {
         type="button"
         className="icon-button"
         onClick={onCancel}
-        aria-label="Cancel reply"
+        aria-label={t('room.reply.cancel')}
         data-testid="reply-cancel"
       >
         <CloseIcon size={16} />

@@ -38,6 +38,22 @@ const MUST_BE_CONVERTED = [
   'pages/LoginPage.tsx',
   'pages/PlaceholderPage.tsx',
   'App.tsx',
+  'components/ChatArea.tsx',
+  'components/ChatHeader.tsx',
+  'components/MessageList.tsx',
+  'components/MessageItem.tsx',
+  'components/MessageActions.tsx',
+  'components/MessageEditor.tsx',
+  'components/Composer.tsx',
+  'components/ReplyBar.tsx',
+  'components/ChannelIntro.tsx',
+  'components/ReactionBar.tsx',
+  'components/EmojiPicker.tsx',
+  'components/LazyEmojiPicker.tsx',
+  'components/LinkPreviewCard.tsx',
+  'components/DeliveryMark.tsx',
+  'components/InviteCard.tsx',
+  'components/ExpiryBanner.tsx',
 ];
 
 const catalogs = allCatalogs();

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import { expiryState, expiryText, formatCountdown, isHurry, showsCountdown } from './expiry.ts';
 
 const H = 3_600_000;
@@ -7,6 +8,8 @@ const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 
 describe('expiry banner state (docs/product/rooms.md R34)', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   it('is null for a room that never expires (business) or a bad date', () => {
     expect(expiryState(null, NOW)).toBeNull();
     expect(expiryState('not a date', NOW)).toBeNull();
@@ -36,6 +39,17 @@ describe('expiry banner state (docs/product/rooms.md R34)', () => {
     expect(expiryText(expiryState(at(1 * H + 1 * M + 1), NOW)!)).toBe('This room expires in 1 hour 1 minute');
     expect(expiryText(expiryState(at(30 * M), NOW)!)).toBe('This room expires in 30 minutes');
     expect(expiryText(expiryState(at(-1), NOW)!)).toBe('Room has expired');
+  });
+
+  it('says it in German with German plurals', async () => {
+    await activateLocale('de', ['room']);
+    try {
+      expect(expiryText(expiryState(at(3 * H + 5 * M), NOW)!)).toBe('Dieser Raum läuft in 3 Stunden 5 Minuten ab');
+      expect(expiryText(expiryState(at(1 * H + 1 * M + 1), NOW)!)).toBe('Dieser Raum läuft in 1 Stunde 1 Minute ab');
+      expect(expiryText(expiryState(at(30 * M), NOW)!)).toBe('Dieser Raum läuft in 30 Minuten ab');
+    } finally {
+      await activateLocale('en', ['room']);
+    }
   });
 });
 

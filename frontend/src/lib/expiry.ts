@@ -4,6 +4,7 @@
  * (EXPIRY.recomputeMs for the banner, EXPIRY.countdownTickMs for the chip).
  */
 import { EXPIRY, type Tier } from '@ephemera/proto/client';
+import { t } from '../i18n/i18n.ts';
 
 export type ExpiryLevel = 'info' | 'warning' | 'critical' | 'expired';
 
@@ -43,13 +44,10 @@ export function expiryState(expiresAt: string | null | undefined, now: number): 
   return { level, visible: remainingMs < EXPIRY.bannerHiddenFromMs, remainingMs, days, hours, minutes };
 }
 
-/** The banner's sentence for a state. */
+/** The banner's sentence for a state, in the active language (hours left out when none are left). */
 export function expiryText(s: ExpiryState): string {
-  if (s.level === 'expired') return 'Room has expired';
-  const parts: string[] = [];
-  if (s.hours > 0) parts.push(`${s.hours} ${s.hours === 1 ? 'hour' : 'hours'}`);
-  parts.push(`${s.minutes} ${s.minutes === 1 ? 'minute' : 'minutes'}`);
-  return `This room expires in ${parts.join(' ')}`;
+  if (s.level === 'expired') return t('room.expiry.expired');
+  return t('room.expiry.left', { hours: s.hours, minutes: s.minutes });
 }
 
 /** The sidebar chip: free rooms with under 24 hours left (business rooms never show it, pro rooms last days). */

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import {
   canManageChannels,
   dayKey,
@@ -27,6 +28,8 @@ describe('formatTime: HH:MM in 24-hour form', () => {
 });
 
 describe('dayLabel: Today, Yesterday or a date', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   const now = new Date(2025, 2, 10, 9, 0);
   it('says Today for the same local day', () => {
     expect(dayLabel(new Date(2025, 2, 10, 0, 1), now)).toBe('Today');
@@ -40,6 +43,17 @@ describe('dayLabel: Today, Yesterday or a date', () => {
   it('names older days, with the year only when it differs', () => {
     expect(dayLabel(new Date(2025, 2, 3, 12), now)).toBe('Monday, March 3');
     expect(dayLabel(new Date(2024, 11, 25, 12), now)).toBe('Wednesday, December 25, 2024');
+  });
+  it('says it in German', async () => {
+    await activateLocale('de', ['room']);
+    try {
+      expect(dayLabel(new Date(2025, 2, 10, 0, 1), now)).toBe('Heute');
+      expect(dayLabel(new Date(2025, 2, 9, 23, 59), now)).toBe('Gestern');
+      expect(dayLabel(new Date(2025, 2, 3, 12), now)).toBe('Montag, 3. März');
+      expect(dayLabel(new Date(2024, 11, 25, 12), now)).toBe('Mittwoch, 25. Dezember 2024');
+    } finally {
+      await activateLocale('en', ['room']);
+    }
   });
   it('dayKey is the local calendar day', () => {
     expect(dayKey(new Date(2025, 0, 2, 23, 0))).toBe('2025-01-02');

@@ -1,22 +1,9 @@
 /** Display formatting: 24-hour times, day labels, badges, previews (docs/product/rooms.md R16, limits.md L2). */
 
-const pad = (n: number) => String(n).padStart(2, '0');
+import { t } from '../i18n/i18n.ts';
+import { formatDate } from '../i18n/format.ts';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const pad = (n: number) => String(n).padStart(2, '0');
 
 function toDate(value: string | number | Date): Date | null {
   const d = value instanceof Date ? value : new Date(value);
@@ -35,16 +22,19 @@ export function dayKey(value: string | number | Date): string {
   return d ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : '';
 }
 
-/** Today, Yesterday, or e.g. "Monday, March 3" (with the year when it is not the current one). */
+/**
+ * Today, Yesterday, or e.g. "Monday, March 3" (with the year when it is not the current one), in the active language
+ * ("Montag, 3. März").
+ */
 export function dayLabel(value: string | number | Date, now: Date = new Date()): string {
   const d = toDate(value);
   if (!d) return '';
   const key = dayKey(d);
-  if (key === dayKey(now)) return 'Today';
+  if (key === dayKey(now)) return t('room.day.today');
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  if (key === dayKey(yesterday)) return 'Yesterday';
-  const base = `${WEEKDAYS[d.getDay()]}, ${MONTHS[d.getMonth()]} ${d.getDate()}`;
-  return d.getFullYear() === now.getFullYear() ? base : `${base}, ${d.getFullYear()}`;
+  if (key === dayKey(yesterday)) return t('room.day.yesterday');
+  const thisYear = d.getFullYear() === now.getFullYear();
+  return formatDate(d, { weekday: 'long', month: 'long', day: 'numeric', ...(thisYear ? {} : { year: 'numeric' }) });
 }
 
 /** Unread badge text: 99+ above 99. */

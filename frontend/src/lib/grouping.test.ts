@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import { buildMessageItems, type GroupableMessage } from './grouping.ts';
 
 const at = (d: Date) => d.toISOString();
@@ -12,6 +13,8 @@ const headers = (items: ReturnType<typeof buildMessageItems>) =>
   items.map((i) => (i.kind === 'day' ? `day:${i.label}` : `${i.key}:${i.showHeader ? 'H' : '-'}`));
 
 describe('buildMessageItems: grouping by author within 2 minutes, for at most 5 minutes', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   const now = new Date(2025, 2, 10, 18, 0);
   const t = (h: number, m: number, s = 0) => new Date(2025, 2, 10, h, m, s);
 

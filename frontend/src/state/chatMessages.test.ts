@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import type { OnlineUser } from '@ephemera/proto';
 import { chatMessages, deliveryStatus, otherMemberOnline } from './chatMessages.ts';
 import type { PendingMessage } from './roomState.ts';
@@ -118,6 +119,8 @@ describe('chatMessages rows', () => {
 });
 
 describe('grouping the chat rows (same author within 2 minutes; Today/Yesterday separators)', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   it('a pending send right after my stored message continues its group; another author or a 2-minute gap starts one', async () => {
     const { buildMessageItems } = await import('../lib/grouping.ts');
     const at = (min: number, sec = 0) => new Date(2030, 0, 1, 10, min, sec).toISOString(); // local time, as the labels are

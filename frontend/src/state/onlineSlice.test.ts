@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import { LIMITS, type OnlineUser, type PresenceBatch } from '@ephemera/proto';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from './roomState.ts';
 import { typingOthersIn } from './onlineSlice.ts';
@@ -12,6 +13,8 @@ const bigRoom = () =>
   run([{ type: 'onlineUsers', users: [user('u1'), user('u2'), user('u3')], onlineCount: 10, next: 'u3' }]);
 
 describe('the online list of a big room', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   it("the count is the room's, not the loaded page's; a page sets the list, the count and the next page", () => {
     let s = bigRoom();
     expect(s.onlineCount).toBe(10);

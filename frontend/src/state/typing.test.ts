@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import { LIMITS } from '@ephemera/proto/client';
 import { typingNames, typingText } from './typing.ts';
 import { initialRoomState, roomReducer } from './roomState.ts';
 
 describe('who is typing', () => {
+  beforeAll(() => activateLocale('en', ['room']));
+
   const typing = {
     c1: { u1: { username: 'ann', at: 1000 }, me: { username: 'me', at: 1000 }, u2: { username: 'bo', at: 1500 } },
     c2: { u3: { username: 'cy', at: 1000 } },
@@ -21,6 +24,16 @@ describe('who is typing', () => {
     expect(typingText(['ann'])).toBe('ann is typing...');
     expect(typingText(['ann', 'bo'])).toBe('ann and bo are typing...');
     expect(typingText(['ann', 'bo', 'cy'])).toBe('Several people are typing...');
+  });
+  it('says it in German', async () => {
+    await activateLocale('de', ['room']);
+    try {
+      expect(typingText(['ann'])).toBe('ann schreibt …');
+      expect(typingText(['ann', 'bo'])).toBe('ann und bo schreiben …');
+      expect(typingText([], 1)).toBe('Jemand schreibt …');
+    } finally {
+      await activateLocale('en', ['room']);
+    }
   });
   it('store: start, refresh, stop and expiry', () => {
     let s = roomReducer(initialRoomState(), {

@@ -1,6 +1,7 @@
 /** Who is typing, as the chat shows it (the entries are RoomState.typing, kept by peopleSlice.ts). */
 import { LIMITS } from '@ephemera/proto/client';
 import type { RoomState } from './roomState.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Names typing in a channel (not me, not expired), in the order they started. */
 export function typingNames(
@@ -18,13 +19,13 @@ export function typingNames(
 }
 
 /**
- * The chat's line: "{name} is typing...", two names, or several. `others`: typers a big room does not name (the
+ * The chat's line in the active language: "{name} is typing...", two names, or several. `others`: typers a big room does not name (the
  * server forwards a few and counts the rest; onlineSlice.ts), who make it several.
  */
 export function typingText(names: readonly string[], others = 0): string {
-  if (others > 0 && names.length + others > 1) return 'Several people are typing...';
-  if (names.length === 0) return others > 0 ? 'Someone is typing...' : '';
-  if (names.length === 1) return `${names[0]} is typing...`;
-  if (names.length === 2) return `${names[0]} and ${names[1]} are typing...`;
-  return 'Several people are typing...';
+  if (others > 0 && names.length + others > 1) return t('room.typing.several');
+  if (names.length === 0) return others > 0 ? t('room.typing.someone') : '';
+  if (names.length === 1) return t('room.typing.one', { name: names[0]! });
+  if (names.length === 2) return t('room.typing.two', { first: names[0]!, second: names[1]! });
+  return t('room.typing.several');
 }
