@@ -45,6 +45,7 @@ for (const [mode, start] of MODES) {
     let target: BrowserTarget;
     let alice: User;
     let bob: User;
+    let bobAuth: Parameters<User['enterRoom']>[0];
     beforeAll(async () => {
       assertFrontendBuilt();
       [target, browser] = await Promise.all([start('formatting'), launchBrowser()]);
@@ -52,7 +53,7 @@ for (const [mode, start] of MODES) {
       const created = await createRoom(target.urlA, roomName, 'alice');
       const { workspaceId } = created;
       const { socket } = await socketJoin(target.urlA, workspaceId, 'alice', created.userToken);
-      for (const name of ['general', 'random']) {
+      for (const name of ['general', 'random', 'news']) {
         const ch = await request(socket, C.createChannel, { workspaceId, name, type: 'topic', isPrivate: false });
         if (!ch.success) throw new Error(`create-channel: ${ch.message}`);
       }
@@ -61,7 +62,8 @@ for (const [mode, start] of MODES) {
       alice = await User.open(browser, 'alice', target.urlA, target.cookiesA, target.replicaA);
       bob = await User.open(browser, 'bob', target.urlB, target.cookiesB, target.replicaB);
       await alice.enterRoom({ workspaceId, userToken: created.userToken, username: 'alice', roomName });
-      await bob.enterRoom({ workspaceId, userToken: joined.userToken, username: 'bob', roomName });
+      bobAuth = { workspaceId, userToken: joined.userToken, username: 'bob', roomName };
+      await bob.enterRoom(bobAuth);
       for (const u of [alice, bob]) {
         await row(u, 'general').click();
         await u.page.locator('[data-testid="channel-title"]', { hasText: '# general' }).waitFor({ timeout: WAIT_MS });
@@ -148,6 +150,21 @@ for (const [mode, start] of MODES) {
       expect(await mine.getAttribute('class')).toBe('mention mention-self');
       expect(await bobRow.getByTestId('mention-badge').count(), 'opening the channel clears the @ badge').toBe(0);
       expect(await seriousViolations(bob.page), 'axe: a mention of the reader').toEqual([]);
+    });
+
+    it('a mention sent while bob\'s page is closed shows "@1" when he opens the room (the server\'s count)', async () => {
+      await bob.close();
+      await row(alice, 'news').click();
+      await alice.page.locator('[data-testid="channel-title"]', { hasText: '# news' }).waitFor({ timeout: WAIT_MS });
+      // the mention is not the last message: the browser holds only the last one of each conversation at first
+      await alice.send('@bob while you were away');
+      await alice.send('second');
+      await alice.send('third, with `@bob` in code');
+      bob = await User.open(browser, 'bob', target.urlB, target.cookiesB, target.replicaB);
+      await bob.enterRoom(bobAuth);
+      const bobRow = row(bob, 'news');
+      await expect.poll(() => bobRow.getByTestId('unread-badge').textContent(), { timeout: WAIT_MS }).toBe('3');
+      expect(await textOf(bobRow.getByTestId('mention-badge'))).toBe('@1');
     });
   });
 }
