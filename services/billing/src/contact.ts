@@ -2,16 +2,14 @@
  * Contact messages (POST /api/contact; docs/product/accounts.md A13): billing owns them, as it
  * owns accounts. A message is a domain event (contact.message-received on the billing topic, aggregate and partition
  * key: the message id), sealed under a data key of the message's own in the account key store, then projected into
- * billing.contact_messages for the admin's Feedback tab (counts, status, delete: setStatus and remove below, for the
- * admin area's routes). Removing a message destroys its key first and then records the readable tombstone: the name,
+ * billing.contact_messages (contact-repository.ts: the projection and the queries) for the admin's Feedback tab
+ * (counts, status, delete: setStatus and remove below, for the admin area's routes). Removing a message destroys its key first and then records the readable tombstone: the name,
  * e-mail and text left in Kafka, WAL or a backup can no longer be read (docs/crypto.md).
  */
 import {
   ContactBodySchema,
   ContactStatusSchema,
-  CONTACT_STATUSES,
   DomainError,
-  type AnyEventEnvelope,
   type ContactAnswer,
   type ContactCounts,
   type ContactMessageView,
@@ -27,10 +25,10 @@ import {
   type EventLog,
   type Logger,
   type Pool,
-  type PoolClient,
   type Recorder,
   type RoomKeyStore,
 } from '@ephemera/platform';
+import { contactCounts, contactPage, contactRow, projectContact, view } from './contact-repository.ts';
 
 export interface ContactDeps {
   pool: Pool;
@@ -40,27 +38,6 @@ export interface ContactDeps {
   keys: RoomKeyStore;
   now?: () => Date;
 }
-
-const COLUMNS = `id, name, email, category, message, status, received_at AS "receivedAt", last_seq AS "lastSeq"`;
-interface Row {
-  id: string;
-  name: string;
-  email: string;
-  category: ContactMessageView['category'];
-  message: string;
-  status: ContactStatus;
-  receivedAt: Date;
-  lastSeq: number;
-}
-const view = (r: Row): ContactMessageView => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  category: r.category,
-  message: r.message,
-  status: r.status,
-  createdAt: r.receivedAt.toISOString(),
-});
 
 export class ContactMessages {
   private readonly mutex = new KeyedMutex();
@@ -101,39 +78,24 @@ export class ContactMessages {
 
   /** newest first (the Feedback tab shows a page at a time); status: only those */
   async list(opts: { limit?: number; offset?: number; status?: ContactStatus } = {}): Promise<ContactMessageView[]> {
-    const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
-    const { rows } = await this.deps.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM billing.contact_messages WHERE ($1::text IS NULL OR status = $1)
-       ORDER BY received_at DESC, id LIMIT $2 OFFSET $3`,
-      [opts.status ?? null, limit, Math.max(opts.offset ?? 0, 0)],
-    );
-    return rows.map(view);
+    return contactPage(this.deps.pool, opts);
   }
 
   async byId(id: string): Promise<ContactMessageView | null> {
-    const row = await this.row(id);
+    const row = await contactRow(this.deps.pool, id);
     return row ? view(row) : null;
   }
 
   /** the Feedback tab's counts: total and per status */
   async counts(): Promise<ContactCounts> {
-    const { rows } = await this.deps.pool.query<{ status: ContactStatus; n: string }>(
-      'SELECT status, count(*) AS n FROM billing.contact_messages GROUP BY status',
-    );
-    const counts = Object.fromEntries(CONTACT_STATUSES.map((s) => [s, 0])) as ContactCounts;
-    counts.total = 0;
-    for (const r of rows) {
-      counts[r.status] = Number(r.n);
-      counts.total += Number(r.n);
-    }
-    return counts;
+    return contactCounts(this.deps.pool);
   }
 
   /** The admin's status dropdown: pending, read, responded, archived, set freely. Same status: nothing recorded. */
   async setStatus(id: string, status: unknown): Promise<ContactMessageView> {
     const next = parseOrThrow(ContactStatusSchema, status);
     return this.mutex.run(id, async () => {
-      const current = await this.row(id);
+      const current = await contactRow(this.deps.pool, id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       if (current.status !== next) {
         await this.recorder.record([
@@ -146,14 +108,14 @@ export class ContactMessages {
           ),
         ]);
       }
-      return view((await this.row(id))!);
+      return view((await contactRow(this.deps.pool, id))!);
     });
   }
 
   /** Removal: the message's key is destroyed first, then the readable tombstone drops the row. */
   async remove(id: string): Promise<void> {
     await this.mutex.run(id, async () => {
-      const current = await this.row(id);
+      const current = await contactRow(this.deps.pool, id);
       if (!current) throw new DomainError('MESSAGE_NOT_FOUND');
       await this.deps.keys.destroy(id);
       await this.recorder.record([
@@ -166,38 +128,5 @@ export class ContactMessages {
         ),
       ]);
     });
-  }
-
-  private async row(id: string): Promise<Row | null> {
-    const { rows } = await this.deps.pool.query<Row>(`SELECT ${COLUMNS} FROM billing.contact_messages WHERE id = $1`, [
-      id,
-    ]);
-    return rows[0] ?? null;
-  }
-}
-
-/** contact.* events -> billing.contact_messages (through applyOnce: a replay rebuilds the same table). */
-export async function projectContact(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
-  switch (event.type) {
-    case 'contact.message-received': {
-      const p = event.payload;
-      await client.query(
-        `INSERT INTO billing.contact_messages (id, name, email, category, message, received_at, last_seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-        [p.messageId, p.name, p.email, p.category, p.message, p.receivedAt, event.sequence],
-      );
-      return;
-    }
-    case 'contact.message-status-changed':
-      await client.query(
-        'UPDATE billing.contact_messages SET status = $2, status_changed_at = $3, last_seq = $4 WHERE id = $1',
-        [event.payload.messageId, event.payload.status, event.payload.changedAt, event.sequence],
-      );
-      return;
-    case 'contact.message-deleted':
-      await client.query('DELETE FROM billing.contact_messages WHERE id = $1', [event.payload.messageId]);
-      return;
-    default:
-      return;
   }
 }

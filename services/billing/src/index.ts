@@ -4,7 +4,8 @@
  * so nothing here imports back into what re-exports it.
  */
 export { BillingService } from './billing-service.ts';
-export { ContactMessages, projectContact } from './contact.ts';
+export { ContactMessages } from './contact.ts';
+export { projectContact } from './contact-repository.ts';
 export { GoogleSignIn, type GoogleConfig } from './google.ts';
 export { publicBillingRouter, internalBillingRouter } from './http.ts';
 export { AccountRoomsClient } from './clients.ts';

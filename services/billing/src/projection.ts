@@ -1,13 +1,13 @@
 /**
  * Billing's events -> its read model (applied through applyOnce, so a replay rebuilds the same tables): account events
- * -> billing.accounts; contact messages -> billing.contact_messages (contact.ts). An account's e-mail and username
- * are sealed under its key on the way in, beside the address's keyed hash (docs/crypto.md, "Accounts"); an account
+ * -> billing.accounts; contact messages -> billing.contact_messages (contact-repository.ts). An account's e-mail and
+ * username are sealed under its key on the way in, beside the address's keyed hash (docs/crypto.md, "Accounts"); an account
  * whose key is gone was deleted, and nothing of it is stored again.
  */
 import type { AnyEventEnvelope } from '@ephemera/proto';
 import { sealAccountField, type Logger, type Pool, type PoolClient, type Projector } from '@ephemera/platform';
 import type { AccountSealing } from './accounts-repository.ts';
-import { projectContact } from './contact.ts';
+import { projectContact } from './contact-repository.ts';
 import { projectNotice } from './payments/notices.ts';
 import { projectRefund } from './payments/refund-projection.ts';
 
