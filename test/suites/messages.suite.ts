@@ -315,6 +315,32 @@ export function messagesSuite(target: TargetRef) {
       expect((await summaries(bob3, r.workspaceId)).get(r.general)).toMatchObject({ unreadCount: 1, readSeq: m3.seq });
     });
 
+    it('mentions: summaries count the unread messages of others that mention the member, on every device', async () => {
+      const r = await room();
+      const ok = (ack: { success: boolean }) => expect(ack).toMatchObject({ success: true });
+      await send(r.alice, r.general, '@bob look');
+      await send(r.alice, r.general, 'not `@bob` in code');
+      await send(r.bob, r.general, '@bob my own never counts');
+      const carols = await send(r.carol, r.general, 'hey @Bob and @alice');
+      const edited = await send(r.alice, r.general, 'to be edited');
+      const gone = await send(r.alice, r.general, '@bob soon deleted');
+      ok(
+        await request(r.alice, C.editMessage, {
+          workspaceId: r.workspaceId,
+          messageId: edited.id,
+          newContent: 'now @bob',
+        }),
+      );
+      ok(await request(r.alice, C.deleteMessage, { workspaceId: r.workspaceId, messageId: gone.id }));
+      expect((await summaries(r.bob, r.workspaceId)).get(r.general)).toMatchObject({ unreadCount: 4, mentionCount: 3 });
+      expect((await summaries(r.alice, r.workspaceId)).get(r.general)).toMatchObject({ mentionCount: 1 });
+      ok(await request(r.bob, C.markRead, { channelId: r.general, seq: carols.seq }));
+      // another device sees what is left above the read position
+      const bob2 = (await socketJoin(target().A, r.workspaceId, 'bob', r.tokens.bob)).socket;
+      sockets.push(bob2);
+      expect((await summaries(bob2, r.workspaceId)).get(r.general)).toMatchObject({ unreadCount: 1, mentionCount: 1 });
+    });
+
     it('mark-read in a DM: the partner gets read-position-updated and othersReadSeq moves', async () => {
       const r = await room();
       const dm = await request(r.alice, C.createDmChannel, { workspaceId: r.workspaceId, targetUserId: r.ids.bob });
