@@ -5,27 +5,10 @@
  * lives here.
  */
 import { Server } from 'socket.io';
+import type { RoomApi, MessagingApi, PresenceApi } from '@ephemera/proto';
 import {
-  C,
-  CLIENT_EVENTS,
-  SOCKET_AUTHZ,
-  authorize,
-  DomainError,
-  ERRORS,
-  type ClientEventName,
-  type ErrorBody,
-  type ParsedClientPayload,
-  type RoomApi,
-  type MessagingApi,
-  type PresenceApi,
-} from '@ephemera/proto';
-import {
-  inSpan,
-  SpanKind,
-  validationError,
   errorBody,
   metrics,
-  ServiceUnavailableError,
   type EphemeralStore,
   type EventLog,
   type Logger,
@@ -36,13 +19,12 @@ import {
   startMetricsServer,
   startDefaultMetrics,
   type RateLimits,
-  COMMAND_LATENCY_BUCKETS,
   type RoomKeyring,
   MaintenanceState,
-  SOCKET_EVENT_WRITES,
   type BodyHandoff,
 } from '@ephemera/platform';
 import { commandHandlers, stopTyping } from './commands.ts';
+import { commandDispatcher } from './dispatch.ts';
 import type { GatewayServer, GatewaySocket as Socket } from './socket-types.ts';
 import { startFanout } from './fanout.ts';
 import { SealedPresence } from './sealed-presence.ts';
@@ -97,29 +79,6 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-const commandsTotal = new metrics.Counter({
-  name: 'gateway_commands_total',
-  help: 'socket commands',
-  labelNames: ['event', 'outcome'],
-});
-/**
- * What a client waits for: from the command's frame read to its ack written, by event, whatever the outcome (a
- * refusal is an answer too). send-message's is the server's part of the send-to-ack latency (the alert and the k6
- * bench read it); the ingress and the client's own time come on top.
- */
-const commandDuration = new metrics.Histogram({
-  name: 'gateway_command_duration_seconds',
-  help: 'socket command latency, frame received to ack written, by event',
-  labelNames: ['event'],
-  buckets: COMMAND_LATENCY_BUCKETS,
-});
-/** Which answer acknowledged a send (sent-acks.ts): its message read from the log, or messaging's. Mostly `log` while
- * the gateway's consumer group keeps up; `messaging` grows when it lags (runbooks/consumer-lag.md). */
-const sendAcks = new metrics.Counter({
-  name: 'gateway_send_acks_total',
-  help: 'acknowledged sends, by the answer that came first',
-  labelNames: ['from'],
-});
 /** Socket.IO servers of this process, counted when /metrics is scraped (no bookkeeping per connect). */
 const servers = new Set<GatewayServer>();
 new metrics.Gauge({
@@ -185,12 +144,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     options: { ...callOptionsFromEnv(), ...opts.calls },
   });
   await calls.start();
-  const handlers = commandHandlers({ ...opts, calls });
   const sentAcks = new SentAcks();
   // While maintenance is on, the events that change state are refused (SOCKET_EVENT_WRITES); reads keep working.
   const maintenance =
     opts.maintenance ??
     (await MaintenanceState.start({ log: opts.log, processId: `gateway-${opts.gatewayId}`, logger: opts.logger }));
+  const handle = commandDispatcher({
+    handlers: commandHandlers({ ...opts, calls }),
+    limits,
+    maintenance,
+    sentAcks,
+    logger: opts.logger,
+  });
   io.on('connection', (socket: Socket) => {
     socket.data.session = null;
     socket.onAny((event: string, ...args: unknown[]) => {
@@ -209,67 +174,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
     });
   });
-
-  async function handle(socket: Socket, event: string, args: unknown[]): Promise<void> {
-    const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (a: unknown) => void) : () => {};
-    if (!Object.hasOwn(CLIENT_EVENTS, event)) {
-      commandsTotal.inc({ event: 'unknown', outcome: 'refused' });
-      return ack({ success: false, code: 'UNKNOWN_EVENT', message: ERRORS.UNKNOWN_EVENT } satisfies ErrorBody);
-    }
-    const name = event as ClientEventName;
-    const started = performance.now();
-    // One answer per command: a send may be answered from the log before messaging's own answer comes (sent-acks.ts).
-    let answered = false;
-    const answer = (body: object, outcome: 'ok' | 'refused' | 'error') => {
-      if (answered) return;
-      answered = true;
-      commandsTotal.inc({ event: name, outcome });
-      ack(body);
-      commandDuration.observe({ event: name }, (performance.now() - started) / 1000);
-    };
-    await inSpan(`socket ${name}`, SpanKind.SERVER, async () => {
-      let stopWaiting: (() => void) | undefined;
-      try {
-        const session = socket.data.session;
-        // Rate limits before any work: every command of a user (an anonymous socket counts on its own), and
-        // sends in a tighter bucket of their own. A send's two buckets are asked at once: one Redis round trip on
-        // the path to its ack, not two (a send refused by one bucket still counts in the other).
-        const limited = limits.consume('eventsPerUser', session ? `u:${session.userId}` : `s:${socket.id}`);
-        await (name === C.sendMessage && session
-          ? Promise.all([limited, limits.consume('messagesPerUser', session.userId)])
-          : limited);
-        const parsed = CLIENT_EVENTS[name].safeParse(args[0]);
-        if (!parsed.success) throw validationError(parsed.error);
-        // The authorization table: a socket that has not joined (or whose session was revoked) is anonymous.
-        if (!session && name !== C.joinWorkspace) authorize(SOCKET_AUTHZ[name], 'anonymous');
-        if (SOCKET_EVENT_WRITES[name]) maintenance.refuseWrites();
-        if (name === C.sendMessage && session) {
-          const { clientMessageId } = parsed.data as ParsedClientPayload<typeof C.sendMessage>;
-          stopWaiting = sentAcks.expect({ ...session, clientMessageId }, (message) => {
-            answer({ success: true, message }, 'ok');
-            sendAcks.inc({ from: 'log' });
-          });
-        }
-        const data = await (handlers[name] as (s: Socket, p: unknown, a: typeof session) => Promise<object>)(
-          socket,
-          parsed.data,
-          session,
-        );
-        if (name === C.sendMessage && !answered) sendAcks.inc({ from: 'messaging' });
-        answer({ success: true, ...data }, 'ok');
-      } catch (err) {
-        const { status, body } = errorBody(err);
-        // A service restarting is expected (the client retries); anything else unexpected is logged in full. After
-        // an ack from the log the send is durable whatever messaging said (a retry finds it stored).
-        if (err instanceof ServiceUnavailableError)
-          opts.logger.warn({ event: name, reason: err.message, answered }, 'service unavailable');
-        else if (!(err instanceof DomainError)) opts.logger.error({ err, event: name, answered }, 'command failed');
-        answer(body, status >= 500 ? 'error' : 'refused');
-      } finally {
-        stopWaiting?.();
-      }
-    });
-  }
 
   const fanout = await startFanout(io, {
     ...opts,

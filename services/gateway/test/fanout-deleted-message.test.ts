@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import type { GatewayServer } from '../src/socket-types.ts';
 import { S, type AnyEventEnvelope, type Message } from '@ephemera/proto';
 import { makeEvent, userActor } from '@ephemera/platform';
-import { deliver } from '../src/fanout.ts';
+import { deliver } from '../src/deliver.ts';
 
 function recorder() {
   const emitted: { to: unknown; event: string; payload: unknown }[] = [];
