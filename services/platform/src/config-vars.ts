@@ -1,30 +1,18 @@
 /**
  * The variables several processes read, declared once (config.ts says how declarations are used). A service's own
- * variables are declared in its src/config.ts; the embedded process's schema is the union of its modules'.
+ * variables are declared in its src/config.ts; the embedded process's schema is the union of its modules'. The
+ * reference's groups are config-groups.ts; the rate limits' variables config-rate-limits.ts.
  */
 import { z } from 'zod';
 import { envVar, loadConfig, configSpec } from './config.ts';
-import {
-  RATE_LIMIT_DEFAULTS,
-  rateLimitEnvName,
-  type LimitConfig,
-  type LimitName,
-  type LimitSpec,
-} from './rate-limit-defaults.ts';
+import { ENV_GROUPS } from './config-groups.ts';
 import { parseMasterKey } from './crypto/master-key.ts';
 
-const SERVER = 'Server';
-const LOGS = 'Logs and tracing';
-const CONNECTIONS = 'Service connections (distributed mode)';
-const KEYS = 'Keys and data';
-export const ENV_GROUPS = {
-  SERVER,
-  LOGS,
-  CONNECTIONS,
-  KEYS,
-  LIMITS: 'Rate limits',
-  BENCH: 'Tests and benchmarks',
-} as const;
+// Other services may import this file (and config.ts) of the platform's configuration, not the parts below.
+export { ENV_GROUPS } from './config-groups.ts';
+export { rateLimitEnv, rateLimitsOf, rateLimitConfig, rateLimitsFromEnv } from './config-rate-limits.ts';
+
+const { SERVER, LOGS, CONNECTIONS, KEYS } = ENV_GROUPS;
 
 /** a whole number in [min, max]: the one spelling of "a count of milliseconds/seconds/bytes" */
 export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
@@ -246,72 +234,6 @@ export const roomMasterKeysPrevious = () =>
   );
 export const keyDir = (fallback: string, doc: string) =>
   envVar(z.string().default(fallback), { group: KEYS, doc, accepts: 'a directory path' });
-
-/** What each rate limit counts: the reference's one line per RATE_LIMIT_<NAME>. */
-const RATE_LIMIT_DOCS: Record<LimitName, string> = {
-  connectionsPerAddress: 'socket handshakes per client address (gateway)',
-  eventsPerUser: 'every socket command of a user (an anonymous socket counts on its own)',
-  messagesPerUser: 'send-message per user; the default adds a burst of 60/60, which setting it drops',
-  passwordFailuresPerAddress: 'wrong room passwords per client address (failures only)',
-  passwordFailuresPerRoom:
-    "password tries for one room from everywhere; past it the room's checks are paced (one per 250 ms per room-service process), never refused",
-  roomCreationsPerAddress: 'POST /api/workspaces per client address',
-  nameChecksPerAddress: 'check-name and check-username per client address',
-  roomExtensionsPerAddress: 'POST /api/workspaces/extend-room per client address',
-  linkPreviewsPerUser: 'POST /api/link-preview/fetch per user',
-  linkPreviewImagesPerAddress: 'preview images fetched (GET /api/link-preview/image, cache misses) per client address',
-  uploadsPerUser: 'uploads (files, voice messages, profile pictures) per user',
-  signInCodesPerAddress: 'sign-in codes mailed (POST /api/auth/request-code) per client address',
-  signInCodesPerEmail: 'sign-in codes mailed to one address',
-  signInFailuresPerAddress: 'wrong sign-in codes per client address (failures only)',
-  usernameRecoveriesPerAddress: 'username recovery mails per client address',
-  contactMessagesPerAddress:
-    'contact-form messages stored (POST /api/contact) per client address; a refused (400) body does not count',
-  pageviewsPerAddress: 'page views reported (POST /api/admin/analytics/pageview) per client address',
-};
-const limitNames = Object.keys(RATE_LIMIT_DEFAULTS) as LimitName[];
-const limitSpec = (spec: LimitSpec) => `${spec.points}/${spec.durationSec}`;
-
-/** RATE_LIMIT_<NAME>=<points>/<seconds>, every process (counted in Redis with REDIS_URL, else in memory). */
-export const rateLimitEnv = Object.fromEntries(
-  limitNames.map((name) => [
-    rateLimitEnvName(name),
-    envVar(
-      z
-        .string()
-        .trim()
-        .regex(/^[1-9]\d*\/[1-9]\d*$/, 'expected <points>/<seconds>')
-        .optional(),
-      {
-        group: ENV_GROUPS.LIMITS,
-        doc: RATE_LIMIT_DOCS[name],
-        accepts: '<points>/<seconds>, both at least 1 (e.g. 20/10)',
-        defaultText: limitSpec(RATE_LIMIT_DEFAULTS[name]),
-      },
-    ),
-  ]),
-) as Record<string, z.ZodOptional<z.ZodString>>;
-
-/** The limits from a parsed configuration: the defaults, each RATE_LIMIT_* set replacing its limit (burst included). */
-export function rateLimitsOf(config: Record<string, unknown>): LimitConfig {
-  const limits = { ...RATE_LIMIT_DEFAULTS } as LimitConfig;
-  for (const name of limitNames) {
-    const value = config[rateLimitEnvName(name)];
-    if (typeof value !== 'string') continue;
-    const [points, durationSec] = value.split('/').map(Number);
-    limits[name] = { points, durationSec };
-  }
-  return limits;
-}
-
-/**
- * The limits of RATE_LIMIT_* in `env` (validated like a process's configuration), then `overrides`. A process's
- * main passes rateLimitsOf(config); this serves modules started in-process (tests, benchmarks).
- */
-export function rateLimitConfig(env: NodeJS.ProcessEnv, overrides: Partial<LimitConfig> = {}): LimitConfig {
-  return { ...rateLimitsOf(loadConfig(configSpec('rate limits', rateLimitEnv), env)), ...overrides };
-}
-export const rateLimitsFromEnv = (): LimitConfig => rateLimitConfig(process.env);
 
 /** ROOM_ENCRYPTION: the encryption-cost benchmark's switch (docs/crypto.md); every process that seals room data. */
 export const roomEncryptionEnv = {

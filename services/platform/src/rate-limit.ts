@@ -28,7 +28,7 @@ import { DomainError } from '@ephemera/proto';
 import { addressKey } from './client-address.ts';
 
 import { RATE_LIMIT_DEFAULTS, type LimitConfig, type LimitName } from './rate-limit-defaults.ts';
-import { rateLimitsFromEnv } from './config-vars.ts';
+import { rateLimitsFromEnv } from './config-rate-limits.ts';
 
 export {
   RATE_LIMIT_DEFAULTS,
