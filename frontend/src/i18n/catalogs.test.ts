@@ -54,6 +54,13 @@ const MUST_BE_CONVERTED = [
   'components/DeliveryMark.tsx',
   'components/InviteCard.tsx',
   'components/ExpiryBanner.tsx',
+  'components/files/FileUploadModal.tsx',
+  'components/files/MessageAttachment.tsx',
+  'components/files/UploadTray.tsx',
+  'components/files/VoiceRecorder.tsx',
+  'components/calls/CallButtons.tsx',
+  'components/calls/CallUpgradeModal.tsx',
+  'components/calls/CallWindow.tsx',
 ];
 
 const catalogs = allCatalogs();

@@ -1,7 +1,10 @@
-import { describe, it, expect } from 'vitest';
+import { beforeAll, describe, it, expect } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import { precheck, formatDuration, formatSize, isRetryable, uploadFailureText } from './fileUpload.ts';
 
 const file = (name: string, type: string, size: number) => ({ name, type, size }) as File;
+
+beforeAll(() => activateLocale('en', ['room', 'roomside']));
 
 describe('file precheck (before uploading; the server decides from the bytes)', () => {
   it("a file above the room's maxFileSize is too large (File Size Limit Exceeded), at the limit it goes", () => {
@@ -36,6 +39,19 @@ describe('a failed upload (files.md F10, F12)', () => {
     expect(uploadFailureText({ code: 'UPLOAD_FAILED', message: 'Error uploading file' })).toBe('Error uploading file');
     expect(uploadFailureText({ code: 'ROOM_STORAGE_FULL', message: '' })).toBe('Upload failed');
     expect(uploadFailureText({ code: 'ABORTED', message: 'Upload cancelled' })).toBeNull();
+  });
+  it("says it in German, the server's words about the limit after the spec's", async () => {
+    await activateLocale('de', ['room', 'roomside']);
+    try {
+      expect(uploadFailureText({ code: 'UPLOAD_FAILED', message: 'Error uploading file' })).toBe(
+        'Fehler beim Hochladen der Datei',
+      );
+      expect(uploadFailureText({ code: 'ROOM_STORAGE_FULL', message: '' })).toBe('Hochladen fehlgeschlagen');
+      expect(uploadFailureText({ code: 'FILE_TOO_LARGE', message: '' })).not.toContain('Failed');
+      expect(formatSize(1536)).toBe('1,5 KB');
+    } finally {
+      await activateLocale('en', ['room', 'roomside']);
+    }
   });
   it('offers Retry only when the request got no answer of the server (a refusal or a cancel would fail again)', () => {
     expect(isRetryable({ code: 'UPLOAD_FAILED' })).toBe(true);

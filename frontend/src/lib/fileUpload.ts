@@ -6,6 +6,17 @@
  */
 import { API, CAPTION_MAX, ERRORS, type UploadPurpose } from '@ephemera/proto/client';
 import type { MessageFile } from '@ephemera/proto';
+import { t, type MessageId } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
+import { formatNumber } from '../i18n/format.ts';
+
+/** The browser's own upload failures (no answer of the server's): English here, every language in the room catalog. */
+const UPLOAD_FAILED = 'Upload failed';
+const UPLOAD_ERROR = 'Error uploading file';
+const OWN_FAILURES = new Map<string, MessageId>([
+  [UPLOAD_FAILED, 'room.upload.failed'],
+  [UPLOAD_ERROR, 'room.upload.error'],
+]);
 
 export type StoredFile = MessageFile & { expiresAt: string | null };
 export type UploadResult = { ok: true; file: StoredFile } | { ok: false; code: string; message: string };
@@ -93,10 +104,10 @@ export function uploadFile(opts: {
         resolve({
           ok: false,
           code: body?.code ?? 'UPLOAD_FAILED',
-          message: body?.message ?? (xhr.status === 413 ? ERRORS.FILE_TOO_LARGE : 'Upload failed'),
+          message: body?.message ?? (xhr.status === 413 ? ERRORS.FILE_TOO_LARGE : UPLOAD_FAILED),
         });
     };
-    xhr.onerror = () => resolve({ ok: false, code: 'UPLOAD_FAILED', message: 'Error uploading file' });
+    xhr.onerror = () => resolve({ ok: false, code: 'UPLOAD_FAILED', message: UPLOAD_ERROR });
     xhr.onabort = () => resolve({ ok: false, code: 'ABORTED', message: 'Upload cancelled' });
   });
   xhr.open('POST', API.uploadFile(opts.workspaceId));
@@ -107,15 +118,22 @@ export function uploadFile(opts: {
 
 /**
  * The text a failed upload shows (docs/product/files.md F10), null for one the user cancelled. Too large for the
- * room: the spec's text first, then the server's, which names the limit.
+ * room: the spec's text first, then the server's, which names the limit. In the active language (the room's
+ * catalogs must be loaded); a text the browser does not know shows as the server sent it.
  */
 export function uploadFailureText(result: { code: string; message: string }): string | null {
   if (result.code === 'ABORTED') return null;
-  if (result.code === 'FILE_TOO_LARGE')
-    return result.message && result.message !== ERRORS.FILE_TOO_LARGE
-      ? `${ERRORS.FILE_TOO_LARGE} ${result.message}`
-      : ERRORS.FILE_TOO_LARGE;
-  return result.message || 'Upload failed';
+  if (result.code === 'FILE_TOO_LARGE') {
+    const spec = errorText('FILE_TOO_LARGE', ERRORS.FILE_TOO_LARGE);
+    return result.message && result.message !== ERRORS.FILE_TOO_LARGE ? `${spec} ${result.message}` : spec;
+  }
+  return uploadErrorText(result);
+}
+
+/** An upload's refusal or failure as it came, in the active language (the voice message's notice). */
+export function uploadErrorText(result: { code: string; message: string }): string {
+  const own = OWN_FAILURES.get(result.message || UPLOAD_FAILED);
+  return own ? t(own) : errorText(result.code, result.message);
 }
 
 /**
@@ -151,10 +169,14 @@ export async function fileLink(
   return body?.url ? { url: body.url, thumbnailUrl: body.thumbnailUrl ?? null } : null;
 }
 
+/** one decimal in the active language's mark (1.5 / 1,5), no grouping */
+const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false } as const;
+
+/** A file's size: 512 B, 1.5 KB, 5.0 MB (1,5 KB in German). */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024 * 1024) return `${formatNumber(bytes / 1024, ONE_DECIMAL)} KB`;
+  return `${formatNumber(bytes / 1024 / 1024, ONE_DECIMAL)} MB`;
 }
 
 export function formatDuration(ms: number | null): string {

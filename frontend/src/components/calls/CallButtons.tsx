@@ -2,8 +2,10 @@
 import type { CallType } from '@ephemera/proto';
 import { useCallActions } from './callContext.ts';
 import { PhoneIcon, VideoIcon } from './CallIcons.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 export function CallButtons({ channelId, peerId, peerName }: { channelId: string; peerId: string; peerName: string }) {
+  const t = useT();
   const calls = useCallActions();
   if (!calls) return null;
   const start = (callType: CallType) => calls.call({ channelId, peerId, peerName, callType });
@@ -14,8 +16,8 @@ export function CallButtons({ channelId, peerId, peerName }: { channelId: string
         className="icon-button"
         onClick={() => start('audio')}
         disabled={calls.busy}
-        aria-label={`Voice call ${peerName}`}
-        title="Voice call"
+        aria-label={t('room.call.voiceCallPeer', { name: peerName })}
+        title={t('room.call.voiceCall')}
         data-testid="voice-call-button"
       >
         <PhoneIcon size={20} />
@@ -25,8 +27,8 @@ export function CallButtons({ channelId, peerId, peerName }: { channelId: string
         className="icon-button"
         onClick={() => start('video')}
         disabled={calls.busy}
-        aria-label={`Video call ${peerName}`}
-        title="Video call"
+        aria-label={t('room.call.videoCallPeer', { name: peerName })}
+        title={t('room.call.videoCall')}
         data-testid="video-call-button"
       >
         <VideoIcon size={20} />

@@ -14,6 +14,7 @@ import type { RoomSocket } from '../../lib/socket.ts';
 import { CallController, type CallPhase, type CallView } from '../../lib/calls/callController.ts';
 import { formatDuration } from '../../lib/fileUpload.ts';
 import { PersonAvatar } from '../sidebar/PersonAvatar.tsx';
+import { t as translate, useCatalog, useT, type MessageId } from '../../i18n/i18n.ts';
 import {
   FullscreenIcon,
   HangUpIcon,
@@ -38,18 +39,14 @@ export interface CallOutcome {
   mediaDenied: boolean;
 }
 
-const STATUS: Record<CallPhase, string> = {
-  preparing: 'Preparing...',
-  outgoing: 'Waiting for response...',
-  incoming: 'Incoming call',
-  connecting: 'Connecting...',
-  connected: 'Connected',
-  ended: 'Call ended',
+const STATUS: Record<CallPhase, MessageId> = {
+  preparing: 'room.call.status.preparing',
+  outgoing: 'room.call.status.outgoing',
+  incoming: 'room.call.status.incoming',
+  connecting: 'room.call.status.connecting',
+  connected: 'room.call.status.connected',
+  ended: 'room.call.status.ended',
 };
-/** The fullscreen-unavailable messages (the spec names the cases, not the wording). */
-export const MSG_FULLSCREEN_UNSUPPORTED = 'Fullscreen is not supported in this browser';
-export const MSG_FULLSCREEN_RESTRICTED = 'Fullscreen is blocked by your browser settings or security restrictions';
-export const MSG_FULLSCREEN_ROTATE = 'Turn your phone to landscape for a larger view';
 const isPhone = () =>
   typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse) and (max-width: 1024px)').matches;
 
@@ -59,8 +56,10 @@ export function fullscreenProblem(
   fullscreenEnabled: boolean | undefined,
   phone: boolean,
 ): string | null {
-  if (typeof el.requestFullscreen !== 'function') return phone ? MSG_FULLSCREEN_ROTATE : MSG_FULLSCREEN_UNSUPPORTED;
-  if (!fullscreenEnabled) return MSG_FULLSCREEN_RESTRICTED;
+  // the spec names the cases, not the wording
+  if (typeof el.requestFullscreen !== 'function')
+    return translate(phone ? 'room.call.fullscreen.rotate' : 'room.call.fullscreen.unsupported');
+  if (!fullscreenEnabled) return translate('room.call.fullscreen.restricted');
   return null;
 }
 
@@ -88,13 +87,14 @@ function Media({
 
 /** The call's running time (m:ss), from when it connected. */
 function CallTimer({ since }: { since: number }) {
+  const t = useT();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
   }, []);
   return (
-    <span className="call-timer" role="timer" aria-label="Call duration" data-testid="call-timer">
+    <span className="call-timer" role="timer" aria-label={t('room.call.duration')} data-testid="call-timer">
       {formatDuration(Math.max(0, now - since))}
     </span>
   );
@@ -118,6 +118,8 @@ export function CallWindow({
   self: CallSelf;
   onClose(outcome: CallOutcome): void;
 }) {
+  useCatalog('room');
+  const t = useT();
   const [call] = useState(() => new CallController(socket, launch));
   const view: CallView = useSyncExternalStore(
     (l) => call.subscribe(l),
@@ -150,7 +152,7 @@ export function CallWindow({
       setHint(problem);
       return;
     }
-    el.requestFullscreen().catch(() => setHint(MSG_FULLSCREEN_RESTRICTED));
+    el.requestFullscreen().catch(() => setHint(translate('room.call.fullscreen.restricted')));
   };
 
   const video = view.callType === 'video';
@@ -177,7 +179,9 @@ export function CallWindow({
             data-testid="call-window"
             data-phase={view.phase}
           >
-            <Dialog.Title className="call-title">{`${video ? 'Video' : 'Voice'} call with ${view.peerName}`}</Dialog.Title>
+            <Dialog.Title className="call-title">
+              {t(video ? 'room.call.titleVideo' : 'room.call.titleVoice', { name: view.peerName })}
+            </Dialog.Title>
             <div className="call-stage">
               {video && (
                 <Media stream={view.remoteStream} muted={false} className="call-remote" testId="call-remote-video" />
@@ -200,7 +204,9 @@ export function CallWindow({
               )}
               <div className="call-top">
                 <div className="call-status" role="status" data-testid="call-status">
-                  {view.phase === 'incoming' ? `Incoming ${video ? 'video' : 'voice'} call...` : STATUS[view.phase]}
+                  {view.phase === 'incoming'
+                    ? t(video ? 'room.call.incomingVideo' : 'room.call.incomingVoice')
+                    : t(STATUS[view.phase])}
                 </div>
                 {view.phase === 'connected' && view.connectedAt !== null && <CallTimer since={view.connectedAt} />}
               </div>
@@ -212,7 +218,7 @@ export function CallWindow({
                       <PersonAvatar name={self.name} picture={self.picture} size={56} />
                     </div>
                   )}
-                  <span className="call-name-tag">You</span>
+                  <span className="call-name-tag">{t('room.message.you')}</span>
                 </div>
               )}
             </div>
@@ -229,7 +235,7 @@ export function CallWindow({
                     className="call-button call-accept"
                     onClick={() => void call.accept()}
                     data-testid="call-accept"
-                    aria-label="Accept call"
+                    aria-label={t('room.call.accept')}
                   >
                     {video ? <VideoIcon size={22} /> : <PhoneIcon size={22} />}
                   </button>
@@ -238,7 +244,7 @@ export function CallWindow({
                     className="call-button call-end"
                     onClick={() => call.reject()}
                     data-testid="call-reject"
-                    aria-label="Reject call"
+                    aria-label={t('room.call.reject')}
                   >
                     <HangUpIcon size={22} />
                   </button>
@@ -251,7 +257,7 @@ export function CallWindow({
                       className={`call-button${view.isAudioEnabled ? '' : ' off'}`}
                       onClick={() => call.toggleAudio()}
                       aria-pressed={!view.isAudioEnabled}
-                      aria-label={view.isAudioEnabled ? 'Mute' : 'Unmute'}
+                      aria-label={t(view.isAudioEnabled ? 'room.call.mute' : 'room.call.unmute')}
                       data-testid="call-mute"
                     >
                       {view.isAudioEnabled ? <MicIcon size={20} /> : <MicOffIcon size={20} />}
@@ -262,7 +268,7 @@ export function CallWindow({
                         className={`call-button${view.isVideoEnabled ? '' : ' off'}`}
                         onClick={() => call.toggleVideo()}
                         aria-pressed={!view.isVideoEnabled}
-                        aria-label={view.isVideoEnabled ? 'Turn camera off' : 'Turn camera on'}
+                        aria-label={t(view.isVideoEnabled ? 'room.call.cameraOff' : 'room.call.cameraOn')}
                         data-testid="call-camera"
                       >
                         {view.isVideoEnabled ? <VideoIcon size={20} /> : <VideoOffIcon size={20} />}
@@ -274,7 +280,7 @@ export function CallWindow({
                         className={`call-button${view.isScreenSharing ? ' on' : ''}`}
                         onClick={() => void call.toggleScreenShare()}
                         aria-pressed={view.isScreenSharing}
-                        aria-label={view.isScreenSharing ? 'Stop sharing screen' : 'Share screen'}
+                        aria-label={t(view.isScreenSharing ? 'room.call.stopSharing' : 'room.call.share')}
                         data-testid="call-screen"
                       >
                         <ScreenIcon size={20} />
@@ -284,7 +290,7 @@ export function CallWindow({
                       type="button"
                       className="call-button call-fullscreen"
                       onClick={fullscreen}
-                      aria-label="Fullscreen"
+                      aria-label={t('room.call.fullscreen')}
                       data-testid="call-fullscreen"
                     >
                       <FullscreenIcon size={20} />
@@ -293,7 +299,7 @@ export function CallWindow({
                       type="button"
                       className="call-button call-end"
                       onClick={() => call.hangUp()}
-                      aria-label="End call"
+                      aria-label={t('room.call.end')}
                       data-testid="call-end"
                     >
                       <HangUpIcon size={22} />

@@ -10,8 +10,7 @@ import type { RoomSession } from '../../lib/session.ts';
 import type { CallActions } from './callContext.ts';
 import type { CallLaunch, CallOutcome } from './CallWindow.tsx';
 import { useToast } from '../overlays/Toast.tsx';
-
-export const CALL_DECLINED_TOAST = 'Call Declined';
+import { t } from '../../i18n/i18n.ts';
 
 /** `joined`: the room was joined once (the session's connection exists from then on; RoomView's parent starts it after the first render). */
 export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
@@ -71,14 +70,14 @@ export function useCalls(session: RoomSession, tier: Tier, joined: boolean) {
     if (outcome.declined)
       toast.show({
         type: 'info',
-        title: CALL_DECLINED_TOAST,
-        message: `${outcome.peerName} declined the call`,
+        title: t('room.call.declined.title'),
+        message: t('room.call.declined.text', { name: outcome.peerName }),
         testId: 'call-toast',
       });
     else if (outcome.mediaDenied && outcome.error)
       window.alert(outcome.error); // the spec's alert
     else if (outcome.error)
-      toast.show({ type: 'error', title: 'Call ended', message: outcome.error, testId: 'call-toast' });
+      toast.show({ type: 'error', title: t('room.call.status.ended'), message: outcome.error, testId: 'call-toast' });
   };
 
   return { actions, launch, close, upgrade, closeUpgrade: () => setUpgrade(null) };

@@ -5,7 +5,7 @@
  * File type not supported.
  */
 import { useEffect, useRef, useState } from 'react';
-import { CAPTION_MAX } from '@ephemera/proto/client';
+import { CAPTION_MAX, ERRORS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import {
@@ -18,6 +18,8 @@ import {
   type UploadHandle,
 } from '../../lib/fileUpload.ts';
 import { UI_TEXT } from '../../lib/texts.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   file: File;
@@ -30,17 +32,15 @@ interface Props {
 }
 
 export function FileSizeLimitModal({ maxFileSizeMb, onClose }: { maxFileSizeMb: number; onClose(): void }) {
+  const t = useT();
   return (
     <UpgradePromptModal
-      title="File Size Limit Exceeded"
+      title={t('room.file.limitTitle')}
       testId="file-size-limit-modal"
       linkTestId="file-upgrade-link"
       onClose={onClose}
     >
-      <p>
-        Files in this room can be up to {maxFileSizeMb} MB. Upgrade to Pro (100 MB) or Business (500 MB) to share larger
-        files.
-      </p>
+      <p>{t('room.file.limitText', { max: String(maxFileSizeMb) })}</p>
     </UpgradePromptModal>
   );
 }
@@ -54,10 +54,13 @@ export function FileUploadModal({
   onUploaded,
   onClose,
 }: Props) {
+  const t = useT();
   const problem = precheck(file, maxFileSizeMb);
   const [caption, setCaption] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(problem === 'type' ? 'File type not supported' : null);
+  const [error, setError] = useState<string | null>(
+    problem === 'type' ? errorText('FILE_TYPE_NOT_SUPPORTED', ERRORS.FILE_TYPE_NOT_SUPPORTED) : null,
+  );
   const upload = useRef<UploadHandle | null>(null);
   const [preview] = useState(() =>
     file.type.startsWith('image/') || file.type.startsWith('video/') ? URL.createObjectURL(file) : null,
@@ -109,19 +112,19 @@ export function FileUploadModal({
 
   return (
     <Modal
-      title="Upload file"
+      title={t('room.file.uploadTitle')}
       onClose={busy ? undefined : onClose}
       size="md"
       testId="file-upload-modal"
       footer={
         busy ? (
           <button type="button" className="button button-ghost" onClick={cancel} data-testid="upload-cancel">
-            Cancel
+            {t('room.upload.cancel')}
           </button>
         ) : (
           <>
             <button type="button" className="button button-ghost" onClick={onClose}>
-              Close
+              {t('room.file.close')}
             </button>
             <button
               type="button"
@@ -130,21 +133,23 @@ export function FileUploadModal({
               disabled={problem === 'type'}
               data-testid="upload-start"
             >
-              Upload
+              {t('room.file.upload')}
             </button>
           </>
         )
       }
     >
       <div className="file-upload-preview">
-        {preview && file.type.startsWith('image/') && <img src={preview} alt={`Preview of ${file.name}`} />}
+        {preview && file.type.startsWith('image/') && (
+          <img src={preview} alt={t('room.file.preview', { name: file.name })} />
+        )}
         {preview && file.type.startsWith('video/') && <video src={preview} controls muted />}
         <p className="file-upload-name">
           <span aria-hidden="true">📄</span> {file.name} <span className="muted">({formatSize(file.size)})</span>
         </p>
       </div>
       <label className="field">
-        <span>Caption (optional)</span>
+        <span>{t('room.file.caption')}</span>
         <input
           value={caption}
           maxLength={CAPTION_MAX}
@@ -157,7 +162,7 @@ export function FileUploadModal({
         <div
           className="upload-progress"
           role="progressbar"
-          aria-label="Upload progress"
+          aria-label={t('room.file.progress')}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={Math.round((progress ?? 0) * 100)}

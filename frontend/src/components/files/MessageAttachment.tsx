@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { MessageFile } from '@ephemera/proto';
 import { fileLink, formatDuration, formatSize } from '../../lib/fileUpload.ts';
 import { FileIcon } from '../Icons.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 interface Props {
   file: MessageFile;
@@ -15,6 +16,7 @@ interface Props {
 }
 
 export function MessageAttachment({ file, workspaceId, userToken }: Props) {
+  const t = useT();
   const [link, setLink] = useState<{ url: string; thumbnailUrl: string | null } | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -37,7 +39,7 @@ export function MessageAttachment({ file, workspaceId, userToken }: Props) {
   if (failed)
     return (
       <p className="attachment-gone" data-testid="attachment-gone">
-        This file is no longer available.
+        {t('room.file.gone')}
       </p>
     );
   if (!link)
@@ -72,7 +74,7 @@ export function MessageAttachment({ file, workspaceId, userToken }: Props) {
     case 'voice':
       return (
         <div className="attachment-voice" data-testid="attachment-voice">
-          <audio src={link.url} controls preload="metadata" aria-label="Voice message" />
+          <audio src={link.url} controls preload="metadata" aria-label={t('room.file.voiceMessage')} />
           {file.durationMs !== null && (
             <span className="voice-duration" data-testid="voice-duration">
               {formatDuration(file.durationMs)}

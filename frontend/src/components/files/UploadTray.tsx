@@ -5,6 +5,7 @@
  */
 import { formatSize } from '../../lib/fileUpload.ts';
 import type { QueuedUpload } from './useUploadQueue.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 interface Props {
   items: QueuedUpload[];
@@ -14,9 +15,10 @@ interface Props {
 }
 
 export function UploadTray({ items, onCancel, onRetry, onDismiss }: Props) {
+  const t = useT();
   if (items.length === 0) return null;
   return (
-    <ul className="upload-tray" aria-label="Uploads" data-testid="upload-tray">
+    <ul className="upload-tray" aria-label={t('room.upload.tray')} data-testid="upload-tray">
       {items.map((item) => {
         const percent = Math.round(item.progress * 100);
         return (
@@ -35,7 +37,7 @@ export function UploadTray({ items, onCancel, onRetry, onDismiss }: Props) {
                 <div
                   className="upload-progress"
                   role="progressbar"
-                  aria-label={`Uploading ${item.name}`}
+                  aria-label={t('room.upload.uploading', { name: item.name })}
                   aria-valuemin={0}
                   aria-valuemax={100}
                   aria-valuenow={percent}
@@ -49,7 +51,7 @@ export function UploadTray({ items, onCancel, onRetry, onDismiss }: Props) {
                   onClick={() => onCancel(item.id)}
                   data-testid="upload-item-cancel"
                 >
-                  Cancel
+                  {t('room.upload.cancel')}
                 </button>
               </>
             ) : (
@@ -64,7 +66,7 @@ export function UploadTray({ items, onCancel, onRetry, onDismiss }: Props) {
                     onClick={() => onRetry(item.id)}
                     data-testid="upload-item-retry"
                   >
-                    Retry
+                    {t('room.upload.retry')}
                   </button>
                 )}
                 <button
@@ -73,7 +75,7 @@ export function UploadTray({ items, onCancel, onRetry, onDismiss }: Props) {
                   onClick={() => onDismiss(item.id)}
                   data-testid="upload-item-dismiss"
                 >
-                  Dismiss
+                  {t('room.upload.dismiss')}
                 </button>
               </>
             )}

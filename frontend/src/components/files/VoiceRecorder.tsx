@@ -9,8 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { VOICE_MAX_MS } from '@ephemera/proto/client';
 import { formatDuration } from '../../lib/fileUpload.ts';
 import { MicIcon, StopIcon, TrashIcon } from '../ChatIcons.tsx';
-
-export const MIC_DENIED = 'Unable to access microphone. Please check your browser permissions.';
+import { t as translate, useT } from '../../i18n/i18n.ts';
 
 interface Props {
   disabled: boolean;
@@ -21,6 +20,7 @@ interface Props {
 }
 
 export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange }: Props) {
+  const t = useT();
   const [recording, setRecording] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const recorder = useRef<MediaRecorder | null>(null);
@@ -34,7 +34,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
   useEffect(
     () => () => {
       if (timer.current) clearInterval(timer.current);
-      recorder.current?.stream.getTracks().forEach((t) => t.stop());
+      recorder.current?.stream.getTracks().forEach((track) => track.stop());
     },
     [],
   );
@@ -44,11 +44,11 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
-      onError(MIC_DENIED);
+      onError(translate('room.voice.micDenied'));
       return;
     }
-    const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((t) =>
-      MediaRecorder.isTypeSupported(t),
+    const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((mime) =>
+      MediaRecorder.isTypeSupported(mime),
     );
     const rec = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
     const chunks: Blob[] = [];
@@ -57,7 +57,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
       if (e.data.size > 0) chunks.push(e.data);
     };
     rec.onstop = () => {
-      stream.getTracks().forEach((t) => t.stop());
+      stream.getTracks().forEach((track) => track.stop());
       if (timer.current) clearInterval(timer.current);
       changeRecording(false);
       if (discard.current) return;
@@ -84,7 +84,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
     <div className="voice-recording" data-testid="voice-recording">
       <span className="rec-dot" aria-hidden="true" />
       <span className="voice-recording-label" role="status">
-        Recording
+        {t('room.voice.recording')}
       </span>
       <span className="voice-elapsed" data-testid="voice-elapsed">
         {formatDuration(elapsed)}
@@ -93,7 +93,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
         type="button"
         className="icon-button"
         onClick={() => stop(false)}
-        aria-label="Cancel recording"
+        aria-label={t('room.voice.cancel')}
         data-testid="voice-cancel"
       >
         <TrashIcon size={20} />
@@ -102,7 +102,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
         type="button"
         className="send-button"
         onClick={() => stop(true)}
-        aria-label="Stop recording and send"
+        aria-label={t('room.voice.stopAndSend')}
         data-testid="voice-stop"
       >
         <StopIcon size={18} />
@@ -114,7 +114,7 @@ export function VoiceRecorder({ disabled, onRecorded, onError, onRecordingChange
       className="icon-button"
       onClick={start}
       disabled={disabled}
-      aria-label="Record a voice message"
+      aria-label={t('room.voice.record')}
       data-testid="voice-record"
     >
       <MicIcon size={20} />

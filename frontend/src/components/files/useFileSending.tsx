@@ -8,7 +8,7 @@
  */
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import type { RoomSession } from '../../lib/session.ts';
-import { uploadFile, type StoredFile } from '../../lib/fileUpload.ts';
+import { uploadErrorText, uploadFile, type StoredFile } from '../../lib/fileUpload.ts';
 import type { UploadBatch } from './UploadQueueView.tsx';
 
 const UploadQueueView = lazy(() => import('./UploadQueueView.tsx'));
@@ -79,7 +79,7 @@ export function useFileSending(
         name: `voice-message.${ext}`,
       }).done.then((r) => {
         if (r.ok) send(r.file, channelId);
-        else session.showNotice(r.message);
+        else session.showNotice(uploadErrorText(r));
       });
     },
     [session, channelId, send],

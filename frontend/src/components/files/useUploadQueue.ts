@@ -17,6 +17,7 @@ import {
   type UploadHandle,
 } from '../../lib/fileUpload.ts';
 import { UI_TEXT } from '../../lib/texts.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 export interface QueuedUpload {
   id: string;
@@ -118,7 +119,7 @@ export function useUploadQueue(
           size: file.size,
           progress: 0,
           status: problem ? 'failed' : 'uploading',
-          error: problem === 'type' ? ERRORS.FILE_TYPE_NOT_SUPPORTED : null,
+          error: problem === 'type' ? errorText('FILE_TYPE_NOT_SUPPORTED', ERRORS.FILE_TYPE_NOT_SUPPORTED) : null,
           retryable: false,
         });
       }

@@ -13,6 +13,8 @@ import { C, S, videoCaptureConstraints, type Tier } from '@ephemera/proto/client
 import type { CallType, IceServer, WebrtcSignalPayload, ServerEvents } from '@ephemera/proto';
 import { request, type RoomSocket } from '../socket.ts';
 import { playRingback, playRingtone, type Tone } from './callTones.ts';
+import { t } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 export type CallPhase = 'preparing' | 'outgoing' | 'incoming' | 'connecting' | 'connected' | 'ended';
 
@@ -40,9 +42,8 @@ export interface CallView {
   mediaDenied: boolean;
 }
 
-export const MSG_MEDIA_FAILED = 'Failed to access camera/microphone. Please check your permissions and try again.';
-export const MSG_MIC_FAILED = 'Failed to access microphone. Please check your permissions and try again.';
-export const MSG_CONNECTION_FAILED = 'Connection failed. Please try again.';
+/** the call's own failures, in the active language (the room catalog is loaded while a call window is open) */
+const connectionFailed = () => t('room.call.error.connection');
 const ACK_TIMEOUT_MS = 10_000;
 /** Connecting... that never connects (no offer came, ICE found no path) ends as a failed connection. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -97,7 +98,7 @@ export class CallController {
     this.on(S.webrtcSignal, (p) => {
       if (p.channelId === this.view.channelId) void this.onSignal(p.signal);
     });
-    this.on('disconnect' as keyof Events, () => this.finish({ error: MSG_CONNECTION_FAILED }));
+    this.on('disconnect' as keyof Events, () => this.finish({ error: connectionFailed() }));
     if (init.direction === 'incoming') this.tone = playRingtone();
   }
 
@@ -122,7 +123,8 @@ export class CallController {
       ACK_TIMEOUT_MS,
     ).catch(() => null);
     if (this.view.phase === 'ended') return;
-    if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
+    if (!ack || !ack.success)
+      return this.finish({ error: ack ? errorText(ack.code, ack.message) : connectionFailed() });
     this.iceServers = ack.iceServers;
     this.set({ phase: 'outgoing' });
     this.tone = playRingback();
@@ -147,7 +149,8 @@ export class CallController {
       ACK_TIMEOUT_MS,
     ).catch(() => null);
     if (this.view.phase === 'ended') return;
-    if (!ack || !ack.success) return this.finish({ error: ack?.message ?? MSG_CONNECTION_FAILED });
+    if (!ack || !ack.success)
+      return this.finish({ error: ack ? errorText(ack.code, ack.message) : connectionFailed() });
     this.iceServers = ack.iceServers;
     this.createPeer(); // the answerer: the caller's offer comes next
     this.connecting();
@@ -346,7 +349,7 @@ export class CallController {
   private failConnection(): void {
     if (this.view.phase === 'ended') return;
     void request(this.socket, C.endCall, { channelId: this.view.channelId }, ACK_TIMEOUT_MS).catch(() => {});
-    this.finish({ error: MSG_CONNECTION_FAILED });
+    this.finish({ error: connectionFailed() });
   }
 
   // ---------- media and state ----------
@@ -366,7 +369,7 @@ export class CallController {
       this.set({ localStream: stream });
       return true;
     } catch {
-      this.finish({ error: video ? MSG_MEDIA_FAILED : MSG_MIC_FAILED, mediaDenied: true });
+      this.finish({ error: t(video ? 'room.call.error.media' : 'room.call.error.mic'), mediaDenied: true });
       return false;
     }
   }
