@@ -1,9 +1,11 @@
 /** The language choice, the on-demand catalogs, the Intl helpers and the build's catalog compiler (docs/i18n.md). */
 import { describe, expect, it } from 'vitest';
 import { chooseLocale, matchLocale } from './locales.ts';
-import { activeLocale, i18n, loadArea, setLocale, t } from './i18n.ts';
+import { activateLocale, activeLocale, i18n, loadArea, setLocale, t } from './i18n.ts';
 import { formatCurrency, formatDate, formatList, formatNumber, formatTime } from './format.ts';
 import { compileCatalog, shortIds, shortenKeys } from '../../lingui-catalogs.ts';
+import { CONTACT_TEXT } from '@ephemera/proto/client';
+import { translateShared } from './sharedTexts.ts';
 
 describe('the language choice', () => {
   it('takes the saved choice first, then the first browser language the interface speaks, else English', () => {
@@ -67,5 +69,17 @@ describe('the build’s catalog compiler (lingui-catalogs.ts)', () => {
     });
     expect(() => compileCatalog('x.json', '{"common.b":"B"}', ids)).toThrow(/not in the English catalogs/);
     expect(() => compileCatalog('x.json', '{"common.a":"{n, plural, one {#}"}', ids)).toThrow(/not valid ICU/);
+  });
+});
+
+describe('texts shared with the server (sharedTexts.ts)', () => {
+  it('shows a known shared text in the active language, with its limits, and an unknown one as it came', async () => {
+    await activateLocale('de', ['public']);
+    expect(translateShared(CONTACT_TEXT.emailInvalid)).toBe('Bitte gib eine gültige E-Mail-Adresse ein');
+    expect(translateShared(CONTACT_TEXT.messageTooLong)).toBe('Deine Nachricht darf höchstens 5000 Zeichen lang sein');
+    expect(translateShared('Too many requests')).toBe('Too many requests');
+    await activateLocale('en', ['public']);
+    expect(translateShared(CONTACT_TEXT.messageTooLong)).toBe(CONTACT_TEXT.messageTooLong);
+    expect(translateShared(CONTACT_TEXT.nameTooLong)).toBe(CONTACT_TEXT.nameTooLong);
   });
 });
