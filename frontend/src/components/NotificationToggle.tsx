@@ -1,18 +1,19 @@
 import { useSyncExternalStore } from 'react';
 import { getNotifyState, subscribeNotifyState, toggleNotifications } from '../lib/desktopNotifications.ts';
-import { NOTIFICATION_TEXT } from '../lib/texts.ts';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 
 const HINT = {
-  off: NOTIFICATION_TEXT.turnOn,
-  on: NOTIFICATION_TEXT.on,
-  blocked: NOTIFICATION_TEXT.blocked,
-} as const;
+  off: 'roomside.notify.turnOn',
+  on: 'roomside.notify.on',
+  blocked: 'roomside.notify.blocked',
+} as const satisfies Record<string, MessageId>;
 
 /**
  * Sidebar header toggle for desktop notifications (docs/product/notifications.md N1): the first click asks the
  * browser's permission; blocked in the browser's settings, it says so. Not shown where notifications do not exist.
  */
 export function NotificationToggle() {
+  const t = useT();
   const state = useSyncExternalStore(subscribeNotifyState, getNotifyState, () => 'unsupported' as const);
   if (state === 'unsupported') return null;
   const on = state === 'on';
@@ -20,8 +21,8 @@ export function NotificationToggle() {
     <button
       type="button"
       className="icon-button icon-button-dark notification-toggle"
-      aria-label="Desktop notifications"
-      title={HINT[state]}
+      aria-label={t('roomside.notify.label')}
+      title={t(HINT[state])}
       aria-pressed={on}
       aria-disabled={state === 'blocked'}
       data-testid="notification-toggle"

@@ -1,16 +1,18 @@
 import { useSyncExternalStore } from 'react';
 import { getSoundEnabled, setSoundEnabled, subscribeSoundEnabled } from '../lib/notificationSound.ts';
 import { Tooltip } from './ui/Tooltip.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 /** Sidebar header toggle for the notification sound (the preference is stored locally). */
 export function SoundToggle() {
+  const t = useT();
   const enabled = useSyncExternalStore(subscribeSoundEnabled, getSoundEnabled, () => true);
   return (
-    <Tooltip content={enabled ? 'Sound on' : 'Sound off'} side="bottom">
+    <Tooltip content={enabled ? t('roomside.sound.on') : t('roomside.sound.off')} side="bottom">
       <button
         type="button"
         className="icon-button icon-button-dark sound-toggle"
-        aria-label="Notification sound"
+        aria-label={t('roomside.sound.label')}
         aria-pressed={enabled}
         data-testid="sound-toggle"
         data-enabled={enabled}

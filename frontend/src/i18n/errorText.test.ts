@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '@ephemera/proto/client';
 import { loadArea, setLocale } from './i18n.ts';
 import { errorText } from './errorText.ts';
+import { kickFailed } from '../lib/adminCommands.ts';
+import { MSG_REMOVED } from '../lib/sessionEvents.ts';
 
 const codes = Object.keys(ERRORS) as (keyof typeof ERRORS)[];
 
@@ -23,6 +25,18 @@ describe('errorText', () => {
       expect(errorText(null, ERRORS[code]), code).toBe(german);
     }
     expect(errorText('ROOM_FULL', '')).toBe('Dieser Raum ist voll');
+  });
+
+  it('shows the room’s own texts and their server reasons in the active language, English as the code says', async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+    expect(errorText(null, MSG_REMOVED)).toBe(MSG_REMOVED);
+    expect(errorText(null, kickFailed(ERRORS.CANNOT_KICK_OWNER))).toBe(kickFailed(ERRORS.CANNOT_KICK_OWNER));
+    await setLocale('de', { save: false });
+    expect(errorText(null, MSG_REMOVED)).toBe('Du wurdest aus diesem Chatraum entfernt.');
+    expect(errorText(null, kickFailed(ERRORS.CANNOT_KICK_OWNER))).toBe(
+      'Benutzer konnte nicht entfernt werden: Der Besitzer des Raums kann nicht entfernt werden',
+    );
   });
 
   it('leaves a text it does not know as it came', async () => {

@@ -5,6 +5,7 @@
  */
 import { ERRORS } from '@ephemera/proto/client';
 import { t, type MessageId } from './i18n.ts';
+import { ROOM_TEXTS, ROOM_TEXTS_WITH_REASON } from './roomTexts.ts';
 
 type ErrorCode = keyof typeof ERRORS;
 
@@ -114,10 +115,16 @@ function isErrorCode(code: string): code is ErrorCode {
 
 /**
  * A refusal in the active language: by its code when the browser knows it, else by its text when that is one of
- * proto's (callers that kept only the text), else the fallback as it came (a text the browser does not know, such as
- * a maintenance message the superadmin wrote).
+ * proto's or one of the room's own (roomTexts.ts: callers that kept only the text), else the fallback as it came (a
+ * text the browser does not know, such as a maintenance message the superadmin wrote).
  */
 export function errorText(code: string | null | undefined, fallback: string): string {
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
-  return known ? t(ERROR_KEYS[known]) : fallback;
+  if (known) return t(ERROR_KEYS[known]);
+  const own = ROOM_TEXTS.get(fallback);
+  if (own) return t(own);
+  for (const [start, key] of ROOM_TEXTS_WITH_REASON) {
+    if (fallback.startsWith(start)) return t(key, { reason: errorText(null, fallback.slice(start.length)) });
+  }
+  return fallback;
 }

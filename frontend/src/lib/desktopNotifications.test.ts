@@ -1,4 +1,5 @@
-import { describe, it, expect } from 'vitest';
+import { beforeEach, describe, it, expect } from 'vitest';
+import { loadArea, setLocale } from '../i18n/i18n.ts';
 import { NOTIFICATION_BODY_MAX, notificationContent, notifyReason, type NotifyInput } from './desktopNotifications.ts';
 
 const base: NotifyInput = {
@@ -34,6 +35,10 @@ describe('which messages show a desktop notification (notifications.md N2, N3)',
 });
 
 describe("a notification's text (N4)", () => {
+  beforeEach(async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+  });
   it('the sender for a DM, the sender and channel for a mention; the plain text, shortened', () => {
     expect(notificationContent('dm', 'bob', '', 'hi **there**')).toEqual({ title: 'bob', body: 'hi there' });
     expect(notificationContent('mention', 'bob', 'general', '@alice\n\nsee  `this`')).toEqual({
@@ -43,5 +48,10 @@ describe("a notification's text (N4)", () => {
     const long = notificationContent('dm', 'bob', '', 'x'.repeat(500)).body;
     expect(long).toHaveLength(NOTIFICATION_BODY_MAX);
     expect(long.endsWith('…')).toBe(true);
+  });
+  it('in the active language', async () => {
+    await setLocale('de', { save: false });
+    expect(notificationContent('mention', 'bob', 'general', 'hi').title).toBe('bob in #general');
+    expect(notificationContent('mention', 'bob', 'general', 'hi').title).not.toMatch(/roomside/);
   });
 });

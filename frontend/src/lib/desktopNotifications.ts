@@ -14,7 +14,7 @@ import type { RoomState } from '../state/roomState.ts';
 import { getSoundEnabled } from './notificationSound.ts';
 import { mentionsMember } from './mentions.ts';
 import { plainText } from './markdown.ts';
-import { NOTIFICATION_TEXT } from './texts.ts';
+import { t } from '../i18n/i18n.ts';
 import {
   notificationPermission,
   onNotificationPermissionChange,
@@ -55,8 +55,9 @@ export function notificationContent(
 ): { title: string; body: string } {
   const text = plainText(content).replace(/\s+/g, ' ').trim();
   const body = text.length > NOTIFICATION_BODY_MAX ? `${text.slice(0, NOTIFICATION_BODY_MAX - 1)}…` : text;
+  // a DM: the sender's name; a mention: the sender in the channel (in the active language)
   const title =
-    reason === 'dm' ? NOTIFICATION_TEXT.dmTitle(authorName) : NOTIFICATION_TEXT.mentionTitle(authorName, channelName);
+    reason === 'dm' ? authorName : t('roomside.notify.mentionTitle', { author: authorName, channel: channelName });
   return { title, body };
 }
 

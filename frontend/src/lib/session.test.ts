@@ -1,10 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
 import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
 import { channel, me, message, workspace } from '../state/testData.ts';
 import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
 import { startFakeSession, testAuth } from './testing/fakeSession.ts';
+import { loadArea, setLocale } from '../i18n/i18n.ts';
+
+// the room's own texts come from the roomside catalog, in English here (docs/i18n.md)
+beforeAll(async () => {
+  await setLocale('en', { save: false });
+  await loadArea('roomside');
+});
 
 const auth = testAuth;
 const ws = workspace([channel('c1', 'general'), channel('c2', 'random', { createdAt: '2025-02-01T00:00:00.000Z' })]);

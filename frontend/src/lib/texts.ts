@@ -1,24 +1,55 @@
 /**
- * Texts the product shows, defined once (docs/product/). Server refusals come with their own text (proto's
- * ERRORS); these are the browser's own: what it says when a step it runs fails, or succeeds.
+ * Texts the product shows, defined once (docs/product/), in the active language (docs/i18n.md: the roomside
+ * catalog, which the room's screens load). Server refusals come with their own text (proto's ERRORS, shown through
+ * i18n/errorText.ts); these are the browser's own: what it says when a step it runs fails, or succeeds.
  */
+import { t } from '../i18n/i18n.ts';
 
-/** Claim Your Room (docs/product/accounts.md A9) */
+/**
+ * Claim Your Room (docs/product/accounts.md A9). English words, not catalog texts: lib/claim.ts keeps an outcome as
+ * text for the room to show later, possibly after the sign-in page; the room shows it through claimOutcomeText.
+ */
 export const CLAIM_TEXT = {
   title: 'Claim Your Room',
   success: 'Registration successful! Room ownership claimed.',
   failed: 'Registration successful but failed to claim room ownership',
 } as const;
 
-/** The room page's, the dashboard's, the files' and the payments' own failure and success texts (docs/product/) */
+/** A claim's outcome as lib/claim.ts keeps it, in the active language (a server's reason after the colon as is). */
+export function claimOutcomeText(message: string): string {
+  if (message === CLAIM_TEXT.success) return t('roomside.claim.success');
+  if (message === CLAIM_TEXT.failed) return t('roomside.claim.failed');
+  if (message.startsWith(`${CLAIM_TEXT.failed}: `)) {
+    return t('roomside.claim.failedBecause', { reason: message.slice(CLAIM_TEXT.failed.length + 2) });
+  }
+  return message;
+}
+
+/**
+ * The room page's, the files', the dashboard's and the payments' own failure and success texts (docs/product/). The
+ * room's are read in the active language; the dashboard's and the payments' stay English until the account pages
+ * are converted (those pages do not load the roomside catalog).
+ */
 export const UI_TEXT = {
   /** /{roomName} could not ask whether the room exists (rooms.md R5) */
-  roomCheckFailed: 'Failed to check room status',
-  roomCheckNetwork: 'Network error while checking room',
+  get roomCheckFailed() {
+    return t('roomside.text.roomCheckFailed');
+  },
+  get roomCheckNetwork() {
+    return t('roomside.text.roomCheckNetwork');
+  },
   /** a chosen profile picture that does not decode as an image (rooms.md R27) */
-  imageReadFailed: 'Failed to read image file',
+  get imageReadFailed() {
+    return t('roomside.text.imageReadFailed');
+  },
   /** a chosen file that can no longer be read (moved or deleted after choosing; files.md F1) */
-  fileReadFailed: 'Failed to read file',
+  get fileReadFailed() {
+    return t('roomside.text.fileReadFailed');
+  },
+  /** a room command while no room is joined (rooms.md: the room's state errors) */
+  get noWorkspace() {
+    return t('roomside.text.noWorkspace');
+  },
   /** the dashboard's room creation or opening did not reach the server (accounts.md A7) */
   createRoomRetry: 'Failed to create room. Please try again.',
   roomInfoFailed: 'Failed to get room info',
@@ -30,22 +61,9 @@ export const UI_TEXT = {
   /** the success page could not apply the verified subscription to the account, or the account's rooms (PAY9) */
   paidAccountFailed: 'Failed to create paid account',
   upgradeRoomsFailed: 'Failed to upgrade rooms',
-  /** a room command while no room is joined (rooms.md: the room's state errors) */
-  noWorkspace: 'No workspace selected',
-} as const;
+};
 
-/** Files sent without the dialog (docs/product/files.md F12) */
+/** Files sent without the dialog (docs/product/files.md F12): the drop zone names the conversation. */
 export const FILE_SENDING_TEXT = {
-  dropZone: (where: string) => `Drop files to send them to ${where}`,
-} as const;
-
-/** Desktop notifications (docs/product/notifications.md) */
-export const NOTIFICATION_TEXT = {
-  turnOn: 'Turn on desktop notifications',
-  on: 'Desktop notifications are on',
-  blocked: 'Desktop notifications are blocked in this browser’s settings',
-  unsupported: 'This browser cannot show desktop notifications',
-  /** a DM: the sender's name; a mention: the sender in the channel */
-  dmTitle: (author: string) => author,
-  mentionTitle: (author: string, channel: string) => `${author} in #${channel}`,
+  dropZone: (where: string) => t('roomside.files.dropZone', { where }),
 } as const;

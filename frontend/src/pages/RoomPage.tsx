@@ -8,6 +8,8 @@ import { stripQueryParams } from '../lib/navigation.ts';
 import { roomPath } from '../lib/routes.ts';
 import { announceRemoval } from '../lib/removal.ts';
 import type { AuthRecord } from '../lib/storage.ts';
+import { useCatalog, useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
 
 export const REDIRECT_HOME_MS = 3000;
@@ -34,6 +36,8 @@ function useNoIndex(): void {
 }
 
 export function RoomPage({ target }: { target: RoomTarget }) {
+  useCatalog('roomside');
+  const t = useT();
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const navigate = useNavigate();
@@ -68,7 +72,7 @@ export function RoomPage({ target }: { target: RoomTarget }) {
   switch (phase.kind) {
     case 'loading':
     case 'redirect':
-      return <LoadingScreen text="Loading room…" />;
+      return <LoadingScreen text={t('roomside.load.loadingRoom')} />;
     case 'overlay':
       return (
         <JoinOverlay
@@ -105,15 +109,15 @@ export function RoomPage({ target }: { target: RoomTarget }) {
     case 'session':
       return <SessionHost auth={phase.auth} onPhase={setPhase} />;
     case 'joinFailed':
-      return <JoinFailedView message={phase.message} />;
+      return <JoinFailedView message={errorText(null, phase.message)} />;
     case 'deleted':
       return (
         <div className="overlay-screen">
           <Suspense fallback={null}>
             <SuccessDialog
-              title="Chat Room Deleted"
-              message={phase.message}
-              note="Redirecting to home page..."
+              title={t('roomside.ended.deletedTitle')}
+              message={errorText(null, phase.message)}
+              note={t('roomside.ended.redirecting')}
               tone={phase.byMe ? 'success' : 'warning'}
               autoCloseMs={REDIRECT_HOME_MS}
               onClose={goHome}
@@ -128,9 +132,9 @@ export function RoomPage({ target }: { target: RoomTarget }) {
         <div className="overlay-screen">
           <Suspense fallback={null}>
             <RemovedFromWorkspaceDialog
-              reason={phase.reason}
-              title="Removed from Chat Room"
-              homeLabel="Go to Homepage"
+              reason={errorText(null, phase.reason)}
+              title={t('roomside.ended.removedTitle')}
+              homeLabel={t('roomside.ended.goHome')}
               redirectMs={REDIRECT_HOME_MS}
               testId="kicked-modal"
             />

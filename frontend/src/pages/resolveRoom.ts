@@ -5,6 +5,8 @@
 import { api } from '../lib/api.ts';
 import { clearRoomData, readAuth, saveAuth, sameRoomName, type AuthRecord } from '../lib/storage.ts';
 import { UI_TEXT } from '../lib/texts.ts';
+import { t } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 export type RoomTarget =
   | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
@@ -27,11 +29,11 @@ export type Phase =
   | { kind: 'deleted'; message: string; byMe: boolean }
   | { kind: 'kicked'; reason: string };
 
-export const MSG_ROOM_INFO_FAILED = 'Failed to load room information';
-export const MSG_ROOM_INFO_NETWORK = 'Network error while loading room';
-export const MSG_WORKSPACE_NOT_FOUND = 'Workspace not found or has expired';
-export const MSG_WORKSPACE_INFO_FAILED = 'Failed to load workspace information';
-export const MSG_WORKSPACE_INFO_NETWORK = 'Failed to load workspace';
+// the texts come from the roomside catalog, which the room page loads before it resolves (docs/i18n.md)
+const roomInfoFailed = (r: { kind: string }) =>
+  r.kind === 'http' ? t('roomside.load.roomInfoFailed') : t('roomside.load.roomInfoNetwork');
+const workspaceInfoFailed = (r: { kind: string }) =>
+  r.kind === 'http' ? t('roomside.load.workspaceInfoFailed') : t('roomside.load.workspaceInfoNetwork');
 
 /** ?workspaceId=&username=&token= (dashboard links): store them as the auth record. The caller strips them. */
 export function consumeTokenParams(search: string, roomName: string): boolean {
@@ -63,8 +65,8 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
     }
     if (r.kind === 'aborted') return null;
     if (r.kind === 'http' && r.status === 404)
-      return { kind: 'notFound', message: MSG_WORKSPACE_NOT_FOUND, roomName: null, redirectHome: true };
-    return { kind: 'loadError', message: r.kind === 'http' ? MSG_WORKSPACE_INFO_FAILED : MSG_WORKSPACE_INFO_NETWORK };
+      return { kind: 'notFound', message: errorText('WORKSPACE_NOT_FOUND', ''), roomName: null, redirectHome: true };
+    return { kind: 'loadError', message: workspaceInfoFailed(r) };
   }
 
   const { roomName } = target;
@@ -89,7 +91,7 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
     if (target.via === 'join' && !target.create) {
       return {
         kind: 'notFound',
-        message: `The room "${roomName}" does not exist or has expired.`,
+        message: t('roomside.load.roomMissing', { roomName }),
         roomName,
         redirectHome: false,
       };
@@ -99,7 +101,7 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
   if (target.via === 'join' && !target.create) {
     return {
       kind: 'notFound',
-      message: r.kind === 'http' ? MSG_ROOM_INFO_FAILED : MSG_ROOM_INFO_NETWORK,
+      message: roomInfoFailed(r),
       roomName,
       redirectHome: false,
     };

@@ -1,0 +1,63 @@
+/**
+ * The room's own texts that reach the screen as English strings: what the browser's room commands (lib/*Commands.ts,
+ * lib/session.ts, lib/sessionEvents.ts) answer when a step fails, and the room-ended texts the server sends
+ * (proto's ROOM_ENDED_TEXT). Each English text is its constant, so English stays exactly what the code says; the
+ * key gives it in the active language (errorText reads these after proto's ERRORS; docs/i18n.md).
+ */
+import { ROOM_ENDED_TEXT } from '@ephemera/proto/client';
+import type { MessageId } from './i18n.ts';
+import {
+  MSG_DELETE_ROOM_FAILED,
+  MSG_EXTEND_FAILED,
+  MSG_RENAME_WORKSPACE_FAILED,
+  MSG_ROLE_FAILED,
+  MSG_ROOM_DELETED_BY_ME,
+  MSG_THEME_FAILED,
+  kickFailed,
+  maxUsersFailed,
+  passwordFailed,
+} from '../lib/adminCommands.ts';
+import {
+  MSG_CREATE_CHANNEL_FAILED,
+  MSG_DELETE_CHANNEL_FAILED,
+  MSG_DELETE_DM_TIMEOUT,
+  MSG_PROFILE_FAILED,
+  MSG_RENAME_CHANNEL_FAILED,
+  MSG_SEARCH_FAILED,
+  MSG_START_DM_FAILED,
+  MSG_UPDATE_MEMBERS_FAILED,
+  deleteDmFailed,
+} from '../lib/conversationCommands.ts';
+import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from '../lib/session.ts';
+import { MSG_REMOVED } from '../lib/sessionEvents.ts';
+
+/** Whole texts. */
+export const ROOM_TEXTS = new Map<string, MessageId>([
+  [ROOM_ENDED_TEXT.deleted, 'roomside.ended.deleted'],
+  [ROOM_ENDED_TEXT.expired, 'roomside.ended.expired'],
+  [MSG_REMOVED, 'roomside.ended.removed'],
+  [MSG_ROOM_DELETED_BY_ME, 'roomside.ended.deletedByMe'],
+  [MSG_JOIN_TIMEOUT, 'roomside.command.joinTimeout'],
+  [MSG_CONNECT_FAILED, 'roomside.command.connectFailed'],
+  [MSG_RENAME_WORKSPACE_FAILED, 'roomside.command.renameRoomFailed'],
+  [MSG_EXTEND_FAILED, 'roomside.command.extendFailed'],
+  [MSG_DELETE_ROOM_FAILED, 'roomside.command.deleteRoomFailed'],
+  [MSG_THEME_FAILED, 'roomside.command.themeFailed'],
+  [MSG_ROLE_FAILED, 'roomside.command.roleFailed'],
+  [MSG_DELETE_DM_TIMEOUT, 'roomside.command.deleteDmTimeout'],
+  [MSG_DELETE_CHANNEL_FAILED, 'roomside.command.deleteChannelFailed'],
+  [MSG_RENAME_CHANNEL_FAILED, 'roomside.command.renameChannelFailed'],
+  [MSG_UPDATE_MEMBERS_FAILED, 'roomside.command.updateMembersFailed'],
+  [MSG_PROFILE_FAILED, 'roomside.command.profileFailed'],
+  [MSG_START_DM_FAILED, 'roomside.command.startDmFailed'],
+  [MSG_SEARCH_FAILED, 'roomside.command.searchFailed'],
+  [MSG_CREATE_CHANNEL_FAILED, 'roomside.command.createChannelFailed'],
+]);
+
+/** Texts made of a fixed start and the server's reason ('Failed to kick user: {reason}'). */
+export const ROOM_TEXTS_WITH_REASON: [start: string, key: MessageId][] = [
+  [kickFailed(''), 'roomside.command.kickFailed'],
+  [passwordFailed(''), 'roomside.command.passwordFailed'],
+  [maxUsersFailed(''), 'roomside.command.maxUsersFailed'],
+  [deleteDmFailed(''), 'roomside.command.deleteDmFailed'],
+];
