@@ -17,6 +17,7 @@ import { ReplyQuote } from './ReplyBar.tsx';
 import { DeliveryMark } from './DeliveryMark.tsx';
 import { MessageAttachment } from './files/MessageAttachment.tsx';
 import { useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 /** What a message can do; one stable object for the whole list, so unchanged rows do not re-render. */
 export interface MessageHandlers {
@@ -134,7 +135,7 @@ export const MessageItem = memo(function MessageItem({
         />
         {m.status === 'failed' && (
           <div className="message-error" role="alert" data-testid="message-error">
-            <span>{m.error ?? t('room.message.notSent')}</span>
+            <span>{m.error ? errorText(null, m.error) : t('room.message.notSent')}</span>
             <button type="button" className="link-button" onClick={() => h.onRetry(m.clientMessageId)}>
               {t('room.message.retry')}
             </button>
