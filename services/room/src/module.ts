@@ -3,9 +3,7 @@ import path from 'node:path';
 import { AdminRooms } from './superadmin-rooms.ts';
 import { roomBackupPart } from './backup-part.ts';
 import { fileURLToPath } from 'node:url';
-import { TOPICS } from '@ephemera/proto';
 import {
-  projectionHandlers,
   migrate,
   type BackupPart,
   type ImageSigner,
@@ -17,7 +15,7 @@ import {
   type Subscription,
 } from '@ephemera/platform';
 import { RoomService } from './room-service.ts';
-import { roomProjector } from './projection.ts';
+import { dmPolicyConsumer, roomProjectionConsumer } from './consumers.ts';
 import { fillRoomNameKeys, rehashChannelNames, rehashUsernames, sealChannelNames } from './name-rehash.ts';
 
 export const ROOM_MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
@@ -45,34 +43,15 @@ export async function startRoomModule(deps: {
 }): Promise<RoomModule> {
   await migrate(deps.databaseUrl, ROOM_MIGRATIONS, 'room');
   const service = new RoomService(deps);
-  const project = roomProjector(deps.keyring);
   // The projection consumer rebuilds the read model from the log (replay) and picks up anything this process
   // appended but did not apply before a crash. It must be current before we take commands.
-  const projection: Subscription = await deps.log.subscribe({
-    groupId: 'room-projection',
-    topics: [TOPICS.room],
-    fromBeginning: true,
-    ...projectionHandlers(deps.pool, 'room', project),
-  });
+  const projection: Subscription = await deps.log.subscribe(roomProjectionConsumer(deps.pool, deps.keyring));
   await projection.caughtUp();
   await rehashUsernames(deps.pool, deps.keyring, deps.logger);
   await fillRoomNameKeys(deps.pool);
   await sealChannelNames(deps.pool, deps.keyring);
   await rehashChannelNames(deps.pool, deps.keyring);
-  // The DM policy: a message in a DM someone hid brings it back for them (dm.reopened). A durable group of its own,
-  // from the beginning, after the projection is current; the policy is idempotent, so redelivery is harmless. It
-  // reads every message to act on a few.
-  const dmPolicy: Subscription = await deps.log.subscribe({
-    groupId: 'room-dm-policy',
-    topics: [TOPICS.messaging],
-    fromBeginning: true,
-    gather: true, // a hidden DM may come back a second or two after the message: fewer fetches per message
-    handler: async ({ event }) => {
-      // Only messages to a listed audience can be in a DM; public-channel messages cost nothing here.
-      if (event.type === 'message.sent' && event.payload.audience.kind === 'users')
-        await service.reopenDmAfterMessage(event.payload.message);
-    },
-  });
+  const dmPolicy: Subscription = await deps.log.subscribe(dmPolicyConsumer(service));
   const sweep = setInterval(() => {
     service.sweepExpired().catch((err) => deps.logger.error({ err }, 'expiry sweep failed'));
   }, deps.sweepIntervalMs ?? 60_000);
