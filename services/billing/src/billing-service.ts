@@ -50,6 +50,7 @@ import { SignInCodes, Sessions } from './credentials.ts';
 import { accountProjector, sealLegacyAccounts } from './projection.ts';
 import { ContactMessages } from './contact.ts';
 import { AccountWrites } from './account-writes.ts';
+import { accountOfGoogle, claimOnRegister, type VerifiedGoogleIdentity } from './sign-in.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BillingDeps {
@@ -69,14 +70,7 @@ export interface BillingDeps {
   now?: () => Date;
 }
 
-/** Google's verified claims (google.ts): only an ID token checked by openid-client gets here. */
-export interface VerifiedGoogleIdentity {
-  sub: string;
-  email: string | null;
-  emailVerified: boolean;
-  name: string | null;
-  picture: string | null;
-}
+export type { VerifiedGoogleIdentity } from './sign-in.ts';
 
 export class BillingService {
   readonly accounts: AccountsRepository;
@@ -153,22 +147,7 @@ export class BillingService {
         (await this.accounts.byEmail(input.email)) ??
         this.writes.create({ email: input.email, username: input.username, googleId: null, picture: null }),
     );
-    const answer = await this.openSession(account, previousToken);
-    if (!input.claimWorkspaceId) return answer;
-    if (!input.claimUserToken) return { ...answer, claimError: "CLAIM_FAILED: the room's owner token is missing" };
-    try {
-      const claim = await this.deps.rooms.claimWorkspace({
-        workspaceId: input.claimWorkspaceId,
-        userToken: input.claimUserToken,
-        accountId: account.id,
-        tier: account.tier,
-      });
-      return { ...answer, newUserToken: claim.newUserToken, workspaceId: claim.workspaceId };
-    } catch (err) {
-      // The account exists and is signed in either way; the page shows the spec's text with the reason.
-      const reason = err instanceof DomainError ? err.message : 'please try again';
-      return { ...answer, claimError: `Registration successful but failed to claim room ownership: ${reason}` };
-    }
+    return claimOnRegister(this.deps.rooms, input, account, await this.openSession(account, previousToken));
   }
 
   /** Sign-in of an existing account by code (ours; the spec's form posts to register). */
@@ -181,25 +160,8 @@ export class BillingService {
   }
 
   /** Google (google.ts verified the ID token): by Google id, else by e-mail only when Google verified it, else new. */
-  async signInWithGoogle(identity: VerifiedGoogleIdentity): Promise<AccountRow> {
-    const byGoogle = await this.accounts.byGoogleId(identity.sub);
-    if (byGoogle) return byGoogle;
-    if (!identity.email || !identity.emailVerified)
-      throw new DomainError('GOOGLE_AUTH_FAILED', 'Google did not confirm this e-mail address');
-    const email = identity.email.trim().toLowerCase();
-    return this.writes.mutex.run(`email:${email}`, async () => {
-      const existing = await this.accounts.byEmail(email);
-      if (existing) {
-        await this.writes.recordFor(existing, 'account.google-linked', {
-          accountId: existing.id,
-          googleId: identity.sub,
-          picture: identity.picture,
-        });
-        return (await this.accounts.byId(existing.id))!;
-      }
-      const username = (identity.name ?? email.split('@')[0] ?? 'user').trim().slice(0, 30) || 'user';
-      return this.writes.create({ email, username, googleId: identity.sub, picture: identity.picture });
-    });
+  signInWithGoogle(identity: VerifiedGoogleIdentity): Promise<AccountRow> {
+    return accountOfGoogle(this.accounts, this.writes, identity);
   }
 
   /** Every sign-in ends here (code, register, Google): a suspended account gets no session (admin-accounts.ts). */
