@@ -23,6 +23,14 @@ export async function projectMemberName(db: PoolClient, key: RoomKey | null, eve
   ]);
 }
 
+/**
+ * Names opened before, per room key, member and sealed value: a big room's send opens only what changed since (1,000 names
+ * take about 6 ms to open, against well under 1 ms to match a message). It goes with the key object (the keyring
+ * drops it when the room ends) and is rebuilt from the current rows each time, so renamed or departed members'
+ * old values do not pile up.
+ */
+const opened = new WeakMap<RoomKey, Map<string, string>>();
+
 /** The room's members by name, opened only when one of the texts could mention someone. */
 export async function memberNames(
   pool: Pool,
@@ -36,10 +44,16 @@ export async function memberNames(
     'SELECT user_id, sealed_username FROM messaging.members WHERE workspace_id = $1 AND sealed_username IS NOT NULL',
     [workspaceId],
   );
+  const before = opened.get(key);
+  const now = new Map<string, string>();
   for (const r of rows) {
-    const name = key.open(r.sealed_username, usernameAad(workspaceId, r.user_id)).toLocaleLowerCase();
+    const held = `${r.user_id}\u0000${r.sealed_username}`; // the member too: a value is bound to its member (AAD)
+    const name =
+      before?.get(held) ?? key.open(r.sealed_username, usernameAad(workspaceId, r.user_id)).toLocaleLowerCase();
+    now.set(held, name);
     names.set(name, [...(names.get(name) ?? []), r.user_id]);
   }
+  opened.set(key, now);
   return names;
 }
 

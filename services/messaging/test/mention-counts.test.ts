@@ -109,8 +109,9 @@ describe('messaging service: unread mention counts', () => {
     ]);
   });
 
-  it('a renamed member is mentioned by the new name', async () => {
+  it('a renamed member is mentioned by the new name, not the old one', async () => {
     const r = await setup('renamed');
+    await r.send(r.alice, '@bob, before'); // the names are opened (and held) once before the rename
     await room.service.updateProfile(r.bob, {
       workspaceId: r.bob.workspaceId,
       userId: r.bob.userId,
@@ -119,7 +120,7 @@ describe('messaging service: unread mention counts', () => {
     await messaging.service.roomProjection!.caughtUp();
     await r.send(r.alice, '@bob?');
     await r.send(r.alice, '@robert!');
-    expect(await r.summary(r.bob)).toMatchObject({ unreadCount: 2, mentionCount: 1 });
+    expect(await r.summary(r.bob)).toMatchObject({ unreadCount: 3, mentionCount: 2 });
   });
 
   it('the count stops at the cap, as the unread count does', async () => {
