@@ -26,7 +26,15 @@ import { SidebarSearchInput, SidebarSearchResults } from './sidebar/SidebarSearc
 import { StatusMenu } from './sidebar/StatusMenu.tsx';
 import { DashboardIcon, GearIcon, PencilIcon, TrashIcon, UserPlusIcon } from './sidebar/icons.tsx';
 import { usePresenceTracker } from './sidebar/presence.ts';
+import { useT, type MessageId } from '../i18n/i18n.ts';
 import './sidebar/sidebar.css';
+
+/** the role badge's words (roleOf gives the English role, which also names its CSS class) */
+const ROLE_TEXT = {
+  Owner: 'roomside.role.owner',
+  Admin: 'roomside.role.admin',
+  Member: 'roomside.role.member',
+} as const satisfies Record<string, MessageId>;
 
 // The sidebar's dialogs load on first use (the room page's initial JavaScript stays small).
 const DeleteConversationModal = lazy(() =>
@@ -90,6 +98,7 @@ export function Sidebar({
   }, [session]);
   const tier = workspace?.tier ?? workspace?.settings?.tier ?? 'free';
   const canManage = canManageChannels(user);
+  const t = useT();
   const role = roleOf(user);
   const name = workspace?.name ?? roomName;
   const can = adminControls(user, tier, workspace?.expiresAt ?? null);
@@ -111,7 +120,7 @@ export function Sidebar({
       setDialog({
         kind: 'deleteDm',
         channelId: id,
-        name: items.find((i) => i.channel.id === id)?.title ?? 'this user',
+        name: items.find((i) => i.channel.id === id)?.title ?? t('roomside.sidebar.thisUser'),
       }),
     rename: (id, newName) => session.renameChannel(id, newName),
     askDeleteChannel: (id) =>
@@ -125,7 +134,7 @@ export function Sidebar({
     const out: MenuEntry[] = [];
     if (can.setRole && !p.isOwner) {
       out.push({
-        label: p.isAdmin ? 'Remove admin' : 'Make admin',
+        label: p.isAdmin ? t('roomside.member.removeAdmin') : t('roomside.member.makeAdmin'),
         icon: <UserPlusIcon size={16} />,
         testId: 'member-menu-role',
         onSelect: () =>
@@ -136,7 +145,7 @@ export function Sidebar({
     }
     if (can.kick && !(p.isOwner && !user.isOwner)) {
       out.push({
-        label: 'Kick User',
+        label: t('roomside.member.kick'),
         icon: <TrashIcon size={16} />,
         danger: true,
         testId: 'member-menu-kick',
@@ -169,7 +178,7 @@ export function Sidebar({
   return (
     <aside className="sidebar" data-testid="sidebar">
       <div className="sidebar-header">
-        <AppLink href="/" className="sidebar-logo" aria-label="Ephemera home">
+        <AppLink href="/" className="sidebar-logo" aria-label={t('common.nav.home')}>
           {logoSrc ? (
             <img src={logoSrc} alt="" className="custom-logo" width={100} height={25} data-testid="custom-logo" />
           ) : (
@@ -199,8 +208,8 @@ export function Sidebar({
               target="_blank"
               rel="noopener"
               className="icon-button icon-button-dark"
-              aria-label="Dashboard (opens in a new tab)"
-              title="Dashboard"
+              aria-label={t('roomside.sidebar.dashboardNewTab')}
+              title={t('roomside.sidebar.dashboard')}
               data-testid="dashboard-button"
             >
               <DashboardIcon size={18} />
@@ -210,8 +219,8 @@ export function Sidebar({
             type="button"
             className="icon-button icon-button-dark"
             onClick={onToggleSettings}
-            aria-label="Settings"
-            title="Settings (Ctrl+S)"
+            aria-label={t('roomside.sidebar.settings')}
+            title={t('roomside.sidebar.settingsShortcut')}
             data-testid="settings-button"
           >
             <GearIcon size={18} />
@@ -235,14 +244,14 @@ export function Sidebar({
       ) : (
         <>
           <div className="sidebar-section-head">
-            <span>Conversations</span>
+            <span>{t('roomside.sidebar.conversations')}</span>
             {canManage && (
               <button
                 type="button"
                 className="icon-button icon-button-dark"
                 onClick={onOpenCreateChannel}
-                aria-label="Create channel"
-                title="Create channel"
+                aria-label={t('roomside.sidebar.createChannel')}
+                title={t('roomside.sidebar.createChannel')}
                 data-testid="create-channel-button"
               >
                 <PlusIcon size={18} />
@@ -286,15 +295,15 @@ export function Sidebar({
             {user?.username}
           </span>
           <span className={`role-badge role-${role.toLowerCase()}`} data-testid="role-badge">
-            {role}
+            {t(ROLE_TEXT[role])}
           </span>
         </div>
         <button
           type="button"
           className="icon-button icon-button-dark"
           onClick={() => setDialog({ kind: 'profile' })}
-          aria-label="Edit Profile"
-          title="Edit Profile"
+          aria-label={t('roomside.sidebar.editProfile')}
+          title={t('roomside.sidebar.editProfile')}
           data-testid="edit-profile-button"
         >
           <PencilIcon size={18} />
@@ -303,8 +312,8 @@ export function Sidebar({
           type="button"
           className="icon-button icon-button-dark"
           onClick={onLeave}
-          aria-label="Leave room"
-          title="Leave room"
+          aria-label={t('roomside.sidebar.leave')}
+          title={t('roomside.sidebar.leave')}
           data-testid="leave-button"
         >
           <LogOutIcon size={18} />

@@ -36,6 +36,8 @@ function useNoIndex(): void {
 }
 
 export function RoomPage({ target }: { target: RoomTarget }) {
+  // the room's texts (its conversation's and its frame's), before anything of the room shows
+  useCatalog('room');
   useCatalog('roomside');
   const t = useT();
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });

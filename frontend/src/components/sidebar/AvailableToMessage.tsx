@@ -10,6 +10,7 @@ import type { PersonView } from '../../state/conversationSelectors.ts';
 import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
 import { MoreIcon } from './icons.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 const VirtualPeople = lazy(() => import('./VirtualPeople.tsx'));
 /** above this many rows the list is virtualized */
@@ -25,6 +26,7 @@ interface Props {
 }
 
 export function AvailableToMessage({ people, creatorId, onStart, memberActions, onEnd }: Props) {
+  const t = useT();
   if (people.length === 0) return null;
   const row = (p: PersonView) => (
     <PersonRow p={p} creatorId={creatorId} onStart={onStart} memberActions={memberActions} />
@@ -41,7 +43,7 @@ export function AvailableToMessage({ people, creatorId, onStart, memberActions, 
   return (
     <section className="available" aria-labelledby="available-heading" data-testid="available-to-message">
       <h2 id="available-heading" className="sidebar-section-head sidebar-subhead">
-        Available to message
+        {t('roomside.sidebar.available')}
       </h2>
       {onEnd || people.length >= VIRTUAL_PEOPLE_FROM ? (
         <Suspense fallback={plain(people.slice(0, VIRTUAL_PEOPLE_FROM))}>
@@ -65,6 +67,7 @@ function PersonRow({
   onStart(userId: string): void;
   memberActions?(person: PersonView): MenuEntry[];
 }) {
+  const t = useT();
   const admin = memberActions?.(p) ?? [];
   return (
     <>
@@ -74,26 +77,26 @@ function PersonRow({
         onClick={() => onStart(p.id)}
         data-testid="available-user"
         data-username={p.username}
-        aria-label={`Message ${p.username}`}
+        aria-label={t('roomside.member.message', { name: p.username })}
       >
         <PersonAvatar name={p.username} picture={p.profilePicture} status={p.status} size={30} />
         <span className="channel-name">{p.username}</span>
         {p.id === creatorId ? (
-          <span className="person-tag">Owner</span>
+          <span className="person-tag">{t('roomside.role.owner')}</span>
         ) : p.isAdmin ? (
-          <span className="person-tag">Admin</span>
+          <span className="person-tag">{t('roomside.role.admin')}</span>
         ) : null}
       </button>
       {admin.length > 0 && (
         <Menu
-          label={`Actions for ${p.username}`}
+          label={t('roomside.member.actions', { name: p.username })}
           items={admin}
           testId="member-menu"
           trigger={
             <button
               type="button"
               className="conv-more"
-              aria-label={`More actions for ${p.username}`}
+              aria-label={t('roomside.member.moreActions', { name: p.username })}
               data-testid="member-more"
             >
               <MoreIcon />

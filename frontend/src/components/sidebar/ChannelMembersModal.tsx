@@ -8,6 +8,9 @@ import type { Channel, RoomUser } from '@ephemera/proto';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { MemberPicker } from './MemberPicker.tsx';
+import { useT } from '../../i18n/i18n.ts';
+import { Trans } from '../../i18n/Trans.tsx';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   channel: Channel;
@@ -18,6 +21,7 @@ interface Props {
 }
 
 export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }: Props) {
+  const t = useT();
   const [selected, setSelected] = useState(() => new Set(channel.memberIds));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +42,7 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
       return;
     }
     if (remove.length > 0 && !confirmed) {
-      setConfirming(remove.map((id) => users.find((u) => u.id === id)?.username ?? 'a former member'));
+      setConfirming(remove.map((id) => users.find((u) => u.id === id)?.username ?? t('roomside.members.formerMember')));
       return;
     }
     setConfirming(null);
@@ -50,11 +54,11 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
       return;
     }
     setBusy(false);
-    setError(result.message);
+    setError(errorText(null, result.message));
   };
   return (
     <Modal
-      title={`Members of #${channel.name}`}
+      title={t('roomside.members.title', { channel: channel.name })}
       onClose={busy ? undefined : onClose}
       testId="channel-members-modal"
       size="md"
@@ -62,8 +66,11 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
       {confirming ? (
         <div className="modal-form" data-testid="remove-members-confirm">
           <p>
-            Remove <strong>{confirming.join(', ')}</strong> from #{channel.name}? They will no longer see this channel
-            or its messages.
+            <Trans
+              id="roomside.members.removeConfirm"
+              values={{ names: confirming.join(', '), channel: channel.name }}
+              components={{ 0: <strong /> }}
+            />
           </p>
           <div className="modal-actions">
             <button
@@ -73,7 +80,7 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
               autoFocus
               data-testid="remove-members-back"
             >
-              Back
+              {t('roomside.action.back')}
             </button>
             <button
               type="button"
@@ -81,7 +88,7 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
               onClick={() => void save(true)}
               data-testid="remove-members-confirm-button"
             >
-              Remove
+              {t('roomside.action.remove')}
             </button>
           </div>
         </div>
@@ -95,7 +102,7 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
           )}
           <div className="modal-actions">
             <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-              Cancel
+              {t('roomside.action.cancel')}
             </button>
             <button
               type="button"
@@ -104,7 +111,7 @@ export function ChannelMembersModal({ channel, users, selfId, onClose, onSave }:
               disabled={busy}
               data-testid="channel-members-save"
             >
-              {busy ? 'Saving...' : 'Save'}
+              {busy ? t('roomside.action.saving') : t('roomside.action.save')}
             </button>
           </div>
         </div>

@@ -10,6 +10,8 @@ import { HashIcon, LockIcon } from '../Icons.tsx';
 import { MoreIcon, PencilIcon, TrashIcon, UserPlusIcon } from './icons.tsx';
 import type { ConversationActions } from './conversationActions.ts';
 import { MentionBadge, UnreadBadge } from './UnreadBadge.tsx';
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   item: ConversationItem;
@@ -19,13 +21,14 @@ interface Props {
 }
 
 export function ChannelRow({ item, active, canManage, actions }: Props) {
+  const t = useT();
   const { channel, unread } = item;
   const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const menu: MenuEntry[] = [
     {
-      label: 'Rename',
+      label: t('roomside.channel.rename'),
       icon: <PencilIcon size={16} />,
       onSelect: () => {
         setError(null);
@@ -36,7 +39,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
     ...(channel.isPrivate
       ? [
           {
-            label: 'Members',
+            label: t('roomside.channel.members'),
             icon: <UserPlusIcon size={16} />,
             onSelect: () => actions.editMembers(channel.id),
             testId: 'channel-menu-members',
@@ -44,7 +47,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
         ]
       : []),
     {
-      label: 'Delete channel',
+      label: t('roomside.channel.delete'),
       icon: <TrashIcon size={16} />,
       danger: true,
       onSelect: () => actions.askDeleteChannel(channel.id),
@@ -60,7 +63,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
           onDone={async (name) => {
             setRenaming(false);
             const result = await actions.rename(channel.id, name);
-            if (!result.ok) setError(result.message);
+            if (!result.ok) setError(errorText(null, result.message));
           }}
           onCancel={() => setRenaming(false)}
         />
@@ -96,14 +99,14 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
       )}
       {canManage && !renaming && (
         <Menu
-          label={`Channel ${channel.name} actions`}
+          label={t('roomside.channel.actions', { channel: channel.name })}
           items={menu}
           testId="channel-menu"
           trigger={
             <button
               type="button"
               className="conv-more"
-              aria-label={`More actions for ${channel.name}`}
+              aria-label={t('roomside.member.moreActions', { name: channel.name })}
               data-testid="channel-more"
             >
               <MoreIcon />
@@ -121,6 +124,7 @@ export function ChannelRow({ item, active, canManage, actions }: Props) {
 }
 
 function RenameField({ initial, onDone, onCancel }: { initial: string; onDone(name: string): void; onCancel(): void }) {
+  const t = useT();
   const [value, setValue] = useState(initial);
   const done = useRef(false);
   const ref = useRef<HTMLInputElement>(null);
@@ -146,7 +150,7 @@ function RenameField({ initial, onDone, onCancel }: { initial: string; onDone(na
         className="rename-input"
         value={value}
         maxLength={LIMITS.channelNameMax}
-        aria-label="Channel name"
+        aria-label={t('roomside.channel.nameLabel')}
         data-testid="channel-rename-input"
         spellCheck={false}
         onChange={(e) => setValue(e.target.value)}

@@ -3,6 +3,9 @@ import { useState } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { TrashIcon } from './icons.tsx';
+import { useT } from '../../i18n/i18n.ts';
+import { Trans } from '../../i18n/Trans.tsx';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface ConfirmProps {
   name: string;
@@ -25,15 +28,16 @@ function useConfirm(onConfirm: () => Promise<ConfirmResult>, onClose: () => void
       return;
     }
     setBusy(false);
-    setError(result.message || fallback);
+    setError(result.message ? errorText(null, result.message) : fallback);
   };
   return { busy, error, confirm };
 }
 
 export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmProps) {
+  const t = useT();
   return (
     <Modal
-      title="Delete Conversation"
+      title={t('roomside.deleteDm.title')}
       onClose={onClose}
       tone="danger"
       icon={<TrashIcon size={22} />}
@@ -41,7 +45,7 @@ export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmPro
       footer={
         <>
           <button type="button" className="button button-ghost" onClick={onClose}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -52,26 +56,25 @@ export function DeleteConversationModal({ name, onClose, onConfirm }: ConfirmPro
               void onConfirm();
             }}
           >
-            Delete
+            {t('roomside.action.delete')}
           </button>
         </>
       }
     >
       <p>
-        Delete your conversation with <strong>{name}</strong>?
+        <Trans id="roomside.deleteDm.question" values={{ name }} components={{ 0: <strong /> }} />
       </p>
-      <p>
-        It is removed from your view only; {name} keeps it. A new message from {name} brings it back.
-      </p>
+      <p>{t('roomside.deleteDm.note', { name })}</p>
     </Modal>
   );
 }
 
 export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
-  const { busy, error, confirm } = useConfirm(onConfirm, onClose, 'Failed to delete channel');
+  const t = useT();
+  const { busy, error, confirm } = useConfirm(onConfirm, onClose, t('roomside.command.deleteChannelFailed'));
   return (
     <Modal
-      title="Delete channel"
+      title={t('roomside.channel.delete')}
       onClose={busy ? undefined : onClose}
       tone="danger"
       icon={<TrashIcon size={22} />}
@@ -79,7 +82,7 @@ export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
       footer={
         <>
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -88,13 +91,13 @@ export function DeleteChannelModal({ name, onClose, onConfirm }: ConfirmProps) {
             disabled={busy}
             data-testid="delete-channel-confirm"
           >
-            {busy ? 'Deleting...' : 'Delete channel'}
+            {busy ? t('roomside.action.deleting') : t('roomside.channel.delete')}
           </button>
         </>
       }
     >
       <p>
-        Delete <strong>#{name}</strong> for everyone? All of its messages are lost.
+        <Trans id="roomside.deleteChannel.question" values={{ name }} components={{ 0: <strong /> }} />
       </p>
       {error && (
         <div className="form-error" role="alert" data-testid="delete-channel-error">
@@ -113,10 +116,11 @@ interface StartDmProps {
 
 /** DM confirm (docs/product/rooms.md R30): a new DM is created only after Start; an existing one opens directly. */
 export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
-  const { busy, error, confirm } = useConfirm(onConfirm, onClose, 'Failed to start conversation');
+  const t = useT();
+  const { busy, error, confirm } = useConfirm(onConfirm, onClose, t('roomside.command.startDmFailed'));
   return (
     <Modal
-      title={`Start a direct message with ${username}?`}
+      title={t('roomside.startDm.title', { name: username })}
       onClose={busy ? undefined : onClose}
       testId="start-dm-modal"
       footer={
@@ -128,7 +132,7 @@ export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
             disabled={busy}
             data-testid="start-dm-cancel"
           >
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -137,13 +141,13 @@ export function StartDmModal({ username, onClose, onConfirm }: StartDmProps) {
             disabled={busy}
             data-testid="start-dm-confirm"
           >
-            {busy ? 'Starting...' : 'Start'}
+            {busy ? t('roomside.startDm.starting') : t('roomside.startDm.start')}
           </button>
         </>
       }
     >
       <p>
-        Only you and <strong>{username}</strong> can see the messages of a direct conversation.
+        <Trans id="roomside.startDm.note" values={{ name: username }} components={{ 0: <strong /> }} />
       </p>
       {error && (
         <div className="form-error" role="alert" data-testid="start-dm-error">

@@ -11,6 +11,7 @@ import { CheckCircleIcon, MoreIcon, TrashIcon } from './icons.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
 import type { ConversationActions } from './conversationActions.ts';
 import { MentionBadge, UnreadBadge } from './UnreadBadge.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 export const SWIPE_THRESHOLD_PX = 50;
 
@@ -56,18 +57,19 @@ function useSwipe(onReveal: () => void) {
 }
 
 export function DmRow({ item, active, actions }: Props) {
+  const t = useT();
   const { channel, unread, partner } = item;
   const [revealed, setRevealed] = useState(false);
   const swipe = useSwipe(() => setRevealed(true));
   const menu: (MenuEntry | 'separator')[] = [
     {
-      label: 'Mark as Read',
+      label: t('roomside.dm.markRead'),
       icon: <CheckCircleIcon size={16} />,
       onSelect: () => actions.markRead(channel.id),
       testId: 'dm-menu-mark-read',
     },
     {
-      label: 'Delete Conversation',
+      label: t('roomside.deleteDm.title'),
       icon: <TrashIcon size={16} />,
       danger: true,
       onSelect: () => actions.askDeleteDm(channel.id),
@@ -79,7 +81,7 @@ export function DmRow({ item, active, actions }: Props) {
   const kick = admin.find((a) => a.testId === 'member-menu-kick');
 
   return (
-    <ContextMenu label={`Conversation with ${item.title}`} items={menu} testId="dm-context-menu">
+    <ContextMenu label={t('roomside.dm.actions', { name: item.title })} items={menu} testId="dm-context-menu">
       <li
         className={`conv-item dm-item${active ? ' active' : ''}${revealed ? ' revealed' : ''}`}
         data-testid="dm-item"
@@ -121,7 +123,7 @@ export function DmRow({ item, active, actions }: Props) {
             <span className="channel-line">
               {item.typing ? (
                 <span className="channel-preview typing" data-testid="dm-typing">
-                  typing...
+                  {t('room.header.typing')}
                 </span>
               ) : (
                 <span className="channel-preview" data-testid="channel-preview">
@@ -134,14 +136,14 @@ export function DmRow({ item, active, actions }: Props) {
           </span>
         </button>
         <Menu
-          label={`Conversation with ${item.title}`}
+          label={t('roomside.dm.actions', { name: item.title })}
           items={menu}
           testId="dm-menu"
           trigger={
             <button
               type="button"
               className="conv-more"
-              aria-label={`More actions for ${item.title}`}
+              aria-label={t('roomside.member.moreActions', { name: item.title })}
               data-testid="dm-more"
             >
               <MoreIcon />
@@ -160,7 +162,7 @@ export function DmRow({ item, active, actions }: Props) {
                   kick.onSelect();
                 }}
               >
-                Kick User
+                {t('roomside.member.kick')}
               </button>
             )}
             <button
@@ -172,10 +174,10 @@ export function DmRow({ item, active, actions }: Props) {
                 actions.askDeleteDm(channel.id);
               }}
             >
-              Delete Conversation
+              {t('roomside.deleteDm.title')}
             </button>
             <button type="button" className="button button-sm button-ghost" onClick={() => setRevealed(false)}>
-              Cancel
+              {t('roomside.action.cancel')}
             </button>
           </div>
         )}

@@ -7,10 +7,12 @@ import { useState, type FormEvent } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
-import { MSG_USERNAME_REQUIRED } from '../../lib/conversationCommands.ts';
+import { MSG_PROFILE_FAILED } from '../../lib/conversationCommands.ts';
 import { uploadFile } from '../../lib/fileUpload.ts';
 import { UI_TEXT } from '../../lib/texts.ts';
 import { PROFILE_IMAGE_MAX_BYTES } from '@ephemera/proto/client';
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   username: string;
@@ -23,6 +25,7 @@ interface Props {
 const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 export function EditProfileModal({ username, onClose, onSave, fileAccess }: Props) {
+  const t = useT();
   const [value, setValue] = useState(username);
   const [picture, setPicture] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +36,7 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
     if (busy) return;
     const name = value.trim();
     if (!name) {
-      setError(MSG_USERNAME_REQUIRED);
+      setError(errorText('PROFILE_USERNAME_REQUIRED', ''));
       return;
     }
     if (name === username && !picture) {
@@ -47,7 +50,7 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
       const up = await uploadFile({ ...fileAccess, purpose: 'avatar', file: picture, name: picture.name }).done;
       if (!up.ok) {
         setBusy(false);
-        setError(up.message || 'Failed to upload image');
+        setError(up.message ? errorText(up.code, up.message) : t('roomside.profile.uploadFailed'));
         return;
       }
       pictureUrl = up.file.url;
@@ -58,15 +61,15 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
       return;
     }
     setBusy(false);
-    setError(result.message || 'Failed to update profile');
+    setError(errorText(null, result.message || MSG_PROFILE_FAILED));
   };
 
   return (
-    <Modal title="Edit Profile" onClose={busy ? undefined : onClose} testId="edit-profile-modal">
+    <Modal title={t('roomside.sidebar.editProfile')} onClose={busy ? undefined : onClose} testId="edit-profile-modal">
       <form onSubmit={submit} className="modal-form" noValidate>
         <div className="field">
           <div className="field-head">
-            <label htmlFor="profile-username">Username</label>
+            <label htmlFor="profile-username">{t('roomside.profile.username')}</label>
             <span className="counter">
               {value.length}/{LIMITS.profileUsernameMax}
             </span>
@@ -88,7 +91,7 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
         </div>
         {fileAccess && (
           <div className="field">
-            <label htmlFor="profile-picture">Profile picture</label>
+            <label htmlFor="profile-picture">{t('roomside.profile.picture')}</label>
             <input
               id="profile-picture"
               type="file"
@@ -98,12 +101,12 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
                 const f = e.target.files?.[0] ?? null;
                 setError(null);
                 if (f && !PICTURE_TYPES.includes(f.type)) {
-                  setError('Please select an image file');
+                  setError(errorText('PROFILE_IMAGE_TYPE', ''));
                   setPicture(null);
                   return;
                 }
                 if (f && f.size > PROFILE_IMAGE_MAX_BYTES) {
-                  setError('Image size must be less than 5MB');
+                  setError(errorText('PROFILE_IMAGE_TOO_LARGE', ''));
                   setPicture(null);
                   return;
                 }
@@ -129,10 +132,10 @@ export function EditProfileModal({ username, onClose, onSave, fileAccess }: Prop
         )}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button type="submit" className="button button-primary" disabled={busy} data-testid="profile-save">
-            {busy ? 'Saving...' : 'Save'}
+            {busy ? t('roomside.action.saving') : t('roomside.action.save')}
           </button>
         </div>
       </form>

@@ -1,6 +1,7 @@
 /** Checkbox list of room members (the private channel's member picker); the current user is always a member. */
 import type { RoomUser } from '@ephemera/proto';
 import { PersonAvatar } from './PersonAvatar.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 interface Props {
   users: readonly RoomUser[];
@@ -11,17 +12,18 @@ interface Props {
 }
 
 export function MemberPicker({ users, selfId, selected, onToggle, disabled }: Props) {
+  const t = useT();
   const others = users
     .filter((u) => u.id !== selfId)
     .sort((a, b) => a.username.localeCompare(b.username, undefined, { sensitivity: 'base' }));
   if (others.length === 0)
     return (
       <p className="muted" data-testid="member-picker-empty">
-        Nobody else is in this room yet.
+        {t('roomside.members.nobody')}
       </p>
     );
   return (
-    <ul className="member-picker" data-testid="member-picker" aria-label="Members">
+    <ul className="member-picker" data-testid="member-picker" aria-label={t('roomside.channel.members')}>
       {others.map((u) => (
         <li key={u.id}>
           <label className="checkbox member-option">

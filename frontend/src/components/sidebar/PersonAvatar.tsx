@@ -2,12 +2,14 @@
 import { Avatar } from '../Avatar.tsx';
 import type { UserStatus } from '../../state/conversationSelectors.ts';
 import { useSignedUrl } from '../../lib/fileLinks.ts';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
 
-export const STATUS_LABEL: Record<UserStatus, string> = {
-  online: 'Online',
-  away: 'Away',
-  busy: 'Busy',
-  offline: 'Offline',
+/** each status's word (a key: the caller reads it in the active language) */
+export const STATUS_LABEL: Record<UserStatus, MessageId> = {
+  online: 'roomside.status.online',
+  away: 'roomside.status.away',
+  busy: 'roomside.status.busy',
+  offline: 'roomside.status.offline',
 };
 
 /** Only our own stored pictures or https addresses are shown (never javascript:, data: from others, ...). */
@@ -26,6 +28,7 @@ export function PersonAvatar({
   size?: number;
 }) {
   // our uploaded pictures load through a signed link (an <img> sends no token)
+  const t = useT();
   const src = useSignedUrl(safePicture(picture));
   return (
     <span className="person-avatar" style={{ width: size, height: size }}>
@@ -40,8 +43,8 @@ export function PersonAvatar({
           data-testid="presence-dot"
           data-status={status}
           role="img"
-          aria-label={STATUS_LABEL[status]}
-          title={STATUS_LABEL[status]}
+          aria-label={t(STATUS_LABEL[status])}
+          title={t(STATUS_LABEL[status])}
         />
       )}
     </span>

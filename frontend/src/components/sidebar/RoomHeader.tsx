@@ -10,6 +10,8 @@ import { formatCapacity } from '../../lib/format.ts';
 import { formatCountdown, showsCountdown } from '../../lib/expiry.ts';
 import { ClockIcon, LockIcon, UsersIcon } from '../Icons.tsx';
 import type { Result } from '../../lib/conversationCommands.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   name: string;
@@ -37,6 +39,7 @@ function useNow(ms: number, active: boolean): number {
 }
 
 function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'canRename' | 'rename' | 'notice'>) {
+  const t = useT();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(name);
   const done = useRef(false);
@@ -52,7 +55,7 @@ function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'can
     setEditing(false);
     if (!commit) return;
     void rename(draft).then((r) => {
-      if (!r.ok) notice(r.message);
+      if (!r.ok) notice(errorText(null, r.message));
     });
   };
 
@@ -63,7 +66,7 @@ function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'can
         value={draft}
         maxLength={LIMITS.roomNameMax}
         autoFocus
-        aria-label="Room name"
+        aria-label={t('roomside.room.nameLabel')}
         data-testid="room-name-edit"
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={(e) => {
@@ -92,7 +95,7 @@ function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'can
       <button
         type="button"
         className="room-name-button"
-        title="Click to rename the room"
+        title={t('roomside.room.clickToRename')}
         onClick={start}
         data-testid="room-name"
       >
@@ -103,6 +106,7 @@ function RoomName({ name, canRename, rename, notice }: Pick<Props, 'name' | 'can
 }
 
 export function RoomHeader(p: Props) {
+  const t = useT();
   const countdown = showsCountdown(p.tier, p.expiresAt, Date.now());
   const now = useNow(EXPIRY.countdownTickMs, countdown);
   return (
@@ -115,9 +119,9 @@ export function RoomHeader(p: Props) {
             className="tier-badge tier-free"
             onClick={p.onUpgrade}
             data-testid="tier-badge"
-            title="Upgrade this room"
+            title={t('roomside.room.upgrade')}
           >
-            FREE
+            {t('roomside.room.free')}
           </button>
         ) : (
           <span className={`tier-badge tier-${p.tier}`} data-testid="tier-badge">
@@ -126,18 +130,18 @@ export function RoomHeader(p: Props) {
         )}
       </div>
       <div className="sidebar-room-meta">
-        <span className="online-pill" title="People online / room limit">
+        <span className="online-pill" title={t('roomside.room.onlineTitle')}>
           <span className="online-dot" aria-hidden="true" />
           <UsersIcon size={14} />
           <span data-testid="online-count">{formatCapacity(p.online, p.maxUsers)}</span>
         </span>
         {p.isPasswordProtected && (
-          <span className="lock-pill" title="Password protected" data-testid="lock-icon">
-            <LockIcon size={13} /> Protected
+          <span className="lock-pill" title={t('roomside.room.protectedTitle')} data-testid="lock-icon">
+            <LockIcon size={13} /> {t('roomside.room.protected')}
           </span>
         )}
         {countdown && p.expiresAt && (
-          <span className="countdown-chip" title="Time left before this room expires" data-testid="countdown-chip">
+          <span className="countdown-chip" title={t('roomside.room.timeLeft')} data-testid="countdown-chip">
             <ClockIcon size={13} /> <time dateTime={p.expiresAt}>{formatCountdown(p.expiresAt, now)}</time>
           </span>
         )}

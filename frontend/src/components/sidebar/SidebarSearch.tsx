@@ -13,6 +13,7 @@ import { HashIcon, LockIcon } from '../Icons.tsx';
 import { CloseIcon } from '../Icons.tsx';
 import { SearchIcon } from './icons.tsx';
 import { PersonAvatar } from './PersonAvatar.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -30,6 +31,7 @@ interface Props {
 }
 
 export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'onQuery'>) {
+  const t = useT();
   useEscapeShortcut(() => onQuery(''));
   return (
     <div className="sidebar-search">
@@ -38,10 +40,10 @@ export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'on
         id={SIDEBAR_SEARCH_ID}
         type="search"
         value={query}
-        placeholder="Search chats, users..."
+        placeholder={t('roomside.search.placeholder')}
         autoComplete="off"
         spellCheck={false}
-        aria-label="Search chats, users and messages"
+        aria-label={t('roomside.search.label')}
         data-testid="sidebar-search"
         onChange={(e) => onQuery(e.target.value)}
         onKeyDown={(e) => {
@@ -51,7 +53,12 @@ export function SidebarSearchInput({ query, onQuery }: Pick<Props, 'query' | 'on
         }}
       />
       {query ? (
-        <button type="button" className="search-clear" onClick={() => onQuery('')} aria-label="Clear search">
+        <button
+          type="button"
+          className="search-clear"
+          onClick={() => onQuery('')}
+          aria-label={t('roomside.search.clear')}
+        >
           <CloseIcon size={14} />
         </button>
       ) : (
@@ -71,6 +78,7 @@ export function SidebarSearchResults({
   onOpenUser,
   onOpenMessage,
 }: Omit<Props, 'onQuery'>) {
+  const t = useT();
   const [remote, setRemote] = useState<Remote | null>(null);
   const q = query.trim();
 
@@ -81,7 +89,7 @@ export function SidebarSearchResults({
     }
     let cancelled = false;
     setRemote((r) => ({ query: q, status: 'loading', messages: r?.messages ?? [] }));
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       void search(q).then((result) => {
         if (cancelled) return;
         setRemote(
@@ -93,7 +101,7 @@ export function SidebarSearchResults({
     }, SEARCH_DEBOUNCE_MS);
     return () => {
       cancelled = true;
-      clearTimeout(t);
+      clearTimeout(timer);
     };
   }, [q, search]);
 
@@ -105,7 +113,7 @@ export function SidebarSearchResults({
   return (
     <div className="search-results" data-testid="search-results" aria-live="polite">
       {local.conversations.length > 0 && (
-        <Group title="Chats & Channels" testId="search-group-chats">
+        <Group title={t('roomside.search.chats')} testId="search-group-chats">
           {local.conversations.map((c) => (
             <li key={c.channel.id}>
               <button
@@ -134,7 +142,7 @@ export function SidebarSearchResults({
         </Group>
       )}
       {local.users.length > 0 && (
-        <Group title="Users" testId="search-group-users">
+        <Group title={t('roomside.search.users')} testId="search-group-users">
           {local.users.map((u) => (
             <li key={u.id}>
               <button
@@ -152,7 +160,7 @@ export function SidebarSearchResults({
         </Group>
       )}
       {hits.length > 0 && (
-        <Group title="Messages" testId="search-group-messages">
+        <Group title={t('roomside.search.messages')} testId="search-group-messages">
           {hits.map((h) => (
             <li key={h.message.id}>
               <button
@@ -183,10 +191,10 @@ export function SidebarSearchResults({
       )}
       {empty && !loading && (
         <p className="search-empty" data-testid="search-empty">
-          No results found
+          {t('roomside.search.none')}
         </p>
       )}
-      {empty && loading && <p className="search-empty muted-dark">Searching...</p>}
+      {empty && loading && <p className="search-empty muted-dark">{t('roomside.search.searching')}</p>}
     </div>
   );
 }

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadArea, setLocale } from '../../i18n/i18n.ts';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StatusMenu, statusChoices } from './StatusMenu.tsx';
 import type { ChosenStatus } from './presence.ts';
 
 describe('status menu (docs/product/messages.md M13)', () => {
+  beforeAll(async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+  });
+
   it('offers Online and Busy (the current one ticked); choosing one hands it to the presence tracker', () => {
     const chosen: ChosenStatus[] = [];
     const items = statusChoices('busy', (s) => chosen.push(s));

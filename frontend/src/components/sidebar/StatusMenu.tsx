@@ -6,12 +6,13 @@ import { Menu, type MenuEntry } from '../ui/Menu.tsx';
 import type { UserStatus } from '../../state/conversationSelectors.ts';
 import type { ChosenStatus } from './presence.ts';
 import { PersonAvatar, STATUS_LABEL } from './PersonAvatar.tsx';
+import { t, useT } from '../../i18n/i18n.ts';
 
 const CHOICES: ChosenStatus[] = ['online', 'busy'];
 
 export function statusChoices(current: UserStatus, choose: (s: ChosenStatus) => void): MenuEntry[] {
   return CHOICES.map((s) => ({
-    label: current === s ? `${STATUS_LABEL[s]} ✓` : STATUS_LABEL[s],
+    label: current === s ? `${t(STATUS_LABEL[s])} ✓` : t(STATUS_LABEL[s]),
     icon: <span className={`presence-dot ${s}`} />,
     testId: `status-${s}`,
     onSelect: () => choose(s),
@@ -26,9 +27,10 @@ interface Props {
 }
 
 export function StatusMenu({ name, picture, status, choose }: Props) {
+  useT(); // renders again when the language changes (statusChoices reads the active one)
   return (
     <Menu
-      label="Set your status"
+      label={t('roomside.status.set')}
       side="top"
       align="start"
       testId="status-menu"
@@ -37,8 +39,8 @@ export function StatusMenu({ name, picture, status, choose }: Props) {
         <button
           type="button"
           className="status-button"
-          aria-label={`Status: ${STATUS_LABEL[status]}. Change status`}
-          title="Set your status"
+          aria-label={t('roomside.status.button', { status: t(STATUS_LABEL[status]) })}
+          title={t('roomside.status.set')}
           data-testid="status-button"
           data-status={status}
         >

@@ -4,11 +4,18 @@
  * starts 0.5 s after the count changed.
  */
 import { formatBadge } from '../../lib/format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export function UnreadBadge({ count }: { count: number }) {
+  const t = useT();
   if (count <= 0) return null;
   return (
-    <span key={count} className="badge-unread badge-animated" data-testid="unread-badge" aria-label={`${count} unread`}>
+    <span
+      key={count}
+      className="badge-unread badge-animated"
+      data-testid="unread-badge"
+      aria-label={t('roomside.badge.unread', { count })}
+    >
       {formatBadge(count)}
     </span>
   );
@@ -16,13 +23,14 @@ export function UnreadBadge({ count }: { count: number }) {
 
 /** Beside the unread badge: how many of the unread messages mention the reader ("@3"; docs/product/messages.md). */
 export function MentionBadge({ count }: { count: number }) {
+  const t = useT();
   if (count <= 0) return null;
   return (
     <span
       key={count}
       className="badge-unread badge-mention badge-animated"
       data-testid="mention-badge"
-      aria-label={`${count} ${count === 1 ? 'mention' : 'mentions'}`}
+      aria-label={t('roomside.badge.mentions', { count })}
     >
       @{formatBadge(count)}
     </span>
