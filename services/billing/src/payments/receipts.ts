@@ -9,12 +9,14 @@
  *  - after the SMTP server accepts it, account.receipt-mailed is recorded (billing.mailed_notices) and the row goes.
  * A failed send is retried later: the row gets a next attempt (1, 2, 4... minutes, at most an hour) that the reminder
  * sweep picks up; after three days it is given up, logged as an error. A crash between the SMTP server's acceptance
- * and the record can mail one receipt twice when the lease runs out (at least once, never lost silently).
+ * and the record can mail one receipt twice when the lease runs out (at least once, never lost silently). The
+ * outbox's statements are in repository.ts.
  */
 import type { Logger, Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { Mailer } from '../mailer.ts';
 import { receiptMail, type Receipt } from './mail-texts.ts';
+import { deferReceipt, dropReceipt, dueReceipts, leaseReceipt, queueReceipt } from './repository.ts';
 
 const LEASE_MS = 2 * 60_000;
 /** SMTP sends started by issue() at once: a burst of webhooks must not open hundreds of connections to the provider */
@@ -73,30 +75,16 @@ export class Receipts {
   /** True when queued now (false: already queued, or already mailed). */
   async enqueue(r: Receipt): Promise<boolean> {
     const at = this.deps.now();
-    const { rowCount } = await this.deps.pool.query(
-      `INSERT INTO billing.receipt_outbox (receipt_id, account_id, receipt, created_at, next_attempt_at)
-       SELECT $1, $2, $3, $4, $4
-       WHERE NOT EXISTS (SELECT 1 FROM billing.mailed_notices WHERE account_id = $2 AND kind = 'receipt' AND notice_key = $1)
-       ON CONFLICT (receipt_id) DO NOTHING`,
-      [r.id, r.accountId, JSON.stringify(r), at],
-    );
-    return rowCount === 1;
+    return queueReceipt(this.deps.pool, r, at);
   }
 
   /** Mails one queued receipt, unless it is not due or another sender holds it. */
   async deliver(receiptId: string, now: Date = this.deps.now()): Promise<DeliveryResult> {
     const { pool, logger } = this.deps;
-    const leased = await pool.query<{ receipt: Receipt; created_at: Date; attempts: number; mailed: boolean }>(
-      `UPDATE billing.receipt_outbox o SET leased_until = $3, attempts = attempts + 1
-       WHERE receipt_id = $1 AND next_attempt_at <= $2 AND (leased_until IS NULL OR leased_until <= $2)
-       RETURNING receipt, created_at, attempts, EXISTS (SELECT 1 FROM billing.mailed_notices n
-         WHERE n.account_id = o.account_id AND n.kind = 'receipt' AND n.notice_key = o.receipt_id) AS mailed`,
-      [receiptId, now, new Date(now.getTime() + LEASE_MS)],
-    );
-    const row = leased.rows[0];
+    const row = await leaseReceipt(pool, receiptId, now, new Date(now.getTime() + LEASE_MS));
     if (!row) return 'busy';
     const receipt = row.receipt;
-    const drop = () => pool.query('DELETE FROM billing.receipt_outbox WHERE receipt_id = $1', [receiptId]);
+    const drop = () => dropReceipt(pool, receiptId);
     const account = await this.deps.billing.accounts.byId(receipt.accountId);
     if (!account || row.mailed) {
       await drop(); // the account was deleted meanwhile, or someone already mailed it
@@ -114,10 +102,7 @@ export class Receipts {
         return 'dropped';
       }
       const next = new Date(now.getTime() + backoffMs(row.attempts));
-      await pool.query(
-        'UPDATE billing.receipt_outbox SET leased_until = NULL, next_attempt_at = $2, last_error = $3 WHERE receipt_id = $1',
-        [receiptId, next, String((err as Error).message ?? err).slice(0, 500)],
-      );
+      await deferReceipt(pool, receiptId, next, String((err as Error).message ?? err).slice(0, 500));
       logger.warn(
         { err, receiptId, attempts: row.attempts, nextAttemptAt: next.toISOString() },
         'receipt not mailed; retried later',
@@ -145,15 +130,10 @@ export class Receipts {
 
   /** The sweep's part: every queued receipt that is due (failed sends, and any a crash left behind). */
   async retryDue(now: Date = this.deps.now()): Promise<{ mailed: number; failed: number }> {
-    const { rows } = await this.deps.pool.query<{ receipt_id: string }>(
-      `SELECT receipt_id FROM billing.receipt_outbox WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
-       ORDER BY next_attempt_at LIMIT 500`,
-      [now],
-    );
     let mailed = 0;
     let failed = 0;
-    for (const { receipt_id } of rows) {
-      const result = await this.deliver(receipt_id, now);
+    for (const receiptId of await dueReceipts(this.deps.pool, now)) {
+      const result = await this.deliver(receiptId, now);
       if (result === 'mailed') mailed++;
       else if (result === 'failed') failed++;
     }

@@ -1,8 +1,10 @@
 /**
- * The payments' own tables (billing.provider_events, billing.extension_orders): each provider event id handled once,
- * and each paid extension applied once. The only SQL of the payment handling (webhooks.ts calls these).
+ * The payments' own tables (billing.provider_events, billing.extension_orders, billing.receipt_outbox): each provider
+ * event id handled once, each paid extension applied once, each receipt queued until it is mailed. The SQL of the
+ * payment handling (webhooks.ts) and of the receipts (receipts.ts).
  */
 import type { Pool, PoolClient } from '@ephemera/platform';
+import type { Receipt } from './mail-texts.ts';
 
 /** A paid extension as applied: the room, its name and new expiry. */
 export type ExtensionResult = { workspaceId: string; roomName: string; newExpiryDate: string | null; days: number };
@@ -65,4 +67,55 @@ export async function markExtensionApplied(
     'UPDATE billing.extension_orders SET applied_at = now(), room_name = $2, new_expiry = $3 WHERE checkout_session_id = $1',
     [checkoutSessionId, roomName, newExpiry],
   );
+}
+
+/** Queues a receipt: true when queued now (false: already queued, or already mailed). */
+export async function queueReceipt(pool: Pool, r: Receipt, at: Date): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO billing.receipt_outbox (receipt_id, account_id, receipt, created_at, next_attempt_at)
+     SELECT $1, $2, $3, $4, $4
+     WHERE NOT EXISTS (SELECT 1 FROM billing.mailed_notices WHERE account_id = $2 AND kind = 'receipt' AND notice_key = $1)
+     ON CONFLICT (receipt_id) DO NOTHING`,
+    [r.id, r.accountId, JSON.stringify(r), at],
+  );
+  return rowCount === 1;
+}
+
+/** A queued receipt leased until `until` when it is due and nobody holds it (null otherwise); mailed: it was already. */
+export async function leaseReceipt(
+  pool: Pool,
+  receiptId: string,
+  now: Date,
+  until: Date,
+): Promise<{ receipt: Receipt; created_at: Date; attempts: number; mailed: boolean } | null> {
+  const leased = await pool.query<{ receipt: Receipt; created_at: Date; attempts: number; mailed: boolean }>(
+    `UPDATE billing.receipt_outbox o SET leased_until = $3, attempts = attempts + 1
+     WHERE receipt_id = $1 AND next_attempt_at <= $2 AND (leased_until IS NULL OR leased_until <= $2)
+     RETURNING receipt, created_at, attempts, EXISTS (SELECT 1 FROM billing.mailed_notices n
+       WHERE n.account_id = o.account_id AND n.kind = 'receipt' AND n.notice_key = o.receipt_id) AS mailed`,
+    [receiptId, now, until],
+  );
+  return leased.rows[0] ?? null;
+}
+
+export async function dropReceipt(pool: Pool, receiptId: string): Promise<void> {
+  await pool.query('DELETE FROM billing.receipt_outbox WHERE receipt_id = $1', [receiptId]);
+}
+
+/** A failed send: the lease released, the next attempt at `next`. */
+export async function deferReceipt(pool: Pool, receiptId: string, next: Date, error: string): Promise<void> {
+  await pool.query(
+    'UPDATE billing.receipt_outbox SET leased_until = NULL, next_attempt_at = $2, last_error = $3 WHERE receipt_id = $1',
+    [receiptId, next, error],
+  );
+}
+
+/** The queued receipts that are due and not leased, oldest due first (at most 500). */
+export async function dueReceipts(pool: Pool, now: Date): Promise<string[]> {
+  const { rows } = await pool.query<{ receipt_id: string }>(
+    `SELECT receipt_id FROM billing.receipt_outbox WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
+     ORDER BY next_attempt_at LIMIT 500`,
+    [now],
+  );
+  return rows.map((r) => r.receipt_id);
 }
