@@ -51,23 +51,26 @@ export const i18n = setupI18n();
 
 /** The areas some screen asked for: a change of language loads these for the new language before switching. */
 const wanted = new Set<Area>();
-const loads = new Map<string, Promise<void>>();
-const loaded = new Set<string>();
+const loads = new Map<string, CatalogLoad>();
 
-function loadCatalog(locale: Locale, area: Area): Promise<void> {
+/** A catalog's download; once done it says so the way React's use() reads a settled promise without suspending. */
+type CatalogLoad = Promise<void> & { status?: 'fulfilled'; value?: undefined };
+
+function loadCatalog(locale: Locale, area: Area): CatalogLoad {
   const key = `${locale}/${area}`;
   let load = loads.get(key);
   if (!load) {
-    load = CATALOGS[locale][area]().then(
+    const loading: CatalogLoad = CATALOGS[locale][area]().then(
       (module) => {
         i18n.load(locale, module.default as Messages);
-        loaded.add(key);
+        loading.status = 'fulfilled';
       },
       (error: unknown) => {
         loads.delete(key); // a failed download (offline) is tried again next time
         throw error;
       },
     );
+    load = loading;
     loads.set(key, load);
   }
   return load;
@@ -128,11 +131,15 @@ export function useLocale(): Locale {
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
-/** Suspends the calling component until the area's texts are loaded in the active language. */
+/**
+ * Suspends the calling component until the area's texts are loaded in the active language. use() is called on every
+ * render, loaded or not (a loaded catalog's promise reads as settled): a use() skipped on the render that retries a
+ * suspended mount breaks React's hook order (its error 467, reported as 520).
+ */
 export function useCatalog(area: Area): void {
   const locale = useLocale();
   wanted.add(area);
-  if (!loaded.has(`${locale}/${area}`)) use(loadCatalog(locale, area));
+  use(loadCatalog(locale, area));
 }
 
 /** The text of a key in the active language; the component renders again when the language changes. */
