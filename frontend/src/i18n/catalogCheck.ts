@@ -81,7 +81,13 @@ const hasWords = (text: string) => /\p{L}{2,}/u.test(text) && !UNTRANSLATED.has(
 /** The texts in one file's JSX that bypass the catalogs: text nodes, read attributes, literal children. */
 export function unlocalizedTexts(file: string, source: string): string[] {
   const found: string[] = [];
-  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const sf = ts.createSourceFile(
+    file,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const where = (node: ts.Node) =>
     `${path.relative(SRC_DIR, file)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
   const visit = (node: ts.Node): void => {

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { activateLocale } from '../i18n/i18n.ts';
 import {
   PAYMENT_TEXT,
   PENDING_UPGRADE_KEY,
@@ -94,6 +95,7 @@ afterEach(() => {
 });
 
 describe('plans and texts', () => {
+  beforeAll(() => activateLocale('en', ['account']));
   it('accepts only pro or business, in any case', () => {
     expect(parsePlan('Pro')).toBe('pro');
     expect(parsePlan(' BUSINESS ')).toBe('business');

@@ -24,6 +24,7 @@ import { roomPath } from './routes.ts';
 import type { KeyValueStore } from './storage.ts';
 import { sameOriginPath } from './redirects.ts';
 import { UI_TEXT } from './texts.ts';
+import { t as translate } from '../i18n/i18n.ts';
 
 /** The payment flows' texts (docs/product/payments.md). */
 export const PAYMENT_TEXT = {
@@ -373,17 +374,20 @@ async function settleSubscription(
 /** N more day / N more days (the extension success text). */
 export const daysText = (n: number) => `${n} more ${n === 1 ? 'day' : 'days'}`;
 
-/** The payment status as the subscription page's suffix (docs/product/payments.md PAY5): anything else is Trial. */
+/**
+ * The payment status as the subscription page's suffix (docs/product/payments.md PAY5): anything else is Trial. In the
+ * active language: the account catalog must be loaded (the account pages load it).
+ */
 export function statusLabel(status: string | null | undefined): string {
   switch (status) {
     case 'active':
-      return 'Active';
+      return translate('account.status.active');
     case 'past_due':
-      return 'Payment Past Due';
+      return translate('account.status.pastDue');
     case 'cancelled':
-      return 'Cancelled';
+      return translate('account.status.cancelled');
     default:
-      return 'Trial';
+      return translate('account.status.trial');
   }
 }
 

@@ -17,11 +17,17 @@ import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 import { DashboardRooms } from './DashboardRooms.tsx';
 import { DashboardRenewal } from './DashboardRenewal.tsx';
 import { statusLabel } from '../lib/payments.ts';
+import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
+import { formatDate, formatNumber } from '../i18n/format.ts';
 import './accounts.css';
 
-const unlimited = (n: number, unit = '') => (n === -1 ? 'Unlimited' : `${n}${unit}`);
+const unlimited = (n: number) => (n === -1 ? translate('account.dashboard.unlimited') : formatNumber(n));
 
 export function DashboardPage() {
+  useCatalog('account');
+  useCatalog('roomside'); // the server's refusals (errorText)
+  const t = useT();
   const navigate = useNavigate();
   const account = readAccount();
   const token = account?.token ?? null;
@@ -51,22 +57,22 @@ export function DashboardPage() {
     saveAccount({ token, user: r.data.user });
   }, [token, signOut]);
   useEffect(() => {
-    document.title = 'Dashboard · Ephemera';
+    document.title = translate('account.dashboard.documentTitle');
     void load();
   }, [load]);
 
-  if (!token || !profile) return <LoadingScreen text="Loading your dashboard…" />;
+  if (!token || !profile) return <LoadingScreen text={t('account.dashboard.loading')} />;
   const { user, limits, rooms } = profile;
 
   const changeUsername = async (e: FormEvent) => {
     e.preventDefault();
     if (!newName.trim()) {
-      setError('Please enter a new username');
+      setError(t('account.dashboard.usernameRequired'));
       return;
     }
     const r = await accountApi.updateUsername(token, newName.trim());
     if (!r.ok) {
-      setError(r.message || 'Failed to change username');
+      setError(errorText(r.code, r.message || t('account.dashboard.usernameFailed')));
       return;
     }
     setNewName('');
@@ -76,7 +82,7 @@ export function DashboardPage() {
   const toggleRenewal = async () => {
     const r = await accountApi.autoRenewal(token, !user.autoRenewal);
     if (!r.ok) {
-      setError('Failed to update auto-renewal settings.');
+      setError(t('account.dashboard.autoRenewalFailed'));
       return;
     }
     void load();
@@ -84,7 +90,7 @@ export function DashboardPage() {
   const exportData = async () => {
     const r = await accountApi.exportData(token);
     if (!r.ok) {
-      setError('Export failed. Please try again.');
+      setError(t('account.dashboard.exportFailed'));
       return;
     }
     const name =
@@ -99,12 +105,12 @@ export function DashboardPage() {
   };
   const deleteAccount = async () => {
     if (confirmText !== DELETE_CONFIRMATION) {
-      setDeleteError('Please type DELETE to confirm');
+      setDeleteError(t('account.dashboard.deleteConfirmRequired'));
       return;
     }
     const r = await accountApi.deleteAccount(token, confirmText);
     if (!r.ok) {
-      setDeleteError(r.message || 'Failed to delete account');
+      setDeleteError(errorText(r.code, r.message || t('account.dashboard.deleteFailed')));
       return;
     }
     setDeleting(false);
@@ -123,8 +129,8 @@ export function DashboardPage() {
         <DashboardRenewal token={token} email={user.email} />
         <section className="account-card" aria-labelledby="profile-title">
           <div className="account-card-head">
-            <h1 id="profile-title">Welcome, {user.username}</h1>
-            <p className="account-lead">Your account, your plan and your rooms.</p>
+            <h1 id="profile-title">{t('account.dashboard.welcome', { username: user.username })}</h1>
+            <p className="account-lead">{t('account.dashboard.lead')}</p>
           </div>
           {error && (
             <p className="account-error" role="alert">
@@ -132,53 +138,59 @@ export function DashboardPage() {
             </p>
           )}
           <dl className="account-facts" data-testid="profile">
-            <dt>E-mail</dt>
+            <dt>{t('account.dashboard.email')}</dt>
             <dd>{user.email}</dd>
-            <dt>Plan</dt>
+            <dt>{t('account.dashboard.plan')}</dt>
             <dd data-testid="profile-tier">{user.subscriptionTier}</dd>
-            <dt>Payment status</dt>
+            <dt>{t('account.dashboard.paymentStatus')}</dt>
             <dd data-testid="dashboard-payment-status">{statusLabel(user.paymentStatus)}</dd>
-            <dt>Expires</dt>
-            <dd>{user.subscriptionExpiresAt ? new Date(user.subscriptionExpiresAt).toLocaleDateString() : 'Never'}</dd>
-            <dt>Auto-renewal</dt>
+            <dt>{t('account.dashboard.expires')}</dt>
             <dd>
-              {user.autoRenewal ? 'On' : 'Off'}{' '}
+              {user.subscriptionExpiresAt ? formatDate(user.subscriptionExpiresAt, {}) : t('account.dashboard.never')}
+            </dd>
+            <dt>{t('account.dashboard.autoRenewal')}</dt>
+            <dd>
+              {user.autoRenewal ? t('account.dashboard.on') : t('account.dashboard.off')}{' '}
               <button type="button" className="link-button" onClick={() => void toggleRenewal()}>
-                {user.autoRenewal ? 'Turn off' : 'Turn on'}
+                {user.autoRenewal ? t('account.dashboard.turnOff') : t('account.dashboard.turnOn')}
               </button>
             </dd>
           </dl>
           <div className="account-actions">
             <a className="button button-primary" href="/upgrade">
-              Upgrade
+              {t('account.dashboard.upgrade')}
             </a>
             <a className="button button-ghost" href="/subscription" data-testid="manage-subscription">
-              Subscription
+              {t('account.dashboard.subscription')}
             </a>
             {user.isSuperadmin && (
               <a className="button button-ghost" href={ADMIN_PAGE_PATH} data-testid="admin-button">
-                Admin area
+                {t('account.dashboard.adminArea')}
               </a>
             )}
           </div>
         </section>
         <section className="account-card" aria-labelledby="limits-title">
-          <h2 id="limits-title">Your plan's limits</h2>
+          <h2 id="limits-title">{t('account.dashboard.limits')}</h2>
           <dl className="account-facts" data-testid="limits">
-            <dt>Room lifetime</dt>
-            <dd>{limits.roomExpiryHours === -1 ? 'Permanent' : `${limits.roomExpiryHours} hours`}</dd>
-            <dt>Users per room</dt>
+            <dt>{t('account.dashboard.roomLifetime')}</dt>
+            <dd>
+              {limits.roomExpiryHours === -1
+                ? t('account.dashboard.permanent')
+                : t('account.dashboard.hours', { count: limits.roomExpiryHours })}
+            </dd>
+            <dt>{t('account.dashboard.usersPerRoom')}</dt>
             <dd>{unlimited(limits.maxUsersPerRoom)}</dd>
-            <dt>Themes</dt>
+            <dt>{t('account.dashboard.themes')}</dt>
             <dd>{limits.themesAvailable.join(', ')}</dd>
           </dl>
         </section>
         <DashboardRooms token={token} username={user.username} rooms={rooms} reload={() => void load()} />
         <section className="account-card" aria-labelledby="settings-title">
-          <h2 id="settings-title">Account</h2>
+          <h2 id="settings-title">{t('account.dashboard.account')}</h2>
           <form className="account-inline-form" onSubmit={changeUsername} noValidate>
             <label>
-              New username
+              {t('account.dashboard.newUsername')}
               <input
                 value={newName}
                 maxLength={30}
@@ -186,7 +198,7 @@ export function DashboardPage() {
                 data-testid="new-username"
               />
             </label>
-            <button className="button button-ghost">Change username</button>
+            <button className="button button-ghost">{t('account.dashboard.changeUsername')}</button>
           </form>
           <div className="account-actions">
             <button
@@ -195,7 +207,7 @@ export function DashboardPage() {
               onClick={() => void exportData()}
               data-testid="export-data"
             >
-              Export my data
+              {t('account.dashboard.exportData')}
             </button>
             <button
               type="button"
@@ -203,16 +215,16 @@ export function DashboardPage() {
               onClick={() => void logout(false)}
               data-testid="logout"
             >
-              Sign out
+              {t('account.dashboard.signOut')}
             </button>
             <button type="button" className="button button-ghost" onClick={() => void logout(true)}>
-              Sign out everywhere
+              {t('account.dashboard.signOutEverywhere')}
             </button>
           </div>
           <div className="account-danger">
             <div>
-              <h3>Delete account</h3>
-              <p className="account-lead">Your account, your rooms and everything in them, for good.</p>
+              <h3>{t('account.dashboard.deleteAccount')}</h3>
+              <p className="account-lead">{t('account.dashboard.deleteLead')}</p>
             </div>
             <button
               type="button"
@@ -224,28 +236,28 @@ export function DashboardPage() {
               }}
               data-testid="delete-account"
             >
-              Delete account
+              {t('account.dashboard.deleteAccount')}
             </button>
           </div>
         </section>
       </main>
       {deleting && (
         <Modal
-          title="Delete your account"
+          title={t('account.dashboard.deleteTitle')}
           tone="danger"
           onClose={() => setDeleting(false)}
           testId="delete-account-modal"
           footer={
             <button type="button" className="button button-danger" onClick={() => void deleteAccount()}>
-              Delete forever
+              {t('account.dashboard.deleteForever')}
             </button>
           }
         >
-          <p>Your account, your rooms and everything in them are deleted. Type DELETE to confirm.</p>
+          <p>{t('account.dashboard.deleteText')}</p>
           <input
             value={confirmText}
             onChange={(e) => setConfirmText(e.target.value)}
-            aria-label="Type DELETE to confirm"
+            aria-label={t('account.dashboard.deleteConfirmLabel')}
             data-testid="delete-confirm"
           />
           {deleteError && (
@@ -257,7 +269,7 @@ export function DashboardPage() {
       )}
       {deleted && (
         <div className="success-overlay" role="status">
-          Your account was deleted.
+          {t('account.dashboard.deleted')}
         </div>
       )}
       <SiteFooter />

@@ -8,9 +8,9 @@
 import { useEffect, useState } from 'react';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
 import { paymentsApi } from '../lib/payments.ts';
+import { useT } from '../i18n/i18n.ts';
 import './payments.css';
 
-const RENEWAL_FAILED = 'Renewal failed. Please try again or contact support.';
 const TONE = {
   reminder: 'notice-info',
   warning: 'notice-warning',
@@ -20,6 +20,7 @@ const TONE = {
 } as const;
 
 export function DashboardRenewal({ token, email }: { token: string; email: string }) {
+  const t = useT();
   const [status, setStatus] = useState<SubscriptionStatusAnswer | null>(null);
   const [minimized, setMinimized] = useState(false);
   const [dismissed, setDismissed] = useState(false);
@@ -54,7 +55,7 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
       return;
     }
     setBusy(false);
-    setError(RENEWAL_FAILED);
+    setError(t('account.renewal.failed'));
   };
 
   if (reminder && minimized) {
@@ -66,7 +67,7 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
           onClick={() => setMinimized(false)}
           data-testid="renewal-expand"
         >
-          Renewal reminder
+          {t('account.renewal.reminder')}
         </button>
       </div>
     );
@@ -74,7 +75,7 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
   return (
     <section
       className={`notice ${TONE[renewal.renewalUrgency]} renewal-banner`}
-      aria-label="Subscription renewal"
+      aria-label={t('account.renewal.label')}
       data-testid="renewal-banner"
       data-urgency={renewal.renewalUrgency}
     >
@@ -91,12 +92,12 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
         </button>
         {reminder && (
           <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(true)}>
-            Minimize
+            {t('account.renewal.minimize')}
           </button>
         )}
         {reminder && (
           <button type="button" className="button button-ghost button-sm" onClick={() => setDismissed(true)}>
-            Dismiss
+            {t('account.renewal.dismiss')}
           </button>
         )}
       </span>

@@ -10,21 +10,22 @@ import { saveAuth } from '../lib/storage.ts';
 import { accountApi } from '../lib/account.ts';
 import { checkRoomPassword } from '../lib/roomRules.ts';
 import { UI_TEXT } from '../lib/texts.ts';
+import { useT, type MessageId } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'unknown';
-const AVAILABILITY_TEXT: Record<Availability, string> = {
-  idle: '',
-  checking: 'Checking…',
-  available: 'Available',
-  taken: 'Already taken',
-  unknown: 'Could not check',
+const AVAILABILITY_TEXT: Record<Exclude<Availability, 'idle'>, MessageId> = {
+  checking: 'account.rooms.checking',
+  available: 'account.rooms.available',
+  taken: 'account.rooms.taken',
+  unknown: 'account.rooms.unknown',
 };
 
 /** Signs this browser into the room as its owner, then opens it (a full navigation, as after joining). */
 async function openRoom(token: string, roomName: string, username: string, onError: (m: string) => void) {
   const r = await accountApi.generateRoomToken(token, roomName);
   if (!r.ok) {
-    onError(r.status === 0 ? UI_TEXT.roomInfoFailed : r.message);
+    onError(r.status === 0 ? UI_TEXT.roomInfoFailed : errorText(r.code, r.message));
     return;
   }
   saveAuth({
@@ -48,6 +49,7 @@ export function DashboardRooms({
   rooms: DashboardRoom[];
   reload: () => void;
 }) {
+  const t = useT();
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [withPassword, setWithPassword] = useState(false);
@@ -95,7 +97,7 @@ export function DashboardRooms({
     });
     setBusy(false);
     if (!r.ok) {
-      setError(r.status === 0 ? UI_TEXT.createRoomRetry : r.message);
+      setError(r.status === 0 ? UI_TEXT.createRoomRetry : errorText(r.code, r.message));
       return;
     }
     saveAuth({
@@ -109,10 +111,10 @@ export function DashboardRooms({
   };
 
   const remove = async (room: DashboardRoom) => {
-    if (!window.confirm(`Delete the room ${room.roomId}? Everything in it is deleted for everyone.`)) return;
+    if (!window.confirm(t('account.rooms.deleteConfirm', { room: room.roomId }))) return;
     const r = await accountApi.deleteRoom(token, room.workspaceId);
     if (!r.ok) {
-      setError(r.message || 'Failed to delete room. Please try again.');
+      setError(errorText(r.code, r.message || t('account.rooms.deleteFailed')));
       return;
     }
     setTimeout(reload, 500);
@@ -120,14 +122,14 @@ export function DashboardRooms({
 
   return (
     <section className="account-card" aria-labelledby="rooms-title">
-      <h2 id="rooms-title">Your rooms</h2>
+      <h2 id="rooms-title">{t('account.rooms.title')}</h2>
       {error && (
         <p className="account-error" role="alert" data-testid="rooms-error">
           {error}
         </p>
       )}
       {rooms.length === 0 ? (
-        <p data-testid="no-rooms">No rooms yet.</p>
+        <p data-testid="no-rooms">{t('account.rooms.none')}</p>
       ) : (
         <ul className="room-rows" data-testid="room-list">
           {rooms.map((room) => (
@@ -135,11 +137,11 @@ export function DashboardRooms({
               <span>
                 <span className="room-name">{room.roomId}</span>
                 {room.role === 'owner' && (
-                  <span className="crown" data-testid="owner-crown" aria-label="Owner">
-                    👑 Owner
+                  <span className="crown" data-testid="owner-crown" aria-label={t('account.rooms.owner')}>
+                    👑 {t('account.rooms.owner')}
                   </span>
                 )}
-                {room.role === 'admin' && <span className="crown">Admin</span>}
+                {room.role === 'admin' && <span className="crown">{t('account.rooms.admin')}</span>}
               </span>
               <span className="account-actions">
                 <button
@@ -147,7 +149,7 @@ export function DashboardRooms({
                   className="button button-primary"
                   onClick={() => void openRoom(token, room.roomId, username, setError)}
                 >
-                  Open
+                  {t('account.rooms.open')}
                 </button>
                 {room.role === 'owner' && (
                   <button
@@ -156,7 +158,7 @@ export function DashboardRooms({
                     onClick={() => void remove(room)}
                     data-testid="delete-room"
                   >
-                    Delete
+                    {t('account.rooms.delete')}
                   </button>
                 )}
               </span>
@@ -165,13 +167,13 @@ export function DashboardRooms({
         </ul>
       )}
       <form className="account-create-form" onSubmit={create} noValidate data-testid="create-room-form">
-        <h3>Create a room</h3>
+        <h3>{t('account.rooms.createTitle')}</h3>
         <label>
-          Room name
+          {t('account.rooms.roomName')}
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} data-testid="create-room-name" />
         </label>
         <span className="availability" data-state={availability} aria-live="polite">
-          {AVAILABILITY_TEXT[availability]}
+          {availability === 'idle' ? '' : t(AVAILABILITY_TEXT[availability])}
         </span>
         <label className="checkbox-label">
           <input
@@ -182,16 +184,16 @@ export function DashboardRooms({
               if (!e.target.checked) setPassword('');
             }}
           />{' '}
-          Protect with a password
+          {t('account.rooms.protect')}
         </label>
         {withPassword && (
           <label>
-            Password
+            {t('account.rooms.password')}
             <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </label>
         )}
         <button className="button button-primary" disabled={busy || availability !== 'available'}>
-          {busy ? 'Creating...' : 'Create room'}
+          {busy ? t('account.rooms.creating') : t('account.rooms.create')}
         </button>
       </form>
     </section>
