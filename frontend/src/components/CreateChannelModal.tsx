@@ -4,6 +4,9 @@ import type { RoomUser } from '@ephemera/proto';
 import { Modal } from './Modal.tsx';
 import { AlertIcon } from './Icons.tsx';
 import { MemberPicker } from './sidebar/MemberPicker.tsx';
+import { useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
+import { MSG_CREATE_CHANNEL_FAILED } from '../lib/conversationCommands.ts';
 
 interface Props {
   onClose(): void;
@@ -19,6 +22,7 @@ interface Props {
 }
 
 export function CreateChannelModal({ onClose, onCreate, users = [], selfId = null }: Props) {
+  const t = useT();
   const [name, setName] = useState('');
   const [isPrivate, setIsPrivate] = useState(false);
   const [members, setMembers] = useState<ReadonlySet<string>>(() => new Set());
@@ -37,15 +41,15 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
       return;
     }
     setBusy(false);
-    setError(result.message || 'Failed to create channel');
+    setError(errorText(null, result.message || MSG_CREATE_CHANNEL_FAILED));
   };
 
   return (
-    <Modal title="Create Channel" onClose={busy ? undefined : onClose} testId="create-channel-modal">
+    <Modal title={t('roomside.createChannel.title')} onClose={busy ? undefined : onClose} testId="create-channel-modal">
       <form onSubmit={submit} className="modal-form" noValidate>
         <div className="field">
           <div className="field-head">
-            <label htmlFor="channel-name">Channel name</label>
+            <label htmlFor="channel-name">{t('roomside.channel.nameLabel')}</label>
             <span className="counter">
               {name.length}/{LIMITS.channelNameMax}
             </span>
@@ -58,7 +62,7 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
               type="text"
               value={name}
               maxLength={LIMITS.channelNameMax}
-              placeholder="e.g. planning"
+              placeholder={t('roomside.createChannel.placeholder')}
               autoComplete="off"
               spellCheck={false}
               onChange={(e) => {
@@ -67,7 +71,7 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
               }}
             />
           </div>
-          <p className="field-hint">Use lowercase letters, numbers, and hyphens</p>
+          <p className="field-hint">{t('roomside.createChannel.hint')}</p>
         </div>
         <label className="checkbox">
           <input
@@ -77,12 +81,12 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
             data-testid="channel-private-checkbox"
           />
           <span>
-            Make private <small>Only invited members can see it</small>
+            {t('roomside.createChannel.private')} <small>{t('roomside.createChannel.privateHint')}</small>
           </span>
         </label>
         {isPrivate && (
           <div className="field">
-            <span className="field-label">Members</span>
+            <span className="field-label">{t('roomside.channel.members')}</span>
             <MemberPicker
               users={users}
               selfId={selfId}
@@ -106,7 +110,7 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
         )}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="submit"
@@ -114,7 +118,7 @@ export function CreateChannelModal({ onClose, onCreate, users = [], selfId = nul
             disabled={!trimmed || busy}
             data-testid="create-channel-submit"
           >
-            {busy ? 'Creating...' : 'Create'}
+            {busy ? t('roomside.createChannel.creating') : t('roomside.createChannel.create')}
           </button>
         </div>
       </form>

@@ -6,9 +6,10 @@
  * Render it while it should be open and unmount it to close it (it is always `open`):
  *   {open && <Modal title="Create Channel" onClose={() => setOpen(false)}>...</Modal>}
  */
-import { useRef, useState, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { CloseIcon } from './Icons.tsx';
+import { useCatalog, useT } from '../i18n/i18n.ts';
 
 interface ModalProps {
   title: ReactNode;
@@ -67,9 +68,11 @@ export function Modal({ title, children, onClose, footer, tone = 'default', icon
             onInteractOutside={block}
           >
             {onClose && (
-              <Dialog.Close className="icon-button modal-close" aria-label="Close" data-modal-close>
-                <CloseIcon size={18} />
-              </Dialog.Close>
+              // its label comes with the roomside catalog; only this button waits for it (the dashboard and the
+              // superadmin pages open dialogs too, without that catalog)
+              <Suspense fallback={null}>
+                <CloseButton />
+              </Suspense>
             )}
             {icon && (
               <div className={`modal-icon tone-${tone}`} aria-hidden="true">
@@ -89,5 +92,15 @@ export function Modal({ title, children, onClose, footer, tone = 'default', icon
         </Dialog.Overlay>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+function CloseButton() {
+  useCatalog('roomside');
+  const t = useT();
+  return (
+    <Dialog.Close className="icon-button modal-close" aria-label={t('roomside.action.close')} data-modal-close>
+      <CloseIcon size={18} />
+    </Dialog.Close>
   );
 }

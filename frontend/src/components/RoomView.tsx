@@ -31,6 +31,8 @@ import { useToast } from './overlays/Toast.tsx';
 import { CallContext } from './calls/callContext.ts';
 import { useCalls } from './calls/useCalls.ts';
 import { CallUpgradeModal } from './calls/CallUpgradeModal.tsx';
+import { useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 interface Props {
   session: RoomSession;
@@ -115,6 +117,7 @@ function useOpenFlags(joined: boolean, workspaceId: string | null, open: (d: Adm
 
 /** The joined room: sidebar and chat; below 768 px they slide over each other. */
 export function RoomView({ session, roomName }: Props) {
+  const t = useT();
   const state = useStore(session.store);
   const [createOpen, setCreateOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -141,7 +144,7 @@ export function RoomView({ session, roomName }: Props) {
   // the session's notice (an action failed after its dialog closed) becomes an error toast
   useEffect(() => {
     if (!state.notice) return;
-    toast.show({ type: 'error', message: state.notice, testId: 'notice' });
+    toast.show({ type: 'error', message: errorText(null, state.notice), testId: 'notice' });
     session.dismissNotice();
   }, [state.notice, session, toast]);
 
@@ -176,8 +179,12 @@ export function RoomView({ session, roomName }: Props) {
   if (!state.everJoined) {
     return (
       <LoadingScreen
-        text={state.connection.status === 'joining' ? `Joining ${roomName}…` : 'Connecting…'}
-        error={state.connection.error}
+        text={
+          state.connection.status === 'joining'
+            ? t('roomside.load.joining', { roomName })
+            : t('roomside.load.connecting')
+        }
+        error={state.connection.error ? errorText(null, state.connection.error) : state.connection.error}
         onRetry={() => session.retry()}
       />
     );
@@ -277,7 +284,7 @@ export function RoomView({ session, roomName }: Props) {
               launch={calls.launch}
               onClose={calls.close}
               self={{
-                name: state.user?.username ?? 'You',
+                name: state.user?.username ?? t('room.message.you'),
                 picture: state.user?.profilePicture ?? null,
                 peerPicture: state.workspace?.users.find((u) => u.id === calls.launch?.peerId)?.profilePicture ?? null,
               }}

@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import { SparkIcon } from './Icons.tsx';
+import { useT } from '../i18n/i18n.ts';
 
 export function UpgradePromptModal({
   title,
@@ -20,6 +21,7 @@ export function UpgradePromptModal({
   onClose(): void;
   children: ReactNode;
 }) {
+  const t = useT();
   return (
     <Modal
       title={title}
@@ -30,10 +32,10 @@ export function UpgradePromptModal({
       footer={
         <>
           <button type="button" className="button button-ghost" onClick={onClose}>
-            Not now
+            {t('roomside.upgrade.notNow')}
           </button>
           <a className="button button-primary" href="/upgrade" data-testid={linkTestId}>
-            View Plans
+            {t('roomside.upgrade.viewPlans')}
           </a>
         </>
       }

@@ -122,7 +122,7 @@ export function errorText(code: string | null | undefined, fallback: string): st
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
   if (known) return t(ERROR_KEYS[known]);
   const own = ROOM_TEXTS.get(fallback);
-  if (own) return t(own);
+  if (own) return typeof own === 'string' ? t(own) : t(...own);
   for (const [start, key] of ROOM_TEXTS_WITH_REASON) {
     if (fallback.startsWith(start)) return t(key, { reason: errorText(null, fallback.slice(start.length)) });
   }

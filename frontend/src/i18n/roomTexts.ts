@@ -4,8 +4,8 @@
  * (proto's ROOM_ENDED_TEXT). Each English text is its constant, so English stays exactly what the code says; the
  * key gives it in the active language (errorText reads these after proto's ERRORS; docs/i18n.md).
  */
-import { ROOM_ENDED_TEXT } from '@ephemera/proto/client';
-import type { MessageId } from './i18n.ts';
+import { LIMITS, ROOM_ENDED_TEXT } from '@ephemera/proto/client';
+import type { MessageId, MessageValues } from './i18n.ts';
 import {
   MSG_DELETE_ROOM_FAILED,
   MSG_EXTEND_FAILED,
@@ -30,9 +30,11 @@ import {
 } from '../lib/conversationCommands.ts';
 import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from '../lib/session.ts';
 import { MSG_REMOVED } from '../lib/sessionEvents.ts';
+import { MSG_PASSWORD_TOO_LONG } from '../lib/roomRules.ts';
 
-/** Whole texts. */
-export const ROOM_TEXTS = new Map<string, MessageId>([
+/** Whole texts (with the values of their placeholders). */
+export const ROOM_TEXTS = new Map<string, MessageId | [MessageId, MessageValues]>([
+  [MSG_PASSWORD_TOO_LONG, ['roomside.password.tooLong', { max: String(LIMITS.roomPasswordMax) }]],
   [ROOM_ENDED_TEXT.deleted, 'roomside.ended.deleted'],
   [ROOM_ENDED_TEXT.expired, 'roomside.ended.expired'],
   [MSG_REMOVED, 'roomside.ended.removed'],

@@ -11,9 +11,10 @@ import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import { TrashIcon } from '../sidebar/icons.tsx';
 import { checkRoomPassword, parseMaxUsers } from '../../lib/roomRules.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
-import { UPGRADE_REASONS, type UpgradeFeature } from './adminDialog.ts';
-
-const TIER_NAMES: Record<Tier, string> = { free: 'Free', pro: 'Pro', business: 'Business' };
+import { TIER_NAME_KEYS, UPGRADE_REASONS, type UpgradeFeature } from './adminDialog.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { Trans } from '../../i18n/Trans.tsx';
+import { errorText } from '../../i18n/errorText.ts';
 
 /** A submit's life: busy while the server answers, closed on success, the reason shown on failure. */
 function useSubmit(onClose: () => void) {
@@ -33,18 +34,20 @@ function useSubmit(onClose: () => void) {
   return { busy, error, setError, run };
 }
 
+// a refusal or a rule's text (English from the server or lib/roomRules.ts) shows in the active language
 const ErrorLine = ({ error, testId }: { error: string | null; testId: string }) =>
   error ? (
     <div className="form-error" role="alert" data-testid={testId}>
-      <AlertIcon size={16} /> <span>{error}</span>
+      <AlertIcon size={16} /> <span>{errorText(null, error)}</span>
     </div>
   ) : null;
 
 function Actions({ onClose, busy, children }: { onClose(): void; busy: boolean; children: ReactNode }) {
+  const t = useT();
   return (
     <div className="modal-actions">
       <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-        Cancel
+        {t('roomside.action.cancel')}
       </button>
       {children}
     </div>
@@ -61,6 +64,7 @@ export function PasswordModal({
   onClose(): void;
   setPassword(p: string | null): Promise<Result>;
 }) {
+  const t = useT();
   const [mode, setMode] = useState<'set' | 'remove'>(isProtected ? 'remove' : 'set');
   const [value, setValue] = useState('');
   const { busy, error, setError, run } = useSubmit(onClose);
@@ -79,7 +83,7 @@ export function PasswordModal({
   };
   return (
     <Modal
-      title={mode === 'set' ? 'Set Password' : 'Remove Password'}
+      title={mode === 'set' ? t('roomside.password.setTitle') : t('roomside.password.removeTitle')}
       onClose={busy ? undefined : onClose}
       icon={<LockIcon size={22} />}
       testId="password-modal"
@@ -88,7 +92,7 @@ export function PasswordModal({
         {mode === 'set' ? (
           <div className="field">
             <div className="field-head">
-              <label htmlFor="room-password">New room password</label>
+              <label htmlFor="room-password">{t('roomside.password.newLabel')}</label>
               <span className="counter">
                 {value.length}/{LIMITS.roomPasswordMax}
               </span>
@@ -106,10 +110,10 @@ export function PasswordModal({
                 setError(null);
               }}
             />
-            <p className="field-hint">New members will need it to join; members already inside stay.</p>
+            <p className="field-hint">{t('roomside.password.setHint')}</p>
           </div>
         ) : (
-          <p>Anyone with the invite link will be able to join without a password. Members already inside stay.</p>
+          <p>{t('roomside.password.removeHint')}</p>
         )}
         <button
           type="button"
@@ -121,7 +125,7 @@ export function PasswordModal({
           disabled={busy}
           data-testid="password-mode-toggle"
         >
-          {mode === 'set' ? 'Remove the password instead' : 'Set a new password instead'}
+          {mode === 'set' ? t('roomside.password.switchToRemove') : t('roomside.password.switchToSet')}
         </button>
         <ErrorLine error={error} testId="password-error" />
         <Actions onClose={onClose} busy={busy}>
@@ -131,7 +135,11 @@ export function PasswordModal({
             disabled={busy}
             data-testid="password-submit"
           >
-            {busy ? 'Saving...' : mode === 'set' ? 'Set Password' : 'Remove Password'}
+            {busy
+              ? t('roomside.action.saving')
+              : mode === 'set'
+                ? t('roomside.password.setTitle')
+                : t('roomside.password.removeTitle')}
           </button>
         </Actions>
       </form>
@@ -151,6 +159,7 @@ export function MaxUsersModal({
   onClose(): void;
   setMaxUsers(n: number | 'unlimited'): Promise<Result>;
 }) {
+  const t = useT();
   const [value, setValue] = useState(current === null ? 'unlimited' : String(current));
   const { busy, error, setError, run } = useSubmit(onClose);
   const submit = (e: FormEvent) => {
@@ -164,14 +173,14 @@ export function MaxUsersModal({
   };
   return (
     <Modal
-      title="Set Maximum Users"
+      title={t('roomside.maxUsers.title')}
       onClose={busy ? undefined : onClose}
       icon={<UsersIcon size={22} />}
       testId="max-users-modal"
     >
       <form onSubmit={submit} className="modal-form" noValidate>
         <div className="field">
-          <label htmlFor="max-users">Maximum users in this room</label>
+          <label htmlFor="max-users">{t('roomside.maxUsers.label')}</label>
           <input
             id="max-users"
             type="text"
@@ -186,14 +195,13 @@ export function MaxUsersModal({
             }}
           />
           <p className="field-hint">
-            {tier === 'business' ? 'A number of 2 or more, or "unlimited".' : 'A number of 2 or more.'} Members already
-            inside stay.
+            {tier === 'business' ? t('roomside.maxUsers.hintBusiness') : t('roomside.maxUsers.hint')}
           </p>
         </div>
         <ErrorLine error={error} testId="max-users-error" />
         <Actions onClose={onClose} busy={busy}>
           <button type="submit" className="button button-primary" disabled={busy} data-testid="max-users-submit">
-            {busy ? 'Saving...' : 'Save'}
+            {busy ? t('roomside.action.saving') : t('roomside.action.save')}
           </button>
         </Actions>
       </form>
@@ -211,12 +219,13 @@ export function DeleteRoomModal({
   onClose(): void;
   deleteRoom(): Promise<Result>;
 }) {
+  const t = useT();
   const [typed, setTyped] = useState('');
   const { busy, error, run } = useSubmit(() => {});
   const matches = typed === roomName;
   return (
     <Modal
-      title="Delete Chat Room"
+      title={t('roomside.deleteRoom.title')}
       onClose={busy ? undefined : onClose}
       tone="danger"
       icon={<TrashIcon size={22} />}
@@ -231,12 +240,11 @@ export function DeleteRoomModal({
         noValidate
       >
         <p>
-          This permanently deletes <strong>{roomName}</strong> for everyone. All messages and data will be lost
-          permanently; this cannot be undone.
+          <Trans id="roomside.deleteRoom.warning" values={{ roomName }} components={{ 0: <strong /> }} />
         </p>
         <div className="field">
           <label htmlFor="delete-room-name">
-            Type <strong>{roomName}</strong> to confirm
+            <Trans id="roomside.deleteRoom.typeToConfirm" values={{ roomName }} components={{ 0: <strong /> }} />
           </label>
           <input
             id="delete-room-name"
@@ -256,7 +264,7 @@ export function DeleteRoomModal({
             disabled={!matches || busy}
             data-testid="delete-room-confirm"
           >
-            {busy ? 'Deleting...' : 'Delete Chat Room'}
+            {busy ? t('roomside.action.deleting') : t('roomside.deleteRoom.title')}
           </button>
         </Actions>
       </form>
@@ -274,10 +282,11 @@ export function KickUserModal({
   onClose(): void;
   kick(): Promise<Result>;
 }) {
+  const t = useT();
   const { busy, error, run } = useSubmit(onClose);
   return (
     <Modal
-      title="Kick User"
+      title={t('roomside.member.kick')}
       onClose={busy ? undefined : onClose}
       tone="danger"
       icon={<AlertIcon size={22} />}
@@ -285,7 +294,7 @@ export function KickUserModal({
       footer={
         <>
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -294,14 +303,13 @@ export function KickUserModal({
             disabled={busy}
             data-testid="kick-user-confirm"
           >
-            {busy ? 'Removing...' : 'Kick User'}
+            {busy ? t('roomside.kick.removing') : t('roomside.member.kick')}
           </button>
         </>
       }
     >
       <p>
-        Remove <strong>{username}</strong> from this chat room? They are disconnected at once and cannot come back with
-        this session.
+        <Trans id="roomside.kick.question" values={{ name: username }} components={{ 0: <strong /> }} />
       </p>
       <ErrorLine error={error} testId="kick-user-error" />
     </Modal>
@@ -310,10 +318,16 @@ export function KickUserModal({
 
 /** Upgrade required: the gated control's reason and the room's current plan. */
 export function UpgradeModal({ feature, tier, onClose }: { feature: UpgradeFeature; tier: Tier; onClose(): void }) {
+  const t = useT();
   return (
-    <UpgradePromptModal title="Upgrade required" testId="upgrade-modal" linkTestId="upgrade-link" onClose={onClose}>
-      <p data-testid="upgrade-reason">{UPGRADE_REASONS[feature]}</p>
-      <p className="muted">Current plan: {TIER_NAMES[tier]}</p>
+    <UpgradePromptModal
+      title={t('roomside.upgrade.required')}
+      testId="upgrade-modal"
+      linkTestId="upgrade-link"
+      onClose={onClose}
+    >
+      <p data-testid="upgrade-reason">{t(UPGRADE_REASONS[feature])}</p>
+      <p className="muted">{t('roomside.upgrade.current', { plan: t(TIER_NAME_KEYS[tier]) })}</p>
     </UpgradePromptModal>
   );
 }

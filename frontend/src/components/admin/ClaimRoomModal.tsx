@@ -11,7 +11,9 @@ import { registerAndClaim, savePendingClaim, type ClaimOutcome } from '../../lib
 import { useGoogleSignIn, googleStartUrl } from '../../lib/googleSignIn.ts';
 import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../../lib/payments.ts';
 import { roomPath } from '../../lib/routes.ts';
-import { CLAIM_TEXT } from '../../lib/texts.ts';
+import { claimOutcomeText } from '../../lib/texts.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 const PAYMENT_REDIRECT_MS = 1500;
 
@@ -25,6 +27,7 @@ interface Props {
 }
 
 export function ClaimRoomModal({ workspaceId, roomName, username: initialName, outcome: initial, onClose }: Props) {
+  const t = useT();
   const google = useGoogleSignIn();
   const [step, setStep] = useState<'form' | 'done' | 'paying'>(initial ? 'done' : 'form');
   const [busy, setBusy] = useState(false);
@@ -57,7 +60,7 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
     const ok = outcome?.claimed === true;
     return (
       <Modal
-        title={step === 'paying' ? 'Registration Successful' : CLAIM_TEXT.title}
+        title={step === 'paying' ? t('roomside.claim.registered') : t('roomside.claim.title')}
         tone={ok ? 'success' : 'warning'}
         icon={ok ? <CheckIcon size={22} /> : <AlertIcon size={22} />}
         onClose={step === 'paying' ? undefined : onClose}
@@ -65,30 +68,30 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
         footer={
           step === 'done' ? (
             <button type="button" className="button button-primary" onClick={onClose} data-testid="claim-done">
-              Continue
+              {t('roomside.claim.continue')}
             </button>
           ) : undefined
         }
       >
         <p role={ok ? 'status' : 'alert'} data-testid="claim-outcome">
-          {outcome?.message}
+          {outcome ? claimOutcomeText(outcome.message) : null}
         </p>
-        {step === 'paying' && <p role="status">Redirecting to payment...</p>}
+        {step === 'paying' && <p role="status">{t('public.login.redirectingPayment')}</p>}
       </Modal>
     );
   }
 
   return (
-    <Modal title={CLAIM_TEXT.title} onClose={busy ? undefined : onClose} testId="claim-modal">
-      <p>Register to keep {roomName}: the room becomes your account&apos;s, and you can manage it from any device.</p>
+    <Modal title={t('roomside.claim.title')} onClose={busy ? undefined : onClose} testId="claim-modal">
+      <p>{t('roomside.claim.intro', { roomName })}</p>
       {error && (
         <div className="form-error" role="alert" data-testid="claim-error">
-          <AlertIcon size={16} /> <span>{error}</span>
+          <AlertIcon size={16} /> <span>{errorText(null, error)}</span>
         </div>
       )}
       {notice && (
         <p role="status" data-testid="claim-notice">
-          {notice}
+          {errorText(null, notice)}
         </p>
       )}
       <EmailCodeForm
@@ -96,8 +99,8 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
         initialUsername={initialName}
         formClassName="modal-form"
         labelClassName="field"
-        verifyLabel="Register and claim the room"
-        verifyingLabel="Registering…"
+        verifyLabel={t('roomside.claim.verify')}
+        verifyingLabel={t('roomside.claim.verifying')}
         setError={setError}
         setNotice={setNotice}
         onBusyChange={setBusy}
@@ -110,7 +113,7 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
               onClick={() => savePendingClaim(workspaceId)}
               data-testid="claim-google"
             >
-              Continue with Google
+              {t('public.login.google')}
             </a>
           )
         }

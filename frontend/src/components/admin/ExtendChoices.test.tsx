@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadArea, setLocale } from '../../i18n/i18n.ts';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ExtendChoices } from './ExtendChoices.tsx';
 
@@ -14,6 +15,11 @@ const choices = (html: string) =>
   ]);
 
 describe('extension choices (docs/product/rooms.md R35)', () => {
+  beforeAll(async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+  });
+
   it('7 days Standard and 30 days Maximum marked Popular, with the one-time price of a free room', () => {
     expect(choices(renderToStaticMarkup(<ExtendChoices days={7} free={false} onChoose={() => {}} />))).toEqual([
       ['7', '7 days / Standard / $2.99 one-time'],
@@ -29,5 +35,14 @@ describe('extension choices (docs/product/rooms.md R35)', () => {
     ]);
     expect(html).toMatch(/aria-checked="true"[^>]*data-testid="extend-30"/);
     expect(html).toMatch(/aria-checked="false"[^>]*data-testid="extend-7"/);
+  });
+
+  it('in German: the words and the price in its way of writing money', async () => {
+    await setLocale('de', { save: false });
+    expect(choices(renderToStaticMarkup(<ExtendChoices days={7} free={false} onChoose={() => {}} />))).toEqual([
+      ['7', '7 Tage / Standard / 2,99\u00a0$ einmalig'],
+      ['30', '30 Tage / Beliebt / Maximum / 8,99\u00a0$ einmalig'],
+    ]);
+    await setLocale('en', { save: false });
   });
 });

@@ -3,15 +3,17 @@
  * Popular. A free room pays once for either; pro and business rooms extend free.
  */
 import { EXTENSION_PRICES } from '@ephemera/proto/client';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { formatCurrency } from '../../i18n/format.ts';
 
 export type ExtendDays = 7 | 30;
 
-/** the one-time price a free room pays, from proto's table (docs/product/payments.md PAY8) */
-const priceOf = (days: ExtendDays) => `$${(EXTENSION_PRICES[days] / 100).toFixed(2)} one-time`;
+/** the one-time price a free room pays, from proto's table (docs/product/payments.md PAY8), in the active language */
+const priceOf = (days: ExtendDays) => formatCurrency(EXTENSION_PRICES[days] / 100, 'USD');
 
-const EXTEND_CHOICES: readonly { days: ExtendDays; name: string; price: string; popular: boolean }[] = [
-  { days: 7, name: 'Standard', price: priceOf(7), popular: false },
-  { days: 30, name: 'Maximum', price: priceOf(30), popular: true },
+const EXTEND_CHOICES: readonly { days: ExtendDays; name: MessageId; popular: boolean }[] = [
+  { days: 7, name: 'roomside.extend.standard', popular: false },
+  { days: 30, name: 'roomside.extend.maximum', popular: true },
 ];
 
 export function ExtendChoices({
@@ -23,8 +25,9 @@ export function ExtendChoices({
   free: boolean;
   onChoose(days: ExtendDays): void;
 }) {
+  const t = useT();
   return (
-    <div className="extend-options" role="radiogroup" aria-label="Extension">
+    <div className="extend-options" role="radiogroup" aria-label={t('roomside.extend.choices')}>
       {EXTEND_CHOICES.map((c) => (
         <button
           key={c.days}
@@ -36,17 +39,19 @@ export function ExtendChoices({
           data-testid={`extend-${c.days}`}
         >
           <span className="extend-option-head">
-            <strong>{c.days} days</strong>
+            <strong>{t('roomside.extend.days', { days: c.days })}</strong>
             {c.popular && (
               <span className="extend-popular" data-testid="extend-popular">
-                Popular
+                {t('roomside.extend.popular')}
               </span>
             )}
           </span>
           <span className="extend-name" data-testid="extend-name">
-            {c.name}
+            {t(c.name)}
           </span>
-          <span className="muted">{free ? 'Included in your plan' : c.price}</span>
+          <span className="muted">
+            {free ? t('roomside.extend.included') : t('roomside.extend.oneTime', { price: priceOf(c.days) })}
+          </span>
         </button>
       ))}
     </div>

@@ -16,10 +16,8 @@ import { PAYMENT_TEXT, startExtensionPayment } from '../../lib/payments.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import { UPGRADE_REASONS } from './adminDialog.ts';
 import { ExtendChoices, type ExtendDays } from './ExtendChoices.tsx';
-
-export const MSG_REGISTER_TO_EXTEND = '🔐 Please register first to extend room duration';
-export const MSG_HURRY = 'Hurry! Room expires in less than 2 hours';
-export const extendedText = (days: number) => `Your room has been extended by ${days} days.`;
+import { useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface Props {
   tier: Tier;
@@ -42,6 +40,7 @@ function paidPath(roomName: string): { href: string | null; guest: boolean } {
 }
 
 export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, extend }: Props) {
+  const t = useT();
   const [days, setDays] = useState<ExtendDays>(7);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'choose' });
@@ -51,39 +50,39 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
   if (outcome.kind === 'done') {
     return (
       <Modal
-        title="Room Extended!"
+        title={t('roomside.extend.doneTitle')}
         onClose={onClose}
         tone="success"
         icon={<CheckIcon size={22} />}
         testId="extend-success-modal"
         footer={
           <button type="button" className="button button-primary" onClick={onClose}>
-            Done
+            {t('roomside.extend.done')}
           </button>
         }
       >
-        <p>{extendedText(outcome.days)}</p>
+        <p>{t('roomside.extend.doneText', { days: outcome.days })}</p>
       </Modal>
     );
   }
   if (outcome.kind === 'failed') {
     return (
       <Modal
-        title="Extension Failed"
+        title={t('roomside.extend.failedTitle')}
         onClose={onClose}
         tone="danger"
         icon={<AlertIcon size={22} />}
         testId="extend-failed-modal"
         footer={
           <button type="button" className="button button-primary" onClick={() => setOutcome({ kind: 'choose' })}>
-            Try again
+            {t('roomside.extend.tryAgain')}
           </button>
         }
       >
-        <p>{PAYMENT_TEXT.extendFailed}</p>
+        <p>{errorText(null, PAYMENT_TEXT.extendFailed)}</p>
         {outcome.reason && outcome.reason !== PAYMENT_TEXT.extendFailed && (
           <p className="field-hint" data-testid="extend-failed-reason">
-            {outcome.reason}
+            {errorText(null, outcome.reason)}
           </p>
         )}
       </Modal>
@@ -114,7 +113,7 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
 
   return (
     <Modal
-      title="Extend Room Duration"
+      title={t('roomside.extend.title')}
       onClose={busy ? undefined : onClose}
       icon={<ClockIcon size={22} />}
       testId="extend-modal"
@@ -122,23 +121,23 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
       <div className="modal-form">
         {isHurry(expiresAt, Date.now()) && (
           <p className="hurry-line" role="alert" data-testid="extend-hurry">
-            {MSG_HURRY}
+            {t('roomside.extend.hurry')}
           </p>
         )}
         <ExtendChoices days={days} free={free} onChoose={setDays} />
         {paid && (
           <p className="field-hint" data-testid="extend-upgrade-reason">
-            {UPGRADE_REASONS.extension}
+            {t(UPGRADE_REASONS.extension)}
           </p>
         )}
         {paid?.guest && (
           <p className="field-hint" data-testid="extend-register-prompt">
-            {MSG_REGISTER_TO_EXTEND}
+            {t('roomside.extend.registerFirst')}
           </p>
         )}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -149,13 +148,13 @@ export function ExtendModal({ tier, expiresAt, roomName, workspaceId, onClose, e
           >
             {busy
               ? paid
-                ? 'Redirecting to payment...'
-                : 'Extending...'
+                ? t('public.login.redirectingPayment')
+                : t('roomside.extend.extending')
               : paid
                 ? paid.guest
-                  ? 'Register to extend'
-                  : 'Continue to payment'
-                : `Extend by ${days} days`}
+                  ? t('roomside.extend.register')
+                  : t('roomside.upgrade.continue')
+                : t('roomside.extend.extendBy', { days })}
           </button>
         </div>
       </div>

@@ -11,11 +11,44 @@ import { Modal } from '../Modal.tsx';
 import { SparkIcon } from '../Icons.tsx';
 import { readAccount } from '../../lib/account.ts';
 import { PAYMENT_TEXT, paymentErrorText, savePendingUpgrade, startCheckout } from '../../lib/payments.ts';
-import { CANCEL_ANYTIME, MONEY_BACK, PRICING_FEATURES, TIER_NAMES, priceOfTier } from '../../lib/planCopy.ts';
+import { priceOfTier } from '../../lib/planCopy.ts';
 import { roomPath } from '../../lib/routes.ts';
+import { TIER_NAME_KEYS } from './adminDialog.ts';
 import './admin.css';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 const ORDER: Tier[] = ['free', 'pro', 'business'];
+
+/**
+ * Each plan's card in the active language: planCopy.ts's PRICING_FEATURES, in its order (PlansModal.test.ts holds
+ * the English catalog to those texts, so the two cannot drift apart).
+ */
+export const PLAN_FEATURE_KEYS: Record<Tier, MessageId[]> = {
+  free: [
+    'roomside.plan.free.rooms',
+    'roomside.plan.free.users',
+    'roomside.plan.free.lifetime',
+    'roomside.plan.free.themes',
+    'roomside.plan.free.files',
+  ],
+  pro: [
+    'roomside.plan.pro.users',
+    'roomside.plan.pro.lifetime',
+    'roomside.plan.pro.themes',
+    'roomside.plan.pro.calls',
+    'roomside.plan.pro.screen',
+    'roomside.plan.pro.files',
+  ],
+  business: [
+    'roomside.plan.business.lifetime',
+    'roomside.plan.business.users',
+    'roomside.plan.business.themes',
+    'roomside.plan.business.branding',
+    'roomside.plan.business.files',
+    'roomside.plan.business.support',
+  ],
+};
 
 interface Props {
   tier: Tier;
@@ -27,6 +60,7 @@ interface Props {
 }
 
 export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Props) {
+  const t = useT();
   const [busy, setBusy] = useState<PaidPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const choose = async (plan: PaidPlan) => {
@@ -41,49 +75,51 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
     const r = await startCheckout(plan);
     if (r.kind !== 'error') return; // the browser is leaving for checkout or sign-in
     setBusy(null);
-    setError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message));
+    setError(errorText(null, r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message)));
   };
   return (
     <Modal
-      title="Upgrade Plans"
+      title={t('roomside.plans.title')}
       icon={<SparkIcon size={22} />}
       size="md"
       onClose={busy ? undefined : onClose}
       testId="plans-modal"
     >
       <div className="plans-dialog-grid">
-        {ORDER.map((t) => {
-          const above = ORDER.indexOf(t) > ORDER.indexOf(tier);
+        {ORDER.map((plan) => {
+          const above = ORDER.indexOf(plan) > ORDER.indexOf(tier);
           return (
             <section
-              key={t}
-              className={`plans-dialog-card${t === tier ? ' current' : ''}`}
-              data-testid={`plans-${t}`}
-              aria-labelledby={`plans-${t}-title`}
+              key={plan}
+              className={`plans-dialog-card${plan === tier ? ' current' : ''}`}
+              data-testid={`plans-${plan}`}
+              aria-labelledby={`plans-${plan}-title`}
             >
-              <h3 id={`plans-${t}-title`}>{TIER_NAMES[t]}</h3>
-              <p className="plans-dialog-price" data-testid={`plans-${t}-price`}>
-                {priceOfTier(t)}
+              <h3 id={`plans-${plan}-title`}>{t(TIER_NAME_KEYS[plan])}</h3>
+              <p className="plans-dialog-price" data-testid={`plans-${plan}-price`}>
+                {priceOfTier(plan)}
               </p>
               <ul className="plans-dialog-list">
-                {PRICING_FEATURES[t].map((f) => (
-                  <li key={f}>{f}</li>
+                {PLAN_FEATURE_KEYS[plan].map((f) => (
+                  <li key={f}>{t(f)}</li>
                 ))}
               </ul>
-              {t === tier && (
+              {plan === tier && (
                 <p className="plans-dialog-current" data-testid="plans-current">
-                  Current plan
+                  {t('roomside.plans.current')}
                 </p>
               )}
-              {above && t !== 'free' && (
+              {above && plan !== 'free' && (
                 <button
                   type="button"
                   className="button button-primary"
                   disabled={busy !== null}
-                  onClick={() => void choose(t)}
-                  data-testid={`plans-choose-${t}`}
+                  onClick={() => void choose(plan)}
+                  data-testid={`plans-choose-${plan}`}
                 >
-                  {busy === t ? 'Redirecting…' : `Upgrade to ${TIER_NAMES[t]}`}
+                  {busy === plan
+                    ? t('roomside.plans.redirecting')
+                    : t('roomside.upgrade.title', { plan: t(TIER_NAME_KEYS[plan]) })}
                 </button>
               )}
             </section>
@@ -96,7 +132,7 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
         </p>
       )}
       <p className="field-hint">
-        {MONEY_BACK} · {CANCEL_ANYTIME}
+        {t('roomside.plans.moneyBack')} · {t('roomside.plans.cancelAnytime')}
       </p>
     </Modal>
   );

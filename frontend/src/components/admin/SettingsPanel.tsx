@@ -13,6 +13,8 @@ import { AlertIcon, CheckIcon, ClockIcon, CloseIcon, CopyIcon, LockIcon, SparkIc
 import { TrashIcon } from '../sidebar/icons.tsx';
 import type { AdminDialog } from './adminDialog.ts';
 import './admin.css';
+import { useT } from '../../i18n/i18n.ts';
+import { formatDateTime } from '../../i18n/format.ts';
 
 interface Props {
   state: RoomState;
@@ -20,13 +22,6 @@ interface Props {
   open(d: AdminDialog): void;
   onClose(): void;
 }
-
-const dateTime = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? ''
-    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
-};
 
 function Section({ title, children, tone }: { title: string; children: ReactNode; tone?: 'danger' }) {
   return (
@@ -80,6 +75,7 @@ function Action({
 }
 
 function CopyInvite({ roomName }: { roomName: string }) {
+  const t = useT();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -95,13 +91,13 @@ function CopyInvite({ roomName }: { roomName: string }) {
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => setCopied(false), 2000);
     } catch {
-      window.alert('Failed to copy link');
+      window.alert(t('roomside.settings.copyFailed'));
     }
   };
   return (
     <Action
       icon={copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />}
-      label={copied ? '✓ Copied!' : 'Copy Invite Link'}
+      label={copied ? t('roomside.settings.copied') : t('roomside.settings.copyInvite')}
       onClick={() => void copy()}
       testId="settings-copy-invite"
     />
@@ -109,6 +105,7 @@ function CopyInvite({ roomName }: { roomName: string }) {
 }
 
 export function SettingsPanel({ state, roomName, open, onClose }: Props) {
+  const t = useT();
   const titleId = useId();
   const panelRef = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -135,13 +132,13 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
     >
       <header className="settings-panel-header">
         <h2 id={titleId} className="settings-panel-title">
-          Settings - Manage your chat room
+          {t('roomside.settings.title')}
         </h2>
         <button
           type="button"
           className="icon-button"
           onClick={onClose}
-          aria-label="Close settings"
+          aria-label={t('roomside.settings.close')}
           data-testid="settings-close"
         >
           <CloseIcon size={18} />
@@ -150,67 +147,73 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
       <div className="settings-panel-body">
         {state.user?.isOwner && !hasAccountSession() && (
           <div className="register-banner" data-testid="register-banner">
-            <strong>Register to Keep Your Room!</strong>
-            <p>Your ownership lives in this browser only. Register to manage the room from any device.</p>
+            <strong>{t('roomside.settings.registerTitle')}</strong>
+            <p>{t('roomside.settings.registerText')}</p>
             <button
               type="button"
               className="button button-sm button-primary"
               onClick={() => open({ kind: 'claim' })}
               data-testid="register-claim"
             >
-              Register
+              {t('roomside.settings.register')}
             </button>
           </div>
         )}
 
         <details className="settings-section settings-info" open data-testid="room-info">
-          <summary className="settings-section-title">Room Information</summary>
+          <summary className="settings-section-title">{t('roomside.settings.info')}</summary>
           <dl className="settings-facts">
-            <dt>Room Name</dt>
+            <dt>{t('roomside.settings.roomName')}</dt>
             <dd data-testid="info-room-name">{name}</dd>
-            <dt>Created</dt>
-            <dd data-testid="info-created">{ws ? dateTime(ws.createdAt) : ''}</dd>
-            <dt>Expires</dt>
-            <dd data-testid="info-expires">{ws?.expiresAt ? dateTime(ws.expiresAt) : 'Never (Business tier)'}</dd>
-            <dt>Active Users</dt>
-            <dd data-testid="info-active-users">{`${state.onlineCount} / ${limit === null ? 'Unlimited' : limit}`}</dd>
+            <dt>{t('roomside.settings.created')}</dt>
+            <dd data-testid="info-created">{ws ? formatDateTime(ws.createdAt) : ''}</dd>
+            <dt>{t('roomside.settings.expires')}</dt>
+            <dd data-testid="info-expires">
+              {ws?.expiresAt ? formatDateTime(ws.expiresAt) : t('roomside.settings.never')}
+            </dd>
+            <dt>{t('roomside.settings.activeUsers')}</dt>
+            <dd data-testid="info-active-users">{`${state.onlineCount} / ${limit === null ? t('roomside.settings.unlimited') : limit}`}</dd>
           </dl>
         </details>
 
-        <Section title="Quick Actions">
+        <Section title={t('roomside.settings.quick')}>
           <CopyInvite roomName={name} />
           <Action
             icon={<SparkIcon size={18} />}
-            label="Change Theme"
+            label={t('roomside.settings.theme')}
             onClick={() => open({ kind: 'theme' })}
             testId="settings-change-theme"
-            premium={tier === 'free' ? 'Premium' : undefined}
+            premium={tier === 'free' ? t('roomside.settings.premium') : undefined}
           />
         </Section>
 
         {can.ownerControls && (
-          <Section title="Owner Controls">
+          <Section title={t('roomside.settings.owner')}>
             <Action
               icon={<LockIcon size={18} />}
-              label={ws?.isPasswordProtected ? 'Remove Password' : 'Set Password'}
-              hint="Security"
+              label={ws?.isPasswordProtected ? t('roomside.password.removeTitle') : t('roomside.password.setTitle')}
+              hint={t('roomside.settings.security')}
               onClick={() => open({ kind: 'password' })}
               testId="settings-password"
             />
             {can.maxUsers ? (
               <Action
                 icon={<UsersIcon size={18} />}
-                label="Set Max Users"
-                hint={`Capacity: ${limit === null ? 'unlimited' : `${limit} users`}`}
+                label={t('roomside.settings.maxUsers')}
+                hint={
+                  limit === null
+                    ? t('roomside.settings.capacityUnlimited')
+                    : t('roomside.settings.capacity', { count: limit })
+                }
                 onClick={() => open({ kind: 'maxUsers' })}
                 testId="settings-max-users"
               />
             ) : (
               <Action
                 icon={<UsersIcon size={18} />}
-                label="Set Max Users"
-                hint="Capacity"
-                premium="Pro"
+                label={t('roomside.settings.maxUsers')}
+                hint={t('roomside.settings.capacityLabel')}
+                premium={t('roomside.tier.pro')}
                 onClick={() => open({ kind: 'upgrade', feature: 'maxUsers' })}
                 testId="settings-max-users-locked"
               />
@@ -218,8 +221,8 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
             {can.extend && (
               <Action
                 icon={<ClockIcon size={18} />}
-                label="Extend Room Duration"
-                hint="7 or 30 more days"
+                label={t('roomside.extend.title')}
+                hint={t('roomside.settings.extendHint')}
                 onClick={() => open({ kind: 'extend' })}
                 testId="settings-extend"
               />
@@ -227,8 +230,8 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
             {can.upgrade && (
               <Action
                 icon={<SparkIcon size={18} />}
-                label="Upgrade Plan"
-                hint="More time, people and themes"
+                label={t('roomside.settings.upgradePlan')}
+                hint={t('roomside.settings.upgradeHint')}
                 onClick={() => open({ kind: 'plans' })}
                 testId="settings-upgrade"
               />
@@ -237,13 +240,13 @@ export function SettingsPanel({ state, roomName, open, onClose }: Props) {
         )}
 
         {can.deleteRoom && (
-          <Section title="Danger Zone" tone="danger">
+          <Section title={t('roomside.settings.danger')} tone="danger">
             <p className="settings-warning">
-              <AlertIcon size={16} /> Deleting the room is permanent: all messages and data are lost permanently.
+              <AlertIcon size={16} /> {t('roomside.settings.dangerText')}
             </p>
             <Action
               icon={<TrashIcon size={18} />}
-              label="Delete Chat Room"
+              label={t('roomside.deleteRoom.title')}
               onClick={() => open({ kind: 'deleteRoom' })}
               testId="settings-delete-room"
               danger

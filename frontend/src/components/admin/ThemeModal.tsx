@@ -19,6 +19,8 @@ import { readCustomTheme } from '../../lib/roomPrefs.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import type { AppliedTheme } from '../../hooks/useRoomTheme.ts';
 import type { UpgradeFeature } from './adminDialog.ts';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 interface ThemeProps {
   tier: Tier;
@@ -54,7 +56,7 @@ function useApply(apply: (t: AppliedTheme) => Promise<Result>, onDone: () => voi
     const r = await apply(t);
     setBusy(false);
     if (r.ok) onDone();
-    else setError(r.message);
+    else setError(errorText(null, r.message));
   };
   return { busy, error, run };
 }
@@ -69,6 +71,7 @@ export function ThemeModal({
   onCustomize,
   onClose,
 }: ThemeProps) {
+  const t = useT();
   const [selected, setSelected] = useState<AppliedTheme>(active);
   const close = () => {
     preview(null);
@@ -90,9 +93,9 @@ export function ThemeModal({
     preview(next);
   };
   return (
-    <Modal title="Choose Theme" onClose={busy ? undefined : close} size="md" testId="theme-modal">
+    <Modal title={t('roomside.theme.choose')} onClose={busy ? undefined : close} size="md" testId="theme-modal">
       <div className="modal-form">
-        <div className="theme-grid" role="radiogroup" aria-label="Themes">
+        <div className="theme-grid" role="radiogroup" aria-label={t('roomside.theme.themes')}>
           {themesFor(tier).map(({ id, name, allowed }) => (
             <button
               key={id}
@@ -108,8 +111,12 @@ export function ThemeModal({
               <Swatch themeId={id} custom={id === 'custom' ? readCustomTheme() : null} />
               <span className="theme-name">{name}</span>
               {!allowed && (
-                <span className="premium-mark" title={id === 'custom' ? 'Business plan' : 'Premium theme'}>
-                  <SparkIcon size={12} /> {id === 'custom' ? 'Business' : 'Premium'}
+                <span
+                  className="premium-mark"
+                  title={id === 'custom' ? t('roomside.theme.businessPlan') : t('roomside.theme.premiumTheme')}
+                >
+                  <SparkIcon size={12} />{' '}
+                  {id === 'custom' ? t('roomside.tier.business') : t('roomside.settings.premium')}
                 </span>
               )}
             </button>
@@ -125,14 +132,10 @@ export function ThemeModal({
             }}
             data-testid="theme-customize"
           >
-            Customize colours, font and logo…
+            {t('roomside.theme.customize')}
           </button>
         )}
-        <p className="field-hint">
-          {canBroadcast
-            ? 'Applying changes the theme for everyone in the room.'
-            : 'Applying changes the theme for you only.'}
-        </p>
+        <p className="field-hint">{canBroadcast ? t('roomside.theme.applyEveryone') : t('roomside.theme.applyYou')}</p>
         {error && (
           <div className="form-error" role="alert" data-testid="theme-error">
             <AlertIcon size={16} /> <span>{error}</span>
@@ -140,7 +143,7 @@ export function ThemeModal({
         )}
         <div className="modal-actions">
           <button type="button" className="button button-ghost" onClick={close} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -149,7 +152,7 @@ export function ThemeModal({
             disabled={busy}
             data-testid="theme-apply"
           >
-            {busy ? 'Applying...' : 'Apply Theme'}
+            {busy ? t('roomside.theme.applying') : t('roomside.theme.apply')}
           </button>
         </div>
       </div>
@@ -157,19 +160,23 @@ export function ThemeModal({
   );
 }
 
-const COLOR_FIELDS: { key: Exclude<keyof CustomTheme, 'logoUrl' | 'fontFamily'>; label: string }[] = [
-  { key: 'primaryColor', label: 'Primary colour' },
-  { key: 'sentMessageColor', label: 'Sent message' },
-  { key: 'receivedMessageColor', label: 'Received message' },
-  { key: 'sentTextColor', label: 'Sent text' },
-  { key: 'receivedTextColor', label: 'Received text' },
-  { key: 'chatBackgroundColor', label: 'Chat background' },
+/** the logo field's example: an address, the same in every language */
+const LOGO_PLACEHOLDER = 'https://…';
+
+const COLOR_FIELDS: { key: Exclude<keyof CustomTheme, 'logoUrl' | 'fontFamily'>; label: MessageId }[] = [
+  { key: 'primaryColor', label: 'roomside.theme.primary' },
+  { key: 'sentMessageColor', label: 'roomside.theme.sentMessage' },
+  { key: 'receivedMessageColor', label: 'roomside.theme.receivedMessage' },
+  { key: 'sentTextColor', label: 'roomside.theme.sentText' },
+  { key: 'receivedTextColor', label: 'roomside.theme.receivedText' },
+  { key: 'chatBackgroundColor', label: 'roomside.theme.background' },
 ];
 
 type CustomProps = Pick<ThemeProps, 'canBroadcast' | 'preview' | 'apply' | 'onClose'> & { initial: CustomTheme };
 
 /** The Custom Theme editor (business): every change previews at once; Save & Apply keeps it. */
 export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClose }: CustomProps) {
+  const t = useT();
   const [theme, setTheme] = useState<CustomTheme>(initial);
   const { busy, error, run } = useApply(apply, onClose);
   const close = () => {
@@ -183,7 +190,7 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
   };
   const logoOk = theme.logoUrl === '' || /^https:\/\/[^\s"'<>]+$/.test(theme.logoUrl);
   return (
-    <Modal title="Custom Theme" onClose={busy ? undefined : close} size="md" testId="custom-theme-modal">
+    <Modal title={t('roomside.theme.custom')} onClose={busy ? undefined : close} size="md" testId="custom-theme-modal">
       <form
         className="modal-form"
         noValidate
@@ -202,14 +209,14 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
                 data-testid={`custom-${key}`}
               />
               <span>
-                {label}
+                {t(label)}
                 <small className="muted">{theme[key]}</small>
               </span>
             </label>
           ))}
         </div>
         <div className="field">
-          <label htmlFor="custom-font">Font</label>
+          <label htmlFor="custom-font">{t('roomside.theme.font')}</label>
           <select
             id="custom-font"
             value={theme.fontFamily}
@@ -224,12 +231,12 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
           </select>
         </div>
         <div className="field">
-          <label htmlFor="custom-logo">Logo address (https)</label>
+          <label htmlFor="custom-logo">{t('roomside.theme.logo')}</label>
           <input
             id="custom-logo"
             type="text"
             value={theme.logoUrl}
-            placeholder="https://…"
+            placeholder={LOGO_PLACEHOLDER}
             autoComplete="off"
             spellCheck={false}
             aria-invalid={logoOk ? undefined : true}
@@ -237,20 +244,15 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
             data-testid="custom-logoUrl"
           />
           <p className="field-hint" data-testid="custom-logo-note">
-            Suggested size 200x50 px. The logo shows once saved for the room: everyone's browser loads it through this
-            server, never from its host (JPEG, PNG, GIF or WebP).
+            {t('roomside.theme.logoNote')}
           </p>
         </div>
         {!logoOk && (
           <div className="form-error" role="alert">
-            <AlertIcon size={16} /> <span>The logo must be an https address</span>
+            <AlertIcon size={16} /> <span>{t('roomside.theme.logoHttps')}</span>
           </div>
         )}
-        <p className="field-hint">
-          {canBroadcast
-            ? 'Saving applies this theme for everyone in the room.'
-            : 'Saving applies this theme for you only.'}
-        </p>
+        <p className="field-hint">{canBroadcast ? t('roomside.theme.saveEveryone') : t('roomside.theme.saveYou')}</p>
         {error && (
           <div className="form-error" role="alert" data-testid="custom-theme-error">
             <AlertIcon size={16} /> <span>{error}</span>
@@ -263,10 +265,10 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
             onClick={() => update({ ...CUSTOM_THEME_DEFAULTS })}
             disabled={busy}
           >
-            Reset
+            {t('roomside.theme.reset')}
           </button>
           <button type="button" className="button button-ghost" onClick={close} disabled={busy}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="submit"
@@ -274,7 +276,7 @@ export function CustomThemeModal({ initial, canBroadcast, preview, apply, onClos
             disabled={busy || !logoOk}
             data-testid="custom-theme-save"
           >
-            {busy ? 'Applying...' : 'Save & Apply'}
+            {busy ? t('roomside.theme.applying') : t('roomside.theme.saveApply')}
           </button>
         </div>
       </form>

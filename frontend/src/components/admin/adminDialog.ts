@@ -1,5 +1,7 @@
 /** Which administration dialog is open (one at a time); the settings panel and the sidebar open them. */
 import type { ClaimOutcome } from '../../lib/claim.ts';
+import type { Tier } from '@ephemera/proto/client';
+import type { MessageId } from '../../i18n/i18n.ts';
 
 export type UpgradeFeature = 'themes' | 'customTheme' | 'maxUsers' | 'extension';
 
@@ -17,10 +19,17 @@ export type AdminDialog =
   /** Upgrade Plans: the plans, inside the room */
   | { kind: 'plans' };
 
-/** The Upgrade required dialog's sentence per gated control. */
-export const UPGRADE_REASONS: Record<UpgradeFeature, string> = {
-  themes: 'This theme is a premium theme. Upgrade to Pro or Business to use all 10 themes.',
-  customTheme: 'Custom themes with your own colours, font and logo are part of the Business plan.',
-  maxUsers: 'Setting the maximum number of users needs the Pro or Business plan.',
-  extension: 'Extending a free room needs a paid plan. Upgrade, or pay once for a 7 or 30 day extension.',
+/** The Upgrade required dialog's sentence per gated control (a key: the dialog reads it in the active language). */
+export const UPGRADE_REASONS: Record<UpgradeFeature, MessageId> = {
+  themes: 'roomside.upgradeReason.themes',
+  customTheme: 'roomside.upgradeReason.customTheme',
+  maxUsers: 'roomside.upgradeReason.maxUsers',
+  extension: 'roomside.upgradeReason.extension',
+};
+
+/** Each plan's name (a key: read in the active language). */
+export const TIER_NAME_KEYS: Record<Tier, MessageId> = {
+  free: 'roomside.tier.free',
+  pro: 'roomside.tier.pro',
+  business: 'roomside.tier.business',
 };

@@ -7,14 +7,16 @@
 import { useEffect, useRef } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
+import { useCatalog, useT } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 export const REMOVED_REDIRECT_MS = 5000;
 const goHome = () => window.location.assign('/');
 
 export function RemovedFromWorkspaceDialog({
   reason,
-  title = 'Removed from Workspace',
-  homeLabel = 'Go to Home Page',
+  title,
+  homeLabel,
   redirectMs = REMOVED_REDIRECT_MS,
   onHome = goHome,
   testId = 'removed-dialog',
@@ -26,6 +28,8 @@ export function RemovedFromWorkspaceDialog({
   onHome?(): void;
   testId?: string;
 }) {
+  useCatalog('roomside'); // shown on any page (RemovedHost): its texts load with it
+  const t = useT();
   // the caller's latest onHome, without restarting the countdown on each render
   const home = useRef(onHome);
   home.current = onHome;
@@ -35,19 +39,19 @@ export function RemovedFromWorkspaceDialog({
   }, [redirectMs]);
   return (
     <Modal
-      title={title}
+      title={title ?? t('roomside.removed.title')}
       tone="danger"
       icon={<AlertIcon size={24} />}
       testId={testId}
       footer={
         <button type="button" className="button button-primary" onClick={onHome} data-testid="removed-go-home">
-          {homeLabel}
+          {homeLabel ?? t('roomside.removed.goHome')}
         </button>
       }
     >
-      <p>{reason}</p>
-      <p className="muted">You can rejoin with the invitation link unless you were permanently banned.</p>
-      <p className="muted">Redirecting to home page...</p>
+      <p>{errorText(null, reason)}</p>
+      <p className="muted">{t('roomside.removed.rejoin')}</p>
+      <p className="muted">{t('roomside.ended.redirecting')}</p>
     </Modal>
   );
 }

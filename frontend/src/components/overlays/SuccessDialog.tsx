@@ -6,6 +6,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon, CheckIcon } from '../Icons.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 export const SUCCESS_AUTO_CLOSE_MS = 3000;
 
@@ -31,6 +32,7 @@ export function SuccessDialog({
   /** warning: the same dialog for news that is not the reader's success (a room deleted by its owner): no tick */
   tone?: 'success' | 'warning';
 }) {
+  const t = useT();
   // the caller's latest onClose, without restarting the countdown on each render
   const close = useRef(onClose);
   close.current = onClose;
@@ -47,7 +49,7 @@ export function SuccessDialog({
       onClose={onClose}
       footer={
         <button type="button" className="button button-primary" onClick={onHome} data-testid="success-go-home">
-          Go to Home
+          {t('roomside.success.goHome')}
         </button>
       }
     >

@@ -6,9 +6,20 @@
  *   toast.show({ type: 'success', message: 'Configuration updated successfully' });
  * Errors are announced at once (role=alert), the others politely (role=status).
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  Suspense,
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { AlertIcon, CheckIcon, CloseIcon, SparkIcon } from '../Icons.tsx';
 import './overlays.css';
+import { useCatalog, useT } from '../../i18n/i18n.ts';
 
 export type ToastType = 'success' | 'error' | 'info';
 export const TOAST_DEFAULT_MS = 4000;
@@ -69,15 +80,26 @@ function ToastView({ item, onLeave }: { item: ToastItem; onLeave(id: number): vo
         {item.title && <strong>{item.title} </strong>}
         {item.message}
       </span>
-      <button
-        type="button"
-        className="icon-button app-toast-close"
-        onClick={() => onLeave(item.id)}
-        aria-label="Dismiss"
-      >
-        <CloseIcon size={14} />
-      </button>
+      {/* its label comes with the roomside catalog; only this button waits for it (toasts show on every page) */}
+      <Suspense fallback={null}>
+        <DismissButton onClick={() => onLeave(item.id)} />
+      </Suspense>
     </div>
+  );
+}
+
+function DismissButton({ onClick }: { onClick(): void }) {
+  useCatalog('roomside');
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className="icon-button app-toast-close"
+      onClick={onClick}
+      aria-label={t('roomside.action.dismiss')}
+    >
+      <CloseIcon size={14} />
+    </button>
   );
 }
 

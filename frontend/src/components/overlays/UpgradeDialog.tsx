@@ -5,15 +5,19 @@
 import type { PaidPlan, Tier } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { TIER_NAMES } from '../../lib/planCopy.ts';
+import { Suspense } from 'react';
+import { useCatalog, useT } from '../../i18n/i18n.ts';
 
-export function UpgradeDialog({
-  plan,
-  currentTier,
-  busy = false,
-  error = null,
-  onContinue,
-  onClose,
-}: {
+/** The dialog's texts come with the roomside catalog; only the dialog waits for it (it opens outside the room too). */
+export function UpgradeDialog(props: UpgradeDialogProps) {
+  return (
+    <Suspense fallback={null}>
+      <UpgradeDialogContent {...props} />
+    </Suspense>
+  );
+}
+
+interface UpgradeDialogProps {
   plan: PaidPlan;
   currentTier: Tier;
   /** the payment is being prepared: nothing can be pressed */
@@ -21,16 +25,27 @@ export function UpgradeDialog({
   error?: string | null;
   onContinue(): void;
   onClose(): void;
-}) {
+}
+
+function UpgradeDialogContent({
+  plan,
+  currentTier,
+  busy = false,
+  error = null,
+  onContinue,
+  onClose,
+}: UpgradeDialogProps) {
+  useCatalog('roomside');
+  const t = useT();
   return (
     <Modal
-      title={`Upgrade to ${TIER_NAMES[plan]}`}
+      title={t('roomside.upgrade.title', { plan: TIER_NAMES[plan] })}
       onClose={busy ? undefined : onClose}
       testId="upgrade-dialog"
       footer={
         <>
           <button type="button" className="button button-ghost" disabled={busy} onClick={onClose}>
-            Cancel
+            {t('roomside.action.cancel')}
           </button>
           <button
             type="button"
@@ -39,13 +54,13 @@ export function UpgradeDialog({
             onClick={onContinue}
             data-testid="upgrade-continue"
           >
-            {busy ? 'Redirecting to payment…' : 'Continue to payment'}
+            {busy ? t('roomside.upgrade.redirecting') : t('roomside.upgrade.continue')}
           </button>
         </>
       }
     >
-      <p>Unlock premium features with our {plan} plan</p>
-      <p data-testid="upgrade-current-tier">Current plan: {TIER_NAMES[currentTier]}</p>
+      <p>{t('roomside.upgrade.unlock', { plan })}</p>
+      <p data-testid="upgrade-current-tier">{t('roomside.upgrade.current', { plan: TIER_NAMES[currentTier] })}</p>
       {error && (
         <p className="account-error" role="alert">
           {error}
