@@ -36,10 +36,7 @@ export const PAYMENT_TEXT = {
   extensionFallback: 'Failed to create room extension payment',
   completeFailed: 'Failed to complete room extension',
   subscriptionFailed: 'Failed to fetch subscription data',
-  emailMissing: 'User email not found',
-  portalFailed: 'Unable to open billing portal. Please contact support.',
   portalFallback: 'Failed to create billing portal session',
-  verificationTitle: 'Payment Verification Failed',
   verificationFailed: "We couldn't verify your payment. Please contact support if you believe this is an error.",
   noToken: 'No authentication token',
 } as const;
@@ -370,9 +367,6 @@ async function settleSubscription(
   const rooms = await paymentsApi.upgradeRooms(token);
   return { user: paid.data.user, settleError: rooms.ok ? null : rooms.message };
 }
-
-/** N more day / N more days (the extension success text). */
-export const daysText = (n: number) => `${n} more ${n === 1 ? 'day' : 'days'}`;
 
 /**
  * The payment status as the subscription page's suffix (docs/product/payments.md PAY5): anything else is Trial. In the

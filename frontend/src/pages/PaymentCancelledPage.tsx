@@ -6,13 +6,16 @@
 import { useEffect, useState } from 'react';
 import { CenteredScreen } from '../components/StatusScreens.tsx';
 import { AlertIcon } from '../components/Icons.tsx';
+import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import './accounts.css';
 import './payments.css';
 
 export function PaymentCancelledPage() {
+  useCatalog('account');
+  const t = useT();
   const [comparison, setComparison] = useState(false);
   useEffect(() => {
-    document.title = 'Payment Cancelled · Ephemera';
+    document.title = translate('account.cancelled.documentTitle');
   }, []);
   return (
     <main className="payment-card-wrap" data-testid="payment-cancelled-page">
@@ -20,27 +23,25 @@ export function PaymentCancelledPage() {
         <div className="status-icon tone-danger" aria-hidden="true">
           <AlertIcon size={26} />
         </div>
-        <h1 className="overlay-title">Payment Cancelled</h1>
+        <h1 className="overlay-title">{t('account.cancelled.title')}</h1>
         <p className="overlay-sub" data-testid="cancelled-text">
-          Your payment was cancelled. No charges were made to your account.
+          {t('account.cancelled.text')}
         </p>
-        <p className="overlay-sub">
-          You can continue using Ephemera on the free plan, or upgrade whenever you are ready.
-        </p>
+        <p className="overlay-sub">{t('account.cancelled.continueText')}</p>
         <div className="button-row">
           <a className="button button-ghost" href="/">
-            Continue with Free Plan
+            {t('account.cancelled.continueFree')}
           </a>
           <a className="button button-primary" href="/upgrade">
-            Try Again
+            {t('account.cancelled.tryAgain')}
           </a>
         </div>
         <button type="button" className="link-button" onClick={() => setComparison(true)} data-testid="plan-comparison">
-          View plan comparison
+          {t('account.cancelled.viewComparison')}
         </button>
         {comparison && (
           <p className="account-notice" role="status" data-testid="plan-comparison-notice">
-            Plan comparison is coming soon.
+            {t('account.cancelled.comparisonSoon')}
           </p>
         )}
       </CenteredScreen>

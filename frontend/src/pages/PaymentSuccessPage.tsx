@@ -9,17 +9,21 @@ import { useSearchParams } from 'react-router';
 import { CenteredScreen } from '../components/StatusScreens.tsx';
 import { AlertIcon, CheckIcon } from '../components/Icons.tsx';
 import { readAccount, saveAccount } from '../lib/account.ts';
-import { PAYMENT_TEXT, confirmPayment, daysText, type PaymentOutcome } from '../lib/payments.ts';
+import { confirmPayment, type PaymentOutcome } from '../lib/payments.ts';
 import { SUCCESS_INCLUDED, extensionIncluded } from '../lib/planCopy.ts';
 import { UI_TEXT } from '../lib/texts.ts';
+import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
+import { Trans } from '../i18n/Trans.tsx';
+import { errorText } from '../i18n/errorText.ts';
+import { formatDateTime } from '../i18n/format.ts';
 import './accounts.css';
 import './payments.css';
 
-const TITLES = {
-  loading: 'Processing Payment',
-  failed: PAYMENT_TEXT.verificationTitle,
-  done: 'Payment Successful',
-} as const;
+const TITLES: Record<'loading' | 'failed' | 'done', MessageId> = {
+  loading: 'account.success.processing',
+  failed: 'account.success.verificationFailed',
+  done: 'account.success.title',
+};
 
 function Card({ children, testId, state }: { children: ReactNode; testId: string; state: string }) {
   return (
@@ -30,13 +34,16 @@ function Card({ children, testId, state }: { children: ReactNode; testId: string
 }
 
 export function PaymentSuccessPage() {
+  useCatalog('account');
+  useCatalog('roomside'); // the server's refusals (errorText)
+  const t = useT();
   const [params] = useSearchParams();
   const [outcome, setOutcome] = useState<PaymentOutcome | null>(null);
   const state = outcome === null ? 'loading' : outcome.kind === 'failed' ? 'failed' : 'done';
 
   useEffect(() => {
-    document.title = `${TITLES[state]} · Ephemera`;
-  }, [state]);
+    document.title = translate('account.success.documentTitle', { title: translate(TITLES[state]) });
+  }, [state, t]);
   useEffect(() => {
     let live = true;
     const account = readAccount();
@@ -55,9 +62,9 @@ export function PaymentSuccessPage() {
     return (
       <Card testId="payment-processing" state={state}>
         <div className="spinner" aria-hidden="true" />
-        <h1 className="overlay-title">Processing Payment</h1>
+        <h1 className="overlay-title">{t('account.success.processing')}</h1>
         <p className="overlay-sub" role="status">
-          Please wait while we confirm your subscription...
+          {t('account.success.wait')}
         </p>
       </Card>
     );
@@ -68,13 +75,13 @@ export function PaymentSuccessPage() {
         <div className="status-icon tone-danger" aria-hidden="true">
           <AlertIcon size={26} />
         </div>
-        <h1 className="overlay-title">Payment Verification Failed</h1>
+        <h1 className="overlay-title">{t('account.success.verificationFailed')}</h1>
         <p className="overlay-sub" role="alert" data-testid="payment-failed-message">
-          {outcome.message}
+          {errorText(null, outcome.message)}
         </p>
         <div className="button-row">
           <a className="button button-primary" href="/">
-            Return Home
+            {t('account.success.returnHome')}
           </a>
         </div>
       </Card>
@@ -87,23 +94,30 @@ export function PaymentSuccessPage() {
         <div className="status-icon tone-success" aria-hidden="true">
           <CheckIcon size={26} />
         </div>
-        <h1 className="overlay-title">Payment Successful</h1>
+        <h1 className="overlay-title">{t('account.success.title')}</h1>
         <p className="overlay-sub" data-testid="extension-text">
-          Your room {outcome.roomName ? <strong>{outcome.roomName}</strong> : ''} has been extended by{' '}
-          {daysText(outcome.days)}.
+          {outcome.roomName ? (
+            <Trans
+              id="account.success.roomExtended"
+              values={{ room: outcome.roomName, count: outcome.days }}
+              components={{ 0: <strong /> }}
+            />
+          ) : (
+            t('account.success.extended', { count: outcome.days })
+          )}
         </p>
         <p className="overlay-sub" role="status" data-testid="extension-done">
           {UI_TEXT.roomExtended(outcome.days)}
         </p>
         <dl className="account-facts" data-testid="extension-details">
-          <dt>Purchase</dt>
-          <dd>{outcome.days}-Day Room Extension</dd>
-          <dt>Amount</dt>
-          <dd>{outcome.amount} (one-time payment)</dd>
+          <dt>{t('account.success.purchase')}</dt>
+          <dd>{t('account.success.extension', { count: outcome.days })}</dd>
+          <dt>{t('account.success.amount')}</dt>
+          <dd>{t('account.success.oneTime', { amount: outcome.amount })}</dd>
           {expiry && (
             <>
-              <dt>New expiry</dt>
-              <dd data-testid="new-expiry">{expiry.toLocaleString()}</dd>
+              <dt>{t('account.success.newExpiry')}</dt>
+              <dd data-testid="new-expiry">{formatDateTime(expiry)}</dd>
             </>
           )}
         </dl>
@@ -114,10 +128,10 @@ export function PaymentSuccessPage() {
         </ul>
         <div className="button-row">
           <a className="button button-primary" href={outcome.backTo} data-testid="back-to-room">
-            Back to Chat Room
+            {t('account.success.backToRoom')}
           </a>
           <a className="button button-ghost" href="/dashboard">
-            View My Rooms Dashboard
+            {t('account.success.viewDashboard')}
           </a>
         </div>
       </Card>
@@ -128,22 +142,22 @@ export function PaymentSuccessPage() {
       <div className="status-icon tone-success" aria-hidden="true">
         <CheckIcon size={26} />
       </div>
-      <h1 className="overlay-title">Payment Successful</h1>
+      <h1 className="overlay-title">{t('account.success.title')}</h1>
       <p className="overlay-sub" data-testid="welcome-text">
-        Welcome to the {outcome.name} plan! Your subscription is now active.
+        {t('account.success.welcome', { plan: outcome.name })}
       </p>
       {outcome.settleError && (
         <p className="overlay-sub form-error" role="alert" data-testid="payment-settle-error">
-          {outcome.settleError}
+          {errorText(null, outcome.settleError)}
         </p>
       )}
       <dl className="account-facts" data-testid="subscription-details">
-        <dt>Plan</dt>
+        <dt>{t('account.success.plan')}</dt>
         <dd data-testid="paid-plan">{outcome.name}</dd>
-        <dt>Amount</dt>
-        <dd data-testid="paid-amount">{outcome.amount}/month</dd>
-        <dt>Billing</dt>
-        <dd>Billed monthly</dd>
+        <dt>{t('account.success.amount')}</dt>
+        <dd data-testid="paid-amount">{t('account.success.perMonth', { amount: outcome.amount })}</dd>
+        <dt>{t('account.success.billing')}</dt>
+        <dd>{t('account.success.billedMonthly')}</dd>
       </dl>
       <ul className="check-list">
         {SUCCESS_INCLUDED[outcome.plan].map((f) => (
@@ -152,16 +166,16 @@ export function PaymentSuccessPage() {
       </ul>
       <div className="button-row">
         <a className="button button-primary" href="/dashboard">
-          Go to Dashboard
+          {t('account.success.toDashboard')}
         </a>
         <a className="button button-ghost" href="/">
-          Create New Room
+          {t('account.success.newRoom')}
         </a>
       </div>
-      <p className="payment-small">A receipt has been sent to {outcome.email}.</p>
+      <p className="payment-small">{t('account.success.receipt', { email: outcome.email })}</p>
       {outcome.subscriptionId && (
         <p className="payment-small" data-testid="subscription-id">
-          Subscription ID: {outcome.subscriptionId.slice(0, 20)}...
+          {t('account.success.subscriptionId', { id: outcome.subscriptionId.slice(0, 20) })}
         </p>
       )}
     </Card>

@@ -15,14 +15,10 @@ import { LoadingScreen } from '../components/StatusScreens.tsx';
 import { readAccount } from '../lib/account.ts';
 import { readAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
-import {
-  FREE_STATUS,
-  PAYMENT_TEXT,
-  paymentErrorText,
-  paymentsApi,
-  startCheckout,
-  statusLabel,
-} from '../lib/payments.ts';
+import { FREE_STATUS, PAYMENT_TEXT, paymentsApi, startCheckout, statusLabel } from '../lib/payments.ts';
+import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
+import { formatDate } from '../i18n/format.ts';
 import { INCLUDED, TIER_NAMES, monthlyPrice, usagePlaceholder } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -30,6 +26,9 @@ import './payments.css';
 const UPGRADES: Record<Tier, PaidPlan[]> = { free: ['pro', 'business'], pro: ['business'], business: [] };
 
 export function SubscriptionPage() {
+  useCatalog('account');
+  useCatalog('roomside'); // the server's refusals (errorText)
+  const t = useT();
   const account = readAccount();
   const [status, setStatus] = useState<SubscriptionStatusAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +37,7 @@ export function SubscriptionPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    document.title = 'Subscription · Ephemera';
+    document.title = translate('account.subscription.documentTitle');
     let live = true;
     void paymentsApi.subscriptionStatus(account?.token ?? null, account?.user.email ?? null).then((r) => {
       if (!live) return;
@@ -46,7 +45,7 @@ export function SubscriptionPage() {
         setStatus(r.data);
         return;
       }
-      setError(PAYMENT_TEXT.subscriptionFailed);
+      setError(translate('account.subscription.failed'));
       setStatus(FREE_STATUS);
     });
     return () => {
@@ -54,7 +53,7 @@ export function SubscriptionPage() {
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (!status) return <LoadingScreen text="Loading subscription..." />;
+  if (!status) return <LoadingScreen text={t('account.subscription.loading')} />;
   const tier = status.subscriptionTier;
   const periodEnd = tier !== 'free' && status.currentPeriodEnd ? new Date(status.currentPeriodEnd) : null;
   const lastRoom = readAuth()?.roomName;
@@ -65,12 +64,16 @@ export function SubscriptionPage() {
     const r = await startCheckout(dialog);
     if (r.kind === 'error') {
       setBusy(false);
-      setDialogError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message));
+      setDialogError(
+        r.message === PAYMENT_TEXT.selectPlan
+          ? t('account.payment.selectPlan')
+          : t('account.payment.error', { message: errorText(null, r.message) }),
+      );
     }
   };
   const manageBilling = async () => {
     if (!account?.user.email) {
-      setError(PAYMENT_TEXT.emailMissing);
+      setError(t('account.subscription.emailMissing'));
       return;
     }
     setBusy(true);
@@ -78,7 +81,7 @@ export function SubscriptionPage() {
     const r = await paymentsApi.portal(account.token, account.user.email);
     if (!r.ok || !r.data.url) {
       setBusy(false);
-      setError(PAYMENT_TEXT.portalFailed);
+      setError(t('account.subscription.portalFailed'));
       return;
     }
     window.location.assign(r.data.url);
@@ -87,10 +90,10 @@ export function SubscriptionPage() {
   return (
     <div className="landing">
       <header className="sub-header">
-        <AppLink href="/" className="icon-button" aria-label="Back to home">
+        <AppLink href="/" className="icon-button" aria-label={t('account.subscription.backHome')}>
           <ArrowLeftIcon size={20} />
         </AppLink>
-        <h1>Subscription</h1>
+        <h1>{t('account.subscription.title')}</h1>
       </header>
       <main className="account-page" data-testid="subscription-page">
         {error && (
@@ -101,12 +104,12 @@ export function SubscriptionPage() {
         {!account && (
           <p>
             <AppLink href="/login?redirect=/subscription" className="text-link">
-              Sign in to manage your subscription
+              {t('account.subscription.signIn')}
             </AppLink>
           </p>
         )}
         <section className="account-card" aria-labelledby="current-plan-title" data-testid="current-plan">
-          <h2 id="current-plan-title">Current Plan</h2>
+          <h2 id="current-plan-title">{t('account.subscription.currentPlan')}</h2>
           <p className="plan-status" data-testid="current-plan-status">
             <span data-testid="current-plan-tier">{TIER_NAMES[tier]}</span> -{' '}
             <span data-testid="current-plan-state">{statusLabel(status.paymentStatus)}</span>
@@ -114,20 +117,24 @@ export function SubscriptionPage() {
           <p className="plan-price" data-testid="current-plan-price">
             {monthlyPrice(status.amountCents)}
           </p>
-          {periodEnd && <p data-testid="next-billing">Next billing date: {periodEnd.toLocaleDateString()}</p>}
+          {periodEnd && (
+            <p data-testid="next-billing">
+              {t('account.subscription.nextBilling', { date: formatDate(periodEnd, {}) })}
+            </p>
+          )}
           {status.paymentStatus === 'past_due' && (
             <p className="notice notice-danger" role="alert" data-testid="past-due-warning">
-              Your payment is past due. Please update your payment method to continue using premium features.
+              {t('account.subscription.pastDue')}
             </p>
           )}
           {status.cancelAtPeriodEnd && (
             <p className="notice notice-warning" data-testid="cancel-notice">
-              Your subscription will be cancelled at the end of the current billing period.
+              {t('account.subscription.cancelNotice')}
             </p>
           )}
         </section>
         <section className="account-card" aria-labelledby="included-title">
-          <h2 id="included-title">What's Included</h2>
+          <h2 id="included-title">{t('account.subscription.included')}</h2>
           <ul className="check-list" data-testid="included-list">
             {INCLUDED[tier].map((f) => (
               <li key={f}>{f}</li>
@@ -135,7 +142,7 @@ export function SubscriptionPage() {
           </ul>
         </section>
         <section className="account-card" aria-labelledby="usage-title">
-          <h2 id="usage-title">Usage This Month</h2>
+          <h2 id="usage-title">{t('account.subscription.usage')}</h2>
           <dl className="usage-grid" data-testid="usage">
             {usagePlaceholder(tier).map((u) => (
               <div key={u.label}>
@@ -146,7 +153,7 @@ export function SubscriptionPage() {
             ))}
           </dl>
           <p className="payment-small" style={{ marginTop: 10 }}>
-            Example figures: usage tracking is not available yet.
+            {t('account.subscription.usageExample')}
           </p>
         </section>
         <div className="account-actions" data-testid="subscription-actions">
@@ -161,7 +168,7 @@ export function SubscriptionPage() {
               }}
               data-testid={`upgrade-to-${p}`}
             >
-              Upgrade to {TIER_NAMES[p]}
+              {t('account.payment.upgradeTo', { plan: TIER_NAMES[p] })}
             </button>
           ))}
           {tier !== 'free' && (
@@ -172,11 +179,11 @@ export function SubscriptionPage() {
               onClick={() => void manageBilling()}
               data-testid="manage-billing"
             >
-              Manage Billing
+              {t('account.subscription.manageBilling')}
             </button>
           )}
           <a className="button button-ghost" href={lastRoom ? roomPath(lastRoom) : '/'}>
-            Back to Chat
+            {t('account.subscription.backToChat')}
           </a>
         </div>
       </main>

@@ -11,26 +11,24 @@ import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { AppLink } from '../components/AppLink.tsx';
 import { readAccount } from '../lib/account.ts';
-import {
-  PAYMENT_TEXT,
-  PENDING_UPGRADE_KEY,
-  parsePlan,
-  paymentErrorText,
-  readPendingUpgrade,
-  startCheckout,
-} from '../lib/payments.ts';
+import { PAYMENT_TEXT, PENDING_UPGRADE_KEY, parsePlan, readPendingUpgrade, startCheckout } from '../lib/payments.ts';
+import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { CANCEL_ANYTIME, MONEY_BACK, PRICING_FEATURES, TIER_NAMES, priceOfTier } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
 
 const PLANS: Tier[] = ['free', 'pro', 'business'];
-const TAGLINES: Record<Tier, string> = {
-  free: 'For a quick conversation',
-  pro: 'For teams that meet all week',
-  business: 'For rooms that stay',
+const TAGLINES: Record<Tier, MessageId> = {
+  free: 'account.pricing.tagline.free',
+  pro: 'account.pricing.tagline.pro',
+  business: 'account.pricing.tagline.business',
 };
 
 export function UpgradePage() {
+  useCatalog('account');
+  useCatalog('roomside'); // the server's refusals (errorText)
+  const t = useT();
   const [params] = useSearchParams();
   const account = readAccount();
   const currentTier = account?.user.subscriptionTier ?? null;
@@ -41,7 +39,7 @@ export function UpgradePage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    document.title = 'Pricing · Ephemera';
+    document.title = translate('account.pricing.documentTitle');
     // signed in, a kept choice has done its job (it only carries a plan across a sign-in)
     if (account)
       try {
@@ -59,7 +57,11 @@ export function UpgradePage() {
     const r = await startCheckout(plan);
     if (r.kind === 'error') {
       setBusy(null);
-      setError(r.message === PAYMENT_TEXT.selectPlan ? r.message : paymentErrorText(r.message));
+      setError(
+        r.message === PAYMENT_TEXT.selectPlan
+          ? t('account.payment.selectPlan')
+          : t('account.payment.error', { message: errorText(null, r.message) }),
+      );
     }
     // redirect / login: the browser is leaving; the button keeps saying so
   };
@@ -69,9 +71,11 @@ export function UpgradePage() {
       <SiteNav />
       <main className="account-page pricing-page" data-testid="pricing-page">
         <header className="pricing-head">
-          <h1>Choose your plan</h1>
-          <p>Start free. Upgrade when your rooms need more people, more time or more features.</p>
-          {account && <p data-testid="pricing-account">Signed in as {account.user.email}</p>}
+          <h1>{t('account.pricing.title')}</h1>
+          <p>{t('account.pricing.lead')}</p>
+          {account && (
+            <p data-testid="pricing-account">{t('account.pricing.signedInAs', { email: account.user.email })}</p>
+          )}
         </header>
         {error && (
           <p className="account-error center" role="alert" data-testid="pricing-error">
@@ -90,13 +94,13 @@ export function UpgradePage() {
                 data-testid={`plan-${tier}`}
               >
                 <div>
-                  {tier === 'pro' && <span className="plan-badge">Most popular</span>}
+                  {tier === 'pro' && <span className="plan-badge">{t('account.pricing.popular')}</span>}
                   <h2 id={`plan-${tier}-title`}>{TIER_NAMES[tier]}</h2>
-                  <p className="payment-small">{TAGLINES[tier]}</p>
+                  <p className="payment-small">{t(TAGLINES[tier])}</p>
                 </div>
                 <p className="plan-price" data-testid={`plan-${tier}-price`}>
                   {priceOfTier(tier).replace('/month', '')}
-                  <span>{tier === 'free' ? ' forever' : ' / month'}</span>
+                  <span>{tier === 'free' ? t('account.pricing.forever') : t('account.pricing.perMonth')}</span>
                 </p>
                 <ul className="check-list">
                   {PRICING_FEATURES[tier].map((f) => (
@@ -105,7 +109,7 @@ export function UpgradePage() {
                 </ul>
                 {!paid ? (
                   <AppLink href="/" className="button button-ghost button-block">
-                    {current ? 'Your current plan' : 'Start for free'}
+                    {current ? t('account.pricing.current') : t('account.pricing.startFree')}
                   </AppLink>
                 ) : (
                   <button
@@ -116,10 +120,10 @@ export function UpgradePage() {
                     data-testid={`choose-${paid}`}
                   >
                     {current
-                      ? 'Your current plan'
+                      ? t('account.pricing.current')
                       : busy === paid
-                        ? 'Redirecting to payment…'
-                        : `Upgrade to ${TIER_NAMES[paid]}`}
+                        ? t('account.pricing.redirecting')
+                        : t('account.payment.upgradeTo', { plan: TIER_NAMES[paid] })}
                   </button>
                 )}
               </section>
@@ -133,7 +137,7 @@ export function UpgradePage() {
         {account && (
           <p className="center">
             <AppLink href="/subscription" className="text-link">
-              Manage your subscription →
+              {t('account.pricing.manage')}
             </AppLink>
           </p>
         )}
