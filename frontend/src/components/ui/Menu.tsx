@@ -15,10 +15,12 @@
  *   </ContextMenu>
  * `trigger` and the ContextMenu child must be one element that forwards its ref (a DOM element is fine).
  * Controlled use: pass `open` and `onOpenChange` (e.g. to close the menu on Escape from a shortcut).
+ *
+ * Radix's menus are a chunk of their own (RadixMenu.tsx), fetched when the first menu renders: until it arrives the
+ * trigger (or the context menu's child) shows on its own, so the room does not wait for them (the initial JavaScript
+ * budget, bundle-budget.ts).
  */
-import type { ReactElement, ReactNode } from 'react';
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import * as RadixContextMenu from '@radix-ui/react-context-menu';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 
 export interface MenuEntry {
   label: ReactNode;
@@ -30,7 +32,7 @@ export interface MenuEntry {
   testId?: string;
 }
 
-interface MenuProps {
+export interface MenuProps {
   trigger: ReactElement;
   items: (MenuEntry | 'separator')[];
   /** accessible name of the menu */
@@ -42,47 +44,7 @@ interface MenuProps {
   testId?: string;
 }
 
-export function Menu({ trigger, items, label, open, onOpenChange, side = 'bottom', align = 'end', testId }: MenuProps) {
-  return (
-    <DropdownMenu.Root open={open} onOpenChange={onOpenChange}>
-      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          className="ui-menu"
-          aria-label={label}
-          side={side}
-          align={align}
-          sideOffset={4}
-          collisionPadding={8}
-          data-testid={testId}
-        >
-          {items.map((item, i) =>
-            item === 'separator' ? (
-              <DropdownMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
-            ) : (
-              <DropdownMenu.Item
-                key={i}
-                className={`ui-menu-item${item.danger ? ' danger' : ''}`}
-                disabled={item.disabled}
-                onSelect={() => item.onSelect()}
-                data-testid={item.testId}
-              >
-                {item.icon && (
-                  <span className="ui-menu-icon" aria-hidden="true">
-                    {item.icon}
-                  </span>
-                )}
-                <span>{item.label}</span>
-              </DropdownMenu.Item>
-            ),
-          )}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
-
-interface ContextMenuProps {
+export interface ContextMenuProps {
   children: ReactElement;
   items: (MenuEntry | 'separator')[];
   label: string;
@@ -90,34 +52,21 @@ interface ContextMenuProps {
   testId?: string;
 }
 
-export function ContextMenu({ children, items, label, onOpenChange, testId }: ContextMenuProps) {
+const RadixMenu = lazy(() => import('./RadixMenu.tsx').then((m) => ({ default: m.Menu })));
+const RadixContextMenu = lazy(() => import('./RadixMenu.tsx').then((m) => ({ default: m.ContextMenu })));
+
+export function Menu(props: MenuProps) {
   return (
-    <RadixContextMenu.Root onOpenChange={onOpenChange}>
-      <RadixContextMenu.Trigger asChild>{children}</RadixContextMenu.Trigger>
-      <RadixContextMenu.Portal>
-        <RadixContextMenu.Content className="ui-menu" aria-label={label} collisionPadding={8} data-testid={testId}>
-          {items.map((item, i) =>
-            item === 'separator' ? (
-              <RadixContextMenu.Separator key={`sep-${i}`} className="ui-menu-separator" />
-            ) : (
-              <RadixContextMenu.Item
-                key={i}
-                className={`ui-menu-item${item.danger ? ' danger' : ''}`}
-                disabled={item.disabled}
-                onSelect={() => item.onSelect()}
-                data-testid={item.testId}
-              >
-                {item.icon && (
-                  <span className="ui-menu-icon" aria-hidden="true">
-                    {item.icon}
-                  </span>
-                )}
-                <span>{item.label}</span>
-              </RadixContextMenu.Item>
-            ),
-          )}
-        </RadixContextMenu.Content>
-      </RadixContextMenu.Portal>
-    </RadixContextMenu.Root>
+    <Suspense fallback={props.trigger}>
+      <RadixMenu {...props} />
+    </Suspense>
+  );
+}
+
+export function ContextMenu(props: ContextMenuProps) {
+  return (
+    <Suspense fallback={props.children}>
+      <RadixContextMenu {...props} />
+    </Suspense>
   );
 }
