@@ -9,6 +9,7 @@ import { AppLink } from './AppLink.tsx';
 import { AlertIcon, CheckIcon, LockIcon, LogoMark } from './Icons.tsx';
 import { useT } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
+import { translateShared } from '../i18n/sharedTexts.ts';
 
 export interface JoinOverlayProps {
   mode: 'join' | 'create';
@@ -159,12 +160,12 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
                 )}
                 {availability.state === 'available' && (
                   <>
-                    <CheckIcon size={14} /> {availability.message}
+                    <CheckIcon size={14} /> {translateShared(availability.message)}
                   </>
                 )}
                 {availability.state === 'unavailable' && (
                   <>
-                    <AlertIcon size={14} /> {availability.message}
+                    <AlertIcon size={14} /> {translateShared(availability.message)}
                   </>
                 )}
               </div>

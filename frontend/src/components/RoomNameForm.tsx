@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { roomPath } from '../lib/routes.ts';
 import { AlertIcon, CheckIcon } from './Icons.tsx';
 import { useT } from '../i18n/i18n.ts';
+import { translateShared } from '../i18n/sharedTexts.ts';
 
 function statusText(a: NameAvailability, name: string, t: ReturnType<typeof useT>): string {
   switch (a.state) {
@@ -18,11 +19,9 @@ function statusText(a: NameAvailability, name: string, t: ReturnType<typeof useT
     case 'checking':
       return t('public.roomForm.checking');
     case 'available':
-      return a.message;
     case 'taken':
-      return a.message;
     case 'unknown':
-      return a.message;
+      return translateShared(a.message);
   }
 }
 

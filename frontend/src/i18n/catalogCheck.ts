@@ -73,8 +73,8 @@ export function isConverted(source: string): boolean {
 
 /** JSX attributes that people read or hear: their literal values must come from the catalogs. */
 const READ_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'title', 'placeholder', 'alt', 'label', 'content']);
-/** Words shown as they are in every language: the product's name. */
-const UNTRANSLATED = new Set(['Ephemera']);
+/** Words shown as they are in every language: the product's name and the paid plans' names (proto's PLAN_PRICES). */
+const UNTRANSLATED = new Set(['Ephemera', 'Pro', 'Business']);
 
 const hasWords = (text: string) => /\p{L}{2,}/u.test(text) && !UNTRANSLATED.has(text.trim());
 

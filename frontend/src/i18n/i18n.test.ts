@@ -4,7 +4,7 @@ import { chooseLocale, matchLocale } from './locales.ts';
 import { activateLocale, activeLocale, i18n, loadArea, setLocale, t } from './i18n.ts';
 import { formatCurrency, formatDate, formatList, formatNumber, formatTime } from './format.ts';
 import { compileCatalog, shortIds, shortenKeys } from '../../lingui-catalogs.ts';
-import { CONTACT_TEXT } from '@ephemera/proto/client';
+import { CONTACT_TEXT, ERRORS } from '@ephemera/proto/client';
 import { translateShared } from './sharedTexts.ts';
 
 describe('the language choice', () => {
@@ -74,7 +74,8 @@ describe('the build’s catalog compiler (lingui-catalogs.ts)', () => {
 
 describe('texts shared with the server (sharedTexts.ts)', () => {
   it('shows a known shared text in the active language, with its limits, and an unknown one as it came', async () => {
-    await activateLocale('de', ['public']);
+    await activateLocale('de', ['public', 'common']);
+    expect(translateShared(ERRORS.ROOM_NAME_TAKEN)).toBe('Der Raumname ist bereits vergeben');
     expect(translateShared(CONTACT_TEXT.emailInvalid)).toBe('Bitte gib eine gültige E-Mail-Adresse ein');
     expect(translateShared(CONTACT_TEXT.messageTooLong)).toBe('Deine Nachricht darf höchstens 5000 Zeichen lang sein');
     expect(translateShared('Too many requests')).toBe('Too many requests');

@@ -3,6 +3,12 @@
  * the active language when the browser knows them, as they came when it does not (docs/i18n.md).
  */
 import { CONTACT_LIMITS, CONTACT_TEXT, ERRORS } from '@ephemera/proto/client';
+import {
+  MSG_CHECK_TIMED_OUT,
+  MSG_CHECK_UNAVAILABLE,
+  MSG_USERNAME_CHECK_FAILED,
+  MSG_USERNAME_NETWORK,
+} from '../lib/availability.ts';
 import { t, type MessageId, type MessageValues } from './i18n.ts';
 
 /** the shared text, its key, and the values its placeholders take (limits as written, without grouping) */
@@ -17,6 +23,18 @@ const SHARED = new Map<string, [MessageId, MessageValues?]>([
   [CONTACT_TEXT.unsupportedCharacters, ['public.contact.error.unsupportedCharacters']],
   [CONTACT_TEXT.failed, ['public.contact.error.failed']],
   [ERRORS.GOOGLE_NOT_CONFIGURED, ['public.login.googleNotConfigured']],
+  // the name checks' answers (the room service's words for a free name, proto's for the others) and their fallbacks
+  ['Room name is available', ['common.availability.roomAvailable']],
+  ['Available!', ['common.availability.roomAvailable']],
+  [ERRORS.ROOM_NAME_TAKEN, ['common.availability.roomTaken']],
+  [ERRORS.ROOM_NAME_RESERVED, ['common.availability.roomReserved']],
+  [ERRORS.ROOM_NAME_INVALID, ['common.availability.roomInvalid']],
+  [MSG_CHECK_TIMED_OUT, ['common.availability.timedOut']],
+  [MSG_CHECK_UNAVAILABLE, ['common.availability.unavailable']],
+  ['Username is available', ['common.availability.usernameAvailable']],
+  [ERRORS.USERNAME_TAKEN, ['common.availability.usernameTaken']],
+  [MSG_USERNAME_CHECK_FAILED, ['common.availability.usernameCheckFailed']],
+  [MSG_USERNAME_NETWORK, ['common.availability.usernameNetwork']],
 ]);
 
 /** A shared text in the active language (its area's catalog must be loaded), or the text itself when unknown. */
