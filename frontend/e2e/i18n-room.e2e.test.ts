@@ -2,7 +2,8 @@
  * The room in German (docs/i18n.md), in a real browser, in both modes: a member whose chosen language is German sees
  * the chat area (header, intro, day separator, messages, composer, reply bar), the message menu, the reaction
  * picker and the invite card in German, with no text of the English room catalog left in their words or in their
- * labels (aria-label, title, placeholder, alt).
+ * labels (aria-label, title, placeholder, alt); and the room's frame (the sidebar, the settings panel, its dialogs)
+ * with none of the English room or roomside catalog left.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -148,6 +149,49 @@ for (const [mode, start] of MODES) {
       const invite = alice.page.locator('.invite-card');
       await expect.poll(() => invite.textContent()).toContain('Leute einladen');
       expect(await englishIn(invite)).toEqual([]);
+      expect(alice.pageErrors).toEqual([]);
+    });
+
+    it('the sidebar, the settings panel and the room’s dialogs are German', async () => {
+      // the room's frame (roomside); a piece that is also part of a German text (Status:, Start) cannot tell them apart
+      const german = ['room', 'roomside'].flatMap((area) => Object.values(catalog('de', area)));
+      const frameEnglish = englishPieces(['room', 'roomside']).filter((p) => !german.some((g) => g.includes(p)));
+      expect(frameEnglish).toContain('Available to message');
+      const frameEnglishIn = async (part: Locator) => {
+        const said = await saidBy(part);
+        return frameEnglish.filter((piece) => said.includes(piece));
+      };
+
+      const sidebar = alice.byTestId('sidebar');
+      await expect.poll(() => saidBy(sidebar)).toContain('Für Nachrichten erreichbar');
+      const said = await saidBy(sidebar);
+      for (const text of ['Unterhaltungen', 'Besitzer', 'Einstellungen', 'Raum verlassen', 'Chats, Personen suchen...'])
+        expect(said, text).toContain(text);
+      expect(await frameEnglishIn(sidebar)).toEqual([]);
+
+      await alice.byTestId('settings-button').click();
+      const panel = alice.byTestId('settings-panel');
+      await panel.waitFor();
+      await expect.poll(() => saidBy(panel)).toContain('Einstellungen - Verwalte deinen Chatraum');
+      for (const text of ['Schnellaktionen', 'Einladungslink kopieren', 'Gefahrenzone', 'Chatraum löschen'])
+        expect(await saidBy(panel), text).toContain(text);
+      expect(await frameEnglishIn(panel)).toEqual([]);
+
+      await alice.byTestId('settings-password').click();
+      const password = alice.byTestId('password-modal');
+      await password.waitFor();
+      expect(await saidBy(password)).toContain('Passwort festlegen');
+      expect(await saidBy(password)).toContain('Schließen');
+      expect(await frameEnglishIn(password)).toEqual([]);
+      await alice.page.keyboard.press('Escape');
+      await password.waitFor({ state: 'detached' });
+
+      await alice.byTestId('create-channel-button').click();
+      const create = alice.byTestId('create-channel-modal');
+      await create.waitFor();
+      expect(await saidBy(create)).toContain('Kanal erstellen');
+      expect(await frameEnglishIn(create)).toEqual([]);
+      await alice.page.keyboard.press('Escape');
       expect(alice.pageErrors).toEqual([]);
     });
   });
