@@ -6,6 +6,7 @@
  */
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { Modal } from '../../components/Modal.tsx';
+import { useT } from '../../i18n/i18n.ts';
 
 type Pending =
   | { kind: 'confirm'; text: string; resolve(ok: boolean): void }
@@ -32,6 +33,7 @@ export function useAsk(): [Ask, ReactNode] {
 }
 
 function AskDialog({ pending, done }: { pending: Pending; done(): void }) {
+  const t = useT();
   const [value, setValue] = useState(pending.kind === 'prompt' ? pending.initial : '');
   const cancel = () => {
     if (pending.kind === 'confirm') pending.resolve(false);
@@ -44,7 +46,7 @@ function AskDialog({ pending, done }: { pending: Pending; done(): void }) {
     else pending.resolve(value);
     done();
   };
-  const title = pending.kind === 'confirm' ? 'Please confirm' : 'Please answer';
+  const title = pending.kind === 'confirm' ? t('admin.ask.confirm') : t('admin.ask.answer');
   return (
     <Modal
       title={title}
@@ -53,10 +55,10 @@ function AskDialog({ pending, done }: { pending: Pending; done(): void }) {
       footer={
         <>
           <button type="button" className="button button-ghost" onClick={cancel} data-testid="ask-cancel">
-            Cancel
+            {t('admin.ask.cancel')}
           </button>
           <button type="submit" form="ask-form" className="button button-primary" data-testid="ask-ok">
-            OK
+            {t('admin.ask.ok')}
           </button>
         </>
       }

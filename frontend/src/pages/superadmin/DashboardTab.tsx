@@ -1,49 +1,72 @@
 /** Dashboard tab: the five cards, System Health, Quick Actions (exports, database cleanup). */
 import { useState } from 'react';
-import { ADMIN_TEXT, adminApi } from '../../lib/adminApi.ts';
+import { adminApi } from '../../lib/adminApi.ts';
+import { useT } from '../../i18n/i18n.ts';
 import type { TabProps } from './tabProps.ts';
 import { Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { count, money, percent } from './format.ts';
 import { exportData } from './exports.ts';
 
 export function DashboardTab({ data, reload, ask, toast }: TabProps) {
+  const t = useT();
   const d = data.dashboard;
   const [cleaning, setCleaning] = useState(false);
 
   const databaseCleanup = async () => {
-    if (!(await ask.confirm(ADMIN_TEXT.cleanupConfirm))) return;
+    if (!(await ask.confirm(t('admin.dashboard.cleanupConfirm')))) return;
     setCleaning(true);
     const r = await adminApi.databaseCleanup();
     setCleaning(false);
     if (r.ok) {
-      toast.success('Cleanup completed');
+      toast.success(t('admin.dashboard.cleanupDone'));
       void reload(['dashboard', 'rooms', 'storage']);
-    } else toast.error('Cleanup failed');
+    } else toast.error(t('admin.dashboard.cleanupFailed'));
   };
 
   return (
     <>
-      <Section title="Overview" testId="sa-overview">
+      <Section title={t('admin.dashboard.overview')} testId="sa-overview">
         {d ? (
           <Cards>
-            <StatCard label="Active Users" value={count(d.activeUsers)} testId="sa-active-users" />
-            <StatCard label="Active Rooms" value={count(d.activeRooms)} testId="sa-active-rooms" />
-            <StatCard label="Conversion Rate" value={percent(d.conversionRate)} testId="sa-conversion-rate" />
-            <StatCard label="Today's Revenue" value={money(d.todayRevenue)} testId="sa-today-revenue" />
-            <StatCard label="Page Views Today" value={count(d.pageViewsToday)} testId="sa-page-views-today" />
+            <StatCard label={t('admin.dashboard.activeUsers')} value={count(d.activeUsers)} testId="sa-active-users" />
+            <StatCard label={t('admin.dashboard.activeRooms')} value={count(d.activeRooms)} testId="sa-active-rooms" />
+            <StatCard
+              label={t('admin.dashboard.conversionRate')}
+              value={percent(d.conversionRate)}
+              testId="sa-conversion-rate"
+            />
+            <StatCard
+              label={t('admin.dashboard.todayRevenue')}
+              value={money(d.todayRevenue)}
+              testId="sa-today-revenue"
+            />
+            <StatCard
+              label={t('admin.dashboard.pageViewsToday')}
+              value={count(d.pageViewsToday)}
+              testId="sa-page-views-today"
+            />
           </Cards>
         ) : (
-          <Unavailable what="Dashboard analytics" />
+          <Unavailable what={t('admin.dashboard.analytics')} />
         )}
       </Section>
-      <Section title="System Health" testId="sa-health">
+      <Section title={t('admin.dashboard.health')} testId="sa-health">
         <Cards>
-          <StatCard label="Server Status" value="Healthy" tone="good" testId="sa-server-status" />
-          <StatCard label="Uptime" value={d ? percent(d.uptime, 2) : '—'} testId="sa-uptime" />
-          <StatCard label="Error Rate" value={d ? percent(d.errorRate, 2) : '—'} testId="sa-error-rate" />
+          <StatCard
+            label={t('admin.dashboard.serverStatus')}
+            value={t('admin.dashboard.healthy')}
+            tone="good"
+            testId="sa-server-status"
+          />
+          <StatCard label={t('admin.dashboard.uptime')} value={d ? percent(d.uptime, 2) : '—'} testId="sa-uptime" />
+          <StatCard
+            label={t('admin.dashboard.errorRate')}
+            value={d ? percent(d.errorRate, 2) : '—'}
+            testId="sa-error-rate"
+          />
         </Cards>
       </Section>
-      <Section title="Quick Actions">
+      <Section title={t('admin.dashboard.quickActions')}>
         <div className="sa-actions">
           <button
             type="button"
@@ -51,7 +74,7 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
             onClick={() => void exportData('users', toast)}
             data-testid="sa-export-users"
           >
-            Export Users (CSV)
+            {t('admin.dashboard.exportUsers')}
           </button>
           <button
             type="button"
@@ -59,7 +82,7 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
             onClick={() => void exportData('analytics', toast)}
             data-testid="sa-export-analytics"
           >
-            Export Analytics (JSON)
+            {t('admin.dashboard.exportAnalytics')}
           </button>
           <button
             type="button"
@@ -68,7 +91,7 @@ export function DashboardTab({ data, reload, ask, toast }: TabProps) {
             disabled={cleaning}
             data-testid="sa-database-cleanup"
           >
-            {cleaning ? 'Cleaning…' : 'Database Cleanup'}
+            {cleaning ? t('admin.dashboard.cleaning') : t('admin.dashboard.cleanup')}
           </button>
         </div>
       </Section>

@@ -1,5 +1,6 @@
 /** Previous and Next under a list, with which rows of how many the page shows (the server's total). */
 import { count } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export function Pager({
   page,
@@ -12,15 +13,16 @@ export function Pager({
   page: number;
   pageSize: number;
   total: number;
-  what: string;
+  what: 'users' | 'rooms';
   onPage: (page: number) => void;
   testId: string;
 }) {
+  const t = useT();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : Math.min(total, (page - 1) * pageSize + 1);
   const last = Math.min(total, page * pageSize);
   return (
-    <nav className="sa-pager" aria-label={`${what} pages`} data-testid={testId}>
+    <nav className="sa-pager" aria-label={t('admin.pager.label', { what })} data-testid={testId}>
       <button
         type="button"
         className="button button-ghost button-sm"
@@ -28,10 +30,17 @@ export function Pager({
         onClick={() => onPage(page - 1)}
         data-testid={`${testId}-prev`}
       >
-        Previous
+        {t('admin.pager.previous')}
       </button>
       <span className="sa-muted" aria-live="polite" data-testid={`${testId}-status`}>
-        {count(first)}–{count(last)} of {count(total)} {what.toLowerCase()} · page {count(page)} of {count(pages)}
+        {t('admin.pager.status', {
+          first: count(first),
+          last: count(last),
+          total: count(total),
+          what,
+          page: count(page),
+          pages: count(pages),
+        })}
       </span>
       <button
         type="button"
@@ -40,7 +49,7 @@ export function Pager({
         onClick={() => onPage(page + 1)}
         data-testid={`${testId}-next`}
       >
-        Next
+        {t('admin.pager.next')}
       </button>
     </nav>
   );

@@ -156,7 +156,7 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
             page={answer.page}
             pageSize={answer.pageSize}
             total={answer.total}
-            what="Rooms"
+            what="rooms"
             onPage={setPage}
             testId="sa-rooms-pager"
           />

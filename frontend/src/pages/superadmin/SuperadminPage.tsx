@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { accountApi, clearAccount, readAccount } from '../../lib/account.ts';
-import { ADMIN_PAGE_PATH, ADMIN_TEXT, watchAdminAnswers } from '../../lib/adminApi.ts';
+import { ADMIN_PAGE_PATH, watchAdminAnswers } from '../../lib/adminApi.ts';
 import { useToast } from '../../components/overlays/Toast.tsx';
 import { LoadingScreen } from '../../components/StatusScreens.tsx';
 import { useAsk } from './AskDialog.tsx';
@@ -22,6 +22,7 @@ import { AnalyticsTab } from './AnalyticsTab.tsx';
 import { SystemTab } from './SystemTab.tsx';
 import { FeedbackTab } from './FeedbackTab.tsx';
 import { SettingsTab } from './SettingsTab.tsx';
+import { t as translate, useCatalog, useT } from '../../i18n/i18n.ts';
 import './superadmin.css';
 
 const PANELS: Record<TabId, (p: TabProps) => JSX.Element> = {
@@ -35,6 +36,9 @@ const PANELS: Record<TabId, (p: TabProps) => JSX.Element> = {
 };
 
 export function SuperadminPage() {
+  useCatalog('admin');
+  useCatalog('roomside'); // the server's refusals (errorText)
+  const t = useT();
   const navigate = useNavigate();
   const toast = useToast();
   const [ask, askElement] = useAsk();
@@ -48,7 +52,7 @@ export function SuperadminPage() {
     (to: '/login' | '/dashboard') => {
       if (left.current) return;
       left.current = true;
-      if (to === '/dashboard') window.alert(ADMIN_TEXT.unauthorized);
+      if (to === '/dashboard') window.alert(translate('admin.unauthorized'));
       void navigate(to === '/login' ? `/login?redirect=${encodeURIComponent(ADMIN_PAGE_PATH)}` : to, { replace: true });
     },
     [navigate],
@@ -64,7 +68,7 @@ export function SuperadminPage() {
   );
 
   useEffect(() => {
-    document.title = 'Admin Dashboard · Ephemera';
+    document.title = translate('admin.documentTitle');
     const account = readAccount();
     if (!account) {
       leave('/login');
@@ -89,7 +93,7 @@ export function SuperadminPage() {
     };
   }, [leave, reload]);
 
-  if (!granted) return <LoadingScreen text="Checking access…" />;
+  if (!granted) return <LoadingScreen text={t('admin.checkingAccess')} />;
 
   const logout = async () => {
     const account = readAccount();
@@ -111,7 +115,7 @@ export function SuperadminPage() {
   return (
     <div className="sa-page" data-testid="superadmin-page">
       <header className="sa-header">
-        <h1>Admin Dashboard</h1>
+        <h1>{t('admin.title')}</h1>
         <div className="sa-header-actions">
           <button
             type="button"
@@ -120,39 +124,39 @@ export function SuperadminPage() {
             disabled={loading}
             data-testid="sa-refresh"
           >
-            {loading ? 'Refreshing…' : 'Refresh'}
+            {loading ? t('admin.refreshing') : t('admin.refresh')}
           </button>
           <button type="button" className="button button-ghost" onClick={() => void logout()} data-testid="sa-logout">
-            Logout
+            {t('admin.logout')}
           </button>
         </div>
       </header>
-      <nav className="sa-nav" aria-label="Admin sections">
-        <div className="sa-tabs" role="tablist" aria-label="Admin sections">
-          {TABS.map((t, i) => (
+      <nav className="sa-nav" aria-label={t('admin.sections')}>
+        <div className="sa-tabs" role="tablist" aria-label={t('admin.sections')}>
+          {TABS.map((each, i) => (
             <button
-              key={t.id}
-              id={`sa-tab-${t.id}`}
+              key={each.id}
+              id={`sa-tab-${each.id}`}
               type="button"
               role="tab"
-              aria-selected={tab === t.id}
+              aria-selected={tab === each.id}
               aria-controls="sa-panel"
-              tabIndex={tab === t.id ? 0 : -1}
-              className={`sa-tab${tab === t.id ? ' active' : ''}`}
-              onClick={() => setTab(t.id)}
+              tabIndex={tab === each.id ? 0 : -1}
+              className={`sa-tab${tab === each.id ? ' active' : ''}`}
+              onClick={() => setTab(each.id)}
               onKeyDown={(e) => onTabKey(e, i)}
-              data-testid={`sa-tab-${t.id}`}
+              data-testid={`sa-tab-${each.id}`}
             >
-              {t.label}
+              {t(each.label)}
             </button>
           ))}
         </div>
         <label className="sa-tab-select">
-          <span className="sr-only">Admin section</span>
+          <span className="sr-only">{t('admin.section')}</span>
           <select value={tab} onChange={(e) => setTab(e.target.value as TabId)} data-testid="sa-tab-select">
-            {TABS.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
+            {TABS.map((each) => (
+              <option key={each.id} value={each.id}>
+                {t(each.label)}
               </option>
             ))}
           </select>

@@ -263,7 +263,7 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
             page={answer.page}
             pageSize={answer.pageSize}
             total={answer.total}
-            what="Users"
+            what="users"
             onPage={setPage}
             testId="sa-users-pager"
           />

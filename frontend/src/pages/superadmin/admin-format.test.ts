@@ -1,8 +1,10 @@
 /** The superadmin dashboard's pure rules (format.ts): prompts, inputs and the quick revenue periods. */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { activateLocale } from '../../i18n/i18n.ts';
 import { autoDeleteDaysOf, bytes, extendHoursOf, ms, money, monthsAgo, percent, reasonOf } from './format.ts';
 
 describe('superadmin dashboard rules', () => {
+  beforeAll(() => activateLocale('en', ['admin']));
   it('the extend prompt accepts only 1 (168 h) or 2 (720 h)', () => {
     expect(extendHoursOf('1')).toBe(168);
     expect(extendHoursOf(' 2 ')).toBe(720);
@@ -42,5 +44,17 @@ describe('superadmin dashboard rules', () => {
     expect(bytes(5 * 1024 * 1024)).toBe('5.0 MB');
     expect(ms(62.7)).toBe('63 ms');
     expect(ms(0.42)).toBe('0.42 ms');
+  });
+  it('figures and periods in German', async () => {
+    await activateLocale('de', ['admin']);
+    try {
+      expect(money(1234.5)).toBe('1.234,50\u00a0$');
+      expect(percent(12.345)).toBe('12,3\u00a0%');
+      expect(bytes(5 * 1024 * 1024)).toBe('5,0 MB');
+      expect(monthsAgo(1, new Date(2026, 2, 15)).label).toBe('vor 1 Monat (Februar 2026)');
+      expect(monthsAgo(6, new Date(2026, 2, 15)).label).toBe('vor 6 Monaten (September 2025)');
+    } finally {
+      await activateLocale('en', ['admin']);
+    }
   });
 });

@@ -1,25 +1,30 @@
 /**
- * The dashboard's figures as text, and the small rules of its prompts (docs/product/admin.md).
- * Pure functions: admin-format.test.ts checks them.
+ * The dashboard's figures as text, and the small rules of its prompts (docs/product/admin.md). Figures and dates in
+ * the active language through i18n/format.ts (docs/i18n.md). Pure functions: admin-format.test.ts checks them.
  */
 import { ADMIN_LIMITS } from '../../lib/adminApi.ts';
+import { formatCurrency, formatDate, formatNumber } from '../../i18n/format.ts';
+import { t } from '../../i18n/i18n.ts';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const finite = (n: number | null | undefined) => (Number.isFinite(n) ? Number(n) : 0);
+const fixed = (v: number, digits: number) =>
+  formatNumber(v, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
 /** $1,234.50 (the answers carry dollars) */
-export const money = (n: number | null | undefined) => usd.format(Number.isFinite(n) ? Number(n) : 0);
-/** 12.5% (one decimal, as the Conversion Rate card) */
+export const money = (n: number | null | undefined) => formatCurrency(finite(n), 'USD');
+/** 12.5% (one decimal, as the Conversion Rate card); the answers carry percent, not fractions */
 export const percent = (n: number | null | undefined, digits = 1) =>
-  `${(Number.isFinite(n) ? Number(n) : 0).toFixed(digits)}%`;
-export const count = (n: number | null | undefined) => (Number.isFinite(n) ? Number(n) : 0).toLocaleString('en-US');
+  formatNumber(finite(n) / 100, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const count = (n: number | null | undefined) => formatNumber(finite(n));
 /** 63 ms; below 10 ms with two decimals (a database round trip is often under 1 ms) */
 export function ms(n: number | null | undefined): string {
-  const v = Number.isFinite(n) ? Number(n) : 0;
-  return `${v < 10 ? v.toFixed(2) : Math.round(v)} ms`;
+  const v = finite(n);
+  return `${v < 10 ? fixed(v, 2) : formatNumber(Math.round(v))} ms`;
 }
 
 export function bytes(n: number | null | undefined): string {
-  const v = Number.isFinite(n) ? Number(n) : 0;
-  if (v < 1024) return `${v} B`;
+  const v = finite(n);
+  if (v < 1024) return `${formatNumber(v)} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];
   let x = v / 1024;
   let i = 0;
@@ -27,11 +32,20 @@ export function bytes(n: number | null | undefined): string {
     x /= 1024;
     i++;
   }
-  return `${x.toFixed(1)} ${units[i]}`;
+  return `${fixed(x, 1)} ${units[i]}`;
 }
 
-export const dateOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en-US') : '');
-export const dateTimeOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-US') : '');
+export const dateOf = (iso: string | null | undefined) => (iso ? formatDate(iso, {}) : '');
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+};
+/** 12/7/2026, 8:10:38 PM / 7.12.2026, 20:10:38: the language's own clock */
+export const dateTimeOf = (iso: string | null | undefined) => (iso ? formatDate(iso, DATE_TIME) : '');
 
 /** docs/product/admin.md ADM6: the room extend prompt accepts only 1 (7 days = 168 h) or 2 (30 days = 720 h); anything else does nothing. */
 export function extendHoursOf(answer: string | null): 168 | 720 | null {
@@ -59,7 +73,7 @@ const iso = (d: Date) =>
 export function monthsAgo(months: number, today = new Date()): { label: string; startDate: string; endDate: string } {
   const start = new Date(today.getFullYear(), today.getMonth() - months, 1);
   const end = new Date(start.getFullYear(), start.getMonth() + 1, 0);
-  const name = start.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-  return { label: `${months} month${months === 1 ? '' : 's'} ago (${name})`, startDate: iso(start), endDate: iso(end) };
+  const month = formatDate(start, { month: 'long', year: 'numeric' });
+  return { label: t('admin.revenue.monthsAgo', { count: months, month }), startDate: iso(start), endDate: iso(end) };
 }
 export const todayIso = (today = new Date()) => iso(today);

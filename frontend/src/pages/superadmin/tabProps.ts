@@ -2,6 +2,7 @@
 import type { ToastApi } from '../../components/overlays/Toast.tsx';
 import type { Ask } from './AskDialog.tsx';
 import type { AdminData, AdminKey } from './useAdminData.ts';
+import type { MessageId } from '../../i18n/i18n.ts';
 
 export interface TabProps {
   data: AdminData;
@@ -10,13 +11,15 @@ export interface TabProps {
   toast: ToastApi;
 }
 
-export const TABS = [
-  { id: 'dashboard', label: 'Dashboard' },
-  { id: 'users', label: 'Users' },
-  { id: 'rooms', label: 'Rooms' },
-  { id: 'analytics', label: 'Analytics' },
-  { id: 'system', label: 'System' },
-  { id: 'feedback', label: 'Feedback' },
-  { id: 'settings', label: 'Settings' },
-] as const;
-export type TabId = (typeof TABS)[number]['id'];
+export type TabId = 'dashboard' | 'users' | 'rooms' | 'analytics' | 'system' | 'feedback' | 'settings';
+
+/** The tabs in order, each with its label's key. */
+export const TABS: readonly { id: TabId; label: MessageId }[] = [
+  { id: 'dashboard', label: 'admin.tab.dashboard' },
+  { id: 'users', label: 'admin.tab.users' },
+  { id: 'rooms', label: 'admin.tab.rooms' },
+  { id: 'analytics', label: 'admin.tab.analytics' },
+  { id: 'system', label: 'admin.tab.system' },
+  { id: 'feedback', label: 'admin.tab.feedback' },
+  { id: 'settings', label: 'admin.tab.settings' },
+];

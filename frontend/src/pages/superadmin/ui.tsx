@@ -1,5 +1,6 @@
 /** The dashboard's building blocks: a section with its heading, figure cards (alone or as a section), badges. */
 import type { ReactNode } from 'react';
+import { useT } from '../../i18n/i18n.ts';
 
 export function Section({
   title,
@@ -107,11 +108,12 @@ export function Badge({
   );
 }
 
-/** What a tab shows when its resource did not load (its call failed). */
+/** What a tab shows when its resource did not load (its call failed); `what` is already in the active language. */
 export function Unavailable({ what }: { what: string }) {
+  const t = useT();
   return (
     <p className="sa-unavailable" role="status">
-      {what} could not be loaded.
+      {t('admin.unavailable', { what })}
     </p>
   );
 }
