@@ -5,7 +5,7 @@ import { activateLocale, activeLocale, i18n, loadArea, setLocale, t } from './i1
 import { formatCurrency, formatDate, formatList, formatNumber, formatTime } from './format.ts';
 import { compileCatalog, shortIds, shortenKeys } from '../../lingui-catalogs.ts';
 import { CONTACT_TEXT, ERRORS } from '@ephemera/proto/client';
-import { translateShared } from './sharedTexts.ts';
+import { SERVER_TEXT, translateShared } from './sharedTexts.ts';
 
 describe('the language choice', () => {
   it('takes the saved choice first, then the first browser language the interface speaks, else English', () => {
@@ -74,6 +74,15 @@ describe('the build’s catalog compiler (lingui-catalogs.ts)', () => {
 
 describe('texts shared with the server (sharedTexts.ts)', () => {
   it('shows a known shared text in the active language, with its limits, and an unknown one as it came', async () => {
+    expect(SERVER_TEXT).toEqual({
+      googleNotConfigured: ERRORS.GOOGLE_NOT_CONFIGURED,
+      roomNameAvailable: 'Room name is available', // the room service's answer for a free name
+      roomNameTaken: ERRORS.ROOM_NAME_TAKEN,
+      roomNameReserved: ERRORS.ROOM_NAME_RESERVED,
+      roomNameInvalid: ERRORS.ROOM_NAME_INVALID,
+      usernameAvailable: 'Username is available',
+      usernameTaken: ERRORS.USERNAME_TAKEN,
+    });
     await activateLocale('de', ['public', 'common']);
     expect(translateShared(ERRORS.ROOM_NAME_TAKEN)).toBe('Der Raumname ist bereits vergeben');
     expect(translateShared(CONTACT_TEXT.emailInvalid)).toBe('Bitte gib eine gültige E-Mail-Adresse ein');

@@ -2,7 +2,7 @@
  * Texts the browser shares with the server (proto/: the server's refusals carry the same English words): shown in
  * the active language when the browser knows them, as they came when it does not (docs/i18n.md).
  */
-import { CONTACT_LIMITS, CONTACT_TEXT, ERRORS } from '@ephemera/proto/client';
+import { CONTACT_LIMITS, CONTACT_TEXT } from '@ephemera/proto/client';
 import {
   MSG_CHECK_TIMED_OUT,
   MSG_CHECK_UNAVAILABLE,
@@ -10,6 +10,20 @@ import {
   MSG_USERNAME_NETWORK,
 } from '../lib/availability.ts';
 import { t, type MessageId, type MessageValues } from './i18n.ts';
+
+/**
+ * The server's words this module translates, as it writes them: proto's ERRORS table is not imported here, because
+ * the landing page's initial JavaScript would then carry all of it (i18n.test.ts checks each against ERRORS).
+ */
+export const SERVER_TEXT = {
+  googleNotConfigured: 'Google sign-in is not configured',
+  roomNameAvailable: 'Room name is available',
+  roomNameTaken: 'Room name is already taken',
+  roomNameReserved: 'This name is reserved',
+  roomNameInvalid: 'Use letters, numbers, hyphens and underscores only',
+  usernameAvailable: 'Username is available',
+  usernameTaken: 'Username is already taken',
+} as const;
 
 /** the shared text, its key, and the values its placeholders take (limits as written, without grouping) */
 const SHARED = new Map<string, [MessageId, MessageValues?]>([
@@ -22,17 +36,17 @@ const SHARED = new Map<string, [MessageId, MessageValues?]>([
   [CONTACT_TEXT.messageTooLong, ['public.contact.error.messageTooLong', { max: String(CONTACT_LIMITS.messageMax) }]],
   [CONTACT_TEXT.unsupportedCharacters, ['public.contact.error.unsupportedCharacters']],
   [CONTACT_TEXT.failed, ['public.contact.error.failed']],
-  [ERRORS.GOOGLE_NOT_CONFIGURED, ['public.login.googleNotConfigured']],
+  [SERVER_TEXT.googleNotConfigured, ['public.login.googleNotConfigured']],
   // the name checks' answers (the room service's words for a free name, proto's for the others) and their fallbacks
-  ['Room name is available', ['common.availability.roomAvailable']],
+  [SERVER_TEXT.roomNameAvailable, ['common.availability.roomAvailable']],
   ['Available!', ['common.availability.roomAvailable']],
-  [ERRORS.ROOM_NAME_TAKEN, ['common.availability.roomTaken']],
-  [ERRORS.ROOM_NAME_RESERVED, ['common.availability.roomReserved']],
-  [ERRORS.ROOM_NAME_INVALID, ['common.availability.roomInvalid']],
+  [SERVER_TEXT.roomNameTaken, ['common.availability.roomTaken']],
+  [SERVER_TEXT.roomNameReserved, ['common.availability.roomReserved']],
+  [SERVER_TEXT.roomNameInvalid, ['common.availability.roomInvalid']],
   [MSG_CHECK_TIMED_OUT, ['common.availability.timedOut']],
   [MSG_CHECK_UNAVAILABLE, ['common.availability.unavailable']],
-  ['Username is available', ['common.availability.usernameAvailable']],
-  [ERRORS.USERNAME_TAKEN, ['common.availability.usernameTaken']],
+  [SERVER_TEXT.usernameAvailable, ['common.availability.usernameAvailable']],
+  [SERVER_TEXT.usernameTaken, ['common.availability.usernameTaken']],
   [MSG_USERNAME_CHECK_FAILED, ['common.availability.usernameCheckFailed']],
   [MSG_USERNAME_NETWORK, ['common.availability.usernameNetwork']],
 ]);
