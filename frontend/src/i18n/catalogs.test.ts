@@ -50,6 +50,8 @@ const MUST_BE_CONVERTED = [
   'pages/superadmin/AdminUpgradeDialog.tsx',
   'pages/superadmin/Pager.tsx',
   'pages/superadmin/ui.tsx',
+  'pages/superadmin/UsersTab.tsx',
+  'pages/superadmin/RoomsTab.tsx',
   'App.tsx',
   'components/ChatArea.tsx',
   'components/ChatHeader.tsx',

@@ -13,17 +13,28 @@ import { count, dateTimeOf, extendHoursOf, reasonOf } from './format.ts';
 import { ModerationViewer } from './ModerationViewer.tsx';
 import { Pager } from './Pager.tsx';
 import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
-const STATUS_LABEL = { active: 'Active', expired: 'Expired' } as const;
+const STATUS_LABEL: Record<(typeof ADMIN_FILTERS.roomStatus)[number], MessageId> = {
+  active: 'admin.rooms.active',
+  expired: 'admin.rooms.expired',
+};
 
-/** The texts: Room {action} completed successfully; Failed to {action} room. */
-function roomActionToast(toast: TabProps['toast'], action: string, r: AdminResult<unknown>): boolean {
-  if (r.ok) toast.success(`Room ${action} completed successfully`);
-  else toast.error(`Failed to ${action} room`);
+/** The texts (an ICU select on the action): Room {action} completed successfully; Failed to {action} room. */
+function roomActionToast(
+  t: ReturnType<typeof useT>,
+  toast: TabProps['toast'],
+  action: 'extend' | 'delete',
+  r: AdminResult<unknown>,
+): boolean {
+  if (r.ok) toast.success(t('admin.rooms.actionDone', { action }));
+  else toast.error(t('admin.rooms.actionFailed', { action }));
   return r.ok;
 }
 
 export function RoomsTab({ data, reload, ask, toast }: TabProps) {
+  const t = useT();
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState('');
   const [viewing, setViewing] = useState<AdminRoom | null>(null);
@@ -37,25 +48,25 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
   const after = () => void reload(['rooms', 'dashboard', 'report']);
 
   const extend = async (room: AdminRoom) => {
-    const hours = extendHoursOf(await ask.prompt(`Extend ${room.name} by: enter 1 for 7 days or 2 for 30 days`));
+    const hours = extendHoursOf(await ask.prompt(t('admin.rooms.extendPrompt', { room: room.name })));
     if (!hours) return;
-    if (roomActionToast(toast, 'extend', await adminApi.extendRoom(room.id, hours))) after();
+    if (roomActionToast(t, toast, 'extend', await adminApi.extendRoom(room.id, hours))) after();
   };
   const remove = async (room: AdminRoom) => {
-    const reason = reasonOf(await ask.prompt(`Reason for deleting the room ${room.name}:`));
+    const reason = reasonOf(await ask.prompt(t('admin.rooms.deleteReason', { room: room.name })));
     if (!reason) return;
-    if (roomActionToast(toast, 'delete', await adminApi.deleteRoom(room.id, reason))) after();
+    if (roomActionToast(t, toast, 'delete', await adminApi.deleteRoom(room.id, reason))) after();
   };
 
   return (
     <>
-      <Section title="Rooms" testId="sa-rooms">
+      <Section title={t('admin.rooms.title')} testId="sa-rooms">
         <label className="sa-search">
-          <span className="sa-sr-only">Search rooms by name or owner</span>
+          <span className="sa-sr-only">{t('admin.rooms.searchLabel')}</span>
           <input
             type="search"
             className="sa-input"
-            placeholder="Search by room name or owner"
+            placeholder={t('admin.rooms.searchPlaceholder')}
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             data-testid="sa-room-search"
@@ -63,44 +74,56 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
         </label>
         <div className="sa-filters">
           <label>
-            <span className="sa-sr-only">Room status</span>
+            <span className="sa-sr-only">{t('admin.rooms.status')}</span>
             <select
               className="sa-input"
               value={status}
               onChange={(e) => setStatus(e.target.value)}
               data-testid="sa-room-status-filter"
             >
-              <option value="">All rooms</option>
+              <option value="">{t('admin.rooms.all')}</option>
               {ADMIN_FILTERS.roomStatus.map((s) => (
                 <option key={s} value={s}>
-                  {STATUS_LABEL[s]}
+                  {t(STATUS_LABEL[s])}
                 </option>
               ))}
             </select>
           </label>
         </div>
         <Cards>
-          <StatCard label="Total Rooms" value={totals ? count(totals.total) : '—'} testId="sa-rooms-total" />
-          <StatCard label="Active" value={totals ? count(totals.active) : '—'} testId="sa-rooms-active" />
-          <StatCard label="Expired" value={totals ? count(totals.expired) : '—'} testId="sa-rooms-expired" />
-          <StatCard label="Total Users" value={totals ? count(totals.users) : '—'} testId="sa-rooms-users" />
+          <StatCard label={t('admin.rooms.total')} value={totals ? count(totals.total) : '—'} testId="sa-rooms-total" />
+          <StatCard
+            label={t('admin.rooms.active')}
+            value={totals ? count(totals.active) : '—'}
+            testId="sa-rooms-active"
+          />
+          <StatCard
+            label={t('admin.rooms.expired')}
+            value={totals ? count(totals.expired) : '—'}
+            testId="sa-rooms-expired"
+          />
+          <StatCard
+            label={t('admin.rooms.totalUsers')}
+            value={totals ? count(totals.users) : '—'}
+            testId="sa-rooms-users"
+          />
         </Cards>
       </Section>
       {answer ? (
         <div className="sa-table-wrap">
           <table className="sa-table" data-testid="sa-rooms-table" aria-busy={list.loading}>
-            <caption className="sa-sr-only">Rooms, page {answer.page}</caption>
+            <caption className="sa-sr-only">{t('admin.rooms.caption', { page: answer.page })}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <th scope="col">{t('admin.rooms.col.name')}</th>
                 <th scope="col" className="sa-narrow-hide">
-                  ID
+                  {t('admin.rooms.col.id')}
                 </th>
-                <th scope="col">Owner</th>
-                <th scope="col">Users</th>
-                <th scope="col">Status</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t('admin.rooms.col.owner')}</th>
+                <th scope="col">{t('admin.rooms.col.users')}</th>
+                <th scope="col">{t('admin.rooms.col.status')}</th>
+                <th scope="col">{t('admin.rooms.col.expires')}</th>
+                <th scope="col">{t('admin.col.actions')}</th>
               </tr>
             </thead>
             <tbody>
@@ -117,28 +140,34 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
                     </button>
                   </td>
                   <td className="sa-mono sa-narrow-hide">{r.id}</td>
-                  <td className="sa-wrap">{r.owner || <span className="sa-muted">Unknown</span>}</td>
+                  <td className="sa-wrap">{r.owner || <span className="sa-muted">{t('admin.rooms.unknown')}</span>}</td>
                   <td data-testid="sa-room-users">{count(r.userCount)}</td>
-                  <td>{r.isActive ? <Badge tone="good">Active</Badge> : <Badge tone="bad">Expired</Badge>}</td>
-                  <td>{r.expiresAt ? dateTimeOf(r.expiresAt) : 'Never'}</td>
+                  <td>
+                    {r.isActive ? (
+                      <Badge tone="good">{t('admin.rooms.active')}</Badge>
+                    ) : (
+                      <Badge tone="bad">{t('admin.rooms.expired')}</Badge>
+                    )}
+                  </td>
+                  <td>{r.expiresAt ? dateTimeOf(r.expiresAt) : t('admin.never')}</td>
                   <td className="sa-row-actions">
                     <button
                       type="button"
                       className="button button-ghost button-sm"
                       onClick={() => void extend(r)}
-                      aria-label={`Extend ${r.name}`}
+                      aria-label={t('admin.rooms.extendLabel', { room: r.name })}
                       data-testid="sa-room-extend"
                     >
-                      Extend
+                      {t('admin.rooms.extend')}
                     </button>
                     <button
                       type="button"
                       className="button button-danger button-sm"
                       onClick={() => void remove(r)}
-                      aria-label={`Delete ${r.name}`}
+                      aria-label={t('admin.deleteLabel', { name: r.name })}
                       data-testid="sa-room-delete"
                     >
-                      Delete
+                      {t('admin.delete')}
                     </button>
                   </td>
                 </tr>
@@ -146,7 +175,7 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
               {shown.length === 0 && (
                 <tr>
                   <td colSpan={7} className="sa-muted">
-                    No rooms found.
+                    {t('admin.rooms.none')}
                   </td>
                 </tr>
               )}
@@ -162,11 +191,11 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
           />
         </div>
       ) : list.loading ? null : (
-        <Unavailable what="Rooms" />
+        <Unavailable what={t('admin.rooms.title')} />
       )}
       {answer && list.failed && (
         <p className="sa-unavailable" role="status">
-          {list.failed}
+          {errorText(null, list.failed)}
         </p>
       )}
       {viewing && <ModerationViewer room={viewing} toast={toast} onClose={() => setViewing(null)} />}

@@ -16,15 +16,31 @@ import { exportData } from './exports.ts';
 import { AdminUpgradeDialog } from './AdminUpgradeDialog.tsx';
 import { Pager } from './Pager.tsx';
 import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
+import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const STATUS_LABEL = { active: 'Active', past_due: 'Past Due', cancelled: 'Cancelled' } as const;
+const TIER_LABEL: Record<(typeof ADMIN_FILTERS.tier)[number], MessageId> = {
+  free: 'admin.users.tier.free',
+  pro: 'admin.users.tier.pro',
+  business: 'admin.users.tier.business',
+};
+const STATUS_LABEL: Record<(typeof ADMIN_FILTERS.paymentStatus)[number], MessageId> = {
+  active: 'admin.users.status.active',
+  past_due: 'admin.users.status.pastDue',
+  cancelled: 'admin.users.status.cancelled',
+};
+type UserAction = 'delete' | 'suspend' | 'unsuspend' | 'upgrade';
 
-/** The texts: User {action} completed successfully; Failed to {action} user; {action} failed. */
-export function userActionToast(toast: TabProps['toast'], action: string, r: AdminResult<unknown>): boolean {
-  if (r.ok) toast.success(`User ${action} completed successfully`);
-  else if (r.status === 0) toast.error(`${capital(action)} failed`);
-  else toast.error(`Failed to ${action} user`);
+/** The texts (an ICU select on the action): User {action} completed successfully; Failed to {action} user; {Action} failed. */
+function userActionToast(
+  t: ReturnType<typeof useT>,
+  toast: TabProps['toast'],
+  action: UserAction,
+  r: AdminResult<unknown>,
+): boolean {
+  if (r.ok) toast.success(t('admin.users.actionDone', { action }));
+  else if (r.status === 0) toast.error(t('admin.users.actionOffline', { action }));
+  else toast.error(t('admin.users.actionFailed', { action }));
   return r.ok;
 }
 
@@ -35,6 +51,7 @@ const userSearchOf = (text: string) => {
 };
 
 export function UsersTab({ data, reload, ask, toast }: TabProps) {
+  const t = useT();
   const [query, setQuery] = useState('');
   const [tier, setTier] = useState('');
   const [status, setStatus] = useState('');
@@ -50,42 +67,42 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
   const after = () => void reload(['users', 'dashboard', 'report', 'cleanup']);
 
   const remove = async (u: AdminUser) => {
-    const reason = reasonOf(await ask.prompt(`Reason for deleting ${u.email}:`));
+    const reason = reasonOf(await ask.prompt(t('admin.users.deleteReason', { email: u.email })));
     if (!reason) return;
-    if (userActionToast(toast, 'delete', await adminApi.deleteUser(u.email, reason))) after();
+    if (userActionToast(t, toast, 'delete', await adminApi.deleteUser(u.email, reason))) after();
   };
   const suspend = async (u: AdminUser) => {
     if (u.suspended) {
-      if (userActionToast(toast, 'unsuspend', await adminApi.suspendUser(u.email, false, ''))) after();
+      if (userActionToast(t, toast, 'unsuspend', await adminApi.suspendUser(u.email, false, ''))) after();
       return;
     }
-    const reason = reasonOf(await ask.prompt(`Reason for suspending ${u.email}:`));
+    const reason = reasonOf(await ask.prompt(t('admin.users.suspendReason', { email: u.email })));
     if (!reason) return;
-    if (userActionToast(toast, 'suspend', await adminApi.suspendUser(u.email, true, reason))) after();
+    if (userActionToast(t, toast, 'suspend', await adminApi.suspendUser(u.email, true, reason))) after();
   };
   const upgrade = async (tier: 'pro' | 'business') => {
     const email = upgrading;
     setUpgrading(null);
-    if (email && userActionToast(toast, 'upgrade', await adminApi.adminUpgrade(email, tier))) after();
+    if (email && userActionToast(t, toast, 'upgrade', await adminApi.adminUpgrade(email, tier))) after();
   };
 
   return (
     <>
       <Section
-        title="Users"
+        title={t('admin.users.title')}
         testId="sa-users"
         actions={
           <button type="button" className="button button-ghost" onClick={() => void exportData('users', toast)}>
-            Export
+            {t('admin.users.export')}
           </button>
         }
       >
         <label className="sa-search">
-          <span className="sa-sr-only">Search users by email or username</span>
+          <span className="sa-sr-only">{t('admin.users.searchLabel')}</span>
           <input
             type="search"
             className="sa-input"
-            placeholder="Search by email or username"
+            placeholder={t('admin.users.searchPlaceholder')}
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             data-testid="sa-user-search"
@@ -93,82 +110,94 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
         </label>
         {short && (
           <p className="sa-muted" role="status" data-testid="sa-user-search-hint">
-            Type at least {ADMIN_LIMITS.accountSearchMin} characters to search.
+            {t('admin.users.searchHint', { count: ADMIN_LIMITS.accountSearchMin })}
           </p>
         )}
         <div className="sa-filters">
           <label>
-            <span className="sa-sr-only">Tier</span>
+            <span className="sa-sr-only">{t('admin.users.tier')}</span>
             <select
               className="sa-input"
               value={tier}
               onChange={(e) => setTier(e.target.value)}
               data-testid="sa-user-tier-filter"
             >
-              <option value="">All tiers</option>
-              {ADMIN_FILTERS.tier.map((t) => (
-                <option key={t} value={t}>
-                  {capital(t)}
+              <option value="">{t('admin.users.allTiers')}</option>
+              {ADMIN_FILTERS.tier.map((each) => (
+                <option key={each} value={each}>
+                  {t(TIER_LABEL[each])}
                 </option>
               ))}
             </select>
           </label>
           <label>
-            <span className="sa-sr-only">Payment status</span>
+            <span className="sa-sr-only">{t('admin.users.paymentStatus')}</span>
             <select
               className="sa-input"
               value={status}
               onChange={(e) => setStatus(e.target.value)}
               data-testid="sa-user-status-filter"
             >
-              <option value="">All statuses</option>
+              <option value="">{t('admin.users.allStatuses')}</option>
               {ADMIN_FILTERS.paymentStatus.map((p) => (
                 <option key={p} value={p}>
-                  {STATUS_LABEL[p]}
+                  {t(STATUS_LABEL[p])}
                 </option>
               ))}
             </select>
           </label>
         </div>
         <div className="sa-breakdowns">
-          <h3 className="sa-subhead">By tier</h3>
+          <h3 className="sa-subhead">{t('admin.users.byTier')}</h3>
           <Cards testId="sa-users-by-tier">
-            <StatCard label="Free" value={answer ? count(answer.totals.byTier.free) : '—'} testId="sa-tier-free" />
-            <StatCard label="Pro" value={answer ? count(answer.totals.byTier.pro) : '—'} testId="sa-tier-pro" />
             <StatCard
-              label="Business"
+              label={t('admin.users.tier.free')}
+              value={answer ? count(answer.totals.byTier.free) : '—'}
+              testId="sa-tier-free"
+            />
+            <StatCard
+              label={t('admin.users.tier.pro')}
+              value={answer ? count(answer.totals.byTier.pro) : '—'}
+              testId="sa-tier-pro"
+            />
+            <StatCard
+              label={t('admin.users.tier.business')}
               value={answer ? count(answer.totals.byTier.business) : '—'}
               testId="sa-tier-business"
             />
           </Cards>
-          <h3 className="sa-subhead">By status</h3>
+          <h3 className="sa-subhead">{t('admin.users.byStatus')}</h3>
           <Cards testId="sa-users-by-status">
             <StatCard
-              label="Active"
+              label={t('admin.users.status.active')}
               value={answer ? count(answer.totals.byStatus.active) : '—'}
               testId="sa-status-active"
             />
             <StatCard
-              label="Past Due"
+              label={t('admin.users.status.pastDue')}
               value={answer ? count(answer.totals.byStatus.past_due) : '—'}
               testId="sa-status-past-due"
             />
             <StatCard
-              label="Cancelled"
+              label={t('admin.users.status.cancelled')}
               value={answer ? count(answer.totals.byStatus.cancelled) : '—'}
               testId="sa-status-cancelled"
             />
           </Cards>
-          <h3 className="sa-subhead">Growth</h3>
+          <h3 className="sa-subhead">{t('admin.users.growth')}</h3>
           <Cards testId="sa-users-growth">
-            <StatCard label="Total Users" value={answer ? count(answer.totals.total) : '—'} testId="sa-users-total" />
             <StatCard
-              label="New (30 days)"
+              label={t('admin.users.total')}
+              value={answer ? count(answer.totals.total) : '—'}
+              testId="sa-users-total"
+            />
+            <StatCard
+              label={t('admin.users.new')}
               value={report ? count(report.newUsersLast30Days) : '—'}
               testId="sa-users-new"
             />
             <StatCard
-              label="Retention"
+              label={t('admin.users.retention')}
               value={report ? percent(report.retentionRate) : '—'}
               testId="sa-users-retention"
             />
@@ -178,22 +207,22 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
       {answer ? (
         <div className="sa-table-wrap">
           <table className="sa-table" data-testid="sa-users-table" aria-busy={list.loading}>
-            <caption className="sa-sr-only">Users, page {answer.page}</caption>
+            <caption className="sa-sr-only">{t('admin.users.caption', { page: answer.page })}</caption>
             <thead>
               <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Username</th>
-                <th scope="col">Tier</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t('admin.users.col.email')}</th>
+                <th scope="col">{t('admin.users.col.username')}</th>
+                <th scope="col">{t('admin.users.tier')}</th>
+                <th scope="col">{t('admin.users.col.payment')}</th>
+                <th scope="col">{t('admin.users.col.created')}</th>
+                <th scope="col">{t('admin.col.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {shown.map((u) => (
                 <tr key={u.email} data-testid="sa-user-row" data-email={u.email}>
                   <td className="sa-wrap">{u.email}</td>
-                  <td>{u.username || <span className="sa-muted">No username</span>}</td>
+                  <td>{u.username || <span className="sa-muted">{t('admin.users.noUsername')}</span>}</td>
                   <td>
                     <Badge tone={u.subscriptionTier === 'free' ? 'neutral' : u.subscriptionTier} testId="sa-user-tier">
                       {u.subscriptionTier}
@@ -202,7 +231,7 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
                       <>
                         {' '}
                         <Badge tone="info" testId="sa-admin-trial">
-                          Admin Trial
+                          {t('admin.users.adminTrial')}
                         </Badge>
                       </>
                     )}
@@ -213,7 +242,7 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
                       <>
                         {' '}
                         <Badge tone="bad" testId="sa-suspended" title={u.suspendedReason ?? undefined}>
-                          Suspended
+                          {t('admin.users.suspended')}
                         </Badge>
                       </>
                     )}
@@ -224,28 +253,30 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
                       type="button"
                       className="button button-ghost button-sm"
                       onClick={() => setUpgrading(u.email)}
-                      aria-label={`Upgrade ${u.email}`}
+                      aria-label={t('admin.users.upgradeLabel', { email: u.email })}
                       data-testid="sa-user-upgrade"
                     >
-                      Upgrade
+                      {t('admin.users.upgrade')}
                     </button>
                     <button
                       type="button"
                       className="button button-ghost button-sm"
                       onClick={() => void suspend(u)}
-                      aria-label={`${u.suspended ? 'Unsuspend' : 'Suspend'} ${u.email}`}
+                      aria-label={t(u.suspended ? 'admin.users.unsuspendLabel' : 'admin.users.suspendLabel', {
+                        email: u.email,
+                      })}
                       data-testid="sa-user-suspend"
                     >
-                      {u.suspended ? 'Unsuspend' : 'Suspend'}
+                      {u.suspended ? t('admin.users.unsuspend') : t('admin.users.suspend')}
                     </button>
                     <button
                       type="button"
                       className="button button-danger button-sm"
                       onClick={() => void remove(u)}
-                      aria-label={`Delete ${u.email}`}
+                      aria-label={t('admin.deleteLabel', { name: u.email })}
                       data-testid="sa-user-delete"
                     >
-                      Delete
+                      {t('admin.delete')}
                     </button>
                   </td>
                 </tr>
@@ -253,7 +284,7 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
               {shown.length === 0 && (
                 <tr>
                   <td colSpan={6} className="sa-muted">
-                    No users found.
+                    {t('admin.users.none')}
                   </td>
                 </tr>
               )}
@@ -269,15 +300,19 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
           />
         </div>
       ) : list.loading ? null : (
-        <Unavailable what="Users" />
+        <Unavailable what={t('admin.users.title')} />
       )}
       {answer && list.failed && (
         <p className="sa-unavailable" role="status">
-          {list.failed}
+          {errorText(null, list.failed)}
         </p>
       )}
       {upgrading && (
-        <AdminUpgradeDialog email={upgrading} onChoose={(t) => void upgrade(t)} onClose={() => setUpgrading(null)} />
+        <AdminUpgradeDialog
+          email={upgrading}
+          onChoose={(chosen) => void upgrade(chosen)}
+          onClose={() => setUpgrading(null)}
+        />
       )}
     </>
   );

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AdminResult, ListQuery } from '../../lib/adminApi.ts';
+import { t } from '../../i18n/i18n.ts';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -48,7 +49,7 @@ export function usePagedList<P>(
       setState((s) =>
         r.ok
           ? { answer: r.data, failed: null, loading: false }
-          : { answer: s.answer, failed: r.message ?? 'The list could not be loaded', loading: false },
+          : { answer: s.answer, failed: r.message ?? t('admin.listFailed'), loading: false },
       );
     });
   }, [load, key, refresh]);
