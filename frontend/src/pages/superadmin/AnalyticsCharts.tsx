@@ -19,10 +19,13 @@ import {
 import type { ReactElement } from 'react';
 import type { AnalyticsReport } from '@ephemera/proto';
 import { money } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { formatDate, formatNumber } from '../../i18n/format.ts';
 
 type Daily = AnalyticsReport['daily'];
 const HEIGHT = 220;
-const day = (iso: string) => iso.slice(5); // MM-DD
+/** a day's tick: month and day in the language's order (12/7, 7.12.) */
+const day = (iso: string) => formatDate(`${iso}T00:00:00`, { month: 'numeric', day: 'numeric' });
 
 function Chart({ title, testId, children }: { title: string; testId: string; children: ReactElement }) {
   return (
@@ -36,40 +39,47 @@ function Chart({ title, testId, children }: { title: string; testId: string; chi
 }
 
 export function AnalyticsCharts({ daily }: { daily: Daily }) {
+  const t = useT();
   if (daily.length === 0)
     return (
       <p className="sa-muted" data-testid="sa-charts-empty">
-        No daily figures yet.
+        {t('admin.charts.noDailyFiguresYet')}
       </p>
     );
   return (
     <div className="sa-charts" data-testid="sa-charts">
-      <Chart title="Revenue per day (last 30 days)" testId="sa-chart-revenue">
+      <Chart title={t('admin.charts.revenuePerDayLast30Days')} testId="sa-chart-revenue">
         <AreaChart data={daily} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="date" tickFormatter={day} fontSize={12} />
-          <YAxis fontSize={12} tickFormatter={(v: number) => `$${v}`} width={56} />
+          <YAxis
+            fontSize={12}
+            tickFormatter={(v: number) =>
+              formatNumber(v, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 })
+            }
+            width={56}
+          />
           <Tooltip formatter={(v) => money(Number(v))} />
           <Area
             type="monotone"
             dataKey="revenue"
-            name="Revenue"
+            name={t('admin.charts.revenue')}
             stroke="#2563eb"
             fill="#bfdbfe"
             isAnimationActive={false}
           />
         </AreaChart>
       </Chart>
-      <Chart title="Page views per day (last 30 days)" testId="sa-chart-traffic">
+      <Chart title={t('admin.charts.pageViewsPerDayLast30Days')} testId="sa-chart-traffic">
         <BarChart data={daily} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="date" tickFormatter={day} fontSize={12} />
           <YAxis fontSize={12} allowDecimals={false} width={40} />
           <Tooltip />
-          <Bar dataKey="pageViews" name="Page views" fill="#7c3aed" isAnimationActive={false} />
+          <Bar dataKey="pageViews" name={t('admin.charts.pageViews')} fill="#7c3aed" isAnimationActive={false} />
         </BarChart>
       </Chart>
-      <Chart title="Activity per day (last 30 days)" testId="sa-chart-activity">
+      <Chart title={t('admin.charts.activityPerDayLast30Days')} testId="sa-chart-activity">
         <LineChart data={daily} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="date" tickFormatter={day} fontSize={12} />
@@ -79,7 +89,7 @@ export function AnalyticsCharts({ daily }: { daily: Daily }) {
           <Line
             type="monotone"
             dataKey="messages"
-            name="Messages"
+            name={t('admin.charts.messages')}
             stroke="#0f766e"
             dot={false}
             isAnimationActive={false}
@@ -87,7 +97,7 @@ export function AnalyticsCharts({ daily }: { daily: Daily }) {
           <Line
             type="monotone"
             dataKey="activeUsers"
-            name="Active users"
+            name={t('admin.charts.activeUsers')}
             stroke="#c2410c"
             dot={false}
             isAnimationActive={false}
@@ -95,7 +105,7 @@ export function AnalyticsCharts({ daily }: { daily: Daily }) {
           <Line
             type="monotone"
             dataKey="roomsCreated"
-            name="Rooms created"
+            name={t('admin.charts.roomsCreated')}
             stroke="#1d4ed8"
             dot={false}
             isAnimationActive={false}

@@ -4,8 +4,10 @@ import { ADMIN_API, adminApi, adminDownload } from '../../lib/adminApi.ts';
 import type { TabProps } from './tabProps.ts';
 import { Section, Unavailable } from './ui.tsx';
 import { bytes, dateTimeOf } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'reload' | 'toast'>) {
+  const t = useT();
   const [busy, setBusy] = useState<'generate' | 'import' | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const after = () => void reload(['backups', 'storage']);
@@ -15,9 +17,9 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
     const r = await adminApi.generateBackup();
     setBusy(null);
     if (r.ok) {
-      toast.success('Backup generated successfully');
+      toast.success(t('admin.backups.generated'));
       after();
-    } else toast.error(r.status === 0 ? 'Backup generation failed' : 'Failed to generate backup');
+    } else toast.error(r.status === 0 ? t('admin.backups.generateError') : t('admin.backups.generateFailed'));
   };
   const importFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -25,25 +27,25 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
     if (!file) return;
     // .json files only (docs/product/admin.md ADM9)
     if (!file.name.toLowerCase().endsWith('.json')) {
-      toast.error('Please choose a .json backup file');
+      toast.error(t('admin.backups.jsonOnly'));
       return;
     }
     setBusy('import');
     const r = await adminApi.importBackup(file);
     setBusy(null);
     if (r.ok) {
-      toast.success('Backup imported successfully');
+      toast.success(t('admin.backups.imported'));
       void reload();
-    } else toast.error(r.status === 0 ? 'Backup import failed' : 'Failed to import backup');
+    } else toast.error(r.status === 0 ? t('admin.backups.importError') : t('admin.backups.importFailed'));
   };
   const download = async (filename: string, url: string) => {
     const path = url.startsWith('/') ? url : ADMIN_API.backupDownload(filename);
-    if (!(await adminDownload(path, filename))) toast.error('Export failed');
+    if (!(await adminDownload(path, filename))) toast.error(t('admin.exportFailed'));
   };
 
   return (
     <Section
-      title="Backup Management"
+      title={t('admin.backups.backupManagement')}
       testId="sa-backups"
       actions={
         <>
@@ -54,7 +56,7 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
             disabled={busy !== null}
             data-testid="sa-backup-generate"
           >
-            {busy === 'generate' ? 'Generating…' : 'Generate Backup'}
+            {busy === 'generate' ? t('admin.backups.generating') : t('admin.backups.generate')}
           </button>
           <button
             type="button"
@@ -63,7 +65,7 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
             disabled={busy !== null}
             data-testid="sa-backup-import"
           >
-            {busy === 'import' ? 'Importing…' : 'Import Backup'}
+            {busy === 'import' ? t('admin.backups.importing') : t('admin.backups.import')}
           </button>
           <input
             ref={fileRef}
@@ -72,14 +74,14 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
             hidden
             onChange={(e) => void importFile(e)}
             data-testid="sa-backup-file"
-            aria-label="Backup file (.json)"
+            aria-label={t('admin.backups.backupFileJson')}
           />
         </>
       }
     >
       {data.backups ? (
         data.backups.length === 0 ? (
-          <p className="sa-muted">No backups yet.</p>
+          <p className="sa-muted">{t('admin.backups.noBackupsYet')}</p>
         ) : (
           <ul className="sa-list" data-testid="sa-backup-list">
             {data.backups.map((b) => (
@@ -92,16 +94,16 @@ export function BackupsPanel({ data, reload, toast }: Pick<TabProps, 'data' | 'r
                   type="button"
                   className="button button-ghost button-sm"
                   onClick={() => void download(b.filename, b.downloadUrl)}
-                  aria-label={`Download ${b.filename}`}
+                  aria-label={t('admin.backups.downloadLabel', { file: b.filename })}
                 >
-                  Download
+                  {t('admin.backups.download')}
                 </button>
               </li>
             ))}
           </ul>
         )
       ) : (
-        <Unavailable what="Backups" />
+        <Unavailable what={t('admin.backups.unavailable')} />
       )}
     </Section>
   );

@@ -11,8 +11,10 @@ import { adminApi, listOf } from '../../lib/adminApi.ts';
 import type { ToastApi } from '../../components/overlays/Toast.tsx';
 import { Badge } from './ui.tsx';
 import { dateTimeOf } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; toast: ToastApi; onClose(): void }) {
+  const t = useT();
   const [messages, setMessages] = useState<ModerationMessage[] | null>(null);
   const [loading, setLoading] = useState(false);
   const refreshRef = useRef<HTMLButtonElement>(null);
@@ -27,8 +29,8 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
       setMessages(listOf<ModerationMessage>(r.data, 'messages'));
       return;
     }
-    toast.error(r.status === 0 ? 'Error loading room messages' : 'Failed to load room messages');
-  }, [room.id, toast]);
+    toast.error(r.status === 0 ? t('admin.viewer.loadError') : t('admin.viewer.loadFailed'));
+  }, [room.id, toast, t]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -56,7 +58,7 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
           }}
         >
           <header className="sa-viewer-head">
-            <Dialog.Title className="sa-viewer-title">Messages in {room.name}</Dialog.Title>
+            <Dialog.Title className="sa-viewer-title">{t('admin.viewer.title', { room: room.name })}</Dialog.Title>
             <div className="sa-header-actions">
               <button
                 ref={refreshRef}
@@ -66,10 +68,10 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
                 disabled={loading}
                 data-testid="sa-viewer-refresh"
               >
-                {loading ? 'Loading…' : 'Refresh'}
+                {loading ? t('admin.viewer.loading') : t('admin.refresh')}
               </button>
               <Dialog.Close className="button button-primary" data-testid="sa-viewer-close">
-                Close
+                {t('admin.viewer.close')}
               </Dialog.Close>
             </div>
           </header>
@@ -79,15 +81,15 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
             role="note"
             data-testid="sa-moderation-banner"
           >
-            <strong>Superadmin Moderation Mode</strong>
-            <span>Messages are decrypted here for moderation only. Everyone else keeps seeing them encrypted.</span>
+            <strong>{t('admin.viewer.superadminModerationMode')}</strong>
+            <span>{t('admin.viewer.messagesAreDecryptedHereForModerationOnl')}</span>
           </div>
           <div className="sa-viewer-body">
             {messages === null ? (
-              <p className="sa-muted">{loading ? 'Loading messages…' : 'Messages could not be loaded.'}</p>
+              <p className="sa-muted">{loading ? t('admin.viewer.loadingMessages') : t('admin.viewer.notLoaded')}</p>
             ) : messages.length === 0 ? (
               <p className="sa-muted" data-testid="sa-viewer-empty">
-                No messages in this room.
+                {t('admin.viewer.noMessagesInThisRoom')}
               </p>
             ) : (
               <ol className="sa-messages" data-testid="sa-messages">
@@ -103,11 +105,11 @@ export function ModerationViewer({ room, toast, onClose }: { room: AdminRoom; to
                       )}
                       {m.isDecrypted ? (
                         <Badge tone="good" testId="sa-message-decrypted">
-                          Decrypted
+                          {t('admin.viewer.decrypted')}
                         </Badge>
                       ) : (
                         <Badge tone="bad" testId="sa-message-decrypt-error" title={m.decryptError ?? undefined}>
-                          Decrypt Error
+                          {t('admin.viewer.decryptError')}
                         </Badge>
                       )}
                       {m.type && m.type !== 'text' && <Badge testId="sa-message-type">{m.type}</Badge>}

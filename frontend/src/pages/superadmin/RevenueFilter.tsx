@@ -8,9 +8,11 @@ import { useState } from 'react';
 import type { CustomRevenue } from '@ephemera/proto';
 import { ADMIN_LIMITS, adminApi } from '../../lib/adminApi.ts';
 import { Cards, Section, StatCard } from './ui.tsx';
-import { count, money, monthsAgo } from './format.ts';
+import { count, dateOf, money, monthsAgo } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export function RevenueFilter() {
+  const t = useT();
   const [start, setStart] = useState('');
   const [end, setEnd] = useState('');
   const [result, setResult] = useState<CustomRevenue | null>(null);
@@ -31,8 +33,8 @@ export function RevenueFilter() {
   const days = result?.dailyBreakdown.filter((d) => d.paymentCount > 0 || d.total > 0) ?? [];
 
   return (
-    <Section title="Historical Revenue" testId="sa-revenue-filter">
-      <div className="sa-quick-periods" role="group" aria-label="Quick periods">
+    <Section title={t('admin.revenue.historicalRevenue')} testId="sa-revenue-filter">
+      <div className="sa-quick-periods" role="group" aria-label={t('admin.revenue.quickPeriods')}>
         {quick.map((p, i) => (
           <button
             key={p.startDate}
@@ -52,7 +54,7 @@ export function RevenueFilter() {
       </div>
       <div className="sa-date-range">
         <label>
-          Start date
+          {t('admin.revenue.startDate')}
           <input
             type="date"
             className="sa-input"
@@ -62,7 +64,7 @@ export function RevenueFilter() {
           />
         </label>
         <label>
-          End date
+          {t('admin.revenue.endDate')}
           <input
             type="date"
             className="sa-input"
@@ -78,52 +80,68 @@ export function RevenueFilter() {
           onClick={() => void run(start, end)}
           data-testid="sa-revenue-apply"
         >
-          Apply Filter
+          {t('admin.revenue.applyFilter')}
         </button>
         <button type="button" className="button button-ghost" onClick={clear} data-testid="sa-revenue-clear">
-          Clear
+          {t('admin.revenue.clear')}
         </button>
       </div>
       {result && (
         <div data-testid="sa-revenue-results">
           {result.summary.paymentCount === 0 && result.summary.total === 0 ? (
             <p className="sa-muted" data-testid="sa-revenue-none">
-              No revenue data found for the selected period.
+              {t('admin.revenue.noRevenueDataFoundForTheSelectedPeriod')}
             </p>
           ) : (
             <>
               <Cards>
-                <StatCard label="Total" value={money(result.summary.total)} testId="sa-revenue-total" />
                 <StatCard
-                  label="Subscriptions"
+                  label={t('admin.revenue.total')}
+                  value={money(result.summary.total)}
+                  testId="sa-revenue-total"
+                />
+                <StatCard
+                  label={t('admin.revenue.subscriptions')}
                   value={money(result.summary.subscription)}
                   testId="sa-revenue-subscriptions"
                 />
-                <StatCard label="Extensions" value={money(result.summary.extension)} testId="sa-revenue-extensions" />
                 <StatCard
-                  label="Average per Day"
+                  label={t('admin.revenue.extensions')}
+                  value={money(result.summary.extension)}
+                  testId="sa-revenue-extensions"
+                />
+                <StatCard
+                  label={t('admin.revenue.averagePerDay')}
                   value={money(result.summary.averagePerDay)}
                   testId="sa-revenue-average"
                 />
-                <StatCard label="Payments" value={count(result.summary.paymentCount)} testId="sa-revenue-payments" />
-                <StatCard label="Period" value={`${result.period.days} days`} testId="sa-revenue-days" />
+                <StatCard
+                  label={t('admin.revenue.payments')}
+                  value={count(result.summary.paymentCount)}
+                  testId="sa-revenue-payments"
+                />
+                <StatCard
+                  label={t('admin.revenue.period')}
+                  value={t('admin.revenue.days', { count: result.period.days })}
+                  testId="sa-revenue-days"
+                />
               </Cards>
               <div className="sa-table-wrap">
                 <table className="sa-table" data-testid="sa-revenue-daily">
-                  <caption className="sa-sr-only">Daily breakdown</caption>
+                  <caption className="sa-sr-only">{t('admin.revenue.dailyBreakdown')}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Date</th>
-                      <th scope="col">Total</th>
-                      <th scope="col">Subscriptions</th>
-                      <th scope="col">Extensions</th>
-                      <th scope="col">Payments</th>
+                      <th scope="col">{t('admin.revenue.date')}</th>
+                      <th scope="col">{t('admin.revenue.total')}</th>
+                      <th scope="col">{t('admin.revenue.subscriptions')}</th>
+                      <th scope="col">{t('admin.revenue.extensions')}</th>
+                      <th scope="col">{t('admin.revenue.payments')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {days.map((d) => (
                       <tr key={d.date}>
-                        <td>{d.date}</td>
+                        <td>{dateOf(`${d.date}T00:00:00`)}</td>
                         <td>{money(d.total)}</td>
                         <td>{money(d.subscription)}</td>
                         <td>{money(d.extension)}</td>

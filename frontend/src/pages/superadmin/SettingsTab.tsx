@@ -8,11 +8,13 @@ import { ADMIN_LIMITS, adminApi, type AdminResult } from '../../lib/adminApi.ts'
 import type { TabProps } from './tabProps.ts';
 import { Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { autoDeleteDaysOf, count, dateTimeOf } from './format.ts';
+import { useT } from '../../i18n/i18n.ts';
 
 export const RELOAD_AFTER_CLEANUP_MS = 2000;
 const SAVE_DELAY_MS = 600;
 
 export function SettingsTab({ data, reload, ask, toast }: TabProps) {
+  const t = useT();
   const config = data.config;
   const cleanup = data.cleanup;
   const savedDays = config?.autoDeleteDaysAfterGracePeriod ?? ADMIN_LIMITS.autoDelete.defaultDays;
@@ -30,8 +32,8 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
   );
 
   const configToast = (r: AdminResult<unknown>) => {
-    if (r.ok) toast.success('Configuration updated successfully');
-    else toast.error(r.status === 0 ? 'Update failed' : 'Failed to update configuration');
+    if (r.ok) toast.success(t('admin.settings.updated'));
+    else toast.error(r.status === 0 ? t('admin.settings.updateError') : t('admin.settings.updateFailed'));
     void reload(['config', 'cleanup']);
   };
   const toggle = async () =>
@@ -49,27 +51,25 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
   };
   const runCleanup = async () => {
     const n = cleanup?.currentEligibleUsers ?? 0;
-    const ok = await ask.confirm(
-      `This will permanently delete ${n} inactive user${n === 1 ? '' : 's'}. This cannot be undone. Continue?`,
-    );
+    const ok = await ask.confirm(t('admin.settings.cleanupConfirm', { count: n }));
     if (!ok) return;
     setRunning(true);
     const r = await adminApi.cleanupRun();
     if (!r.ok) {
       setRunning(false);
-      toast.error('Cleanup failed');
+      toast.error(t('admin.dashboard.cleanupFailed'));
       return;
     }
-    toast.success('Manual cleanup triggered successfully');
+    toast.success(t('admin.settings.cleanupStarted'));
     setTimeout(() => window.location.reload(), RELOAD_AFTER_CLEANUP_MS);
   };
 
-  if (!config) return <Unavailable what="The configuration" />;
+  if (!config) return <Unavailable what={t('admin.settings.configUnavailable')} />;
   return (
     <>
-      <Section title="Auto-Delete Inactive Users" testId="sa-auto-delete">
+      <Section title={t('admin.settings.autoDeleteInactiveUsers')} testId="sa-auto-delete">
         <div className="sa-toggle-row">
-          <span id="sa-auto-delete-label">Delete inactive users automatically</span>
+          <span id="sa-auto-delete-label">{t('admin.settings.deleteInactiveUsersAutomatically')}</span>
           <button
             type="button"
             role="switch"
@@ -81,7 +81,7 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
           />
         </div>
         <label className="sa-field">
-          <span>Days after the {ADMIN_LIMITS.autoDelete.graceDays}-day grace period</span>
+          <span>{t('admin.settings.daysAfterGrace', { days: ADMIN_LIMITS.autoDelete.graceDays })}</span>
           <input
             type="number"
             inputMode="numeric"
@@ -95,17 +95,25 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
           />
         </label>
       </Section>
-      <Section title="Current Status" testId="sa-cleanup-status">
+      <Section title={t('admin.settings.currentStatus')} testId="sa-cleanup-status">
         <Cards>
-          <StatCard label="Enabled" value={config.autoDeleteEnabled ? 'Yes' : 'No'} testId="sa-status-enabled" />
-          <StatCard label="Days" value={count(config.autoDeleteDaysAfterGracePeriod)} testId="sa-status-days" />
           <StatCard
-            label="Eligible Users"
+            label={t('admin.settings.enabled')}
+            value={config.autoDeleteEnabled ? t('admin.settings.yes') : t('admin.settings.no')}
+            testId="sa-status-enabled"
+          />
+          <StatCard
+            label={t('admin.settings.days')}
+            value={count(config.autoDeleteDaysAfterGracePeriod)}
+            testId="sa-status-days"
+          />
+          <StatCard
+            label={t('admin.settings.eligibleUsers')}
             value={cleanup ? count(cleanup.currentEligibleUsers) : '—'}
             testId="sa-status-eligible"
           />
           <StatCard
-            label="Total Deleted"
+            label={t('admin.settings.totalDeleted')}
             value={cleanup ? count(cleanup.deletedUsersCount) : '—'}
             testId="sa-status-deleted"
           />
@@ -118,39 +126,43 @@ export function SettingsTab({ data, reload, ask, toast }: TabProps) {
             disabled={running || !cleanup || cleanup.isRunning}
             data-testid="sa-cleanup-run"
           >
-            {running || cleanup?.isRunning ? 'Running cleanup…' : 'Run Cleanup Now'}
+            {running || cleanup?.isRunning ? t('admin.settings.running') : t('admin.settings.runNow')}
           </button>
         </div>
       </Section>
-      <Section title="Cleanup History" testId="sa-cleanup-history">
+      <Section title={t('admin.settings.cleanupHistory')} testId="sa-cleanup-history">
         {cleanup ? (
           <>
             <Cards>
               <StatCard
-                label="Last Run"
-                value={cleanup.lastRunAt ? dateTimeOf(cleanup.lastRunAt) : 'Never'}
+                label={t('admin.settings.lastRun')}
+                value={cleanup.lastRunAt ? dateTimeOf(cleanup.lastRunAt) : t('admin.never')}
                 testId="sa-last-run"
               />
-              <StatCard label="Last Deletion Count" value={count(cleanup.lastDeletionCount)} testId="sa-last-count" />
-              <StatCard label="Total Deleted" value={count(cleanup.deletedUsersCount)} />
+              <StatCard
+                label={t('admin.settings.lastDeletionCount')}
+                value={count(cleanup.lastDeletionCount)}
+                testId="sa-last-count"
+              />
+              <StatCard label={t('admin.settings.totalDeleted')} value={count(cleanup.deletedUsersCount)} />
             </Cards>
-            <h3 className="sa-subhead">Eligible users</h3>
+            <h3 className="sa-subhead">{t('admin.settings.eligibleList')}</h3>
             {cleanup.eligibleUsers.length === 0 ? (
-              <p className="sa-muted">No user is eligible for deletion.</p>
+              <p className="sa-muted">{t('admin.settings.noUserIsEligibleForDeletion')}</p>
             ) : (
               <ul className="sa-list" data-testid="sa-eligible-users">
                 {cleanup.eligibleUsers.map((u) => (
                   <li key={u.email}>
                     <span className="sa-wrap">{u.email}</span>
                     <span>{u.subscriptionTier}</span>
-                    <span className="sa-muted">{u.daysSinceEligible} days overdue</span>
+                    <span className="sa-muted">{t('admin.settings.overdue', { count: u.daysSinceEligible })}</span>
                   </li>
                 ))}
               </ul>
             )}
           </>
         ) : (
-          <Unavailable what="The cleanup status" />
+          <Unavailable what={t('admin.settings.statusUnavailable')} />
         )}
       </Section>
     </>

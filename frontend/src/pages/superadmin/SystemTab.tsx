@@ -11,9 +11,12 @@ import { Badge, Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { bytes, count, dateTimeOf, ms } from './format.ts';
 import { BackupsPanel } from './BackupsPanel.tsx';
 import { recheckMaintenance } from '../../components/overlays/MaintenanceBanner.tsx';
+import { useT } from '../../i18n/i18n.ts';
+import { Trans } from '../../i18n/Trans.tsx';
 
 /** The audit trail; read again whenever the page's resources are (Refresh, or after an action). */
 function AuditTrail({ version }: { version: unknown }) {
+  const t = useT();
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -25,11 +28,11 @@ function AuditTrail({ version }: { version: unknown }) {
     };
   }, [version]);
   return (
-    <Section title="Audit Trail" testId="sa-audit">
+    <Section title={t('admin.system.auditTrail')} testId="sa-audit">
       {entries === null ? (
-        <Unavailable what="The audit trail" />
+        <Unavailable what={t('admin.system.auditUnavailable')} />
       ) : entries.length === 0 ? (
-        <p className="sa-muted">No superadmin actions yet.</p>
+        <p className="sa-muted">{t('admin.system.noSuperadminActionsYet')}</p>
       ) : (
         <ul className="sa-list">
           {entries.slice(0, 50).map((e) => (
@@ -49,6 +52,7 @@ function AuditTrail({ version }: { version: unknown }) {
 }
 
 export function SystemTab({ data, reload, ask, toast }: TabProps) {
+  const t = useT();
   const system = data.report?.system;
   const storage = data.storage;
   const maintenance = data.config?.maintenanceMode ?? false;
@@ -57,78 +61,88 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
   const toggleMaintenance = async () => {
     let message: string | null = null;
     if (!maintenance) {
-      message =
-        (await ask.prompt('Maintenance message shown to every visitor:', ADMIN_TEXT.maintenanceDefault))?.trim() ||
-        null;
+      message = (await ask.prompt(t('admin.system.maintenancePrompt'), ADMIN_TEXT.maintenanceDefault))?.trim() || null;
       if (!message) return; // enabling needs a non-empty message (docs/product/admin.md ADM10)
     }
     setToggling(true);
     const r = await adminApi.maintenance(!maintenance, message);
     setToggling(false);
     if (!r.ok) {
-      toast.error('Failed to toggle maintenance mode');
+      toast.error(t('admin.system.maintenanceFailed'));
       return;
     }
-    toast.success(`Maintenance mode ${maintenance ? 'disabled' : 'enabled'}`);
+    toast.success(maintenance ? t('admin.system.maintenanceDisabled') : t('admin.system.maintenanceEnabled'));
     void reload(['config']);
     recheckMaintenance(); // every visitor's banner polls; this one shows it now
   };
 
   return (
     <>
-      <Section title="Performance">
+      <Section title={t('admin.system.performance')}>
         {system ? (
           <Cards>
             <StatCard
-              label="Average Response Time"
+              label={t('admin.system.averageResponseTime')}
               value={ms(system.performance.averageResponseTime)}
               testId="sa-response-time"
             />
             <StatCard
-              label="Database Query Time"
+              label={t('admin.system.databaseQueryTime')}
               value={ms(system.performance.databaseQueryTime)}
               testId="sa-query-time"
             />
           </Cards>
         ) : (
-          <Unavailable what="Performance figures" />
+          <Unavailable what={t('admin.system.performanceUnavailable')} />
         )}
       </Section>
-      <Section title="Security">
+      <Section title={t('admin.system.security')}>
         {system ? (
           <Cards>
             <StatCard
-              label="Failed Logins"
+              label={t('admin.system.failedLogins')}
               value={count(system.security.failedLoginAttempts)}
               testId="sa-failed-logins"
             />
             <StatCard
-              label="Blocked IPs"
+              label={t('admin.system.blockedIPs')}
               value={count(system.security.blockedIPs.length)}
               testId="sa-blocked-ips"
               hint={system.security.blockedIPs.length ? system.security.blockedIPs.slice(0, 5).join(', ') : undefined}
             />
           </Cards>
         ) : (
-          <Unavailable what="Security figures" />
+          <Unavailable what={t('admin.system.securityUnavailable')} />
         )}
       </Section>
-      <Section title="Storage Usage">
+      <Section title={t('admin.system.storageUsage')}>
         {storage ? (
           <Cards>
-            <StatCard label="Database Size" value={`${count(storage.databaseSize)} keys`} testId="sa-database-size" />
-            <StatCard label="Memory Usage" value={bytes(storage.memoryUsage)} testId="sa-memory-usage" />
-            <StatCard label="Backups" value={count(storage.backupCount)} testId="sa-backup-count" />
+            <StatCard
+              label={t('admin.system.databaseSize')}
+              value={t('admin.system.keys', { count: count(storage.databaseSize) })}
+              testId="sa-database-size"
+            />
+            <StatCard
+              label={t('admin.system.memoryUsage')}
+              value={bytes(storage.memoryUsage)}
+              testId="sa-memory-usage"
+            />
+            <StatCard label={t('admin.system.backups')} value={count(storage.backupCount)} testId="sa-backup-count" />
           </Cards>
         ) : (
-          <Unavailable what="Storage usage" />
+          <Unavailable what={t('admin.system.storageUnavailable')} />
         )}
       </Section>
       <BackupsPanel data={data} reload={reload} toast={toast} />
-      <Section title="Maintenance Mode" testId="sa-maintenance">
+      <Section title={t('admin.system.maintenanceMode')} testId="sa-maintenance">
         <div className="sa-toggle-row">
           <span>
-            Maintenance mode is <strong data-testid="sa-maintenance-state">{maintenance ? 'on' : 'off'}</strong>
+            <Trans
+              id="admin.system.maintenanceState"
+              values={{ state: maintenance ? 'on' : 'off' }}
+              components={{ 0: <strong data-testid="sa-maintenance-state" /> }}
+            />
             {maintenance && data.config?.maintenanceMessage ? `: ${data.config.maintenanceMessage}` : ''}
           </span>
           <button
@@ -140,7 +154,7 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
             disabled={toggling || !data.config}
             data-testid="sa-maintenance-toggle"
           >
-            <span className="sa-sr-only">Maintenance mode</span>
+            <span className="sa-sr-only">{t('admin.system.maintenanceMode')}</span>
           </button>
         </div>
       </Section>
