@@ -223,7 +223,9 @@ export function RoomView({ session, roomName }: Props) {
         {offline && (
           <div className="connection-banner" role="status" data-testid="connection-banner">
             <span className="spinner spinner-sm spinner-light" aria-hidden="true" />
-            <span>{state.connection.error ?? 'Connection lost. Reconnecting…'}</span>
+            <span>
+              {state.connection.error ? errorText(null, state.connection.error) : t('roomside.load.reconnecting')}
+            </span>
           </div>
         )}
         <Sidebar
