@@ -1,5 +1,6 @@
 /** Files and voice messages (messaging owns them): storage port and adapters, the service, its routes. */
-export { FileService, LINK_TTL_MS, parseRange } from './service.ts';
+export { FileService } from './service.ts';
+export { LINK_TTL_MS, parseRange } from './downloads.ts';
 export { fileRouter, type FileRouterDeps } from './router.ts';
 export {
   storageFromEnv,

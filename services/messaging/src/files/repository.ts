@@ -112,3 +112,11 @@ export function describe(
     height: f.meta.height,
   };
 }
+
+/** The storage keys (files and thumbnails) of a channel's files. */
+export async function storageKeysOfChannel(pool: Pool, channelId: string): Promise<string[]> {
+  const { rows } = await pool.query('SELECT storage_key, thumbnail_key FROM messaging.files WHERE channel_id = $1', [
+    channelId,
+  ]);
+  return rows.flatMap((r) => [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])]);
+}
