@@ -17,6 +17,7 @@ import type { Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { ChargeState, ProviderStateReader } from './provider.ts';
+import { refundedSoFar } from './repository.ts';
 
 export interface RefundDeps {
   billing: BillingService;
@@ -41,16 +42,13 @@ export async function recordRefund(
   if (!account) return 'ignored: no account for the charge';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     // One statement: the charge's recorded total as of the account's last sequence (both are projected together).
-    const { rows } = await deps.pool.query<{ last_seq: number; refunded_cents: string | null }>(
-      `SELECT a.last_seq, r.refunded_cents FROM billing.accounts a LEFT JOIN billing.charge_refunds r ON r.charge_id = $2 WHERE a.id = $1`,
-      [account.id, charge.id],
-    );
-    if (!rows[0]) return 'ignored: the account was deleted';
-    const increase = charge.amountRefundedCents - Number(rows[0].refunded_cents ?? 0);
+    const seen = await refundedSoFar(deps.pool, account.id, charge.id);
+    if (!seen) return 'ignored: the account was deleted';
+    const increase = charge.amountRefundedCents - seen.refundedCents;
     if (increase <= 0) return `unchanged (${charge.amountRefundedCents} cents refunded, already recorded)`;
     let moved = false;
     const recorded = await deps.billing.recordSystemFor(account.id, (current) => {
-      if (current.lastSeq !== rows[0].last_seq) {
+      if (current.lastSeq !== seen.lastSeq) {
         moved = true;
         return null;
       } // recorded something meanwhile: look again

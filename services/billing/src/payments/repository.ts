@@ -1,7 +1,8 @@
 /**
- * The payments' own tables (billing.provider_events, billing.extension_orders, billing.receipt_outbox): each provider
- * event id handled once, each paid extension applied once, each receipt queued until it is mailed. The SQL of the
- * payment handling (webhooks.ts) and of the receipts (receipts.ts).
+ * The payments' own tables (billing.provider_events, billing.extension_orders, billing.receipt_outbox,
+ * billing.charge_refunds): each provider event id handled once, each paid extension applied once, each receipt queued
+ * until it is mailed, each charge's refunds recorded. The SQL of the payment handling (webhooks.ts, refunds.ts) and of
+ * the receipts (receipts.ts).
  */
 import type { Pool, PoolClient } from '@ephemera/platform';
 import type { Receipt } from './mail-texts.ts';
@@ -118,4 +119,21 @@ export async function dueReceipts(pool: Pool, now: Date): Promise<string[]> {
     [now],
   );
   return rows.map((r) => r.receipt_id);
+}
+
+/**
+ * One statement: the charge's recorded refunded total as of the account's last sequence (both are projected
+ * together); null when the account is gone.
+ */
+export async function refundedSoFar(
+  pool: Pool,
+  accountId: string,
+  chargeId: string,
+): Promise<{ lastSeq: number; refundedCents: number } | null> {
+  const { rows } = await pool.query<{ last_seq: number; refunded_cents: string | null }>(
+    `SELECT a.last_seq, r.refunded_cents FROM billing.accounts a LEFT JOIN billing.charge_refunds r ON r.charge_id = $2 WHERE a.id = $1`,
+    [accountId, chargeId],
+  );
+  const row = rows[0];
+  return row ? { lastSeq: row.last_seq, refundedCents: Number(row.refunded_cents ?? 0) } : null;
 }
