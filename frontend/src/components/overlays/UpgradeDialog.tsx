@@ -7,7 +7,6 @@ import { Modal } from '../Modal.tsx';
 import { TIER_NAMES } from '../../lib/planCopy.ts';
 import { Suspense } from 'react';
 import { useCatalog, useT } from '../../i18n/i18n.ts';
-import { errorText } from '../../i18n/errorText.ts';
 
 /** The dialog's texts come with the roomside catalog; only the dialog waits for it (it opens outside the room too). */
 export function UpgradeDialog(props: UpgradeDialogProps) {
@@ -64,7 +63,7 @@ function UpgradeDialogContent({
       <p data-testid="upgrade-current-tier">{t('roomside.upgrade.current', { plan: TIER_NAMES[currentTier] })}</p>
       {error && (
         <p className="account-error" role="alert">
-          {errorText(null, error)}
+          {error}
         </p>
       )}
     </Modal>
