@@ -32,7 +32,7 @@ export interface ServiceConfig {
   spec: ConfigSpec;
 }
 
-/** RATE_LIMIT_<NAME> variables every process reads (services/platform/src/config-vars.ts rateLimitEnv). */
+/** RATE_LIMIT_<NAME> variables every process reads (services/platform/src/config-rate-limits.ts rateLimitEnv). */
 export function rateLimitVars(): string[] {
   return Object.keys(rateLimitEnv);
 }

@@ -12,6 +12,7 @@ import { repo } from './code-facts.ts';
 const CONFIG_MODULES = new Set([
   'services/platform/src/config.ts',
   'services/platform/src/config-vars.ts',
+  'services/platform/src/config-rate-limits.ts',
   'services/embedded/config.ts',
   'deploy/local/config.ts',
   ...['room', 'messaging', 'presence', 'billing', 'admin-analytics', 'gateway'].map(
