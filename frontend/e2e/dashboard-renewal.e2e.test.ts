@@ -45,6 +45,7 @@ describe('dashboard: auto-renewal and an expired subscription (embedded, Mailpit
       dataDir,
       logger: createLogger('e2e-renewal', 'silent'),
       smtpUrl: mail.smtpUrl,
+      frontendDist: process.env.E2E_FRONTEND_DIST,
       google: null,
       payments: {
         stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },

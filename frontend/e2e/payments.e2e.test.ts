@@ -61,6 +61,7 @@ describe('payments in the browser (embedded, Mailpit, stripe-mock)', () => {
       dataDir,
       logger: createLogger('e2e-payments', 'silent'),
       smtpUrl: mail.smtpUrl,
+      frontendDist: process.env.E2E_FRONTEND_DIST,
       google: null,
       payments: {
         stripe: { secretKey: STRIPE_MOCK_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: stripeMock.url },

@@ -41,6 +41,7 @@ describe("the superadmin's Users and Rooms lists over every row (embedded, Mailp
       dataDir,
       logger: createLogger('e2e-lists', 'silent'),
       smtpUrl: mail.smtpUrl,
+      frontendDist: process.env.E2E_FRONTEND_DIST,
       google: null,
       superadminEmail: ADMIN_EMAIL,
       rateLimits: rateLimitConfig(process.env, {

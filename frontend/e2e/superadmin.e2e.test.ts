@@ -80,6 +80,7 @@ describe('the superadmin dashboard in the browser (embedded, Mailpit)', () => {
       dataDir,
       logger: createLogger('e2e-superadmin', 'silent'),
       smtpUrl: mail.smtpUrl,
+      frontendDist: process.env.E2E_FRONTEND_DIST,
       google: null,
       superadminEmail: ADMIN_EMAIL,
       rateLimits: rateLimitConfig(process.env, { signInCodesPerAddress: { points: 1000, durationSec: 3600 } }),

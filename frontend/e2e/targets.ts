@@ -20,6 +20,9 @@ const pinTo = (replica: string): CookieSpec[] => [
   { name: 'ephemera_gw', value: replica, domain: '127.0.0.1', path: '/socket.io/' },
 ];
 
+/** The superadmin's address in both modes when sign-in mail is on (docs/product/admin.md ADM1). */
+export const SUPERADMIN_EMAIL = 'root@example.test';
+
 /** The frontend build the servers hand out (a test run may point at its own build). */
 const frontendDist = () => process.env.E2E_FRONTEND_DIST;
 
@@ -58,7 +61,7 @@ export async function embeddedTarget(name: string, opts: TargetOptions = {}): Pr
       dataDir,
       logger: createLogger(`e2e-${name}`, 'silent'),
       frontendDist: frontendDist(),
-      ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
+      ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl, superadminEmail: SUPERADMIN_EMAIL } : {}),
       ...(opts.google !== undefined ? { google: opts.google } : {}),
       ...(opts.calls
         ? {
@@ -98,7 +101,7 @@ export async function distributedTarget(name: string, opts: TargetOptions = {}):
           accounts: {
             port: billingPort,
             smtpUrl: opts.smtpUrl,
-            superadminEmail: 'root@example.test',
+            superadminEmail: SUPERADMIN_EMAIL,
             ...(opts.google ? { google: opts.google } : {}),
           },
         }

@@ -1,0 +1,151 @@
+/**
+ * The account pages and the superadmin dashboard in German (docs/i18n.md), in a real browser, in both modes: an
+ * account whose chosen language is German signs in by e-mail code and sees its dashboard, its subscription and the
+ * pricing page with no text of the English account catalog left in their words or labels; the superadmin sees every
+ * tab of the dashboard with none of the English admin catalog left.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Locator } from 'playwright-core';
+import { ADMIN_PAGE_PATH } from '@ephemera/proto';
+import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
+import { assertFrontendBuilt, launchBrowser, User, WAIT_MS } from './browser.ts';
+import { MODES, SUPERADMIN_EMAIL, type BrowserTarget } from './targets.ts';
+import { signInByCode } from './sign-in.ts';
+
+const LOCALES_DIR = path.join(import.meta.dirname, '..', 'src', 'i18n', 'locales');
+const catalog = (locale: string, area: string) =>
+  JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, locale, `${area}.json`), 'utf8')) as Record<string, string>;
+
+/**
+ * The English words a German page must not show: for each key of the area whose German text differs, the English
+ * message's literal pieces (placeholders, selects, plurals and tags cut out) of 4 characters or more that are not
+ * also part of a German text of the area.
+ */
+function englishPieces(area: string): string[] {
+  const en = catalog('en', area);
+  const de = catalog('de', area);
+  const german = Object.values(de);
+  const pieces = new Set<string>();
+  for (const [key, message] of Object.entries(en)) {
+    if (de[key] === message) continue; // the same in both languages (Pro, Business, Feedback)
+    const literal = /, (plural|select),/.test(message) ? '' : message.replace(/<\/?\d+>/g, '');
+    for (const piece of literal.split(/\{[^}]*\}/)) {
+      const p = piece.trim();
+      if (p.length >= 4 && !german.some((g) => g.includes(p))) pieces.add(p);
+    }
+  }
+  return [...pieces];
+}
+
+/**
+ * The plan descriptions and prices (lib/planCopy.ts, shared with the room's plan dialogs) are not converted yet
+ * (docs/i18n.md, Not yet): the subscription and pricing pages are read without them.
+ */
+const PLAN_COPY = '.check-list, .plan-price, [data-testid="usage"], [data-testid="pricing-guarantees"]';
+
+/** What a part of the page says: its text and the labels of it and of every element in it, without `leaveOut`. */
+const saidBy = (part: Locator, leaveOut = ''): Promise<string> =>
+  part.evaluate((original, skip) => {
+    const root = original.cloneNode(true) as Element;
+    if (skip) for (const el of root.querySelectorAll(skip)) el.remove();
+    const said = [root.textContent ?? ''];
+    for (const el of [root, ...root.querySelectorAll('*')])
+      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = el.getAttribute(attr);
+        if (value) said.push(value);
+      }
+    return said.join('\n');
+  }, leaveOut);
+
+const TABS = ['dashboard', 'users', 'rooms', 'analytics', 'system', 'feedback', 'settings'];
+
+for (const [mode, start] of MODES) {
+  describe(`browser: the account pages and the superadmin dashboard in German (${mode})`, () => {
+    let browser: Browser;
+    let target: BrowserTarget;
+    let mail: Mailpit;
+    const users: User[] = [];
+    const openGerman = async (name: string) => {
+      const u = await User.open(browser, name, target.urlA, target.cookiesA, target.replicaA);
+      users.push(u);
+      // the visitor's saved choice (docs/i18n.md: it wins over the browser's languages)
+      await u.context.addInitScript(() => localStorage.setItem('ephemera.locale', 'de'));
+      return u;
+    };
+
+    beforeAll(async () => {
+      assertFrontendBuilt();
+      mail = await startMailpit();
+      [target, browser] = await Promise.all([
+        start(`i18n-account-${mode}`, { smtpUrl: mail.smtpUrl, google: null }),
+        launchBrowser(),
+      ]);
+    }, 240_000);
+    afterAll(async () => {
+      for (const u of users) await u.close();
+      await browser?.close().catch(() => {});
+      await target?.stop();
+      await mail?.stop();
+    });
+
+    it('a signed-in account sees its dashboard, subscription and pricing in German', async () => {
+      const english = englishPieces('account');
+      expect(english).toContain("Your plan's limits"); // the check has something to find
+      expect(english.length).toBeGreaterThan(60);
+      const englishIn = async (part: Locator) => {
+        const said = await saidBy(part, PLAN_COPY);
+        return english.filter((piece) => said.includes(piece));
+      };
+      const ana = await openGerman('ana');
+      await signInByCode(ana, mail, `ana-${Date.now().toString(36)}@example.test`, 'ana', '/dashboard');
+      const dashboard = ana.byTestId('dashboard-page');
+      await dashboard.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => saidBy(dashboard), { timeout: WAIT_MS }).toContain('Willkommen, ana');
+      const said = await saidBy(dashboard);
+      for (const german of ['Die Grenzen deines Tarifs', 'Deine Räume', 'Einen Raum erstellen', 'Konto löschen'])
+        expect(said, german).toContain(german);
+      expect(await ana.page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await englishIn(dashboard)).toEqual([]);
+
+      await ana.goto('/subscription');
+      const subscription = ana.byTestId('subscription-page');
+      await subscription.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => saidBy(subscription), { timeout: WAIT_MS }).toContain('Aktueller Tarif');
+      expect(await englishIn(subscription)).toEqual([]);
+
+      await ana.goto('/upgrade');
+      const pricing = ana.byTestId('pricing-page');
+      await pricing.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => saidBy(pricing), { timeout: WAIT_MS }).toContain('Wähle deinen Tarif');
+      expect(await englishIn(pricing)).toEqual([]);
+      expect(ana.pageErrors).toEqual([]);
+    });
+
+    it('the superadmin sees every tab of the dashboard in German', async () => {
+      const english = englishPieces('admin');
+      expect(english).toContain('Revenue Metrics');
+      const englishIn = async (part: Locator) => {
+        const said = await saidBy(part);
+        return english.filter((piece) => said.includes(piece));
+      };
+      const root = await openGerman('root');
+      await signInByCode(root, mail, SUPERADMIN_EMAIL, 'root', ADMIN_PAGE_PATH);
+      const page = root.byTestId('superadmin-page');
+      await page.waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => saidBy(page), { timeout: WAIT_MS }).toContain('Admin-Dashboard');
+      for (const tab of TABS) {
+        await root.byTestId(`sa-tab-${tab}`).click();
+        const panel = root.byTestId(`sa-panel-${tab}`);
+        await panel.waitFor({ timeout: WAIT_MS });
+        await expect.poll(() => root.byTestId('sa-refresh').isEnabled(), { timeout: WAIT_MS }).toBe(true);
+        expect(await englishIn(page), tab).toEqual([]);
+      }
+      const said = await saidBy(page);
+      for (const german of ['Abmelden', 'Benutzer', 'Räume', 'Analysen', 'Einstellungen'])
+        expect(said, german).toContain(german);
+      expect(root.pageErrors).toEqual([]);
+    });
+  });
+}
