@@ -15,7 +15,7 @@ import { UI_TEXT } from '../lib/texts.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
 import { errorText } from '../i18n/errorText.ts';
-import { formatDateTime } from '../i18n/format.ts';
+import { formatDate } from '../i18n/format.ts';
 import './accounts.css';
 import './payments.css';
 
@@ -23,6 +23,16 @@ const TITLES: Record<'loading' | 'failed' | 'done', MessageId> = {
   loading: 'account.success.processing',
   failed: 'account.success.verificationFailed',
   done: 'account.success.title',
+};
+
+/** the new expiry with seconds, in the language's own order and clock (1/7/2027, 8:37:20 PM / 7.1.2027, 20:37:20) */
+const EXPIRY_FORMAT: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
 };
 
 function Card({ children, testId, state }: { children: ReactNode; testId: string; state: string }) {
@@ -117,7 +127,7 @@ export function PaymentSuccessPage() {
           {expiry && (
             <>
               <dt>{t('account.success.newExpiry')}</dt>
-              <dd data-testid="new-expiry">{formatDateTime(expiry)}</dd>
+              <dd data-testid="new-expiry">{formatDate(expiry, EXPIRY_FORMAT)}</dd>
             </>
           )}
         </dl>
