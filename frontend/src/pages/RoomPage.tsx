@@ -155,7 +155,8 @@ function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): v
         onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
         onKicked: (reason) => {
           // the member's other pages in this browser show the app-wide Removed dialog
-          announceRemoval({ workspaceId: auth.workspaceId, roomName: auth.roomName, reason });
+          // in the active language: the other pages show it as it comes (their dialog does not load the room's texts)
+          announceRemoval({ workspaceId: auth.workspaceId, roomName: auth.roomName, reason: errorText(null, reason) });
           onPhase({ kind: 'kicked', reason });
         },
       }),

@@ -8,7 +8,6 @@ import { useEffect, useRef } from 'react';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
 import { useCatalog, useT } from '../../i18n/i18n.ts';
-import { errorText } from '../../i18n/errorText.ts';
 
 export const REMOVED_REDIRECT_MS = 5000;
 const goHome = () => window.location.assign('/');
@@ -49,7 +48,7 @@ export function RemovedFromWorkspaceDialog({
         </button>
       }
     >
-      <p>{errorText(null, reason)}</p>
+      <p>{reason}</p>
       <p className="muted">{t('roomside.removed.rejoin')}</p>
       <p className="muted">{t('roomside.ended.redirecting')}</p>
     </Modal>
