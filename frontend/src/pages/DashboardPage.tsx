@@ -18,7 +18,6 @@ import { DashboardRooms } from './DashboardRooms.tsx';
 import { DashboardRenewal } from './DashboardRenewal.tsx';
 import { statusLabel } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
-import { errorText } from '../i18n/errorText.ts';
 import { formatDate, formatNumber } from '../i18n/format.ts';
 import './accounts.css';
 
@@ -26,7 +25,6 @@ const unlimited = (n: number) => (n === -1 ? translate('account.dashboard.unlimi
 
 export function DashboardPage() {
   useCatalog('account');
-  useCatalog('roomside'); // the server's refusals (errorText)
   const t = useT();
   const navigate = useNavigate();
   const account = readAccount();
@@ -72,7 +70,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.updateUsername(token, newName.trim());
     if (!r.ok) {
-      setError(errorText(r.code, r.message || t('account.dashboard.usernameFailed')));
+      setError(r.message || t('account.dashboard.usernameFailed'));
       return;
     }
     setNewName('');
@@ -110,7 +108,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.deleteAccount(token, confirmText);
     if (!r.ok) {
-      setDeleteError(errorText(r.code, r.message || t('account.dashboard.deleteFailed')));
+      setDeleteError(r.message || t('account.dashboard.deleteFailed'));
       return;
     }
     setDeleting(false);

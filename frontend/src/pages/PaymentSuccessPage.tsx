@@ -14,7 +14,6 @@ import { SUCCESS_INCLUDED, extensionIncluded } from '../lib/planCopy.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
-import { errorText } from '../i18n/errorText.ts';
 import { formatDate } from '../i18n/format.ts';
 import './accounts.css';
 import './payments.css';
@@ -45,7 +44,6 @@ function Card({ children, testId, state }: { children: ReactNode; testId: string
 
 export function PaymentSuccessPage() {
   useCatalog('account');
-  useCatalog('roomside'); // the server's refusals (errorText)
   const t = useT();
   const [params] = useSearchParams();
   const [outcome, setOutcome] = useState<PaymentOutcome | null>(null);
@@ -87,7 +85,7 @@ export function PaymentSuccessPage() {
         </div>
         <h1 className="overlay-title">{t('account.success.verificationFailed')}</h1>
         <p className="overlay-sub" role="alert" data-testid="payment-failed-message">
-          {errorText(null, outcome.message)}
+          {outcome.message}
         </p>
         <div className="button-row">
           <a className="button button-primary" href="/">
@@ -158,7 +156,7 @@ export function PaymentSuccessPage() {
       </p>
       {outcome.settleError && (
         <p className="overlay-sub form-error" role="alert" data-testid="payment-settle-error">
-          {errorText(null, outcome.settleError)}
+          {outcome.settleError}
         </p>
       )}
       <dl className="account-facts" data-testid="subscription-details">

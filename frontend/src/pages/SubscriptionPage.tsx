@@ -17,7 +17,6 @@ import { readAuth } from '../lib/storage.ts';
 import { roomPath } from '../lib/routes.ts';
 import { FREE_STATUS, PAYMENT_TEXT, paymentsApi, startCheckout, statusLabel } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
-import { errorText } from '../i18n/errorText.ts';
 import { formatDate } from '../i18n/format.ts';
 import { INCLUDED, TIER_NAMES, monthlyPrice, usagePlaceholder } from '../lib/planCopy.ts';
 import './accounts.css';
@@ -27,7 +26,6 @@ const UPGRADES: Record<Tier, PaidPlan[]> = { free: ['pro', 'business'], pro: ['b
 
 export function SubscriptionPage() {
   useCatalog('account');
-  useCatalog('roomside'); // the server's refusals (errorText)
   const t = useT();
   const account = readAccount();
   const [status, setStatus] = useState<SubscriptionStatusAnswer | null>(null);
@@ -67,7 +65,7 @@ export function SubscriptionPage() {
       setDialogError(
         r.message === PAYMENT_TEXT.selectPlan
           ? t('account.payment.selectPlan')
-          : t('account.payment.error', { message: errorText(null, r.message) }),
+          : t('account.payment.error', { message: r.message }),
       );
     }
   };

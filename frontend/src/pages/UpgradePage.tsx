@@ -13,7 +13,6 @@ import { AppLink } from '../components/AppLink.tsx';
 import { readAccount } from '../lib/account.ts';
 import { PAYMENT_TEXT, PENDING_UPGRADE_KEY, parsePlan, readPendingUpgrade, startCheckout } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
-import { errorText } from '../i18n/errorText.ts';
 import { CANCEL_ANYTIME, MONEY_BACK, PRICING_FEATURES, TIER_NAMES, priceOfTier } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -27,7 +26,6 @@ const TAGLINES: Record<Tier, MessageId> = {
 
 export function UpgradePage() {
   useCatalog('account');
-  useCatalog('roomside'); // the server's refusals (errorText)
   const t = useT();
   const [params] = useSearchParams();
   const account = readAccount();
@@ -60,7 +58,7 @@ export function UpgradePage() {
       setError(
         r.message === PAYMENT_TEXT.selectPlan
           ? t('account.payment.selectPlan')
-          : t('account.payment.error', { message: errorText(null, r.message) }),
+          : t('account.payment.error', { message: r.message }),
       );
     }
     // redirect / login: the browser is leaving; the button keeps saying so

@@ -14,7 +14,6 @@ import { ModerationViewer } from './ModerationViewer.tsx';
 import { Pager } from './Pager.tsx';
 import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
 import { useT, type MessageId } from '../../i18n/i18n.ts';
-import { errorText } from '../../i18n/errorText.ts';
 
 const STATUS_LABEL: Record<(typeof ADMIN_FILTERS.roomStatus)[number], MessageId> = {
   active: 'admin.rooms.active',
@@ -195,7 +194,7 @@ export function RoomsTab({ data, reload, ask, toast }: TabProps) {
       )}
       {answer && list.failed && (
         <p className="sa-unavailable" role="status">
-          {errorText(null, list.failed)}
+          {list.failed}
         </p>
       )}
       {viewing && <ModerationViewer room={viewing} toast={toast} onClose={() => setViewing(null)} />}

@@ -37,7 +37,6 @@ const PANELS: Record<TabId, (p: TabProps) => JSX.Element> = {
 
 export function SuperadminPage() {
   useCatalog('admin');
-  useCatalog('roomside'); // the server's refusals (errorText)
   const t = useT();
   const navigate = useNavigate();
   const toast = useToast();

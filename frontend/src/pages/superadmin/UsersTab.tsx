@@ -17,7 +17,6 @@ import { AdminUpgradeDialog } from './AdminUpgradeDialog.tsx';
 import { Pager } from './Pager.tsx';
 import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
 import { useT, type MessageId } from '../../i18n/i18n.ts';
-import { errorText } from '../../i18n/errorText.ts';
 
 const TIER_LABEL: Record<(typeof ADMIN_FILTERS.tier)[number], MessageId> = {
   free: 'admin.users.tier.free',
@@ -304,7 +303,7 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
       )}
       {answer && list.failed && (
         <p className="sa-unavailable" role="status">
-          {errorText(null, list.failed)}
+          {list.failed}
         </p>
       )}
       {upgrading && (
