@@ -139,7 +139,8 @@ export function useLocale(): Locale {
 export function useCatalog(area: Area): void {
   const locale = useLocale();
   wanted.add(area);
-  use(loadCatalog(locale, area));
+  // typed as a plain promise: React reads the status field at run time, and its types have no 'maybe settled'
+  use(loadCatalog(locale, area) as Promise<void>);
 }
 
 /** The text of a key in the active language; the component renders again when the language changes. */

@@ -20,37 +20,10 @@
  * trigger (or the context menu's child) shows on its own, so the room does not wait for them (the initial JavaScript
  * budget, bundle-budget.ts).
  */
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
+import type { MenuProps, ContextMenuProps } from './overlayProps.ts';
 
-export interface MenuEntry {
-  label: ReactNode;
-  onSelect(): void;
-  icon?: ReactNode;
-  /** red text, for destructive actions */
-  danger?: boolean;
-  disabled?: boolean;
-  testId?: string;
-}
-
-export interface MenuProps {
-  trigger: ReactElement;
-  items: (MenuEntry | 'separator')[];
-  /** accessible name of the menu */
-  label: string;
-  open?: boolean;
-  onOpenChange?(open: boolean): void;
-  side?: 'top' | 'right' | 'bottom' | 'left';
-  align?: 'start' | 'center' | 'end';
-  testId?: string;
-}
-
-export interface ContextMenuProps {
-  children: ReactElement;
-  items: (MenuEntry | 'separator')[];
-  label: string;
-  onOpenChange?(open: boolean): void;
-  testId?: string;
-}
+export type { MenuEntry } from './overlayProps.ts';
 
 const RadixMenu = lazy(() => import('./RadixMenu.tsx').then((m) => ({ default: m.Menu })));
 const RadixContextMenu = lazy(() => import('./RadixMenu.tsx').then((m) => ({ default: m.ContextMenu })));

@@ -13,20 +13,8 @@
  * Radix's popover is a chunk of its own, fetched when the first popover's trigger renders: until it arrives the
  * trigger shows on its own (the initial JavaScript budget, bundle-budget.ts).
  */
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-
-export interface PopoverProps {
-  trigger: ReactElement;
-  children: ReactNode;
-  /** accessible name of the panel (role=dialog) */
-  label: string;
-  open?: boolean;
-  onOpenChange?(open: boolean): void;
-  side?: 'top' | 'right' | 'bottom' | 'left';
-  align?: 'start' | 'center' | 'end';
-  className?: string;
-  testId?: string;
-}
+import { lazy, Suspense } from 'react';
+import type { PopoverProps } from './overlayProps.ts';
 
 const RadixPopoverView = lazy(() => import('./RadixPopover.tsx'));
 

@@ -1,7 +1,7 @@
 /** Menu.tsx's dropdown and context menus on Radix, in their own chunk: loaded as the first menu renders (see Menu.tsx). */
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import * as RadixContextMenu from '@radix-ui/react-context-menu';
-import type { ContextMenuProps, MenuProps } from './Menu.tsx';
+import type { ContextMenuProps, MenuProps } from './overlayProps.ts';
 
 export function Menu({ trigger, items, label, open, onOpenChange, side = 'bottom', align = 'end', testId }: MenuProps) {
   return (

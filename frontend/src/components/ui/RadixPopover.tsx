@@ -1,6 +1,6 @@
 /** Popover.tsx's popover on Radix, in its own chunk: loaded as the first popover's trigger shows (see Popover.tsx). */
 import * as RadixPopover from '@radix-ui/react-popover';
-import type { PopoverProps } from './Popover.tsx';
+import type { PopoverProps } from './overlayProps.ts';
 
 export default function RadixPopoverView({
   trigger,

@@ -1,6 +1,6 @@
 /** Tooltip.tsx's tooltip on Radix, in its own chunk: loaded after the room shows (see Tooltip.tsx). */
 import * as RadixTooltip from '@radix-ui/react-tooltip';
-import type { TooltipProps } from './Tooltip.tsx';
+import type { TooltipProps } from './overlayProps.ts';
 
 export default function RadixTooltipView({ content, children, side = 'top', delay = 400 }: TooltipProps) {
   return (

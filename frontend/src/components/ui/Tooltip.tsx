@@ -11,15 +11,8 @@
  * Radix's tooltip is a chunk of its own, fetched when the first tooltip renders: until it arrives the child shows
  * without its tooltip, so the room does not wait for it (the initial JavaScript budget, bundle-budget.ts).
  */
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-
-export interface TooltipProps {
-  content: ReactNode;
-  children: ReactElement;
-  side?: 'top' | 'right' | 'bottom' | 'left';
-  /** ms before it shows on hover */
-  delay?: number;
-}
+import { lazy, Suspense } from 'react';
+import type { TooltipProps } from './overlayProps.ts';
 
 const RadixTooltipView = lazy(() => import('./RadixTooltip.tsx'));
 
