@@ -257,7 +257,8 @@ describe("browser: the room page's finish (icons, voice recording, phone actions
       await alice.byTestId('password-mode-toggle').waitFor({ state: 'detached', timeout: WAIT_MS });
     }
     expect(found).toEqual(Object.fromEntries(THEME_IDS.filter((t) => t !== 'custom').map((t) => [t, []])));
-  });
+    // ten themes, two axe scans each: about 60 s on a quiet machine, so more than the file's default
+  }, 180_000);
 
   it("the back-to-top button covers no message's time, at the bottom or scrolled up (docs/product/messages.md M7)", async () => {
     const { alice, workspaceId, channelId, aliceToken } = await room();
