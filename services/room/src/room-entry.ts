@@ -89,8 +89,11 @@ export async function createWorkspace(
       await core.deps.roomKeys?.destroy(workspaceId).catch(() => {}); // the room was never created
       throw err;
     }
-    const ws = (await core.repo.workspaceById(workspaceId))!;
-    const member = (await core.repo.memberById(workspaceId, userId))!;
+    const ws = await core.repo.workspaceById(workspaceId);
+    const member = await core.repo.memberById(workspaceId, userId);
+    // recorded but not yet applied here (the read model failed after the append; our consumer applies it): the
+    // caller is told to try again rather than answered from rows that are not there
+    if (!ws || !member) throw new DomainError('UNAVAILABLE');
     return {
       workspaceId,
       workspace: { id: workspaceId, name: ws.name },
@@ -146,7 +149,8 @@ export async function joinWorkspace(
         userActor(userId),
       ),
     ]);
-    const member = (await core.repo.memberById(ws.id, userId))!;
+    const member = await core.repo.memberById(ws.id, userId);
+    if (!member) throw new DomainError('UNAVAILABLE'); // recorded, not yet applied here (as above)
     return { workspaceId: ws.id, userToken: token, user: toRoomUser(member, ws) };
   });
 }
