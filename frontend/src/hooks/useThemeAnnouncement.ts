@@ -6,7 +6,8 @@
 import { useEffect } from 'react';
 import type { RoomSession } from '../lib/session.ts';
 import type { RoomState } from '../state/roomState.ts';
-import { THEMES, isThemeId } from '../lib/themes.ts';
+import { isThemeId, themeName } from '../lib/themes.ts';
+import { t as translate } from '../i18n/i18n.ts';
 import { useToast } from '../components/overlays/Toast.tsx';
 
 const keyOf = (s: RoomState) => {
@@ -16,10 +17,13 @@ const keyOf = (s: RoomState) => {
 
 /** The announcement for a change from prev to next, or null. */
 export function themeAnnouncement(prev: RoomState, next: RoomState): string | null {
-  const t = next.workspace?.theme;
-  if (!prev.workspace || !t || !isThemeId(t.themeId) || keyOf(prev) === keyOf(next)) return null;
-  if (t.changedBy === next.user?.id) return null;
-  return `${t.changedByName || 'An admin'} changed the room theme to ${THEMES[t.themeId].name}`;
+  const theme = next.workspace?.theme;
+  if (!prev.workspace || !theme || !isThemeId(theme.themeId) || keyOf(prev) === keyOf(next)) return null;
+  if (theme.changedBy === next.user?.id) return null;
+  const themeLabel = themeName(theme.themeId);
+  return theme.changedByName
+    ? translate('roomside.theme.changedBy', { name: theme.changedByName, theme: themeLabel })
+    : translate('roomside.theme.changedByAdmin', { theme: themeLabel });
 }
 
 export function useThemeAnnouncement(session: RoomSession): void {

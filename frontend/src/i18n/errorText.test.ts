@@ -5,6 +5,9 @@ import { loadArea, setLocale } from './i18n.ts';
 import { errorText } from './errorText.ts';
 import { kickFailed } from '../lib/adminCommands.ts';
 import { MSG_REMOVED } from '../lib/sessionEvents.ts';
+import { MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED } from '../lib/chatCommands.ts';
+import { MSG_SEND_FAILED } from '../lib/messageSender.ts';
+import { MSG_NOT_CONNECTED, MSG_TIMED_OUT, MSG_UNKNOWN_ERROR } from '../lib/conversationCommands.ts';
 
 const codes = Object.keys(ERRORS) as (keyof typeof ERRORS)[];
 
@@ -36,6 +39,20 @@ describe('errorText', () => {
     expect(errorText(null, MSG_REMOVED)).toBe('Du wurdest aus diesem Chatraum entfernt.');
     expect(errorText(null, kickFailed(ERRORS.CANNOT_KICK_OWNER))).toBe(
       'Benutzer konnte nicht entfernt werden: Der Besitzer des Raums kann nicht entfernt werden',
+    );
+  });
+
+  it('shows the chat commands’ notices and the reasons of an unanswered command in the active language', async () => {
+    const texts = [MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED, MSG_SEND_FAILED];
+    const reasons = [MSG_NOT_CONNECTED, MSG_TIMED_OUT, MSG_UNKNOWN_ERROR];
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+    for (const text of [...texts, ...reasons.map(kickFailed)]) expect(errorText(null, text)).toBe(text);
+    await setLocale('de', { save: false });
+    for (const text of [...texts, ...reasons]) expect(errorText(null, text), text).not.toBe(text);
+    expect(errorText(null, MSG_DELETE_FAILED)).toBe('Die Nachricht konnte nicht gelöscht werden');
+    expect(errorText(null, kickFailed(MSG_NOT_CONNECTED))).toBe(
+      'Benutzer konnte nicht entfernt werden: Nicht verbunden',
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * The room's own texts that reach the screen as English strings: what the browser's room commands (lib/*Commands.ts,
- * lib/session.ts, lib/sessionEvents.ts) answer when a step fails, and the room-ended texts the server sends
+ * lib/messageSender.ts, lib/session.ts, lib/sessionEvents.ts) answer when a step fails, and the room-ended texts the server sends
  * (proto's ROOM_ENDED_TEXT). Each English text is its constant, so English stays exactly what the code says; the
  * key gives it in the active language (errorText reads these after proto's ERRORS; docs/i18n.md).
  */
@@ -20,6 +20,9 @@ import {
 import {
   MSG_CREATE_CHANNEL_FAILED,
   MSG_DELETE_CHANNEL_FAILED,
+  MSG_NOT_CONNECTED,
+  MSG_TIMED_OUT,
+  MSG_UNKNOWN_ERROR,
   MSG_DELETE_DM_TIMEOUT,
   MSG_PROFILE_FAILED,
   MSG_RENAME_CHANNEL_FAILED,
@@ -28,6 +31,8 @@ import {
   MSG_UPDATE_MEMBERS_FAILED,
   deleteDmFailed,
 } from '../lib/conversationCommands.ts';
+import { MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED } from '../lib/chatCommands.ts';
+import { MSG_SEND_FAILED } from '../lib/messageSender.ts';
 import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from '../lib/session.ts';
 import { MSG_REMOVED } from '../lib/sessionEvents.ts';
 import { MSG_PASSWORD_TOO_LONG } from '../lib/roomRules.ts';
@@ -54,6 +59,14 @@ export const ROOM_TEXTS = new Map<string, MessageId | [MessageId, MessageValues]
   [MSG_START_DM_FAILED, 'roomside.command.startDmFailed'],
   [MSG_SEARCH_FAILED, 'roomside.command.searchFailed'],
   [MSG_CREATE_CHANNEL_FAILED, 'roomside.command.createChannelFailed'],
+  [MSG_DELETE_FAILED, 'roomside.command.deleteMessageFailed'],
+  [MSG_EDIT_FAILED, 'roomside.command.editMessageFailed'],
+  [MSG_REACTION_FAILED, 'roomside.command.reactionFailed'],
+  [MSG_SEND_FAILED, 'roomside.command.sendFailed'],
+  // the reasons a command names when the server never answered it
+  [MSG_NOT_CONNECTED, 'roomside.command.notConnected'],
+  [MSG_TIMED_OUT, 'roomside.command.timedOut'],
+  [MSG_UNKNOWN_ERROR, 'roomside.command.unknownError'],
 ]);
 
 /** Texts made of a fixed start and the server's reason ('Failed to kick user: {reason}'). */

@@ -1,11 +1,18 @@
 /** Room administration over a fake socket: what each command sends, how answers and live events change the store. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, ERRORS, S, settingsForTier } from '@ephemera/proto/client';
 import type { WorkspaceUpdate } from '@ephemera/proto';
 import { channel, me, other, workspace } from '../state/testData.ts';
 import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
 import { startFakeSession } from './testing/fakeSession.ts';
 import { themeAnnouncement } from '../hooks/useThemeAnnouncement.ts';
+import { loadArea, setLocale } from '../i18n/i18n.ts';
+
+// the theme announcement reads the roomside catalog (the room loads it)
+beforeAll(async () => {
+  await setLocale('en', { save: false });
+  await loadArea('roomside');
+});
 
 const update = (extra: Partial<WorkspaceUpdate> = {}): WorkspaceUpdate => ({
   workspaceId: 'w1',
@@ -245,6 +252,9 @@ describe('room administration events', () => {
     });
     expect(session.state.workspace?.theme?.themeId).toBe('forest');
     expect(themeAnnouncement(prev, session.state)).toBe('bob changed the room theme to Forest');
+    await setLocale('de', { save: false });
+    expect(themeAnnouncement(prev, session.state)).toBe('bob hat das Design des Raums auf Wald geändert');
+    await setLocale('en', { save: false });
     expect(themeAnnouncement(session.state, session.state)).toBeNull();
     prev = session.state;
     socket.fire(S.themeChanged, {

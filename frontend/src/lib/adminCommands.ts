@@ -10,7 +10,7 @@ import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { renameTarget } from './roomRules.ts';
 import { isThemeId } from './themes.ts';
-import type { Result } from './conversationCommands.ts';
+import { MSG_NOT_CONNECTED, MSG_TIMED_OUT, MSG_UNKNOWN_ERROR, type Result } from './conversationCommands.ts';
 
 export const MSG_RENAME_WORKSPACE_FAILED = 'Failed to rename workspace';
 export const kickFailed = (reason: string) => `Failed to kick user: ${reason}`;
@@ -22,8 +22,6 @@ const SAYS_WHY = new Set<string>(['EXTENSION_NEEDS_PAYMENT', 'SUBSCRIPTION_IN_GR
 export const MSG_DELETE_ROOM_FAILED = 'Failed to delete chat room';
 export const MSG_THEME_FAILED = 'Failed to change the room theme';
 export const MSG_ROLE_FAILED = "Failed to change the member's role";
-const NOT_CONNECTED = 'Not connected';
-const TIMED_OUT = 'Request timed out';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 /** the wire's record names its font from CUSTOM_THEME_FONTS; the editor offers only those and the server checks it */
@@ -81,7 +79,7 @@ export class AdminCommands {
         { workspaceId: this.link.workspaceId, password },
         REQUEST_TIMEOUT_MS,
       );
-      if (!ack.success) return fail(passwordFailed(ack.message || 'Unknown error'));
+      if (!ack.success) return fail(passwordFailed(ack.message || MSG_UNKNOWN_ERROR));
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
     });
@@ -95,7 +93,7 @@ export class AdminCommands {
         { workspaceId: this.link.workspaceId, maxUsers },
         REQUEST_TIMEOUT_MS,
       );
-      if (!ack.success) return fail(maxUsersFailed(ack.message || 'Unknown error'));
+      if (!ack.success) return fail(maxUsersFailed(ack.message || MSG_UNKNOWN_ERROR));
       this.link.dispatch({ type: 'workspaceUpdated', update: ack.workspace });
       return { ok: true };
     });
@@ -156,7 +154,7 @@ export class AdminCommands {
     if (userId === this.link.state().user?.id) return fail(kickFailed('You cannot kick yourself'));
     return this.call(kickFailed, async (socket) => {
       const ack = await request(socket, C.kickUser, { workspaceId: this.link.workspaceId, userId }, REQUEST_TIMEOUT_MS);
-      if (!ack.success) return fail(kickFailed(ack.message || 'Unknown error'));
+      if (!ack.success) return fail(kickFailed(ack.message || MSG_UNKNOWN_ERROR));
       this.link.dispatch({ type: 'memberKicked', userId });
       return { ok: true };
     });
@@ -208,11 +206,11 @@ export class AdminCommands {
     run: (socket: RoomSocket) => Promise<Result>,
   ): Promise<Result> {
     const socket = this.link.socket();
-    if (!socket) return fail(describe(NOT_CONNECTED));
+    if (!socket) return fail(describe(MSG_NOT_CONNECTED));
     try {
       return await run(socket);
     } catch (err) {
-      return fail(describe(err instanceof RequestTimeoutError ? TIMED_OUT : NOT_CONNECTED));
+      return fail(describe(err instanceof RequestTimeoutError ? MSG_TIMED_OUT : MSG_NOT_CONNECTED));
     }
   }
 }

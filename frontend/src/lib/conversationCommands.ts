@@ -10,6 +10,10 @@ import { tailSeq } from '../state/conversationsSlice.ts';
 import { dmWith } from '../state/conversationSelectors.ts';
 import { UI_TEXT } from './texts.ts';
 
+/** reasons of a failed command when the server never answered it (or answered without one) */
+export const MSG_NOT_CONNECTED = 'Not connected';
+export const MSG_TIMED_OUT = 'Request timed out';
+export const MSG_UNKNOWN_ERROR = 'Unknown error';
 export const MSG_DELETE_DM_TIMEOUT = 'Delete DM request timed out';
 export const MSG_NOT_DM_MEMBER = 'You are not a member of this DM conversation';
 export const MSG_NOT_A_DM = 'Channel is not a DM';
@@ -147,7 +151,7 @@ export class ConversationCommands {
     if (!state.user || !channel.memberIds.includes(state.user.id)) return this.report(MSG_NOT_DM_MEMBER);
     this.link.removeChannel(channelId);
     const socket = this.link.socket();
-    if (!socket) return this.report(deleteDmFailed('Not connected'));
+    if (!socket) return this.report(deleteDmFailed(MSG_NOT_CONNECTED));
     try {
       const ack = await request(
         socket,
@@ -155,9 +159,11 @@ export class ConversationCommands {
         { channelId, workspaceId: this.link.workspaceId, userId: state.user.id },
         DELETE_DM_TIMEOUT_MS,
       );
-      return ack.success ? { ok: true } : this.report(deleteDmFailed(ack.message || 'Unknown error'));
+      return ack.success ? { ok: true } : this.report(deleteDmFailed(ack.message || MSG_UNKNOWN_ERROR));
     } catch (err) {
-      return this.report(err instanceof RequestTimeoutError ? MSG_DELETE_DM_TIMEOUT : deleteDmFailed('Not connected'));
+      return this.report(
+        err instanceof RequestTimeoutError ? MSG_DELETE_DM_TIMEOUT : deleteDmFailed(MSG_NOT_CONNECTED),
+      );
     }
   }
 

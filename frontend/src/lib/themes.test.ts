@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_THEME_DEFAULTS, THEME_IDS } from '@ephemera/proto/client';
-import { applyTheme, colorsOf, normaliseCustomTheme, THEMES, themesFor, themeVariables } from './themes.ts';
+import { applyTheme, colorsOf, normaliseCustomTheme, THEMES, themeName, themesFor, themeVariables } from './themes.ts';
+import { loadArea, setLocale } from '../i18n/i18n.ts';
 import { initialTheme } from '../hooks/useRoomTheme.ts';
 import {
   readCustomTheme,
@@ -30,6 +31,28 @@ describe('themes (docs/product/rooms.md R31)', () => {
     for (const id of THEME_IDS) {
       for (const value of Object.values(colorsOf(id))) expect(value).toMatch(/^#[0-9a-f]{6}$/i);
     }
+  });
+
+  it('names each theme in the active language, the brands alike in every language', async () => {
+    await setLocale('en', { save: false });
+    await loadArea('roomside');
+    expect(THEME_IDS.map(themeName)).toEqual([
+      'Default',
+      'Dark',
+      'WhatsApp',
+      'Messenger',
+      'Slack',
+      'Telegram',
+      'Discord',
+      'Sunset',
+      'Forest',
+      'Rose Gold',
+      'Custom',
+    ]);
+    await setLocale('de', { save: false });
+    expect(themeName('forest')).toBe('Wald');
+    expect(themeName('whatsapp')).toBe('WhatsApp');
+    await setLocale('en', { save: false });
   });
 
   it('offers 3 themes on free, 10 on pro, 11 on business', () => {

@@ -1,5 +1,5 @@
 /**
- * The 11 themes (docs/product/rooms.md R31): their names and colour sets, applied as the CSS variables every
+ * The 11 themes (docs/product/rooms.md R31): their names (from the catalog) and colour sets, applied as the CSS variables every
  * colour of styles.css comes from. Which themes a tier may use is proto's entitlement table (themeAllowed); the
  * custom theme (business) is the room's CustomTheme record on top of the default colours.
  */
@@ -11,6 +11,7 @@ import {
   type ThemeId,
   type Tier,
 } from '@ephemera/proto/client';
+import { t, type MessageId } from '../i18n/i18n.ts';
 
 /** The spec's colour roles, plus the page and card backgrounds a dark theme needs. */
 export interface ThemeColors {
@@ -41,7 +42,6 @@ export interface ThemeColors {
 
 export interface ThemeDef {
   id: ThemeId;
-  name: string;
   colors: ThemeColors;
 }
 
@@ -74,10 +74,9 @@ const LIGHT_BASE: ThemeColors = {
 const light = (overrides: Partial<ThemeColors>): ThemeColors => ({ ...LIGHT_BASE, ...overrides });
 
 export const THEMES: Record<ThemeId, ThemeDef> = {
-  default: { id: 'default', name: 'Default', colors: LIGHT_BASE },
+  default: { id: 'default', colors: LIGHT_BASE },
   dark: {
     id: 'dark',
-    name: 'Dark',
     colors: {
       primary: '#60a5fa',
       secondary: '#1f2937',
@@ -106,7 +105,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   whatsapp: {
     id: 'whatsapp',
-    name: 'WhatsApp',
     colors: light({
       primary: '#008069',
       accent: '#25d366',
@@ -124,7 +122,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   messenger: {
     id: 'messenger',
-    name: 'Messenger',
     colors: light({
       primary: '#0866ff',
       accent: '#a033ff',
@@ -138,7 +135,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   slack: {
     id: 'slack',
-    name: 'Slack',
     colors: light({
       primary: '#611f69',
       accent: '#ecb22e',
@@ -154,7 +150,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   telegram: {
     id: 'telegram',
-    name: 'Telegram',
     colors: light({
       primary: '#2aabee',
       accent: '#229ed9',
@@ -170,7 +165,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   discord: {
     id: 'discord',
-    name: 'Discord',
     colors: {
       primary: '#5865f2',
       secondary: '#2b2d31',
@@ -199,7 +193,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   sunset: {
     id: 'sunset',
-    name: 'Sunset',
     colors: light({
       primary: '#ea580c',
       accent: '#db2777',
@@ -217,7 +210,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   forest: {
     id: 'forest',
-    name: 'Forest',
     colors: light({
       primary: '#15803d',
       accent: '#65a30d',
@@ -234,7 +226,6 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
   },
   rosegold: {
     id: 'rosegold',
-    name: 'Rose Gold',
     colors: light({
       primary: '#be185d',
       accent: '#b76e79',
@@ -251,7 +242,7 @@ export const THEMES: Record<ThemeId, ThemeDef> = {
       textMuted: '#6d5458',
     }),
   },
-  custom: { id: 'custom', name: 'Custom', colors: LIGHT_BASE },
+  custom: { id: 'custom', colors: LIGHT_BASE },
 };
 
 export const FREE_THEME_COUNT = THEME_IDS.filter((id) => themeAllowed('free', id)).length;
@@ -400,7 +391,25 @@ export function applyTheme(el: ThemeTarget, themeId: ThemeId, custom: CustomThem
   for (const [name, value] of Object.entries(themeVariables(themeId, custom))) el.style.setProperty(name, value);
 }
 
+/** Each theme's name as shown: literal keys, so the catalog check sees them; brands' names read alike in every language. */
+const THEME_NAME_KEYS: Record<ThemeId, MessageId> = {
+  default: 'roomside.theme.name.default',
+  dark: 'roomside.theme.name.dark',
+  whatsapp: 'roomside.theme.name.whatsapp',
+  messenger: 'roomside.theme.name.messenger',
+  slack: 'roomside.theme.name.slack',
+  telegram: 'roomside.theme.name.telegram',
+  discord: 'roomside.theme.name.discord',
+  sunset: 'roomside.theme.name.sunset',
+  forest: 'roomside.theme.name.forest',
+  rosegold: 'roomside.theme.name.rosegold',
+  custom: 'roomside.theme.name.custom',
+};
+
+/** A theme's name in the active language (the roomside catalog is loaded where themes are shown: the room). */
+export const themeName = (id: ThemeId): string => t(THEME_NAME_KEYS[id]);
+
 /** Themes the room's tier includes, in the spec's order, and those it does not (shown with the premium mark). */
-export function themesFor(tier: Tier): { id: ThemeId; name: string; allowed: boolean }[] {
-  return THEME_IDS.map((id) => ({ id, name: THEMES[id].name, allowed: themeAllowed(tier, id) }));
+export function themesFor(tier: Tier): { id: ThemeId; allowed: boolean }[] {
+  return THEME_IDS.map((id) => ({ id, allowed: themeAllowed(tier, id) }));
 }

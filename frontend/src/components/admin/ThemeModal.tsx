@@ -14,7 +14,7 @@ import {
 } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon, SparkIcon } from '../Icons.tsx';
-import { colorsOf, themesFor } from '../../lib/themes.ts';
+import { colorsOf, themeName, themesFor } from '../../lib/themes.ts';
 import { readCustomTheme } from '../../lib/roomPrefs.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import type { AppliedTheme } from '../../hooks/useRoomTheme.ts';
@@ -96,7 +96,7 @@ export function ThemeModal({
     <Modal title={t('roomside.theme.choose')} onClose={busy ? undefined : close} size="md" testId="theme-modal">
       <div className="modal-form">
         <div className="theme-grid" role="radiogroup" aria-label={t('roomside.theme.themes')}>
-          {themesFor(tier).map(({ id, name, allowed }) => (
+          {themesFor(tier).map(({ id, allowed }) => (
             <button
               key={id}
               type="button"
@@ -109,7 +109,7 @@ export function ThemeModal({
               data-locked={allowed ? undefined : 'true'}
             >
               <Swatch themeId={id} custom={id === 'custom' ? readCustomTheme() : null} />
-              <span className="theme-name">{name}</span>
+              <span className="theme-name">{themeName(id)}</span>
               {!allowed && (
                 <span
                   className="premium-mark"
