@@ -29,6 +29,7 @@ const MUST_BE_CONVERTED = [
   'components/StatusScreens.tsx',
   'components/BackToTop.tsx',
   'components/EmailCodeForm.tsx',
+  'components/overlays/MaintenanceBanner.tsx',
   'pages/StaticPage.tsx',
   'pages/AboutPage.tsx',
   'pages/FeaturesPage.tsx',

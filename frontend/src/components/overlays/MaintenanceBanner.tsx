@@ -2,11 +2,13 @@
  * The maintenance banner (docs/product/admin.md ADM10): a red banner for every visitor on every page
  * while maintenance mode is on. Its state comes from GET /api/maintenance (every 30 s, and when the tab comes back
  * to the front), and from any same-origin call that answers 503 MAINTENANCE (its message is shown at once).
+ * The default text shows in the active language; a message the superadmin wrote shows as written.
  * The page below keeps its full height: the banner's height is taken from #root (--maintenance-banner-h).
  */
 import { useEffect, useRef, useState } from 'react';
 import { ADMIN_TEXT } from '@ephemera/proto/client';
 import { fetchMaintenance } from '../../lib/visitorCalls.ts';
+import { useT } from '../../i18n/i18n.ts';
 import { AlertIcon } from '../Icons.tsx';
 import './overlays.css';
 
@@ -48,7 +50,13 @@ function watchFetch(): void {
   };
 }
 
+/** The banner's text: the default in the active language, a message the superadmin wrote as written. */
+export function maintenanceText(message: string, t: ReturnType<typeof useT>): string {
+  return message === ADMIN_TEXT.maintenanceDefault ? t('common.maintenance.default') : message;
+}
+
 export function MaintenanceBanner() {
+  const t = useT();
   const [message, setMessage] = useState<string | null>(null);
   const ref = useRef<HTMLDivElement>(null);
 
@@ -103,7 +111,7 @@ export function MaintenanceBanner() {
   return (
     <div ref={ref} className="maintenance-banner" role="alert" data-testid="maintenance-banner">
       <AlertIcon size={16} />
-      <span>{message}</span>
+      <span>{maintenanceText(message, t)}</span>
     </div>
   );
 }
