@@ -94,7 +94,7 @@ afterEach(() => {
 });
 
 describe('plans and texts', () => {
-  beforeAll(() => activateLocale('en', ['account']));
+  beforeAll(() => activateLocale('en', ['common', 'account']));
   it('accepts only pro or business, in any case', () => {
     expect(parsePlan('Pro')).toBe('pro');
     expect(parsePlan(' BUSINESS ')).toBe('business');

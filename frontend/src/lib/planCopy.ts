@@ -1,98 +1,108 @@
 /**
- * What the payment pages say about each plan (docs/product/payments.md): the pricing
+ * What the payment pages and the room's plan dialogs say about each plan (docs/product/payments.md): the pricing
  * cards, the subscription page's "What's Included", the success page's lists, and the Usage This Month placeholder
- * figures. Prices come from proto's plan table; limits from the entitlement table.
+ * figures, in the active language from the `common` catalog (loaded on every page, docs/i18n.md). Prices come from
+ * proto's plan table; limits from the entitlement table.
  */
 import { ENTITLEMENTS, PLAN_PRICES, type Tier } from '@ephemera/proto/client';
+import { t, type MessageId } from '../i18n/i18n.ts';
+import { formatNumber } from '../i18n/format.ts';
 
-export const TIER_NAMES: Record<Tier, string> = {
-  free: 'Free',
-  pro: PLAN_PRICES.pro.name,
-  business: PLAN_PRICES.business.name,
-};
+/** A plan's name: the paid plans' names are the same in every language (docs/i18n.md). */
+export const tierName = (tier: Tier): string => (tier === 'free' ? t('common.plan.free') : PLAN_PRICES[tier].name);
+
+/** "$9" from cents: whole dollars without cents, in the active language's way of writing money. */
+export function planPrice(amountCents: number): string {
+  const dollars = amountCents / 100;
+  const digits = Number.isInteger(dollars) ? 0 : 2;
+  return formatNumber(dollars, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+const centsOfTier = (tier: Tier) => (tier === 'free' ? 0 : PLAN_PRICES[tier].amountCents);
+export const priceOfTierAlone = (tier: Tier) => planPrice(centsOfTier(tier));
 
 /** "$9/month" from cents (0 for free) */
-export function monthlyPrice(amountCents: number): string {
-  const dollars = amountCents / 100;
-  return `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}/month`;
-}
-export const priceOfTier = (tier: Tier) => monthlyPrice(tier === 'free' ? 0 : PLAN_PRICES[tier].amountCents);
+export const monthlyPrice = (amountCents: number): string =>
+  t('common.plan.perMonth', { price: planPrice(amountCents) });
+export const priceOfTier = (tier: Tier) => monthlyPrice(centsOfTier(tier));
 
-/** The pricing page's cards (docs/product/payments.md PAY1). */
-export const PRICING_FEATURES: Record<Tier, string[]> = {
+/** The pricing page's cards and the room's plans dialog (docs/product/payments.md PAY1). */
+const PRICING_KEYS: Record<Tier, MessageId[]> = {
   free: [
-    '1 room',
-    'Up to 5 users per room',
-    '24-hour rooms',
-    '3 themes (Default, Dark, WhatsApp)',
-    '10 MB file uploads',
+    'common.plan.free.rooms',
+    'common.plan.free.users',
+    'common.plan.free.lifetime',
+    'common.plan.free.themes',
+    'common.plan.free.files',
   ],
   pro: [
-    '25 users per room',
-    '7-day rooms',
-    '10 premium themes',
-    'Video and voice calls',
-    'Screen sharing',
-    '100 MB file uploads',
+    'common.plan.pro.users',
+    'common.plan.pro.lifetime',
+    'common.plan.pro.themes',
+    'common.plan.pro.calls',
+    'common.plan.pro.screen',
+    'common.plan.pro.files',
   ],
   business: [
-    'Permanent rooms',
-    'Unlimited users',
-    'All 11 themes plus custom',
-    'Custom branding',
-    '500 MB file uploads',
-    'Priority support',
+    'common.plan.business.lifetime',
+    'common.plan.business.users',
+    'common.plan.business.themes',
+    'common.plan.business.branding',
+    'common.plan.business.files',
+    'common.plan.business.support',
   ],
 };
 
 /** The subscription page's "What's Included" (docs/product/limits.md L1; pro rooms read "7-30 days flexible" there). */
-export const INCLUDED: Record<Tier, string[]> = {
-  free: [
-    '1 room',
-    'Up to 5 users per room',
-    '24-hour rooms',
-    '3 themes (Default, Dark, WhatsApp)',
-    '10 MB file uploads',
-  ],
+const INCLUDED_KEYS: Record<Tier, MessageId[]> = {
+  free: PRICING_KEYS.free,
   pro: [
-    'Up to 10 rooms',
-    'Up to 25 users per room',
-    '7-30 days flexible room duration',
-    '10 premium themes',
-    'Video and voice calls',
-    'Screen sharing',
-    '100 MB file uploads',
+    'common.plan.included.pro.rooms',
+    'common.plan.included.pro.users',
+    'common.plan.included.pro.lifetime',
+    'common.plan.pro.themes',
+    'common.plan.pro.calls',
+    'common.plan.pro.screen',
+    'common.plan.pro.files',
   ],
   business: [
-    'Unlimited rooms',
-    'Unlimited users per room',
-    'Permanent rooms',
-    'All 11 themes plus custom',
-    'Custom branding',
-    '500 MB file uploads',
-    'Priority support and SLA',
+    'common.plan.included.business.rooms',
+    'common.plan.included.business.users',
+    'common.plan.business.lifetime',
+    'common.plan.business.themes',
+    'common.plan.business.branding',
+    'common.plan.business.files',
+    'common.plan.included.business.support',
   ],
 };
 
 /** The success page's list for a new subscription (pro rooms read "7 days" there). */
-export const SUCCESS_INCLUDED: Record<'pro' | 'business', string[]> = {
+const SUCCESS_KEYS: Record<'pro' | 'business', MessageId[]> = {
   pro: [
-    'Up to 25 users per room',
-    '7-day room duration',
-    '10 premium themes',
-    'Video and voice calls',
-    'Screen sharing',
-    '100 MB file uploads',
+    'common.plan.included.pro.users',
+    'common.plan.success.pro.lifetime',
+    'common.plan.pro.themes',
+    'common.plan.pro.calls',
+    'common.plan.pro.screen',
+    'common.plan.pro.files',
   ],
-  business: PRICING_FEATURES.business,
+  business: PRICING_KEYS.business,
 };
+
+export const pricingFeatures = (tier: Tier): string[] => PRICING_KEYS[tier].map((key) => t(key));
+export const includedFeatures = (tier: Tier): string[] => INCLUDED_KEYS[tier].map((key) => t(key));
+export const successFeatures = (plan: 'pro' | 'business'): string[] => SUCCESS_KEYS[plan].map((key) => t(key));
 
 /** The room extension success page's list. */
 export const extensionIncluded = (days: number) => [
-  `${days} more ${days === 1 ? 'day' : 'days'} of access`,
-  'Chat history preserved',
-  'Current participants stay in the room',
-  'Permanent access via your dashboard',
+  t('common.plan.extension.days', { days }),
+  t('common.plan.extension.history'),
+  t('common.plan.extension.participants'),
+  t('common.plan.extension.dashboard'),
 ];
 
 /**
@@ -101,15 +111,15 @@ export const extensionIncluded = (days: number) => [
  */
 export function usagePlaceholder(tier: Tier): { label: string; value: string; detail?: string }[] {
   return [
-    { label: 'Rooms', value: '3' },
+    { label: t('common.plan.usage.rooms'), value: formatNumber(3) },
     {
-      label: 'Storage',
-      value: '45 MB',
-      detail: `${TIER_NAMES[tier]} limit: ${ENTITLEMENTS[tier].fileSizeMb} MB per file`,
+      label: t('common.plan.usage.storage'),
+      value: `${formatNumber(45)} MB`,
+      detail: t('common.plan.usage.limit', { plan: tierName(tier), size: formatNumber(ENTITLEMENTS[tier].fileSizeMb) }),
     },
-    { label: 'Video minutes', value: '127' },
+    { label: t('common.plan.usage.video'), value: formatNumber(127) },
   ];
 }
 
-export const MONEY_BACK = '30-day money-back guarantee';
-export const CANCEL_ANYTIME = 'Cancel anytime';
+export const moneyBack = () => t('common.plan.moneyBack');
+export const cancelAnytime = () => t('common.plan.cancelAnytime');

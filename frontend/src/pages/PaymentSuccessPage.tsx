@@ -10,7 +10,7 @@ import { CenteredScreen } from '../components/StatusScreens.tsx';
 import { AlertIcon, CheckIcon } from '../components/Icons.tsx';
 import { readAccount, saveAccount } from '../lib/account.ts';
 import { confirmPayment, type PaymentOutcome } from '../lib/payments.ts';
-import { SUCCESS_INCLUDED, extensionIncluded } from '../lib/planCopy.ts';
+import { extensionIncluded, successFeatures } from '../lib/planCopy.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
@@ -168,7 +168,7 @@ export function PaymentSuccessPage() {
         <dd>{t('account.success.billedMonthly')}</dd>
       </dl>
       <ul className="check-list">
-        {SUCCESS_INCLUDED[outcome.plan].map((f) => (
+        {successFeatures(outcome.plan).map((f) => (
           <li key={f}>{f}</li>
         ))}
       </ul>

@@ -18,7 +18,7 @@ import { roomPath } from '../lib/routes.ts';
 import { FREE_STATUS, PAYMENT_TEXT, paymentsApi, startCheckout, statusLabel } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import { formatDate } from '../i18n/format.ts';
-import { INCLUDED, TIER_NAMES, monthlyPrice, usagePlaceholder } from '../lib/planCopy.ts';
+import { includedFeatures, monthlyPrice, tierName, usagePlaceholder } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
 
@@ -109,7 +109,7 @@ export function SubscriptionPage() {
         <section className="account-card" aria-labelledby="current-plan-title" data-testid="current-plan">
           <h2 id="current-plan-title">{t('account.subscription.currentPlan')}</h2>
           <p className="plan-status" data-testid="current-plan-status">
-            <span data-testid="current-plan-tier">{TIER_NAMES[tier]}</span> -{' '}
+            <span data-testid="current-plan-tier">{tierName(tier)}</span> -{' '}
             <span data-testid="current-plan-state">{statusLabel(status.paymentStatus)}</span>
           </p>
           <p className="plan-price" data-testid="current-plan-price">
@@ -134,7 +134,7 @@ export function SubscriptionPage() {
         <section className="account-card" aria-labelledby="included-title">
           <h2 id="included-title">{t('account.subscription.included')}</h2>
           <ul className="check-list" data-testid="included-list">
-            {INCLUDED[tier].map((f) => (
+            {includedFeatures(tier).map((f) => (
               <li key={f}>{f}</li>
             ))}
           </ul>
@@ -166,7 +166,7 @@ export function SubscriptionPage() {
               }}
               data-testid={`upgrade-to-${p}`}
             >
-              {t('account.payment.upgradeTo', { plan: TIER_NAMES[p] })}
+              {t('account.payment.upgradeTo', { plan: tierName(p) })}
             </button>
           ))}
           {tier !== 'free' && (

@@ -13,7 +13,7 @@ import { AppLink } from '../components/AppLink.tsx';
 import { readAccount } from '../lib/account.ts';
 import { PAYMENT_TEXT, PENDING_UPGRADE_KEY, parsePlan, readPendingUpgrade, startCheckout } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
-import { CANCEL_ANYTIME, MONEY_BACK, PRICING_FEATURES, TIER_NAMES, priceOfTier } from '../lib/planCopy.ts';
+import { cancelAnytime, moneyBack, pricingFeatures, priceOfTierAlone, tierName } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
 
@@ -93,15 +93,15 @@ export function UpgradePage() {
               >
                 <div>
                   {tier === 'pro' && <span className="plan-badge">{t('account.pricing.popular')}</span>}
-                  <h2 id={`plan-${tier}-title`}>{TIER_NAMES[tier]}</h2>
+                  <h2 id={`plan-${tier}-title`}>{tierName(tier)}</h2>
                   <p className="payment-small">{t(TAGLINES[tier])}</p>
                 </div>
                 <p className="plan-price" data-testid={`plan-${tier}-price`}>
-                  {priceOfTier(tier).replace('/month', '')}
+                  {priceOfTierAlone(tier)}
                   <span>{tier === 'free' ? t('account.pricing.forever') : t('account.pricing.perMonth')}</span>
                 </p>
                 <ul className="check-list">
-                  {PRICING_FEATURES[tier].map((f) => (
+                  {pricingFeatures(tier).map((f) => (
                     <li key={f}>{f}</li>
                   ))}
                 </ul>
@@ -121,7 +121,7 @@ export function UpgradePage() {
                       ? t('account.pricing.current')
                       : busy === paid
                         ? t('account.pricing.redirecting')
-                        : t('account.payment.upgradeTo', { plan: TIER_NAMES[paid] })}
+                        : t('account.payment.upgradeTo', { plan: tierName(paid) })}
                   </button>
                 )}
               </section>
@@ -129,8 +129,8 @@ export function UpgradePage() {
           })}
         </div>
         <p className="pricing-guarantees" data-testid="pricing-guarantees">
-          <span>✓ {MONEY_BACK}</span>
-          <span>✓ {CANCEL_ANYTIME}</span>
+          <span>✓ {moneyBack()}</span>
+          <span>✓ {cancelAnytime()}</span>
         </p>
         {account && (
           <p className="center">

@@ -11,44 +11,14 @@ import { Modal } from '../Modal.tsx';
 import { SparkIcon } from '../Icons.tsx';
 import { readAccount } from '../../lib/account.ts';
 import { PAYMENT_TEXT, paymentErrorText, savePendingUpgrade, startCheckout } from '../../lib/payments.ts';
-import { priceOfTier } from '../../lib/planCopy.ts';
+import { cancelAnytime, moneyBack, priceOfTier, pricingFeatures } from '../../lib/planCopy.ts';
 import { roomPath } from '../../lib/routes.ts';
 import { TIER_NAME_KEYS } from './adminDialog.ts';
 import './admin.css';
-import { useT, type MessageId } from '../../i18n/i18n.ts';
+import { useT } from '../../i18n/i18n.ts';
 import { errorText } from '../../i18n/errorText.ts';
 
 const ORDER: Tier[] = ['free', 'pro', 'business'];
-
-/**
- * Each plan's card in the active language: planCopy.ts's PRICING_FEATURES, in its order (PlansModal.test.ts holds
- * the English catalog to those texts, so the two cannot drift apart).
- */
-export const PLAN_FEATURE_KEYS: Record<Tier, MessageId[]> = {
-  free: [
-    'roomside.plan.free.rooms',
-    'roomside.plan.free.users',
-    'roomside.plan.free.lifetime',
-    'roomside.plan.free.themes',
-    'roomside.plan.free.files',
-  ],
-  pro: [
-    'roomside.plan.pro.users',
-    'roomside.plan.pro.lifetime',
-    'roomside.plan.pro.themes',
-    'roomside.plan.pro.calls',
-    'roomside.plan.pro.screen',
-    'roomside.plan.pro.files',
-  ],
-  business: [
-    'roomside.plan.business.lifetime',
-    'roomside.plan.business.users',
-    'roomside.plan.business.themes',
-    'roomside.plan.business.branding',
-    'roomside.plan.business.files',
-    'roomside.plan.business.support',
-  ],
-};
 
 interface Props {
   tier: Tier;
@@ -100,8 +70,8 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
                 {priceOfTier(plan)}
               </p>
               <ul className="plans-dialog-list">
-                {PLAN_FEATURE_KEYS[plan].map((f) => (
-                  <li key={f}>{t(f)}</li>
+                {pricingFeatures(plan).map((f) => (
+                  <li key={f}>{f}</li>
                 ))}
               </ul>
               {plan === tier && (
@@ -132,7 +102,7 @@ export function PlansModal({ tier, roomName, guestOwner, onClaim, onClose }: Pro
         </p>
       )}
       <p className="field-hint">
-        {t('roomside.plans.moneyBack')} · {t('roomside.plans.cancelAnytime')}
+        {moneyBack()} · {cancelAnytime()}
       </p>
     </Modal>
   );

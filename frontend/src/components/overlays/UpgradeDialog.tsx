@@ -4,7 +4,7 @@
  */
 import type { PaidPlan, Tier } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
-import { TIER_NAMES } from '../../lib/planCopy.ts';
+import { tierName } from '../../lib/planCopy.ts';
 import { Suspense } from 'react';
 import { useCatalog, useT } from '../../i18n/i18n.ts';
 
@@ -39,7 +39,7 @@ function UpgradeDialogContent({
   const t = useT();
   return (
     <Modal
-      title={t('roomside.upgrade.title', { plan: TIER_NAMES[plan] })}
+      title={t('roomside.upgrade.title', { plan: tierName(plan) })}
       onClose={busy ? undefined : onClose}
       testId="upgrade-dialog"
       footer={
@@ -60,7 +60,7 @@ function UpgradeDialogContent({
       }
     >
       <p>{t('roomside.upgrade.unlock', { plan })}</p>
-      <p data-testid="upgrade-current-tier">{t('roomside.upgrade.current', { plan: TIER_NAMES[currentTier] })}</p>
+      <p data-testid="upgrade-current-tier">{t('roomside.upgrade.current', { plan: tierName(currentTier) })}</p>
       {error && (
         <p className="account-error" role="alert">
           {error}
