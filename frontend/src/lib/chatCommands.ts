@@ -64,7 +64,7 @@ export class ChatCommands {
           type: 'typingStarted',
           channelId: p.channelId,
           userId: p.userId,
-          username: p.username || 'Someone',
+          username: p.username ?? '', // a nameless typist is named in the active language (state/typing.ts)
           now: Date.now(),
         });
       }

@@ -165,7 +165,7 @@ export function notifyArrivals(
     const author =
       state.workspace?.users.find((u) => u.id === message.authorId)?.username ??
       state.online.find((u) => u.id === message.authorId)?.username ??
-      'Someone';
+      t('roomside.notify.nameless');
     showNotification(notificationContent(reason, author, channel?.name ?? '', message.content), {
       tag: message.id,
       silent: !getSoundEnabled(),

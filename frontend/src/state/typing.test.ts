@@ -16,6 +16,16 @@ describe('who is typing', () => {
     expect(typingNames(typing, 'c2', 'me', 2000)).toEqual(['cy']);
     expect(typingNames(typing, null, 'me', 2000)).toEqual([]);
   });
+  it('names a typist the server did not name "Someone", in the active language', async () => {
+    const nameless = { c1: { u1: { username: '', at: 1000 } } };
+    expect(typingNames(nameless, 'c1', 'me', 2000)).toEqual(['Someone']);
+    await activateLocale('de', ['room']);
+    try {
+      expect(typingNames(nameless, 'c1', 'me', 2000)).toEqual(['Jemand']);
+    } finally {
+      await activateLocale('en', ['room']);
+    }
+  });
   it('drops an entry not refreshed within typingExpireMs', () => {
     expect(typingNames(typing, 'c1', 'me', 1000 + LIMITS.typingExpireMs)).toEqual(['bo']);
   });

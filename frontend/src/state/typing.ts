@@ -15,7 +15,7 @@ export function typingNames(
   return Object.entries(typers)
     .filter(([userId, e]) => userId !== selfId && now - e.at < LIMITS.typingExpireMs)
     .sort(([, a], [, b]) => a.at - b.at)
-    .map(([, e]) => e.username);
+    .map(([, e]) => e.username || t('room.typing.nameless'));
 }
 
 /**
