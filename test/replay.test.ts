@@ -27,6 +27,7 @@ import {
   openChannelRows,
   openMemberRows,
   openMessageRows,
+  openMessagingMemberRows,
   openRoomChannelRows,
   openWorkspaceRows,
 } from './helpers/sealed-rows.ts';
@@ -85,7 +86,10 @@ async function dump(pool: Pool) {
     readPositions: await q('SELECT * FROM messaging.read_positions ORDER BY channel_id, user_id'),
     readVersions: await q('SELECT * FROM messaging.read_versions ORDER BY workspace_id, user_id'),
     deletedChannels: await q('SELECT * FROM messaging.deleted_channels ORDER BY id'),
-    messagingMembers: await q('SELECT * FROM messaging.members ORDER BY workspace_id, user_id'),
+    messagingMembers: await openMessagingMemberRows(
+      keyring,
+      await q('SELECT * FROM messaging.members ORDER BY workspace_id, user_id'),
+    ),
     messagingChannels: await openChannelRows(keyring, await q('SELECT * FROM messaging.channels ORDER BY id')),
     tombstones: await q('SELECT * FROM messaging.expired_workspaces ORDER BY id'),
   };

@@ -6,6 +6,7 @@
 import type { RoomKeyring } from '@ephemera/platform';
 import { openMessage } from '../../services/messaging/src/sealed-messages.ts';
 import { openChannelName } from '../../services/messaging/src/channel-names.ts';
+import { openMemberName } from '../../services/messaging/src/member-names.ts';
 import {
   openChannelName as openRoomChannelName,
   openPicture,
@@ -32,6 +33,25 @@ export async function openMemberRows(keyring: RoomKeyring, rows: Row[]): Promise
         opened.profile_picture = openPicture(key, userId, (r.profile_picture as string | null) ?? null);
       return opened;
     }),
+  );
+}
+
+/** messaging.members rows (sealed_username, kept for mentions; null for a member projected before it existed). */
+export async function openMessagingMemberRows(keyring: RoomKeyring, rows: Row[]): Promise<Row[]> {
+  return Promise.all(
+    rows.map(async (r) =>
+      typeof r.sealed_username === 'string'
+        ? {
+            ...r,
+            sealed_username: openMemberName(
+              await keyOf(keyring, r.workspace_id),
+              String(r.workspace_id),
+              String(r.user_id),
+              r.sealed_username,
+            ),
+          }
+        : r,
+    ),
   );
 }
 

@@ -12,6 +12,11 @@ export type MemberNames = Map<string, string[]>;
 
 const usernameAad = (workspaceId: string, userId: string) => `member:${workspaceId}:${userId}:username`;
 
+/** A member's username as messaging.members holds it (sealed_username), opened. */
+export function openMemberName(key: RoomKey, workspaceId: string, userId: string, sealed: string): string {
+  return key.open(sealed, usernameAad(workspaceId, userId));
+}
+
 /** member.joined and member.profile-updated: the member's current name, sealed (a member not projected: no row). */
 export async function projectMemberName(db: PoolClient, key: RoomKey | null, event: AnyEventEnvelope): Promise<void> {
   if (!key || (event.type !== 'member.joined' && event.type !== 'member.profile-updated')) return;
@@ -49,7 +54,7 @@ export async function memberNames(
   for (const r of rows) {
     const held = `${r.user_id}\u0000${r.sealed_username}`; // the member too: a value is bound to its member (AAD)
     const name =
-      before?.get(held) ?? key.open(r.sealed_username, usernameAad(workspaceId, r.user_id)).toLocaleLowerCase();
+      before?.get(held) ?? openMemberName(key, workspaceId, r.user_id, r.sealed_username).toLocaleLowerCase();
     now.set(held, name);
     names.set(name, [...(names.get(name) ?? []), r.user_id]);
   }
