@@ -193,6 +193,21 @@ export class User {
   }
 }
 
+/**
+ * What a part of the page says: its text (as written, before CSS changes its case) and the labels of it and of every
+ * element in it (aria-label, title, placeholder, alt): what the language checks compare with the catalogs.
+ */
+export const saidBy = (part: Locator): Promise<string> =>
+  part.evaluate((root) => {
+    const said = [root.textContent ?? ''];
+    for (const el of [root, ...root.querySelectorAll('*')])
+      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const value = el.getAttribute(attr);
+        if (value) said.push(value);
+      }
+    return said.join('\n');
+  });
+
 /** Visible text of a locator, whitespace-normalised, once it is visible. */
 /** A touch swipe left-to-right of 70 px across a row (the spec's 50 px threshold), as pointer events. */
 export async function swipeRight(row: Locator): Promise<void> {

@@ -10,7 +10,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { ADMIN_PAGE_PATH } from '@ephemera/proto';
 import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
-import { assertFrontendBuilt, launchBrowser, User, WAIT_MS } from './browser.ts';
+import { assertFrontendBuilt, launchBrowser, saidBy, User, WAIT_MS } from './browser.ts';
 import { MODES, SUPERADMIN_EMAIL, type BrowserTarget } from './targets.ts';
 import { signInByCode } from './sign-in.ts';
 
@@ -38,18 +38,6 @@ function englishPieces(area: string): string[] {
   }
   return [...pieces];
 }
-
-/** What a part of the page says: its text and the labels of it and of every element in it. */
-const saidBy = (part: Locator): Promise<string> =>
-  part.evaluate((root) => {
-    const said = [root.textContent ?? ''];
-    for (const el of [root, ...root.querySelectorAll('*')])
-      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
-        const value = el.getAttribute(attr);
-        if (value) said.push(value);
-      }
-    return said.join('\n');
-  });
 
 const TABS = ['dashboard', 'users', 'rooms', 'analytics', 'system', 'feedback', 'settings'];
 

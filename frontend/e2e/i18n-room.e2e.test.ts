@@ -11,7 +11,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { C } from '@ephemera/proto';
 import { createRoom, joinRoom, request, socketJoin } from '../../test/helpers/clients.ts';
-import { assertFrontendBuilt, launchBrowser, uniqueRoomName, User, WAIT_MS } from './browser.ts';
+import { assertFrontendBuilt, launchBrowser, saidBy, uniqueRoomName, User, WAIT_MS } from './browser.ts';
 import { MODES, type BrowserTarget } from './targets.ts';
 
 const LOCALES_DIR = path.join(import.meta.dirname, '..', 'src', 'i18n', 'locales');
@@ -35,21 +35,6 @@ function englishPieces(areas: string[]): string[] {
   }
   return [...pieces];
 }
-
-/**
- * What a part of the page says: its text (as written, before CSS changes its case) and the labels of it and of every
- * element in it.
- */
-const saidBy = (part: Locator): Promise<string> =>
-  part.evaluate((root) => {
-    const said = [root.textContent ?? ''];
-    for (const el of [root, ...root.querySelectorAll('*')])
-      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
-        const value = el.getAttribute(attr);
-        if (value) said.push(value);
-      }
-    return said.join('\n');
-  });
 
 for (const [mode, start] of MODES) {
   describe(`browser: the room in German (${mode})`, () => {
