@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { makeEvent, userActor } from '@ephemera/platform';
 import type { AnyEventEnvelope } from '@ephemera/proto';
-import { usageFigures } from '../src/analytics/figures.ts';
+import { usageFigures } from '../src/analytics/figures-repository.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const db = useAdminTestDatabase();

@@ -16,8 +16,9 @@ import {
   type DomainEventType,
 } from '@ephemera/proto';
 import { makeEvent, systemActor, userActor } from '@ephemera/platform';
-import { revenueFigures, customRevenue } from '../src/analytics/revenue.ts';
-import { dailySeries, featureUsage, trafficFigures, usageFigures } from '../src/analytics/figures.ts';
+import { revenueFigures } from '../src/analytics/revenue-repository.ts';
+import { customRevenue } from '../src/analytics/revenue.ts';
+import { dailySeries, featureUsage, trafficFigures, usageFigures } from '../src/analytics/figures-repository.ts';
 import { useAdminTestDatabase } from './admin-test-database.ts';
 
 const TODAY = '2025-03-10';

@@ -14,8 +14,8 @@ import {
   trafficFigures,
   usageFigures,
   userFigures,
-} from './figures.ts';
-import { PAID_KINDS, revenueFigures } from './revenue.ts';
+} from './figures-repository.ts';
+import { paidCentsOn, revenueFigures } from './revenue-repository.ts';
 import {
   averageResponseMsOf,
   blockedAddresses,
@@ -34,10 +34,7 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
     activeUsersLastDay(ctx.pool, now),
     activeRooms(ctx.pool, now),
     userFigures(ctx.pool, now, ctx.accountFields, ctx.superadminEmail),
-    ctx.pool.query<{ cents: string }>(
-      `SELECT coalesce(sum(amount_cents), 0) AS cents FROM admin.payments WHERE day = $1 AND ${PAID_KINDS}`,
-      [today],
-    ),
+    paidCentsOn(ctx.pool, today),
     pageViewsOn(ctx.pool, today),
     readiness.httpTotals(),
   ]);
@@ -46,7 +43,7 @@ export async function dashboardAnalytics(ctx: AdminContext, readiness: Readiness
     activeRooms: rooms,
     // accounts on a paid tier they pay for (admin trials are not conversions) / all accounts, one decimal
     conversionRate: percent(accounts.paid, accounts.total),
-    todayRevenue: dollars(revenue.rows[0].cents),
+    todayRevenue: dollars(revenue),
     pageViewsToday: views,
     uptime: readiness.uptime(),
     errorRate: errorRateOf(http),

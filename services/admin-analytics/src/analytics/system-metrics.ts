@@ -13,6 +13,7 @@
 import { isIP } from 'node:net';
 import { metrics, type LimitName, type Logger, type Pool, type RateLimits } from '@ephemera/platform';
 import { percent, round } from './days.ts';
+import { pingDatabase } from './database-ping-repository.ts';
 import { addTotals, ServiceHealth, totalsFromExposition, type HistogramTotals } from './service-health.ts';
 
 const SAMPLE_MS = 15_000;
@@ -70,7 +71,7 @@ export class ReadinessSamples {
     }
     let timeout: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
-      this.pool.query('SELECT 1').then(
+      pingDatabase(this.pool).then(
         () => true,
         () => false,
       ),
@@ -93,7 +94,7 @@ export class ReadinessSamples {
 /** one database round trip, in ms with two decimals */
 export async function databaseQueryMs(pool: Pool): Promise<number> {
   const started = process.hrtime.bigint();
-  await pool.query('SELECT 1');
+  await pingDatabase(pool);
   return round(Number(process.hrtime.bigint() - started) / 1e6);
 }
 

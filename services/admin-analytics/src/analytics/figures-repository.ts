@@ -15,7 +15,7 @@ import type { AnalyticsReport } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AccountFields } from '../account-fields.ts';
 import { daysBefore, dollars, percent, round } from './days.ts';
-import { PAID_KINDS } from './revenue.ts';
+import { PAID_KINDS } from './revenue-repository.ts';
 
 type Traffic = AnalyticsReport['pageViewAnalytics'];
 type Users = AnalyticsReport['users'];
