@@ -6,7 +6,7 @@ import { AlertIcon } from './Icons.tsx';
 import { MemberPicker } from './sidebar/MemberPicker.tsx';
 import { useT } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
-import { MSG_CREATE_CHANNEL_FAILED } from '../lib/conversationCommands.ts';
+import { MSG_CREATE_CHANNEL_FAILED } from '../lib/commandTexts.ts';
 
 interface Props {
   onClose(): void;

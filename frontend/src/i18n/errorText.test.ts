@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '@ephemera/proto/client';
 import { loadArea, setLocale } from './i18n.ts';
 import { errorText } from './errorText.ts';
-import { kickFailed } from '../lib/adminCommands.ts';
-import { MSG_REMOVED } from '../lib/sessionEvents.ts';
-import { MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED } from '../lib/chatCommands.ts';
-import { MSG_SEND_FAILED } from '../lib/messageSender.ts';
-import { MSG_NOT_CONNECTED, MSG_TIMED_OUT, MSG_UNKNOWN_ERROR } from '../lib/conversationCommands.ts';
+import {
+  MSG_DELETE_FAILED,
+  MSG_EDIT_FAILED,
+  MSG_NOT_CONNECTED,
+  MSG_REACTION_FAILED,
+  MSG_REMOVED,
+  MSG_SEND_FAILED,
+  MSG_TIMED_OUT,
+  MSG_UNKNOWN_ERROR,
+  kickFailed,
+} from '../lib/commandTexts.ts';
 
 const codes = Object.keys(ERRORS) as (keyof typeof ERRORS)[];
 
@@ -24,7 +30,7 @@ describe('errorText', () => {
     for (const code of codes) {
       const german = errorText(code, 'fallback');
       expect(german, code).not.toBe(ERRORS[code]);
-      expect(german, code).not.toMatch(/^roomside\./);
+      expect(german, code).not.toMatch(/^errors\./);
       expect(errorText(null, ERRORS[code]), code).toBe(german);
     }
     expect(errorText('ROOM_FULL', '')).toBe('Dieser Raum ist voll');

@@ -12,6 +12,7 @@ import type enRoom from './locales/en/room.json';
 import type enRoomside from './locales/en/roomside.json';
 import type enAccount from './locales/en/account.json';
 import type enAdmin from './locales/en/admin.json';
+import type enErrors from './locales/en/errors.json';
 
 /** Every text's key: the English catalogs' keys, so a key that does not exist fails the type check. */
 export type MessageId =
@@ -20,7 +21,8 @@ export type MessageId =
   | keyof typeof enRoom
   | keyof typeof enRoomside
   | keyof typeof enAccount
-  | keyof typeof enAdmin;
+  | keyof typeof enAdmin
+  | keyof typeof enErrors;
 
 /** Values for a message's {placeholders}: numbers are formatted (and pluralised) in the active locale by Lingui. */
 export type MessageValues = Record<string, string | number>;
@@ -36,6 +38,7 @@ const CATALOGS: Record<Locale, Record<Area, () => CatalogModule>> = {
     roomside: () => import('./locales/en/roomside.json'),
     account: () => import('./locales/en/account.json'),
     admin: () => import('./locales/en/admin.json'),
+    errors: () => import('./locales/en/errors.json'),
   },
   de: {
     common: () => import('./locales/de/common.json'),
@@ -44,6 +47,7 @@ const CATALOGS: Record<Locale, Record<Area, () => CatalogModule>> = {
     roomside: () => import('./locales/de/roomside.json'),
     account: () => import('./locales/de/account.json'),
     admin: () => import('./locales/de/admin.json'),
+    errors: () => import('./locales/de/errors.json'),
   },
 };
 
@@ -56,12 +60,23 @@ const loads = new Map<string, CatalogLoad>();
 /** A catalog's download; once done it says so the way React's use() reads a settled promise without suspending. */
 type CatalogLoad = Promise<void> & { status?: 'fulfilled'; value?: undefined };
 
+/**
+ * The areas whose screens show the server's refusals (i18n/errorText.ts): loading one of them loads the refusals'
+ * catalog too, in parallel, so a screen that loads its area can show a refusal in the active language.
+ */
+const BRINGS_ALONG: Partial<Record<Area, Area[]>> = {
+  roomside: ['errors'],
+  account: ['errors'],
+  admin: ['errors'],
+};
+
 function loadCatalog(locale: Locale, area: Area): CatalogLoad {
   const key = `${locale}/${area}`;
   let load = loads.get(key);
   if (!load) {
-    const loading: CatalogLoad = CATALOGS[locale][area]().then(
-      (module) => {
+    const along = (BRINGS_ALONG[area] ?? []).map((other) => loadCatalog(locale, other));
+    const loading: CatalogLoad = Promise.all([CATALOGS[locale][area](), ...along]).then(
+      ([module]) => {
         i18n.load(locale, module.default as Messages);
         loading.status = 'fulfilled';
       },

@@ -20,7 +20,7 @@ export const SOURCE_LOCALE: Locale = 'en';
  * downloads only the texts of what they open, and people adding texts to different areas edit different files.
  * Every key starts with its area's name and a dot.
  */
-export const AREAS = ['common', 'public', 'room', 'roomside', 'account', 'admin'] as const;
+export const AREAS = ['common', 'public', 'room', 'roomside', 'account', 'admin', 'errors'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** The localStorage key of the visitor's own choice. */

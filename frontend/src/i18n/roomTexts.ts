@@ -1,40 +1,41 @@
 /**
- * The room's own texts that reach the screen as English strings: what the browser's room commands (lib/*Commands.ts,
- * lib/messageSender.ts, lib/session.ts, lib/sessionEvents.ts) answer when a step fails, and the room-ended texts the server sends
- * (proto's ROOM_ENDED_TEXT). Each English text is its constant, so English stays exactly what the code says; the
+ * The room's own texts that reach the screen as English strings: what the browser's room commands answer when a step
+ * fails (lib/commandTexts.ts, which holds them apart from the session's code), and the room-ended texts the server
+ * sends (proto's ROOM_ENDED_TEXT). Each English text is its constant, so English stays exactly what the code says; the
  * key gives it in the active language (errorText reads these after proto's ERRORS; docs/i18n.md).
  */
 import { LIMITS, ROOM_ENDED_TEXT } from '@ephemera/proto/client';
 import type { MessageId, MessageValues } from './i18n.ts';
 import {
+  MSG_CONNECT_FAILED,
+  MSG_CREATE_CHANNEL_FAILED,
+  MSG_DELETE_CHANNEL_FAILED,
+  MSG_DELETE_DM_TIMEOUT,
+  MSG_DELETE_FAILED,
   MSG_DELETE_ROOM_FAILED,
+  MSG_EDIT_FAILED,
   MSG_EXTEND_FAILED,
+  MSG_JOIN_TIMEOUT,
+  MSG_NOT_CONNECTED,
+  MSG_PROFILE_FAILED,
+  MSG_REACTION_FAILED,
+  MSG_REMOVED,
+  MSG_RENAME_CHANNEL_FAILED,
   MSG_RENAME_WORKSPACE_FAILED,
   MSG_ROLE_FAILED,
   MSG_ROOM_DELETED_BY_ME,
+  MSG_SEARCH_FAILED,
+  MSG_SEND_FAILED,
+  MSG_START_DM_FAILED,
   MSG_THEME_FAILED,
+  MSG_TIMED_OUT,
+  MSG_UNKNOWN_ERROR,
+  MSG_UPDATE_MEMBERS_FAILED,
+  deleteDmFailed,
   kickFailed,
   maxUsersFailed,
   passwordFailed,
-} from '../lib/adminCommands.ts';
-import {
-  MSG_CREATE_CHANNEL_FAILED,
-  MSG_DELETE_CHANNEL_FAILED,
-  MSG_NOT_CONNECTED,
-  MSG_TIMED_OUT,
-  MSG_UNKNOWN_ERROR,
-  MSG_DELETE_DM_TIMEOUT,
-  MSG_PROFILE_FAILED,
-  MSG_RENAME_CHANNEL_FAILED,
-  MSG_SEARCH_FAILED,
-  MSG_START_DM_FAILED,
-  MSG_UPDATE_MEMBERS_FAILED,
-  deleteDmFailed,
-} from '../lib/conversationCommands.ts';
-import { MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED } from '../lib/chatCommands.ts';
-import { MSG_SEND_FAILED } from '../lib/messageSender.ts';
-import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from '../lib/session.ts';
-import { MSG_REMOVED } from '../lib/sessionEvents.ts';
+} from '../lib/commandTexts.ts';
 import { MSG_PASSWORD_TOO_LONG } from '../lib/roomRules.ts';
 
 /** Whole texts (with the values of their placeholders). */

@@ -10,18 +10,24 @@ import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { renameTarget } from './roomRules.ts';
 import { isThemeId } from './themes.ts';
-import { MSG_NOT_CONNECTED, MSG_TIMED_OUT, MSG_UNKNOWN_ERROR, type Result } from './conversationCommands.ts';
+import type { Result } from './conversationCommands.ts';
+import {
+  MSG_DELETE_ROOM_FAILED,
+  MSG_EXTEND_FAILED,
+  MSG_NOT_CONNECTED,
+  MSG_RENAME_WORKSPACE_FAILED,
+  MSG_ROLE_FAILED,
+  MSG_ROOM_DELETED_BY_ME,
+  MSG_THEME_FAILED,
+  MSG_TIMED_OUT,
+  MSG_UNKNOWN_ERROR,
+  kickFailed,
+  maxUsersFailed,
+  passwordFailed,
+} from './commandTexts.ts';
 
-export const MSG_RENAME_WORKSPACE_FAILED = 'Failed to rename workspace';
-export const kickFailed = (reason: string) => `Failed to kick user: ${reason}`;
-export const passwordFailed = (reason: string) => `Failed to set/remove password: ${reason}`;
-export const maxUsersFailed = (reason: string) => `Failed to update max users: ${reason}`;
-export const MSG_EXTEND_FAILED = 'Failed to extend room. Please try again.';
 /** extension refusals whose own message tells the owner what to do */
 const SAYS_WHY = new Set<string>(['EXTENSION_NEEDS_PAYMENT', 'SUBSCRIPTION_IN_GRACE', 'SUBSCRIPTION_EXPIRED']);
-export const MSG_DELETE_ROOM_FAILED = 'Failed to delete chat room';
-export const MSG_THEME_FAILED = 'Failed to change the room theme';
-export const MSG_ROLE_FAILED = "Failed to change the member's role";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 /** the wire's record names its font from CUSTOM_THEME_FONTS; the editor offers only those and the server checks it */
@@ -36,9 +42,6 @@ export interface AdminLink {
   /** the room is gone for us (delete-workspace acknowledged): same path as workspace-deleted */
   deleted(message: string): void;
 }
-
-/** What the owner who deleted the room is told (docs/product/rooms.md R27); the other members get ROOM_ENDED_TEXT. */
-export const MSG_ROOM_DELETED_BY_ME = 'Chat room deleted successfully!';
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { C, S } from '@ephemera/proto/client';
-import { ChatCommands, MSG_DELETE_FAILED, MSG_EDIT_FAILED } from './chatCommands.ts';
+import { ChatCommands } from './chatCommands.ts';
+import { MSG_DELETE_FAILED, MSG_EDIT_FAILED } from './commandTexts.ts';
 import { RoomSession } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';
 import { createStore } from '../state/store.ts';

@@ -8,10 +8,7 @@ import type { LinkPreview } from '@ephemera/proto';
 import { request, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { toggleReaction } from '../state/reactions.ts';
-
-export const MSG_DELETE_FAILED = 'Failed to delete message';
-export const MSG_EDIT_FAILED = 'Failed to edit message';
-export const MSG_REACTION_FAILED = 'Failed to add reaction';
+import { MSG_DELETE_FAILED, MSG_EDIT_FAILED, MSG_REACTION_FAILED } from './commandTexts.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 

@@ -9,24 +9,24 @@ import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { tailSeq } from '../state/conversationsSlice.ts';
 import { dmWith } from '../state/conversationSelectors.ts';
 import { UI_TEXT } from './texts.ts';
+import {
+  MSG_CREATE_CHANNEL_FAILED,
+  MSG_DELETE_CHANNEL_FAILED,
+  MSG_DELETE_DM_TIMEOUT,
+  MSG_NOT_CONNECTED,
+  MSG_PROFILE_FAILED,
+  MSG_RENAME_CHANNEL_FAILED,
+  MSG_SEARCH_FAILED,
+  MSG_START_DM_FAILED,
+  MSG_UNKNOWN_ERROR,
+  MSG_UPDATE_MEMBERS_FAILED,
+  deleteDmFailed,
+} from './commandTexts.ts';
 
-/** reasons of a failed command when the server never answered it (or answered without one) */
-export const MSG_NOT_CONNECTED = 'Not connected';
-export const MSG_TIMED_OUT = 'Request timed out';
-export const MSG_UNKNOWN_ERROR = 'Unknown error';
-export const MSG_DELETE_DM_TIMEOUT = 'Delete DM request timed out';
 export const MSG_NOT_DM_MEMBER = 'You are not a member of this DM conversation';
 export const MSG_NOT_A_DM = 'Channel is not a DM';
-export const deleteDmFailed = (reason: string) => `Failed to delete DM conversation: ${reason}`;
-export const MSG_DELETE_CHANNEL_FAILED = 'Failed to delete channel';
-export const MSG_RENAME_CHANNEL_FAILED = 'Failed to rename channel';
-export const MSG_UPDATE_MEMBERS_FAILED = 'Failed to update channel members';
-export const MSG_PROFILE_FAILED = 'Failed to update profile';
 export const MSG_USERNAME_REQUIRED = 'Username is required';
 export const MSG_USER_NOT_FOUND = 'User not found';
-export const MSG_START_DM_FAILED = 'Failed to start conversation';
-export const MSG_SEARCH_FAILED = 'Search failed';
-export const MSG_CREATE_CHANNEL_FAILED = 'Failed to create channel';
 
 const DELETE_DM_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;

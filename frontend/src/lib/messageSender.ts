@@ -7,8 +7,7 @@ import { C, LIMITS } from '@ephemera/proto/client';
 import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import { newClientMessageId } from './ids.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
-
-export const MSG_SEND_FAILED = 'Message could not be sent';
+import { MSG_SEND_FAILED } from './commandTexts.ts';
 
 const SEND_TIMEOUT_MS = 15_000;
 const MAX_SEND_ATTEMPTS = 3;

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
-import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './session.ts';
+import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT } from './commandTexts.ts';
 import { channel, me, message, workspace } from '../state/testData.ts';
 import { NO_ACK, type Handler } from './testing/fakeSocket.ts';
 import { startFakeSession, testAuth } from './testing/fakeSession.ts';

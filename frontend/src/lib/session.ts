@@ -15,14 +15,10 @@ import { bindConversationEvents, bindRoomEvents } from './sessionEvents.ts';
 import { ConversationCommands, type Result } from './conversationCommands.ts';
 import { MessageSender, type SendExtra } from './messageSender.ts';
 import { HistoryLoader } from './historyLoader.ts';
-import { AdminCommands, bindAdminEvents, MSG_ROOM_DELETED_BY_ME } from './adminCommands.ts';
+import { AdminCommands, bindAdminEvents } from './adminCommands.ts';
+import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT, MSG_ROOM_DELETED_BY_ME } from './commandTexts.ts';
 
-export { MSG_SEND_FAILED } from './messageSender.ts';
-
-export const MSG_JOIN_TIMEOUT = 'Connection timed out. Please check if the server is running and try again.';
-export const MSG_CONNECT_FAILED = 'Failed to connect to server. Please check your connection and try again.';
 export const MSG_JOIN_FAILED = 'Failed to join workspace';
-export { MSG_CREATE_CHANNEL_FAILED } from './conversationCommands.ts';
 
 const JOIN_RETRY_MS = 3_000;
 /** how often stale typing indicators are dropped (a typer whose connection vanished sends no stop) */

@@ -9,9 +9,9 @@ import { ROOM_ENDED_TEXT, S } from '@ephemera/proto/client';
 import type { Message } from '@ephemera/proto';
 import type { RoomSocket } from './socket.ts';
 import type { RoomAction } from '../state/roomState.ts';
+import { MSG_REMOVED } from './commandTexts.ts';
 
 export const MSG_ROOM_DELETED = ROOM_ENDED_TEXT.deleted;
-export const MSG_REMOVED = 'You have been removed from this chat room.';
 
 export interface RoomEventSink {
   readonly workspaceId: string;

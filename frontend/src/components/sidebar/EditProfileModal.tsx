@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { LIMITS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { AlertIcon } from '../Icons.tsx';
-import { MSG_PROFILE_FAILED } from '../../lib/conversationCommands.ts';
+import { MSG_PROFILE_FAILED } from '../../lib/commandTexts.ts';
 import { uploadFile } from '../../lib/fileUpload.ts';
 import { UI_TEXT } from '../../lib/texts.ts';
 import { PROFILE_IMAGE_MAX_BYTES } from '@ephemera/proto/client';
