@@ -21,6 +21,7 @@ import {
   type Projector,
   type Recorder,
 } from '@ephemera/platform';
+import { nextAdminEventSequence } from './event-sequence-repository.ts';
 
 export class AdminEvents {
   private readonly recorder: Recorder;
@@ -37,8 +38,8 @@ export class AdminEvents {
 
   async record<T extends DomainEventType>(type: T, payload: DomainEventPayload<T>): Promise<AnyEventEnvelope> {
     const valid = parsePayload(type, payload);
-    const { rows } = await this.pool.query<{ seq: string }>("SELECT nextval('admin.event_seq') AS seq");
-    const event = makeEvent(type, ADMIN_AGGREGATE, Number(rows[0].seq), valid, systemActor) as AnyEventEnvelope;
+    const seq = await nextAdminEventSequence(this.pool);
+    const event = makeEvent(type, ADMIN_AGGREGATE, seq, valid, systemActor) as AnyEventEnvelope;
     await this.recorder.record([event]);
     return event;
   }

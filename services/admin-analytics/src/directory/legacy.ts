@@ -10,53 +10,46 @@
  */
 import type { Pool } from '@ephemera/platform';
 import type { AccountFields } from '../account-fields.ts';
+import {
+  accountsWithoutGrams,
+  auditTargetsToAccountIds,
+  deleteUnsealedAccount,
+  sealAccountRow,
+  setAccountGrams,
+  unsealedAccounts,
+} from './legacy-repository.ts';
 
 export async function sealLegacyDirectory(
   pool: Pool,
   fields: AccountFields,
 ): Promise<{ accounts: number; auditEntries: number; indexed: number }> {
-  const { rows } = await pool.query<{ id: string; email: string; username: string | null }>(
-    'SELECT id, email, username FROM admin.accounts WHERE email_hash IS NULL',
-  );
+  const rows = await unsealedAccounts(pool);
   for (const row of rows) {
     const key = await fields.key(row.id);
     if (!key) {
-      await pool.query('DELETE FROM admin.accounts WHERE id = $1 AND email_hash IS NULL', [row.id]);
+      await deleteUnsealedAccount(pool, row.id);
       continue;
     }
-    await pool.query(
-      'UPDATE admin.accounts SET email = $2, email_hash = $3, username = $4 WHERE id = $1 AND email_hash IS NULL',
-      [
-        row.id,
-        fields.seal(key, 'email', row.email),
-        await fields.emailHash(row.email),
-        row.username === null ? null : fields.seal(key, 'username', row.username),
-      ],
-    );
+    await sealAccountRow(pool, row.id, {
+      email: fields.seal(key, 'email', row.email),
+      emailHash: await fields.emailHash(row.email),
+      username: row.username === null ? null : fields.seal(key, 'username', row.username),
+    });
   }
-  const audit = await pool.query(
-    `UPDATE admin.audit SET target = details->>'accountId' WHERE action LIKE 'user.%' AND target LIKE '%@%'`,
-  );
-  return { accounts: rows.length, auditEntries: audit.rowCount ?? 0, indexed: await indexLegacyAccounts(pool, fields) };
+  const auditEntries = await auditTargetsToAccountIds(pool);
+  return { accounts: rows.length, auditEntries, indexed: await indexLegacyAccounts(pool, fields) };
 }
 
 /** Accounts stored before the search grams (email_grams null): given theirs, after the sealing above. */
 async function indexLegacyAccounts(pool: Pool, fields: AccountFields): Promise<number> {
-  const { rows } = await pool.query<{ id: string; email: string; username: string | null }>(
-    'SELECT id, email, username FROM admin.accounts WHERE email_grams IS NULL AND email_hash IS NOT NULL',
-  );
   let indexed = 0;
-  for (const row of rows) {
+  for (const row of await accountsWithoutGrams(pool)) {
     const clear = await fields.open(row);
     if (!clear) continue;
-    await pool.query(
-      'UPDATE admin.accounts SET email_grams = $2, username_grams = $3 WHERE id = $1 AND email_grams IS NULL',
-      [
-        row.id,
-        await fields.searchGrams('email', clear.email),
-        clear.username === null ? [] : await fields.searchGrams('username', clear.username),
-      ],
-    );
+    await setAccountGrams(pool, row.id, {
+      email: await fields.searchGrams('email', clear.email),
+      username: clear.username === null ? [] : await fields.searchGrams('username', clear.username),
+    });
     indexed += 1;
   }
   return indexed;

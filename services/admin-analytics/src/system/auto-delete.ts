@@ -9,9 +9,8 @@ import { ADMIN_LIMITS, DomainError, type CleanupStatus, type EligibleUser } from
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { readConfig } from './config.ts';
+import { cleanupHistory, releaseRunLock, runningElsewhere, tryTakeRunLock } from './auto-delete-repository.ts';
 
-/** pg advisory lock key of a run ("autodel" in ASCII) */
-const RUN_LOCK = 0x6175746f64656c;
 export const AUTO_DELETE_REASON = 'auto-delete: inactive';
 /** the audit's "admin" of the scheduled sweep's runs */
 export const SWEEP_ACTOR = 'system';
@@ -61,12 +60,11 @@ export class AutoDelete {
     this.running = true;
     const lock = await this.ctx.pool.connect();
     try {
-      const { rows } = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RUN_LOCK]);
-      if (!rows[0]?.ok) throw alreadyRunning();
+      if (!(await tryTakeRunLock(lock))) throw alreadyRunning();
       try {
         return await this.deleteEligible(admin, trigger);
       } finally {
-        await lock.query('SELECT pg_advisory_unlock($1)', [RUN_LOCK]).catch(() => {});
+        await releaseRunLock(lock).catch(() => {});
       }
     } finally {
       lock.release();
@@ -138,30 +136,4 @@ export class AutoDelete {
 
 function alreadyRunning(): DomainError {
   return new DomainError('VALIDATION', 'A cleanup is already running', 409);
-}
-
-async function cleanupHistory(
-  pool: Pool,
-): Promise<{ deletedTotal: number; lastRunAt: string | null; lastDeleted: number }> {
-  const { rows } = await pool.query<{ total: string | null; last_at: Date | null; last_deleted: number | null }>(
-    `SELECT (SELECT sum(deleted) FROM admin.cleanup_runs) AS total, l.at AS last_at, l.deleted AS last_deleted
-     FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT at, deleted FROM admin.cleanup_runs ORDER BY at DESC LIMIT 1) l ON true`,
-  );
-  const r = rows[0];
-  return {
-    deletedTotal: Number(r?.total ?? 0),
-    lastRunAt: r?.last_at?.toISOString() ?? null,
-    lastDeleted: r?.last_deleted ?? 0,
-  };
-}
-
-/** a run holds the lock on another connection (another replica, or this one between two requests) */
-async function runningElsewhere(pool: Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ n: string }>(
-    `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND ((classid::bigint << 32) | objid::bigint) = $1`,
-    [RUN_LOCK],
-  );
-  return Number(rows[0]?.n ?? 0) > 0;
 }

@@ -13,21 +13,7 @@ import {
 } from '@ephemera/proto';
 import { parseOrThrow, type MaintenanceSnapshot, type Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
-
-interface ConfigRow {
-  maintenance_enabled: boolean;
-  maintenance_message: string | null;
-  maintenance_seq: string;
-  auto_delete_enabled: boolean;
-  auto_delete_days: number;
-}
-
-async function configRow(pool: Pool): Promise<ConfigRow | null> {
-  const { rows } = await pool.query<ConfigRow>(
-    'SELECT maintenance_enabled, maintenance_message, maintenance_seq, auto_delete_enabled, auto_delete_days FROM admin.config WHERE id',
-  );
-  return rows[0] ?? null;
-}
+import { configRow } from './config-repository.ts';
 
 export async function readConfig(pool: Pool): Promise<AdminConfig> {
   const row = await configRow(pool);
