@@ -28,6 +28,7 @@ import {
 import { parseOrThrow, systemActor, type Logger, type Pool } from '@ephemera/platform';
 import type { BillingService } from './billing-service.ts';
 import type { AccountRow } from './accounts-repository.ts';
+import { underSweepLock } from './sweep-lock-repository.ts';
 
 const DAY_MS = 86_400_000;
 /** pg_try_advisory_lock key of the trial sweep ("trials" in ASCII): one replica sweeps at a time */
@@ -141,27 +142,18 @@ export class AdminAccounts implements AdminAccountsApi {
    * to free. One sweep at a time across replicas (advisory lock). Returns the accounts that went back.
    */
   async endLapsedTrials(now: Date = this.deps.now()): Promise<string[]> {
-    const client = await this.deps.pool.connect();
-    try {
-      const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [TRIAL_SWEEP_LOCK]);
-      if (!locked.rows[0]?.ok) return [];
-      try {
-        const ended: string[] = [];
-        for (const account of await this.billing.accounts.trialsEndedBy(now)) {
-          try {
-            if (await this.endTrial(account, 'expired', now)) ended.push(account.id);
-          } catch (err) {
-            this.deps.logger.warn({ err, accountId: account.id }, 'admin trial not ended; the next sweep retries');
-          }
+    return underSweepLock(this.deps.pool, TRIAL_SWEEP_LOCK, [], async () => {
+      const ended: string[] = [];
+      for (const account of await this.billing.accounts.trialsEndedBy(now)) {
+        try {
+          if (await this.endTrial(account, 'expired', now)) ended.push(account.id);
+        } catch (err) {
+          this.deps.logger.warn({ err, accountId: account.id }, 'admin trial not ended; the next sweep retries');
         }
-        if (ended.length > 0) this.deps.logger.info({ ended: ended.length }, 'admin trials ended');
-        return ended;
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [TRIAL_SWEEP_LOCK]);
       }
-    } finally {
-      client.release();
-    }
+      if (ended.length > 0) this.deps.logger.info({ ended: ended.length }, 'admin trials ended');
+      return ended;
+    });
   }
 
   /** Rooms first, then the event: until the event is recorded the sweep finds the trial again and finishes. */

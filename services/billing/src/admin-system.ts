@@ -19,6 +19,7 @@ import {
 } from '@ephemera/proto';
 import { inTransaction, parseOrThrow, type Pool } from '@ephemera/platform';
 import type { BillingService } from './billing-service.ts';
+import { countSignInFailuresSince, deleteExpiredCredentials } from './credentials-repository.ts';
 
 const DAY_MS = 86_400_000;
 /** Stripe retries an undelivered event for up to three days: an id older than that cannot come again */
@@ -98,36 +99,19 @@ export class AdminBillingSystem implements AdminBillingSystemApi {
   /** Credentials whose time is over; answers how many rows went. */
   async cleanupExpired(_input: Record<string, never>): Promise<{ removed: number }> {
     const now = this.now();
-    const deletions: Array<[string, unknown[]]> = [
-      ['DELETE FROM billing.sign_in_codes WHERE expires_at < $1', [now]],
-      // a session's life is its expiry; a revoked one goes when its life would have ended
-      ['DELETE FROM billing.sessions WHERE expires_at < $1', [now]],
-      ['DELETE FROM billing.oidc_flows WHERE expires_at < $1', [now]],
-      ['DELETE FROM billing.oidc_handoffs WHERE expires_at < $1', [now]],
-      [
-        'DELETE FROM billing.provider_events WHERE handled_at IS NOT NULL AND received_at < $1',
-        [new Date(now.getTime() - PROVIDER_RETRY_WINDOW_MS)],
-      ],
-      ['DELETE FROM billing.sign_in_failures WHERE at < $1', [new Date(now.getTime() - SIGN_IN_FAILURES_KEPT_MS)]],
-      [
-        'DELETE FROM billing.account_activity act WHERE NOT EXISTS (SELECT 1 FROM billing.accounts a WHERE a.id = act.account_id)',
-        [],
-      ],
-    ];
-    return inTransaction(this.pool, async (c) => {
-      let removed = 0;
-      for (const [sql, values] of deletions) removed += (await c.query(sql, values)).rowCount ?? 0;
-      return { removed };
-    });
+    const removed = await inTransaction(this.pool, (c) =>
+      deleteExpiredCredentials(c, {
+        now,
+        providerEventsBefore: new Date(now.getTime() - PROVIDER_RETRY_WINDOW_MS),
+        failuresBefore: new Date(now.getTime() - SIGN_IN_FAILURES_KEPT_MS),
+      }),
+    );
+    return { removed };
   }
 
   async failedSignIns(input: { since: string }): Promise<{ count: number }> {
     const { since } = parseOrThrow(SinceInput, input);
-    const { rows } = await this.pool.query<{ n: string }>(
-      'SELECT count(*) AS n FROM billing.sign_in_failures WHERE at >= $1',
-      [since],
-    );
-    return { count: Number(rows[0]?.n ?? 0) };
+    return { count: await countSignInFailuresSince(this.pool, since) };
   }
 }
 

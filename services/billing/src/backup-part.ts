@@ -6,6 +6,7 @@
  * (deleted after the backup was taken), its rows and its key.
  */
 import { BackupPart, type Pool, type RoomKeyStore } from '@ephemera/platform';
+import { keyHolderIds, restoredDeletedAccounts } from './backup-repository.ts';
 import { dropDeletedAccounts } from './projection.ts';
 
 export function billingBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
@@ -14,17 +15,9 @@ export function billingBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
     schema: 'billing',
     skip: ['deleted_accounts'],
     keys,
-    keyIds: async (c) =>
-      (
-        await c.query<{ id: string }>(
-          'SELECT id FROM billing.accounts UNION SELECT id::text FROM billing.contact_messages ORDER BY 1',
-        )
-      ).rows.map((r) => r.id),
+    keyIds: keyHolderIds,
     afterCommit: async (c) => {
-      const { rows } = await c.query<{ id: string }>(
-        'SELECT d.id FROM billing.deleted_accounts d JOIN billing.accounts a ON a.id = d.id',
-      );
-      const ids = rows.map((r) => r.id);
+      const ids = await restoredDeletedAccounts(c);
       await dropDeletedAccounts(c, ids);
       return { droppedKeys: ids };
     },

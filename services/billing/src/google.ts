@@ -12,8 +12,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { DomainError } from '@ephemera/proto';
-import { inTransaction, type Logger, type Pool } from '@ephemera/platform';
+import type { Logger, Pool } from '@ephemera/platform';
 import type { VerifiedGoogleIdentity } from './billing-service.ts';
+import {
+  deleteFlowsExpiredBefore,
+  insertFlow,
+  insertHandoff,
+  takeLiveFlow,
+  takeLiveHandoff,
+} from './google-repository.ts';
 
 export interface GoogleConfig {
   /** OIDC_ISSUER: https://accounts.google.com in production; tests run oidc-provider on loopback */
@@ -85,11 +92,14 @@ export class GoogleSignIn {
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    await this.pool.query('DELETE FROM billing.oidc_flows WHERE expires_at < $1', [this.now()]);
-    await this.pool.query(
-      'INSERT INTO billing.oidc_flows (state, code_verifier, nonce, redirect, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [state, codeVerifier, nonce, safeRedirect(redirectAfter), new Date(this.now().getTime() + FLOW_TTL_MS)],
-    );
+    await deleteFlowsExpiredBefore(this.pool, this.now());
+    await insertFlow(this.pool, {
+      state,
+      codeVerifier,
+      nonce,
+      redirect: safeRedirect(redirectAfter),
+      expiresAt: new Date(this.now().getTime() + FLOW_TTL_MS),
+    });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.settings!.redirectUri,
       scope: 'openid email profile',
@@ -118,17 +128,13 @@ export class GoogleSignIn {
     const config = await this.configuration();
     const state = query.get('state') ?? '';
     if (!sameSecret(state, browserState)) throw new DomainError('GOOGLE_AUTH_FAILED');
-    const flow = await this.pool.query(
-      'DELETE FROM billing.oidc_flows WHERE state = $1 AND expires_at > $2 RETURNING code_verifier, nonce, redirect',
-      [state, this.now()],
-    );
-    const row = flow.rows[0];
+    const row = await takeLiveFlow(this.pool, state, this.now());
     if (!row) throw new DomainError('GOOGLE_AUTH_FAILED');
     const current = new URL(this.settings!.redirectUri);
     current.search = query.toString();
     try {
       const tokens = await oidc.authorizationCodeGrant(config, current, {
-        pkceCodeVerifier: row.code_verifier,
+        pkceCodeVerifier: row.codeVerifier,
         expectedState: state,
         expectedNonce: row.nonce,
         idTokenExpected: true,
@@ -154,24 +160,12 @@ export class GoogleSignIn {
   /** A single-use id (the cookie's value) that stands for the signed-in account for two minutes. */
   async handoff(accountId: string): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.pool.query('INSERT INTO billing.oidc_handoffs (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [
-      hash(id),
-      accountId,
-      new Date(this.now().getTime() + HANDOFF_TTL_MS),
-    ]);
+    await insertHandoff(this.pool, hash(id), accountId, new Date(this.now().getTime() + HANDOFF_TTL_MS));
     return id;
   }
 
   async spendHandoff(id: string | null): Promise<string> {
     if (!id) throw new DomainError('GOOGLE_AUTH_FAILED');
-    return inTransaction(this.pool, async (c) => {
-      await c.query('DELETE FROM billing.oidc_handoffs WHERE expires_at < $1', [this.now()]);
-      const r = await c.query(
-        'DELETE FROM billing.oidc_handoffs WHERE id_hash = $1 AND expires_at > $2 RETURNING account_id',
-        [hash(id), this.now()],
-      );
-      if (!r.rows[0]) throw new DomainError('GOOGLE_AUTH_FAILED');
-      return r.rows[0].account_id as string;
-    });
+    return takeLiveHandoff(this.pool, hash(id), this.now());
   }
 }

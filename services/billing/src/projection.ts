@@ -8,7 +8,7 @@ import type { AnyEventEnvelope } from '@ephemera/proto';
 import { sealAccountField, type Logger, type Pool, type PoolClient, type Projector } from '@ephemera/platform';
 import type { AccountSealing } from './accounts-repository.ts';
 import { projectContact } from './contact-repository.ts';
-import { projectNotice } from './payments/notices.ts';
+import { projectNotice } from './payments/notice-projection.ts';
 import { projectRefund } from './payments/refund-projection.ts';
 
 /** A verified subscription event ends an admin trial: from then on the provider's data decides the tier. */
@@ -142,7 +142,7 @@ async function projectAccount(client: PoolClient, event: AnyEventEnvelope, seali
     case 'account.payment-refunded': // how much of each charge is refunded (payments/refund-projection.ts: billing.charge_refunds)
       await projectRefund(client, event);
       return;
-    // receipts and renewal reminders mailed (payments/notices.ts: billing.mailed_notices)
+    // receipts and renewal reminders mailed (payments/notice-projection.ts: billing.mailed_notices)
     case 'account.receipt-mailed':
     case 'account.renewal-reminder-mailed':
       await projectNotice(client, event);

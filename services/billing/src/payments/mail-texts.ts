@@ -13,7 +13,6 @@ import {
   type Tier,
 } from '@ephemera/proto';
 import type { Mail } from '../mailer.ts';
-import { mailDate } from './notices.ts';
 
 /** What a receipt says; kept in billing.receipt_outbox until mailed. */
 export interface Receipt {
@@ -96,4 +95,10 @@ export function reminderMail(
     );
   }
   return { to: to.email, subject, text: lines.join('\n') };
+}
+
+/** "2025-03-01 14:05 UTC": dates in mails are in UTC, said so (the server does not know the reader's zone). */
+export function mailDate(iso: string | Date): string {
+  const d = typeof iso === 'string' ? new Date(iso) : iso;
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

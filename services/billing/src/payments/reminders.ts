@@ -20,8 +20,9 @@ import type { Logger, Pool } from '@ephemera/platform';
 import type { BillingService } from '../billing-service.ts';
 import type { AccountRow } from '../accounts-repository.ts';
 import type { Mailer } from '../mailer.ts';
+import { underSweepLock } from '../sweep-lock-repository.ts';
 import { reminderMail } from './mail-texts.ts';
-import { wasMailed } from './notices.ts';
+import { wasMailed } from './repository.ts';
 import type { Receipts } from './receipts.ts';
 
 const DAY = 86_400_000;
@@ -117,31 +118,23 @@ export class RenewalReminders {
 
   private async run(now: Date): Promise<SweepResult> {
     const { pool, billing, logger } = this.deps;
-    const client = await pool.connect();
-    try {
-      const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [SWEEP_LOCK]);
-      if (!locked.rows[0]?.ok) return { skipped: true, reminders: 0, receipts: { mailed: 0, failed: 0 } };
-      try {
-        const receipts = await this.deps.receipts.retryDue(now);
-        let reminders = 0;
-        const until = new Date(now.getTime() + (RENEWAL.reminderDays + 1) * DAY);
-        const since = new Date(now.getTime() - RENEWAL.graceDays * DAY - EXPIRED_NOTICE_WINDOW_MS);
-        for (const account of await billing.accounts.renewalCandidates(until, since)) {
-          try {
-            if (await this.remind(account, now)) reminders++;
-          } catch (err) {
-            // Not recorded, so the next sweep tries this account again.
-            logger.warn({ err, accountId: account.id }, 'renewal reminder not mailed; the next sweep retries');
-          }
+    const skipped: SweepResult = { skipped: true, reminders: 0, receipts: { mailed: 0, failed: 0 } };
+    return underSweepLock(pool, SWEEP_LOCK, skipped, async () => {
+      const receipts = await this.deps.receipts.retryDue(now);
+      let reminders = 0;
+      const until = new Date(now.getTime() + (RENEWAL.reminderDays + 1) * DAY);
+      const since = new Date(now.getTime() - RENEWAL.graceDays * DAY - EXPIRED_NOTICE_WINDOW_MS);
+      for (const account of await billing.accounts.renewalCandidates(until, since)) {
+        try {
+          if (await this.remind(account, now)) reminders++;
+        } catch (err) {
+          // Not recorded, so the next sweep tries this account again.
+          logger.warn({ err, accountId: account.id }, 'renewal reminder not mailed; the next sweep retries');
         }
-        if (reminders > 0 || receipts.mailed > 0) logger.info({ reminders, receipts }, 'renewal reminder sweep');
-        return { skipped: false, reminders, receipts };
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
       }
-    } finally {
-      client.release();
-    }
+      if (reminders > 0 || receipts.mailed > 0) logger.info({ reminders, receipts }, 'renewal reminder sweep');
+      return { skipped: false, reminders, receipts };
+    });
   }
 
   private async remind(account: AccountRow, now: Date): Promise<boolean> {

@@ -2,7 +2,8 @@
  * The payments' own tables (billing.provider_events, billing.extension_orders, billing.receipt_outbox,
  * billing.charge_refunds): each provider event id handled once, each paid extension applied once, each receipt queued
  * until it is mailed, each charge's refunds recorded. The SQL of the payment handling (webhooks.ts, refunds.ts) and of
- * the receipts (receipts.ts).
+ * the receipts (receipts.ts); and what was mailed (billing.mailed_notices, kept by notice-projection.ts), which the
+ * senders read before mailing.
  */
 import type { Pool, PoolClient } from '@ephemera/platform';
 import type { Receipt } from './mail-texts.ts';
@@ -136,4 +137,14 @@ export async function refundedSoFar(
   );
   const row = rows[0];
   return row ? { lastSeq: row.last_seq, refundedCents: Number(row.refunded_cents ?? 0) } : null;
+}
+
+type NoticeKind = 'receipt' | 'renewal-reminder';
+
+export async function wasMailed(pool: Pool, accountId: string, kind: NoticeKind, key: string): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    'SELECT 1 FROM billing.mailed_notices WHERE account_id = $1 AND kind = $2 AND notice_key = $3',
+    [accountId, kind, key],
+  );
+  return (rowCount ?? 0) > 0;
 }

@@ -1,13 +1,11 @@
 /**
  * What was mailed to an account (receipts, renewal reminders): the projection of account.receipt-mailed and
- * account.renewal-reminder-mailed into billing.mailed_notices (called from projection.ts, so a replay rebuilds it),
- * and the one read the senders make before mailing. Recording happens after the SMTP server accepted the mail:
- * a crash in between may mail one notice twice, never lose the record of one that was sent and recorded.
+ * account.renewal-reminder-mailed into billing.mailed_notices (called from projection.ts, so a replay rebuilds it);
+ * the senders' read before mailing is wasMailed (repository.ts). Recording happens after the SMTP server accepted
+ * the mail: a crash in between may mail one notice twice, never lose the record of one that was sent and recorded.
  */
 import { reminderKey, type AnyEventEnvelope } from '@ephemera/proto';
-import type { Pool, PoolClient } from '@ephemera/platform';
-
-export type NoticeKind = 'receipt' | 'renewal-reminder';
+import type { PoolClient } from '@ephemera/platform';
 
 export async function projectNotice(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
   if (event.type !== 'account.receipt-mailed' && event.type !== 'account.renewal-reminder-mailed') return;
@@ -23,18 +21,4 @@ export async function projectNotice(client: PoolClient, event: AnyEventEnvelope)
     [p.accountId, kind, key, p.mailedAt],
   );
   await client.query('UPDATE billing.accounts SET last_seq = $2 WHERE id = $1', [p.accountId, event.sequence]);
-}
-
-export async function wasMailed(pool: Pool, accountId: string, kind: NoticeKind, key: string): Promise<boolean> {
-  const { rowCount } = await pool.query(
-    'SELECT 1 FROM billing.mailed_notices WHERE account_id = $1 AND kind = $2 AND notice_key = $3',
-    [accountId, kind, key],
-  );
-  return (rowCount ?? 0) > 0;
-}
-
-/** "2025-03-01 14:05 UTC": dates in mails are in UTC, said so (the server does not know the reader's zone). */
-export function mailDate(iso: string | Date): string {
-  const d = typeof iso === 'string' ? new Date(iso) : iso;
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
