@@ -4,6 +4,7 @@
  * room whose lifetime has ended by then (expires_at passed), with its rows, and destroys its key.
  */
 import { BackupPart, type Pool, type RoomKeyStore } from '@ephemera/platform';
+import { endedRoomsIn, roomIds } from './backup-repository.ts';
 
 export function roomBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
   return new BackupPart({
@@ -11,14 +12,7 @@ export function roomBackupPart(pool: Pool, keys: RoomKeyStore): BackupPart {
     schema: 'room',
     keys,
     roomTables: ['workspaces'],
-    keyIds: async (c) =>
-      (await c.query<{ id: string }>('SELECT id FROM room.workspaces ORDER BY id')).rows.map((r) => r.id),
-    endedRooms: async (c, staging, now) =>
-      (
-        await c.query<{ id: string }>(
-          `SELECT id FROM ${staging}.workspaces WHERE expires_at IS NOT NULL AND expires_at <= $1`,
-          [now],
-        )
-      ).rows.map((r) => r.id),
+    keyIds: roomIds,
+    endedRooms: endedRoomsIn,
   });
 }

@@ -114,10 +114,7 @@ export class RoomCore {
 
   /** Extending a room its owner account may not extend (in grace or expired) is refused; a guest's room: no owner. */
   async assertOwnerMayExtend(workspaceId: string): Promise<void> {
-    const { rows } = await this.deps.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [
-      workspaceId,
-    ]);
-    const owner: string | null = rows[0]?.owner_account_id ?? null;
+    const owner = await this.repo.ownerAccountOf(workspaceId);
     if (owner) assertMayCreateOrExtend(await this.accountStanding(owner));
   }
 

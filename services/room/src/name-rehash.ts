@@ -21,22 +21,31 @@ import {
   USERNAME_PURPOSE,
 } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
+import {
+  channelNamesHashedOtherThan,
+  membersHashedOtherThan,
+  roomsWithoutNameSkeleton,
+  sealChannelNameRow,
+  setChannelNameKey,
+  setRoomNameSkeleton,
+  setUsernameHash,
+  unsealedChannelNames,
+} from './name-rehash-repository.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
 export async function rehashUsernames(pool: Pool, keyring: RoomKeyring, logger: Logger): Promise<number> {
-  const { rows } = await pool.query<{ workspaceId: string; userId: string; username: string }>(
-    `SELECT workspace_id AS "workspaceId", user_id AS "userId", username FROM room.members WHERE username_hash_purpose <> $1`,
-    [USERNAME_PURPOSE],
-  );
+  const rows = await membersHashedOtherThan(pool, USERNAME_PURPOSE);
   let rehashed = 0;
   for (const row of rows) {
     const key = await keyring.key(row.workspaceId);
     if (!key) continue; // the room is gone: its rows go with it
     try {
-      await pool.query(
-        'UPDATE room.members SET username_hash = $3, username_hash_purpose = $4 WHERE workspace_id = $1 AND user_id = $2',
-        [row.workspaceId, row.userId, usernameHash(key, openUsername(key, row.userId, row.username)), USERNAME_PURPOSE],
+      await setUsernameHash(
+        pool,
+        row,
+        usernameHash(key, openUsername(key, row.userId, row.username)),
+        USERNAME_PURPOSE,
       );
       rehashed++;
     } catch (err) {
@@ -53,47 +62,40 @@ export async function rehashUsernames(pool: Pool, keyring: RoomKeyring, logger: 
 }
 
 export async function fillRoomNameKeys(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ id: string; name: string }>(
-    'SELECT id, name FROM room.workspaces WHERE name_skeleton IS NULL',
-  );
-  for (const row of rows)
-    await pool.query('UPDATE room.workspaces SET name_skeleton = $2 WHERE id = $1', [row.id, roomNameKey(row.name)]);
+  const rows = await roomsWithoutNameSkeleton(pool);
+  for (const row of rows) await setRoomNameSkeleton(pool, row.id, roomNameKey(row.name));
   return rows.length;
 }
 
 export async function sealChannelNames(pool: Pool, keyring: RoomKeyring): Promise<number> {
-  const { rows } = await pool.query<{ id: string; workspaceId: string; name: string }>(
-    'SELECT id, workspace_id AS "workspaceId", name FROM room.channels WHERE NOT name_sealed',
-  );
+  const rows = await unsealedChannelNames(pool);
   let sealed = 0;
   for (const row of rows) {
     const key = await keyring.key(row.workspaceId);
     if (!key) continue; // the room is gone: its rows go with it
-    await pool.query(
-      `UPDATE room.channels SET name = $2, name_key = $3, name_key_purpose = $4, name_sealed = true
-        WHERE id = $1 AND NOT name_sealed`,
-      [row.id, sealChannelName(key, row.id, row.name), channelNameHash(key, row.name), CHANNEL_NAME_PURPOSE],
-    );
+    await sealChannelNameRow(pool, row.id, {
+      name: sealChannelName(key, row.id, row.name),
+      nameKey: channelNameHash(key, row.name),
+      purpose: CHANNEL_NAME_PURPOSE,
+    });
     sealed++;
   }
   return sealed;
 }
 
 export async function rehashChannelNames(pool: Pool, keyring: RoomKeyring): Promise<number> {
-  const { rows } = await pool.query<{ id: string; workspaceId: string; name: string }>(
-    'SELECT id, workspace_id AS "workspaceId", name FROM room.channels WHERE name_sealed AND name_key_purpose <> $1',
-    [CHANNEL_NAME_PURPOSE],
-  );
+  const rows = await channelNamesHashedOtherThan(pool, CHANNEL_NAME_PURPOSE);
   let rehashed = 0;
   for (const row of rows) {
     const key = await keyring.key(row.workspaceId);
     if (!key) continue; // the room is gone: its rows go with it
-    await pool.query('UPDATE room.channels SET name_key = $2, name_key_purpose = $3 WHERE id = $1 AND name = $4', [
+    await setChannelNameKey(
+      pool,
       row.id,
+      row.name,
       channelNameHash(key, openChannelName(key, row.id, row.name)),
       CHANNEL_NAME_PURPOSE,
-      row.name,
-    ]);
+    );
     rehashed++;
   }
   return rehashed;

@@ -16,7 +16,7 @@ import {
   type SessionAccount,
   type Tier,
 } from '@ephemera/proto';
-import { makeEvent, newToken, sha256, userActor, type Pool } from '@ephemera/platform';
+import { makeEvent, newToken, sha256, userActor } from '@ephemera/platform';
 import type { RoomCore } from './core.ts';
 import { changeTier, extendPaid } from './room-lifetime.ts';
 import { holderIn } from './member-tokens.ts';
@@ -25,7 +25,6 @@ import { holderIn } from './member-tokens.ts';
 export class RoomOwnership implements AccountRoomsApi {
   constructor(
     private readonly core: RoomCore,
-    private readonly pool: Pool,
     private readonly create: (
       body: unknown,
       tier: Tier,
@@ -33,26 +32,13 @@ export class RoomOwnership implements AccountRoomsApi {
   ) {}
 
   async isOwnedBy(workspaceId: string, accountId: string): Promise<boolean> {
-    return (await this.ownerAccountOf(workspaceId)) === accountId;
-  }
-
-  private async ownerAccountOf(workspaceId: string): Promise<string | null> {
-    const { rows } = await this.pool.query('SELECT owner_account_id FROM room.workspaces WHERE id = $1', [workspaceId]);
-    return rows[0]?.owner_account_id ?? null;
-  }
-
-  private async liveRoomCount(accountId: string): Promise<number> {
-    const { rows } = await this.pool.query(
-      'SELECT count(*)::int AS n FROM room.workspaces WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2)',
-      [accountId, this.core.now()],
-    );
-    return rows[0].n;
+    return (await this.core.repo.ownerAccountOf(workspaceId)) === accountId;
   }
 
   /** The tier's roomsPerAccount (free 1, pro 10, business unlimited). */
   private async checkRoomAllowance(account: { accountId: string; tier: Tier }): Promise<void> {
     const max = (ENTITLEMENTS[account.tier] ?? ENTITLEMENTS.free).roomsPerAccount;
-    if (max !== null && (await this.liveRoomCount(account.accountId)) >= max)
+    if (max !== null && (await this.core.repo.liveRoomCountOf(account.accountId, this.core.now())) >= max)
       throw new DomainError('ROOM_LIMIT_REACHED');
   }
 
@@ -69,7 +55,7 @@ export class RoomOwnership implements AccountRoomsApi {
       );
       if (!member || member.userId !== ws.createdBy)
         throw new DomainError('NOT_ROOM_OWNER', "Only the room's creator can claim it");
-      const owner = await this.ownerAccountOf(ws.id);
+      const owner = await this.core.repo.ownerAccountOf(ws.id);
       if (owner && owner !== input.accountId) throw new DomainError('ROOM_ALREADY_CLAIMED');
       if (!owner && input.tier) await this.checkRoomAllowance({ accountId: input.accountId, tier: input.tier });
       const token = newToken();
@@ -103,7 +89,7 @@ export class RoomOwnership implements AccountRoomsApi {
     if (!found || !this.core.isLive(found)) throw new DomainError('ROOM_NOT_FOUND');
     return this.core.mutex.run(`ws:${found.id}`, async () => {
       const ws = await this.core.liveWorkspace(found.id);
-      if ((await this.ownerAccountOf(ws.id)) !== input.accountId) throw new DomainError('NOT_ROOM_OWNER');
+      if ((await this.core.repo.ownerAccountOf(ws.id)) !== input.accountId) throw new DomainError('NOT_ROOM_OWNER');
       const token = newToken();
       await this.core.record([
         this.event(ws.id, ws.lastSeq + 1, ws.createdBy, 'workspace.owner-token-issued', {
@@ -118,26 +104,22 @@ export class RoomOwnership implements AccountRoomsApi {
   }
 
   async roomsOf(accountId: string): Promise<DashboardRoom[]> {
-    const { rows } = await this.pool.query(
-      `SELECT id, name, tier, created_at, expires_at FROM room.workspaces
-       WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC`,
-      [accountId, this.core.now()],
-    );
+    const rows = await this.core.repo.liveRoomsOf(accountId, this.core.now());
     return rows.map((r) => ({
       id: r.id,
       roomId: r.name,
       workspaceId: r.id,
       role: 'owner' as const,
       tier: r.tier,
-      createdAt: r.created_at.toISOString(),
-      expiresAt: r.expires_at?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+      expiresAt: r.expiresAt?.toISOString() ?? null,
     }));
   }
 
   /** DELETE /api/workspaces/{id} from the dashboard: the claiming account only; like the owner's delete-workspace. */
   async deleteAsAccount(accountId: string, workspaceId: string): Promise<{ success: true; workspaceId: string }> {
     const ws = await this.core.liveWorkspace(workspaceId);
-    if ((await this.ownerAccountOf(ws.id)) !== accountId) throw new DomainError('NOT_ROOM_OWNER');
+    if ((await this.core.repo.ownerAccountOf(ws.id)) !== accountId) throw new DomainError('NOT_ROOM_OWNER');
     const member = await this.core.repo.memberById(ws.id, ws.createdBy);
     await this.core.userCommand(
       { workspaceId: ws.id, userId: ws.createdBy, username: member?.username ?? '' },

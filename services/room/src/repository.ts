@@ -4,6 +4,7 @@
  * profile pictures (and the name on a broadcast theme) are stored sealed under the room's key and opened here
  * (member-crypto.ts), so every caller sees plain rows.
  */
+import type { Tier } from '@ephemera/proto';
 import { memberKey, openPicture, openThemeAuthor, openUsername, usernameHash } from './member-crypto.ts';
 import { roomNameKey } from './name-keys.ts';
 import { AtSeqCache } from './at-seq-cache.ts';
@@ -195,4 +196,41 @@ export class RoomRepository extends ChannelRepository {
     );
     return Promise.all(rows.map(async (r: WorkspaceRow) => (await this.openWorkspace(r))!));
   }
+
+  /** The account that claimed the room, or null (a guest's room, or none); read now, never from a cache. */
+  async ownerAccountOf(workspaceId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ owner_account_id: string | null }>(
+      'SELECT owner_account_id FROM room.workspaces WHERE id = $1',
+      [workspaceId],
+    );
+    return rows[0]?.owner_account_id ?? null;
+  }
+
+  /** How many rooms the account owns that are live at `now` (its rooms-per-account allowance). */
+  async liveRoomCountOf(accountId: string, now: Date): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM room.workspaces WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2)',
+      [accountId, now],
+    );
+    return rows[0]!.n;
+  }
+
+  /** The rooms the account owns that are live at `now`, newest first (the dashboard's list). */
+  async liveRoomsOf(accountId: string, now: Date): Promise<OwnedRoomRow[]> {
+    const { rows } = await this.pool.query<OwnedRoomRow>(
+      `SELECT id, name, tier, created_at AS "createdAt", expires_at AS "expiresAt" FROM room.workspaces
+       WHERE owner_account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC`,
+      [accountId, now],
+    );
+    return rows;
+  }
+}
+
+/** A room an account owns, as its dashboard lists it. */
+export interface OwnedRoomRow {
+  id: string;
+  name: string;
+  tier: Tier;
+  createdAt: Date;
+  expiresAt: Date | null;
 }

@@ -80,7 +80,7 @@ export class RoomService implements RoomApi, RoomTokensApi {
     this.repo = this.core.repo;
     this.mutex = this.core.mutex;
     this.now = this.core.now;
-    this.ownership = new RoomOwnership(this.core, deps.pool, (body, tier) => this.createWorkspace(body, tier));
+    this.ownership = new RoomOwnership(this.core, (body, tier) => this.createWorkspace(body, tier));
   }
 
   /** Billing's answers about accounts (the owner's standing when a room is extended): embedded billing, or its client. */
