@@ -6,7 +6,7 @@ import type { AuditEntry, StorageUsage } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { RESTORE_GROUP_PREFIX, type Backups } from './backup/backups.ts';
-import { hasEmbeddedLog } from './backup/position.ts';
+import { hasEmbeddedLog } from './backup/event-log-repository.ts';
 
 /**
  * The newest entries. An action on an account names it by its id; while the account exists the entry shows its

@@ -23,8 +23,10 @@ import { ADMIN_LIMITS, BACKUP_PARTS, TOPICS, type BackupInfo } from '@ephemera/p
 import { applyOnce, inTransaction, KeyedMutex } from '@ephemera/platform';
 import type { AdminContext } from '../../context.ts';
 import { readBackupFile, writeBackupFile } from './format.ts';
-import { currentLogId, hasEmbeddedLog, seedGroup, type KafkaLocation, type LogPosition } from './position.ts';
-import { dropEndedRooms, exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
+import { currentLogId, seedGroup, type KafkaLocation, type LogPosition } from './position.ts';
+import { deleteGroupOffsets, hasEmbeddedLog } from './event-log-repository.ts';
+import { exportSnapshot, SnapshotRestore, type SnapshotSummary } from './snapshot.ts';
+import { dropEndedRooms } from './snapshot-repository.ts';
 import { PartsRestore } from './parts.ts';
 import { BackupStore } from './store.ts';
 
@@ -136,7 +138,7 @@ export class Backups {
       await replay.stop();
     }
     await this.withClient(async (c) => {
-      if (await hasEmbeddedLog(c)) await c.query('DELETE FROM event_log_offsets WHERE group_id = $1', [groupId]);
+      if (await hasEmbeddedLog(c)) await deleteGroupOffsets(c, groupId);
     });
     this.ctx.logger.info(
       { applied, fromBackupPosition: seeded },

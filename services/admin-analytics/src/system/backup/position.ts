@@ -10,6 +10,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { TOPICS } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
+import { firstLogEventId, groupOffsets, hasEmbeddedLog, insertGroupOffset, logHead } from './event-log-repository.ts';
 
 /** the admin module's consumer group (module.ts) */
 export const ADMIN_GROUP = 'admin-analytics';
@@ -35,29 +36,18 @@ export interface KafkaLocation {
   namespace?: string;
 }
 
-/** true when this database holds the embedded event log (embedded mode) */
-export async function hasEmbeddedLog(client: PoolClient): Promise<boolean> {
-  const { rows } = await client.query<{ t: string | null }>(
-    "SELECT to_regclass('public.event_log_offsets')::text AS t",
-  );
-  return rows[0]?.t != null;
-}
-
 /** the embedded log's position, read with `client` (inside the backup's snapshot) */
 export async function embeddedPosition(client: PoolClient): Promise<LogPosition> {
   // one client, one snapshot: the queries run in turn
-  const first = await client.query<{ event_id: string }>('SELECT event_id FROM event_log ORDER BY position LIMIT 1');
-  const head = await client.query<{ p: string }>('SELECT coalesce(max(position), 0)::text AS p FROM event_log');
-  const offsets = await client.query<{ topic: string; position: string }>(
-    'SELECT topic, position::text AS position FROM event_log_offsets WHERE group_id = $1 ORDER BY topic',
-    [ADMIN_GROUP],
-  );
+  const first = await firstLogEventId(client);
+  const head = await logHead(client);
+  const offsets = await groupOffsets(client, ADMIN_GROUP);
   return {
     kind: 'embedded',
-    logId: first.rows[0] ? `embedded:${first.rows[0].event_id}` : null,
+    logId: first !== null ? `embedded:${first}` : null,
     group: ADMIN_GROUP,
-    head: head.rows[0]?.p ?? '0',
-    offsets: offsets.rows.map((r) => ({ topics: r.topic, position: r.position })),
+    head,
+    offsets: offsets.map((r) => ({ topics: r.topic, position: r.position })),
   };
 }
 
@@ -111,11 +101,7 @@ export async function seedGroup(
   if (position.kind === 'embedded' && (await hasEmbeddedLog(client))) {
     const at = position.offsets.find((o) => o.topics === topicKey);
     if (!at) return false;
-    await client.query('INSERT INTO event_log_offsets (group_id, topic, position) VALUES ($1, $2, $3)', [
-      groupId,
-      topicKey,
-      at.position,
-    ]);
+    await insertGroupOffset(client, groupId, topicKey, at.position);
     return true;
   }
   if (position.kind === 'kafka' && kafka) {

@@ -18,52 +18,32 @@ import {
   type SequenceExport,
   type TableManifest,
 } from './records.ts';
-import { embeddedPosition, hasEmbeddedLog, kafkaPosition, type KafkaLocation, type LogPosition } from './position.ts';
-
-const SCHEMA = 'admin';
-const q = (name: string) => `${SCHEMA}."${name.replaceAll('"', '""')}"`;
-
-/**
- * Numbers leave as text: JSON numbers pass through JavaScript's doubles, which would turn numeric 18.00 into 18 and
- * round a bigint past 2^53; PostgreSQL parses the text back with the column's type.
- */
-const AS_TEXT = new Set(['numeric', 'bigint', 'double precision', 'real', 'money']);
+import { embeddedPosition, kafkaPosition, type KafkaLocation, type LogPosition } from './position.ts';
+import { hasEmbeddedLog } from './event-log-repository.ts';
+import {
+  advanceSequence,
+  beginReadOnlySnapshot,
+  closeRowsCursor,
+  columnsOf,
+  commitSnapshot,
+  fetchRows,
+  foreignKeysOf,
+  insertRows,
+  openRowsCursor,
+  rollbackSnapshot,
+  sequencesOf,
+  sequenceState,
+  truncateTables,
+} from './snapshot-repository.ts';
 
 /** the schema's tables and their writable columns, in table order */
 async function tablesOf(client: PoolClient): Promise<Map<string, string[]>> {
   return new Map([...(await columnsOf(client))].map(([t, cols]) => [t, cols.map((c) => c.name)]));
 }
 
-async function columnsOf(client: PoolClient): Promise<Map<string, Array<{ name: string; type: string }>>> {
-  const { rows } = await client.query<{ table_name: string; column_name: string; data_type: string }>(
-    `SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
-     JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-     WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
-     ORDER BY c.table_name, c.ordinal_position`,
-    [SCHEMA],
-  );
-  const tables = new Map<string, Array<{ name: string; type: string }>>();
-  for (const r of rows)
-    tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), { name: r.column_name, type: r.data_type }]);
-  return tables;
-}
-
-async function sequencesOf(client: PoolClient): Promise<string[]> {
-  const { rows } = await client.query<{ sequence_name: string }>(
-    'SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = $1 ORDER BY sequence_name',
-    [SCHEMA],
-  );
-  return rows.map((r) => r.sequence_name);
-}
-
 /** Referenced tables before those that reference them (foreign keys inside the schema), else by name. */
 async function insertOrder(client: PoolClient, names: string[]): Promise<string[]> {
-  const { rows } = await client.query<{ child: string; parent: string }>(
-    `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
-     JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = $1 AND c.relname <> p.relname`,
-    [SCHEMA],
-  );
+  const rows = await foreignKeysOf(client);
   const ordered: string[] = [];
   const visit = (name: string, path: Set<string>) => {
     if (ordered.includes(name) || path.has(name)) return;
@@ -96,7 +76,7 @@ export async function exportSnapshot(
   try {
     const embedded = await hasEmbeddedLog(client);
     const kafkaAt = !embedded && kafka ? await kafkaPosition(kafka) : null;
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await beginReadOnlySnapshot(client);
     try {
       const columns = await columnsOf(client);
       const tables: TableManifest[] = (await insertOrder(client, [...columns.keys()])).map((name) => ({
@@ -104,12 +84,7 @@ export async function exportSnapshot(
         columns: columns.get(name)!.map((c) => c.name),
       }));
       const sequences: Record<string, SequenceExport> = {};
-      for (const name of await sequencesOf(client)) {
-        const { rows } = await client.query<{ last_value: string; is_called: boolean }>(
-          `SELECT last_value::text, is_called FROM ${q(name)}`,
-        );
-        sequences[name] = { lastValue: rows[0]!.last_value, isCalled: rows[0]!.is_called };
-      }
+      for (const name of await sequencesOf(client)) sequences[name] = await sequenceState(client, name);
       const position: LogPosition = embedded
         ? await embeddedPosition(client)
         : (kafkaAt ?? { kind: 'unknown', logId: null });
@@ -120,31 +95,22 @@ export async function exportSnapshot(
           yield JSON.stringify(meta);
           for (const { name } of tables) {
             counts[name] = 0;
-            const cols = columns
-              .get(name)!
-              .map((c) => (AS_TEXT.has(c.type) ? `"${c.name}"::text AS "${c.name}"` : `"${c.name}"`))
-              .join(', ');
-            await client.query(
-              `DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${cols} FROM ${q(name)}) x`,
-            );
+            await openRowsCursor(client, name, columns.get(name)!);
             for (;;) {
-              const { rows } = await client.query<{ j: string }>(`FETCH ${ROWS_PER_RECORD} FROM backup_rows`);
+              const rows = await fetchRows(client, ROWS_PER_RECORD);
               if (rows.length === 0) break;
               counts[name] += rows.length;
-              yield rowsLine(
-                name,
-                rows.map((r) => r.j),
-              );
+              yield rowsLine(name, rows);
             }
-            await client.query('CLOSE backup_rows');
+            await closeRowsCursor(client);
           }
           yield JSON.stringify({ kind: 'end', rows: counts } satisfies BackupRecord);
         })(),
       );
-      await client.query('COMMIT');
+      await commitSnapshot(client);
       return { position, tables: tables.length, rows: Object.values(counts).reduce((a, b) => a + b, 0) };
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      await rollbackSnapshot(client).catch(() => {});
       throw err;
     }
   } finally {
@@ -200,7 +166,7 @@ export class SnapshotRestore {
     const sequences = await sequencesOf(this.client);
     if (!Object.keys(meta.sequences).every((s) => sequences.includes(s))) throw invalidBackup();
     this.meta = meta;
-    await this.client.query(`TRUNCATE ${names.map(q).join(', ')}`);
+    await truncateTables(this.client, names);
   }
 
   /** rows come table by table, in the meta record's order (referenced tables first) */
@@ -215,14 +181,7 @@ export class SnapshotRestore {
     }
     this.counts.set(table, (this.counts.get(table) ?? 0) + rows.length);
     if (rows.length === 0) return;
-    const cols = this.current
-      .get(table)!
-      .map((c) => `"${c}"`)
-      .join(', ');
-    await this.client.query(
-      `INSERT INTO ${q(table)} (${cols}) OVERRIDING SYSTEM VALUE SELECT ${cols} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`,
-      [JSON.stringify(rows)],
-    );
+    await insertRows(this.client, table, this.current.get(table)!, rows);
   }
 
   /** every row the export counted arrived; then the sequences, which only move forward */
@@ -233,15 +192,7 @@ export class SnapshotRestore {
     // numbers this install already handed out are never handed out again
     for (const [name, theirs] of Object.entries(this.meta!.sequences)) {
       if (!theirs.isCalled) continue;
-      await this.client.query(
-        `SELECT setval('${q(name)}', $1::bigint, true) FROM ${q(name)} WHERE NOT is_called OR last_value < $1::bigint`,
-        [theirs.lastValue],
-      );
+      await advanceSequence(this.client, name, theirs.lastValue);
     }
   }
-}
-
-/** A restore drops the rooms whose lifetime has ended (the room service named them) from the directory too. */
-export async function dropEndedRooms(client: PoolClient, ended: string[]): Promise<void> {
-  if (ended.length) await client.query(`DELETE FROM ${q('rooms')} WHERE id = ANY($1::text[])`, [ended]);
 }
