@@ -7,6 +7,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { accountApi } from '../lib/account.ts';
 import { useT } from '../i18n/i18n.ts';
+import { translateShared } from '../i18n/sharedTexts.ts';
 
 export interface CodeSignIn {
   email: string;
@@ -59,7 +60,7 @@ export function EmailCodeForm(p: Props) {
       p.setError(r.message);
       return;
     }
-    p.setNotice(r.data.message);
+    p.setNotice(translateShared(r.data.message));
     setStep('code');
   };
 

@@ -5,8 +5,9 @@
  * (i18n.ts). This module and what it imports stay free of the room's session code, so every page can use it.
  */
 import { ERRORS } from '@ephemera/proto/client';
-import { t, type MessageId } from './i18n.ts';
+import { hasText, t, type MessageId } from './i18n.ts';
 import { ROOM_TEXTS, ROOM_TEXTS_WITH_REASON } from './roomTexts.ts';
+import { ACCOUNT_TEXTS, ACCOUNT_TEXTS_WITH_DAYS } from './accountTexts.ts';
 
 type ErrorCode = keyof typeof ERRORS;
 
@@ -114,18 +115,31 @@ function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_KEYS, code);
 }
 
+/** A text of the browser's own or billing's, by its English words: only when this page loaded its catalog. */
+function ownText(text: string): string | null {
+  const room = ROOM_TEXTS.get(text);
+  const [roomKey, values] = typeof room === 'string' ? [room] : (room ?? []);
+  if (roomKey && hasText(roomKey)) return t(roomKey, values);
+  for (const [start, key] of ROOM_TEXTS_WITH_REASON) {
+    if (text.startsWith(start) && hasText(key)) return t(key, { reason: errorText(null, text.slice(start.length)) });
+  }
+  const account = ACCOUNT_TEXTS.get(text);
+  if (account && hasText(account)) return t(account);
+  for (const [pattern, key] of ACCOUNT_TEXTS_WITH_DAYS) {
+    const days = pattern.exec(text)?.[1];
+    if (days !== undefined && hasText(key)) return t(key, { days: Number(days) });
+  }
+  return null;
+}
+
 /**
  * A refusal in the active language: by its code when the browser knows it, else by its text when that is one of
- * proto's or one of the room's own (roomTexts.ts: callers that kept only the text), else the fallback as it came (a
- * text the browser does not know, such as a maintenance message the superadmin wrote).
+ * proto's, one of the room's own (roomTexts.ts) or the account pages' (accountTexts.ts: callers that kept only the
+ * text), else the fallback as it came (a text the browser does not know, such as a maintenance message the
+ * superadmin wrote, or one whose catalog this page did not load).
  */
 export function errorText(code: string | null | undefined, fallback: string): string {
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
   if (known) return t(ERROR_KEYS[known]);
-  const own = ROOM_TEXTS.get(fallback);
-  if (own) return typeof own === 'string' ? t(own) : t(...own);
-  for (const [start, key] of ROOM_TEXTS_WITH_REASON) {
-    if (fallback.startsWith(start)) return t(key, { reason: errorText(null, fallback.slice(start.length)) });
-  }
-  return fallback;
+  return ownText(fallback) ?? fallback;
 }

@@ -82,13 +82,24 @@ describe('texts shared with the server (sharedTexts.ts)', () => {
       roomNameInvalid: ERRORS.ROOM_NAME_INVALID,
       usernameAvailable: 'Username is available',
       usernameTaken: ERRORS.USERNAME_TAKEN,
+      // billing's sign-in notices (services/billing/src/billing-service.ts requestCode, recoverUsername)
+      signInCodeSentTo: 'We sent a sign-in code to ',
+      usernameSent: 'If an account uses this address, we sent its username there.',
     });
     await activateLocale('de', ['public', 'common']);
     expect(translateShared(ERRORS.ROOM_NAME_TAKEN)).toBe('Der Raumname ist bereits vergeben');
     expect(translateShared(CONTACT_TEXT.emailInvalid)).toBe('Bitte gib eine gültige E-Mail-Adresse ein');
     expect(translateShared(CONTACT_TEXT.messageTooLong)).toBe('Deine Nachricht darf höchstens 5000 Zeichen lang sein');
     expect(translateShared('Too many requests')).toBe('Too many requests');
+    expect(translateShared('We sent a sign-in code to a@b.example')).toBe(
+      'Wir haben einen Anmeldecode an a@b.example geschickt',
+    );
+    expect(translateShared(SERVER_TEXT.usernameSent)).toBe(
+      'Wenn ein Konto diese Adresse nutzt, haben wir seinen Benutzernamen dorthin geschickt.',
+    );
     await activateLocale('en', ['public']);
+    expect(translateShared('We sent a sign-in code to a@b.example')).toBe('We sent a sign-in code to a@b.example');
+    expect(translateShared(SERVER_TEXT.usernameSent)).toBe(SERVER_TEXT.usernameSent);
     expect(translateShared(CONTACT_TEXT.messageTooLong)).toBe(CONTACT_TEXT.messageTooLong);
     expect(translateShared(CONTACT_TEXT.nameTooLong)).toBe(CONTACT_TEXT.nameTooLong);
   });

@@ -166,6 +166,11 @@ export function useT(): (id: MessageId, values?: MessageValues) => string {
   return useCallback((id: MessageId, values?: MessageValues) => i18n._(id, values), [locale]);
 }
 
+/** Whether the active language's loaded catalogs hold this key (a page loads only its own areas). */
+export function hasText(id: MessageId): boolean {
+  return Object.hasOwn(i18n.messages, id);
+}
+
 /** Outside React (toasts built in event handlers, document titles): the text in the active language. */
 export function t(id: MessageId, values?: MessageValues): string {
   return i18n._(id, values);

@@ -23,6 +23,9 @@ export const SERVER_TEXT = {
   roomNameInvalid: 'Use letters, numbers, hyphens and underscores only',
   usernameAvailable: 'Username is available',
   usernameTaken: 'Username is already taken',
+  // the sign-in notices billing writes (its requestCode and recoverUsername answers)
+  signInCodeSentTo: 'We sent a sign-in code to ',
+  usernameSent: 'If an account uses this address, we sent its username there.',
 } as const;
 
 /** the shared text, its key, and the values its placeholders take (limits as written, without grouping) */
@@ -49,10 +52,15 @@ const SHARED = new Map<string, [MessageId, MessageValues?]>([
   [SERVER_TEXT.usernameTaken, ['common.availability.usernameTaken']],
   [MSG_USERNAME_CHECK_FAILED, ['common.availability.usernameCheckFailed']],
   [MSG_USERNAME_NETWORK, ['common.availability.usernameNetwork']],
+  [SERVER_TEXT.usernameSent, ['public.login.recoverySent']],
 ]);
 
 /** A shared text in the active language (its area's catalog must be loaded), or the text itself when unknown. */
 export function translateShared(text: string): string {
   const known = SHARED.get(text);
-  return known ? t(...known) : text;
+  if (known) return t(...known);
+  if (text.startsWith(SERVER_TEXT.signInCodeSentTo)) {
+    return t('common.emailCode.sent', { email: text.slice(SERVER_TEXT.signInCodeSentTo.length) });
+  }
+  return text;
 }

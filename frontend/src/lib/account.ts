@@ -47,6 +47,23 @@ export function safeRedirect(value: string | null, fallback = '/dashboard'): str
 export type AccountResult<T> =
   { ok: true; data: T; response: Response } | { ok: false; status: number; code: string | null; message: string };
 
+/**
+ * What an account call says when the server gave no text of its own (English; the account pages show these in the
+ * active language through i18n/errorText.ts).
+ */
+export const ACCOUNT_CALL_TEXT = {
+  network: 'Network error',
+  profile: 'Failed to get profile',
+  username: 'Failed to update username',
+  autoRenewal: 'Failed to update auto-renewal settings',
+  exportData: 'Failed to export data',
+  roomToken: 'Failed to generate room token',
+  deleteAccount: 'Failed to delete account',
+  deleteRoom: 'Failed to delete room. Please try again.',
+  createRoom: 'Failed to create room',
+  logout: 'Logout failed',
+} as const;
+
 /** One account call: bearer token when signed in; the server's message or the spec's fallback text on failure. */
 export async function accountCall<T>(
   path: string,
@@ -75,7 +92,7 @@ export async function accountCall<T>(
     const err = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
     return { ok: false, status: response.status, code: err.code ?? null, message: err.message || fallback };
   } catch {
-    return { ok: false, status: 0, code: null, message: 'Network error' };
+    return { ok: false, status: 0, code: null, message: ACCOUNT_CALL_TEXT.network };
   }
 }
 
@@ -89,42 +106,43 @@ export const accountApi = {
   googleAuth: () => accountCall<SessionAnswer>(AUTH_API.googleAuth, 'Google authentication failed', { body: {} }),
   recoverUsername: (email: string) =>
     accountCall<{ message: string }>(AUTH_API.recoverUsername, 'Username recovery failed', { body: { email } }),
-  profile: (token: string) => accountCall<ProfileAnswer>(AUTH_API.profile, 'Failed to get profile', { token }),
+  profile: (token: string) => accountCall<ProfileAnswer>(AUTH_API.profile, ACCOUNT_CALL_TEXT.profile, { token }),
   updateUsername: (token: string, username: string) =>
-    accountCall<{ user: AccountUser }>(AUTH_API.updateUsername, 'Failed to update username', {
+    accountCall<{ user: AccountUser }>(AUTH_API.updateUsername, ACCOUNT_CALL_TEXT.username, {
       token,
       body: { username },
     }),
   autoRenewal: (token: string, autoRenewal: boolean) =>
-    accountCall<{ autoRenewal: boolean }>(AUTH_API.autoRenewal, 'Failed to update auto-renewal settings', {
+    accountCall<{ autoRenewal: boolean }>(AUTH_API.autoRenewal, ACCOUNT_CALL_TEXT.autoRenewal, {
       token,
       body: { autoRenewal },
     }),
-  exportData: (token: string) => accountCall<unknown>(AUTH_API.exportData, 'Failed to export data', { token }),
+  exportData: (token: string) => accountCall<unknown>(AUTH_API.exportData, ACCOUNT_CALL_TEXT.exportData, { token }),
   generateRoomToken: (token: string, roomName: string) =>
     accountCall<{ workspaceId: string; roomName: string; ownerToken: string }>(
       AUTH_API.generateRoomToken,
-      'Failed to generate room token',
+      ACCOUNT_CALL_TEXT.roomToken,
       { token, body: { roomName } },
     ),
   deleteAccount: (token: string, confirmation: string) =>
-    accountCall<{ success: true }>(AUTH_API.deleteAccount, 'Failed to delete account', {
+    accountCall<{ success: true }>(AUTH_API.deleteAccount, ACCOUNT_CALL_TEXT.deleteAccount, {
       token,
       method: 'DELETE',
       body: { confirmation },
     }),
   deleteRoom: (token: string, workspaceId: string) =>
-    accountCall<{ success: true }>(AUTH_API.deleteWorkspace(workspaceId), 'Failed to delete room. Please try again.', {
+    accountCall<{ success: true }>(AUTH_API.deleteWorkspace(workspaceId), ACCOUNT_CALL_TEXT.deleteRoom, {
       token,
       method: 'DELETE',
     }),
   createRoom: (token: string, body: { name: string; username: string; password?: string; hasPassword: boolean }) =>
     accountCall<{ workspaceId: string; userToken: string; workspace: { id: string; name: string } }>(
       API.create(),
-      'Failed to create room',
+      ACCOUNT_CALL_TEXT.createRoom,
       { token, body },
     ),
-  logout: (token: string) => accountCall<{ success: true }>(AUTH_API.logout, 'Logout failed', { token, body: {} }),
+  logout: (token: string) =>
+    accountCall<{ success: true }>(AUTH_API.logout, ACCOUNT_CALL_TEXT.logout, { token, body: {} }),
   logoutAll: (token: string) =>
-    accountCall<{ revoked: number }>(AUTH_API.logoutAll, 'Logout failed', { token, body: {} }),
+    accountCall<{ revoked: number }>(AUTH_API.logoutAll, ACCOUNT_CALL_TEXT.logout, { token, body: {} }),
 };

@@ -26,12 +26,14 @@ import { sameOriginPath } from './redirects.ts';
 import { UI_TEXT } from './texts.ts';
 import { t as translate } from '../i18n/i18n.ts';
 
-/** The payment flows' texts (docs/product/payments.md). */
+/**
+ * The payment flows' texts (docs/product/payments.md), in English: the pages show them in the active language through
+ * i18n/errorText.ts (the room's dialogs show some of them too).
+ */
 export const PAYMENT_TEXT = {
   selectPlan: 'Please select a plan first',
   startFailed: 'Failed to start payment process. Please try again.',
   sessionMissing: 'Payment session creation failed',
-  afterRegistration: 'Failed to create payment. Please try again.',
   extendFailed: 'Failed to extend room. Please try again.',
   extensionFallback: 'Failed to create room extension payment',
   completeFailed: 'Failed to complete room extension',
@@ -39,6 +41,7 @@ export const PAYMENT_TEXT = {
   portalFallback: 'Failed to create billing portal session',
   verificationFailed: "We couldn't verify your payment. Please contact support if you believe this is an error.",
   noToken: 'No authentication token',
+  renewalFailed: 'Renewal failed',
 } as const;
 
 export const paymentErrorText = (message: string) => `Payment Error: ${message}`;
@@ -146,7 +149,7 @@ export const paymentsApi = {
   /** renew-subscription: Stripe's billing portal for a subscription Stripe still holds, else a Checkout of the plan */
   renew: (token: string | null, plan: PaidPlan, returnUrl = '/dashboard') =>
     withToken(token, (t) =>
-      accountCall<RenewAnswer>(AUTH_API.renewSubscription, 'Renewal failed', {
+      accountCall<RenewAnswer>(AUTH_API.renewSubscription, PAYMENT_TEXT.renewalFailed, {
         token: t,
         body: { tier: plan, returnUrl, ...subscriptionReturnUrls(plan) },
       }),

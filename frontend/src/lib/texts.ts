@@ -26,9 +26,9 @@ export function claimOutcomeText(message: string): string {
 }
 
 /**
- * The room page's, the files', the dashboard's and the payments' own failure and success texts (docs/product/). The
- * room's are read in the active language; the dashboard's and the payments' stay English until the account pages
- * are converted (those pages do not load the roomside catalog).
+ * The room page's, the files', the dashboard's and the payments' own failure texts (docs/product/). The room's are
+ * read in the active language; the dashboard's and the payments' are English words that a call keeps as its result's
+ * message (the room's dialogs start payments too), shown in the active language through i18n/errorText.ts.
  */
 export const UI_TEXT = {
   /** /{roomName} could not ask whether the room exists (rooms.md R5) */
@@ -55,7 +55,6 @@ export const UI_TEXT = {
   roomInfoFailed: 'Failed to get room info',
   /** the provider says the checkout was not paid (payments.md) */
   paymentFailed: 'Payment failed. Please try again.',
-  roomExtended: (days: number) => `Room extended successfully for ${days} days!`,
   /** a checkout the server refused with no text of its own (e.g. a proxy's error page; payments.md PAY1) */
   paymentSessionFailed: 'Failed to create payment session',
   /** the success page could not apply the verified subscription to the account, or the account's rooms (PAY9) */

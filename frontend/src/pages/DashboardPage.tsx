@@ -19,6 +19,7 @@ import { DashboardRenewal } from './DashboardRenewal.tsx';
 import { statusLabel } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import { formatDate, formatNumber } from '../i18n/format.ts';
+import { errorText } from '../i18n/errorText.ts';
 import './accounts.css';
 
 const unlimited = (n: number) => (n === -1 ? translate('account.dashboard.unlimited') : formatNumber(n));
@@ -70,7 +71,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.updateUsername(token, newName.trim());
     if (!r.ok) {
-      setError(r.message || t('account.dashboard.usernameFailed'));
+      setError(r.message ? errorText(r.code, r.message) : t('account.dashboard.usernameFailed'));
       return;
     }
     setNewName('');
@@ -108,7 +109,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.deleteAccount(token, confirmText);
     if (!r.ok) {
-      setDeleteError(r.message || t('account.dashboard.deleteFailed'));
+      setDeleteError(r.message ? errorText(r.code, r.message) : t('account.dashboard.deleteFailed'));
       return;
     }
     setDeleting(false);

@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
 import { paymentsApi } from '../lib/payments.ts';
 import { useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 import './payments.css';
 
 const TONE = {
@@ -79,7 +80,7 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
       data-testid="renewal-banner"
       data-urgency={renewal.renewalUrgency}
     >
-      <span>{renewal.message}</span>
+      <span>{errorText(null, renewal.message ?? '')}</span>
       <span className="account-actions">
         <button
           type="button"
@@ -88,7 +89,7 @@ export function DashboardRenewal({ token, email }: { token: string; email: strin
           onClick={() => void renew()}
           data-testid="renew-button"
         >
-          {renewal.buttonLabel}
+          {errorText(null, renewal.buttonLabel)}
         </button>
         {reminder && (
           <button type="button" className="button button-ghost button-sm" onClick={() => setMinimized(true)}>

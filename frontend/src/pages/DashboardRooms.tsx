@@ -11,6 +11,7 @@ import { accountApi } from '../lib/account.ts';
 import { checkRoomPassword } from '../lib/roomRules.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 import { useT, type MessageId } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'unknown';
 const AVAILABILITY_TEXT: Record<Exclude<Availability, 'idle'>, MessageId> = {
@@ -24,7 +25,7 @@ const AVAILABILITY_TEXT: Record<Exclude<Availability, 'idle'>, MessageId> = {
 async function openRoom(token: string, roomName: string, username: string, onError: (m: string) => void) {
   const r = await accountApi.generateRoomToken(token, roomName);
   if (!r.ok) {
-    onError(r.status === 0 ? UI_TEXT.roomInfoFailed : r.message);
+    onError(errorText(r.code, r.status === 0 ? UI_TEXT.roomInfoFailed : r.message));
     return;
   }
   saveAuth({
@@ -82,7 +83,7 @@ export function DashboardRooms({
     if (withPassword) {
       const checked = checkRoomPassword(password);
       if (!checked.ok) {
-        setError(checked.message);
+        setError(errorText(null, checked.message));
         return;
       }
     }
@@ -96,7 +97,7 @@ export function DashboardRooms({
     });
     setBusy(false);
     if (!r.ok) {
-      setError(r.status === 0 ? UI_TEXT.createRoomRetry : r.message);
+      setError(errorText(r.code, r.status === 0 ? UI_TEXT.createRoomRetry : r.message));
       return;
     }
     saveAuth({
@@ -113,7 +114,7 @@ export function DashboardRooms({
     if (!window.confirm(t('account.rooms.deleteConfirm', { room: room.roomId }))) return;
     const r = await accountApi.deleteRoom(token, room.workspaceId);
     if (!r.ok) {
-      setError(r.message || t('account.rooms.deleteFailed'));
+      setError(r.message ? errorText(r.code, r.message) : t('account.rooms.deleteFailed'));
       return;
     }
     setTimeout(reload, 500);

@@ -14,7 +14,7 @@ import { SiteNav } from '../components/SiteNav.tsx';
 import { SiteFooter } from '../components/SiteFooter.tsx';
 import { readAuth, saveAuth } from '../lib/storage.ts';
 import { accountApi, readAccount, safeRedirect, saveAccount, type AccountRecord } from '../lib/account.ts';
-import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../lib/payments.ts';
+import { payPending, pendingPaymentOf } from '../lib/payments.ts';
 import { readPendingExtension } from '../lib/roomPrefs.ts';
 import { claimPendingRoom } from '../lib/claim.ts';
 import { googleStartUrl, useGoogleSignIn } from '../lib/googleSignIn.ts';
@@ -59,7 +59,7 @@ export function LoginPage() {
     setTimeout(() => {
       void payPending(pending, record).then((r) => {
         if (r.kind !== 'error') return;
-        window.alert(PAYMENT_TEXT.afterRegistration);
+        window.alert(t('common.payment.afterRegistration'));
         window.location.reload();
       });
     }, PAYMENT_REDIRECT_MS);
@@ -137,7 +137,7 @@ export function LoginPage() {
       setError(r.message || t('public.login.recoveryFailed'));
       return;
     }
-    setNotice(r.data.message);
+    setNotice(translateShared(r.data.message));
   };
 
   return (

@@ -11,7 +11,7 @@ import { AlertIcon, CheckIcon } from '../components/Icons.tsx';
 import { readAccount, saveAccount } from '../lib/account.ts';
 import { confirmPayment, type PaymentOutcome } from '../lib/payments.ts';
 import { extensionIncluded, successFeatures } from '../lib/planCopy.ts';
-import { UI_TEXT } from '../lib/texts.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
 import { formatDate } from '../i18n/format.ts';
@@ -85,7 +85,7 @@ export function PaymentSuccessPage() {
         </div>
         <h1 className="overlay-title">{t('account.success.verificationFailed')}</h1>
         <p className="overlay-sub" role="alert" data-testid="payment-failed-message">
-          {outcome.message}
+          {errorText(null, outcome.message)}
         </p>
         <div className="button-row">
           <a className="button button-primary" href="/">
@@ -115,7 +115,7 @@ export function PaymentSuccessPage() {
           )}
         </p>
         <p className="overlay-sub" role="status" data-testid="extension-done">
-          {UI_TEXT.roomExtended(outcome.days)}
+          {t('account.text.roomExtended', { days: outcome.days })}
         </p>
         <dl className="account-facts" data-testid="extension-details">
           <dt>{t('account.success.purchase')}</dt>
@@ -156,7 +156,7 @@ export function PaymentSuccessPage() {
       </p>
       {outcome.settleError && (
         <p className="overlay-sub form-error" role="alert" data-testid="payment-settle-error">
-          {outcome.settleError}
+          {errorText(null, outcome.settleError)}
         </p>
       )}
       <dl className="account-facts" data-testid="subscription-details">

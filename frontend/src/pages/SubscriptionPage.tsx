@@ -18,6 +18,7 @@ import { roomPath } from '../lib/routes.ts';
 import { FREE_STATUS, PAYMENT_TEXT, paymentsApi, startCheckout, statusLabel } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import { formatDate } from '../i18n/format.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { includedFeatures, monthlyPrice, tierName, usagePlaceholder } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -65,7 +66,7 @@ export function SubscriptionPage() {
       setDialogError(
         r.message === PAYMENT_TEXT.selectPlan
           ? t('account.payment.selectPlan')
-          : t('account.payment.error', { message: r.message }),
+          : t('account.payment.error', { message: errorText(null, r.message) }),
       );
     }
   };

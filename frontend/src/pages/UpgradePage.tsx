@@ -13,6 +13,7 @@ import { AppLink } from '../components/AppLink.tsx';
 import { readAccount } from '../lib/account.ts';
 import { PAYMENT_TEXT, PENDING_UPGRADE_KEY, parsePlan, readPendingUpgrade, startCheckout } from '../lib/payments.ts';
 import { t as translate, useCatalog, useT, type MessageId } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { cancelAnytime, moneyBack, pricingFeatures, priceOfTierAlone, tierName } from '../lib/planCopy.ts';
 import './accounts.css';
 import './payments.css';
@@ -58,7 +59,7 @@ export function UpgradePage() {
       setError(
         r.message === PAYMENT_TEXT.selectPlan
           ? t('account.payment.selectPlan')
-          : t('account.payment.error', { message: r.message }),
+          : t('account.payment.error', { message: errorText(null, r.message) }),
       );
     }
     // redirect / login: the browser is leaving; the button keeps saying so

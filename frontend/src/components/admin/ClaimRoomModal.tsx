@@ -9,7 +9,7 @@ import { AlertIcon, CheckIcon } from '../Icons.tsx';
 import { EmailCodeForm, type CodeSignIn } from '../EmailCodeForm.tsx';
 import { registerAndClaim, savePendingClaim, type ClaimOutcome } from '../../lib/claim.ts';
 import { useGoogleSignIn, googleStartUrl } from '../../lib/googleSignIn.ts';
-import { PAYMENT_TEXT, payPending, pendingPaymentOf } from '../../lib/payments.ts';
+import { payPending, pendingPaymentOf } from '../../lib/payments.ts';
 import { roomPath } from '../../lib/routes.ts';
 import { claimOutcomeText } from '../../lib/texts.ts';
 import { useT } from '../../i18n/i18n.ts';
@@ -49,7 +49,7 @@ export function ClaimRoomModal({ workspaceId, roomName, username: initialName, o
     setTimeout(() => {
       void payPending(pending, account).then((p) => {
         if (p.kind !== 'error') return;
-        window.alert(PAYMENT_TEXT.afterRegistration);
+        window.alert(t('common.payment.afterRegistration'));
         window.location.reload();
       });
     }, PAYMENT_REDIRECT_MS);

@@ -61,7 +61,11 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
   const toggleMaintenance = async () => {
     let message: string | null = null;
     if (!maintenance) {
-      message = (await ask.prompt(t('admin.system.maintenancePrompt'), ADMIN_TEXT.maintenanceDefault))?.trim() || null;
+      // the default is offered in the superadmin's language; sent unchanged it goes as proto's English default, which
+      // every visitor's banner then shows in their own language (MaintenanceBanner.tsx)
+      const offered = t('common.maintenance.default');
+      const typed = (await ask.prompt(t('admin.system.maintenancePrompt'), offered))?.trim() || null;
+      message = typed === offered ? ADMIN_TEXT.maintenanceDefault : typed;
       if (!message) return; // enabling needs a non-empty message (docs/product/admin.md ADM10)
     }
     setToggling(true);

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AdminResult, ListQuery } from '../../lib/adminApi.ts';
 import { t } from '../../i18n/i18n.ts';
+import { errorText } from '../../i18n/errorText.ts';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -49,7 +50,11 @@ export function usePagedList<P>(
       setState((s) =>
         r.ok
           ? { answer: r.data, failed: null, loading: false }
-          : { answer: s.answer, failed: r.message ?? t('admin.listFailed'), loading: false },
+          : {
+              answer: s.answer,
+              failed: r.message === null ? t('admin.listFailed') : errorText(r.code, r.message),
+              loading: false,
+            },
       );
     });
   }, [load, key, refresh]);
