@@ -10,6 +10,7 @@ import { AlertIcon, CheckIcon, LockIcon, LogoMark } from './Icons.tsx';
 import { useT } from '../i18n/i18n.ts';
 import { Trans } from '../i18n/Trans.tsx';
 import { translateShared } from '../i18n/sharedTexts.ts';
+import { loadRoomSession } from '../pages/roomSessionLoader.ts';
 
 export interface JoinOverlayProps {
   mode: 'join' | 'create';
@@ -141,6 +142,8 @@ export function JoinOverlay({ mode, roomName, workspaceId, isPasswordProtected }
               onChange={(e) => {
                 setUsername(e.target.value);
                 setError(null);
+                // the joined room's code downloads while the name is typed (a failed download is tried on join)
+                void loadRoomSession().catch(() => {});
               }}
               onKeyDown={onUsernameKey}
               aria-invalid={availability.state === 'unavailable'}

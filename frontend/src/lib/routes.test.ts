@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, roomPath, ROUTE_TABLE, STATIC_PAGES, hasBadEncoding } from './routes.ts';
+import { catalogAreas, parseRoute, roomPath, ROUTE_TABLE, STATIC_PAGES, hasBadEncoding } from './routes.ts';
 import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 
 /** parseRoute runs ROUTE_TABLE (the router's own route objects) through react-router's matchRoutes. */
@@ -84,5 +84,16 @@ describe('parseRoute', () => {
   it('roomPath encodes', () => {
     expect(roomPath('a b')).toBe('/a%20b');
     expect(parseRoute(roomPath('a/b ü'))).toMatchObject({ kind: 'room', roomName: 'a/b ü' });
+  });
+});
+
+describe('catalogAreas', () => {
+  it('loads a page’s own texts with the first render', () => {
+    expect(catalogAreas(parseRoute('/'))).toEqual(['common', 'public']);
+    expect(catalogAreas(parseRoute('/some-room'))).toEqual(['common', 'public', 'room', 'roomside']);
+    expect(catalogAreas(parseRoute('/workspace/abc'))).toEqual(['common', 'public', 'room', 'roomside']);
+    expect(catalogAreas(parseRoute('/dashboard'))).toEqual(['common', 'public', 'account']);
+    expect(catalogAreas(parseRoute(ADMIN_PAGE_PATH))).toEqual(['common', 'public', 'admin']);
+    expect(catalogAreas(parseRoute('/about'))).toEqual(['common', 'public']);
   });
 });

@@ -9,6 +9,7 @@
 import { matchRoutes, type Params } from 'react-router';
 import { RESERVED_ROOM_NAMES } from '@ephemera/proto/client';
 import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
+import type { Area } from '../i18n/locales.ts';
 
 export const STATIC_PAGES = [
   'login',
@@ -149,4 +150,24 @@ export function parseRoute(pathname: string, search = ''): Route {
 /** Path of a room page. */
 export function roomPath(roomName: string): string {
   return `/${encodeURIComponent(roomName)}`;
+}
+
+const ACCOUNT_PAGES: readonly StaticPage[] = [
+  'dashboard',
+  'upgrade',
+  'subscription',
+  'payment/success',
+  'payment/cancelled',
+];
+
+/**
+ * The catalog areas (docs/i18n.md) the first screen of an address needs. main.tsx downloads them all at once before
+ * the first render, so a room page does not wait for its own texts in a second round trip after its code arrived.
+ */
+export function catalogAreas(route: Route): Area[] {
+  const areas: Area[] = ['common', 'public'];
+  if (route.kind === 'room' || route.kind === 'workspace') areas.push('room', 'roomside');
+  if (route.kind === 'superadmin') areas.push('admin');
+  if (route.kind === 'page' && ACCOUNT_PAGES.includes(route.page)) areas.push('account');
+  return areas;
 }

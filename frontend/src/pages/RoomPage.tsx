@@ -1,16 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { JoinOverlay } from '../components/JoinOverlay.tsx';
-import { RoomView } from '../components/RoomView.tsx';
 import { JoinFailedView, LoadErrorView, LoadingScreen, RoomNotFoundModal } from '../components/StatusScreens.tsx';
-import { RoomSession } from '../lib/session.ts';
 import { stripQueryParams } from '../lib/navigation.ts';
-import { roomPath } from '../lib/routes.ts';
-import { announceRemoval } from '../lib/removal.ts';
-import type { AuthRecord } from '../lib/storage.ts';
 import { useCatalog, useT } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
 import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
+import { loadRoomSession } from './roomSessionLoader.ts';
 
 export const REDIRECT_HOME_MS = 3000;
 // shown once at the end of a session (the room deleted, a kick), like the app-wide Removed dialog: loaded then
@@ -22,6 +18,9 @@ const RemovedFromWorkspaceDialog = lazy(() =>
     default: m.RemovedFromWorkspaceDialog,
   })),
 );
+// The joined room (its session, socket and views) is a chunk of its own: the entry page (the join form) shows without
+// it, and it downloads while the visitor types a name (JoinOverlay) or, with a saved session, right away.
+const SessionHost = lazy(() => loadRoomSession().then((m) => ({ default: m.SessionHost })));
 const goHome = () => window.location.assign('/');
 
 /** The room page is not indexed by search engines. */
@@ -109,7 +108,11 @@ export function RoomPage({ target }: { target: RoomTarget }) {
         </div>
       );
     case 'session':
-      return <SessionHost auth={phase.auth} onPhase={setPhase} />;
+      return (
+        <Suspense fallback={<LoadingScreen text={t('roomside.load.loadingRoom')} />}>
+          <SessionHost auth={phase.auth} onPhase={setPhase} />
+        </Suspense>
+      );
     case 'joinFailed':
       return <JoinFailedView message={errorText(null, phase.message)} />;
     case 'deleted':
@@ -144,40 +147,4 @@ export function RoomPage({ target }: { target: RoomTarget }) {
         </div>
       );
   }
-}
-
-/** Owns the realtime session for a stored auth record while the room is open. */
-function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): void }) {
-  const [session] = useState(
-    () =>
-      new RoomSession(auth, {
-        onJoinRefused: (message) => onPhase({ kind: 'joinFailed', message }),
-        onWorkspaceDeleted: (message, byMe) => onPhase({ kind: 'deleted', message, byMe }),
-        onKicked: (reason) => {
-          // the member's other pages in this browser show the app-wide Removed dialog
-          // in the active language: the other pages show it as it comes (their dialog does not load the room's texts)
-          announceRemoval({ workspaceId: auth.workspaceId, roomName: auth.roomName, reason: errorText(null, reason) });
-          onPhase({ kind: 'kicked', reason });
-        },
-      }),
-  );
-
-  useEffect(() => {
-    session.start();
-    return () => session.stop();
-  }, [session]);
-
-  // the address shows the room's own spelling once known
-  useEffect(() => {
-    const canonical = roomPath(auth.roomName);
-    if (window.location.pathname !== canonical && window.location.pathname.split('/').length === 2) {
-      window.history.replaceState(
-        window.history.state,
-        '',
-        `${canonical}${window.location.search}${window.location.hash}`,
-      );
-    }
-  }, [auth.roomName]);
-
-  return <RoomView session={session} roomName={auth.roomName} />;
 }
