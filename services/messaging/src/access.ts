@@ -15,6 +15,7 @@ import {
   type SessionActor,
 } from '@ephemera/proto';
 import type { Pool, Subscription } from '@ephemera/platform';
+import { callerRow } from './rooms-repository.ts';
 
 /** A channel as messaging keeps it: messaging.channels.is_private is channelIsMembersOnly of the room's channel. */
 export interface ChannelAccess extends ChannelReach {
@@ -24,13 +25,6 @@ export interface Access {
   role: Role;
   channel: ChannelAccess | null;
 }
-
-/**
- * channelVisibleTo as SQL over messaging.channels `c`, for the reads that filter many channels at once (resync,
- * channel summaries, search); `viewer` is the placeholder of the viewer's user id. A contract test proves the two
- * agree over every kind of channel (services/messaging/test/channel-visibility-sql.test.ts).
- */
-export const channelVisibleSql = (viewer: string): string => `(NOT c.is_private OR ${viewer} = ANY (c.member_ids))`;
 
 /** The channel rule: the channel exists in the caller's room and the caller sees it. */
 export function requireReadable(actor: SessionActor, access: Access): Access & { channel: ChannelAccess } {
@@ -79,24 +73,16 @@ export class AccessChecks {
   }
 
   private async lookup(actor: SessionActor, channelId: string | null): Promise<Found | undefined> {
-    const { rows } = await this.pool.query(
-      `SELECT w.expires_at, w.created_by, m.user_id AS member_id, m.is_admin,
-              (SELECT d.reason FROM messaging.departed_members d WHERE d.workspace_id = w.id AND d.user_id = $2) AS departed,
-              c.id AS channel_id, c.is_private, c.member_ids
-       FROM messaging.workspaces w
-       LEFT JOIN messaging.members m ON m.workspace_id = w.id AND m.user_id = $2
-       LEFT JOIN messaging.channels c ON c.id = $3 AND c.workspace_id = w.id
-       WHERE w.id = $1`,
-      [actor.workspaceId, actor.userId, channelId],
-    );
-    const r = rows[0];
+    const r = await callerRow(this.pool, actor.workspaceId, actor.userId, channelId);
     if (!r) return undefined;
-    const member = r.member_id ? { userId: r.member_id as string, isAdmin: r.is_admin as boolean } : null;
+    const member = r.member_id ? { userId: r.member_id, isAdmin: r.is_admin as boolean } : null;
     return {
-      caller: { member, createdBy: r.created_by ?? '', departed: (r.departed as 'left' | 'kicked' | null) ?? null },
+      caller: { member, createdBy: r.created_by ?? '', departed: r.departed ?? null },
       expiresAt: r.expires_at,
       memberKnown: Boolean(member) || Boolean(r.departed),
-      channel: r.channel_id ? { id: r.channel_id, membersOnly: r.is_private, memberIds: r.member_ids } : null,
+      channel: r.channel_id
+        ? { id: r.channel_id, membersOnly: r.is_private as boolean, memberIds: r.member_ids as string[] }
+        : null,
     };
   }
 }

@@ -13,20 +13,9 @@ import { parseOrThrow, type Pool, type RoomKey, type RoomKeyring } from '@epheme
 import type { MessagingService } from './messaging-service.ts';
 import { openMessage, servingKey } from './sealed-messages.ts';
 import { openChannelName } from './channel-names.ts';
+import { latestLiveMessagesWithChannels, type ModerationRow } from './messages-repository.ts';
 
 const Input = z.object({ workspaceId: IdSchema, limit: z.number().int().min(1).max(ADMIN_LIMITS.moderationMessages) });
-
-interface Row {
-  id: string;
-  seq: number;
-  author_id: string;
-  created_at: Date;
-  sealed_body: string;
-  channel_id: string;
-  channel_type: string | null;
-  is_private: boolean | null;
-  sealed_name: string | null;
-}
 
 export class AdminMessaging implements AdminMessagingApi {
   constructor(
@@ -39,18 +28,13 @@ export class AdminMessaging implements AdminMessagingApi {
     const { workspaceId, limit } = parseOrThrow(Input, input);
     await this.messaging.settled(workspaceId); // a message acknowledged before the opening is shown
     const key = await servingKey(this.keyring, workspaceId); // WORKSPACE_NOT_FOUND once the room is gone
-    const { rows } = await this.pool.query<Row>(
-      `SELECT m.id, m.seq, m.author_id, m.created_at, m.sealed_body, m.channel_id, c.channel_type, c.is_private, c.sealed_name
-       FROM messaging.messages m LEFT JOIN messaging.channels c ON c.id = m.channel_id
-       WHERE m.workspace_id = $1 AND NOT m.deleted ORDER BY m.seq DESC LIMIT $2`,
-      [workspaceId, limit],
-    );
+    const rows = await latestLiveMessagesWithChannels(this.pool, workspaceId, limit);
     return rows.reverse().map((row) => moderationView(key, row));
   }
 }
 
 /** One stored row as the viewer shows it; never throws (a row that does not open is a Decrypt Error). */
-export function moderationView(key: RoomKey, row: Row): ModerationMessage {
+export function moderationView(key: RoomKey, row: ModerationRow): ModerationMessage {
   const channel = {
     channelName: openChannelName(key, row.channel_id, row.sealed_name),
     channelType:

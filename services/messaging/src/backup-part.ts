@@ -5,6 +5,7 @@
  * does not bring them back), drops every ended room and keeps their tombstones, so a late event of theirs stays out.
  */
 import { BackupPart, type Pool } from '@ephemera/platform';
+import { recordRoomsEnded, stagedRoomsEnded } from './rooms-repository.ts';
 
 export function messagingBackupPart(pool: Pool): BackupPart {
   return new BackupPart({
@@ -13,16 +14,7 @@ export function messagingBackupPart(pool: Pool): BackupPart {
     // uploads in progress when the backup was taken (files/quota.ts): none of them is restored
     skip: ['storage_reservations'],
     roomTables: ['workspaces'],
-    endedRooms: async (c, staging) =>
-      (
-        await c.query<{ id: string }>(
-          `SELECT w.id FROM ${staging}.workspaces w JOIN messaging.expired_workspaces e ON e.id = w.id`,
-        )
-      ).rows.map((r) => r.id),
-    afterCommit: async (c, ended) => {
-      await c.query('INSERT INTO messaging.expired_workspaces (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [
-        ended,
-      ]);
-    },
+    endedRooms: (c, staging) => stagedRoomsEnded(c, staging),
+    afterCommit: (c, ended) => recordRoomsEnded(c, ended),
   });
 }

@@ -6,6 +6,7 @@
  */
 import type { Channel } from '@ephemera/proto';
 import { isSealed, roomEncryptionOn, type PoolClient, type RoomKey } from '@ephemera/platform';
+import { setChannelTypeAndName } from './rooms-repository.ts';
 
 const channelNameAad = (channelId: string) => `channel-name:${channelId}`;
 
@@ -23,9 +24,5 @@ export function openChannelName(key: RoomKey, channelId: string, sealedName: str
 export async function projectChannelName(db: PoolClient, key: RoomKey | null, channel: Channel): Promise<void> {
   if (!key) return; // the room is gone: nothing of it is stored again
   const sealedName = roomEncryptionOn() ? key.sealJson(channel.name, channelNameAad(channel.id)) : channel.name;
-  await db.query('UPDATE messaging.channels SET channel_type = $2, sealed_name = $3 WHERE id = $1', [
-    channel.id,
-    channel.type,
-    sealedName,
-  ]);
+  await setChannelTypeAndName(db, channel.id, channel.type, sealedName);
 }

@@ -6,14 +6,11 @@ import type { FetchMessagesSchema, Message, SessionActor, SyncMessagesSchema } f
 import type { Pool, RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
 import { openMessage } from './sealed-messages.ts';
-import { channelVisibleSql } from './access.ts';
+import { lastMessageSeq, liveMessagesBefore, visibleLiveMessagesAfter } from './messages-repository.ts';
 
 /** Messages of one channel with seq < beforeSeq, newest page first (answered oldest first). */
 export async function historyPage(pool: Pool, key: RoomKey, input: z.output<typeof FetchMessagesSchema>) {
-  const { rows } = await pool.query(
-    'SELECT id, sealed_body FROM messaging.messages WHERE channel_id = $1 AND seq < $2 AND NOT deleted ORDER BY seq DESC LIMIT $3',
-    [input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1],
-  );
+  const rows = await liveMessagesBefore(pool, input.channelId, input.beforeSeq ?? 2 ** 31 - 1, input.limit + 1);
   const hasMore = rows.length > input.limit;
   const messages = rows
     .slice(0, input.limit)
@@ -29,16 +26,8 @@ export async function messagesAfter(
   actor: SessionActor,
   input: z.output<typeof SyncMessagesSchema>,
 ) {
-  const { rows } = await pool.query(
-    `SELECT m.id, m.sealed_body FROM messaging.messages m JOIN messaging.channels c ON c.id = m.channel_id
-     WHERE m.workspace_id = $1 AND m.seq > $2 AND NOT m.deleted AND ${channelVisibleSql('$3')}
-     ORDER BY m.seq LIMIT $4`,
-    [actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1],
-  );
+  const rows = await visibleLiveMessagesAfter(pool, actor.workspaceId, input.afterSeq, actor.userId, input.limit + 1);
   const hasMore = rows.length > input.limit;
   const messages: Message[] = rows.slice(0, input.limit).map((r) => openMessage(key, r));
-  const last = await pool.query('SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1', [
-    actor.workspaceId,
-  ]);
-  return { messages, hasMore, lastSeq: Number(last.rows[0].seq) };
+  return { messages, hasMore, lastSeq: await lastMessageSeq(pool, actor.workspaceId) };
 }

@@ -6,6 +6,7 @@
  */
 import { mentionedUsernames, type AnyEventEnvelope } from '@ephemera/proto';
 import type { Pool, PoolClient, RoomKey } from '@ephemera/platform';
+import { sealedMemberNames, setSealedMemberName } from './rooms-repository.ts';
 
 /** A room's members by username: lower-cased names to member ids (names are unique in a room; ids to be safe). */
 export type MemberNames = Map<string, string[]>;
@@ -21,11 +22,7 @@ export function openMemberName(key: RoomKey, workspaceId: string, userId: string
 export async function projectMemberName(db: PoolClient, key: RoomKey | null, event: AnyEventEnvelope): Promise<void> {
   if (!key || (event.type !== 'member.joined' && event.type !== 'member.profile-updated')) return;
   const { workspaceId, userId, username } = event.payload;
-  await db.query('UPDATE messaging.members SET sealed_username = $3 WHERE workspace_id = $1 AND user_id = $2', [
-    workspaceId,
-    userId,
-    key.seal(username, usernameAad(workspaceId, userId)),
-  ]);
+  await setSealedMemberName(db, workspaceId, userId, key.seal(username, usernameAad(workspaceId, userId)));
 }
 
 /**
@@ -45,10 +42,7 @@ export async function memberNames(
 ): Promise<MemberNames> {
   const names: MemberNames = new Map();
   if (!texts.some((t) => t.includes('@'))) return names;
-  const { rows } = await pool.query<{ user_id: string; sealed_username: string }>(
-    'SELECT user_id, sealed_username FROM messaging.members WHERE workspace_id = $1 AND sealed_username IS NOT NULL',
-    [workspaceId],
-  );
+  const rows = await sealedMemberNames(pool, workspaceId);
   const before = opened.get(key);
   const now = new Map<string, string>();
   for (const r of rows) {

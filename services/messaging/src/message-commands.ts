@@ -26,8 +26,10 @@ import {
 import type { z } from 'zod';
 import { requireReadable, type AccessChecks } from './access.ts';
 import { react } from './reactions.ts';
-import { openStored, servingKey, storedColumns } from './sealed-messages.ts';
+import { openStored, servingKey } from './sealed-messages.ts';
 import { memberNames, mentionedIds } from './member-names.ts';
+import { messageWithVersion } from './messages-repository.ts';
+import { storageKeysOfFile } from './files/repository.ts';
 
 /** platform's Decision (write-path.ts), with the stored objects the command's events remove */
 export interface Decision<T> extends RecordedDecision<T> {
@@ -48,11 +50,7 @@ interface StoredMessage {
 }
 
 async function loadMessage(ctx: CommandContext, workspaceId: string, messageId: string): Promise<StoredMessage | null> {
-  const { rows } = await ctx.pool.query(
-    `SELECT ${storedColumns()}, version, deleted FROM messaging.messages WHERE id = $1 AND workspace_id = $2`,
-    [messageId, workspaceId],
-  );
-  const r = rows[0];
+  const r = await messageWithVersion(ctx.pool, workspaceId, messageId);
   if (!r) return null;
   return { message: openStored(await servingKey(ctx.keyring, workspaceId), r), version: r.version, deleted: r.deleted };
 }
@@ -153,14 +151,8 @@ async function storedObjectsOf(
   workspaceId: string,
   fileId: string,
 ): Promise<{ id: string; objects: string[] } | null> {
-  const { rows } = await ctx.pool.query(
-    'SELECT storage_key, thumbnail_key FROM messaging.files WHERE id = $1 AND workspace_id = $2',
-    [fileId, workspaceId],
-  );
-  const r = rows[0];
-  return r
-    ? { id: fileId, objects: [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])] }
-    : null;
+  const objects = await storageKeysOfFile(ctx.pool, workspaceId, fileId);
+  return objects ? { id: fileId, objects } : null;
 }
 
 export async function decideReaction(

@@ -14,22 +14,18 @@ import {
   type Pool,
   type RoomKey,
 } from '@ephemera/platform';
+import { insertWrappedMessageKeys, wrappedMessageKeys } from './messages-repository.ts';
 
 export function pgMessageKeys(pool: Pool): MessageKeyStore & MessageKeysApi {
-  const wrapped = async (workspaceId: string, messageIds: string[]): Promise<Record<string, string>> => {
-    const { rows } = await pool.query<{ id: string; wrapped: string }>(
-      'SELECT message_id AS id, wrapped_key AS wrapped FROM messaging.message_keys WHERE message_id = ANY($1) AND workspace_id = $2',
-      [messageIds, workspaceId],
-    );
-    return Object.fromEntries(rows.map((r) => [r.id, r.wrapped]));
-  };
+  const wrapped = (workspaceId: string, messageIds: string[]) => wrappedMessageKeys(pool, workspaceId, messageIds);
   return {
     async create(roomKey: RoomKey, messageIds: string[]) {
       const keys = new Map(messageIds.map((id) => [id, newMessageKey(id)]));
-      await pool.query(
-        `INSERT INTO messaging.message_keys (message_id, workspace_id, wrapped_key)
-         SELECT id, $2, w FROM unnest($1::text[], $3::text[]) AS r(id, w)`,
-        [messageIds, roomKey.workspaceId, messageIds.map((id) => wrapMessageKey(roomKey, id, keys.get(id)!))],
+      await insertWrappedMessageKeys(
+        pool,
+        roomKey.workspaceId,
+        messageIds,
+        messageIds.map((id) => wrapMessageKey(roomKey, id, keys.get(id)!)),
       );
       return keys;
     },

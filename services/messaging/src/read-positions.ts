@@ -13,7 +13,7 @@ import {
 } from '@ephemera/proto';
 import { makeEvent, userActor, type RoomKey } from '@ephemera/platform';
 import type { z } from 'zod';
-import { channelVisibleSql } from './access.ts';
+import { channelSummaryRows, readMarkState } from './read-positions-repository.ts';
 import { openMessage } from './sealed-messages.ts';
 import type { CommandContext, Decision } from './message-commands.ts';
 
@@ -30,14 +30,7 @@ export async function decideMarkRead(
   input: z.output<typeof MarkReadSchema>,
 ): Promise<Decision<{ channelId: string; seq: number }>> {
   const { channel } = await ctx.access.checkCanRead(actor, SOCKET_AUTHZ[C.markRead], input.channelId);
-  const { rows } = await ctx.pool.query(
-    `SELECT (SELECT coalesce(max(seq), 0) FROM messaging.messages WHERE channel_id = $1) AS newest,
-            (SELECT seq FROM messaging.read_positions WHERE channel_id = $1 AND user_id = $2) AS current,
-            (SELECT version FROM messaging.read_versions WHERE workspace_id = $3 AND user_id = $2) AS version`,
-    [channel.id, actor.userId, actor.workspaceId],
-  );
-  const newest = Number(rows[0].newest);
-  const current = Number(rows[0].current ?? 0);
+  const { newest, current, version } = await readMarkState(ctx.pool, actor.workspaceId, channel.id, actor.userId);
   const seq = Math.min(input.seq, newest);
   if (seq <= current) return { events: [], answer: { channelId: channel.id, seq: current } };
   // Live receipts matter in DMs and private channels; in a public channel the audience is the room, and the
@@ -45,7 +38,7 @@ export async function decideMarkRead(
   const event = makeEvent(
     'read.marked',
     readAggregateId(actor.workspaceId, actor.userId),
-    Number(rows[0].version ?? 0) + 1,
+    version + 1,
     {
       workspaceId: actor.workspaceId,
       channelId: channel.id,
@@ -76,29 +69,10 @@ export async function channelSummaries(
   key: RoomKey,
   actor: SessionActor,
 ): Promise<ChannelSummary[]> {
-  const { rows } = await ctx.pool.query(
-    `SELECT c.id,
-            coalesce(own.seq, 0) AS read_seq,
-            (SELECT coalesce(max(o.seq), 0) FROM messaging.read_positions o WHERE o.channel_id = c.id AND o.user_id <> $2) AS others_read_seq,
-            (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
-              WHERE u.channel_id = c.id AND u.seq > coalesce(own.seq, 0) AND NOT u.deleted AND u.author_id <> $2
-              LIMIT $3) capped) AS unread,
-            (SELECT count(*) FROM (SELECT 1 FROM messaging.messages u
-              WHERE u.channel_id = c.id AND u.mentioned_user_ids @> ARRAY[$2::text] AND u.seq > coalesce(own.seq, 0)
-                AND NOT u.deleted AND u.author_id <> $2
-              LIMIT $3) capped) AS mentions,
-            last.id AS last_id, last.sealed_body AS last_body
-     FROM messaging.channels c
-     LEFT JOIN messaging.read_positions own ON own.channel_id = c.id AND own.user_id = $2
-     LEFT JOIN LATERAL (SELECT m.id, m.sealed_body FROM messaging.messages m WHERE m.channel_id = c.id AND NOT m.deleted
-                        ORDER BY m.seq DESC LIMIT 1) last ON true
-     WHERE c.workspace_id = $1 AND ${channelVisibleSql('$2')}
-     ORDER BY c.id`,
-    [actor.workspaceId, actor.userId, UNREAD_COUNT_CAP],
-  );
+  const rows = await channelSummaryRows(ctx.pool, actor.workspaceId, actor.userId, UNREAD_COUNT_CAP);
   return rows.map((r) => ({
     channelId: r.id,
-    lastMessage: r.last_id ? openMessage(key, { id: r.last_id, sealed_body: r.last_body }) : null,
+    lastMessage: r.last_id ? openMessage(key, { id: r.last_id, sealed_body: r.last_body as string }) : null,
     unreadCount: Number(r.unread),
     mentionCount: Number(r.mentions),
     readSeq: Number(r.read_seq),

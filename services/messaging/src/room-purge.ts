@@ -8,15 +8,7 @@
  * the event is delivered again: the purge resumes and the event is applied as before.
  */
 import type { Pool } from '@ephemera/platform';
-
-/** the tables a room has many rows in, each with an index that starts with workspace_id */
-const BULK_TABLES = [
-  'messaging.messages',
-  'messaging_search.entries',
-  'messaging.read_positions',
-  'messaging.files',
-  'messaging.message_keys',
-] as const;
+import { ROOM_BULK_TABLES, deleteRoomRowsBatch } from './rooms-repository.ts';
 
 export interface PurgeOptions {
   batchRows?: number;
@@ -27,14 +19,11 @@ export async function purgeRoomInBatches(pool: Pool, workspaceId: string, option
   const batch = options.batchRows ?? 500;
   const pauseMs = options.pauseMs ?? 5;
   let removed = 0;
-  for (const table of BULK_TABLES) {
+  for (const table of ROOM_BULK_TABLES) {
     for (;;) {
-      const r = await pool.query(
-        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE workspace_id = $1 LIMIT ${batch}))`,
-        [workspaceId],
-      );
-      removed += r.rowCount ?? 0;
-      if ((r.rowCount ?? 0) < batch) break;
+      const deleted = await deleteRoomRowsBatch(pool, table, workspaceId, batch);
+      removed += deleted;
+      if (deleted < batch) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }

@@ -6,7 +6,7 @@
  * own-events consumer skips them).
  */
 import type { Pool, RecordHooks, Subscription } from '@ephemera/platform';
-import { lastMessageSeq } from './send-lookups.ts';
+import { lastMessageSeq } from './messages-repository.ts';
 
 /** A room's queued work: a batch of sends, or one command. */
 export type RoomWork<S> = { kind: 'send'; send: S } | { kind: 'command'; run: () => Promise<void> };

@@ -28,11 +28,6 @@ export interface StoredRow {
   client_message_id: string;
   created_at: Date | string;
 }
-/** The columns a StoredRow needs, for a SELECT list (optionally with a table alias: 'm.'). */
-export const storedColumns = (alias = '') =>
-  ['id', 'sealed_body', 'workspace_id', 'channel_id', 'seq', 'author_id', 'client_message_id', 'created_at']
-    .map((c) => `${alias}${c}`)
-    .join(', ');
 
 /** The message of a row; a deleted one is an empty tombstone (no author name, text, file or anything else). */
 export function openStored(key: RoomKey, row: StoredRow): Message {

@@ -5,7 +5,8 @@
  */
 import type { Message, SessionActor } from '@ephemera/proto';
 import type { Pool, RoomKey } from '@ephemera/platform';
-import { openStored, storedColumns } from './sealed-messages.ts';
+import { openStored } from './sealed-messages.ts';
+import { messagesByClientIds, messagesByIds } from './messages-repository.ts';
 
 interface Send {
   actor: SessionActor;
@@ -28,10 +29,11 @@ export async function storedByClientIds(
   workspaceId: string,
   sends: Send[],
 ): Promise<Map<string, Message>> {
-  const { rows } = await pool.query(
-    `SELECT ${storedColumns()} FROM messaging.messages
-     WHERE workspace_id = $1 AND (author_id, client_message_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-    [workspaceId, sends.map((s) => s.actor.userId), sends.map((s) => s.input.clientMessageId)],
+  const rows = await messagesByClientIds(
+    pool,
+    workspaceId,
+    sends.map((s) => s.actor.userId),
+    sends.map((s) => s.input.clientMessageId),
   );
   return new Map(
     rows.map((r) => {
@@ -50,26 +52,11 @@ export async function replyTargets(
 ): Promise<Map<string, ReplyTarget>> {
   const ids = [...new Set(sends.flatMap((s) => (s.input.replyTo ? [s.input.replyTo.messageId] : [])))];
   if (ids.length === 0) return new Map();
-  const { rows } = await pool.query(
-    `SELECT ${storedColumns()}, deleted FROM messaging.messages WHERE workspace_id = $1 AND id = ANY ($2)`,
-    [workspaceId, ids],
-  );
+  const rows = await messagesByIds(pool, workspaceId, ids);
   return new Map(
     rows.map((r) => {
       const m = openStored(key, r);
-      return [
-        r.id as string,
-        { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName },
-      ];
+      return [r.id, { channelId: r.channel_id, deleted: r.deleted, content: m.content, authorName: m.authorName }];
     }),
   );
-}
-
-/** The room's last message sequence number in the read model (0 for a room without messages). */
-export async function lastMessageSeq(pool: Pool, workspaceId: string): Promise<number> {
-  const { rows } = await pool.query(
-    'SELECT coalesce(max(seq), 0) AS seq FROM messaging.messages WHERE workspace_id = $1',
-    [workspaceId],
-  );
-  return Number(rows[0].seq);
 }

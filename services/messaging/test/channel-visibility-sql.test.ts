@@ -11,7 +11,8 @@ import { createPool, makeEvent, migrate, newId, userActor } from '@ephemera/plat
 import { createTestDatabase } from '../../../test/helpers/db.ts';
 import { MESSAGING_MIGRATIONS } from '../src/index.ts';
 import { projectRoomEvent } from '../src/projection-rooms.ts';
-import { AccessChecks, channelVisibleSql } from '../src/access.ts';
+import { AccessChecks } from '../src/access.ts';
+import { channelVisibleSql } from '../src/rooms-repository.ts';
 
 const OWNER = 'owner',
   ADMIN = 'admin',

@@ -13,6 +13,14 @@
  */
 import { roomStorageBytes, type Tier } from '@ephemera/proto';
 import { inTransaction, newId, type Pool, type PoolClient } from '@ephemera/platform';
+import {
+  deleteReservation,
+  deleteReservationsOlderThan,
+  insertReservation,
+  lockRoomStorage,
+  setReservationBytes,
+  storageBytesHeld,
+} from './reservations-repository.ts';
 
 export type StorageQuota = (tier: Tier) => number;
 export const defaultStorageQuota: StorageQuota = roomStorageBytes;
@@ -28,19 +36,8 @@ export interface Reservation {
 }
 
 /** Bytes the room's files and thumbnails hold now, plus the live reservations but `except`. */
-async function committedBytes(db: PoolClient, workspaceId: string, except: string | null): Promise<number> {
-  const { rows } = await db.query(
-    `SELECT (SELECT COALESCE(SUM(size + COALESCE(thumbnail_size, 0)), 0) FROM messaging.files WHERE workspace_id = $1)
-          + (SELECT COALESCE(SUM(bytes), 0) FROM messaging.storage_reservations
-              WHERE workspace_id = $1 AND id IS DISTINCT FROM $2 AND created_at > now() - make_interval(secs => $3))
-          AS used`,
-    [workspaceId, except, RESERVATION_TTL_MS / 1000],
-  );
-  return Number(rows[0].used);
-}
-
-const lockRoom = (c: PoolClient, workspaceId: string) =>
-  c.query("SELECT pg_advisory_xact_lock(hashtextextended('storage-quota:' || $1, 0))", [workspaceId]);
+const committedBytes = (c: PoolClient, workspaceId: string, except: string | null) =>
+  storageBytesHeld(c, workspaceId, except, RESERVATION_TTL_MS / 1000);
 
 /** Reserves up to `wanted` bytes of the room's storage; null when nothing is left. */
 export async function reserveStorage(
@@ -50,15 +47,11 @@ export async function reserveStorage(
   quota: number,
 ): Promise<Reservation | null> {
   return inTransaction(pool, async (c) => {
-    await lockRoom(c, workspaceId);
+    await lockRoomStorage(c, workspaceId);
     const bytes = Math.min(wanted, quota - (await committedBytes(c, workspaceId, null)));
     if (bytes <= 0) return null;
     const id = newId();
-    await c.query('INSERT INTO messaging.storage_reservations (id, workspace_id, bytes) VALUES ($1, $2, $3)', [
-      id,
-      workspaceId,
-      bytes,
-    ]);
+    await insertReservation(c, id, workspaceId, bytes);
     return { id, workspaceId, bytes };
   });
 }
@@ -66,27 +59,19 @@ export async function reserveStorage(
 /** Sets the reservation to what the upload really stores; false (and unchanged) when that does not fit the quota. */
 export async function settleStorage(pool: Pool, reservation: Reservation, bytes: number, quota: number) {
   return inTransaction(pool, async (c) => {
-    await lockRoom(c, reservation.workspaceId);
+    await lockRoomStorage(c, reservation.workspaceId);
     if ((await committedBytes(c, reservation.workspaceId, reservation.id)) + bytes > quota) return false;
-    const { rowCount } = await c.query('UPDATE messaging.storage_reservations SET bytes = $2 WHERE id = $1', [
-      reservation.id,
-      bytes,
-    ]);
-    return rowCount === 1;
+    return setReservationBytes(c, reservation.id, bytes);
   });
 }
 
 /** The upload's bytes are counted in messaging.files now, or it failed: the reservation ends. */
 export async function releaseStorage(pool: Pool, reservation: Reservation | null): Promise<void> {
   if (!reservation) return;
-  await pool.query('DELETE FROM messaging.storage_reservations WHERE id = $1', [reservation.id]);
+  await deleteReservation(pool, reservation.id);
 }
 
 /** Reservations whose process died with them (older than RESERVATION_TTL_MS, counted no more) are removed. */
 export async function sweepStorageReservations(pool: Pool): Promise<number> {
-  const { rowCount } = await pool.query(
-    'DELETE FROM messaging.storage_reservations WHERE created_at <= now() - make_interval(secs => $1)',
-    [RESERVATION_TTL_MS / 1000],
-  );
-  return rowCount ?? 0;
+  return deleteReservationsOlderThan(pool, RESERVATION_TTL_MS / 1000);
 }

@@ -120,3 +120,13 @@ export async function storageKeysOfChannel(pool: Pool, channelId: string): Promi
   ]);
   return rows.flatMap((r) => [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])]);
 }
+
+/** The storage keys (file and thumbnail) of one of the room's files still stored; null when it is not. */
+export async function storageKeysOfFile(pool: Pool, workspaceId: string, fileId: string): Promise<string[] | null> {
+  const { rows } = await pool.query(
+    'SELECT storage_key, thumbnail_key FROM messaging.files WHERE id = $1 AND workspace_id = $2',
+    [fileId, workspaceId],
+  );
+  const r = rows[0];
+  return r ? [r.storage_key as string, ...(r.thumbnail_key ? [r.thumbnail_key as string] : [])] : null;
+}
