@@ -7,6 +7,7 @@ import { clearRoomData, readAuth, saveAuth, sameRoomName, type AuthRecord } from
 import { UI_TEXT } from '../lib/texts.ts';
 import { t } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
+import { lookupRoom } from './roomLookup.ts';
 
 export type RoomTarget =
   | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
@@ -76,7 +77,8 @@ export async function resolveRoom(target: RoomTarget, signal: AbortSignal): Prom
     clearRoomData(auth.workspaceId);
   }
 
-  const r = await api.roomByName(roomName, { signal });
+  const r = await lookupRoom(roomName, { signal });
+  if (signal.aborted) return null;
   if (r.ok) {
     return {
       kind: 'overlay',

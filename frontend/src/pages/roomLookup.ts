@@ -1,0 +1,30 @@
+/**
+ * The room page's first question, "does this room exist?", asked as soon as the app starts on a room's address,
+ * together with the texts' download, instead of after the room page's code has run and rendered: on a phone's link
+ * that is one round trip less before the join form shows. resolveRoom.ts takes the early answer when it is for the
+ * same room; anything else asks again.
+ */
+import { api, type ApiResult, type CallOptions } from '../lib/api.ts';
+import { readAuth, sameRoomName } from '../lib/storage.ts';
+import type { RoomLookupAnswer } from '@ephemera/proto';
+
+let early: { roomName: string; answer: Promise<ApiResult<RoomLookupAnswer>> } | null = null;
+
+/**
+ * Starts the lookup for a room address opened without a saved session for that room (a saved one opens the room
+ * without asking) and without the dashboard's sign-in parameters (they become a saved session).
+ */
+export function startRoomLookup(roomName: string, search: string): void {
+  const auth = readAuth();
+  if (auth && sameRoomName(auth.roomName, roomName)) return;
+  if (new URLSearchParams(search).has('token')) return;
+  early = { roomName, answer: api.roomByName(roomName) };
+}
+
+/** The room's lookup: the early one when it was for this room (used once), else a new request. */
+export function lookupRoom(roomName: string, opts: CallOptions): Promise<ApiResult<RoomLookupAnswer>> {
+  const started = early;
+  early = null;
+  if (started && started.roomName === roomName) return started.answer;
+  return api.roomByName(roomName, opts);
+}
