@@ -1,18 +1,20 @@
 /**
  * The account pages and the superadmin dashboard in German (docs/i18n.md), in a real browser, in both modes: an
  * account whose chosen language is German signs in by e-mail code and sees its dashboard, its subscription and the
- * pricing page with no text of the English account catalog left in their words or labels; the superadmin sees every
- * tab of the dashboard with none of the English admin catalog left.
+ * pricing page with no text of the English account catalog left in their words or labels, and billing's sign-in
+ * notice and a payment that could not be verified in German; the superadmin sees every tab of the dashboard with none
+ * of the English admin catalog left, and the maintenance prompt offers its default in German but sends proto's
+ * English default, which each visitor's banner shows in their own language.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
-import { ADMIN_PAGE_PATH } from '@ephemera/proto';
+import { ADMIN_API, ADMIN_PAGE_PATH, ADMIN_TEXT } from '@ephemera/proto';
 import { startMailpit, type Mailpit } from '../../test/helpers/mailpit.ts';
 import { assertFrontendBuilt, launchBrowser, saidBy, User, WAIT_MS } from './browser.ts';
 import { MODES, SUPERADMIN_EMAIL, type BrowserTarget } from './targets.ts';
-import { signInByCode } from './sign-in.ts';
+import { enterMailedCode, signInByCode } from './sign-in.ts';
 
 const LOCALES_DIR = path.join(import.meta.dirname, '..', 'src', 'i18n', 'locales');
 const catalog = (locale: string, area: string) =>
@@ -80,7 +82,15 @@ for (const [mode, start] of MODES) {
         return english.filter((piece) => said.includes(piece));
       };
       const ana = await openGerman('ana');
-      await signInByCode(ana, mail, `ana-${Date.now().toString(36)}@example.test`, 'ana', '/dashboard');
+      const email = `ana-${Date.now().toString(36)}@example.test`;
+      await ana.goto('/login?redirect=%2Fdashboard');
+      await enterMailedCode(ana, mail, email, 'ana');
+      // billing's notice (its own English words) in German (i18n/sharedTexts.ts)
+      expect(await ana.byTestId('login-notice').textContent()).toBe(
+        `Wir haben einen Anmeldecode an ${email} geschickt`,
+      );
+      await ana.byTestId('login-verify').click();
+      await ana.page.waitForURL((url) => url.pathname === '/dashboard', { timeout: WAIT_MS });
       const dashboard = ana.byTestId('dashboard-page');
       await dashboard.waitFor({ timeout: WAIT_MS });
       await expect.poll(() => saidBy(dashboard), { timeout: WAIT_MS }).toContain('Willkommen, ana');
@@ -104,6 +114,13 @@ for (const [mode, start] of MODES) {
       expect(await englishIn(pricing)).toEqual([]);
       for (const german of ['Bis zu 5 Personen pro Raum', 'Alle 11 Designs plus eigenes', 'Jederzeit kündbar'])
         expect(await saidBy(pricing), german).toContain(german);
+
+      // a checkout the server cannot verify: the payments' own English text (lib/payments.ts) in German
+      await ana.goto('/payment/success?session_id=cs_test_unknown_session');
+      await ana.byTestId('payment-failed-message').waitFor({ timeout: WAIT_MS });
+      expect(await ana.byTestId('payment-failed-message').textContent()).toBe(
+        'Wir konnten deine Zahlung nicht bestätigen. Bitte wende dich an den Support, wenn du glaubst, dass das ein Fehler ist.',
+      );
       expect(ana.pageErrors).toEqual([]);
     });
 
@@ -129,6 +146,37 @@ for (const [mode, start] of MODES) {
       const said = await saidBy(page);
       for (const german of ['Abmelden', 'Benutzer', 'Räume', 'Analysen', 'Einstellungen'])
         expect(said, german).toContain(german);
+
+      // maintenance (embedded only: the distributed test target routes no /api/admin/* call, its System panels say
+      // they could not be loaded and the switch stays disabled)
+      if (mode === 'embedded') {
+        // maintenance: the prompt offers the default in German; sent unchanged it is stored as proto's English default
+        await root.byTestId('sa-tab-system').click();
+        const toggle = root.byTestId('sa-maintenance-toggle');
+        await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true); // once the settings are loaded
+        await toggle.click();
+        const offered = root.byTestId('ask-input');
+        await offered.waitFor({ timeout: WAIT_MS });
+        expect(await offered.inputValue()).toBe(
+          'Das System wird gerade gewartet. Bitte versuche es später noch einmal.',
+        );
+        await root.byTestId('ask-ok').click();
+        const stored = () =>
+          root.page.evaluate(
+            async (path) => (await (await fetch(path)).json()) as { enabled: boolean; message: string | null },
+            ADMIN_API.maintenanceStatus,
+          );
+        await expect
+          .poll(stored, { timeout: WAIT_MS })
+          .toEqual({ enabled: true, message: ADMIN_TEXT.maintenanceDefault });
+        // the tab names the stored default in German too
+        await expect
+          .poll(() => saidBy(root.byTestId('sa-maintenance')), { timeout: WAIT_MS })
+          .toContain('Das System wird gerade gewartet.');
+        await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true);
+        await toggle.click(); // off again
+        await expect.poll(async () => (await stored()).enabled, { timeout: WAIT_MS }).toBe(false);
+      }
       expect(root.pageErrors).toEqual([]);
     });
   });

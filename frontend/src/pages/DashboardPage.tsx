@@ -71,7 +71,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.updateUsername(token, newName.trim());
     if (!r.ok) {
-      setError(r.message ? errorText(r.code, r.message) : t('account.dashboard.usernameFailed'));
+      setError(r.message ? errorText(null, r.message) : t('account.dashboard.usernameFailed'));
       return;
     }
     setNewName('');
@@ -109,7 +109,7 @@ export function DashboardPage() {
     }
     const r = await accountApi.deleteAccount(token, confirmText);
     if (!r.ok) {
-      setDeleteError(r.message ? errorText(r.code, r.message) : t('account.dashboard.deleteFailed'));
+      setDeleteError(r.message ? errorText(null, r.message) : t('account.dashboard.deleteFailed'));
       return;
     }
     setDeleting(false);

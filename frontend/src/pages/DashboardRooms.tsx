@@ -25,7 +25,7 @@ const AVAILABILITY_TEXT: Record<Exclude<Availability, 'idle'>, MessageId> = {
 async function openRoom(token: string, roomName: string, username: string, onError: (m: string) => void) {
   const r = await accountApi.generateRoomToken(token, roomName);
   if (!r.ok) {
-    onError(errorText(r.code, r.status === 0 ? UI_TEXT.roomInfoFailed : r.message));
+    onError(errorText(null, r.status === 0 ? UI_TEXT.roomInfoFailed : r.message));
     return;
   }
   saveAuth({
@@ -97,7 +97,7 @@ export function DashboardRooms({
     });
     setBusy(false);
     if (!r.ok) {
-      setError(errorText(r.code, r.status === 0 ? UI_TEXT.createRoomRetry : r.message));
+      setError(errorText(null, r.status === 0 ? UI_TEXT.createRoomRetry : r.message));
       return;
     }
     saveAuth({
@@ -114,7 +114,7 @@ export function DashboardRooms({
     if (!window.confirm(t('account.rooms.deleteConfirm', { room: room.roomId }))) return;
     const r = await accountApi.deleteRoom(token, room.workspaceId);
     if (!r.ok) {
-      setError(r.message ? errorText(r.code, r.message) : t('account.rooms.deleteFailed'));
+      setError(r.message ? errorText(null, r.message) : t('account.rooms.deleteFailed'));
       return;
     }
     setTimeout(reload, 500);

@@ -10,7 +10,7 @@ import type { TabProps } from './tabProps.ts';
 import { Badge, Cards, Section, StatCard, Unavailable } from './ui.tsx';
 import { bytes, count, dateTimeOf, ms } from './format.ts';
 import { BackupsPanel } from './BackupsPanel.tsx';
-import { recheckMaintenance } from '../../components/overlays/MaintenanceBanner.tsx';
+import { maintenanceText, recheckMaintenance } from '../../components/overlays/MaintenanceBanner.tsx';
 import { useT } from '../../i18n/i18n.ts';
 import { Trans } from '../../i18n/Trans.tsx';
 
@@ -147,7 +147,9 @@ export function SystemTab({ data, reload, ask, toast }: TabProps) {
               values={{ state: maintenance ? 'on' : 'off' }}
               components={{ 0: <strong data-testid="sa-maintenance-state" /> }}
             />
-            {maintenance && data.config?.maintenanceMessage ? `: ${data.config.maintenanceMessage}` : ''}
+            {maintenance && data.config?.maintenanceMessage
+              ? `: ${maintenanceText(data.config.maintenanceMessage, t)}`
+              : ''}
           </span>
           <button
             type="button"

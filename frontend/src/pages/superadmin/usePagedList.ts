@@ -52,7 +52,7 @@ export function usePagedList<P>(
           ? { answer: r.data, failed: null, loading: false }
           : {
               answer: s.answer,
-              failed: r.message === null ? t('admin.listFailed') : errorText(r.code, r.message),
+              failed: r.message === null ? t('admin.listFailed') : errorText(null, r.message),
               loading: false,
             },
       );
