@@ -2,9 +2,9 @@
  * The account pages and the superadmin dashboard in German (docs/i18n.md), in a real browser, in both modes: an
  * account whose chosen language is German signs in by e-mail code and sees its dashboard, its subscription and the
  * pricing page with no text of the English account catalog left in their words or labels, and billing's sign-in
- * notice and a payment that could not be verified in German; the superadmin sees every tab of the dashboard with none
- * of the English admin catalog left, and the maintenance prompt offers its default in German but sends proto's
- * English default, which each visitor's banner shows in their own language.
+ * notice, a wrong code's refusal and a payment that could not be verified in German; the superadmin sees every tab
+ * of the dashboard with none of the English admin catalog left, and the maintenance prompt offers its default in
+ * German but sends proto's English default, which each visitor's banner shows in their own language.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,6 +89,15 @@ for (const [mode, start] of MODES) {
       expect(await ana.byTestId('login-notice').textContent()).toBe(
         `Wir haben einen Anmeldecode an ${email} geschickt`,
       );
+      // a wrong code: the server's refusal (proto's ERRORS, by its English words) in German
+      const code = ana.byTestId('login-code');
+      const mailed = await code.inputValue();
+      await code.fill(mailed === '000000' ? '111111' : '000000');
+      await ana.byTestId('login-verify').click();
+      await expect
+        .poll(() => ana.byTestId('login-error').textContent(), { timeout: WAIT_MS })
+        .toBe('Der Code ist falsch oder abgelaufen. Fordere einen neuen an.');
+      await code.fill(mailed);
       await ana.byTestId('login-verify').click();
       await ana.page.waitForURL((url) => url.pathname === '/dashboard', { timeout: WAIT_MS });
       const dashboard = ana.byTestId('dashboard-page');

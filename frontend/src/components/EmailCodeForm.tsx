@@ -8,6 +8,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { accountApi } from '../lib/account.ts';
 import { useT } from '../i18n/i18n.ts';
 import { translateShared } from '../i18n/sharedTexts.ts';
+import { errorText } from '../i18n/errorText.ts';
 
 export interface CodeSignIn {
   email: string;
@@ -57,7 +58,7 @@ export function EmailCodeForm(p: Props) {
     const r = await accountApi.requestCode(email.trim());
     setBusy(false);
     if (!r.ok) {
-      p.setError(r.message);
+      p.setError(errorText(null, r.message));
       return;
     }
     p.setNotice(translateShared(r.data.message));
@@ -71,7 +72,7 @@ export function EmailCodeForm(p: Props) {
     p.setError(null);
     const refused = await p.onVerify({ email: email.trim(), username: username.trim(), code: code.trim() });
     setBusy(false);
-    if (refused) p.setError(refused);
+    if (refused) p.setError(errorText(null, refused));
   };
 
   if (step === 'details')

@@ -37,9 +37,10 @@ describe('the account pages’ texts (accountTexts.ts through errorText)', () =>
   });
 
   it('are English exactly as the code writes them, and German of their own', async () => {
-    await activateLocale('en', ['account']);
+    // the sign-in calls' texts are the sign-in form's (common) and the login page's (public)
+    await activateLocale('en', ['account', 'common', 'public']);
     for (const text of ACCOUNT_TEXTS.keys()) expect(errorText(null, text)).toBe(text);
-    await activateLocale('de', ['account']);
+    await activateLocale('de', ['account', 'common', 'public']);
     for (const text of ACCOUNT_TEXTS.keys()) {
       expect(errorText(null, text), text).not.toBe(text);
       expect(errorText(null, text), text).not.toMatch(/^account\./);

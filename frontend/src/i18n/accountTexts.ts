@@ -39,6 +39,11 @@ export const ACCOUNT_TEXTS = new Map<string, MessageId>([
   [ACCOUNT_CALL_TEXT.deleteRoom, 'account.text.deleteRoomFailed'],
   [ACCOUNT_CALL_TEXT.createRoom, 'account.text.createRoomFailed'],
   [ACCOUNT_CALL_TEXT.logout, 'account.text.logoutFailed'],
+  // the sign-in calls' (the sign-in form in common, the login page in public)
+  [ACCOUNT_CALL_TEXT.requestCode, 'common.emailCode.loginFailed'],
+  [ACCOUNT_CALL_TEXT.register, 'common.emailCode.registrationFailed'],
+  [ACCOUNT_CALL_TEXT.google, 'public.login.googleAuthFailed'],
+  [ACCOUNT_CALL_TEXT.recover, 'public.login.recoveryFailed'],
   // the renewal status's texts without a number (proto/src/payments.ts renewalStatus, expiredRenewal)
   ['Renew now to avoid interruption.', 'account.renewal.message.renewNow'],
   ['Your subscription has expired. Renew now to regain full access.', 'account.renewal.message.expired'],

@@ -140,6 +140,6 @@ function ownText(text: string): string | null {
  */
 export function errorText(code: string | null | undefined, fallback: string): string {
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
-  if (known) return t(ERROR_KEYS[known]);
+  if (known && hasText(ERROR_KEYS[known])) return t(ERROR_KEYS[known]);
   return ownText(fallback) ?? fallback;
 }

@@ -40,7 +40,7 @@ import { MSG_PASSWORD_TOO_LONG } from '../lib/roomRules.ts';
 
 /** Whole texts (with the values of their placeholders). */
 export const ROOM_TEXTS = new Map<string, MessageId | [MessageId, MessageValues]>([
-  [MSG_PASSWORD_TOO_LONG, ['roomside.password.tooLong', { max: String(LIMITS.roomPasswordMax) }]],
+  [MSG_PASSWORD_TOO_LONG, ['errors.roomPasswordTooLong', { max: String(LIMITS.roomPasswordMax) }]],
   [ROOM_ENDED_TEXT.deleted, 'roomside.ended.deleted'],
   [ROOM_ENDED_TEXT.expired, 'roomside.ended.expired'],
   [MSG_REMOVED, 'roomside.ended.removed'],

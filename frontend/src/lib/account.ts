@@ -62,6 +62,10 @@ export const ACCOUNT_CALL_TEXT = {
   deleteRoom: 'Failed to delete room. Please try again.',
   createRoom: 'Failed to create room',
   logout: 'Logout failed',
+  requestCode: 'Login failed',
+  register: 'Registration failed',
+  google: 'Google authentication failed',
+  recover: 'Username recovery failed',
 } as const;
 
 /** One account call: bearer token when signed in; the server's message or the spec's fallback text on failure. */
@@ -98,14 +102,14 @@ export async function accountCall<T>(
 
 export const accountApi = {
   requestCode: (email: string) =>
-    accountCall<{ message: string }>(AUTH_API.requestCode, 'Login failed', { body: { email } }),
+    accountCall<{ message: string }>(AUTH_API.requestCode, ACCOUNT_CALL_TEXT.requestCode, { body: { email } }),
   register: (
     body: { email: string; username: string; code: string; claimWorkspaceId?: string; claimUserToken?: string },
     token: string | null,
-  ) => accountCall<SessionAnswer>(AUTH_API.register, 'Registration failed', { body, token }),
-  googleAuth: () => accountCall<SessionAnswer>(AUTH_API.googleAuth, 'Google authentication failed', { body: {} }),
+  ) => accountCall<SessionAnswer>(AUTH_API.register, ACCOUNT_CALL_TEXT.register, { body, token }),
+  googleAuth: () => accountCall<SessionAnswer>(AUTH_API.googleAuth, ACCOUNT_CALL_TEXT.google, { body: {} }),
   recoverUsername: (email: string) =>
-    accountCall<{ message: string }>(AUTH_API.recoverUsername, 'Username recovery failed', { body: { email } }),
+    accountCall<{ message: string }>(AUTH_API.recoverUsername, ACCOUNT_CALL_TEXT.recover, { body: { email } }),
   profile: (token: string) => accountCall<ProfileAnswer>(AUTH_API.profile, ACCOUNT_CALL_TEXT.profile, { token }),
   updateUsername: (token: string, username: string) =>
     accountCall<{ user: AccountUser }>(AUTH_API.updateUsername, ACCOUNT_CALL_TEXT.username, {

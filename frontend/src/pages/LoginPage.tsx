@@ -19,7 +19,8 @@ import { readPendingExtension } from '../lib/roomPrefs.ts';
 import { claimPendingRoom } from '../lib/claim.ts';
 import { googleStartUrl, useGoogleSignIn } from '../lib/googleSignIn.ts';
 import { EmailCodeForm, type CodeSignIn } from '../components/EmailCodeForm.tsx';
-import { useT } from '../i18n/i18n.ts';
+import { loadArea, useT } from '../i18n/i18n.ts';
+import { errorText } from '../i18n/errorText.ts';
 import { translateShared } from '../i18n/sharedTexts.ts';
 import './accounts.css';
 
@@ -46,6 +47,11 @@ export function LoginPage() {
   useEffect(() => {
     document.title = title;
   }, [title]);
+  // the server's refusals (errorText) read the errors catalog: it downloads while the visitor types, so the page does
+  // not wait for it (until it is there, a refusal shows in the server's English)
+  useEffect(() => {
+    loadArea('errors').catch(() => undefined);
+  }, []);
   /** Signed in: a pending upgrade or extension goes on to payment; otherwise to the redirect target. */
   const finish = (record: AccountRecord) => {
     const pending = pendingPaymentOf();
@@ -86,7 +92,7 @@ export function LoginPage() {
     if (googleParam === '1') {
       void accountApi.googleAuth().then(async (r) => {
         if (!r.ok) {
-          setError(r.message || t('public.login.googleFailed'));
+          setError(r.message ? errorText(null, r.message) : t('public.login.googleFailed'));
           return;
         }
         const record = { token: r.data.token, user: r.data.user };
@@ -134,7 +140,7 @@ export function LoginPage() {
     const r = await accountApi.recoverUsername(email.trim());
     setBusy(false);
     if (!r.ok) {
-      setError(r.message || t('public.login.recoveryFailed'));
+      setError(r.message ? errorText(null, r.message) : t('public.login.recoveryFailed'));
       return;
     }
     setNotice(translateShared(r.data.message));
