@@ -1,8 +1,9 @@
 /**
  * Users tab: search by a part of the e-mail or username (at least 3 characters) and filter by tier and payment
  * status, over every account: the server searches, counts and pages (usePagedList.ts); the breakdowns by tier and
- * status and the total are the server's counts of what the search finds, new accounts and retention the report's.
- * Pages of 50 with the Admin Trial badge and the actions admin upgrade, suspend (or unsuspend) and delete. Delete
+ * status and the total are the server's counts of what the search finds, new accounts and retention the report's
+ * (UserBreakdowns.tsx). Pages of 50 (UsersTable.tsx) with the Admin Trial badge and the actions admin upgrade,
+ * suspend (or unsuspend) and delete, carried out here. Delete
  * and suspend ask a reason; an empty one abandons the action (docs/product/admin.md ADM4). The superadmin's own
  * account is not listed (the server leaves it out).
  */
@@ -10,11 +11,13 @@ import { useCallback, useState } from 'react';
 import type { AdminUser } from '@ephemera/proto';
 import { ADMIN_FILTERS, ADMIN_LIMITS, adminApi, type AdminResult, type ListQuery } from '../../lib/adminApi.ts';
 import type { TabProps } from './tabProps.ts';
-import { Badge, Cards, Section, StatCard, Unavailable } from './ui.tsx';
-import { count, dateOf, percent, reasonOf } from './format.ts';
+import { Section, Unavailable } from './ui.tsx';
+import { reasonOf } from './format.ts';
 import { exportData } from './exports.ts';
 import { AdminUpgradeDialog } from './AdminUpgradeDialog.tsx';
 import { Pager } from './Pager.tsx';
+import { UserBreakdowns } from './UserBreakdowns.tsx';
+import { UsersTable } from './UsersTable.tsx';
 import { useDebounced, usePagedList, usePageOf } from './usePagedList.ts';
 import { useT, type MessageId } from '../../i18n/i18n.ts';
 
@@ -146,149 +149,18 @@ export function UsersTab({ data, reload, ask, toast }: TabProps) {
             </select>
           </label>
         </div>
-        <div className="sa-breakdowns">
-          <h3 className="sa-subhead">{t('admin.users.byTier')}</h3>
-          <Cards testId="sa-users-by-tier">
-            <StatCard
-              label={t('admin.users.tier.free')}
-              value={answer ? count(answer.totals.byTier.free) : '—'}
-              testId="sa-tier-free"
-            />
-            <StatCard
-              label={t('admin.users.tier.pro')}
-              value={answer ? count(answer.totals.byTier.pro) : '—'}
-              testId="sa-tier-pro"
-            />
-            <StatCard
-              label={t('admin.users.tier.business')}
-              value={answer ? count(answer.totals.byTier.business) : '—'}
-              testId="sa-tier-business"
-            />
-          </Cards>
-          <h3 className="sa-subhead">{t('admin.users.byStatus')}</h3>
-          <Cards testId="sa-users-by-status">
-            <StatCard
-              label={t('admin.users.status.active')}
-              value={answer ? count(answer.totals.byStatus.active) : '—'}
-              testId="sa-status-active"
-            />
-            <StatCard
-              label={t('admin.users.status.pastDue')}
-              value={answer ? count(answer.totals.byStatus.past_due) : '—'}
-              testId="sa-status-past-due"
-            />
-            <StatCard
-              label={t('admin.users.status.cancelled')}
-              value={answer ? count(answer.totals.byStatus.cancelled) : '—'}
-              testId="sa-status-cancelled"
-            />
-          </Cards>
-          <h3 className="sa-subhead">{t('admin.users.growth')}</h3>
-          <Cards testId="sa-users-growth">
-            <StatCard
-              label={t('admin.users.total')}
-              value={answer ? count(answer.totals.total) : '—'}
-              testId="sa-users-total"
-            />
-            <StatCard
-              label={t('admin.users.new')}
-              value={report ? count(report.newUsersLast30Days) : '—'}
-              testId="sa-users-new"
-            />
-            <StatCard
-              label={t('admin.users.retention')}
-              value={report ? percent(report.retentionRate) : '—'}
-              testId="sa-users-retention"
-            />
-          </Cards>
-        </div>
+        <UserBreakdowns totals={answer?.totals ?? null} report={report} />
       </Section>
       {answer ? (
         <div className="sa-table-wrap">
-          <table className="sa-table" data-testid="sa-users-table" aria-busy={list.loading}>
-            <caption className="sa-sr-only">{t('admin.users.caption', { page: answer.page })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.users.col.email')}</th>
-                <th scope="col">{t('admin.users.col.username')}</th>
-                <th scope="col">{t('admin.users.tier')}</th>
-                <th scope="col">{t('admin.users.col.payment')}</th>
-                <th scope="col">{t('admin.users.col.created')}</th>
-                <th scope="col">{t('admin.col.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((u) => (
-                <tr key={u.email} data-testid="sa-user-row" data-email={u.email}>
-                  <td className="sa-wrap">{u.email}</td>
-                  <td>{u.username || <span className="sa-muted">{t('admin.users.noUsername')}</span>}</td>
-                  <td>
-                    <Badge tone={u.subscriptionTier === 'free' ? 'neutral' : u.subscriptionTier} testId="sa-user-tier">
-                      {u.subscriptionTier}
-                    </Badge>
-                    {u.upgradedByAdmin && (
-                      <>
-                        {' '}
-                        <Badge tone="info" testId="sa-admin-trial">
-                          {t('admin.users.adminTrial')}
-                        </Badge>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    {u.paymentStatus}
-                    {u.suspended && (
-                      <>
-                        {' '}
-                        <Badge tone="bad" testId="sa-suspended" title={u.suspendedReason ?? undefined}>
-                          {t('admin.users.suspended')}
-                        </Badge>
-                      </>
-                    )}
-                  </td>
-                  <td>{dateOf(u.createdAt)}</td>
-                  <td className="sa-row-actions">
-                    <button
-                      type="button"
-                      className="button button-ghost button-sm"
-                      onClick={() => setUpgrading(u.email)}
-                      aria-label={t('admin.users.upgradeLabel', { email: u.email })}
-                      data-testid="sa-user-upgrade"
-                    >
-                      {t('admin.users.upgrade')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-ghost button-sm"
-                      onClick={() => void suspend(u)}
-                      aria-label={t(u.suspended ? 'admin.users.unsuspendLabel' : 'admin.users.suspendLabel', {
-                        email: u.email,
-                      })}
-                      data-testid="sa-user-suspend"
-                    >
-                      {u.suspended ? t('admin.users.unsuspend') : t('admin.users.suspend')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-danger button-sm"
-                      onClick={() => void remove(u)}
-                      aria-label={t('admin.deleteLabel', { name: u.email })}
-                      data-testid="sa-user-delete"
-                    >
-                      {t('admin.delete')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-              {shown.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="sa-muted">
-                    {t('admin.users.none')}
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+          <UsersTable
+            users={shown}
+            page={answer.page}
+            loading={list.loading}
+            onUpgrade={(u) => setUpgrading(u.email)}
+            onSuspend={(u) => void suspend(u)}
+            onDelete={(u) => void remove(u)}
+          />
           <Pager
             page={answer.page}
             pageSize={answer.pageSize}
