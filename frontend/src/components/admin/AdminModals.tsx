@@ -1,151 +1,21 @@
 /**
- * The room administration dialogs (docs/product/rooms.md R23-R30, texts in proto/src/errors.ts): Set or Remove
- * Password, Set Maximum Users, Delete Chat Room, Kick User, Upgrade required. Extend Room Duration is in
- * ExtendModal.tsx, the themes in ThemeModal.tsx. Each sends one command and shows the server's reason on failure.
+ * The room administration dialogs (docs/product/rooms.md R23-R30, texts in proto/src/errors.ts): Set Maximum Users,
+ * Delete Chat Room, Kick User, Upgrade required. Set or Remove Password is in PasswordModal.tsx, Extend Room Duration
+ * in ExtendModal.tsx, the themes in ThemeModal.tsx; their forms' shared parts in adminForm.tsx. Each sends one
+ * command and shows the server's reason on failure.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { LIMITS, type Tier } from '@ephemera/proto/client';
+import { useState, type FormEvent } from 'react';
+import type { Tier } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
-import { AlertIcon, LockIcon, UsersIcon } from '../Icons.tsx';
+import { AlertIcon, UsersIcon } from '../Icons.tsx';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import { TrashIcon } from '../sidebar/icons.tsx';
-import { checkRoomPassword, parseMaxUsers } from '../../lib/roomRules.ts';
+import { parseMaxUsers } from '../../lib/roomRules.ts';
 import type { Result } from '../../lib/conversationCommands.ts';
 import { TIER_NAME_KEYS, UPGRADE_REASONS, type UpgradeFeature } from './adminDialog.ts';
+import { Actions, ErrorLine, useSubmit } from './adminForm.tsx';
 import { useT } from '../../i18n/i18n.ts';
 import { Trans } from '../../i18n/Trans.tsx';
-import { errorText } from '../../i18n/errorText.ts';
-
-/** A submit's life: busy while the server answers, closed on success, the reason shown on failure. */
-function useSubmit(onClose: () => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<Result>) => {
-    setBusy(true);
-    setError(null);
-    const r = await action();
-    if (r.ok) {
-      onClose();
-      return;
-    }
-    setBusy(false);
-    setError(r.message);
-  };
-  return { busy, error, setError, run };
-}
-
-// a refusal or a rule's text (English from the server or lib/roomRules.ts) shows in the active language
-const ErrorLine = ({ error, testId }: { error: string | null; testId: string }) =>
-  error ? (
-    <div className="form-error" role="alert" data-testid={testId}>
-      <AlertIcon size={16} /> <span>{errorText(null, error)}</span>
-    </div>
-  ) : null;
-
-function Actions({ onClose, busy, children }: { onClose(): void; busy: boolean; children: ReactNode }) {
-  const t = useT();
-  return (
-    <div className="modal-actions">
-      <button type="button" className="button button-ghost" onClick={onClose} disabled={busy}>
-        {t('roomside.action.cancel')}
-      </button>
-      {children}
-    </div>
-  );
-}
-
-/** Set or Remove Password: the modal toggles between the two modes. */
-export function PasswordModal({
-  isProtected,
-  onClose,
-  setPassword,
-}: {
-  isProtected: boolean;
-  onClose(): void;
-  setPassword(p: string | null): Promise<Result>;
-}) {
-  const t = useT();
-  const [mode, setMode] = useState<'set' | 'remove'>(isProtected ? 'remove' : 'set');
-  const [value, setValue] = useState('');
-  const { busy, error, setError, run } = useSubmit(onClose);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (mode === 'remove') {
-      void run(() => setPassword(null));
-      return;
-    }
-    const checked = checkRoomPassword(value);
-    if (!checked.ok) {
-      setError(checked.message);
-      return;
-    }
-    void run(() => setPassword(checked.password));
-  };
-  return (
-    <Modal
-      title={mode === 'set' ? t('roomside.password.setTitle') : t('roomside.password.removeTitle')}
-      onClose={busy ? undefined : onClose}
-      icon={<LockIcon size={22} />}
-      testId="password-modal"
-    >
-      <form onSubmit={submit} className="modal-form" noValidate>
-        {mode === 'set' ? (
-          <div className="field">
-            <div className="field-head">
-              <label htmlFor="room-password">{t('roomside.password.newLabel')}</label>
-              <span className="counter">
-                {value.length}/{LIMITS.roomPasswordMax}
-              </span>
-            </div>
-            <input
-              id="room-password"
-              type="password"
-              value={value}
-              maxLength={LIMITS.roomPasswordMax}
-              autoComplete="new-password"
-              aria-invalid={error ? true : undefined}
-              data-testid="room-password-input"
-              onChange={(e) => {
-                setValue(e.target.value);
-                setError(null);
-              }}
-            />
-            <p className="field-hint">{t('roomside.password.setHint')}</p>
-          </div>
-        ) : (
-          <p>{t('roomside.password.removeHint')}</p>
-        )}
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => {
-            setMode(mode === 'set' ? 'remove' : 'set');
-            setError(null);
-          }}
-          disabled={busy}
-          data-testid="password-mode-toggle"
-        >
-          {mode === 'set' ? t('roomside.password.switchToRemove') : t('roomside.password.switchToSet')}
-        </button>
-        <ErrorLine error={error} testId="password-error" />
-        <Actions onClose={onClose} busy={busy}>
-          <button
-            type="submit"
-            className={`button ${mode === 'set' ? 'button-primary' : 'button-danger'}`}
-            disabled={busy}
-            data-testid="password-submit"
-          >
-            {busy
-              ? t('roomside.action.saving')
-              : mode === 'set'
-                ? t('roomside.password.setTitle')
-                : t('roomside.password.removeTitle')}
-          </button>
-        </Actions>
-      </form>
-    </Modal>
-  );
-}
 
 /** Set Maximum Users: an integer of at least 2, or "unlimited" on business (pro: numbers only). */
 export function MaxUsersModal({
