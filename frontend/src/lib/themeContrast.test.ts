@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import axe from 'axe-core';
 import { THEME_IDS } from '@ephemera/proto/client';
-import { colorsOf, linkColorOf, type ThemeColors } from './themes.ts';
+import { colorsOf } from './themes.ts';
+import { linkColorOf } from './colorContrast.ts';
+import type { ThemeColors } from './themePalettes.ts';
 
 const AA_NORMAL_TEXT = 4.5;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_THEME_DEFAULTS, THEME_IDS } from '@ephemera/proto/client';
-import { applyTheme, colorsOf, normaliseCustomTheme, THEMES, themeName, themesFor, themeVariables } from './themes.ts';
+import { applyTheme, colorsOf, normaliseCustomTheme, themeName, themesFor, themeVariables } from './themes.ts';
+import { THEMES } from './themePalettes.ts';
 import { loadArea, setLocale } from '../i18n/i18n.ts';
 import { initialTheme } from '../hooks/useRoomTheme.ts';
 import {
