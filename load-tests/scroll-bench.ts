@@ -131,7 +131,8 @@ try {
   await page
     .waitForFunction(
       ([sel, label]) => document.querySelector(sel)?.getAttribute('aria-label') === label,
-      [`[data-channel-id="${long}"] [data-testid="unread-badge"]`, `${MESSAGES} unread`] as const,
+      // the count as the English interface writes it (10,000)
+      [`[data-channel-id="${long}"] [data-testid="unread-badge"]`, `${MESSAGES.toLocaleString('en')} unread`] as const,
       { timeout: 300_000, polling: 500 },
     )
     .catch(async () => {
