@@ -156,36 +156,30 @@ for (const [mode, start] of MODES) {
       for (const german of ['Abmelden', 'Benutzer', 'Räume', 'Analysen', 'Einstellungen'])
         expect(said, german).toContain(german);
 
-      // maintenance (embedded only: the distributed test target routes no /api/admin/* call, its System panels say
-      // they could not be loaded and the switch stays disabled)
-      if (mode === 'embedded') {
-        // maintenance: the prompt offers the default in German; sent unchanged it is stored as proto's English default
-        await root.byTestId('sa-tab-system').click();
-        const toggle = root.byTestId('sa-maintenance-toggle');
-        await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true); // once the settings are loaded
-        await toggle.click();
-        const offered = root.byTestId('ask-input');
-        await offered.waitFor({ timeout: WAIT_MS });
-        expect(await offered.inputValue()).toBe(
-          'Das System wird gerade gewartet. Bitte versuche es später noch einmal.',
+      // maintenance: the prompt offers the default in German; sent unchanged it is stored as proto's English default
+      await root.byTestId('sa-tab-system').click();
+      const toggle = root.byTestId('sa-maintenance-toggle');
+      await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true); // once the settings are loaded
+      await toggle.click();
+      const offered = root.byTestId('ask-input');
+      await offered.waitFor({ timeout: WAIT_MS });
+      expect(await offered.inputValue()).toBe('Das System wird gerade gewartet. Bitte versuche es später noch einmal.');
+      await root.byTestId('ask-ok').click();
+      const stored = () =>
+        root.page.evaluate(
+          async (path) => (await (await fetch(path)).json()) as { enabled: boolean; message: string | null },
+          ADMIN_API.maintenanceStatus,
         );
-        await root.byTestId('ask-ok').click();
-        const stored = () =>
-          root.page.evaluate(
-            async (path) => (await (await fetch(path)).json()) as { enabled: boolean; message: string | null },
-            ADMIN_API.maintenanceStatus,
-          );
-        await expect
-          .poll(stored, { timeout: WAIT_MS })
-          .toEqual({ enabled: true, message: ADMIN_TEXT.maintenanceDefault });
-        // the tab names the stored default in German too
-        await expect
-          .poll(() => saidBy(root.byTestId('sa-maintenance')), { timeout: WAIT_MS })
-          .toContain('Das System wird gerade gewartet.');
-        await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true);
-        await toggle.click(); // off again
-        await expect.poll(async () => (await stored()).enabled, { timeout: WAIT_MS }).toBe(false);
-      }
+      await expect
+        .poll(stored, { timeout: WAIT_MS })
+        .toEqual({ enabled: true, message: ADMIN_TEXT.maintenanceDefault });
+      // the tab names the stored default in German too
+      await expect
+        .poll(() => saidBy(root.byTestId('sa-maintenance')), { timeout: WAIT_MS })
+        .toContain('Das System wird gerade gewartet.');
+      await expect.poll(() => toggle.isEnabled(), { timeout: WAIT_MS }).toBe(true);
+      await toggle.click(); // off again
+      await expect.poll(async () => (await stored()).enabled, { timeout: WAIT_MS }).toBe(false);
       expect(root.pageErrors).toEqual([]);
     });
   });

@@ -104,6 +104,8 @@ export async function distributedTarget(name: string, opts: TargetOptions = {}):
             superadminEmail: SUPERADMIN_EMAIL,
             ...(opts.google ? { google: opts.google } : {}),
           },
+          // the superadmin's dashboard: admin-analytics as its own server, behind the ingress like billing
+          admin: true,
         }
       : {}),
   });
@@ -118,6 +120,7 @@ export async function distributedTarget(name: string, opts: TargetOptions = {}):
       roomPort: stack.roomPort,
       messagingPort: stack.messagingPort,
       ...(billingPort ? { billingPort } : {}),
+      ...(stack.adminPort ? { adminPort: stack.adminPort } : {}),
       ...(frontendDist() ? { frontendDist: frontendDist() } : {}),
     });
   } catch (err) {
