@@ -2,6 +2,8 @@
 
 /** what the user types to delete the account (docs/product/accounts.md A11) */
 export const DELETE_CONFIRMATION = 'DELETE';
+/** the account's username limit (the join form's is 20: models.ts UsernameSchema); the browser words its refusal */
+export const ACCOUNT_USERNAME_MAX = 30;
 
 /** Account API paths (the ingress sends /api/auth/ to billing). */
 export const AUTH_PREFIX = '/api/auth/';

@@ -11,13 +11,11 @@ import type { Tier } from './limits.ts';
 import type { Entitlements } from './tiers.ts';
 
 export const EMAIL_MAX = 254;
-/** the profile's limit (the join/setup form's is 20: models.ts UsernameSchema) */
-export const ACCOUNT_USERNAME_MAX = 30;
 /** one-time sign-in codes: 6 digits, valid for 10 minutes, used once, 5 wrong tries burn it */
 export const SIGN_IN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxAttempts: 5 } as const;
 /** sessions last 30 days unless revoked (sign-out, sign-out everywhere, account deletion) */
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
-import { DELETE_CONFIRMATION } from './account-paths.ts';
+import { ACCOUNT_USERNAME_MAX, DELETE_CONFIRMATION } from './account-paths.ts';
 
 export const PAYMENT_STATUSES = ['active', 'past_due', 'cancelled', 'trial'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

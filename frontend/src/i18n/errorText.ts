@@ -8,6 +8,7 @@ import { ERRORS } from '@ephemera/proto/client';
 import { hasText, t, type MessageId } from './i18n.ts';
 import { ROOM_TEXTS, ROOM_TEXTS_WITH_REASON } from './roomTexts.ts';
 import { ACCOUNT_TEXTS, ACCOUNT_TEXTS_WITH_DAYS } from './accountTexts.ts';
+import { VALIDATION_TEXTS } from './validationTexts.ts';
 
 type ErrorCode = keyof typeof ERRORS;
 
@@ -115,8 +116,10 @@ function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_KEYS, code);
 }
 
-/** A text of the browser's own or billing's, by its English words: only when this page loaded its catalog. */
+/** A field rule's refusal, the browser's own text or billing's, by its English words, when its catalog is loaded. */
 function ownText(text: string): string | null {
+  const rule = VALIDATION_TEXTS.get(text);
+  if (rule && hasText(rule[0])) return t(...rule);
   const room = ROOM_TEXTS.get(text);
   const [roomKey, values] = typeof room === 'string' ? [room] : (room ?? []);
   if (roomKey && hasText(roomKey)) return t(roomKey, values);
@@ -134,9 +137,9 @@ function ownText(text: string): string | null {
 
 /**
  * A refusal in the active language: by its code when the browser knows it, else by its text when that is one of
- * proto's, one of the room's own (roomTexts.ts) or the account pages' (accountTexts.ts: callers that kept only the
- * text), else the fallback as it came (a text the browser does not know, such as a maintenance message the
- * superadmin wrote, or one whose catalog this page did not load).
+ * proto's, a field rule's (validationTexts.ts), one of the room's own (roomTexts.ts) or the account pages'
+ * (accountTexts.ts: callers that kept only the text), else the fallback as it came (a text the browser does not
+ * know, such as a maintenance message the superadmin wrote, or one whose catalog this page did not load).
  */
 export function errorText(code: string | null | undefined, fallback: string): string {
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
