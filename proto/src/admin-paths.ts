@@ -64,6 +64,9 @@ export const ADMIN_FILTERS = {
   roomStatus: ['active', 'expired'],
 } as const;
 
+/** the longest custom revenue period in days (a leap year) */
+export const CUSTOM_REVENUE_MAX_DAYS = 366;
+
 /** the texts the dashboard shows (docs/product/admin.md) */
 export const ADMIN_TEXT = {
   unauthorized: 'Unauthorized: Superadmin access required',

@@ -16,3 +16,4 @@ export * from './admin-paths.ts';
 export * from './links.ts';
 export * from './markdown.ts';
 export * from './mentions.ts';
+export * from './service-texts.ts';

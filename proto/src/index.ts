@@ -27,3 +27,4 @@ export * from './backup-ports.ts';
 export * from './links.ts';
 export * from './markdown.ts';
 export * from './mentions.ts';
+export * from './service-texts.ts';

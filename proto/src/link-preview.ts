@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export { LINK_PREVIEW_PATH, LINK_PREVIEW_PREFIX, LINK_PREVIEW_IMAGE_PATH, LINK_PREVIEW_LIMITS } from './paths.ts';
 import { LINK_PREVIEW_LIMITS } from './paths.ts';
+import { SERVICE_TEXTS } from './service-texts.ts';
 
 export const LinkPreviewTypeSchema = z.enum(['youtube', 'instagram', 'other']);
 export type LinkPreviewType = z.infer<typeof LinkPreviewTypeSchema>;
@@ -37,15 +38,12 @@ export function parseLinkUrl(s: string): URL | null {
 }
 
 const LinkUrlSchema = z
-  .string({ error: (i) => (i.input === undefined ? 'Enter a link to preview' : 'The link must be text') })
+  .string({ error: (i) => (i.input === undefined ? SERVICE_TEXTS.linkRequired : 'The link must be text') })
   .trim()
-  .min(1, 'Enter a link to preview')
-  .max(LINK_PREVIEW_LIMITS.urlMax, `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`)
-  .refine((s) => parseLinkUrl(s) !== null, 'This is not a valid link')
-  .refine(
-    (s) => ['http:', 'https:'].includes(parseLinkUrl(s)?.protocol ?? ''),
-    'Only http and https links can be previewed',
-  );
+  .min(1, SERVICE_TEXTS.linkRequired)
+  .max(LINK_PREVIEW_LIMITS.urlMax, SERVICE_TEXTS.linkTooLong)
+  .refine((s) => parseLinkUrl(s) !== null, SERVICE_TEXTS.linkInvalid)
+  .refine((s) => ['http:', 'https:'].includes(parseLinkUrl(s)?.protocol ?? ''), SERVICE_TEXTS.linkNotHttp);
 
 /** `POST /api/link-preview/fetch` body. `workspaceId` is accepted for the spec's client and ignored (the token decides). */
 export const LinkPreviewRequestSchema = z.object(

@@ -9,6 +9,7 @@ import { hasText, t, type MessageId } from './i18n.ts';
 import { ROOM_TEXTS, ROOM_TEXTS_WITH_REASON } from './roomTexts.ts';
 import { ACCOUNT_TEXTS, ACCOUNT_TEXTS_WITH_DAYS } from './accountTexts.ts';
 import { VALIDATION_TEXTS } from './validationTexts.ts';
+import { SERVICE_TEXT_KEYS } from './serviceTexts.ts';
 
 type ErrorCode = keyof typeof ERRORS;
 
@@ -116,10 +117,15 @@ function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_KEYS, code);
 }
 
-/** A field rule's refusal, the browser's own text or billing's, by its English words, when its catalog is loaded. */
+/**
+ * A field rule's refusal, a service's own (serviceTexts.ts), the browser's own text or billing's, by its English words,
+ * when its catalog is loaded.
+ */
 function ownText(text: string): string | null {
   const rule = VALIDATION_TEXTS.get(text);
   if (rule && hasText(rule[0])) return t(...rule);
+  const service = SERVICE_TEXT_KEYS.get(text);
+  if (service && hasText(service[0])) return t(...service);
   const room = ROOM_TEXTS.get(text);
   const [roomKey, values] = typeof room === 'string' ? [room] : (room ?? []);
   if (roomKey && hasText(roomKey)) return t(roomKey, values);
@@ -137,11 +143,15 @@ function ownText(text: string): string | null {
 
 /**
  * A refusal in the active language: by its code when the browser knows it, else by its text when that is one of
- * proto's, a field rule's (validationTexts.ts), one of the room's own (roomTexts.ts) or the account pages'
- * (accountTexts.ts: callers that kept only the text), else the fallback as it came (a text the browser does not
- * know, such as a maintenance message the superadmin wrote, or one whose catalog this page did not load).
+ * proto's, a field rule's (validationTexts.ts), a service's own (serviceTexts.ts), one of the room's own
+ * (roomTexts.ts) or the account pages' (accountTexts.ts: callers that kept only the text), else the fallback as it
+ * came (a text the browser does not know, such as a maintenance message the superadmin wrote, or one whose catalog
+ * this page did not load).
  */
 export function errorText(code: string | null | undefined, fallback: string): string {
+  // VALIDATION carries a rule's own words (a field rule's or a service's): those say more than the code's text
+  const rule = code === 'VALIDATION' ? ownText(fallback) : null;
+  if (rule !== null) return rule;
   const known = code && isErrorCode(code) ? code : CODE_OF_TEXT.get(fallback);
   if (known && hasText(ERROR_KEYS[known])) return t(ERROR_KEYS[known]);
   return ownText(fallback) ?? fallback;

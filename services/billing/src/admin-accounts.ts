@@ -19,6 +19,7 @@ import {
   ADMIN_LIMITS,
   ADMIN_TEXT,
   DomainError,
+  SERVICE_TEXTS,
   EmailSchema,
   type AccountRoomsApi,
   type AdminAccountsApi,
@@ -132,7 +133,7 @@ export class AdminAccounts implements AdminAccountsApi {
   async endAdminTrial(input: { email: string }): Promise<{ accountId: string; tier: Tier }> {
     const { email } = parseOrThrow(Email, input);
     const account = await this.target(email);
-    if (!account.upgradedByAdmin) throw new DomainError('VALIDATION', 'This account has no admin trial to end');
+    if (!account.upgradedByAdmin) throw new DomainError('VALIDATION', SERVICE_TEXTS.noAdminTrial);
     await this.endTrial(account, 'ended-by-admin');
     return { accountId: account.id, tier: 'free' };
   }

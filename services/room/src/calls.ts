@@ -5,7 +5,7 @@
  * (services/gateway/src/calls.ts) asks it before ringing or answering, and keeps the call itself in the
  * ephemeral store.
  */
-import { DomainError, ENTITLEMENTS, type AuthorizeCallInput, type SessionActor } from '@ephemera/proto';
+import { DomainError, ENTITLEMENTS, SERVICE_TEXTS, type AuthorizeCallInput, type SessionActor } from '@ephemera/proto';
 import type { RoomCore } from './core.ts';
 import { checkDmMember } from './rules.ts';
 
@@ -20,7 +20,7 @@ export async function authorizeCall(
   if (!channel) throw new DomainError('CHANNEL_NOT_FOUND');
   checkDmMember(channel, actor.userId);
   if (input.peerId !== undefined) {
-    if (input.peerId === actor.userId) throw new DomainError('VALIDATION', 'You cannot call yourself');
+    if (input.peerId === actor.userId) throw new DomainError('VALIDATION', SERVICE_TEXTS.callSelf);
     // The peer is the DM's other member, and still in the room (a kicked or departed member's DM stays visible).
     if (!channel.memberIds.includes(input.peerId)) throw new DomainError('NOT_DM_MEMBER');
     if (!(await core.repo.memberById(ws.id, input.peerId))) throw new DomainError('USER_NOT_FOUND');

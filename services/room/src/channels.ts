@@ -6,6 +6,7 @@
 import {
   C,
   DomainError,
+  SERVICE_TEXTS,
   SOCKET_AUTHZ,
   authorizeCaller,
   channelVisibleTo,
@@ -93,7 +94,7 @@ export async function updateChannelMembers(
 ): Promise<Channel> {
   return core.userCommand(actor, C.updateChannelMembers, input.workspaceId, async (cmd) => {
     const channel = await managedChannel(core, cmd, actor, input.channelId);
-    if (!channel.isPrivate) throw new DomainError('VALIDATION', 'Only private channels have a member list');
+    if (!channel.isPrivate) throw new DomainError('VALIDATION', SERVICE_TEXTS.memberListPrivateOnly);
     const change = changeMembers(channel.memberIds, input.add, input.remove, await core.repo.memberIds(cmd.ws.id));
     if (change.added.length === 0 && change.removed.length === 0) return channel;
     const after: Channel = { ...channel, memberIds: change.memberIds };

@@ -6,6 +6,7 @@
 import {
   C,
   DomainError,
+  SERVICE_TEXTS,
   type Channel,
   type CreateDmChannelSchema,
   type DeleteDmSchema,
@@ -26,8 +27,7 @@ export async function createDmChannel(
   input: z.output<typeof CreateDmChannelSchema>,
 ): Promise<Channel> {
   return core.userCommand(actor, C.createDmChannel, input.workspaceId, async (cmd) => {
-    if (input.targetUserId === actor.userId)
-      throw new DomainError('VALIDATION', 'You cannot start a conversation with yourself');
+    if (input.targetUserId === actor.userId) throw new DomainError('VALIDATION', SERVICE_TEXTS.dmSelf);
     const target = await core.repo.memberById(cmd.ws.id, input.targetUserId);
     if (!target) throw new DomainError('USER_NOT_FOUND');
     const existing = await core.repo.dmByKey(cmd.ws.id, dmKeyOf([actor.userId, target.userId]));

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   C,
   DomainError,
+  SERVICE_TEXTS,
   ENTITLEMENTS,
   themeAllowed,
   type BroadcastThemeSchema,
@@ -155,7 +156,7 @@ export function setMemberRole(
   return core.userCommand(actor, C.setMemberRole, input.workspaceId, async (cmd) => {
     const target = await core.repo.memberById(cmd.ws.id, input.userId);
     if (!target) throw new DomainError('USER_NOT_FOUND');
-    if (target.userId === cmd.ws.createdBy) throw new DomainError('VALIDATION', 'The room owner stays the owner');
+    if (target.userId === cmd.ws.createdBy) throw new DomainError('VALIDATION', SERVICE_TEXTS.ownerStaysOwner);
     if (target.isAdmin === input.isAdmin) return toRoomUser(target, cmd.ws);
     const user = toRoomUser({ ...target, isAdmin: input.isAdmin }, cmd.ws);
     await cmd.record([

@@ -3,7 +3,7 @@
  * room-rules.test.ts. The use cases (room-service.ts, room-admin.ts, channels.ts, dms.ts, members.ts) call these after
  * the role check.
  */
-import { DomainError, LIMITS, RESERVED_ROOM_NAMES, type Channel } from '@ephemera/proto';
+import { DomainError, LIMITS, RESERVED_ROOM_NAMES, SERVICE_TEXTS, type Channel } from '@ephemera/proto';
 
 /** Letters and digits of any script, hyphens and underscores: the name is a path segment. */
 const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
@@ -11,8 +11,7 @@ const ROOM_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 /** Why a room name cannot be used (create-workspace, rename-workspace), or null. */
 export function roomNameProblem(name: string): DomainError | null {
   if (name.length === 0) return new DomainError('VALIDATION', 'Room name is required');
-  if (name.length > LIMITS.roomNameMax)
-    return new DomainError('VALIDATION', `Room name must be at most ${LIMITS.roomNameMax} characters`);
+  if (name.length > LIMITS.roomNameMax) return new DomainError('VALIDATION', SERVICE_TEXTS.roomNameTooLong);
   if (!ROOM_NAME_PATTERN.test(name)) return new DomainError('ROOM_NAME_INVALID');
   if ((RESERVED_ROOM_NAMES as readonly string[]).includes(name.toLowerCase()))
     return new DomainError('ROOM_NAME_RESERVED');
@@ -26,8 +25,7 @@ export function dmKeyOf(memberIds: readonly string[]): string {
 
 /** rename-channel and delete-channel manage topic channels; a DM is removed per member with delete-dm. */
 export function requireTopic(channel: Channel): void {
-  if (channel.type !== 'topic')
-    throw new DomainError('VALIDATION', 'Direct messages cannot be renamed or deleted, only removed from your view');
+  if (channel.type !== 'topic') throw new DomainError('VALIDATION', SERVICE_TEXTS.dmNotRenamed);
 }
 
 /** delete-dm: the two refusals (docs/product/rooms.md R30). */
@@ -64,12 +62,12 @@ export function changeMembers(
   roomMemberIds: ReadonlySet<string>,
 ): { memberIds: string[]; added: string[]; removed: string[] } {
   const both = add.find((id) => remove.includes(id));
-  if (both) throw new DomainError('VALIDATION', 'A user cannot be added and removed at once');
+  if (both) throw new DomainError('VALIDATION', SERVICE_TEXTS.memberAddedAndRemoved);
   const stranger = add.find((id) => !roomMemberIds.has(id));
   if (stranger) throw new DomainError('USER_NOT_FOUND', `User not found: ${stranger}`);
   const added = [...new Set(add)].filter((id) => !current.includes(id));
   const removed = [...new Set(remove)].filter((id) => current.includes(id));
   const memberIds = [...current.filter((id) => !removed.includes(id)), ...added];
-  if (memberIds.length === 0) throw new DomainError('VALIDATION', 'A private channel needs at least one member');
+  if (memberIds.length === 0) throw new DomainError('VALIDATION', SERVICE_TEXTS.privateChannelNeedsMember);
   return { memberIds, added, removed };
 }

@@ -2,22 +2,25 @@
  * The custom revenue period (the Revenue tab's historical filter): the dates checked, then each day's revenue
  * (revenue-repository.ts) and the period's summary.
  */
-import { CustomRevenueQuerySchema, DomainError, type CustomRevenue, type DailyRevenue } from '@ephemera/proto';
+import {
+  CUSTOM_REVENUE_MAX_DAYS,
+  CustomRevenueQuerySchema,
+  DomainError,
+  SERVICE_TEXTS,
+  type CustomRevenue,
+  type DailyRevenue,
+} from '@ephemera/proto';
 import { parseOrThrow, type Pool } from '@ephemera/platform';
 import { daysBetween, dollars, isCalendarDay, round } from './days.ts';
 import { dailyRevenue } from './revenue-repository.ts';
-
-/** the longest custom period (a leap year) */
-export const CUSTOM_REVENUE_MAX_DAYS = 366;
 
 /** GET /api/admin/analytics/revenue/custom?startDate&endDate: the historical filter's results. */
 export async function customRevenue(pool: Pool, query: unknown): Promise<CustomRevenue> {
   const { startDate, endDate } = parseOrThrow(CustomRevenueQuerySchema, query);
   if (!isCalendarDay(startDate) || !isCalendarDay(endDate))
-    throw new DomainError('VALIDATION', 'Dates must be real calendar days (YYYY-MM-DD)');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.notCalendarDays);
   const days = daysBetween(startDate, endDate);
-  if (days > CUSTOM_REVENUE_MAX_DAYS)
-    throw new DomainError('VALIDATION', `The period can be at most ${CUSTOM_REVENUE_MAX_DAYS} days`);
+  if (days > CUSTOM_REVENUE_MAX_DAYS) throw new DomainError('VALIDATION', SERVICE_TEXTS.revenuePeriodTooLong);
   const dailyBreakdown = await dailyRevenue(pool, startDate, endDate);
   const sum = (f: (d: DailyRevenue) => number) => dailyBreakdown.reduce((s, d) => s + Math.round(f(d) * 100), 0);
   const total = sum((d) => d.total);

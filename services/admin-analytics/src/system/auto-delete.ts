@@ -5,7 +5,7 @@
  * (its rooms and their keys go with it) and each audited; the run itself is audited as cleanup.run with its counts,
  * which admin.cleanup_runs keeps for the history. One run at a time across replicas (a Postgres advisory lock).
  */
-import { ADMIN_LIMITS, DomainError, type CleanupStatus, type EligibleUser } from '@ephemera/proto';
+import { ADMIN_LIMITS, DomainError, SERVICE_TEXTS, type CleanupStatus, type EligibleUser } from '@ephemera/proto';
 import type { Pool } from '@ephemera/platform';
 import type { AdminContext } from '../context.ts';
 import { readConfig } from './config.ts';
@@ -135,5 +135,5 @@ export class AutoDelete {
 }
 
 function alreadyRunning(): DomainError {
-  return new DomainError('VALIDATION', 'A cleanup is already running', 409);
+  return new DomainError('VALIDATION', SERVICE_TEXTS.cleanupRunning, 409);
 }

@@ -3,7 +3,7 @@
  * an absolute address on its origin, never a request's Origin or Host. The payment calls (service.ts) build every
  * return link through these.
  */
-import { DomainError } from '@ephemera/proto';
+import { DomainError, SERVICE_TEXTS } from '@ephemera/proto';
 
 /** The origin every return link must be on (PaymentsDeps.siteUrl); none configured: PAYMENTS_NOT_CONFIGURED. */
 export function siteOrigin(siteUrl: string | null): string {
@@ -15,14 +15,14 @@ export function siteOrigin(siteUrl: string | null): string {
 export function returnUrlOn(given: string | undefined, fallback: string, base: string): string {
   const wanted = given ?? fallback;
   if (wanted.startsWith('//') || wanted.startsWith('/\\'))
-    throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.returnAddressOffSite);
   let url: URL;
   try {
     url = new URL(wanted, base);
   } catch {
-    throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.returnAddressOffSite);
   }
-  if (url.origin !== base) throw new DomainError('VALIDATION', 'Return addresses must be on this site');
+  if (url.origin !== base) throw new DomainError('VALIDATION', SERVICE_TEXTS.returnAddressOffSite);
   return url.href;
 }
 

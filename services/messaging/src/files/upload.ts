@@ -11,6 +11,7 @@ import busboy from 'busboy';
 import {
   CAPTION_MAX,
   DomainError,
+  SERVICE_TEXTS,
   UPLOAD_FIELDS,
   UPLOAD_PURPOSES,
   VOICE_MAX_MS,
@@ -131,12 +132,11 @@ function parseFields(raw: Record<string, string>): UploadFields {
     throw new DomainError('VALIDATION', 'channelId is required (before the file in the form)');
   if (channelId && !/^[A-Za-z0-9_-]{1,64}$/.test(channelId)) throw new DomainError('VALIDATION', 'Invalid id');
   const caption = raw[UPLOAD_FIELDS.caption]?.trim() || null;
-  if (caption && [...caption].length > CAPTION_MAX)
-    throw new DomainError('VALIDATION', `Caption is too long (${CAPTION_MAX} characters max)`);
+  if (caption && [...caption].length > CAPTION_MAX) throw new DomainError('VALIDATION', SERVICE_TEXTS.captionTooLong);
   const d = raw[UPLOAD_FIELDS.durationMs];
   const durationMs = d && /^\d{1,9}$/.test(d) ? Number(d) : null;
   if (purpose === 'voice' && durationMs !== null && durationMs > VOICE_MAX_MS + 2000)
-    throw new DomainError('VALIDATION', 'A voice message is 5 minutes at most');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.voiceTooLong);
   return {
     purpose,
     channelId: purpose === 'avatar' ? null : channelId,

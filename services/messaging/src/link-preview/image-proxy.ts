@@ -18,7 +18,7 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 import { LRUCache } from 'lru-cache';
-import { DomainError } from '@ephemera/proto';
+import { DomainError, SERVICE_TEXTS } from '@ephemera/proto';
 import { ImageSigner } from '@ephemera/platform';
 import { DEFAULTS, type SafeFetcher } from './fetcher.ts';
 import { IMAGE_NOT_AN_IMAGE } from './fetch-texts.ts';
@@ -129,7 +129,7 @@ export class ImageProxy {
     try {
       url = new URL(u);
     } catch {
-      throw new DomainError('VALIDATION', 'Not an image address');
+      throw new DomainError('VALIDATION', SERVICE_TEXTS.notImageAddress);
     }
     const fetched = await this.fetcher.fetchImage(url, this.maxBytes);
     if (fetched.body.length === 0) throw new DomainError('LINK_PREVIEW_FAILED', IMAGE_NOT_AN_IMAGE);

@@ -2,7 +2,7 @@
  * Address handling for link previews: the one normalization (cache key, answer's url) and recognition of
  * YouTube videos and Instagram posts from the address alone.
  */
-import { DomainError, LINK_PREVIEW_LIMITS, type LinkPreviewType } from '@ephemera/proto';
+import { DomainError, LINK_PREVIEW_LIMITS, SERVICE_TEXTS, type LinkPreviewType } from '@ephemera/proto';
 
 /**
  * The WHATWG URL parser already canonicalizes what matters for safety and for the cache key: the scheme and host
@@ -12,17 +12,16 @@ import { DomainError, LINK_PREVIEW_LIMITS, type LinkPreviewType } from '@ephemer
  */
 export function normalizeUrl(input: string): URL {
   const s = input.trim();
-  if (!s) throw new DomainError('VALIDATION', 'Enter a link to preview');
-  if (s.length > LINK_PREVIEW_LIMITS.urlMax)
-    throw new DomainError('VALIDATION', `The link is too long (${LINK_PREVIEW_LIMITS.urlMax} characters max)`);
+  if (!s) throw new DomainError('VALIDATION', SERVICE_TEXTS.linkRequired);
+  if (s.length > LINK_PREVIEW_LIMITS.urlMax) throw new DomainError('VALIDATION', SERVICE_TEXTS.linkTooLong);
   let url: URL;
   try {
     url = new URL(s);
   } catch {
-    throw new DomainError('VALIDATION', 'This is not a valid link');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.linkInvalid);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new DomainError('VALIDATION', 'Only http and https links can be previewed');
+    throw new DomainError('VALIDATION', SERVICE_TEXTS.linkNotHttp);
   url.hash = '';
   url.username = '';
   url.password = '';
