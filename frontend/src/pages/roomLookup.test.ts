@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lookupRoom, startRoomLookup } from './roomLookup.ts';
+import { loadRoomSession } from './roomSessionLoader.ts';
 import { saveAuth } from '../lib/storage.ts';
+
+// the joined room's chunk is not loaded in node: only whether its download starts is checked
+vi.mock('./roomSessionLoader.ts', () => ({ loadRoomSession: vi.fn(() => Promise.resolve({})) }));
 
 /** fetch replaced by a counter of the room lookups asked, each answered 'the room exists' */
 function countLookups(): string[] {
@@ -51,12 +55,16 @@ describe('the room lookup started with the app (pages/roomLookup.ts)', () => {
     expect(paths.map((p) => decodeURIComponent(p.split('/').pop()!))).toEqual(['Team', 'Other']);
   });
 
-  it('is not asked with a saved session for that room, nor with the dashboard’s sign-in parameters', () => {
+  it('is not asked with a saved session for that room, nor with the dashboard’s sign-in parameters: the joined room’s code starts downloading instead', () => {
     const paths = countLookups();
+    vi.mocked(loadRoomSession).mockClear();
+    startRoomLookup('Team', '');
+    expect(loadRoomSession).not.toHaveBeenCalled();
     vi.stubGlobal('localStorage', memoryStorage());
     saveAuth({ workspaceId: 'w1', username: 'ann', userToken: 't', roomName: 'team', password: null });
     startRoomLookup('Team', '');
     startRoomLookup('Elsewhere', '?workspaceId=w2&username=ann&token=t');
-    expect(paths).toEqual([]);
+    expect(paths).toHaveLength(1); // only the first call, before the session was saved
+    expect(loadRoomSession).toHaveBeenCalledTimes(2);
   });
 });

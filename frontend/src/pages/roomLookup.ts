@@ -2,22 +2,26 @@
  * The room page's first question, "does this room exist?", asked as soon as the app starts on a room's address,
  * together with the texts' download, instead of after the room page's code has run and rendered: on a phone's link
  * that is one round trip less before the join form shows. resolveRoom.ts takes the early answer when it is for the
- * same room; anything else asks again.
+ * same room; anything else asks again. A saved session's room starts its joined room's code instead.
  */
 import { api, type ApiResult, type CallOptions } from '../lib/api.ts';
 import { readAuth, sameRoomName } from '../lib/storage.ts';
 import type { RoomLookupAnswer } from '@ephemera/proto';
+import { loadRoomSession } from './roomSessionLoader.ts';
 
 let early: { roomName: string; answer: Promise<ApiResult<RoomLookupAnswer>> } | null = null;
 
 /**
- * Starts the lookup for a room address opened without a saved session for that room (a saved one opens the room
- * without asking) and without the dashboard's sign-in parameters (they become a saved session).
+ * Starts what the room page needs first: the lookup, for a room address opened without a saved session for that
+ * room; with one (or with the dashboard's sign-in parameters, which become one) the room opens without asking, and
+ * the joined room's code starts downloading instead.
  */
 export function startRoomLookup(roomName: string, search: string): void {
   const auth = readAuth();
-  if (auth && sameRoomName(auth.roomName, roomName)) return;
-  if (new URLSearchParams(search).has('token')) return;
+  if ((auth && sameRoomName(auth.roomName, roomName)) || new URLSearchParams(search).has('token')) {
+    void loadRoomSession().catch(() => {}); // a failed download is tried again when the room page renders it
+    return;
+  }
   early = { roomName, answer: api.roomByName(roomName) };
 }
 
