@@ -5,7 +5,8 @@ import { JoinFailedView, LoadErrorView, LoadingScreen, RoomNotFoundModal } from 
 import { stripQueryParams } from '../lib/navigation.ts';
 import { useCatalog, useT } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
-import { consumeTokenParams, resolveRoom, type Phase, type RoomTarget } from './resolveRoom.ts';
+import { consumeTokenParams, resolveRoom } from './resolveRoom.ts';
+import type { Phase, RoomTarget } from './roomPhase.ts';
 import { loadRoomSession } from './roomSessionLoader.ts';
 
 export const REDIRECT_HOME_MS = 3000;

@@ -9,7 +9,7 @@ import { roomPath } from '../lib/routes.ts';
 import { announceRemoval } from '../lib/removal.ts';
 import type { AuthRecord } from '../lib/storage.ts';
 import { errorText } from '../i18n/errorText.ts';
-import type { Phase } from './resolveRoom.ts';
+import type { Phase } from './roomPhase.ts';
 
 /** Owns the realtime session for a stored auth record while the room is open. */
 export function SessionHost({ auth, onPhase }: { auth: AuthRecord; onPhase(p: Phase): void }) {

@@ -3,32 +3,12 @@
  * the join overlay for an existing room, the setup overlay for a new one, or an error.
  */
 import { api } from '../lib/api.ts';
-import { clearRoomData, readAuth, saveAuth, sameRoomName, type AuthRecord } from '../lib/storage.ts';
+import { clearRoomData, readAuth, saveAuth, sameRoomName } from '../lib/storage.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 import { t } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
 import { lookupRoom } from './roomLookup.ts';
-
-export type RoomTarget =
-  | { kind: 'room'; roomName: string; create: boolean; via: 'path' | 'join' }
-  | { kind: 'workspace'; workspaceId: string; create: boolean };
-
-export type Phase =
-  | { kind: 'loading' }
-  | {
-      kind: 'overlay';
-      mode: 'join' | 'create';
-      roomName: string;
-      workspaceId: string | null;
-      isPasswordProtected: boolean;
-    }
-  | { kind: 'loadError'; message: string }
-  | { kind: 'notFound'; message: string; roomName: string | null; redirectHome: boolean }
-  | { kind: 'session'; auth: AuthRecord }
-  | { kind: 'redirect'; to: string }
-  | { kind: 'joinFailed'; message: string }
-  | { kind: 'deleted'; message: string; byMe: boolean }
-  | { kind: 'kicked'; reason: string };
+import type { Phase, RoomTarget } from './roomPhase.ts';
 
 // the texts come from the roomside catalog, which the room page loads before it resolves (docs/i18n.md)
 const roomInfoFailed = (r: { kind: string }) =>
