@@ -40,6 +40,11 @@ const unit = [
 const e2e = ['frontend/e2e/**/*.test.ts'];
 /** Lighthouse's scores: a trace of the page's own work, so they run alone, after every other project (groupOrder) */
 const lighthouse = ['frontend/e2e/lighthouse/**/*.test.ts'];
+/**
+ * Browser files that load the machine for minutes (10,000 messages in one page): alone, after the other browser files
+ * and before Lighthouse, so neither they nor their neighbours measure each other's load (groupOrder)
+ */
+const heavyE2e = ['frontend/e2e/message-list-long.e2e.test.ts'];
 /** deployment: helm and kubeconform, a real kube-apiserver, compose, the images, the dependency check, metrics and traces */
 const ops = ['test/ops/**/*.test.ts'];
 
@@ -61,9 +66,14 @@ export default defineConfig({
         extends: true,
         test: { name: 'integration', include: allTests, exclude: [...unit, ...e2e, ...ops], globalSetup: sharedInfra },
       },
-      { extends: true, test: { name: 'e2e', include: e2e, exclude: lighthouse, globalSetup: sharedInfra } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: e2e, exclude: [...lighthouse, ...heavyE2e], globalSetup: sharedInfra },
+      },
       { extends: true, test: { name: 'ops', include: ops, globalSetup: sharedInfra } },
-      { extends: true, test: { name: 'lighthouse', include: lighthouse, sequence: { groupOrder: 1 } } },
+      // embedded only: no shared servers
+      { extends: true, test: { name: 'e2e-heavy', include: heavyE2e, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'lighthouse', include: lighthouse, sequence: { groupOrder: 2 } } },
     ],
   },
 });
