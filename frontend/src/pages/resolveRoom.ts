@@ -7,7 +7,7 @@ import { clearRoomData, readAuth, saveAuth, sameRoomName } from '../lib/storage.
 import { UI_TEXT } from '../lib/texts.ts';
 import { t } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
-import { lookupRoom } from './roomLookup.ts';
+import { dashboardSignIn, lookupRoom } from './roomLookup.ts';
 import type { Phase, RoomTarget } from './roomPhase.ts';
 
 // the texts come from the roomside catalog, which the room page loads before it resolves (docs/i18n.md)
@@ -18,12 +18,9 @@ const workspaceInfoFailed = (r: { kind: string }) =>
 
 /** ?workspaceId=&username=&token= (dashboard links): store them as the auth record. The caller strips them. */
 export function consumeTokenParams(search: string, roomName: string): boolean {
-  const params = new URLSearchParams(search);
-  const workspaceId = params.get('workspaceId');
-  const username = params.get('username');
-  const token = params.get('token');
-  if (!workspaceId || !username || !token) return false;
-  saveAuth({ workspaceId, username, userToken: token, roomName, password: null });
+  const signIn = dashboardSignIn(search);
+  if (!signIn) return false;
+  saveAuth({ ...signIn, roomName, password: null });
   return true;
 }
 

@@ -9,6 +9,15 @@ import { readAuth, sameRoomName } from '../lib/storage.ts';
 import type { RoomLookupAnswer } from '@ephemera/proto';
 import { loadRoomSession } from './roomSessionLoader.ts';
 
+/** A dashboard link's sign-in parameters (?workspaceId=&username=&token=), all three, or null. */
+export function dashboardSignIn(search: string): { workspaceId: string; username: string; userToken: string } | null {
+  const params = new URLSearchParams(search);
+  const workspaceId = params.get('workspaceId');
+  const username = params.get('username');
+  const userToken = params.get('token');
+  return workspaceId && username && userToken ? { workspaceId, username, userToken } : null;
+}
+
 let early: { roomName: string; answer: Promise<ApiResult<RoomLookupAnswer>> } | null = null;
 
 /**
@@ -18,7 +27,7 @@ let early: { roomName: string; answer: Promise<ApiResult<RoomLookupAnswer>> } | 
  */
 export function startRoomLookup(roomName: string, search: string): void {
   const auth = readAuth();
-  if ((auth && sameRoomName(auth.roomName, roomName)) || new URLSearchParams(search).has('token')) {
+  if ((auth && sameRoomName(auth.roomName, roomName)) || dashboardSignIn(search)) {
     void loadRoomSession().catch(() => {}); // a failed download is tried again when the room page renders it
     return;
   }
