@@ -1,12 +1,6 @@
 /**
- * The messaging service's use cases. sendMessage is the hot path, batched per room:
- *   a send joins its room's queue; one drain loop per room takes everything queued as a batch and
- *   checks each (room live, author a member, channel visible) -> dedupes by client id (one query) ->
- *   takes consecutive per-room sequence numbers -> appends all message.sent events at once (durable) ->
- *   answers each send -> applies them to the read model in one transaction before the room's next batch.
- * One batch at a time per room keeps sequence numbers gap-free and in log order; batching turns N sends that
- * arrive together into one durable write instead of N (a busy room is not capped by the disk's flush rate).
- * One messaging writer per room is assumed (partition ownership when scaled out; docs/architecture.md).
+ * The messaging service's use cases, the port the gateway calls (MessagingApi). Sends are batched per room: a send
+ * joins its room's queue, and the room's drain loop (room-writes.ts) hands each batch to send-batch.ts, the hot path.
  * Edits, deletes and reactions (message-commands.ts) join the same queue and run alone between batches, so they see
  * every message answered before them; read marks (read-positions.ts) run per reader. Checks: access.ts.
  */
@@ -44,16 +38,13 @@ import {
 } from '@ephemera/platform';
 import { messagingProjector } from './projection.ts';
 import { servingKey } from './sealed-messages.ts';
-import { AccessChecks, type ChannelAccess } from './access.ts';
+import { AccessChecks } from './access.ts';
 import { decideDelete, decideEdit, decideReaction, type CommandContext, type Decision } from './message-commands.ts';
 import { channelSummaries, decideMarkRead, readAggregateId } from './read-positions.ts';
-import { replyTargets, storedByClientIds } from './send-lookups.ts';
 import { historyPage, messagesAfter } from './history.ts';
-import { filesByIds } from './files/index.ts';
-import { stageEnded } from './send-metrics.ts';
 import { RoomWrites } from './room-writes.ts';
-import { accessKey, decideSends, type PendingSend } from './send-decisions.ts';
-import { memberNames } from './member-names.ts';
+import type { PendingSend } from './send-decisions.ts';
+import { sendBatch } from './send-batch.ts';
 
 export interface MessagingServiceDeps {
   pool: Pool;
@@ -106,7 +97,20 @@ export class MessagingService implements MessagingApi {
     });
     this.rooms = new RoomWrites<PendingSend>(
       deps.pool,
-      (workspaceId, batch) => this.sendBatch(workspaceId, batch),
+      (workspaceId, batch) =>
+        sendBatch(
+          {
+            pool: deps.pool,
+            keyring: deps.keyring,
+            access: this.access,
+            rooms: this.rooms,
+            recorder: this.recorder,
+            now: this.now,
+            linkPreviews: deps.linkPreviews,
+          },
+          workspaceId,
+          batch,
+        ),
       (send, err) => send.reject(err),
     );
     this.access = new AccessChecks(deps.pool, this.now, () => this.roomProjection);
@@ -125,100 +129,6 @@ export class MessagingService implements MessagingApi {
         send: { actor, input, resolve, reject, queuedAt: performance.now() },
       }),
     );
-  }
-
-  private async sendBatch(workspaceId: string, batch: PendingSend[]): Promise<void> {
-    const started = performance.now();
-    for (const p of batch) stageEnded('queued', p.queuedAt);
-    // 0. after a failed write: a retried send then finds its message (dedupe) and the sequence continues after it.
-    await this.rooms.trustReadModel(workspaceId);
-    // 1. checks, per (author, channel), each a single query; 2. dedupe: a retried send (same author and client id)
-    //    answers the stored message, stored once; with the quoted messages, attached files and, when a text may
-    //    mention someone, the members' names. Both run at once, on separate connections: a send's answer waits for
-    //    the slower, not for their sum. The lookups cover the whole batch (what they find for a refused send is not
-    //    used); a refusal is still answered before a missing key.
-    const checks = new Map<string, PendingSend>();
-    for (const p of batch) {
-      const check = accessKey(p);
-      if (!checks.has(check)) checks.set(check, p);
-    }
-    const checking = Promise.all(
-      [...checks].map(
-        async ([check, { actor, input }]) =>
-          [
-            check,
-            await this.access.checkCanRead(actor, SOCKET_AUTHZ[C.sendMessage], input.channelId).catch((e: Error) => e),
-          ] as const,
-      ),
-    );
-    const looking = servingKey(this.deps.keyring, workspaceId).then((key) =>
-      Promise.all([
-        storedByClientIds(this.deps.pool, key, workspaceId, batch),
-        replyTargets(this.deps.pool, key, workspaceId, batch),
-        filesByIds(
-          this.deps.pool,
-          key,
-          workspaceId,
-          batch.flatMap((p) => (p.input.fileId ? [p.input.fileId] : [])),
-        ),
-        memberNames(
-          this.deps.pool,
-          key,
-          workspaceId,
-          batch.map((p) => p.input.content),
-        ),
-      ]),
-    );
-    looking.catch(() => {}); // awaited below unless every send is refused
-    const channels = new Map<string, ChannelAccess>();
-    const refused = new Map<string, Error>();
-    for (const [check, access] of await checking) {
-      if (access instanceof Error) refused.set(check, access);
-      else channels.set(check, access.channel);
-    }
-    const allowed: PendingSend[] = [];
-    for (const p of batch) {
-      const refusal = refused.get(accessKey(p));
-      if (refusal) p.reject(refusal);
-      else allowed.push(p);
-    }
-    if (allowed.length === 0) return;
-    const [stored, quoted, uploads, members] = await looking;
-    const checked = stageEnded('checks', started);
-
-    // 3. replies, files, sequence numbers and events (send-decisions.ts)
-    const { events, fresh, seq } = decideSends(
-      workspaceId,
-      allowed,
-      { channels, stored, quoted, uploads, members },
-      await this.rooms.currentSeq(workspaceId),
-      this.now,
-      this.deps.linkPreviews,
-    );
-    if (events.length === 0) return;
-
-    // 4. durable -> answered -> applied. The answer waits only for the log (the source of truth); the read model
-    //    is brought up to date before this room's next batch runs, so a retried send still finds its message.
-    const written = this.rooms.writeStarted(workspaceId);
-    try {
-      let appended = 0;
-      const hooks = this.rooms.hooks(workspaceId);
-      // when this throws (the append failed), the room's queue refuses the batch's sends
-      await this.recorder.record(events, {
-        ...hooks,
-        appended: () => {
-          appended = stageEnded('append', checked);
-          this.rooms.appended(workspaceId, seq);
-          for (const { message, waiters } of fresh) for (const w of waiters) w.resolve(message);
-        },
-        applied: (applied) => {
-          hooks.applied(applied);
-          stageEnded('apply', appended);
-        },
-      });
-    } finally {
-      written();
-    }
   }
 
   // ---------- the other writes: edit, delete, react (in the room's queue), mark read (per reader) ----------

@@ -3,37 +3,23 @@
  * Each event costs one statement (a counted user action: two, sent together as one statement), an upsert into a
  * daily aggregate, so the projection keeps up with the message rate. Days are UTC days of the event's own time (the
  * payload's where it has one, else the envelope's), so a replay files every event under the same day.
+ * The statements' SQL beyond a counter: the activity figures in activity-statement.ts, payments and subscriptions in
+ * payment-statements.ts; statements.ts sends an event's statements as one round trip.
  */
-import { createHash } from 'node:crypto';
-import {
-  EXTENSION_PRICES,
-  PLAN_PRICES,
-  TOPIC_OF,
-  TOPICS,
-  type AnyEventEnvelope,
-  type EventEnvelope,
-  type Tier,
-} from '@ephemera/proto';
+import { EXTENSION_PRICES, type AnyEventEnvelope, type EventEnvelope } from '@ephemera/proto';
 import type { PoolClient } from '@ephemera/platform';
 import { dayOf } from './days.ts';
 import { routeGroup } from './route-groups.ts';
-
-/** `with`: named parts (CTEs) the statement reads, placed before it; they share its parameters and the names are unique */
-interface Statement {
-  sql: string;
-  params: unknown[];
-  with?: string[];
-}
-
-/** a gap longer than this between two actions of a user starts a new session */
-export const SESSION_GAP_MS = 30 * 60_000;
+import { activity } from './activity-statement.ts';
+import { payment, refundRowId, subscriptionActivated, subscriptionState } from './payment-statements.ts';
+import { runStatements, type Statement } from './statements.ts';
 
 export async function projectAnalytics(client: PoolClient, event: AnyEventEnvelope): Promise<void> {
   const statements: Statement[] = [];
   const active = activity(event);
   if (active) statements.push(active);
   statements.push(...(await effects(client, event)));
-  await run(client, statements);
+  await runStatements(client, statements);
 }
 
 /** The statements an event calls for (the subscription events read the account's last state first). */
@@ -125,186 +111,4 @@ function pageViewed(event: EventEnvelope<'analytics.page-viewed'>): Statement[] 
       params: [dayOf(p.at), p.visitor],
     },
   ];
-}
-
-/**
- * A user's action in a room (an event of the room or messaging topic whose actor is a member): the member is
- * active that day. Sessions: an action more than SESSION_GAP_MS after the previous one starts a new session; the
- * time between actions inside a session adds to active_ms. An action older than the last one seen changes nothing
- * but the presence (deliveries of one member's events are in order: one room, one partition).
- */
-function activity(event: AnyEventEnvelope): Statement | null {
-  const topic = TOPIC_OF[event.type];
-  if ((topic !== TOPICS.room && topic !== TOPICS.messaging) || event.actor.kind !== 'user' || !event.actor.userId)
-    return null;
-  const at = timeOf(event);
-  // One statement: the member's day (daily_active), and the totals kept beside it (migrations/…_activity_totals.sql):
-  // the day's totals move by what this upsert changed (activity_before is the row as it was: every part of the statement
-  // sees the same snapshot), and the member's last active day moves forward.
-  return {
-    with: [
-      'activity_before AS (SELECT sessions, active_ms FROM admin.daily_active WHERE day = $1 AND actor = $2)',
-      `activity_day AS (
-        INSERT INTO admin.daily_active AS a (day, actor, last_at) VALUES ($1, $2, $3)
-        ON CONFLICT (day, actor) DO UPDATE SET
-          sessions = a.sessions + (EXCLUDED.last_at - a.last_at > $4::interval)::int,
-          active_ms = a.active_ms + CASE WHEN EXCLUDED.last_at > a.last_at AND EXCLUDED.last_at - a.last_at <= $4::interval
-            THEN (extract(epoch FROM EXCLUDED.last_at - a.last_at) * 1000)::bigint ELSE 0 END,
-          last_at = GREATEST(a.last_at, EXCLUDED.last_at)
-        RETURNING sessions, active_ms)`,
-      `activity_last_day AS (
-        INSERT INTO admin.actor_last_active AS l (actor, last_day) VALUES ($2, $1)
-        ON CONFLICT (actor) DO UPDATE SET last_day = EXCLUDED.last_day WHERE l.last_day < EXCLUDED.last_day)`,
-    ],
-    sql: `INSERT INTO admin.daily_activity AS d (day, actors, sessions, active_ms)
-            SELECT $1, (b.sessions IS NULL)::int, r.sessions - coalesce(b.sessions, 0), r.active_ms - coalesce(b.active_ms, 0)
-            FROM activity_day r LEFT JOIN activity_before b ON true
-          ON CONFLICT (day) DO UPDATE SET actors = d.actors + EXCLUDED.actors, sessions = d.sessions + EXCLUDED.sessions,
-            active_ms = d.active_ms + EXCLUDED.active_ms`,
-    params: [dayOf(at), event.actor.userId, at, `${SESSION_GAP_MS / 1000} seconds`],
-  };
-}
-
-/** The event's own time: the payload's where it carries one, else the envelope's. */
-function timeOf(event: AnyEventEnvelope): string {
-  switch (event.type) {
-    case 'workspace.created':
-      return event.payload.createdAt;
-    case 'member.joined':
-      return event.payload.joinedAt;
-    case 'message.sent':
-      return event.payload.message.timestamp;
-    case 'file.uploaded':
-      return event.payload.uploadedAt;
-    case 'member.left':
-      return event.payload.leftAt;
-    case 'member.kicked':
-      return event.payload.kickedAt;
-    default:
-      return event.occurredAt;
-  }
-}
-
-interface PaymentRow {
-  kind: 'subscription' | 'extension' | 'failed' | 'refund';
-  plan: string | null;
-  days: number | null;
-  cents: number;
-  accountId: string;
-}
-
-/**
- * A payment at the event's time, unless a revenue reset already covers that time (replays may bring it late).
- * rowId: the row's key when the event's own id is not the fact's identity (a refund's, below).
- */
-function payment(event: AnyEventEnvelope, row: PaymentRow, rowId: string = event.id): Statement {
-  return {
-    sql: `INSERT INTO admin.payments (event_id, paid_at, day, kind, plan, extension_days, amount_cents, account_id)
-          SELECT $1::uuid, $2::timestamptz, $3::date, $4, $5, $6::int, $7::int, $8
-          WHERE NOT EXISTS (SELECT 1 FROM admin.revenue_resets WHERE before > $2::timestamptz)
-          ON CONFLICT (event_id) DO NOTHING`,
-    params: [rowId, event.occurredAt, dayOf(event.occurredAt), row.kind, row.plan, row.days, row.cents, row.accountId],
-  };
-}
-
-/**
- * A refund's row key, a uuid made from what identifies the refund in billing (the charge and its refunded total
- * after it), not from the event: should billing ever record one refund twice (a retry after a crash between the
- * append and its own projection), it is still one row, so one refund in the report.
- */
-function refundRowId(chargeId: string, totalRefundedCents: number): string {
-  const h = createHash('sha1').update(`refund:${chargeId}:${totalRefundedCents}`).digest('hex');
-  // laid out as a name-based (version 5) uuid, so it can never equal an event's random (version 4) id
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function subscriptionState(
-  accountId: string,
-  subscriptionId: string | null,
-  tier: Tier,
-  status: string,
-  periodEnd: string | null,
-): Statement {
-  return {
-    sql: `INSERT INTO admin.subscriptions (account_id, subscription_id, tier, payment_status, period_end) VALUES ($1, $2, $3, $4, $5)
-          ON CONFLICT (account_id) DO UPDATE SET subscription_id = COALESCE(EXCLUDED.subscription_id, admin.subscriptions.subscription_id),
-            tier = EXCLUDED.tier, payment_status = EXCLUDED.payment_status,
-            period_end = COALESCE(EXCLUDED.period_end, admin.subscriptions.period_end)`,
-    params: [accountId, subscriptionId, tier, status, periodEnd],
-  };
-}
-
-/**
- * An activation is a payment when it starts or renews a paid period: a new subscription, another tier, a payment
- * after a failed or cancelled one, or a later period end (billing's isNewPayment, from the same events). The
- * amount is the plan's price (proto PLAN_PRICES): the event carries no amount.
- */
-async function subscriptionActivated(
-  client: PoolClient,
-  event: EventEnvelope<'account.subscription-activated'>,
-): Promise<Statement[]> {
-  const p = event.payload;
-  const { rows } = await client.query<{
-    subscription_id: string | null;
-    tier: string;
-    payment_status: string;
-    period_end: Date | null;
-  }>('SELECT subscription_id, tier, payment_status, period_end FROM admin.subscriptions WHERE account_id = $1', [
-    p.accountId,
-  ]);
-  const previous = rows[0];
-  const before = previous?.period_end?.getTime() ?? null;
-  const after = p.currentPeriodEnd ? Date.parse(p.currentPeriodEnd) : null;
-  const isNew =
-    !previous ||
-    previous.subscription_id !== p.subscriptionId ||
-    previous.tier !== p.tier ||
-    previous.payment_status !== 'active' ||
-    (after !== null && (before === null || after > before));
-  const out: Statement[] = [];
-  if (isNew && p.tier !== 'free') {
-    out.push(
-      payment(event, {
-        kind: 'subscription',
-        plan: p.tier,
-        days: null,
-        cents: PLAN_PRICES[p.tier].amountCents,
-        accountId: p.accountId,
-      }),
-    );
-  }
-  out.push(subscriptionState(p.accountId, p.subscriptionId, p.tier, 'active', p.currentPeriodEnd));
-  return out;
-}
-
-/** One round trip: several statements become one, as data-modifying WITH parts (each touches its own table). */
-async function run(client: PoolClient, statements: Statement[]): Promise<void> {
-  if (statements.length === 0) return;
-  if (statements.length === 1) {
-    const [only] = statements;
-    await client.query(prepared(only.with ? `WITH ${only.with.join(', ')} ${only.sql}` : only.sql, only.params));
-    return;
-  }
-  const params: unknown[] = [];
-  const parts = statements.flatMap((s, i) => {
-    const offset = params.length;
-    params.push(...s.params);
-    const renumber = (sql: string) => sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
-    return [...(s.with ?? []).map(renumber), `s${i} AS (${renumber(s.sql)})`];
-  });
-  await client.query(prepared(`WITH ${parts.join(', ')} SELECT 1`, params));
-}
-
-/**
- * A named (prepared) statement: each connection parses and plans it once instead of for every event. The texts are
- * a small fixed set (one per kind of event), so the names are few.
- */
-const names = new Map<string, string>();
-function prepared(text: string, values: unknown[]): { name: string; text: string; values: unknown[] } {
-  let name = names.get(text);
-  if (!name) {
-    name = `admin-analytics-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    names.set(text, name);
-  }
-  return { name, text, values };
 }
