@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capacityNeeds, ingressFloor } from './capacity.ts';
-import { summarize, summaryText, type StepFigures } from './report.ts';
+import { summaryText } from './report.ts';
+import type { StepFigures } from './step-figures.ts';
+import { summarize } from './summary.ts';
 
 /** a step at `rate` sends/s to 1000 sockets, its p99 `p99` ms, the machine's two cores `busy` % each */
 const step = (rate: number, serverCpuUsPerDelivery: number, genCpuUsPerDelivery: number, p99 = 50, busy = 90) =>

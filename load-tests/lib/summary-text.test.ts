@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Histogram } from './stats.ts';
 import type { StepResult } from '../generator/protocol.ts';
-import { medianStep, stepFigures, stepLine, summarize, summaryText, type StepFigures } from './report.ts';
+import { medianStep, stepFigures, type StepFigures } from './step-figures.ts';
+import { stepLine, summaryText } from './report.ts';
+import { summarize } from './summary.ts';
 
 // What `npm run bench` prints at its end, from a small fixed run built as run.ts builds it: the worker's step
 // results through stepFigures, medians over repetitions per target and rate, then summarize and summaryText.
