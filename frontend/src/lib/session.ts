@@ -1,29 +1,25 @@
 /**
- * A room session: owns the realtime connection for one stored auth record, joins (and rejoins) the workspace,
- * keeps the room store up to date, resyncs missed messages by per-room seq and resends pending messages.
- * React components read the store and call the methods; nothing here touches the DOM.
+ * A room session: owns the realtime connection for one stored auth record, joins (and rejoins) the workspace
+ * (sessionConnection.ts), keeps the room store up to date, resyncs missed messages by per-room seq and resends
+ * pending messages. React components read the store and call the methods; nothing here touches the DOM.
  */
-import { C, CLIENT_CONNECTION } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';
-import { connectRoomSocket, request, RequestTimeoutError, type RoomConnection, type RoomSocket } from './socket.ts';
-import { clearRoomData, getLastChannel, readAuth, setLastChannel, type AuthRecord } from './storage.ts';
+import { connectRoomSocket, type RoomConnection, type RoomSocket } from './socket.ts';
+import { clearRoomData, readAuth, type AuthRecord } from './storage.ts';
 import { ChatCommands } from './chatCommands.ts';
 import { createStore, type Store } from '../state/store.ts';
 import { initialRoomState, roomReducer, type RoomAction, type RoomState } from '../state/roomState.ts';
-import { tailSeq } from '../state/conversationsSlice.ts';
 import { bindConversationEvents, bindRoomEvents } from './sessionEvents.ts';
 import { ConversationCommands, type Result } from './conversationCommands.ts';
 import { MessageSender, type SendExtra } from './messageSender.ts';
 import { HistoryLoader } from './historyLoader.ts';
 import { AdminCommands, bindAdminEvents } from './adminCommands.ts';
-import { MSG_CONNECT_FAILED, MSG_JOIN_TIMEOUT, MSG_ROOM_DELETED_BY_ME } from './commandTexts.ts';
+import { MSG_ROOM_DELETED_BY_ME } from './commandTexts.ts';
+import { SessionConnection } from './sessionConnection.ts';
+import { ChannelView } from './sessionChannels.ts';
 
-export const MSG_JOIN_FAILED = 'Failed to join workspace';
-
-const JOIN_RETRY_MS = 3_000;
 /** how often stale typing indicators are dropped (a typer whose connection vanished sends no stop) */
 const TYPING_SWEEP_MS = 1_000;
-const MOBILE_QUERY = '(max-width: 767px)';
 
 export interface SessionCallbacks {
   /** join-workspace refused for the stored record: storage is already cleared */
@@ -33,20 +29,10 @@ export interface SessionCallbacks {
   onKicked(reason: string): void;
 }
 
-type Timer = ReturnType<typeof setTimeout>;
-
-/** how long a session whose token was replaced waits for this browser to store the new one */
-const REPLACED_TOKEN_WAIT_MS = 5_000;
-
 export class RoomSession {
   readonly store: Store<RoomState, RoomAction> = createStore(roomReducer, initialRoomState());
-  private conn: RoomConnection | null = null;
-  private watchdog: Timer | null = null;
-  private joinRetry: Timer | null = null;
-  private joinAttempt = 0;
-  /** join-workspace succeeded on the current connection */
-  private joined = false;
-  private stopped = false;
+  /** the connection, joining and rejoining the workspace on it (sessionConnection.ts) */
+  private readonly connection: SessionConnection;
   /** the chat's commands and live events (edit, delete, react, typing, link previews): chatCommands.ts */
   readonly chat = new ChatCommands({
     socket: () => (this.joined && this.socket?.connected ? this.socket : null),
@@ -65,22 +51,37 @@ export class RoomSession {
   private readonly sender: MessageSender;
   /** resync, summaries, pages of history, revealing a message (historyLoader.ts) */
   private readonly history: HistoryLoader;
+  /** which conversation is shown: the first after joining, selecting, reading it (sessionChannels.ts) */
+  private readonly channels: ChannelView;
   /** room administration: rename, password, max users, extend, delete, kick, roles, theme (adminCommands.ts) */
   readonly admin: AdminCommands;
 
   constructor(
-    /** the room's auth record; its token follows the one this browser stores for the room (adoptStoredToken) */
+    /** the room's auth record; its token follows the one this browser stores for the room (sessionConnection.ts) */
     public auth: AuthRecord,
     private readonly callbacks: SessionCallbacks,
-    private readonly connect: () => RoomConnection = connectRoomSocket,
+    connect: () => RoomConnection = connectRoomSocket,
   ) {
+    this.connection = new SessionConnection(
+      {
+        auth: () => this.auth,
+        adoptToken: (userToken) => (this.auth = { ...this.auth, userToken }),
+        state: () => this.state,
+        dispatch: (a) => this.dispatch(a),
+        joining: () => this.commands.reset(),
+        joined: (isRejoin) => this.onJoined(isRejoin),
+        refused: (message, kicked) =>
+          this.fail(() => (kicked ? this.callbacks.onKicked(message) : this.callbacks.onJoinRefused(message))),
+      },
+      connect,
+    );
     this.commands = new ConversationCommands({
       workspaceId: auth.workspaceId,
       state: () => this.state,
       dispatch: (a) => this.dispatch(a),
       socket: () => (this.joined ? this.socket : null),
       selectChannel: (id) => this.selectChannel(id),
-      removeChannel: (id) => this.removeChannel(id),
+      removeChannel: (id) => this.channels.remove(id),
       notice: (message) => this.dispatch({ type: 'notice', message }),
     });
     const link = {
@@ -90,11 +91,21 @@ export class RoomSession {
       subscribe: (l: () => void) => this.store.subscribe(l),
       socket: () => this.socket,
       joined: () => this.joined,
-      stopped: () => this.stopped,
+      stopped: () => this.connection.stopped,
       selectChannel: (id: string) => this.selectChannel(id),
     };
     this.sender = new MessageSender(link);
     this.history = new HistoryLoader(link);
+    this.channels = new ChannelView(
+      {
+        workspaceId: auth.workspaceId,
+        state: () => this.state,
+        dispatch: (a) => this.dispatch(a),
+        joined: () => this.joined,
+        markRead: (id) => this.commands.markRead(id),
+      },
+      this.history,
+    );
     this.admin = new AdminCommands({
       workspaceId: auth.workspaceId,
       state: () => this.state,
@@ -103,7 +114,7 @@ export class RoomSession {
       deleted: (message) => this.fail(() => this.callbacks.onWorkspaceDeleted(message, true)),
     });
     // Viewing a channel reads it: whenever the open channel holds a message above our read position, mark it read.
-    this.store.subscribe(() => this.readOpenChannel());
+    this.store.subscribe(() => this.channels.readOpen());
   }
 
   get state(): RoomState {
@@ -111,7 +122,12 @@ export class RoomSession {
   }
 
   private get socket(): RoomSocket | null {
-    return this.conn?.socket ?? null;
+    return this.connection.socket;
+  }
+
+  /** join-workspace succeeded on the current connection */
+  private get joined(): boolean {
+    return this.connection.joined;
   }
 
   /** The room's connection, for calls (lib/calls): they listen and emit on it while the room is open; null when stopped. */
@@ -126,17 +142,13 @@ export class RoomSession {
   // ---- lifecycle ----
 
   start(): void {
-    if (this.conn) return;
-    this.stopped = false;
-    this.conn = this.connect();
-    const socket = this.conn.socket;
-    socket.on('connect', () => void this.onConnect());
-    socket.on('disconnect', () => this.onDisconnect());
+    const socket = this.connection.open();
+    if (!socket) return;
     // the room's events: messages, channels, people, administration (sessionEvents.ts, adminCommands.ts, chatCommands.ts)
     bindRoomEvents(socket, {
       workspaceId: this.auth.workspaceId,
       dispatch: (a) => this.dispatch(a),
-      liveMessage: (m) => this.onLiveMessage(m),
+      liveMessage: (m) => this.channels.liveMessage(m),
       ended: (end) =>
         this.fail(() => {
           if (end.kind === 'kicked') this.callbacks.onKicked(end.message);
@@ -144,53 +156,37 @@ export class RoomSession {
           else this.callbacks.onWorkspaceDeleted(end.message, false);
         }),
       // The server ended the session (its token was replaced): the same connection joins again with the new token.
-      replaced: () => this.rejoinWithReplacedToken(),
+      replaced: () => this.connection.rejoinWithReplacedToken(),
     });
     this.chat.attach(socket);
     bindConversationEvents(socket, {
       workspaceId: this.auth.workspaceId,
       dispatch: (a) => this.dispatch(a),
-      removeChannel: (id) => this.removeChannel(id),
+      removeChannel: (id) => this.channels.remove(id),
     });
     bindAdminEvents(socket, { workspaceId: this.auth.workspaceId, dispatch: (a) => this.dispatch(a) });
     // DM rows show typing... for any conversation, not only the open one: drop stale indicators everywhere
     this.typingSweep = setInterval(() => {
       if (Object.keys(this.state.typing).length) this.dispatch({ type: 'typingExpired', now: Date.now() });
     }, TYPING_SWEEP_MS);
-    this.armWatchdog();
+    this.connection.armWatchdog();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.joined = false;
-    this.clearTimers();
-    this.conn?.dispose();
-    this.conn = null;
+    this.connection.close();
+    if (this.typingSweep) clearInterval(this.typingSweep);
+    this.typingSweep = null;
+    this.commands.dispose();
   }
 
   /** Retry now (the connecting screen's button). */
   retry(): void {
-    const socket = this.socket;
-    if (!socket) return;
-    this.dispatch({ type: 'connectionError', error: null });
-    if (socket.connected) void this.onConnect();
-    else {
-      socket.disconnect();
-      socket.connect();
-      this.armWatchdog();
-    }
+    this.connection.retry();
   }
 
   /** Logout / leave: tell the server, clear stored room data, close the connection. */
   async leave(): Promise<void> {
-    const socket = this.socket;
-    if (socket?.connected && this.joined) {
-      try {
-        await request(socket, C.leaveWorkspace, { workspaceId: this.auth.workspaceId }, 3_000);
-      } catch {
-        /* leaving anyway */
-      }
-    }
+    await this.connection.leave();
     clearRoomData(this.auth.workspaceId);
     this.stop();
   }
@@ -204,192 +200,18 @@ export class RoomSession {
     report();
   }
 
-  private clearTimers(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
-    if (this.joinRetry) clearTimeout(this.joinRetry);
-    if (this.typingSweep) clearInterval(this.typingSweep);
-    this.commands.dispose();
-    this.watchdog = null;
-    this.joinRetry = null;
-    this.typingSweep = null;
-  }
-
-  /** Not connected within 10 s: say so (the connection keeps trying). */
-  private armWatchdog(): void {
-    if (this.watchdog) clearTimeout(this.watchdog);
-    this.watchdog = setTimeout(() => {
-      this.watchdog = null;
-      if (!this.stopped && !this.socket?.connected)
-        this.dispatch({ type: 'connectionError', error: MSG_CONNECT_FAILED });
-    }, CLIENT_CONNECTION.waitForConnectionMs);
-  }
-
-  /**
-   * The token this browser holds for the room now: another tab may have replaced this session's (registering to
-   * claim the room, a new owner token from the dashboard), and the replaced one no longer opens the room.
-   */
-  private adoptStoredToken(): void {
-    const stored = readAuth();
-    if (stored && stored.workspaceId === this.auth.workspaceId && stored.userToken !== this.auth.userToken) {
-      this.auth = { ...this.auth, userToken: stored.userToken };
-    }
-  }
-
-  /**
-   * The server ended this session because its token was replaced. The tab that made the new token (a claim, the
-   * dashboard) may store it only after the server told us, so wait for it a little, then join again on the same
-   * connection; a browser that never gets the new token is refused then, as it should be.
-   */
-  private rejoinWithReplacedToken(): void {
-    this.joined = false;
-    this.joinAttempt++;
-    this.dispatch({ type: 'connection', status: 'reconnecting' });
-    const replaced = this.auth.userToken;
-    const deadline = Date.now() + REPLACED_TOKEN_WAIT_MS;
-    const attempt = () => {
-      this.joinRetry = null;
-      if (this.stopped || !this.socket?.connected) return; // a reconnect joins by itself
-      const stored = readAuth();
-      const newer = stored?.workspaceId === this.auth.workspaceId && stored.userToken !== replaced;
-      if (newer || Date.now() >= deadline) void this.onConnect();
-      else this.joinRetry = setTimeout(attempt, 200);
-    };
-    if (this.joinRetry) clearTimeout(this.joinRetry);
-    attempt();
-  }
-
-  private scheduleJoinRetry(): void {
-    if (this.joinRetry) clearTimeout(this.joinRetry);
-    this.joinRetry = setTimeout(() => {
-      this.joinRetry = null;
-      if (!this.stopped && this.socket?.connected && !this.joined) void this.onConnect();
-    }, JOIN_RETRY_MS);
-  }
-
-  // ---- connection events ----
-
-  private async onConnect(): Promise<void> {
-    const socket = this.socket;
-    if (!socket || this.stopped) return;
-    if (this.watchdog) clearTimeout(this.watchdog);
-    this.watchdog = null;
-    this.joined = false;
-    this.commands.reset();
-    const attempt = ++this.joinAttempt;
-    this.adoptStoredToken();
-    const isRejoin = this.state.everJoined;
-    this.dispatch({
-      type: 'connection',
-      status: isRejoin ? 'reconnecting' : 'joining',
-      error: this.state.connection.error,
-    });
-
-    let ack;
-    try {
-      ack = await request(
-        socket,
-        C.joinWorkspace,
-        {
-          workspaceId: this.auth.workspaceId,
-          username: this.auth.username,
-          password: this.auth.password,
-          userToken: this.auth.userToken,
-        },
-        CLIENT_CONNECTION.joinTimeoutMs,
-      );
-    } catch (err) {
-      if (attempt !== this.joinAttempt || this.stopped) return;
-      if (err instanceof RequestTimeoutError) this.dispatch({ type: 'connectionError', error: MSG_JOIN_TIMEOUT });
-      this.scheduleJoinRetry();
-      return;
-    }
-    if (attempt !== this.joinAttempt || this.stopped) return;
-    if (!ack.success) {
-      if (ack.code === 'INTERNAL' || ack.code === 'RATE_LIMITED') {
-        this.dispatch({ type: 'connectionError', error: ack.message || MSG_JOIN_FAILED });
-        this.scheduleJoinRetry();
-        return;
-      }
-      const message = ack.message || MSG_JOIN_FAILED;
-      // removed while this page was away (a background tab, a lost connection): as if the kick had arrived
-      if (isRejoin && ack.code === 'KICKED') this.fail(() => this.callbacks.onKicked(message));
-      else this.fail(() => this.callbacks.onJoinRefused(message));
-      return;
-    }
-
-    this.joined = true;
-    this.dispatch({ type: 'joined', workspace: ack.workspace, user: ack.user, now: Date.now() });
-    if (!isRejoin) {
-      this.openInitialChannel();
-    } else {
-      // summaries after the resync: the server's counts then replace what the resynced messages added
-      void this.history.syncFrom(this.state.lastSeq).finally(() => void this.history.loadSummaries());
-      const current = this.state.currentChannelId;
-      if (current) void this.history.loadLatest(current);
-    }
-    // unread counts, last-message previews and read positions of every conversation, from the server
-    if (!isRejoin) void this.history.loadSummaries();
+  /** Joined (or joined again): the channel view opens or catches up; presence and pending messages go out again. */
+  private onJoined(isRejoin: boolean): void {
+    this.channels.afterJoin(isRejoin);
     if (this.desiredPresence !== 'online') this.commands.setPresence(this.desiredPresence);
     this.sender.resendPending();
   }
 
-  private onDisconnect(): void {
-    this.joined = false;
-    this.joinAttempt++;
-    if (this.stopped) return;
-    this.dispatch({ type: 'connection', status: this.state.everJoined ? 'reconnecting' : 'connecting' });
-    this.armWatchdog();
-  }
-
-  private onLiveMessage(m: Message): void {
-    if (!m || typeof m.id !== 'string') return;
-    const before = this.state.lastSeq;
-    this.dispatch({ type: 'messagesMerged', messages: [m], source: 'live' });
-    // per-room seq is gap-free: a jump means we missed something
-    if (before > 0 && m.seq > before + 1) void this.history.syncFrom(before);
-  }
-
-  // ---- channels ----
-
-  private openInitialChannel(): void {
-    const state = this.state;
-    if (state.currentChannelId) return;
-    const topics = state.channels
-      .filter((c) => c.type === 'topic')
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    // the last channel of this room (a topic channel or a DM), else the first topic channel
-    const remembered = state.channels.find((c) => c.id === getLastChannel(this.auth.workspaceId));
-    const isMobile =
-      typeof window !== 'undefined' &&
-      typeof window.matchMedia === 'function' &&
-      window.matchMedia(MOBILE_QUERY).matches;
-    const target = remembered ?? (isMobile ? undefined : topics[0]);
-    if (target) this.selectChannel(target.id);
-  }
-
-  private readOpenChannel(): void {
-    const state = this.state;
-    const channelId = state.currentChannelId;
-    if (!channelId || !this.joined) return;
-    if (tailSeq(state, channelId) > (state.readSeq[channelId] ?? 0)) this.commands.markRead(channelId);
-  }
-
-  /** A channel left our view: the store applies the selection rule; a newly selected channel is remembered and loaded. */
-  private removeChannel(channelId: string): void {
-    const before = this.state.currentChannelId;
-    this.dispatch({ type: 'channelRemoved', channelId });
-    const after = this.state.currentChannelId;
-    if (after === before) return;
-    setLastChannel(this.auth.workspaceId, after);
-    if (after) void this.history.loadLatest(after);
-  }
+  // ---- channels (sessionChannels.ts) ----
 
   /** Open a channel (null: back to the list on mobile). */
   selectChannel(channelId: string | null): void {
-    this.dispatch({ type: 'channelSelected', channelId });
-    if (!channelId) return;
-    setLastChannel(this.auth.workspaceId, channelId);
-    void this.history.loadLatest(channelId);
+    this.channels.select(channelId);
   }
 
   /** The page before the oldest loaded message. */
