@@ -8,7 +8,7 @@ import { activateLocale } from './i18n.ts';
 import { errorText } from './errorText.ts';
 import { ACCOUNT_TEXTS } from './accountTexts.ts';
 import { ACCOUNT_CALL_TEXT } from '../lib/account.ts';
-import { PAYMENT_TEXT } from '../lib/payments.ts';
+import { PAYMENT_TEXT } from '../lib/paymentTexts.ts';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-06-01T12:00:00Z');

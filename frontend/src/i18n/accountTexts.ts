@@ -1,12 +1,12 @@
 /**
  * The account pages' English texts that reach the screen as strings (docs/i18n.md), each with its key in the account
  * catalog: what the account and payment calls say when the server gave no text of their own (lib/account.ts,
- * lib/payments.ts, lib/texts.ts), and what billing writes itself into the renewal status (proto's renewalStatus: the
+ * lib/paymentTexts.ts, lib/texts.ts), and what billing writes itself into the renewal status (proto's renewalStatus: the
  * banner's message and button). Each English text is its constant, or for the renewal messages proto's words with
  * the number of days in place; errorText reads these after proto's ERRORS and the room's own texts.
  */
 import { ACCOUNT_CALL_TEXT } from '../lib/account.ts';
-import { PAYMENT_TEXT } from '../lib/payments.ts';
+import { PAYMENT_TEXT } from '../lib/paymentTexts.ts';
 import { UI_TEXT } from '../lib/texts.ts';
 import type { MessageId } from './i18n.ts';
 

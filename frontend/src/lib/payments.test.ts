@@ -1,23 +1,16 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateLocale } from '../i18n/i18n.ts';
+import { PAYMENT_TEXT, paymentErrorText } from './paymentTexts.ts';
+import { parsePlan, planDetails, statusLabel } from './paymentPlans.ts';
 import {
-  PAYMENT_TEXT,
   PENDING_UPGRADE_KEY,
   clearPendingPayments,
-  confirmPayment,
-  extensionReturnUrls,
-  parsePlan,
-  payPending,
-  paymentErrorText,
   pendingPaymentOf,
-  planDetails,
   readPendingUpgrade,
   savePendingUpgrade,
-  startCheckout,
-  startExtensionPayment,
-  statusLabel,
-  subscriptionReturnUrls,
-} from './payments.ts';
+} from './pendingPayments.ts';
+import { extensionReturnUrls, subscriptionReturnUrls } from './paymentsApi.ts';
+import { confirmPayment, payPending, startCheckout, startExtensionPayment } from './payments.ts';
 import { monthlyPrice, usagePlaceholder } from './planCopy.ts';
 import { PENDING_EXTENSION_KEY, savePendingExtension } from './roomPrefs.ts';
 import type { KeyValueStore } from './storage.ts';

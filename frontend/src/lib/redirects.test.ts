@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameOriginPath } from './redirects.ts';
 import { safeRedirect } from './account.ts';
-import { safePath } from './payments.ts';
+import { safePath } from './paymentsApi.ts';
 
 const ORIGIN = 'https://chat.example.com';
 

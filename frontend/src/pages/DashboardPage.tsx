@@ -16,7 +16,7 @@ import { accountApi, clearAccount, readAccount, saveAccount } from '../lib/accou
 import { ADMIN_PAGE_PATH } from '@ephemera/proto/client';
 import { DashboardRooms } from './DashboardRooms.tsx';
 import { DashboardRenewal } from './DashboardRenewal.tsx';
-import { statusLabel } from '../lib/payments.ts';
+import { statusLabel } from '../lib/paymentPlans.ts';
 import { t as translate, useCatalog, useT } from '../i18n/i18n.ts';
 import { formatDate, formatNumber } from '../i18n/format.ts';
 import { errorText } from '../i18n/errorText.ts';

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { SubscriptionStatusAnswer } from '@ephemera/proto';
-import { paymentsApi } from '../lib/payments.ts';
+import { paymentsApi } from '../lib/paymentsApi.ts';
 import { useT } from '../i18n/i18n.ts';
 import { errorText } from '../i18n/errorText.ts';
 import './payments.css';
