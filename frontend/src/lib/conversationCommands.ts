@@ -1,14 +1,15 @@
 /**
  * The sidebar's commands over the room socket (DMs, channel rename/delete/members, read positions, search,
- * presence, profile), with the error texts of proto/src/errors.ts. RoomSession exposes them as methods.
+ * presence, profile), with the error texts of proto/src/errors.ts. RoomSession exposes them as methods; the read
+ * positions' throttle is readPositions.ts.
  */
 import { C, LIMITS } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';
 import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
-import { tailSeq } from '../state/conversationsSlice.ts';
 import { dmWith } from '../state/conversationSelectors.ts';
 import { UI_TEXT } from './texts.ts';
+import { ReadPositions } from './readPositions.ts';
 import {
   MSG_CREATE_CHANNEL_FAILED,
   MSG_DELETE_CHANNEL_FAILED,
@@ -30,8 +31,6 @@ export const MSG_USER_NOT_FOUND = 'User not found';
 
 const DELETE_DM_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
-/** one mark-read per channel per second at most; the latest position goes out at the end of the window */
-export const MARK_READ_THROTTLE_MS = 1_000;
 
 export type Result<T = object> = ({ ok: true } & T) | { ok: false; message: string };
 
@@ -49,67 +48,27 @@ export interface CommandLink {
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
 export class ConversationCommands {
-  private readTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readSentAt = new Map<string, number>();
-  private readSent = new Map<string, number>();
   private presenceSent: PresenceStatus | null = null;
+  /** read positions: marked at once, sent throttled (readPositions.ts) */
+  private readonly reads: ReadPositions;
 
-  constructor(private readonly link: CommandLink) {}
+  constructor(private readonly link: CommandLink) {
+    this.reads = new ReadPositions(link, REQUEST_TIMEOUT_MS);
+  }
 
   dispose(): void {
-    for (const t of this.readTimers.values()) clearTimeout(t);
-    this.readTimers.clear();
+    this.reads.dispose();
   }
 
   /** A new connection: the server's read positions and presence start over from what it has. */
   reset(): void {
-    this.dispose();
-    this.readSent.clear();
-    this.readSentAt.clear();
+    this.reads.reset();
     this.presenceSent = null;
   }
 
-  // ---- read positions ----
-
-  /** Everything held in the channel is read: update locally at once, tell the server (throttled). */
+  /** Everything held in the channel is read: update locally at once, tell the server (throttled; readPositions.ts). */
   markRead(channelId: string): void {
-    const seq = tailSeq(this.link.state(), channelId);
-    if (seq <= 0) {
-      // nothing held (e.g. a DM whose messages never loaded): the unread count still goes
-      this.link.dispatch({ type: 'markedRead', channelId, seq: 0 });
-      return;
-    }
-    this.link.dispatch({ type: 'markedRead', channelId, seq });
-    this.scheduleReadSend(channelId);
-  }
-
-  private scheduleReadSend(channelId: string): void {
-    if (this.readTimers.has(channelId)) return;
-    const wait = Math.max(0, (this.readSentAt.get(channelId) ?? -Infinity) + MARK_READ_THROTTLE_MS - Date.now());
-    if (wait === 0) {
-      this.sendRead(channelId);
-      return;
-    }
-    this.readTimers.set(
-      channelId,
-      setTimeout(() => {
-        this.readTimers.delete(channelId);
-        this.sendRead(channelId);
-      }, wait),
-    );
-  }
-
-  private sendRead(channelId: string): void {
-    const socket = this.link.socket();
-    const seq = this.link.state().readSeq[channelId] ?? 0;
-    if (!socket || seq <= (this.readSent.get(channelId) ?? 0)) return;
-    this.readSent.set(channelId, seq);
-    this.readSentAt.set(channelId, Date.now());
-    request(socket, C.markRead, { channelId, seq }, REQUEST_TIMEOUT_MS)
-      .then((ack) => {
-        if (!ack.success) this.readSent.delete(channelId);
-      })
-      .catch(() => this.readSent.delete(channelId));
+    this.reads.markRead(channelId);
   }
 
   // ---- DMs ----
