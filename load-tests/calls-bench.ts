@@ -19,7 +19,9 @@ import { createLogger } from '@ephemera/platform';
 import { createRoom, joinRoom, request, socketJoin } from '../test/helpers/clients.ts';
 import { startEmbedded } from '../services/embedded/app.ts';
 import { loadConfig } from './lib/config.ts';
-import { distributedPorts, NotRun, roomInternalCall, shutdownDistributed, startTarget } from './lib/targets.ts';
+import { NotRun } from './lib/running-target.ts';
+import { distributedPorts, roomInternalCall, shutdownDistributed } from './lib/distributed-stack.ts';
+import { startTarget } from './lib/targets.ts';
 import { percentileSorted } from './lib/stats.ts';
 import { raiseRateLimitsForBench } from './lib/limits.ts';
 

@@ -19,7 +19,7 @@ import { C, S, type Message } from '@ephemera/proto';
 import { freePort } from '@ephemera/platform';
 import { createRoom, joinRoom, request, socketJoin, clientId } from '../test/helpers/clients.ts';
 import { percentileSorted } from './lib/stats.ts';
-import { ROOT, spawnNode } from './lib/targets.ts';
+import { ROOT, spawnNode } from './lib/processes.ts';
 import { raiseRateLimitsForBench } from './lib/limits.ts';
 
 const MESSAGES = Number(process.env.CRYPTO_BENCH_MESSAGES ?? 100_000);

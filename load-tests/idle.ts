@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadConfig, type TargetName } from './lib/config.ts';
-import { NotRun, shutdownDistributed, startTarget } from './lib/targets.ts';
+import { NotRun } from './lib/running-target.ts';
+import { shutdownDistributed } from './lib/distributed-stack.ts';
+import { startTarget } from './lib/targets.ts';
 import { cpuDeltaUs, sampleCpu } from './lib/stats.ts';
 import { Generator } from './generator/control.ts';
 import { raiseRateLimitsForBench } from './lib/limits.ts';

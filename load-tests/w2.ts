@@ -14,7 +14,9 @@
  * delivery and per event (/proc, the target's processes), plus App/B1.
  */
 import { loadConfig, type TargetName } from './lib/config.ts';
-import { NotRun, shutdownDistributed, startTarget, type RunningTarget } from './lib/targets.ts';
+import { NotRun, type RunningTarget } from './lib/running-target.ts';
+import { shutdownDistributed } from './lib/distributed-stack.ts';
+import { startTarget } from './lib/targets.ts';
 import { cpuDeltaUs, sampleCpu } from './lib/stats.ts';
 import { SioConn } from './generator/conn.ts';
 

@@ -1,6 +1,6 @@
 /** The orchestrator's side of the generator worker: spawn (pinned to core 1), setup, steps, close. */
 import type { ChildProcess } from 'node:child_process';
-import { spawnNode } from '../lib/targets.ts';
+import { spawnNode } from '../lib/processes.ts';
 import type { Config } from '../lib/config.ts';
 import type { FromWorker, SetupCmd, StepCmd, StepResult, TargetSpec, ToWorker } from './protocol.ts';
 

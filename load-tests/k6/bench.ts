@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../lib/targets.ts';
+import { ROOT } from '../lib/processes.ts';
 import { chooseEngine, type EngineChoice } from '@ephemera/gateway/src/engine/index.ts';
 
 const argv = process.argv.slice(2);

@@ -27,14 +27,10 @@ import { createServer, type Server } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
-import {
-  NotRun,
-  ROOT,
-  roomInternalCall,
-  shutdownDistributed,
-  startTarget,
-  type RunningTarget,
-} from '../lib/targets.ts';
+import { NotRun, type RunningTarget } from '../lib/running-target.ts';
+import { ROOT } from '../lib/processes.ts';
+import { roomInternalCall, shutdownDistributed } from '../lib/distributed-stack.ts';
+import { startTarget } from '../lib/targets.ts';
 import { INTERNAL } from '@ephemera/proto';
 import { freePort } from '../../deploy/local/infra.ts';
 import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
