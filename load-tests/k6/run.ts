@@ -21,170 +21,24 @@
  *   its arguments are wrong.
  */
 import { raiseRateLimitsForBench } from '../lib/limits.ts';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
 import { NotRun, type RunningTarget } from '../lib/running-target.ts';
 import { ROOT } from '../lib/processes.ts';
-import { roomInternalCall, shutdownDistributed } from '../lib/distributed-stack.ts';
+import { shutdownDistributed } from '../lib/distributed-stack.ts';
 import { startTarget } from '../lib/targets.ts';
-import { INTERNAL } from '@ephemera/proto';
 import { freePort } from '../../deploy/local/infra.ts';
-import { CLK_TCK, cpuDeltaUs, readProcStat, sampleCpu, type Watched } from '../lib/stats.ts';
+import type { Watched } from '../lib/stats.ts';
 import { bucketDelta, scrapeCommandBuckets, serverLatencyLine } from '../lib/server-latency.ts';
-
-export const WORKLOADS: Record<string, string> = {
-  w1: 'w1-idle.js',
-  w2: 'w2-chat.js',
-  w3: 'w3-fanout.js',
-  w4: 'w4-bigroom.js',
-  w5: 'w5-reconnect.js',
-  w6: 'w6-history.js',
-  // named only (not in the default list): 10,000 distinct members at full size, in a room made business first
-  w4d: 'w4d-bigroom-distinct.js',
-};
-/** what runs when no --workloads is given */
-const DEFAULT_WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
-const HERE = import.meta.dirname;
-
-export interface K6Options {
-  targets: string[];
-  workloads: string[];
-  origin: string | null;
-  out: string;
-  pin: boolean;
-  metrics: string[];
-}
-
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): K6Options {
-  const v: Record<string, string> = {};
-  for (const a of argv) {
-    const m = /^--([a-z0-9-]+)(?:=(.*))?$/.exec(a);
-    if (!m) throw new Error(`unknown argument ${a} (use --target=embedded|distributed --workloads=w1,w2,...)`);
-    v[m[1]] = m[2] ?? '1';
-  }
-  const targets = (v.target ?? v.targets ?? env.K6_TARGETS ?? 'embedded')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const t of targets)
-    if (t !== 'embedded' && t !== 'distributed') throw new Error(`unknown target ${t}: embedded or distributed`);
-  const workloads = (v.workloads ?? env.K6_WORKLOADS ?? DEFAULT_WORKLOADS.join(','))
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  for (const w of workloads)
-    if (!WORKLOADS[w]) throw new Error(`unknown workload ${w} (known: ${Object.keys(WORKLOADS).join(', ')})`);
-  // --metrics: the gateways' /metrics URLs of an --origin server (the targets it starts know their own)
-  const metrics = (v.metrics ?? env.K6_METRICS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return {
-    targets,
-    workloads,
-    origin: v.origin ?? env.K6_ORIGIN ?? null,
-    out: v.out ?? env.K6_OUT ?? 'load-tests/results/k6-latest.json',
-    pin: (env.BENCH_PIN ?? '1') !== '0',
-    metrics,
-  };
-}
+import { parseArgs, WORKLOADS } from './options.ts';
+import { memoryProcesses, startControl } from './control-server.ts';
+import { ensureK6, prepareW4d, runK6, SENDING } from './scenario.ts';
 
 /** Raises every rate limit the servers read, unless the environment sets it (the W3 bench's own helper). */
 export const raiseAllRateLimits = raiseRateLimitsForBench;
-
-/** The k6 binary, built by deploy/ops/install-tools.sh k6 when missing (prints nothing when cached). */
-export function ensureK6(): string {
-  const tools = process.env.EPHEMERA_TOOLS ?? join(ROOT, 'deploy', 'local', '.tools');
-  const r = spawnSync('bash', [join(ROOT, 'deploy', 'ops', 'install-tools.sh'), 'k6'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, EPHEMERA_TOOLS: tools },
-  });
-  const bin = join(tools, 'bin', 'k6');
-  if (r.status !== 0 || !existsSync(bin))
-    throw new Error(`could not build k6 (deploy/ops/install-tools.sh k6 exited ${r.status})`);
-  return bin;
-}
-
-function rssKb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The processes whose RSS is "the server's" for W1: embedded = the app; distributed = the gateways (nginx apart). */
-function memoryProcesses(target: RunningTarget | null, extra: Watched[]): { counted: Watched[]; shown: Watched[] } {
-  const all = [...(target?.watched ?? []), ...extra];
-  const gateways = all.filter((w) => w.label.startsWith('gateway'));
-  const counted = gateways.length ? gateways : all.filter((w) => w.label === 'node' || w.label === 'server');
-  const shown = all.filter((w) => counted.includes(w) || w.label === 'nginx');
-  return { counted, shown };
-}
-
-/** The control endpoint the k6 scripts call (K6_CONTROL): RSS, and a join barrier with an RSS reading at it. */
-function startControl(
-  getProcs: () => { counted: Watched[]; shown: Watched[] },
-): Promise<{ server: Server; url: string }> {
-  let state = { expected: 0, settleMs: 3000, ready: 0, failed: 0, start: 0, end: 0, measured: null as unknown };
-  const rss = () => {
-    const { counted, shown } = getProcs();
-    const byLabel: Record<string, number | null> = {};
-    for (const w of shown) byLabel[`${w.label}:${w.pid}`] = rssKb(w.pid);
-    const totalKb = counted.reduce((a, w) => a + (rssKb(w.pid) ?? 0), 0);
-    return { totalKb, counted: counted.map((w) => `${w.label}:${w.pid}`), byLabel, at: Date.now() };
-  };
-  const server = createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    const q = (k: string) => Number(u.searchParams.get(k) ?? 0);
-    const send = (body: unknown) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(body));
-    };
-    req.resume();
-    if (u.pathname === '/rss') return send(rss());
-    if (u.pathname === '/reset') {
-      state = {
-        expected: q('expected'),
-        settleMs: u.searchParams.has('settleMs') ? q('settleMs') : 3000,
-        ready: 0,
-        failed: 0,
-        start: 0,
-        end: 0,
-        measured: null,
-      };
-      return send({ ok: true });
-    }
-    if (u.pathname === '/ready') {
-      state.ready += q('n');
-      state.failed += q('failed');
-      if (q('start') > 0) state.start = state.start ? Math.min(state.start, q('start')) : q('start');
-      if (q('end') > 0) state.end = Math.max(state.end, q('end'));
-      if (state.expected > 0 && state.ready + state.failed >= state.expected && !state.measured) {
-        const s = state;
-        setTimeout(() => {
-          if (s === state) s.measured = rss();
-        }, state.settleMs);
-      }
-      return send({ ok: true });
-    }
-    if (u.pathname === '/status')
-      return send({ ...state, windowMs: state.end && state.start ? state.end - state.start : 0 });
-    res.statusCode = 404;
-    res.end();
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
-    ),
-  );
-}
 
 interface Ran {
   target: string;
@@ -198,78 +52,6 @@ interface Ran {
   serverPct?: Record<string, number>;
   /** the gateways' own send-to-ack over the scenario (server-latency.ts), when it sent messages */
   serverLine?: string;
-}
-
-/** Scenarios whose sends are timed by the gateways too (their k6 figure is send-to-ack). */
-const SENDING = new Set(['w2', 'w3', 'w4', 'w4d', 'w6']);
-
-/**
- * W4D's room: created over HTTP by its owner, then made business (no member cap) as billing's tier change does:
- * distributed, the room service's internal change-tier signed with the stack's service credential; embedded, the
- * bench entry's loopback port (k6/embedded-tier-entry.ts). Its id and owner token go to the script.
- */
-async function prepareW4d(target: string, origin: string): Promise<Record<string, string>> {
-  const res = await fetch(`${origin}/api/workspaces`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `w4d-${Date.now().toString(36)}`, username: 'owner' }),
-  });
-  if (res.status !== 201) throw new Error(`W4D room: HTTP ${res.status} ${await res.text()}`);
-  const created = (await res.json()) as { workspaceId: string; userToken: string };
-  if (target === 'distributed') {
-    await roomInternalCall(INTERNAL.changeTier, {
-      workspaceId: created.workspaceId,
-      tier: 'business',
-      reason: 'bench',
-    });
-  } else if (target === 'embedded' && process.env.BENCH_TIER_PORT) {
-    const tier = await fetch(`http://127.0.0.1:${process.env.BENCH_TIER_PORT}/business`, {
-      method: 'POST',
-      body: JSON.stringify({ workspaceId: created.workspaceId }),
-    });
-    if (!tier.ok) throw new Error(`W4D room: the tier port answered ${tier.status} ${await tier.text()}`);
-  } else throw new Error('W4D needs a target this runner starts (embedded or distributed): it makes the room business');
-  return { W4D_WORKSPACE: created.workspaceId, W4D_OWNER_TOKEN: created.userToken };
-}
-
-/** Runs one script; returns its exit code and the CPU used over the run (% of one core): k6, and each server label. */
-function runK6(
-  bin: string,
-  script: string,
-  env: NodeJS.ProcessEnv,
-  pin: boolean,
-  watched: Watched[],
-): Promise<{ code: number | null; k6Pct: number | null; serverPct: Record<string, number> }> {
-  const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0;
-  const args = ['run', '--no-usage-report', '--quiet', join(HERE, script)];
-  const [cmd, argv] = pin && hasTaskset && cpus().length > 1 ? ['taskset', ['-c', '1', bin, ...args]] : [bin, args];
-  return new Promise((resolve) => {
-    const t0 = Date.now();
-    const s0 = sampleCpu(watched);
-    let s1 = s0;
-    let k6Us = 0;
-    let t1 = t0;
-    const child = spawn(cmd, argv as string[], {
-      cwd: HERE,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    // k6's own CPU, read while it runs (taskset execs k6 in place, so the pid is k6's); the last second is lost
-    const poll = setInterval(() => {
-      const st = readProcStat(child.pid!);
-      if (st) k6Us = (st.cpuTicks * 1e6) / CLK_TCK;
-      s1 = sampleCpu(watched);
-      t1 = Date.now();
-    }, 1000);
-    const done = (code: number | null) => {
-      clearInterval(poll);
-      const ms = Math.max(1, t1 - t0);
-      const serverPct = Object.fromEntries(Object.entries(cpuDeltaUs(s0, s1)).map(([k, us]) => [k, us / (ms * 10)]));
-      resolve({ code, k6Pct: k6Us ? k6Us / (ms * 10) : null, serverPct });
-    };
-    child.on('exit', (code) => done(code));
-    child.on('error', () => done(-1));
-  });
 }
 
 export async function main(argv: string[]): Promise<Ran[]> {
