@@ -7,6 +7,8 @@ export * from './message-events.ts';
 export * from './socket.ts';
 export * from './socket-answers.ts';
 export * from './commands.ts';
+export * from './command-row.ts';
+export * from './command-ports.ts';
 export * from './http.ts';
 export * from './internal.ts';
 export * from './link-preview.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Workspace, RoomUser, Channel } from './models.ts';
 import type { OnlinePage, OnlineUser, PresenceStatus, WorkspaceUpdate } from './socket-answers.ts';
-import type { CommandPort, SessionActor } from './commands.ts';
+import type { CommandPort, SessionActor } from './command-ports.ts';
 import type { Tier } from './limits.ts';
 import type { Audience } from './message-events.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Event names and the client's connection settings: plain constants (no zod), so the browser bundle can import them
- * without the schemas (proto/src/client.ts). The payload schemas and ack types are in socket.ts.
+ * without the schemas (proto/src/client.ts). The payload schemas are in socket.ts, the ack types in commands.ts.
  */
 /**
  * The workspace-deleted event's text (docs/product/rooms.md R27, R36): what a member sees when the room ends under

@@ -1,68 +1,20 @@
 /**
- * What the server sends on a socket: each command's ack (ClientAcks) and the server's own events (ServerEvents), with
- * the shapes they carry. Apart from socket.ts, which holds what clients send (the payload schemas), so each side
- * reads as one page.
+ * What the server sends on a socket: the acks' form (Ack; each command's ack data is in its row of the command table,
+ * commands.ts, which makes ClientAcks from them) and the server's own events (ServerEvents), with the shapes they
+ * carry. Apart from socket.ts, which holds what clients send (the payload schemas), so each side reads as one page.
  */
 import type { Tier } from './limits.ts';
 import type { CustomTheme, ThemeId } from './tiers.ts';
-import type {
-  Workspace,
-  RoomUser,
-  Channel,
-  Message,
-  ChannelSummary,
-  WorkspaceSettings,
-  PresenceStatusSchema,
-} from './models.ts';
+import type { Workspace, RoomUser, Channel, Message, WorkspaceSettings, PresenceStatusSchema } from './models.ts';
 import type { ErrorBody } from './errors.ts';
 import type { z } from 'zod';
-import { C, S } from './names.ts';
-import type { CallType, CallEndReason, IceServer, WebrtcSignalPayload } from './socket.ts';
+import { S } from './names.ts';
+import type { CallType, CallEndReason, WebrtcSignalPayload } from './socket.ts';
 
-/** Every ack is either { success: true, ...data } or an ErrorBody with success: false. */
 /** the answer of a command whose success carries nothing more */
-type NoFields = Record<never, never>;
+export type NoFields = Record<never, never>;
+/** Every ack is either { success: true, ...data } or an ErrorBody with success: false. */
 export type Ack<T> = ({ success: true } & T) | (ErrorBody & { success: false });
-
-export interface ClientAcks {
-  [C.joinWorkspace]: Ack<{ user: RoomUser; workspace: Workspace; message?: string }>;
-  [C.createChannel]: Ack<{ channel: Channel }>;
-  [C.joinChannel]: Ack<{ channelId: string; messages: Message[]; hasMore: boolean }>;
-  [C.sendMessage]: Ack<{ message: Message }>;
-  [C.fetchMessages]: Ack<{ channelId: string; messages: Message[]; hasMore: boolean }>;
-  [C.syncMessages]: Ack<{ messages: Message[]; hasMore: boolean; lastSeq: number }>;
-  [C.leaveWorkspace]: Ack<NoFields>;
-  [C.createDmChannel]: Ack<{ channel: Channel }>;
-  [C.deleteDm]: Ack<{ channelId: string }>;
-  [C.deleteChannel]: Ack<{ channelId: string }>;
-  [C.renameChannel]: Ack<{ channel: Channel }>;
-  [C.updateChannelMembers]: Ack<{ channel: Channel }>;
-  [C.editMessage]: Ack<{ message: Message }>;
-  [C.deleteMessage]: Ack<{ messageId: string }>;
-  [C.addReaction]: Ack<{ messageId: string; reactions: Record<string, string[]> }>;
-  [C.markRead]: Ack<{ channelId: string; seq: number }>;
-  [C.fetchChannelSummaries]: Ack<{ summaries: ChannelSummary[] }>;
-  [C.searchMessages]: Ack<{ messages: Message[] }>;
-  [C.typingStart]: Ack<NoFields>;
-  [C.typingStop]: Ack<NoFields>;
-  [C.updatePresence]: Ack<{ status: PresenceStatus }>;
-  [C.updateProfile]: Ack<{ user: RoomUser }>;
-  [C.fetchOnlineUsers]: Ack<OnlinePage>;
-  [C.renameWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
-  [C.setWorkspacePassword]: Ack<{ workspace: WorkspaceUpdate }>;
-  [C.setWorkspaceMaxUsers]: Ack<{ workspace: WorkspaceUpdate }>;
-  [C.extendWorkspace]: Ack<{ workspace: WorkspaceUpdate }>;
-  [C.deleteWorkspace]: Ack<{ workspaceId: string }>;
-  [C.kickUser]: Ack<{ userId: string }>;
-  [C.broadcastTheme]: Ack<{ theme: RoomTheme }>;
-  [C.setMemberRole]: Ack<{ user: RoomUser }>;
-  /** the caller's ICE servers (TURN credentials valid for the call) and how long the callee has to answer */
-  [C.startCall]: Ack<{ channelId: string; callType: CallType; iceServers: IceServer[]; ringTimeoutMs: number }>;
-  [C.acceptCall]: Ack<{ channelId: string; callType: CallType; iceServers: IceServer[] }>;
-  [C.rejectCall]: Ack<{ channelId: string }>;
-  [C.endCall]: Ack<{ channelId: string }>;
-  [C.webrtcSignal]: Ack<NoFields>;
-}
 
 /** A room's changeable properties, sent whole after any change (workspace-updated) so a client converges. */
 export interface WorkspaceUpdate {

@@ -1,8 +1,7 @@
 /**
  * The realtime protocol (Socket.IO): the events of docs/product/ and the ones this product adds (documented in
- * docs/protocol.md). Every client->server event has a payload schema (here) and an ack type (ClientAcks,
- * socket-answers.ts); its row in the command table (commands.ts) names its schema, and the gateway refuses any event
- * without a row.
+ * docs/protocol.md). Every client->server event has a payload schema (here); its row in the command table
+ * (commands.ts) names its schema and its ack type, and the gateway refuses any event without a row.
  */
 import { z } from 'zod';
 import { BIG_ROOM, LIMITS } from './limits.ts';
