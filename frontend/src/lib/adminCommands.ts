@@ -10,7 +10,7 @@ import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { renameTarget } from './roomRules.ts';
 import { isThemeId } from './themes.ts';
-import type { Result } from './conversationCommands.ts';
+import { fail, type Result } from './commandResult.ts';
 import {
   MSG_DELETE_ROOM_FAILED,
   MSG_EXTEND_FAILED,
@@ -42,8 +42,6 @@ export interface AdminLink {
   /** the room is gone for us (delete-workspace acknowledged): same path as workspace-deleted */
   deleted(message: string): void;
 }
-
-const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
 export class AdminCommands {
   /** this session asked to delete the room and has no refusal yet */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C, S } from '@ephemera/proto/client';
 import { RoomSession } from './session.ts';
 import type { RoomConnection, RoomSocket } from './socket.ts';
-import { MSG_NOT_A_DM } from './conversationCommands.ts';
+import { MSG_NOT_A_DM } from './dmCommands.ts';
 import { MARK_READ_THROTTLE_MS } from './readPositions.ts';
 import { MSG_DELETE_DM_TIMEOUT } from './commandTexts.ts';
 import { lastChannelKey } from './storage.ts';

@@ -1,38 +1,28 @@
 /**
  * The sidebar's commands over the room socket (DMs, channel rename/delete/members, read positions, search,
- * presence, profile), with the error texts of proto/src/errors.ts. RoomSession exposes them as methods; the read
- * positions' throttle is readPositions.ts.
+ * presence, profile), with the error texts of proto/src/errors.ts. RoomSession exposes them as methods; the DMs'
+ * commands are dmCommands.ts, the read positions' throttle readPositions.ts.
  */
 import { C, LIMITS } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';
-import { request, RequestTimeoutError, type RoomSocket } from './socket.ts';
+import { request, type RoomSocket } from './socket.ts';
 import type { RoomAction, RoomState } from '../state/roomState.ts';
-import { dmWith } from '../state/conversationSelectors.ts';
 import { UI_TEXT } from './texts.ts';
 import { ReadPositions } from './readPositions.ts';
+import { DmCommands } from './dmCommands.ts';
+import { fail, type Result } from './commandResult.ts';
 import {
   MSG_CREATE_CHANNEL_FAILED,
   MSG_DELETE_CHANNEL_FAILED,
-  MSG_DELETE_DM_TIMEOUT,
-  MSG_NOT_CONNECTED,
   MSG_PROFILE_FAILED,
   MSG_RENAME_CHANNEL_FAILED,
   MSG_SEARCH_FAILED,
-  MSG_START_DM_FAILED,
-  MSG_UNKNOWN_ERROR,
   MSG_UPDATE_MEMBERS_FAILED,
-  deleteDmFailed,
 } from './commandTexts.ts';
 
-export const MSG_NOT_DM_MEMBER = 'You are not a member of this DM conversation';
-export const MSG_NOT_A_DM = 'Channel is not a DM';
 export const MSG_USERNAME_REQUIRED = 'Username is required';
-export const MSG_USER_NOT_FOUND = 'User not found';
 
-const DELETE_DM_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
-
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; message: string };
 
 export interface CommandLink {
   readonly workspaceId: string;
@@ -45,15 +35,16 @@ export interface CommandLink {
   notice(message: string): void;
 }
 
-const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
-
 export class ConversationCommands {
   private presenceSent: PresenceStatus | null = null;
   /** read positions: marked at once, sent throttled (readPositions.ts) */
   private readonly reads: ReadPositions;
+  /** opening, creating and deleting DMs (dmCommands.ts) */
+  private readonly dms: DmCommands;
 
   constructor(private readonly link: CommandLink) {
     this.reads = new ReadPositions(link, REQUEST_TIMEOUT_MS);
+    this.dms = new DmCommands(link, (message) => this.report(message), REQUEST_TIMEOUT_MS);
   }
 
   dispose(): void {
@@ -71,59 +62,16 @@ export class ConversationCommands {
     this.reads.markRead(channelId);
   }
 
-  // ---- DMs ----
+  // ---- DMs (dmCommands.ts) ----
 
   /** Open our DM with a user, or create it (the sidebar asks first: StartDmModal) and open it. */
-  async startDm(targetUserId: string): Promise<Result> {
-    const state = this.link.state();
-    const existing = dmWith(state, targetUserId);
-    if (existing) {
-      this.link.selectChannel(existing.id);
-      return { ok: true };
-    }
-    const target =
-      state.workspace?.users.find((u) => u.id === targetUserId) ?? state.online.find((u) => u.id === targetUserId);
-    if (!target) return this.report(MSG_USER_NOT_FOUND);
-    const socket = this.link.socket();
-    if (!socket) return this.report(MSG_START_DM_FAILED);
-    try {
-      const ack = await request(
-        socket,
-        C.createDmChannel,
-        { workspaceId: this.link.workspaceId, targetUserId, name: target.username },
-        REQUEST_TIMEOUT_MS,
-      );
-      if (!ack.success) return this.report(ack.message || MSG_START_DM_FAILED);
-      this.link.dispatch({ type: 'dmOpened', channel: ack.channel });
-      this.link.selectChannel(ack.channel.id);
-      return { ok: true };
-    } catch {
-      return this.report(MSG_START_DM_FAILED);
-    }
+  startDm(targetUserId: string): Promise<Result> {
+    return this.dms.startDm(targetUserId);
   }
 
   /** Delete Conversation: gone from our view at once (even if the server fails); the partner keeps it. */
-  async deleteDm(channelId: string): Promise<Result> {
-    const state = this.link.state();
-    const channel = state.channels.find((c) => c.id === channelId);
-    if (!channel || channel.type !== 'dm') return this.report(MSG_NOT_A_DM);
-    if (!state.user || !channel.memberIds.includes(state.user.id)) return this.report(MSG_NOT_DM_MEMBER);
-    this.link.removeChannel(channelId);
-    const socket = this.link.socket();
-    if (!socket) return this.report(deleteDmFailed(MSG_NOT_CONNECTED));
-    try {
-      const ack = await request(
-        socket,
-        C.deleteDm,
-        { channelId, workspaceId: this.link.workspaceId, userId: state.user.id },
-        DELETE_DM_TIMEOUT_MS,
-      );
-      return ack.success ? { ok: true } : this.report(deleteDmFailed(ack.message || MSG_UNKNOWN_ERROR));
-    } catch (err) {
-      return this.report(
-        err instanceof RequestTimeoutError ? MSG_DELETE_DM_TIMEOUT : deleteDmFailed(MSG_NOT_CONNECTED),
-      );
-    }
+  deleteDm(channelId: string): Promise<Result> {
+    return this.dms.deleteDm(channelId);
   }
 
   // ---- channels ----

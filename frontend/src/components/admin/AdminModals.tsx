@@ -11,7 +11,7 @@ import { AlertIcon, UsersIcon } from '../Icons.tsx';
 import { UpgradePromptModal } from '../UpgradePromptModal.tsx';
 import { TrashIcon } from '../sidebar/icons.tsx';
 import { parseMaxUsers } from '../../lib/roomRules.ts';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import { TIER_NAME_KEYS, UPGRADE_REASONS, type UpgradeFeature } from './adminDialog.ts';
 import { Actions, ErrorLine, useSubmit } from './adminForm.tsx';
 import { useT } from '../../i18n/i18n.ts';

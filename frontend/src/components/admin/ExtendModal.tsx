@@ -14,7 +14,7 @@ import { hasAccountSession, savePendingExtension } from '../../lib/roomPrefs.ts'
 import { roomPath } from '../../lib/routes.ts';
 import { PAYMENT_TEXT } from '../../lib/paymentTexts.ts';
 import { startExtensionPayment } from '../../lib/payments.ts';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import { UPGRADE_REASONS } from './adminDialog.ts';
 import { ExtendChoices, type ExtendDays } from './ExtendChoices.tsx';
 import { useT } from '../../i18n/i18n.ts';

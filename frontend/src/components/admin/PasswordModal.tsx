@@ -7,7 +7,7 @@ import { LIMITS } from '@ephemera/proto/client';
 import { Modal } from '../Modal.tsx';
 import { LockIcon } from '../Icons.tsx';
 import { checkRoomPassword } from '../../lib/roomRules.ts';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import { Actions, ErrorLine, useSubmit } from './adminForm.tsx';
 import { useT } from '../../i18n/i18n.ts';
 

@@ -16,7 +16,7 @@ import { Modal } from '../Modal.tsx';
 import { AlertIcon, SparkIcon } from '../Icons.tsx';
 import { colorsOf, themeName, themesFor } from '../../lib/themes.ts';
 import { readCustomTheme } from '../../lib/roomPrefs.ts';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import type { AppliedTheme } from '../../hooks/useRoomTheme.ts';
 import type { UpgradeFeature } from './adminDialog.ts';
 import { useT, type MessageId } from '../../i18n/i18n.ts';

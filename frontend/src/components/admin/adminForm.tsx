@@ -4,7 +4,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { AlertIcon } from '../Icons.tsx';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { errorText } from '../../i18n/errorText.ts';
 

@@ -9,7 +9,7 @@ import { EXPIRY, LIMITS, type Tier } from '@ephemera/proto/client';
 import { formatCapacity } from '../../lib/format.ts';
 import { formatCountdown, showsCountdown } from '../../lib/expiry.ts';
 import { ClockIcon, LockIcon, UsersIcon } from '../Icons.tsx';
-import type { Result } from '../../lib/conversationCommands.ts';
+import type { Result } from '../../lib/commandResult.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { errorText } from '../../i18n/errorText.ts';
 
