@@ -5,6 +5,7 @@
  * (repository.ts) extends it, so every caller keeps one repository and both share the pool, keyring and caches' bounds.
  */
 import type { Pool, RoomKeyring } from '@ephemera/platform';
+import type { AnyEventEnvelope } from '@ephemera/proto';
 import { channelVisibleTo, type CallerRecord, type Channel } from '@ephemera/proto';
 import {
   CHANNEL_NAME_PURPOSE,
@@ -13,7 +14,7 @@ import {
   channelNameHashV1,
   memberKey,
 } from './member-crypto.ts';
-import { AtSeqCache } from './at-seq-cache.ts';
+import { AppliedJoins, AtSeqCache } from './at-seq-cache.ts';
 import {
   CHANNEL_COLUMNS,
   ROOM_CACHE_MS,
@@ -26,6 +27,8 @@ import {
 export class ChannelRepository {
   /** channelsAt's channel lists, by room, with the room's lastSeq they were read at */
   private readonly channelCache = new AtSeqCache<RoomChannels>(ROOM_CACHE_ROOMS, ROOM_CACHE_MS);
+  /** the joins this process recorded: over them the kept lists advance instead of being read again */
+  protected readonly appliedJoins = new AppliedJoins(ROOM_CACHE_ROOMS);
 
   constructor(
     protected readonly pool: Pool,
@@ -47,8 +50,21 @@ export class ChannelRepository {
    * moves lastSeq). Why: every join read the member's channel list, one more query per join. Callers must not
    * change the rows.
    */
+  /**
+   * Events this process recorded (core.ts record): the joins are noted. Whichever path applies them (the recorder or
+   * the own-events consumer), the sequence number names the same join.
+   */
+  noteRecorded(events: AnyEventEnvelope[]): void {
+    for (const event of events)
+      if (event.type === 'member.joined')
+        this.appliedJoins.note(event.payload.workspaceId, event.sequence, event.payload.userId);
+  }
+
   channelsAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<RoomChannels> {
-    return this.channelCache.get({ id: ws.id, lastSeq: ws.lastSeq }, async () => {
+    // a join changes no channel: a list kept from before joins only is still the room's
+    const sinceJoinsOnly = (older: { seq: number; value: Promise<RoomChannels> }) =>
+      this.appliedJoins.between(ws.id, older.seq, ws.lastSeq) ? older.value : null;
+    const read = async (): Promise<RoomChannels> => {
       const { rows } = await this.pool.query(
         `SELECT ${CHANNEL_COLUMNS}, (SELECT array_agg(h.user_id) FROM room.hidden_dms h WHERE h.channel_id = c.id) AS "hiddenBy"
          FROM room.channels c WHERE c.workspace_id = $1 ORDER BY c.created_at`,
@@ -59,7 +75,8 @@ export class ChannelRepository {
         if (r.hiddenBy) hiddenBy.set(r.id, new Set(r.hiddenBy));
       const key = await this.keyring.key(ws.id);
       return { channels: rows.map((r) => toChannel(key, r)), hiddenBy };
-    });
+    };
+    return this.channelCache.get({ id: ws.id, lastSeq: ws.lastSeq }, read, sinceJoinsOnly);
   }
 
   /** The channel list one member sees: public topics, private channels and DMs they are in, minus DMs they hid. */

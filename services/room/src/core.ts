@@ -96,6 +96,7 @@ export class RoomCore {
   /** The one place events are recorded: platform's recorder (durable in the log first, then applied here). */
   async record(events: AnyEventEnvelope[]): Promise<void> {
     await this.recorder.record(events);
+    this.repo.noteRecorded(events); // in the log now: its kept lists may advance over these joins
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   type DepartureRow,
   type MemberRow,
   type WorkspaceRow,
+  type RoomMembers,
 } from './room-rows.ts';
 
 // The rows and their shapes are imported from here by most of the service's files.
@@ -32,10 +33,7 @@ export {
 
 export class RoomRepository extends ChannelRepository {
   /** membersAt's opened member lists, by room, with the room's lastSeq they were read at */
-  private readonly memberCache = new AtSeqCache<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }>(
-    ROOM_CACHE_ROOMS,
-    ROOM_CACHE_MS,
-  );
+  private readonly memberCache = new AtSeqCache<RoomMembers>(ROOM_CACHE_ROOMS, ROOM_CACHE_MS);
   /** workspaceById's queries not yet sent, by room */
   private readonly workspaceReads = new Map<string, Promise<WorkspaceRow | null>>();
 
@@ -110,25 +108,55 @@ export class RoomRepository extends ChannelRepository {
    * Why: a join read every member and opened two sealed fields of each, O(room size) per join, in two more queries;
    * a reconnect storm (a gateway replica lost) rejoins a room's members all at once. Callers must not change the rows.
    */
-  membersAt(
-    ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>,
-  ): Promise<{ rows: MemberRow[]; byTokenHash: Map<string, MemberRow> }> {
-    return this.memberCache.get({ id: ws.id, lastSeq: ws.lastSeq }, async () => {
-      const { rows: stored } = await this.pool.query(
-        `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`,
-        [ws.id],
-      );
-      const tokens = (stored as { tokenHash: string | null }[]).map((r) => r.tokenHash);
-      const rows = await this.openMembers(
-        ws.id,
-        (stored as (MemberRow & { tokenHash?: string })[]).map(({ tokenHash: _, ...row }) => row),
-      );
-      const byTokenHash = new Map<string, MemberRow>();
-      rows.forEach((row, i) => {
-        if (tokens[i]) byTokenHash.set(tokens[i]!, row);
-      });
-      return { rows, byTokenHash };
+  membersAt(ws: Pick<WorkspaceRow, 'id' | 'lastSeq'>): Promise<RoomMembers> {
+    return this.memberCache.get(
+      { id: ws.id, lastSeq: ws.lastSeq },
+      () => this.readMembers(ws.id),
+      (older) => {
+        const joined = this.appliedJoins.between(ws.id, older.seq, ws.lastSeq);
+        return joined ? older.value.then((list) => this.withJoined(ws.id, list, joined)) : null;
+      },
+    );
+  }
+
+  /** A room's members opened, with who holds which token; `userIds`: only those members. */
+  private async readMembers(workspaceId: string, userIds?: string[]): Promise<RoomMembers> {
+    const { rows: stored } = userIds
+      ? await this.pool.query(
+          `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 AND user_id = ANY($2) ORDER BY joined_at`,
+          [workspaceId, userIds],
+        )
+      : await this.pool.query(
+          `SELECT ${MEMBER_COLUMNS}, token_hash AS "tokenHash" FROM room.members WHERE workspace_id = $1 ORDER BY joined_at`,
+          [workspaceId],
+        );
+    const tokens = (stored as { tokenHash: string | null }[]).map((r) => r.tokenHash);
+    const rows = await this.openMembers(
+      workspaceId,
+      (stored as (MemberRow & { tokenHash?: string })[]).map(({ tokenHash: _, ...row }) => row),
+    );
+    const byTokenHash = new Map<string, MemberRow>();
+    rows.forEach((row, i) => {
+      if (tokens[i]) byTokenHash.set(tokens[i]!, row);
     });
+    return { rows, byTokenHash };
+  }
+
+  /**
+   * A kept list and the members who joined since (AppliedJoins: nothing else happened to the room), reading only
+   * their rows. A list read after its tag may hold some of them already. Should a row be missing (its room's key
+   * went meanwhile), the whole list is read again.
+   */
+  private async withJoined(workspaceId: string, list: RoomMembers, joined: string[]): Promise<RoomMembers> {
+    const fresh = joined.filter((id) => !list.rows.some((r) => r.userId === id));
+    if (fresh.length === 0) return list;
+    const added = await this.readMembers(workspaceId, fresh);
+    if (added.rows.length !== fresh.length) return this.readMembers(workspaceId);
+    const last = list.rows.at(-1)?.joinedAt;
+    const rows = [...list.rows, ...added.rows];
+    if (last && added.rows.some((r) => new Date(r.joinedAt) < new Date(last)))
+      rows.sort((a, b) => new Date(a.joinedAt).getTime() - new Date(b.joinedAt).getTime());
+    return { rows, byTokenHash: new Map([...list.byTokenHash, ...added.byTokenHash]) };
   }
 
   async memberIds(workspaceId: string): Promise<Set<string>> {

@@ -37,6 +37,11 @@ export interface MemberRow {
   joinedAt: Date;
   profilePicture: string | null;
 }
+/** A room's members opened (repository.ts membersAt), and who holds which token now. */
+export interface RoomMembers {
+  rows: MemberRow[];
+  byTokenHash: Map<string, MemberRow>;
+}
 export interface DepartureRow {
   userId: string;
   username: string;

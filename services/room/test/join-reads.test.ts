@@ -2,7 +2,7 @@
  * What a join (authenticate) reads: the room's channel list is reused while the room's lastSeq stays the same
  * (repository.ts channelsAt), and joins of one burst share one read of the room's row (workspaceById) and one of
  * each list. Every change of the channels a member sees (a channel created, made private, renamed or deleted, a DM
- * hidden and reopened) is seen by the next join. Without the channel cache every join reads the channels; without
+ * hidden and reopened) is seen by the next join, and a newcomer's join alone reads none again. Without the channel cache every join reads the channels; without
  * the shared row read every join of the burst reads the row (this test then fails).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,9 @@ describe('the reads of a join', async () => {
     expect(await annSees()).toEqual([]);
     expect(await annSees()).toEqual([]);
     expect(reads.channels - before).toBe(1); // the first read them (her join moved lastSeq), the second reused them
+    const bo = await room.service.joinWorkspace(ws, { username: 'bo' });
+    await room.service.authenticate({ workspaceId: ws, userToken: bo.userToken, username: 'bo' });
+    expect(reads.channels - before).toBe(1); // a join changes no channel: the kept list advanced over it
 
     const team = await room.service.createChannel(owner, {
       workspaceId: ws,
