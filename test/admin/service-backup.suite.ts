@@ -28,9 +28,18 @@ const NOT_BACKED_UP = ['billing.deleted_accounts', 'messaging.storage_reservatio
 /**
  * admin-analytics' tables the log replayed after a same-log restore adds to (their rows of the backup stay): an
  * activity that reaches the log after the backup (a socket's session closing late on a loaded machine) adds its
- * actor's row to daily_active as it does to actor_last_active
+ * actor's row to daily_active as it does to actor_last_active, and moves that day's totals kept beside them
+ * (daily_activity: the same day's row, other figures)
  */
-const REPLAYED = ['accounts', 'actor_last_active', 'audit', 'daily_active', 'daily_counts', 'processed_events'];
+const REPLAYED = [
+  'accounts',
+  'actor_last_active',
+  'audit',
+  'daily_active',
+  'daily_activity',
+  'daily_counts',
+  'processed_events',
+];
 
 /** names the step a socket timeout happened in */
 async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
