@@ -1,5 +1,5 @@
 /**
- * W1 idle connections (PERFORMANCE.md): N sockets connect and join-workspace, spread over rooms, then stay idle.
+ * W1 idle connections (docs/product/performance.md): N sockets connect and join-workspace, spread over rooms, then stay idle.
  * Figures: connect + join time per socket (p50/p99), joins/s (N over the window from the first connect to the last
  * join ack), and server memory per connection: (RSS with every socket connected, after a settle pause - RSS before
  * any socket) / N, the server's processes read by the runner (load-tests/k6/run.ts: embedded = the app process;
@@ -105,7 +105,7 @@ export function teardown(data) {
 export const handleSummary = makeSummary(
   'W1 idle connections',
   () =>
-    `${N} sockets, ${ROOMS} rooms of ~${Math.round(N / ROOMS)} sockets over 5 users each, ${VUS} VUs x ${CONC} connects in flight (PERFORMANCE.md: 10k-50k)`,
+    `${N} sockets, ${ROOMS} rooms of ~${Math.round(N / ROOMS)} sockets over 5 users each, ${VUS} VUs x ${CONC} connects in flight (docs/product/performance.md: 10k-50k)`,
   (m) => [
     {
       key: 'joined',

@@ -1,5 +1,5 @@
 /**
- * W2 realistic chat (PERFORMANCE.md), scaled down: rooms of several sizes, each socket sends every 20-30 s with
+ * W2 realistic chat (docs/product/performance.md), scaled down: rooms of several sizes, each socket sends every 20-30 s with
  * typing-start/stop around it; every message persisted (the ack means durable). Figures: deliveries and the ratio
  * received/expected (every socket of the room, the sender's own included, receives each message), end-to-end
  * p50/p99 (receive timestamp of the frame minus the send time carried in the content, one clock) over every

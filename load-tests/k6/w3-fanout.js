@@ -1,5 +1,5 @@
 /**
- * W3 fan-out (PERFORMANCE.md) with k6: one room of N sockets (5 users), 5 senders at a fixed rate; a warm-up, then
+ * W3 fan-out (docs/product/performance.md) with k6: one room of N sockets (5 users), 5 senders at a fixed rate; a warm-up, then
  * a steady window. Figures: deliveries/s (deliveries of steady-window messages / window), the ratio
  * received/expected (every socket, the senders' included, gets every message), end-to-end p50/p99 over every
  * (message, socket) pair, fan-out completion (last socket's arrival - send) p50/p99, send-to-ack p99.
@@ -56,7 +56,7 @@ export default async function (data) {
 export const handleSummary = makeSummary(
   'W3 fan-out',
   () =>
-    `${N} sockets in one room (5 users), ${RATE} sends/s from 5 senders, ${WARMUP_S} s warm-up + ${STEADY_S} s steady, one VU (PERFORMANCE.md: 1k sockets, 10-400 sends/s; the sweep is npm run bench)`,
+    `${N} sockets in one room (5 users), ${RATE} sends/s from 5 senders, ${WARMUP_S} s warm-up + ${STEADY_S} s steady, one VU (docs/product/performance.md: 1k sockets, 10-400 sends/s; the sweep is npm run bench)`,
   (m) => {
     const exp = m('w3_expected_deliveries', 'count');
     const got = m('w3_deliveries', 'count');

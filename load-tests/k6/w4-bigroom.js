@@ -1,5 +1,5 @@
 /**
- * W4 big room (PERFORMANCE.md): N sockets join one room (W4_CONCURRENCY in flight), then a few sends/s.
+ * W4 big room (docs/product/performance.md): N sockets join one room (W4_CONCURRENCY in flight), then a few sends/s.
  * Figures: joins/s (sockets / join window), connect + join p50/p99, server events received per joining socket
  * during the join phase (O(1) per join expected: user-joined carries one user, online-users goes to the joiner
  * only), then fan-out completion (send -> arrival at the last of the N sockets) p50/p99 and end-to-end p99.
@@ -56,7 +56,7 @@ export default async function (data) {
 export const handleSummary = makeSummary(
   'W4 big room',
   () =>
-    `${N} sockets join one room (5 users), ${CONC} joins in flight, then ${RATE} sends/s for ${SEND_S} s, one VU (PERFORMANCE.md: 10k members)`,
+    `${N} sockets join one room (5 users), ${CONC} joins in flight, then ${RATE} sends/s for ${SEND_S} s, one VU (docs/product/performance.md: 10k members)`,
   (m) => {
     const exp = m('w4_expected_deliveries', 'count');
     const got = m('w4_deliveries', 'count');

@@ -1,5 +1,5 @@
 /**
- * W5 reconnect storm (PERFORMANCE.md): N clients in a room while a sender (its own socket, never dropped) sends
+ * W5 reconnect storm (docs/product/performance.md): N clients in a room while a sender (its own socket, never dropped) sends
  * W5_RATE messages/s. At once every client socket is dropped (closed by the client: the same storm a gateway
  * restart causes, without killing a process); each client reconnects at a random moment within W5_WINDOW_S,
  * sends join-workspace with its token, then sync-messages { afterSeq: highest seq it holds without a gap } while
@@ -213,7 +213,7 @@ export default async function (data) {
 export const handleSummary = makeSummary(
   'W5 reconnect storm',
   () =>
-    `${N} clients in one room (5 users), every socket dropped at once (client-side close), reconnects spread over ${WINDOW_S} s, ${RATE} sends/s throughout from a separate socket, one VU (PERFORMANCE.md: 5k clients after a gateway restart)`,
+    `${N} clients in one room (5 users), every socket dropped at once (client-side close), reconnects spread over ${WINDOW_S} s, ${RATE} sends/s throughout from a separate socket, one VU (docs/product/performance.md: 5k clients after a gateway restart)`,
   (m) => [
     {
       key: 'clients',

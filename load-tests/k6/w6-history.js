@@ -1,5 +1,5 @@
 /**
- * W6 join + history (PERFORMANCE.md): while W2's chat runs (lib/chat.js, its own W6_* scale), new sockets keep
+ * W6 join + history (docs/product/performance.md): while W2's chat runs (lib/chat.js, its own W6_* scale), new sockets keep
  * joining a room that holds history: connect, join-workspace, join-channel. Figures: the join-channel answer time
  * (its ack carries the newest 50 messages: docs/protocol.md P4) p50/p99, the whole connect + join + history time,
  * the number of messages in each answer (50 expected), plus the chat's own figures under that load.

@@ -58,7 +58,7 @@ export function describeChat(c) {
   const rooms = Object.entries(groups)
     .map(([s, n]) => `${n}x${s}`)
     .join(' + ');
-  return `${c.total} sockets in rooms of ${rooms} sockets (5 users each: a free room's limit), each socket sends every ${c.minS}-${c.maxS} s with typing-start ${c.typingS} s before, ${c.durationS} s + ${c.drainS} s drain, ${c.vus} VUs (PERFORMANCE.md: 5,000 users, 500x10 + 5x500 + 1x5000)`;
+  return `${c.total} sockets in rooms of ${rooms} sockets (5 users each: a free room's limit), each socket sends every ${c.minS}-${c.maxS} s with typing-start ${c.typingS} s before, ${c.durationS} s + ${c.drainS} s drain, ${c.vus} VUs (docs/product/performance.md: 5,000 users, 500x10 + 5x500 + 1x5000)`;
 }
 
 /** setup(): creates the rooms and their channels. */
