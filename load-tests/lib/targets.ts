@@ -84,12 +84,9 @@ async function startB1BehindIngress(cfg: Config, layer4 = false): Promise<Runnin
 }
 
 async function startEmbedded(cfg: Config): Promise<RunningTarget> {
-  // the brief names services/embedded.ts; the app ships services/embedded/main.ts; BENCH_EMBEDDED_ENTRY overrides
-  const candidates = process.env.BENCH_EMBEDDED_ENTRY
-    ? [process.env.BENCH_EMBEDDED_ENTRY]
-    : ['services/embedded.ts', 'services/embedded/main.ts'];
-  const entry = candidates.find((c) => existsSync(join(ROOT, c)));
-  if (!entry) throw new NotRun(`no embedded entry point: ${candidates.join(' or ')} does not exist`);
+  // the product's entry (npm start); BENCH_EMBEDDED_ENTRY overrides (the k6 runner sets it for W4D: k6/run.ts)
+  const entry = process.env.BENCH_EMBEDDED_ENTRY ?? 'services/embedded/main.ts';
+  if (!existsSync(join(ROOT, entry))) throw new NotRun(`no embedded entry point: ${entry} does not exist`);
   const port = await freePort();
   const metricsPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ephemera-bench-'));
