@@ -6,10 +6,9 @@
 import { C, LIMITS } from '@ephemera/proto/client';
 import type { Message, PresenceStatus } from '@ephemera/proto';
 import { request, type RoomSocket } from './socket.ts';
-import type { RoomAction, RoomState } from '../state/roomState.ts';
 import { UI_TEXT } from './texts.ts';
 import { ReadPositions } from './readPositions.ts';
-import { DmCommands } from './dmCommands.ts';
+import { DmCommands, type DmLink } from './dmCommands.ts';
 import { fail, type Result } from './commandResult.ts';
 import {
   MSG_CREATE_CHANNEL_FAILED,
@@ -24,14 +23,8 @@ export const MSG_USERNAME_REQUIRED = 'Username is required';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export interface CommandLink {
-  readonly workspaceId: string;
-  state(): RoomState;
-  dispatch(action: RoomAction): void;
-  /** the socket when joined, else null */
-  socket(): RoomSocket | null;
-  selectChannel(channelId: string | null): void;
-  removeChannel(channelId: string): void;
+/** What the conversation commands need of the session: the DM commands' link, and the room's notice. */
+export interface CommandLink extends DmLink {
   notice(message: string): void;
 }
 
