@@ -175,6 +175,29 @@ describe('RoomSession', () => {
     expect(session.state.connection.status).toBe('joined');
   });
 
+  it("applies the join's snapshot once: workspace-joined, not again from the ack that follows it", async () => {
+    const fromEvent = workspace([channel('c1', 'general')]);
+    let fire: (event: string, payload: unknown) => void = () => {};
+    const handle = server();
+    const { socket, session } = setup((event, payload) => {
+      // the server sends workspace-joined before the ack (services/gateway/src/commands.ts)
+      if (event === C.joinWorkspace) fire(S.workspaceJoined, { workspace: fromEvent, user: me });
+      return handle(event, payload);
+    });
+    fire = (event, payload) => socket.fire(event, payload);
+    socket.up();
+    await flush();
+    expect(session.state.connection.status).toBe('joined');
+    expect(session.state.workspace).toBe(fromEvent); // the ack's copy (ws) did not replace it
+  });
+
+  it("applies the ack's snapshot when no workspace-joined came before it", async () => {
+    const { socket, session } = setup(server());
+    socket.up();
+    await flush();
+    expect(session.state.workspace).toBe(ws);
+  });
+
   it('a seq gap in live messages triggers a sync from the last seq seen', async () => {
     const syncCalls: number[] = [];
     const { socket, session } = setup(

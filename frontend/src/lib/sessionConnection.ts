@@ -167,6 +167,7 @@ export class SessionConnection {
     this.adoptStoredToken();
     const state = this.link.state();
     const isRejoin = state.everJoined;
+    const workspaceBefore = state.workspace;
     this.link.dispatch({
       type: 'connection',
       status: isRejoin ? 'reconnecting' : 'joining',
@@ -206,7 +207,11 @@ export class SessionConnection {
     }
 
     this.isJoined = true;
-    this.link.dispatch({ type: 'joined', workspace: ack.workspace, user: ack.user, now: Date.now() });
+    // The server sends workspace-joined (sessionEvents.ts) before this ack, with the same snapshot: applied once. A
+    // second 'joined' re-renders the whole room, in a task of its own when the ack comes in a later read.
+    const current = this.link.state().workspace;
+    if (current === workspaceBefore || current?.id !== ack.workspace.id)
+      this.link.dispatch({ type: 'joined', workspace: ack.workspace, user: ack.user, now: Date.now() });
     this.link.joined(isRejoin);
   }
 
